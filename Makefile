@@ -1,0 +1,71 @@
+# Kontor - build, test, benchmark, install.
+#
+#   make            build build/kontor
+#   make test       C unit tests + Lua tests, under ASan+UBSan, then a
+#                   plain-build smoke run; ends with "N passed, N failed"
+#   make bench      random 4-player Sea Merchants playouts (docs/performance.md)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+PKGS    := lua5.4 jansson libedit
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS := $(WARN) $(CFLAGS) -Icore -Ilua $(PKG_CFLAGS)
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+CORE_SRC := $(wildcard core/*.c)
+BIND_SRC := $(wildcard lua/*.c)
+REPL_SRC := $(wildcard repl/*.c)
+SRC      := $(CORE_SRC) $(BIND_SRC) $(REPL_SRC)
+HDR      := $(wildcard core/*.h lua/*.h)
+
+OBJ      := $(SRC:%.c=build/obj/%.o)
+ASAN_OBJ := $(SRC:%.c=build/asan/obj/%.o)
+CORE_ASAN_OBJ := $(CORE_SRC:%.c=build/asan/obj/%.o)
+
+CTESTS   := $(patsubst tests/core/%.c,build/asan/tests/%,$(wildcard tests/core/test_*.c))
+
+.PHONY: all test bench install uninstall clean check-deps fuzz
+all: build/kontor
+
+build/kontor: $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PKG_LIBS) -lm
+
+build/asan/kontor: $(ASAN_OBJ)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJ) $(PKG_LIBS) -lm
+
+build/obj/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/asan/obj/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
+
+build/asan/tests/%: tests/core/%.c $(CORE_ASAN_OBJ) $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $< $(CORE_ASAN_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
+
+test: build/kontor build/asan/kontor $(CTESTS)
+	@KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor sh tests/run $(CTESTS)
+
+bench: build/kontor
+	@sh tests/bench
+
+install: build/kontor
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor \
+	    $(DESTDIR)$(PREFIX)/share/kontor/variants
+	install -m 755 build/kontor $(DESTDIR)$(PREFIX)/bin/kontor
+	install -m 644 lua/kontor/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/
+	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/bin/kontor $(DESTDIR)$(PREFIX)/share/kontor
+
+clean:
+	rm -rf build

@@ -1,0 +1,38 @@
+/*
+ * binding.h - conventions shared by the Lua binding files (lua/l_*.c).
+ *
+ * Each exposed type lives in its own file, with one luaL_Reg table of
+ * methods, a metatable named by a KONTOR_* constant, and one open function
+ * that adds the type's constructors to the `kontor.core` table on top of the
+ * stack. The core (core/) never includes Lua; only these files do.
+ */
+#ifndef KONTOR_BINDING_H
+#define KONTOR_BINDING_H
+
+#include <lua.h>
+#include <lauxlib.h>
+
+#define KONTOR_RNG     "kontor.Rng"
+#define KONTOR_PILE    "kontor.Pile"
+#define KONTOR_COUNTER "kontor.Counter"
+#define KONTOR_LOG     "kontor.Log"
+
+/* Each expects the kontor.core module table at the top of the stack and
+ * leaves the stack as it found it. */
+void kn_open_rng(lua_State *L);
+void kn_open_pile(lua_State *L);
+void kn_open_counter(lua_State *L);
+void kn_open_log(lua_State *L);
+void kn_open_json(lua_State *L);
+void kn_open_fs(lua_State *L);
+void kn_open_sandbox(lua_State *L);
+void kn_open_term(lua_State *L);
+
+/* The rng userdata is needed by the pile binding (shuffle). */
+struct kn_rng;
+struct kn_rng *kn_check_rng(lua_State *L, int arg);
+
+/* luaopen for the whole core table: { rng = ..., pile = ..., json = {...}, ... } */
+int luaopen_kontor_core(lua_State *L);
+
+#endif

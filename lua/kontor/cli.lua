@@ -1,0 +1,199 @@
+-- kontor.cli: the command line of the `kontor` program.
+--
+-- Exit status: 0 success; 1 a run-time failure (a rule-script error, an
+-- unreadable file, a failed test script); 2 a usage error (unknown command
+-- or option, bad value).
+
+local M = {}
+
+local USAGE = [==[
+usage: kontor [repl] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
+                     [--players N] [--names A,B,C] [--seed S] [--option k=v]...
+       kontor --list
+       kontor run FILE.lua [ARGS...]
+       kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
+                  --games G --seed S [--option k=v]... [--json]
+       kontor --help | --version
+
+  repl     an interactive Lua prompt with a game loaded as `g` (the default)
+  --list   the rule sets and variants, one line each
+  run      run a Lua script with the kontor API (global `kontor`, `arg`)
+  sim      play G random games and print a summary (the same seed gives
+           the same summary; only the speed varies)
+
+Rule sets are found by name in $KONTOR_PATH and the installed variants/
+folder, or given as a path to a .lua file.
+Exit status: 0 success, 1 failure, 2 usage error.]==]
+
+local function out(...) io.stdout:write(...) end
+local function err(...) io.stderr:write(...) end
+
+local function usage_error(msg)
+  err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
+  return 2
+end
+
+-- "name:k=v,k2=v2" -> { name, options = { k = "v", k2 = "v2" } }
+local function parse_variant(s)
+  local name, rest = s:match("^([^:]+):(.*)$")
+  if not name then return { s, options = {} } end
+  local opts = {}
+  for kv in rest:gmatch("[^,]+") do
+    local k, v = kv:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
+    if not k then return nil, string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s) end
+    opts[k] = v
+  end
+  return { name, options = opts }
+end
+
+-- Parses --flag value pairs. spec: flag -> "value"|"list"|"bool". Returns
+-- table or nil, message.
+local function parse_flags(args, first, spec)
+  local t = { option = {} }
+  local i = first
+  while i <= #args do
+    local a = args[i]
+    local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
+    flag = flag or a
+    local kind = spec[flag]
+    if not kind then
+      if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a) end
+      return nil, string.format("unexpected argument '%s'", a)
+    end
+    local key = flag:sub(3):gsub("%-", "_")
+    if kind == "bool" then
+      t[key] = true
+    else
+      local v = inline
+      if v == nil then
+        i = i + 1
+        v = args[i]
+        if v == nil then return nil, string.format("option '%s' needs a value", flag) end
+      end
+      if kind == "list" then
+        t[key] = t[key] or {}
+        table.insert(t[key], v)
+      elseif kind == "kv" then
+        local k, val = v:match("^([%w_]+)=(.*)$")
+        if not k then return nil, string.format("'%s %s': expected k=v", flag, v) end
+        t.option[k] = val
+      else
+        t[key] = v
+      end
+    end
+    i = i + 1
+  end
+  return t
+end
+
+local function int_flag(t, name, default)
+  local v = t[name]
+  if v == nil then return default end
+  local n = math.tointeger(tonumber(v))
+  if not n then return nil, string.format("--%s must be a whole number, not '%s'", name, v) end
+  return n
+end
+
+local function variants_of(t)
+  local vs = {}
+  for _, s in ipairs(t.variant or {}) do
+    local v, e = parse_variant(s)
+    if not v then return nil, e end
+    vs[#vs + 1] = v
+  end
+  return vs
+end
+
+local function cmd_list(kontor)
+  local entries = kontor.list()
+  local w = 0
+  for _, e in ipairs(entries) do w = math.max(w, #e.name) end
+  for _, e in ipairs(entries) do
+    local kind = e.kind == "variant" and ("variant of " .. tostring(e.base)) or e.kind
+    out(string.format("%-" .. w .. "s  %-26s %s\n", e.name, kind, e.summary))
+  end
+  return 0
+end
+
+local function cmd_run(kontor, args)
+  local file = args[2]
+  if not file then return usage_error("run: a script file is expected") end
+  local f, lerr = loadfile(file, "t")
+  if not f then err("kontor: ", lerr, "\n"); return 1 end
+  local script_args = { [0] = file }
+  for i = 3, #args do script_args[#script_args + 1] = args[i] end
+  _G.arg = script_args
+  local ok, res = xpcall(f, function(m)
+    return debug.traceback(type(m) == "string" and m or ("(error object is a " .. type(m) .. " value)"), 2)
+  end, table.unpack(script_args))
+  io.stdout:flush()
+  if not ok then err("kontor: ", tostring(res), "\n"); return 1 end
+  if math.type(res) == "integer" then return res end
+  return 0
+end
+
+local SIM_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
+  ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool", ["--option"] = "kv" }
+
+local function cmd_sim(kontor, args)
+  local t, e = parse_flags(args, 2, SIM_FLAGS)
+  if not t then return usage_error("sim: " .. e) end
+  local players, pe = int_flag(t, "players", nil)
+  if pe then return usage_error("sim: " .. pe) end
+  local games, ge = int_flag(t, "games", 100)
+  if ge then return usage_error("sim: " .. ge) end
+  if games < 1 then return usage_error("sim: --games must be at least 1") end
+  local seed, se = int_flag(t, "seed", 1)
+  if se then return usage_error("sim: " .. se) end
+  local vs, ve = variants_of(t)
+  if not vs then return usage_error("sim: " .. ve) end
+  local ok, res = pcall(kontor.sim, { rules = t.rules or "sea_merchants", variants = vs,
+    players = players, games = games, seed = seed, options = t.option })
+  if not ok then err("kontor: sim: ", tostring(res), "\n"); return 1 end
+  if t.json then
+    out(kontor.json.encode(res), "\n")
+  else
+    out(require("kontor.sim").format(res), "\n")
+  end
+  return 0
+end
+
+local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
+  ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv" }
+
+local function cmd_repl(kontor, args, first)
+  local t, e = parse_flags(args, first, REPL_FLAGS)
+  if not t then return usage_error(e) end
+  local players, pe = int_flag(t, "players", nil)
+  if pe then return usage_error(pe) end
+  local seed, se = int_flag(t, "seed", 1)
+  if se then return usage_error(se) end
+  local vs, ve = variants_of(t)
+  if not vs then return usage_error(ve) end
+  local names
+  if t.names then
+    names = {}
+    for n in t.names:gmatch("[^,]+") do names[#names + 1] = n end
+  end
+  local ok, game = pcall(kontor.new_game, { rules = t.rules or "sea_merchants", variants = vs,
+    players = players, names = names, seed = seed, options = t.option })
+  if not ok then return usage_error(tostring(game)) end
+  return require("kontor.repl").run(kontor, game)
+end
+
+function M.main(home, args)
+  local kontor = require "kontor"
+  kontor.set_home(home)
+  _G.kontor = kontor
+  local cmd = args[1]
+  if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
+  if cmd == "--version" then out("kontor ", kontor.version, "\n"); return 0 end
+  if cmd == "--list" or cmd == "list" then return cmd_list(kontor) end
+  if cmd == "run" then return cmd_run(kontor, args) end
+  if cmd == "sim" then return cmd_sim(kontor, args) end
+  if cmd == "repl" then return cmd_repl(kontor, args, 2) end
+  if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end
+  return usage_error(string.format("unknown command '%s'", cmd))
+end
+
+return M

@@ -1,0 +1,567 @@
+-- kontor.game: one game, as a pure function of (rule set + options, seed,
+-- actions).
+--
+-- A rule set's R.play(g) is a program running in a coroutine; it yields at
+-- every decision (g:choose, g:choose_all, a manual g:chance). The engine
+-- keeps the list of steps taken. Everything else follows from that list:
+-- undo and redo replay a prefix of it, a script error is rolled back by
+-- replaying it (apply is a transaction), save files store it, reload replays
+-- it under re-read rules.
+
+local core = require "kontor.core"
+local sandbox = require "kontor.sandbox"
+local dump = require "kontor.dump"
+
+local csb = core.sandbox
+local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
+local yield, create, costatus = coroutine.yield, coroutine.create, coroutine.status
+local format, concat = string.format, table.concat
+
+local Game = {}
+Game.__index = function(t, k)
+  local m = Game[k]
+  if m ~= nil then return m end
+  local ctx = rawget(t, "ctx")
+  return ctx and ctx[k]
+end
+
+---------------------------------------------------------------------------
+-- The rule-facing side: what a rule script gets as `g`.
+---------------------------------------------------------------------------
+
+local Ctx = {}
+local CtxMT = { __index = Ctx }
+
+function Ctx:choose(seat, name, options)
+  if options[1] == nil then
+    error(format("g:choose: decision '%s' of seat %s has no options", tostring(name), tostring(seat)), 2)
+  end
+  return yield("player", seat, name, options)
+end
+
+function Ctx:choose_all(seats, name, by_seat)
+  if seats[1] == nil then error("g:choose_all: no seats", 2) end
+  for _, s in ipairs(seats) do
+    local o = by_seat[s]
+    if type(o) ~= "table" or o[1] == nil then
+      error(format("g:choose_all: decision '%s' of seat %s has no options", tostring(name), tostring(s)), 2)
+    end
+  end
+  return yield("all", seats, name, by_seat)
+end
+
+function Ctx:chance(name, options, weights)
+  if options[1] == nil then error("g:chance: no outcomes", 2) end
+  if self._manual_chance then return yield("chance", 0, name, options) end
+  local k
+  if weights then
+    local total = 0
+    for i = 1, #options do total = total + weights[i] end
+    local r = self.rng:below(total)
+    k = 1
+    while r >= weights[k] do r = r - weights[k]; k = k + 1 end
+  else
+    k = self.rng:below(#options) + 1
+  end
+  if not self._quiet then self._log:add(format("chance %s: %s", name, options[k])) end
+  return k
+end
+
+function Ctx:begin_turn(seat)
+  self.turn = self.turn + 1
+  self.active = seat
+end
+
+function Ctx:next_seat(seat)
+  return seat % self.players + 1
+end
+
+-- The seats in turn order from `first`; the list is shared: do not change it.
+function Ctx:turn_order(first)
+  local orders = self._orders
+  local t = orders[first]
+  if not t then
+    t = {}
+    local s = first
+    for i = 1, self.players do t[i] = s; s = s % self.players + 1 end
+    orders[first] = t
+  end
+  return t
+end
+
+function Ctx:log(fmt, ...)
+  if self._quiet then return end
+  if select("#", ...) > 0 then fmt = format(fmt, ...) end
+  self._log:add(fmt)
+end
+
+function Ctx:finish()
+  csb.finish()
+end
+
+local memo = setmetatable({}, { __mode = "k" })
+function Ctx:text(a, b)
+  local t = memo[a]
+  if not t then t = {}; memo[a] = t end
+  local s = t[b]
+  if not s then s = a .. b; t[b] = s end
+  return s
+end
+
+---------------------------------------------------------------------------
+-- Driving the coroutine
+---------------------------------------------------------------------------
+
+local function set_over(game)
+  game.kind, game.seat, game.dname, game.opts = "over", nil, nil, nil
+  game.seats, game.by_seat, game.chosen = nil, nil, nil
+end
+
+-- Resumes the game's program with the given values and records the next
+-- decision. Returns true, or false and an error message.
+local function advance(game, ...)
+  sandbox.current_rng = game.ctx.rng
+  local ok, kind, a, b, c = resume(game.co, ...)
+  if not ok then
+    if kind == FINISH then set_over(game); return true end
+    return false, kind
+  end
+  if costatus(game.co) == "dead" then set_over(game); return true end
+  if kind == "player" or kind == "chance" then
+    game.kind, game.seat, game.dname, game.opts = kind, a, b, c
+    return true
+  elseif kind == "all" then
+    game.kind, game.dname, game.seat, game.opts = "all", b, nil, nil
+    game.seats, game.by_seat, game.chosen = a, c, {}
+    game.waiting = #a
+    return true
+  end
+  return false, format("%s: the rule script yielded '%s' outside g:choose (use g:choose, g:choose_all or g:chance)",
+    game.R.file or game.R.name, tostring(kind))
+end
+
+local function new_ctx(game)
+  local p = game.params
+  local ctx = setmetatable({
+    players = p.players, names = p.names, options = p.options,
+    rng = core.rng(p.seed), turn = 0, active = nil,
+    _log = core.log(), _quiet = game.quiet, _orders = {},
+    _manual_chance = p.manual_chance,
+  }, CtxMT)
+  return ctx
+end
+
+local function deep_copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = deep_copy(x) end
+  return t
+end
+
+-- (Re)starts the game from its parameters: setup, then run to the first
+-- decision. Raises a message on a rule-script error.
+local function start(game)
+  local R = game.R
+  local ctx = new_ctx(game)
+  game.ctx = ctx
+  game.hist, game.hseat, game.hidx = {}, {}, {}
+  sandbox.current_rng = ctx.rng
+  local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
+  if not ok then
+    if err == FINISH then err = "g:finish() called during setup" end
+    error(format("setting up %s failed: %s", R.name, err), 0)
+  end
+  game.co = create(R.play)
+  local aok, aerr = advance(game, ctx)
+  if not aok then error(aerr, 0) end
+end
+
+local function seat_label(seat)
+  if seat == 0 then return "chance" end
+  return tostring(seat)
+end
+
+-- Applies option k of `seat` at the current decision (already validated).
+-- Returns true, or false and the script's error (the step is then undone).
+local function step(game, seat, k)
+  local kind = game.kind
+  local hist = game.hist
+  local n = #hist + 1
+  if kind == "all" then
+    hist[n], game.hseat[n], game.hidx[n] = game.by_seat[seat][k], seat, k
+    game.chosen[seat] = k
+    game.waiting = game.waiting - 1
+    if game.waiting > 0 then return true end
+    return advance(game, game.chosen)
+  end
+  hist[n], game.hseat[n], game.hidx[n] = game.opts[k], seat, k
+  return advance(game, k)
+end
+
+-- The options of `seat` now (the engine's own list: do not change it).
+local function options_of(game, seat)
+  local kind = game.kind
+  if kind == "player" or kind == "chance" then
+    if seat == nil or seat == game.seat then return game.opts, game.seat end
+    return nil, seat
+  elseif kind == "all" then
+    if seat == nil then
+      for _, s in ipairs(game.seats) do
+        if not game.chosen[s] then
+          if seat ~= nil then return nil, nil end  -- ambiguous
+          seat = s
+        end
+      end
+      if seat == nil then return nil, nil end
+    end
+    if game.chosen[seat] then return nil, seat end
+    return game.by_seat[seat], seat
+  end
+  return nil, seat
+end
+
+-- Replays steps 1..n of `steps` (lists of seats and option indices) on a
+-- fresh start.
+local function replay_indices(game, hseat, hidx, n)
+  start(game)
+  for i = 1, n do
+    local ok, err = step(game, hseat[i], hidx[i])
+    if not ok then error(err, 0) end
+  end
+end
+
+-- Goes back to the first n steps (used by undo and to roll back).
+local function rebuild(game, n)
+  local hseat, hidx = game.hseat, game.hidx
+  replay_indices(game, hseat, hidx, n)
+end
+
+---------------------------------------------------------------------------
+-- The public side
+---------------------------------------------------------------------------
+
+local M = {}
+M.Game = Game
+M.Ctx = Ctx
+
+-- Creates a game from a loaded rule set and parameters (see kontor.new_game).
+function M.new(R, params, quiet)
+  local game = setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
+  start(game)
+  return game
+end
+
+function Game:who()
+  local kind = self.kind
+  if kind == "player" then return self.seat end
+  if kind == "chance" then return "chance" end
+  if kind == "all" then
+    local t = {}
+    for _, s in ipairs(self.seats) do if not self.chosen[s] then t[#t + 1] = s end end
+    return t
+  end
+  return nil
+end
+
+function Game:over()
+  return self.kind == "over"
+end
+
+function Game:decision()
+  local kind = self.kind
+  if kind == "over" then return { kind = "over", seats = {} } end
+  if kind == "all" then
+    local opts = {}
+    local seats = self:who()
+    for _, s in ipairs(seats) do opts[s] = { table.unpack(self.by_seat[s]) } end
+    return { kind = "simultaneous", name = self.dname, seats = seats, options = opts,
+             chosen = (function() local t = {}; for s in pairs(self.chosen) do t[#t + 1] = s end; table.sort(t); return t end)() }
+  end
+  return { kind = kind, name = self.dname, seats = { self.seat }, options = { table.unpack(self.opts) } }
+end
+
+function Game:options(seat)
+  local opts = options_of(self, seat)
+  if not opts then return {} end
+  return { table.unpack(opts) }
+end
+
+-- Fast path for bots and simulations: option k of `seat` (no parsing).
+function Game:step(seat, k)
+  local ok, err = step(self, seat, k)
+  if not ok then
+    local n = #self.hist - 1
+    rebuild(self, n)
+    error(err, 0)
+  end
+end
+
+local function is_boundary(text, i)
+  local c = text:sub(i, i)
+  return c == " " or c == ","
+end
+
+local function explain(game, seat, name, text)
+  local f = game.R.explain[name]
+  if not f then return nil end
+  local ok, why = call(f, game.ctx, seat, text)
+  if ok and type(why) == "string" then return why end
+  return nil
+end
+
+local function expected(opts)
+  local shown = {}
+  for i = 1, math.min(#opts, 12) do shown[i] = opts[i] end
+  local s = concat(shown, ", ")
+  if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
+  return s
+end
+
+-- Walks the steps of one move text for `seat`. Returns true, or nil and a
+-- message (the game then is as it was).
+local function walk(game, seat, text)
+  local start_n = #game.hist
+  local prev = -1
+  local function fail(msg)
+    if #game.hist > start_n then rebuild(game, start_n) end
+    return nil, msg
+  end
+  while true do
+    local opts, who = options_of(game, seat)
+    if not opts then
+      if game.kind == "over" then return fail(format("'%s': the game is over", text)) end
+      if game.kind == "all" and who == nil then
+        return fail(format("'%s': several seats choose at once (%s): say which, e.g. '%d: %s'",
+          text, concat(game:who(), ", "), game:who()[1], text))
+      end
+      local cur = game:who()
+      return fail(format("'%s': it is not seat %s's turn to decide (waiting for %s)", text,
+        seat_label(who), type(cur) == "table" and concat(cur, ", ") or seat_label(cur)))
+    end
+    seat = who
+    local best, bestlen = nil, 0
+    local tlen = #text
+    for i = 1, #opts do
+      local o = opts[i]
+      local l = #o
+      if l > bestlen and l <= tlen and (l == tlen and o == text or
+          (text:sub(1, l) == o and is_boundary(text, l + 1))) then
+        best, bestlen = i, l
+      end
+    end
+    if not best or bestlen <= prev then
+      local name = game.dname
+      local why = explain(game, seat, name, text)
+      return fail(format("'%s' is not a legal action%s; expected one of: %s",
+        text, why and (": " .. why) or "", expected(opts)))
+    end
+    local ok, err = step(game, seat, best)
+    if not ok then
+      rebuild(game, start_n)
+      error(err, 0)
+    end
+    prev = bestlen
+    if bestlen == tlen then
+      -- The move is complete; take the "stop here" options that repeat it.
+      for _ = 1, 64 do
+        local nopts, nwho = options_of(game, seat)
+        if not nopts or nwho ~= seat then break end
+        local k
+        for i = 1, #nopts do if nopts[i] == text then k = i; break end end
+        if not k then break end
+        local ok2, err2 = step(game, seat, k)
+        if not ok2 then rebuild(game, start_n); error(err2, 0) end
+      end
+      return true
+    end
+  end
+end
+
+local function parse_seat(action)
+  local s, rest = action:match("^%s*(%d+)%s*:%s*(.-)%s*$")
+  if s then return tonumber(s), rest end
+  rest = action:match("^%s*chance%s*:%s*(.-)%s*$")
+  if rest then return 0, rest end
+  return nil, (action:match("^%s*(.-)%s*$"))
+end
+
+-- Applies an action: an option number, an option text or a whole move
+-- text, optionally "seat: text". Returns true, or nil and a message.
+-- A rule-script error raises (the game is then exactly as before).
+function Game:apply(action, seat)
+  if self.kind == "over" then return nil, "the game is over" end
+  local n0 = #self.hist
+  local ok, err
+  if math.type(action) == "integer" then
+    local opts, who = options_of(self, seat)
+    if not opts then
+      return nil, format("seat %s has no decision now", seat_label(seat or "?"))
+    end
+    if action < 1 or action > #opts then
+      return nil, format("option %d does not exist (there are %d)", action, #opts)
+    end
+    self:step(who, action)
+    ok = true
+  elseif type(action) == "string" then
+    local s, text = parse_seat(action)
+    if s and seat and s ~= seat then
+      return nil, format("'%s' names seat %d but seat %d was given", action, s, seat)
+    end
+    if text == "" then return nil, "an empty action" end
+    ok, err = walk(self, s or seat, text)
+  else
+    return nil, format("an action is an option number or text, not a %s", type(action))
+  end
+  if not ok then return nil, err end
+  -- Redo survives only while the new steps are the ones undone.
+  local fut = self.future
+  for i = n0 + 1, #self.hist do
+    local f = fut[#fut]
+    if f and f[1] == self.hseat[i] and f[2] == self.hist[i] then
+      fut[#fut] = nil
+    else
+      self.future = {}
+      fut = self.future
+    end
+  end
+  return true
+end
+
+function Game:why(action, seat)
+  if self.kind == "over" then return "the game is over" end
+  local n0 = #self.hist
+  local fut = self.future
+  local ok, err = self:apply(action, seat)
+  if ok then
+    rebuild(self, n0)
+    self.future = fut
+    return nil
+  end
+  return err
+end
+
+function Game:undo(n)
+  n = n or 1
+  local len = #self.hist
+  if n > len then n = len end
+  if n <= 0 then return 0 end
+  for i = len, len - n + 1, -1 do
+    self.future[#self.future + 1] = { self.hseat[i], self.hist[i] }
+  end
+  rebuild(self, len - n)
+  return n
+end
+
+function Game:redo(n)
+  n = n or 1
+  local done = 0
+  while done < n do
+    local f = self.future[#self.future]
+    if not f then break end
+    local opts, who = options_of(self, f[1])
+    local k
+    if opts then for i = 1, #opts do if opts[i] == f[2] then k = i; break end end end
+    if not k then break end
+    self.future[#self.future] = nil
+    self:step(who, k)
+    done = done + 1
+  end
+  return done
+end
+
+-- Steps as canonical texts, "seat: text".
+function Game:actions()
+  local out = {}
+  for i = 1, #self.hist do out[i] = seat_label(self.hseat[i]) .. ": " .. self.hist[i] end
+  return out
+end
+
+-- Whether step b (text tb, seat sb) continues step a's move.
+local function continues(ta, sa, tb, sb)
+  if sa ~= sb or #tb < #ta or tb:sub(1, #ta) ~= ta then return false end
+  return #tb == #ta or is_boundary(tb, #ta + 1)
+end
+
+-- Steps merged into moves: { {seat, text}, ... }.
+function Game:move_list()
+  local out = {}
+  local hist, hseat = self.hist, self.hseat
+  for i = 1, #hist do
+    local last = out[#out]
+    if last and continues(last[2], last[1], hist[i], hseat[i]) then
+      last[2] = hist[i]
+    else
+      out[#out + 1] = { hseat[i], hist[i] }
+    end
+  end
+  return out
+end
+
+function Game:moves()
+  local out = {}
+  for i, m in ipairs(self:move_list()) do out[i] = seat_label(m[1]) .. ": " .. m[2] end
+  return out
+end
+
+-- Replays move texts ({seat, text} pairs) from a fresh start. Returns true,
+-- or nil, the index of the move that failed, and why.
+function Game:replay(moves)
+  start(self)
+  self.future = {}
+  for i, m in ipairs(moves) do
+    local ok, res, err = pcall(walk, self, m[1], m[2])
+    if not ok then return nil, i, res end
+    if not res then return nil, i, err end
+  end
+  return true
+end
+
+function Game:log()
+  return self.ctx._log:lines()
+end
+
+function Game:result()
+  if self.kind ~= "over" then return nil, "the game is not over" end
+  local R, ctx = self.R, self.ctx
+  local ok, scores = call(R.scores, ctx)
+  if not ok then error(format("%s: R.scores failed: %s", R.name, tostring(scores)), 0) end
+  local winners
+  if R.winners then
+    local wok, w = call(R.winners, ctx)
+    if not wok then error(format("%s: R.winners failed: %s", R.name, tostring(w)), 0) end
+    winners = w
+  else
+    winners = {}
+    local best
+    for s = 1, ctx.players do
+      local v = scores[s]
+      if best == nil or v > best then best = v; winners = { s }
+      elseif v == best then winners[#winners + 1] = s end
+    end
+  end
+  return { scores = scores, winners = winners, turns = ctx.turn }
+end
+
+function Game:state()
+  return dump.state(self.R, self.ctx)
+end
+
+function Game:view(seat)
+  return dump.view(self.R, self.ctx, seat, self)
+end
+
+function Game:show(seat)
+  return dump.show(self.R, self.ctx, seat, self)
+end
+
+function Game:invariants()
+  local f = self.R.invariants
+  if not f then return nil end
+  local ok, msg = call(f, self.ctx)
+  if not ok then return "R.invariants failed: " .. tostring(msg) end
+  return msg
+end
+
+M.seat_label = seat_label
+M.parse_seat = parse_seat
+return M

@@ -1,0 +1,136 @@
+-- kontor: the public Lua API (docs/api.md).
+
+local core = require "kontor.core"
+local rules = require "kontor.rules"
+local gamemod = require "kontor.game"
+local save = require "kontor.save"
+local dump = require "kontor.dump"
+
+local kontor = {
+  core = core,
+  version = core.version,
+  json = core.json,
+  rng = core.rng,
+  pile = core.pile,
+  counter = core.counter,
+  pretty = dump.pretty,
+  Game = gamemod.Game,
+}
+
+function kontor.set_home(home)
+  rules.home = home
+  kontor.home = home
+end
+
+-- Loads a rule set with variants: a rule-set object for new_game{rules=}.
+-- Raises a message for people on failure.
+function kontor.load_rules(spec, variants)
+  local R, err = rules.load(spec or "sea_merchants", variants)
+  if not R then error(err, 2) end
+  return R
+end
+
+kontor.list = rules.list
+kontor.find_rules = rules.find
+
+-- Checks the parameters of a new game; returns params or raises.
+local function params_for(R, t)
+  local players = t.players or R.players.default
+  if math.type(players) ~= "integer" then
+    error(string.format("players must be a whole number, not '%s'", tostring(players)), 3)
+  end
+  if players < R.players.min or players > R.players.max then
+    error(string.format("%s is for %d to %d players, not %d", R.name, R.players.min,
+      R.players.max, players), 3)
+  end
+  local names = {}
+  for i = 1, players do
+    local n = t.names and t.names[i]
+    if n ~= nil and (type(n) ~= "string" or n == "") then
+      error(string.format("name %d must be a non-empty string", i), 3)
+    end
+    names[i] = n or ("Player " .. i)
+  end
+  if t.names and #t.names > players then
+    error(string.format("%d names for %d players", #t.names, players), 3)
+  end
+  local seed = t.seed or 1
+  if math.type(seed) ~= "integer" then
+    error(string.format("the seed must be a whole number, not '%s'", tostring(seed)), 3)
+  end
+  local options, oerr = rules.resolve_options(R, t.options)
+  if not options then error(oerr, 3) end
+  if t.scenario ~= nil and type(t.scenario) ~= "table" then
+    error("scenario must be a table", 3)
+  end
+  return { rules = R.spec or R.name, variants = t.variants, players = players, names = names,
+           seed = seed, options = options, scenario = t.scenario,
+           manual_chance = t.manual_chance or false }
+end
+
+-- kontor.new_game{ rules=, variants=, players=, names=, seed=, options=, scenario=, quiet= }
+function kontor.new_game(t)
+  t = t or {}
+  local R = t.rules
+  if type(R) ~= "table" then
+    local err
+    R, err = rules.load(R or "sea_merchants", t.variants)
+    if not R then error(err, 2) end
+  end
+  local params = params_for(R, t)
+  return gamemod.new(R, params, t.quiet)
+end
+
+-- A game from a save file, or nil and a message.
+function kontor.load_game(path)
+  local params, moves = save.read(path)
+  if not params then return nil, moves end
+  local R, err = rules.load(params.rules, params.variants)
+  if not R then return nil, path .. ": " .. err end
+  local ok, game = pcall(function()
+    params.rules = R
+    return kontor.new_game(params)
+  end)
+  if not ok then return nil, path .. ": " .. tostring(game) end
+  local rok, i, why = game:replay(moves)
+  if not rok then
+    return nil, string.format("%s: action %d '%s: %s' cannot be replayed: %s", path, i,
+      gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
+  end
+  return game
+end
+
+function gamemod.Game:save(path)
+  return save.write(self, path)
+end
+
+-- Re-reads the rule scripts and replays this game's moves under them.
+-- Returns true, or nil and a message; if a move has become illegal the game
+-- stops just before it (and the message names it).
+function gamemod.Game:reload()
+  local p = self.params
+  local vs = {}
+  for i, v in ipairs(self.R.applied or {}) do vs[i] = { v.spec, options = v.options } end
+  local R, err = rules.load(p.rules, vs)
+  if not R then return nil, err end
+  local moves = self:move_list()
+  local old_R, old_future = self.R, self.future
+  self.R = R
+  local ok, i, why = self:replay(moves)
+  if ok then self.future = old_future; return true end
+  -- Keep what replays: stop just before the move that no longer fits.
+  local kept = {}
+  for j = 1, i - 1 do kept[j] = moves[j] end
+  local rok = self:replay(kept)
+  if not rok then
+    self.R = old_R
+    self:replay(moves)
+    return nil, "reload failed and was undone: " .. tostring(why)
+  end
+  return nil, string.format("reloaded; stopped before move %d '%s: %s': %s", i,
+    gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
+end
+
+kontor.sim = function(...) return require("kontor.sim").run(...) end
+
+return kontor

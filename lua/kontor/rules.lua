@@ -1,0 +1,235 @@
+-- kontor.rules: finding, loading and checking rule sets and variants.
+--
+-- A rule set is a Lua file that returns a table (docs/api.md). A variant is
+-- a file that returns { variant = true, base = "name", apply = function(R,
+-- opts) ... end, options = {...} }: it states only what it changes.
+
+local core = require "kontor.core"
+local sandbox = require "kontor.sandbox"
+local fs = core.fs
+
+local M = {}
+
+M.home = nil  -- set by kontor.init from the program's home folder
+
+-- The folders searched for rule sets by name, in order.
+function M.path()
+  local dirs = {}
+  local env = os.getenv("KONTOR_PATH")
+  if env then
+    for d in env:gmatch("[^:]+") do dirs[#dirs + 1] = d end
+  end
+  if M.home then dirs[#dirs + 1] = M.home .. "/variants" end
+  return dirs
+end
+
+local function is_path(spec)
+  return spec:find("/", 1, true) or spec:match("%.lua$")
+end
+
+-- name or path -> absolute-ish file path, or nil and a message listing what exists.
+function M.find(spec)
+  if type(spec) ~= "string" or spec == "" then
+    return nil, "a rule set name or file is expected"
+  end
+  if is_path(spec) then
+    if fs.exists(spec) then return spec end
+    return nil, string.format("%s: no such file", spec)
+  end
+  if not spec:match("^[%w_%-]+$") then
+    return nil, string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec)
+  end
+  for _, d in ipairs(M.path()) do
+    local p = d .. "/" .. spec .. ".lua"
+    if fs.exists(p) then return p end
+  end
+  local names = {}
+  for _, e in ipairs(M.list()) do names[#names + 1] = e.name end
+  return nil, string.format("unknown rule set or variant '%s' (available: %s)",
+    spec, #names > 0 and table.concat(names, ", ") or "none")
+end
+
+-- The rule-script half of the kontor module.
+local api = { pile = core.pile, counter = core.counter }
+M.api = api
+
+local function check_ruleset(R, file)
+  local function bad(msg) return nil, file .. ": " .. msg end
+  if type(R) ~= "table" then
+    return bad("the rule script must return a table (got " .. type(R) .. ")")
+  end
+  if R.variant then return R end
+  for _, f in ipairs { "setup", "play", "scores" } do
+    if type(R[f]) ~= "function" then
+      return bad(string.format("the rule set has no function R.%s", f))
+    end
+  end
+  if type(R.name) ~= "string" then return bad("the rule set has no name (R.name)") end
+  local p = R.players
+  if type(p) ~= "table" or math.type(p.min) ~= "integer" or math.type(p.max) ~= "integer"
+      or p.min < 1 or p.max < p.min then
+    return bad("R.players must be { min = m, max = n } with 1 <= m <= n")
+  end
+  p.default = p.default or p.min
+  R.options = R.options or {}
+  for k, o in pairs(R.options) do
+    if type(k) ~= "string" or type(o) ~= "table" then
+      return bad("R.options must map names to { default = ..., type = ... }")
+    end
+  end
+  R.explain = R.explain or {}
+  return R
+end
+
+-- Loads one file (rule set or variant). Returns the table, or nil and a
+-- message with file:line.
+function M.load_file(file)
+  local src, err = fs.read(file)
+  if not src then return nil, err end
+  local R, msg = sandbox.run(src, "@" .. file, api)
+  if R == nil then
+    return nil, msg or (file .. ": the rule script returned nothing")
+  end
+  local checked, cerr = check_ruleset(R, file)
+  if not checked then return nil, cerr end
+  R.file = file
+  return R
+end
+
+local function option_value(name, decl, v, owner)
+  local t = decl.type or math.type(decl.default) or type(decl.default)
+  local function bad(why)
+    return nil, string.format("option %s of %s: %s", name, owner, why)
+  end
+  if type(v) == "string" and t ~= "string" then
+    if t == "integer" then v = math.tointeger(tonumber(v)) or v
+    elseif t == "boolean" then
+      if v == "true" or v == "yes" or v == "1" then v = true
+      elseif v == "false" or v == "no" or v == "0" then v = false end
+    elseif t == "list" then
+      local l = {}
+      for item in v:gmatch("[^/]+") do l[#l + 1] = math.tointeger(tonumber(item)) or item end
+      v = l
+    end
+  end
+  if t == "integer" then
+    if math.type(v) ~= "integer" then return bad(string.format("'%s' is not a whole number", tostring(v))) end
+    if decl.min and v < decl.min then return bad(string.format("%d is below the minimum %d", v, decl.min)) end
+    if decl.max and v > decl.max then return bad(string.format("%d is above the maximum %d", v, decl.max)) end
+  elseif t == "boolean" then
+    if type(v) ~= "boolean" then return bad(string.format("'%s' is not true or false", tostring(v))) end
+  elseif t == "list" then
+    if type(v) ~= "table" then return bad("a list is expected") end
+  elseif type(v) ~= "string" then
+    return bad(string.format("'%s' is not a string", tostring(v)))
+  end
+  if decl.values then
+    local ok = false
+    for _, x in ipairs(decl.values) do if x == v then ok = true end end
+    if not ok then
+      return bad(string.format("'%s' is not one of: %s", tostring(v), table.concat(decl.values, ", ")))
+    end
+  end
+  return v
+end
+
+-- Resolves option values against a rule set's declarations: unknown names
+-- and ill-typed values are errors; missing ones take their defaults.
+function M.resolve_options(R, given)
+  local out = {}
+  given = given or {}
+  for k in pairs(given) do
+    if not R.options[k] then
+      local names = {}
+      for n in pairs(R.options) do names[#names + 1] = n end
+      table.sort(names)
+      return nil, string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
+        #names > 0 and table.concat(names, ", ") or "none")
+    end
+  end
+  for k, decl in pairs(R.options) do
+    local v = given[k]
+    if v == nil then v = decl.default end
+    if v ~= nil then
+      local val, err = option_value(k, decl, v, R.name)
+      if err then return nil, err end
+      out[k] = val
+    end
+  end
+  return out
+end
+
+-- A fresh, independent copy of a loaded rule set (variants patch copies).
+local function copy_ruleset(R)
+  local seen = {}
+  local function cp(v)
+    if type(v) ~= "table" then return v end
+    if seen[v] then return seen[v] end
+    local t = {}
+    seen[v] = t
+    for k, x in pairs(v) do t[k] = cp(x) end
+    return t
+  end
+  return cp(R)
+end
+
+-- Loads a rule set with its variants applied in order.
+-- spec: name or path; variants: list of name/path strings or { spec, options }.
+-- Returns the composed rule set or nil and a message.
+function M.load(spec, variants)
+  local file, err = M.find(spec)
+  if not file then return nil, err end
+  local R, lerr = M.load_file(file)
+  if not R then return nil, lerr end
+  if R.variant then
+    return nil, string.format("%s is a variant (of %s), not a rule set", file, tostring(R.base))
+  end
+  R.spec = spec
+  R.applied = {}
+  for _, v in ipairs(variants or {}) do
+    local vspec, vopts = v, nil
+    if type(v) == "table" then vspec, vopts = v[1] or v.spec, v.options end
+    local vfile, verr = M.find(vspec)
+    if not vfile then return nil, verr end
+    local V, vlerr = M.load_file(vfile)
+    if not V then return nil, vlerr end
+    if not V.variant or type(V.apply) ~= "function" then
+      return nil, string.format("%s is a rule set, not a variant (a variant returns { variant = true, base = ..., apply = function(R, opts) })", vfile)
+    end
+    if V.base and V.base ~= R.name then
+      return nil, string.format("variant %s is for %s, not %s", V.name or vspec, V.base, R.name)
+    end
+    V.options = V.options or {}
+    V.name = V.name or vspec
+    local opts, oerr = M.resolve_options(V, vopts)
+    if not opts then return nil, oerr end
+    R = copy_ruleset(R)
+    local ok, aerr = core.sandbox.call(V.apply, R, opts)
+    if not ok then return nil, aerr end
+    R.applied[#R.applied + 1] = { spec = vspec, name = V.name, options = opts }
+  end
+  return R
+end
+
+-- Every rule set and variant on the search path: { name, kind, summary, file }.
+function M.list()
+  local out, seen = {}, {}
+  for _, d in ipairs(M.path()) do
+    for _, f in ipairs(fs.list(d) or {}) do
+      local name = f:match("^([%w_%-]+)%.lua$")
+      if name and not seen[name] then
+        seen[name] = true
+        local R, err = M.load_file(d .. "/" .. f)
+        if R then
+          out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
+            summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
+        else
+          out[#out + 1] = { name = name, kind = "broken", summary = err, file = d .. "/" .. f }
+        end
+      end
+    end
+  end
+  return out
+end
+
+return M

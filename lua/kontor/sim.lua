@@ -1,0 +1,131 @@
+-- kontor.sim: random playouts and their summary.
+--
+-- Game i (1-based) of a run with seed S is played with seed
+-- derive_seed(S, i); its bot picks uniformly among the options with an RNG
+-- seeded from derive_seed(that seed, 0). So the same seed gives the same
+-- games and the same summary, whatever the machine (only the timing varies).
+
+local core = require "kontor.core"
+local gamemod = require "kontor.game"
+local rules = require "kontor.rules"
+
+local M = {}
+
+local derive = core.derive_seed
+
+-- Plays one game to the end with random choices; returns the game.
+-- `check(game)` (optional) is called after setup and after every step.
+function M.playout(R, params, bot, check, quiet)
+  local game = gamemod.new(R, params, quiet)
+  local step = game.step
+  if check then check(game) end
+  local limit = params.max_steps or 100000
+  local n = 0
+  while true do
+    local kind = game.kind
+    if kind == "over" then break end
+    n = n + 1
+    if n > limit then
+      error(string.format("the game did not end within %d steps", limit), 0)
+    end
+    if kind == "all" then
+      local seats, chosen = game.seats, game.chosen
+      for i = 1, #seats do
+        local s = seats[i]
+        if not chosen[s] then
+          local opts = game.by_seat[s]
+          step(game, s, bot:below(#opts) + 1)
+          break
+        end
+      end
+    else
+      local opts = game.opts
+      step(game, game.seat, bot:below(#opts) + 1)
+    end
+    if check then check(game) end
+  end
+  return game
+end
+
+-- opts: { rules = name|R, variants, players, games, seed, options, check }
+-- Returns the summary table.
+function M.run(opts)
+  local R = opts.rules
+  if type(R) ~= "table" then
+    local err
+    R, err = rules.load(R or "sea_merchants", opts.variants)
+    if not R then error(err, 0) end
+  end
+  local players = opts.players or R.players.default
+  if math.type(players) ~= "integer" or players < R.players.min or players > R.players.max then
+    error(string.format("%s is for %d to %d players, not %s", R.name, R.players.min,
+      R.players.max, tostring(players)), 0)
+  end
+  local games = opts.games or 100
+  local seed = opts.seed or 1
+  local options, oerr = rules.resolve_options(R, opts.options)
+  if not options then error(oerr, 0) end
+  local names = {}
+  for i = 1, players do names[i] = "Player " .. i end
+  local wins, score_sum = {}, {}
+  for s = 1, players do wins[s], score_sum[s] = 0, 0 end
+  local turns, steps, shared = 0, 0, 0
+  local clock = os.clock
+  local t0 = clock()
+  for i = 1, games do
+    local gseed = derive(seed, i)
+    local params = { rules = R.name, players = players, names = names, seed = gseed,
+                     options = options }
+    local bot = core.rng(derive(gseed, 0))
+    local game = M.playout(R, params, bot, opts.check, true)
+    local res = game:result()
+    turns = turns + res.turns
+    steps = steps + #game.hist
+    for s = 1, players do score_sum[s] = score_sum[s] + res.scores[s] end
+    for _, w in ipairs(res.winners) do wins[w] = wins[w] + 1 end
+    if #res.winners > 1 then shared = shared + 1 end
+  end
+  local elapsed = clock() - t0
+  local mean_score = {}
+  for s = 1, players do mean_score[s] = score_sum[s] / games end
+  return {
+    rules = R.name,
+    variants = (function()
+      local t = {}
+      for i, v in ipairs(R.applied or {}) do t[i] = v.name end
+      return t
+    end)(),
+    players = players,
+    games = games,
+    seed = seed,
+    mean_turns = turns / games,
+    mean_steps = steps / games,
+    wins = wins,
+    shared_wins = shared,
+    mean_score = mean_score,
+    seconds = elapsed,
+    games_per_second = elapsed > 0 and games / elapsed or 0,
+  }
+end
+
+function M.format(s)
+  local lines = {}
+  local function add(...) lines[#lines + 1] = string.format(...) end
+  local rules_name = s.rules
+  if #s.variants > 0 then rules_name = rules_name .. " + " .. table.concat(s.variants, " + ") end
+  add("rules        %s", rules_name)
+  add("players      %d", s.players)
+  add("games        %d (seed %d)", s.games, s.seed)
+  add("mean turns   %.2f (%.1f steps)", s.mean_turns, s.mean_steps)
+  local w, m = {}, {}
+  for i = 1, s.players do
+    w[i] = string.format("%d: %d", i, s.wins[i])
+    m[i] = string.format("%d: %.2f", i, s.mean_score[i])
+  end
+  add("wins         %s (%d games shared)", table.concat(w, "  "), s.shared_wins)
+  add("mean score   %s", table.concat(m, "  "))
+  add("speed        %.0f games/s (%.2f s)", s.games_per_second, s.seconds)
+  return table.concat(lines, "\n")
+end
+
+return M
