@@ -1,0 +1,337 @@
+/*
+ * l_pile.c - the kontor.Pile userdata: a kn_pile (core/pile.h) for Lua.
+ *
+ *   core.pile{ vis = "public"|"owner"|"hidden", owner = seat }
+ *
+ * Lua indexes are 1-based: get(1) is the bottom card, get(#p) the top.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "binding.h"
+
+/* Address of this type's metatable, for kn_checkudata. */
+static const void *pile_mt;
+#include "../core/pile.h"
+#include "../core/kn_error.h"
+
+static const char *const vis_names[] = { "public", "owner", "hidden", NULL };
+
+#define MAX_SHOWN 20    /* cards listed by __tostring */
+
+static kn_pile *check_pile(lua_State *L, int arg)
+{
+    return (kn_pile *)kn_checkudata(L, arg, pile_mt, KONTOR_PILE);
+}
+
+static int32_t check_card(lua_State *L, int arg)
+{
+    lua_Integer c = luaL_checkinteger(L, arg);
+    if (c < INT32_MIN || c > INT32_MAX)
+        luaL_argerror(L, arg,
+            lua_pushfstring(L, "card %I is outside the int32 range", c));
+    return (int32_t)c;
+}
+
+/* Raises the error for a failed core call (only out of memory is
+ * possible where this is used). */
+static void check_rc(lua_State *L, int rc)
+{
+    if (rc < 0)
+        luaL_error(L, "%s", kn_strerror(rc));
+}
+
+/* A 1-based index at arg that must lie in 1..n, as a 0-based index. */
+static uint32_t check_index(lua_State *L, int arg, lua_Integer n)
+{
+    lua_Integer i = luaL_checkinteger(L, arg);
+    if (i < 1 || i > n) {
+        if (n == 0)
+            luaL_argerror(L, arg, lua_pushfstring(L,
+                "index %I out of range (the pile is empty)", i));
+        luaL_argerror(L, arg, lua_pushfstring(L,
+            "index %I out of range 1..%I", i, n));
+    }
+    return (uint32_t)(i - 1);
+}
+
+/* Field `name` of the options table at arg: an integer, or def when nil. */
+static lua_Integer opt_int_field(lua_State *L, int arg, const char *name,
+                                 lua_Integer def)
+{
+    int isint;
+    lua_Integer v;
+    if (lua_getfield(L, arg, name) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    v = lua_tointegerx(L, -1, &isint);
+    if (!isint)
+        luaL_argerror(L, arg, lua_pushfstring(L,
+            "field '%s' must be an integer, got %s", name, luaL_typename(L, -1)));
+    lua_pop(L, 1);
+    return v;
+}
+
+/* The visibility named by the string on top of the stack; the options
+ * table is at arg (for the error message). */
+static kn_vis to_vis(lua_State *L, int arg)
+{
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, -1);
+        for (int k = 0; vis_names[k] != NULL; k++)
+            if (strcmp(s, vis_names[k]) == 0)
+                return (kn_vis)k;
+    }
+    if (lua_type(L, -1) == LUA_TSTRING)
+        lua_pushfstring(L, "'%s'", lua_tostring(L, -1));
+    else
+        lua_pushstring(L, luaL_typename(L, -1));
+    luaL_argerror(L, arg, lua_pushfstring(L,
+        "field 'vis' must be 'public', 'owner' or 'hidden', got %s",
+        lua_tostring(L, -1)));
+    return KN_VIS_PUBLIC;   /* not reached */
+}
+
+static int l_new(lua_State *L)
+{
+    kn_vis vis = KN_VIS_PUBLIC;
+    lua_Integer owner = 0;
+    kn_pile *p;
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_checktype(L, 1, LUA_TTABLE);
+        if (lua_getfield(L, 1, "vis") != LUA_TNIL)
+            vis = to_vis(L, 1);
+        lua_pop(L, 1);
+        owner = opt_int_field(L, 1, "owner", 0);
+        luaL_argcheck(L, owner >= INT32_MIN && owner <= INT32_MAX, 1,
+                      "field 'owner' is out of range");
+    }
+    p = (kn_pile *)lua_newuserdatauv(L, sizeof(kn_pile), 0);
+    kn_pile_init(p, vis, (int)owner);
+    luaL_setmetatable(L, KONTOR_PILE);
+    return 1;
+}
+
+static int l_push(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    check_rc(L, kn_pile_push(p, check_card(L, 2)));
+    return 0;
+}
+
+static int l_pop(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    int32_t c;
+    if (kn_pile_pop(p, &c) == KN_OK)
+        lua_pushinteger(L, c);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int l_top(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    int32_t c;
+    if (kn_pile_top(p, &c) == KN_OK)
+        lua_pushinteger(L, c);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int l_count(lua_State *L)
+{
+    lua_pushinteger(L, check_pile(L, 1)->n);
+    return 1;
+}
+
+static int l_get(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    lua_Integer i = luaL_checkinteger(L, 2);
+    if (i >= 1 && i <= p->n)
+        lua_pushinteger(L, p->cards[i - 1]);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int l_set(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    uint32_t i = check_index(L, 2, p->n);
+    kn_pile_set(p, i, check_card(L, 3));
+    return 0;
+}
+
+static int l_insert(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    uint32_t i = check_index(L, 2, (lua_Integer)p->n + 1);
+    check_rc(L, kn_pile_insert(p, i, check_card(L, 3)));
+    return 0;
+}
+
+static int l_remove(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    int32_t c = 0;
+    kn_pile_remove(p, check_index(L, 2, p->n), &c);
+    lua_pushinteger(L, c);
+    return 1;
+}
+
+static int l_take(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    int32_t i = kn_pile_find(p, check_card(L, 2));
+    if (i >= 0)
+        kn_pile_remove(p, (uint32_t)i, NULL);
+    lua_pushboolean(L, i >= 0);
+    return 1;
+}
+
+static int l_find(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    int32_t i = kn_pile_find(p, check_card(L, 2));
+    if (i >= 0)
+        lua_pushinteger(L, (lua_Integer)i + 1);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int l_count_of(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    lua_pushinteger(L, kn_pile_count_of(p, check_card(L, 2)));
+    return 1;
+}
+
+static int l_move_to(lua_State *L)
+{
+    kn_pile *from = check_pile(L, 1);
+    kn_pile *to = check_pile(L, 2);
+    lua_Integer k = luaL_optinteger(L, 3, 1);
+    luaL_argcheck(L, k >= 0, 3, "must not be negative");
+    if (k > from->n)
+        return luaL_error(L, "pile has %I card%s, cannot move %I",
+                          (lua_Integer)from->n, from->n == 1 ? "" : "s", k);
+    check_rc(L, kn_pile_move(from, to, (uint32_t)k));
+    return 0;
+}
+
+static int l_shuffle(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    kn_pile_shuffle(p, kn_check_rng(L, 2));
+    return 0;
+}
+
+static int l_cards(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    lua_createtable(L, (int)(p->n < INT32_MAX ? p->n : INT32_MAX), 0);
+    for (uint32_t i = 0; i < p->n; i++) {
+        lua_pushinteger(L, p->cards[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int l_clear(lua_State *L)
+{
+    kn_pile_clear(check_pile(L, 1));
+    return 0;
+}
+
+static int l_vis(lua_State *L)
+{
+    lua_pushstring(L, vis_names[check_pile(L, 1)->vis]);
+    return 1;
+}
+
+static int l_owner(lua_State *L)
+{
+    lua_pushinteger(L, check_pile(L, 1)->owner);
+    return 1;
+}
+
+static int l_tostring(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "%s(%s, owner %d, %d card%s", KONTOR_PILE,
+                    vis_names[p->vis], p->owner, (int)p->n,
+                    p->n == 1 ? "" : "s");
+    luaL_addvalue(&b);
+    for (uint32_t i = 0; i < p->n && i < MAX_SHOWN; i++) {
+        luaL_addstring(&b, i == 0 ? ": " : " ");
+        lua_pushfstring(L, "%d", (int)p->cards[i]);
+        luaL_addvalue(&b);
+    }
+    if (p->n > MAX_SHOWN)
+        luaL_addstring(&b, " ...");
+    luaL_addchar(&b, ')');
+    luaL_pushresult(&b);
+    return 1;
+}
+
+static int l_gc(lua_State *L)
+{
+    kn_pile_free(check_pile(L, 1));
+    return 0;
+}
+
+static const luaL_Reg pile_methods[] = {
+    {"push", l_push},
+    {"pop", l_pop},
+    {"top", l_top},
+    {"count", l_count},
+    {"get", l_get},
+    {"set", l_set},
+    {"insert", l_insert},
+    {"remove", l_remove},
+    {"take", l_take},
+    {"find", l_find},
+    {"count_of", l_count_of},
+    {"move_to", l_move_to},
+    {"shuffle", l_shuffle},
+    {"cards", l_cards},
+    {"clear", l_clear},
+    {"vis", l_vis},
+    {"owner", l_owner},
+    {NULL, NULL}
+};
+
+static const luaL_Reg pile_meta[] = {
+    {"__index", NULL},      /* placeholder: the methods table */
+    {"__len", l_count},
+    {"__tostring", l_tostring},
+    {"__gc", l_gc},
+    {"__close", l_gc},
+    {NULL, NULL}
+};
+
+static const luaL_Reg pile_funcs[] = {
+    {"pile", l_new},
+    {NULL, NULL}
+};
+
+void kn_open_pile(lua_State *L)
+{
+    if (luaL_newmetatable(L, KONTOR_PILE)) {
+        pile_mt = lua_topointer(L, -1);
+        luaL_setfuncs(L, pile_meta, 0);
+        luaL_newlibtable(L, pile_methods);
+        luaL_setfuncs(L, pile_methods, 0);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+    luaL_setfuncs(L, pile_funcs, 0);
+}
