@@ -1,0 +1,419 @@
+/*
+ * l_fs.c - kontor.core.fs: the few file operations the engine needs.
+ *
+ *   fs.read(path)               -> string | nil, "path: reason"
+ *   fs.write_atomic(path, data) -> true   | nil, "path: step failed: reason"
+ *   fs.exists(path)             -> boolean
+ *   fs.list(dir)                -> sorted list of names | nil, message
+ *   fs.dirname(path), fs.basename(path) -> string
+ *   fs.realpath(path)           -> string | nil, message
+ *   fs.mtime(path)              -> integer seconds | nil, message
+ *
+ * Open descriptors and directory streams are held by a small "handle"
+ * userdata whose __gc closes them, so a Lua error (out of memory) raised
+ * while one is open cannot leak it.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "binding.h"
+
+#define FS_HANDLE "kontor.fs.handle"
+#define FS_READ_MAX ((size_t)64 * 1024 * 1024)
+
+typedef struct {
+    int fd;
+    DIR *dir;
+} FsHandle;
+
+static void handle_close(FsHandle *h) {
+    if (h->fd >= 0) {
+        close(h->fd);
+        h->fd = -1;
+    }
+    if (h->dir != NULL) {
+        closedir(h->dir);
+        h->dir = NULL;
+    }
+}
+
+static int handle_gc(lua_State *L) {
+    handle_close((FsHandle *)luaL_checkudata(L, 1, FS_HANDLE));
+    return 0;
+}
+
+static FsHandle *handle_new(lua_State *L) {
+    FsHandle *h = (FsHandle *)lua_newuserdatauv(L, sizeof(FsHandle), 0);
+    h->fd = -1;
+    h->dir = NULL;
+    luaL_setmetatable(L, FS_HANDLE);
+    return h;
+}
+
+/* A path argument: a string without zero bytes. */
+static const char *check_path(lua_State *L, int arg) {
+    size_t len;
+    const char *p = luaL_checklstring(L, arg, &len);
+    luaL_argcheck(L, strlen(p) == len, arg, "path contains a zero byte");
+    return p;
+}
+
+/* nil, "path: strerror(err)" */
+static int fail_errno(lua_State *L, const char *path, int err) {
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(err));
+    return 2;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int fs_read(lua_State *L) {
+    const char *path = check_path(L, 1);
+    FsHandle *h;
+    struct stat st;
+    luaL_Buffer b;
+    size_t total = 0;
+    lua_settop(L, 1);
+    h = handle_new(L);
+    do {
+        h->fd = open(path, O_RDONLY | O_CLOEXEC);
+    } while (h->fd < 0 && errno == EINTR);
+    if (h->fd < 0)
+        return fail_errno(L, path, errno);
+    if (fstat(h->fd, &st) != 0) {
+        int err = errno;
+        handle_close(h);
+        return fail_errno(L, path, err);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        handle_close(h);
+        return fail_errno(L, path, EISDIR);
+    }
+    if (st.st_size > (off_t)FS_READ_MAX) {
+        handle_close(h);
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s: file too large (over 64 MiB)", path);
+        return 2;
+    }
+    luaL_buffinitsize(L, &b, (size_t)st.st_size + 1);
+    for (;;) {
+        /* The whole file in one read, then a 1-byte probe for EOF (so the
+         * buffer does not grow); bigger reads only if the file grew. */
+        size_t size = (size_t)st.st_size;
+        size_t room = total < size ? size - total + 1
+                    : total == size ? 1 : LUAL_BUFFERSIZE;
+        char *p = luaL_prepbuffsize(&b, room);
+        ssize_t n = read(h->fd, p, room);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            handle_close(h);
+            luaL_pushresult(&b);
+            return fail_errno(L, path, err);
+        }
+        if (n == 0)
+            break;
+        luaL_addsize(&b, (size_t)n);
+        total += (size_t)n;
+        if (total > FS_READ_MAX) { /* the file grew while being read */
+            handle_close(h);
+            luaL_pushresult(&b);
+            luaL_pushfail(L);
+            lua_pushfstring(L, "%s: file too large (over 64 MiB)", path);
+            return 2;
+        }
+    }
+    handle_close(h);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* write_atomic                                                        */
+
+/* Writes all of data, retrying partial writes and EINTR. 0 or errno. */
+static int write_all(int fd, const char *data, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (n == 0)
+            return EIO;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static int fsync_retry(int fd) {
+    while (fsync(fd) != 0) {
+        if (errno != EINTR)
+            return errno;
+    }
+    return 0;
+}
+
+/* Length of the directory part of path (without the final slashes) and
+ * start of the last component; dirlen is 0 for a path without a slash. */
+static void split_path(const char *path, size_t len, size_t *dirlen,
+                       size_t *base) {
+    size_t i = len;
+    while (i > 0 && path[i - 1] != '/')
+        i--;
+    *base = i;
+    while (i > 1 && path[i - 1] == '/')
+        i--;
+    *dirlen = i;
+}
+
+static int fs_write_atomic(lua_State *L) {
+    static unsigned long counter = 0;
+    size_t plen, dlen, dirlen, base, cap;
+    const char *path = check_path(L, 1);
+    const char *data = luaL_checklstring(L, 2, &dlen);
+    const char *step = NULL;
+    char *tmp, *dir;
+    int fd = -1, dfd = -1, err = 0, renamed = 0;
+    plen = strlen(path);
+    split_path(path, plen, &dirlen, &base);
+    if (base == plen) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s: not a file name", path);
+        return 2;
+    }
+    /* All Lua allocation happens before any file exists, so no error can
+     * be raised while a temp file or descriptor is live. */
+    cap = plen + 64;
+    tmp = (char *)lua_newuserdatauv(L, cap, 0);
+    dir = (char *)lua_newuserdatauv(L, dirlen + 2, 0);
+    if (dirlen == 0) {
+        strcpy(dir, ".");
+    } else {
+        memcpy(dir, path, dirlen);
+        dir[dirlen] = '\0';
+    }
+
+    for (int tries = 0; tries < 100; tries++) {
+        snprintf(tmp, cap, "%.*s.%s.tmp.%ld.%lu", (int)base, path, path + base,
+                 (long)getpid(), ++counter);
+        do {
+            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        } while (fd < 0 && errno == EINTR);
+        if (fd >= 0 || errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        err = errno;
+        step = "create temp file";
+        goto done;
+    }
+    if ((err = write_all(fd, data, dlen)) != 0) {
+        step = "write";
+        goto done;
+    }
+    if ((err = fsync_retry(fd)) != 0) {
+        step = "fsync";
+        goto done;
+    }
+    {
+        int rc = close(fd);
+        fd = -1;
+        if (rc != 0 && errno != EINTR) {
+            err = errno;
+            step = "close";
+            goto done;
+        }
+    }
+    if (rename(tmp, path) != 0) {
+        err = errno;
+        step = "rename";
+        goto done;
+    }
+    renamed = 1;
+    do {
+        dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    } while (dfd < 0 && errno == EINTR);
+    if (dfd < 0) {
+        err = errno;
+        step = "open directory";
+        goto done;
+    }
+    err = fsync_retry(dfd);
+    /* Some file systems cannot sync a directory; the data is in place. */
+    if (err == EINVAL || err == ENOTSUP)
+        err = 0;
+    if (err != 0)
+        step = "fsync directory";
+
+done:
+    if (fd >= 0)
+        close(fd);
+    if (dfd >= 0)
+        close(dfd);
+    if (step != NULL && !renamed)
+        unlink(tmp);
+    if (step != NULL) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s: %s failed: %s", path, step, strerror(err));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int fs_exists(lua_State *L) {
+    struct stat st;
+    lua_pushboolean(L, stat(check_path(L, 1), &st) == 0);
+    return 1;
+}
+
+typedef struct {
+    const char *s;
+    size_t len;
+} Name;
+
+static int name_cmp(const void *a, const void *b) {
+    const Name *x = (const Name *)a, *y = (const Name *)b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, n);
+    if (c != 0)
+        return c;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+static int fs_list(lua_State *L) {
+    const char *path = check_path(L, 1);
+    FsHandle *h;
+    struct dirent *ent;
+    lua_Integer n = 0;
+    Name *names;
+    lua_settop(L, 1);
+    h = handle_new(L);                   /* 2 */
+    h->dir = opendir(path);
+    if (h->dir == NULL)
+        return fail_errno(L, path, errno);
+    lua_newtable(L);                     /* 3: unsorted names */
+    for (;;) {
+        errno = 0;
+        ent = readdir(h->dir);
+        if (ent == NULL)
+            break;
+        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0)
+            continue;
+        lua_pushstring(L, ent->d_name);
+        lua_rawseti(L, 3, ++n);
+    }
+    if (errno != 0) {
+        int err = errno;
+        handle_close(h);
+        return fail_errno(L, path, err);
+    }
+    handle_close(h);
+    names = (Name *)lua_newuserdatauv(L, (size_t)(n > 0 ? n : 1) * sizeof(Name), 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 3, i);
+        names[i - 1].s = lua_tolstring(L, -1, &names[i - 1].len);
+        lua_pop(L, 1); /* still referenced by table 3 */
+    }
+    qsort(names, (size_t)n, sizeof(Name), name_cmp);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_pushlstring(L, names[i - 1].s, names[i - 1].len);
+        lua_rawseti(L, -2, i);
+    }
+    return 1;
+}
+
+/* dirname("a/b/c") = "a/b", dirname("c") = ".", dirname("/c") = "/" */
+static int fs_dirname(lua_State *L) {
+    size_t len, i;
+    const char *p = luaL_checklstring(L, 1, &len);
+    i = len;
+    while (i > 1 && p[i - 1] == '/') /* trailing slashes */
+        i--;
+    while (i > 0 && p[i - 1] != '/') /* last component */
+        i--;
+    if (i == 0) {
+        lua_pushstring(L, len > 0 && p[0] == '/' ? "/" : ".");
+        return 1;
+    }
+    while (i > 1 && p[i - 1] == '/') /* slashes before it */
+        i--;
+    lua_pushlstring(L, p, i);
+    return 1;
+}
+
+/* basename("a/b/c.json") = "c.json", basename("a/b/") = "b" */
+static int fs_basename(lua_State *L) {
+    size_t len, end, start;
+    const char *p = luaL_checklstring(L, 1, &len);
+    end = len;
+    while (end > 1 && p[end - 1] == '/')
+        end--;
+    if (end == 1 && p[0] == '/') {
+        lua_pushliteral(L, "/");
+        return 1;
+    }
+    start = end;
+    while (start > 0 && p[start - 1] != '/')
+        start--;
+    lua_pushlstring(L, p + start, end - start);
+    return 1;
+}
+
+static int fs_realpath(lua_State *L) {
+    const char *path = check_path(L, 1);
+    char buf[PATH_MAX];
+    if (realpath(path, buf) == NULL)
+        return fail_errno(L, path, errno);
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+static int fs_mtime(lua_State *L) {
+    const char *path = check_path(L, 1);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail_errno(L, path, errno);
+    lua_pushinteger(L, (lua_Integer)st.st_mtime);
+    return 1;
+}
+
+static const luaL_Reg fs_funcs[] = {
+    {"read", fs_read},
+    {"write_atomic", fs_write_atomic},
+    {"exists", fs_exists},
+    {"list", fs_list},
+    {"dirname", fs_dirname},
+    {"basename", fs_basename},
+    {"realpath", fs_realpath},
+    {"mtime", fs_mtime},
+    {NULL, NULL}
+};
+
+void kn_open_fs(lua_State *L) {
+    luaL_checkstack(L, 3, NULL);
+    if (luaL_newmetatable(L, FS_HANDLE)) {
+        lua_pushcfunction(L, handle_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_pop(L, 1);
+    luaL_newlib(L, fs_funcs);
+    lua_setfield(L, -2, "fs");
+}

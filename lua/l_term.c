@@ -1,0 +1,288 @@
+/*
+ * l_term.c - kontor.core.term: line editing for the REPL, over libedit's
+ * readline compatibility API.
+ *
+ *   term.readline(prompt)     -> line (without the newline) | nil at EOF
+ *   term.add_history(line)
+ *   term.load_history(path)   -> true | nil, message  (a missing file is fine)
+ *   term.save_history(path)   -> true | nil, message
+ *   term.isatty(fd)           -> boolean              (fd 0, 1 or 2)
+ *   term.set_completer(fn)    fn(text, line_before_cursor) -> {candidates}
+ *
+ * libedit is used only when stdin is a terminal; otherwise readline reads
+ * a plain line from stdin (no prompt, no escape codes), so that
+ * `kontor < cmds.txt` works.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "binding.h"
+
+#define TERM_LINE "kontor.term.line"
+
+/* Registry key of the completer function. */
+static const char completer_key = 0;
+/* The thread running term.readline, for the completion callback. */
+static lua_State *completer_L = NULL;
+
+/* Candidates returned by the completer, handed to the generator. */
+static struct {
+    char **items;
+    size_t n, cap, next;
+} cands;
+
+static void cands_clear(void) {
+    for (size_t i = 0; i < cands.n; i++)
+        free(cands.items[i]);
+    free(cands.items);
+    cands.items = NULL;
+    cands.n = cands.cap = cands.next = 0;
+}
+
+static int cands_add(const char *s, size_t len) {
+    char *copy;
+    if (cands.n == cands.cap) {
+        size_t cap = cands.cap ? cands.cap * 2 : 16;
+        char **items = (char **)realloc(cands.items, cap * sizeof(char *));
+        if (items == NULL)
+            return 0;
+        cands.items = items;
+        cands.cap = cap;
+    }
+    copy = (char *)malloc(len + 1);
+    if (copy == NULL)
+        return 0;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    cands.items[cands.n++] = copy;
+    return 1;
+}
+
+/* rl_completion_matches generator: hands over the candidates one by one
+ * (readline frees what it gets). */
+static char *cand_generator(const char *text, int state) {
+    (void)text;
+    if (state == 0)
+        cands.next = 0;
+    if (cands.next < cands.n) {
+        char *s = cands.items[cands.next];
+        cands.items[cands.next++] = NULL;
+        return s;
+    }
+    return NULL;
+}
+
+typedef struct {
+    const char *text;
+    const char *line;
+    size_t linelen;
+} CompleteArgs;
+
+/* Runs under lua_pcall: calls the completer, copies its string results. */
+static int complete_call(lua_State *L) {
+    const CompleteArgs *a = (const CompleteArgs *)lua_touserdata(L, 1);
+    lua_Unsigned n;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &completer_key);
+    if (!lua_isfunction(L, -1))
+        return 0;
+    lua_pushstring(L, a->text);
+    lua_pushlstring(L, a->line, a->linelen);
+    lua_call(L, 2, 1);
+    if (!lua_istable(L, -1))
+        return 0;
+    n = lua_rawlen(L, -1);
+    for (lua_Unsigned i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, -1, (lua_Integer)i) == LUA_TSTRING) {
+            size_t len;
+            const char *s = lua_tolstring(L, -1, &len);
+            if (!cands_add(s, len))
+                break;
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* Byte length of the first `chars` characters of the UTF-8 string s. */
+static size_t utf8_prefix(const char *s, int chars) {
+    size_t i = 0;
+    while (s[i] != '\0' && chars > 0) {
+        i++;
+        while (((unsigned char)s[i] & 0xC0) == 0x80)
+            i++;
+        chars--;
+    }
+    return i;
+}
+
+static char **attempted_completion(const char *text, int start, int end) {
+    lua_State *L = completer_L;
+    CompleteArgs a;
+    int top, status;
+    char **matches = NULL;
+    (void)start;
+    rl_attempted_completion_over = 1; /* no fallback to file names */
+    cands_clear();
+    if (L == NULL || !lua_checkstack(L, 4))
+        return NULL;
+    a.text = text;
+    a.line = rl_line_buffer != NULL ? rl_line_buffer : "";
+    a.linelen = utf8_prefix(a.line, end); /* end counts characters */
+    top = lua_gettop(L);
+    lua_pushcfunction(L, complete_call);
+    lua_pushlightuserdata(L, &a);
+    status = lua_pcall(L, 1, 0, 0);
+    lua_settop(L, top);
+    if (status == LUA_OK && cands.n > 0)
+        matches = rl_completion_matches(text, cand_generator);
+    cands_clear();
+    return matches;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int line_gc(lua_State *L) {
+    char **p = (char **)luaL_checkudata(L, 1, TERM_LINE);
+    free(*p);
+    *p = NULL;
+    return 0;
+}
+
+/* Reads one line from stdin without line editing. */
+static int read_plain_line(lua_State *L) {
+    luaL_Buffer b;
+    int c = EOF;
+    size_t n = 0;
+    luaL_buffinit(L, &b);
+    for (;;) {
+        char *p = luaL_prepbuffer(&b);
+        size_t i = 0;
+        while (i < LUAL_BUFFERSIZE && (c = getc(stdin)) != EOF && c != '\n')
+            p[i++] = (char)c;
+        luaL_addsize(&b, i);
+        n += i;
+        if (i < LUAL_BUFFERSIZE)
+            break;
+    }
+    if (c == EOF && n == 0) {
+        luaL_pushresult(&b);
+        clearerr(stdin);
+        luaL_pushfail(L);
+        return 1;
+    }
+    luaL_pushresult(&b);
+    /* drop a CR of a CRLF line end */
+    {
+        size_t len;
+        const char *s = lua_tolstring(L, -1, &len);
+        if (len > 0 && s[len - 1] == '\r') {
+            lua_pushlstring(L, s, len - 1);
+            lua_remove(L, -2);
+        }
+    }
+    return 1;
+}
+
+static int term_readline(lua_State *L) {
+    const char *prompt = luaL_optstring(L, 1, "");
+    char **box;
+    if (!isatty(STDIN_FILENO))
+        return read_plain_line(L);
+    box = (char **)lua_newuserdatauv(L, sizeof(char *), 0);
+    *box = NULL;
+    luaL_setmetatable(L, TERM_LINE);
+    fflush(stdout);
+    completer_L = L;
+    *box = readline(prompt);
+    completer_L = NULL;
+    if (*box == NULL) {
+        luaL_pushfail(L);
+        return 1;
+    }
+    lua_pushstring(L, *box);
+    free(*box);
+    *box = NULL;
+    return 1;
+}
+
+static int term_add_history(lua_State *L) {
+    add_history(luaL_checkstring(L, 1));
+    return 0;
+}
+
+static int history_result(lua_State *L, const char *path, int err) {
+    if (err == 0) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s", path, strerror(err));
+    return 2;
+}
+
+static int term_load_history(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    int err;
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return history_result(L, path, 0);
+    errno = 0;
+    err = read_history(path);
+    if (err != 0 && errno == ENOENT)
+        err = 0;
+    return history_result(L, path, err);
+}
+
+static int term_save_history(lua_State *L) {
+    const char *path = luaL_checkstring(L, 1);
+    errno = 0;
+    return history_result(L, path, write_history(path));
+}
+
+static int term_isatty(lua_State *L) {
+    lua_Integer fd = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, fd >= 0 && fd <= 2, 1, "fd must be 0, 1 or 2");
+    lua_pushboolean(L, isatty((int)fd));
+    return 1;
+}
+
+static int term_set_completer(lua_State *L) {
+    if (lua_isnoneornil(L, 1)) {
+        lua_pushnil(L);
+        rl_attempted_completion_function = NULL;
+    } else {
+        luaL_checktype(L, 1, LUA_TFUNCTION);
+        lua_pushvalue(L, 1);
+        rl_attempted_completion_function = attempted_completion;
+    }
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &completer_key);
+    return 0;
+}
+
+static const luaL_Reg term_funcs[] = {
+    {"readline", term_readline},
+    {"add_history", term_add_history},
+    {"load_history", term_load_history},
+    {"save_history", term_save_history},
+    {"isatty", term_isatty},
+    {"set_completer", term_set_completer},
+    {NULL, NULL}
+};
+
+void kn_open_term(lua_State *L) {
+    luaL_checkstack(L, 3, NULL);
+    if (luaL_newmetatable(L, TERM_LINE)) {
+        lua_pushcfunction(L, line_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_pop(L, 1);
+    rl_readline_name = "kontor";
+    luaL_newlib(L, term_funcs);
+    lua_setfield(L, -2, "term");
+}
