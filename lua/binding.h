@@ -28,6 +28,22 @@ void kn_open_fs(lua_State *L);
 void kn_open_sandbox(lua_State *L);
 void kn_open_term(lua_State *L);
 
+/* The userdata check on every method call: compares the metatable's
+ * address with the one saved when the type was opened (one interpreter per
+ * process), which avoids luaL_checkudata's registry lookup by name. The
+ * error reads like luaL_checkudata's. */
+static inline void *kn_checkudata(lua_State *L, int arg, const void *mt,
+                                  const char *tname) {
+    void *p = lua_touserdata(L, arg);
+    if (p != NULL && lua_getmetatable(L, arg)) {
+        const void *got = lua_topointer(L, -1);
+        lua_pop(L, 1);
+        if (got == mt) return p;
+    }
+    luaL_typeerror(L, arg, tname);
+    return NULL;
+}
+
 /* The rng userdata is needed by the pile binding (shuffle). */
 struct kn_rng;
 struct kn_rng *kn_check_rng(lua_State *L, int arg);

@@ -2,9 +2,11 @@
  * l_sandbox.c - the limits every rule-script call runs under.
  *
  * One interpreter per process. Its allocator counts bytes and refuses to go
- * over the memory cap; a count hook, installed once on the main thread and so
- * inherited by every coroutine, spends the instruction budget while a call is
- * armed and turns SIGINT into an error. Every call into a rule script goes
+ * over the memory cap. A count hook spends the instruction budget while a
+ * call is armed and turns SIGINT into an error. It sits only where rule code
+ * runs: on every game thread (sandbox.thread, inherited by the coroutines a
+ * script makes) and on the caller for the length of an armed call, so the
+ * engine's own Lua runs at full speed. Every call into a rule script goes
  * through sb_call or sb_resume, which arm the limits, run the call with a
  * traceback handler, and disarm them: there is no other way in.
  *
@@ -71,9 +73,14 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
     }
 }
 
+static lua_State *main_thread;
+
+/* lua.c's way: the handler only sets a flag and a hook (lua_sethook is
+ * safe to call from a signal handler). Game threads carry the hook already. */
 static void on_sigint(int sig) {
     (void)sig;
     lim.interrupted = 1;
+    lua_sethook(main_thread, sb_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 static int sb_panic(lua_State *L) {
@@ -86,7 +93,7 @@ lua_State *kn_newstate(void) {
     lua_State *L = lua_newstate(sb_alloc, NULL);
     if (L == NULL) return NULL;
     lua_atpanic(L, sb_panic);
-    lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+    main_thread = L;
     return L;
 }
 
@@ -148,8 +155,12 @@ static int sb_call(lua_State *L) {
     int n = lua_gettop(L) - 1;
     lua_pushcfunction(L, msgh);
     lua_insert(L, 1);
+    lua_Hook old_hook = lua_gethook(L);
+    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
     if (!was_armed) arm();
+    lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
     int status = lua_pcall(L, n, LUA_MULTRET, 1);
+    lua_sethook(L, old_hook, old_mask, old_count);
     if (!was_armed) disarm();
     if (status != LUA_OK) {
         lua_pushboolean(L, 0);
@@ -186,6 +197,16 @@ static int sb_resume(lua_State *L) {
     push_error(L, co, status);
     lua_settop(co, 0);
     return 2;
+}
+
+/* sandbox.thread(f) -> a coroutine for rule code, carrying the hook. */
+static int sb_thread(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *co = lua_newthread(L);
+    lua_sethook(co, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    return 1;
 }
 
 /* The sandbox's pcall: like pcall, but a limit or a finish cannot be caught. */
@@ -314,6 +335,7 @@ static int sb_catch_sigint(lua_State *L) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     lim.interrupted = 0;
+    if (!on && !lim.armed) lua_sethook(L, NULL, 0, 0);
     return 0;
 }
 
@@ -327,6 +349,7 @@ static const luaL_Reg sandbox_funcs[] = {
     {"limits", sb_limits},
     {"catch_sigint", sb_catch_sigint},
     {"finish", sb_finish},
+    {"thread", sb_thread},
     {NULL, NULL}
 };
 

@@ -16,7 +16,7 @@ local RNG_MT = getmetatable(core.rng(1))
 local LOG_MT = getmetatable(core.log())
 
 local ENGINE = { players = true, names = true, options = true, rng = true,
-                 turn = true, active = true }
+                 turn = true, active = true, logging = true }
 
 local function is_sequence(t)
   local n = #t

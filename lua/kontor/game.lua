@@ -14,7 +14,7 @@ local dump = require "kontor.dump"
 
 local csb = core.sandbox
 local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
-local yield, create, costatus = coroutine.yield, coroutine.create, coroutine.status
+local yield, costatus = coroutine.yield, coroutine.status
 local format, concat = string.format, table.concat
 
 local Game = {}
@@ -117,17 +117,19 @@ local function set_over(game)
   game.seats, game.by_seat, game.chosen = nil, nil, nil
 end
 
--- Resumes the game's program with the given values and records the next
--- decision. Returns true, or false and an error message.
-local function advance(game, ...)
-  sandbox.current_rng = game.ctx.rng
-  local ok, kind, a, b, c = resume(game.co, ...)
+-- Records the decision the program yielded (or its end or error).
+-- Returns true, or false and an error message.
+local function settle(game, ok, kind, a, b, c)
+  if ok and kind == "player" then
+    game.kind, game.seat, game.dname, game.opts = kind, a, b, c
+    return true
+  end
   if not ok then
     if kind == FINISH then set_over(game); return true end
     return false, kind
   end
   if costatus(game.co) == "dead" then set_over(game); return true end
-  if kind == "player" or kind == "chance" then
+  if kind == "chance" then
     game.kind, game.seat, game.dname, game.opts = kind, a, b, c
     return true
   elseif kind == "all" then
@@ -140,11 +142,17 @@ local function advance(game, ...)
     game.R.file or game.R.name, tostring(kind))
 end
 
+-- Resumes the game's program with the given values.
+local function advance(game, ...)
+  sandbox.current_rng = game.ctx.rng
+  return settle(game, resume(game.co, ...))
+end
+
 local function new_ctx(game)
   local p = game.params
   local ctx = setmetatable({
     players = p.players, names = p.names, options = p.options,
-    rng = core.rng(p.seed), turn = 0, active = nil,
+    rng = core.rng(p.seed), turn = 0, active = nil, logging = not game.quiet,
     _log = core.log(), _quiet = game.quiet, _orders = {},
     _manual_chance = p.manual_chance,
   }, CtxMT)
@@ -171,7 +179,7 @@ local function start(game)
     if err == FINISH then err = "g:finish() called during setup" end
     error(format("setting up %s failed: %s", R.name, err), 0)
   end
-  game.co = create(R.play)
+  game.co = csb.thread(R.play)
   local aok, aerr = advance(game, ctx)
   if not aok then error(aerr, 0) end
 end
@@ -195,7 +203,8 @@ local function step(game, seat, k)
     return advance(game, game.chosen)
   end
   hist[n], game.hseat[n], game.hidx[n] = game.opts[k], seat, k
-  return advance(game, k)
+  sandbox.current_rng = game.ctx.rng
+  return settle(game, resume(game.co, k))
 end
 
 -- The options of `seat` now (the engine's own list: do not change it).
