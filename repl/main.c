@@ -8,6 +8,7 @@
  */
 #define _DEFAULT_SOURCE
 #include <limits.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,7 @@ static int pmain(lua_State *L) {
 
 int main(int argc, char **argv) {
     signal(SIGXFSZ, SIG_IGN);  /* a full file gives EFBIG, not death */
+    setlocale(LC_CTYPE, "");   /* libedit needs it for non-ASCII input */
     char home[PATH_MAX];
     if (!find_home(home, sizeof home)) {
         fprintf(stderr, "kontor: cannot find the Lua library "
