@@ -305,6 +305,39 @@ function Game:step(seat, k)
   end
 end
 
+-- Plays to the end choosing uniformly at random with `bot` (a kontor.Rng):
+-- the simulation's inner loop. `check(game)`, if given, runs after setup
+-- and after every step. Raises on a rule-script error or after max_steps.
+function Game:play_random(bot, check, max_steps)
+  max_steps = max_steps or 100000
+  local below = bot.below
+  if check then check(self) end
+  for _ = 1, max_steps do
+    local kind = self.kind
+    local seat, k
+    if kind == "over" then return self end
+    if kind == "all" then
+      local seats, chosen = self.seats, self.chosen
+      for i = 1, #seats do
+        local s = seats[i]
+        if not chosen[s] then seat = s; break end
+      end
+      k = below(bot, #self.by_seat[seat]) + 1
+    else
+      seat = self.seat
+      k = below(bot, #self.opts) + 1
+    end
+    local ok, err = step(self, seat, k)
+    if not ok then
+      rebuild(self, #self.hist - 1)
+      error(err, 0)
+    end
+    if check then check(self) end
+  end
+  if self.kind == "over" then return self end
+  error(format("the game did not end within %d steps", max_steps), 0)
+end
+
 local function is_boundary(text, i)
   local c = text:sub(i, i)
   return c == " " or c == ","

@@ -17,34 +17,7 @@ local derive = core.derive_seed
 -- `check(game)` (optional) is called after setup and after every step.
 function M.playout(R, params, bot, check, quiet)
   local game = gamemod.new(R, params, quiet)
-  local step = game.step
-  if check then check(game) end
-  local limit = params.max_steps or 100000
-  local n = 0
-  while true do
-    local kind = game.kind
-    if kind == "over" then break end
-    n = n + 1
-    if n > limit then
-      error(string.format("the game did not end within %d steps", limit), 0)
-    end
-    if kind == "all" then
-      local seats, chosen = game.seats, game.chosen
-      for i = 1, #seats do
-        local s = seats[i]
-        if not chosen[s] then
-          local opts = game.by_seat[s]
-          step(game, s, bot:below(#opts) + 1)
-          break
-        end
-      end
-    else
-      local opts = game.opts
-      step(game, game.seat, bot:below(#opts) + 1)
-    end
-    if check then check(game) end
-  end
-  return game
+  return game:play_random(bot, check, params.max_steps)
 end
 
 -- opts: { rules = name|R, variants, players, games, seed, options, check }

@@ -1,0 +1,163 @@
+-- The kontor command line, driven through the real binary.
+
+local BIN = os.getenv("KONTOR_PLAIN") or "build/kontor"
+
+local function sh(cmd, stdin)
+  local tmp = os.tmpname()
+  local full = string.format("%s >%s 2>&1", cmd, tmp)
+  if stdin then
+    local inp = os.tmpname()
+    local f = assert(io.open(inp, "w")); f:write(stdin); f:close()
+    full = full .. " <" .. inp
+  end
+  local ok, how, code = os.execute(full)
+  local f = assert(io.open(tmp)); local out = f:read("a"); f:close()
+  os.remove(tmp)
+  return out, (how == "exit" and code or 128 + code)
+end
+
+local function kontor_cmd(args, stdin) return sh(BIN .. " " .. args, stdin) end
+
+describe("kontor", function()
+  it("--version prints the version and exits 0", function()
+    local out, code = kontor_cmd("--version")
+    assert.are.equal(0, code)
+    assert.are.equal("kontor " .. kontor.version .. "\n", out)
+  end)
+
+  it("--help lists the commands and exit codes", function()
+    local out, code = kontor_cmd("--help")
+    assert.are.equal(0, code)
+    for _, word in ipairs { "repl", "--list", "run FILE.lua", "sim --rules", "--json", "Exit status" } do
+      assert.truthy(out:find(word, 1, true), word)
+    end
+  end)
+
+  it("--list shows sea_merchants with its summary, one line each", function()
+    local out, code = kontor_cmd("--list")
+    assert.are.equal(0, code)
+    assert.truthy(out:match("sea_merchants%s+rules%s+%S"))
+    for line in out:gmatch("[^\n]+") do assert.truthy(line:match("^[%w_%-]+%s")) end
+  end)
+
+  it("an unknown command is a usage error (2)", function()
+    local out, code = kontor_cmd("frobnicate")
+    assert.are.equal(2, code)
+    assert.truthy(out:find("unknown command 'frobnicate'", 1, true))
+  end)
+
+  describe("run", function()
+    it("runs a script with the API and its arguments; its integer result is the exit status", function()
+      local f = os.tmpname()
+      local h = assert(io.open(f, "w"))
+      h:write([[
+local g = kontor.new_game{ players = tonumber(arg[1]), seed = 3 }
+print(g.players, #g:options() > 0, arg[2])
+return 7
+]])
+      h:close()
+      local out, code = kontor_cmd("run " .. f .. " 3 hello")
+      os.remove(f)
+      assert.are.equal(7, code)
+      assert.are.equal("3\ttrue\thello\n", out)
+    end)
+
+    it("a script error gives a message with file:line and exit status 1", function()
+      local f = os.tmpname()
+      local h = assert(io.open(f, "w")); h:write("local x = nil\nreturn x.y\n"); h:close()
+      local out, code = kontor_cmd("run " .. f)
+      os.remove(f)
+      assert.are.equal(1, code)
+      assert.truthy(out:find(f .. ":2:", 1, true))
+    end)
+
+    it("a missing script is a failure (1) naming the file", function()
+      local out, code = kontor_cmd("run /nonexistent/x.lua")
+      assert.are.equal(1, code)
+      assert.truthy(out:find("/nonexistent/x.lua", 1, true))
+    end)
+  end)
+
+  describe("sim", function()
+    it("prints a summary with games, turns, wins and scores per seat", function()
+      local out, code = kontor_cmd("sim --rules tests/rulesets/race.lua --players 3 --games 50 --seed 4")
+      assert.are.equal(0, code)
+      assert.truthy(out:find("games        50 (seed 4)", 1, true))
+      assert.truthy(out:match("mean turns%s+[%d.]+"))
+      assert.truthy(out:match("wins%s+1: %d+  2: %d+  3: %d+"))
+      assert.truthy(out:match("mean score%s+1: [%d.]+"))
+      assert.truthy(out:match("speed%s+%d+ games/s"))
+    end)
+
+    it("--json gives one JSON object, the same for the same seed", function()
+      local a, ca = kontor_cmd("sim --rules tests/rulesets/race.lua --players 2 --games 200 --seed 9 --json")
+      local b = kontor_cmd("sim --rules tests/rulesets/race.lua --players 2 --games 200 --seed 9 --json")
+      assert.are.equal(0, ca)
+      local ja, jb = kontor.json.decode(a), kontor.json.decode(b)
+      assert.are.equal(200, ja.games)
+      assert.are.equal(200, ja.wins[1] + ja.wins[2] - ja.shared_wins)
+      for _, k in ipairs { "seconds", "games_per_second" } do ja[k], jb[k] = nil, nil end
+      assert.are.same(ja, jb)
+      local c = kontor.json.decode((kontor_cmd("sim --rules tests/rulesets/race.lua --players 2 --games 200 --seed 10 --json")))
+      c.seconds, c.games_per_second = nil, nil
+      assert.are_not.same(ja, c)
+    end)
+
+    it("takes options: --option target=3 makes games shorter", function()
+      local long = kontor.json.decode((kontor_cmd("sim --rules tests/rulesets/race.lua --players 2 --games 100 --json")))
+      local short = kontor.json.decode((kontor_cmd("sim --rules tests/rulesets/race.lua --players 2 --games 100 --option target=3 --json")))
+      assert.truthy(short.mean_turns < long.mean_turns)
+    end)
+
+    it("usage errors exit 2 with a clear message", function()
+      local out, code = kontor_cmd("sim --players lots")
+      assert.are.equal(2, code)
+      assert.truthy(out:find("--players must be a whole number, not 'lots'", 1, true))
+      out, code = kontor_cmd("sim --bogus 1")
+      assert.are.equal(2, code)
+      assert.truthy(out:find("unknown option '--bogus'", 1, true))
+    end)
+
+    it("an unknown rule set or a bad player count fails (1) and says what exists", function()
+      local out, code = kontor_cmd("sim --rules nosuch --games 1")
+      assert.are.equal(1, code)
+      assert.truthy(out:find("unknown rule set or variant 'nosuch'", 1, true))
+      assert.truthy(out:find("sea_merchants", 1, true))
+      out, code = kontor_cmd("sim --rules sea_merchants --players 9 --games 1")
+      assert.are.equal(1, code)
+      assert.truthy(out:find("2 to 4 players, not 9", 1, true))
+    end)
+  end)
+
+  describe("repl, scripted", function()
+    it("evaluates expressions and statements from a pipe, with no prompt", function()
+      local out, code = kontor_cmd("--seed 5 --players 2", "1 + 2\nx = 40\n=x + 2\ng.players\n")
+      assert.are.equal(0, code)
+      assert.are.equal("3\n42\n2\n", out)
+    end)
+
+    it("continues incomplete input on the next line", function()
+      local out = kontor_cmd("", "function f(a)\n  return a * 2\nend\nf(21)\n")
+      assert.are.equal("42\n", out)
+    end)
+
+    it("prints an error and goes on", function()
+      local out, code = kontor_cmd("", "error('boom')\n'after'\n")
+      assert.are.equal(0, code)
+      assert.truthy(out:find("boom", 1, true))
+      assert.truthy(out:find('"after"', 1, true))
+    end)
+
+    it("plays, undoes and reports an illegal move", function()
+      local out = kontor_cmd("--players 2 --seed 1",
+        "g:apply(1)\n#g:actions()\ng:undo()\n#g:actions()\ng:apply('fly to the moon')\n")
+      local lines = {}
+      for l in out:gmatch("[^\n]+") do lines[#lines + 1] = l end
+      assert.are.equal("true", lines[1])
+      assert.are.equal("1", lines[2])
+      assert.are.equal("1", lines[3])
+      assert.are.equal("0", lines[4])
+      assert.truthy(lines[5]:find("'fly to the moon' is not a legal action", 1, true))
+    end)
+  end)
+end)
