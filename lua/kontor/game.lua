@@ -172,7 +172,7 @@ local function start(game)
   local R = game.R
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx = {}, {}, {}
+  game.hist, game.hseat, game.hidx, game.hstop = {}, {}, {}, {}
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -189,6 +189,23 @@ local function seat_label(seat)
   return tostring(seat)
 end
 
+-- Whether the character at i ends a word of an action text.
+local function is_boundary(text, i)
+  local c = text:sub(i, i)
+  return c == " " or c == ","
+end
+
+-- Whether `opts` holds an option that extends `text` (so an option equal to
+-- `text` there means "stop here": the move so far is complete).
+local function extends_any(opts, text)
+  local n = #text
+  for i = 1, #opts do
+    local o = opts[i]
+    if #o > n and o:sub(1, n) == text and is_boundary(o, n + 1) then return true end
+  end
+  return false
+end
+
 -- Applies option k of `seat` at the current decision (already validated).
 -- Returns true, or false and the script's error (the step is then undone).
 local function step(game, seat, k)
@@ -202,7 +219,11 @@ local function step(game, seat, k)
     if game.waiting > 0 then return true end
     return advance(game, game.chosen)
   end
-  hist[n], game.hseat[n], game.hidx[n] = game.opts[k], seat, k
+  local text = game.opts[k]
+  hist[n], game.hseat[n], game.hidx[n] = text, seat, k
+  if n > 1 and hist[n - 1] == text and game.hseat[n - 1] == seat then
+    game.hstop[n] = extends_any(game.opts, text)   -- rare: a repeated text
+  end
   sandbox.current_rng = game.ctx.rng
   return settle(game, resume(game.co, k))
 end
@@ -338,11 +359,6 @@ function Game:play_random(bot, check, max_steps)
   error(format("the game did not end within %d steps", max_steps), 0)
 end
 
-local function is_boundary(text, i)
-  local c = text:sub(i, i)
-  return c == " " or c == ","
-end
-
 local function explain(game, seat, name, text)
   local f = game.R.explain[name]
   if not f then return nil end
@@ -364,12 +380,26 @@ end
 local function walk(game, seat, text)
   local start_n = #game.hist
   local prev = -1
+  local tlen = #text
+  local last_n                 -- steps taken before the decision the text last passed through
   local function fail(msg)
     if #game.hist > start_n then rebuild(game, start_n) end
     return nil, msg
   end
+  local function illegal(name, opts)
+    local why = explain(game, seat, name, text)
+    return format("'%s' is not a legal action%s; expected one of: %s",
+      text, why and (": " .. why) or "", expected(opts))
+  end
+  -- The text ran past the end of a move: explain it at the decision it
+  -- last passed through, in the state of that moment.
+  local function overran()
+    rebuild(game, last_n)
+    return fail(illegal(game.dname, options_of(game, seat)))
+  end
   while true do
     local opts, who = options_of(game, seat)
+    if not opts and last_n then return overran() end
     if not opts then
       if game.kind == "over" then return fail(format("'%s': the game is over", text)) end
       if game.kind == "all" and who == nil then
@@ -382,7 +412,6 @@ local function walk(game, seat, text)
     end
     seat = who
     local best, bestlen = nil, 0
-    local tlen = #text
     for i = 1, #opts do
       local o = opts[i]
       local l = #o
@@ -392,11 +421,12 @@ local function walk(game, seat, text)
       end
     end
     if not best or bestlen <= prev then
-      local name = game.dname
-      local why = explain(game, seat, name, text)
-      return fail(format("'%s' is not a legal action%s; expected one of: %s",
-        text, why and (": " .. why) or "", expected(opts)))
+      if last_n and not extends_any(opts, text:sub(1, prev)) then
+        return overran()   -- this decision starts a new move
+      end
+      return fail(illegal(game.dname, opts))
     end
+    if bestlen < tlen then last_n = #game.hist end
     local ok, err = step(game, seat, best)
     if not ok then
       rebuild(game, start_n)
@@ -404,15 +434,16 @@ local function walk(game, seat, text)
     end
     prev = bestlen
     if bestlen == tlen then
-      -- The move is complete; take the "stop here" options that repeat it.
-      for _ = 1, 64 do
-        local nopts, nwho = options_of(game, seat)
-        if not nopts or nwho ~= seat then break end
-        local k
-        for i = 1, #nopts do if nopts[i] == text then k = i; break end end
-        if not k then break end
-        local ok2, err2 = step(game, seat, k)
-        if not ok2 then rebuild(game, start_n); error(err2, 0) end
+      -- The move is complete; take a "stop here" option that repeats it.
+      local nopts, nwho = options_of(game, seat)
+      if nopts and nwho == seat and extends_any(nopts, text) then
+        for i = 1, #nopts do
+          if nopts[i] == text then
+            local ok2, err2 = step(game, seat, i)
+            if not ok2 then rebuild(game, start_n); error(err2, 0) end
+            break
+          end
+        end
       end
       return true
     end
@@ -518,10 +549,12 @@ function Game:actions()
   return out
 end
 
--- Whether step b (text tb, seat sb) continues step a's move.
-local function continues(ta, sa, tb, sb)
+-- Whether step b (text tb, seat sb) continues step a's move: its text
+-- extends a's, or repeats it as a "stop here".
+local function continues(ta, sa, tb, sb, stop)
   if sa ~= sb or #tb < #ta or tb:sub(1, #ta) ~= ta then return false end
-  return #tb == #ta or is_boundary(tb, #ta + 1)
+  if #tb == #ta then return stop == true end
+  return is_boundary(tb, #ta + 1)
 end
 
 -- Steps merged into moves: { {seat, text}, ... }.
@@ -530,7 +563,7 @@ function Game:move_list()
   local hist, hseat = self.hist, self.hseat
   for i = 1, #hist do
     local last = out[#out]
-    if last and continues(last[2], last[1], hist[i], hseat[i]) then
+    if last and continues(last[2], last[1], hist[i], hseat[i], self.hstop[i]) then
       last[2] = hist[i]
     else
       out[#out + 1] = { hseat[i], hist[i] }
