@@ -223,6 +223,8 @@ void kn_open_counter(lua_State *L)
 {
     if (luaL_newmetatable(L, KONTOR_COUNTER)) {
         counter_mt = lua_topointer(L, -1);
+        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
+        lua_setfield(L, -2, "__metatable");
         luaL_setfuncs(L, counter_meta, 0);
         luaL_newlibtable(L, counter_methods);
         luaL_setfuncs(L, counter_methods, 0);

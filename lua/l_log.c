@@ -131,6 +131,8 @@ void kn_open_log(lua_State *L)
 {
     if (luaL_newmetatable(L, KONTOR_LOG)) {
         log_mt = lua_topointer(L, -1);
+        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
+        lua_setfield(L, -2, "__metatable");
         luaL_setfuncs(L, log_meta, 0);
         luaL_newlibtable(L, log_methods);
         luaL_setfuncs(L, log_methods, 0);

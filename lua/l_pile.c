@@ -327,6 +327,8 @@ void kn_open_pile(lua_State *L)
 {
     if (luaL_newmetatable(L, KONTOR_PILE)) {
         pile_mt = lua_topointer(L, -1);
+        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
+        lua_setfield(L, -2, "__metatable");
         luaL_setfuncs(L, pile_meta, 0);
         luaL_newlibtable(L, pile_methods);
         luaL_setfuncs(L, pile_methods, 0);

@@ -166,6 +166,8 @@ void kn_open_rng(lua_State *L)
 {
     if (luaL_newmetatable(L, KONTOR_RNG)) {
         rng_mt = lua_topointer(L, -1);
+        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
+        lua_setfield(L, -2, "__metatable");
         luaL_setfuncs(L, rng_meta, 0);
         luaL_newlibtable(L, rng_methods);
         luaL_setfuncs(L, rng_methods, 0);

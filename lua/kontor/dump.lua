@@ -10,6 +10,7 @@ local csb = core.sandbox
 
 local M = {}
 
+local getmetatable = debug.getmetatable   -- the exposed types hide theirs
 local PILE_MT = getmetatable(core.pile {})
 local COUNTER_MT = getmetatable(core.counter { n = 1 })
 local RNG_MT = getmetatable(core.rng(1))

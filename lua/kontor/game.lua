@@ -32,10 +32,14 @@ end
 local Ctx = {}
 local CtxMT = { __index = Ctx }
 
+-- While a simulation's bot plays inside the game (Game:play_random),
+-- ctx._bot answers decisions without leaving the coroutine.
 function Ctx:choose(seat, name, options)
   if options[1] == nil then
     error(format("g:choose: decision '%s' of seat %s has no options", tostring(name), tostring(seat)), 2)
   end
+  local bot = self._bot
+  if bot then return bot(seat, options) end
   return yield("player", seat, name, options)
 end
 
@@ -46,6 +50,12 @@ function Ctx:choose_all(seats, name, by_seat)
     if type(o) ~= "table" or o[1] == nil then
       error(format("g:choose_all: decision '%s' of seat %s has no options", tostring(name), tostring(s)), 2)
     end
+  end
+  local bot = self._bot
+  if bot then
+    local chosen = {}
+    for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s]) end
+    return chosen
   end
   return yield("all", seats, name, by_seat)
 end
@@ -206,6 +216,17 @@ local function extends_any(opts, text)
   return false
 end
 
+-- Appends option k of `opts`, chosen by `seat`, to the step list.
+local function record(game, seat, opts, k)
+  local hist, hseat = game.hist, game.hseat
+  local n = #hist + 1
+  local text = opts[k]
+  hist[n], hseat[n], game.hidx[n] = text, seat, k
+  if n > 1 and hist[n - 1] == text and hseat[n - 1] == seat then
+    game.hstop[n] = extends_any(opts, text)   -- rare: a repeated text
+  end
+end
+
 -- Applies option k of `seat` at the current decision (already validated).
 -- Returns true, or false and the script's error (the step is then undone).
 local function step(game, seat, k)
@@ -213,17 +234,13 @@ local function step(game, seat, k)
   local hist = game.hist
   local n = #hist + 1
   if kind == "all" then
-    hist[n], game.hseat[n], game.hidx[n] = game.by_seat[seat][k], seat, k
+    record(game, seat, game.by_seat[seat], k)
     game.chosen[seat] = k
     game.waiting = game.waiting - 1
     if game.waiting > 0 then return true end
     return advance(game, game.chosen)
   end
-  local text = game.opts[k]
-  hist[n], game.hseat[n], game.hidx[n] = text, seat, k
-  if n > 1 and hist[n - 1] == text and game.hseat[n - 1] == seat then
-    game.hstop[n] = extends_any(game.opts, text)   -- rare: a repeated text
-  end
+  record(game, seat, game.opts, k)
   sandbox.current_rng = game.ctx.rng
   return settle(game, resume(game.co, k))
 end
@@ -326,12 +343,37 @@ function Game:step(seat, k)
   end
 end
 
+-- The simulation's fast path: the bot answers inside the game's coroutine,
+-- so a decision costs no coroutine switch. Every step is still recorded
+-- (replay, save and undo work on the result) and gets a fresh instruction
+-- budget. The first decision, already pending, is answered from outside.
+function Game:play_random_inside(bot, max_steps)
+  local below, rearm = bot.below, csb.rearm
+  local game, ctx = self, self.ctx
+  local n = 0
+  ctx._bot = function(seat, opts)
+    local k = below(bot, #opts) + 1
+    record(game, seat, opts, k)
+    n = n + 1
+    if n > max_steps then error(format("the game did not end within %d steps", max_steps), 0) end
+    rearm()
+    return k
+  end
+  local ok, err = pcall(self.play_random, self, bot, function() end, max_steps)
+  ctx._bot = nil
+  if not ok then error(err, 0) end
+  return self
+end
+
 -- Plays to the end choosing uniformly at random with `bot` (a kontor.Rng):
 -- the simulation's inner loop. `check(game)`, if given, runs after setup
 -- and after every step. Raises on a rule-script error or after max_steps.
 function Game:play_random(bot, check, max_steps)
   max_steps = max_steps or 100000
   local below = bot.below
+  if not check and self.kind ~= "over" and #self.hist == 0 then
+    return self:play_random_inside(bot, max_steps)
+  end
   if check then check(self) end
   for _ = 1, max_steps do
     local kind = self.kind
@@ -503,13 +545,11 @@ end
 function Game:why(action, seat)
   if self.kind == "over" then return "the game is over" end
   local n0 = #self.hist
-  local fut = self.future
+  local fut = { table.unpack(self.future) }
   local ok, err = self:apply(action, seat)
-  if ok then
-    rebuild(self, n0)
-    self.future = fut
-    return nil
-  end
+  if ok then rebuild(self, n0) end
+  self.future = fut
+  if ok then return nil end
   return err
 end
 

@@ -26,6 +26,8 @@ local LIBS = {
   coroutine = { "close", "create", "isyieldable", "running", "status", "yield" },
 }
 
+local API_NAMES = { "pile", "counter" }
+
 -- The RNG that math.random draws from: the game whose step is running.
 M.current_rng = nil
 
@@ -96,7 +98,7 @@ function M.env(api)
     end
     return csb.load(chunk, name or "=(load)", e or env)
   end
-  env.kontor = api
+  env.kontor = copy(api, API_NAMES)   -- each script its own table
   env._G = env
   return env
 end
