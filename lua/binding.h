@@ -27,6 +27,10 @@ void kn_open_json(lua_State *L);
 void kn_open_fs(lua_State *L);
 void kn_open_sandbox(lua_State *L);
 void kn_open_term(lua_State *L);
+void kn_open_bot(lua_State *L);
+
+/* A fresh instruction budget for the next step of an armed call. */
+void kn_sandbox_rearm(void);
 
 /* The userdata check on every method call: compares the metatable's
  * address with the one saved when the type was opened (one interpreter per

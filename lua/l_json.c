@@ -119,7 +119,20 @@ typedef struct {
     Seg seg[JSON_MAXDEPTH + 2];
     int depth;            /* number of segments in use */
     char msg[512];        /* set when encoding fails */
+    int precision;        /* digits the document's reals need (see shortest) */
 } Enc;
+
+/* The fewest significant digits (1..17) that print d so it reads back as
+ * exactly d. A document is written with the largest of these over its reals:
+ * every real still round-trips, and 0.1 is written 0.1. */
+static int shortest(double d) {
+    char buf[40];
+    for (int p = 1; p < 17; p++) {
+        snprintf(buf, sizeof buf, "%.*g", p, d);
+        if (strtod(buf, NULL) == d) return p;
+    }
+    return 17;
+}
 
 static int is_ident(const char *s, size_t len) {
     if (len == 0 || len > 64)
@@ -399,6 +412,8 @@ static json_t *enc_value(Enc *e, int idx) {
                 enc_fail(e, d > 0 ? "cannot encode inf" : "cannot encode -inf");
                 return NULL;
             }
+            int p = shortest(d);
+            if (p > e->precision) e->precision = p;
             v = json_real(d);
         }
         break;
@@ -460,6 +475,7 @@ static int json_encode(lua_State *L) {
     e->seg[0].kind = SEG_OTHER;
     e->seg[0].table = NULL;
     e->msg[0] = '\0';
+    e->precision = 1;
     lua_pushvalue(L, 1);
     box->root = enc_value(e, lua_gettop(L));
     lua_pop(L, 1);
@@ -467,7 +483,7 @@ static int json_encode(lua_State *L) {
         box_release(box);
         return luaL_error(L, "%s", e->msg);
     }
-    flags = JSON_ENCODE_ANY | JSON_SORT_KEYS | JSON_REAL_PRECISION(17) |
+    flags = JSON_ENCODE_ANY | JSON_SORT_KEYS | JSON_REAL_PRECISION(e->precision) |
             JSON_INDENT(indent);
     if (indent == 0)
         flags |= JSON_COMPACT;

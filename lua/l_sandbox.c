@@ -201,9 +201,13 @@ static int sb_resume(lua_State *L) {
 
 /* sandbox.rearm(): a fresh instruction budget for the next step, for bots
  * that choose inside the armed call (a killed call stays killed). */
+void kn_sandbox_rearm(void) {
+    if (lim.armed && !lim.killed) lim.left = lim.budget;
+}
+
 static int sb_rearm(lua_State *L) {
     (void)L;
-    if (lim.armed && !lim.killed) lim.left = lim.budget;
+    kn_sandbox_rearm();
     return 0;
 }
 

@@ -118,6 +118,11 @@ function Ctx:text(a, b)
   return s
 end
 
+-- The methods are copied onto each game's table: a rule script calls them
+-- thousands of times a game, and a direct field is cheaper than __index.
+local CTX_METHODS = {}
+for k, f in pairs(Ctx) do CTX_METHODS[k] = f end
+
 ---------------------------------------------------------------------------
 -- Driving the coroutine
 ---------------------------------------------------------------------------
@@ -166,6 +171,7 @@ local function new_ctx(game)
     _log = core.log(), _quiet = game.quiet, _orders = {},
     _manual_chance = p.manual_chance,
   }, CtxMT)
+  for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   return ctx
 end
 
@@ -348,17 +354,9 @@ end
 -- (replay, save and undo work on the result) and gets a fresh instruction
 -- budget. The first decision, already pending, is answered from outside.
 function Game:play_random_inside(bot, max_steps)
-  local below, rearm = bot.below, csb.rearm
-  local game, ctx = self, self.ctx
-  local n = 0
-  ctx._bot = function(seat, opts)
-    local k = below(bot, #opts) + 1
-    record(game, seat, opts, k)
-    n = n + 1
-    if n > max_steps then error(format("the game did not end within %d steps", max_steps), 0) end
-    rearm()
-    return k
-  end
+  local ctx = self.ctx
+  -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
+  ctx._bot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
   local ok, err = pcall(self.play_random, self, bot, function() end, max_steps)
   ctx._bot = nil
   if not ok then error(err, 0) end

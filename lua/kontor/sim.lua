@@ -59,8 +59,13 @@ function M.run(opts)
     if #res.winners > 1 then shared = shared + 1 end
   end
   local elapsed = clock() - t0
+  -- Statistics to 4 decimals, speed to 1: the JSON stays readable.
+  local function round(x, places)
+    local f = 10 ^ places
+    return math.floor(x * f + 0.5) / f
+  end
   local mean_score = {}
-  for s = 1, players do mean_score[s] = score_sum[s] / games end
+  for s = 1, players do mean_score[s] = round(score_sum[s] / games, 4) end
   return {
     rules = R.name,
     variants = (function()
@@ -71,13 +76,13 @@ function M.run(opts)
     players = players,
     games = games,
     seed = seed,
-    mean_turns = turns / games,
-    mean_steps = steps / games,
+    mean_turns = round(turns / games, 4),
+    mean_steps = round(steps / games, 4),
     wins = wins,
     shared_wins = shared,
     mean_score = mean_score,
-    seconds = elapsed,
-    games_per_second = elapsed > 0 and games / elapsed or 0,
+    seconds = round(elapsed, 3),
+    games_per_second = elapsed > 0 and round(games / elapsed, 1) or 0,
   }
 end
 

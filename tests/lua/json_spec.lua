@@ -238,3 +238,14 @@ describe("json.decode", function()
     assert.has_error(function() json.decode({}) end)
   end)
 end)
+
+describe("json.encode reals", function()
+  local json = kontor.core.json
+  it("writes the shortest digits that read back exactly", function()
+    assert.are.equal("[0.1,1.5,6.83,-2.25]", json.encode({ 0.1, 1.5, 6.83, -2.25 }))
+    local third = 1 / 3
+    local text = json.encode({ third, 0.1 })
+    assert.are.equal(third, json.decode(text)[1])
+    assert.are.equal(0.1, json.decode(text)[2])
+  end)
+end)

@@ -1,0 +1,85 @@
+/*
+ * l_bot.c - the random bot of simulations, as one C function.
+ *
+ * kontor.core.random_bot(rng, hist, hseat, hidx, hstop, max_steps) returns
+ * a function bot(seat, options) -> k that picks k uniformly with `rng`,
+ * appends the step to the game's step lists exactly as the Lua driver does
+ * (lua/kontor/game.lua, record), and gives the next step a fresh instruction
+ * budget. Rule code calls it from inside the game's coroutine, where every
+ * Lua instruction pays for the count hook; done in C, a decision costs one
+ * call instead of a hundred hooked instructions.
+ */
+#include <string.h>
+
+#include "binding.h"
+#include "rng.h"
+
+enum { UP_RNG = 1, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_MAX, UP_COUNT };
+
+/* Whether some option extends `text` at a word boundary (' ' or ','): then
+ * an option equal to `text` means "stop here" (see game.lua, extends_any). */
+static int extends_any(lua_State *L, int opts, lua_Integer n, const char *text, size_t len) {
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t olen;
+        lua_rawgeti(L, opts, i);
+        const char *o = lua_tolstring(L, -1, &olen);
+        int yes = o && olen > len && memcmp(o, text, len) == 0 &&
+                  (o[len] == ' ' || o[len] == ',');
+        lua_pop(L, 1);
+        if (yes) return 1;
+    }
+    return 0;
+}
+
+static int bot_choose(lua_State *L) {
+    lua_Integer seat = luaL_checkinteger(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer nopts = (lua_Integer)lua_rawlen(L, 2);
+    luaL_argcheck(L, nopts > 0, 2, "no options");
+    struct kn_rng *rng = kn_check_rng(L, lua_upvalueindex(UP_RNG));
+    lua_Integer count = lua_tointeger(L, lua_upvalueindex(UP_COUNT)) + 1;
+    if (count > lua_tointeger(L, lua_upvalueindex(UP_MAX)))
+        return luaL_error(L, "the game did not end within %d steps",
+                          (int)lua_tointeger(L, lua_upvalueindex(UP_MAX)));
+    lua_pushinteger(L, count);
+    lua_replace(L, lua_upvalueindex(UP_COUNT));
+
+    lua_Integer k = (lua_Integer)kn_rng_below(rng, (uint64_t)nopts) + 1;
+    lua_Integer n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(UP_HIST)) + 1;
+    lua_rawgeti(L, 2, k);                                  /* 3: the text */
+    lua_pushvalue(L, 3);
+    lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
+    lua_pushinteger(L, seat);
+    lua_rawseti(L, lua_upvalueindex(UP_HSEAT), n);
+    lua_pushinteger(L, k);
+    lua_rawseti(L, lua_upvalueindex(UP_HIDX), n);
+    if (n > 1) {                                           /* a repeated text? */
+        lua_rawgeti(L, lua_upvalueindex(UP_HIST), n - 1);
+        lua_rawgeti(L, lua_upvalueindex(UP_HSEAT), n - 1);
+        if (lua_rawequal(L, -2, 3) && lua_tointeger(L, -1) == seat) {
+            size_t len;
+            const char *text = lua_tolstring(L, 3, &len);
+            lua_pushboolean(L, text && extends_any(L, 2, nopts, text, len));
+            lua_rawseti(L, lua_upvalueindex(UP_HSTOP), n);
+        }
+        lua_pop(L, 2);
+    }
+    kn_sandbox_rearm();
+    lua_pushinteger(L, k);
+    return 1;
+}
+
+static int l_random_bot(lua_State *L) {
+    kn_check_rng(L, 1);
+    for (int i = 2; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
+    luaL_checkinteger(L, 6);
+    lua_settop(L, 6);
+    lua_pushinteger(L, 0);                                 /* steps taken */
+    lua_pushcclosure(L, bot_choose, UP_COUNT);
+    return 1;
+}
+
+void kn_open_bot(lua_State *L) {
+    lua_pushcfunction(L, l_random_bot);
+    lua_setfield(L, -2, "random_bot");
+}
