@@ -21,6 +21,7 @@
 --   g.first     the first player (S4)
 --   g.exchanged ships exchanged in the current phase I (S6)
 --   g.new_ship  the ship bought in the current phase I, or false (S6)
+--   g.new_dock  true while a dock bought this phase waits (option dock_at_once off)
 
 local R = {
   name = "sea_merchants",
@@ -30,6 +31,12 @@ local R = {
   options = {
     first_player = { default = 1, type = "integer", min = 1, max = 4,
                      doc = "the seat that loads first and plays first (S4)" },
+    start_coins = { default = 0, type = "integer", min = 0,
+                    doc = "the coins each player starts with (S1)" },
+    dock_at_once = { default = true, type = "boolean",
+                     doc = "a dock bought in phase I can be used in that same phase (S5)" },
+    exchange_new_ship = { default = false, type = "boolean",
+                          doc = "a ship bought in phase I may be exchanged in that same phase (S6 says no)" },
   },
 }
 
@@ -224,7 +231,7 @@ local function new_components(g)
     g.specials[seat] = {}
     for _, card in ipairs(SPECIALS) do g.specials[seat][card] = 0 end
   end
-  g.coins = kontor.counter{ n = n, min = 0 }                   -- S1: 0 coins, unlimited
+  g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
   g.cubes = kontor.counter{ n = NP, min = 0, max = CUBES_PER_PRODUCT,
                             init = CUBES_PER_PRODUCT }         -- S12
   g.pool = {}
@@ -232,7 +239,7 @@ local function new_components(g)
   g.pool.ship = SUPPLY.ship - SHIPS_AT_START * n              -- S2: 2 ships per player dealt
   g.in_pool = pool_mask_of(g.cubes)
   g.exchanged = {}
-  g.new_ship = false
+  g.new_ship, g.new_dock = false, false
 end
 
 -- S3: shuffle; 6 cards to market slots 1..6; 3 cards to each player in seat
@@ -569,7 +576,8 @@ local function buy_a_ship(g, seat)
   g.specials[seat].ship = g.specials[seat].ship + 1
   ships[#ships + 1] = p
   take_cube(g, p)
-  g.new_ship = #ships                                          -- S6: not exchanged this phase
+  -- S6: not exchanged this phase (unless the option says otherwise)
+  g.new_ship = not g.options.exchange_new_ship and #ships
   g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], PRICE.ship, PRODUCTS[p], #ships)
 end
 
@@ -580,6 +588,7 @@ local function buy_a_special_card(g, seat)
   g.coins:add(seat, -PRICE[card])
   g.pool[card] = g.pool[card] - 1
   g.specials[seat][card] = g.specials[seat][card] + 1
+  if card == "dock" and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
   g:log("%s buys %s %s for %d", g.names[seat], ARTICLE[card], card, PRICE[card])
 end
 
@@ -587,7 +596,7 @@ end
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
 local function dock_exchanges(g, seat)
-  for _ = 1, g.specials[seat].dock do
+  for _ = 1, g.specials[seat].dock - (g.new_dock and 1 or 0) do
     local pool = g.in_pool
     local ships = exchangeable_ships(g, seat, pool)
     if ships == 0 then return end
@@ -606,7 +615,7 @@ local function phase_one(g, seat)
   if next(exchanged) then
     for k in pairs(exchanged) do exchanged[k] = nil end
   end
-  g.new_ship = false
+  g.new_ship, g.new_dock = false, false
   local pool, can = g.in_pool, BIT[3]                       -- pass
   if exchangeable_ships(g, seat, pool) ~= 0 then can = can | BIT[1] end
   if buyable_cards(g, seat, pool) ~= 0 then can = can | BIT[2] end

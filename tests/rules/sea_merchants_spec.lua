@@ -271,6 +271,36 @@ describe("Sea Merchants", function()
       assert.falsy(has(g:options(), "dock exchange ship 3"))
     end)
 
+    it("S1 option start_coins: everyone starts with that many coins", function()
+      local g = kontor.new_game{ rules = "sea_merchants", players = 3, seed = 2, options = { start_coins = 12 } }
+      assert.same({ 12, 12, 12 }, coins(g))
+      fails(function() kontor.new_game{ rules = "sea_merchants", options = { start_coins = -1 } } end,
+            "option start_coins of sea_merchants: -1 is below the minimum 0")
+    end)
+
+    it("S5 option dock_at_once=false: a dock bought this phase waits for the next turn", function()
+      local g = game({ coins = { 12, 0 }, deck = { "wood", "grain", "cloth", "spices", "fish", "fish" } },
+                     nil, { dock_at_once = false })
+      ok(g, "buy dock")
+      assert.equal(1, g.specials[1].dock)
+      assert.same({ "draw" }, g:options())             -- no dock decision: on to phase II (empty hand)
+      ok(g, "draw")
+      ok(g, "pass")                                     -- Bert's turn
+      ok(g, "draw")
+      ok(g, "pass")                                     -- Anna again: now the dock works
+      assert.same({ "dock exchange ship 1", "dock exchange ship 2", "no dock exchange" }, g:options())
+      invariants(g)
+    end)
+
+    it("S6 option exchange_new_ship=true: a ship bought this phase may be exchanged", function()
+      local g = game({ coins = { 10, 0 }, specials = { { dock = 1 } } }, nil, { exchange_new_ship = true })
+      ok(g, "buy ship and load fish")
+      assert.truthy(has(g:options(), "dock exchange ship 3"))
+      ok(g, "dock exchange ship 3 to grain")
+      assert.same({ "grain", "wood", "grain" }, ships(g, 1))
+      invariants(g)
+    end)
+
     it("S7: prices and supply decide what can be bought", function()
       local g = game{ coins = { 7, 0 } }
       assert.same({ "exchange", "pass" }, g:options())
