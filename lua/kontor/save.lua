@@ -32,6 +32,7 @@ function M.encode(game)
     names = p.names,
     seed = p.seed,
     scenario = p.scenario,
+    manual_chance = p.manual_chance or nil,
     actions = moves,
   }
   return json.encode(doc, { indent = 2, newline = true })
@@ -89,9 +90,13 @@ function M.check(doc, path)
   end
   local names = doc.names
   if names ~= nil and type(names) ~= "table" then return bad(path, "\"names\" must be a list") end
+  if doc.manual_chance ~= nil and type(doc.manual_chance) ~= "boolean" then
+    return bad(path, "\"manual_chance\" must be true or false")
+  end
   return {
     rules = doc.rules, variants = variants, players = doc.players, names = names,
     seed = doc.seed, options = doc.options, scenario = doc.scenario,
+    manual_chance = doc.manual_chance,
   }, moves
 end
 
