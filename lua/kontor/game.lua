@@ -580,10 +580,25 @@ function Game:redo(n)
   return done
 end
 
--- Steps as canonical texts, "seat: text".
-function Game:actions()
+-- The number of steps at the end of the list that are secret choices of
+-- a simultaneous decision still waiting for other seats.
+local function pending_secret(game)
+  if game.kind ~= "all" then return 0 end
+  local n = 0
+  for _ in pairs(game.chosen) do n = n + 1 end
+  return n
+end
+
+-- Steps as canonical texts, "seat: text". With `viewer`, the choices other
+-- seats made in a simultaneous decision that is still open read "(secret)".
+function Game:actions(viewer)
   local out = {}
-  for i = 1, #self.hist do out[i] = seat_label(self.hseat[i]) .. ": " .. self.hist[i] end
+  local hidden_from = #self.hist - (viewer and pending_secret(self) or 0)
+  for i = 1, #self.hist do
+    local text = self.hist[i]
+    if i > hidden_from and self.hseat[i] ~= viewer then text = "(secret)" end
+    out[i] = seat_label(self.hseat[i]) .. ": " .. text
+  end
   return out
 end
 
@@ -610,9 +625,15 @@ function Game:move_list()
   return out
 end
 
-function Game:moves()
+function Game:moves(viewer)
   local out = {}
-  for i, m in ipairs(self:move_list()) do out[i] = seat_label(m[1]) .. ": " .. m[2] end
+  local list = self:move_list()
+  local secret = viewer and pending_secret(self) or 0
+  for i, m in ipairs(list) do
+    local text = m[2]
+    if i > #list - secret and m[1] ~= viewer then text = "(secret)" end
+    out[i] = seat_label(m[1]) .. ": " .. text
+  end
   return out
 end
 

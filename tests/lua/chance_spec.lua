@@ -40,3 +40,18 @@ describe("chance", function()
     assert.are.equal(kontor.json.encode(g:state()), kontor.json.encode(h:state()))
   end)
 end)
+
+describe("secret choices in the record", function()
+  it("stay hidden from other seats until every seat has chosen", function()
+    local g = kontor.new_game { rules = BID, players = 3, seed = 5 }
+    assert.is_true(g:apply("2: bid 3"))
+    local n = #g:actions()
+    assert.are.equal("2: bid 3", g:actions()[n])             -- the full record
+    assert.are.equal("2: bid 3", g:actions(2)[n])            -- the bidder's own view
+    assert.are.equal("2: (secret)", g:actions(1)[n])         -- another seat's view
+    assert.are.equal("2: (secret)", g:moves(3)[#g:moves(3)])
+    g:apply("1: bid 0"); g:apply("3: bid 1")                 -- all chosen: revealed
+    local acts = g:actions(1)
+    assert.are.same({ "2: bid 3", "1: bid 0", "3: bid 1" }, { acts[n], acts[n + 1], acts[n + 2] })
+  end)
+end)
