@@ -32,6 +32,13 @@ void kn_open_bot(lua_State *L);
 /* A fresh instruction budget for the next step of an armed call. */
 void kn_sandbox_rearm(void);
 
+/* Creates the metatable `tname` once: the `meta` metamethods, __index =
+ * a table of `methods`, and __metatable = false so that getmetatable() in a
+ * rule script cannot reach (and replace) the methods. Returns its address,
+ * for kn_checkudata. */
+const void *kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
+                       const luaL_Reg *methods);
+
 /* The userdata check on every method call: compares the metatable's
  * address with the one saved when the type was opened (one interpreter per
  * process), which avoids luaL_checkudata's registry lookup by name. The

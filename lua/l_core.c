@@ -6,6 +6,20 @@
 
 #define KONTOR_VERSION "0.1.0"
 
+const void *kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
+                       const luaL_Reg *methods) {
+    luaL_newmetatable(L, tname);
+    luaL_setfuncs(L, meta, 0);
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    const void *mt = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    return mt;
+}
+
 int luaopen_kontor_core(lua_State *L) {
     lua_newtable(L);
     kn_open_rng(L);

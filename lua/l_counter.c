@@ -206,7 +206,6 @@ static const luaL_Reg counter_methods[] = {
 };
 
 static const luaL_Reg counter_meta[] = {
-    {"__index", NULL},      /* placeholder: the methods table */
     {"__len", l_count},
     {"__tostring", l_tostring},
     {"__gc", l_gc},
@@ -221,15 +220,6 @@ static const luaL_Reg counter_funcs[] = {
 
 void kn_open_counter(lua_State *L)
 {
-    if (luaL_newmetatable(L, KONTOR_COUNTER)) {
-        counter_mt = lua_topointer(L, -1);
-        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
-        lua_setfield(L, -2, "__metatable");
-        luaL_setfuncs(L, counter_meta, 0);
-        luaL_newlibtable(L, counter_methods);
-        luaL_setfuncs(L, counter_methods, 0);
-        lua_setfield(L, -2, "__index");
-    }
-    lua_pop(L, 1);
+    counter_mt = kn_newtype(L, KONTOR_COUNTER, counter_meta, counter_methods);
     luaL_setfuncs(L, counter_funcs, 0);
 }

@@ -114,7 +114,6 @@ static const luaL_Reg log_methods[] = {
 };
 
 static const luaL_Reg log_meta[] = {
-    {"__index", NULL},      /* placeholder: the methods table */
     {"__len", l_count},
     {"__tostring", l_tostring},
     {"__gc", l_gc},
@@ -129,15 +128,6 @@ static const luaL_Reg log_funcs[] = {
 
 void kn_open_log(lua_State *L)
 {
-    if (luaL_newmetatable(L, KONTOR_LOG)) {
-        log_mt = lua_topointer(L, -1);
-        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
-        lua_setfield(L, -2, "__metatable");
-        luaL_setfuncs(L, log_meta, 0);
-        luaL_newlibtable(L, log_methods);
-        luaL_setfuncs(L, log_methods, 0);
-        lua_setfield(L, -2, "__index");
-    }
-    lua_pop(L, 1);
+    log_mt = kn_newtype(L, KONTOR_LOG, log_meta, log_methods);
     luaL_setfuncs(L, log_funcs, 0);
 }

@@ -310,7 +310,6 @@ static const luaL_Reg pile_methods[] = {
 };
 
 static const luaL_Reg pile_meta[] = {
-    {"__index", NULL},      /* placeholder: the methods table */
     {"__len", l_count},
     {"__tostring", l_tostring},
     {"__gc", l_gc},
@@ -325,15 +324,6 @@ static const luaL_Reg pile_funcs[] = {
 
 void kn_open_pile(lua_State *L)
 {
-    if (luaL_newmetatable(L, KONTOR_PILE)) {
-        pile_mt = lua_topointer(L, -1);
-        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
-        lua_setfield(L, -2, "__metatable");
-        luaL_setfuncs(L, pile_meta, 0);
-        luaL_newlibtable(L, pile_methods);
-        luaL_setfuncs(L, pile_methods, 0);
-        lua_setfield(L, -2, "__index");
-    }
-    lua_pop(L, 1);
+    pile_mt = kn_newtype(L, KONTOR_PILE, pile_meta, pile_methods);
     luaL_setfuncs(L, pile_funcs, 0);
 }

@@ -151,7 +151,6 @@ static const luaL_Reg rng_methods[] = {
 };
 
 static const luaL_Reg rng_meta[] = {
-    {"__index", NULL},      /* placeholder: the methods table */
     {"__tostring", l_tostring},
     {NULL, NULL}
 };
@@ -164,15 +163,6 @@ static const luaL_Reg rng_funcs[] = {
 
 void kn_open_rng(lua_State *L)
 {
-    if (luaL_newmetatable(L, KONTOR_RNG)) {
-        rng_mt = lua_topointer(L, -1);
-        lua_pushboolean(L, 0);  /* getmetatable() gives false: scripts cannot reach the methods */
-        lua_setfield(L, -2, "__metatable");
-        luaL_setfuncs(L, rng_meta, 0);
-        luaL_newlibtable(L, rng_methods);
-        luaL_setfuncs(L, rng_methods, 0);
-        lua_setfield(L, -2, "__index");
-    }
-    lua_pop(L, 1);
+    rng_mt = kn_newtype(L, KONTOR_RNG, rng_meta, rng_methods);
     luaL_setfuncs(L, rng_funcs, 0);
 }
