@@ -109,7 +109,9 @@ function Ctx:finish()
   csb.finish()
 end
 
-local memo = setmetatable({}, { __mode = "k" })
+-- Strings are never collected from weak tables, so this memo is plain: it
+-- grows with the distinct texts a rule set builds, which are few.
+local memo = {}
 function Ctx:text(a, b)
   local t = memo[a]
   if not t then t = {}; memo[a] = t end
@@ -353,11 +355,11 @@ end
 -- so a decision costs no coroutine switch. Every step is still recorded
 -- (replay, save and undo work on the result) and gets a fresh instruction
 -- budget. The first decision, already pending, is answered from outside.
-function Game:play_random_inside(bot, max_steps)
+local function play_random_inside(self, bot, max_steps)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
   ctx._bot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
-  local ok, err = pcall(self.play_random, self, bot, function() end, max_steps)
+  local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
   ctx._bot = nil
   if not ok then error(err, 0) end
   return self
@@ -370,7 +372,7 @@ function Game:play_random(bot, check, max_steps)
   max_steps = max_steps or 100000
   local below = bot.below
   if not check and self.kind ~= "over" and #self.hist == 0 then
-    return self:play_random_inside(bot, max_steps)
+    return play_random_inside(self, bot, max_steps)
   end
   if check then check(self) end
   for _ = 1, max_steps do
