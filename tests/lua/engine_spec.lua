@@ -1030,16 +1030,17 @@ end)
 -- Random games, checked at every step (in the style of OpenSpiel's tests)
 ---------------------------------------------------------------------------
 
+-- Thousands of games per rule set (issue 2): 1000-1200 each.
 local CONFIGS = {
-  { rules = RACE, players = { 2, 3, 4, 5, 6 }, games = 200 },
-  { rules = BID, players = { 2, 3, 4 }, games = 200 },
-  { rules = TAKE, players = { 2, 3, 4, 5 }, games = 200 },
+  { rules = RACE, players = { 2, 3, 4, 5, 6 }, games = 1000 },
+  { rules = BID, players = { 2, 3, 4 }, games = 1000 },
+  { rules = TAKE, players = { 2, 3, 4, 5 }, games = 1000 },
 }
 do
   local okk, R = pcall(kontor.load_rules, "sea_merchants")
   if okk and R then
     for _, n in ipairs { 2, 3, 4 } do
-      CONFIGS[#CONFIGS + 1] = { rules = "sea_merchants", players = { n }, games = 200 }
+      CONFIGS[#CONFIGS + 1] = { rules = "sea_merchants", players = { n }, games = 400 }
     end
   end
 end
@@ -1058,9 +1059,10 @@ describe("random games", function()
         kinds[kind] = (kinds[kind] or 0) + 1
       end
       local save = tmp("random.json")
+      local R = kontor.load_rules(cfg.rules)   -- compiled once; load_game reads it again
       for i = 1, cfg.games do
         local players = cfg.players[(i - 1) % #cfg.players + 1]
-        local params = { rules = cfg.rules, players = players, seed = 1000 + i }
+        local params = { rules = R, players = players, seed = 1000 + i }
         local g = kontor.new_game(params)
         local bot = kontor.core.rng(kontor.core.derive_seed(77, i))
         local states = i <= UNDO_GAMES and { enc(g) } or nil
