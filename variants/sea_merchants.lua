@@ -58,7 +58,13 @@ R.data = {
   price = { ship = 10, contract = 11, office = 8, dock = 12 },       -- S7
   supply = { ship = 14, contract = 2, office = 2, dock = 2 },        -- S2 (ships: 2 per player dealt)
   article = { ship = "a", contract = "a", office = "an", dock = "a" },
+  exchange_card = "dock",   -- S5: the special card that allows an extra exchange
 }
+
+-- The rules a variant may replace or wrap (docs/designing-variants.md).
+-- The script calls them through this table, so a replacement takes effect
+-- everywhere; each is defined below with the rule it implements.
+R.rules = {}
 
 local PRODUCTS, CARDS_PER_PRODUCT, CUBES_PER_PRODUCT, MARKET_SLOTS, HAND_AT_START
 local SHIPS_AT_START, CARDS_PER_DRAW, CONTRACT_BONUS, SPECIALS, PRICE, SUPPLY, ARTICLE
@@ -68,7 +74,7 @@ local NP, PRODUCT, PRODUCT_OF, IS_SPECIAL, CHEAPEST
 -- MEANING[text]: what an option text stands for.
 local LOAD, EXCHANGE_SHIP, EXCHANGE_TO, DOCK_SHIP_OR_NOT, DOCK_TO
 local BUY, BUY_LIST, BUY_SHIP_AND_LOAD, PLAY, PLAY_ON, SLOT_SUFFIX, MEANING
-local NO_DOCK_EXCHANGE = "no dock exchange"
+local NO_DOCK_EXCHANGE
 local PHASE1_ACTIONS = { "exchange", "buy", "pass" }
 local PHASE2_PLAY_OR_DRAW = { "play", "draw" }
 local PHASE2_DRAW_ONLY = { "draw" }
@@ -106,9 +112,11 @@ function R.prepare()
     MEANING[BUY_SHIP_AND_LOAD[p]] = { product = p }
   end
   for s = 1, MARKET_SLOTS do SLOT_SUFFIX[s] = "," .. s end
+  local extra = d.exchange_card .. " exchange"              -- "dock exchange"
+  NO_DOCK_EXCHANGE = "no " .. extra
   for k = 1, SUPPLY.ship do
     EXCHANGE_SHIP[k] = "exchange ship " .. k
-    DOCK_SHIP_OR_NOT[k] = "dock exchange ship " .. k
+    DOCK_SHIP_OR_NOT[k] = extra .. " ship " .. k
     MEANING[EXCHANGE_SHIP[k]] = { ship = k }
     MEANING[DOCK_SHIP_OR_NOT[k]] = { ship = k }
     EXCHANGE_TO[k], DOCK_TO[k] = {}, {}
@@ -495,16 +503,35 @@ end
 -- S4: starting with the first player, in turn order, each player loads one
 -- ship; then a second round in the same order. (A scenario may start in the
 -- middle: at the active seat, in the round its loaded ships show.)
+-- S4: starting with the first player, in turn order, each player loads one
+-- ship; then a second round in the same order. A list of rounds, each a
+-- list of seats.
+function R.rules.loading_order(g)
+  local rounds = {}
+  for round = 1, SHIPS_AT_START do rounds[round] = g:turn_order(g.first) end
+  return rounds
+end
+
+-- The loading, in the order of R.rules.loading_order. (A scenario may start
+-- in the middle: at the active seat, in the round its loaded ships show.)
 local function loading(g)
-  local order = g:turn_order(g.first)
-  local start_round, start_at = 1, 1
-  for i, seat in ipairs(order) do
-    if seat == g.current then start_at = i end
+  local rounds = R.rules.loading_order(g)
+  local start_round, start_at, loaded = 1, 1, 0
+  for seat = 1, g.players do
+    for _, c in ipairs(g.ships[seat]) do
+      if c ~= 0 then loaded = loaded + 1 end
+    end
   end
-  for _, c in ipairs(g.ships[g.current]) do
-    if c ~= 0 then start_round = start_round + 1 end
+  if loaded > 0 then   -- a scenario stopped mid-loading: resume at the active seat
+    for _, c in ipairs(g.ships[g.current]) do
+      if c ~= 0 then start_round = start_round + 1 end
+    end
+    for i, seat in ipairs(rounds[start_round] or {}) do
+      if seat == g.current then start_at = i; break end
+    end
   end
-  for round = start_round, SHIPS_AT_START do
+  for round = start_round, #rounds do
+    local order = rounds[round]
     for i = (round == start_round and start_at or 1), #order do
       local seat = order[i]
       g.current = seat
@@ -588,15 +615,15 @@ local function buy_a_special_card(g, seat)
   g.coins:add(seat, -PRICE[card])
   g.pool[card] = g.pool[card] - 1
   g.specials[seat][card] = g.specials[seat][card] + 1
-  if card == "dock" and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
+  if card == R.data.exchange_card and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
   g:log("%s buys %s %s for %d", g.names[seat], ARTICLE[card], card, PRICE[card])
 end
 
 -- S5: each dock owned allows one optional extra exchange in phase I, after
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
-local function dock_exchanges(g, seat)
-  for _ = 1, g.specials[seat].dock - (g.new_dock and 1 or 0) do
+function R.rules.extra_exchanges(g, seat)
+  for _ = 1, (g.specials[seat][R.data.exchange_card] or 0) - (g.new_dock and 1 or 0) do
     local pool = g.in_pool
     local ships = exchangeable_ships(g, seat, pool)
     if ships == 0 then return end
@@ -627,29 +654,43 @@ local function phase_one(g, seat)
   else
     g:log("%s passes", g.names[seat])
   end
-  dock_exchanges(g, seat)
+  R.rules.extra_exchanges(g, seat)
 end
 
 ---------------------------------------------------------------------------
 -- Phase II: play or draw (S8, S9), then offices (S10)
 ---------------------------------------------------------------------------
 
--- S9 / S10 / S11: draw cards one at a time; the last card of the deck ends
--- the game at once.
-local function draw_cards(g, seat, n, why)
-  local deck = g.deck
-  for i = 1, n do
-    to_hand(g, seat, deck:pop())
+-- S9: one card from the top of the deck to the hand. Returns false when
+-- the card is not drawn (no base rule refuses one; a hand limit may).
+function R.rules.draw_card(g, seat)
+  to_hand(g, seat, g.deck:pop())
+  return true
+end
+
+-- S9 / S10 / S11: draw n cards one at a time; the last card of the deck
+-- ends the game at once.
+function R.rules.draw_cards(g, seat, n, why)
+  local deck, drawn = g.deck, 0
+  for _ = 1, n do
+    if not R.rules.draw_card(g, seat) then break end
+    drawn = drawn + 1
     if deck:count() == 0 then
-      if g.logging then g:log("%s draws %s%s", g.names[seat], plural(i, "card"), why) end
+      if g.logging then g:log("%s draws %s%s", g.names[seat], plural(drawn, "card"), why) end
       end_of_game(g)
     end
   end
-  if g.logging then g:log("%s draws %s%s", g.names[seat], plural(n, "card"), why) end
+  if g.logging then g:log("%s draws %s%s", g.names[seat], plural(drawn, "card"), why) end
+  return drawn
+end
+
+-- S9: phase II's draw action.
+function R.rules.draw_action(g, seat)
+  R.rules.draw_cards(g, seat, CARDS_PER_DRAW, "")
 end
 
 -- Take one card of product p from the hand (the topmost such card).
-local function take_from_hand(g, seat, p)
+function R.rules.take_from_hand(g, seat, p)
   local hand = g.hands[seat]
   g.held[seat][p] = g.held[seat][p] - 1
   for i = hand:count(), 1, -1 do
@@ -661,8 +702,14 @@ end
 -- first, earns N coins per ship carrying it; a player who earned also gets
 -- 2 coins per contract (once per play). Returns N and, when logging, who
 -- earned what.
-local function trade(g, seat, p)
-  local shows, n = showing(g, p), g.players
+-- S8: N, what each ship carrying the product earns: the market slots
+-- showing the product after the play (`slots`: the slots played on).
+function R.rules.payout_count(g, p, slots)
+  return showing(g, p)
+end
+
+function R.rules.trade(g, seat, p, slots)
+  local shows, n = R.rules.payout_count(g, p, slots), g.players
   local report = g.logging and {} or nil
   for i = 0, n - 1 do
     local q = (seat - 1 + i) % n + 1
@@ -672,7 +719,7 @@ local function trade(g, seat, p)
     end
     local coins = cubes * shows
     if coins > 0 then
-      local contracts = g.specials[q].contract
+      local contracts = g.specials[q].contract or 0   -- a variant may have no contracts
       local bonus = contracts * CONTRACT_BONUS
       g.coins:add(q, coins + bonus)
       if report then
@@ -716,9 +763,9 @@ local function play_cards(g, seat)
   for i = 1, #slots do
     local s = slots[i]
     covered:push(market:get(s))
-    market:set(s, take_from_hand(g, seat, p))
+    market:set(s, R.rules.take_from_hand(g, seat, p))
   end
-  local shows, report = trade(g, seat, p)
+  local shows, report = R.rules.trade(g, seat, p, slots)
   if report then
     g:log("%s plays %s on %s %s: %s shows %d; %s", g.names[seat], PRODUCTS[p],
           #slots == 1 and "slot" or "slots", table.concat(slots, ","), PRODUCTS[p], shows,
@@ -732,16 +779,16 @@ local function phase_two(g, seat)
   if opts[g:choose(seat, "phase2", opts)] == "play" then
     play_cards(g, seat)
   else
-    draw_cards(g, seat, CARDS_PER_DRAW, "")
+    R.rules.draw_action(g, seat)
   end
 end
 
 -- S10: at the end of phase II, each office owned: an optional draw of 1,
 -- one at a time. Offices are alike, so a "no office draw" ends them.
-local function offices(g, seat)
-  for _ = 1, g.specials[seat].office do
+function R.rules.end_of_phase_two(g, seat)
+  for _ = 1, g.specials[seat].office or 0 do
     if OFFICE_CHOICE[g:choose(seat, "office", OFFICE_CHOICE)] ~= "office draw" then return end
-    draw_cards(g, seat, 1, " (office)")
+    R.rules.draw_cards(g, seat, 1, " (office)")
   end
 end
 
@@ -761,7 +808,7 @@ function R.play(g)
     g:begin_turn(seat)
     if g.phase ~= "phase2" then phase_one(g, seat) end   -- a scenario may start in phase II
     phase_two(g, seat)
-    offices(g, seat)
+    R.rules.end_of_phase_two(g, seat)
     g.phase = "phase1"
     seat = g:next_seat(seat)
   end
@@ -861,6 +908,12 @@ local function ship_names(ships)
   return list
 end
 
+local function copy_counts(t)
+  local c = {}
+  for _, card in ipairs(SPECIALS) do c[card] = t[card] end
+  return c
+end
+
 function R.view(g, seat)
   local v = {
     phase = g.phase, current = g.current, first = g.first,
@@ -872,7 +925,7 @@ function R.view(g, seat)
   for q = 1, g.players do
     local sp = g.specials[q]
     v.players[q] = { name = g.names[q], coins = g.coins:get(q), ships = ship_names(g.ships[q]),
-                     specials = { ship = sp.ship, contract = sp.contract, office = sp.office, dock = sp.dock },
+                     specials = copy_counts(sp),
                      hand = g.hands[q]:count() }
   end
   if seat then v.hand = names_of(g.hands[seat]) end
@@ -1031,7 +1084,6 @@ end
 local NOW = {
   load = "now: load a cube on an empty ship ('load <product> on ship <number>')",
   phase1 = "it is phase I: exchange, buy or pass",
-  dock = "your phase I action is done: 'dock exchange ship <number> to <product>' or 'no dock exchange'",
   phase2 = "it is phase II: play or draw",
   office = "the end of phase II: 'office draw' or 'no office draw'",
 }
@@ -1047,7 +1099,8 @@ local function explain(stage)
       if text == "pass" then return nil end
     end
     if stage == "dock" then
-      if text:sub(1, 13) == "dock exchange" then return why_not_exchange(g, seat, text:sub(14), "dock exchange") end
+      local word = R.data.exchange_card .. " exchange"
+      if text:sub(1, #word) == word then return why_not_exchange(g, seat, text:sub(#word + 1), word) end
       if text == NO_DOCK_EXCHANGE then return nil end
     end
     if stage == "phase2" then
@@ -1057,6 +1110,10 @@ local function explain(stage)
     if stage == "office" and (text == "office draw" or text == "no office draw") then return nil end
     if (verb == "play" or verb == "draw") and stage ~= "phase2" then
       return NOW[stage] .. " (play and draw are phase II actions)"
+    end
+    if stage == "dock" then
+      local w = R.data.exchange_card
+      return ("your phase I action is done: '%s exchange ship <number> to <product>' or 'no %s exchange'"):format(w, w)
     end
     return NOW[stage]
   end

@@ -32,15 +32,47 @@ end
 local Ctx = {}
 local CtxMT = { __index = Ctx }
 
+-- The options R.constraints allow (variants add constraints: functions
+-- (g, seat, decision, text) -> a reason, or nil when the text is allowed).
+-- Returns nil when every option is allowed, else the allowed options and
+-- their indices in `options`.
+local function allowed(ctx, cons, seat, name, options)
+  local kept, map
+  for i = 1, #options do
+    local text, ok = options[i], true
+    for j = 1, #cons do
+      if cons[j](ctx, seat, name, text) ~= nil then ok = false; break end
+    end
+    if not ok and not kept then
+      kept, map = {}, {}
+      for m = 1, i - 1 do kept[m], map[m] = options[m], m end
+    elseif ok and kept then
+      kept[#kept + 1], map[#map + 1] = text, i
+    end
+  end
+  if kept and kept[1] == nil then
+    error(format("the constraints of the variants leave seat %s no option at decision '%s'",
+      tostring(seat), tostring(name)), 3)
+  end
+  return kept, map
+end
+
 -- While a simulation's bot plays inside the game (Game:play_random),
 -- ctx._bot answers decisions without leaving the coroutine.
 function Ctx:choose(seat, name, options)
   if options[1] == nil then
     error(format("g:choose: decision '%s' of seat %s has no options", tostring(name), tostring(seat)), 2)
   end
-  local bot = self._bot
-  if bot then return bot(seat, options) end
-  return yield("player", seat, name, options)
+  local cons, map = self._constraints, nil
+  if cons then
+    local kept
+    kept, map = allowed(self, cons, seat, name, options)
+    if kept then options = kept end
+  end
+  local bot, k = self._bot, nil
+  if bot then k = bot(seat, options) else k = yield("player", seat, name, options) end
+  if map then return map[k] end
+  return k
 end
 
 function Ctx:choose_all(seats, name, by_seat)
@@ -51,13 +83,30 @@ function Ctx:choose_all(seats, name, by_seat)
       error(format("g:choose_all: decision '%s' of seat %s has no options", tostring(name), tostring(s)), 2)
     end
   end
+  local cons, maps = self._constraints, nil
+  if cons then
+    local filtered = {}
+    for _, s in ipairs(seats) do
+      local kept, map = allowed(self, cons, s, name, by_seat[s])
+      filtered[s] = kept or by_seat[s]
+      if map then maps = maps or {}; maps[s] = map end
+    end
+    by_seat = filtered
+  end
+  local chosen
   local bot = self._bot
   if bot then
-    local chosen = {}
+    chosen = {}
     for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s]) end
-    return chosen
+  else
+    chosen = yield("all", seats, name, by_seat)
   end
-  return yield("all", seats, name, by_seat)
+  if maps then
+    local out = {}
+    for s, k in pairs(chosen) do out[s] = maps[s] and maps[s][k] or k end
+    return out
+  end
+  return chosen
 end
 
 function Ctx:chance(name, options, weights)
@@ -172,6 +221,7 @@ local function new_ctx(game)
     rng = core.rng(p.seed), turn = 0, active = nil, logging = not game.quiet,
     _log = core.log(), _quiet = game.quiet, _orders = {},
     _manual_chance = p.manual_chance,
+    _constraints = game.R.constraints and game.R.constraints[1] and game.R.constraints or nil,
   }, CtxMT)
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   return ctx
@@ -402,6 +452,10 @@ function Game:play_random(bot, check, max_steps)
 end
 
 local function explain(game, seat, name, text)
+  for _, c in ipairs(game.R.constraints or {}) do
+    local ok, why = call(c, game.ctx, seat, name, text)
+    if ok and type(why) == "string" then return why end
+  end
   local f = game.R.explain[name]
   if not f then return nil end
   local ok, why = call(f, game.ctx, seat, text)

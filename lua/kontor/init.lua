@@ -109,9 +109,7 @@ end
 -- stops just before it (and the message names it).
 function gamemod.Game:reload()
   local p = self.params
-  local vs = {}
-  for i, v in ipairs(self.R.applied or {}) do vs[i] = { v.spec, options = v.options } end
-  local R, err = rules.load(p.rules, vs)
+  local R, err = rules.load(p.rules, rules.given_variants(self.R))
   if not R then return nil, err end
   local moves = self:move_list()
   local old_R, old_future = self.R, self.future

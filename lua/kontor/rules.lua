@@ -159,22 +159,76 @@ function M.resolve_options(R, given)
   return out
 end
 
--- A fresh, independent copy of a loaded rule set (variants patch copies).
-local function copy_ruleset(R)
-  local seen = {}
-  local function cp(v)
-    if type(v) ~= "table" then return v end
-    if seen[v] then return seen[v] end
-    local t = {}
-    seen[v] = t
-    for k, x in pairs(v) do t[k] = cp(x) end
-    return t
+-- Applies one variant file (and, for a preset, the variants it includes)
+-- to R, which was loaded fresh for this composition. `claims` maps what a
+-- variant replaces ("the special cards") to the variant that did.
+local function apply_variant(R, vspec, vopts, claims, depth)
+  if depth > 8 then return nil, "variants include each other too deeply (a cycle?)" end
+  local vfile, verr = M.find(vspec)
+  if not vfile then return nil, verr end
+  local V, vlerr = M.load_file(vfile)
+  if not V then return nil, vlerr end
+  if not V.variant then
+    return nil, string.format("%s is a rule set, not a variant (a variant returns { variant = true, base = ..., apply = function(R, opts) ... end })", vfile)
   end
-  return cp(R)
+  V.name = V.name or vspec
+  if V.base and V.base ~= R.name then
+    return nil, string.format("variant %s is for %s, not %s", V.name, V.base, R.name)
+  end
+  V.options = V.options or {}
+  V.explain = V.explain or {}
+  -- A preset forwards "member.option" to the variants it includes.
+  local own, forwarded = {}, {}
+  for k, v in pairs(vopts or {}) do
+    local member, opt = tostring(k):match("^([%w_%-]+)%.([%w_]+)$")
+    if member then
+      forwarded[member] = forwarded[member] or {}
+      forwarded[member][opt] = v
+    else
+      own[k] = v
+    end
+  end
+  local opts, oerr = M.resolve_options(V, own)
+  if not opts then return nil, oerr end
+  local recorded = {}   -- what a save file keeps: own options and forwarded ones
+  for k, v in pairs(opts) do recorded[k] = v end
+  for member, t in pairs(forwarded) do
+    for k, v in pairs(t) do recorded[member .. "." .. k] = v end
+  end
+  for _, inc in ipairs(V.includes or {}) do
+    local ispec, iopts = inc, {}
+    if type(inc) == "table" then
+      ispec = inc[1]
+      for k, v in pairs(inc) do if k ~= 1 then iopts[k] = v end end
+    end
+    for k, v in pairs(forwarded[ispec] or {}) do iopts[k] = v end
+    forwarded[ispec] = nil
+    local ok, ierr = apply_variant(R, ispec, iopts, claims, depth + 1)
+    if not ok then return nil, string.format("%s (included by %s)", ierr, V.name) end
+  end
+  local stray = next(forwarded)
+  if stray then
+    return nil, string.format("variant %s includes no variant '%s'", V.name, stray)
+  end
+  for _, what in ipairs(V.replaces or {}) do
+    if claims[what] then
+      return nil, string.format("variants %s and %s cannot be used together: both replace %s",
+        claims[what], V.name, what)
+    end
+    claims[what] = V.name
+  end
+  if V.apply then
+    local ok, aerr = core.sandbox.call(V.apply, R, opts)
+    if not ok then return nil, string.format("variant %s: %s", V.name, tostring(aerr)) end
+  end
+  for name, f in pairs(V.explain) do R.explain[name] = R.explain[name] or f end
+  R.applied[#R.applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
+                                 recorded = recorded }
+  return true
 end
 
 -- Loads a rule set with its variants applied in order.
--- spec: name or path; variants: list of name/path strings or { spec, options }.
+-- spec: name or path; variants: list of name/path strings or { spec, options = {...} }.
 -- Returns the composed rule set or nil and a message.
 function M.load(spec, variants)
   local file, err = M.find(spec)
@@ -186,29 +240,33 @@ function M.load(spec, variants)
   end
   R.spec = spec
   R.applied = {}
+  R.constraints = R.constraints or {}
+  local claims, seen = {}, {}
   for _, v in ipairs(variants or {}) do
     local vspec, vopts = v, nil
     if type(v) == "table" then vspec, vopts = v[1] or v.spec, v.options end
-    local vfile, verr = M.find(vspec)
-    if not vfile then return nil, verr end
-    local V, vlerr = M.load_file(vfile)
-    if not V then return nil, vlerr end
-    if not V.variant or type(V.apply) ~= "function" then
-      return nil, string.format("%s is a rule set, not a variant (a variant returns { variant = true, base = ..., apply = function(R, opts) })", vfile)
+    if seen[vspec] then
+      return nil, string.format("variant %s is given twice", vspec)
     end
-    if V.base and V.base ~= R.name then
-      return nil, string.format("variant %s is for %s, not %s", V.name or vspec, V.base, R.name)
-    end
-    V.options = V.options or {}
-    V.name = V.name or vspec
-    local opts, oerr = M.resolve_options(V, vopts)
-    if not opts then return nil, oerr end
-    R = copy_ruleset(R)
-    local ok, aerr = core.sandbox.call(V.apply, R, opts)
-    if not ok then return nil, aerr end
-    R.applied[#R.applied + 1] = { spec = vspec, name = V.name, options = opts }
+    seen[vspec] = true
+    local ok, verr = apply_variant(R, vspec, vopts, claims, 0)
+    if not ok then return nil, verr end
+  end
+  if R.prepare then   -- rebuild what the rule set derives from its data
+    local ok, perr = core.sandbox.call(R.prepare)
+    if not ok then return nil, string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)) end
   end
   return R
+end
+
+-- The variants as given (presets once, not what they include), each
+-- { spec, options = {...} }: what a save file records and a reload reapplies.
+function M.given_variants(R)
+  local out = {}
+  for _, v in ipairs(R.applied or {}) do
+    if v.depth == 0 then out[#out + 1] = { v.spec, options = v.recorded } end
+  end
+  return out
 end
 
 -- Every rule set and variant on the search path: { name, kind, summary, file }.

@@ -17,8 +17,8 @@ M.VERSION = 1
 function M.encode(game)
   local p = game.params
   local variants = {}
-  for i, v in ipairs(game.R.applied or {}) do
-    variants[i] = { name = v.spec, options = next(v.options) and v.options or setmetatable({}, json.object) }
+  for i, v in ipairs(require("kontor.rules").given_variants(game.R)) do
+    variants[i] = { name = v[1], options = next(v.options) and v.options or setmetatable({}, json.object) }
   end
   local moves = game:moves()
   local doc = {

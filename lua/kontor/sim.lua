@@ -70,7 +70,7 @@ function M.run(opts)
     rules = R.name,
     variants = (function()
       local t = {}
-      for i, v in ipairs(R.applied or {}) do t[i] = v.name end
+      for i, v in ipairs(rules.given_variants(R)) do t[i] = v[1] end
       return t
     end)(),
     players = players,

@@ -1,0 +1,95 @@
+-- A hand limit (house rules "Merchants", ruling H5).
+--
+-- A hand holds at most `size` cards, plus `per_warehouse` for each
+-- warehouse its owner has (warehouses come with house_specials). With
+-- overflow=stop (H5) a card that would exceed the limit is not drawn and
+-- stays in the deck, and no draw is offered to a full hand. With
+-- overflow=discard the player draws everything, then discards down to the
+-- limit one card at a time; discards leave play.
+
+local DRAWS = { phase2 = "draw", office = "office draw", forklift = "forklift draw" }
+
+return {
+  variant = true,
+  name = "hand_limit",
+  base = "sea_merchants",
+  summary = "a hand limit of 6, +2 per warehouse; a full hand cannot draw (H5)",
+  replaces = { "the hand limit" },
+  options = {
+    size = { default = 6, type = "integer", min = 1, doc = "the cards a hand may hold (H5: 6)" },
+    per_warehouse = { default = 2, type = "integer", min = 0,
+                      doc = "extra cards per warehouse owned (H5: 2)" },
+    overflow = { default = "stop", type = "string", values = { "stop", "discard" },
+                 doc = "'stop': a card that would exceed the limit stays in the deck and a full hand "
+                    .. "is offered no draw (H5); 'discard': draw all, then discard down to the limit" },
+  },
+  apply = function(R, opts)
+    local function limit(g, seat)
+      return opts.size + opts.per_warehouse * (g.specials[seat].warehouse or 0)
+    end
+
+    local function full(g, seat)
+      return g.hands[seat]:count() >= limit(g, seat)
+    end
+
+    local DISCARD = {}   -- texts, built once
+    for p, name in ipairs(R.data.products) do DISCARD[p] = "discard " .. name end
+
+    -- Discard down to the limit, one card at a time (overflow=discard).
+    local function discard_down(g, seat)
+      g.discarding = true
+      while g.hands[seat]:count() > limit(g, seat) do
+        local opts_, products = {}, {}
+        for p = 1, #R.data.products do
+          if g.held[seat][p] > 0 then opts_[#opts_ + 1], products[#products + 1] = DISCARD[p], p end
+        end
+        local p = products[g:choose(seat, "discard", opts_)]
+        g.covered:push(R.rules.take_from_hand(g, seat, p))   -- discards leave play
+        if g.logging then g:log("%s discards %s (hand limit %d)", g.names[seat], R.data.products[p], limit(g, seat)) end
+      end
+      g.discarding = false
+    end
+
+    if opts.overflow == "stop" then
+      -- H5: a card that would exceed the limit is not drawn: it stays in the deck.
+      local draw_card = R.rules.draw_card
+      function R.rules.draw_card(g, seat)
+        if full(g, seat) then return false end
+        return draw_card(g, seat)
+      end
+      -- H5: drawing is not an available action with a full hand.
+      R.constraints[#R.constraints + 1] = function(g, seat, decision, text)
+        if DRAWS[decision] == text and full(g, seat) then
+          return ("your hand is full (%d cards, the limit is %d)"):format(g.hands[seat]:count(), limit(g, seat))
+        end
+      end
+    else
+      local draw_cards = R.rules.draw_cards
+      function R.rules.draw_cards(g, seat, n, why)
+        local drawn = draw_cards(g, seat, n, why)
+        discard_down(g, seat)
+        return drawn
+      end
+    end
+
+    -- The limit is never exceeded, but while discarding down to it, or
+    -- when the deck's last card ended the game before the discard (S11).
+    local invariants = R.invariants
+    function R.invariants(g)
+      local err = invariants and invariants(g)
+      if err then return err end
+      if g.phase == "over" and opts.overflow == "discard" then return nil end
+      for seat = 1, g.players do
+        local n, lim = g.hands[seat]:count(), limit(g, seat)
+        if n > lim and not g.discarding then
+          return ("hand %d holds %d cards, above its limit of %d"):format(seat, n, lim)
+        end
+      end
+    end
+  end,
+  explain = {
+    discard = function(g, seat, text)
+      return "your hand is above its limit: discard one card ('discard <product>')"
+    end,
+  },
+}

@@ -1,0 +1,57 @@
+-- The house special cards (house rules "Merchants", rulings H2, H4, H6, H7).
+--
+-- They replace the base set: ship 10 (14 cards), office 8 (2), warehouse 15
+-- (2), forklift 15 (2), crane 12 (2); no contract, no dock.
+
+local FORKLIFT = { "forklift draw", "no forklift draw" }
+
+return {
+  variant = true,
+  name = "house_specials",
+  base = "sea_merchants",
+  summary = "the house special cards: ship, office (pays on delivery), warehouse, forklift, crane (H2, H4, H6, H7)",
+  replaces = { "the special cards" },
+  options = {
+    office_bonus = { default = 2, type = "integer", min = 0,
+                     doc = "coins per office its owner earns with every delivery (H4: 2)" },
+  },
+  apply = function(R, opts)
+    -- H2: the cards, their prices and supply.
+    local d = R.data
+    d.specials = { "ship", "office", "warehouse", "forklift", "crane" }
+    d.price = { ship = 10, office = 8, warehouse = 15, forklift = 15, crane = 12 }
+    d.supply = { ship = 14, office = 2, warehouse = 2, forklift = 2, crane = 2 }
+    d.article = { ship = "a", office = "an", warehouse = "a", forklift = "a", crane = "a" }
+
+    -- H7: a crane works exactly like the base dock (S5, S6).
+    d.exchange_card = "crane"
+
+    -- H4: the house office draws nothing at the end of phase II ...
+    function R.rules.end_of_phase_two() end
+    -- ... it pays its owner 2 coins with every delivery, product or not.
+    local trade = R.rules.trade
+    function R.rules.trade(g, seat, p, slots)
+      local shows, report = trade(g, seat, p, slots)
+      local bonus = opts.office_bonus * g.specials[seat].office
+      if bonus > 0 then
+        g.coins:add(seat, bonus)
+        if report then report[#report + 1] = ("%s earns %d (office)"):format(g.names[seat], bonus) end
+      end
+      return shows, report
+    end
+
+    -- H6: with the draw action, 1 extra card per forklift owned, if wanted.
+    local draw_action = R.rules.draw_action
+    function R.rules.draw_action(g, seat)
+      draw_action(g, seat)
+      for _ = 1, g.specials[seat].forklift do
+        if FORKLIFT[g:choose(seat, "forklift", FORKLIFT)] ~= "forklift draw" then return end
+        R.rules.draw_cards(g, seat, 1, " (forklift)")
+      end
+    end
+    -- Warehouses only raise the hand limit (H5): see hand_limit.
+  end,
+  explain = {
+    forklift = function() return "your forklift: 'forklift draw' or 'no forklift draw'" end,
+  },
+}
