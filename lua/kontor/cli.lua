@@ -7,15 +7,19 @@
 local M = {}
 
 local USAGE = [==[
-usage: kontor [repl] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
+usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                      [--players N] [--names A,B,C] [--seed S] [--option k=v]...
+                     [--bot SEAT=KIND]...
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S [--option k=v]... [--json]
        kontor --help | --version
 
-  repl     an interactive Lua prompt with a game loaded as `g` (the default)
+  repl     an interactive Lua prompt with a game loaded as `g` and game
+           commands (type help); the default
+  play     play at this terminal: hot-seat with hidden hands, bots on the
+           seats given with --bot SEAT=KIND (KIND: random)
   --list   the rule sets and variants, one line each
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
   sim      play G random games and print a summary (the same seed gives
@@ -159,9 +163,33 @@ local function cmd_sim(kontor, args)
 end
 
 local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
-  ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv" }
+  ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv", ["--bot"] = "list" }
 
-local function cmd_repl(kontor, args, first)
+-- "--bot 2=random" values -> { [2] = "random" }, checked against the game.
+local function bots_of(t, game)
+  local bots = require "kontor.bots"
+  local out = {}
+  for _, s in ipairs(t.bot or {}) do
+    local seat, kind = s:match("^%s*(%d+)%s*=%s*([%w_]+)%s*$")
+    if not seat then
+      return nil, string.format("--bot %s: expected SEAT=KIND, e.g. --bot 2=random (bots: %s)", s, bots.list())
+    end
+    seat = math.tointeger(tonumber(seat))
+    if seat < 1 or seat > game.players then
+      return nil, string.format("--bot %s: there is no seat %d (the game has %d players)", s, seat, game.players)
+    end
+    if not bots.KINDS[kind] then
+      return nil, string.format("--bot %s: unknown bot '%s' (bots: %s)", s, kind, bots.list())
+    end
+    if out[seat] and out[seat] ~= kind then
+      return nil, string.format("--bot: seat %d is given twice (%s and %s)", seat, out[seat], kind)
+    end
+    out[seat] = kind
+  end
+  return out
+end
+
+local function cmd_repl(kontor, args, first, mode)
   local t, e = parse_flags(args, first, REPL_FLAGS)
   if not t then return usage_error(e) end
   local players, pe = int_flag(t, "players", nil)
@@ -178,7 +206,9 @@ local function cmd_repl(kontor, args, first)
   local ok, game = pcall(kontor.new_game, { rules = t.rules or "sea_merchants", variants = vs,
     players = players, names = names, seed = seed, options = t.option })
   if not ok then return usage_error(tostring(game)) end
-  return require("kontor.repl").run(kontor, game)
+  local bots, be = bots_of(t, game)
+  if not bots then return usage_error(be) end
+  return require("kontor.repl").run(kontor, game, { mode = mode or "repl", bots = bots })
 end
 
 function M.main(home, args)
@@ -192,6 +222,7 @@ function M.main(home, args)
   if cmd == "run" then return cmd_run(kontor, args) end
   if cmd == "sim" then return cmd_sim(kontor, args) end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
+  if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end
   return usage_error(string.format("unknown command '%s'", cmd))
 end

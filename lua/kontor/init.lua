@@ -63,8 +63,10 @@ local function params_for(R, t)
   if t.scenario ~= nil and type(t.scenario) ~= "table" then
     error("scenario must be a table", 3)
   end
+  local given = {}
+  for k, v in pairs(t.options or {}) do given[k] = v end
   return { rules = R.spec or R.name, variants = t.variants, players = players, names = names,
-           seed = seed, options = options, scenario = t.scenario,
+           seed = seed, options = options, given_options = given, scenario = t.scenario,
            manual_chance = t.manual_chance or false }
 end
 
@@ -105,26 +107,32 @@ function gamemod.Game:save(path)
 end
 
 -- Re-reads the rule scripts and replays this game's moves under them.
--- Returns true, or nil and a message; if a move has become illegal the game
--- stops just before it (and the message names it).
+-- Returns true; or nil and a message: if a move has become illegal, the
+-- game stops just before it (the message names it and why); if the new
+-- scripts cannot even start the game, nothing changes.
 function gamemod.Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
   if not R then return nil, err end
+  local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
+  if not options then return nil, oerr end
   local moves = self:move_list()
-  local old_R, old_future = self.R, self.future
-  self.R = R
-  local ok, i, why = self:replay(moves)
+  local old_R, old_options, old_future = self.R, p.options, self.future
+  local function restore(msg)
+    self.R, p.options = old_R, old_options
+    self:replay(moves)
+    self.future = old_future
+    return nil, "reload failed, the game is as it was: " .. tostring(msg)
+  end
+  self.R, p.options = R, options
+  local started, ok, i, why = pcall(self.replay, self, moves)
+  if not started then return restore(ok) end
   if ok then self.future = old_future; return true end
   -- Keep what replays: stop just before the move that no longer fits.
   local kept = {}
   for j = 1, i - 1 do kept[j] = moves[j] end
-  local rok = self:replay(kept)
-  if not rok then
-    self.R = old_R
-    self:replay(moves)
-    return nil, "reload failed and was undone: " .. tostring(why)
-  end
+  local kstarted, kok = pcall(self.replay, self, kept)
+  if not kstarted or not kok then return restore(why) end
   return nil, string.format("reloaded; stopped before move %d '%s: %s': %s", i,
     gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
 end

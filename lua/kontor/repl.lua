@@ -1,40 +1,730 @@
--- kontor.repl: a Lua prompt with a game loaded (lua.c's conventions).
+-- kontor.repl: a Lua prompt with a game loaded, plus game commands.
 --
--- A line is first tried as an expression (so `1+1` and `g` print), `=expr`
--- works too, input that ends early (`<eof>`) continues on the next line,
--- errors print a short traceback and the prompt comes back. Ctrl-C stops
--- what is running, Ctrl-D leaves.
+-- lua.c's conventions: a line is first tried as an expression (so `1+1`
+-- and `g` print), `=expr` works too, input that ends early (`<eof>`)
+-- continues on the next line, errors print a short traceback and the prompt
+-- comes back. Ctrl-C stops what is running, Ctrl-D leaves.
+--
+-- Before Lua, a line may be a game command (`board`, `options`, `do 3`,
+-- `undo`, ... see HELP), a bare option number, or an action text at a
+-- decision (`load fish on ship 1`). Anything else is Lua. The same loop
+-- serves `kontor play` (kontor.play adds the turn display and hand-over).
+--
+-- With stdin not a terminal there is no prompt, no banner and no colour,
+-- so `kontor < commands.txt` gives plain output.
 
 local core = require "kontor.core"
 local dump = require "kontor.dump"
+local gamemod = require "kontor.game"
+local bots = require "kontor.bots"
 local term = core.term
 local csb = core.sandbox
 
 local M = {}
 
 local HELP = [[
-The current game is `g`. Lua works as usual; besides:
-  g                  the board            g:options()    the legal options
-  g:apply("text")    do an option (by its text or number)
-  g:why("text")      why an action is illegal      g:undo()  g:redo()
-  g:log()            the event log        g:moves()      the moves so far
-  g:view(seat)       what a seat sees     g:state()      the full state
-  g:save("f.json")   save                 kontor.load_game("f.json")
-  g:reload()         re-read the rule scripts and replay the game
-  new{players=3, seed=2, rules="sea_merchants"}  a new game (sets g)
-  help               this text]]
+Game commands (anything else is Lua; the game is `g`, the API `kontor`):
+  board              the board (as the seat chosen with `as`, else everything)
+  options            the legal options, numbered
+  do N | do TEXT     do option N, or an action by its text (a whole move is
+                     fine: do play fish on slots 1,4); at a decision a bare
+                     number or option text works too
+  why TEXT           why an action is illegal now
+  undo [N]           take back N moves (default 1; with bots: your moves)
+  redo [N]           do them again
+  auto [N]           a random bot plays your next N moves (default: to the end)
+  moves              the moves so far          log [N]   the event log (last N)
+  result             the final scores and the winners
+  new [k=v ...]      a new game: players=3 seed=2 rules=NAME names=A,B
+                     variant=NAME; other k=v are rule options (default: as now)
+  save FILE          save the game             load FILE  load a saved game
+  replay FILE        step through a saved game with next [N] and prev [N]
+  view SEAT          the board as SEAT sees it
+  as SEAT            from now on show what SEAT sees (as all: everything)
+  bot SEAT=KIND      a bot plays SEAT (KIND: random; off: a person again)
+  bots               who is a bot
+  reload             re-read the rule scripts and replay the game under them
+  help               this text                 quit      leave (or Ctrl-D)]]
+
+M.HELP = HELP
 
 local function is_game(v)
-  return type(v) == "table" and getmetatable(v) == require("kontor.game").Game
+  return type(v) == "table" and getmetatable(v) == gamemod.Game
+end
+M.is_game = is_game
+
+---------------------------------------------------------------------------
+-- Output
+---------------------------------------------------------------------------
+
+local Session = {}
+Session.__index = Session
+
+local ESC = {
+  red = "\27[31m", green = "\27[32m", yellow = "\27[33m", cyan = "\27[36m",
+  bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
+}
+
+function Session:c(name, s)
+  if not self.color then return s end
+  return ESC[name] .. s .. ESC.reset
 end
 
-local function show(v)
-  if is_game(v) then return v:show() end
-  return dump.pretty(v)
+function Session:say(...)
+  local parts = table.pack(...)
+  for i = 1, parts.n do io.stdout:write(tostring(parts[i])) end
+  io.stdout:write("\n")
 end
 
-local function incomplete(msg)
-  return type(msg) == "string" and msg:sub(-5) == "<eof>"
+function Session:err(msg)
+  msg = tostring(msg)
+  io.stdout:write(self:c("red", msg), "\n")
+end
+
+function Session:game()
+  local g = rawget(_G, "g")
+  if is_game(g) then return g end
+  return nil
+end
+
+function Session:name(seat)
+  local g = self:game()
+  if seat == 0 or seat == "chance" then return "chance" end
+  return g and g.names[seat] or ("seat " .. tostring(seat))
+end
+
+-- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
+local function guarded(f, ...)
+  csb.catch_sigint(true)
+  local res = table.pack(pcall(f, ...))
+  csb.catch_sigint(false)
+  return table.unpack(res, 1, res.n)
+end
+
+local function trim(s) return (s:match("^%s*(.-)%s*$")) end
+
+---------------------------------------------------------------------------
+-- The game: status, options, results, bots
+---------------------------------------------------------------------------
+
+-- The seats to decide now (a list) and the decision.
+local function deciders(g)
+  local d = g:decision()
+  if d.kind == "over" then return {}, d end
+  return d.seats or {}, d
+end
+
+function Session:status()
+  local g = self:game()
+  if not g then return "no game (g is not a game)" end
+  local seats, d = deciders(g)
+  if d.kind == "over" then return "The game is over." end
+  if d.kind == "chance" then return string.format("Chance decides (%s).", d.name) end
+  local names = {}
+  for i, s in ipairs(seats) do
+    names[i] = self:name(s) .. (self.bots[s] and " (bot)" or "")
+  end
+  return string.format("%s to choose (%s).", table.concat(names, ", "), d.name)
+end
+
+-- The seat a number or a text without "seat:" is for: the `as` seat or the
+-- play-mode seat when it decides, else the first seat still to choose.
+function Session:acting_seat(g)
+  local seats, d = deciders(g)
+  if d.kind == "over" then return nil end
+  local want = self.turn_seat or self.as
+  for _, s in ipairs(seats) do if s == want then return s end end
+  return seats[1]
+end
+
+function Session:print_options(seat)
+  local g = self:game()
+  if not g then return self:err("no game") end
+  if g:over() then return self:say("The game is over: no options.") end
+  seat = seat or self:acting_seat(g)
+  local opts = g:options(seat) or {}
+  local w = #tostring(#opts)
+  for i, o in ipairs(opts) do
+    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", o)
+  end
+end
+
+function Session:print_result()
+  local g = self:game()
+  local r, e = g:result()
+  if not r then return self:err(e) end
+  local win = {}
+  for _, s in ipairs(r.winners) do win[s] = true end
+  local w = 0
+  for s = 1, g.players do w = math.max(w, #self:name(s)) end
+  self:say(self:c("bold", "Game over.") .. " Final scores:")
+  for s = 1, g.players do
+    local line = string.format("  %-" .. w .. "s  %4s", self:name(s), tostring(r.scores[s]))
+    if win[s] then line = line .. "  " .. self:c("green", "winner") end
+    self:say(line)
+  end
+  local names = {}
+  for i, s in ipairs(r.winners) do names[i] = self:name(s) end
+  self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+end
+
+function Session:print_log_from(n0)
+  local g = self:game()
+  local lines = g:log()
+  for i = n0 + 1, #lines do self:say(lines[i]) end
+  return #lines
+end
+
+local function log_count(g) return #g:log() end
+
+local function bots_on(sess)
+  return next(sess.bots) ~= nil and not sess.replay
+end
+
+-- Lets the bots decide while it is their turn. Returns the number of steps.
+function Session:run_bots()
+  local g = self:game()
+  if not g or not bots_on(self) then return 0 end
+  local steps = 0
+  while steps < 100000 do
+    local seats, d = deciders(g)
+    if d.kind ~= "player" and d.kind ~= "simultaneous" then break end
+    local moved = false
+    for _, s in ipairs(seats) do
+      local b = self.bots[s]
+      if b then
+        local ok, e = g:apply(b:choose(g, s), s)
+        if not ok then error(e, 0) end
+        steps = steps + 1
+        moved = true
+        break
+      end
+    end
+    if not moved then break end
+  end
+  return steps
+end
+
+-- The last step continues a move that is not finished yet: every option of
+-- the seat extends its text.
+local function mid_move(g)
+  local acts = g:actions()
+  local last = acts[#acts]
+  if not last then return false end
+  local seat, text = last:match("^(%w+): (.*)$")
+  local opts = g:options(tonumber(seat))
+  if not opts or #opts == 0 then return false end
+  for _, o in ipairs(opts) do
+    if #o <= #text or o:sub(1, #text) ~= text then return false end
+  end
+  return true
+end
+
+-- After a move: the new log lines, the bots' moves, the end of the game.
+function Session:after_move(n0)
+  local g = self:game()
+  n0 = self:print_log_from(n0)
+  if self.replay then self.replay = nil end
+  local ok, e = guarded(self.run_bots, self)
+  n0 = self:print_log_from(n0)
+  if not ok then self:err(e) end
+  if g:over() then
+    if self.mode == "repl" and not self.result_shown then self:print_result() end
+    self.result_shown = self.mode == "repl"
+  elseif self.mode == "repl" and mid_move(g) then
+    self:say("The move goes on:")
+    self:print_options()
+  end
+end
+
+---------------------------------------------------------------------------
+-- Moves: doing, undoing, redoing whole moves
+---------------------------------------------------------------------------
+
+function Session:do_action(arg)
+  local g = self:game()
+  if not g then return self:err("no game (g is not a game)") end
+  if arg == "" then return self:err("do what? do N (an option number) or do TEXT") end
+  if g:over() then return self:err("the game is over") end
+  local seat = self:acting_seat(g)
+  local action = math.tointeger(tonumber(arg:match("^%d+$") or ""))
+  if action == nil then
+    action = arg
+    if arg:match("^%w+:") then seat = nil end
+  end
+  local n0 = log_count(g)
+  local ok, res, e = guarded(g.apply, g, action, seat)
+  if not ok then return self:err(res) end
+  if not res then return self:err(e) end
+  self:after_move(n0)
+end
+
+local function is_bot(sess, seat) return bots_on(sess) and sess.bots[seat] ~= nil end
+
+-- Takes back n moves (with bots: n moves of people, back to a person's decision).
+function Session:undo_moves(n)
+  local g = self:game()
+  local undone = {}
+  local people = 0
+  while true do
+    local ml = g:move_list()
+    local last = ml[#ml]
+    if not last then break end
+    local human = not is_bot(self, last[1])
+    if people >= n then
+      if not bots_on(self) then break end
+      local person_turn = false
+      for _, s in ipairs((deciders(g))) do if not is_bot(self, s) then person_turn = true end end
+      if person_turn then break end
+    end
+    local target = #ml - 1
+    repeat g:undo(1) until #g:move_list() <= target
+    table.insert(undone, 1, last)
+    if human then people = people + 1 end
+  end
+  return undone
+end
+
+local function continues(text, nxt)
+  return #nxt >= #text and nxt:sub(1, #text) == text
+    and (#nxt == #text or nxt:sub(#text + 1, #text + 1):match("[ ,]") ~= nil)
+end
+
+-- Does n moves again (with bots: n moves of people and the bots' moves after).
+function Session:redo_moves(n)
+  local g = self:game()
+  local done = 0
+  local count = 0
+  while true do
+    local fut = rawget(g, "future")
+    local f = fut and fut[#fut]
+    if not f then break end
+    local human = not is_bot(self, f[1])
+    if done >= n and (human or not bots_on(self)) then break end
+    if g:redo(1) ~= 1 then break end
+    local text = f[2]
+    while true do
+      local nf = fut[#fut]
+      if not (nf and nf[1] == f[1] and continues(text, nf[2]) and mid_move(g)) then break end
+      if g:redo(1) ~= 1 then break end
+      text = nf[2]
+    end
+    count = count + 1
+    if human or not bots_on(self) then done = done + 1 end
+  end
+  return count
+end
+
+local function moves_text(sess, list)
+  local parts = {}
+  for i, m in ipairs(list) do parts[i] = sess:name(m[1]) .. ": " .. m[2] end
+  return table.concat(parts, "; ")
+end
+
+---------------------------------------------------------------------------
+-- Commands
+---------------------------------------------------------------------------
+
+local C = {}   -- name -> function(sess, arg, line)
+
+local function need_game(sess)
+  local g = sess:game()
+  if not g then sess:err("no game (g is not a game): type new") end
+  return g
+end
+
+function Session:parse_seat(s)
+  local g = self:game()
+  s = trim(s or "")
+  local n = math.tointeger(tonumber(s))
+  if n and n >= 1 and n <= g.players then return n end
+  for i = 1, g.players do
+    if g.names[i]:lower() == s:lower() then return i end
+  end
+  local list = {}
+  for i = 1, g.players do list[i] = i .. " " .. g.names[i] end
+  return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
+end
+
+C.help = function(sess) sess:say(HELP) end
+
+C.board = function(sess)
+  local g = need_game(sess); if not g then return end
+  local ok, s = pcall(g.show, g, sess.turn_seat or sess.as)
+  if not ok then return sess:err(s) end
+  sess:say(s)
+  sess:say(sess:c("dim", sess:status()))
+end
+
+C.options = function(sess)
+  if not need_game(sess) then return end
+  sess:print_options()
+end
+
+C["do"] = function(sess, arg) sess:do_action(arg) end
+
+C.why = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  if arg == "" then return sess:err("why what? why TEXT") end
+  local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
+  if not ok then return sess:err(msg) end
+  sess:say(msg or string.format("'%s' is legal now.", arg))
+end
+
+local function count_arg(sess, arg, what)
+  if arg == "" then return 1 end
+  local n = math.tointeger(tonumber(arg))
+  if not n or n < 1 then sess:err(string.format("%s N: N must be a whole number above 0, not '%s'", what, arg)) end
+  return n
+end
+
+C.undo = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local n = count_arg(sess, arg, "undo"); if not n then return end
+  local undone = sess:undo_moves(n)
+  if #undone == 0 then return sess:say("Nothing to undo.") end
+  sess.result_shown = false
+  sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
+  sess:say(sess:status())
+end
+
+C.redo = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local n = count_arg(sess, arg, "redo"); if not n then return end
+  local m0, n0 = #g:move_list(), log_count(g)
+  local ok, k = guarded(sess.redo_moves, sess, n)
+  if not ok then return sess:err(k) end
+  if k == 0 then return sess:say("Nothing to redo.") end
+  sess:print_log_from(n0)
+  local ml = g:move_list()
+  local list = {}
+  for i = m0 + 1, #ml do list[#list + 1] = ml[i] end
+  sess:say(string.format("Redid %d move%s.", #list, #list == 1 and "" or "s"))
+  if g:over() then sess:print_result(); sess.result_shown = true else sess:say(sess:status()) end
+end
+
+C.auto = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local n = math.huge
+  if arg ~= "" then n = count_arg(sess, arg, "auto"); if not n then return end end
+  local mine = sess.auto_bots or {}
+  sess.auto_bots = mine
+  local m0 = #g:move_list()
+  local played = 0
+  local ok, e = guarded(function()
+    while played < n and not g:over() do
+      local seat = sess:acting_seat(g)
+      if seat == nil or seat == 0 then break end
+      if is_bot(sess, seat) then sess:run_bots()
+      else
+        mine[seat] = mine[seat] or assert(bots.new("random", seat, g.params.seed + 1))
+        local b = mine[seat]
+        local before = #g:move_list()
+        repeat
+          local r, err = g:apply(b:choose(g, seat), seat)
+          if not r then error(err, 0) end
+        until not mid_move(g)
+        if #g:move_list() > before then played = played + 1 end
+        sess:run_bots()
+      end
+    end
+  end)
+  if not ok then sess:err(e) end
+  sess.replay = nil
+  local total = #g:move_list() - m0
+  sess:say(string.format("Played %d of your move%s (%d moves in all).", played, played == 1 and "" or "s", total))
+  if g:over() then
+    if not sess.result_shown then sess:print_result() end
+    sess.result_shown = true
+  else
+    sess:say(sess:status())
+  end
+end
+
+C.moves = function(sess)
+  local g = need_game(sess); if not g then return end
+  local list = g:moves(sess.turn_seat or sess.as)
+  if #list == 0 then return sess:say("No moves yet.") end
+  local w = #tostring(#list)
+  for i, m in ipairs(list) do
+    local seat, text = m:match("^(%w+): (.*)$")
+    sess:say(string.format("%" .. w .. "d  %s: %s", i, sess:name(tonumber(seat) or seat), text))
+  end
+end
+
+C.log = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local lines = g:log()
+  local first = 1
+  if arg ~= "" then
+    local n = count_arg(sess, arg, "log"); if not n then return end
+    first = math.max(1, #lines - n + 1)
+  end
+  if #lines == 0 then return sess:say("The log is empty.") end
+  for i = first, #lines do sess:say(lines[i]) end
+end
+
+C.result = function(sess)
+  local g = need_game(sess); if not g then return end
+  if not g:over() then return sess:say("The game is not over. " .. sess:status()) end
+  sess:print_result()
+end
+
+-- "players=3 seed=2 names=A,B rules=x variant=v:k=v" -> new_game table
+local function parse_new(sess, arg)
+  local g = sess:game()
+  local p = g and g.params or {}
+  local t = { rules = p.rules, players = p.players, seed = p.seed }
+  if g then
+    local vs = {}
+    for i, v in ipairs(g.R.applied or {}) do vs[i] = { v.spec, options = v.options } end
+    t.variants = vs
+    t.names = p.names
+    t.options = {}
+    for k, v in pairs(p.options or {}) do t.options[k] = v end
+  end
+  if type(t.rules) == "table" then t.rules = t.rules.spec or t.rules.name end
+  local new_variants
+  for kv in arg:gmatch("%S+") do
+    local k, v = kv:match("^([%w_]+)=(.*)$")
+    if not k then return nil, string.format("new: expected k=v, not '%s'", kv) end
+    if k == "players" or k == "seed" then
+      local n = math.tointeger(tonumber(v))
+      if not n then return nil, string.format("new: %s must be a whole number, not '%s'", k, v) end
+      t[k] = n
+      if k == "players" and g and n ~= g.players then t.names = nil end
+    elseif k == "rules" then
+      t.rules = v; t.variants = {}; t.options = {}
+    elseif k == "names" then
+      t.names = {}
+      for nm in v:gmatch("[^,]+") do t.names[#t.names + 1] = nm end
+      t.players = t.players and math.max(#t.names, 0) or #t.names
+      if t.players ~= #t.names then t.players = #t.names end
+    elseif k == "variant" then
+      new_variants = new_variants or {}
+      local name, rest = v:match("^([^:]+):(.*)$")
+      local vo = {}
+      if name then
+        for p2 in rest:gmatch("[^,]+") do
+          local a, b = p2:match("^([%w_]+)=(.*)$")
+          if a then vo[a] = b end
+        end
+      end
+      new_variants[#new_variants + 1] = { name or v, options = vo }
+    else
+      t.options = t.options or {}
+      local val = v
+      if v == "true" then val = true elseif v == "false" then val = false
+      elseif math.tointeger(tonumber(v)) then val = math.tointeger(tonumber(v)) end
+      t.options[k] = val
+    end
+  end
+  if new_variants then t.variants = new_variants end
+  return t
+end
+
+local function describe(sess, g)
+  return string.format("%s, %d players (%s), seed %d", g.R.title or g.R.name, g.players,
+    table.concat(g.names, ", "), g.params.seed)
+end
+
+function Session:set_game(g)
+  _G.g = g
+  self.result_shown = false
+  self.replay = nil
+  self.turn_seat = nil
+  if self.as and self.as > g.players then self.as = nil end
+  for s, b in pairs(self.bots) do
+    if s > g.players then self.bots[s] = nil
+    else self.bots[s] = assert(bots.new(b.kind, s, g.params.seed)) end
+  end
+end
+
+C.new = function(sess, arg)
+  local t, e = parse_new(sess, arg)
+  if not t then return sess:err(e) end
+  local ok, g = pcall(sess.kontor.new_game, t)
+  if not ok then return sess:err(g) end
+  sess:set_game(g)
+  sess:say("New game: ", describe(sess, g), ".")
+  local n0 = log_count(g)
+  local bok, be = guarded(sess.run_bots, sess)
+  sess:print_log_from(n0)
+  if not bok then sess:err(be) end
+  sess:say(sess:status())
+end
+
+local function unquote(s)
+  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
+end
+
+C.save = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  if arg == "" then return sess:err("save FILE: which file?") end
+  local file = unquote(arg)
+  local ok, e = g:save(file)
+  if not ok then return sess:err(e) end
+  local n = #g:move_list()
+  sess:say(string.format("Saved %d move%s to %s.", n, n == 1 and "" or "s", file))
+end
+
+local function file_exists(path)
+  local f = io.open(path, "r")
+  if f then f:close() return true end
+  return false
+end
+
+C.load = function(sess, arg, line, is_action)
+  if arg == "" then return sess:err("load FILE: which file?") end
+  local file = unquote(arg)
+  if is_action and not file_exists(file) then return sess:do_action(line) end
+  local ok, g, e = pcall(sess.kontor.load_game, file)
+  if not ok then return sess:err(g) end
+  if not g then return sess:err(e) end
+  sess:set_game(g)
+  local n = #g:move_list()
+  sess:say(string.format("Loaded %s: %s; %d move%s.", file, describe(sess, g), n, n == 1 and "" or "s"))
+  if g:over() then sess:print_result(); sess.result_shown = true; return end
+  local n0 = log_count(g)
+  local bok, be = guarded(sess.run_bots, sess)
+  sess:print_log_from(n0)
+  if not bok then sess:err(be) end
+  sess:say(sess:status())
+end
+
+C.replay = function(sess, arg)
+  if arg == "" then return sess:err("replay FILE: which file?") end
+  local file = unquote(arg)
+  local ok, g, e = pcall(sess.kontor.load_game, file)
+  if not ok then return sess:err(g) end
+  if not g then return sess:err(e) end
+  local total = #g:move_list()
+  g:undo(#g:actions())
+  sess:set_game(g)
+  sess.replay = { file = file, total = total }
+  sess:say(string.format("Replaying %s: %s; %d moves. next [N] and prev [N] step; a move of your own plays on from there.",
+    file, describe(sess, g), total))
+end
+
+local function replay_pos(sess)
+  local g = sess:game()
+  local total = sess.replay and sess.replay.total or #g:move_list()
+  return string.format("move %d of %d", #g:move_list(), total)
+end
+
+C.next = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local n = count_arg(sess, arg, "next"); if not n then return end
+  local m0, n0 = #g:move_list(), log_count(g)
+  local saved = sess.replay
+  sess.replay = sess.replay or { total = #g:move_list() + #(rawget(g, "future") or {}) }
+  local ok, k = guarded(sess.redo_moves, sess, n)
+  if not ok then sess.replay = saved return sess:err(k) end
+  if k == 0 then sess:say("At the end (" .. replay_pos(sess) .. ").") return end
+  local ml = g:move_list()
+  for i = m0 + 1, #ml do sess:say(string.format("%d  %s: %s", i, sess:name(ml[i][1]), ml[i][2])) end
+  sess:print_log_from(n0)
+  sess:say("(" .. replay_pos(sess) .. ")")
+end
+
+C.prev = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local n = count_arg(sess, arg, "prev"); if not n then return end
+  sess.replay = sess.replay or { total = #g:move_list() + #(rawget(g, "future") or {}) }
+  local undone = sess:undo_moves(n)
+  if #undone == 0 then return sess:say("At the start (" .. replay_pos(sess) .. ").") end
+  sess:say("Back: " .. moves_text(sess, undone) .. " (" .. replay_pos(sess) .. ")")
+end
+
+C.view = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  if arg == "" then return sess:err("view SEAT: which seat?") end
+  local seat, e = sess:parse_seat(arg)
+  if not seat then return sess:err(e) end
+  local ok, s = pcall(g.show, g, seat)
+  if not ok then return sess:err(s) end
+  sess:say(s)
+end
+
+C.as = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  if arg == "" or arg == "all" or arg == "0" then
+    sess.as = nil
+    return sess:say("Showing everything.")
+  end
+  local seat, e = sess:parse_seat(arg)
+  if not seat then return sess:err(e) end
+  sess.as = seat
+  sess:say(string.format("Showing what %s (seat %d) sees; `as all` shows everything.", g.names[seat], seat))
+end
+
+C.bot = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local s, kind = arg:match("^(%S+)%s*=%s*(%S+)$")
+  if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
+  local seat, e = sess:parse_seat(s)
+  if not seat then return sess:err(e) end
+  if kind == "off" or kind == "human" then
+    sess.bots[seat] = nil
+    return sess:say(string.format("%s is played by a person.", g.names[seat]))
+  end
+  local b, be = bots.new(kind, seat, g.params.seed)
+  if not b then return sess:err(be) end
+  sess.bots[seat] = b
+  sess:say(string.format("%s is played by the %s bot.", g.names[seat], kind))
+  local n0 = log_count(g)
+  local ok, re = guarded(sess.run_bots, sess)
+  sess:print_log_from(n0)
+  if not ok then sess:err(re) end
+end
+
+C.bots = function(sess)
+  local g = need_game(sess); if not g then return end
+  for s = 1, g.players do
+    local b = sess.bots[s]
+    sess:say(string.format("%d  %s: %s", s, g.names[s], b and (b.kind .. " bot") or "person"))
+  end
+end
+
+C.reload = function(sess)
+  local g = need_game(sess); if not g then return end
+  local n = #g:move_list()
+  local ok, res, msg = guarded(g.reload, g)
+  if not ok then return sess:err(res) end
+  if res then
+    sess:say(string.format("Reloaded the rules of %s; replayed %d move%s.", g.R.name, n, n == 1 and "" or "s"))
+  else
+    sess:err(msg)
+  end
+  sess.result_shown = g:over()
+  sess:say(sess:status())
+end
+
+C.quit = function(sess) sess.quit = true end
+C.exit = C.quit
+
+M.COMMANDS = C
+
+local COMMAND_NAMES = {}
+for k in pairs(C) do COMMAND_NAMES[#COMMAND_NAMES + 1] = k end
+table.sort(COMMAND_NAMES)
+
+---------------------------------------------------------------------------
+-- Dispatch: command, action, or Lua
+---------------------------------------------------------------------------
+
+-- Whether `word` starts an option of a seat deciding now.
+local function action_word(g, word)
+  if not g or g:over() then return false end
+  local seats = deciders(g)
+  for _, s in ipairs(seats) do
+    for _, o in ipairs(g:options(s) or {}) do
+      if o == word or (o:sub(1, #word) == word and o:sub(#word + 1, #word + 1) == " ") then
+        return true
+      end
+    end
+  end
+  return false
 end
 
 local function compile(src)
@@ -43,66 +733,278 @@ local function compile(src)
   return load(src, "=stdin", "t")
 end
 
-local function traceback(m)
-  if type(m) ~= "string" then m = "(error object is a " .. type(m) .. " value)" end
-  return debug.traceback(m, 2):gsub("\n%s*%[C%]: in %?", "")
+-- Handles the line as a command or an action; false when it is Lua.
+function Session:dispatch(line)
+  local text = trim(line)
+  if text == "" then return true end
+  local g = self:game()
+  if text:match("^%d+$") and g and not g:over() then
+    self:do_action(text)
+    return true
+  end
+  local word, rest = text:match("^([%a_][%w_]*)(.*)$")
+  if word then
+    local spaced = rest == "" or rest:match("^%s") ~= nil
+    local isaction = spaced and action_word(g, word)
+    local cmd = C[word]
+    if cmd and spaced and not rest:match("^%s*=[^=]") then
+      if word == "do" and (rest == "" or compile(text)) then return false end
+      if word == "next" and not (rest == "" or rest:match("^%s*%d+$")) then return false end
+      if isaction and word ~= "do" then
+        local ok, why = pcall(g.why, g, text)
+        if ok and why == nil then self:do_action(text) return true end
+      end
+      cmd(self, trim(rest), text, isaction)
+      return true
+    end
+    if isaction and not compile(text) then
+      self:do_action(text)
+      return true
+    end
+  end
+  if g and text:match("^%d+:%s*%a") and not compile(text) then
+    self:do_action(text)
+    return true
+  end
+  return false
 end
 
-local function eval(f)
+---------------------------------------------------------------------------
+-- Lua
+---------------------------------------------------------------------------
+
+local function incomplete(msg)
+  return type(msg) == "string" and msg:sub(-5) == "<eof>"
+end
+
+local function traceback(m)
+  if type(m) ~= "string" then m = "(error object is a " .. type(m) .. " value)" end
+  local tb = debug.traceback(m, 2):gsub("\n%s*%[C%]: in %?", "")
+  -- the REPL's own frames say nothing: cut at the xpcall that ran the line
+  local cut = tb:find("\n%s*%[C%]: in function 'xpcall'")
+  if cut then tb = tb:sub(1, cut - 1) end
+  return tb
+end
+
+function Session:show_value(v)
+  if is_game(v) then
+    local ok, s = pcall(v.show, v, self.turn_seat or self.as)
+    return ok and s or ("<game: " .. tostring(s) .. ">")
+  end
+  return dump.pretty(v)
+end
+
+function Session:eval(src)
+  local f, msg = compile(src)
+  if not f then return self:err(msg) end
   csb.catch_sigint(true)
   local res = table.pack(xpcall(f, traceback))
   csb.catch_sigint(false)
-  return res
+  if not res[1] then return self:err(res[2]) end
+  if res.n > 1 then
+    local parts = {}
+    for i = 2, res.n do parts[#parts + 1] = self:show_value(res[i]) end
+    self:say(table.concat(parts, "\t"))
+  end
 end
 
-function M.run(kontor, game)
-  local tty = term.isatty(0) and term.isatty(1)
-  _G.g = game
-  _G.help = setmetatable({}, { __tostring = function() return HELP end })
-  _G.new = function(t)
-    t = t or {}
-    if t.rules == nil then t.rules = _G.g and _G.g.params.rules end
-    _G.g = kontor.new_game(t)
-    return _G.g
+---------------------------------------------------------------------------
+-- Completion
+---------------------------------------------------------------------------
+
+local KEYWORDS = { "and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+  "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while" }
+
+-- The text of an action being typed on `line`, or nil.
+local function action_prefix(line, g)
+  local p = line:match("^%s*do%s+(.*)$") or line:match("^%s*why%s+(.*)$")
+    or line:match("g:apply%(%s*[\"']([^\"']*)$") or line:match("g:why%(%s*[\"']([^\"']*)$")
+  if p then return p end
+  if g and not g:over() and not line:match("^%s*$") then
+    local word = line:match("^%s*([%a_][%w_]*)")
+    if word and action_word(g, word) then return (line:gsub("^%s+", "")) end
   end
-  local hist = (os.getenv("HOME") or ".") .. "/.kontor_history"
-  if tty then
-    term.load_history(hist)
-    io.stdout:write(string.format("Kontor %s - %s, %d players. Type help for help, Ctrl-D to leave.\n",
-      kontor.version, game.R.title or game.R.name, game.players))
+  return nil
+end
+
+local function add(set, list, s)
+  if not set[s] then set[s] = true; list[#list + 1] = s end
+end
+
+local function fields_of(v, colon)
+  local names = {}
+  local seen = {}
+  local function from(t, depth)
+    if type(t) ~= "table" or seen[t] or depth > 3 then return end
+    seen[t] = true
+    for k, val in pairs(t) do
+      if type(k) == "string" and k:match("^[%a_][%w_]*$") and (not colon or type(val) == "function") then
+        names[k] = val
+      end
+    end
+    local mt = getmetatable(t)
+    if type(mt) == "table" and type(rawget(mt, "__index")) == "table" then from(mt.__index, depth + 1) end
   end
-  local buffer = nil
-  while true do
-    local line = term.readline(tty and (buffer and ">> " or "> ") or "")
-    if line == nil then break end
-    if tty and line:match("%S") then term.add_history(line) end
-    local src = buffer and (buffer .. "\n" .. line) or line
-    if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
-    if src == "help" then src = "return help" end
-    local f, msg = compile(src)
-    if not f and incomplete(msg) then
-      buffer = src
-    else
-      buffer = nil
-      if not f then
-        io.stdout:write(msg, "\n")
-      else
-        local res = eval(f)
-        if not res[1] then
-          io.stdout:write(tostring(res[2]), "\n")
-        elseif res.n > 1 then
-          local parts = {}
-          for i = 2, res.n do
-            local v = res[i]
-            parts[#parts + 1] = (v == _G.help) and HELP or show(v)
-          end
-          io.stdout:write(table.concat(parts, "\t"), "\n")
+  if is_game(v) then
+    from(gamemod.Game, 0)
+    if not colon then
+      from(rawget(v, "ctx"), 1)
+      for k, val in pairs(v) do if type(k) == "string" then names[k] = val end end
+    end
+  elseif type(v) == "string" then
+    from(string, 0)
+  elseif type(v) == "userdata" then
+    local mt = debug.getmetatable(v)
+    if type(mt) == "table" then
+      if type(mt.__index) == "table" then from(mt.__index, 0) else from(mt, 0) end
+    end
+  else
+    from(v, 0)
+  end
+  return names
+end
+
+function Session:complete(text, line)
+  local out, set = {}, {}
+  local g = self:game()
+  local p = action_prefix(line, g)
+  if p and g and not g:over() then
+    local seats = deciders(g)
+    local sp, body = p:match("^(%d+):%s*(.*)$")
+    if sp then seats = { tonumber(sp) } else body = p end
+    for _, s in ipairs(seats) do
+      for _, o in ipairs(g:options(s) or {}) do
+        if o:sub(1, #body) == body then
+          local restw = o:sub(#body + 1):match("^[^ ]*")
+          add(set, out, text .. restw)
         end
       end
     end
-    io.stdout:flush()
+    if #out > 0 or line:match("^%s*do%s") or line:match("^%s*why%s") then return out end
   end
-  if tty then term.save_history(hist); io.stdout:write("\n") end
+  local first = line:match("^%s*([%a_][%w_]*)$")
+  if first then
+    for _, c in ipairs(COMMAND_NAMES) do
+      if c:sub(1, #text) == text then add(set, out, c) end
+    end
+  end
+  -- Lua: globals, table fields, methods
+  local expr = line:match("([%a_][%w_]*[%.:][%w_%.:]*)$") or line:match("([%a_][%w_]*)$") or ""
+  if expr == "" and text ~= "" then return out end
+  local base, sep, last = expr:match("^(.-)([%.:])([%w_]*)$")
+  local names
+  if base then
+    local v = _G
+    for part in base:gmatch("[^%.:]+") do
+      local ok, r = pcall(function() return v[part] end)
+      if not ok then return out end
+      v = r
+      if v == nil then return out end
+    end
+    names = fields_of(v, sep == ":")
+  else
+    last = expr
+    names = fields_of(_G, false)
+    for _, k in ipairs(KEYWORDS) do names[k] = names[k] or true end
+  end
+  local prefix = text:sub(1, #text - #last)
+  local sorted = {}
+  for k, v in pairs(names) do
+    if k:sub(1, #last) == last then sorted[#sorted + 1] = { k, v } end
+  end
+  table.sort(sorted, function(a, b) return a[1] < b[1] end)
+  for _, kv in ipairs(sorted) do
+    local suffix = (type(kv[2]) == "function") and "(" or ""
+    add(set, out, prefix .. kv[1] .. suffix)
+  end
+  return out
+end
+
+---------------------------------------------------------------------------
+-- The loop
+---------------------------------------------------------------------------
+
+function M.session(kontor, game, opts)
+  opts = opts or {}
+  local tty = term.isatty(0) and term.isatty(1)
+  local nc = os.getenv("NO_COLOR")
+  local sess = setmetatable({
+    kontor = kontor, bots = {}, mode = opts.mode or "repl", tty = tty,
+    color = tty and (nc == nil or nc == ""),
+  }, Session)
+  _G.g = game
+  for seat, kind in pairs(opts.bots or {}) do
+    sess.bots[seat] = assert(bots.new(kind, seat, game.params.seed))
+  end
+  return sess
+end
+
+function M.run(kontor, game, opts)
+  opts = opts or {}
+  local sess = M.session(kontor, game, opts)
+  _G.help = setmetatable({}, { __tostring = function() return HELP end })
+  _G.new = function(t)
+    t = t or {}
+    local cur = sess:game()
+    if t.rules == nil then t.rules = cur and cur.params.rules end
+    local ng = kontor.new_game(t)
+    sess:set_game(ng)
+    return ng
+  end
+  local play = sess.mode == "play" and require("kontor.play") or nil
+  local hist = (os.getenv("HOME") or ".") .. "/.kontor_history"
+  if sess.tty then
+    term.load_history(hist)
+    term.set_completer(function(text, before) return sess:complete(text, before) end)
+    local intro = string.format("Kontor %s - %s. Type help for the commands, Ctrl-D to leave.",
+      kontor.version, describe(sess, game))
+    sess:say(sess:c("bold", intro))
+  end
+  if play then
+    play.start(sess)
+  else
+    local n0 = log_count(game)
+    local ok, e = guarded(sess.run_bots, sess)
+    if next(sess.bots) then sess:print_log_from(n0) end
+    if not ok then sess:err(e) end
+    if sess.tty then sess:say(sess:status()) end
+  end
+  local buffer = nil
+  while not sess.quit do
+    local prompt = ""
+    if play and not buffer then
+      if play.before_prompt(sess) == "over" then break end
+    end
+    if sess.tty then
+      local p = buffer and ">> " or (play and play.prompt(sess) or "> ")
+      prompt = sess.color and ("\1" .. ESC.bold .. "\2" .. p .. "\1" .. ESC.reset .. "\2") or p
+    end
+    local line, interrupted = term.readline(prompt)
+    if line == nil then break end
+    if interrupted then
+      -- Ctrl-C at the prompt drops the line (and any unfinished input)
+      io.stdout:write("\n")
+      buffer = nil
+      goto continue
+    end
+    if sess.tty and line:match("%S") then term.add_history(line) end
+    if buffer then
+      local src = buffer .. "\n" .. line
+      local f, msg = compile(src)
+      if not f and incomplete(msg) then buffer = src
+      else buffer = nil; sess:eval(src) end
+    elseif not sess:dispatch(line) then
+      local src = line
+      if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
+      local f, msg = compile(src)
+      if not f and incomplete(msg) then buffer = src
+      else sess:eval(src) end
+    end
+    io.stdout:flush()
+    ::continue::
+  end
+  if sess.tty then term.save_history(hist); io.stdout:write("\n") end
+  io.stdout:flush()
   return 0
 end
 

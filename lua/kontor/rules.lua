@@ -190,11 +190,10 @@ local function apply_variant(R, vspec, vopts, claims, depth)
   end
   local opts, oerr = M.resolve_options(V, own)
   if not opts then return nil, oerr end
-  local recorded = {}   -- what a save file keeps: own options and forwarded ones
-  for k, v in pairs(opts) do recorded[k] = v end
-  for member, t in pairs(forwarded) do
-    for k, v in pairs(t) do recorded[member .. "." .. k] = v end
-  end
+  -- What a save file keeps: the options as given (defaults come from the
+  -- files when the game is loaded or reloaded, so an edited default counts).
+  local recorded = {}
+  for k, v in pairs(vopts or {}) do recorded[k] = v end
   for _, inc in ipairs(V.includes or {}) do
     local ispec, iopts = inc, {}
     if type(inc) == "table" then

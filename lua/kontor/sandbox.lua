@@ -104,7 +104,8 @@ function M.env(api)
 end
 
 -- Loads and runs a rule script's text in a new environment.
--- Returns the script's value, or nil and a message.
+-- Returns the script's value and its environment, or nil and a message
+-- (nil and no message: the script returned nothing).
 function M.run(source, chunkname, api)
   local env = M.env(api)
   local f, err = csb.load(source, chunkname, env)
@@ -114,6 +115,7 @@ function M.run(source, chunkname, api)
     if value == csb.FINISH then value = "g:finish() called while loading" end
     return nil, value
   end
+  if value == nil then return nil end
   return value, env
 end
 

@@ -27,7 +27,7 @@ function M.encode(game)
     kontor = core.version,
     rules = game.R.spec or game.R.name,
     variants = variants,
-    options = next(p.options) and p.options or setmetatable({}, json.object),
+    options = next(p.given_options or {}) and p.given_options or setmetatable({}, json.object),
     players = p.players,
     names = p.names,
     seed = p.seed,

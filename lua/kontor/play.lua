@@ -1,0 +1,96 @@
+-- kontor.play: `kontor play`, hot-seat play at one terminal.
+--
+-- The REPL's loop and commands, plus: before each prompt the bots move;
+-- the person to move sees only their own view (g:show(seat)) and their
+-- numbered options; between two people a hand-over screen clears the
+-- terminal and waits for Enter; at the end, the final scores and the
+-- winners, and the program ends.
+
+local core = require "kontor.core"
+local term = core.term
+
+local M = {}
+
+local function people(sess, g)
+  local n = 0
+  for s = 1, g.players do if not sess.bots[s] then n = n + 1 end end
+  return n
+end
+
+-- The person who decides now (nil when only bots or chance decide).
+local function person_to_move(sess, g)
+  local d = g:decision()
+  if d.kind ~= "player" and d.kind ~= "simultaneous" then return nil end
+  local want = sess.turn_seat
+  for _, s in ipairs(d.seats or {}) do
+    if s == want and not sess.bots[s] then return s end
+  end
+  for _, s in ipairs(d.seats or {}) do
+    if not sess.bots[s] then return s end
+  end
+  return nil
+end
+
+function M.start(sess)
+  sess.last_shown = nil
+end
+
+function M.prompt(sess)
+  local g = sess:game()
+  if g and sess.turn_seat then return g.names[sess.turn_seat] .. "> " end
+  return "> "
+end
+
+local function hand_over(sess, g, seat)
+  if sess.tty then
+    io.stdout:write("\27[H\27[2J")
+    sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter.",
+      g.names[seat], seat)))
+    io.stdout:flush()
+    local line = term.readline("")
+    if line == nil then return false end
+    io.stdout:write("\27[H\27[2J")
+  else
+    sess:say(string.format("--- %s's turn (seat %d) ---", g.names[seat], seat))
+  end
+  return true
+end
+
+-- Called before each prompt: bots move, the game may end, the next person
+-- gets the screen. Returns "over" to leave the loop.
+function M.before_prompt(sess)
+  local g = sess:game()
+  if not g then sess.turn_seat = nil; return nil end
+  local n0 = #g:log()
+  local ok, e = pcall(sess.run_bots, sess)
+  sess:print_log_from(n0)
+  if not ok then sess:err(e) end
+  if g:over() then
+    sess.turn_seat = nil
+    if sess.last_shown ~= "over" then
+      local sok, board = pcall(g.show, g)
+      if sok then sess:say(board) end
+      sess:print_result()
+      sess.result_shown = true
+      sess.last_shown = "over"
+    end
+    return "over"
+  end
+  local seat = person_to_move(sess, g)
+  sess.turn_seat = seat
+  if seat == nil then return nil end
+  local key = seat .. "/" .. #g:actions()
+  if sess.last_shown == key then return nil end
+  if sess.last_seat ~= seat and people(sess, g) > 1 then
+    if not hand_over(sess, g, seat) then sess.quit = true; return "over" end
+  end
+  sess.last_seat = seat
+  sess.last_shown = key
+  local sok, board = pcall(g.show, g, seat)
+  sess:say(sok and board or tostring(board))
+  sess:say(sess:c("bold", string.format("%s, your move (%s):", g.names[seat], g:decision().name)))
+  sess:print_options(seat)
+  return nil
+end
+
+return M
