@@ -59,20 +59,23 @@ end
 
 -- While a simulation's bot plays inside the game (Game:play_random),
 -- ctx._bot answers decisions without leaving the coroutine.
-function Ctx:choose(seat, name, options)
-  if options[1] == nil then
-    error(format("g:choose: decision '%s' of seat %s has no options", tostring(name), tostring(seat)), 2)
-  end
-  local cons, map = self._constraints, nil
-  if cons then
-    local kept
-    kept, map = allowed(self, cons, seat, name, options)
-    if kept then options = kept end
-  end
+local function choose_allowed(self, seat, name, options)
+  local kept, map = allowed(self, self._constraints, seat, name, options)
+  if kept then options = kept end
   local bot, k = self._bot, nil
   if bot then k = bot(seat, options) else k = yield("player", seat, name, options) end
   if map then return map[k] end
   return k
+end
+
+function Ctx:choose(seat, name, options)
+  if options[1] == nil then
+    error(format("g:choose: decision '%s' of seat %s has no options", tostring(name), tostring(seat)), 2)
+  end
+  if self._constraints then return choose_allowed(self, seat, name, options) end
+  local bot = self._bot
+  if bot then return bot(seat, options) end
+  return yield("player", seat, name, options)
 end
 
 function Ctx:choose_all(seats, name, by_seat)
