@@ -130,6 +130,10 @@ local REPEL_OR_NOT = { "repel", "do not repel" }
 local TAKE_NOTHING = "take nothing"
 local NO_FULFIL = "do not fulfil"
 
+local function plural(n, word)
+  return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
+end
+
 local function plural_symbol(n, sym)
   if n == 1 then return sym end
   return n .. " " .. sym .. (sym:sub(-1) == "s" and "es" or "s")
@@ -240,13 +244,14 @@ R.prepare()
 -- is needed and the deck is empty. nil if both are empty.
 local function draw(g)
   local deck = g.deck
-  if deck:count() == 0 then
-    local discard = g.discard
-    if discard:count() == 0 then return nil end
-    discard:move_to(deck, discard:count())
-    deck:shuffle(g.rng)
-    if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
-  end
+  local c = deck:pop()
+  if c then return c end
+  local discard = g.discard
+  local n = discard:count()
+  if n == 0 then return nil end
+  discard:move_to(deck, n)
+  deck:shuffle(g.rng)
+  if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
   return deck:pop()
 end
 
@@ -256,7 +261,12 @@ end
 
 -- Gain n coins: n cards face down from the deck (fewer if there are none).
 local function gain(g, seat, n)
-  local purse, got = g.purse[seat], 0
+  local purse, deck = g.purse[seat], g.deck
+  if deck:count() >= n then                       -- the usual case: one call
+    deck:move_to(purse, n)
+    return n
+  end
+  local got = 0
   for _ = 1, n do
     local c = draw(g)
     if not c then break end
@@ -267,8 +277,7 @@ local function gain(g, seat, n)
 end
 
 local function pay(g, seat, n)                  -- to the discard pile
-  local purse, discard = g.purse[seat], g.discard
-  for _ = 1, n do discard:push(purse:pop()) end
+  if n > 0 then g.purse[seat]:move_to(g.discard, n) end
 end
 
 local function coins(g, seat) return g.purse[seat]:count() end
@@ -361,6 +370,7 @@ local function new_components(g)
   g.harbour = kontor.pile{ vis = "public" }
   g.expeditions = kontor.pile{ vis = "public" }
   g.box = kontor.pile{ vis = "public" }
+  g.revealed = kontor.pile{ vis = "public" }      -- the ship just revealed, while its repel is decided
   g.display, g.done, g.purse, g.st = {}, {}, {}, {}
   for s = 1, n do
     g.display[s] = kontor.pile{ vis = "public" }
@@ -370,6 +380,9 @@ local function new_components(g)
   end
   g.hnames = 0
   g.expver = 0                                    -- changes with the expedition display
+  g.nexp = 0                                      -- cards in the expedition display
+  g.take_pos = {}                                 -- harbour position of each take option
+  g.idle = 0                                      -- turns in a row where nothing could happen
   g.ending = false
   g.exp_coins = {}
 end
@@ -420,6 +433,7 @@ local function set_up_scenario(g, sc)
     local id = card(name, "expedition " .. i)
     kind_check(id, { [EXPEDITION] = true }, "expedition " .. i)
     g.expeditions:push(id)
+    g.nexp = g.nexp + 1
   end
   local function per_seat(field, kinds, pile)
     local t = sc[field] or {}
@@ -528,6 +542,7 @@ local NONE = {}
 -- cards once); cached until the display or the expeditions change.
 local function fulfil_texts(g, seat)
   local st = g.st[seat]
+  if st.symbols == 0 or g.nexp == 0 then return NONE end     -- no symbol person, or no expedition
   if st.fver == st.ver and st.fexp == g.expver then return st.ftexts end
   local exps, out = g.expeditions, NONE
   local n = exps:count()
@@ -599,14 +614,14 @@ local function fulfil(g, seat, text)
     end
   end
   g.expeditions:remove(pos)
-  g.expver = g.expver + 1
+  g.expver, g.nexp = g.expver + 1, g.nexp - 1
   g.done[seat]:push(id)
   st.influence = st.influence + INFL[id]
   st.expeditions = (st.expeditions or 0) + 1
   local got = gain(g, seat, g.exp_coins[id] or EXP_COINS[id])
   if gone then
-    g:log("%s fulfils the %s: discards %s, gains %d influence and %d coins", g.names[seat], NAME[id],
-          table.concat(gone, ", "), INFL[id], got)
+    g:log("%s fulfils the %s: discards %s, gains %d influence and %s", g.names[seat], NAME[id],
+          table.concat(gone, ", "), INFL[id], plural(got, "coin"))
   end
 end
 
@@ -634,13 +649,13 @@ local function tax(g, seat, card)
     local c = coins(g, s)
     if c >= limit then
       pay(g, s, c // 2)
-      if g.logging then g:log("%s loses %d coins to the tax", g.names[s], c // 2) end
+      if g.logging then g:log("%s loses %s to the tax", g.names[s], plural(c // 2, "coin")) end
     end
   end
   g.discard:push(card)
   for _, s in ipairs(R.rules.tax_winners(g, card, seat)) do
     local got = gain(g, s, 1)
-    if g.logging then g:log("%s gains %d coin (%s)", g.names[s], got, NAME[card]) end
+    if g.logging then g:log("%s gains %s (%s)", g.names[s], plural(got, "coin"), NAME[card]) end
   end
 end
 
@@ -661,19 +676,20 @@ local function reveal(g, seat)
     g.harbour:push(card)
   elseif kind == EXPEDITION then
     g.expeditions:push(card)
-    g.expver = g.expver + 1
+    g.expver, g.nexp = g.expver + 1, g.nexp + 1
   elseif kind == TAX then
     tax(g, seat, card)
   else
     local bit = BIT[SHIPNAME[card]]
-    while SWORDS[card] > 0 and g.st[seat].strength >= SWORDS[card] do       -- C4: may repel
+    if SWORDS[card] > 0 and g.st[seat].strength >= SWORDS[card] then      -- C4: may repel
+      g.revealed:push(card)                      -- while the player decides
       local choice = ask(g, seat, "repel", REPEL_OR_NOT)
+      g.revealed:pop()
       if choice == "repel" then
         g.discard:push(card)
         if g.logging then g:log("%s repels the %s", g.names[seat], NAME[card]) end
         return true
       end
-      break
     end
     if g.hnames & bit ~= 0 then bust(g, seat, card); return false end      -- C4
     g.harbour:push(card)
@@ -690,9 +706,11 @@ local function discover(g, seat)
     if not reveal(g, seat) then return false end
   end
   while true do
-    local base = can_draw(g) and REVEAL_STOP or STOP_ONLY
-    local opts = with_fulfils(g, seat, base)
-    if #opts == 1 then return true end               -- nothing can be revealed: stop
+    local base = REVEAL_STOP
+    if not can_draw(g) then
+      base = STOP_ONLY
+      if fulfil_texts(g, seat) == NONE then return true end   -- nothing can be revealed: stop
+    end
     if ask(g, seat, "discover", base) == "stop" then
       if g.logging then g:log("%s stops", g.names[seat]) end
       return true
@@ -707,14 +725,16 @@ end
 
 -- C7: when a player's chance to take comes.
 local function chance_bonus(g, seat)
-  local st, n = g.st[seat], g.harbour:count()
+  local st = g.st[seat]
+  if st.admiral == 0 and st.jester == 0 then return end
+  local n = g.harbour:count()
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
-    if g.logging then g:log("%s gains %d coins (Admiral)", g.names[seat], got) end
+    if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
   end
   if st.jester > 0 and n == 0 then
     local got = gain(g, seat, st.jester)
-    if g.logging then g:log("%s gains %d coins (Jester)", g.names[seat], got) end
+    if g.logging then g:log("%s gains %s (Jester)", g.names[seat], plural(got, "coin")) end
   end
 end
 
@@ -724,19 +744,22 @@ local function hire_cost(g, seat, card)
 end
 
 -- The take texts of `seat` (harbour order, identical cards once), with
--- `budget` coins to spend on a hire; then "take nothing".
+-- `budget` coins to spend on a hire; then "take nothing". g.take_pos[k] is
+-- the harbour position of option k.
 local function take_options(g, seat, budget)
-  local harbour, out = g.harbour, {}
+  local harbour, out, n, TAKE_POS = g.harbour, {}, 0, g.take_pos
   local limit = budget + g.st[seat].discount       -- C6: cost - discount <= budget
   for i = 1, harbour:count() do
     local id = harbour:get(i)
-    if KIND[id] == SHIP or COST[id] <= limit then
+    if KIND[id] == SHIP then                       -- ship names are unique in the harbour
+      n = n + 1; out[n] = TAKE_TEXT[id]; TAKE_POS[n] = i
+    elseif COST[id] <= limit then
       local text, dup = TAKE_TEXT[id], false
-      for k = 1, #out do if out[k] == text then dup = true; break end end
-      if not dup then out[#out + 1] = text end
+      for k = 1, n do if out[k] == text then dup = true; break end end
+      if not dup then n = n + 1; out[n] = text; TAKE_POS[n] = i end
     end
   end
-  out[#out + 1] = TAKE_NOTHING
+  out[n + 1] = TAKE_NOTHING
   return out
 end
 
@@ -749,8 +772,8 @@ local function card_by_take(g, text)
 end
 
 -- Takes one card (C6): a non-active player pays the active one 1 coin first.
-local function take(g, seat, active, text)
-  local id, pos = card_by_take(g, text)
+local function take(g, seat, active, pos)
+  local id = g.harbour:get(pos)
   if seat ~= active then
     g.purse[active]:push(g.purse[seat]:pop())
   end
@@ -761,7 +784,7 @@ local function take(g, seat, active, text)
     g.discard:push(id)
     local got = gain(g, seat, COINS[id] + st.trader[SHIPNAME[id]])
     if g.logging then
-      g:log("%s loots the %s: %d coins%s", g.names[seat], NAME[id], got, seat ~= active and (", pays 1 to " .. g.names[active]) or "")
+      g:log("%s loots the %s: %s%s", g.names[seat], NAME[id], plural(got, "coin"), seat ~= active and (", pays 1 to " .. g.names[active]) or "")
     end
   else
     local cost = hire_cost(g, seat, id)
@@ -782,6 +805,7 @@ local function active_takes(g, seat)
   while left > 0 and g.harbour:count() > 0 do
     local opts = take_options(g, seat, coins(g, seat))
     local nb, f = #opts, fulfil_texts(g, seat)          -- C8: fulfils after the takes
+    if nb == 1 and f == NONE then break end             -- nothing to take or fulfil: no decision
     for k = 1, #f do opts[nb + k] = f[k] end
     local k = g:choose(seat, "take", opts)
     if k > nb then
@@ -790,7 +814,7 @@ local function active_takes(g, seat)
       declined = true
       break
     else
-      take(g, seat, seat, opts[k])
+      take(g, seat, seat, g.take_pos[k])
       left = left - 1
     end
   end
@@ -806,20 +830,19 @@ local function other_takes(g, seat, active)
     local c = coins(g, seat)
     if c == 0 or g.harbour:count() == 0 then return end        -- C6: no coin, no take
     local opts = take_options(g, seat, c - 1)
-    local choice = opts[g:choose(seat, "take_other", opts)]
-    if choice == TAKE_NOTHING then return end
-    take(g, seat, active, choice)
+    if #opts == 1 then return end                              -- nothing affordable: no decision
+    local k = g:choose(seat, "take_other", opts)
+    if k == #opts then return end                              -- take nothing
+    take(g, seat, active, g.take_pos[k])
   end
 end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
   for i, s in ipairs(g:turn_order(seat)) do
-    g.taker = s
     chance_bonus(g, s)
     if i == 1 then active_takes(g, seat) else other_takes(g, s, seat) end
   end
-  g.taker = nil
   local harbour = g.harbour
   harbour:move_to(g.discard, harbour:count())
   g.hnames = 0
@@ -838,6 +861,20 @@ function R.play(g)
   while true do
     g.current = seat
     g:begin_turn(seat)
+    -- Nothing can happen in a turn without a card to reveal or an
+    -- expedition to fulfil; a whole round of such turns never changes
+    -- again: the game ends (a decision of this rule set, not the rulebook's).
+    if g.phase == "discover" and not can_draw(g) and g.harbour:count() == 0
+        and fulfil_texts(g, seat) == NONE then
+      g.idle = g.idle + 1
+      if g.idle >= g.players then
+        g.phase = "over"
+        if g.logging then g:log("no card is left to reveal or gain: the game ends") end
+        return
+      end
+    else
+      g.idle = 0
+    end
     if g.phase == "loot" then
       loot_and_hire(g, seat)
     elseif discover(g, seat) then
@@ -903,6 +940,7 @@ function R.invariants(g)
   end
   local err = each(g.deck, "the deck") or each(g.discard, "the discard pile") or each(g.harbour, "the harbour")
     or each(g.expeditions, "the expedition display") or each(g.box, "the box")
+    or each(g.revealed, "the ship just revealed")
   if err then return err end
   for s = 1, n do
     err = each(g.display[s], "display " .. s) or each(g.done[s], "expeditions of " .. s) or each(g.purse[s], "coins of " .. s)
@@ -934,6 +972,7 @@ function R.invariants(g)
     end
   end
   if mask ~= g.hnames then return "g.hnames does not match the harbour" end
+  if g.nexp ~= g.expeditions:count() then return "g.nexp does not match the expedition display" end
   for i = 1, g.expeditions:count() do
     if KIND[g.expeditions:get(i)] ~= EXPEDITION then return "the expedition display holds a non-expedition" end
   end
