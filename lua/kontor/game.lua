@@ -564,9 +564,16 @@ function Game:apply(action, seat)
   if self.kind == "over" then return nil, "the game is over" end
   local n0 = #self.hist
   local ok, err
+  if seat ~= nil and seat ~= 0 and (math.type(seat) ~= "integer" or seat < 1 or seat > self.ctx.players) then
+    return nil, format("there is no seat %s (seats 1..%d)", tostring(seat), self.ctx.players)
+  end
   if math.type(action) == "integer" then
     local opts, who = options_of(self, seat)
     if not opts then
+      if self.kind == "all" and seat == nil then
+        return nil, format("several seats choose at once (%s): say which, e.g. g:apply(%d, %d)",
+          concat(self:who(), ", "), action, self:who()[1])
+      end
       return nil, format("seat %s has no decision now", seat_label(seat or "?"))
     end
     if action < 1 or action > #opts then
@@ -739,11 +746,21 @@ function Game:state()
   return dump.state(self.R, self.ctx)
 end
 
+local function check_seat(game, seat, fname)
+  if seat ~= nil and (math.type(seat) ~= "integer" or seat < 1 or seat > game.ctx.players) then
+    error(format("bad argument #1 to '%s' (a seat 1..%d expected, got %s)", fname,
+      game.ctx.players, tostring(seat)), 3)
+  end
+end
+
 function Game:view(seat)
+  if seat == nil then error("bad argument #1 to 'view' (a seat expected; g:state() is the whole state)", 2) end
+  check_seat(self, seat, "view")
   return dump.view(self.R, self.ctx, seat, self)
 end
 
 function Game:show(seat)
+  check_seat(self, seat, "show")
   return dump.show(self.R, self.ctx, seat, self)
 end
 

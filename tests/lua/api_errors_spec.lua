@@ -1,0 +1,45 @@
+-- Errors of the public API read like Lua's own: they name the argument and
+-- what was expected, and change nothing.
+
+describe("API errors", function()
+  it("g:view and g:show check the seat", function()
+    local g = kontor.new_game { players = 2, seed = 1 }
+    local ok, err = pcall(g.view, g, 9)
+    assert.is_false(ok)
+    assert.truthy(err:find("bad argument #1 to 'view' (a seat 1..2 expected, got 9)", 1, true))
+    ok, err = pcall(g.view, g)
+    assert.is_false(ok)
+    assert.truthy(err:find("g:state() is the whole state", 1, true))
+    ok, err = pcall(g.show, g, 0)
+    assert.is_false(ok)
+    assert.truthy(err:find("bad argument #1 to 'show'", 1, true))
+    assert.is_string(g:show(1))
+  end)
+
+  it("g:apply says which seats to name in a simultaneous decision, and refuses seats that do not exist", function()
+    local b = kontor.new_game { rules = "tests/rulesets/sealed_bid.lua", players = 3, seed = 1 }
+    local before = kontor.json.encode(b:state())
+    local ok, err = b:apply(1)
+    assert.is_nil(ok)
+    assert.are.equal("several seats choose at once (1, 2, 3): say which, e.g. g:apply(1, 1)", err)
+    ok, err = b:apply("bid 1", 7)
+    assert.is_nil(ok)
+    assert.are.equal("there is no seat 7 (seats 1..3)", err)
+    assert.are.equal(before, kontor.json.encode(b:state()))
+    assert.is_true(b:apply(1, 2))
+  end)
+
+  it("new_game names the problem: player count, names, seed, options", function()
+    local function fails(t, msg)
+      local ok, err = pcall(kontor.new_game, t)
+      assert.is_false(ok)
+      assert.truthy(tostring(err):find(msg, 1, true), tostring(err))
+    end
+    fails({ players = 5 }, "sea_merchants is for 2 to 4 players, not 5")
+    fails({ players = 2, names = { "A", "B", "C" } }, "3 names for 2 players")
+    fails({ seed = "x" }, "the seed must be a whole number, not 'x'")
+    fails({ options = { first_player = "two" } }, "option first_player of sea_merchants: 'two' is not a whole number")
+    fails({ options = { colour = 1 } }, "unknown option 'colour' for sea_merchants")
+    fails({ rules = "nosuch" }, "unknown rule set or variant 'nosuch' (available: ")
+  end)
+end)
