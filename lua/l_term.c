@@ -3,11 +3,15 @@
  * readline compatibility API.
  *
  *   term.readline(prompt)     -> line (without the newline) | nil at EOF
+ *                                | "", true after Ctrl-C at the prompt
  *   term.add_history(line)
- *   term.load_history(path)   -> true | nil, message  (a missing file is fine)
+ *   term.load_history(path)   -> true | nil, message  (a missing file is fine;
+ *                                 the history keeps the last 1000 lines)
  *   term.save_history(path)   -> true | nil, message
  *   term.isatty(fd)           -> boolean              (fd 0, 1 or 2)
  *   term.set_completer(fn)    fn(text, line_before_cursor) -> {candidates}
+ *                             (a single candidate ending in ( . : or " gets
+ *                             no space after it)
  *
  * libedit is used only when stdin is a terminal; otherwise readline reads
  * a plain line from stdin (no prompt, no escape codes), so that
@@ -16,6 +20,7 @@
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +145,16 @@ static char **attempted_completion(const char *text, int start, int end) {
     lua_pushlightuserdata(L, &a);
     status = lua_pcall(L, 1, 0, 0);
     lua_settop(L, top);
-    if (status == LUA_OK && cands.n > 0)
+    if (status == LUA_OK && cands.n > 0) {
+        /* After a single match that opens something ("g:options(",
+         * "string."), no space: the user goes on typing. */
+        char last = '\0';
+        if (cands.n == 1 && cands.items[0][0] != '\0')
+            last = cands.items[0][strlen(cands.items[0]) - 1];
+        rl_completion_append_character =
+            (last == '(' || last == '.' || last == ':' || last == '"') ? '\0' : ' ';
         matches = rl_completion_matches(text, cand_generator);
+    }
     cands_clear();
     return matches;
 }
@@ -190,18 +203,41 @@ static int read_plain_line(lua_State *L) {
     return 1;
 }
 
+/* Ctrl-C at the prompt: the read is interrupted (no SA_RESTART), libedit
+ * gives up the line, and term.readline returns "", true. */
+static volatile sig_atomic_t got_sigint = 0;
+
+static void on_prompt_sigint(int sig) {
+    (void)sig;
+    got_sigint = 1;
+}
+
 static int term_readline(lua_State *L) {
     const char *prompt = luaL_optstring(L, 1, "");
     char **box;
+    struct sigaction sa, old;
     if (!isatty(STDIN_FILENO))
         return read_plain_line(L);
     box = (char **)lua_newuserdatauv(L, sizeof(char *), 0);
     *box = NULL;
     luaL_setmetatable(L, TERM_LINE);
     fflush(stdout);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_prompt_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    got_sigint = 0;
+    sigaction(SIGINT, &sa, &old);
     completer_L = L;
     *box = readline(prompt);
     completer_L = NULL;
+    sigaction(SIGINT, &old, NULL);
+    if (*box == NULL && got_sigint) {
+        got_sigint = 0;
+        lua_pushliteral(L, "");
+        lua_pushboolean(L, 1);
+        return 2;
+    }
     if (*box == NULL) {
         luaL_pushfail(L);
         return 1;
@@ -230,6 +266,7 @@ static int history_result(lua_State *L, const char *path, int err) {
 static int term_load_history(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
     int err;
+    stifle_history(1000);
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return history_result(L, path, 0);
     errno = 0;
@@ -283,6 +320,7 @@ void kn_open_term(lua_State *L) {
     }
     lua_pop(L, 1);
     rl_readline_name = "kontor";
+    rl_catch_signals = 0; /* SIGINT at the prompt is ours (term_readline) */
     luaL_newlib(L, term_funcs);
     lua_setfield(L, -2, "term");
 }

@@ -202,10 +202,24 @@ local function cmd_repl(kontor, args, first, mode)
   if t.names then
     names = {}
     for n in t.names:gmatch("[^,]+") do names[#names + 1] = n end
+    -- --names alone sets the player count
+    if players == nil then players = #names end
   end
   local ok, game = pcall(kontor.new_game, { rules = t.rules or "sea_merchants", variants = vs,
     players = players, names = names, seed = seed, options = t.option })
-  if not ok then return usage_error(tostring(game)) end
+  if not ok then
+    local msg = tostring(game)
+    -- a variant that does not fit: say which ones do
+    if #vs > 0 and not msg:find("available:", 1, true) then
+      local base = t.rules or "sea_merchants"
+      local fits = {}
+      for _, e in ipairs(kontor.list()) do
+        if e.kind == "variant" and e.base == base then fits[#fits + 1] = e.name end
+      end
+      if #fits > 0 then msg = msg .. string.format(" (variants of %s: %s)", base, table.concat(fits, ", ")) end
+    end
+    return usage_error(msg)
+  end
   local bots, be = bots_of(t, game)
   if not bots then return usage_error(be) end
   return require("kontor.repl").run(kontor, game, { mode = mode or "repl", bots = bots })

@@ -234,6 +234,8 @@ function Session:after_move(n0)
   elseif self.mode == "repl" and mid_move(g) then
     self:say("The move goes on:")
     self:print_options()
+  elseif self.mode == "repl" then
+    self:say(self:status())
   end
 end
 
@@ -791,6 +793,8 @@ function Session:show_value(v)
     local ok, s = pcall(v.show, v, self.turn_seat or self.as)
     return ok and s or ("<game: " .. tostring(s) .. ">")
   end
+  local mt = type(v) == "table" and getmetatable(v)
+  if type(mt) == "table" and rawget(mt, "__tostring") then return tostring(v) end
   return dump.pretty(v)
 end
 
@@ -936,6 +940,10 @@ function M.session(kontor, game, opts)
   for seat, kind in pairs(opts.bots or {}) do
     sess.bots[seat] = assert(bots.new(kind, seat, game.params.seed))
   end
+  -- One person against bots: show what that person sees (`as all` to lift).
+  local people = {}
+  for s = 1, game.players do if not sess.bots[s] then people[#people + 1] = s end end
+  if next(sess.bots) and #people == 1 then sess.as = people[1] end
   return sess
 end
 
@@ -976,8 +984,8 @@ function M.run(kontor, game, opts)
       if play.before_prompt(sess) == "over" then break end
     end
     if sess.tty then
-      local p = buffer and ">> " or (play and play.prompt(sess) or "> ")
-      prompt = sess.color and ("\1" .. ESC.bold .. "\2" .. p .. "\1" .. ESC.reset .. "\2") or p
+      -- no colour in the prompt: libedit would count the escape codes as width
+      prompt = buffer and ">> " or (play and play.prompt(sess) or "> ")
     end
     local line, interrupted = term.readline(prompt)
     if line == nil then break end

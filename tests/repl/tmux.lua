@@ -1,0 +1,87 @@
+-- tests/repl/tmux.lua: drive a program in a pseudo-terminal through tmux.
+--
+--   local tmux = dofile("tests/repl/tmux.lua")
+--   if not tmux.available() then ... skip ... end
+--   local t = tmux.start("build/kontor --players 3", { HOME = dir, NO_COLOR = nil })
+--   t:send("g:op", "Tab")           -- tmux key names: Tab, Enter, C-c, C-d, Up
+--   t:wait_for("g:options%(")       -- polls the screen (a Lua pattern) up to 5 s
+--   t:screen(true)                  -- the screen, with escape codes when true
+--   t:stop()
+--
+-- Each session runs on its own tmux server socket, so tests never touch a
+-- user's tmux.
+
+local M = {}
+
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local function run(cmd)
+  local p = assert(io.popen(cmd .. " 2>&1"))
+  local out = p:read("a")
+  p:close()
+  return out
+end
+
+function M.available()
+  return os.execute("command -v tmux >/dev/null 2>&1") == true
+end
+
+local T = {}
+T.__index = T
+
+local counter = 0
+
+-- Starts `cmd` (run by sh in the current directory) with `env` added.
+function M.start(cmd, env, width, height)
+  counter = counter + 1
+  local id = string.format("kontor-test-%d-%d", math.random(1, 1e9), counter)
+  local envs = {}
+  for k, v in pairs(env or {}) do envs[#envs + 1] = k .. "=" .. q(v) end
+  local cwd = run("pwd"):gsub("%s+$", "")
+  -- keep the pane open after the program ends, to read its last screen
+  local full = string.format("cd %s && env %s TERM=xterm-256color %s; echo '[exit '$?']'; sleep 30",
+    q(cwd), table.concat(envs, " "), cmd)
+  local t = setmetatable({ sock = id, name = "k" }, T)
+  os.execute(string.format("tmux -L %s -f /dev/null new-session -d -s k -x %d -y %d %s",
+    id, width or 120, height or 40, q(full)))
+  return t
+end
+
+function T:tmux(args) return run("tmux -L " .. self.sock .. " " .. args) end
+
+-- Sends keys: each argument is a tmux key name (Enter, Tab, C-c) or, when it
+-- has a space or is longer than a key name, literal text.
+function T:send(...)
+  for _, k in ipairs({ ... }) do
+    local is_key = k:match("^[CM]%-.$") or k == "Enter" or k == "Tab" or k == "Up"
+      or k == "Down" or k == "BSpace" or k == "Escape"
+    if is_key then self:tmux("send-keys -t k " .. k)
+    else self:tmux("send-keys -t k -l " .. q(k)) end
+  end
+end
+
+-- The visible screen, without the blank lines at its end (capture-pane also
+-- drops the spaces at the end of each line: a prompt "> " reads ">").
+function T:screen(escapes)
+  local s = self:tmux("capture-pane -p " .. (escapes and "-e " or "") .. "-t k")
+  return (s:gsub("%s+$", ""))
+end
+
+-- Waits until the screen matches `pattern` (plain text when plain); returns
+-- the screen, or nil and the last screen after `timeout` seconds.
+function T:wait_for(pattern, timeout, plain, escapes)
+  local tries = math.floor((timeout or 5) / 0.05)
+  local s
+  for _ = 1, tries do
+    s = self:screen(escapes)
+    if s:find(pattern, 1, plain) then return s end
+    os.execute("sleep 0.05")
+  end
+  return nil, s
+end
+
+function T:stop()
+  self:tmux("kill-server")
+end
+
+return M
