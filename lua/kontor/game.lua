@@ -623,7 +623,7 @@ function Game:undo(n)
   if n > len then n = len end
   if n <= 0 then return 0 end
   for i = len, len - n + 1, -1 do
-    self.future[#self.future + 1] = { self.hseat[i], self.hist[i] }
+    self.future[#self.future + 1] = { self.hseat[i], self.hist[i], self.hstop[i] }
   end
   rebuild(self, len - n)
   return n
@@ -644,6 +644,13 @@ function Game:redo(n)
     done = done + 1
   end
   return done
+end
+
+-- The steps undo has taken off, next to redo last: { {seat, text}, ... }.
+function Game:redo_list()
+  local out = {}
+  for i, f in ipairs(self.future) do out[i] = { f[1], f[2] } end
+  return out
 end
 
 -- The number of steps at the end of the list that are secret choices of
@@ -689,6 +696,47 @@ function Game:move_list()
     end
   end
   return out
+end
+
+-- Takes back the last n whole moves with one rebuild; returns them,
+-- oldest first, as { {seat, text}, ... }.
+function Game:undo_moves(n)
+  local list = self:move_list()
+  n = math.min(n or 1, #list)
+  if n <= 0 then return {} end
+  local undone = {}
+  for i = #list - n + 1, #list do undone[#undone + 1] = list[i] end
+  -- the steps of those moves: walk back from the end, move by move
+  local hist, hseat, steps, m = self.hist, self.hseat, 0, 0
+  local i = #hist
+  while m < n and i >= 1 do
+    steps = steps + 1
+    if i == 1 or not continues(hist[i - 1], hseat[i - 1], hist[i], hseat[i], self.hstop[i]) then
+      m = m + 1
+    end
+    i = i - 1
+  end
+  self:undo(steps)
+  return undone
+end
+
+-- Does the next n whole moves of the redo list again; returns how many.
+function Game:redo_moves(n)
+  n = n or 1
+  local done = 0
+  while done < n do
+    local f = self.future[#self.future]
+    if not f or self:redo(1) ~= 1 then break end
+    local text = f[2]
+    while true do
+      local nf = self.future[#self.future]
+      if not (nf and continues(text, f[1], nf[2], nf[1], nf[3])) then break end
+      if self:redo(1) ~= 1 then break end
+      text = nf[2]
+    end
+    done = done + 1
+  end
+  return done
 end
 
 function Game:moves(viewer)
@@ -771,6 +819,27 @@ function Game:invariants()
   if not ok then return "R.invariants failed: " .. tostring(msg) end
   return msg
 end
+
+-- Ctrl-C in the REPL raises "interrupted" wherever Lua runs, so it can land
+-- inside the engine's own bookkeeping (between recording a step and giving
+-- it to the rule script). These calls then put the game back as it was
+-- before them: the step lists only grow past their old length, so their
+-- first entries still describe that game.
+local function protect(name)
+  local f = Game[name]
+  Game[name] = function(self, ...)
+    local hseat, hidx, n0 = self.hseat, self.hidx, #self.hist
+    local future = { table.unpack(self.future) }
+    local res = table.pack(pcall(f, self, ...))
+    if res[1] then return table.unpack(res, 2, res.n) end
+    if type(res[2]) == "string" and res[2]:match("interrupted$") then
+      replay_indices(self, hseat, hidx, n0)
+      self.future = future
+    end
+    error(res[2], 0)
+  end
+end
+for _, name in ipairs { "apply", "why", "undo", "redo", "undo_moves", "redo_moves" } do protect(name) end
 
 M.seat_label = seat_label
 M.parse_seat = parse_seat

@@ -127,7 +127,7 @@ function gamemod.Game:reload()
   self.R, p.options = R, options
   local started, ok, i, why = pcall(self.replay, self, moves)
   if not started then return restore(ok) end
-  if ok then self.future = old_future; return true end
+  if ok then self.future = old_future; return true, #moves end
   -- Keep what replays: stop just before the move that no longer fits.
   local kept = {}
   for j = 1, i - 1 do kept[j] = moves[j] end

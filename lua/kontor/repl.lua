@@ -279,17 +279,11 @@ function Session:undo_moves(n)
       for _, s in ipairs((deciders(g))) do if not is_bot(self, s) then person_turn = true end end
       if person_turn then break end
     end
-    local target = #ml - 1
-    repeat g:undo(1) until #g:move_list() <= target
+    g:undo_moves(1)
     table.insert(undone, 1, last)
     if human then people = people + 1 end
   end
   return undone
-end
-
-local function continues(text, nxt)
-  return #nxt >= #text and nxt:sub(1, #text) == text
-    and (#nxt == #text or nxt:sub(#text + 1, #text + 1):match("[ ,]") ~= nil)
 end
 
 -- Does n moves again (with bots: n moves of people and the bots' moves after).
@@ -298,19 +292,12 @@ function Session:redo_moves(n)
   local done = 0
   local count = 0
   while true do
-    local fut = rawget(g, "future")
-    local f = fut and fut[#fut]
+    local fut = g:redo_list()
+    local f = fut[#fut]
     if not f then break end
     local human = not is_bot(self, f[1])
     if done >= n and (human or not bots_on(self)) then break end
-    if g:redo(1) ~= 1 then break end
-    local text = f[2]
-    while true do
-      local nf = fut[#fut]
-      if not (nf and nf[1] == f[1] and continues(text, nf[2]) and mid_move(g)) then break end
-      if g:redo(1) ~= 1 then break end
-      text = nf[2]
-    end
+    if g:redo_moves(1) ~= 1 then break end
     count = count + 1
     if human or not bots_on(self) then done = done + 1 end
   end
@@ -619,7 +606,7 @@ C.next = function(sess, arg)
   local n = count_arg(sess, arg, "next"); if not n then return end
   local m0, n0 = #g:move_list(), log_count(g)
   local saved = sess.replay
-  sess.replay = sess.replay or { total = #g:move_list() + #(rawget(g, "future") or {}) }
+  sess.replay = sess.replay or { total = #g:move_list() + #g:redo_list() }
   local ok, k = guarded(sess.redo_moves, sess, n)
   if not ok then sess.replay = saved return sess:err(k) end
   if k == 0 then sess:say("At the end (" .. replay_pos(sess) .. ").") return end
@@ -632,7 +619,7 @@ end
 C.prev = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "prev"); if not n then return end
-  sess.replay = sess.replay or { total = #g:move_list() + #(rawget(g, "future") or {}) }
+  sess.replay = sess.replay or { total = #g:move_list() + #g:redo_list() }
   local undone = sess:undo_moves(n)
   if #undone == 0 then return sess:say("At the start (" .. replay_pos(sess) .. ").") end
   sess:say("Back: " .. moves_text(sess, undone) .. " (" .. replay_pos(sess) .. ")")
