@@ -43,7 +43,7 @@ local function parse_variant(s)
   if not name then return { s, options = {} } end
   local opts = {}
   for kv in rest:gmatch("[^,]+") do
-    local k, v = kv:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
+    local k, v = kv:match("^%s*([%w_][%w_.]*)%s*=%s*(.-)%s*$")
     if not k then return nil, string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s) end
     opts[k] = v
   end

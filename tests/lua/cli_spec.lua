@@ -109,6 +109,15 @@ return 7
       assert.truthy(short.mean_turns < long.mean_turns)
     end)
 
+    it("takes variants with options, including a preset's member.option", function()
+      local out, code = kontor_cmd("sim --variant house:hand_limit.size=5,delivered_payout.count=delivered --players 3 --games 20 --json")
+      assert.are.equal(0, code, out)
+      assert.are.same({ "house" }, kontor.json.decode(out).variants)
+      out, code = kontor_cmd("sim --variant hand_limit:size=five --games 1")
+      assert.are.equal(1, code)
+      assert.truthy(out:find("option size of hand_limit: 'five' is not a whole number", 1, true))
+    end)
+
     it("usage errors exit 2 with a clear message", function()
       local out, code = kontor_cmd("sim --players lots")
       assert.are.equal(2, code)
