@@ -69,3 +69,43 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# ---- fuzzing (tests/fuzz/README.md) ----------------------------------------
+#   make fuzz FUZZ_SECONDS=600   each libFuzzer harness for that many seconds
+#   make fuzz-build              just build build/fuzz/fuzz_{actions,save,rules}
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_NAMES   := actions save rules
+FUZZ_BIN     := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+FUZZ_OBJ     := $(CORE_SRC:%.c=build/fuzz/obj/%.o) $(BIND_SRC:%.c=build/fuzz/obj/%.o)
+
+build/fuzz/obj/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_main.c $(FUZZ_OBJ) $(HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer -DHARNESS='"$*"' \
+	    $< $(FUZZ_OBJ) -o $@ $(PKG_LIBS) -lm
+
+.PHONY: fuzz-build
+.SECONDARY: $(FUZZ_OBJ)
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: $(FUZZ_BIN)
+	@for h in $(FUZZ_NAMES); do \
+	    mkdir -p build/fuzz/corpus/$$h build/fuzz/artifacts/$$h; \
+	    echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
+	    KONTOR_HOME=$(CURDIR) ASAN_OPTIONS=detect_leaks=0 build/fuzz/fuzz_$$h \
+	        -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+	        -artifact_prefix=build/fuzz/artifacts/$$h/ \
+	        -dict=tests/fuzz/$$h.dict \
+	        build/fuzz/corpus/$$h tests/fuzz/corpus/$$h || exit 1; \
+	done
+
+# A short pass of each harness (20 s), for CI; not part of `make test`,
+# which must not need clang.
+.PHONY: fuzz-ci
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20

@@ -1,0 +1,200 @@
+-- attack.lua - a hostile rule set for tests/lua/hostile_spec.lua.
+-- Each option of its one decision runs one attack during a step, after the
+-- step has changed the state (a field, a counter, the log, the RNG), so a
+-- test can check that the failed step changed nothing. "safe" is a normal
+-- step. The option "scores:NAME" ends the game with R.scores returning a
+-- hostile value.
+local R = { name = "attack", players = { min = 1, max = 1 } }
+
+local function spin() while true do end end
+
+local A = {}
+A["safe"] = function() end
+-- The instruction budget (lua/l_sandbox.c, sb_hook), inside the places a
+-- script can hide a loop. Plain loops, pcall and coroutine.wrap loops are
+-- in engine_spec.lua.
+A["loop in xpcall handler"] = function() xpcall(error, spin) end
+A["xpcall handler recursion"] = function()
+  local function loop() return xpcall(loop, loop) end
+  loop()
+  error("done")
+end
+A["pcall loop in coroutine"] = function()
+  local co = coroutine.create(function()
+    for _ = 1, math.maxinteger do pcall(spin) end
+  end)
+  coroutine.resume(co)
+end
+A["loop in __close"] = function()
+  pcall(function()
+    local t <close> = setmetatable({}, { __close = spin })
+    error("unwind")
+  end)
+end
+A["loop in coroutine.close"] = function()
+  local co = coroutine.create(function()
+    local t <close> = setmetatable({}, { __close = spin })
+    coroutine.yield()
+  end)
+  coroutine.resume(co)
+  coroutine.close(co)
+end
+A["loop in __index"] = function()
+  local t = setmetatable({}, { __index = function() while true do end end })
+  return t.x
+end
+-- __gc (sandbox.lua, safe_setmetatable): finalizers run with hooks off.
+A["__gc"] = function()
+  setmetatable({}, { __gc = spin })
+end
+A["__gc false"] = function()
+  setmetatable({}, { __gc = false })
+end
+-- Memory (l_sandbox.c, sb_alloc).
+A["rep 2^31"] = function() return #string.rep("x", 2 ^ 31) end
+A["rep 2^31 method"] = function() return #("x"):rep(2 ^ 31) end
+A["unbounded table"] = function()
+  local t = {}
+  for i = 1, math.maxinteger do t[i] = ("x"):rep(1 << 16) .. i end
+end
+A["doubling concat"] = function()
+  local s = "x"
+  while true do s = s .. s end
+end
+A["table of tables"] = function()
+  local t = {}
+  while true do t = { t, t, t, t, t, t, t, t } end
+end
+-- CPU inside C functions (l_sandbox.c, guards).
+A["find .-.-.-b"] = function() return string.find(string.rep("a", 3000), ".-.-.-b") end
+A["method find"] = function() return (("a"):rep(3000)):find(".-.-.-b") end
+A["match .*.*.*b"] = function() return string.match(string.rep("a", 3000), ".*.*.*b") end
+A["gsub .-.-b"] = function() return string.gsub(string.rep("a", 20000), "(.-)(.-)b", "") end
+A["gmatch a*a*a*b"] = function()
+  for _ in string.gmatch(string.rep("a", 3000), "a*a*a*b") do end
+end
+A["%b nested"] = function() return string.find(string.rep("(", 30000), "%b()%b()") end
+A["rep empty 2^50"] = function() return #string.rep("", 2 ^ 50) end
+A["rep empty sep 2^50"] = function() return #string.rep("", 2 ^ 50, "") end
+A["concat 2^40 via __index"] = function()
+  return #table.concat(setmetatable({}, { __index = rawlen }), "", 1, 2 ^ 40)
+end
+A["concat __len"] = function()
+  local n = 0
+  local t = setmetatable({}, { __index = rawlen,
+    __len = function() n = n + 1; return n == 1 and 1 or 2 ^ 40 end })
+  return #table.concat(t)
+end
+A["move 2^40"] = function() table.move({}, 1, 2 ^ 40, 1, {}) end
+A["insert with __len"] = function()
+  table.insert(setmetatable({}, { __len = function() return 2 ^ 40 end }), 1, "x")
+end
+A["remove with __len"] = function()
+  table.remove(setmetatable({}, { __len = function() return 2 ^ 40 end }), 1)
+end
+A["sort with __len"] = function()
+  table.sort(setmetatable({}, { __index = rawlen, __len = function() return 2 ^ 30 end }))
+end
+A["insert at front"] = function()
+  local t = {}
+  for i = 1, 1 << 20 do t[i] = i end
+  for i = 1, 1 << 20 do table.insert(t, 1, i) end
+end
+A["format %99999d"] = function() return string.format("%99999d", 1) end
+-- Deep structures (Lua's own limits; they must stay clean errors).
+A["deep recursion"] = function()
+  local function f(n) return 1 + f(n + 1) end
+  return f(1)
+end
+A["nested coroutines"] = function()
+  local function f(n) if n > 0 then coroutine.wrap(f)(n - 1) end end
+  f(10000)
+end
+A["nested coroutine.close"] = function()   -- a Lua 5.4.4 bug's trigger
+  local coro = false
+  for _ = 1, 10000 do
+    local previous = coro
+    coro = coroutine.create(function()
+      local cc <close> = setmetatable({}, { __close = function()
+        if previous then assert(coroutine.close(previous)) end
+      end })
+      coroutine.yield()
+    end)
+    assert(coroutine.resume(coro))
+  end
+  assert(coroutine.close(coro))
+  error("nested closes done")
+end
+A["many coroutines"] = function()
+  local t = {}
+  for i = 1, math.maxinteger do
+    t[i] = coroutine.create(function() coroutine.yield() end)
+    coroutine.resume(t[i])
+  end
+end
+A["deeply nested load"] = function()
+  assert(load("return " .. ("("):rep(100000) .. "1" .. (")"):rep(100000)))
+end
+A["long chain load"] = function()
+  assert(load("local t = {} return t" .. (".x"):rep(400000)))()
+end
+-- Hostile error values (l_sandbox.c, push_error: never calls __tostring).
+A["error nil"] = function() error(nil) end
+A["error table"] = function() error({}) end
+A["error __tostring loop"] = function()
+  error(setmetatable({}, { __tostring = spin }))
+end
+A["error __tostring error"] = function()
+  error(setmetatable({}, { __tostring = function() error("again") end }))
+end
+A["error huge string"] = function() error(("x"):rep(1 << 26)) end
+
+local NAMES = {}
+for k in pairs(A) do NAMES[#NAMES + 1] = k end
+table.sort(NAMES)
+local HOSTILE = { "cyclic", "huge string", "__lt loop", "__index loop", "__tostring loop", "nan" }
+for _, h in ipairs(HOSTILE) do NAMES[#NAMES + 1] = "scores:" .. h end
+R.attacks = NAMES
+
+local function hostile_scores(g)
+  local h = g.hostile
+  if h == "cyclic" then local t = {}; t[1] = t; t.self = t; return t end
+  if h == "huge string" then return { ("x"):rep(1 << 24) } end
+  if h == "__lt loop" then
+    local mt = { __lt = spin, __le = spin }
+    return { setmetatable({}, mt) }
+  end
+  if h == "__index loop" then return setmetatable({}, { __index = spin }) end
+  if h == "__tostring loop" then return { setmetatable({}, { __tostring = spin }) } end
+  if h == "nan" then return { 0 / 0 } end
+  return { g.n }
+end
+
+function R.setup(g)
+  g.n = 0
+  g.c = kontor.counter { n = 1, min = 0 }
+end
+
+function R.play(g)
+  while true do
+    local k = g:choose(1, "attack", NAMES)
+    local name = NAMES[k]
+    g.n = g.n + 1
+    g.c:add(1, 1)
+    g.roll = math.random(6)
+    g:log("step %d: %s", g.n, name)
+    local h = name:match("^scores:(.*)$")
+    if h then g.hostile = h; return end
+    A[name](g)
+  end
+end
+
+function R.scores(g) return hostile_scores(g) end
+
+-- A view that is a cycle, and one that loops.
+function R.view(g, seat)
+  if g.hostile == "cyclic" then local t = { seat = seat }; t.me = t; return t end
+  return { n = g.n }
+end
+
+return R

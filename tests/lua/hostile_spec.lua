@@ -1,0 +1,411 @@
+-- hostile_spec.lua - issue 6: rule scripts are untrusted. Every case is a
+-- rule-set file loaded the way a user loads one (kontor.new_game{rules =
+-- path}) and must end with a clear error, the host alive and the game
+-- unchanged (its state, log and actions byte for byte). Each test names
+-- the protection it proves; without that protection it fails (a hang or a
+-- crash included: those cases run in a child process under `timeout`).
+-- docs/security.md lists the limits and what each test proves.
+-- Covered elsewhere, not repeated here (tests/lua/engine_spec.lua): the
+-- whole allow list of globals and library functions, `load` forcing text
+-- mode and the script's environment (string.dump absent, "\27Lua" strings
+-- and mode "b" refused, load("return os")() is nil), plain endless loops,
+-- the script's pcall/coroutine.wrap/coroutine.resume not swallowing the
+-- limit, string.rep past the cap, non-string error objects from a step.
+-- Run: build/kontor run tests/busted.lua tests/lua/hostile_spec.lua
+local json = kontor.json
+
+local ATTACK = "tests/hostile/attack.lua"
+local TAMPER = "tests/hostile/tamper.lua"
+local RACE = "tests/rulesets/race.lua"
+
+local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function binary()
+  local b = os.getenv("KONTOR")
+  if b and b ~= "" then return b end
+  local self = arg and arg[-1]
+  if self and self:match("kontor$") then return self end
+  return "build/kontor"
+end
+
+local TMP
+local function tmp(name)
+  if not TMP then
+    TMP = os.tmpname()
+    os.remove(TMP)
+    assert(os.execute("mkdir -m 700 " .. sh_quote(TMP)))
+  end
+  return TMP .. "/" .. name
+end
+
+local function write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+  return path
+end
+
+teardown(function()
+  if TMP then os.execute("rm -rf " .. sh_quote(TMP)) end
+end)
+
+-- Runs tests/hostile/run.lua in a fresh process: a game of `file`, one safe
+-- step, then `action`; a hang (killed by timeout) or a crash is a failure.
+local function in_child(file, action, seconds)
+  local cmd = string.format("timeout -s KILL %d %s run tests/hostile/run.lua %s %s 2>&1",
+    tonumber(os.getenv("HOSTILE_TIMEOUT")) or seconds or 60, sh_quote(binary()), sh_quote(file), sh_quote(action))
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  local _, how, code = p:close()
+  assert(how == "exit" and code == 0,
+    string.format("'%s' did not end cleanly (%s %s): %s", action, tostring(how), tostring(code),
+      out:sub(1, 600)))
+  local line = out:match("[^\n]*$") ~= "" and out:match("[^\n]*$") or out:match("([^\n]*)\n$")
+  local r = json.decode(line)
+  assert(type(r) == "table", "no result: " .. out:sub(1, 600))
+  return r
+end
+
+-- The step failed with a message matching `pattern`, changed nothing, and
+-- the game and the host went on.
+local function refused(r, pattern)
+  assert.is_false(r.ok, "the step was not refused")
+  assert.are.equal("string", r.err_type)
+  assert.is_truthy(r.err:find(pattern), r.err)
+  assert.is_true(r.same, "the failed step changed the game")
+  assert.are.equal(2, r.after)            -- two safe steps logged, nothing else
+  assert.are.equal("ABCxx[1]", r.host)
+end
+
+local LIMIT = "^instruction limit reached"
+local MEMORY = "memory limit reached"
+local COMPLEX = "pattern too complex for a subject of %d+ bytes"
+local LEN = "tables with a __len metamethod cannot be used"
+
+---------------------------------------------------------------------------
+-- Attacks during a step (tests/hostile/attack.lua)
+---------------------------------------------------------------------------
+
+describe("a hostile step", function()
+  -- { action, expected error, protection proved }
+  local CASES = {
+    -- Instruction budget where a script can hide a loop.
+    { "loop in xpcall handler", LIMIT,
+      "l_sandbox.c sb_xpcall: the handler runs after unwinding, with the hook on (as a message handler it ran with hooks off and hung)" },
+    { "pcall loop in coroutine", LIMIT, "sticky limit: the sandbox's pcall rethrows inside a script coroutine" },
+    { "loop in __close", LIMIT, "sticky limit in __close handlers run by the sandbox's pcall" },
+    { "loop in coroutine.close", LIMIT,
+      "l_sandbox.c guard_close: coroutine.close rethrows a limit raised by the __close handlers it ran (it used to return it as a value)" },
+    { "loop in __index", LIMIT, "count hook on metamethods called from the VM" },
+    { "xpcall handler recursion", "done", "C-stack limit; the handler recursion ends without a crash" },
+    -- __gc: finalizers run with hooks off.
+    { "__gc", "__gc finalizers are not allowed", "sandbox.lua safe_setmetatable" },
+    { "__gc false", "__gc finalizers are not allowed", "sandbox.lua safe_setmetatable (any __gc field)" },
+    -- Memory cap.
+    { "rep 2^31", "resulting string too large", "string.rep's size check" },
+    { "unbounded table", MEMORY, "l_sandbox.c sb_alloc" },
+    { "doubling concat", MEMORY, "l_sandbox.c sb_alloc" },
+    { "table of tables", "limit reached", "budget or cap, whichever comes first" },
+    { "many coroutines", MEMORY,
+      "l_sandbox.c sb_resume: on a memory error the dead game thread is reset and collected before the message and the rollback need memory (the host was left at the cap: 'not enough memory' everywhere)" },
+    { "error huge string", "%.%.%. %(%d+ bytes%)",
+      "l_sandbox.c push_error: a message over 4000 bytes is cut (the engine copying a 64 MiB message ran out of memory in the rollback)" },
+    -- CPU inside C functions (l_sandbox.c guards).
+    { "find .-.-.-b", COMPLEX, "guard_pattern: string.find" },
+    { "method find", COMPLEX, "guard_pattern replaces the real string library: (s):find" },
+    { "match .*.*.*b", COMPLEX, "guard_pattern: string.match" },
+    { "gsub .-.-b", COMPLEX, "guard_pattern: string.gsub" },
+    { "gmatch a*a*a*b", COMPLEX, "guard_pattern: string.gmatch" },
+    { "%b nested", COMPLEX, "guard_pattern: %b counts as a quantifier" },
+    { "concat 2^40 via __index", LIMIT, "guard_range: table.concat charges j - i + 1" },
+    { "concat __len", LEN, "guard_range/plain_len: a __len answering 1 then 2^40" },
+    { "move 2^40", LIMIT, "guard_move: table.move charges e - f + 1" },
+    { "insert with __len", LEN, "guard_shift: table.insert" },
+    { "remove with __len", LEN, "guard_shift: table.remove" },
+    { "sort with __len", LEN, "guard_shift: table.sort" },
+    { "insert at front", LIMIT, "guard_shift: each insert charges #t" },
+    { "format %99999d", "invalid conversion", "string.format's own 2-digit width limit" },
+    -- Deep structures.
+    { "deep recursion", "stack overflow", "Lua's stack limit, a clean error" },
+    { "nested coroutines", "^tests/hostile/attack%.lua:%d+: tests/hostile/attack%.lua:%d+:",
+      "Lua's C-stack limit on nested resumes (the message, one prefix per level, is cut at 4000 bytes)" },
+    { "nested coroutine.close", "nested more than 100 deep",
+      "l_sandbox.c guard_close: 10000 nested coroutine.close (Lua 5.4.4 does not count them: it segfaulted) are refused at depth 100" },
+    { "deeply nested load", "too long", "l_sandbox.c check_source (for load() in scripts too)" },
+    { "long chain load", "too long", "l_sandbox.c check_source: a 800 KB one-line chain" },
+    -- Hostile error values: push_error never calls __tostring.
+    { "error nil", "^%(error object is a nil value%)", "push_error" },
+    { "error __tostring loop", "^%(error object is a table value%)", "push_error does not call __tostring" },
+    { "error __tostring error", "^%(error object is a table value%)", "push_error" },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1] .. ": " .. c[3], function()
+      refused(in_child(ATTACK, c[1]), c[2])
+    end)
+  end
+
+  -- These must finish (quickly) rather than hang: string.rep of an empty
+  -- string used to loop 2^50 times inside C.
+  it("string.rep of an empty string 2^50 times returns at once (guard_rep)", function()
+    for _, a in ipairs { "rep empty 2^50", "rep empty sep 2^50" } do
+      local r = in_child(ATTACK, a, 20)
+      assert.is_true(r.ok, r.err)
+      assert.are.equal(3, r.after)
+    end
+  end)
+
+  -- FINDING (core/log.c, core/pile.c via lua/l_log.c, l_pile.c): the log,
+  -- piles and counters allocate with malloc, outside the sandbox's
+  -- allocator, so the memory cap does not see them: one step can log
+  -- 512 MiB (the cap is 256 MiB) and, with a bigger loop, exhaust the
+  -- machine. Fix: charge those allocations to the cap (an accounting hook
+  -- in l_sandbox.c that the bindings call, or Lua-allocated buffers), or
+  -- bound g:log's line length and the log's total size.
+  for _, a in ipairs { "log flood", "pile flood" } do
+    it(a .. ": C-side memory is held to the cap", function()
+      local cok, r = pcall(in_child, ATTACK, a)
+      if not cok or r.ok then
+        pending(a .. " went past the memory cap (C allocations are not counted; the host "
+          .. "then dies copying the log): see the comment")
+        return
+      end
+      refused(r, "limit reached")
+    end)
+  end
+
+  it("in this process too: the game is unchanged and goes on", function()
+    local g = kontor.new_game { rules = ATTACK, seed = 5 }
+    assert(g:apply("safe"))
+    local before = json.encode(g:state()) .. table.concat(g:log(), "\n")
+    for _, a in ipairs { "find .-.-.-b", "move 2^40", "error __tostring loop", "__gc",
+                         "loop in xpcall handler" } do
+      local okk, err = pcall(g.apply, g, a)
+      assert.is_false(okk)
+      assert.are.equal("string", type(err))
+      assert.are.equal(before, json.encode(g:state()) .. table.concat(g:log(), "\n"))
+    end
+    assert(g:apply("safe"))
+    -- Trusted code is not bounded by the guards (they act only while armed).
+    assert.are.equal(1, ("a"):rep(300):find(".-.-a"))
+    assert.are.equal(3000, #table.concat(setmetatable({}, { __index = function() return "x" end }), "", 1, 3000))
+  end)
+end)
+
+---------------------------------------------------------------------------
+-- Hostile values handed back to the engine
+---------------------------------------------------------------------------
+
+describe("hostile values from R.scores and R.view", function()
+  local function ended(h, players)
+    local g = kontor.new_game { rules = ATTACK, seed = 5, players = players or 1 }
+    assert(g:apply("scores:" .. h))
+    assert.is_true(g:over())
+    return g
+  end
+
+  it("a cyclic view is cut at the cycle; a cyclic score table is a clean error", function()
+    local g = ended("cyclic")
+    local v = g:view(1)
+    assert.are.equal("<cycle>", v.me)
+    assert.is_string(json.encode(v))
+    local okk, res = pcall(g.result, g)
+    if okk then
+      local eok, eerr = pcall(json.encode, res)
+      assert.is_false(eok)
+      assert.is_string(eerr)
+    else
+      assert.is_string(res)
+    end
+  end)
+
+  it("a huge string in the scores is returned, not copied around", function()
+    local g = ended("huge string")
+    assert.are.equal(1 << 24, #g:result().scores[1])
+  end)
+
+  it("a __tostring that loops is never called by the engine", function()
+    local g = ended("__tostring loop")
+    local okk = pcall(g.result, g)
+    assert.is_boolean(okk)
+    assert.is_string(kontor.pretty(g:view(1)))
+  end)
+
+  -- FINDING (lua/kontor/game.lua, Game:result): the winners are found by
+  -- comparing the score values outside the armed call, so a score with a
+  -- looping __lt (or a score table with a looping __index) hangs the host.
+  -- The fix: check inside the armed call that R.scores returns a plain list
+  -- of numbers (rawget, math.type), or compare under sandbox.call.
+  for _, h in ipairs { "__lt loop", "__index loop" } do
+    it("a score table with a " .. h .. " does not hang g:result()", function()
+      local src = string.format([[
+        local g = kontor.new_game { rules = %q, seed = 5, players = 2 }
+        assert(g:apply("scores:%s"))
+        local ok, err = pcall(g.result, g)
+        print(ok and "returned" or ("error: " .. tostring(err):sub(1, 80)))
+      ]], ATTACK, h)
+      local script = write(tmp("result.lua"), src)
+      local p = assert(io.popen(string.format("timeout -s KILL 20 %s run %s 2>&1",
+        sh_quote(binary()), sh_quote(script))))
+      local out = p:read("a")
+      local _, how, code = p:close()
+      if not (how == "exit" and code == 0) then
+        pending("known: Game:result compares R.scores' values unarmed (hangs); see the comment")
+        return
+      end
+      assert.is_truthy(out:find("error: ") or out:find("returned"), out)
+    end)
+  end
+end)
+
+---------------------------------------------------------------------------
+-- Rule-set files the loader must refuse
+---------------------------------------------------------------------------
+
+describe("a hostile rule-set file", function()
+  local function load_error(name, text)
+    local path = write(tmp(name), text)
+    local okk, err = pcall(kontor.new_game, { rules = path })
+    assert.is_false(okk)
+    assert.are.equal("string", type(err))
+    -- the host still works
+    local g = kontor.new_game { rules = RACE, seed = 1 }
+    assert(g:apply(1))
+    return err
+  end
+
+  it("a binary chunk (string.dump output) is refused: text mode only (sb_load)", function()
+    local err = load_error("dump.lua", string.dump(function() return {} end))
+    assert.is_truthy(err:find("binary chunk", 1, true), err)
+  end)
+
+  it("a crafted \\27Lua header is refused before the undump code sees it", function()
+    local err = load_error("crafted.lua", "\27Lua\84\0\25\147\13\10\26\10\4\8\8" .. ("\255"):rep(200))
+    assert.is_truthy(err:find("binary chunk", 1, true), err)
+  end)
+
+  it("a 1 MB one-line source is refused before compiling (check_source: line limit)", function()
+    local err = load_error("oneline.lua", "local t = {} return t" .. (".x"):rep(500000))
+    assert.is_truthy(err:find("line 1 too long", 1, true), err)
+  end)
+
+  it("a source over 1 MiB is refused before compiling (check_source: size limit)", function()
+    local err = load_error("big.lua", ("local x = 1\n"):rep(100000))
+    assert.is_truthy(err:find("source too large", 1, true), err)
+  end)
+
+  it("deeply nested source is a clean error (Lua's C-stack limit)", function()
+    local body = {}
+    for i = 1, 20000 do body[i] = "(" end
+    local err = load_error("nested.lua", "return " .. table.concat(body, "\n") .. "1"
+      .. (")\n"):rep(20000))
+    assert.is_truthy(err:find("overflow") or err:find("levels"), err)
+  end)
+
+  it("a long t.x.x... chain split over lines does not crash the loader", function()
+    local path = write(tmp("chain.lua"), "local t = setmetatable({}, { __index = function(t) return t end })\n"
+      .. "local R = t" .. ("\n.x"):rep(300000) .. "\nreturn nil")
+    local p = assert(io.popen(string.format(
+      "timeout -s KILL 60 %s run /dev/stdin 2>&1 <<'EOF'\nprint(pcall(kontor.new_game, { rules = %q }))\nEOF",
+      sh_quote(binary()), path)))
+    local out = p:read("a")
+    local _, how, code = p:close()
+    assert.is_true(how == "exit" and code == 0, out)
+    assert.is_truthy(out:find("^false\t"), out)
+  end)
+end)
+
+---------------------------------------------------------------------------
+-- Tampering stays inside the script that does it
+---------------------------------------------------------------------------
+
+describe("tampering", function()
+  it("does not reach other rule sets, trusted code, or later games", function()
+    local a = kontor.new_game { rules = TAMPER, seed = 1 }
+    local st = a:state()
+    assert.is_truthy(st.loaded.string_mt:find("attempt to index a boolean", 1, true))  -- getmetatable("") is false
+    assert.is_string(st.loaded.setmt_string)        -- setmetatable("") refused
+    assert.are.equal("abab", st.loaded.method_after)
+    assert(a:apply("tamper"))
+    assert.are.equal("abab", a:state().step.method_after)
+    -- A second copy of the same file saw untouched libraries.
+    local b = kontor.new_game { rules = TAMPER, seed = 1 }
+    assert.are.same({ rep = "function", format = "function", insert = "function",
+      floor = "function", pairs = "function", pile = "function", mt = "boolean",
+      G = "table", method = "abab" }, b:state().saw)
+    -- Other rule sets work.
+    local r = kontor.new_game { rules = RACE, seed = 1 }
+    assert(r:apply(1)); assert(r:apply(2))
+    assert.are.same({ 1, 2 }, r:state().points)
+    local s = kontor.new_game { rules = "sea_merchants", seed = 1 }
+    assert.is_true(#s:options() > 0)
+    -- Trusted code (the REPL runs here) is untouched.
+    assert.are.equal("abab", ("ab"):rep(2))
+    assert.are.equal("7", string.format("%d", 7))
+    assert.are.equal(2, select("#", ("x=1"):find("=")) - 0)
+    assert.are.equal(string, debug.getmetatable("").__index)
+    local t = {}; table.insert(t, 1); assert.are.same({ 1 }, t)
+    assert.are.equal(3, math.floor(3.5))
+    assert.is_nil(getmetatable(_G))
+  end)
+end)
+
+---------------------------------------------------------------------------
+-- Determinism across processes
+---------------------------------------------------------------------------
+
+describe("the same game in two fresh processes", function()
+  local function run_once(spec, variant, path)
+    local cmd = string.format("timeout -s KILL 120 %s run tests/hostile/replay.lua %s %s 300 %s 2>&1",
+      sh_quote(binary()), sh_quote(spec), sh_quote(variant or "-"), sh_quote(path))
+    local p = assert(io.popen(cmd))
+    local out = p:read("a")
+    local _, how, code = p:close()
+    assert(how == "exit" and code == 0, spec .. ": " .. out:sub(1, 400))
+    local f = assert(io.open(path, "rb"))
+    local save = f:read("a")
+    f:close()
+    return out, save
+  end
+
+  local function same_twice(spec, variant)
+    local log1, save1 = run_once(spec, variant, tmp("det1.json"))
+    local log2, save2 = run_once(spec, variant, tmp("det2.json"))
+    return log1 == log2 and save1 == save2, log1, log2
+  end
+
+  -- Every rule set and variant shipped, and the test rule sets.
+  local CASES = {}
+  for _, f in ipairs { "race", "sealed_bid", "take_one_each" } do
+    CASES[#CASES + 1] = { "tests/rulesets/" .. f .. ".lua" }
+  end
+  for _, e in ipairs(kontor.list()) do
+    if e.kind == "rules" then CASES[#CASES + 1] = { e.name }
+    elseif e.kind == "variant" then CASES[#CASES + 1] = { e.base, e.name } end
+  end
+
+  it("gives byte-identical logs and saves, for every rule set and variant", function()
+    assert.is_true(#CASES >= 4)
+    for _, c in ipairs(CASES) do
+      local same, a, b = same_twice(c[1], c[2])
+      assert(same, string.format("%s %s: the two processes differ:\n%s\n----\n%s",
+        c[1], c[2] or "", a:sub(1, 300), b:sub(1, 300)))
+    end
+  end)
+
+  -- FINDING: Lua 5.4.4 seeds its string hash per process (lstate.c,
+  -- luai_makeseed: time(NULL) mixed with addresses, which ASLR moves), so
+  -- the order `pairs` visits string keys (and table keys: pointers) differs
+  -- between processes. A rule script whose options, log or choices follow
+  -- a `pairs` order is not reproducible: its saves may not replay in
+  -- another process. docs/security.md proposes the fix (a sandbox `pairs`
+  -- in a defined order); until then this rule set shows it.
+  it("even when a rule script iterates with pairs", function()
+    local differ = 0
+    for _ = 1, 3 do
+      if not same_twice("tests/hostile/pairs_order.lua") then differ = differ + 1 end
+    end
+    if differ > 0 then
+      pending(string.format("pairs order differs between processes (%d of 3 pairs of runs): see docs/security.md", differ))
+    end
+  end)
+end)

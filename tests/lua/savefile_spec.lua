@@ -1,0 +1,271 @@
+-- savefile_spec.lua - issue 6: save files under faults. Writes are atomic
+-- (lua/l_fs.c fs.write_atomic: temp file, fsync, rename, directory fsync):
+-- a full disk (ulimit -f), failing writes, fsyncs and renames (strace
+-- fault injection) and a SIGKILL at a random point of repeated saves leave
+-- the old file or the new one, complete, never a mix. Loading a file cut at
+-- every byte, with every byte flipped, of a newer version or of a missing
+-- rule set gives nil and a message naming the file, and the game being
+-- played is untouched. (engine_spec.lua has one case of each bad file; this
+-- goes through all of them.)
+-- Run: build/kontor run tests/busted.lua tests/lua/savefile_spec.lua
+local json = kontor.json
+
+local RACE = "tests/rulesets/race.lua"
+
+local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function binary()
+  local b = os.getenv("KONTOR")
+  if b and b ~= "" then return b end
+  local self = arg and arg[-1]
+  if self and self:match("kontor$") then return self end
+  return "build/kontor"
+end
+
+local TMP
+local function tmp(name)
+  if not TMP then
+    TMP = os.tmpname()
+    os.remove(TMP)
+    assert(os.execute("mkdir -m 700 " .. sh_quote(TMP)))
+  end
+  return TMP .. "/" .. name
+end
+
+teardown(function()
+  if TMP then os.execute("rm -rf " .. sh_quote(TMP)) end
+end)
+
+local function write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+  return path
+end
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local function snapshot(g)
+  return json.encode(g:state()) .. "\n" .. table.concat(g:log(), "\n") .. "\n"
+    .. table.concat(g:actions(), "\n")
+end
+
+-- Temp files fs.write_atomic left in a folder: ".NAME.tmp.PID.N".
+local function temps(dir)
+  local out = {}
+  for _, f in ipairs(kontor.core.fs.list(dir) or {}) do
+    if f:find("%.tmp%.%d+%.%d+$") then out[#out + 1] = f end
+  end
+  return out
+end
+
+-- Runs Lua source in a fresh kontor process through `sh -c`, with `prefix`
+-- before the command (ulimit, strace). Returns exit status and output.
+local function child(src, prefix)
+  local script = write(tmp("child.lua"), src)
+  local cmd = string.format("%s %s run %s", prefix or "", sh_quote(binary()), sh_quote(script))
+  local p = assert(io.popen("sh -c " .. sh_quote(cmd) .. " 2>&1"))
+  local out = p:read("a")
+  local _, how, code = p:close()
+  return how == "exit" and code or -1, out
+end
+
+-- A child script: with MODE "old", writes the old save at PATH (a game of
+-- one step); otherwise makes a game of N more steps and saves it over PATH.
+-- Exit 0: that save failed with a message matching WHY, the old file is
+-- intact and no temp file is left; 3 otherwise (the reason on stderr, which
+-- may be lost when writes fail: the status is what counts). The old save is
+-- written by a separate run, so a fault can hit every call of the second.
+local FAULT = [[
+local mode, path, n, why, dir = %q, %q, %d, %q, %q
+local function read(p) local f = io.open(p, "rb"); local s = f and f:read("a"); if f then f:close() end; return s end
+local g = kontor.new_game { rules = %q, seed = 1, options = { target = 1000000 } }
+g:apply(1)
+if mode == "old" then os.exit(g:save(path) and 0 or 4) end
+local old = read(path)
+for _ = 1, n do g:apply(3) end
+local ok, err = g:save(path)
+local function fail(m) io.stderr:write(m, "\n"); os.exit(3) end
+if ok then fail("the save succeeded") end
+if not tostring(err):find(why) then fail("message: " .. tostring(err)) end
+if read(path) ~= old then fail("the old file changed") end
+for _, f in ipairs(kontor.core.fs.list(dir)) do
+  if f:find("%%.tmp%%.") then fail("temp file left: " .. f) end
+end
+os.exit(0)
+]]
+
+local function fault(path, n, why, prefix)
+  local code, out = child(FAULT:format("old", path, n, why, TMP, RACE))
+  assert.are.equal(0, code, out)
+  return child(FAULT:format("new", path, n, why, TMP, RACE), prefix)
+end
+
+describe("a save under faults", function()
+  it("a full disk (ulimit -f) leaves the old file intact and no temp file", function()
+    -- ulimit -f counts 512-byte blocks: 4 blocks, and a save of ~40 KB.
+    local code, out = fault(tmp("full.json"), 2500, "File too large", "ulimit -f 4;")
+    assert.are.equal(0, code, out)
+  end)
+
+  local function have_strace()
+    return os.execute("strace -V >/dev/null 2>&1")
+  end
+
+  for _, c in ipairs {
+    { "write", "ENOSPC", "write failed: No space left on device" },
+    { "fsync", "EIO", "fsync failed: Input/output error" },
+    { "rename", "EXDEV", "rename failed: Invalid cross%-device link" },
+  } do
+    it(string.format("%s failing with %s (strace fault injection): the old file stays", c[1], c[2]), function()
+      if not have_strace() then
+        pending("strace is not installed: fault injection skipped")
+        return
+      end
+      -- Every call of the second run fails; LeakSanitizer cannot run
+      -- under ptrace.
+      local inject = string.format("ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o /dev/null "
+        .. "-e trace=%s -e inject=%s:error=%s", c[1], c[1], c[2])
+      local code, out = fault(tmp("inject_" .. c[1] .. ".json"), 50, c[3], inject)
+      assert.are.equal(0, code, out)
+    end)
+  end
+
+  it("SIGKILL at random points of repeated saves: old or new, complete; never a mix", function()
+    local path = tmp("killed.json")
+    local src = string.format([[
+      local g = kontor.new_game { rules = %q, seed = 1, options = { target = 1000000 } }
+      for i = 1, 1000000 do
+        g:apply(1 + i %% 3)
+        assert(g:save(%q))
+      end]], RACE, path)
+    local script = write(tmp("saver.lua"), src)
+    local bot = kontor.core.rng(6)
+    local leftover = {}
+    for round = 1, 12 do
+      local delay = 0.05 + bot:float() * 0.4
+      os.execute(string.format("sh -c '%s run %s & pid=$!; sleep %.3f; kill -9 $pid; wait $pid' 2>/dev/null",
+        binary():gsub("'", ""), script, delay))
+      local text = read(path)
+      if text then
+        -- The file is a whole save: it loads, and saving the loaded game
+        -- gives the same bytes.
+        local g, err = kontor.load_game(path)
+        assert(g, string.format("round %d: %s", round, tostring(err)))
+        local again = tmp("again.json")
+        assert(g:save(again))
+        assert.are.equal(text, read(again), "round " .. round)
+        os.remove(again)
+      end
+      for _, f in ipairs(temps(TMP)) do leftover[#leftover + 1] = f; os.remove(TMP .. "/" .. f) end
+    end
+    if #leftover > 0 then
+      -- FINDING (lua/l_fs.c): a process killed between creating its temp
+      -- file and renaming it leaves ".NAME.tmp.PID.N" behind; nothing
+      -- removes it later. A fix: write_atomic (or load/save) removes stale
+      -- temp files of the same target whose PID is not running.
+      pending(string.format("%d temp file(s) left by killed saves (e.g. %s): see the comment",
+        #leftover, leftover[1]))
+    end
+  end)
+end)
+
+---------------------------------------------------------------------------
+-- Loading bad files
+---------------------------------------------------------------------------
+
+describe("loading a bad save file", function()
+  local good_text, good_moves, current, before
+
+  setup(function()
+    local g = kontor.new_game { rules = RACE, seed = 4 }
+    for _, k in ipairs { 1, 2, 3, 1 } do assert(g:apply(k)) end
+    local p = tmp("good.json")
+    assert(g:save(p))
+    good_text = read(p)
+    good_moves = table.concat(g:moves(), "\n")
+    -- The game being played while the bad files are tried.
+    current = kontor.new_game { rules = RACE, seed = 9 }
+    assert(current:apply(2))
+    before = snapshot(current)
+  end)
+
+  -- nil and a message naming the file, or (the bytes still being a whole
+  -- save) the same game; never an error raised; the current game untouched.
+  local function try(text, label)
+    local p = write(tmp("bad.json"), text)
+    local okk, g, err = pcall(kontor.load_game, p)
+    assert(okk, label .. ": load_game raised: " .. tostring(g))
+    if g then
+      return "loaded", g
+    end
+    assert.are.equal("string", type(err), label)
+    assert(err:find(p, 1, true), label .. ": the message does not name the file: " .. err)
+    return "refused", err
+  end
+
+  it("cut at every byte offset", function()
+    local refused = 0
+    for n = 0, #good_text - 1 do
+      local how, g = try(good_text:sub(1, n), "cut at " .. n)
+      if how == "loaded" then
+        -- only the final newline may go
+        assert.are.equal(#good_text - 1, n)
+        assert.are.equal(good_moves, table.concat(g:moves(), "\n"))
+      else
+        refused = refused + 1
+      end
+    end
+    assert.are.equal(#good_text - 1, refused)
+    assert.are.equal(before, snapshot(current))
+  end)
+
+  it("with each byte flipped (every bit pattern of one bit, every offset)", function()
+    local bot = kontor.core.rng(11)
+    local loaded = 0
+    for i = 1, #good_text do
+      local bit = 1 << bot:below(8)
+      local b = good_text:byte(i) ~ bit
+      local text = good_text:sub(1, i - 1) .. string.char(b) .. good_text:sub(i + 1)
+      local how = try(text, string.format("byte %d ^ %d", i, bit))
+      if how == "loaded" then loaded = loaded + 1 end
+    end
+    assert.are.equal(before, snapshot(current))
+    -- Most flips break the file; a few (a digit of the seed, a name) do not.
+    assert.is_true(loaded < #good_text / 2, loaded)
+  end)
+
+  it("of a newer version, or naming a missing rule set", function()
+    local doc = json.decode(good_text)
+    doc.version = 2
+    local _, err = try(json.encode(doc), "newer")
+    assert.is_truthy(err:find("newer than this Kontor reads", 1, true), err)
+    doc.version = 1
+    doc.rules = "no_such_rule_set"
+    local _, err2 = try(json.encode(doc), "missing rules")
+    assert.is_truthy(err2:find("no_such_rule_set", 1, true), err2)
+    doc.rules = tmp("gone.lua")
+    local _, err3 = try(json.encode(doc), "missing file")
+    assert.is_truthy(err3:find("no such file", 1, true), err3)
+    assert.are.equal(before, snapshot(current))
+  end)
+
+  it("huge, deeply nested or binary: a clear error, quickly", function()
+    local _, e1 = try(("["):rep(100000), "nested arrays")
+    assert.is_string(e1)
+    local _, e2 = try("\0\1\2\255" .. ("\0"):rep(1000), "binary")
+    assert.is_string(e2)
+    local doc = json.decode(good_text)
+    doc.actions = {}
+    for i = 1, 20000 do doc.actions[i] = "1: no such action" end
+    local _, e3 = try(json.encode(doc), "20000 bad actions")
+    assert.is_truthy(e3:find("cannot be replayed", 1, true), e3)
+    assert.are.equal(before, snapshot(current))
+  end)
+end)
