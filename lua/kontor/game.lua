@@ -768,26 +768,46 @@ function Game:log()
   return self.ctx._log:lines()
 end
 
+-- The scores and winners, computed in one armed call that reads only raw
+-- numbers: what a rule script returns cannot hang the engine (a looping
+-- __index or __lt) or hand it something that is not a score.
 function Game:result()
   if self.kind ~= "over" then return nil, "the game is not over" end
   local R, ctx = self.R, self.ctx
-  local ok, scores = call(R.scores, ctx)
-  if not ok then error(format("%s: R.scores failed: %s", R.name, tostring(scores)), 0) end
-  local winners
-  if R.winners then
-    local wok, w = call(R.winners, ctx)
-    if not wok then error(format("%s: R.winners failed: %s", R.name, tostring(w)), 0) end
-    winners = w
-  else
-    winners = {}
-    local best
+  local ok, res = call(function()
+    local raw = R.scores(ctx)
+    if type(raw) ~= "table" then error("R.scores must return a list of numbers, one per seat", 0) end
+    local scores = {}
     for s = 1, ctx.players do
-      local v = scores[s]
-      if best == nil or v > best then best = v; winners = { s }
-      elseif v == best then winners[#winners + 1] = s end
+      local v = rawget(raw, s)
+      if type(v) ~= "number" or v ~= v then
+        error(format("R.scores: the score of seat %d is %s, not a number", s, type(v)), 0)
+      end
+      scores[s] = v
     end
-  end
-  return { scores = scores, winners = winners, turns = ctx.turn }
+    local winners = {}
+    if R.winners then
+      local w = R.winners(ctx)
+      if type(w) ~= "table" then error("R.winners must return a list of seats", 0) end
+      for i = 1, rawlen(w) do
+        local x = rawget(w, i)
+        if math.type(x) ~= "integer" or x < 1 or x > ctx.players then
+          error(format("R.winners: entry %d is not a seat 1..%d", i, ctx.players), 0)
+        end
+        winners[i] = x
+      end
+    else
+      local best
+      for s = 1, ctx.players do
+        local v = scores[s]
+        if best == nil or v > best then best = v; winners = { s }
+        elseif v == best then winners[#winners + 1] = s end
+      end
+    end
+    return { scores = scores, winners = winners, turns = ctx.turn }
+  end)
+  if not ok then error(format("%s: %s", R.name, tostring(res)), 0) end
+  return res
 end
 
 function Game:state()

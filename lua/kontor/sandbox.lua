@@ -43,6 +43,81 @@ local function no_randomseed()
   error("math.randomseed is not available: the game's seed decides", 2)
 end
 
+-- pairs and next in a fixed order (principle 1: a game is a pure function
+-- of its inputs). Lua 5.4 seeds its string hashes per process, so the real
+-- order of string keys differs from run to run, and with it any game whose
+-- script iterates them. Keys come booleans first (false, true), then
+-- numbers ascending, then strings bytewise; a table, function or userdata
+-- key has no fixed order and is an error.
+local KEY_RANK = { boolean = 1, number = 2, string = 3 }
+local raw_next, sort = next, table.sort
+
+local function key_less(a, b)
+  local ra, rb = KEY_RANK[type(a)], KEY_RANK[type(b)]
+  if ra ~= rb then return ra < rb end
+  if ra == 1 then return a == false and b == true end
+  return a < b
+end
+
+local function sorted_keys(t, fname)
+  local keys, n = {}, 0
+  for k in raw_next, t do
+    if not KEY_RANK[type(k)] then
+      error(string.format("%s: a %s key has no fixed order (keys must be booleans, numbers or strings)",
+        fname, type(k)), 3)
+    end
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, key_less)
+  return keys, n
+end
+
+local function ordered_pairs(t)
+  local mt = getmetatable(t)
+  if type(mt) == "table" and rawget(mt, "__pairs") then return rawget(mt, "__pairs")(t) end
+  if type(t) ~= "table" then
+    error(string.format("bad argument #1 to 'pairs' (table expected, got %s)", type(t)), 2)
+  end
+  local keys = sorted_keys(t, "pairs")
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, rawget(t, k) end
+  end, t, nil
+end
+
+local function ordered_next(t, k)
+  if type(t) ~= "table" then
+    error(string.format("bad argument #1 to 'next' (table expected, got %s)", type(t)), 2)
+  end
+  if k == nil then   -- the common use, next(t) == nil: no sort needed
+    local first = raw_next(t)
+    if first == nil then return nil end
+    local best = first
+    for key in raw_next, t do
+      if not KEY_RANK[type(key)] then
+        error(string.format("next: a %s key has no fixed order", type(key)), 2)
+      end
+      if key_less(key, best) then best = key end
+    end
+    return best, rawget(t, best)
+  end
+  local keys, n = sorted_keys(t, "next")
+  local lo, hi = 1, n   -- binary search for k, then its successor
+  while lo <= hi do
+    local mid = (lo + hi) // 2
+    local m = keys[mid]
+    if m == k then
+      local nk = keys[mid + 1]
+      if nk == nil then return nil end
+      return nk, rawget(t, nk)
+    elseif key_less(m, k) then lo = mid + 1 else hi = mid - 1 end
+  end
+  error("invalid key to 'next'", 2)
+end
+
 -- Protect the shared string metatable from scripts (getmetatable("")).
 getmetatable("").__metatable = false
 
@@ -79,6 +154,7 @@ end
 function M.env(api)
   local env = {}
   for _, k in ipairs(BASE) do env[k] = _G[k] end
+  env.pairs, env.next = ordered_pairs, ordered_next
   for lib, names in pairs(LIBS) do env[lib] = copy(_G[lib], names) end
   env.math.random = game_random
   env.math.randomseed = no_randomseed

@@ -218,9 +218,12 @@ describe("hostile values from R.scores and R.view", function()
     end
   end)
 
-  it("a huge string in the scores is returned, not copied around", function()
+  it("a huge string in the scores is refused with a short message", function()
     local g = ended("huge string")
-    assert.are.equal(1 << 24, #g:result().scores[1])
+    local ok, err = pcall(g.result, g)
+    assert.is_false(ok)
+    assert.truthy(err:find("R.scores: the score of seat 1 is string, not a number", 1, true))
+    assert.truthy(#err < 2000)
   end)
 
   it("a __tostring that loops is never called by the engine", function()
@@ -230,15 +233,13 @@ describe("hostile values from R.scores and R.view", function()
     assert.is_string(kontor.pretty(g:view(1)))
   end)
 
-  -- FINDING (lua/kontor/game.lua, Game:result): the winners are found by
-  -- comparing the score values outside the armed call, so a score with a
-  -- looping __lt (or a score table with a looping __index) hangs the host.
-  -- The fix: check inside the armed call that R.scores returns a plain list
-  -- of numbers (rawget, math.type), or compare under sandbox.call.
+  -- Game:result reads R.scores' values raw, inside one armed call: a score
+  -- with a looping __lt or a score table with a looping __index cannot hang
+  -- the host (before, the winners were compared outside the limits).
   for _, h in ipairs { "__lt loop", "__index loop" } do
     it("a score table with a " .. h .. " does not hang g:result()", function()
       local src = string.format([[
-        local g = kontor.new_game { rules = %q, seed = 5, players = 2 }
+        local g = kontor.new_game { rules = %q, seed = 5 }
         assert(g:apply("scores:%s"))
         local ok, err = pcall(g.result, g)
         print(ok and "returned" or ("error: " .. tostring(err):sub(1, 80)))
@@ -248,10 +249,8 @@ describe("hostile values from R.scores and R.view", function()
         sh_quote(binary()), sh_quote(script))))
       local out = p:read("a")
       local _, how, code = p:close()
-      if not (how == "exit" and code == 0) then
-        pending("known: Game:result compares R.scores' values unarmed (hangs); see the comment")
-        return
-      end
+      assert.are.equal("exit", how, out)
+      assert.are.equal(0, code, out)
       assert.is_truthy(out:find("error: ") or out:find("returned"), out)
     end)
   end
@@ -392,20 +391,33 @@ describe("the same game in two fresh processes", function()
     end
   end)
 
-  -- FINDING: Lua 5.4.4 seeds its string hash per process (lstate.c,
-  -- luai_makeseed: time(NULL) mixed with addresses, which ASLR moves), so
-  -- the order `pairs` visits string keys (and table keys: pointers) differs
-  -- between processes. A rule script whose options, log or choices follow
-  -- a `pairs` order is not reproducible: its saves may not replay in
-  -- another process. docs/security.md proposes the fix (a sandbox `pairs`
-  -- in a defined order); until then this rule set shows it.
+  -- Lua 5.4.4 seeds its string hash per process (lstate.c, luai_makeseed:
+  -- time(NULL) mixed with addresses, which ASLR moves), so the real order of
+  -- `pairs` over string keys differs between processes. The sandbox's pairs
+  -- and next visit keys in a fixed order instead (lua/kontor/sandbox.lua).
   it("even when a rule script iterates with pairs", function()
-    local differ = 0
     for _ = 1, 3 do
-      if not same_twice("tests/hostile/pairs_order.lua") then differ = differ + 1 end
+      assert.is_true(same_twice("tests/hostile/pairs_order.lua"))
     end
-    if differ > 0 then
-      pending(string.format("pairs order differs between processes (%d of 3 pairs of runs): see docs/security.md", differ))
-    end
+  end)
+
+  it("pairs and next visit booleans, then numbers ascending, then strings bytewise", function()
+    local sb = require "kontor.sandbox"
+    local env = sb.env(require("kontor.rules").api)
+    local f = assert(kontor.core.sandbox.load([[
+      local t = { "one", "two", zed = 1, alpha = 2, [2.5] = 3, [true] = 4, [false] = 5, [-1] = 6, B = 7 }
+      local order = {}
+      for k in pairs(t) do order[#order + 1] = tostring(k) end
+      local via_next, k = {}, nil
+      repeat k = next(t, k); if k ~= nil then via_next[#via_next + 1] = tostring(k) end until k == nil
+      local bad = pcall(pairs, { [{}] = 1 })
+      return table.concat(order, " "), table.concat(via_next, " "), next({}), bad
+    ]], "=order", env))
+    local ok, a, b, empty, bad = kontor.core.sandbox.call(f)
+    assert.is_true(ok, a)
+    assert.are.equal("false true -1 1 2 2.5 B alpha zed", a)
+    assert.are.equal(a, b)
+    assert.is_nil(empty)
+    assert.is_false(bad)
   end)
 end)
