@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,32 @@ static void split_path(const char *path, size_t len, size_t *dirlen,
     *dirlen = i;
 }
 
+/* Removes the temp files that saves of `name` in `dir` left when their
+ * process was killed (".NAME.tmp.PID.N" whose PID is gone): a kill can
+ * stop a save between creating its temp file and renaming it. Best effort:
+ * an entry that cannot be read or removed is left alone. */
+static void remove_stale_temps(const char *dir, const char *name, size_t nlen) {
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (n[0] != '.' || strncmp(n + 1, name, nlen) != 0 || strncmp(n + 1 + nlen, ".tmp.", 5) != 0)
+            continue;
+        char *end;
+        long pid = strtol(n + 1 + nlen + 5, &end, 10);
+        if (pid <= 0 || *end != '.' || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;   /* that save may still be running */
+        char full[PATH_MAX];
+        if (snprintf(full, sizeof full, "%s/%s", dir, n) < (int)sizeof full)
+            unlink(full);
+    }
+    closedir(d);
+}
+
 static int fs_write_atomic(lua_State *L) {
     static unsigned long counter = 0;
     size_t plen, dlen, dirlen, base, cap;
@@ -207,6 +234,7 @@ static int fs_write_atomic(lua_State *L) {
         dir[dirlen] = '\0';
     }
 
+    remove_stale_temps(dir, path + base, plen - base);
     for (int tries = 0; tries < 100; tries++) {
         snprintf(tmp, cap, "%.*s.%s.tmp.%ld.%lu", (int)base, path, path + base,
                  (long)getpid(), ++counter);
