@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include "counter.h"
+#include "kn_alloc.h"
 #include "kn_error.h"
 
 /* 1 if count elements of size bytes do not fit a size_t. */
@@ -30,7 +31,7 @@ int kn_counter_init(kn_counter *c, uint32_t n, int64_t min, int64_t max,
     if (n > 0) {
         if (too_big(n, sizeof *c->v))
             return KN_ENOMEM;
-        c->v = malloc((size_t)n * sizeof *c->v);
+        c->v = kn_realloc(NULL, 0, (size_t)n * sizeof *c->v);
         if (c->v == NULL)
             return KN_ENOMEM;
         for (uint32_t i = 0; i < n; i++)
@@ -44,7 +45,7 @@ int kn_counter_init(kn_counter *c, uint32_t n, int64_t min, int64_t max,
 
 void kn_counter_free(kn_counter *c)
 {
-    free(c->v);
+    kn_free(c->v, (size_t)c->n * sizeof *c->v);
     make_empty(c);
 }
 

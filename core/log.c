@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "log.h"
+#include "kn_alloc.h"
 #include "kn_error.h"
 
 /* 1 if count elements of size bytes do not fit a size_t. */
@@ -22,8 +23,8 @@ void kn_log_init(kn_log *g)
 
 void kn_log_free(kn_log *g)
 {
-    free(g->buf);
-    free(g->off);
+    kn_free(g->buf, g->cap);
+    kn_free(g->off, (size_t)g->ocap * sizeof *g->off);
     kn_log_init(g);
 }
 
@@ -40,7 +41,7 @@ static int grow_buf(kn_log *g, size_t need)
         }
         cap *= 2;
     }
-    buf = realloc(g->buf, cap);
+    buf = kn_realloc(g->buf, g->cap, cap);
     if (buf == NULL)
         return KN_ENOMEM;
     g->buf = buf;
@@ -59,7 +60,7 @@ static int grow_off(kn_log *g)
     cap = g->ocap ? g->ocap * 2 : 16;
     if (too_big(cap, sizeof *off))
         return KN_ENOMEM;
-    off = realloc(g->off, (size_t)cap * sizeof *off);
+    off = kn_realloc(g->off, (size_t)g->ocap * sizeof *off, (size_t)cap * sizeof *off);
     if (off == NULL)
         return KN_ENOMEM;
     g->off = off;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pile.h"
+#include "kn_alloc.h"
 #include "kn_error.h"
 
 /* 1 if count elements of size bytes do not fit a size_t. */
@@ -25,7 +26,7 @@ int kn_pile_init(kn_pile *p, kn_vis vis, int owner)
 
 void kn_pile_free(kn_pile *p)
 {
-    free(p->cards);
+    kn_free(p->cards, (size_t)p->cap * sizeof *p->cards);
     p->cards = NULL;
     p->n = p->cap = 0;
     p->vis = KN_VIS_PUBLIC;
@@ -47,7 +48,7 @@ int kn_pile_reserve(kn_pile *p, uint32_t cap)
         newcap = KN_PILE_MAX;
     if (too_big(newcap, sizeof *cards))
         return KN_ENOMEM;
-    cards = realloc(p->cards, (size_t)newcap * sizeof *cards);
+    cards = kn_realloc(p->cards, (size_t)p->cap * sizeof *cards, (size_t)newcap * sizeof *cards);
     if (cards == NULL)
         return KN_ENOMEM;
     p->cards = cards;

@@ -3,6 +3,7 @@
  * and the json, fs, term and sandbox tables, gathered in one table.
  */
 #include "binding.h"
+#include "kn_alloc.h"
 
 #define KONTOR_VERSION "0.1.0"
 
@@ -21,6 +22,11 @@ const void *kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
 }
 
 int luaopen_kontor_core(lua_State *L) {
+    /* The core's piles, counters and logs allocate through the
+     * interpreter's allocator, so the sandbox's memory cap counts them. */
+    void *ud;
+    lua_Alloc f = lua_getallocf(L, &ud);
+    kn_set_allocator(f, ud);
     lua_newtable(L);
     kn_open_rng(L);
     kn_open_pile(L);
