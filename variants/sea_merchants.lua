@@ -638,10 +638,6 @@ end
 -- S5: exactly one of exchange, buy, pass; then the docks.
 local function phase_one(g, seat)
   g.phase = "phase1"
-  local exchanged = g.exchanged
-  if next(exchanged) then
-    for k in pairs(exchanged) do exchanged[k] = nil end
-  end
   g.new_ship, g.new_dock = false, false
   local pool, can = g.in_pool, BIT[3]                       -- pass
   if exchangeable_ships(g, seat, pool) ~= 0 then can = can | BIT[1] end
@@ -655,6 +651,8 @@ local function phase_one(g, seat)
     g:log("%s passes", g.names[seat])
   end
   R.rules.extra_exchanges(g, seat)
+  local exchanged = g.exchanged   -- S6 holds within one phase I
+  for k = 1, #g.ships[seat] do exchanged[k] = nil end
 end
 
 ---------------------------------------------------------------------------
