@@ -1,8 +1,8 @@
 # Kontor - build, test, benchmark, install.
 #
 #   make            build build/kontor
-#   make test       C unit tests + Lua tests, under ASan+UBSan, then a
-#                   plain-build smoke run; ends with "N passed, N failed"
+#   make test       C unit tests, Lua specs under ASan+UBSan, and a short
+#                   pass of each fuzzer; ends with "N passed, N failed"
 #   make bench      random 4-player Sea Merchants playouts (docs/performance.md)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
@@ -52,7 +52,9 @@ build/asan/tests/%: tests/core/%.c $(CORE_ASAN_OBJ) $(HDR)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $< $(CORE_ASAN_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
 
 test: build/kontor build/asan/kontor $(CTESTS)
-	@KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor sh tests/run $(CTESTS)
+	@$(MAKE) --no-print-directory fuzz-build
+	@KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS="$(FUZZ_BIN)" \
+	    sh tests/run $(CTESTS)
 
 bench: build/kontor
 	@sh tests/bench
@@ -104,8 +106,8 @@ fuzz: $(FUZZ_BIN)
 	        build/fuzz/corpus/$$h tests/fuzz/corpus/$$h || exit 1; \
 	done
 
-# A short pass of each harness (20 s), for CI; not part of `make test`,
-# which must not need clang.
+# A short pass of each harness (20 s); `make test` runs the same pass as
+# one suite of its own (tests/run).
 .PHONY: fuzz-ci
 fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
