@@ -79,6 +79,9 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_NAMES   := actions save rules
+# Seeds besides tests/fuzz/corpus/HARNESS: the rules harness starts from the
+# project's own rule scripts.
+FUZZ_SEEDS_rules := tests/rulesets tests/hostile variants
 FUZZ_BIN     := $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_OBJ     := $(CORE_SRC:%.c=build/fuzz/obj/%.o) $(BIND_SRC:%.c=build/fuzz/obj/%.o)
 
@@ -103,7 +106,8 @@ fuzz: $(FUZZ_BIN)
 	        -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
 	        -artifact_prefix=build/fuzz/artifacts/$$h/ \
 	        -dict=tests/fuzz/$$h.dict \
-	        build/fuzz/corpus/$$h tests/fuzz/corpus/$$h || exit 1; \
+	        build/fuzz/corpus/$$h tests/fuzz/corpus/$$h \
+	        $$([ $$h = rules ] && echo "$(FUZZ_SEEDS_rules)") || exit 1; \
 	done
 
 # A short pass of each harness (20 s); `make test` runs the same pass as
