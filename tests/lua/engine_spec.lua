@@ -5,6 +5,9 @@
 -- (from the repository root; the fresh-process test runs $KONTOR, else the
 -- binary running this spec, else build/kontor).
 local json = kontor.json
+local support = require "tests.lua.support"
+local sh_quote, binary, write, read = support.sh_quote, support.binary, support.write, support.read
+local tmp, cleanup_tmp = support.scratch()
 
 local RACE = "tests/rulesets/race.lua"
 local BID = "tests/rulesets/sealed_bid.lua"
@@ -14,32 +17,9 @@ local TAKE = "tests/rulesets/take_one_each.lua"
 -- Helpers
 ---------------------------------------------------------------------------
 
-local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-  return path
-end
 
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
 
--- One temporary folder for the whole file (rule sets, saves, scripts).
-local TMP
-local function tmp(name)
-  if not TMP then
-    TMP = os.tmpname()
-    os.remove(TMP)
-    assert(os.execute("mkdir -m 700 " .. sh_quote(TMP)))
-  end
-  return TMP .. "/" .. name
-end
 
 local function enc(g) return json.encode(g:state()) end
 
@@ -1137,6 +1117,4 @@ describe("random games", function()
   end
 end)
 
-teardown(function()
-  if TMP then os.execute("rm -rf " .. sh_quote(TMP)) end
-end)
+teardown(cleanup_tmp)

@@ -13,41 +13,19 @@
 -- limit, string.rep past the cap, non-string error objects from a step.
 -- Run: build/kontor run tests/busted.lua tests/lua/hostile_spec.lua
 local json = kontor.json
+local support = require "tests.lua.support"
+local sh_quote, binary, write, read = support.sh_quote, support.binary, support.write, support.read
+local tmp, cleanup_tmp = support.scratch()
 
 local ATTACK = "tests/hostile/attack.lua"
 local TAMPER = "tests/hostile/tamper.lua"
 local RACE = "tests/rulesets/race.lua"
 
-local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
-local function binary()
-  local b = os.getenv("KONTOR")
-  if b and b ~= "" then return b end
-  local self = arg and arg[-1]
-  if self and self:match("kontor$") then return self end
-  return "build/kontor"
-end
 
-local TMP
-local function tmp(name)
-  if not TMP then
-    TMP = os.tmpname()
-    os.remove(TMP)
-    assert(os.execute("mkdir -m 700 " .. sh_quote(TMP)))
-  end
-  return TMP .. "/" .. name
-end
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-  return path
-end
 
-teardown(function()
-  if TMP then os.execute("rm -rf " .. sh_quote(TMP)) end
-end)
+teardown(cleanup_tmp)
 
 -- Runs tests/hostile/run.lua in a fresh process: a game of `file`, one safe
 -- step, then `action`; a hang (killed by timeout) or a crash is a failure.

@@ -9,47 +9,19 @@
 -- goes through all of them.)
 -- Run: build/kontor run tests/busted.lua tests/lua/savefile_spec.lua
 local json = kontor.json
+local support = require "tests.lua.support"
+local sh_quote, binary, write, read = support.sh_quote, support.binary, support.write, support.read
+local tmp, cleanup_tmp = support.scratch()
+local TMP = tmp(""):sub(1, -2)   -- the scratch folder itself
 
 local RACE = "tests/rulesets/race.lua"
 
-local function sh_quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 
-local function binary()
-  local b = os.getenv("KONTOR")
-  if b and b ~= "" then return b end
-  local self = arg and arg[-1]
-  if self and self:match("kontor$") then return self end
-  return "build/kontor"
-end
 
-local TMP
-local function tmp(name)
-  if not TMP then
-    TMP = os.tmpname()
-    os.remove(TMP)
-    assert(os.execute("mkdir -m 700 " .. sh_quote(TMP)))
-  end
-  return TMP .. "/" .. name
-end
 
-teardown(function()
-  if TMP then os.execute("rm -rf " .. sh_quote(TMP)) end
-end)
+teardown(cleanup_tmp)
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-  return path
-end
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
 
 local function snapshot(g)
   return json.encode(g:state()) .. "\n" .. table.concat(g:log(), "\n") .. "\n"
