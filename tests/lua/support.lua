@@ -49,4 +49,37 @@ function M.scratch()
   return tmp, cleanup
 end
 
+-- Raises unless fn() fails with `message` in its error.
+function M.fails(fn, message)
+  local done, err = pcall(fn)
+  assert(not done, "expected an error with: " .. message)
+  assert(tostring(err):find(message, 1, true), tostring(err))
+end
+
+-- Raises unless the game's rule-set invariants hold.
+function M.invariants(g)
+  local err = g:invariants()
+  assert(err == nil, err)
+end
+
+-- Sea Merchants from a stated position, for its specs and its variants'.
+-- Defaults: Anna (seat 1) to act in phase I, a market of one card of each
+-- product, a 4-card deck, empty hands, 2 players.
+M.SM_NAMES = { "Anna", "Bert", "Carl", "Dora" }
+M.SM_MARKET = { "grain", "wood", "porcelain", "fish", "spices", "cloth" }
+
+function M.sea_merchants_game(sc, players, options, variants)
+  sc = sc or {}
+  sc.market = sc.market or M.SM_MARKET
+  sc.deck = sc.deck or { "wood", "grain", "cloth", "spices" }
+  sc.ships = sc.ships or { { "grain", "wood" }, { "cloth", "spices" } }
+  sc.phase = sc.phase or "phase1"
+  sc.active = sc.active or 1
+  players = players or #sc.ships
+  local names = {}
+  for i = 1, players do names[i] = M.SM_NAMES[i] end
+  return kontor.new_game { rules = "sea_merchants", variants = variants, players = players,
+                           names = names, seed = 1, scenario = sc, options = options }
+end
+
 return M

@@ -3,6 +3,8 @@
 -- /work/shared/rules/RULINGS.md), edge cases, and random games.
 -- Run: build/kontor run tests/busted.lua tests/rules/caribbean_spec.lua
 
+local support = require "tests.lua.support"
+local fails, invariants = support.fails, support.invariants
 local NAMES = { "Alex", "Bea", "Carl", "Dagmar", "Andrea" }
 
 -- Plenty of harmless cards for a stated deck (top first).
@@ -54,15 +56,6 @@ local function influence(g)
   local t = {}
   for s = 1, g.players do t[s] = g.st[s].influence end
   return t
-end
-local function invariants(g)
-  local err = g:invariants()
-  assert(err == nil, err)
-end
-local function fails(fn, message)
-  local done, err = pcall(fn)
-  assert.is_false(done)
-  assert.truthy(tostring(err):find(message, 1, true), tostring(err))
 end
 local function logged(g, line)
   assert(has(g:log(), line), "not in the log: " .. line .. "\n" .. table.concat(g:log(), "\n"))

@@ -3,23 +3,16 @@
 -- errors, saves, and random games over the `house` preset.
 -- Run: build/kontor run tests/busted.lua tests/rules/house_spec.lua
 
-local NAMES = { "Anna", "Bert", "Carl", "Dora" }
-local MARKET = { "grain", "wood", "porcelain", "fish", "spices", "cloth" }
+local support = require "tests.lua.support"
+local MARKET = support.SM_MARKET
+local fails, invariants = support.fails, support.invariants
 local HOUSE = { "snake_draft", "hand_limit", "house_specials", "delivered_payout" }
 
 -- A game from a stated position (defaults as in sea_merchants_spec.lua).
 local function game(variants, sc, players)
   sc = sc or {}
-  sc.market = sc.market or MARKET
   sc.deck = sc.deck or { "wood", "grain", "cloth", "spices", "fish", "fish" }
-  sc.ships = sc.ships or { { "grain", "wood" }, { "cloth", "spices" } }
-  sc.phase = sc.phase or "phase1"
-  sc.active = sc.active or 1
-  players = players or #sc.ships
-  local names = {}
-  for i = 1, players do names[i] = NAMES[i] end
-  return kontor.new_game { rules = "sea_merchants", variants = variants, players = players,
-                           names = names, seed = 1, scenario = sc }
+  return support.sea_merchants_game(sc, players, nil, variants)
 end
 
 local function ok(g, text)
@@ -32,15 +25,6 @@ local function hand_size(g, seat) return g.hands[seat]:count() end
 local function has(list, x)
   for _, y in ipairs(list) do if y == x then return true end end
   return false
-end
-local function invariants(g)
-  local err = g:invariants()
-  assert(err == nil, err)
-end
-local function fails(fn, message)
-  local done, err = pcall(fn)
-  assert.is_false(done)
-  assert.truthy(tostring(err):find(message, 1, true), tostring(err))
 end
 
 local tmpdir = os.tmpname()

@@ -2,24 +2,12 @@
 -- (S1..S12, /work/shared/rules/RULINGS.md), edge cases, and random games.
 -- Run: build/kontor run tests/busted.lua tests/rules/sea_merchants_spec.lua
 
-local NAMES = { "Anna", "Bert", "Carl", "Dora" }
-local MARKET = { "grain", "wood", "porcelain", "fish", "spices", "cloth" }  -- one of each
+local support = require "tests.lua.support"
+local MARKET = support.SM_MARKET   -- one card of each product
+local fails, invariants = support.fails, support.invariants
 
--- A game from a stated position. Defaults: 2 players, Anna (seat 1) to act
--- in phase I, market one card of each product, a 4-card deck, empty hands.
-local function game(sc, players, options)
-  sc = sc or {}
-  sc.market = sc.market or MARKET
-  sc.deck = sc.deck or { "wood", "grain", "cloth", "spices" }
-  sc.ships = sc.ships or { { "grain", "wood" }, { "cloth", "spices" } }
-  sc.phase = sc.phase or "phase1"
-  sc.active = sc.active or 1
-  players = players or #sc.ships
-  local names = {}
-  for i = 1, players do names[i] = NAMES[i] end
-  return kontor.new_game{ rules = "sea_merchants", players = players, names = names,
-                          seed = 1, scenario = sc, options = options }
-end
+-- A game from a stated position (tests/lua/support.lua has the defaults).
+local game = support.sea_merchants_game
 
 local function ok(g, text)
   local done, err = g:apply(text)
@@ -70,17 +58,8 @@ local function last_log(g)
   return lines[#lines]
 end
 
-local function fails(fn, message)
-  local done, err = pcall(fn)
-  assert.is_false(done)
-  assert.truthy(tostring(err):find(message, 1, true), tostring(err))
-end
 
 local RULES = dofile("variants/sea_merchants.lua")
-local function invariants(g)
-  local err = g:invariants()
-  assert(err == nil, err)
-end
 
 -- g:why names the rule: the reason must be part of its message.
 local function why(g, text, reason)
