@@ -62,4 +62,7 @@ struct kn_rng *kn_check_rng(lua_State *L, int arg);
 /* luaopen for the whole core table: { rng = ..., pile = ..., json = {...}, ... } */
 int luaopen_kontor_core(lua_State *L);
 
+/* Makes `require "kontor.core"` work in L (package.preload). */
+void kn_preload_core(lua_State *L);
+
 #endif

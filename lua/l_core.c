@@ -41,3 +41,10 @@ int luaopen_kontor_core(lua_State *L) {
     lua_setfield(L, -2, "version");
     return 1;
 }
+
+void kn_preload_core(lua_State *L) {
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_pushcfunction(L, luaopen_kontor_core);
+    lua_setfield(L, -2, "kontor.core");
+    lua_pop(L, 1);
+}

@@ -71,10 +71,7 @@ static int pmain(lua_State *L) {
     const char *home = lua_tostring(L, 3);
 
     luaL_openlibs(L);
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_kontor_core);
-    lua_setfield(L, -2, "kontor.core");
-    lua_pop(L, 1);
+    kn_preload_core(L);
 
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");

@@ -55,10 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     L = kn_newstate();
     if (!L) die("cannot create the interpreter");
     luaL_openlibs(L);
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_kontor_core);
-    lua_setfield(L, -2, "kontor.core");
-    lua_pop(L, 1);
+    kn_preload_core(L);
     lua_getglobal(L, "package");
     lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua", home, home);
     lua_setfield(L, -2, "path");
