@@ -60,10 +60,12 @@ bench: build/kontor
 	@sh tests/bench
 
 install: build/kontor
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor \
-	    $(DESTDIR)$(PREFIX)/share/kontor/variants
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \
+	    $(DESTDIR)$(PREFIX)/share/kontor/repl $(DESTDIR)$(PREFIX)/share/kontor/variants
 	install -m 755 build/kontor $(DESTDIR)$(PREFIX)/bin/kontor
 	install -m 644 lua/kontor/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/
+	install -m 644 lua/kontor/bots/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots/
+	install -m 644 repl/*.lua $(DESTDIR)$(PREFIX)/share/kontor/repl/
 	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
 
 uninstall:

@@ -3,7 +3,7 @@
  *
  * It creates the interpreter (with the sandbox's allocator and hook), makes
  * `kontor.core` requirable, finds the Lua library and the rule sets, and
- * hands the command line to kontor.cli, whose return value is the exit
+ * hands the command line to repl/cli.lua, whose return value is the exit
  * status. Everything else (the REPL, sim, run) is Lua.
  */
 #define _DEFAULT_SOURCE
@@ -46,7 +46,7 @@ static int find_home(char *out, size_t size) {
     static const char *const ups[] = { "/..", "/../..", "/../share/kontor" };
     for (size_t i = 0; i < sizeof ups / sizeof ups[0]; i++) {
         char probe[PATH_MAX + 64];
-        snprintf(probe, sizeof probe, "%s%s/lua/kontor/cli.lua", exe, ups[i]);
+        snprintf(probe, sizeof probe, "%s%s/repl/cli.lua", exe, ups[i]);
         if (is_file(probe)) {
             char home[PATH_MAX + 32];
             snprintf(home, sizeof home, "%s%s", exe, ups[i]);
@@ -64,7 +64,8 @@ static int traceback(lua_State *L) {
     return 1;
 }
 
-/* Runs require("kontor.cli").main(home, args) and returns its status. */
+/* Runs require("cli").main(home, args) and returns its status: the
+ * program's own Lua (repl/) comes first on the path, then the engine's. */
 static int pmain(lua_State *L) {
     int argc = (int)lua_tointeger(L, 1);
     char **argv = (char **)lua_touserdata(L, 2);
@@ -75,13 +76,13 @@ static int pmain(lua_State *L) {
 
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");
-    lua_pushfstring(L, "%s/lua/?.lua;%s/lua/?/init.lua;%s", home, home,
+    lua_pushfstring(L, "%s/repl/?.lua;%s/lua/?.lua;%s/lua/?/init.lua;%s", home, home, home,
                     lua_tostring(L, -1));
     lua_setfield(L, -3, "path");
     lua_pop(L, 2);
 
     lua_getglobal(L, "require");
-    lua_pushliteral(L, "kontor.cli");
+    lua_pushliteral(L, "cli");
     lua_call(L, 1, 1);
     lua_getfield(L, -1, "main");
     lua_pushstring(L, home);

@@ -1,4 +1,4 @@
--- kontor.repl: a Lua prompt with a game loaded, plus game commands.
+-- repl (repl/repl.lua): a Lua prompt with a game loaded, plus game commands.
 --
 -- lua.c's conventions: a line is first tried as an expression (so `1+1`
 -- and `g` print), `=expr` works too, input that ends early (`<eof>`)
@@ -8,7 +8,7 @@
 -- Before Lua, a line may be a game command (`board`, `options`, `do 3`,
 -- `undo`, ... see HELP), a bare option number, or an action text at a
 -- decision (`load fish on ship 1`). Anything else is Lua. The same loop
--- serves `kontor play` (kontor.play adds the turn display and hand-over).
+-- serves `kontor play` (repl/play.lua adds the turn display and hand-over).
 --
 -- With stdin not a terminal there is no prompt, no banner and no colour,
 -- so `kontor < commands.txt` gives plain output.
@@ -946,7 +946,7 @@ function M.run(kontor, game, opts)
     sess:set_game(ng)
     return ng
   end
-  local play = sess.mode == "play" and require("kontor.play") or nil
+  local play = sess.mode == "play" and require("play") or nil
   local hist = (os.getenv("HOME") or ".") .. "/.kontor_history"
   if sess.tty then
     term.load_history(hist)

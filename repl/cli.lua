@@ -1,4 +1,4 @@
--- kontor.cli: the command line of the `kontor` program.
+-- cli (repl/cli.lua): the command line of the `kontor` program.
 --
 -- Exit status: 0 success; 1 a run-time failure (a rule-script error, an
 -- unreadable file, a failed test script); 2 a usage error (unknown command
@@ -222,7 +222,7 @@ local function cmd_repl(kontor, args, first, mode)
   end
   local bots, be = bots_of(t, game)
   if not bots then return usage_error(be) end
-  return require("kontor.repl").run(kontor, game, { mode = mode or "repl", bots = bots })
+  return require("repl").run(kontor, game, { mode = mode or "repl", bots = bots })
 end
 
 function M.main(home, args)

@@ -1,4 +1,4 @@
--- kontor.play: `kontor play`, hot-seat play at one terminal.
+-- play (repl/play.lua): `kontor play`, hot-seat play at one terminal.
 --
 -- The REPL's loop and commands, plus: before each prompt the bots move;
 -- the person to move sees only their own view (g:show(seat)) and their
