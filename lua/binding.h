@@ -31,6 +31,8 @@ void kn_open_bot(lua_State *L);
 
 /* A fresh instruction budget for the next step of an armed call. */
 void kn_sandbox_rearm(void);
+/* Charges `work` units to the armed call's work counter (raises at the limit). */
+void kn_sandbox_charge(lua_State *L, double work);
 
 /* Creates the metatable `tname` once: the `meta` metamethods, __index =
  * a table of `methods`, and __metatable = false so that getmetatable() in a

@@ -2,15 +2,26 @@
  * l_sandbox.c - the limits every rule-script call runs under.
  *
  * One interpreter per process. Its allocator counts bytes and refuses to go
- * over the memory cap. A count hook spends the instruction budget while a
- * call is armed and turns SIGINT into an error. It sits only where rule code
- * runs: on every game thread (sandbox.thread, inherited by the coroutines a
- * script makes) and on the caller for the length of an armed call, so the
- * engine's own Lua runs at full speed. Every call into a rule script goes
- * through sb_call or sb_resume, which arm the limits, run the call with a
- * traceback handler, and disarm them: there is no other way in.
+ * over the memory cap (a lower, soft cap while a rule script runs, so that
+ * the VM's own bookkeeping keeps headroom). Every call into a rule script
+ * goes through sb_call or sb_resume, which arm the limits, run the call with
+ * a traceback handler, and disarm them: there is no other way in.
  *
- * A limit error is "sticky": once the budget is spent the armed call is
+ * Two limits bound an armed call:
+ * - time, by a watchdog: while armed, a CPU-time interval timer (SIGPROF)
+ *   ticks every 10 ms; when the call has used its time, the handler sets a
+ *   count hook on the thread that is running (lua_sethook is safe in a
+ *   signal handler: lua.c does the same for SIGINT), and the hook raises the
+ *   error at the next VM instruction. No hook runs otherwise, so rule code
+ *   pays nothing per instruction. The running thread is tracked across the
+ *   sandbox's coroutine.resume, wrap and close.
+ * - work, deterministic: library functions that loop in C (pattern
+ *   matching, table.concat, rng:shuffle, pile:count_of ...) charge a work
+ *   counter in proportion to what they do.
+ * Recorded steps replayed (undo, rollback, load) get a much larger time
+ * (sandbox.replay) and the same work limit: see docs/security.md.
+ *
+ * A limit error is "sticky": once a limit is reached the armed call is
  * killed, and the sandbox's own pcall, xpcall and coroutine.resume rethrow
  * instead of returning, so a script cannot swallow it.
  */
@@ -19,32 +30,47 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "binding.h"
 
-#define HOOK_STEP 1000                      /* VM instructions per hook call */
-#define DEFAULT_BUDGET 10000000L            /* instructions per armed call */
+#define TICK_USEC 10000                     /* watchdog tick, CPU time */
+#define DEFAULT_TIME 0.5                    /* CPU seconds per armed call */
+#define DEFAULT_REPLAY_TIME 10.0            /* the same, replaying a step */
+#define DEFAULT_WORK 10000000L              /* work units per armed call */
 #define DEFAULT_MEMORY ((size_t)256 << 20)  /* bytes, whole interpreter */
 #define MAX_SOURCE ((size_t)1 << 20)        /* bytes of one rule script */
 #define MAX_LINE ((size_t)64 << 10)         /* bytes of one source line */
+#define MAX_CHAIN 200                       /* t.x.y[z]... links in a row */
+#define MAX_CONSTANTS 255                   /* per function using ~ & | << >> */
 #define MAX_PATTERN_WORK 1e8                /* est. matcher steps per call */
 #define MAX_CLOSE_DEPTH 100                 /* coroutine.close in __close */
 #define MAX_MESSAGE 4000                    /* bytes of an error message */
 
+enum { WHY_NONE, WHY_TIME, WHY_WORK };
+
 static struct {
     size_t used, limit;
-    long budget, left;
-    int armed, killed, oom, finishing;
-    volatile sig_atomic_t interrupted;
-} lim = { 0, DEFAULT_MEMORY, DEFAULT_BUDGET, 0, 0, 0, 0, 0, 0 };
+    double time, replay_time;
+    long work, left;
+    int armed, killed, why, finishing, replaying, ticking;
+    volatile sig_atomic_t interrupted, expired, ticks_left;
+    lua_State *volatile running;
+} lim = { 0, DEFAULT_MEMORY, DEFAULT_TIME, DEFAULT_REPLAY_TIME, DEFAULT_WORK, 0,
+          0, 0, WHY_NONE, 0, 0, 0, 0, 0, 0, NULL };
 
 /* The address is the token: g:finish() raises it to end a game at once. */
 static char finish_token;
 
-static const char *const LIMIT_MSG = "instruction limit reached";
-
 /* ---- allocator ---------------------------------------------------------- */
+
+/* While armed, allocations stop an eighth below the cap: what is left is
+ * for the engine's rollback and for the VM's own bookkeeping. */
+static size_t cap(void) {
+    return lim.armed ? lim.limit - lim.limit / 8 : lim.limit;
+}
 
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud;
@@ -54,17 +80,21 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         lim.used -= osize;
         return NULL;
     }
-    if (nsize > osize && lim.used - osize + nsize > lim.limit) {
-        lim.oom = 1;
-        return NULL;
-    }
+    if (nsize > osize && lim.used - osize + nsize > cap()) return NULL;
     void *p = realloc(ptr, nsize);
     if (p == NULL) return NULL;
     lim.used = lim.used - osize + nsize;
     return p;
 }
 
-/* ---- hook --------------------------------------------------------------- */
+/* ---- hook and watchdog -------------------------------------------------- */
+
+static void limit_error(lua_State *L) {
+    lim.killed = 1;
+    if (lim.why == WHY_NONE) lim.why = lim.expired ? WHY_TIME : WHY_WORK;
+    lua_pushstring(L, lim.why == WHY_TIME ? "time limit reached" : "work limit reached");
+    lua_error(L);
+}
 
 static void sb_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
@@ -72,22 +102,47 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         lim.interrupted = 0;
         luaL_error(L, "interrupted");
     }
-    if (!lim.armed) return;
-    if (lim.killed || (lim.left -= HOOK_STEP) <= 0) {
-        lim.killed = 1;
-        lua_pushstring(L, LIMIT_MSG);
-        lua_error(L);
+    if (lim.armed && (lim.killed || lim.expired)) limit_error(L);
+    /* Set by the watchdog or for SIGINT, and no longer needed. */
+    lua_sethook(L, NULL, 0, 0);
+}
+
+/* Sets the hook on `co` if the armed call is over its limits already: a
+ * coroutine resumed (or closed) after that must stop at once too. */
+static void hook_if_over(lua_State *co) {
+    if (lim.armed && (lim.killed || lim.expired))
+        lua_sethook(co, sb_hook, LUA_MASKCOUNT | LUA_MASKCALL | LUA_MASKRET, 1);
+}
+
+static void on_tick(int sig) {
+    (void)sig;
+    if (!lim.armed || lim.expired) return;
+    if (--lim.ticks_left > 0) return;
+    lim.expired = 1;
+    lua_State *L = lim.running;
+    if (L != NULL) lua_sethook(L, sb_hook, LUA_MASKCOUNT | LUA_MASKCALL | LUA_MASKRET, 1);
+}
+
+static void set_ticking(int on) {
+    if (on == lim.ticking) return;
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (on) {
+        it.it_interval.tv_usec = TICK_USEC;
+        it.it_value.tv_usec = TICK_USEC;
     }
+    setitimer(ITIMER_PROF, &it, NULL);
+    lim.ticking = on;
 }
 
 static lua_State *main_thread;
 
-/* lua.c's way: the handler only sets a flag and a hook (lua_sethook is
- * safe to call from a signal handler). Game threads carry the hook already. */
+/* lua.c's way: the handler only sets a flag and a hook. */
 static void on_sigint(int sig) {
     (void)sig;
     lim.interrupted = 1;
-    lua_sethook(main_thread, sb_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    lua_State *L = lim.armed && lim.running ? lim.running : main_thread;
+    lua_sethook(L, sb_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 static int sb_panic(lua_State *L) {
@@ -101,40 +156,73 @@ lua_State *kn_newstate(void) {
     if (L == NULL) return NULL;
     lua_atpanic(L, sb_panic);
     main_thread = L;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tick;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPROF, &sa, NULL);
     return L;
 }
 
 /* ---- arming ------------------------------------------------------------- */
 
-static void arm(void) {
-    lim.armed = 1;
+static void reset_clock(void) {
+    double t = lim.replaying ? lim.replay_time : lim.time;
+    double n = ceil(t * 1e6 / TICK_USEC);
+    lim.ticks_left = n < 1 ? 1 : (sig_atomic_t)n;
+}
+
+static void arm(lua_State *running) {
     lim.killed = 0;
-    lim.oom = 0;
+    lim.why = WHY_NONE;
     lim.finishing = 0;
-    lim.left = lim.budget;
+    lim.expired = 0;
+    lim.left = lim.work;
+    reset_clock();
+    lim.running = running;
+    lim.armed = 1;
+    set_ticking(1);
 }
 
 static void disarm(void) {
     lim.armed = 0;
+    set_ticking(0);
+    lim.running = NULL;
 }
 
-/* Turns the error object at the top of `from` into the value returned to
+static int is_memory_error(lua_State *co, int status) {
+    if (status == LUA_ERRMEM) return 1;
+    /* Lua's own message, or a library's that ran out ("file:line: not
+     * enough memory"), and nothing else: a memory error caught by a
+     * script's pcall does not make later errors read as one. */
+    if (lua_type(co, -1) != LUA_TSTRING) return 0;
+    size_t len;
+    const char *msg = lua_tolstring(co, -1, &len);
+    static const char tail[] = "not enough memory";
+    return len >= sizeof tail - 1 && strcmp(msg + len - (sizeof tail - 1), tail) == 0;
+}
+
+/* Turns the error object at the top of `co` into the value returned to
  * the engine, pushed on L: the finish token as is; anything else as one
  * string with the script's file:line and a traceback of `co`. */
-static void push_error(lua_State *L, lua_State *co, int status) {
+static void push_error(lua_State *L, lua_State *co, int memory) {
     if (lim.finishing || lua_touserdata(co, -1) == &finish_token) {
         lua_pushlightuserdata(L, &finish_token);
         return;
     }
     const char *msg;
     char buf[160];
-    if (lim.killed) {
-        snprintf(buf, sizeof buf, "%s (%ld instructions per step)", LIMIT_MSG,
-                 lim.budget);
+    if (lim.killed && lim.why == WHY_TIME) {
+        snprintf(buf, sizeof buf, "time limit reached (%g s of CPU per step%s)",
+                 lim.replaying ? lim.replay_time : lim.time,
+                 lim.replaying ? ", replaying" : "");
         msg = buf;
-    } else if (status == LUA_ERRMEM || lim.oom) {
-        snprintf(buf, sizeof buf, "memory limit reached (%zu MiB)",
-                 lim.limit >> 20);
+    } else if (lim.killed) {
+        snprintf(buf, sizeof buf, "work limit reached (%ld units per step)", lim.work);
+        msg = buf;
+    } else if (memory) {
+        snprintf(buf, sizeof buf, "memory limit reached (%zu MiB)", lim.limit >> 20);
         msg = buf;
     } else if (lua_type(co, -1) == LUA_TSTRING || lua_type(co, -1) == LUA_TNUMBER) {
         size_t len;
@@ -164,7 +252,7 @@ static void push_error(lua_State *L, lua_State *co, int status) {
 }
 
 static int msgh(lua_State *L) {
-    push_error(L, L, LUA_ERRRUN);
+    push_error(L, L, is_memory_error(L, LUA_ERRRUN));
     return 1;
 }
 
@@ -172,16 +260,15 @@ static int msgh(lua_State *L) {
 static int sb_call(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     int was_armed = lim.armed;
+    lua_State *was_running = lim.running;
     int n = lua_gettop(L) - 1;
     lua_pushcfunction(L, msgh);
     lua_insert(L, 1);
-    lua_Hook old_hook = lua_gethook(L);
-    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
-    if (!was_armed) arm();
-    lua_sethook(L, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+    if (!was_armed) arm(L);
+    else lim.running = L;
     int status = lua_pcall(L, n, LUA_MULTRET, 1);
-    lua_sethook(L, old_hook, old_mask, old_count);
     if (!was_armed) disarm();
+    else lim.running = was_running;
     if (status != LUA_OK) {
         lua_pushboolean(L, 0);
         lua_insert(L, -2);
@@ -201,10 +288,14 @@ static int sb_resume(lua_State *L) {
     if (!lua_checkstack(co, n)) return luaL_error(L, "too many arguments to resume");
     lua_xmove(L, co, n);
     int nres, was_armed = lim.armed;
-    if (!was_armed) arm();
+    lua_State *was_running = lim.running;
+    if (!was_armed) arm(co);
+    else lim.running = co;
+    hook_if_over(co);
     int status = lua_resume(co, L, n, &nres);
     if (status == LUA_OK || status == LUA_YIELD) {
         if (!was_armed) disarm();
+        else lim.running = was_running;
         if (!lua_checkstack(L, nres + 1)) {
             lua_pop(co, nres);
             return luaL_error(L, "too many results to resume");
@@ -213,28 +304,37 @@ static int sb_resume(lua_State *L) {
         lua_xmove(co, L, nres);
         return nres + 1;
     }
-    if ((status == LUA_ERRMEM || lim.oom) && !lim.finishing
-        && lua_touserdata(co, -1) != &finish_token) {
+    int memory = is_memory_error(co, status);
+    if (memory && !lim.finishing && lua_touserdata(co, -1) != &finish_token) {
         /* Memory is full, and the dead coroutine's frames still hold what
          * filled it (until the engine drops the thread). Let go of it first
          * (still armed: pending __close handlers run under the limits), or
          * neither the message nor the engine's rollback would fit. */
         lua_resetthread(co);
         lua_gc(L, LUA_GCCOLLECT);
-        lim.oom = 1;
         lua_pushnil(co);
+        lua_pushboolean(L, 0);
+        push_error(L, co, 1);
+    } else {
+        lua_pushboolean(L, 0);
+        push_error(L, co, memory);
+        /* The frames that raised still have pending __close handlers: run
+         * them now, under the limits, not whenever the thread is dropped. */
+        lua_resetthread(co);
     }
     if (!was_armed) disarm();
-    lua_pushboolean(L, 0);
-    push_error(L, co, status);
+    else lim.running = was_running;
     lua_settop(co, 0);
     return 2;
 }
 
-/* sandbox.rearm(): a fresh instruction budget for the next step, for bots
- * that choose inside the armed call (a killed call stays killed). */
+/* sandbox.rearm(): a fresh time and work budget for the next step, for
+ * bots that choose inside the armed call (a killed call stays killed). */
 void kn_sandbox_rearm(void) {
-    if (lim.armed && !lim.killed) lim.left = lim.budget;
+    if (lim.armed && !lim.killed && !lim.expired) {
+        lim.left = lim.work;
+        reset_clock();
+    }
 }
 
 static int sb_rearm(lua_State *L) {
@@ -243,14 +343,53 @@ static int sb_rearm(lua_State *L) {
     return 0;
 }
 
-/* sandbox.thread(f) -> a coroutine for rule code, carrying the hook. */
+/* The game threads, which rule code must not resume or close itself. */
+static const char GAME_THREADS = 'g';
+
+static int is_game_thread(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &GAME_THREADS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushvalue(L, idx);
+    int yes = lua_rawget(L, -2) != LUA_TNIL;
+    lua_pop(L, 2);
+    return yes;
+}
+
+/* sandbox.thread(f) -> a coroutine for rule code (the game's own). */
 static int sb_thread(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &GAME_THREADS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_createtable(L, 0, 1);
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &GAME_THREADS);
+    }
     lua_State *co = lua_newthread(L);
-    if (!getenv("KN_NOHOOK")) lua_sethook(co, sb_hook, LUA_MASKCOUNT, HOOK_STEP);
+    lua_pushvalue(L, -1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -4);
     lua_pushvalue(L, 1);
     lua_xmove(L, co, 1);
     return 1;
+}
+
+/* sandbox.replay(f, ...) -> f(...), with the replay time limit for every
+ * armed call it makes: recorded steps that passed the play limit. */
+static int sb_replay(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    int was = lim.replaying;
+    lim.replaying = 1;
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    lim.replaying = was;
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
 }
 
 /* The sandbox's pcall: like pcall, but a limit or a finish cannot be caught. */
@@ -320,6 +459,8 @@ static int sb_xpcall(lua_State *L) {
 static int sb_coresume(lua_State *L) {
     lua_State *co = lua_tothread(L, 1);
     luaL_argexpected(L, co != NULL, 1, "coroutine");
+    if (is_game_thread(L, 1))
+        return luaL_error(L, "the game's own thread cannot be resumed by a rule script");
     int n = lua_gettop(L) - 1;
     if (lua_status(co) == LUA_OK && lua_gettop(co) == 0) {
         lua_pushboolean(L, 0);
@@ -329,7 +470,12 @@ static int sb_coresume(lua_State *L) {
     if (!lua_checkstack(co, n)) return luaL_error(L, "too many arguments to resume");
     lua_xmove(L, co, n);
     int nres;
+    lua_State *was_running = lim.running;
+    if (lim.armed) lim.running = co;
+    hook_if_over(co);
     int status = lua_resume(co, L, n, &nres);
+    if (lim.armed) lim.running = was_running;
+    hook_if_over(L);
     if (status == LUA_OK || status == LUA_YIELD) {
         if (!lua_checkstack(L, nres + 1)) return luaL_error(L, "too many results to resume");
         lua_pushboolean(L, 1);
@@ -343,8 +489,242 @@ static int sb_coresume(lua_State *L) {
     return 2;
 }
 
+/* ---- the source scan ------------------------------------------------------
+ * Two Lua 5.4.4 bugs need no more than legal source text, so the loader
+ * refuses that text before the compiler sees it:
+ * - a long chain of indexing steps (t.x.x... or t[1][1]...) makes the
+ *   error message for a failing step recurse once per link in C
+ *   (ldebug.c, getobjname), which overflows the C stack;
+ * - a function with more than 255 constants miscompiles a bitwise
+ *   operation on a constant (1 ~ (2 or 3) gives a wrong value).
+ * The scan is a small lexer: it skips strings and comments, counts the
+ * links of each chain, and the distinct names, strings and numbers of each
+ * function (locals are counted too: an over-estimate). */
+
+#define SCAN_DEPTH 256    /* nesting tracked; deeper fails in the parser */
+#define SET_SIZE 512      /* > 2 * (MAX_CONSTANTS + 1) */
+
+typedef struct {
+    uint32_t off[SET_SIZE], len[SET_SIZE];
+    int count, bitwise, blocks;
+    size_t line;
+} ScanFunc;
+
+static ScanFunc scan_funcs[SCAN_DEPTH];
+
+static int is_name_start(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_name_char(int c) {
+    return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+static int word_is(const char *w, size_t n, const char *kw) {
+    return strlen(kw) == n && memcmp(w, kw, n) == 0;
+}
+
+static int is_keyword(const char *w, size_t n) {
+    static const char *const kws[] = {
+        "and", "break", "do", "else", "elseif", "end", "for", "function",
+        "goto", "if", "in", "local", "not", "or", "repeat", "return", "then",
+        "until", "while", NULL };
+    for (int i = 0; kws[i]; i++)
+        if (word_is(w, n, kws[i])) return 1;
+    return 0;
+}
+
+/* Adds a constant-like token to the set of function f (until it is full). */
+static void add_constant(ScanFunc *f, const char *src, size_t off, size_t n) {
+    if (f->count > MAX_CONSTANTS) return;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)src[off + i]) * 16777619u;
+    for (uint32_t k = h % SET_SIZE;; k = (k + 1) % SET_SIZE) {
+        if (f->len[k] == 0) {
+            f->off[k] = (uint32_t)off;
+            f->len[k] = (uint32_t)n;
+            f->count++;
+            return;
+        }
+        if (f->len[k] == n && memcmp(src + f->off[k], src + off, n) == 0) return;
+    }
+}
+
+/* Skips a long bracket [==[ ... ]==] starting at i (src[i] == '['); returns
+ * the index after it, or 0 if this is no long bracket. */
+static size_t skip_long(const char *src, size_t len, size_t i, size_t *line) {
+    size_t j = i + 1, level = 0;
+    while (j < len && src[j] == '=') { j++; level++; }
+    if (j >= len || src[j] != '[') return 0;
+    for (j++; j < len; j++) {
+        if (src[j] == '\n') (*line)++;
+        if (src[j] == ']') {
+            size_t k = j + 1, l = 0;
+            while (k < len && src[k] == '=') { k++; l++; }
+            if (l == level && k < len && src[k] == ']') return k + 1;
+        }
+    }
+    return len;
+}
+
+enum { P_OTHER, P_NAME, P_CLOSE, P_DOT };
+
+static const char *scan_source(const char *src, size_t len, char *buf, size_t bufsize) {
+    int nf = 0, chain = 0, prev = P_OTHER, sp = 0, untracked = 0;
+    int stack[SCAN_DEPTH];
+    size_t line = 1, i = 0;
+    memset(&scan_funcs[0], 0, sizeof scan_funcs[0]);
+    scan_funcs[0].line = 1;
+    scan_funcs[0].blocks = 1;
+#define FUNC (&scan_funcs[nf])
+#define LINK() do { if (++chain > MAX_CHAIN) { \
+        snprintf(buf, bufsize, "line %zu: a chain of more than %d indexing steps " \
+                 "(t.x.y[z]...; split it with locals)", line, MAX_CHAIN); \
+        return buf; } } while (0)
+    while (i < len) {
+        unsigned char c = (unsigned char)src[i];
+        if (c == '\n') { line++; i++; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { i++; continue; }
+        if (c == '-' && i + 1 < len && src[i + 1] == '-') {           /* comment */
+            size_t e = i + 2 < len && src[i + 2] == '[' ? skip_long(src, len, i + 2, &line) : 0;
+            if (e) { i = e; continue; }
+            while (i < len && src[i] != '\n') i++;
+            continue;
+        }
+        if (c == '"' || c == '\'') {                                 /* string */
+            size_t s0 = i++;
+            while (i < len && (unsigned char)src[i] != c) {
+                if (src[i] == '\\' && i + 1 < len) i++;
+                if (src[i] == '\n') line++;
+                i++;
+            }
+            i++;
+            add_constant(FUNC, src, s0, (i > len ? len : i) - s0);
+            prev = P_CLOSE;   /* ("s"):f() and ("s").x: a chain may follow */
+            chain = 0;
+            continue;
+        }
+        if (c == '[') {
+            size_t e = skip_long(src, len, i, &line);
+            if (e) {                                                /* long string */
+                add_constant(FUNC, src, i, e - i);
+                i = e;
+                prev = P_CLOSE;
+                chain = 0;
+                continue;
+            }
+            if (sp < SCAN_DEPTH) stack[sp++] = prev == P_NAME || prev == P_CLOSE ? chain + 1 : -1;
+            else untracked = 1;
+            chain = 0;
+            prev = P_OTHER;
+            i++;
+            continue;
+        }
+        if (c == ']' || c == ')') {
+            int outer = sp > 0 ? stack[--sp] : -1;
+            if (outer >= 0 && !untracked) {
+                chain = outer;
+                if (chain > MAX_CHAIN) { chain = MAX_CHAIN; LINK(); }
+                prev = P_CLOSE;
+            } else {
+                chain = 0;
+                prev = c == ')' ? P_CLOSE : P_OTHER;
+            }
+            i++;
+            continue;
+        }
+        if (c == '(') {
+            if (sp < SCAN_DEPTH) stack[sp++] = prev == P_NAME || prev == P_CLOSE ? chain : -1;
+            else untracked = 1;
+            chain = 0;
+            prev = P_OTHER;
+            i++;
+            continue;
+        }
+        if ((c == '.' || c == ':') && !(i + 1 < len && src[i + 1] == c)
+            && !(c == '.' && i + 1 < len && src[i + 1] >= '0' && src[i + 1] <= '9')) {
+            if (prev == P_NAME || prev == P_CLOSE) LINK();
+            else chain = 0;
+            prev = P_DOT;
+            i++;
+            continue;
+        }
+        if ((c >= '0' && c <= '9') || c == '.') {
+            if (c == '.' && i + 1 < len && src[i + 1] == '.') {       /* .. or ... */
+                i += i + 2 < len && src[i + 2] == '.' ? 3 : 2;
+                chain = 0;
+                prev = P_OTHER;
+                continue;
+            }
+            size_t s0 = i;
+            while (i < len) {
+                char d = src[i];
+                if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') && i + 1 < len
+                    && (src[i + 1] == '+' || src[i + 1] == '-')) i += 2;
+                else if (is_name_char((unsigned char)d) || d == '.') i++;
+                else break;
+            }
+            add_constant(FUNC, src, s0, i - s0);
+            chain = 0;
+            prev = P_OTHER;
+            continue;
+        }
+        if (is_name_start(c)) {
+            size_t s0 = i;
+            while (i < len && is_name_char((unsigned char)src[i])) i++;
+            const char *w = src + s0;
+            size_t n = i - s0;
+            if (!is_keyword(w, n)) {
+                add_constant(FUNC, src, s0, n);
+                if (prev != P_DOT) chain = 0;
+                prev = P_NAME;
+                continue;
+            }
+            chain = 0;
+            prev = P_OTHER;
+            if (word_is(w, n, "function")) {
+                if (nf + 1 < SCAN_DEPTH) {
+                    nf++;
+                    memset(FUNC, 0, sizeof *FUNC);
+                    FUNC->line = line;
+                    FUNC->blocks = 1;
+                } else {
+                    FUNC->blocks++;
+                }
+            } else if (word_is(w, n, "if") || word_is(w, n, "do") || word_is(w, n, "repeat")) {
+                FUNC->blocks++;
+            } else if (word_is(w, n, "end") || word_is(w, n, "until")) {
+                if (--FUNC->blocks <= 0 && nf > 0) {
+                    if (FUNC->count > MAX_CONSTANTS && FUNC->bitwise) break;
+                    nf--;
+                }
+            }
+            continue;
+        }
+        if (c == '&' || c == '|' || (c == '~' && !(i + 1 < len && src[i + 1] == '='))
+            || ((c == '<' || c == '>') && i + 1 < len && src[i + 1] == c)) {
+            FUNC->bitwise = 1;
+            i += (c == '<' || c == '>') ? 2 : 1;
+        } else {
+            i++;
+            if (i < len && (src[i] == '=' || (c == '/' && src[i] == '/'))) i++;
+        }
+        chain = 0;
+        prev = P_OTHER;
+    }
+#undef LINK
+    if (FUNC->count > MAX_CONSTANTS && FUNC->bitwise) {
+        snprintf(buf, bufsize, "line %zu: a function with more than %d constants uses "
+                 "bitwise operators (Lua 5.4.4 may compile them wrongly): split it",
+                 FUNC->line, MAX_CONSTANTS);
+        return buf;
+    }
+#undef FUNC
+    return NULL;
+}
+
 static const char *check_source(const char *src, size_t len) {
-    static char buf[96];
+    static char buf[160];
     if (len > MAX_SOURCE) {
         snprintf(buf, sizeof buf, "source too large (%zu bytes; the limit is %zu)", len,
                  MAX_SOURCE);
@@ -362,7 +742,7 @@ static const char *check_source(const char *src, size_t len) {
             start = i + 1;
         }
     }
-    return NULL;
+    return scan_source(src, len, buf, sizeof buf);
 }
 
 /* sandbox.load(source, chunkname, env) -> function | nil, message
@@ -390,26 +770,54 @@ static int sb_load(lua_State *L) {
     return 1;
 }
 
-/* sandbox.limits([t]) -> {instructions = n, memory = bytes, used = bytes}
+/* sandbox.limits([t]) -> {time =, replay_time =, work =, memory =, used =}
  * With a table, sets the fields it has first. */
+static double opt_seconds(lua_State *L, const char *name, double cur) {
+    if (lua_getfield(L, 1, name) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return cur;
+    }
+    int isnum;
+    double t = (double)lua_tonumberx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || !(t >= 0.01 && t <= 3600))
+        luaL_error(L, "bad argument #1 to 'limits' (%s must be a number of seconds "
+                   "from 0.01 to 3600)", name);
+    return t;
+}
+
 static int sb_limits(lua_State *L) {
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
-        if (lua_getfield(L, 1, "instructions") != LUA_TNIL) {
-            lua_Integer n = luaL_checkinteger(L, -1);
-            luaL_argcheck(L, n >= HOOK_STEP, 1, "instructions must be at least 1000");
-            lim.budget = (long)n;
+        if (lua_getfield(L, 1, "instructions") != LUA_TNIL)
+            return luaL_error(L, "bad argument #1 to 'limits' (there is no instruction "
+                              "limit any more: use time = seconds and work = units)");
+        lua_pop(L, 1);
+        double t = opt_seconds(L, "time", lim.time);
+        double rt = opt_seconds(L, "replay_time", lim.replay_time);
+        lua_Integer work = lim.work, mem = (lua_Integer)lim.limit;
+        if (lua_getfield(L, 1, "work") != LUA_TNIL) {
+            work = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, work >= 1000, 1, "work must be at least 1000");
         }
         if (lua_getfield(L, 1, "memory") != LUA_TNIL) {
-            lua_Integer n = luaL_checkinteger(L, -1);
-            luaL_argcheck(L, n >= ((lua_Integer)1 << 20), 1, "memory must be at least 1 MiB");
-            lim.limit = (size_t)n;
+            mem = luaL_checkinteger(L, -1);
+            luaL_argcheck(L, mem >= ((lua_Integer)1 << 20), 1, "memory must be at least 1 MiB");
         }
         lua_pop(L, 2);
+        if (rt < t) rt = t;
+        lim.time = t;
+        lim.replay_time = rt;
+        lim.work = (long)work;
+        lim.limit = (size_t)mem;
     }
-    lua_createtable(L, 0, 3);
-    lua_pushinteger(L, lim.budget);
-    lua_setfield(L, -2, "instructions");
+    lua_createtable(L, 0, 5);
+    lua_pushnumber(L, lim.time);
+    lua_setfield(L, -2, "time");
+    lua_pushnumber(L, lim.replay_time);
+    lua_setfield(L, -2, "replay_time");
+    lua_pushinteger(L, lim.work);
+    lua_setfield(L, -2, "work");
     lua_pushinteger(L, (lua_Integer)lim.limit);
     lua_setfield(L, -2, "memory");
     lua_pushinteger(L, (lua_Integer)lim.used);
@@ -432,22 +840,27 @@ static int sb_catch_sigint(lua_State *L) {
 }
 
 /* ---- C functions that loop ---------------------------------------------- */
-/* The count hook sees VM instructions only: a library function looping in C
- * (a backtracking pattern, string.rep of an empty string, table.move over
- * 2^40 indices) would run unchecked. While a call is armed these wrappers
- * charge the work to the instruction budget or refuse it; unarmed (the
+/* No hook watches C code: a library function looping in C (a backtracking
+ * pattern, string.rep of an empty string, table.move over 2^40 indices)
+ * would run until the call returns. While a call is armed these wrappers
+ * charge the work to the call's work counter or refuse it; unarmed (the
  * engine's own code) they only forward. They replace the functions in the
  * real string and table libraries, so method calls ("s"):find(...) through
- * the shared string metatable are covered too. */
+ * the shared string metatable are covered too. The piles, counters and RNGs
+ * charge through kn_sandbox_charge. The charges depend only on the
+ * arguments, so the work limit is deterministic. */
 
 static void charge(lua_State *L, double work) {
     if (!lim.armed || work <= 0) return;
     if (lim.killed || work >= (double)lim.left) {
-        lim.killed = 1;
-        lua_pushstring(L, LIMIT_MSG);
-        lua_error(L);
+        if (!lim.killed) lim.why = WHY_WORK;
+        limit_error(L);
     }
     lim.left -= (long)work;
+}
+
+void kn_sandbox_charge(lua_State *L, double work) {
+    charge(L, work);
 }
 
 static int forward(lua_State *L) {
@@ -594,20 +1007,26 @@ static int guard_close(lua_State *L) {
     /* Lua 5.4.4 does not count a close inside a __close handler against
      * its C-stack limit: 10000 nested closes overflow the C stack. */
     static int depth = 0;
+    lua_State *co = lua_tothread(L, 1);
     if (lim.armed && depth >= MAX_CLOSE_DEPTH) {
         return luaL_error(L, "coroutine.close: nested more than %d deep", MAX_CLOSE_DEPTH);
+    }
+    if (lim.armed && co != NULL && is_game_thread(L, 1))
+        return luaL_error(L, "the game's own thread cannot be closed by a rule script");
+    lua_State *was_running = lim.running;
+    if (lim.armed && co != NULL) {   /* the __close handlers run on co */
+        lim.running = co;
+        hook_if_over(co);
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     depth++;
     int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     depth--;
+    if (lim.armed) lim.running = was_running;
     if (status != LUA_OK) return lua_error(L);
     int n = lua_gettop(L);
-    if (lim.killed && lim.armed) {
-        lua_pushstring(L, LIMIT_MSG);
-        return lua_error(L);
-    }
+    if (lim.armed && (lim.killed || lim.expired)) limit_error(L);
     if (lim.finishing) return sb_finish(L);
     return n;
 }
@@ -657,6 +1076,7 @@ static const luaL_Reg sandbox_funcs[] = {
     {"finish", sb_finish},
     {"thread", sb_thread},
     {"rearm", sb_rearm},
+    {"replay", sb_replay},
     {NULL, NULL}
 };
 

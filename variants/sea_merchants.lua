@@ -145,7 +145,7 @@ R.prepare()
 
 -- The texts of `list` that the bit mask selects, in list order. The lists
 -- are memoised and shared (never changed), so a decision allocates nothing.
-local SUBSETS = setmetatable({}, { __mode = "k" })
+local SUBSETS = {}   -- keyed by the rule set's own lists, which live as long as it
 local function subset(list, mask)
   local memo = SUBSETS[list]
   if not memo then memo = {}; SUBSETS[list] = memo end

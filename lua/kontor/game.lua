@@ -330,12 +330,18 @@ end
 
 -- Replays steps 1..n of `steps` (lists of seats and option indices) on a
 -- fresh start.
-local function replay_indices(game, hseat, hidx, n)
+-- Recorded steps run with the replay time limit (core.sandbox.replay): each
+-- passed the smaller play limit when it was taken (docs/security.md).
+local function replay_steps(game, hseat, hidx, n)
   start(game)
   for i = 1, n do
     local ok, err = step(game, hseat[i], hidx[i])
     if not ok then error(err, 0) end
   end
+end
+
+local function replay_indices(game, hseat, hidx, n)
+  csb.replay(replay_steps, game, hseat, hidx, n)
 end
 
 -- Goes back to the first n steps (used by undo and to roll back).
@@ -753,7 +759,7 @@ end
 
 -- Replays move texts ({seat, text} pairs) from a fresh start. Returns true,
 -- or nil, the index of the move that failed, and why.
-function Game:replay(moves)
+local function replay_moves(self, moves)
   start(self)
   self.future = {}
   for i, m in ipairs(moves) do
@@ -762,6 +768,10 @@ function Game:replay(moves)
     if not res then return nil, i, err end
   end
   return true
+end
+
+function Game:replay(moves)
+  return csb.replay(replay_moves, self, moves)
 end
 
 function Game:log()

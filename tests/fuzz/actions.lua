@@ -6,7 +6,7 @@
 -- invariants break.
 local kontor = require "kontor"
 kontor.set_home(KONTOR_HOME)
-kontor.core.sandbox.limits { instructions = 1000000 }
+kontor.core.sandbox.limits { time = 0.1, work = 1000000 }
 
 local specs = { "sea_merchants", KONTOR_HOME .. "/tests/rulesets/race.lua",
   KONTOR_HOME .. "/tests/rulesets/sealed_bid.lua", KONTOR_HOME .. "/tests/rulesets/take_one_each.lua" }

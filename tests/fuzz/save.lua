@@ -5,7 +5,7 @@
 -- or nil and a message; raising is a finding.
 local kontor = require "kontor"
 kontor.set_home(KONTOR_HOME)
-kontor.core.sandbox.limits { instructions = 1000000 }
+kontor.core.sandbox.limits { time = 0.1, work = 1000000 }
 local json = kontor.json
 local save = require "kontor.save"
 

@@ -73,7 +73,7 @@ A["log flood"] = function(g)
 end
 A["pile flood"] = function()
   local p = kontor.pile {}
-  for i = 1, 3000000 do p:push(i) end
+  for i = 1, 100000000 do p:push(i) end
 end
 -- CPU inside C functions (l_sandbox.c, guards).
 A["find .-.-.-b"] = function() return string.find(string.rep("a", 3000), ".-.-.-b") end

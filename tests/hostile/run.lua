@@ -5,6 +5,8 @@
 -- would hang or crash without its protection fails the test instead of
 -- the test run) it prints the result as JSON.
 local json = kontor.json
+-- A loop ends by the time limit: a short one keeps the suite quick.
+kontor.core.sandbox.limits { time = tonumber(os.getenv("T") or 0.5) }
 
 local function snapshot(g)
   return json.encode(g:state()) .. "\n" .. table.concat(g:log(), "\n") .. "\n"

@@ -673,16 +673,16 @@ describe("a rule-script failure", function()
     failing("error table", "^%(error object is a table value%)")
   end)
 
-  it("an endless loop hits the instruction limit", function()
-    failing("loop", "^instruction limit reached")
+  it("an endless loop hits the time limit", function()
+    failing("loop", "^time limit reached")
   end)
 
   it("the script's own pcall cannot swallow the limit", function()
-    failing("pcall loop", "^instruction limit reached")
+    failing("pcall loop", "^time limit reached")
   end)
 
   it("nor can coroutine.wrap or coroutine.resume", function()
-    failing("coroutine loop", "^instruction limit reached")
+    failing("coroutine loop", "^time limit reached")
   end)
 
   it("a huge string is a clean error", function()

@@ -29,8 +29,8 @@ teardown(cleanup_tmp)
 
 -- Runs tests/hostile/run.lua in a fresh process: a game of `file`, one safe
 -- step, then `action`; a hang (killed by timeout) or a crash is a failure.
-local function in_child(file, action, seconds)
-  local cmd = string.format("timeout -s KILL %d %s run tests/hostile/run.lua %s %s 2>&1",
+local function in_child(file, action, seconds, cpu)
+  local cmd = string.format("T=%s timeout -s KILL %d %s run tests/hostile/run.lua %s %s 2>&1", cpu or 0.5,
     tonumber(os.getenv("HOSTILE_TIMEOUT")) or seconds or 60, sh_quote(binary()), sh_quote(file), sh_quote(action))
   local p = assert(io.popen(cmd))
   local out = p:read("a")
@@ -55,7 +55,8 @@ local function refused(r, pattern)
   assert.are.equal("ABCxx[1]", r.host)
 end
 
-local LIMIT = "^instruction limit reached"
+local LIMIT = "^time limit reached"
+local WORK = "^work limit reached"
 local MEMORY = "memory limit reached"
 local COMPLEX = "pattern too complex for a subject of %d+ bytes"
 local LEN = "tables with a __len metamethod cannot be used"
@@ -81,12 +82,12 @@ describe("a hostile step", function()
     { "__gc false", "__gc finalizers are not allowed", "sandbox.lua safe_setmetatable (any __gc field)" },
     -- Memory cap.
     { "rep 2^31", "resulting string too large", "string.rep's size check" },
-    { "unbounded table", MEMORY, "l_sandbox.c sb_alloc" },
-    { "doubling concat", MEMORY, "l_sandbox.c sb_alloc" },
+    { "unbounded table", MEMORY, "l_sandbox.c sb_alloc", memory = true },
+    { "doubling concat", MEMORY, "l_sandbox.c sb_alloc", memory = true },
     { "table of tables", "limit reached", "budget or cap, whichever comes first" },
-    { "many coroutines", MEMORY,
+    { "many coroutines", MEMORY, memory = true,
       "l_sandbox.c sb_resume: on a memory error the dead game thread is reset and collected before the message and the rollback need memory (the host was left at the cap: 'not enough memory' everywhere)" },
-    { "error huge string", "%.%.%. %(%d+ bytes%)",
+    { "error huge string", "%.%.%. %(%d+ bytes%)", memory = true,
       "l_sandbox.c push_error: a message over 4000 bytes is cut (the engine copying a 64 MiB message ran out of memory in the rollback)" },
     -- CPU inside C functions (l_sandbox.c guards).
     { "find .-.-.-b", COMPLEX, "guard_pattern: string.find" },
@@ -95,13 +96,13 @@ describe("a hostile step", function()
     { "gsub .-.-b", COMPLEX, "guard_pattern: string.gsub" },
     { "gmatch a*a*a*b", COMPLEX, "guard_pattern: string.gmatch" },
     { "%b nested", COMPLEX, "guard_pattern: %b counts as a quantifier" },
-    { "concat 2^40 via __index", LIMIT, "guard_range: table.concat charges j - i + 1" },
+    { "concat 2^40 via __index", WORK, "guard_range: table.concat charges j - i + 1" },
     { "concat __len", LEN, "guard_range/plain_len: a __len answering 1 then 2^40" },
-    { "move 2^40", LIMIT, "guard_move: table.move charges e - f + 1" },
+    { "move 2^40", WORK, "guard_move: table.move charges e - f + 1" },
     { "insert with __len", LEN, "guard_shift: table.insert" },
     { "remove with __len", LEN, "guard_shift: table.remove" },
     { "sort with __len", LEN, "guard_shift: table.sort" },
-    { "insert at front", LIMIT, "guard_shift: each insert charges #t" },
+    { "insert at front", WORK, "guard_shift: each insert charges #t" },
     { "format %99999d", "invalid conversion", "string.format's own 2-digit width limit" },
     -- Deep structures.
     { "deep recursion", "stack overflow", "Lua's stack limit, a clean error" },
@@ -118,7 +119,8 @@ describe("a hostile step", function()
   }
   for _, c in ipairs(CASES) do
     it(c[1] .. ": " .. c[3], function()
-      refused(in_child(ATTACK, c[1]), c[2])
+      -- Filling memory takes a while: those cases get 5 s of CPU.
+      refused(in_child(ATTACK, c[1], nil, c.memory and 5), c[2])
     end)
   end
 
@@ -137,7 +139,7 @@ describe("a hostile step", function()
   -- counts them (before, one step could log 512 MiB past a 256 MiB cap).
   for _, a in ipairs { "log flood", "pile flood" } do
     it(a .. ": C-side memory is held to the cap", function()
-      local cok, r = pcall(in_child, ATTACK, a)
+      local cok, r = pcall(in_child, ATTACK, a, nil, 5)
       assert.is_true(cok, r)
       assert.is_false(r.ok, a .. " went past the memory cap")
       refused(r, "limit reached")

@@ -49,16 +49,18 @@ describe("the simulation fast path", function()
     assert.is_false(g:over())
   end)
 
-  it("still gives every step its own instruction budget", function()
+  it("still gives every step its own time and work budget", function()
     local dir = os.tmpname(); os.remove(dir); os.execute("mkdir -p " .. dir)
-    -- 50 steps of ~40,000 instructions each: fine step by step, though the
-    -- whole game is 2 million instructions.
+    -- 50 steps of 40,000 work units each (table.concat charges one per
+    -- element): fine step by step, though the whole game is 2 million.
     local busy = write(dir .. "/busy.lua", [[
 local R = { name = "busy", players = { min = 1, max = 1 } }
+local t = {}
+for i = 1, 40000 do t[i] = "x" end
 function R.setup(g) g.sum = 0 end
 function R.play(g)
   for _ = 1, 50 do
-    for i = 1, 10000 do g.sum = g.sum + i end
+    g.sum = g.sum + #table.concat(t)
     g:choose(1, "go", { "go" })
   end
 end
@@ -66,12 +68,12 @@ function R.scores(g) return { g.sum } end
 return R
 ]])
     local limits = kontor.core.sandbox.limits()
-    finally(function() kontor.core.sandbox.limits { instructions = limits.instructions } end)
-    kontor.core.sandbox.limits { instructions = 100000 }
+    finally(function() kontor.core.sandbox.limits { work = limits.work, time = limits.time } end)
+    kontor.core.sandbox.limits { work = 100000, time = 0.2 }
     local g = kontor.new_game { rules = busy, seed = 1 }
     g:play_random(kontor.rng(1))
     assert.is_true(g:over())
-    assert.are.same({ 50 * 50005000 }, g:result().scores)
+    assert.are.same({ 50 * 40000 }, g:result().scores)
     -- and a step that loops for ever is stopped
     local loop = write(dir .. "/loop.lua", [[
 local R = { name = "loop", players = { min = 1, max = 1 } }
@@ -86,7 +88,7 @@ return R
     local lg = kontor.new_game { rules = loop, seed = 1 }
     local ok, err = pcall(lg.play_random, lg, kontor.rng(1))
     assert.is_false(ok)
-    assert.truthy(tostring(err):find("instruction limit reached", 1, true))
+    assert.truthy(tostring(err):find("time limit reached", 1, true))
     assert.truthy(tostring(err):find("loop.lua:5", 1, true))
     os.execute("rm -rf " .. dir)
   end)
