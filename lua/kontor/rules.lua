@@ -53,6 +53,78 @@ end
 local api = { pile = core.pile, counter = core.counter }
 M.api = api
 
+-- The boundary. A rule script's table may carry metatables (a looping
+-- __index, a __pairs, a __len) and may be changed by rule code at any time,
+-- so the engine never reads it directly. `freeze` copies what the engine
+-- reads, inside one armed call (bounded by the limits), with raw access
+-- only, and refuses metatables on every table it copies: the engine then
+-- reads only its own plain copy. Data tables the engine does not read
+-- (R.data, R.cards ...) are passed on as they are, for rule code.
+local FUNCS = { "setup", "play", "scores", "winners", "view", "board", "card_text",
+                "invariants", "prepare", "apply" }
+local STRINGS = { "name", "title", "summary", "base", "spec", "file" }
+local getmt, raw_next = debug.getmetatable, next
+
+local function plain(t, what, depth)
+  if type(t) ~= "table" then return t end
+  if getmt(t) ~= nil then error(what .. " must be a plain table (it has a metatable)", 0) end
+  if depth > 4 then error(what .. " is nested too deeply", 0) end
+  local c = {}
+  for k, v in raw_next, t do
+    if type(k) == "table" then error(what .. " has a table as a key", 0) end
+    c[k] = plain(v, what, depth + 1)
+  end
+  return c
+end
+
+local function frozen(R)
+  if getmt(R) ~= nil then error("the rule table must be a plain table (it has a metatable)", 0) end
+  local E = {}
+  for k, v in raw_next, R do E[k] = v end
+  for _, f in ipairs(FUNCS) do
+    local v = rawget(R, f)
+    if v ~= nil and type(v) ~= "function" then
+      error(string.format("R.%s must be a function (got %s)", f, type(v)), 0)
+    end
+  end
+  for _, f in ipairs(STRINGS) do
+    local v = rawget(R, f)
+    if v ~= nil and type(v) ~= "string" then
+      error(string.format("R.%s must be a string (got %s)", f, type(v)), 0)
+    end
+  end
+  E.variant = rawget(R, "variant") and true or nil
+  for _, f in ipairs { "players", "options", "includes", "replaces", "applied" } do
+    E[f] = plain(rawget(R, f), "R." .. f, 0)
+  end
+  for _, f in ipairs { "constraints", "explain" } do
+    local t = plain(rawget(R, f), "R." .. f, 4)
+    if t ~= nil then
+      if type(t) ~= "table" then error(string.format("R.%s must be a table", f), 0) end
+      for k, v in raw_next, t do
+        if type(v) ~= "function" then
+          error(string.format("R.%s[%s] must be a function (got %s)", f,
+            type(k) == "string" and string.format("%q", k) or tostring(k), type(v)), 0)
+        end
+      end
+      if f == "constraints" and #t ~= rawlen(t) then error("R.constraints must be a list", 0) end
+    end
+    E[f] = t
+  end
+  return E
+end
+
+-- R -> the engine's copy, or nil and a message naming the file.
+local function freeze(R, file)
+  local ok, E = core.sandbox.call(frozen, R)
+  if not ok then
+    if E == core.sandbox.FINISH then E = "g:finish() called while loading" end
+    return nil, string.format("%s: %s", file, tostring(E))
+  end
+  return E
+end
+M.freeze = freeze
+
 local function check_ruleset(R, file)
   local function bad(msg) return nil, file .. ": " .. msg end
   if type(R) ~= "table" then
@@ -70,6 +142,9 @@ local function check_ruleset(R, file)
       or p.min < 1 or p.max < p.min then
     return bad("R.players must be { min = m, max = n } with 1 <= m <= n")
   end
+  if p.default ~= nil and (math.type(p.default) ~= "integer" or p.default < p.min or p.default > p.max) then
+    return bad("R.players.default must be a whole number from min to max")
+  end
   p.default = p.default or p.min
   R.options = R.options or {}
   for k, o in pairs(R.options) do
@@ -81,8 +156,9 @@ local function check_ruleset(R, file)
   return R
 end
 
--- Loads one file (rule set or variant). Returns the table, or nil and a
--- message with file:line.
+-- Loads one file (rule set or variant). Returns the engine's checked copy
+-- of its table and the script's own table (which variants change), or nil
+-- and a message with file:line.
 function M.load_file(file)
   local src, err = fs.read(file)
   if not src then return nil, err end
@@ -90,10 +166,15 @@ function M.load_file(file)
   if R == nil then
     return nil, msg or (file .. ": the rule script returned nothing")
   end
-  local checked, cerr = check_ruleset(R, file)
+  if type(R) ~= "table" then
+    return nil, file .. ": the rule script must return a table (got " .. type(R) .. ")"
+  end
+  local E, ferr = freeze(R, file)
+  if not E then return nil, ferr end
+  local checked, cerr = check_ruleset(E, file)
   if not checked then return nil, cerr end
-  R.file = file
-  return R
+  E.file = file
+  return E, R
 end
 
 local function option_value(name, decl, v, owner)
@@ -160,9 +241,11 @@ function M.resolve_options(R, given)
 end
 
 -- Applies one variant file (and, for a preset, the variants it includes)
--- to R, which was loaded fresh for this composition. `claims` maps what a
--- variant replaces ("the special cards") to the variant that did.
-local function apply_variant(R, vspec, vopts, claims, depth)
+-- to R0, the rule set's own table, loaded fresh for this composition; `E`
+-- is the engine's copy of the rule set (its name), `extra` collects the
+-- variants' explanations and `applied` what was applied. `claims` maps what
+-- a variant replaces ("the special cards") to the variant that did.
+local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   if depth > 8 then return nil, "variants include each other too deeply (a cycle?)" end
   local vfile, verr = M.find(vspec)
   if not vfile then return nil, verr end
@@ -172,8 +255,8 @@ local function apply_variant(R, vspec, vopts, claims, depth)
     return nil, string.format("%s is a rule set, not a variant (a variant returns { variant = true, base = ..., apply = function(R, opts) ... end })", vfile)
   end
   V.name = V.name or vspec
-  if V.base and V.base ~= R.name then
-    return nil, string.format("variant %s is for %s, not %s", V.name, V.base, R.name)
+  if V.base and V.base ~= E.name then
+    return nil, string.format("variant %s is for %s, not %s", V.name, V.base, E.name)
   end
   V.options = V.options or {}
   V.explain = V.explain or {}
@@ -200,9 +283,12 @@ local function apply_variant(R, vspec, vopts, claims, depth)
       ispec = inc[1]
       for k, v in pairs(inc) do if k ~= 1 then iopts[k] = v end end
     end
+    if type(ispec) ~= "string" then
+      return nil, string.format("variant %s: R.includes lists names or { name, option = value }", V.name)
+    end
     for k, v in pairs(forwarded[ispec] or {}) do iopts[k] = v end
     forwarded[ispec] = nil
-    local ok, ierr = apply_variant(R, ispec, iopts, claims, depth + 1)
+    local ok, ierr = apply_variant(E, R0, ispec, iopts, claims, depth + 1, extra, applied)
     if not ok then return nil, string.format("%s (included by %s)", ierr, V.name) end
   end
   local stray = next(forwarded)
@@ -217,30 +303,31 @@ local function apply_variant(R, vspec, vopts, claims, depth)
     claims[what] = V.name
   end
   if V.apply then
-    local ok, aerr = core.sandbox.call(V.apply, R, opts)
+    local ok, aerr = core.sandbox.call(V.apply, R0, opts)
     if not ok then return nil, string.format("variant %s: %s", V.name, tostring(aerr)) end
   end
-  for name, f in pairs(V.explain) do R.explain[name] = R.explain[name] or f end
-  R.applied[#R.applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
-                                 recorded = recorded }
+  for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
+  applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
+                            recorded = recorded }
   return true
 end
 
 -- Loads a rule set with its variants applied in order.
 -- spec: name or path; variants: list of name/path strings or { spec, options = {...} }.
--- Returns the composed rule set or nil and a message.
+-- Returns the engine's copy of the composed rule set (see `freeze`) or nil
+-- and a message.
 function M.load(spec, variants)
   local file, err = M.find(spec)
   if not file then return nil, err end
-  local R, lerr = M.load_file(file)
-  if not R then return nil, lerr end
-  if R.variant then
-    return nil, string.format("%s is a variant (of %s), not a rule set", file, tostring(R.base))
+  local E, R0 = M.load_file(file)
+  if not E then return nil, R0 end
+  if E.variant then
+    return nil, string.format("%s is a variant (of %s), not a rule set", file, tostring(E.base))
   end
-  R.spec = spec
-  R.applied = {}
-  R.constraints = R.constraints or {}
-  local claims, seen = {}, {}
+  -- Variants add to these: the rule set's own table has them.
+  if rawget(R0, "constraints") == nil then rawset(R0, "constraints", {}) end
+  if rawget(R0, "options") == nil then rawset(R0, "options", {}) end
+  local claims, seen, extra, applied = {}, {}, {}, {}
   for _, v in ipairs(variants or {}) do
     local vspec, vopts = v, nil
     if type(v) == "table" then vspec, vopts = v[1] or v.spec, v.options end
@@ -248,14 +335,24 @@ function M.load(spec, variants)
       return nil, string.format("variant %s is given twice", vspec)
     end
     seen[vspec] = true
-    local ok, verr = apply_variant(R, vspec, vopts, claims, 0)
+    local ok, verr = apply_variant(E, R0, vspec, vopts, claims, 0, extra, applied)
     if not ok then return nil, verr end
   end
-  if R.prepare then   -- rebuild what the rule set derives from its data
-    local ok, perr = core.sandbox.call(R.prepare)
+  if #applied > 0 then   -- the variants changed the rule set: copy it again
+    local ferr
+    E, ferr = freeze(R0, file)
+    if not E then return nil, ferr end
+    local _, cerr = check_ruleset(E, file)
+    if cerr then return nil, cerr end
+  end
+  if E.prepare then   -- rebuild what the rule set derives from its data
+    local ok, perr = core.sandbox.call(E.prepare)
     if not ok then return nil, string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)) end
   end
-  return R
+  for _, x in ipairs(extra) do E.explain[x[1]] = E.explain[x[1]] or x[2] end
+  E.constraints = E.constraints or {}
+  E.file, E.spec, E.applied = file, spec, applied
+  return E
 end
 
 -- The variants as given (presets once, not what they include), each
@@ -276,7 +373,7 @@ function M.list()
       local name = f:match("^([%w_%-]+)%.lua$")
       if name and not seen[name] then
         seen[name] = true
-        local R, err = M.load_file(d .. "/" .. f)
+        local R, err = M.load_file(d .. "/" .. f)   -- the engine's copy
         if R then
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
             summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
