@@ -74,6 +74,7 @@ static int l_new(lua_State *L)
     n = opt_int_field(L, 1, "n", 0, NULL);
     luaL_argcheck(L, n >= 1, 1, "field 'n' must be an integer >= 1");
     luaL_argcheck(L, n <= MAX_COUNTERS, 1, "field 'n' is too large");
+    kn_sandbox_charge(L, (double)n);
     min = opt_int_field(L, 1, "min", INT64_MIN, NULL);
     max = opt_int_field(L, 1, "max", INT64_MAX, NULL);
     init = opt_int_field(L, 1, "init", 0, &has_init);
@@ -129,6 +130,7 @@ static int l_add(lua_State *L)
 static int l_values(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
+    kn_sandbox_charge(L, (double)c->n);
     lua_createtable(L, (int)c->n, 0);
     for (uint32_t i = 0; i < c->n; i++) {
         lua_pushinteger(L, c->v[i]);

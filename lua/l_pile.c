@@ -170,6 +170,7 @@ static int l_set(lua_State *L)
 static int l_insert(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     uint32_t i = check_index(L, 2, (lua_Integer)p->n + 1);
     check_rc(L, kn_pile_insert(p, i, check_card(L, 3)));
     return 0;
@@ -178,6 +179,7 @@ static int l_insert(lua_State *L)
 static int l_remove(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     int32_t c = 0;
     kn_pile_remove(p, check_index(L, 2, p->n), &c);
     lua_pushinteger(L, c);
@@ -187,6 +189,7 @@ static int l_remove(lua_State *L)
 static int l_take(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     int32_t i = kn_pile_find(p, check_card(L, 2));
     if (i >= 0)
         kn_pile_remove(p, (uint32_t)i, NULL);
@@ -197,6 +200,7 @@ static int l_take(lua_State *L)
 static int l_find(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     int32_t i = kn_pile_find(p, check_card(L, 2));
     if (i >= 0)
         lua_pushinteger(L, (lua_Integer)i + 1);
@@ -208,6 +212,7 @@ static int l_find(lua_State *L)
 static int l_count_of(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     lua_pushinteger(L, kn_pile_count_of(p, check_card(L, 2)));
     return 1;
 }
@@ -218,6 +223,7 @@ static int l_move_to(lua_State *L)
     kn_pile *to = check_pile(L, 2);
     lua_Integer k = luaL_optinteger(L, 3, 1);
     luaL_argcheck(L, k >= 0, 3, "must not be negative");
+    kn_sandbox_charge(L, (double)k);
     if (k > from->n)
         return luaL_error(L, "pile has %I card%s, cannot move %I",
                           (lua_Integer)from->n, from->n == 1 ? "" : "s", k);
@@ -228,6 +234,7 @@ static int l_move_to(lua_State *L)
 static int l_shuffle(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);
     kn_pile_shuffle(p, kn_check_rng(L, 2));
     return 0;
 }
@@ -235,6 +242,7 @@ static int l_shuffle(lua_State *L)
 static int l_cards(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     lua_createtable(L, (int)(p->n < INT32_MAX ? p->n : INT32_MAX), 0);
     for (uint32_t i = 0; i < p->n; i++) {
         lua_pushinteger(L, p->cards[i]);

@@ -97,7 +97,12 @@ static int l_shuffle(lua_State *L)
     kn_rng *r = kn_check_rng(L, 1);
     lua_Integer i, n;
     luaL_checktype(L, 2, LUA_TTABLE);
-    n = luaL_len(L, 2);
+    /* The raw length, read once: a __len could claim 2^40 (and the loop
+     * below runs in C). The work is charged to the armed call. */
+    if (luaL_getmetafield(L, 2, "__len") != LUA_TNIL)
+        return luaL_argerror(L, 2, "a table with a __len metamethod cannot be shuffled");
+    n = (lua_Integer)lua_rawlen(L, 2);
+    kn_sandbox_charge(L, (double)n);
     for (i = n; i > 1; i--) {
         lua_Integer j = (lua_Integer)kn_rng_below(r, (uint64_t)i) + 1;
         if (j == i)

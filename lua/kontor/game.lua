@@ -30,7 +30,6 @@ end
 ---------------------------------------------------------------------------
 
 local Ctx = {}
-local CtxMT = { __index = Ctx }
 
 -- The options R.constraints allow (variants add constraints: functions
 -- (g, seat, decision, text) -> a reason, or nil when the text is allowed).
@@ -161,10 +160,10 @@ function Ctx:finish()
   csb.finish()
 end
 
--- Strings are never collected from weak tables, so this memo is plain: it
--- grows with the distinct texts a rule set builds, which are few.
-local memo = {}
+-- Joins two strings, each pair built once per game: the memo lives in the
+-- game (ctx._text), so nothing of it outlives the game or reaches another.
 function Ctx:text(a, b)
+  local memo = self._text
   local t = memo[a]
   if not t then t = {}; memo[a] = t end
   local s = t[b]
@@ -213,21 +212,8 @@ end
 
 -- Resumes the game's program with the given values.
 local function advance(game, ...)
-  sandbox.current_rng = game.ctx.rng
+  sandbox.current_rng = game.rng
   return settle(game, resume(game.co, ...))
-end
-
-local function new_ctx(game)
-  local p = game.params
-  local ctx = setmetatable({
-    players = p.players, names = p.names, options = p.options,
-    rng = core.rng(p.seed), turn = 0, active = nil, logging = not game.quiet,
-    _log = core.log(), _quiet = game.quiet, _orders = {},
-    _manual_chance = p.manual_chance,
-    _constraints = game.R.constraints and game.R.constraints[1] and game.R.constraints or nil,
-  }, CtxMT)
-  for k, f in pairs(CTX_METHODS) do ctx[k] = f end
-  return ctx
 end
 
 local function deep_copy(v)
@@ -235,6 +221,31 @@ local function deep_copy(v)
   local t = {}
   for k, x in pairs(v) do t[k] = deep_copy(x) end
   return t
+end
+
+-- The rule script's `g`. Its metatable is the game's own and hidden
+-- (getmetatable(g) is false), names and options are copies of the game's
+-- parameters, and the engine keeps its own references to what it reads
+-- back (game.players, game.log_obj): a script that replaces g._log,
+-- g.players or g.names changes only what it sees itself.
+local function new_ctx(game)
+  local p = game.params
+  for i, name in ipairs(p.names or {}) do
+    if type(name) ~= "string" or not utf8.len(name) then
+      error(format("the name of player %d is not valid UTF-8 text", i), 0)
+    end
+  end
+  local log, rng = core.log(), core.rng(p.seed)
+  game.log_obj, game.players, game.rng = log, p.players, rng
+  local ctx = setmetatable({
+    players = p.players, names = deep_copy(p.names), options = deep_copy(p.options),
+    rng = rng, turn = 0, active = nil, logging = not game.quiet,
+    _log = log, _quiet = game.quiet, _orders = {}, _text = {},
+    _manual_chance = p.manual_chance,
+    _constraints = game.R.constraints and game.R.constraints[1] and game.R.constraints or nil,
+  }, { __index = Ctx, __metatable = false })
+  for k, f in pairs(CTX_METHODS) do ctx[k] = f end
+  return ctx
 end
 
 -- (Re)starts the game from its parameters: setup, then run to the first
@@ -302,7 +313,7 @@ local function step(game, seat, k)
     return advance(game, game.chosen)
   end
   record(game, seat, game.opts, k)
-  sandbox.current_rng = game.ctx.rng
+  sandbox.current_rng = game.rng
   return settle(game, resume(game.co, k))
 end
 
@@ -570,8 +581,8 @@ function Game:apply(action, seat)
   if self.kind == "over" then return nil, "the game is over" end
   local n0 = #self.hist
   local ok, err
-  if seat ~= nil and seat ~= 0 and (math.type(seat) ~= "integer" or seat < 1 or seat > self.ctx.players) then
-    return nil, format("there is no seat %s (seats 1..%d)", tostring(seat), self.ctx.players)
+  if seat ~= nil and seat ~= 0 and (math.type(seat) ~= "integer" or seat < 1 or seat > self.players) then
+    return nil, format("there is no seat %s (seats 1..%d)", tostring(seat), self.players)
   end
   if math.type(action) == "integer" then
     local opts, who = options_of(self, seat)
@@ -775,7 +786,7 @@ function Game:replay(moves)
 end
 
 function Game:log()
-  return self.ctx._log:lines()
+  return self.log_obj:lines()
 end
 
 -- The scores and winners, computed in one armed call that reads only raw
@@ -783,12 +794,12 @@ end
 -- __index or __lt) or hand it something that is not a score.
 function Game:result()
   if self.kind ~= "over" then return nil, "the game is not over" end
-  local R, ctx = self.R, self.ctx
+  local R, ctx, players = self.R, self.ctx, self.players
   local ok, res = call(function()
     local raw = R.scores(ctx)
     if type(raw) ~= "table" then error("R.scores must return a list of numbers, one per seat", 0) end
     local scores = {}
-    for s = 1, ctx.players do
+    for s = 1, players do
       local v = rawget(raw, s)
       if type(v) ~= "number" or v ~= v then
         error(format("R.scores: the score of seat %d is %s, not a number", s, type(v)), 0)
@@ -801,20 +812,20 @@ function Game:result()
       if type(w) ~= "table" then error("R.winners must return a list of seats", 0) end
       for i = 1, rawlen(w) do
         local x = rawget(w, i)
-        if math.type(x) ~= "integer" or x < 1 or x > ctx.players then
-          error(format("R.winners: entry %d is not a seat 1..%d", i, ctx.players), 0)
+        if math.type(x) ~= "integer" or x < 1 or x > players then
+          error(format("R.winners: entry %d is not a seat 1..%d", i, players), 0)
         end
         winners[i] = x
       end
     else
       local best
-      for s = 1, ctx.players do
+      for s = 1, players do
         local v = scores[s]
         if best == nil or v > best then best = v; winners = { s }
         elseif v == best then winners[#winners + 1] = s end
       end
     end
-    return { scores = scores, winners = winners, turns = ctx.turn }
+    return { scores = scores, winners = winners, turns = math.type(ctx.turn) == "integer" and ctx.turn or 0 }
   end)
   if not ok then error(format("%s: %s", R.name, tostring(res)), 0) end
   return res
@@ -825,9 +836,9 @@ function Game:state()
 end
 
 local function check_seat(game, seat, fname)
-  if seat ~= nil and (math.type(seat) ~= "integer" or seat < 1 or seat > game.ctx.players) then
+  if seat ~= nil and (math.type(seat) ~= "integer" or seat < 1 or seat > game.players) then
     error(format("bad argument #1 to '%s' (a seat 1..%d expected, got %s)", fname,
-      game.ctx.players, tostring(seat)), 3)
+      game.players, tostring(seat)), 3)
   end
 end
 

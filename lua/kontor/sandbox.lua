@@ -118,16 +118,52 @@ local function ordered_next(t, k)
   error("invalid key to 'next'", 2)
 end
 
--- Protect the shared string metatable from scripts (getmetatable("")).
-getmetatable("").__metatable = false
+-- The shared string metatable: hidden from scripts (getmetatable("") is
+-- false), and its methods are the string library without `dump`, so that
+-- ("").dump is nil as string.dump is (trusted code keeps string.dump).
+do
+  local smt = getmetatable("")
+  local methods = {}
+  for k, f in pairs(string) do if k ~= "dump" then methods[k] = f end end
+  smt.__index = methods
+  smt.__metatable = false
+end
 
-local real_setmetatable = setmetatable
+local real_setmetatable, real_getmetatable = setmetatable, getmetatable
 
-local function safe_setmetatable(t, mt)
-  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-    error("setmetatable: __gc finalizers are not allowed in rule scripts", 2)
+-- setmetatable and getmetatable for one script. The metatable installed is
+-- the script's own copy of the one given, refreshed at every call, and
+-- getmetatable gives back the script's table: so a metatable changed after
+-- setmetatable cannot become weak (__mode) or finalizable (__gc) behind the
+-- check. Weak tables are refused because Lua 5.4.4's emergency collection
+-- can free a table still in use when one is involved (luaV_finishset);
+-- finalizers because they run at any later time, outside the limits.
+local function metatable_functions()
+  local copy_of, original_of = {}, {}
+  local function set(t, mt)
+    if type(mt) ~= "table" then return real_setmetatable(t, mt) end
+    if type(t) ~= "table" then  -- let setmetatable say what is wrong
+      return real_setmetatable(t, mt)
+    end
+    local c = copy_of[mt]
+    if not c then c = {}; copy_of[mt] = c; original_of[c] = mt end
+    for k in raw_next, c do c[k] = nil end
+    for k, v in raw_next, mt do
+      if k == "__gc" then
+        error("setmetatable: __gc finalizers are not allowed in rule scripts", 2)
+      elseif k == "__mode" then
+        error("setmetatable: weak tables (__mode) are not allowed in rule scripts", 2)
+      end
+      if type(k) == "string" and k:sub(1, 2) == "__" then c[k] = v end
+    end
+    return real_setmetatable(t, c)
   end
-  return real_setmetatable(t, mt)
+  local function get(t)
+    local m = real_getmetatable(t)
+    if m == nil then return nil end
+    return original_of[m] or m
+  end
+  return set, get
 end
 
 local function copy(src, names)
@@ -161,8 +197,7 @@ function M.env(api)
   wrap_coroutine(env.coroutine)
   env.pcall = csb.pcall
   env.xpcall = csb.xpcall
-  env.setmetatable = safe_setmetatable
-  env.getmetatable = getmetatable
+  env.setmetatable, env.getmetatable = metatable_functions()
   env.unpack = table.unpack
   env.print = function() end  -- rule scripts log through g:log
   env.load = function(chunk, name, mode, e)

@@ -159,6 +159,84 @@ A["error __tostring error"] = function()
 end
 A["error huge string"] = function() error(("x"):rep(1 << 26)) end
 
+-- Issue 10, class 1: Lua 5.4.4 bugs, out of reach.
+-- A weak metatable whose __newindex table is referenced by nothing else,
+-- with memory filled up to the cap: the emergency collection in the middle
+-- of an assignment freed that table while luaV_finishset used it.
+A["weak __newindex at the cap"] = function()
+  setmetatable({}, { __mode = "v" })
+end
+A["weak mode added later"] = function()
+  local mt = { __newindex = {} }
+  local obj = setmetatable({}, mt)
+  mt.__mode = "v"                      -- too late: obj has a copy of mt
+  rawset(mt, "__gc", function() while true do end end)
+  local hog, i = {}, 0
+  while true do
+    i = i + 1
+    hog[i] = ("x"):rep(1 << 12) .. i
+    obj[i] = i                         -- through __newindex, growing it
+  end
+end
+-- A failing step whose message would name a 100,000-link chain: refused
+-- when loaded (the chain is over many lines, under the line limit).
+A["failing chain load"] = function()
+  local f, err = load("local T = setmetatable({}, { __index = function(t) return t end })\n"
+    .. "return T" .. ("\n.x"):rep(100000) .. ".missing()")
+  if not f then error(err, 0) end
+  f()
+end
+A["constants and bitwise load"] = function()
+  local body = {}
+  for i = 1, 300 do body[i] = string.format("local _ = 'k%d'", i) end
+  local f, err = load(table.concat(body, "\n") .. "\nreturn 1 ~ (2 or 3)")
+  if not f then error(err, 0) end
+  error("computed " .. tostring(f()))
+end
+-- Class 4: C work charged in proportion.
+A["shuffle __len 2^40"] = function(g)
+  g.rng:shuffle(setmetatable({}, { __len = function() return 1 << 40 end }))
+end
+A["count_of on a big pile"] = function()
+  local p = kontor.pile {}
+  for i = 1, 1000000 do p:push(i % 7) end
+  for _ = 1, 1000000 do p:count_of(3) end
+end
+-- Class 5: a pending __close in the frame that raises runs under the limits.
+A["pending __close loops"] = function()
+  local t <close> = setmetatable({}, { __close = spin })
+  error("the step failed")
+end
+-- Class 3: what a script reaches does not outlive its game.
+A["game metatable"] = function(g)
+  local mt = getmetatable(g)
+  if mt then mt.__newindex = spin; mt.__gc = spin end
+  error(string.format("getmetatable(g) is %s", tostring(mt)))
+end
+A["names and options"] = function(g)
+  g.names[1] = "Mallory"
+  g.options.evil = true
+  error("changed names and options")
+end
+A["replace _log"] = function(g)
+  -- The script's own logging goes nowhere now; the engine's does not care.
+  g._log = { add = function() end, lines = spin }
+  g.players = setmetatable({}, { __lt = spin, __le = spin, __index = spin })
+end
+A["text flood"] = function(g)
+  local s = ("x"):rep(1 << 10)
+  for i = 1, math.maxinteger do g:text(s, i) end
+end
+-- Class 6: the game's own thread, out of reach.
+A["keep the game thread"] = function(g)
+  g.thread = coroutine.running()
+end
+-- Class 9: a caught memory error does not make later errors read as one.
+A["error after caught memory error"] = function()
+  local ok = pcall(function() return ("x"):rep(1 << 30) .. ("y"):rep(1 << 30) end)
+  error("the real error (caught one: " .. tostring(not ok) .. ")")
+end
+
 local NAMES = {}
 for k in pairs(A) do NAMES[#NAMES + 1] = k end
 table.sort(NAMES)
@@ -204,6 +282,10 @@ function R.scores(g) return hostile_scores(g) end
 -- A view that is a cycle, and one that loops.
 function R.view(g, seat)
   if g.hostile == "cyclic" then local t = { seat = seat }; t.me = t; return t end
+  if g.thread then   -- class 6: a view that tries to advance the game
+    local ok, err = pcall(coroutine.resume, g.thread, 1)
+    return { n = g.n, resumed = tostring(ok) .. " " .. tostring(err) }
+  end
   return { n = g.n }
 end
 

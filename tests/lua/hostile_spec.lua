@@ -112,6 +112,30 @@ describe("a hostile step", function()
       "l_sandbox.c guard_close: 10000 nested coroutine.close (Lua 5.4.4 does not count them: it segfaulted) are refused at depth 100" },
     { "deeply nested load", "too long", "l_sandbox.c check_source (for load() in scripts too)" },
     { "long chain load", "too long", "l_sandbox.c check_source: a 800 KB one-line chain" },
+    -- Issue 10. Class 1: Lua 5.4.4 bugs kept out of reach.
+    { "weak __newindex at the cap", "weak tables %(__mode%) are not allowed",
+      "sandbox.lua: setmetatable refuses __mode (the emergency collection freed a table luaV_finishset used)" },
+    { "weak mode added later", MEMORY, memory = true,
+      "sandbox.lua: setmetatable installs the script's copy of the metatable, so a __mode or __gc added later does nothing" },
+    { "failing chain load", "a chain of more than 200 indexing steps",
+      "l_sandbox.c scan_source: a 100,000-link chain over many lines (getobjname overflowed the C stack on the error)" },
+    { "constants and bitwise load", "more than 255 constants uses bitwise operators",
+      "l_sandbox.c scan_source: 1 ~ (2 or 3) in a function with 300 constants (Lua 5.4.4 miscompiles it)" },
+    -- Class 4: C work charged.
+    { "shuffle __len 2^40", "a table with a __len metamethod cannot be shuffled",
+      "l_rng.c shuffle: the raw length, once, charged" },
+    { "count_of on a big pile", WORK, "l_pile.c: count_of, find, insert... charge the pile's size" },
+    -- Class 5: the failing frame's pending __close runs under the limits.
+    { "pending __close loops", "attack%.lua:%d+: the step failed",
+      "l_sandbox.c sb_resume: the dead thread is reset while armed; the step's own error is kept" },
+    -- Class 3: nothing a script reaches is shared or outlives its game.
+    { "game metatable", "getmetatable%(g%) is false", "game.lua new_ctx: the game's own, hidden metatable" },
+    { "names and options", "changed names and options",
+      "game.lua new_ctx: g.names and g.options are copies (the state compares them)" },
+    { "text flood", "limit reached", "game.lua Ctx:text: the memo is the game's (g._text), dropped with it" },
+    -- Class 9: the real error after a caught memory error.
+    { "error after caught memory error", "the real error %(caught one: true%)",
+      "l_sandbox.c push_error: only a memory error reads 'memory limit reached'" },
     -- Hostile error values: push_error never calls __tostring.
     { "error nil", "^%(error object is a nil value%)", "push_error" },
     { "error __tostring loop", "^%(error object is a table value%)", "push_error does not call __tostring" },
@@ -123,6 +147,26 @@ describe("a hostile step", function()
       refused(in_child(ATTACK, c[1], nil, c.memory and 5), c[2])
     end)
   end
+
+  -- Issue 10: after this step the engine reads only its own log, seat
+  -- count and RNG (g._log, g.players replaced by looping objects).
+  it("a script that replaces g._log and g.players cannot hang the engine (game.log_obj, game.players)", function()
+    local r = in_child(ATTACK, "replace _log")
+    assert.is_true(r.ok, r.err)
+    assert.are.equal(2, r.after)    -- the script's own logging now goes nowhere
+    assert.are.equal("ABCxx[1]", r.host)
+  end)
+
+  it("a memo filled by failed steps is dropped with them (the REPL is not left at the cap)", function()
+    local g = kontor.new_game { rules = ATTACK, seed = 5 }
+    local limits = kontor.core.sandbox.limits()
+    finally(function() kontor.core.sandbox.limits { time = limits.time } end)
+    kontor.core.sandbox.limits { time = 0.3 }
+    for _ = 1, 4 do assert.is_false(pcall(g.apply, g, "text flood")) end
+    collectgarbage()
+    assert.is_true(kontor.core.sandbox.limits().used < 64 << 20)
+    assert(g:apply("safe"))
+  end)
 
   -- These must finish (quickly) rather than hang: string.rep of an empty
   -- string used to loop 2^50 times inside C.
@@ -287,6 +331,101 @@ describe("a hostile rule-set file", function()
 end)
 
 ---------------------------------------------------------------------------
+-- Issue 10, class 2: values crossing from a script to the engine
+---------------------------------------------------------------------------
+
+-- Runs `src` (trusted Lua) in a child under timeout; returns its output.
+local function child(name, src)
+  local script = write(tmp(name), src)
+  local p = assert(io.popen(string.format("timeout -s KILL 60 %s run %s 2>&1",
+    sh_quote(binary()), sh_quote(script))))
+  local out = p:read("a")
+  local _, how, code = p:close()
+  assert(how == "exit" and code == 0, name .. " did not end cleanly: " .. out:sub(1, 600))
+  return out
+end
+
+describe("hostile rule tables at the boundary (rules.lua freeze)", function()
+  local RULES = [[
+local function spin() while true do end end
+local R = { name = "b", players = { min = 1, max = 2 } }
+function R.setup(g) end
+function R.play(g) g:choose(1, "go", { "a", "b" }) end
+function R.scores(g) return { 0, 0 } end
+%s
+return R
+]]
+  local VARIANT = [[
+local function spin() while true do end end
+local V = { variant = true, base = "b" }
+%s
+return V
+]]
+  -- { name, rule-set code, variant code or nil, expected message }
+  local CASES = {
+    { "looping __index on R", "setmetatable(R, { __index = spin })", nil,
+      "the rule table must be a plain table" },
+    { "looping __index on R.constraints", "R.constraints = setmetatable({}, { __index = spin })", nil,
+      "R.constraints must be a plain table" },
+    { "__len on R.players", "R.players = setmetatable({ min = 1, max = 2 }, { __len = spin, __index = spin })", nil,
+      "R.players must be a plain table" },
+    { "__tostring on an option default", "R.options = { x = { default = setmetatable({}, { __tostring = spin }) } }", nil,
+      "R.options must be a plain table" },
+    { "a name that is a table", "R.name = setmetatable({}, { __tostring = spin, __eq = spin })", nil,
+      "R.name must be a string" },
+    { "__pairs on a variant's options", "", "V.options = setmetatable({}, { __pairs = spin })",
+      "R.options must be a plain table" },
+    { "__pairs on a variant's explain", "", "V.explain = setmetatable({}, { __pairs = spin, __index = spin })",
+      "R.explain must be a plain table" },
+    { "a variant that gives R a looping __index", "",
+      "function V.apply(R) setmetatable(R, { __index = spin }) end",
+      "the rule table must be a plain table" },
+    { "a variant that puts a looping table in R.constraints", "",
+      "function V.apply(R) R.constraints[1] = setmetatable({}, { __call = spin }) end",
+      "R.constraints must be a plain table" },
+  }
+  for _, c in ipairs(CASES) do
+    it(c[1] .. " is refused when loaded", function()
+      local rpath = write(tmp("b.lua"), RULES:format(c[2]))
+      local vpath = c[3] and write(tmp("v.lua"), VARIANT:format(c[3]))
+      local out = child("boundary.lua", string.format([[
+        local ok, err = pcall(kontor.new_game, { rules = %q, variants = %s, players = 1 })
+        print(ok and "loaded" or ("error: " .. tostring(err)))
+      ]], rpath, vpath and string.format("{ %q }", vpath) or "nil"))
+      assert.is_truthy(out:find("^error: ") and out:find(c[4]), out)
+    end)
+  end
+
+  it("a plain rule table still loads, and its variants still change it", function()
+    local rpath = write(tmp("b.lua"), RULES:format("R.cards = { 'a', 'b' }\nfunction R.play(g) g:choose(1, 'go', R.cards) end"))
+    local vpath = write(tmp("v.lua"), VARIANT:format("function V.apply(R) R.cards = { 'c' } end"))
+    local g = kontor.new_game { rules = rpath, variants = { vpath }, players = 1 }
+    assert.are.same({ "c" }, g:options())
+  end)
+end)
+
+describe("the game's own thread (issue 10, class 6)", function()
+  it("R.view cannot resume it: the view does not advance the game", function()
+    local out = child("thread.lua", string.format([[
+      local g = kontor.new_game { rules = %q, seed = 5 }
+      assert(g:apply("keep the game thread"))
+      local n = #g:actions()
+      local v = g:view(1)
+      print(v.resumed, #g:actions() == n, g:over())
+    ]], ATTACK))
+    assert.is_truthy(out:find("^false [^\n]*the game's own thread cannot be resumed[^\n]*\ttrue\tfalse"), out)
+  end)
+end)
+
+describe("player names (issue 10, class 9)", function()
+  it("a name that is not valid UTF-8 is refused when the game is made", function()
+    local ok, err = pcall(kontor.new_game, { rules = RACE, seed = 1, names = { "Ann", "\255\254" } })
+    assert.is_false(ok)
+    assert.is_truthy(tostring(err):find("the name of player 2 is not valid UTF-8 text", 1, true), err)
+  end)
+end)
+
+---------------------------------------------------------------------------
 -- Tampering stays inside the script that does it
 ---------------------------------------------------------------------------
 
@@ -314,7 +453,11 @@ describe("tampering", function()
     assert.are.equal("abab", ("ab"):rep(2))
     assert.are.equal("7", string.format("%d", 7))
     assert.are.equal(2, select("#", ("x=1"):find("=")) - 0)
-    assert.are.equal(string, debug.getmetatable("").__index)
+    -- The string methods are the string library without dump (issue 10).
+    local methods = debug.getmetatable("").__index
+    assert.are.equal(string.find, methods.find)
+    assert.is_nil(methods.dump)
+    assert.is_function(string.dump)
     local t = {}; table.insert(t, 1); assert.are.same({ 1 }, t)
     assert.are.equal(3, math.floor(3.5))
     assert.is_nil(getmetatable(_G))
