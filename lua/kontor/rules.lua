@@ -97,20 +97,33 @@ local function frozen(R)
   for _, f in ipairs { "players", "options", "includes", "replaces", "applied" } do
     E[f] = plain(rawget(R, f), "R." .. f, 0)
   end
-  for _, f in ipairs { "constraints", "explain" } do
-    local t = plain(rawget(R, f), "R." .. f, 4)
-    if t ~= nil then
-      if type(t) ~= "table" then error(string.format("R.%s must be a table", f), 0) end
-      for k, v in raw_next, t do
-        if type(v) ~= "function" then
-          error(string.format("R.%s[%s] must be a function (got %s)", f,
-            type(k) == "string" and string.format("%q", k) or tostring(k), type(v)), 0)
-        end
+  local explain = plain(rawget(R, "explain"), "R.explain", 4)
+  if explain ~= nil then
+    if type(explain) ~= "table" then error("R.explain must be a table", 0) end
+    for k, v in raw_next, explain do
+      if type(v) ~= "function" then
+        error(string.format("R.explain[%s] must be a function (got %s)",
+          type(k) == "string" and string.format("%q", k) or tostring(k), type(v)), 0)
       end
-      if f == "constraints" and #t ~= rawlen(t) then error("R.constraints must be a list", 0) end
     end
-    E[f] = t
   end
+  E.explain = explain
+  -- A constraint is a function, or { decisions = { name, ... }, check = function }
+  -- (game.lua's compile_constraints reads the copy).
+  local cons = plain(rawget(R, "constraints"), "R.constraints", 2)
+  if cons ~= nil then
+    if type(cons) ~= "table" then error("R.constraints must be a table", 0) end
+    if #cons ~= rawlen(cons) then error("R.constraints must be a list", 0) end
+    for i, c in raw_next, cons do
+      local ok = type(c) == "function" or (type(c) == "table" and type(c.check) == "function"
+        and type(c.decisions) == "table")
+      if not ok then
+        error(string.format("R.constraints[%s] must be a function or { decisions = {...}, check = function } (got %s)",
+          tostring(i), type(c)), 0)
+      end
+    end
+  end
+  E.constraints = cons
   return E
 end
 
