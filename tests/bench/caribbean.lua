@@ -78,25 +78,35 @@ local function play(random, n)
 
   -- C2: the next card; the discard pile is shuffled in when it is needed.
   local function draw()
-    if #deck == 0 then
-      if #discard == 0 then return nil end
-      for i = #discard, 1, -1 do deck[#deck + 1] = discard[i]; discard[i] = nil end
+    local top = #deck
+    if top == 0 then
+      top = #discard
+      if top == 0 then return nil end
+      deck, discard = discard, deck
       shuffle(deck)
     end
-    return table.remove(deck)
+    local c = deck[top]
+    deck[top] = nil
+    return c
   end
   local function can_draw() return #deck > 0 or #discard > 0 end
 
   local purse, display, done, p = {}, {}, {}, {}
   local function gain(q, k)
+    local mine = purse[q]
     for _ = 1, k do
       local c = draw()
       if not c then return end
-      purse[q][#purse[q] + 1] = c
+      mine[#mine + 1] = c
     end
   end
   local function pay(q, k)
-    for _ = 1, k do discard[#discard + 1] = table.remove(purse[q]) end
+    local mine = purse[q]
+    for _ = 1, k do
+      local top = #mine
+      discard[#discard + 1] = mine[top]
+      mine[top] = nil
+    end
   end
   for q = 1, n do
     purse[q], display[q], done[q] = {}, {}, 0
@@ -123,6 +133,7 @@ local function play(random, n)
   local fulfils = {}
   local function can_fulfil(q)
     local m, sym = 0, p[q].symbols
+    if sym[1] + sym[2] + sym[3] + sym[4] < 2 then return 0 end   -- every expedition needs 2 or more
     for i, e in ipairs(expeditions) do
       local short = 0
       for s = 1, 3 do
@@ -170,20 +181,16 @@ local function play(random, n)
     end
   end
 
-  local function turn_order(first)
-    local t = {}
-    for i = 0, n - 1 do t[#t + 1] = (first - 1 + i) % n + 1 end
-    return t
-  end
-
   local function tax(q, card)                                 -- C5
-    for _, r in ipairs(turn_order(q)) do
+    for i = 0, n - 1 do                                       -- in turn order
+      local r = (q + i - 1) % n + 1
       if #purse[r] >= 12 then pay(r, #purse[r] // 2) end
     end
     discard[#discard + 1] = card
     local best = -1
     for r = 1, n do best = math.max(best, p[r].swords) end
-    for _, r in ipairs(turn_order(q)) do
+    for i = 0, n - 1 do
+      local r = (q + i - 1) % n + 1
       if p[r].swords == best then gain(r, 1) end
     end
   end
@@ -235,22 +242,27 @@ local function play(random, n)
 
   -- C6: the cards q may take with `budget` coins for a hire; identical
   -- persons once.
-  local takes, seen = {}, {}
+  local takes, seen, stamp = {}, {}, 0
   local function take_options(q, budget)
-    local m = 0
-    for k in pairs(seen) do seen[k] = nil end
-    for i, c in ipairs(harbour) do
+    local m, discount = 0, p[q].discount
+    stamp = stamp + 1
+    for i = 1, #harbour do
+      local c = harbour[i]
       if c.kind == "ship" then
         m = m + 1; takes[m] = i
-      elseif c.cost - p[q].discount <= budget and not seen[c.type] then
-        seen[c.type] = true
+      elseif c.cost - discount <= budget and seen[c.type] ~= stamp then
+        seen[c.type] = stamp
         m = m + 1; takes[m] = i
       end
     end
     return m
   end
   local function take(q, active, i)
-    if q ~= active then purse[active][#purse[active] + 1] = table.remove(purse[q]) end
+    if q ~= active then                                       -- 1 coin to the active player
+      local mine, theirs = purse[q], purse[active]
+      theirs[#theirs + 1] = mine[#mine]
+      mine[#mine] = nil
+    end
     local c = table.remove(harbour, i)
     if c.kind == "ship" then
       names_in_harbour = names_in_harbour - 1
@@ -297,9 +309,12 @@ local function play(random, n)
   end
 
   local function loot_and_hire(q)
-    for i, r in ipairs(turn_order(q)) do
+    chance_bonus(q)
+    active_takes(q)
+    for i = 1, n - 1 do                                       -- the others, in turn order
+      local r = (q + i - 1) % n + 1
       chance_bonus(r)
-      if i == 1 then active_takes(q) else other_takes(r, q) end
+      other_takes(r, q)
     end
     for i = 1, #harbour do discard[#discard + 1] = harbour[i]; harbour[i] = nil end
     names_in_harbour = 0
@@ -317,7 +332,7 @@ local function play(random, n)
     if discover(q) then
       loot_and_hire(q)
     else
-      for _, r in ipairs(turn_order(q)) do chance_bonus(r) end   -- C7: Jesters after a bust
+      for i = 0, n - 1 do chance_bonus((q + i - 1) % n + 1) end   -- C7: Jesters after a bust
     end
     if not ending then                                        -- C9
       for r = 1, n do

@@ -85,9 +85,10 @@ local function make(rules)
     -- S6: the ships that may be exchanged now.
     local exchanged, new_ship = {}, 0
     local function exchangeable(q, out)
-      local m = 0
+      local m, avail = 0, pool_products()
       for k, c in ipairs(ships[q]) do
-        if not exchanged[k] and k ~= new_ship and pool_products(c) > 0 then m = m + 1; out[m] = k end
+        local others = avail - (pool[c] > 0 and 1 or 0)      -- other products in the pool
+        if not exchanged[k] and k ~= new_ship and others > 0 then m = m + 1; out[m] = k end
       end
       return m
     end
