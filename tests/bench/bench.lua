@@ -27,11 +27,11 @@ end
 -- (A, B), target ratio (issue 11).
 local CASES = {
   { name = "sea_merchants", args = "--rules sea_merchants", players = 4,
-    kontor = 20000, plain = 40000, ir = { 100, 500 }, target = 0.5 },
-  { name = "house", args = "--rules sea_merchants --variant house", players = 4,
-    kontor = 10000, plain = 20000, ir = { 100, 500 }, target = 0.4 },
-  { name = "caribbean", args = "--rules caribbean", players = 2,
     kontor = 10000, plain = 20000, ir = { 100, 500 }, target = 0.5 },
+  { name = "house", args = "--rules sea_merchants --variant house", players = 4,
+    kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.4 },
+  { name = "caribbean", args = "--rules caribbean", players = 2,
+    kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.5 },
 }
 if quick then
   for _, c in ipairs(CASES) do
