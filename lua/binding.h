@@ -28,6 +28,18 @@ void kn_open_fs(lua_State *L);
 void kn_open_sandbox(lua_State *L);
 void kn_open_term(lua_State *L);
 void kn_open_bot(lua_State *L);
+void kn_open_options(lua_State *L);
+
+/* Options of a decision (lua/l_options.c): a string, or a plain list of
+ * words and whole numbers whose canonical text is built on demand. */
+int kn_option_same(lua_State *L, int a, int b);
+int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt);
+void kn_option_push_text(lua_State *L, int idx);
+void kn_option_push_copy(lua_State *L, int idx);
+/* The boundary check of g:choose: n, or raises at the rule script's line
+ * (players > 0: the seat must be 1..players). */
+lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
+                             const char *what);
 
 /* A fresh instruction budget for the next step of an armed call. */
 void kn_sandbox_rearm(void);

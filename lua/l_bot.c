@@ -4,38 +4,30 @@
  * kontor.core.random_bot(rng, hist, hseat, hidx, hstop, max_steps) returns
  * a function bot(seat, options) -> k that picks k uniformly with `rng`,
  * appends the step to the game's step lists exactly as the Lua driver does
- * (lua/kontor/game.lua, record), and gives the next step a fresh instruction
- * budget. Rule code calls it from inside the game's coroutine, where every
+ * (lua/kontor/game.lua, record: the chosen option itself, a list copied, its
+ * text left to be built when someone reads it), and gives the next step a
+ * fresh instruction budget. Rule code calls it from inside the game's coroutine, where every
  * Lua instruction pays for the count hook; done in C, a decision costs one
  * call instead of a hundred hooked instructions.
  */
-#include <string.h>
-
 #include "binding.h"
 #include "rng.h"
 
 enum { UP_RNG = 1, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_MAX, UP_COUNT };
 
-/* Whether some option extends `text` at a word boundary (' ' or ','): then
- * an option equal to `text` means "stop here" (see game.lua, extends_any). */
-static int extends_any(lua_State *L, int opts, lua_Integer n, const char *text, size_t len) {
-    for (lua_Integer i = 1; i <= n; i++) {
-        size_t olen;
-        lua_rawgeti(L, opts, i);
-        const char *o = lua_tolstring(L, -1, &olen);
-        int yes = o && olen > len && memcmp(o, text, len) == 0 &&
-                  (o[len] == ' ' || o[len] == ',');
-        lua_pop(L, 1);
-        if (yes) return 1;
-    }
-    return 0;
-}
-
+/* bot(seat, options [, name, players]): with a name, options are checked
+ * as g:choose checks them (lua/l_options.c). */
 static int bot_choose(lua_State *L) {
+    lua_Integer nopts;
+    if (lua_gettop(L) >= 4) {
+        nopts = kn_options_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose");
+        lua_settop(L, 2);
+    } else {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        nopts = (lua_Integer)lua_rawlen(L, 2);
+        luaL_argcheck(L, nopts > 0, 2, "no options");
+    }
     lua_Integer seat = luaL_checkinteger(L, 1);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    lua_Integer nopts = (lua_Integer)lua_rawlen(L, 2);
-    luaL_argcheck(L, nopts > 0, 2, "no options");
     struct kn_rng *rng = kn_check_rng(L, lua_upvalueindex(UP_RNG));
     lua_Integer count = lua_tointeger(L, lua_upvalueindex(UP_COUNT)) + 1;
     if (count > lua_tointeger(L, lua_upvalueindex(UP_MAX)))
@@ -46,7 +38,9 @@ static int bot_choose(lua_State *L) {
 
     lua_Integer k = (lua_Integer)kn_rng_below(rng, (uint64_t)nopts) + 1;
     lua_Integer n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(UP_HIST)) + 1;
-    lua_rawgeti(L, 2, k);                                  /* 3: the text */
+    lua_rawgeti(L, 2, k);
+    kn_option_push_copy(L, -1);                            /* 4: the option */
+    lua_replace(L, 3);
     lua_pushvalue(L, 3);
     lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
     lua_pushinteger(L, seat);
@@ -56,10 +50,8 @@ static int bot_choose(lua_State *L) {
     if (n > 1) {                                           /* a repeated text? */
         lua_rawgeti(L, lua_upvalueindex(UP_HIST), n - 1);
         lua_rawgeti(L, lua_upvalueindex(UP_HSEAT), n - 1);
-        if (lua_rawequal(L, -2, 3) && lua_tointeger(L, -1) == seat) {
-            size_t len;
-            const char *text = lua_tolstring(L, 3, &len);
-            lua_pushboolean(L, text && extends_any(L, 2, nopts, text, len));
+        if (lua_tointeger(L, -1) == seat && kn_option_same(L, -2, 3)) {
+            lua_pushboolean(L, kn_option_extends_any(L, 2, nopts, 3));
             lua_rawseti(L, lua_upvalueindex(UP_HSTOP), n);
         }
         lua_pop(L, 2);

@@ -37,6 +37,7 @@ int luaopen_kontor_core(lua_State *L) {
     kn_open_term(L);
     kn_open_sandbox(L);
     kn_open_bot(L);
+    kn_open_options(L);
     lua_pushliteral(L, KONTOR_VERSION);
     lua_setfield(L, -2, "version");
     return 1;

@@ -58,11 +58,12 @@ return {
         return draw_card(g, seat)
       end
       -- H5: drawing is not an available action with a full hand.
-      R.constraints[#R.constraints + 1] = function(g, seat, decision, text)
-        if DRAWS[decision] == text and full(g, seat) then
-          return ("your hand is full (%d cards, the limit is %d)"):format(g.hands[seat]:count(), limit(g, seat))
-        end
-      end
+      R.constraints[#R.constraints + 1] = { decisions = { "phase2", "office", "forklift" },
+        check = function(g, seat, decision, text)
+          if DRAWS[decision] == text and full(g, seat) then
+            return ("your hand is full (%d cards, the limit is %d)"):format(g.hands[seat]:count(), limit(g, seat))
+          end
+        end }
     else
       local draw_cards = R.rules.draw_cards
       function R.rules.draw_cards(g, seat, n, why)

@@ -14,6 +14,10 @@ local dump = require "kontor.dump"
 
 local csb = core.sandbox
 local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
+-- Options as data (lua/l_options.c): check at the boundary, texts on demand.
+local copt = core.options
+local check_options, option_text, option_texts = copt.check, copt.text, copt.texts
+local same_text, extends_opt = copt.same, copt.extends
 local yield, costatus = coroutine.yield, coroutine.status
 local format, concat = string.format, table.concat
 
@@ -32,22 +36,25 @@ end
 local Ctx = {}
 local CtxMT = { __index = Ctx }
 
--- The options R.constraints allow (variants add constraints: functions
--- (g, seat, decision, text) -> a reason, or nil when the text is allowed).
--- Returns nil when every option is allowed, else the allowed options and
--- their indices in `options`.
+-- The options R.constraints allow at one decision: `cons` are the
+-- constraints that look at it (see compile_constraints), each a function
+-- (g, seat, decision, text, option) -> a reason, or nil when the option is
+-- allowed. Returns nil when every option is allowed, else the allowed
+-- options and their indices in `options`.
 local function allowed(ctx, cons, seat, name, options)
   local kept, map
   for i = 1, #options do
-    local text, ok = options[i], true
+    local option, ok = options[i], true
+    local text = option
+    if type(text) ~= "string" then text = option_text(option) end
     for j = 1, #cons do
-      if cons[j](ctx, seat, name, text) ~= nil then ok = false; break end
+      if cons[j](ctx, seat, name, text, option) ~= nil then ok = false; break end
     end
     if not ok and not kept then
       kept, map = {}, {}
       for m = 1, i - 1 do kept[m], map[m] = options[m], m end
     elseif ok and kept then
-      kept[#kept + 1], map[#map + 1] = text, i
+      kept[#kept + 1], map[#map + 1] = option, i
     end
   end
   if kept and kept[1] == nil then
@@ -59,8 +66,8 @@ end
 
 -- While a simulation's bot plays inside the game (Game:play_random),
 -- ctx._bot answers decisions without leaving the coroutine.
-local function choose_allowed(self, seat, name, options)
-  local kept, map = allowed(self, self._constraints, seat, name, options)
+local function choose_allowed(self, cons, seat, name, options)
+  local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
   local bot, k = self._bot, nil
   if bot then k = bot(seat, options) else k = yield("player", seat, name, options) end
@@ -68,25 +75,58 @@ local function choose_allowed(self, seat, name, options)
   return k
 end
 
+-- The boundary: check_options raises, at the rule script's line, unless
+-- `options` is a plain list of 1..MAX options (strings, or plain lists of
+-- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
-  if options[1] == nil then
-    error(format("g:choose: decision '%s' of seat %s has no options", tostring(name), tostring(seat)), 2)
+  local by = self._cons
+  if by then
+    local cons = by[name] or by[true]
+    if cons then
+      check_options(options, seat, name, self.players)
+      return choose_allowed(self, cons, seat, name, options)
+    end
   end
-  if self._constraints then return choose_allowed(self, seat, name, options) end
   local bot = self._bot
-  if bot then return bot(seat, options) end
+  if bot then return bot(seat, options, name, self.players) end   -- checks as check_options
+  check_options(options, seat, name, self.players)
   return yield("player", seat, name, options)
 end
 
-function Ctx:choose_all(seats, name, by_seat)
-  if seats[1] == nil then error("g:choose_all: no seats", 2) end
-  for _, s in ipairs(seats) do
-    local o = by_seat[s]
-    if type(o) ~= "table" or o[1] == nil then
-      error(format("g:choose_all: decision '%s' of seat %s has no options", tostring(name), tostring(s)), 2)
-    end
+-- A plain list of distinct seats of this game, at least one.
+local function check_seats(self, seats)
+  if type(seats) ~= "table" or getmetatable(seats) ~= nil then
+    error("g:choose_all: seats must be a plain list of seats", 3)
   end
-  local cons, maps = self._constraints, nil
+  local n, seen = rawlen(seats), {}
+  if n == 0 then error("g:choose_all: no seats", 3) end
+  for i = 1, n do
+    local s = rawget(seats, i)
+    if math.type(s) ~= "integer" or s < 1 or s > self.players then
+      error(format("g:choose_all: seats[%d] is %s, not a seat 1..%d", i, tostring(s), self.players), 3)
+    end
+    if seen[s] then error(format("g:choose_all: seat %d is listed twice", s), 3) end
+    seen[s] = true
+  end
+  return n
+end
+
+function Ctx:choose_all(seats, name, by_seat)
+  local nseats = check_seats(self, seats)
+  if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
+    error("g:choose_all: the options by seat must be a plain table", 2)
+  end
+  local lists = {}        -- the engine's own copies: seats and their lists, read raw once
+  for i = 1, nseats do
+    local s = rawget(seats, i)
+    local o = rawget(by_seat, s)
+    check_options(o, s, name, self.players, "g:choose_all")
+    lists[s] = o
+  end
+  seats = { table.unpack(seats, 1, nseats) }
+  by_seat = lists
+  local cons, maps = self._cons, nil
+  cons = cons and (cons[name] or cons[true])
   if cons then
     local filtered = {}
     for _, s in ipairs(seats) do
@@ -113,7 +153,7 @@ function Ctx:choose_all(seats, name, by_seat)
 end
 
 function Ctx:chance(name, options, weights)
-  if options[1] == nil then error("g:chance: no outcomes", 2) end
+  check_options(options, 0, name, nil, "g:chance")
   if self._manual_chance then return yield("chance", 0, name, options) end
   local k
   if weights then
@@ -125,7 +165,7 @@ function Ctx:chance(name, options, weights)
   else
     k = self.rng:below(#options) + 1
   end
-  if not self._quiet then self._log:add(format("chance %s: %s", name, options[k])) end
+  if not self._quiet then self._log:add(format("chance %s: %s", name, option_text(options[k]))) end
   return k
 end
 
@@ -189,6 +229,7 @@ end
 -- Records the decision the program yielded (or its end or error).
 -- Returns true, or false and an error message.
 local function settle(game, ok, kind, a, b, c)
+  game.tcache = nil
   if ok and kind == "player" then
     game.kind, game.seat, game.dname, game.opts = kind, a, b, c
     return true
@@ -224,10 +265,69 @@ local function new_ctx(game)
     rng = core.rng(p.seed), turn = 0, active = nil, logging = not game.quiet,
     _log = core.log(), _quiet = game.quiet, _orders = {},
     _manual_chance = p.manual_chance,
-    _constraints = game.R.constraints and game.R.constraints[1] and game.R.constraints or nil,
+    _cons = game.cons,
   }, CtxMT)
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   return ctx
+end
+
+-- R.constraints, read raw once per rule set: each entry a function
+-- (g, seat, decision, text, option) -> reason or nil, which looks at every
+-- decision, or { decisions = { name, ... }, check = function }, which looks
+-- only at the decisions named. Returns nil (no constraint) or a table:
+-- decision name -> the constraints that look at it, [true] -> those that
+-- look at every decision.
+local function compile_constraints(R)
+  local list = rawget(R, "constraints")
+  if list == nil then return nil end
+  local function bad(i, what)
+    error(format("%s: R.constraints[%d] %s", R.name, i, what), 0)
+  end
+  if type(list) ~= "table" or getmetatable(list) ~= nil then
+    error(format("%s: R.constraints must be a plain list", R.name), 0)
+  end
+  local any, named = {}, {}
+  for i = 1, rawlen(list) do
+    local c = rawget(list, i)
+    if type(c) == "function" then
+      any[#any + 1] = c
+    elseif type(c) == "table" and getmetatable(c) == nil then
+      local f, decisions = rawget(c, "check"), rawget(c, "decisions")
+      if type(f) ~= "function" then bad(i, "has no check function") end
+      if type(decisions) ~= "table" or getmetatable(decisions) ~= nil or rawlen(decisions) == 0 then
+        bad(i, "must name its decisions: decisions = { \"name\", ... }")
+      end
+      for j = 1, rawlen(decisions) do
+        local d = rawget(decisions, j)
+        if type(d) ~= "string" then bad(i, format("decisions[%d] is not a decision name", j)) end
+        named[d] = named[d] or {}
+        local l = named[d]
+        l[#l + 1] = f
+      end
+    else
+      bad(i, "is not a function or { decisions = {...}, check = function }")
+    end
+  end
+  if #any == 0 and next(named) == nil then return nil end
+  -- every decision's list keeps R.constraints' order
+  local by = {}
+  if #any > 0 then by[true] = any end
+  for d in pairs(named) do
+    local l = {}
+    for i = 1, rawlen(list) do
+      local c = rawget(list, i)
+      if type(c) == "function" then
+        l[#l + 1] = c
+      else
+        local ds = rawget(c, "decisions")
+        for j = 1, rawlen(ds) do
+          if rawget(ds, j) == d then l[#l + 1] = rawget(c, "check"); break end
+        end
+      end
+    end
+    by[d] = l
+  end
+  return by
 end
 
 local function deep_copy(v)
@@ -241,9 +341,12 @@ end
 -- decision. Raises a message on a rule-script error.
 local function start(game)
   local R = game.R
+  if game.cons_of ~= R then
+    game.cons, game.cons_of = compile_constraints(R), R
+  end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx, game.hstop = {}, {}, {}, {}
+  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(256)   -- room for most games
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -266,26 +369,33 @@ local function is_boundary(text, i)
   return c == " " or c == ","
 end
 
--- Whether `opts` holds an option that extends `text` (so an option equal to
--- `text` there means "stop here": the move so far is complete).
-local function extends_any(opts, text)
-  local n = #text
-  for i = 1, #opts do
-    local o = opts[i]
-    if #o > n and o:sub(1, n) == text and is_boundary(o, n + 1) then return true end
-  end
-  return false
-end
+-- Whether `opts` (option values, or their texts) holds an option that
+-- extends `text` (so an option equal to `text` there means "stop here":
+-- the move so far is complete).
+local extends_any = extends_opt
 
--- Appends option k of `opts`, chosen by `seat`, to the step list.
+-- Appends option k of `opts`, chosen by `seat`, to the step list (as its
+-- text; the simulation's bot, lua/l_bot.c, keeps the option itself and
+-- hist_texts makes the text when someone reads it).
 local function record(game, seat, opts, k)
   local hist, hseat = game.hist, game.hseat
   local n = #hist + 1
   local text = opts[k]
+  if type(text) ~= "string" then text = option_text(text) end
   hist[n], hseat[n], game.hidx[n] = text, seat, k
-  if n > 1 and hist[n - 1] == text and hseat[n - 1] == seat then
+  if n > 1 and hseat[n - 1] == seat and same_text(hist[n - 1], text) then
     game.hstop[n] = extends_any(opts, text)   -- rare: a repeated text
   end
+end
+
+-- The step list as texts (steps the bot recorded hold their option).
+local function hist_texts(game)
+  local hist = game.hist
+  for i = 1, #hist do
+    local t = hist[i]
+    if type(t) ~= "string" then hist[i] = option_text(t) end
+  end
+  return hist
 end
 
 -- Applies option k of `seat` at the current decision (already validated).
@@ -328,6 +438,17 @@ local function options_of(game, seat)
   return nil, seat
 end
 
+-- The texts of the options of `seat` now, cached until the next decision.
+local function texts_of(game, seat)
+  local opts, who = options_of(game, seat)
+  if not opts then return nil, who end
+  local cache = game.tcache
+  if not cache then cache = {}; game.tcache = cache end
+  local t = cache[opts]
+  if not t then t = option_texts(opts); cache[opts] = t end
+  return t, who
+end
+
 -- Replays steps 1..n of `steps` (lists of seats and option indices) on a
 -- fresh start.
 local function replay_indices(game, hseat, hidx, n)
@@ -359,6 +480,12 @@ function M.new(R, params, quiet)
   return game
 end
 
+local function copy_list(t)
+  local c = {}
+  for i = 1, #t do c[i] = t[i] end
+  return c
+end
+
 function Game:who()
   local kind = self.kind
   if kind == "player" then return self.seat end
@@ -381,17 +508,17 @@ function Game:decision()
   if kind == "all" then
     local opts = {}
     local seats = self:who()
-    for _, s in ipairs(seats) do opts[s] = { table.unpack(self.by_seat[s]) } end
+    for _, s in ipairs(seats) do opts[s] = copy_list(texts_of(self, s)) end
     return { kind = "simultaneous", name = self.dname, seats = seats, options = opts,
              chosen = (function() local t = {}; for s in pairs(self.chosen) do t[#t + 1] = s end; table.sort(t); return t end)() }
   end
-  return { kind = kind, name = self.dname, seats = { self.seat }, options = { table.unpack(self.opts) } }
+  return { kind = kind, name = self.dname, seats = { self.seat }, options = copy_list(texts_of(self)) }
 end
 
 function Game:options(seat)
-  local opts = options_of(self, seat)
-  if not opts then return {} end
-  return { table.unpack(opts) }
+  local texts = texts_of(self, seat)
+  if not texts then return {} end
+  return copy_list(texts)
 end
 
 -- Fast path for bots and simulations: option k of `seat` (no parsing).
@@ -455,8 +582,15 @@ function Game:play_random(bot, check, max_steps)
 end
 
 local function explain(game, seat, name, text)
-  for _, c in ipairs(game.R.constraints or {}) do
-    local ok, why = call(c, game.ctx, seat, name, text)
+  local cons = game.cons
+  cons = cons and (cons[name] or cons[true]) or {}
+  local option = text                  -- the option itself, if the text is one
+  local opts, texts = options_of(game, seat), texts_of(game, seat)
+  for i = 1, texts and #texts or 0 do
+    if texts[i] == text then option = opts[i]; break end
+  end
+  for _, c in ipairs(cons) do
+    local ok, why = call(c, game.ctx, seat, name, text, option)
     if ok and type(why) == "string" then return why end
   end
   local f = game.R.explain[name]
@@ -494,10 +628,10 @@ local function walk(game, seat, text)
   -- last passed through, in the state of that moment.
   local function overran()
     rebuild(game, last_n)
-    return fail(illegal(game.dname, options_of(game, seat)))
+    return fail(illegal(game.dname, texts_of(game, seat)))
   end
   while true do
-    local opts, who = options_of(game, seat)
+    local opts, who = texts_of(game, seat)
     if not opts and last_n then return overran() end
     if not opts then
       if game.kind == "over" then return fail(format("'%s': the game is over", text)) end
@@ -534,7 +668,7 @@ local function walk(game, seat, text)
     prev = bestlen
     if bestlen == tlen then
       -- The move is complete; take a "stop here" option that repeats it.
-      local nopts, nwho = options_of(game, seat)
+      local nopts, nwho = texts_of(game, seat)
       if nopts and nwho == seat and extends_any(nopts, text) then
         for i = 1, #nopts do
           if nopts[i] == text then
@@ -594,6 +728,7 @@ function Game:apply(action, seat)
   if not ok then return nil, err end
   -- Redo survives only while the new steps are the ones undone.
   local fut = self.future
+  hist_texts(self)
   for i = n0 + 1, #self.hist do
     local f = fut[#fut]
     if f and f[1] == self.hseat[i] and f[2] == self.hist[i] then
@@ -622,6 +757,7 @@ function Game:undo(n)
   local len = #self.hist
   if n > len then n = len end
   if n <= 0 then return 0 end
+  hist_texts(self)
   for i = len, len - n + 1, -1 do
     self.future[#self.future + 1] = { self.hseat[i], self.hist[i], self.hstop[i] }
   end
@@ -635,7 +771,7 @@ function Game:redo(n)
   while done < n do
     local f = self.future[#self.future]
     if not f then break end
-    local opts, who = options_of(self, f[1])
+    local opts, who = texts_of(self, f[1])
     local k
     if opts then for i = 1, #opts do if opts[i] == f[2] then k = i; break end end end
     if not k then break end
@@ -666,6 +802,7 @@ end
 -- seats made in a simultaneous decision that is still open read "(secret)".
 function Game:actions(viewer)
   local out = {}
+  hist_texts(self)
   local hidden_from = #self.hist - (viewer and pending_secret(self) or 0)
   for i = 1, #self.hist do
     local text = self.hist[i]
@@ -686,7 +823,7 @@ end
 -- Steps merged into moves: { {seat, text}, ... }.
 function Game:move_list()
   local out = {}
-  local hist, hseat = self.hist, self.hseat
+  local hist, hseat = hist_texts(self), self.hseat
   for i = 1, #hist do
     local last = out[#out]
     if last and continues(last[2], last[1], hist[i], hseat[i], self.hstop[i]) then

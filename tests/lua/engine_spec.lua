@@ -1117,4 +1117,117 @@ describe("random games", function()
   end
 end)
 
+---------------------------------------------------------------------------
+-- Options as data (docs/api.md, "Options as data"; issue 10 items 2, 9)
+---------------------------------------------------------------------------
+
+local DATA = [[
+local R = { name = "data_opts", players = { min = 2, max = 2 } }
+function R.setup(g) g.got = {} end
+function R.play(g)
+  local opts = {}
+  for k = 1, 2 do opts[#opts + 1] = { "load", "fish", "on ship", k } end
+  opts[#opts + 1] = "pass"
+  local o = opts[g:choose(1, "load", opts)]
+  g.got[#g.got + 1] = type(o) == "table" and o[4] or o
+  local play = { { "play", "fish", "on slots", 1 }, { "play", "fish", "on slots", 1, 4 } }
+  o = play[g:choose(2, "play", play)]
+  g.got[#g.got + 1] = #o
+end
+function R.scores() return { 0, 0 } end
+return R]]
+
+local function bad_rules(name, body)
+  return write(tmp(name .. ".lua"), ([[
+local R = { name = "%s", players = { min = 2, max = 2 } }
+function R.setup(g) end
+function R.play(g)
+%s
+end
+function R.scores() return { 0, 0 } end
+return R]]):format(name, body))
+end
+
+describe("options as data", function()
+  it("a list of words and numbers reads as its canonical text; the script gets its own data back", function()
+    local g = kontor.new_game { rules = write(tmp("data_opts.lua"), DATA) }
+    assert.are.same({ "load fish on ship 1", "load fish on ship 2", "pass" }, g:options())
+    assert.is_true(g:apply("load fish on ship 2"))
+    assert.are.same({ "play fish on slots 1", "play fish on slots 1,4" }, g:options())
+    assert.is_true(g:apply("play fish on slots 1,4"))
+    assert.are.same({ 2, 5 }, g:state().got)
+    assert.are.same({ "1: load fish on ship 2", "2: play fish on slots 1,4" }, g:actions())
+  end)
+
+  it("the random bot records the option and the text is made when read", function()
+    local R = kontor.load_rules(write(tmp("data_opts.lua"), DATA))
+    local g = kontor.new_game { rules = R, seed = 3, quiet = true }
+    g:play_random(kontor.core.rng(4))
+    local moves = g:moves()
+    assert.are.equal(2, #moves)
+    assert.truthy(moves[1]:match("^1: load fish on ship %d$") or moves[1] == "1: pass", moves[1])
+    assert.truthy(moves[2]:match("^2: play fish on slots 1(,?4?)$"), moves[2])
+    local again = kontor.new_game { rules = R, seed = 3 }
+    assert.is_true(again:replay({ { 1, moves[1]:sub(4) }, { 2, moves[2]:sub(4) } }))
+    assert.are.same(g:state().got, again:state().got)
+  end)
+
+  local cases = {
+    { "metatable", [[g:choose(1, "x", setmetatable({ "a" }, { __len = function() while true do end end }))]],
+      "bad_metatable.lua:4: g:choose: the options of decision 'x' of seat 1 are a table with a metatable (options are plain lists)" },
+    { "entry", [[g:choose(1, "x", { "a", { "b", 1.5 } })]],
+      "bad_entry.lua:4: g:choose: option 2 of decision 'x' of seat 1 has an entry that is not a string or a whole number" },
+    { "nested", [[g:choose(1, "x", { { "b", { "c" } } })]],
+      "bad_nested.lua:4: g:choose: option 1 of decision 'x' of seat 1 has an entry that is not a string or a whole number" },
+    { "empty", [[g:choose(2, "x", {})]],
+      "bad_empty.lua:4: g:choose: decision 'x' of seat 2 has no options" },
+    { "seat", [[g:choose(7, "x", { "a" })]],
+      "bad_seat.lua:4: g:choose: decision 'x' is for seat 7, not a seat 1..2" },
+    { "name", [[g:choose(1, setmetatable({}, { __tostring = function() while true do end end }), { "a" })]],
+      "bad_name.lua:4: g:choose: the decision's name must be a string, not table" },
+    { "many", [[local t = {}; for i = 1, 1200000 do t[i] = "x" end; g:choose(1, "big", t)]],
+      "bad_many.lua:4: g:choose: decision 'big' of seat 1 has 1200000 options; a decision may have at most 100000 (split it into steps)" },
+    { "twice", [[g:choose_all({ 1, 1, 2 }, "bid", { { "a" }, { "b" } })]],
+      "bad_twice.lua:4: g:choose_all: seat 1 is listed twice" },
+    { "noseat", [[g:choose_all({ 1, 7 }, "bid", { { "a" }, { "b" } })]],
+      "bad_noseat.lua:4: g:choose_all: seats[2] is 7, not a seat 1..2" },
+    { "chance", [[g:chance("roll", { "a", false })]],
+      "bad_chance.lua:4: g:chance: option 2 of decision 'roll' of seat 0 is not a string or a list of words and whole numbers" },
+  }
+  for _, c in ipairs(cases) do
+    it("refuses at the boundary, with the script's line: " .. c[1], function()
+      local ok, err = pcall(kontor.new_game, { rules = bad_rules("bad_" .. c[1], c[2]) })
+      assert.is_false(ok)
+      assert.truthy(err:find(c[3], 1, true), err)
+    end)
+  end
+
+  it("a constraint that names its decisions is called only there", function()
+    local calls = 0
+    local R = kontor.load_rules(TAKE)
+    R.constraints[#R.constraints + 1] = { decisions = { "reveal" }, check = function(g, seat, decision, text, option)
+      calls = calls + 1
+      assert.are.equal("reveal", decision)
+      assert.are.equal(text, option)
+      if text == "stop" and g.deck:count() > 0 then return "no stopping" end
+    end }
+    local g = kontor.new_game { rules = R, seed = 2, quiet = true }
+    g:play_random(kontor.core.rng(1))
+    assert.is_true(calls > 0)
+    local before = calls
+    local h = kontor.new_game { rules = R, seed = 2 }
+    assert.are.equal("'stop' is not a legal action: no stopping; expected one of: "
+      .. table.concat(h:options(), ", "), h:why("stop"))
+    assert.is_true(calls > before)
+  end)
+
+  it("a constraint must be a function or name its decisions", function()
+    local R = kontor.load_rules(RACE)
+    R.constraints[1] = { check = function() end }
+    local ok, err = pcall(kontor.new_game, { rules = R })
+    assert.is_false(ok)
+    assert.are.equal("race: R.constraints[1] must name its decisions: decisions = { \"name\", ... }", err)
+  end)
+end)
+
 teardown(cleanup_tmp)

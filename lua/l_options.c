@@ -1,0 +1,325 @@
+/*
+ * l_options.c - the options of a decision, as data.
+ *
+ * A rule script gives each decision a list of options. An option is a
+ * string (its text) or a plain list of words and whole numbers, such as
+ * { "load", "fish", "on ship", 2 }, whose canonical text the engine builds
+ * only when a person, a log, a save or the text parser needs it:
+ * the entries joined by a space, except that a run of numbers is joined
+ * by commas ({ "play", "fish", "on slots", 1, 4 } reads "play fish on
+ * slots 1,4").
+ *
+ * Everything here reads the script's tables raw (no metamethod runs) and
+ * checks every type, so a list a script changes after giving it can give
+ * an error, never a hang.
+ *
+ * kontor.core.options:
+ *   check(list, seat, name [, what]) -> n   the boundary check (raises at the caller's caller)
+ *   text(option) -> string                  the canonical text
+ *   texts(list) -> { string, ... }           the canonical texts of a list
+ *   same(a, b) -> boolean                   same canonical text (allocates nothing)
+ *   extends(list, option) -> boolean        some option of list extends option's text
+ *                                            at a word boundary (' ' or ',')
+ *   copy(option) -> option                  a string as is; a list copied
+ *   steps(n) -> 4 tables                    the step lists, with room for n steps
+ *   MAX                                     the most options one decision may have
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "binding.h"
+
+/* Options per decision, and entries per option. */
+#define KN_MAX_OPTIONS 100000
+#define KN_MAX_WORDS 64
+
+/* Reads an option's canonical text one character at a time. */
+struct cursor {
+    lua_State *L;
+    int tbl;                 /* stack index of the list, or 0 for a string */
+    lua_Integer i, n;        /* entry being read, entries */
+    const char *s;           /* the current piece */
+    size_t len, pos;
+    int prev_num;            /* the previous entry was a number */
+    int sep;                 /* a separator to give before the piece, or 0 */
+    char num[32];
+};
+
+/* Loads entry c->i of the list as the current piece; 0 if it is neither a
+ * string nor an integer. */
+static int load_piece(struct cursor *c) {
+    lua_State *L = c->L;
+    int t = lua_rawgeti(L, c->tbl, c->i);
+    int is_num = 0;
+    if (t == LUA_TSTRING) {
+        c->s = lua_tolstring(L, -1, &c->len);     /* the list keeps it alive */
+    } else if (t == LUA_TNUMBER && lua_isinteger(L, -1)) {
+        int k = snprintf(c->num, sizeof c->num, LUA_INTEGER_FMT, (LUAI_UACINT)lua_tointeger(L, -1));
+        c->s = c->num;
+        c->len = (size_t)k;
+        is_num = 1;
+    } else {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pop(L, 1);
+    c->sep = c->i > 1 ? ((is_num && c->prev_num) ? ',' : ' ') : 0;
+    c->prev_num = is_num;
+    c->pos = 0;
+    return 1;
+}
+
+/* Starts reading the option at stack index idx; 0 if it is not an option. */
+static int cursor_open(struct cursor *c, lua_State *L, int idx) {
+    memset(c, 0, sizeof *c);
+    c->L = L;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        c->s = lua_tolstring(L, idx, &c->len);
+        return 1;
+    }
+    if (lua_type(L, idx) != LUA_TTABLE) return 0;
+    c->tbl = lua_absindex(L, idx);
+    c->n = (lua_Integer)lua_rawlen(L, idx);
+    if (c->n == 0) return 0;
+    c->i = 1;
+    return load_piece(c);
+}
+
+/* The next character, -1 at the end, -2 on an entry of a wrong type. */
+static int cursor_next(struct cursor *c) {
+    for (;;) {
+        if (c->sep) {
+            int s = c->sep;
+            c->sep = 0;
+            return s;
+        }
+        if (c->pos < c->len) return (unsigned char)c->s[c->pos++];
+        if (!c->tbl || c->i >= c->n) return -1;
+        c->i++;
+        if (!load_piece(c)) return -2;
+    }
+}
+
+int kn_option_same(lua_State *L, int a, int b) {
+    struct cursor x, y;
+    if (lua_rawequal(L, a, b)) return 1;
+    if (lua_type(L, a) == LUA_TSTRING && lua_type(L, b) == LUA_TSTRING) return 0;
+    if (!cursor_open(&x, L, a) || !cursor_open(&y, L, b)) return 0;
+    for (;;) {
+        int p = cursor_next(&x), q = cursor_next(&y);
+        if (p != q || p == -2) return 0;
+        if (p == -1) return 1;
+    }
+}
+
+/* Whether the text of the option at `opt` starts with the text of the
+ * option at `prefix` and goes on at a word boundary. */
+static int option_extends(lua_State *L, int opt, int prefix) {
+    struct cursor x, y;
+    if (!cursor_open(&x, L, opt) || !cursor_open(&y, L, prefix)) return 0;
+    for (;;) {
+        int q = cursor_next(&y);
+        int p = cursor_next(&x);
+        if (q == -1) return p == ' ' || p == ',';
+        if (p != q || p < 0) return 0;
+    }
+}
+
+int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt) {
+    list = lua_absindex(L, list);
+    opt = lua_absindex(L, opt);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, i);
+        int yes = option_extends(L, -1, opt);
+        lua_pop(L, 1);
+        if (yes) return 1;
+    }
+    return 0;
+}
+
+void kn_option_push_text(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        lua_pushvalue(L, idx);
+        return;
+    }
+    struct cursor c;
+    if (!cursor_open(&c, L, idx)) luaL_error(L, "an option is a string or a list of words and whole numbers, not %s",
+                                             luaL_typename(L, idx));
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    /* the buffer may sit on the stack: keep the cursor's indices absolute */
+    for (;;) {
+        int ch = cursor_next(&c);
+        if (ch == -1) break;
+        if (ch == -2) luaL_error(L, "option entry %d is not a string or a whole number", (int)c.i);
+        luaL_addchar(&b, (char)ch);
+    }
+    luaL_pushresult(&b);
+}
+
+void kn_option_push_copy(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+        return;
+    }
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, idx, i);
+        lua_rawseti(L, -2, i);
+    }
+}
+
+/* Why the option at idx is not one, or NULL. */
+static const char *bad_option(lua_State *L, int idx) {
+    int t = lua_type(L, idx);
+    if (t == LUA_TSTRING) return NULL;
+    if (t != LUA_TTABLE) return "is not a string or a list of words and whole numbers";
+    if (lua_getmetatable(L, idx)) {
+        lua_pop(L, 1);
+        return "is a table with a metatable (options are plain lists)";
+    }
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    if (n == 0) return "is an empty list";
+    if (n > KN_MAX_WORDS) return "has more than " "64" " entries";
+    for (lua_Integer i = 1; i <= n; i++) {
+        int et = lua_rawgeti(L, idx, i);
+        int ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
+        lua_pop(L, 1);
+        if (!ok) return "has an entry that is not a string or a whole number";
+    }
+    return NULL;
+}
+
+/* Raises a message located at the rule script's line: level 2, the caller
+ * of the engine function (g:choose, ...) that called check. */
+static int fail(lua_State *L, const char *fmt, ...) {
+    va_list ap;
+    luaL_where(L, 2);
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* check(list, seat, name [, players [, what]]) -> n: the boundary check of
+ * g:choose, g:choose_all and g:chance (with players, seat must be one of
+ * 1..players). Raises an error located at the rule script's line (level 2:
+ * the caller of the engine function that called check). */
+lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
+                             const char *what) {
+    if (lua_type(L, nameidx) != LUA_TSTRING)
+        return fail(L, "%s: the decision's name must be a string, not %s", what,
+                          luaL_typename(L, nameidx));
+    const char *name = lua_tostring(L, nameidx);
+    if (players > 0) {
+        int isnum = 0;
+        lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
+        if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players) {
+            if (lua_type(L, seatidx) == LUA_TNUMBER)
+                return fail(L, "%s: decision '%s' is for seat %s, not a seat 1..%I", what, name,
+                                  lua_tostring(L, seatidx), players);
+            return fail(L, "%s: decision '%s' is for a %s, not a seat 1..%I", what, name,
+                              luaL_typename(L, seatidx), players);
+        }
+    }
+#define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
+    if (lua_type(L, list) != LUA_TTABLE)
+        return fail(L, "%s: the options of decision '%s' of seat %s must be a list, not %s",
+                          what, name, seat, luaL_typename(L, list));
+    if (lua_getmetatable(L, list))
+        return fail(L, "%s: the options of decision '%s' of seat %s are a table with a metatable "
+                          "(options are plain lists)", what, name, seat);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, list);
+    if (n == 0)
+        return fail(L, "%s: decision '%s' of seat %s has no options", what, name, seat);
+    if (n > KN_MAX_OPTIONS)
+        return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
+                          "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, i);
+        const char *why = bad_option(L, -1);
+        lua_pop(L, 1);
+        if (why)
+            return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i,
+                              name, seat, why);
+    }
+#undef seat
+    return n;
+}
+
+static int opt_check(lua_State *L) {
+    const char *what = luaL_optstring(L, 5, "g:choose");
+    lua_Integer players = luaL_optinteger(L, 4, 0);
+    lua_pushinteger(L, kn_options_check(L, 1, 2, 3, players, what));
+    return 1;
+}
+
+/* steps(n) -> four tables with room for n entries: the step lists. */
+static int opt_steps(lua_State *L) {
+    int n = (int)luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 0 && n <= 1 << 20, 1, "0..2^20 expected");
+    for (int i = 0; i < 4; i++) lua_createtable(L, n, 0);
+    return 4;
+}
+
+static int opt_text(lua_State *L) {
+    luaL_checkany(L, 1);
+    kn_option_push_text(L, 1);
+    return 1;
+}
+
+static int opt_texts(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 1, i);
+        kn_option_push_text(L, -1);
+        lua_rawseti(L, -3, i);
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static int opt_same(lua_State *L) {
+    luaL_checkany(L, 1);
+    luaL_checkany(L, 2);
+    lua_pushboolean(L, kn_option_same(L, 1, 2));
+    return 1;
+}
+
+static int opt_extends(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    lua_pushboolean(L, kn_option_extends_any(L, 1, (lua_Integer)lua_rawlen(L, 1), 2));
+    return 1;
+}
+
+static int opt_copy(lua_State *L) {
+    luaL_checkany(L, 1);
+    kn_option_push_copy(L, 1);
+    return 1;
+}
+
+static const luaL_Reg opt_funcs[] = {
+    {"check", opt_check},
+    {"text", opt_text},
+    {"texts", opt_texts},
+    {"same", opt_same},
+    {"extends", opt_extends},
+    {"copy", opt_copy},
+    {"steps", opt_steps},
+    {NULL, NULL}
+};
+
+void kn_open_options(lua_State *L) {
+    luaL_newlib(L, opt_funcs);
+    lua_pushinteger(L, KN_MAX_OPTIONS);
+    lua_setfield(L, -2, "MAX");
+    lua_setfield(L, -2, "options");
+}
