@@ -3,7 +3,7 @@
 #   make            build build/kontor
 #   make test       C unit tests, Lua specs under ASan+UBSan, and a short
 #                   pass of each fuzzer; ends with "N passed, N failed"
-#   make bench      random 4-player Sea Merchants playouts (docs/performance.md)
+#   make bench      the engine against plain Lua loops (docs/performance.md)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -57,7 +57,7 @@ test: build/kontor build/asan/kontor $(CTESTS)
 	    sh tests/run $(CTESTS)
 
 bench: build/kontor
-	@sh tests/bench
+	@sh tests/bench/run
 
 install: build/kontor
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \

@@ -7,20 +7,17 @@
 --
 -- State (all on g):
 --   g.deck        pile, hidden: top = the next card revealed or gained
---   g.discard     pile, public (coins paid go face down: only the count matters)
+--   g.discard     pile, public
 --   g.harbour     pile, public: the cards revealed this turn
 --   g.expeditions pile, public: the expedition display
---   g.box         pile: cards out of play (scenario set-up with a stated deck)
---   g.display[s]  pile, public: persons hired by seat s
---   g.done[s]     pile, public: expeditions fulfilled by seat s
+--   g.revealed    pile, public: the ship just revealed, while its repel is decided
+--   g.box         pile: cards out of play (a scenario with a stated deck)
+--   g.display[s]  pile, public: the persons seat s hired
+--   g.done[s]     pile, public: the expeditions seat s fulfilled
 --   g.purse[s]    pile, hidden: seat s's coins (cards nobody may look at, C2)
---   g.st[s]       cached skills of seat s (strength, influence, ...), see add_person
---   g.hnames      bit mask of the ship names in the harbour
---   g.phase       "discover" | "loot" | "over";  g.current, g.first; g.ending
---
--- Variants: a variant changes R (R.data, R.rules, R.options ...) and then
--- calls R.prepare(R): this rebinds the script to the changed copy and
--- rebuilds everything derived from R.data (card tables, option texts).
+--   g.st[s]       what seat s's persons and expeditions add up to: strength,
+--                 influence and the persons' skills (see `tally`)
+--   g.phase       "discover" | "loot" | "over";  g.current, g.first, g.ending
 
 local R = {
   name = "caribbean",
@@ -108,27 +105,15 @@ R.data = {
 -- The rules a variant may replace (C9, C10). They read R.data.
 R.rules = {}
 
----------------------------------------------------------------------------
--- Derived tables, built by R.prepare (no string is built while playing)
----------------------------------------------------------------------------
-
-local SHIP, PERSON, EXPEDITION, TAX = 1, 2, 3, 4
-local NCARDS, KIND, NAME, MIN_PLAYERS              -- per card id
-local SWORDS, COINS, SHIPNAME                       -- ships: swords (0 = skull), coins, name index
-local COST, INFL, PSWORDS, SYMBOL, DISCOUNT, PTAKES, ADMIRAL, JESTER, TRADER  -- persons
-local NEED, EXP_COINS, TAX_MARK                     -- expeditions: {n per symbol}; taxes
-local SHIP_NAMES, NSHIPS, NSYM, SYMBOLS, ANY
-local IDS_BY_NAME                                   -- card name -> list of ids
-local TAKE_TEXT, FULFIL_TEXT, LOG_NAME
-local BIT = {}
-for i = 1, 62 do BIT[i] = 1 << (i - 1) end
-local POPCOUNT = {}
-
-local REVEAL_STOP = { "reveal", "stop" }
-local STOP_ONLY = { "stop" }
-local REPEL_OR_NOT = { "repel", "do not repel" }
-local TAKE_NOTHING = "take nothing"
-local NO_FULFIL = "do not fulfil"
+-- CARDS[id]: what card id is, made from R.data by R.prepare:
+--   { kind = "ship", name = "Flute 2/2", ship = "Flute", swords = 2 (false: skull), coins = 2 }
+--   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, and the skill's
+--     swords, symbol, discount, takes, admiral, jester, trader (a ship name) }
+--   { kind = "expedition", name = "expedition 2 anchors", needs = { anchor = 2 },
+--     influence = 4, coins = 2, min_players = 0 }
+--   { kind = "tax", name = "tax most swords", mark = "most swords" }
+-- IDS[name]: the ids of the cards of that name.
+local CARDS, IDS
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -154,168 +139,120 @@ end
 function R.prepare(RS)
   R = RS or R                      -- rebind the script to the (copied) rule set
   local d = R.data
-  NCARDS = 0
-  KIND, NAME, MIN_PLAYERS = {}, {}, {}
-  SWORDS, COINS, SHIPNAME = {}, {}, {}
-  COST, INFL, PSWORDS, SYMBOL, DISCOUNT, PTAKES, ADMIRAL, JESTER, TRADER = {}, {}, {}, {}, {}, {}, {}, {}, {}
-  NEED, EXP_COINS, TAX_MARK = {}, {}, {}
-  IDS_BY_NAME, TAKE_TEXT, FULFIL_TEXT, LOG_NAME = {}, {}, {}, {}
-  SHIP_NAMES, SYMBOLS = {}, d.symbols
-  NSYM = #SYMBOLS
-  ANY = NSYM + 1
-  local sym_index = { any = ANY }
-  for i, s in ipairs(SYMBOLS) do sym_index[s] = i end
-  local ship_index = {}
-  for i, s in ipairs(d.ships) do SHIP_NAMES[i] = s.name; ship_index[s.name] = i end
-  NSHIPS = #SHIP_NAMES
-  local function new_card(kind, name)
-    NCARDS = NCARDS + 1
-    local id = NCARDS
-    KIND[id], NAME[id], MIN_PLAYERS[id] = kind, name, 0
-    SWORDS[id], COINS[id], SHIPNAME[id] = 0, 0, 0
-    COST[id], INFL[id], PSWORDS[id], SYMBOL[id], DISCOUNT[id] = 0, 0, 0, 0, 0
-    PTAKES[id], ADMIRAL[id], JESTER[id], TRADER[id] = 0, 0, 0, 0
-    local list = IDS_BY_NAME[name]
-    if not list then list = {}; IDS_BY_NAME[name] = list end
-    list[#list + 1] = id
-    return id
-  end
-  for i, s in ipairs(d.ships) do
-    for _, c in ipairs(s.cards) do
-      local sw, coins, count = c[1], c[2], c[3]
-      local name = s.name .. " " .. (sw and tostring(sw) or "skull") .. "/" .. coins
-      for _ = 1, count do
-        local id = new_card(SHIP, name)
-        SWORDS[id], COINS[id], SHIPNAME[id] = sw or 0, coins, i
-        TAKE_TEXT[id] = "loot " .. s.name .. " " .. coins
-      end
-    end
-  end
-  for _, p in ipairs(d.persons) do
-    local skill, cost, infl, count = p[1], p[2], p[3], p[4]
-    local sk = d.skills[skill] or error("R.data.persons: unknown skill " .. tostring(skill))
-    local label = p.ship and (skill .. " " .. p.ship) or skill
-    local name = label .. " " .. cost .. "/" .. infl
+  CARDS, IDS = {}, {}
+  local function add(card, count)
+    IDS[card.name] = IDS[card.name] or {}
     for _ = 1, count do
-      local id = new_card(PERSON, name)
-      COST[id], INFL[id] = cost, infl
-      PSWORDS[id] = sk.swords or 0
-      SYMBOL[id] = sk.symbol and (sym_index[sk.symbol] or error("unknown symbol " .. sk.symbol)) or 0
-      DISCOUNT[id], PTAKES[id] = sk.discount or 0, sk.takes or 0
-      ADMIRAL[id], JESTER[id] = sk.admiral or 0, sk.jester or 0
-      if sk.trader then
-        TRADER[id] = ship_index[p.ship] or error("R.data.persons: a Trader needs a ship name")
-      end
-      TAKE_TEXT[id] = "hire " .. name
+      CARDS[#CARDS + 1] = card
+      table.insert(IDS[card.name], #CARDS)
     end
+  end
+  local ship_names = {}
+  for _, s in ipairs(d.ships) do
+    ship_names[s.name] = true
+    for _, c in ipairs(s.cards) do
+      add({ kind = "ship", ship = s.name, swords = c[1], coins = c[2],
+            name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2] }, c[3])
+    end
+  end
+  local known = { any = true }
+  for _, sym in ipairs(d.symbols) do known[sym] = true end
+  for _, p in ipairs(d.persons) do
+    local skill, cost, influence, count = p[1], p[2], p[3], p[4]
+    local does = d.skills[skill] or error("R.data.persons: unknown skill " .. tostring(skill))
+    if does.symbol and not known[does.symbol] then error("unknown symbol " .. does.symbol) end
+    if does.trader and not ship_names[p.ship] then error("R.data.persons: a Trader needs a ship name") end
+    add({ kind = "person", cost = cost, influence = influence,
+          name = (p.ship and (skill .. " " .. p.ship) or skill) .. " " .. cost .. "/" .. influence,
+          swords = does.swords or 0, symbol = does.symbol, discount = does.discount or 0,
+          takes = does.takes or 0, admiral = does.admiral or 0, jester = does.jester or 0,
+          trader = does.trader and p.ship }, count)
   end
   for _, e in ipairs(d.expeditions) do
-    local text = needs_text(e.needs)
-    local name = "expedition " .. text
-    for _ = 1, e.count or 1 do
-      local id = new_card(EXPEDITION, name)
-      local need = {}
-      for i, s in ipairs(SYMBOLS) do need[i] = e.needs[s] or 0 end
-      NEED[id], INFL[id], EXP_COINS[id] = need, e.influence, e.coins
-      MIN_PLAYERS[id] = e.min_players or 0
-      FULFIL_TEXT[id] = "fulfil expedition " .. text
-    end
+    add({ kind = "expedition", name = "expedition " .. needs_text(e.needs), needs = e.needs,
+          influence = e.influence, coins = e.coins, min_players = e.min_players or 0 }, e.count or 1)
   end
   for _, t in ipairs(d.taxes) do
-    for _ = 1, t.count do
-      local id = new_card(TAX, "tax " .. t.mark)
-      TAX_MARK[id] = t.mark
-    end
-  end
-  for id = 1, NCARDS do LOG_NAME[id] = NAME[id] end
-  for m = 0, (1 << NSHIPS) - 1 do
-    local n, x = 0, m
-    while x ~= 0 do n = n + (x & 1); x = x >> 1 end
-    POPCOUNT[m] = n
+    add({ kind = "tax", name = "tax " .. t.mark, mark = t.mark }, t.count)
   end
 end
 R.prepare()
+
+local function in_game(id, players)                                    -- C3
+  return CARDS[id].kind ~= "expedition" or CARDS[id].min_players <= players
+end
+
+local function contains(list, x)
+  for _, y in ipairs(list) do if y == x then return true end end
+  return false
+end
 
 ---------------------------------------------------------------------------
 -- Coins are cards (C2)
 ---------------------------------------------------------------------------
 
--- The next card of the deck; the discard pile is shuffled in when a card
--- is needed and the deck is empty. nil if both are empty.
-local function draw(g)
-  local deck = g.deck
-  local c = deck:pop()
-  if c then return c end
-  local discard = g.discard
-  local n = discard:count()
-  if n == 0 then return nil end
-  discard:move_to(deck, n)
-  deck:shuffle(g.rng)
-  if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
-  return deck:pop()
+-- When the deck is empty and a card is needed, the discard pile is
+-- shuffled into a new deck.
+local function refill(g)
+  if g.deck:count() == 0 and g.discard:count() > 0 then
+    g.discard:move_to(g.deck, g.discard:count())
+    g.deck:shuffle(g.rng)
+    if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
+  end
 end
 
 local function can_draw(g)
   return g.deck:count() > 0 or g.discard:count() > 0
 end
 
+local function coins(g, seat) return g.purse[seat]:count() end
+
 -- Gain n coins: n cards face down from the deck (fewer if there are none).
 local function gain(g, seat, n)
-  local purse, deck = g.purse[seat], g.deck
-  if deck:count() >= n then                       -- the usual case: one call
-    deck:move_to(purse, n)
-    return n
-  end
   local got = 0
-  for _ = 1, n do
-    local c = draw(g)
-    if not c then break end
-    purse:push(c)
-    got = got + 1
+  while got < n do
+    refill(g)
+    local k = math.min(n - got, g.deck:count())
+    if k == 0 then break end
+    g.deck:move_to(g.purse[seat], k)
+    got = got + k
   end
   return got
 end
 
-local function pay(g, seat, n)                  -- to the discard pile
+-- Pay n coins to the discard pile (a hire, a tax).
+local function pay(g, seat, n)
   if n > 0 then g.purse[seat]:move_to(g.discard, n) end
 end
 
-local function coins(g, seat) return g.purse[seat]:count() end
-
 ---------------------------------------------------------------------------
--- Persons in a display: the skills each seat has, cached in g.st[seat]
+-- What a player's persons and expeditions add up to (g.st[seat])
 ---------------------------------------------------------------------------
 
-local function new_stats()
+local function new_tally()
   local st = { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-               trader = {}, sym = {}, symbols = 0, ver = 0, fver = -1 }
-  for i = 1, NSHIPS do st.trader[i] = 0 end
-  for i = 1, ANY do st.sym[i] = 0 end
+               trader = {}, symbols = { any = 0 } }
+  for _, s in ipairs(R.data.ships) do st.trader[s.name] = 0 end
+  for _, sym in ipairs(R.data.symbols) do st.symbols[sym] = 0 end
   return st
 end
 
-local function count_person(st, id, d)
-  st.strength = st.strength + d * PSWORDS[id]
-  st.influence = st.influence + d * INFL[id]
-  st.discount = st.discount + d * DISCOUNT[id]
-  st.takes = st.takes + d * PTAKES[id]
-  st.admiral = st.admiral + d * ADMIRAL[id]
-  st.jester = st.jester + d * JESTER[id]
-  if TRADER[id] > 0 then st.trader[TRADER[id]] = st.trader[TRADER[id]] + d end
-  if SYMBOL[id] > 0 then
-    st.sym[SYMBOL[id]] = st.sym[SYMBOL[id]] + d
-    st.symbols = st.symbols + d
-  end
-  st.ver = st.ver + 1
+-- A person joins (d = 1) or leaves (d = -1) a display.
+local function tally(st, person, d)
+  st.strength = st.strength + d * person.swords
+  st.influence = st.influence + d * person.influence
+  st.discount = st.discount + d * person.discount
+  st.takes = st.takes + d * person.takes
+  st.admiral = st.admiral + d * person.admiral
+  st.jester = st.jester + d * person.jester
+  if person.trader then st.trader[person.trader] = st.trader[person.trader] + d end
+  if person.symbol then st.symbols[person.symbol] = st.symbols[person.symbol] + d end
 end
 
-local function stats_of(g, seat)                -- from the piles (invariants, scenario)
-  local st = new_stats()
-  local disp = g.display[seat]
-  for i = 1, disp:count() do count_person(st, disp:get(i), 1) end
-  local done = g.done[seat]
-  for i = 1, done:count() do st.influence = st.influence + INFL[done:get(i)] end
-  st.expeditions = done:count()
+local function tally_of(g, seat)                 -- from the piles (invariants, scenario)
+  local st = new_tally()
+  for _, id in ipairs(g.display[seat]:cards()) do tally(st, CARDS[id], 1) end
+  for _, id in ipairs(g.done[seat]:cards()) do st.influence = st.influence + CARDS[id].influence end
   return st
 end
 
@@ -332,8 +269,7 @@ function R.coins(g, seat) return coins(g, seat) end
 function R.rules.game_end(g)
   local d = R.data
   for s = 1, g.players do
-    local st = g.st[s]
-    if st.influence >= d.end_influence and (not d.expedition_to_end or g.done[s]:count() > 0) then
+    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or g.done[s]:count() > 0) then
       return true
     end
   end
@@ -347,7 +283,7 @@ end
 -- C5 / C10: who gains the tax card's coin: a list of seats, in turn order
 -- from `active`.
 function R.rules.tax_winners(g, card, active)
-  local rule = R.data.tax_rule[TAX_MARK[card]] or "swords"
+  local rule = R.data.tax_rule[CARDS[card].mark] or "swords"
   local best, out = nil, {}
   for _, s in ipairs(g:turn_order(active)) do
     local v = rule == "influence" and -g.st[s].influence or g.st[s].strength
@@ -361,30 +297,23 @@ end
 -- Game preparation (C1, C2, C3)
 ---------------------------------------------------------------------------
 
-local function in_game(id, n) return MIN_PLAYERS[id] <= n end   -- C3
-
 local function new_components(g)
-  local n = g.players
   g.deck = kontor.pile{ vis = "hidden" }
   g.discard = kontor.pile{ vis = "public" }
   g.harbour = kontor.pile{ vis = "public" }
   g.expeditions = kontor.pile{ vis = "public" }
   g.box = kontor.pile{ vis = "public" }
-  g.revealed = kontor.pile{ vis = "public" }      -- the ship just revealed, while its repel is decided
+  g.revealed = kontor.pile{ vis = "public" }
   g.display, g.done, g.purse, g.st = {}, {}, {}, {}
-  for s = 1, n do
+  for s = 1, g.players do
     g.display[s] = kontor.pile{ vis = "public" }
     g.done[s] = kontor.pile{ vis = "public" }
     g.purse[s] = kontor.pile{ vis = "hidden" }    -- C2: nobody may look, not even the owner
-    g.st[s] = new_stats()
+    g.st[s] = new_tally()
   end
-  g.hnames = 0
-  g.expver = 0                                    -- changes with the expedition display
-  g.nexp = 0                                      -- cards in the expedition display
-  g.take_pos = {}                                 -- harbour position of each take option
   g.idle = 0                                      -- turns in a row where nothing could happen
   g.ending = false
-  g.exp_coins = {}
+  g.expedition_coins = {}                         -- a scenario's coins per expedition name
 end
 
 ---------------------------------------------------------------------------
@@ -399,56 +328,51 @@ local function bad(fmt, ...)
   error("scenario: " .. string.format(fmt, ...), 0)
 end
 
+local function seat_of(g, s, what)
+  if math.type(s) ~= "integer" or s < 1 or s > g.players then bad(what, g.players) end
+  return s
+end
+
 local function set_up_scenario(g, sc)
   local n = g.players
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
   end
   local used = {}
-  local function card(name, where)
-    local ids = IDS_BY_NAME[name]
+  -- The lowest unused id of a card named `name`, of a kind in `kinds`.
+  local function card(name, where, kinds)
+    local ids = IDS[name]
     if not ids then bad("%s: unknown card '%s'", where, tostring(name)) end
+    if kinds and not kinds[CARDS[ids[1]].kind] then bad("%s: '%s' cannot be there", where, name) end
+    local avail = 0
     for _, id in ipairs(ids) do
       if not used[id] and in_game(id, n) then used[id] = true; return id end
+      if in_game(id, n) then avail = avail + 1 end
     end
-    local avail = 0
-    for _, id in ipairs(ids) do if in_game(id, n) then avail = avail + 1 end end
     bad("%s: more '%s' cards are placed than the %d there are", where, name, avail)
   end
-  local function kind_check(id, kinds, where)
-    if not kinds[KIND[id]] then bad("%s: '%s' cannot be there", where, NAME[id]) end
-  end
-  local SHIP_PERSON = { [SHIP] = true, [PERSON] = true }
   for i, name in ipairs(sc.harbour or {}) do
     local where = "harbour card " .. i
-    local id = card(name, where)
-    kind_check(id, SHIP_PERSON, where)
-    if KIND[id] == SHIP then
-      if g.hnames & BIT[SHIPNAME[id]] ~= 0 then bad("%s: a second %s in the harbour", where, SHIP_NAMES[SHIPNAME[id]]) end
-      g.hnames = g.hnames | BIT[SHIPNAME[id]]
+    local id = card(name, where, { ship = true, person = true })
+    for _, other in ipairs(g.harbour:cards()) do
+      if CARDS[id].kind == "ship" and CARDS[other].ship == CARDS[id].ship then
+        bad("%s: a second %s in the harbour", where, CARDS[id].ship)
+      end
     end
     g.harbour:push(id)
   end
   for i, name in ipairs(sc.expeditions or {}) do
-    local id = card(name, "expedition " .. i)
-    kind_check(id, { [EXPEDITION] = true }, "expedition " .. i)
-    g.expeditions:push(id)
-    g.nexp = g.nexp + 1
+    g.expeditions:push(card(name, "expedition " .. i, { expedition = true }))
   end
-  local function per_seat(field, kinds, pile)
-    local t = sc[field] or {}
-    for s, list in pairs(t) do
+  for field, kinds in pairs { displays = { person = true }, done = { expedition = true } } do
+    local piles = field == "displays" and g.display or g.done
+    for s, list in pairs(sc[field] or {}) do
       if math.type(s) ~= "integer" or s < 1 or s > n then bad("%s: %s is not a seat", field, tostring(s)) end
       for i, name in ipairs(list) do
-        local where = ("%s of seat %d, card %d"):format(field, s, i)
-        local id = card(name, where)
-        kind_check(id, kinds, where)
-        pile[s]:push(id)
+        piles[s]:push(card(name, ("%s of seat %d, card %d"):format(field, s, i), kinds))
       end
     end
   end
-  per_seat("displays", { [PERSON] = true }, g.display)
-  per_seat("done", { [EXPEDITION] = true }, g.done)
   local coin_counts = {}
   for s, c in pairs(sc.coins or {}) do
     if math.type(s) ~= "integer" or s < 1 or s > n then bad("coins: %s is not a seat", tostring(s)) end
@@ -461,43 +385,35 @@ local function set_up_scenario(g, sc)
     end
   end
   for i, name in ipairs(sc.discard or {}) do g.discard:push(card(name, "discard card " .. i)) end
-  local deck = sc.deck
-  if deck then
-    for i = #deck, 1, -1 do g.deck:push(card(deck[i], "deck card " .. i)) end    -- deck[1] on top
+  if sc.deck then
+    for i = #sc.deck, 1, -1 do g.deck:push(card(sc.deck[i], "deck card " .. i)) end    -- deck[1] on top
   end
-  local rest = {}
-  for id = 1, NCARDS do
+  local rest = {}                                 -- the cards placed nowhere
+  for id = 1, #CARDS do
     if not used[id] and in_game(id, n) then rest[#rest + 1] = id end
   end
-  local nrest = #rest
   for s = 1, n do                                 -- coins stated as numbers: from the rest
-    for _ = 1, coin_counts[s] or (sc.coins and sc.coins[s] == nil and 0 or 0) do
-      if nrest == 0 then bad("not enough cards left for the coins of seat %d", s) end
-      g.purse[s]:push(rest[nrest]); rest[nrest] = nil; nrest = nrest - 1
+    for _ = 1, coin_counts[s] or 0 do
+      if #rest == 0 then bad("not enough cards left for the coins of seat %d", s) end
+      g.purse[s]:push(table.remove(rest))
     end
   end
-  if deck then
-    for i = 1, nrest do g.box:push(rest[i]) end   -- out of play
+  if sc.deck then
+    for _, id in ipairs(rest) do g.box:push(id) end                -- out of play
   else
-    for i = 1, nrest do g.deck:push(rest[i]) end
+    for _, id in ipairs(rest) do g.deck:push(id) end
     g.deck:shuffle(g.rng)
   end
   for name, c in pairs(sc.expedition_coins or {}) do
-    local ids = IDS_BY_NAME[name]
-    if not ids or KIND[ids[1]] ~= EXPEDITION then bad("expedition_coins: '%s' is not an expedition", tostring(name)) end
-    if math.type(c) ~= "integer" or c < 0 then bad("expedition_coins: a number >= 0") end
-    for _, id in ipairs(ids) do g.exp_coins[id] = c end
-  end
-  for s = 1, n do g.st[s] = stats_of(g, s) end
-  if sc.first_player ~= nil then
-    if math.type(sc.first_player) ~= "integer" or sc.first_player < 1 or sc.first_player > n then
-      bad("first_player must be a seat from 1 to %d", n)
+    if not IDS[name] or CARDS[IDS[name][1]].kind ~= "expedition" then
+      bad("expedition_coins: '%s' is not an expedition", tostring(name))
     end
-    g.first = sc.first_player
+    if math.type(c) ~= "integer" or c < 0 then bad("expedition_coins: a number >= 0") end
+    g.expedition_coins[name] = c
   end
-  local a = sc.active or g.first
-  if math.type(a) ~= "integer" or a < 1 or a > n then bad("active must be a seat from 1 to %d", n) end
-  g.current = a
+  for s = 1, n do g.st[s] = tally_of(g, s) end
+  if sc.first_player ~= nil then g.first = seat_of(g, sc.first_player, "first_player must be a seat from 1 to %d") end
+  g.current = seat_of(g, sc.active or g.first, "active must be a seat from 1 to %d")
   g.phase = sc.phase or "discover"
   if g.phase ~= "discover" and g.phase ~= "loot" then bad("phase must be discover or loot, not %s", tostring(g.phase)) end
 end
@@ -513,12 +429,11 @@ function R.setup(g, scenario)
   end
   new_components(g)
   if scenario then return set_up_scenario(g, scenario) end
-  for id = 1, NCARDS do
+  for id = 1, #CARDS do                                           -- C3
     if in_game(id, n) then g.deck:push(id) end
   end
   g.deck:shuffle(g.rng)
-  local start = g.options.start_coins                           -- C1
-  for s = 1, n do gain(g, s, start) end
+  for s = 1, n do gain(g, s, g.options.start_coins) end           -- C1
   g.current = g.first
   g.phase = "discover"
 end
@@ -527,114 +442,82 @@ end
 -- Expeditions (C8)
 ---------------------------------------------------------------------------
 
-local function can_fulfil(st, id)
-  local need, sym, short = NEED[id], st.sym, 0
-  for i = 1, NSYM do
-    local d = need[i] - sym[i]
-    if d > 0 then short = short + d end
+-- The persons of `seat` show the symbols the expedition needs: a Jack of
+-- all Trades stands for any one that is missing.
+local function can_fulfil(g, seat, expedition)
+  local have, missing = g.st[seat].symbols, 0
+  for _, sym in ipairs(R.data.symbols) do
+    missing = missing + math.max(0, (expedition.needs[sym] or 0) - have[sym])
   end
-  return short <= sym[ANY]
+  return missing <= have.any
 end
 
-local NONE = {}
-
--- The fulfil texts `seat` has now (expedition display order, identical
--- cards once); cached until the display or the expeditions change.
-local function fulfil_texts(g, seat)
-  local st = g.st[seat]
-  if st.symbols == 0 or g.nexp == 0 then return NONE end     -- no symbol person, or no expedition
-  if st.fver == st.ver and st.fexp == g.expver then return st.ftexts end
-  local exps, out = g.expeditions, NONE
-  local n = exps:count()
-  if n > 0 and st.symbols > 0 then
-    for i = 1, n do
-      local id = exps:get(i)
-      if can_fulfil(st, id) then
-        local text = FULFIL_TEXT[id]
-        if out == NONE then out = {} end
-        local dup = false
-        for k = 1, #out do if out[k] == text then dup = true end end
-        if not dup then out[#out + 1] = text end
-      end
-    end
-  end
-  st.fver, st.fexp, st.ftexts, st.fmerged = st.ver, g.expver, out, {}
-  return out
-end
-
--- `base` followed by the fulfil texts of the active player (a memoised
--- list), or `base` itself when there are none.
-local function with_fulfils(g, seat, base)
-  local f = fulfil_texts(g, seat)
-  if f == NONE then return base end
-  local merged = g.st[seat].fmerged
-  local out = merged[base]
-  if not out then
-    out = {}
-    for k = 1, #base do out[k] = base[k] end
-    for k = 1, #f do out[#base + k] = f[k] end
-    merged[base] = out
+-- The names of the expeditions `seat` can fulfil now, in display order,
+-- identical ones once.
+local function fulfillable(g, seat)
+  local out = {}
+  for i = 1, g.expeditions:count() do
+    local e = CARDS[g.expeditions:get(i)]
+    if can_fulfil(g, seat, e) and not contains(out, e.name) then out[#out + 1] = e.name end
   end
   return out
-end
-
-local function expedition_by_text(g, text)
-  local exps = g.expeditions
-  for i = 1, exps:count() do
-    local id = exps:get(i)
-    if FULFIL_TEXT[id] == text then return id, i end
-  end
 end
 
 -- Discard persons whose symbols match (specific ones first, from the top
--- of the display; Jacks of all Trades for the rest), take the card and
--- its coins.
-local function fulfil(g, seat, text)
-  local id, pos = expedition_by_text(g, text)
-  local st, disp = g.st[seat], g.display[seat]
-  local short = {}
-  for i = 1, NSYM do short[i] = NEED[id][i] end
-  local jokers = 0
-  for i = 1, NSYM do
-    local d = short[i] - st.sym[i]
-    if d > 0 then jokers = jokers + d end
+-- of the display; Jacks of all Trades for the rest), take the expedition
+-- and its coins.
+local function fulfil(g, seat, name)
+  local st, display = g.st[seat], g.display[seat]
+  local pos
+  for i = g.expeditions:count(), 1, -1 do
+    if CARDS[g.expeditions:get(i)].name == name then pos = i end
   end
-  local gone = g.logging and {} or nil
-  for k = disp:count(), 1, -1 do
-    local p = disp:get(k)
-    local s = SYMBOL[p]
-    local use = false
-    if s > 0 and s <= NSYM and short[s] > 0 then short[s] = short[s] - 1; use = true
-    elseif s == ANY and jokers > 0 then jokers = jokers - 1; use = true end
+  local id = g.expeditions:remove(pos)
+  local e = CARDS[id]
+  local short, jokers = {}, 0
+  for _, sym in ipairs(R.data.symbols) do
+    short[sym] = e.needs[sym] or 0
+    jokers = jokers + math.max(0, short[sym] - st.symbols[sym])
+  end
+  local gone = {}
+  for k = display:count(), 1, -1 do
+    local person = CARDS[display:get(k)]
+    local sym = person.symbol
+    local use = (short[sym] or 0) > 0 or (sym == "any" and jokers > 0)
     if use then
-      disp:remove(k)
-      count_person(st, p, -1)
-      g.discard:push(p)
-      if gone then gone[#gone + 1] = NAME[p] end
+      if sym == "any" then jokers = jokers - 1 else short[sym] = short[sym] - 1 end
+      g.discard:push(display:remove(k))
+      tally(st, person, -1)
+      gone[#gone + 1] = person.name
     end
   end
-  g.expeditions:remove(pos)
-  g.expver, g.nexp = g.expver + 1, g.nexp - 1
   g.done[seat]:push(id)
-  st.influence = st.influence + INFL[id]
-  st.expeditions = (st.expeditions or 0) + 1
-  local got = gain(g, seat, g.exp_coins[id] or EXP_COINS[id])
-  if gone then
-    g:log("%s fulfils the %s: discards %s, gains %d influence and %s", g.names[seat], NAME[id],
-          table.concat(gone, ", "), INFL[id], plural(got, "coin"))
+  st.influence = st.influence + e.influence
+  local got = gain(g, seat, g.expedition_coins[name] or e.coins)
+  if g.logging then
+    g:log("%s fulfils the %s: discards %s, gains %d influence and %s", g.names[seat], name,
+          table.concat(gone, ", "), e.influence, plural(got, "coin"))
   end
 end
 
--- Asks the active player: `base` options plus the fulfils they can do.
--- Fulfils are carried out here; returns the text of the non-fulfil
--- option chosen.
-local function ask(g, seat, name, base)
-  while true do
-    local opts = with_fulfils(g, seat, base)
-    local k = g:choose(seat, name, opts)
-    if k <= #base then return base[k] end
-    fulfil(g, seat, opts[k])
-  end
+-- A decision of the active player: `options`, then a fulfil for each
+-- expedition they can fulfil (C8). Returns the number of the option chosen
+-- among `options`, or nil when they fulfilled an expedition.
+local function decide(g, seat, name, options)
+  local can = fulfillable(g, seat)
+  if #can == 0 then return g:choose(seat, name, options) end
+  local all = table.move(options, 1, #options, 1, {})
+  for _, e in ipairs(can) do all[#all + 1] = "fulfil " .. e end
+  local k = g:choose(seat, name, all)
+  if k <= #options then return k end
+  fulfil(g, seat, can[k - #options])
+end
+
+-- The same, asked again after each fulfil until an option is chosen.
+local function ask(g, seat, name, options)
+  local k
+  repeat k = decide(g, seat, name, options) until k
+  return options[k]
 end
 
 ---------------------------------------------------------------------------
@@ -643,11 +526,10 @@ end
 
 -- C5: everyone with tax_threshold or more coins discards half, rounded
 -- down; the card is discarded; then the tax card's winners gain 1 coin.
-local function tax(g, seat, card)
-  local limit = R.data.tax_threshold
+local function tax_increase(g, seat, card)
   for _, s in ipairs(g:turn_order(seat)) do
     local c = coins(g, s)
-    if c >= limit then
+    if c >= R.data.tax_threshold then
       pay(g, s, c // 2)
       if g.logging then g:log("%s loses %s to the tax", g.names[s], plural(c // 2, "coin")) end
     end
@@ -655,50 +537,64 @@ local function tax(g, seat, card)
   g.discard:push(card)
   for _, s in ipairs(R.rules.tax_winners(g, card, seat)) do
     local got = gain(g, s, 1)
-    if g.logging then g:log("%s gains %s (%s)", g.names[s], plural(got, "coin"), NAME[card]) end
+    if g.logging then g:log("%s gains %s (%s)", g.names[s], plural(got, "coin"), CARDS[card].name) end
   end
 end
 
-local function bust(g, seat, card)
-  local harbour, discard = g.harbour, g.discard
-  harbour:move_to(discard, harbour:count())
-  discard:push(card)
-  g.hnames = 0
-  if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], SHIP_NAMES[SHIPNAME[card]]) end
+local function ship_in_harbour(g, ship)
+  for _, id in ipairs(g.harbour:cards()) do
+    if CARDS[id].ship == ship then return true end
+  end
+  return false
 end
 
--- Reveals one card; returns false on a bust.
-local function reveal(g, seat)
-  local card = draw(g)
-  local kind = KIND[card]
-  if g.logging then g:log("%s reveals %s", g.names[seat], NAME[card]) end
-  if kind == PERSON then
-    g.harbour:push(card)
-  elseif kind == EXPEDITION then
-    g.expeditions:push(card)
-    g.expver, g.nexp = g.expver + 1, g.nexp + 1
-  elseif kind == TAX then
-    tax(g, seat, card)
-  else
-    local bit = BIT[SHIPNAME[card]]
-    if SWORDS[card] > 0 and g.st[seat].strength >= SWORDS[card] then      -- C4: may repel
-      g.revealed:push(card)                      -- while the player decides
-      local choice = ask(g, seat, "repel", REPEL_OR_NOT)
-      g.revealed:pop()
-      if choice == "repel" then
-        g.discard:push(card)
-        if g.logging then g:log("%s repels the %s", g.names[seat], NAME[card]) end
-        return true
-      end
+-- C4: a second ship of a name in the harbour: the harbour is discarded.
+local function bust(g, seat, card)
+  g.harbour:move_to(g.discard, g.harbour:count())
+  g.discard:push(card)
+  if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
+end
+
+-- C4: the active player may repel a ship if their strength is at least
+-- the ship's and it has no skull; otherwise it stays, or busts the turn.
+-- Returns false on a bust.
+local function ship_revealed(g, seat, card)
+  local ship = CARDS[card]
+  if ship.swords and g.st[seat].strength >= ship.swords then
+    g.revealed:push(card)                          -- while the player decides
+    local choice = ask(g, seat, "repel", { "repel", "do not repel" })
+    g.revealed:pop()
+    if choice == "repel" then
+      g.discard:push(card)
+      if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
+      return true
     end
-    if g.hnames & bit ~= 0 then bust(g, seat, card); return false end      -- C4
+  end
+  if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
+  g.harbour:push(card)
+  return true
+end
+
+-- C4: reveal one card; returns false on a bust.
+local function reveal(g, seat)
+  refill(g)
+  local card = g.deck:pop()
+  if not card then return true end                -- a fulfil took the last card
+  local kind = CARDS[card].kind
+  if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
+  if kind == "person" then
     g.harbour:push(card)
-    g.hnames = g.hnames | bit
+  elseif kind == "expedition" then
+    g.expeditions:push(card)
+  elseif kind == "tax" then
+    tax_increase(g, seat, card)
+  else
+    return ship_revealed(g, seat, card)
   end
   return true
 end
 
--- The discover phase; returns false on a bust.
+-- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
   if g.harbour:count() == 0 and g.options.must_reveal then
@@ -706,12 +602,12 @@ local function discover(g, seat)
     if not reveal(g, seat) then return false end
   end
   while true do
-    local base = REVEAL_STOP
+    local options = { "reveal", "stop" }
     if not can_draw(g) then
-      base = STOP_ONLY
-      if fulfil_texts(g, seat) == NONE then return true end   -- nothing can be revealed: stop
+      options = { "stop" }
+      if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
-    if ask(g, seat, "discover", base) == "stop" then
+    if ask(g, seat, "discover", options) == "stop" then
       if g.logging then g:log("%s stops", g.names[seat]) end
       return true
     end
@@ -723,11 +619,10 @@ end
 -- Loot and hire (C6, C7)
 ---------------------------------------------------------------------------
 
--- C7: when a player's chance to take comes.
-local function chance_bonus(g, seat)
-  local st = g.st[seat]
-  if st.admiral == 0 and st.jester == 0 then return end
-  local n = g.harbour:count()
+-- C7: when a player's chance to take comes: Admirals pay with 5 or more
+-- cards in the harbour, Jesters with none.
+local function admirals_and_jesters(g, seat)
+  local st, n = g.st[seat], g.harbour:count()
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -738,149 +633,132 @@ local function chance_bonus(g, seat)
   end
 end
 
-local function hire_cost(g, seat, card)
-  local c = COST[card] - g.st[seat].discount
-  return c > 0 and c or 0
+-- C6: a hire costs the person's cost, 1 less per Mademoiselle, never below 0.
+local function hire_cost(g, seat, person)
+  return math.max(0, person.cost - g.st[seat].discount)
 end
 
--- The take texts of `seat` (harbour order, identical cards once), with
--- `budget` coins to spend on a hire; then "take nothing". g.take_pos[k] is
--- the harbour position of option k.
+local function take_text(card)
+  if card.kind == "ship" then return "loot " .. card.ship .. " " .. card.coins end
+  return "hire " .. card.name
+end
+
+-- What `seat` may take with `budget` coins to spend on a hire: every ship,
+-- every person they can pay (harbour order, identical cards once), then
+-- "take nothing". Also returns the harbour position of each option.
 local function take_options(g, seat, budget)
-  local harbour, out, n, TAKE_POS = g.harbour, {}, 0, g.take_pos
-  local limit = budget + g.st[seat].discount       -- C6: cost - discount <= budget
-  for i = 1, harbour:count() do
-    local id = harbour:get(i)
-    if KIND[id] == SHIP then                       -- ship names are unique in the harbour
-      n = n + 1; out[n] = TAKE_TEXT[id]; TAKE_POS[n] = i
-    elseif COST[id] <= limit then
-      local text, dup = TAKE_TEXT[id], false
-      for k = 1, n do if out[k] == text then dup = true; break end end
-      if not dup then n = n + 1; out[n] = text; TAKE_POS[n] = i end
+  local options, at = {}, {}
+  for i = 1, g.harbour:count() do
+    local card = CARDS[g.harbour:get(i)]
+    local text = take_text(card)
+    if (card.kind == "ship" or hire_cost(g, seat, card) <= budget) and not contains(options, text) then
+      options[#options + 1] = text
+      at[#options] = i
     end
   end
-  out[n + 1] = TAKE_NOTHING
-  return out
+  options[#options + 1] = "take nothing"
+  return options, at
 end
 
-local function card_by_take(g, text)
-  local harbour = g.harbour
-  for i = 1, harbour:count() do
-    local id = harbour:get(i)
-    if TAKE_TEXT[id] == text then return id, i end
-  end
-end
-
--- Takes one card (C6): a non-active player pays the active one 1 coin first.
+-- C6: take the card at harbour position `pos`: loot a ship or hire a
+-- person. A player other than the active one pays them 1 coin first.
 local function take(g, seat, active, pos)
-  local id = g.harbour:get(pos)
-  if seat ~= active then
-    g.purse[active]:push(g.purse[seat]:pop())
-  end
-  g.harbour:remove(pos)
-  local st = g.st[seat]
-  if KIND[id] == SHIP then
-    g.hnames = g.hnames & ~BIT[SHIPNAME[id]]
+  if seat ~= active then g.purse[seat]:move_to(g.purse[active], 1) end
+  local id = g.harbour:remove(pos)
+  local card, st = CARDS[id], g.st[seat]
+  local paid = seat ~= active and (", pays 1 to " .. g.names[active]) or ""
+  if card.kind == "ship" then
     g.discard:push(id)
-    local got = gain(g, seat, COINS[id] + st.trader[SHIPNAME[id]])
-    if g.logging then
-      g:log("%s loots the %s: %s%s", g.names[seat], NAME[id], plural(got, "coin"), seat ~= active and (", pays 1 to " .. g.names[active]) or "")
-    end
+    local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: +1 each
+    if g.logging then g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid) end
   else
-    local cost = hire_cost(g, seat, id)
+    local cost = hire_cost(g, seat, card)
     pay(g, seat, cost)
     g.display[seat]:push(id)
-    count_person(st, id, 1)
-    if g.logging then
-      g:log("%s hires the %s for %d%s", g.names[seat], NAME[id], cost, seat ~= active and (", pays 1 to " .. g.names[active]) or "")
-    end
+    tally(st, card, 1)
+    if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid) end
   end
 end
 
-local NO = { NO_FULFIL }
+-- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
+local function allowance(g, seat)
+  local names = 0
+  for _, id in ipairs(g.harbour:cards()) do
+    if CARDS[id].kind == "ship" then names = names + 1 end   -- at most one ship per name
+  end
+  return R.data.takes_by_names[names] + g.st[seat].takes
+end
 
 local function active_takes(g, seat)
-  local left = R.data.takes_by_names[POPCOUNT[g.hnames]] + g.st[seat].takes
-  local declined = false
+  local left = allowance(g, seat)
   while left > 0 and g.harbour:count() > 0 do
-    local opts = take_options(g, seat, coins(g, seat))
-    local nb, f = #opts, fulfil_texts(g, seat)          -- C8: fulfils after the takes
-    if nb == 1 and f == NONE then break end             -- nothing to take or fulfil: no decision
-    for k = 1, #f do opts[nb + k] = f[k] end
-    local k = g:choose(seat, "take", opts)
-    if k > nb then
-      fulfil(g, seat, opts[k])
-    elseif k == nb then
-      declined = true
-      break
-    else
-      take(g, seat, seat, g.take_pos[k])
+    local options, at = take_options(g, seat, coins(g, seat))
+    if #options == 1 and #fulfillable(g, seat) == 0 then break end   -- nothing to decide
+    local k = decide(g, seat, "take", options)
+    if k == #options then return end                                 -- take nothing
+    if k then
+      take(g, seat, seat, at[k])
       left = left - 1
     end
   end
-  if not declined and g.options.fulfil_after_takes then            -- C8: after the last take
-    while fulfil_texts(g, seat) ~= NONE do
-      if ask(g, seat, "fulfil", NO) == NO_FULFIL then break end
-    end
+  if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+    ask(g, seat, "fulfil", { "do not fulfil" })
   end
 end
 
+-- C6: each other player may take 1 card (+1 per Governor), paying the
+-- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
   for _ = 1, 1 + g.st[seat].takes do
     local c = coins(g, seat)
-    if c == 0 or g.harbour:count() == 0 then return end        -- C6: no coin, no take
-    local opts = take_options(g, seat, c - 1)
-    if #opts == 1 then return end                              -- nothing affordable: no decision
-    local k = g:choose(seat, "take_other", opts)
-    if k == #opts then return end                              -- take nothing
-    take(g, seat, active, g.take_pos[k])
+    if c == 0 or g.harbour:count() == 0 then return end
+    local options, at = take_options(g, seat, c - 1)
+    if #options == 1 then return end                                 -- nothing affordable
+    local k = g:choose(seat, "take_other", options)
+    if k == #options then return end                                 -- take nothing
+    take(g, seat, active, at[k])
   end
 end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
   for i, s in ipairs(g:turn_order(seat)) do
-    chance_bonus(g, s)
+    admirals_and_jesters(g, s)
     if i == 1 then active_takes(g, seat) else other_takes(g, s, seat) end
   end
-  local harbour = g.harbour
-  harbour:move_to(g.discard, harbour:count())
-  g.hnames = 0
-end
-
-local function after_bust(g, seat)                 -- C7: Jesters, in turn order
-  for _, s in ipairs(g:turn_order(seat)) do chance_bonus(g, s) end
+  g.harbour:move_to(g.discard, g.harbour:count())
 end
 
 ---------------------------------------------------------------------------
 -- The game
 ---------------------------------------------------------------------------
 
+-- No card to reveal or gain, no expedition to fulfil: nothing can happen
+-- in this turn. A whole round of such turns never changes again: the game
+-- ends (a decision of this rule set, not the rulebook's).
+local function nothing_can_happen(g, seat)
+  if g.phase ~= "discover" or can_draw(g) or g.harbour:count() > 0 or #fulfillable(g, seat) > 0 then
+    g.idle = 0
+    return false
+  end
+  g.idle = g.idle + 1
+  return g.idle >= g.players
+end
+
 function R.play(g)
   local seat = g.current
   while true do
     g.current = seat
     g:begin_turn(seat)
-    -- Nothing can happen in a turn without a card to reveal or an
-    -- expedition to fulfil; a whole round of such turns never changes
-    -- again: the game ends (a decision of this rule set, not the rulebook's).
-    if g.phase == "discover" and not can_draw(g) and g.harbour:count() == 0
-        and fulfil_texts(g, seat) == NONE then
-      g.idle = g.idle + 1
-      if g.idle >= g.players then
-        g.phase = "over"
-        if g.logging then g:log("no card is left to reveal or gain: the game ends") end
-        return
-      end
-    else
-      g.idle = 0
+    if nothing_can_happen(g, seat) then
+      g.phase = "over"
+      if g.logging then g:log("no card is left to reveal or gain: the game ends") end
+      return
     end
-    if g.phase == "loot" then
+    if g.phase == "loot" or discover(g, seat) then
       loot_and_hire(g, seat)
-    elseif discover(g, seat) then
-      loot_and_hire(g, seat)
-    else
-      after_bust(g, seat)
+    else                                           -- C7: after a bust, the Jesters
+      for _, s in ipairs(g:turn_order(seat)) do admirals_and_jesters(g, s) end
     end
     g.phase = "discover"
     if not g.ending and R.rules.game_end(g) then                  -- C9
@@ -917,7 +795,7 @@ function R.winners(g)
 end
 
 function R.card_text(g, card)
-  return NAME[card] or tostring(card)
+  return CARDS[card] and CARDS[card].name or tostring(card)
 end
 
 ---------------------------------------------------------------------------
@@ -927,54 +805,45 @@ end
 function R.invariants(g)
   local n = g.players
   local seen, count = {}, 0
-  local function each(pile, where)
-    for i = 1, pile:count() do
-      local c = pile:get(i)
-      if math.type(c) ~= "integer" or c < 1 or c > NCARDS or not in_game(c, n) then
+  local function each(pile, where, kinds)
+    for _, c in ipairs(pile:cards()) do
+      if math.type(c) ~= "integer" or not CARDS[c] or not in_game(c, n) then
         return ("%s holds a bad card %s"):format(where, tostring(c))
       end
       if seen[c] then return ("card %d is both in %s and in %s"):format(c, seen[c], where) end
+      if kinds and not kinds[CARDS[c].kind] then return ("%s holds a %s"):format(where, CARDS[c].name) end
       seen[c] = where
       count = count + 1
     end
   end
-  local err = each(g.deck, "the deck") or each(g.discard, "the discard pile") or each(g.harbour, "the harbour")
-    or each(g.expeditions, "the expedition display") or each(g.box, "the box")
-    or each(g.revealed, "the ship just revealed")
+  local err = each(g.deck, "the deck") or each(g.discard, "the discard pile")
+    or each(g.harbour, "the harbour", { ship = true, person = true })
+    or each(g.expeditions, "the expedition display", { expedition = true })
+    or each(g.box, "the box") or each(g.revealed, "the ship just revealed")
   if err then return err end
   for s = 1, n do
-    err = each(g.display[s], "display " .. s) or each(g.done[s], "expeditions of " .. s) or each(g.purse[s], "coins of " .. s)
+    err = each(g.display[s], "display " .. s, { person = true })
+      or each(g.done[s], "expeditions of " .. s, { expedition = true }) or each(g.purse[s], "coins of " .. s)
     if err then return err end
-    for i = 1, g.display[s]:count() do
-      if KIND[g.display[s]:get(i)] ~= PERSON then return ("display %d holds a non-person"):format(s) end
-    end
-    for i = 1, g.done[s]:count() do
-      if KIND[g.done[s]:get(i)] ~= EXPEDITION then return ("expeditions of %d hold a non-expedition"):format(s) end
-    end
-    local st, real = g.st[s], stats_of(g, s)
+    local st, real = g.st[s], tally_of(g, s)
     for _, k in ipairs { "strength", "influence", "discount", "takes", "admiral", "jester" } do
-      if st[k] ~= real[k] then return ("seat %d: cached %s %d, the display says %d"):format(s, k, st[k], real[k]) end
+      if st[k] ~= real[k] then return ("seat %d: %s %d, the display says %d"):format(s, k, st[k], real[k]) end
     end
-    for i = 1, ANY do if st.sym[i] ~= real.sym[i] then return ("seat %d: cached symbols disagree"):format(s) end end
-    for i = 1, NSHIPS do if st.trader[i] ~= real.trader[i] then return ("seat %d: cached traders disagree"):format(s) end end
+    for sym, v in pairs(real.symbols) do
+      if st.symbols[sym] ~= v then return ("seat %d: %s symbols disagree"):format(s, sym) end
+    end
+    for ship, v in pairs(real.trader) do
+      if st.trader[ship] ~= v then return ("seat %d: %s Traders disagree"):format(s, ship) end
+    end
   end
   local total = 0
-  for id = 1, NCARDS do if in_game(id, n) then total = total + 1 end end
+  for id = 1, #CARDS do if in_game(id, n) then total = total + 1 end end
   if count ~= total then return ("%d cards accounted for, not %d"):format(count, total) end
-  local mask = 0
-  for i = 1, g.harbour:count() do
-    local id = g.harbour:get(i)
-    if KIND[id] == SHIP then
-      if mask & BIT[SHIPNAME[id]] ~= 0 then return "two ships of one name in the harbour" end
-      mask = mask | BIT[SHIPNAME[id]]
-    elseif KIND[id] ~= PERSON then
-      return "the harbour holds a " .. NAME[id]
-    end
-  end
-  if mask ~= g.hnames then return "g.hnames does not match the harbour" end
-  if g.nexp ~= g.expeditions:count() then return "g.nexp does not match the expedition display" end
-  for i = 1, g.expeditions:count() do
-    if KIND[g.expeditions:get(i)] ~= EXPEDITION then return "the expedition display holds a non-expedition" end
+  local ships = {}
+  for _, id in ipairs(g.harbour:cards()) do
+    local ship = CARDS[id].ship
+    if ship and ships[ship] then return "two ships of one name in the harbour" end
+    if ship then ships[ship] = true end
   end
   return nil
 end
@@ -985,7 +854,7 @@ end
 
 local function names_of(pile)
   local t = {}
-  for i = 1, pile:count() do t[i] = NAME[pile:get(i)] end
+  for i, id in ipairs(pile:cards()) do t[i] = CARDS[id].name end
   return t
 end
 
@@ -1008,8 +877,9 @@ function R.board(g, seat)
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
   line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and " (last round)" or "",
        g.deck:count(), g.discard:count())
-  local h = names_of(g.harbour)
-  line("Harbour (%d ship names): %s", POPCOUNT[g.hnames], #h > 0 and table.concat(h, " | ") or "empty")
+  local h, ships = names_of(g.harbour), 0
+  for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
+  line("Harbour (%d ship names): %s", ships, #h > 0 and table.concat(h, " | ") or "empty")
   local e = names_of(g.expeditions)
   line("Expeditions: %s", #e > 0 and table.concat(e, " | ") or "none")
   for s = 1, g.players do
@@ -1027,12 +897,9 @@ end
 ---------------------------------------------------------------------------
 
 local function why_fulfil(g, seat, text)
-  local id
-  for i = 1, g.expeditions:count() do
-    local e = g.expeditions:get(i)
-    if FULFIL_TEXT[e] == text then id = e end
+  if not contains(names_of(g.expeditions), text:sub(#"fulfil " + 1)) then
+    return "there is no such expedition in the expedition display"
   end
-  if not id then return "there is no such expedition in the expedition display" end
   if seat ~= g.current then return "only the active player fulfils expeditions, in their own turn" end
   return "your persons do not show the symbols it needs (a Jack of all Trades stands for one)"
 end
@@ -1040,12 +907,15 @@ end
 local function why_take(g, seat, text)
   local verb = text:match("^(%a+)")
   if verb ~= "loot" and verb ~= "hire" then return nil end
-  local id = card_by_take(g, text)
-  if not id then return "no such card in the harbour" end
+  local card
+  for _, id in ipairs(g.harbour:cards()) do
+    if take_text(CARDS[id]) == text then card = CARDS[id] end
+  end
+  if not card then return "no such card in the harbour" end
   local other = seat ~= g.current
   if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
-  if KIND[id] == PERSON then
-    return ("the %s costs %d%s and you have %d coins"):format(NAME[id], hire_cost(g, seat, id),
+  if card.kind == "person" then
+    return ("the %s costs %d%s and you have %d coins"):format(card.name, hire_cost(g, seat, card),
       other and " plus 1 for the active player" or "", coins(g, seat))
   end
   return nil
@@ -1055,9 +925,8 @@ local function explain(stage)
   return function(g, seat, text)
     if text:sub(1, 6) == "fulfil" then return why_fulfil(g, seat, text) end
     if stage == "take" then
-      local w = why_take(g, seat, text)
-      if w then return w end
-      return "loot and hire: 'loot <ship> <coins>', 'hire <person> <cost>/<influence>' or 'take nothing'"
+      return why_take(g, seat, text)
+        or "loot and hire: 'loot <ship> <coins>', 'hire <person> <cost>/<influence>' or 'take nothing'"
     end
     if stage == "discover" then
       if text == "reveal" then return "the draw deck and the discard pile are both empty" end

@@ -1,0 +1,146 @@
+-- make bench: the engine against plain Lua loops of the same games.
+--
+--   lua5.4 tests/bench/bench.lua [--quick] [--no-callgrind]
+--
+-- For Sea Merchants 4p, the house preset 4p and Merchants of the Caribbean
+-- 2p it runs `kontor sim` (the full engine: rule script in the sandbox,
+-- limits armed, decisions, step recording) and the plain loop of
+-- tests/bench (plain.lua), twice each, alternating, and keeps the faster of
+-- the two runs of each; it checks that both play the same game (the mean
+-- turns a game agree within 4 standard errors); and, with valgrind, it
+-- counts instructions a game with callgrind: the difference between a run
+-- of A games and one of B games, divided by B - A, so that start-up does
+-- not count. Wall time on a shared machine varies by 20% and more;
+-- instruction counts do not depend on the load. docs/performance.md
+-- explains every column.
+
+local KONTOR = os.getenv("KONTOR_PLAIN") or "build/kontor"
+local LUA = os.getenv("LUA") or "lua5.4"
+local quick, callgrind = false, true
+for _, a in ipairs(arg) do
+  if a == "--quick" then quick = true
+  elseif a == "--no-callgrind" then callgrind = false
+  else io.stderr:write("usage: lua5.4 tests/bench/bench.lua [--quick] [--no-callgrind]\n"); os.exit(2) end
+end
+
+-- name, kontor arguments, players, games (kontor, plain), callgrind games
+-- (A, B), target ratio (issue 11).
+local CASES = {
+  { name = "sea_merchants", args = "--rules sea_merchants", players = 4,
+    kontor = 10000, plain = 20000, ir = { 100, 500 }, target = 0.5 },
+  { name = "house", args = "--rules sea_merchants --variant house", players = 4,
+    kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.4 },
+  { name = "caribbean", args = "--rules caribbean", players = 2,
+    kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.5 },
+}
+if quick then
+  for _, c in ipairs(CASES) do
+    c.kontor, c.plain, c.ir = c.kontor // 10, c.plain // 10, { 20, 100 }
+  end
+end
+
+local function run(cmd)
+  local f = assert(io.popen(cmd .. " 2>&1"))
+  local out = f:read("a")
+  local ok, _, code = f:close()
+  if not ok then error(("failed (%s): %s\n%s"):format(tostring(code), cmd, out), 0) end
+  return out
+end
+
+local function field(json, key)
+  return tonumber(json:match('"' .. key .. '":(%-?[%d.eE+-]+)'))
+end
+
+local function kontor_cmd(c, games, seed)
+  return ("%s sim %s --players %d --games %d --seed %d --json"):format(KONTOR, c.args, c.players, games, seed)
+end
+
+local function plain_cmd(c, games, seed)
+  return ("%s tests/bench/plain.lua %s %d %d %d"):format(LUA, c.name, c.players, games, seed)
+end
+
+-- Instructions a game: callgrind's total for B games minus that for A games.
+local function ir_per_game(cmd_of, a, b)
+  local function total(n)
+    local out = run("valgrind --tool=callgrind --callgrind-out-file=/dev/null " .. cmd_of(n))
+    return tonumber(out:match("Collected : (%d+)")) or error("no callgrind total in:\n" .. out, 0)
+  end
+  return (total(b) - total(a)) / (b - a)
+end
+
+local function have_valgrind()
+  local f = io.popen("command -v valgrind")
+  local path = f:read("a")
+  f:close()
+  return path ~= ""
+end
+if callgrind and not have_valgrind() then
+  print("(valgrind is not installed: no instruction counts)")
+  callgrind = false
+end
+
+local function thousands(x)
+  local s = ("%d"):format(math.floor(x + 0.5))
+  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
+print(("== kontor (%s) against plain Lua (%s), the same games with the same random policy"):format(KONTOR, LUA))
+print("   games/s: the faster of two runs; Ir: instructions a game (callgrind)")
+print()
+local rows, failed = {}, false
+for _, c in ipairs(CASES) do
+  local k, p = {}, {}
+  for round = 1, 2 do
+    k[round] = run(kontor_cmd(c, c.kontor, round))
+    p[round] = run(plain_cmd(c, c.plain, round))
+  end
+  local kg = math.max(field(k[1], "games_per_second"), field(k[2], "games_per_second"))
+  local pg = math.max(field(p[1], "games_per_second"), field(p[2], "games_per_second"))
+  local kt = (field(k[1], "mean_turns") + field(k[2], "mean_turns")) / 2
+  local pt = (field(p[1], "mean_turns") + field(p[2], "mean_turns")) / 2
+  local ks = (field(k[1], "mean_steps") + field(k[2], "mean_steps")) / 2
+  local ps = (field(p[1], "mean_steps") + field(p[2], "mean_steps")) / 2
+  local sd = (field(p[1], "sd_turns") + field(p[2], "sd_turns")) / 2
+  local tol = 4 * sd * math.sqrt(1 / (2 * c.kontor) + 1 / (2 * c.plain))
+  local same = math.abs(kt - pt) <= tol
+  if not same then failed = true end
+  local row = { c = c, kg = kg, pg = pg, kt = kt, pt = pt, ks = ks, ps = ps, tol = tol, same = same }
+  if callgrind then
+    row.kir = ir_per_game(function(n) return kontor_cmd(c, n, 1) end, c.ir[1], c.ir[2])
+    row.pir = ir_per_game(function(n) return plain_cmd(c, n, 1) end, c.ir[1], c.ir[2])
+  end
+  rows[#rows + 1] = row
+  print(("%-14s %dp  turns a game: kontor %.2f, plain %.2f (tolerance %.2f): %s; steps %.1f / %.1f"):format(
+    c.name, c.players, kt, pt, tol, same and "the same game" or "NOT THE SAME GAME", ks, ps))
+end
+
+print()
+print(("%-14s %3s %9s %9s %6s %7s %12s %12s %6s"):format("rule set", "p", "kontor/s", "plain/s", "ratio", "target",
+  "kontor Ir", "plain Ir", "ratio"))
+for _, r in ipairs(rows) do
+  local ratio = r.kg / r.pg
+  print(("%-14s %3d %9.0f %9.0f %5.2fx %6.2fx %12s %12s %s"):format(r.c.name, r.c.players, r.kg, r.pg, ratio,
+    r.c.target, r.kir and thousands(r.kir) or "-", r.pir and thousands(r.pir) or "-",
+    r.kir and ("%5.2fx"):format(r.pir / r.kir) or "-"))
+end
+print()
+print("ratio = plain-Lua time / kontor time for the same number of games (1.00x: as fast as plain Lua)")
+for _, r in ipairs(rows) do
+  local ratio = r.kg / r.pg
+  print(("%-14s %s the target %.2fx (%.3fx)"):format(r.c.name, ratio >= r.c.target and "meets" or "is below",
+    r.c.target, ratio))
+end
+
+-- The engine's own cost per step: the race rule set (one decision a turn,
+-- almost no rule code), 2 players, at the length of a Sea Merchants game.
+local race = run(("%s sim --rules tests/rulesets/race.lua --players 2 --option target=91 --games %d --seed 1 --json")
+  :format(KONTOR, quick and 2000 or 20000))
+print()
+print(("race (tests/rulesets/race.lua, target=91): %.1f steps a game, %.0f games/s, %.2f us a step"):format(
+  field(race, "mean_steps"), field(race, "games_per_second"),
+  1e6 / (field(race, "games_per_second") * field(race, "mean_steps"))))
+
+if failed then
+  print("\nA plain loop does not play the game of its rule set: fix tests/bench before reading the ratios.")
+  os.exit(1)
+end

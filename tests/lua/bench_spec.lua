@@ -1,0 +1,51 @@
+-- The plain Lua loops of tests/bench (the yardsticks of `make bench`) play
+-- the games of their rule sets: with the same random policy (uniform over
+-- the options at every decision), the mean turns and steps a game agree
+-- with `kontor sim` within 4 standard errors. `make bench` checks the same
+-- with 10-20 times more games; here a small number keeps the suite short.
+
+local plain = dofile("tests/bench/plain.lua")
+
+local CASES = {
+  { name = "sea_merchants", rules = "sea_merchants", players = 4 },
+  { name = "house", rules = "sea_merchants", variants = { "house" }, players = 4 },
+  { name = "caribbean", rules = "caribbean", players = 2 },
+}
+local KONTOR_GAMES, PLAIN_GAMES = 600, 6000
+
+local function random_of(seed)
+  local rng = kontor.rng(seed)
+  return function(n) return rng:below(n) + 1 end
+end
+
+describe("the plain Lua loops of make bench", function()
+  for _, c in ipairs(CASES) do
+    it("play the game of the rule set: " .. c.name .. ", " .. c.players .. " players", function()
+      local k = kontor.sim { rules = c.rules, variants = c.variants, players = c.players,
+                             games = KONTOR_GAMES, seed = 3 }
+      local p = plain.run(c.name, c.players, PLAIN_GAMES, random_of(3))
+      local se = math.sqrt(1 / KONTOR_GAMES + 1 / PLAIN_GAMES)
+      local turns_tol, steps_tol = 4 * p.sd_turns * se, 4 * p.sd_steps * se
+      assert(math.abs(k.mean_turns - p.mean_turns) <= turns_tol,
+        ("mean turns: kontor %.2f, plain %.2f, tolerance %.2f"):format(k.mean_turns, p.mean_turns, turns_tol))
+      assert(math.abs(k.mean_steps - p.mean_steps) <= steps_tol,
+        ("mean steps: kontor %.2f, plain %.2f, tolerance %.2f"):format(k.mean_steps, p.mean_steps, steps_tol))
+      -- a tolerance that could not tell a different game apart would prove nothing
+      assert.is_true(turns_tol < 0.05 * p.mean_turns)
+    end)
+  end
+
+  it("are deterministic for one random sequence", function()
+    local a = plain.run("caribbean", 2, 20, random_of(9))
+    local b = plain.run("caribbean", 2, 20, random_of(9))
+    assert.are.equal(a.mean_turns, b.mean_turns)
+    assert.are.equal(a.mean_steps, b.mean_steps)
+    assert.are.same(a.mean_score, b.mean_score)
+  end)
+
+  it("know no other game", function()
+    local ok, err = pcall(plain.run, "chess", 2, 1, random_of(1))
+    assert.is_false(ok)
+    assert.are.equal("no plain loop named chess", err)
+  end)
+end)
