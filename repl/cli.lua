@@ -168,7 +168,7 @@ local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"
 -- "--bot 2=random" values -> { [2] = "random" }, checked against the game.
 local function bots_of(t, game)
   local bots = require "kontor.bots"
-  local out = {}
+  local seats = {}
   for _, s in ipairs(t.bot or {}) do
     local seat, kind = s:match("^%s*(%d+)%s*=%s*([%w_]+)%s*$")
     if not seat then
@@ -181,12 +181,12 @@ local function bots_of(t, game)
     if not bots.KINDS[kind] then
       return nil, string.format("--bot %s: unknown bot '%s' (bots: %s)", s, kind, bots.list())
     end
-    if out[seat] and out[seat] ~= kind then
-      return nil, string.format("--bot: seat %d is given twice (%s and %s)", seat, out[seat], kind)
+    if seats[seat] and seats[seat] ~= kind then
+      return nil, string.format("--bot: seat %d is given twice (%s and %s)", seat, seats[seat], kind)
     end
-    out[seat] = kind
+    seats[seat] = kind
   end
-  return out
+  return seats
 end
 
 local function cmd_repl(kontor, args, first, mode)
@@ -213,8 +213,8 @@ local function cmd_repl(kontor, args, first, mode)
     if #vs > 0 and not msg:find("available:", 1, true) then
       local base = t.rules or "sea_merchants"
       local fits = {}
-      for _, e in ipairs(kontor.list()) do
-        if e.kind == "variant" and e.base == base then fits[#fits + 1] = e.name end
+      for _, entry in ipairs(kontor.list()) do
+        if entry.kind == "variant" and entry.base == base then fits[#fits + 1] = entry.name end
       end
       if #fits > 0 then msg = msg .. string.format(" (variants of %s: %s)", base, table.concat(fits, ", ")) end
     end

@@ -119,7 +119,7 @@ local COST, INFL, PSWORDS, SYMBOL, DISCOUNT, PTAKES, ADMIRAL, JESTER, TRADER  --
 local NEED, EXP_COINS, TAX_MARK                     -- expeditions: {n per symbol}; taxes
 local SHIP_NAMES, NSHIPS, NSYM, SYMBOLS, ANY
 local IDS_BY_NAME                                   -- card name -> list of ids
-local TAKE_TEXT, FULFIL_TEXT, LOG_NAME
+local TAKE_TEXT, FULFIL_TEXT
 local BIT = {}
 for i = 1, 62 do BIT[i] = 1 << (i - 1) end
 local POPCOUNT = {}
@@ -159,7 +159,7 @@ function R.prepare(RS)
   SWORDS, COINS, SHIPNAME = {}, {}, {}
   COST, INFL, PSWORDS, SYMBOL, DISCOUNT, PTAKES, ADMIRAL, JESTER, TRADER = {}, {}, {}, {}, {}, {}, {}, {}, {}
   NEED, EXP_COINS, TAX_MARK = {}, {}, {}
-  IDS_BY_NAME, TAKE_TEXT, FULFIL_TEXT, LOG_NAME = {}, {}, {}, {}
+  IDS_BY_NAME, TAKE_TEXT, FULFIL_TEXT = {}, {}, {}
   SHIP_NAMES, SYMBOLS = {}, d.symbols
   NSYM = #SYMBOLS
   ANY = NSYM + 1
@@ -227,7 +227,6 @@ function R.prepare(RS)
       TAX_MARK[id] = t.mark
     end
   end
-  for id = 1, NCARDS do LOG_NAME[id] = NAME[id] end
   for m = 0, (1 << NSHIPS) - 1 do
     local n, x = 0, m
     while x ~= 0 do n = n + (x & 1); x = x >> 1 end
