@@ -29,6 +29,11 @@ void kn_open_sandbox(lua_State *L);
 void kn_open_term(lua_State *L);
 void kn_open_bot(lua_State *L);
 
+/* Puts the sandbox's counting allocator in front of the allocator of a
+ * state made elsewhere (stock lua5.4 loading the module); nothing when the
+ * state is kn_newstate's. Raises if another state has it. */
+void kn_sandbox_attach(lua_State *L);
+
 /* A fresh instruction budget for the next step of an armed call. */
 void kn_sandbox_rearm(void);
 

@@ -46,11 +46,17 @@ static const char *const LIMIT_MSG = "instruction limit reached";
 
 /* ---- allocator ---------------------------------------------------------- */
 
+/* The allocator the interpreter had before kn_sandbox_attach (stock
+ * lua5.4's, when Kontor is loaded as a module); NULL: the C library's. */
+static lua_Alloc host_alloc;
+static void *host_ud;
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud;
+    size_t tag = osize;
     if (ptr == NULL) osize = 0;  /* osize is a type tag then */
     if (nsize == 0) {
-        free(ptr);
+        if (host_alloc) host_alloc(host_ud, ptr, tag, 0); else free(ptr);
         lim.used -= osize;
         return NULL;
     }
@@ -58,7 +64,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         lim.oom = 1;
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
+    void *p = host_alloc ? host_alloc(host_ud, ptr, tag, nsize) : realloc(ptr, nsize);
     if (p == NULL) return NULL;
     lim.used = lim.used - osize + nsize;
     return p;
@@ -102,6 +108,44 @@ lua_State *kn_newstate(void) {
     lua_atpanic(L, sb_panic);
     main_thread = L;
     return L;
+}
+
+/* The module's way in (lua5.4 -e 'require "kontor"'): the interpreter was
+ * made by someone else, so the counting allocator goes in front of theirs,
+ * counting from what the interpreter holds already. Closing the interpreter
+ * gives it back its own allocator (see attach_gc). One interpreter per
+ * process, as with kn_newstate. */
+static int attach_gc(lua_State *L) {
+    /* Runs at lua_close before the C modules are unloaded (finalizers run in
+     * the reverse order of their objects' creation), so what lua_close frees
+     * afterwards never calls into an unloaded sb_alloc. */
+    lua_setallocf(L, host_alloc, host_ud);
+    host_alloc = NULL;
+    host_ud = NULL;
+    main_thread = NULL;
+    return 0;
+}
+
+void kn_sandbox_attach(lua_State *L) {
+    void *ud;
+    if (lua_getallocf(L, &ud) == sb_alloc) return;  /* kn_newstate made it */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+    lua_State *main = lua_tothread(L, -1);
+    lua_pop(L, 1);
+    if (main_thread != NULL && main_thread != main) {
+        luaL_error(L, "kontor.core is open in another Lua state of this process "
+                      "(one interpreter per process)");
+    }
+    lua_newuserdatauv(L, 0, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, attach_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, "kontor.sandbox.attached");
+    host_alloc = lua_getallocf(L, &host_ud);
+    lim.used = (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB);
+    lua_setallocf(L, sb_alloc, NULL);
+    main_thread = main;
 }
 
 /* ---- arming ------------------------------------------------------------- */
