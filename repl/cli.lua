@@ -12,6 +12,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                      [--bot SEAT=KIND]...
        kontor --list
        kontor run FILE.lua [ARGS...]
+       kontor serve
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S [--option k=v]... [--json]
        kontor --help | --version
@@ -22,6 +23,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            seats given with --bot SEAT=KIND (KIND: random)
   --list   the rule sets and variants, one line each
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
+  serve    speak the JSON-lines protocol on stdin/stdout, for front ends
+           in any language (docs/protocol.md)
   sim      play G random games and print a summary (the same seed gives
            the same summary; only the speed varies)
 
@@ -235,6 +238,10 @@ function M.main(home, args)
   if cmd == "--list" or cmd == "list" then return cmd_list(kontor) end
   if cmd == "run" then return cmd_run(kontor, args) end
   if cmd == "sim" then return cmd_sim(kontor, args) end
+  if cmd == "serve" then
+    if args[2] then return usage_error(string.format("serve: unexpected argument '%s'", args[2])) end
+    return require("serve").run(kontor)
+  end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end
