@@ -583,6 +583,35 @@ end
 -- The loop
 ---------------------------------------------------------------------------
 
+-- The fields each op takes besides id and op (docs/protocol.md): any other
+-- is refused, so a misspelt field is not silently ignored.
+local FIELDS = {
+  hello = {}, list = {}, games = {},
+  new = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "bots", "game" },
+  load = { "path", "document", "game", "bots" },
+  save = { "game", "path" },
+  close = { "game" }, result = { "game" },
+  view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
+  apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },
+  undo = { "game", "n" }, redo = { "game", "n" },
+  bot = { "game", "seat", "kind" },
+  log = { "game", "from" },
+}
+
+local function check_fields(req, op)
+  local allowed = { id = true, op = true }
+  for _, f in ipairs(FIELDS[op]) do allowed[f] = true end
+  local keys = {}
+  for k in pairs(req) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    if not allowed[k] then
+      fail("bad_request", "unknown field \"%s\" for '%s' (%s)", k, op,
+        #FIELDS[op] > 0 and ("fields: " .. table.concat(FIELDS[op], ", ")) or "it takes none")
+    end
+  end
+end
+
 local function id_ok(id)
   return type(id) == "string" or math.type(id) == "integer"
 end
@@ -614,6 +643,7 @@ function Session:handle(line)
       table.sort(names)
       fail("unknown_op", "unknown op '%s' (ops: %s)", op, table.concat(names, ", "))
     end
+    check_fields(req, op)
     return f(self, req)
   end)
   if ok then return { id = id, ok = true, result = res } end
