@@ -13,6 +13,7 @@ moves played in Lua; every message is validated against its schema.
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -350,6 +351,32 @@ def lists_rule_sets_and_variants():
         size = [o for o in variants["hand_limit"]["options"] if o["name"] == "size"][0]
         equal((size["type"], size["default"]), ("integer", 6), "hand_limit's size option")
         equal(lst["broken"], [], "broken rule sets")
+
+
+@test
+def the_docs_session():
+    """the session in docs/protocol.md gives the responses shown there"""
+    with open("docs/protocol.md") as f:
+        doc = f.read()
+    blocks = re.findall(r"```jsonl\n(.*?)```", doc, re.S)
+    check(len(blocks) > 0, "no ```jsonl block in docs/protocol.md")
+    lines = 0
+    for block in blocks:
+        with Server(KONTOR) as s:
+            for line in block.splitlines():
+                if line.startswith("> "):
+                    got = s.send_line(line[2:])
+                    s.validate(got, "error.json" if not got["ok"] else
+                               json.loads(line[2:])["op"] + ".response.json")
+                    text = json.dumps(got, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                elif line.startswith("< "):
+                    want = line[2:]
+                    if want.endswith(" ..."):
+                        check(text.startswith(want[:-4]), "docs say\n  %s\ngot\n  %s" % (want, text[:len(want) + 80]))
+                    else:
+                        equal(text, want, "the response to line %d" % lines)
+                    lines += 1
+    return "%d responses" % lines
 
 
 def main():
