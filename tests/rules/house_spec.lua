@@ -312,8 +312,8 @@ describe("random games over the house preset", function()
           local bad = cur:invariants()
           if bad then error(("seed %d: %s"):format(seed, bad)) end
           for s = 1, players do
-            local limit = 6 + 2 * game.specials[s].warehouse
-            if game.hands[s]:count() > limit then error(("seed %d: hand %d above %d"):format(seed, s, limit)) end
+            local limit = 6 + 2 * cur.specials[s].warehouse
+            if cur.hands[s]:count() > limit then error(("seed %d: hand %d above %d"):format(seed, s, limit)) end
           end
         end)
         assert.is_true(g:over())
