@@ -212,6 +212,7 @@ local function bot_step(e, bot, seat)
 end
 
 -- Lets the game's bots decide while it is their turn (the REPL's way).
+-- Raises a Failure when a bot's step fails (see bots_then).
 local function run_bots(e)
   local g = e.g
   if next(e.bots) == nil then return end
@@ -227,6 +228,18 @@ local function run_bots(e)
     end
     if not moved then return end
   end
+end
+
+-- Runs the bots after what the request did, which stands whatever they
+-- do: their failure (a rule-script error during a bot's step, the game
+-- then as it was before that step) goes into the result as `bot_error`.
+local function bots_then(e, out)
+  local ok, err = pcall(run_bots, e)
+  if not ok then
+    if getmetatable(err) ~= Failure then err = { code = "internal", message = tostring(err) } end
+    out.bot_error = { code = err.code, message = err.message }
+  end
+  return out
 end
 
 -- { "2": "random" } -> { [2] = bot }, checked against the game.
@@ -266,19 +279,10 @@ function Session:add(g, req)
               helpers = {} }
   self.games[id] = e
   self.order[#self.order + 1] = id
-  local out = summary(e)
-  local ok, err = pcall(run_bots, e)
+  local out = bots_then(e, summary(e))
   since(e, 0, 0, out)
   out.moves = #g:move_list()
   out.over = g:over()
-  if not ok then
-    -- The game exists; the bots' failure is reported with its id in the message.
-    if getmetatable(err) == Failure then
-      err.message = string.format("game '%s' was created, but its bots stopped: %s", id, err.message)
-      error(err, 0)
-    end
-    error(err, 0)
-  end
   return out
 end
 
@@ -441,10 +445,8 @@ OPS.apply = function(self, req)
   local n0, l0 = #g.hist, #g:log()
   local ok, err = engine(nil, g.apply, g, action, seat)
   if not ok then fail("illegal_action", "%s", err) end
-  local bok, berr = pcall(run_bots, e)
-  local out = since(e, n0, l0)
-  if not bok then error(berr, 0) end
-  return out
+  local out = bots_then(e, {})
+  return since(e, n0, l0, out)
 end
 
 OPS.why = function(self, req)
@@ -542,11 +544,15 @@ OPS.bot = function(self, req)
   local n0, l0 = #g.hist, #g:log()
   local ok, err = pcall(function()
     repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
-    run_bots(e)
   end)
-  local out = since(e, n0, l0)
-  if not ok then error(err, 0) end
-  return out
+  if not ok then
+    if #g.hist == n0 then error(err, 0) end   -- nothing was done: a plain error
+    local out = since(e, n0, l0)
+    out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
+      or { code = "internal", message = tostring(err) }
+    return out
+  end
+  return since(e, n0, l0, bots_then(e, {}))
 end
 
 OPS.moves = function(self, req)

@@ -297,6 +297,13 @@ def rule_script_errors_and_limits():
         equal(s.call("view", game=game), before, "the game after the failed steps")
         s.call("apply", game=game, action="safe")
         equal(s.call("log", game=game)["total"], 2, "log lines")
+        # A bot's failing step: the request stands, the failure is reported.
+        started = s.call("new", rules="tests/hostile/attack.lua", seed=3, bots={"1": "random"})
+        check("bot_error" in started, "no bot_error")
+        equal(started["bot_error"]["code"], "script_error", "the bot's error code")
+        equal(s.call("moves", game=started["game"])["moves"],
+              [{"seat": st["seat"], "text": st["text"]} for st in started["steps"]],
+              "the moves kept: the bot's steps before the failing one")
 
 
 @test
