@@ -386,6 +386,18 @@ def the_docs_session():
     return "%d responses" % lines
 
 
+@test
+def command_line():
+    """kontor serve takes no arguments; --help lists it"""
+    out = subprocess.run([KONTOR, "serve", "--port", "80"], capture_output=True, text=True, input="")
+    equal((out.returncode, out.stderr), (2, "kontor: serve: unexpected argument '--port'\nTry 'kontor --help'.\n"),
+          "a usage error")
+    out = subprocess.run([KONTOR, "--help"], capture_output=True, text=True)
+    check("kontor serve" in out.stdout, "--help does not list serve")
+    out = subprocess.run([KONTOR, "serve"], capture_output=True, text=True, input="")
+    equal((out.returncode, out.stdout), (0, ""), "an empty session")
+
+
 def main():
     print("1..%d" % len(TESTS))
     failed = 0
