@@ -291,7 +291,7 @@ def rule_script_errors_and_limits():
         s.call("apply", game=game, action="safe")
         before = s.call("view", game=game)
         msg = fails(s, "script_error", "apply", game=game, action="loop in __index")
-        check(msg.startswith("instruction limit reached"), msg)
+        check(re.match(r"\w+ limit reached", msg), msg)
         msg = fails(s, "script_error", "apply", game=game, action="error nil")
         check(msg.startswith("(error object is a nil value)"), msg)
         equal(s.call("view", game=game), before, "the game after the failed steps")
