@@ -160,19 +160,28 @@ local function summary(e)
   end
   local bot_kinds = setmetatable({}, json.object)
   for s, b in pairs(e.bots) do bot_kinds[tostring(s)] = b.kind end
-  return { game = e.id, rules = g.R.name, title = g.R.title or g.R.name, variants = variants,
+  local spec = g.params.rules   -- as new_game was given it: a name or a file
+  if type(spec) ~= "string" then spec = g.R.spec or g.R.name end
+  return { game = e.id, rules = spec, title = g.R.title or g.R.name, variants = variants,
     players = g.players, names = g.names, seed = g.params.seed, bots = bot_kinds, over = g:over(),
     moves = #g:move_list() }
 end
 
 -- The steps taken since step n0 (bots' marked), and the log since line l0.
+-- A bot's choice in a simultaneous decision still open reads "(secret)":
+-- the client learns it when the decision is revealed, as the players do.
 local function since(e, n0, l0, out)
   local g = e.g
   out = out or {}
   out.steps = {}
+  local open_from = #g.hist + 1
+  if g.kind == "all" then
+    for _ in pairs(g.chosen) do open_from = open_from - 1 end
+  end
   for i = n0 + 1, #g.hist do
-    local s = g.hseat[i]
-    out.steps[#out.steps + 1] = { seat = s, text = g.hist[i], bot = e.bot_steps[i] or false }
+    local bot = e.bot_steps[i] or false
+    local text = (bot and i >= open_from) and "(secret)" or g.hist[i]
+    out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
   end
   local lines = g:log()
   out.log = {}

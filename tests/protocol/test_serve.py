@@ -197,6 +197,30 @@ def bots_play_their_seats():
 
 
 @test
+def secret_bids():
+    """a simultaneous decision: bots' pending bids read (secret) until revealed; per-seat decisions and moves"""
+    with Server(KONTOR) as s:
+        started = s.call("new", rules="tests/rulesets/sealed_bid.lua", players=3, seed=4,
+                         bots={"2": "random", "3": "random"})
+        game = started["game"]
+        equal([(st["seat"], st["text"]) for st in started["steps"]], [(2, "(secret)"), (3, "(secret)")],
+              "the bots' bids before seat 1 has bid")
+        d = s.call("decision", game=game, seat=1)
+        equal((d["kind"], d["seats"], d["chosen"]), ("simultaneous", [1], [2, 3]), "the decision")
+        check(all(o["seat"] == 1 for o in d["options"]), "another seat's options shown")
+        equal(s.call("moves", game=game, seat=1)["moves"], [{"seat": 2, "text": "(secret)"},
+                                                          {"seat": 3, "text": "(secret)"}], "moves seen by seat 1")
+        check("(secret)" not in [m["text"] for m in s.call("moves", game=game)["moves"]], "moves seen by all")
+        rng = random.Random(4)
+        while True:
+            d = s.call("decision", game=game, seat=1)
+            if d["kind"] == "over":
+                break
+            s.call("apply", game=game, action=rng.choice(d["options"])["text"], seat=1)
+        compare_with_lua(s, game, started)
+
+
+@test
 def bot_op_moves_for_a_seat():
     """'bot' makes one whole move for the seat to decide; a game of bots alone ends"""
     with Server(KONTOR) as s:
