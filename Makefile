@@ -4,7 +4,9 @@
 #   make test       C unit tests, Lua specs under ASan+UBSan, and a short
 #                   pass of each fuzzer; ends with "N passed, N failed"
 #   make bench      the engine against plain Lua loops (docs/performance.md)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make module     build/lua/kontor/core.so: `require "kontor"` from stock
+#                   lua5.4 (docs/module.md)
+#   make install    PREFIX=/usr/local DESTDIR=  (the program and the module)
 #   make clean
 
 CC      ?= cc
@@ -30,8 +32,9 @@ CORE_ASAN_OBJ := $(CORE_SRC:%.c=build/asan/obj/%.o)
 
 CTESTS   := $(patsubst tests/core/%.c,build/asan/tests/%,$(wildcard tests/core/test_*.c))
 
-.PHONY: all test bench install uninstall clean check-deps fuzz
-all: build/kontor
+.PHONY: all test bench install uninstall clean check-deps fuzz module
+all: build/kontor build/lua/kontor/core.so
+module: build/lua/kontor/core.so
 
 build/kontor: $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PKG_LIBS) -lm
@@ -47,11 +50,29 @@ build/asan/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c $< -o $@
 
+# The Lua module (docs/module.md): the core and the binding without the
+# program's terminal (libedit), position-independent, in build/pic/. Its
+# Lua symbols come from the interpreter that loads it. DATADIR, if given,
+# is where it looks for variants/ (else next to where it is installed).
+MOD_SRC  := $(CORE_SRC) $(filter-out lua/l_term.c,$(BIND_SRC))
+PIC_OBJ  := $(MOD_SRC:%.c=build/pic/obj/%.o)
+MOD_DEFS := -DKONTOR_MODULE $(if $(DATADIR),-DKONTOR_DATADIR='"$(DATADIR)"')
+LUA_MODDIR := $(PREFIX)/lib/lua/5.4
+LUA_SHAREDIR := $(PREFIX)/share/lua/5.4
+
+build/lua/kontor/core.so: $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $(PIC_OBJ) $$(pkg-config --libs jansson) -lm
+
+build/pic/obj/%.o: %.c $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC $(MOD_DEFS) -c $< -o $@
+
 build/asan/tests/%: tests/core/%.c $(CORE_ASAN_OBJ) $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $< $(CORE_ASAN_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
 
-test: build/kontor build/asan/kontor $(CTESTS)
+test: build/kontor build/asan/kontor build/lua/kontor/core.so $(CTESTS)
 	@$(MAKE) --no-print-directory fuzz-build
 	@KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS="$(FUZZ_BIN)" \
 	    sh tests/run $(CTESTS)
@@ -59,7 +80,7 @@ test: build/kontor build/asan/kontor $(CTESTS)
 bench: build/kontor
 	@sh tests/bench/run
 
-install: build/kontor
+install: build/kontor build/lua/kontor/core.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \
 	    $(DESTDIR)$(PREFIX)/share/kontor/repl $(DESTDIR)$(PREFIX)/share/kontor/variants
 	install -m 755 build/kontor $(DESTDIR)$(PREFIX)/bin/kontor
@@ -67,9 +88,14 @@ install: build/kontor
 	install -m 644 lua/kontor/bots/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots/
 	install -m 644 repl/*.lua $(DESTDIR)$(PREFIX)/share/kontor/repl/
 	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
+	install -d $(DESTDIR)$(LUA_MODDIR)/kontor
+	install -m 644 build/lua/kontor/core.so $(DESTDIR)$(LUA_MODDIR)/kontor/core.so
+	cd lua && find kontor -name '*.lua' | while read -r f; do \
+	    install -D -m 644 "$$f" "$(DESTDIR)$(LUA_SHAREDIR)/$$f" || exit 1; done
 
 uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/bin/kontor $(DESTDIR)$(PREFIX)/share/kontor
+	rm -rf $(DESTDIR)$(PREFIX)/bin/kontor $(DESTDIR)$(PREFIX)/share/kontor \
+	    $(DESTDIR)$(LUA_MODDIR)/kontor $(DESTDIR)$(LUA_SHAREDIR)/kontor
 
 clean:
 	rm -rf build

@@ -41,6 +41,11 @@ void kn_option_push_copy(lua_State *L, int idx);
 lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
                              const char *what);
 
+/* Puts the sandbox's counting allocator in front of the allocator of a
+ * state made elsewhere (stock lua5.4 loading the module); nothing when the
+ * state is kn_newstate's. Raises if another state has it. */
+void kn_sandbox_attach(lua_State *L);
+
 /* A fresh instruction budget for the next step of an armed call. */
 void kn_sandbox_rearm(void);
 /* Charges `work` units to the armed call's work counter (raises at the limit). */

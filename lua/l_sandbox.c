@@ -72,16 +72,22 @@ static size_t cap(void) {
     return lim.armed ? lim.limit - lim.limit / 8 : lim.limit;
 }
 
+/* The allocator the interpreter had before kn_sandbox_attach (stock
+ * lua5.4's, when Kontor is loaded as a module); NULL: the C library's. */
+static lua_Alloc host_alloc;
+static void *host_ud;
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud;
+    size_t tag = osize;
     if (ptr == NULL) osize = 0;  /* osize is a type tag then */
     if (nsize == 0) {
-        free(ptr);
+        if (host_alloc) host_alloc(host_ud, ptr, tag, 0); else free(ptr);
         lim.used -= osize;
         return NULL;
     }
     if (nsize > osize && lim.used - osize + nsize > cap()) return NULL;
-    void *p = realloc(ptr, nsize);
+    void *p = host_alloc ? host_alloc(host_ud, ptr, tag, nsize) : realloc(ptr, nsize);
     if (p == NULL) return NULL;
     lim.used = lim.used - osize + nsize;
     return p;
@@ -151,18 +157,64 @@ static int sb_panic(lua_State *L) {
     return 0;  /* abort */
 }
 
-lua_State *kn_newstate(void) {
-    lua_State *L = lua_newstate(sb_alloc, NULL);
-    if (L == NULL) return NULL;
-    lua_atpanic(L, sb_panic);
-    main_thread = L;
+/* The watchdog's tick (SIGPROF), for the program's interpreter and for a
+ * host's (kn_sandbox_attach): without it, the first tick would end the
+ * process. */
+static void install_watchdog(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_tick;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGPROF, &sa, NULL);
+}
+
+lua_State *kn_newstate(void) {
+    lua_State *L = lua_newstate(sb_alloc, NULL);
+    if (L == NULL) return NULL;
+    lua_atpanic(L, sb_panic);
+    main_thread = L;
+    install_watchdog();
     return L;
+}
+
+/* The module's way in (lua5.4 -e 'require "kontor"'): the interpreter was
+ * made by someone else, so the counting allocator goes in front of theirs,
+ * counting from what the interpreter holds already. Closing the interpreter
+ * gives it back its own allocator (see attach_gc). One interpreter per
+ * process, as with kn_newstate. */
+static int attach_gc(lua_State *L) {
+    /* Runs at lua_close before the C modules are unloaded (finalizers run in
+     * the reverse order of their objects' creation), so what lua_close frees
+     * afterwards never calls into an unloaded sb_alloc. */
+    lua_setallocf(L, host_alloc, host_ud);
+    host_alloc = NULL;
+    host_ud = NULL;
+    main_thread = NULL;
+    return 0;
+}
+
+void kn_sandbox_attach(lua_State *L) {
+    void *ud;
+    if (lua_getallocf(L, &ud) == sb_alloc) return;  /* kn_newstate made it */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+    lua_State *main = lua_tothread(L, -1);
+    lua_pop(L, 1);
+    if (main_thread != NULL && main_thread != main) {
+        luaL_error(L, "kontor.core is open in another Lua state of this process "
+                      "(one interpreter per process)");
+    }
+    lua_newuserdatauv(L, 0, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, attach_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, "kontor.sandbox.attached");
+    host_alloc = lua_getallocf(L, &host_ud);
+    lim.used = (size_t)lua_gc(L, LUA_GCCOUNT) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB);
+    lua_setallocf(L, sb_alloc, NULL);
+    main_thread = main;
+    install_watchdog();
 }
 
 /* ---- arming ------------------------------------------------------------- */

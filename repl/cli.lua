@@ -12,6 +12,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                      [--bot SEAT=KIND]...
        kontor --list
        kontor run FILE.lua [ARGS...]
+       kontor serve
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S [--option k=v]... [--json]
        kontor --help | --version
@@ -22,6 +23,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            seats given with --bot SEAT=KIND (KIND: random)
   --list   the rule sets and variants, one line each
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
+  serve    speak the JSON-lines protocol on stdin/stdout, for front ends
+           in any language (docs/protocol.md)
   sim      play G random games and print a summary (the same seed gives
            the same summary; only the speed varies)
 
@@ -168,7 +171,7 @@ local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"
 -- "--bot 2=random" values -> { [2] = "random" }, checked against the game.
 local function bots_of(t, game)
   local bots = require "kontor.bots"
-  local out = {}
+  local seats = {}
   for _, s in ipairs(t.bot or {}) do
     local seat, kind = s:match("^%s*(%d+)%s*=%s*([%w_]+)%s*$")
     if not seat then
@@ -181,12 +184,12 @@ local function bots_of(t, game)
     if not bots.KINDS[kind] then
       return nil, string.format("--bot %s: unknown bot '%s' (bots: %s)", s, kind, bots.list())
     end
-    if out[seat] and out[seat] ~= kind then
-      return nil, string.format("--bot: seat %d is given twice (%s and %s)", seat, out[seat], kind)
+    if seats[seat] and seats[seat] ~= kind then
+      return nil, string.format("--bot: seat %d is given twice (%s and %s)", seat, seats[seat], kind)
     end
-    out[seat] = kind
+    seats[seat] = kind
   end
-  return out
+  return seats
 end
 
 local function cmd_repl(kontor, args, first, mode)
@@ -213,8 +216,8 @@ local function cmd_repl(kontor, args, first, mode)
     if #vs > 0 and not msg:find("available:", 1, true) then
       local base = t.rules or "sea_merchants"
       local fits = {}
-      for _, e in ipairs(kontor.list()) do
-        if e.kind == "variant" and e.base == base then fits[#fits + 1] = e.name end
+      for _, entry in ipairs(kontor.list()) do
+        if entry.kind == "variant" and entry.base == base then fits[#fits + 1] = entry.name end
       end
       if #fits > 0 then msg = msg .. string.format(" (variants of %s: %s)", base, table.concat(fits, ", ")) end
     end
@@ -235,6 +238,10 @@ function M.main(home, args)
   if cmd == "--list" or cmd == "list" then return cmd_list(kontor) end
   if cmd == "run" then return cmd_run(kontor, args) end
   if cmd == "sim" then return cmd_sim(kontor, args) end
+  if cmd == "serve" then
+    if args[2] then return usage_error(string.format("serve: unexpected argument '%s'", args[2])) end
+    return require("serve").run(kontor)
+  end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end

@@ -226,7 +226,7 @@ function Session:after_move(n0)
   n0 = self:print_log_from(n0)
   if self.replay then self.replay = nil end
   local ok, e = guarded(self.run_bots, self)
-  n0 = self:print_log_from(n0)
+  self:print_log_from(n0)
   if not ok then self:err(e) end
   if g:over() then
     if self.mode == "repl" and not self.result_shown then self:print_result() end

@@ -68,7 +68,7 @@ end
 local function choose_allowed(self, cons, seat, name, options)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
-  local bot, k = self._bot, nil
+  local bot, k = self._bot
   if bot then k = bot(seat, options) else k = yield("player", seat, name, options) end
   if map then return map[k] end
   return k
@@ -426,8 +426,6 @@ end
 -- Returns true, or false and the script's error (the step is then undone).
 local function step(game, seat, k)
   local kind = game.kind
-  local hist = game.hist
-  local n = #hist + 1
   if kind == "all" then
     record(game, seat, game.by_seat[seat], k)
     game.chosen[seat] = k

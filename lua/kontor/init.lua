@@ -22,6 +22,21 @@ function kontor.set_home(home)
   kontor.home = home
 end
 
+-- Where the rule sets (variants/) are when no program says (`require
+-- "kontor"` from stock lua5.4; the kontor program calls set_home itself):
+-- $KONTOR_HOME; else the source tree this file is in; else the installed
+-- share/kontor the C module found (docs/module.md).
+local function default_home()
+  local env = os.getenv("KONTOR_HOME")
+  if env and env ~= "" then return env end
+  local lua_dir = debug.getinfo(1, "S").source:match("^@(.*)/kontor/init%.lua$")
+  if lua_dir and core.fs.exists(lua_dir .. "/../variants") then
+    return lua_dir == "lua" and "." or (lua_dir .. "/..")
+  end
+  return core.datadir
+end
+kontor.set_home(default_home())
+
 -- Loads a rule set with variants: a rule-set object for new_game{rules=}.
 -- Raises a message for people on failure.
 function kontor.load_rules(spec, variants)

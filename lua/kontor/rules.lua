@@ -253,6 +253,40 @@ function M.resolve_options(R, given)
   return out
 end
 
+-- The command-line form of a variant, accepted wherever one is named:
+-- "name:k=v,k2=v2" -> "name", { k = "v", k2 = "v2" } (values stay text; the
+-- variant's option types convert them). Without ":" -> spec, nil.
+function M.parse_variant(s)
+  local name, rest = s:match("^([^:]+):(.*)$")
+  if not name then return s, nil end
+  local opts = {}
+  for kv in rest:gmatch("[^,]+") do
+    local k, v = kv:match("^%s*([%w_][%w_.]*)%s*=%s*(.-)%s*$")
+    if not k then return nil, string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s) end
+    opts[k] = v
+  end
+  return name, opts
+end
+
+-- A variant as named in a list: a string (maybe "name:k=v,...") or
+-- { spec, options = {...} } -> spec, options (options given in the table
+-- win over those in the text), or nil and a message.
+local function variant_spec(v)
+  local spec, opts = v, nil
+  if type(v) == "table" then spec, opts = v[1] or v.spec, v.options end
+  if type(spec) ~= "string" then
+    return nil, string.format("a variant is a name, a file or { name, options = {...} }, not %s",
+      type(spec) == "nil" and "a table without a name" or ("a " .. type(spec)))
+  end
+  local name, parsed = M.parse_variant(spec)
+  if not name then return nil, parsed end
+  if parsed then
+    for k, x in pairs(opts or {}) do parsed[k] = x end
+    opts = parsed
+  end
+  return name, opts
+end
+
 -- Applies one variant file (and, for a preset, the variants it includes)
 -- to R0, the rule set's own table, loaded fresh for this composition; `E`
 -- is the engine's copy of the rule set (its name), `extra` collects the
@@ -299,6 +333,12 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     if type(ispec) ~= "string" then
       return nil, string.format("variant %s: R.includes lists names or { name, option = value }", V.name)
     end
+    do   -- "name:k=v" too
+      local name, parsed = M.parse_variant(ispec)
+      if not name then return nil, string.format("%s (included by %s)", parsed, V.name) end
+      ispec = name
+      for k, v in pairs(parsed or {}) do if iopts[k] == nil then iopts[k] = v end end
+    end
     for k, v in pairs(forwarded[ispec] or {}) do iopts[k] = v end
     forwarded[ispec] = nil
     local ok, ierr = apply_variant(E, R0, ispec, iopts, claims, depth + 1, extra, applied)
@@ -326,7 +366,8 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
 end
 
 -- Loads a rule set with its variants applied in order.
--- spec: name or path; variants: list of name/path strings or { spec, options = {...} }.
+-- spec: name or path; variants: list of name/path strings (with options in
+-- the command-line form "name:k=v,..." if wanted) or { spec, options = {...} }.
 -- Returns the engine's copy of the composed rule set (see `freeze`) or nil
 -- and a message.
 function M.load(spec, variants)
@@ -342,8 +383,8 @@ function M.load(spec, variants)
   if rawget(R0, "options") == nil then rawset(R0, "options", {}) end
   local claims, seen, extra, applied = {}, {}, {}, {}
   for _, v in ipairs(variants or {}) do
-    local vspec, vopts = v, nil
-    if type(v) == "table" then vspec, vopts = v[1] or v.spec, v.options end
+    local vspec, vopts = variant_spec(v)
+    if not vspec then return nil, vopts end
     if seen[vspec] then
       return nil, string.format("variant %s is given twice", vspec)
     end

@@ -9,7 +9,7 @@ local function examples()
   local doc = f:read("a")
   f:close()
   local out = {}
-  local line_no = 1
+  local line_no
   local pos = 1
   while true do
     local s, e, body = doc:find("```lua\n(.-)```", pos)

@@ -10,7 +10,7 @@ local function sh(cmd, stdin)
     local f = assert(io.open(inp, "w")); f:write(stdin); f:close()
     full = full .. " <" .. inp
   end
-  local ok, how, code = os.execute(full)
+  local _, how, code = os.execute(full)
   local f = assert(io.open(tmp)); local out = f:read("a"); f:close()
   os.remove(tmp)
   return out, (how == "exit" and code or 128 + code)

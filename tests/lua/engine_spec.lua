@@ -6,7 +6,7 @@
 -- binary running this spec, else build/kontor).
 local json = kontor.json
 local support = require "tests.lua.support"
-local sh_quote, binary, write, read = support.sh_quote, support.binary, support.write, support.read
+local sh_quote, write, read = support.sh_quote, support.write, support.read
 local tmp, cleanup_tmp = support.scratch()
 
 local RACE = "tests/rulesets/race.lua"

@@ -14,7 +14,7 @@
 -- Run: build/kontor run tests/busted.lua tests/lua/hostile_spec.lua
 local json = kontor.json
 local support = require "tests.lua.support"
-local sh_quote, binary, write, read = support.sh_quote, support.binary, support.write, support.read
+local sh_quote, binary, write = support.sh_quote, support.binary, support.write
 local tmp, cleanup_tmp = support.scratch()
 
 local ATTACK = "tests/hostile/attack.lua"

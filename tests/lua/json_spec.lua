@@ -240,7 +240,6 @@ describe("json.decode", function()
 end)
 
 describe("json.encode reals", function()
-  local json = kontor.core.json
   it("writes the shortest digits that read back exactly", function()
     assert.are.equal("[0.1,1.5,6.83,-2.25]", json.encode({ 0.1, 1.5, 6.83, -2.25 }))
     local third = 1 / 3

@@ -119,7 +119,6 @@ describe("a save under faults", function()
       end]], RACE, path)
     local script = write(tmp("saver.lua"), src)
     local bot = kontor.core.rng(6)
-    local leftover = {}
     for round = 1, 12 do
       local delay = 0.05 + bot:float() * 0.4
       os.execute(string.format("sh -c '%s run %s & pid=$!; sleep %.3f; kill -9 $pid; wait $pid' 2>/dev/null",
@@ -135,7 +134,6 @@ describe("a save under faults", function()
         assert.are.equal(text, read(again), "round " .. round)
         os.remove(again)
       end
-      for _, f in ipairs(temps(TMP)) do leftover[#leftover + 1] = f end
     end
     -- A process killed between creating its temp file and renaming it
     -- leaves ".NAME.tmp.PID.N" behind; the next save of that file removes

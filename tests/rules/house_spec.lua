@@ -308,12 +308,12 @@ describe("random games over the house preset", function()
       local R = kontor.load_rules("sea_merchants", { "house" })
       for seed = 1, 100 do
         local g = kontor.new_game { rules = R, players = players, seed = seed }
-        g:play_random(kontor.rng(seed), function(game)
-          local bad = game:invariants()
+        g:play_random(kontor.rng(seed), function(cur)
+          local bad = cur:invariants()
           if bad then error(("seed %d: %s"):format(seed, bad)) end
           for s = 1, players do
-            local limit = 6 + 2 * game.specials[s].warehouse
-            if game.hands[s]:count() > limit then error(("seed %d: hand %d above %d"):format(seed, s, limit)) end
+            local limit = 6 + 2 * cur.specials[s].warehouse
+            if cur.hands[s]:count() > limit then error(("seed %d: hand %d above %d"):format(seed, s, limit)) end
           end
         end)
         assert.is_true(g:over())

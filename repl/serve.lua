@@ -1,0 +1,692 @@
+-- serve (repl/serve.lua): `kontor serve`, the JSON-lines protocol for
+-- front ends in any language (docs/protocol.md).
+--
+-- One request a line on stdin, one response a line on stdout, in order:
+--   {"id": 7, "op": "apply", "game": "g1", "action": "load fish on ship 1"}
+--   {"id":7,"ok":true,"result":{...}}
+--   {"id":8,"ok":false,"error":{"code":"illegal_action","message":"..."}}
+-- A line that is not a request gets an error (id null when none could be
+-- read) and the session goes on. Several games live side by side, by id.
+
+local core = require "kontor.core"
+local rules = require "kontor.rules"
+local gamemod = require "kontor.game"
+local bots = require "kontor.bots"
+local save = require "kontor.save"
+local json = core.json
+
+local M = {}
+
+M.PROTOCOL = 1
+local MAX_LINE = 1 << 20   -- bytes of one request
+local MAX_BOT_STEPS = 100000
+
+---------------------------------------------------------------------------
+-- Errors
+---------------------------------------------------------------------------
+
+local Failure = {}   -- metatable of a protocol error raised by a handler
+
+local function fail(code, fmt, ...)
+  error(setmetatable({ code = code, message = select("#", ...) > 0 and fmt:format(...) or fmt }, Failure), 0)
+end
+
+-- Calls the engine: a raised message (a rule-script error, a limit) becomes
+-- the error `code` (default script_error), with the message the REPL shows.
+local function engine(code, f, ...)
+  local res = table.pack(pcall(f, ...))
+  if not res[1] then
+    if getmetatable(res[2]) == Failure then error(res[2], 0) end
+    fail(code or "script_error", tostring(res[2]))
+  end
+  return table.unpack(res, 2, res.n)
+end
+
+---------------------------------------------------------------------------
+-- Request fields
+---------------------------------------------------------------------------
+
+local function is_object(v)
+  if type(v) ~= "table" then return false end
+  if getmetatable(v) == json.object then return true end
+  return next(v) ~= nil and rawlen(v) == 0
+end
+
+local function is_array(v)
+  return type(v) == "table" and getmetatable(v) ~= json.object and (next(v) == nil or rawlen(v) > 0)
+end
+
+local KINDS = {
+  string = function(v) return type(v) == "string" end,
+  integer = function(v) return math.type(v) == "integer" end,
+  boolean = function(v) return type(v) == "boolean" end,
+  object = is_object,
+  array = is_array,
+}
+
+local ARTICLE = { string = "a string", integer = "a whole number", boolean = "true or false",
+  object = "an object", array = "an array" }
+
+-- req[name] checked against `kinds` ("string|integer"); nil when absent
+-- and not `required`.
+local function field(req, name, kinds, required)
+  local v = req[name]
+  if v == nil or v == json.null then
+    if required then fail("bad_request", "'%s' needs \"%s\"", req.op, name) end
+    return nil
+  end
+  local names = {}
+  for k in kinds:gmatch("[^|]+") do
+    if KINDS[k](v) then return v end
+    names[#names + 1] = ARTICLE[k]
+  end
+  fail("bad_request", "\"%s\" must be %s", name, table.concat(names, " or "))
+end
+
+-- Turns decoded JSON into the plain Lua values the engine takes.
+local function plain(v)
+  if v == json.null then return nil end
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = plain(x) end
+  return t
+end
+
+---------------------------------------------------------------------------
+-- Games
+---------------------------------------------------------------------------
+
+local Session = {}
+Session.__index = Session
+
+local function new_session(kontor)
+  return setmetatable({ kontor = kontor, games = {}, order = {}, next_id = 1 }, Session)
+end
+
+function Session:entry(req)
+  local id = field(req, "game", "string", true)
+  local e = self.games[id]
+  if not e then
+    local ids = {}
+    for i, o in ipairs(self.order) do ids[i] = o end
+    fail("unknown_game", "no game '%s' (%s)", id,
+      #ids > 0 and ("games: " .. table.concat(ids, ", ")) or "no game is open: send \"new\" or \"load\"")
+  end
+  return e
+end
+
+-- The seat named in req[name] (1..players), or nil when absent; the
+-- REPL's message for a seat that does not exist.
+local function seat_field(req, name, g, allow_chance)
+  local s = field(req, name or "seat", "integer")
+  if s == nil then return nil end
+  if allow_chance and s == 0 then return 0 end
+  if s < 1 or s > g.players then
+    local list = {}
+    for i = 1, g.players do list[i] = i .. " " .. g.names[i] end
+    fail("no_such_seat", "no seat '%d' (seats: %s)", s, table.concat(list, ", "))
+  end
+  return s
+end
+
+-- The decision now, as the protocol gives it; with `seat`, only its options.
+local function decision_json(g, seat)
+  local d = g:decision()
+  local out = { kind = d.kind, name = d.name, seats = d.seats or {}, options = {} }
+  if d.kind == "over" then return out end
+  if d.kind == "simultaneous" then
+    out.chosen = d.chosen
+    for _, s in ipairs(d.seats) do
+      if seat == nil or seat == s then
+        for n, text in ipairs(d.options[s]) do
+          out.options[#out.options + 1] = { seat = s, n = n, text = text }
+        end
+      end
+    end
+  else
+    local s = d.seats[1]
+    if seat == nil or seat == s then
+      for n, text in ipairs(d.options) do out.options[#out.options + 1] = { seat = s, n = n, text = text } end
+    end
+  end
+  return out
+end
+
+local function summary(e)
+  local g = e.g
+  local variants = {}
+  for i, v in ipairs(rules.given_variants(g.R)) do
+    variants[i] = { name = v[1], options = next(v.options) and plain(v.options) or setmetatable({}, json.object) }
+  end
+  local bot_kinds = setmetatable({}, json.object)
+  for s, b in pairs(e.bots) do bot_kinds[tostring(s)] = b.kind end
+  local spec = g.params.rules   -- as new_game was given it: a name or a file
+  if type(spec) ~= "string" then spec = g.R.spec or g.R.name end
+  return { game = e.id, rules = spec, title = g.R.title or g.R.name, variants = variants,
+    players = g.players, names = g.names, seed = g.params.seed, bots = bot_kinds, over = g:over(),
+    moves = #g:move_list() }
+end
+
+-- The steps taken since step n0 (bots' marked), and the log since line l0.
+-- A bot's choice in a simultaneous decision still open reads "(secret)":
+-- the client learns it when the decision is revealed, as the players do.
+local function since(e, n0, l0, out)
+  local g = e.g
+  out = out or {}
+  out.steps = {}
+  local open_from = #g.hist + 1
+  if g.kind == "all" then
+    for _ in pairs(g.chosen) do open_from = open_from - 1 end
+  end
+  for i = n0 + 1, #g.hist do
+    local bot = e.bot_steps[i] or false
+    local text = (bot and i >= open_from) and "(secret)" or g.hist[i]
+    out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
+  end
+  local lines = g:log()
+  out.log = {}
+  for i = l0 + 1, #lines do out.log[#out.log + 1] = lines[i] end
+  out.decision = decision_json(g)
+  out.over = g:over()
+  return out
+end
+
+-- The seats to decide now.
+local function deciders(g)
+  local d = g:decision()
+  if d.kind ~= "player" and d.kind ~= "simultaneous" then return {} end
+  return d.seats
+end
+
+-- The last step continues a move that is not finished: every option of
+-- its seat extends its text.
+local function mid_move(g)
+  local n = #g.hist
+  if n == 0 then return false end
+  local text, seat = g.hist[n], g.hseat[n]
+  local opts = g:options(seat)
+  if #opts == 0 then return false end
+  for _, o in ipairs(opts) do
+    if #o <= #text or o:sub(1, #text) ~= text then return false end
+  end
+  return true
+end
+
+-- One step by `bot` for `seat`, marked as a bot's.
+local function bot_step(e, bot, seat)
+  local g = e.g
+  local ok, err = engine(nil, g.apply, g, bot:choose(g, seat), seat)
+  if not ok then fail("script_error", "%s", err) end
+  e.bot_steps[#g.hist] = true
+end
+
+-- Lets the game's bots decide while it is their turn (the REPL's way).
+-- Raises a Failure when a bot's step fails (see bots_then).
+local function run_bots(e)
+  local g = e.g
+  if next(e.bots) == nil then return end
+  for _ = 1, MAX_BOT_STEPS do
+    local moved = false
+    for _, s in ipairs(deciders(g)) do
+      local b = e.bots[s]
+      if b then
+        bot_step(e, b, s)
+        moved = true
+        break
+      end
+    end
+    if not moved then return end
+  end
+end
+
+-- Runs the bots after what the request did, which stands whatever they
+-- do: their failure (a rule-script error during a bot's step, the game
+-- then as it was before that step) goes into the result as `bot_error`.
+local function bots_then(e, out)
+  local ok, err = pcall(run_bots, e)
+  if not ok then
+    if getmetatable(err) ~= Failure then err = { code = "internal", message = tostring(err) } end
+    out.bot_error = { code = err.code, message = err.message }
+  end
+  return out
+end
+
+-- { "2": "random" } -> { [2] = bot }, checked against the game.
+local function make_bots(g, spec)
+  local out = {}
+  if spec == nil then return out end
+  local keys = {}
+  for k in pairs(spec) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local kind = spec[k]
+    local seat = math.tointeger(tonumber(k))
+    if not seat or seat < 1 or seat > g.players then
+      fail("bad_request", "\"bots\": there is no seat %s (the game has %d players)", k, g.players)
+    end
+    if type(kind) ~= "string" then fail("bad_request", "\"bots\": the bot of seat %d must be a kind (a string)", seat) end
+    local b, err = bots.new(kind, seat, g.params.seed)
+    if not b then fail("bad_request", "\"bots\": %s", err) end
+    out[seat] = b
+  end
+  return out
+end
+
+-- Adds a game to the session; the response of new and load.
+function Session:add(g, req)
+  local id = field(req, "game", "string")
+  if id ~= nil then
+    if not id:match("^[%w_%-]+$") then fail("bad_request", "\"game\" must be letters, digits, _ and - (not '%s')", id) end
+    if self.games[id] then fail("bad_request", "there is already a game '%s' (close it first)", id) end
+  else
+    repeat
+      id = "g" .. self.next_id
+      self.next_id = self.next_id + 1
+    until not self.games[id]
+  end
+  local e = { id = id, g = g, bots = make_bots(g, plain(field(req, "bots", "object"))), bot_steps = {},
+              helpers = {} }
+  self.games[id] = e
+  self.order[#self.order + 1] = id
+  local out = bots_then(e, summary(e))
+  since(e, 0, 0, out)
+  out.moves = #g:move_list()
+  out.over = g:over()
+  return out
+end
+
+---------------------------------------------------------------------------
+-- The operations
+---------------------------------------------------------------------------
+
+local OPS = {}
+
+OPS.hello = function(self)
+  local ops = {}
+  for k in pairs(OPS) do ops[#ops + 1] = k end
+  table.sort(ops)
+  return { protocol = M.PROTOCOL, kontor = self.kontor.version, ops = ops }
+end
+
+local function option_list(decls)
+  local names, out = {}, {}
+  for k in pairs(decls or {}) do names[#names + 1] = k end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    local d = decls[k]
+    out[#out + 1] = { name = k, type = d.type or math.type(d.default) or type(d.default),
+      default = plain(d.default), doc = d.doc, min = d.min, max = d.max, values = plain(d.values) }
+  end
+  return out
+end
+
+OPS.list = function()
+  local out = { rule_sets = {}, variants = {}, broken = {} }
+  for _, e in ipairs(rules.list()) do
+    local R = e.kind ~= "broken" and rules.load_file(e.file) or nil
+    if not R then
+      out.broken[#out.broken + 1] = { name = e.name, message = tostring(e.summary) }
+    elseif R.variant then
+      local inc = {}
+      for i, v in ipairs(R.includes or {}) do inc[i] = type(v) == "table" and v[1] or v end
+      out.variants[#out.variants + 1] = { name = e.name, base = R.base, summary = e.summary,
+        options = option_list(R.options), includes = inc }
+    else
+      out.rule_sets[#out.rule_sets + 1] = { name = e.name, title = R.title or R.name, summary = e.summary,
+        players = { min = R.players.min, max = R.players.max, default = R.players.default or R.players.min },
+        options = option_list(R.options) }
+    end
+  end
+  return out
+end
+
+OPS.new = function(self, req)
+  local t = {
+    rules = field(req, "rules", "string") or "sea_merchants",
+    players = field(req, "players", "integer"),
+    names = plain(field(req, "names", "array")),
+    seed = field(req, "seed", "integer"),
+    options = plain(field(req, "options", "object")),
+    scenario = plain(field(req, "scenario", "object")),
+    manual_chance = field(req, "manual_chance", "boolean"),
+  }
+  local vs = field(req, "variants", "array")
+  if vs then
+    t.variants = {}
+    for i, v in ipairs(vs) do
+      if type(v) == "string" then
+        t.variants[i] = v
+      elseif is_object(v) and type(v.name) == "string" and (v.options == nil or is_object(v.options)) then
+        t.variants[i] = { v.name, options = plain(v.options) }
+      else
+        fail("bad_request", "\"variants\"[%d] must be a name (\"hand_limit:size=5\" too) or {\"name\": ..., \"options\": {...}}", i)
+      end
+    end
+  end
+  local g = engine("game_setup", self.kontor.new_game, t)
+  return self:add(g, req)
+end
+
+-- A game from a save document: what kontor.load_game does with a file.
+local function load_document(kontor, doc, where)
+  local params, moves = save.check(doc, where)
+  if not params then fail("game_setup", "%s", moves) end
+  local R, err = rules.load(params.rules, params.variants)
+  if not R then fail("game_setup", "%s: %s", where, err) end
+  params.rules = R
+  local g = engine("game_setup", function() return kontor.new_game(params) end)
+  local ok, i, why = g:replay(moves)
+  if not ok then
+    fail("game_setup", "%s: action %d '%s: %s' cannot be replayed: %s", where, i,
+      gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
+  end
+  return g
+end
+
+OPS.load = function(self, req)
+  local path = field(req, "path", "string")
+  local doc = field(req, "document", "object")
+  if (path == nil) == (doc == nil) then fail("bad_request", "'load' needs \"path\" or \"document\" (one of them)") end
+  local g
+  if path then
+    local ok, res, err = pcall(self.kontor.load_game, path)
+    if not ok then fail("game_setup", "%s", tostring(res)) end
+    if not res then fail(err:find("cannot be replayed", 1, true) and "game_setup" or "io_error", "%s", err) end
+    g = res
+  else
+    g = load_document(self.kontor, doc, "document")
+  end
+  return self:add(g, req)
+end
+
+OPS.save = function(self, req)
+  local e = self:entry(req)
+  local path = field(req, "path", "string")
+  local out = { moves = #e.g:move_list() }
+  if path then
+    local ok, err = e.g:save(path)
+    if not ok then fail("io_error", "%s", err) end
+    out.path = path
+  else
+    local ok, text = pcall(save.encode, e.g)
+    if not ok then fail("io_error", "cannot encode the game: %s", tostring(text)) end
+    out.document = json.decode(text)
+  end
+  return out
+end
+
+OPS.games = function(self)
+  local out = {}
+  for i, id in ipairs(self.order) do out[i] = summary(self.games[id]) end
+  return { games = out }
+end
+
+OPS.close = function(self, req)
+  local e = self:entry(req)
+  self.games[e.id] = nil
+  for i, id in ipairs(self.order) do
+    if id == e.id then table.remove(self.order, i) break end
+  end
+  return { closed = e.id }
+end
+
+OPS.view = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local seat = seat_field(req, "seat", g)
+  if seat then
+    return { seat = seat, view = engine(nil, g.view, g, seat), text = engine(nil, g.show, g, seat) }
+  end
+  return { view = engine(nil, g.state, g), text = engine(nil, g.show, g) }
+end
+
+OPS.decision = function(self, req)
+  local e = self:entry(req)
+  return decision_json(e.g, seat_field(req, "seat", e.g, true))
+end
+
+-- An action: option number or text; the REPL's `do`.
+OPS.apply = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local action = field(req, "action", "string|integer", true)
+  local seat = seat_field(req, "seat", g, true)
+  local n0, l0 = #g.hist, #g:log()
+  local ok, err = engine(nil, g.apply, g, action, seat)
+  if not ok then fail("illegal_action", "%s", err) end
+  local out = bots_then(e, {})
+  return since(e, n0, l0, out)
+end
+
+OPS.why = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local action = field(req, "action", "string|integer", true)
+  local seat = seat_field(req, "seat", g, true)
+  local msg = engine(nil, g.why, g, action, seat)
+  return { legal = msg == nil, message = msg }
+end
+
+local function count_field(req, name)
+  local n = field(req, name, "integer")
+  if n == nil then return 1 end
+  if n < 1 then fail("bad_request", "\"%s\" must be a whole number above 0, not %d", name, n) end
+  return n
+end
+
+local function is_bot(e, seat) return e.bots[seat] ~= nil end
+
+-- Takes back n moves of people (with bots, back to a person's decision):
+-- the REPL's undo.
+OPS.undo = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local n = count_field(req, "n")
+  local people, undone = 0, {}
+  local with_bots = next(e.bots) ~= nil
+  engine(nil, function()
+    while true do
+      local ml = g:move_list()
+      local last = ml[#ml]
+      if not last then break end
+      if people >= n then
+        if not with_bots then break end
+        local person_turn = false
+        for _, s in ipairs(deciders(g)) do if not is_bot(e, s) then person_turn = true end end
+        if person_turn then break end
+      end
+      g:undo_moves(1)
+      table.insert(undone, 1, { seat = last[1], text = last[2] })
+      if not is_bot(e, last[1]) then people = people + 1 end
+    end
+  end)
+  for i = #g.hist + 1, #e.bot_steps do e.bot_steps[i] = nil end
+  return { undone = undone, decision = decision_json(g), over = g:over() }
+end
+
+-- Does n undone moves of people again, with the bots' moves after them.
+OPS.redo = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local n = count_field(req, "n")
+  local n0, l0 = #g.hist, #g:log()
+  local with_bots = next(e.bots) ~= nil
+  engine(nil, function()
+    local done = 0
+    while true do
+      local fut = g:redo_list()
+      local f = fut[#fut]
+      if not f then break end
+      local human = not is_bot(e, f[1])
+      if done >= n and (human or not with_bots) then break end
+      local before = #g.hist
+      if g:redo_moves(1) ~= 1 then break end
+      if not human then for i = before + 1, #g.hist do e.bot_steps[i] = true end end
+      if human or not with_bots then done = done + 1 end
+    end
+  end)
+  return since(e, n0, l0)
+end
+
+-- One whole move by a bot for `seat` (default: the first seat to decide).
+OPS.bot = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local kind = field(req, "kind", "string") or "random"
+  local seat = seat_field(req, "seat", g)
+  if g:over() then fail("illegal_action", "the game is over") end
+  local ds = deciders(g)
+  if seat == nil then seat = ds[1] end
+  local turn = false
+  for _, s in ipairs(ds) do if s == seat then turn = true end end
+  if not turn then
+    fail("illegal_action", "seat %s has no decision now", tostring(seat or "?"))
+  end
+  local key = seat .. ":" .. kind
+  local b = e.helpers[key]
+  if not b then
+    local err
+    b, err = bots.new(kind, seat, g.params.seed + 1)
+    if not b then fail("bad_request", "%s", err) end
+    e.helpers[key] = b
+  end
+  local n0, l0 = #g.hist, #g:log()
+  local ok, err = pcall(function()
+    repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
+  end)
+  if not ok then
+    if #g.hist == n0 then error(err, 0) end   -- nothing was done: a plain error
+    local out = since(e, n0, l0)
+    out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
+      or { code = "internal", message = tostring(err) }
+    return out
+  end
+  return since(e, n0, l0, bots_then(e, {}))
+end
+
+OPS.moves = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  local seat = seat_field(req, "seat", g)
+  local list = g:move_list()
+  local shown = g:moves(seat)
+  local out = {}
+  for i, m in ipairs(list) do
+    out[i] = { seat = m[1], text = shown[i]:match("^%w+: (.*)$") }
+  end
+  return { moves = out }
+end
+
+OPS.log = function(self, req)
+  local e = self:entry(req)
+  local from = field(req, "from", "integer") or 0
+  if from < 0 then fail("bad_request", "\"from\" must be 0 or more, not %d", from) end
+  local lines = e.g:log()
+  local out = {}
+  for i = from + 1, #lines do out[#out + 1] = lines[i] end
+  return { lines = out, total = #lines }
+end
+
+OPS.result = function(self, req)
+  local e = self:entry(req)
+  local r, err = engine(nil, e.g.result, e.g)
+  if not r then fail("not_over", "%s", err) end
+  return { scores = r.scores, winners = r.winners, turns = r.turns }
+end
+
+---------------------------------------------------------------------------
+-- The loop
+---------------------------------------------------------------------------
+
+-- The fields each op takes besides id and op (docs/protocol.md): any other
+-- is refused, so a misspelt field is not silently ignored.
+local FIELDS = {
+  hello = {}, list = {}, games = {},
+  new = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "bots", "game" },
+  load = { "path", "document", "game", "bots" },
+  save = { "game", "path" },
+  close = { "game" }, result = { "game" },
+  view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
+  apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },
+  undo = { "game", "n" }, redo = { "game", "n" },
+  bot = { "game", "seat", "kind" },
+  log = { "game", "from" },
+}
+
+local function check_fields(req, op)
+  local allowed = { id = true, op = true }
+  for _, f in ipairs(FIELDS[op]) do allowed[f] = true end
+  local keys = {}
+  for k in pairs(req) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    if not allowed[k] then
+      fail("bad_request", "unknown field \"%s\" for '%s' (%s)", k, op,
+        #FIELDS[op] > 0 and ("fields: " .. table.concat(FIELDS[op], ", ")) or "it takes none")
+    end
+  end
+end
+
+local function id_ok(id)
+  return type(id) == "string" or math.type(id) == "integer"
+end
+
+-- Handles one line; returns the response object.
+function Session:handle(line)
+  if #line > MAX_LINE then
+    return { id = json.null, ok = false, error = { code = "parse_error",
+      message = string.format("request too long (%d bytes; the limit is %d)", #line, MAX_LINE) } }
+  end
+  local req, jerr = json.decode(line)
+  if req == nil then
+    return { id = json.null, ok = false, error = { code = "parse_error", message = "not JSON: " .. tostring(jerr) } }
+  end
+  if not is_object(req) then
+    return { id = json.null, ok = false, error = { code = "bad_request", message = "a request is a JSON object" } }
+  end
+  local id = req.id
+  if not id_ok(id) then
+    return { id = json.null, ok = false, error = { code = "bad_request",
+      message = "every request needs an \"id\": a string or a whole number" } }
+  end
+  local ok, res = pcall(function()
+    local op = field(req, "op", "string", true)
+    local f = OPS[op]
+    if not f then
+      local names = {}
+      for k in pairs(OPS) do names[#names + 1] = k end
+      table.sort(names)
+      fail("unknown_op", "unknown op '%s' (ops: %s)", op, table.concat(names, ", "))
+    end
+    check_fields(req, op)
+    return f(self, req)
+  end)
+  if ok then return { id = id, ok = true, result = res } end
+  if getmetatable(res) == Failure then
+    return { id = id, ok = false, error = { code = res.code, message = res.message } }
+  end
+  return { id = id, ok = false, error = { code = "internal", message = tostring(res) } }
+end
+
+local function encode(resp)
+  local ok, text = pcall(json.encode, resp)
+  if ok then return text end
+  return json.encode { id = resp.id, ok = false,
+    error = { code = "internal", message = "cannot encode the response: " .. tostring(text) } }
+end
+
+-- Reads requests from `input` until it ends; writes responses to `output`.
+function M.run(kontor, input, output)
+  input, output = input or io.stdin, output or io.stdout
+  local sess = new_session(kontor)
+  for line in input:lines() do
+    if line:match("%S") then
+      output:write(encode(sess:handle(line)), "\n")
+      output:flush()
+    end
+  end
+  return 0
+end
+
+M.new_session = new_session
+return M
