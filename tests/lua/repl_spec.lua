@@ -209,8 +209,7 @@ end)
 describe("docs/repl.md", function()
   it("every transcript of the tour prints what the doc shows", function()
     local tour = dofile("tests/repl/tour.lua")
-    os.execute("rm -rf /tmp/tour")
-    local steps = tour.run_all(BIN, read("docs/repl.md"))
+    local steps, _, dir = tour.run_all(BIN, read("docs/repl.md"))
     local checked = 0
     for _, s in ipairs(steps) do
       if s.kind == "shell" then
@@ -223,15 +222,16 @@ describe("docs/repl.md", function()
       end
     end
     assert.truthy(checked >= 25, checked .. " commands checked")
-    os.execute("rm -rf /tmp/tour")
+    os.execute("rm -rf " .. dir)
   end)
 
   it("the tour's banner is what a terminal shows", function()
     if not tmux.available() then return pending("tmux is not installed") end
     local tour = dofile("tests/repl/tour.lua")
-    local steps = tour.parse(read("docs/repl.md"))
+    local dir = tour.tempdir()
+    local steps = tour.parse(tour.localize(read("docs/repl.md"), dir))
     local home = tmpdir()
-    os.execute("mkdir -p /tmp/tour && cp variants/sea_merchants.lua /tmp/tour/")
+    os.execute("cp variants/sea_merchants.lua " .. dir .. "/")
     for _, s in ipairs(steps) do
       if s.kind == "kontor" and #s.banner > 0 then
         local t = tmux.start(BIN .. " " .. s.args, { HOME = home, NO_COLOR = "1" }, 200, 40)
@@ -241,7 +241,7 @@ describe("docs/repl.md", function()
         assert.are.equal(table.concat(s.banner, "\n") .. "\n>", screen)
       end
     end
-    os.execute("rm -rf /tmp/tour " .. home)
+    os.execute("rm -rf " .. dir .. " " .. home)
   end)
 end)
 
