@@ -29,8 +29,17 @@ Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
 Exit status: 0 success, 1 failure, 2 usage error.]==]
 
-local function out(...) io.stdout:write(...) end
-local function err(...) io.stderr:write(...) end
+local text = require "kontor.text"
+
+-- What the program prints may quote rule sets, variants and save files:
+-- control characters show escaped (kontor.text), never reach the terminal.
+local function escaped(...)
+  local t = table.pack(...)
+  for i = 1, t.n do t[i] = text.escape(t[i], true) end
+  return table.unpack(t, 1, t.n)
+end
+local function out(...) io.stdout:write(escaped(...)) end
+local function err(...) io.stderr:write(escaped(...)) end
 
 local function usage_error(msg)
   err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
@@ -114,7 +123,10 @@ local function cmd_list(kontor)
   for _, e in ipairs(entries) do w = math.max(w, #e.name) end
   for _, e in ipairs(entries) do
     local kind = e.kind == "variant" and ("variant of " .. tostring(e.base)) or e.kind
-    out(string.format("%-" .. w .. "s  %-26s %s\n", e.name, kind, e.summary))
+    -- one line an entry, whatever a file's summary or error holds
+    local summary = text.escape(text.error_line(e.summary))
+    if #summary > 200 then summary = summary:sub(1, 197) .. "..." end
+    out(string.format("%-" .. w .. "s  %-26s %s\n", text.escape(e.name), text.escape(kind), summary))
   end
   return 0
 end

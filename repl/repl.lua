@@ -17,6 +17,7 @@ local core = require "kontor.core"
 local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
+local text = require "kontor.text"
 local term = core.term
 local csb = core.sandbox
 
@@ -65,20 +66,53 @@ local ESC = {
   bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
 }
 
+-- Everything printed goes through say and err, which escape control
+-- characters (kontor.text): names, options, log lines, boards and messages
+-- may come from rule scripts, variants or save files. The program's own
+-- escape codes (colours) are Raw pieces, written as they are.
+local Raw = {}
+Raw.__index = Raw
+local function raw(s) return setmetatable({ s = s }, Raw) end
+local function piece(v)
+  if getmetatable(v) == Raw then return v.s end
+  return text.escape(v, true)
+end
+Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
+Raw.__tostring = function(r) return r.s end
+
 function Session:c(name, s)
-  if not self.color then return s end
-  return ESC[name] .. s .. ESC.reset
+  if not self.color then return text.escape(s, true) end
+  return raw(ESC[name] .. text.escape(s, true) .. ESC.reset)
 end
 
 function Session:say(...)
   local parts = table.pack(...)
-  for i = 1, parts.n do io.stdout:write(tostring(parts[i])) end
+  for i = 1, parts.n do io.stdout:write(piece(parts[i])) end
   io.stdout:write("\n")
 end
 
+-- An error message: its first line and the lines of rule scripts, never a
+-- traceback through the engine's or the REPL's own files.
 function Session:err(msg)
   msg = tostring(msg)
-  io.stdout:write(self:c("red", msg), "\n")
+  local first = text.error_line(msg)
+  local keep = { first }
+  local tb = msg:match("\nstack traceback:\n(.*)$")
+  if tb then
+    local frames = {}
+    for line in tb:gmatch("[^\n]+") do
+      local file = line:match("^%s*([^:]+):") or ""
+      if not file:match("kontor/[%w_/]+%.lua$") and not file:match("^repl/[%w_]+%.lua$")
+          and not file:match("/repl/[%w_]+%.lua$") and not line:match("^%s*%(%.%.%.tail calls%.%.%.%)") then
+        frames[#frames + 1] = line
+      end
+    end
+    if #frames > 0 then
+      keep[2] = "stack traceback:"
+      for _, f in ipairs(frames) do keep[#keep + 1] = f end
+    end
+  end
+  io.stdout:write(piece(self:c("red", table.concat(keep, "\n"))), "\n")
 end
 
 function Session:game()
@@ -145,7 +179,7 @@ function Session:print_options(seat)
   local opts = g:options(seat) or {}
   local w = #tostring(#opts)
   for i, o in ipairs(opts) do
-    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", o)
+    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", text.escape(o))
   end
 end
 
@@ -171,7 +205,7 @@ end
 function Session:print_log_from(n0)
   local g = self:game()
   local lines = g:log()
-  for i = n0 + 1, #lines do self:say(lines[i]) end
+  for i = n0 + 1, #lines do self:say(text.escape(lines[i])) end
   return #lines
 end
 
@@ -450,7 +484,7 @@ C.log = function(sess, arg)
     first = math.max(1, #lines - n + 1)
   end
   if #lines == 0 then return sess:say("The log is empty.") end
-  for i = first, #lines do sess:say(lines[i]) end
+  for i = first, #lines do sess:say(text.escape(lines[i])) end
 end
 
 C.result = function(sess)
@@ -566,10 +600,14 @@ end
 C.load = function(sess, arg, line, is_action)
   if arg == "" then return sess:err("load FILE: which file?") end
   local file = unquote(arg)
-  if is_action and not file_exists(file) then return sess:do_action(line) end
-  local ok, g, e = pcall(sess.kontor.load_game, file)
+  -- at a decision with a "load ..." move (Sea Merchants), a path is a file
+  if is_action and not file_exists(file) and not (file:find("/", 1, true) or file:match("%.json$")) then
+    return sess:do_action(line)
+  end
+  local ok, g, e, warns = pcall(sess.kontor.load_game, file)
   if not ok then return sess:err(g) end
   if not g then return sess:err(e) end
+  for _, w in ipairs(warns or {}) do sess:say("warning: ", w) end
   sess:set_game(g)
   local n = #g:move_list()
   sess:say(string.format("Loaded %s: %s; %d move%s.", file, describe(sess, g), n, n == 1 and "" or "s"))
@@ -584,9 +622,10 @@ end
 C.replay = function(sess, arg)
   if arg == "" then return sess:err("replay FILE: which file?") end
   local file = unquote(arg)
-  local ok, g, e = pcall(sess.kontor.load_game, file)
+  local ok, g, e, warns = pcall(sess.kontor.load_game, file)
   if not ok then return sess:err(g) end
   if not g then return sess:err(e) end
+  for _, w in ipairs(warns or {}) do sess:say("warning: ", w) end
   local total = #g:move_list()
   g:undo(#g:actions())
   sess:set_game(g)

@@ -5,6 +5,7 @@ local rules = require "kontor.rules"
 local gamemod = require "kontor.game"
 local save = require "kontor.save"
 local dump = require "kontor.dump"
+local text = require "kontor.text"
 
 local kontor = {
   core = core,
@@ -43,13 +44,23 @@ local function params_for(R, t)
     error(string.format("%s is for %d to %d players, not %d", R.name, R.players.min,
       R.players.max, players), 3)
   end
-  local names = {}
+  local names, seen = {}, {}
   for i = 1, players do
     local n = t.names and t.names[i]
-    if n ~= nil and (type(n) ~= "string" or n == "") then
+    if n ~= nil and (type(n) ~= "string" or n:match("^%s*$")) then
       error(string.format("name %d must be a non-empty string", i), 3)
     end
-    names[i] = n or ("Player " .. i)
+    if n ~= nil and (text.has_control(n) or #n > 40) then
+      error(string.format("name %d must be at most 40 printable characters, not '%s'", i,
+        text.escape(n:sub(1, 60))), 3)
+    end
+    n = n or ("Player " .. i)
+    if seen[n:lower()] then
+      error(string.format("names %d and %d are the same ('%s'): each player needs a name of their own",
+        seen[n:lower()], i, n), 3)
+    end
+    seen[n:lower()] = i
+    names[i] = n
   end
   if t.names and #t.names > players then
     error(string.format("%d names for %d players", #t.names, players), 3)
@@ -83,12 +94,16 @@ function kontor.new_game(t)
   return gamemod.new(R, params, t.quiet)
 end
 
--- A game from a save file, or nil and a message.
+-- A game from a save file, or nil and a message. A third result lists
+-- warnings (a rule file that changed since the save).
 function kontor.load_game(path)
   local params, moves = save.read(path)
   if not params then return nil, moves end
   local R, err = rules.load(params.rules, params.variants)
   if not R then return nil, path .. ": " .. err end
+  local warnings = save.changed(params.files, R)
+  local as_saved = params.as_saved
+  params.files, params.as_saved = nil, nil
   local ok, game = pcall(function()
     params.rules = R
     return kontor.new_game(params)
@@ -99,7 +114,10 @@ function kontor.load_game(path)
     return nil, string.format("%s: action %d '%s: %s' cannot be replayed: %s", path, i,
       gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
   end
-  return game
+  -- saved again, the game names its files as the save did
+  game.as_saved = as_saved
+  for i, w in ipairs(warnings) do warnings[i] = path .. ": " .. w end
+  return game, nil, warnings
 end
 
 function gamemod.Game:save(path)
