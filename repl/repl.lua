@@ -127,6 +127,15 @@ function Session:name(seat)
   return g and g.names[seat] or ("seat " .. tostring(seat))
 end
 
+-- In `kontor play` the seat at the keyboard sees only its own view: these
+-- refuse what would show another seat's hidden cards or choices.
+local function secret_seat(sess, seat, what)
+  if sess.mode ~= "play" or seat == nil or seat == sess.turn_seat or sess.bots[seat] then return false end
+  sess:err(string.format("%s: in play you see and act only for your own seat (%s); "
+    .. "the REPL (kontor repl) shows every seat", what, sess:name(sess.turn_seat)))
+  return true
+end
+
 -- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
 local function guarded(f, ...)
   csb.catch_sigint(true)
@@ -148,17 +157,29 @@ local function deciders(g)
   return d.seats or {}, d
 end
 
+-- A decision's name in plain words: the rule set's R.decision_words[name]
+-- when it gives one, else the name with its _ and digits spaced
+-- ("phase1" -> "phase 1", "take_other" -> "take other").
+function Session:decision_words(name)
+  if type(name) ~= "string" then return tostring(name) end
+  local g = self:game()
+  local t = g and rawget(g.R, "decision_words")
+  local w = type(t) == "table" and rawget(t, name)
+  if type(w) == "string" then return w end
+  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
+end
+
 function Session:status()
   local g = self:game()
   if not g then return "no game (g is not a game)" end
   local seats, d = deciders(g)
   if d.kind == "over" then return "The game is over." end
-  if d.kind == "chance" then return string.format("Chance decides (%s).", d.name) end
+  if d.kind == "chance" then return string.format("Chance decides (%s).", self:decision_words(d.name)) end
   local names = {}
   for i, s in ipairs(seats) do
     names[i] = self:name(s) .. (self.bots[s] and " (bot)" or "")
   end
-  return string.format("%s to choose (%s).", table.concat(names, ", "), d.name)
+  return string.format("%s to choose (%s).", table.concat(names, ", "), self:decision_words(d.name))
 end
 
 -- The seat a number or a text without "seat:" is for: the `as` seat or the
@@ -286,7 +307,11 @@ function Session:do_action(arg)
   local action = math.tointeger(tonumber(arg:match("^%d+$") or ""))
   if action == nil then
     action = arg
-    if arg:match("^%w+:") then seat = nil end
+    local named = arg:match("^%s*(%d+)%s*:")
+    if named then
+      seat = nil
+      if secret_seat(self, tonumber(named), "do") then return end
+    elseif arg:match("^%w+:") then seat = nil end
   end
   local n0 = log_count(g)
   local ok, res, e = guarded(g.apply, g, action, seat)
@@ -389,6 +414,8 @@ C["do"] = function(sess, arg) sess:do_action(arg) end
 C.why = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("why what? why TEXT") end
+  local named = arg:match("^%s*(%d+)%s*:")
+  if named and secret_seat(sess, tonumber(named), "why") then return end
   local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
   if not ok then return sess:err(msg) end
   sess:say(msg or string.format("'%s' is legal now.", arg))
@@ -401,10 +428,55 @@ local function count_arg(sess, arg, what)
   return n
 end
 
+-- In play, `undo N` takes back N of your own moves; the moves other people
+-- made after them go too, but only when each of them agrees (they type yes).
+-- Returns the moves undone, or nil when someone refused.
+function Session:play_undo(n)
+  local g = self:game()
+  local me = self.turn_seat
+  if not me then return {} end
+  local ml = g:move_list()
+  local mine, upto, others = 0, 0, {}
+  for i = #ml, 1, -1 do
+    local s = ml[i][1]
+    if s == me then
+      mine = mine + 1
+      upto = #ml - i + 1
+      if mine == n then break end
+    elseif s ~= 0 and not is_bot(self, s) and not others[s] then
+      others[s] = true
+      others[#others + 1] = s
+    end
+  end
+  if upto == 0 then return {} end
+  local asked = {}
+  for _, s in ipairs(others) do
+    -- only the people whose moves lie inside what is taken back
+    for i = #ml - upto + 1, #ml do if ml[i][1] == s then asked[#asked + 1] = s; break end end
+  end
+  for _, s in ipairs(asked) do
+    self:say(string.format("Undo takes back %s's move too.", self:name(s)))
+    io.stdout:flush()
+    local line = term.readline(self.tty and (text.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
+    if not line or not trim(line):lower():match("^y") then
+      self:say(string.format("Not undone: %s did not agree. Only your own moves can be taken back "
+        .. "without the others' consent.", self:name(s)))
+      return nil
+    end
+  end
+  return g:undo_moves(upto)
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
-  local undone = sess:undo_moves(n)
+  local undone
+  if sess.mode == "play" then
+    undone = sess:play_undo(n)
+    if not undone then return end
+  else
+    undone = sess:undo_moves(n)
+  end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
@@ -423,7 +495,9 @@ C.redo = function(sess, arg)
   local list = {}
   for i = m0 + 1, #ml do list[#list + 1] = ml[i] end
   sess:say(string.format("Redid %d move%s.", #list, #list == 1 and "" or "s"))
-  if g:over() then sess:print_result(); sess.result_shown = true else sess:say(sess:status()) end
+  if g:over() then
+    if sess.mode == "repl" then sess:print_result(); sess.result_shown = true end
+  else sess:say(sess:status()) end
 end
 
 C.auto = function(sess, arg)
@@ -434,10 +508,13 @@ C.auto = function(sess, arg)
   sess.auto_bots = mine
   local m0 = #g:move_list()
   local played = 0
+  local me = sess.mode == "play" and sess.turn_seat or nil
   local ok, e = guarded(function()
     while played < n and not g:over() do
       local seat = sess:acting_seat(g)
       if seat == nil or seat == 0 then break end
+      -- in play, auto moves for you and the bots, never for another person
+      if me and seat ~= me and not is_bot(sess, seat) then break end
       if is_bot(sess, seat) then sess:run_bots()
       else
         mine[seat] = mine[seat] or assert(bots.new("random", seat, g.params.seed + 1))
@@ -455,10 +532,11 @@ C.auto = function(sess, arg)
   if not ok then sess:err(e) end
   sess.replay = nil
   local total = #g:move_list() - m0
-  sess:say(string.format("Played %d of your move%s (%d moves in all).", played, played == 1 and "" or "s", total))
+  sess:say(string.format("Played %d of your moves (%s in all).", played, text.count(total, "move")))
   if g:over() then
-    if not sess.result_shown then sess:print_result() end
-    sess.result_shown = true
+    -- in play, the end of the game is shown once, before the next prompt
+    if sess.mode == "repl" and not sess.result_shown then sess:print_result() end
+    sess.result_shown = sess.mode == "repl"
   else
     sess:say(sess:status())
   end
@@ -669,6 +747,7 @@ C.view = function(sess, arg)
   if arg == "" then return sess:err("view SEAT: which seat?") end
   local seat, e = sess:parse_seat(arg)
   if not seat then return sess:err(e) end
+  if secret_seat(sess, seat, "view") then return end
   local ok, s = pcall(g.show, g, seat)
   if not ok then return sess:err(s) end
   sess:say(s)
@@ -676,6 +755,9 @@ end
 
 C.as = function(sess, arg)
   local g = need_game(sess); if not g then return end
+  if sess.mode == "play" then
+    return sess:err("as: in play the board shows your own seat; the REPL (kontor repl) shows every seat")
+  end
   if arg == "" or arg == "all" or arg == "0" then
     sess.as = nil
     return sess:say("Showing everything.")
@@ -692,6 +774,7 @@ C.bot = function(sess, arg)
   if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end
+  if secret_seat(sess, seat, "bot") then return end
   if kind == "off" or kind == "human" then
     sess.bots[seat] = nil
     return sess:say(string.format("%s is played by a person.", g.names[seat]))
@@ -1027,7 +1110,14 @@ function M.run(kontor, game, opts)
       local f, msg = compile(src)
       if not f and incomplete(msg) then buffer = src
       else buffer = nil; sess:eval(src) end
-    elseif not sess:dispatch(line) then
+    elseif sess:dispatch(line) then
+      -- a command or a move
+    elseif play then
+      -- no Lua in play: `g` would show every seat's cards
+      sess:err(string.format("'%s' is not a command or a move here (help lists the commands). "
+        .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
+        trim(line)))
+    else
       local src = line
       if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
       local f, msg = compile(src)

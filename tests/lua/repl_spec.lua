@@ -89,9 +89,9 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
   it("a move of several steps: the options go on, and undo takes the whole move back", function()
     local out = kontor_cmd("--players 2 --seed 3",
       "auto 4\noptions\ndo 1\ndo 1\n=#g:actions()\n=#g:moves()\nundo\n=#g:actions()\ndo exchange ship 1 to fish\n=g:moves()[5]\n")
-    assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase1).\n  1  exchange\n  2  pass\n"))
+    assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase 1).\n  1  exchange\n  2  pass\n"))
     assert.truthy(has(out, "The move goes on:\n  1  exchange ship 1\n  2  exchange ship 2\nThe move goes on:\n  1  exchange ship 1 to grain\n"))
-    assert.truthy(has(out, "\n6\n5\nUndid 1 move: Player 1: exchange ship 1\nPlayer 1 to choose (phase1).\n4\n"))
+    assert.truthy(has(out, "\n6\n5\nUndid 1 move: Player 1: exchange ship 1\nPlayer 1 to choose (phase 1).\n4\n"))
     assert.truthy(has(out, '"1: exchange ship 1 to fish"'))
   end)
 
@@ -446,6 +446,55 @@ pty("kontor in a terminal (tmux)", function()
     assert.falsy(has(l, "\27"))
   end)
 
+  it("play: the mover sees the result, the hand-over clears the scrollback, the next player is greeted", function()
+    local t = tmux.start(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { HOME = home, NO_COLOR = "1" }, 120, 20)
+    sessions[#sessions + 1] = t
+    assert.truthy(t:wait_for("Pass the keyboard to Ann (seat 1) and press Enter.", 3, true))
+    t:send("Enter")
+    assert.truthy(t:wait_for("\nAnn>$"))
+    assert.truthy(has(t:history(), "hand 3 cards: wood, spices, cloth"))
+    t:send("1", "Enter")
+    -- Ann sees what her move did before the screen goes
+    local s = t:wait_for("Ann: press Enter to hide your hand and pass the keyboard to Bob.", 3, true)
+    assert.truthy(s and has(s, "Ann loads grain on ship 1"), s)
+    t:send("Enter")
+    assert.truthy(t:wait_for("Pass the keyboard to Bob (seat 2) and press Enter.", 3, true))
+    local h = t:history()
+    assert.falsy(has(h, "wood, spices, cloth"), h)   -- Ann's hand, not even in the scrollback
+    assert.falsy(has(h, "Ann, your move"), h)
+    t:send("Enter")
+    s = t:wait_for("\nBob>$")
+    assert.truthy(s)
+    s = t:history()
+    assert.truthy(has(s, "Since your last turn:\nAnn loads grain on ship 1\n"), s)
+    assert.truthy(has(s, "> Bob: 0 coins; ships empty, empty; no special cards; hand 3 cards: grain, fish, spices"), s)
+    -- nothing shows Ann's hand to Bob: not view, as, Lua, or moving for her
+    for _, cmd in ipairs { "view 1", "as 1", "g:show()", "g.hands[1]", "1: load fish on ship 2" } do
+      t:send("C-u", cmd, "Enter")
+    end
+    s = t:wait_for("'1: load fish on ship 2'", 3, true) or t:wait_for("do: in play", 3, true)
+    h = t:history()
+    assert.falsy(has(h, "wood, spices, cloth"), h)
+    assert.truthy(has(h, "view: in play you see and act only for your own seat (Bob)"), h)
+    assert.truthy(has(h, "as: in play the board shows your own seat"), h)
+    assert.truthy(has(h, "'g:show()' is not a command or a move here"), h)
+    assert.truthy(has(h, "do: in play you see and act only for your own seat (Bob)"), h)
+    t:stop()
+  end)
+
+  it("play: undo past another person's move needs their yes", function()
+    local out = kontor_cmd("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nno\nundo\nyes\n=#g:moves()\nmoves\n")
+    assert.truthy(has(out, "Undo takes back Bob's move too.\nNot undone: Bob did not agree. "
+      .. "Only your own moves can be taken back without the others' consent.\n"), out)
+    assert.truthy(has(out, "Undid 2 moves: Ann: load grain on ship 1; Bob: load grain on ship 1\n"), out)
+    assert.truthy(has(out, "No moves yet."), out)
+  end)
+
+  it("play: auto plays your moves and the bots', never another person's", function()
+    local out = kontor_cmd("play --players 3 --seed 3 --names Ann,Bob,Cem --bot 3=random", "auto\n")
+    assert.truthy(has(out, "Played 1 of your moves (1 move in all).\nBob to choose (load).\n--- Bob's turn (seat 2) ---"), out)
+  end)
+
   it("play: a hand-over screen between two people, cleared, waiting for Enter", function()
     local t = tmux.start(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { HOME = home, NO_COLOR = "1" })
     sessions[#sessions + 1] = t
@@ -453,6 +502,8 @@ pty("kontor in a terminal (tmux)", function()
     t:send("Enter")
     assert.truthy(t:wait_for("\nAnn>$"))
     t:send("1", "Enter")
+    assert.truthy(t:wait_for("press Enter to hide your hand", 3, true))
+    t:send("Enter")
     local s = t:wait_for("Pass the keyboard to Bob (seat 2) and press Enter.", 3, true)
     assert.truthy(s)
     assert.falsy(has(s, "Ann, your move"))  -- the screen was cleared: Ann's hand is gone
