@@ -959,10 +959,19 @@ local function fields_of(v, colon)
     if type(mt) == "table" and type(rawget(mt, "__index")) == "table" then from(mt.__index, depth + 1) end
   end
   if is_game(v) then
-    from(gamemod.Game, 0)
+    -- the public side only: the methods, the rule set's fields (not the
+    -- ctx's "_" ones) and R and params; not the engine's own (co, hist, ...)
+    for k, f in pairs(gamemod.Game) do
+      if type(k) == "string" and k:match("^%a[%w_]*$") and type(f) == "function" then names[k] = f end
+    end
     if not colon then
-      from(rawget(v, "ctx"), 1)
-      for k, val in pairs(v) do if type(k) == "string" then names[k] = val end end
+      local ctx = rawget(v, "ctx")
+      if type(ctx) == "table" then
+        for k, val in pairs(ctx) do
+          if type(k) == "string" and k:match("^%a[%w_]*$") and type(val) ~= "function" then names[k] = val end
+        end
+      end
+      names.R, names.params = rawget(v, "R"), rawget(v, "params")
     end
   elseif type(v) == "string" then
     from(string, 0)
@@ -977,12 +986,47 @@ local function fields_of(v, colon)
   return names
 end
 
+-- File names for `load`, `save`, `replay`: the entries of the folder being
+-- typed that start with what is typed (folders end with /).
+local function complete_file(partial)
+  local fs = core.fs
+  local dir, base = partial:match("^(.*/)([^/]*)$")
+  if not dir then dir, base = "", partial end
+  local out = {}
+  for _, f in ipairs(fs.list(dir == "" and "." or dir) or {}) do
+    if f:sub(1, #base) == base and (base ~= "" or f:sub(1, 1) ~= ".") then
+      local st = fs.stat((dir == "" and "./" or dir) .. f)
+      out[#out + 1] = dir .. f .. (st and st.type == "directory" and "/" or "")
+    end
+  end
+  return out
+end
+
 function Session:complete(text, line)
   local out, set = {}, {}
   local g = self:game()
+  -- file names after load/save/replay; seat names after view/as/bot
+  local fcmd, farg = line:match("^%s*(%a+)%s+(.*)$")
+  if (fcmd == "load" or fcmd == "save" or fcmd == "replay") and not (fcmd == "load" and action_word(g, "load") and not farg:find("[/.]")) then
+    local before = farg:sub(1, #farg - #text)
+    for _, f in ipairs(complete_file(farg)) do
+      if f:sub(1, #before) == before then add(set, out, f:sub(#before + 1)) end
+    end
+    return out
+  end
+  if (fcmd == "view" or fcmd == "as" or fcmd == "bot") and g and not farg:find("[= ]") then
+    for i = 1, g.players do
+      local nm = g.names[i]
+      if nm:lower():sub(1, #text) == text:lower() and not nm:find("%s") then add(set, out, nm) end
+    end
+    if fcmd == "as" and ("all"):sub(1, #text) == text then add(set, out, "all") end
+    return out
+  end
   local p = action_prefix(line, g)
   if p and g and not g:over() then
     local seats = deciders(g)
+    -- in play, only the options of the seat at the keyboard
+    if self.mode == "play" then seats = { self.turn_seat } end
     local sp, body = p:match("^(%d+):%s*(.*)$")
     if sp then seats = { tonumber(sp) } else body = p end
     for _, s in ipairs(seats) do
@@ -1001,6 +1045,7 @@ function Session:complete(text, line)
       if c:sub(1, #text) == text then add(set, out, c) end
     end
   end
+  if self.mode == "play" then return out end   -- no Lua in play
   -- Lua: globals, table fields, methods
   local expr = line:match("([%a_][%w_]*[%.:][%w_%.:]*)$") or line:match("([%a_][%w_]*)$") or ""
   if expr == "" and text ~= "" then return out end
