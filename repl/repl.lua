@@ -489,6 +489,16 @@ C.redo = function(sess, arg)
   local m0, n0 = #g:move_list(), log_count(g)
   local ok, k = guarded(sess.redo_moves, sess, n)
   if not ok then return sess:err(k) end
+  if k == 0 and #g:held_moves() > 0 then
+    -- the moves a reload could not replay
+    ok, k = guarded(g.redo_held, g, n)
+    if not ok then return sess:err(k) end
+    if k == 0 then
+      local m = g:held_moves()[1]
+      local why = g:why(m[2], m[1] ~= 0 and m[1] or nil)
+      return sess:err(string.format("the next kept move '%s: %s' does not fit: %s", sess:name(m[1]), m[2], tostring(why)))
+    end
+  end
   if k == 0 then return sess:say("Nothing to redo.") end
   sess:print_log_from(n0)
   local ml = g:move_list()
@@ -799,11 +809,10 @@ end
 
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
-  local n = #g:move_list()
   local ok, res, msg = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded the rules of %s; replayed %d move%s.", g.R.name, n, n == 1 and "" or "s"))
+    sess:say(string.format("Reloaded the rules of %s; replayed %s.", g.R.name, text.count(msg, "move")))
   else
     sess:err(msg)
   end

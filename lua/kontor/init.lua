@@ -124,10 +124,40 @@ function gamemod.Game:save(path)
   return save.write(self, path)
 end
 
+-- The moves a reload could not replay (see reload), while the game is
+-- still where that reload left it: { {seat, text}, ... }, oldest first.
+function gamemod.Game:held_moves()
+  local h = rawget(self, "held")
+  if not h or h.at ~= #self.hist then return {} end
+  return { table.unpack(h.moves) }
+end
+
+-- Does up to n held moves again (as typed: g:apply); returns how many.
+-- A rule-script error raises, as in apply.
+function gamemod.Game:redo_held(n)
+  local moves = self:held_moves()
+  local done = 0
+  while done < (n or 1) and moves[done + 1] do
+    local m = moves[done + 1]
+    local ok = self:apply(m[2], m[1] ~= 0 and m[1] or nil)
+    if not ok then break end
+    done = done + 1
+  end
+  if done > 0 then
+    local rest = {}
+    for i = done + 1, #moves do rest[#rest + 1] = moves[i] end
+    self.held = #rest > 0 and { at = #self.hist, moves = rest } or nil
+  end
+  return done
+end
+
 -- Re-reads the rule scripts and replays this game's moves under them.
--- Returns true; or nil and a message: if a move has become illegal, the
--- game stops just before it (the message names it and why); if the new
--- scripts cannot even start the game, nothing changes.
+-- Returns true and the number of moves replayed; or nil and a message: if
+-- a move has become illegal, the game stops just before it (the message
+-- names it and why) and the moves from there on are held, not lost: the
+-- next reload (the rule put back) replays them too, and g:redo_held (the
+-- REPL's `redo`) does them again. If the new scripts cannot even start the
+-- game, nothing changes.
 function gamemod.Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
@@ -135,24 +165,36 @@ function gamemod.Game:reload()
   local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
   if not options then return nil, oerr end
   local moves = self:move_list()
-  local old_R, old_options, old_future = self.R, p.options, self.future
+  local all = { table.unpack(moves) }
+  for _, m in ipairs(self:held_moves()) do all[#all + 1] = m end
+  local old_R, old_options, old_future, old_held = self.R, p.options, self.future, rawget(self, "held")
   local function restore(msg)
     self.R, p.options = old_R, old_options
     self:replay(moves)
-    self.future = old_future
+    self.future, self.held = old_future, old_held
     return nil, "reload failed, the game is as it was: " .. tostring(msg)
   end
   self.R, p.options = R, options
-  local started, ok, i, why = pcall(self.replay, self, moves)
+  local started, ok, i, why = pcall(self.replay, self, all)
   if not started then return restore(ok) end
-  if ok then self.future = old_future; return true, #moves end
-  -- Keep what replays: stop just before the move that no longer fits.
-  local kept = {}
-  for j = 1, i - 1 do kept[j] = moves[j] end
+  if ok then
+    self.future = #all == #moves and old_future or {}
+    self.held = nil
+    return true, #all
+  end
+  -- Keep what replays: stop just before the move that no longer fits,
+  -- and hold the rest.
+  local kept, rest = {}, {}
+  for j = 1, #all do
+    if j < i then kept[#kept + 1] = all[j] else rest[#rest + 1] = all[j] end
+  end
   local kstarted, kok = pcall(self.replay, self, kept)
   if not kstarted or not kok then return restore(why) end
-  return nil, string.format("reloaded; stopped before move %d '%s: %s': %s", i,
-    gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
+  self.future = {}
+  self.held = { at = #self.hist, moves = rest }
+  return nil, string.format("reloaded; stopped before move %d '%s: %s': %s (%s from there on kept: "
+    .. "put the rule back and reload, or redo)", i, gamemod.seat_label(all[i][1]), all[i][2], tostring(why),
+    #rest == 1 and "1 move" or (#rest .. " moves"))
 end
 
 kontor.sim = function(...) return require("kontor.sim").run(...) end

@@ -163,6 +163,29 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     os.execute("rm -rf " .. dir)
   end)
 
+  it("a reload that stops early keeps the moves it could not replay: the rule put back, reload restores all", function()
+    local dir = tmpdir()
+    local rules = dir .. "/sea_merchants.lua"
+    local original = read("variants/sea_merchants.lua")
+    write(rules, original)
+    write(dir .. "/orig.lua", original)
+    write(dir .. "/stow.lua", (original:gsub('"load " %.%. name', '"stow " .. name')))
+    local set = function(which)
+      return string.format("os.execute('cp %s/%s.lua %s')\n", dir, which, rules)
+    end
+    local out = kontor_cmd("--rules " .. rules .. " --players 2 --seed 5",
+      "auto 30\n=#g:moves()\nh = g:moves()\n"
+      .. set("stow") .. "reload\n=#g:moves()\nredo\n"
+      .. set("orig") .. "reload\n=#g:moves()\n=table.concat(g:moves(), '|') == table.concat(h, '|')\n")
+    assert.truthy(has(out, "\n30\n"), out)
+    assert.truthy(has(out, "reloaded; stopped before move 1 '1: load "), out)
+    assert.truthy(has(out, "(30 moves from there on kept: put the rule back and reload, or redo)\n"), out)
+    assert.truthy(has(out, "\n0\nthe next kept move 'Player 1: load "), out)
+    assert.truthy(has(out, "Reloaded the rules of sea_merchants; replayed 30 moves.\n"), out)
+    assert.truthy(out:match("\n30\ntrue\n$"), out)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("new takes k=v settings and reports bad ones; the game stays", function()
     local out = kontor_cmd("--players 3", "new players=2 seed=4 names=A,B\n=g.players\nnew players=9\n=g.players\nnew rules=nosuch\n")
     assert.truthy(has(out, "New game: Sea Merchants, 2 players (A, B), seed 4."))
