@@ -23,6 +23,10 @@ local csb = core.sandbox
 
 local M = {}
 
+local KEYWORD_SET = {}
+for w in ("and break do else elseif end false for function goto if in local nil not or repeat "
+    .. "return then true until while"):gmatch("%a+") do KEYWORD_SET[w] = true end
+
 local HELP = [[
 Game commands (anything else is Lua; the game is `g`, the API `kontor`):
   board              the board (as the seat chosen with `as`, else everything)
@@ -199,9 +203,26 @@ function Session:print_options(seat)
   seat = seat or self:acting_seat(g)
   local opts = g:options(seat) or {}
   local w = #tostring(#opts)
+  -- an option repeating the move so far ends the move there: say so
+  local acts = g:actions()
+  local lseat, ltext = (acts[#acts] or ""):match("^(%w+): (.*)$")
+  local stop = lseat and tonumber(lseat) == seat and ltext or nil
   for i, o in ipairs(opts) do
-    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", text.escape(o))
+    local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
+    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", text.escape(o), note,
+      self:option_note(seat, o))
   end
+end
+
+-- What an option costs, when the rule set says (R.describe_option(g,
+-- seat, decision, text) -> a short text such as "costs 3 coins"); "" if not.
+function Session:option_note(seat, o)
+  local g = self:game()
+  local f = rawget(g.R, "describe_option")
+  if type(f) ~= "function" then return "" end
+  local ok, s = core.sandbox.call(f, g.ctx, seat, g:decision().name, o)
+  if not ok or type(s) ~= "string" or s == "" then return "" end
+  return self:c("dim", "  (" .. text.escape(s) .. ")")
 end
 
 function Session:print_result()
@@ -269,10 +290,14 @@ local function mid_move(g)
   local seat, text = last:match("^(%w+): (.*)$")
   local opts = g:options(tonumber(seat))
   if not opts or #opts == 0 then return false end
+  local extends = false
   for _, o in ipairs(opts) do
-    if #o <= #text or o:sub(1, #text) ~= text then return false end
+    if o ~= text then   -- an option equal to the text ends the move there
+      if #o <= #text or o:sub(1, #text) ~= text then return false end
+      extends = true
+    end
   end
-  return true
+  return extends
 end
 
 -- After a move: the new log lines, the bots' moves, the end of the game.
@@ -316,8 +341,38 @@ function Session:do_action(arg)
   local n0 = log_count(g)
   local ok, res, e = guarded(g.apply, g, action, seat)
   if not ok then return self:err(res) end
+  if not res and type(action) == "string" then
+    -- the log's words and the moves' may differ in number ("slot 2" in a
+    -- log line, "slots 2" in the move): try the other form
+    for _, alt in ipairs(self:number_forms(action)) do
+      local wok, why = pcall(g.why, g, alt, seat)
+      if wok and why == nil then
+        ok, res, e = guarded(g.apply, g, alt, seat)
+        if not ok then return self:err(res) end
+        break
+      end
+    end
+  end
   if not res then return self:err(e) end
   self:after_move(n0)
+end
+
+-- The texts that differ from `s` by the number of a word before a number:
+-- "slot 2" <-> "slots 2" (each such word alone, then all of them).
+function Session:number_forms(s)
+  local out, all = {}, s
+  local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
+  local pos = 1
+  while true do
+    local a, b, w = s:find("%f[%a](%a+) %d", pos)
+    if not a then break end
+    local tw = toggle(w)
+    out[#out + 1] = s:sub(1, a - 1) .. tw .. s:sub(a + #w)
+    pos = b
+  end
+  all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
+  if #out > 1 then out[#out + 1] = all end
+  return out
 end
 
 local function is_bot(sess, seat) return bots_on(sess) and sess.bots[seat] ~= nil end
@@ -587,9 +642,8 @@ local function parse_new(sess, arg)
   local p = g and g.params or {}
   local t = { rules = p.rules, players = p.players, seed = p.seed }
   if g then
-    local vs = {}
-    for i, v in ipairs(g.R.applied or {}) do vs[i] = { v.spec, options = v.options } end
-    t.variants = vs
+    -- the variants as given (a preset once, not its members)
+    t.variants = require("kontor.rules").given_variants(g.R)
     t.names = p.names
     t.options = {}
     for k, v in pairs(p.options or {}) do t.options[k] = v end
@@ -853,6 +907,73 @@ local function compile(src)
   return load(src, "=stdin", "t")
 end
 
+-- Whether `text` is an option of a seat deciding now (in play: yours).
+function Session:is_option(text)
+  local g = self:game()
+  local seats = deciders(g)
+  if self.mode == "play" then seats = { self.turn_seat } end
+  for _, s in ipairs(seats) do
+    for _, o in ipairs(g:options(s) or {}) do
+      if o == text then return true end
+    end
+  end
+  return false
+end
+
+local function distance(a, b)
+  if math.abs(#a - #b) > 2 then return 99 end
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+-- "did you mean `board`?" for an unknown word: the closest command, option
+-- word or (outside play) global name.
+function Session:suggest(word)
+  local best, bestd = nil, 3
+  if #word < 3 then return nil end
+  local function try(c)
+    local d = distance(word:lower(), c:lower())
+    if d > math.max(1, #word // 3) then return end
+    if c:lower():sub(1, #word) == word:lower() then d = d - 0.5 end   -- a prefix: likelier
+    if d < bestd then best, bestd = c, d end
+  end
+  -- the moves first: on a tie they win
+  local g = self:game()
+  if g and not g:over() then
+    local seats = self.mode == "play" and { self.turn_seat } or deciders(g)
+    for _, s in ipairs(seats) do
+      for _, o in ipairs(g:options(s) or {}) do try(o:match("^%S+")) end
+    end
+  end
+  for _, c in ipairs(COMMAND_NAMES) do try(c) end
+  if self.mode ~= "play" then
+    for k in pairs(_G) do if type(k) == "string" then try(k) end end
+  end
+  return best
+end
+
+-- The message for a line whose first word is not a command, a move or a
+-- known Lua name; nil when the line should run as Lua.
+function Session:unknown_word(line)
+  local text = trim(line)
+  local word, rest = text:match("^([%a_][%w_]*)(.*)$")
+  if not word or KEYWORD_SET[word] or rawget(_G, word) ~= nil then return nil end
+  -- a lone name (Lua would print nil) or a line that is not Lua at all
+  if rest ~= "" and compile(text) then return nil end
+  local s = self:suggest(word)
+  if s then return string.format("unknown command or name '%s': did you mean `%s`?", word, s) end
+  return string.format("unknown command or name '%s' (help lists the commands)", word)
+end
+
 -- Handles the line as a command or an action; false when it is Lua.
 function Session:dispatch(line)
   local text = trim(line)
@@ -878,6 +999,15 @@ function Session:dispatch(line)
       return true
     end
     if isaction and not compile(text) then
+      self:do_action(text)
+      return true
+    end
+  end
+  -- An option's text typed alone ("pass", "draw", "stop") is that option,
+  -- unless it names a Lua variable that exists.
+  if g and not g:over() and self:is_option(text) then
+    local name = text:match("^[%a_][%w_]*$")
+    if not (name and rawget(_G, name) ~= nil) then
       self:do_action(text)
       return true
     end
@@ -1168,9 +1298,13 @@ function M.run(kontor, game, opts)
       -- a command or a move
     elseif play then
       -- no Lua in play: `g` would show every seat's cards
-      sess:err(string.format("'%s' is not a command or a move here (help lists the commands). "
+      local word = trim(line):match("^[%a_][%w_]*")
+      local s = word and sess:suggest(word)
+      sess:err(string.format("'%s' is not a command or a move here%s. "
         .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
-        trim(line)))
+        trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
+    elseif sess:unknown_word(line) then
+      sess:err(sess:unknown_word(line))
     else
       local src = line
       if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end

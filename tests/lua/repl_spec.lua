@@ -186,6 +186,34 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     os.execute("rm -rf " .. dir)
   end)
 
+  it("typed input means what the user meant: a lone option, did you mean, slot or slots, stop here", function()
+    local out = kontor_cmd("--rules tests/repl/shop.lua", "options\nbuy apple\npass\npas\nbord\n=#g:moves()\n")
+    assert.truthy(has(out, "  1  buy apple  (costs 2 coins)\n  2  buy pear  (costs 3 coins)\n  3  pass\n"), out)
+    assert.truthy(has(out, "Player 2 to choose (take other 2).\nPlayer 2 passes\n"), out)  -- pass alone: the option
+    assert.truthy(has(out, "unknown command or name 'pas': did you mean `pass`?\n"), out)
+    assert.truthy(has(out, "unknown command or name 'bord': did you mean `board`?\n2\n"), out)
+    -- Sea Merchants: a lone "draw"; "slot 3" as the log writes it; the stop option says so
+    local sc = 'g = kontor.new_game{ players = 2, scenario = { market = {"grain","wood","porcelain","fish","spices","cloth"}, '
+      .. 'deck = {"wood","grain","cloth","spices"}, ships = {{"grain","wood"},{"cloth","spices"}}, '
+      .. 'hands = {{"fish","fish"},{}}, phase = "phase2", active = 1 } }\n'
+    out = kontor_cmd("", sc .. "play\n1\n1\nundo\nplay fish on slot 3\nundo\ndraw\nmoves\n")
+    assert.truthy(has(out, "  1  play fish on slots 1  (stop here: the move ends)\n  2  play fish on slots 1,2\n"), out)
+    assert.truthy(has(out, "Player 1 plays fish on slot 3: "), out)
+    assert.truthy(has(out, "1  Player 1: draw\n"), out)
+  end)
+
+  it("load FILE at Sea Merchants' loading decision loads the file; new after a preset keeps it", function()
+    local dir = tmpdir()
+    local out = kontor_cmd("--players 2 --variant house", "save " .. dir .. "/a.json\nload " .. dir .. "/a.json\n"
+      .. "load " .. dir .. "/missing.json\nnew seed=2\n=g.params.seed\n")
+    assert.truthy(has(out, "Loaded " .. dir .. "/a.json: "), out)
+    assert.truthy(has(out, dir .. "/missing.json: No such file or directory"), out)
+    assert.falsy(has(out, "is not a legal action"), out)
+    assert.falsy(has(out, "cannot be used together"), out)
+    assert.truthy(out:match("\n2\n$"), out)
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("new takes k=v settings and reports bad ones; the game stays", function()
     local out = kontor_cmd("--players 3", "new players=2 seed=4 names=A,B\n=g.players\nnew players=9\n=g.players\nnew rules=nosuch\n")
     assert.truthy(has(out, "New game: Sea Merchants, 2 players (A, B), seed 4."))
