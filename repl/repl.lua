@@ -102,7 +102,7 @@ function Session:err(msg)
   local first = text.error_line(msg)
   local keep = { first }
   local tb = msg:match("\nstack traceback:\n(.*)$")
-  if tb then
+  if tb and first ~= "interrupted" then
     local frames = {}
     for line in tb:gmatch("[^\n]+") do
       local file = line:match("^%s*([^:]+):") or ""

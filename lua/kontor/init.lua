@@ -81,6 +81,13 @@ local function params_for(R, t)
            manual_chance = t.manual_chance or false }
 end
 
+-- Checks players, names, seed and options of a game of rule set R (as
+-- new_game would); raises a message for people.
+function kontor.check_params(R, t)
+  params_for(R, t or {})
+  return true
+end
+
 -- kontor.new_game{ rules=, variants=, players=, names=, seed=, options=, scenario=, quiet= }
 function kontor.new_game(t)
   t = t or {}
