@@ -1315,9 +1315,28 @@ function M.run(kontor, game, opts)
     io.stdout:flush()
     ::continue::
   end
-  if sess.tty then term.save_history(hist); io.stdout:write("\n") end
+  if sess.tty then
+    term.save_history(hist)
+    io.stdout:write("\n")
+    sess:autosave()
+  end
   io.stdout:flush()
   return 0
+end
+
+-- Leaving a terminal session (Ctrl-D, quit) with a game in progress saves
+-- it, and says where: nothing a person played is lost.
+function Session:autosave()
+  local g = self:game()
+  if not g or g:over() or #g:move_list() == 0 then return end
+  local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
+  local ok, e = g:save(path)
+  if ok then
+    self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s).",
+      text.count(#g:move_list(), "move"), path, path))
+  else
+    self:err("could not save the game in progress: " .. tostring(e))
+  end
 end
 
 return M

@@ -469,6 +469,21 @@ pty("kontor in a terminal (tmux)", function()
     t:stop()
   end)
 
+  it("Ctrl-D with a game in progress saves it and says where; loading it gives the game back", function()
+    local t = start("--players 2 --seed 4", { NO_COLOR = "1" })
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("Player 2 to choose", 3, true))
+    t:send("C-d")
+    local s = t:wait_for("[exit 0]", 3, true)
+    local path = home .. "/.kontor_autosave.json"
+    s = s and s:gsub("\n", "")   -- the line wraps at the screen's width
+    assert.truthy(s and has(s, "The game is not over: saved 1 move to " .. path
+      .. " (load it with: kontor, then load " .. path .. ")."), s)
+    t:stop()
+    local out = kontor_cmd("", "load " .. path .. "\n=#g:moves()\n")
+    assert.truthy(out:match("\n1\n$"), out)
+  end)
+
   it("Ctrl-C stops a running script, not the REPL; at the prompt it drops the line", function()
     local t = start("--players 2", { NO_COLOR = "1" })
     t:send("while true do end", "Enter")
