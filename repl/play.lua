@@ -117,6 +117,8 @@ function M.before_prompt(sess)
   sess.last_shown = key
   local sok, board = pcall(g.show, g, seat)
   sess:say(sok and board or tostring(board))
+  local v = require("repl").variants_text(g)
+  if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
   sess:say(sess:c("bold", string.format("%s, your move (%s):", g.names[seat], sess:decision_words(g:decision().name))))
   sess:print_options(seat)
   return nil

@@ -23,6 +23,8 @@ local csb = core.sandbox
 
 local M = {}
 
+local describe, variants_text   -- (sess, g) -> "Sea Merchants with hand_limit (size=5), 3 players (...), seed 4"
+
 local KEYWORD_SET = {}
 for w in ("and break do else elseif end false for function goto if in local nil not or repeat "
     .. "return then true until while"):gmatch("%a+") do KEYWORD_SET[w] = true end
@@ -456,6 +458,8 @@ C.board = function(sess)
   local ok, s = pcall(g.show, g, sess.turn_seat or sess.as)
   if not ok then return sess:err(s) end
   sess:say(s)
+  local v = variants_text(g)
+  if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
   sess:say(sess:c("dim", sess:status()))
 end
 
@@ -646,7 +650,7 @@ local function parse_new(sess, arg)
     t.variants = require("kontor.rules").given_variants(g.R)
     t.names = p.names
     t.options = {}
-    for k, v in pairs(p.options or {}) do t.options[k] = v end
+    for k, v in pairs(p.given_options or {}) do t.options[k] = v end
   end
   if type(t.rules) == "table" then t.rules = t.rules.spec or t.rules.name end
   local new_variants
@@ -688,9 +692,35 @@ local function parse_new(sess, arg)
   return t
 end
 
-local function describe(sess, g)
-  return string.format("%s, %d players (%s), seed %d", g.R.title or g.R.name, g.players,
-    table.concat(g.names, ", "), g.params.seed)
+local function kv_text(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
+  return table.concat(keys, ", ")
+end
+
+-- The variants and the options given, "hand_limit (size=5); options
+-- start_coins=3", or nil for the rules as they come.
+variants_text = function(g)
+  local parts = {}
+  for _, v in ipairs(g.R.applied or {}) do
+    if v.depth == 0 then
+      local o = kv_text(v.recorded)
+      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
+    end
+  end
+  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
+  local o = kv_text(g.params.given_options)
+  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
+  return s
+end
+M.variants_text = variants_text
+
+describe = function(sess, g)
+  local v = variants_text(g)
+  return string.format("%s%s, %d players (%s), seed %d", g.R.title or g.R.name, v and (" " .. v) or "",
+    g.players, table.concat(g.names, ", "), g.params.seed)
 end
 
 function Session:set_game(g)
@@ -1037,6 +1067,8 @@ local function traceback(m)
 end
 
 function Session:show_value(v)
+  -- as lua.c prints: a string as it is (inside tables, quoted)
+  if type(v) == "string" then return v end
   if is_game(v) then
     local ok, s = pcall(v.show, v, self.turn_seat or self.as)
     return ok and s or ("<game: " .. tostring(s) .. ">")

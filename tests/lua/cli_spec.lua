@@ -225,7 +225,7 @@ end }
       local out, code = kontor_cmd("", "error('boom')\n'after'\n")
       assert.are.equal(0, code)
       assert.truthy(out:find("boom", 1, true))
-      assert.truthy(out:find('"after"', 1, true))
+      assert.truthy(out:find('\nafter\n', 1, true))
     end)
 
     it("plays, undoes and reports an illegal move", function()
