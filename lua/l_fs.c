@@ -78,16 +78,34 @@ static int fail_errno(lua_State *L, const char *path, int err) {
 
 /* ------------------------------------------------------------------ */
 
+/* nil, "path: file too large (over N bytes)" */
+static int fail_size(lua_State *L, const char *path, size_t max) {
+    luaL_pushfail(L);
+    if (max % (1024 * 1024) == 0)
+        lua_pushfstring(L, "%s: file too large (over %d MiB)", path, (int)(max / (1024 * 1024)));
+    else
+        lua_pushfstring(L, "%s: file too large (over %I bytes)", path, (lua_Integer)max);
+    return 2;
+}
+
+/* read(path [, max]): the whole of a regular file of at most max bytes
+ * (default and limit 64 MiB). Anything else (a device such as /dev/stdin
+ * or /dev/zero, a FIFO, a directory) is refused after an open that cannot
+ * block (O_NONBLOCK) and before any read. */
 static int fs_read(lua_State *L) {
     const char *path = check_path(L, 1);
+    lua_Integer imax = luaL_optinteger(L, 2, (lua_Integer)FS_READ_MAX);
+    size_t max;
     FsHandle *h;
     struct stat st;
     luaL_Buffer b;
     size_t total = 0;
-    lua_settop(L, 1);
+    luaL_argcheck(L, imax >= 0 && imax <= (lua_Integer)FS_READ_MAX, 2, "size limit out of range");
+    max = (size_t)imax;
+    lua_settop(L, 2);
     h = handle_new(L);
     do {
-        h->fd = open(path, O_RDONLY | O_CLOEXEC);
+        h->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     } while (h->fd < 0 && errno == EINTR);
     if (h->fd < 0)
         return fail_errno(L, path, errno);
@@ -100,11 +118,15 @@ static int fs_read(lua_State *L) {
         handle_close(h);
         return fail_errno(L, path, EISDIR);
     }
-    if (st.st_size > (off_t)FS_READ_MAX) {
+    if (!S_ISREG(st.st_mode)) {
         handle_close(h);
         luaL_pushfail(L);
-        lua_pushfstring(L, "%s: file too large (over 64 MiB)", path);
+        lua_pushfstring(L, "%s: not a regular file", path);
         return 2;
+    }
+    if (st.st_size > (off_t)max) {
+        handle_close(h);
+        return fail_size(L, path, max);
     }
     luaL_buffinitsize(L, &b, (size_t)st.st_size + 1);
     for (;;) {
@@ -127,12 +149,10 @@ static int fs_read(lua_State *L) {
             break;
         luaL_addsize(&b, (size_t)n);
         total += (size_t)n;
-        if (total > FS_READ_MAX) { /* the file grew while being read */
+        if (total > max) { /* the file grew while being read */
             handle_close(h);
             luaL_pushresult(&b);
-            luaL_pushfail(L);
-            lua_pushfstring(L, "%s: file too large (over 64 MiB)", path);
-            return 2;
+            return fail_size(L, path, max);
         }
     }
     handle_close(h);
@@ -423,7 +443,40 @@ static int fs_mtime(lua_State *L) {
     return 1;
 }
 
+/* stat(path) -> { type = "file"|"directory"|"other", size = n }, following
+ * links; or nil and "path: reason". It opens nothing. */
+static int fs_stat(lua_State *L) {
+    const char *path = check_path(L, 1);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail_errno(L, path, errno);
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, S_ISREG(st.st_mode) ? "file" : S_ISDIR(st.st_mode) ? "directory" : "other");
+    lua_setfield(L, -2, "type");
+    lua_pushinteger(L, (lua_Integer)st.st_size);
+    lua_setfield(L, -2, "size");
+    return 1;
+}
+
+/* hash(s): FNV-1a, 64 bits, as 16 hex digits: tells whether a file
+ * changed (not a defence against someone forging one). */
+static int fs_hash(lua_State *L) {
+    size_t len;
+    const unsigned char *p = (const unsigned char *)luaL_checklstring(L, 1, &len);
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    char hex[17];
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    snprintf(hex, sizeof hex, "%016llx", h);
+    lua_pushlstring(L, hex, 16);
+    return 1;
+}
+
 static const luaL_Reg fs_funcs[] = {
+    {"stat", fs_stat},
+    {"hash", fs_hash},
     {"read", fs_read},
     {"write_atomic", fs_write_atomic},
     {"exists", fs_exists},

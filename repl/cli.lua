@@ -14,7 +14,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor run FILE.lua [ARGS...]
        kontor serve
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
-                  --games G --seed S [--option k=v]... [--json]
+                  --games G --seed S [--option k=v]... [--game I] [--json]
        kontor --help | --version
 
   repl     an interactive Lua prompt with a game loaded as `g` and game
@@ -26,18 +26,61 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
   serve    speak the JSON-lines protocol on stdin/stdout, for front ends
            in any language (docs/protocol.md)
   sim      play G random games and print a summary (the same seed gives
-           the same summary; only the speed varies)
+           the same summary; only the speed varies); --game I plays game I
+           of the run alone (a failing game's message gives the command)
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
-Exit status: 0 success, 1 failure, 2 usage error.]==]
+Exit status: 0 success; 1 a failure (an error in a rule or variant file,
+a game that fails, a file that cannot be read, a failed script); 2 a usage
+error (an unknown command, option, rule set or variant, a bad value, a
+player count or option the rule set does not allow).]==]
 
-local function out(...) io.stdout:write(...) end
-local function err(...) io.stderr:write(...) end
+local text = require "kontor.text"
+
+-- What the program prints may quote rule sets, variants and save files:
+-- control characters show escaped (kontor.text), never reach the terminal.
+local function escaped(...)
+  local t = table.pack(...)
+  for i = 1, t.n do t[i] = text.escape(t[i], true) end
+  return table.unpack(t, 1, t.n)
+end
+local function out(...) io.stdout:write(escaped(...)) end
+local function err(...) io.stderr:write(escaped(...)) end
 
 local function usage_error(msg)
   err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
   return 2
+end
+
+-- A rule or variant file that fails (a syntax error, an error while it
+-- runs, a file that is not a rule script): its first line, file:line
+-- first; nil when the message is about what was asked for (a usage error).
+local function script_failure(msg)
+  local first = text.error_line(msg)
+  local inner = first:match("^variant [^%s:]+: (.*)$") or first
+  if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then return inner end
+  return nil
+end
+
+local function failure(prefix, msg)
+  err("kontor: ", prefix, msg, "\n")
+  return 1
+end
+
+-- "a,b,c" -> {"a","b","c"}; empty and repeated names are refused.
+local function split_names(s)
+  local names, seen = {}, {}
+  for n in (s .. ","):gmatch("([^,]*),") do
+    n = n:match("^%s*(.-)%s*$")
+    if n == "" then return nil, string.format("--names %s: name %d is empty", s, #names + 1) end
+    if seen[n:lower()] then
+      return nil, string.format("--names %s: '%s' is given twice (each player needs a name of their own)", s, n)
+    end
+    seen[n:lower()] = true
+    names[#names + 1] = n
+  end
+  return names
 end
 
 -- "name:k=v,k2=v2" -> { name, options = { k = "v", k2 = "v2" } }
@@ -117,7 +160,10 @@ local function cmd_list(kontor)
   for _, e in ipairs(entries) do w = math.max(w, #e.name) end
   for _, e in ipairs(entries) do
     local kind = e.kind == "variant" and ("variant of " .. tostring(e.base)) or e.kind
-    out(string.format("%-" .. w .. "s  %-26s %s\n", e.name, kind, e.summary))
+    -- one line an entry, whatever a file's summary or error holds
+    local summary = text.escape(text.error_line(e.summary))
+    if #summary > 200 then summary = summary:sub(1, 197) .. "..." end
+    out(string.format("%-" .. w .. "s  %-26s %s\n", text.escape(e.name), text.escape(kind), summary))
   end
   return 0
 end
@@ -140,7 +186,22 @@ local function cmd_run(kontor, args)
 end
 
 local SIM_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
-  ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool", ["--option"] = "kv" }
+  ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool", ["--option"] = "kv",
+  ["--game"] = "value" }
+
+-- The command line that plays game `i` of a sim run alone.
+local function sim_repro(t, i, seed, games)
+  local parts = { "kontor sim" }
+  if t.rules then parts[#parts + 1] = "--rules " .. t.rules end
+  for _, v in ipairs(t.variant or {}) do parts[#parts + 1] = "--variant " .. v end
+  if t.players then parts[#parts + 1] = "--players " .. t.players end
+  local keys = {}
+  for k in pairs(t.option) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do parts[#parts + 1] = "--option " .. k .. "=" .. tostring(t.option[k]) end
+  parts[#parts + 1] = string.format("--seed %d --games %d --game %d", seed, games, i)
+  return table.concat(parts, " ")
+end
 
 local function cmd_sim(kontor, args)
   local t, e = parse_flags(args, 2, SIM_FLAGS)
@@ -154,9 +215,33 @@ local function cmd_sim(kontor, args)
   if se then return usage_error("sim: " .. se) end
   local vs, ve = variants_of(t)
   if not vs then return usage_error("sim: " .. ve) end
-  local ok, res = pcall(kontor.sim, { rules = t.rules or "sea_merchants", variants = vs,
-    players = players, games = games, seed = seed, options = t.option })
-  if not ok then err("kontor: sim: ", tostring(res), "\n"); return 1 end
+  local only, oe = int_flag(t, "game", nil)
+  if oe then return usage_error("sim: " .. oe) end
+  if only and (only < 1 or only > games) then
+    return usage_error(string.format("sim: --game %d: there are %d games (--games)", only, games))
+  end
+  -- the rule set, its variants, players and options first: a mistake in
+  -- them is a usage error (2), a broken rule file a failure (1)
+  local lok, R = pcall(kontor.load_rules, t.rules or "sea_merchants", vs)
+  if not lok then
+    local broken = script_failure(R)
+    if broken then return failure("sim: ", broken) end
+    return usage_error("sim: " .. text.error_line(R))
+  end
+  local pok, perr = pcall(kontor.check_params, R, { players = players, options = t.option })
+  if not pok then return usage_error("sim: " .. text.error_line(perr)) end
+  local ok, res = pcall(kontor.sim, { rules = R, variants = vs,
+    players = players, games = games, seed = seed, options = t.option, only = only })
+  if not ok then
+    local i, gseed, why = tostring(res):match("^game (%d+) %(seed (%-?%d+)%): (.*)$")
+    if i then
+      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s\nReproduce it alone: %s\n",
+        i, games, gseed, text.error_line(why), sim_repro(t, tonumber(i), seed, games)))
+    else
+      err("kontor: sim: ", text.error_line(res), "\n")
+    end
+    return 1
+  end
   if t.json then
     out(kontor.json.encode(res), "\n")
   else
@@ -203,8 +288,9 @@ local function cmd_repl(kontor, args, first, mode)
   if not vs then return usage_error(ve) end
   local names
   if t.names then
-    names = {}
-    for n in t.names:gmatch("[^,]+") do names[#names + 1] = n end
+    local ne
+    names, ne = split_names(t.names)
+    if not names then return usage_error(ne) end
     -- --names alone sets the player count
     if players == nil then players = #names end
   end
@@ -212,6 +298,8 @@ local function cmd_repl(kontor, args, first, mode)
     players = players, names = names, seed = seed, options = t.option })
   if not ok then
     local msg = tostring(game)
+    local broken = script_failure(msg)
+    if broken then return failure("", broken) end
     -- a variant that does not fit: say which ones do
     if #vs > 0 and not msg:find("available:", 1, true) then
       local base = t.rules or "sea_merchants"

@@ -7,6 +7,7 @@
 -- winners, and the program ends.
 
 local core = require "kontor.core"
+local text = require "kontor.text"
 local term = core.term
 
 local M = {}
@@ -37,23 +38,45 @@ end
 
 function M.prompt(sess)
   local g = sess:game()
-  if g and sess.turn_seat then return g.names[sess.turn_seat] .. "> " end
+  if g and sess.turn_seat then return text.escape(g.names[sess.turn_seat]) .. "> " end
   return "> "
 end
 
+-- Clears the screen and the terminal's scrollback (ESC[3J), so that
+-- scrolling up shows nothing of the previous player's hand.
+local CLEAR = "\27[H\27[2J\27[3J"
+
 local function hand_over(sess, g, seat)
   if sess.tty then
-    io.stdout:write("\27[H\27[2J")
+    -- the mover sees what their move did before the screen goes
+    if sess.last_seat and not sess.bots[sess.last_seat] then
+      sess:say(sess:c("bold", string.format("%s: press Enter to hide your hand and pass the keyboard to %s.",
+        g.names[sess.last_seat], g.names[seat])))
+      io.stdout:flush()
+      if term.readline("") == nil then return false end
+    end
+    io.stdout:write(CLEAR)
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter.",
       g.names[seat], seat)))
     io.stdout:flush()
     local line = term.readline("")
     if line == nil then return false end
-    io.stdout:write("\27[H\27[2J")
+    io.stdout:write(CLEAR)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", g.names[seat], seat))
   end
   return true
+end
+
+-- What happened since `seat` last had the keyboard: the log lines since.
+local function greet(sess, g, seat)
+  local n = #g:log()
+  local from = math.min(sess.seen[seat] or 0, n)
+  if from < n then
+    sess:say(sess:c("bold", "Since your last turn:"))
+    sess:print_log_from(from)
+  end
+  sess.seen[seat] = n
 end
 
 -- Called before each prompt: bots move, the game may end, the next person
@@ -61,6 +84,7 @@ end
 function M.before_prompt(sess)
   local g = sess:game()
   if not g then sess.turn_seat = nil; return nil end
+  sess.seen = sess.seen or {}
   local n0 = #g:log()
   local ok, e = pcall(sess.run_bots, sess)
   sess:print_log_from(n0)
@@ -81,14 +105,21 @@ function M.before_prompt(sess)
   if seat == nil then return nil end
   local key = seat .. "/" .. #g:actions()
   if sess.last_shown == key then return nil end
+  local handed = false
   if sess.last_seat ~= seat and people(sess, g) > 1 then
+    -- what the last person saw during their turn counts as seen
+    if sess.last_seat then sess.seen[sess.last_seat] = #g:log() end
     if not hand_over(sess, g, seat) then sess.quit = true; return "over" end
+    handed = true
   end
+  if handed then greet(sess, g, seat) end
   sess.last_seat = seat
   sess.last_shown = key
   local sok, board = pcall(g.show, g, seat)
   sess:say(sok and board or tostring(board))
-  sess:say(sess:c("bold", string.format("%s, your move (%s):", g.names[seat], g:decision().name)))
+  local v = require("repl").variants_text(g)
+  if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
+  sess:say(sess:c("bold", string.format("%s, your move (%s):", g.names[seat], sess:decision_words(g:decision().name))))
   sess:print_options(seat)
   return nil
 end

@@ -17,10 +17,17 @@ local core = require "kontor.core"
 local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
+local text = require "kontor.text"
 local term = core.term
 local csb = core.sandbox
 
 local M = {}
+
+local describe, variants_text   -- (sess, g) -> "Sea Merchants with hand_limit (size=5), 3 players (...), seed 4"
+
+local KEYWORD_SET = {}
+for w in ("and break do else elseif end false for function goto if in local nil not or repeat "
+    .. "return then true until while"):gmatch("%a+") do KEYWORD_SET[w] = true end
 
 local HELP = [[
 Game commands (anything else is Lua; the game is `g`, the API `kontor`):
@@ -65,20 +72,53 @@ local ESC = {
   bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
 }
 
+-- Everything printed goes through say and err, which escape control
+-- characters (kontor.text): names, options, log lines, boards and messages
+-- may come from rule scripts, variants or save files. The program's own
+-- escape codes (colours) are Raw pieces, written as they are.
+local Raw = {}
+Raw.__index = Raw
+local function raw(s) return setmetatable({ s = s }, Raw) end
+local function piece(v)
+  if getmetatable(v) == Raw then return v.s end
+  return text.escape(v, true)
+end
+Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
+Raw.__tostring = function(r) return r.s end
+
 function Session:c(name, s)
-  if not self.color then return s end
-  return ESC[name] .. s .. ESC.reset
+  if not self.color then return text.escape(s, true) end
+  return raw(ESC[name] .. text.escape(s, true) .. ESC.reset)
 end
 
 function Session:say(...)
   local parts = table.pack(...)
-  for i = 1, parts.n do io.stdout:write(tostring(parts[i])) end
+  for i = 1, parts.n do io.stdout:write(piece(parts[i])) end
   io.stdout:write("\n")
 end
 
+-- An error message: its first line and the lines of rule scripts, never a
+-- traceback through the engine's or the REPL's own files.
 function Session:err(msg)
   msg = tostring(msg)
-  io.stdout:write(self:c("red", msg), "\n")
+  local first = text.error_line(msg)
+  local keep = { first }
+  local tb = msg:match("\nstack traceback:\n(.*)$")
+  if tb and first ~= "interrupted" then
+    local frames = {}
+    for line in tb:gmatch("[^\n]+") do
+      local file = line:match("^%s*([^:]+):") or ""
+      if not file:match("kontor/[%w_/]+%.lua$") and not file:match("^repl/[%w_]+%.lua$")
+          and not file:match("/repl/[%w_]+%.lua$") and not line:match("^%s*%(%.%.%.tail calls%.%.%.%)") then
+        frames[#frames + 1] = line
+      end
+    end
+    if #frames > 0 then
+      keep[2] = "stack traceback:"
+      for _, f in ipairs(frames) do keep[#keep + 1] = f end
+    end
+  end
+  io.stdout:write(piece(self:c("red", table.concat(keep, "\n"))), "\n")
 end
 
 function Session:game()
@@ -91,6 +131,15 @@ function Session:name(seat)
   local g = self:game()
   if seat == 0 or seat == "chance" then return "chance" end
   return g and g.names[seat] or ("seat " .. tostring(seat))
+end
+
+-- In `kontor play` the seat at the keyboard sees only its own view: these
+-- refuse what would show another seat's hidden cards or choices.
+local function secret_seat(sess, seat, what)
+  if sess.mode ~= "play" or seat == nil or seat == sess.turn_seat or sess.bots[seat] then return false end
+  sess:err(string.format("%s: in play you see and act only for your own seat (%s); "
+    .. "the REPL (kontor repl) shows every seat", what, sess:name(sess.turn_seat)))
+  return true
 end
 
 -- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
@@ -114,17 +163,29 @@ local function deciders(g)
   return d.seats or {}, d
 end
 
+-- A decision's name in plain words: the rule set's R.decision_words[name]
+-- when it gives one, else the name with its _ and digits spaced
+-- ("phase1" -> "phase 1", "take_other" -> "take other").
+function Session:decision_words(name)
+  if type(name) ~= "string" then return tostring(name) end
+  local g = self:game()
+  local t = g and rawget(g.R, "decision_words")
+  local w = type(t) == "table" and rawget(t, name)
+  if type(w) == "string" then return w end
+  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
+end
+
 function Session:status()
   local g = self:game()
   if not g then return "no game (g is not a game)" end
   local seats, d = deciders(g)
   if d.kind == "over" then return "The game is over." end
-  if d.kind == "chance" then return string.format("Chance decides (%s).", d.name) end
+  if d.kind == "chance" then return string.format("Chance decides (%s).", self:decision_words(d.name)) end
   local names = {}
   for i, s in ipairs(seats) do
     names[i] = self:name(s) .. (self.bots[s] and " (bot)" or "")
   end
-  return string.format("%s to choose (%s).", table.concat(names, ", "), d.name)
+  return string.format("%s to choose (%s).", table.concat(names, ", "), self:decision_words(d.name))
 end
 
 -- The seat a number or a text without "seat:" is for: the `as` seat or the
@@ -144,9 +205,26 @@ function Session:print_options(seat)
   seat = seat or self:acting_seat(g)
   local opts = g:options(seat) or {}
   local w = #tostring(#opts)
+  -- an option repeating the move so far ends the move there: say so
+  local acts = g:actions()
+  local lseat, ltext = (acts[#acts] or ""):match("^(%w+): (.*)$")
+  local stop = lseat and tonumber(lseat) == seat and ltext or nil
   for i, o in ipairs(opts) do
-    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", o)
+    local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
+    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", text.escape(o), note,
+      self:option_note(seat, o))
   end
+end
+
+-- What an option costs, when the rule set says (R.describe_option(g,
+-- seat, decision, text) -> a short text such as "costs 3 coins"); "" if not.
+function Session:option_note(seat, o)
+  local g = self:game()
+  local f = rawget(g.R, "describe_option")
+  if type(f) ~= "function" then return "" end
+  local ok, s = core.sandbox.call(f, g.ctx, seat, g:decision().name, o)
+  if not ok or type(s) ~= "string" or s == "" then return "" end
+  return self:c("dim", "  (" .. text.escape(s) .. ")")
 end
 
 function Session:print_result()
@@ -171,7 +249,7 @@ end
 function Session:print_log_from(n0)
   local g = self:game()
   local lines = g:log()
-  for i = n0 + 1, #lines do self:say(lines[i]) end
+  for i = n0 + 1, #lines do self:say(text.escape(lines[i])) end
   return #lines
 end
 
@@ -214,10 +292,14 @@ local function mid_move(g)
   local seat, text = last:match("^(%w+): (.*)$")
   local opts = g:options(tonumber(seat))
   if not opts or #opts == 0 then return false end
+  local extends = false
   for _, o in ipairs(opts) do
-    if #o <= #text or o:sub(1, #text) ~= text then return false end
+    if o ~= text then   -- an option equal to the text ends the move there
+      if #o <= #text or o:sub(1, #text) ~= text then return false end
+      extends = true
+    end
   end
-  return true
+  return extends
 end
 
 -- After a move: the new log lines, the bots' moves, the end of the game.
@@ -252,13 +334,47 @@ function Session:do_action(arg)
   local action = math.tointeger(tonumber(arg:match("^%d+$") or ""))
   if action == nil then
     action = arg
-    if arg:match("^%w+:") then seat = nil end
+    local named = arg:match("^%s*(%d+)%s*:")
+    if named then
+      seat = nil
+      if secret_seat(self, tonumber(named), "do") then return end
+    elseif arg:match("^%w+:") then seat = nil end
   end
   local n0 = log_count(g)
   local ok, res, e = guarded(g.apply, g, action, seat)
   if not ok then return self:err(res) end
+  if not res and type(action) == "string" then
+    -- the log's words and the moves' may differ in number ("slot 2" in a
+    -- log line, "slots 2" in the move): try the other form
+    for _, alt in ipairs(self:number_forms(action)) do
+      local wok, why = pcall(g.why, g, alt, seat)
+      if wok and why == nil then
+        ok, res, e = guarded(g.apply, g, alt, seat)
+        if not ok then return self:err(res) end
+        break
+      end
+    end
+  end
   if not res then return self:err(e) end
   self:after_move(n0)
+end
+
+-- The texts that differ from `s` by the number of a word before a number:
+-- "slot 2" <-> "slots 2" (each such word alone, then all of them).
+function Session:number_forms(s)
+  local out, all = {}, s
+  local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
+  local pos = 1
+  while true do
+    local a, b, w = s:find("%f[%a](%a+) %d", pos)
+    if not a then break end
+    local tw = toggle(w)
+    out[#out + 1] = s:sub(1, a - 1) .. tw .. s:sub(a + #w)
+    pos = b
+  end
+  all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
+  if #out > 1 then out[#out + 1] = all end
+  return out
 end
 
 local function is_bot(sess, seat) return bots_on(sess) and sess.bots[seat] ~= nil end
@@ -342,6 +458,8 @@ C.board = function(sess)
   local ok, s = pcall(g.show, g, sess.turn_seat or sess.as)
   if not ok then return sess:err(s) end
   sess:say(s)
+  local v = variants_text(g)
+  if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
   sess:say(sess:c("dim", sess:status()))
 end
 
@@ -355,6 +473,8 @@ C["do"] = function(sess, arg) sess:do_action(arg) end
 C.why = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("why what? why TEXT") end
+  local named = arg:match("^%s*(%d+)%s*:")
+  if named and secret_seat(sess, tonumber(named), "why") then return end
   local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
   if not ok then return sess:err(msg) end
   sess:say(msg or string.format("'%s' is legal now.", arg))
@@ -367,10 +487,55 @@ local function count_arg(sess, arg, what)
   return n
 end
 
+-- In play, `undo N` takes back N of your own moves; the moves other people
+-- made after them go too, but only when each of them agrees (they type yes).
+-- Returns the moves undone, or nil when someone refused.
+function Session:play_undo(n)
+  local g = self:game()
+  local me = self.turn_seat
+  if not me then return {} end
+  local ml = g:move_list()
+  local mine, upto, others = 0, 0, {}
+  for i = #ml, 1, -1 do
+    local s = ml[i][1]
+    if s == me then
+      mine = mine + 1
+      upto = #ml - i + 1
+      if mine == n then break end
+    elseif s ~= 0 and not is_bot(self, s) and not others[s] then
+      others[s] = true
+      others[#others + 1] = s
+    end
+  end
+  if upto == 0 then return {} end
+  local asked = {}
+  for _, s in ipairs(others) do
+    -- only the people whose moves lie inside what is taken back
+    for i = #ml - upto + 1, #ml do if ml[i][1] == s then asked[#asked + 1] = s; break end end
+  end
+  for _, s in ipairs(asked) do
+    self:say(string.format("Undo takes back %s's move too.", self:name(s)))
+    io.stdout:flush()
+    local line = term.readline(self.tty and (text.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
+    if not line or not trim(line):lower():match("^y") then
+      self:say(string.format("Not undone: %s did not agree. Only your own moves can be taken back "
+        .. "without the others' consent.", self:name(s)))
+      return nil
+    end
+  end
+  return g:undo_moves(upto)
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
-  local undone = sess:undo_moves(n)
+  local undone
+  if sess.mode == "play" then
+    undone = sess:play_undo(n)
+    if not undone then return end
+  else
+    undone = sess:undo_moves(n)
+  end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
@@ -383,13 +548,25 @@ C.redo = function(sess, arg)
   local m0, n0 = #g:move_list(), log_count(g)
   local ok, k = guarded(sess.redo_moves, sess, n)
   if not ok then return sess:err(k) end
+  if k == 0 and #g:held_moves() > 0 then
+    -- the moves a reload could not replay
+    ok, k = guarded(g.redo_held, g, n)
+    if not ok then return sess:err(k) end
+    if k == 0 then
+      local m = g:held_moves()[1]
+      local why = g:why(m[2], m[1] ~= 0 and m[1] or nil)
+      return sess:err(string.format("the next kept move '%s: %s' does not fit: %s", sess:name(m[1]), m[2], tostring(why)))
+    end
+  end
   if k == 0 then return sess:say("Nothing to redo.") end
   sess:print_log_from(n0)
   local ml = g:move_list()
   local list = {}
   for i = m0 + 1, #ml do list[#list + 1] = ml[i] end
   sess:say(string.format("Redid %d move%s.", #list, #list == 1 and "" or "s"))
-  if g:over() then sess:print_result(); sess.result_shown = true else sess:say(sess:status()) end
+  if g:over() then
+    if sess.mode == "repl" then sess:print_result(); sess.result_shown = true end
+  else sess:say(sess:status()) end
 end
 
 C.auto = function(sess, arg)
@@ -400,10 +577,13 @@ C.auto = function(sess, arg)
   sess.auto_bots = mine
   local m0 = #g:move_list()
   local played = 0
+  local me = sess.mode == "play" and sess.turn_seat or nil
   local ok, e = guarded(function()
     while played < n and not g:over() do
       local seat = sess:acting_seat(g)
       if seat == nil or seat == 0 then break end
+      -- in play, auto moves for you and the bots, never for another person
+      if me and seat ~= me and not is_bot(sess, seat) then break end
       if is_bot(sess, seat) then sess:run_bots()
       else
         mine[seat] = mine[seat] or assert(bots.new("random", seat, g.params.seed + 1))
@@ -421,10 +601,11 @@ C.auto = function(sess, arg)
   if not ok then sess:err(e) end
   sess.replay = nil
   local total = #g:move_list() - m0
-  sess:say(string.format("Played %d of your move%s (%d moves in all).", played, played == 1 and "" or "s", total))
+  sess:say(string.format("Played %d of your moves (%s in all).", played, text.count(total, "move")))
   if g:over() then
-    if not sess.result_shown then sess:print_result() end
-    sess.result_shown = true
+    -- in play, the end of the game is shown once, before the next prompt
+    if sess.mode == "repl" and not sess.result_shown then sess:print_result() end
+    sess.result_shown = sess.mode == "repl"
   else
     sess:say(sess:status())
   end
@@ -450,7 +631,7 @@ C.log = function(sess, arg)
     first = math.max(1, #lines - n + 1)
   end
   if #lines == 0 then return sess:say("The log is empty.") end
-  for i = first, #lines do sess:say(lines[i]) end
+  for i = first, #lines do sess:say(text.escape(lines[i])) end
 end
 
 C.result = function(sess)
@@ -465,12 +646,11 @@ local function parse_new(sess, arg)
   local p = g and g.params or {}
   local t = { rules = p.rules, players = p.players, seed = p.seed }
   if g then
-    local vs = {}
-    for i, v in ipairs(g.R.applied or {}) do vs[i] = { v.spec, options = v.options } end
-    t.variants = vs
+    -- the variants as given (a preset once, not its members)
+    t.variants = require("kontor.rules").given_variants(g.R)
     t.names = p.names
     t.options = {}
-    for k, v in pairs(p.options or {}) do t.options[k] = v end
+    for k, v in pairs(p.given_options or {}) do t.options[k] = v end
   end
   if type(t.rules) == "table" then t.rules = t.rules.spec or t.rules.name end
   local new_variants
@@ -512,9 +692,35 @@ local function parse_new(sess, arg)
   return t
 end
 
-local function describe(sess, g)
-  return string.format("%s, %d players (%s), seed %d", g.R.title or g.R.name, g.players,
-    table.concat(g.names, ", "), g.params.seed)
+local function kv_text(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
+  return table.concat(keys, ", ")
+end
+
+-- The variants and the options given, "hand_limit (size=5); options
+-- start_coins=3", or nil for the rules as they come.
+variants_text = function(g)
+  local parts = {}
+  for _, v in ipairs(g.R.applied or {}) do
+    if v.depth == 0 then
+      local o = kv_text(v.recorded)
+      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
+    end
+  end
+  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
+  local o = kv_text(g.params.given_options)
+  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
+  return s
+end
+M.variants_text = variants_text
+
+describe = function(sess, g)
+  local v = variants_text(g)
+  return string.format("%s%s, %d players (%s), seed %d", g.R.title or g.R.name, v and (" " .. v) or "",
+    g.players, table.concat(g.names, ", "), g.params.seed)
 end
 
 function Session:set_game(g)
@@ -566,10 +772,14 @@ end
 C.load = function(sess, arg, line, is_action)
   if arg == "" then return sess:err("load FILE: which file?") end
   local file = unquote(arg)
-  if is_action and not file_exists(file) then return sess:do_action(line) end
-  local ok, g, e = pcall(sess.kontor.load_game, file)
+  -- at a decision with a "load ..." move (Sea Merchants), a path is a file
+  if is_action and not file_exists(file) and not (file:find("/", 1, true) or file:match("%.json$")) then
+    return sess:do_action(line)
+  end
+  local ok, g, e, warns = pcall(sess.kontor.load_game, file)
   if not ok then return sess:err(g) end
   if not g then return sess:err(e) end
+  for _, w in ipairs(warns or {}) do sess:say("warning: ", w) end
   sess:set_game(g)
   local n = #g:move_list()
   sess:say(string.format("Loaded %s: %s; %d move%s.", file, describe(sess, g), n, n == 1 and "" or "s"))
@@ -584,9 +794,10 @@ end
 C.replay = function(sess, arg)
   if arg == "" then return sess:err("replay FILE: which file?") end
   local file = unquote(arg)
-  local ok, g, e = pcall(sess.kontor.load_game, file)
+  local ok, g, e, warns = pcall(sess.kontor.load_game, file)
   if not ok then return sess:err(g) end
   if not g then return sess:err(e) end
+  for _, w in ipairs(warns or {}) do sess:say("warning: ", w) end
   local total = #g:move_list()
   g:undo(#g:actions())
   sess:set_game(g)
@@ -630,6 +841,7 @@ C.view = function(sess, arg)
   if arg == "" then return sess:err("view SEAT: which seat?") end
   local seat, e = sess:parse_seat(arg)
   if not seat then return sess:err(e) end
+  if secret_seat(sess, seat, "view") then return end
   local ok, s = pcall(g.show, g, seat)
   if not ok then return sess:err(s) end
   sess:say(s)
@@ -637,6 +849,9 @@ end
 
 C.as = function(sess, arg)
   local g = need_game(sess); if not g then return end
+  if sess.mode == "play" then
+    return sess:err("as: in play the board shows your own seat; the REPL (kontor repl) shows every seat")
+  end
   if arg == "" or arg == "all" or arg == "0" then
     sess.as = nil
     return sess:say("Showing everything.")
@@ -653,6 +868,7 @@ C.bot = function(sess, arg)
   if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end
+  if secret_seat(sess, seat, "bot") then return end
   if kind == "off" or kind == "human" then
     sess.bots[seat] = nil
     return sess:say(string.format("%s is played by a person.", g.names[seat]))
@@ -677,11 +893,10 @@ end
 
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
-  local n = #g:move_list()
   local ok, res, msg = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded the rules of %s; replayed %d move%s.", g.R.name, n, n == 1 and "" or "s"))
+    sess:say(string.format("Reloaded the rules of %s; replayed %s.", g.R.name, text.count(msg, "move")))
   else
     sess:err(msg)
   end
@@ -722,6 +937,73 @@ local function compile(src)
   return load(src, "=stdin", "t")
 end
 
+-- Whether `text` is an option of a seat deciding now (in play: yours).
+function Session:is_option(text)
+  local g = self:game()
+  local seats = deciders(g)
+  if self.mode == "play" then seats = { self.turn_seat } end
+  for _, s in ipairs(seats) do
+    for _, o in ipairs(g:options(s) or {}) do
+      if o == text then return true end
+    end
+  end
+  return false
+end
+
+local function distance(a, b)
+  if math.abs(#a - #b) > 2 then return 99 end
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+-- "did you mean `board`?" for an unknown word: the closest command, option
+-- word or (outside play) global name.
+function Session:suggest(word)
+  local best, bestd = nil, 3
+  if #word < 3 then return nil end
+  local function try(c)
+    local d = distance(word:lower(), c:lower())
+    if d > math.max(1, #word // 3) then return end
+    if c:lower():sub(1, #word) == word:lower() then d = d - 0.5 end   -- a prefix: likelier
+    if d < bestd then best, bestd = c, d end
+  end
+  -- the moves first: on a tie they win
+  local g = self:game()
+  if g and not g:over() then
+    local seats = self.mode == "play" and { self.turn_seat } or deciders(g)
+    for _, s in ipairs(seats) do
+      for _, o in ipairs(g:options(s) or {}) do try(o:match("^%S+")) end
+    end
+  end
+  for _, c in ipairs(COMMAND_NAMES) do try(c) end
+  if self.mode ~= "play" then
+    for k in pairs(_G) do if type(k) == "string" then try(k) end end
+  end
+  return best
+end
+
+-- The message for a line whose first word is not a command, a move or a
+-- known Lua name; nil when the line should run as Lua.
+function Session:unknown_word(line)
+  local text = trim(line)
+  local word, rest = text:match("^([%a_][%w_]*)(.*)$")
+  if not word or KEYWORD_SET[word] or rawget(_G, word) ~= nil then return nil end
+  -- a lone name (Lua would print nil) or a line that is not Lua at all
+  if rest ~= "" and compile(text) then return nil end
+  local s = self:suggest(word)
+  if s then return string.format("unknown command or name '%s': did you mean `%s`?", word, s) end
+  return string.format("unknown command or name '%s' (help lists the commands)", word)
+end
+
 -- Handles the line as a command or an action; false when it is Lua.
 function Session:dispatch(line)
   local text = trim(line)
@@ -751,6 +1033,15 @@ function Session:dispatch(line)
       return true
     end
   end
+  -- An option's text typed alone ("pass", "draw", "stop") is that option,
+  -- unless it names a Lua variable that exists.
+  if g and not g:over() and self:is_option(text) then
+    local name = text:match("^[%a_][%w_]*$")
+    if not (name and rawget(_G, name) ~= nil) then
+      self:do_action(text)
+      return true
+    end
+  end
   if g and text:match("^%d+:%s*%a") and not compile(text) then
     self:do_action(text)
     return true
@@ -776,6 +1067,8 @@ local function traceback(m)
 end
 
 function Session:show_value(v)
+  -- as lua.c prints: a string as it is (inside tables, quoted)
+  if type(v) == "string" then return v end
   if is_game(v) then
     local ok, s = pcall(v.show, v, self.turn_seat or self.as)
     return ok and s or ("<game: " .. tostring(s) .. ">")
@@ -837,10 +1130,19 @@ local function fields_of(v, colon)
     if type(mt) == "table" and type(rawget(mt, "__index")) == "table" then from(mt.__index, depth + 1) end
   end
   if is_game(v) then
-    from(gamemod.Game, 0)
+    -- the public side only: the methods, the rule set's fields (not the
+    -- ctx's "_" ones) and R and params; not the engine's own (co, hist, ...)
+    for k, f in pairs(gamemod.Game) do
+      if type(k) == "string" and k:match("^%a[%w_]*$") and type(f) == "function" then names[k] = f end
+    end
     if not colon then
-      from(rawget(v, "ctx"), 1)
-      for k, val in pairs(v) do if type(k) == "string" then names[k] = val end end
+      local ctx = rawget(v, "ctx")
+      if type(ctx) == "table" then
+        for k, val in pairs(ctx) do
+          if type(k) == "string" and k:match("^%a[%w_]*$") and type(val) ~= "function" then names[k] = val end
+        end
+      end
+      names.R, names.params = rawget(v, "R"), rawget(v, "params")
     end
   elseif type(v) == "string" then
     from(string, 0)
@@ -855,12 +1157,47 @@ local function fields_of(v, colon)
   return names
 end
 
+-- File names for `load`, `save`, `replay`: the entries of the folder being
+-- typed that start with what is typed (folders end with /).
+local function complete_file(partial)
+  local fs = core.fs
+  local dir, base = partial:match("^(.*/)([^/]*)$")
+  if not dir then dir, base = "", partial end
+  local out = {}
+  for _, f in ipairs(fs.list(dir == "" and "." or dir) or {}) do
+    if f:sub(1, #base) == base and (base ~= "" or f:sub(1, 1) ~= ".") then
+      local st = fs.stat((dir == "" and "./" or dir) .. f)
+      out[#out + 1] = dir .. f .. (st and st.type == "directory" and "/" or "")
+    end
+  end
+  return out
+end
+
 function Session:complete(text, line)
   local out, set = {}, {}
   local g = self:game()
+  -- file names after load/save/replay; seat names after view/as/bot
+  local fcmd, farg = line:match("^%s*(%a+)%s+(.*)$")
+  if (fcmd == "load" or fcmd == "save" or fcmd == "replay") and not (fcmd == "load" and action_word(g, "load") and not farg:find("[/.]")) then
+    local before = farg:sub(1, #farg - #text)
+    for _, f in ipairs(complete_file(farg)) do
+      if f:sub(1, #before) == before then add(set, out, f:sub(#before + 1)) end
+    end
+    return out
+  end
+  if (fcmd == "view" or fcmd == "as" or fcmd == "bot") and g and not farg:find("[= ]") then
+    for i = 1, g.players do
+      local nm = g.names[i]
+      if nm:lower():sub(1, #text) == text:lower() and not nm:find("%s") then add(set, out, nm) end
+    end
+    if fcmd == "as" and ("all"):sub(1, #text) == text then add(set, out, "all") end
+    return out
+  end
   local p = action_prefix(line, g)
   if p and g and not g:over() then
     local seats = deciders(g)
+    -- in play, only the options of the seat at the keyboard
+    if self.mode == "play" then seats = { self.turn_seat } end
     local sp, body = p:match("^(%d+):%s*(.*)$")
     if sp then seats = { tonumber(sp) } else body = p end
     for _, s in ipairs(seats) do
@@ -879,6 +1216,7 @@ function Session:complete(text, line)
       if c:sub(1, #text) == text then add(set, out, c) end
     end
   end
+  if self.mode == "play" then return out end   -- no Lua in play
   -- Lua: globals, table fields, methods
   local expr = line:match("([%a_][%w_]*[%.:][%w_%.:]*)$") or line:match("([%a_][%w_]*)$") or ""
   if expr == "" and text ~= "" then return out end
@@ -988,7 +1326,18 @@ function M.run(kontor, game, opts)
       local f, msg = compile(src)
       if not f and incomplete(msg) then buffer = src
       else buffer = nil; sess:eval(src) end
-    elseif not sess:dispatch(line) then
+    elseif sess:dispatch(line) then
+      -- a command or a move
+    elseif play then
+      -- no Lua in play: `g` would show every seat's cards
+      local word = trim(line):match("^[%a_][%w_]*")
+      local s = word and sess:suggest(word)
+      sess:err(string.format("'%s' is not a command or a move here%s. "
+        .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
+        trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
+    elseif sess:unknown_word(line) then
+      sess:err(sess:unknown_word(line))
+    else
       local src = line
       if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
       local f, msg = compile(src)
@@ -998,9 +1347,28 @@ function M.run(kontor, game, opts)
     io.stdout:flush()
     ::continue::
   end
-  if sess.tty then term.save_history(hist); io.stdout:write("\n") end
+  if sess.tty then
+    term.save_history(hist)
+    io.stdout:write("\n")
+    sess:autosave()
+  end
   io.stdout:flush()
   return 0
+end
+
+-- Leaving a terminal session (Ctrl-D, quit) with a game in progress saves
+-- it, and says where: nothing a person played is lost.
+function Session:autosave()
+  local g = self:game()
+  if not g or g:over() or #g:move_list() == 0 then return end
+  local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
+  local ok, e = g:save(path)
+  if ok then
+    self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s).",
+      text.count(#g:move_list(), "move"), path, path))
+  else
+    self:err("could not save the game in progress: " .. tostring(e))
+  end
 end
 
 return M

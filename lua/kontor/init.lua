@@ -5,6 +5,7 @@ local rules = require "kontor.rules"
 local gamemod = require "kontor.game"
 local save = require "kontor.save"
 local dump = require "kontor.dump"
+local text = require "kontor.text"
 
 local kontor = {
   core = core,
@@ -58,13 +59,23 @@ local function params_for(R, t)
     error(string.format("%s is for %d to %d players, not %d", R.name, R.players.min,
       R.players.max, players), 3)
   end
-  local names = {}
+  local names, seen = {}, {}
   for i = 1, players do
     local n = t.names and t.names[i]
-    if n ~= nil and (type(n) ~= "string" or n == "") then
+    if n ~= nil and (type(n) ~= "string" or n:match("^%s*$")) then
       error(string.format("name %d must be a non-empty string", i), 3)
     end
-    names[i] = n or ("Player " .. i)
+    if n ~= nil and (text.has_control(n) or #n > 40) then
+      error(string.format("name %d must be at most 40 printable characters, not '%s'", i,
+        text.escape(n:sub(1, 60))), 3)
+    end
+    n = n or ("Player " .. i)
+    if seen[n:lower()] then
+      error(string.format("names %d and %d are the same ('%s'): each player needs a name of their own",
+        seen[n:lower()], i, n), 3)
+    end
+    seen[n:lower()] = i
+    names[i] = n
   end
   if t.names and #t.names > players then
     error(string.format("%d names for %d players", #t.names, players), 3)
@@ -85,6 +96,13 @@ local function params_for(R, t)
            manual_chance = t.manual_chance or false }
 end
 
+-- Checks players, names, seed and options of a game of rule set R (as
+-- new_game would); raises a message for people.
+function kontor.check_params(R, t)
+  params_for(R, t or {})
+  return true
+end
+
 -- kontor.new_game{ rules=, variants=, players=, names=, seed=, options=, scenario=, quiet= }
 function kontor.new_game(t)
   t = t or {}
@@ -98,12 +116,16 @@ function kontor.new_game(t)
   return gamemod.new(R, params, t.quiet)
 end
 
--- A game from a save file, or nil and a message.
+-- A game from a save file, or nil and a message. A third result lists
+-- warnings (a rule file that changed since the save).
 function kontor.load_game(path)
   local params, moves = save.read(path)
   if not params then return nil, moves end
   local R, err = rules.load(params.rules, params.variants)
   if not R then return nil, path .. ": " .. err end
+  local warnings = save.changed(params.files, R)
+  local as_saved = params.as_saved
+  params.files, params.as_saved = nil, nil
   local ok, game = pcall(function()
     params.rules = R
     return kontor.new_game(params)
@@ -114,17 +136,50 @@ function kontor.load_game(path)
     return nil, string.format("%s: action %d '%s: %s' cannot be replayed: %s", path, i,
       gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
   end
-  return game
+  -- saved again, the game names its files as the save did
+  game.as_saved = as_saved
+  for i, w in ipairs(warnings) do warnings[i] = path .. ": " .. w end
+  return game, nil, warnings
 end
 
 function gamemod.Game:save(path)
   return save.write(self, path)
 end
 
+-- The moves a reload could not replay (see reload), while the game is
+-- still where that reload left it: { {seat, text}, ... }, oldest first.
+function gamemod.Game:held_moves()
+  local h = rawget(self, "held")
+  if not h or h.at ~= #self.hist then return {} end
+  return { table.unpack(h.moves) }
+end
+
+-- Does up to n held moves again (as typed: g:apply); returns how many.
+-- A rule-script error raises, as in apply.
+function gamemod.Game:redo_held(n)
+  local moves = self:held_moves()
+  local done = 0
+  while done < (n or 1) and moves[done + 1] do
+    local m = moves[done + 1]
+    local ok = self:apply(m[2], m[1] ~= 0 and m[1] or nil)
+    if not ok then break end
+    done = done + 1
+  end
+  if done > 0 then
+    local rest = {}
+    for i = done + 1, #moves do rest[#rest + 1] = moves[i] end
+    self.held = #rest > 0 and { at = #self.hist, moves = rest } or nil
+  end
+  return done
+end
+
 -- Re-reads the rule scripts and replays this game's moves under them.
--- Returns true; or nil and a message: if a move has become illegal, the
--- game stops just before it (the message names it and why); if the new
--- scripts cannot even start the game, nothing changes.
+-- Returns true and the number of moves replayed; or nil and a message: if
+-- a move has become illegal, the game stops just before it (the message
+-- names it and why) and the moves from there on are held, not lost: the
+-- next reload (the rule put back) replays them too, and g:redo_held (the
+-- REPL's `redo`) does them again. If the new scripts cannot even start the
+-- game, nothing changes.
 function gamemod.Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
@@ -132,24 +187,36 @@ function gamemod.Game:reload()
   local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
   if not options then return nil, oerr end
   local moves = self:move_list()
-  local old_R, old_options, old_future = self.R, p.options, self.future
+  local all = { table.unpack(moves) }
+  for _, m in ipairs(self:held_moves()) do all[#all + 1] = m end
+  local old_R, old_options, old_future, old_held = self.R, p.options, self.future, rawget(self, "held")
   local function restore(msg)
     self.R, p.options = old_R, old_options
     self:replay(moves)
-    self.future = old_future
+    self.future, self.held = old_future, old_held
     return nil, "reload failed, the game is as it was: " .. tostring(msg)
   end
   self.R, p.options = R, options
-  local started, ok, i, why = pcall(self.replay, self, moves)
+  local started, ok, i, why = pcall(self.replay, self, all)
   if not started then return restore(ok) end
-  if ok then self.future = old_future; return true, #moves end
-  -- Keep what replays: stop just before the move that no longer fits.
-  local kept = {}
-  for j = 1, i - 1 do kept[j] = moves[j] end
+  if ok then
+    self.future = #all == #moves and old_future or {}
+    self.held = nil
+    return true, #all
+  end
+  -- Keep what replays: stop just before the move that no longer fits,
+  -- and hold the rest.
+  local kept, rest = {}, {}
+  for j = 1, #all do
+    if j < i then kept[#kept + 1] = all[j] else rest[#rest + 1] = all[j] end
+  end
   local kstarted, kok = pcall(self.replay, self, kept)
   if not kstarted or not kok then return restore(why) end
-  return nil, string.format("reloaded; stopped before move %d '%s: %s': %s", i,
-    gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
+  self.future = {}
+  self.held = { at = #self.hist, moves = rest }
+  return nil, string.format("reloaded; stopped before move %d '%s: %s': %s (%s from there on kept: "
+    .. "put the rule back and reload, or redo)", i, gamemod.seat_label(all[i][1]), all[i][2], tostring(why),
+    #rest == 1 and "1 move" or (#rest .. " moves"))
 end
 
 kontor.sim = function(...) return require("kontor.sim").run(...) end

@@ -1,10 +1,20 @@
 -- kontor.save: save files.
 --
 -- A save file is JSON (canonical: sorted keys, two-space indent) holding
--- what defines the game: rule set, variants and their options, options,
--- players, names, seed, scenario, and the moves as "seat: text". Loading
--- replays the moves. A file that cannot be read gets one message naming the
--- file and what is wrong, and nothing else changes.
+-- what defines the game: rule set, variants and their options (typed as
+-- the rule files declare them), options, players, names, seed, scenario,
+-- the moves as "seat: text", and `files`: for the rule set and each
+-- variant, its path (relative to the save file when the file is beside or
+-- below it, else absolute) and a hash of its content. Loading replays the
+-- moves and warns when a file changed since the save. A file that cannot
+-- be read gets one message naming the file and what is wrong, and nothing
+-- else changes.
+--
+-- What a save may name (docs/security.md): rule sets and variants by name
+-- (found on the rule search path), or .lua files that are regular files of
+-- at most 1 MiB in the save's folder, the current folder or the search path.
+-- Anything else (/dev/stdin, /etc/passwd, /dev/zero, a FIFO) is refused
+-- before it is opened.
 
 local core = require "kontor.core"
 local json, fs = core.json, core.fs
@@ -13,21 +23,96 @@ local M = {}
 
 M.FORMAT = "kontor-save"
 M.VERSION = 1
+M.MAX_SAVE = 16 * 1024 * 1024    -- bytes of a save file
+M.MAX_SCRIPT = 1024 * 1024       -- bytes of a rule or variant file a save names
 
-function M.encode(game)
+local function rules() return require("kontor.rules") end
+
+local function is_path(spec)
+  return spec:find("/", 1, true) ~= nil or spec:match("%.lua$") ~= nil
+end
+M.is_path = is_path
+
+local function absolute(path)
+  return fs.realpath(path) or path
+end
+
+-- path relative to folder `dir` when it is inside it, else nil.
+local function inside(path, dir)
+  if dir == "/" then return path:sub(2) end
+  if path:sub(1, #dir + 1) == dir .. "/" then return path:sub(#dir + 2) end
+  return nil
+end
+
+-- A value as its option declares it: the command line gives strings
+-- ("8"); the rule set resolved them ("8" -> 8), and the save keeps that.
+local function typed(given, resolved)
+  local out = {}
+  for k, v in pairs(given or {}) do
+    local r = resolved and resolved[k]
+    if type(v) == "string" and r ~= nil then v = r end
+    out[k] = v
+  end
+  return out
+end
+
+-- The rule set's and the variants' files: { spec =, path =, hash = }, path
+-- relative to the save file's folder when the file is inside it.
+local function files_of(game, savedir, as_saved)
+  local R = game.R
+  local list = { { spec = R.spec or R.name, file = R.file } }
+  for _, v in ipairs(R.applied or {}) do
+    list[#list + 1] = { spec = v.spec, file = rules().find(v.spec) }
+  end
+  local out, seen = {}, {}
+  for _, f in ipairs(list) do
+    if f.file and not seen[f.spec] then
+      seen[f.spec] = true
+      local text = fs.read(f.file)
+      local e = { spec = as_saved(f.spec), hash = text and fs.hash(text) or nil }
+      if is_path(f.spec) then
+        local abs = absolute(f.file)
+        e.path = savedir and inside(abs, savedir) or abs
+      end
+      out[#out + 1] = e
+    end
+  end
+  return out
+end
+
+function M.encode(game, path)
   local p = game.params
+  local savedir = path and fs.realpath(fs.dirname(path)) or nil
+  -- a loaded game names its files as its save file did
+  local map = rawget(game, "as_saved") or {}
+  local function as_saved(spec) return map[spec] or spec end
   local variants = {}
-  for i, v in ipairs(require("kontor.rules").given_variants(game.R)) do
-    variants[i] = { name = v[1], options = next(v.options) and v.options or setmetatable({}, json.object) }
+  -- the options a variant resolved, by the spec of the variant (a preset's
+  -- "member.option" is found in the member's)
+  local resolved = {}
+  for _, v in ipairs(game.R.applied or {}) do resolved[v.spec] = v.options end
+  for i, v in ipairs(rules().given_variants(game.R)) do
+    local opts = {}
+    for k, x in pairs(v.options or {}) do
+      local member, o = tostring(k):match("^([%w_%-]+)%.([%w_]+)$")
+      local r
+      if member then r = resolved[member] and resolved[member][o]
+      else r = resolved[v[1]] and resolved[v[1]][k] end
+      if type(x) == "string" and r ~= nil then x = r end
+      opts[k] = x
+    end
+    variants[i] = { name = as_saved(v[1]), options = next(opts) and opts or setmetatable({}, json.object) }
   end
   local moves = game:moves()
+  local given = typed(p.given_options, p.options)
   local doc = {
     format = M.FORMAT,
     version = M.VERSION,
     kontor = core.version,
-    rules = game.R.spec or game.R.name,
+    rules = as_saved(game.R.spec or game.R.name),
     variants = variants,
-    options = next(p.given_options or {}) and p.given_options or setmetatable({}, json.object),
+    files = files_of(game, savedir, as_saved),
+    options = next(given) and given or setmetatable({}, json.object),
     players = p.players,
     names = p.names,
     seed = p.seed,
@@ -39,7 +124,7 @@ function M.encode(game)
 end
 
 function M.write(game, path)
-  local ok, text = pcall(M.encode, game)
+  local ok, text = pcall(M.encode, game, path)
   if not ok then return nil, path .. ": cannot encode the game: " .. tostring(text) end
   return fs.write_atomic(path, text)
 end
@@ -100,12 +185,118 @@ function M.check(doc, path)
   }, moves
 end
 
+-- The folders a save file may take rule and variant files from: its own
+-- folder, the current folder, and the rule search path (KONTOR_PATH, the
+-- installed variants), each with their subfolders.
+local function allowed_dirs(savedir)
+  local dirs = { savedir, fs.realpath(".") }
+  for _, d in ipairs(rules().path()) do dirs[#dirs + 1] = fs.realpath(d) end
+  return dirs
+end
+
+-- A file a save names, checked before anything opens it: a .lua name, a
+-- regular file (no device, FIFO or directory) of at most MAX_SCRIPT bytes,
+-- inside an allowed folder. Returns its absolute path, or nil and why.
+local function check_script(file, dirs)
+  local st = fs.stat(file)
+  if not st then return nil, "no such file" end
+  if st.type ~= "file" then return nil, "not a regular file" end
+  if st.size > M.MAX_SCRIPT then
+    return nil, string.format("too large (%d bytes; at most %d)", st.size, M.MAX_SCRIPT)
+  end
+  local abs = fs.realpath(file)
+  if not abs then return nil, "no such file" end
+  if not abs:match("%.lua$") then return nil, "not a .lua file" end
+  for _, d in ipairs(dirs) do
+    if d and (inside(abs, d) or abs == d) then return abs end
+  end
+  return nil, "outside the folders a save may name (the save's folder, the current folder, "
+    .. "KONTOR_PATH and the installed variants): put it next to the save file or add its folder to KONTOR_PATH"
+end
+
+-- A rule set or variant named by a save -> the spec to load it by, or nil
+-- and a message. Names are looked up on the rule search path; paths are
+-- tried relative to the save file, then as recorded, then as written.
+local function resolve(spec, entry, savedir, dirs)
+  if type(spec) ~= "string" or spec == "" then return nil, "a rule set or variant must be a name or a path" end
+  if not is_path(spec) then
+    if not spec:match("^[%w_%-]+$") then
+      return nil, string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec)
+    end
+    return spec
+  end
+  if not spec:match("%.lua$") then
+    return nil, string.format("%s: a save may name only .lua rule files", spec)
+  end
+  local tried = {}
+  local function try(c)
+    if c and not tried[c] then tried[#tried + 1] = c; tried[c] = true end
+  end
+  if spec:sub(1, 1) ~= "/" then try(savedir .. "/" .. spec) end
+  local rec = entry and entry.path
+  if type(rec) == "string" and rec:match("%.lua$") then
+    try(rec:sub(1, 1) == "/" and rec or (savedir .. "/" .. rec))
+  end
+  try(spec)
+  for _, c in ipairs(tried) do
+    if fs.stat(c) then
+      local abs, why = check_script(c, dirs)
+      if not abs then return nil, string.format("%s: refused: %s", c, why) end
+      return abs
+    end
+  end
+  return nil, string.format("%s: no such file (looked next to the save file and where it was saved)", spec)
+end
+
+-- Warnings for the files whose content changed since the save.
+function M.changed(files, R)
+  local out = {}
+  if type(files) ~= "table" then return out end
+  local now = { [R.spec or R.name] = R.file }
+  for _, v in ipairs(R.applied or {}) do now[v.spec] = rules().find(v.spec) end
+  for _, e in ipairs(files) do
+    if type(e) == "table" and type(e.spec) == "string" and type(e.hash) == "string" then
+      local file = now[e.resolved or e.spec]
+      local text = file and fs.read(file, M.MAX_SCRIPT)
+      if text and fs.hash(text) ~= e.hash then
+        out[#out + 1] = string.format("%s changed since the game was saved: the moves replay under the rules as they are now",
+          file)
+      end
+    end
+  end
+  return out
+end
+
 function M.read(path)
-  local text, err = fs.read(path)
+  local text, err = fs.read(path, M.MAX_SAVE)
   if not text then return nil, err end
   local doc, jerr = json.decode(text)
   if doc == nil then return bad(path, "not valid JSON: %s", tostring(jerr)) end
-  return M.check(doc, path)
+  local params, moves = M.check(doc, path)
+  if not params then return nil, moves end
+  -- the files the save names: checked before any is opened
+  local savedir = fs.realpath(fs.dirname(path)) or fs.dirname(path)
+  local dirs = allowed_dirs(savedir)
+  local entries = {}
+  if type(doc.files) == "table" then
+    for _, e in ipairs(doc.files) do
+      if type(e) == "table" and type(e.spec) == "string" then entries[e.spec] = e end
+    end
+  end
+  local spec, rerr = resolve(params.rules, entries[params.rules], savedir, dirs)
+  if not spec then return bad(path, "rule set %s", rerr) end
+  if entries[params.rules] then entries[params.rules].resolved = spec end
+  params.as_saved = { [spec] = params.rules }
+  params.rules = spec
+  for _, v in ipairs(params.variants) do
+    local vs, verr = resolve(v[1], entries[v[1]], savedir, dirs)
+    if not vs then return bad(path, "variant %s", verr) end
+    if entries[v[1]] then entries[v[1]].resolved = vs end
+    params.as_saved[vs] = v[1]
+    v[1] = vs
+  end
+  params.files = doc.files
+  return params, moves
 end
 
 return M

@@ -20,8 +20,25 @@ function M.playout(R, params, bot, check, quiet)
   return game:play_random(bot, check, params.max_steps)
 end
 
--- opts: { rules = name|R, variants, players, games, seed, options, check }
--- Returns the summary table.
+-- The variants of R as given, in the command line's form with their
+-- options: "hand_limit:size=5" (keys sorted).
+local function variant_texts(R)
+  local out = {}
+  for i, v in ipairs(rules.given_variants(R)) do
+    local keys = {}
+    for k in pairs(v.options or {}) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    local kv = {}
+    for j, k in ipairs(keys) do kv[j] = k .. "=" .. tostring(v.options[k]) end
+    out[i] = v[1] .. (#kv > 0 and (":" .. table.concat(kv, ",")) or "")
+  end
+  return out
+end
+
+-- opts: { rules = name|R, variants, players, games, seed, options, check,
+-- only } (only: play game `only` of the run alone, to reproduce it).
+-- Returns the summary table. A game that fails raises "game I (seed S):
+-- message".
 function M.run(opts)
   local R = opts.rules
   if type(R) ~= "table" then
@@ -45,12 +62,14 @@ function M.run(opts)
   local turns, steps, shared = 0, 0, 0
   local clock = os.clock
   local t0 = clock()
-  for i = 1, games do
+  local first, last = opts.only or 1, opts.only or games
+  for i = first, last do
     local gseed = derive(seed, i)
     local params = { rules = R.name, players = players, names = names, seed = gseed,
                      options = options }
     local bot = core.rng(derive(gseed, 0))
-    local game = M.playout(R, params, bot, opts.check, true)
+    local pok, game = pcall(M.playout, R, params, bot, opts.check, true)
+    if not pok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
     local res = game:result()
     turns = turns + res.turns
     steps = steps + #game.hist
@@ -64,25 +83,28 @@ function M.run(opts)
     local f = 10 ^ places
     return math.floor(x * f + 0.5) / f
   end
+  local played = last - first + 1
   local mean_score = {}
-  for s = 1, players do mean_score[s] = round(score_sum[s] / games, 4) end
+  for s = 1, players do mean_score[s] = round(score_sum[s] / played, 4) end
+  local opt_keys, given = {}, {}
+  for k in pairs(opts.options or {}) do opt_keys[#opt_keys + 1] = k end
+  table.sort(opt_keys)
+  for _, k in ipairs(opt_keys) do given[k] = options[k] end
   return {
     rules = R.name,
-    variants = (function()
-      local t = {}
-      for i, v in ipairs(rules.given_variants(R)) do t[i] = v[1] end
-      return t
-    end)(),
+    variants = variant_texts(R),
+    options = next(given) and given or setmetatable({}, core.json.object),
     players = players,
-    games = games,
+    games = played,
+    only = opts.only,
     seed = seed,
-    mean_turns = round(turns / games, 4),
-    mean_steps = round(steps / games, 4),
+    mean_turns = round(turns / played, 4),
+    mean_steps = round(steps / played, 4),
     wins = wins,
     shared_wins = shared,
     mean_score = mean_score,
     seconds = round(elapsed, 3),
-    games_per_second = elapsed > 0 and round(games / elapsed, 1) or 0,
+    games_per_second = elapsed > 0 and round(played / elapsed, 1) or 0,
   }
 end
 
@@ -92,15 +114,24 @@ function M.format(s)
   local rules_name = s.rules
   if #s.variants > 0 then rules_name = rules_name .. " + " .. table.concat(s.variants, " + ") end
   add("rules        %s", rules_name)
+  local keys = {}
+  for k in pairs(s.options or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  if #keys > 0 then
+    local kv = {}
+    for i, k in ipairs(keys) do kv[i] = k .. "=" .. tostring(s.options[k]) end
+    add("options      %s", table.concat(kv, ", "))
+  end
   add("players      %d", s.players)
-  add("games        %d (seed %d)", s.games, s.seed)
+  if s.only then add("game         %d of the run with seed %d", s.only, s.seed)
+  else add("games        %d (seed %d)", s.games, s.seed) end
   add("mean turns   %.2f (%.1f steps)", s.mean_turns, s.mean_steps)
   local w, m = {}, {}
   for i = 1, s.players do
     w[i] = string.format("%d: %d", i, s.wins[i])
     m[i] = string.format("%d: %.2f", i, s.mean_score[i])
   end
-  add("wins         %s (%d games shared)", table.concat(w, "  "), s.shared_wins)
+  add("wins         %s (%d %s shared)", table.concat(w, "  "), s.shared_wins, s.shared_wins == 1 and "game" or "games")
   add("mean score   %s", table.concat(m, "  "))
   add("speed        %.0f games/s (%.2f s)", s.games_per_second, s.seconds)
   return table.concat(lines, "\n")

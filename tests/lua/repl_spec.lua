@@ -89,10 +89,10 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
   it("a move of several steps: the options go on, and undo takes the whole move back", function()
     local out = kontor_cmd("--players 2 --seed 3",
       "auto 4\noptions\ndo 1\ndo 1\n=#g:actions()\n=#g:moves()\nundo\n=#g:actions()\ndo exchange ship 1 to fish\n=g:moves()[5]\n")
-    assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase1).\n  1  exchange\n  2  pass\n"))
+    assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase 1).\n  1  exchange\n  2  pass\n"))
     assert.truthy(has(out, "The move goes on:\n  1  exchange ship 1\n  2  exchange ship 2\nThe move goes on:\n  1  exchange ship 1 to grain\n"))
-    assert.truthy(has(out, "\n6\n5\nUndid 1 move: Player 1: exchange ship 1\nPlayer 1 to choose (phase1).\n4\n"))
-    assert.truthy(has(out, '"1: exchange ship 1 to fish"'))
+    assert.truthy(has(out, "\n6\n5\nUndid 1 move: Player 1: exchange ship 1\nPlayer 1 to choose (phase 1).\n4\n"))
+    assert.truthy(has(out, '\n1: exchange ship 1 to fish\n'))
   end)
 
   it("a full game against two random bots, through commands only, ends with scores and the winner", function()
@@ -126,7 +126,7 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     assert.truthy(has(out, "Saved 3 moves to " .. f .. "."))
     assert.truthy(has(out, "New game: Sea Merchants, 3 players (Player 1, Player 2, Player 3), seed 9."))
     assert.truthy(has(out, "Loaded " .. f .. ": Sea Merchants, 3 players (Player 1, Player 2, Player 3), seed 7; 3 moves."))
-    assert.truthy(out:match('\n3\n"3: load wood on ship 1"\n$'))
+    assert.truthy(out:match('\n3\n3: load wood on ship 1\n$'))
     -- another process: load, then replay step by step
     local out2 = kontor_cmd("", "load " .. f .. "\nmoves\nreplay " .. f .. "\nnext\nnext 2\nnext\nprev\n=#g:moves()\n")
     assert.truthy(has(out2, "Replaying " .. f .. ": Sea Merchants, 3 players"))
@@ -160,6 +160,73 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     assert.truthy(has(out, "\n3\nPlayer 1 stows grain on ship 1\n"))
     assert.truthy(has(out, "reloaded; stopped before move 1 '1: load grain on ship 1'"))
     assert.truthy(out:match("\n0\n%s+1  stow grain on ship 1\n"))
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("a reload that stops early keeps the moves it could not replay: the rule put back, reload restores all", function()
+    local dir = tmpdir()
+    local rules = dir .. "/sea_merchants.lua"
+    local original = read("variants/sea_merchants.lua")
+    write(rules, original)
+    write(dir .. "/orig.lua", original)
+    write(dir .. "/stow.lua", (original:gsub('"load " %.%. name', '"stow " .. name')))
+    local set = function(which)
+      return string.format("os.execute('cp %s/%s.lua %s')\n", dir, which, rules)
+    end
+    local out = kontor_cmd("--rules " .. rules .. " --players 2 --seed 5",
+      "auto 30\n=#g:moves()\nh = g:moves()\n"
+      .. set("stow") .. "reload\n=#g:moves()\nredo\n"
+      .. set("orig") .. "reload\n=#g:moves()\n=table.concat(g:moves(), '|') == table.concat(h, '|')\n")
+    assert.truthy(has(out, "\n30\n"), out)
+    assert.truthy(has(out, "reloaded; stopped before move 1 '1: load "), out)
+    assert.truthy(has(out, "(30 moves from there on kept: put the rule back and reload, or redo)\n"), out)
+    assert.truthy(has(out, "\n0\nthe next kept move 'Player 1: load "), out)
+    assert.truthy(has(out, "Reloaded the rules of sea_merchants; replayed 30 moves.\n"), out)
+    assert.truthy(out:match("\n30\ntrue\n$"), out)
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("typed input means what the user meant: a lone option, did you mean, slot or slots, stop here", function()
+    local out = kontor_cmd("--rules tests/repl/shop.lua", "options\nbuy apple\npass\npas\nbord\n=#g:moves()\n")
+    assert.truthy(has(out, "  1  buy apple  (costs 2 coins)\n  2  buy pear  (costs 3 coins)\n  3  pass\n"), out)
+    assert.truthy(has(out, "Player 2 to choose (take other 2).\nPlayer 2 passes\n"), out)  -- pass alone: the option
+    assert.truthy(has(out, "unknown command or name 'pas': did you mean `pass`?\n"), out)
+    assert.truthy(has(out, "unknown command or name 'bord': did you mean `board`?\n2\n"), out)
+    -- Sea Merchants: a lone "draw"; "slot 3" as the log writes it; the stop option says so
+    local sc = 'g = kontor.new_game{ players = 2, scenario = { market = {"grain","wood","porcelain","fish","spices","cloth"}, '
+      .. 'deck = {"wood","grain","cloth","spices"}, ships = {{"grain","wood"},{"cloth","spices"}}, '
+      .. 'hands = {{"fish","fish"},{}}, phase = "phase2", active = 1 } }\n'
+    out = kontor_cmd("", sc .. "play\n1\n1\nundo\nplay fish on slot 3\nundo\ndraw\nmoves\n")
+    assert.truthy(has(out, "  1  play fish on slots 1  (stop here: the move ends)\n  2  play fish on slots 1,2\n"), out)
+    assert.truthy(has(out, "Player 1 plays fish on slot 3: "), out)
+    assert.truthy(has(out, "1  Player 1: draw\n"), out)
+  end)
+
+  it("load FILE at Sea Merchants' loading decision loads the file; new after a preset keeps it", function()
+    local dir = tmpdir()
+    local out = kontor_cmd("--players 2 --variant house", "save " .. dir .. "/a.json\nload " .. dir .. "/a.json\n"
+      .. "load " .. dir .. "/missing.json\nnew seed=2\n=g.params.seed\n")
+    assert.truthy(has(out, "Loaded " .. dir .. "/a.json: "), out)
+    assert.truthy(has(out, dir .. "/missing.json: No such file or directory"), out)
+    assert.falsy(has(out, "is not a legal action"), out)
+    assert.falsy(has(out, "cannot be used together"), out)
+    assert.truthy(out:match("\n2\n$"), out)
+    os.execute("rm -rf " .. dir)
+  end)
+
+  it("an error inside a move is one message, with no traceback through the engine", function()
+    local dir = tmpdir()
+    write(dir .. "/crash.lua", [[return { variant = true, base = "sea_merchants", apply = function(R)
+  R.constraints[#R.constraints + 1] = function(g, seat, name, text)
+    if name == "phase1" then error("constraint exploded") end
+  end
+end }
+]])
+    local out = kontor_cmd("--players 2 --variant " .. dir .. "/crash.lua", "1\n1\n1\n1\n=#g:moves()\n")
+    assert.truthy(has(out, dir .. "/crash.lua:3: constraint exploded\n"), out)
+    assert.falsy(has(out, "kontor/"), out)
+    assert.falsy(has(out, "repl/"), out)
+    assert.truthy(out:match("\n3\n$"), out)   -- the game as it was before the move
     os.execute("rm -rf " .. dir)
   end)
 
@@ -209,8 +276,7 @@ end)
 describe("docs/repl.md", function()
   it("every transcript of the tour prints what the doc shows", function()
     local tour = dofile("tests/repl/tour.lua")
-    os.execute("rm -rf /tmp/tour")
-    local steps = tour.run_all(BIN, read("docs/repl.md"))
+    local steps, _, dir = tour.run_all(BIN, read("docs/repl.md"))
     local checked = 0
     for _, s in ipairs(steps) do
       if s.kind == "shell" then
@@ -223,15 +289,16 @@ describe("docs/repl.md", function()
       end
     end
     assert.truthy(checked >= 25, checked .. " commands checked")
-    os.execute("rm -rf /tmp/tour")
+    os.execute("rm -rf " .. dir)
   end)
 
   it("the tour's banner is what a terminal shows", function()
     if not tmux.available() then return pending("tmux is not installed") end
     local tour = dofile("tests/repl/tour.lua")
-    local steps = tour.parse(read("docs/repl.md"))
+    local dir = tour.tempdir()
+    local steps = tour.parse(tour.localize(read("docs/repl.md"), dir))
     local home = tmpdir()
-    os.execute("mkdir -p /tmp/tour && cp variants/sea_merchants.lua /tmp/tour/")
+    os.execute("cp variants/sea_merchants.lua " .. dir .. "/")
     for _, s in ipairs(steps) do
       if s.kind == "kontor" and #s.banner > 0 then
         local t = tmux.start(BIN .. " " .. s.args, { HOME = home, NO_COLOR = "1" }, 200, 40)
@@ -241,7 +308,7 @@ describe("docs/repl.md", function()
         assert.are.equal(table.concat(s.banner, "\n") .. "\n>", screen)
       end
     end
-    os.execute("rm -rf /tmp/tour " .. home)
+    os.execute("rm -rf " .. dir .. " " .. home)
   end)
 end)
 
@@ -283,7 +350,7 @@ describe("kontor startup errors", function()
   it("--names alone sets the number of players", function()
     local out, code = kontor_cmd("--names Ann,Bob,Cem,Dan", "=g.players\n=g.names[4]\n")
     assert.are.equal(0, code)
-    assert.are.equal('4\n"Dan"\n', out)
+    assert.are.equal('4\nDan\n', out)   -- a string prints as lua.c prints it
   end)
 
   it("--help shows play and --bot", function()
@@ -353,7 +420,7 @@ pty("kontor in a terminal (tmux)", function()
     t:send("g:op", "Tab")
     assert.truthy(t:wait_for("\n> g:options%($"))
     t:send(")[1]", "Enter")
-    assert.truthy(t:wait_for('"load grain on ship 1"', 3, true))
+    assert.truthy(t:wait_for('\nload grain on ship 1\n', 3, true))
     t:send("string.for", "Tab")
     assert.truthy(t:wait_for("\n> string.format%($"))
     t:send("C-u", "g.coins:val", "Tab")
@@ -378,6 +445,28 @@ pty("kontor in a terminal (tmux)", function()
     t:stop()
   end)
 
+  it("TAB completes file names after load/save/replay, seat names after view/as/bot; g. shows no internals", function()
+    local dir = tmpdir()
+    write(dir .. "/saved_game.json", "{}")
+    local t = start("--names Ann,Bob", { NO_COLOR = "1" })
+    t:send("load " .. dir .. "/sav", "Tab")
+    assert.truthy(t:wait_for("\n> load " .. dir:gsub("%p", "%%%0") .. "/saved_game%.json$"))
+    t:send("C-u", "replay " .. dir .. "/sav", "Tab")
+    assert.truthy(t:wait_for("\n> replay " .. dir:gsub("%p", "%%%0") .. "/saved_game%.json$"))
+    t:send("C-u", "view B", "Tab")
+    assert.truthy(t:wait_for("\n> view Bob$"))
+    t:send("C-u", "bot A", "Tab")
+    assert.truthy(t:wait_for("\n> bot Ann$"))
+    t:send("C-u", "g.", "Tab", "Tab")
+    local s = t:wait_for("players", 3, true)
+    assert.truthy(s and has(s, "names") and has(s, "apply("), s)
+    for _, internal in ipairs { "co", "hist", "hseat", "hidx", "future", "ctx", "by_seat" } do
+      assert.falsy(s:find("%f[%w_]" .. internal .. "%f[^%w_]"), internal .. " offered:\n" .. s)
+    end
+    t:stop()
+    os.execute("rm -rf " .. dir)
+  end)
+
   it("history is kept in ~/.kontor_history and comes back with Up", function()
     local t = start("--players 2", { NO_COLOR = "1" })
     t:send("40 + 2", "Enter")
@@ -396,6 +485,21 @@ pty("kontor in a terminal (tmux)", function()
     t:stop()
   end)
 
+  it("Ctrl-D with a game in progress saves it and says where; loading it gives the game back", function()
+    local t = start("--players 2 --seed 4", { NO_COLOR = "1" })
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("Player 2 to choose", 3, true))
+    t:send("C-d")
+    local s = t:wait_for("[exit 0]", 3, true)
+    local path = home .. "/.kontor_autosave.json"
+    s = s and s:gsub("\n", "")   -- the line wraps at the screen's width
+    assert.truthy(s and has(s, "The game is not over: saved 1 move to " .. path
+      .. " (load it with: kontor, then load " .. path .. ")."), s)
+    t:stop()
+    local out = kontor_cmd("", "load " .. path .. "\n=#g:moves()\n")
+    assert.truthy(out:match("\n1\n$"), out)
+  end)
+
   it("Ctrl-C stops a running script, not the REPL; at the prompt it drops the line", function()
     local t = start("--players 2", { NO_COLOR = "1" })
     t:send("while true do end", "Enter")
@@ -408,6 +512,33 @@ pty("kontor in a terminal (tmux)", function()
     assert.truthy(t:wait_for("\n42\n"))
     t:send("C-d")
     assert.truthy(t:wait_for("[exit 0]", 3, true))
+    t:stop()
+  end)
+
+  it("Ctrl-C during auto 1000 prints interrupted, with no internal path; the game is whole", function()
+    local t = start("--variant tests/repl/slow.lua --players 2", { NO_COLOR = "1" })
+    t:send("auto 1000", "Enter")
+    os.execute("sleep 0.5")
+    t:send("C-c")
+    local s = t:wait_for("interrupted\nPlayed %d+ of your moves", 5)
+    assert.truthy(s, t:screen())
+    assert.falsy(has(s, ".lua"), s)
+    assert.falsy(has(s, "stack traceback"), s)
+    t:send("=g:invariants()", "Enter")
+    assert.truthy(t:wait_for("\nnil\n"))
+    t:stop()
+  end)
+
+  it("the banner and the board name the variants and options; prompts use plain words", function()
+    local t = start("--variant hand_limit:size=5 --option start_coins=3 --players 2", { NO_COLOR = "1" })
+    local s = t:screen()
+    assert.truthy(has(s, "Kontor " .. kontor.version .. " - Sea Merchants with hand_limit (size=5); "
+      .. "options start_coins=3, 2 players (Player 1, Player 2), seed 1."), s)
+    t:send("board", "Enter")
+    s = t:wait_for("Rules: Sea Merchants with hand_limit (size=5); options start_coins=3\nPlayer 1 to choose (load).", 3, true)
+    assert.truthy(s, t:screen())
+    t:send("auto 4", "Enter")
+    assert.truthy(t:wait_for("to choose (phase 1).", 3, true), t:screen())
     t:stop()
   end)
 
@@ -425,6 +556,76 @@ pty("kontor in a terminal (tmux)", function()
     t:stop()
   end)
 
+  it("texts from a rule set reach the terminal escaped: no title change, clipboard write or clear", function()
+    local t = start("--rules tests/repl/hostile_text.lua", { NO_COLOR = "1" })
+    t:send("board", "Enter")
+    assert.truthy(t:wait_for("board\\e]0;pwned\\a", 3, true))
+    t:send("options", "Enter")
+    assert.truthy(t:wait_for("1  take\\e[2J\\e[H$", 3, true))
+    t:send("log", "Enter")
+    assert.truthy(t:wait_for("log\\e]52;c;cm0gLXJmIH4=\\a", 3, true))
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("picked 1\\a\\e[31m", 3, true))
+    local s = t:screen()
+    assert.truthy(has(s, "Kontor " .. kontor.version .. " - Hostile\\e]0;pwned\\a"), s)  -- not cleared
+    assert.falsy(has(t:tmux("display -p -t k '#{pane_title}'"), "pwned"))
+    t:stop()
+    local out = kontor_cmd("--list", nil)
+    assert.falsy(has(out, "\27"))
+    local l = sh("KONTOR_PATH=tests/repl " .. BIN .. " --list")
+    assert.truthy(has(l, "hostile_text      rules                      summary\\e[2J\\e[H$ \n"), l)
+    assert.falsy(has(l, "\27"))
+  end)
+
+  it("play: the mover sees the result, the hand-over clears the scrollback, the next player is greeted", function()
+    local t = tmux.start(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { HOME = home, NO_COLOR = "1" }, 120, 20)
+    sessions[#sessions + 1] = t
+    assert.truthy(t:wait_for("Pass the keyboard to Ann (seat 1) and press Enter.", 3, true))
+    t:send("Enter")
+    assert.truthy(t:wait_for("\nAnn>$"))
+    assert.truthy(has(t:history(), "hand 3 cards: wood, spices, cloth"))
+    t:send("1", "Enter")
+    -- Ann sees what her move did before the screen goes
+    local s = t:wait_for("Ann: press Enter to hide your hand and pass the keyboard to Bob.", 3, true)
+    assert.truthy(s and has(s, "Ann loads grain on ship 1"), s)
+    t:send("Enter")
+    assert.truthy(t:wait_for("Pass the keyboard to Bob (seat 2) and press Enter.", 3, true))
+    local h = t:history()
+    assert.falsy(has(h, "wood, spices, cloth"), h)   -- Ann's hand, not even in the scrollback
+    assert.falsy(has(h, "Ann, your move"), h)
+    t:send("Enter")
+    s = t:wait_for("\nBob>$")
+    assert.truthy(s)
+    s = t:history()
+    assert.truthy(has(s, "Since your last turn:\nAnn loads grain on ship 1\n"), s)
+    assert.truthy(has(s, "> Bob: 0 coins; ships empty, empty; no special cards; hand 3 cards: grain, fish, spices"), s)
+    -- nothing shows Ann's hand to Bob: not view, as, Lua, or moving for her
+    for _, cmd in ipairs { "view 1", "as 1", "g:show()", "g.hands[1]", "1: load fish on ship 2" } do
+      t:send("C-u", cmd, "Enter")
+    end
+    s = t:wait_for("'1: load fish on ship 2'", 3, true) or t:wait_for("do: in play", 3, true)
+    h = t:history()
+    assert.falsy(has(h, "wood, spices, cloth"), h)
+    assert.truthy(has(h, "view: in play you see and act only for your own seat (Bob)"), h)
+    assert.truthy(has(h, "as: in play the board shows your own seat"), h)
+    assert.truthy(has(h, "'g:show()' is not a command or a move here"), h)
+    assert.truthy(has(h, "do: in play you see and act only for your own seat (Bob)"), h)
+    t:stop()
+  end)
+
+  it("play: undo past another person's move needs their yes", function()
+    local out = kontor_cmd("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nno\nundo\nyes\n=#g:moves()\nmoves\n")
+    assert.truthy(has(out, "Undo takes back Bob's move too.\nNot undone: Bob did not agree. "
+      .. "Only your own moves can be taken back without the others' consent.\n"), out)
+    assert.truthy(has(out, "Undid 2 moves: Ann: load grain on ship 1; Bob: load grain on ship 1\n"), out)
+    assert.truthy(has(out, "No moves yet."), out)
+  end)
+
+  it("play: auto plays your moves and the bots', never another person's", function()
+    local out = kontor_cmd("play --players 3 --seed 3 --names Ann,Bob,Cem --bot 3=random", "auto\n")
+    assert.truthy(has(out, "Played 1 of your moves (1 move in all).\nBob to choose (load).\n--- Bob's turn (seat 2) ---"), out)
+  end)
+
   it("play: a hand-over screen between two people, cleared, waiting for Enter", function()
     local t = tmux.start(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { HOME = home, NO_COLOR = "1" })
     sessions[#sessions + 1] = t
@@ -432,6 +633,8 @@ pty("kontor in a terminal (tmux)", function()
     t:send("Enter")
     assert.truthy(t:wait_for("\nAnn>$"))
     t:send("1", "Enter")
+    assert.truthy(t:wait_for("press Enter to hide your hand", 3, true))
+    t:send("Enter")
     local s = t:wait_for("Pass the keyboard to Bob (seat 2) and press Enter.", 3, true)
     assert.truthy(s)
     assert.falsy(has(s, "Ann, your move"))  -- the screen was cleared: Ann's hand is gone

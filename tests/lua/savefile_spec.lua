@@ -237,3 +237,115 @@ describe("loading a bad save file", function()
     assert.are.equal(before, snapshot(current))
   end)
 end)
+
+---------------------------------------------------------------------------
+-- What a save may name (issue 10 item 7, issue 13 point 3)
+---------------------------------------------------------------------------
+
+describe("the files a save names", function()
+  local CHEAP = [[
+return { variant = true, base = "sea_merchants", name = "cheap",
+  options = { price = { default = 5, type = "integer" }, loud = { default = false } },
+  apply = function(R, o) end }
+]]
+
+  -- Runs `src` in a fresh kontor process in folder `dir`, killed after 10 s
+  -- (a save that makes the loader block on a device must fail, not hang).
+  local function run_in(dir, src)
+    local script = write(tmp("in_dir.lua"), src)
+    local cmd = string.format("cd %s && timeout -s KILL 10 %s run %s 2>&1", sh_quote(dir),
+      sh_quote(kontor.core.fs.realpath(binary())), sh_quote(script))
+    local p = assert(io.popen(cmd))
+    local out = p:read("a")
+    local _, how, code = p:close()
+    return out, how == "exit" and code or 128 + code
+  end
+
+  local function dirs()
+    local base = tmp("names")
+    os.execute("rm -rf " .. sh_quote(base) .. " && mkdir -p " .. sh_quote(base .. "/a") .. " "
+      .. sh_quote(base .. "/b"))
+    local a = kontor.core.fs.realpath(base .. "/a")
+    write(a .. "/cheap.lua", CHEAP)
+    return a, kontor.core.fs.realpath(base .. "/b")
+  end
+
+  local function save_in(a)
+    local out, code = run_in(a, [[
+      local g = kontor.new_game { variants = { { "./cheap.lua", options = { price = "8", loud = "true" } } },
+        players = 2, options = { start_coins = "3" } }
+      assert(g:apply(1))
+      assert(g:save("g.json"))
+      print("saved")]])
+    assert.are.equal(0, code, out)
+    return kontor.json.decode(read(a .. "/g.json"))
+  end
+
+  it("keep option values typed as the files declare them", function()
+    local a = dirs()
+    local doc = save_in(a)
+    assert.are.equal(8, doc.variants[1].options.price)
+    assert.are.equal(true, doc.variants[1].options.loud)
+    assert.are.equal(3, doc.options.start_coins)
+    assert.are.equal("./cheap.lua", doc.variants[1].name)
+  end)
+
+  it("load from any folder: a variant file beside the save is found from elsewhere", function()
+    local a, b = dirs()
+    local doc = save_in(a)
+    assert.are.equal("cheap.lua", doc.files[2].path)
+    assert.is_string(doc.files[2].hash)
+    local out, code = run_in(b, [[
+      local g, err, warns = kontor.load_game("../a/g.json")
+      assert(g, err)
+      print(#g:moves(), g.R.applied[1].options.price, #warns)]])
+    assert.are.equal(0, code, out)
+    assert.are.equal("1\t8\t0\n", out)
+  end)
+
+  it("warn on load when a rule or variant file changed since the save", function()
+    local a, b = dirs()
+    save_in(a)
+    write(a .. "/cheap.lua", CHEAP .. "-- edited\n")
+    local out, code = run_in(b, [[
+      local g, err, warns = kontor.load_game("../a/g.json")
+      assert(g, err)
+      print(warns[1])]])
+    assert.are.equal(0, code, out)
+    assert.truthy(out:find("../a/g.json: " .. a .. "/cheap.lua changed since the game was saved", 1, true), out)
+  end)
+
+  it("refuse devices, system files, FIFOs, big files and folders elsewhere, before opening them", function()
+    local a, b = dirs()
+    local doc = save_in(a)
+    os.execute("mkfifo " .. sh_quote(a .. "/fifo.lua"))
+    os.execute("ln -s /dev/zero " .. sh_quote(a .. "/zero.lua"))
+    write(a .. "/big.lua", ("-- padding\n"):rep(100000))
+    local elsewhere = tmp("elsewhere.lua")
+    write(elsewhere, CHEAP)
+    local cases = {
+      { "/dev/stdin", "a save may name only .lua rule files" },
+      { "/etc/passwd", "a save may name only .lua rule files" },
+      { "/dev/zero", "a save may name only .lua rule files" },
+      { "fifo.lua", "fifo.lua: refused: not a regular file" },
+      { "zero.lua", "zero.lua: refused: not a regular file" },
+      { "big.lua", "big.lua: refused: too large (1100000 bytes; at most 1048576)" },
+      { elsewhere, "refused: outside the folders a save may name" },
+      { "../../../etc", "a save may name only .lua rule files" },
+    }
+    for _, c in ipairs(cases) do
+      for _, field in ipairs { "rules", "variant" } do
+        local d = kontor.json.decode(kontor.json.encode(doc))
+        d.files = nil
+        if field == "rules" then d.rules = c[1] else d.variants[1].name = c[1] end
+        write(a .. "/evil.json", kontor.json.encode(d))
+        local out, code = run_in(b, [[
+          local g, err = kontor.load_game("../a/evil.json")
+          print(g, err)]])
+        assert.are.equal(0, code, c[1] .. ": " .. out)
+        assert.truthy(out:find(c[2], 1, true), c[1] .. ": " .. out)
+        assert.truthy(out:find("^nil\t../a/evil.json: "), out)
+      end
+    end
+  end)
+end)

@@ -6,6 +6,7 @@
 --   t:send("g:op", "Tab")           -- tmux key names: Tab, Enter, C-c, C-d, Up
 --   t:wait_for("g:options%(")       -- polls the screen (a Lua pattern) up to 5 s
 --   t:screen(true)                  -- the screen, with escape codes when true
+--   t:history()                     -- the screen and the scrollback above it
 --   t:stop()
 --
 -- Each session runs on its own tmux server socket, so tests never touch a
@@ -64,6 +65,12 @@ end
 -- drops the spaces at the end of each line: a prompt "> " reads ">").
 function T:screen(escapes)
   local s = self:tmux("capture-pane -p " .. (escapes and "-e " or "") .. "-t k")
+  return (s:gsub("%s+$", ""))
+end
+
+-- The screen and all the scrollback above it (capture-pane -S -).
+function T:history()
+  local s = self:tmux("capture-pane -p -S - -t k")
   return (s:gsub("%s+$", ""))
 end
 

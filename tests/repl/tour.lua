@@ -8,13 +8,34 @@
 -- test checks it). Other "$ " lines are shell commands, run as they are. A
 -- board row "> Name: 3 coins; ..." (the seat to move) is output, not typing.
 --
+-- The doc's scratch folder is /tmp/tour; the tests run it in a fresh
+-- folder of their own (other tests may run at the same time), written
+-- wherever the doc says /tmp/tour.
+--
 --   local tour = dofile("tests/repl/tour.lua")
---   local steps, blocks = tour.parse(text)
+--   local dir = tour.tempdir()
+--   local steps, blocks = tour.parse(tour.localize(text, dir))
 --   tour.run(bin, args, { "board", "1" }) -> { output1, output2 }
 
 local M = {}
 
 M.MARK = "@@kontor-tour@@"
+M.DIR = "/tmp/tour"
+
+-- A fresh, empty folder.
+function M.tempdir()
+  local p = assert(io.popen("mktemp -d"))
+  local d = p:read("l")
+  p:close()
+  return d
+end
+
+local function plain(s) return (s:gsub("%p", "%%%0")) end
+
+-- The doc with its scratch folder M.DIR moved to `dir`.
+function M.localize(doc, dir)
+  return (doc:gsub(plain(M.DIR), (dir:gsub("%%", "%%%%"))))
+end
 
 -- steps: { kind = "shell", cmd = } or { kind = "kontor", args =, banner = {lines},
 -- cmds = {texts}, outs = {texts}, block_of = {block index per command} };
@@ -83,9 +104,11 @@ function M.run(bin, args, cmds)
   return outs, out
 end
 
--- Runs every step of `doc`; returns the steps with `got` (outputs) filled.
-function M.run_all(bin, doc)
-  local steps, nblocks = M.parse(doc)
+-- Runs every step of `doc` in `dir` (the doc's /tmp/tour; default: a fresh
+-- folder); returns the steps with `got` (outputs) filled, and the folder.
+function M.run_all(bin, doc, dir)
+  dir = dir or M.tempdir()
+  local steps, nblocks = M.parse(M.localize(doc, dir))
   for _, s in ipairs(steps) do
     if s.kind == "shell" then
       s.ok = os.execute(s.cmd)
@@ -93,12 +116,20 @@ function M.run_all(bin, doc)
       s.got = M.run(bin, s.args, s.cmds)
     end
   end
-  return steps, nblocks
+  return steps, nblocks, dir
 end
 
 -- The doc with every console block's outputs replaced by what the program printed.
 function M.render(bin, doc)
-  local steps = M.run_all(bin, doc)
+  local steps, _, dir = M.run_all(bin, doc)
+  local back = function(x) return (x:gsub(plain(dir), M.DIR)) end
+  for _, s in ipairs(steps) do
+    if s.cmd then s.cmd = back(s.cmd) end
+    if s.args then s.args = back(s.args) end
+    for i, c in ipairs(s.cmds or {}) do s.cmds[i] = back(c) end
+    for i, o in ipairs(s.got or {}) do s.got[i] = back(o) end
+  end
+  os.execute("rm -rf '" .. dir .. "'")
   local blocks = {}
   local function add(b, line) blocks[b] = blocks[b] or {}; table.insert(blocks[b], line) end
   for _, s in ipairs(steps) do

@@ -1,0 +1,86 @@
+-- kontor.text: text that comes from rule scripts, variants, saves or
+-- players, made safe to print at a terminal; small helpers for messages.
+--
+-- Terminal control sequences in such text could retitle the window, write
+-- the clipboard (OSC 52) or clear the screen under a fake prompt. Every
+-- front end passes what it prints through text.escape: control characters
+-- (C0, DEL, C1) and bytes that are not UTF-8 show as visible escapes: ESC as
+-- \e, BEL as \a, others as \xNN. Printable text, including any UTF-8
+-- letter, is unchanged.
+
+local M = {}
+
+local NAMED = { ["\27"] = "\\e", ["\7"] = "\\a", ["\8"] = "\\b", ["\r"] = "\\r",
+                ["\f"] = "\\f", ["\v"] = "\\v", ["\0"] = "\\0", ["\n"] = "\\n", ["\t"] = "\\t" }
+
+local function byte_escape(c)
+  return NAMED[c] or string.format("\\x%02X", c:byte())
+end
+
+-- The UTF-8 sequence at i of s: its length, or nil when it is not valid
+-- UTF-8 or is a C1 control (U+0080..U+009F).
+local function utf8_len(s, i)
+  local c = s:byte(i)
+  local n, min
+  if c >= 0xC2 and c <= 0xDF then n, min = 2, 0x80
+  elseif c >= 0xE0 and c <= 0xEF then n, min = 3, 0x800
+  elseif c >= 0xF0 and c <= 0xF4 then n, min = 4, 0x10000
+  else return nil end
+  local cp = c & (0x3F >> (n - 1))
+  for j = 1, n - 1 do
+    local d = s:byte(i + j)
+    if not d or d < 0x80 or d > 0xBF then return nil end
+    cp = (cp << 6) | (d & 0x3F)
+  end
+  if cp < min or cp > 0x10FFFF or (cp >= 0xD800 and cp <= 0xDFFF) then return nil end
+  if cp >= 0x80 and cp <= 0x9F then return nil end
+  return n
+end
+
+-- s with control characters and invalid bytes escaped. With `lines`, line
+-- breaks and tabs stay (for multi-line text such as a board); without it
+-- the result is one line. Non-strings are converted with tostring first.
+function M.escape(s, lines)
+  if type(s) ~= "string" then s = tostring(s) end
+  local bad = lines and "[%z\1-\8\11-\31\127-\255]" or "[%z\1-\31\127-\255]"
+  if not s:find(bad) then return s end
+  local out, i, n = {}, 1, #s
+  while i <= n do
+    local j = s:find(bad, i)
+    if not j then out[#out + 1] = s:sub(i); break end
+    if j > i then out[#out + 1] = s:sub(i, j - 1) end
+    local c = s:sub(j, j)
+    local b = c:byte()
+    if b >= 0x80 then
+      local len = utf8_len(s, j)
+      if len then out[#out + 1] = s:sub(j, j + len - 1); i = j + len
+      else out[#out + 1] = string.format("\\x%02X", b); i = j + 1 end
+    else
+      out[#out + 1] = byte_escape(c)
+      i = j + 1
+    end
+  end
+  return table.concat(out)
+end
+
+-- Whether s holds a character escape would change (in one-line mode).
+function M.has_control(s)
+  return M.escape(s) ~= s
+end
+
+-- "1 coin", "2 coins"; `plural` defaults to word .. "s".
+function M.count(n, word, plural)
+  return string.format("%d %s", n, n == 1 and word or (plural or word .. "s"))
+end
+
+-- The first line of an error message, with the engine's own frames out:
+-- what a person needs is the file:line in their script and the message.
+function M.error_line(msg)
+  msg = tostring(msg)
+  local first = msg:match("^[^\n]*")
+  -- "interrupted" raised by Ctrl-C wherever Lua was: no internal path
+  if first:match("interrupted$") then return "interrupted" end
+  return first
+end
+
+return M
