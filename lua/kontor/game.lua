@@ -161,6 +161,21 @@ function Ctx:finish()
   csb.finish()
 end
 
+-- g:stat(name [, n]): adds n (default 1) to this game's count of `name`, a
+-- stat the rule set declares in R.stats; kontor sim and compare report it
+-- per game (docs/api.md, "Stats"). Nothing is kept until a script calls it.
+function Ctx:stat(name, n)
+  if type(name) ~= "string" then
+    error(format("bad argument #1 to 'stat' (a stat name expected, got %s)", type(name)), 2)
+  end
+  if n == nil then n = 1 elseif type(n) ~= "number" or n ~= n then
+    error(format("bad argument #2 to 'stat' (a number expected, got %s)", tostring(n)), 2)
+  end
+  local t = self._stats
+  if not t then t = {}; self._stats = t end
+  t[name] = (t[name] or 0) + n
+end
+
 -- Strings are never collected from weak tables, so this memo is plain: it
 -- grows with the distinct texts a rule set builds, which are few.
 local memo = {}

@@ -13,6 +13,7 @@
 -- slower (docs/balance.md).
 
 local core = require "kontor.core"
+local rules = require "kontor.rules"
 
 local M = {}
 local Rec = {}
@@ -23,17 +24,17 @@ local getinfo, sethook = debug.getinfo, debug.sethook
 -- Lines one game may execute under coverage (the instruction limit's stand-in).
 M.LINE_BUDGET = 50000000
 
-local PILE_MT = getmetatable(core.pile {})
+local PILE_MT = debug.getmetatable(core.pile {})   -- the exposed types hide theirs
 
 -- The functions reachable from R (fields, upvalues), their sources and
 -- active lines: the lines that could fire.
 local function script_lines(R)
-  local lines, seen = {}, {}
+  local lines, seen = {}, { [R] = true }
   local function walk(v, depth)
     if depth > 12 or seen[v] then return end
     local t = type(v)
     if t == "table" then
-      if getmetatable(v) == PILE_MT then return end
+      if debug.getmetatable(v) == PILE_MT then return end
       seen[v] = true
       for k, x in next, v do
         walk(k, depth + 1)
@@ -46,7 +47,10 @@ local function script_lines(R)
         local src = info.source
         local set = lines[src]
         if not set then set = {}; lines[src] = set end
-        for l in pairs(info.activelines or {}) do set[l] = true end
+        -- a function's last line ("end") runs only if it falls off the end
+        for l in pairs(info.activelines or {}) do
+          if l ~= info.lastlinedefined then set[l] = true end
+        end
       end
       for i = 1, 255 do
         local name, x = debug.getupvalue(v, i)
@@ -55,7 +59,11 @@ local function script_lines(R)
       end
     end
   end
-  walk(R, 0)
+  -- what games run: the entry points, the rules, the constraints (and
+  -- what they reach), not views, invariants or load-time code
+  for _, k in ipairs { "setup", "play", "scores", "winners", "card_text" } do walk(R[k], 0) end
+  walk(R.rules, 0)
+  walk(R.constraints, 0)
   return lines
 end
 
@@ -90,10 +98,22 @@ function M.new(L)
   }, Rec)
   -- lines that could fire (before wrapping: the wrappers are not scripts)
   local possible = script_lines(R)
-  local files = {}
+  local own = { [R.file] = true }
+  for _, v in ipairs(R.applied or {}) do
+    local file = rules.find(v.spec)
+    if file then own[file] = true end
+  end
+  -- files are named from the program's home when they are in it, so that
+  -- shards made on machines with other homes still add up
+  local home = rules.home and (rules.home .. "/")
+  local files, key_of = {}, {}
+  rec.key_of = key_of
   for src, set in pairs(possible) do
-    local file = src:sub(2)
-    if not file:find("lua/kontor/", 1, true) then   -- the engine's own Lua
+    local path = src:sub(2)
+    local file = path
+    if home and path:sub(1, #home) == home then file = path:sub(#home + 1) end
+    if own[path] then
+      key_of[path] = file
       files[#files + 1] = file
       local t = {}
       for l in pairs(set) do t[tostring(l)] = 0 end
@@ -114,15 +134,21 @@ function M.new(L)
       end
     end
   end
-  -- the lines: a line hook on the thread running each entry point
-  local lines = rec.lines
+  -- the lines: a line hook on the thread running each entry point. The
+  -- hook finds the running function ("f" is the cheapest getinfo) and its
+  -- file's counts through a cache.
+  local hits, file_of = {}, setmetatable({}, { __mode = "k" })
+  for file in pairs(rec.lines) do hits[file] = {} end
+  rec.hits = hits
   local function hook(_, line)
-    local src = getinfo(2, "S").source
-    local t = lines[src:sub(2)]
-    if t then
-      local k = tostring(line)
-      t[k] = (t[k] or 0) + 1
+    local f = getinfo(2, "f").func
+    local t = file_of[f]
+    if t == nil then
+      local key = key_of[getinfo(f, "S").source:sub(2)]
+      t = key and hits[key] or false
+      file_of[f] = t
     end
+    if t then t[line] = (t[line] or 0) + 1 end
     local left = rec.left - 1
     rec.left = left
     if left < 0 then
@@ -151,16 +177,23 @@ end
 -- The card kinds of a game: R.card_text of each card in its piles (once).
 function Rec:game_start(game)
   self.left = M.LINE_BUDGET
+  -- chance events are decisions too (resolved by the game's RNG)
+  local ctx, decisions = game.ctx, self.decisions
+  local chance = ctx.chance
+  ctx.chance = function(g, name, ...)
+    decisions[name] = (decisions[name] or 0) + 1
+    return chance(g, name, ...)
+  end
   if self.card_words then return end
   local kinds = {}
   for _, k in ipairs(self.card_kinds or {}) do kinds[k] = true end
-  local R, ctx = self.R, game.ctx
+  local R = self.R
   if R.card_text then
     local seen = {}
     local function walk(v, depth)
       if depth > 3 or type(v) ~= "table" and type(v) ~= "userdata" or seen[v] then return end
       seen[v] = true
-      if getmetatable(v) == PILE_MT then
+      if debug.getmetatable(v) == PILE_MT then
         for i = 1, v:count() do
           local ok, text = core.sandbox.call(R.card_text, ctx, v:get(i))
           if ok and type(text) == "string" and text ~= "" then kinds[text] = true end
@@ -202,8 +235,18 @@ end
 
 -- The counts as plain data (kept in shard files; merged by adding).
 function Rec:data()
+  local lines = {}
+  for file, universe in pairs(self.lines) do
+    local t = {}
+    for k, v in pairs(universe) do t[k] = v end
+    for l, n in pairs(self.hits[file]) do
+      local k = tostring(l)
+      t[k] = (t[k] or 0) + n
+    end
+    lines[file] = t
+  end
   return { rules = self.rules, decisions = self.decisions, options = self.options,
-           cards = self.cards, lines = self.lines }
+           cards = self.cards, lines = lines }
 end
 
 -- Adds coverage data b into a (either may be nil); returns the sum.
