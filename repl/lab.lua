@@ -244,6 +244,17 @@ local function report_and_output(kind, t, sides, seed, unpaired)
     f:close()
   end
   if t.json then
+    -- a measure's missing verdict, difference or interval is JSON null
+    for _, key in ipairs(summary.order) do
+      local m = summary.measures[key]
+      if summary.kind == "compare" then
+        for _, f in ipairs { "a", "b", "diff", "ci", "verdict" } do
+          if m[f] == nil then m[f] = json.null end
+        end
+      elseif m.ci == nil then
+        m.ci = json.null
+      end
+    end
     out(json.encode(summary), "\n")
   else
     local color = want_color(1) and function(text, v)

@@ -2,8 +2,8 @@
 --
 -- Counts, per run: each R.rules entry called, each decision answered (by
 -- decision name), each option kind chosen (the first word of the option's
--- text), each card kind named in a chosen option, and each line of the
--- rule scripts executed. Nothing of this exists unless coverage is asked
+-- text), each card kind named in a chosen option; and whether each line of
+-- the rule scripts ran. Nothing of this exists unless coverage is asked
 -- for: the recorder wraps a rule set loaded for the run only.
 --
 -- Lines are counted by a line hook (the debug library, engine side) set on
@@ -148,7 +148,7 @@ function M.new(L)
       t = key and hits[key] or false
       file_of[f] = t
     end
-    if t then t[line] = (t[line] or 0) + 1 end
+    if t then t[line] = true end
     local left = rec.left - 1
     rec.left = left
     if left < 0 then
@@ -233,16 +233,16 @@ function Rec:checker(game)
   end
 end
 
--- The counts as plain data (kept in shard files; merged by adding).
+-- The counts as plain data (kept in shard files; merged by adding). A line
+-- is 1 (fired) or 0 (never): how often a line runs can depend on how the
+-- games were split between processes (a rule set's memo tables fill once
+-- per process), whether it runs at all does not.
 function Rec:data()
   local lines = {}
   for file, universe in pairs(self.lines) do
     local t = {}
     for k, v in pairs(universe) do t[k] = v end
-    for l, n in pairs(self.hits[file]) do
-      local k = tostring(l)
-      t[k] = (t[k] or 0) + n
-    end
+    for l in pairs(self.hits[file]) do t[tostring(l)] = 1 end
     lines[file] = t
   end
   return { rules = self.rules, decisions = self.decisions, options = self.options,
@@ -262,8 +262,9 @@ function M.add(a, b)
   end
   a.lines = a.lines or {}
   for file, t in pairs(b.lines or {}) do
-    a.lines[file] = a.lines[file] or {}
-    addmap(a.lines[file], t)
+    local x = a.lines[file] or {}
+    a.lines[file] = x
+    for k, v in pairs(t) do x[k] = math.max(x[k] or 0, v) end
   end
   return a
 end
