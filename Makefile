@@ -58,6 +58,7 @@ test: build/kontor build/asan/kontor $(CTESTS)
 
 bench: build/kontor
 	@sh tests/bench
+	@sh tests/balance/bench.sh
 
 install: build/kontor
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \
