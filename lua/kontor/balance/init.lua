@@ -67,6 +67,20 @@ function M.load(setup)
     if not bots.KINDS[b.kind] then
       error(string.format("--bot %d=%s: unknown bot '%s' (bots: %s)", seat, b.kind, b.kind, bots.list()), 0)
     end
+    -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
+    local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
+    local given = {}
+    for k in pairs(b.options or {}) do given[#given + 1] = k end
+    table.sort(given)
+    for _, k in ipairs(given) do
+      if decl[k] == nil then
+        local names = {}
+        for n in pairs(decl) do names[#names + 1] = n end
+        table.sort(names)
+        error(string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)", seat, b.kind,
+          b.kind, k, #names > 0 and table.concat(names, ", ") or "none"), 0)
+      end
+    end
     any_bot = true
   end
   for s = 1, players do
