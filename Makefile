@@ -62,10 +62,12 @@ bench: build/kontor
 
 install: build/kontor
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \
+	    $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/balance \
 	    $(DESTDIR)$(PREFIX)/share/kontor/repl $(DESTDIR)$(PREFIX)/share/kontor/variants
 	install -m 755 build/kontor $(DESTDIR)$(PREFIX)/bin/kontor
 	install -m 644 lua/kontor/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/
 	install -m 644 lua/kontor/bots/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots/
+	install -m 644 lua/kontor/balance/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/balance/
 	install -m 644 repl/*.lua $(DESTDIR)$(PREFIX)/share/kontor/repl/
 	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
 

@@ -276,7 +276,7 @@ local function report_and_output(kind, t, sides, seed, unpaired)
   end
 end
 
-local function run_cmd(kontor, args, kind)
+local function run_cmd(args, kind)
   local name = args[1]
   local specs = { SETUP_FLAGS, RUN_FLAGS }
   if kind == "compare" then specs[3] = COMPARE_FLAGS end
@@ -373,8 +373,9 @@ local function run_cmd(kontor, args, kind)
   return 0
 end
 
-function M.sim(kontor, args) return run_cmd(kontor, args, "sim") end
-function M.compare(kontor, args) return run_cmd(kontor, args, "compare") end
+-- (kontor, args) as the commands of cli.lua; the lab needs only args.
+function M.sim(_, args) return run_cmd(args, "sim") end
+function M.compare(_, args) return run_cmd(args, "compare") end
 
 ---------------------------------------------------------------------------
 -- merge
@@ -382,7 +383,7 @@ function M.compare(kontor, args) return run_cmd(kontor, args, "compare") end
 
 local MERGE_FLAGS = { ["--json"] = "bool", ["--report"] = "value", ["--games-out"] = "value" }
 
-function M.merge(kontor, args)
+function M.merge(_, args)
   local files, rest = {}, {}
   local i = 2
   while i <= #args do

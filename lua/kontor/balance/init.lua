@@ -74,11 +74,11 @@ function M.load(setup)
     table.sort(given)
     for _, k in ipairs(given) do
       if decl[k] == nil then
-        local names = {}
-        for n in pairs(decl) do names[#names + 1] = n end
-        table.sort(names)
+        local known = {}
+        for n in pairs(decl) do known[#known + 1] = n end
+        table.sort(known)
         error(string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)", seat, b.kind,
-          b.kind, k, #names > 0 and table.concat(names, ", ") or "none"), 0)
+          b.kind, k, #known > 0 and table.concat(known, ", ") or "none"), 0)
       end
     end
     any_bot = true

@@ -213,13 +213,9 @@ local function forest(c)
   return table.concat(out, "\n")
 end
 
--- Coverage: one bar per entry (never fired in red, at the bottom), per part.
+-- Coverage: one bar per entry, never-fired entries first and in red.
 local function coverage_chart(id, title, map)
   local list = coverage.sorted(map)
-  local groups = {}
-  for i, e in ipairs(list) do
-    groups[i] = { label = e.name, values = { e.count } }
-  end
   local out = {}
   local never = {}
   for _, e in ipairs(list) do if e.count == 0 then never[#never + 1] = esc(e.name) end end
