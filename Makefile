@@ -79,13 +79,16 @@ test: build/kontor build/asan/kontor build/lua/kontor/core.so $(CTESTS)
 
 bench: build/kontor
 	@sh tests/bench/run
+	@sh tests/balance/bench.sh
 
 install: build/kontor build/lua/kontor/core.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \
+	    $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/balance \
 	    $(DESTDIR)$(PREFIX)/share/kontor/repl $(DESTDIR)$(PREFIX)/share/kontor/variants
 	install -m 755 build/kontor $(DESTDIR)$(PREFIX)/bin/kontor
 	install -m 644 lua/kontor/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/
 	install -m 644 lua/kontor/bots/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots/
+	install -m 644 lua/kontor/balance/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/balance/
 	install -m 644 repl/*.lua $(DESTDIR)$(PREFIX)/share/kontor/repl/
 	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
 	install -d $(DESTDIR)$(LUA_MODDIR)/kontor

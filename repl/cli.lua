@@ -15,6 +15,11 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor serve
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S [--option k=v]... [--game I] [--json]
+                  [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
+                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W]
+       kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S]
+                  [--unpaired] [--json] [sim's --jobs ... --until-width]
+       kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
   repl     an interactive Lua prompt with a game loaded as `g` and game
@@ -27,7 +32,12 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            in any language (docs/protocol.md)
   sim      play G random games and print a summary (the same seed gives
            the same summary; only the speed varies); --game I plays game I
-           of the run alone (a failing game's message gives the command)
+           of the run alone (a failing game's message gives the command);
+           the balance lab's flags add intervals, cores, shards, coverage,
+           a report
+  compare  play two setups on the same deals; each measure's difference
+           with its 95% interval and a verdict (docs/balance.md)
+  merge    combine the shards of a run into that run's result
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
@@ -204,6 +214,7 @@ local function sim_repro(t, i, seed, games)
 end
 
 local function cmd_sim(kontor, args)
+  if require("lab").wants(args) then return require("lab").sim(kontor, args) end
   local t, e = parse_flags(args, 2, SIM_FLAGS)
   if not t then return usage_error("sim: " .. e) end
   local players, pe = int_flag(t, "players", nil)
@@ -330,6 +341,8 @@ function M.main(home, args)
     if args[2] then return usage_error(string.format("serve: unexpected argument '%s'", args[2])) end
     return require("serve").run(kontor)
   end
+  if cmd == "compare" then return require("lab").compare(kontor, args) end
+  if cmd == "merge" then return require("lab").merge(kontor, args) end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end

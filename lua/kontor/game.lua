@@ -79,6 +79,9 @@ end
 -- outlives its game.
 local SEATS = setmetatable({}, { __mode = "k" })
 
+-- Each game's stat counts (g:stat), kept where a script cannot reach them.
+local STATS = setmetatable({}, { __mode = "k" })
+
 local function seats_of(ctx, fname)
   local n = SEATS[ctx]
   if n == nil then error(format("%s: call it on the game, as g:%s(...)", fname, fname:match("[%w_]+$")), 3) end
@@ -210,6 +213,25 @@ end
 
 function Ctx:finish()
   csb.finish()
+end
+
+-- g:stat(name [, n]): adds n (default 1) to this game's count of `name`, a
+-- stat the rule set declares in R.stats; kontor sim and compare report it
+-- per game (docs/api.md, "Stats"). Nothing is kept until a script calls it.
+function Ctx:stat(name, n)
+  if type(name) ~= "string" then
+    error(format("bad argument #1 to 'stat' (a stat name expected, got %s)", type(name)), 2)
+  end
+  if n == nil then n = 1 elseif type(n) ~= "number" or n ~= n then
+    error(format("bad argument #2 to 'stat' (a number expected, got %s)", tostring(n)), 2)
+  end
+  local t = STATS[self]
+  if not t then
+    if SEATS[self] == nil then error("g:stat: call it on the game, as g:stat(...)", 2) end
+    t = {}
+    STATS[self] = t
+  end
+  t[name] = (t[name] or 0) + n
 end
 
 -- Joins two strings, each pair built once per game: the memo lives in the
@@ -524,6 +546,13 @@ function Game:who()
     return t
   end
   return nil
+end
+
+-- The counts of the stats the rule script counted with g:stat: a copy.
+function Game:stats()
+  local out = {}
+  for k, v in pairs(STATS[self.ctx] or {}) do out[k] = v end
+  return out
 end
 
 function Game:over()

@@ -1,0 +1,371 @@
+-- kontor.balance.report: one self-contained HTML file with SVG charts
+-- written here (no scripts, no fonts or styles from the network): the
+-- measures table, win rate per seat with 95% error bars, score
+-- distributions per seat, the game length histogram, A against B (each
+-- difference with its interval) and coverage.
+--
+-- Every bar is a <rect class="bar">, every chart an <svg class="chart"
+-- id=...>, so a test can count them.
+
+local stats = require "kontor.balance.stats"
+local balance = require "kontor.balance"
+local coverage = require "kontor.balance.coverage"
+
+local M = {}
+
+local COLORS = { "#3b6fb6", "#e07b39" }   -- side A, side B
+local NEVER = "#c0392b"
+local W, H = 640, 240
+local ML, MR, MT, MB = 56, 16, 16, 44    -- margins: left, right, top, bottom
+
+local function esc(s)
+  return (tostring(s):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+    ['"'] = "&quot;", ["'"] = "&#39;" }))
+end
+
+local function fmt(x)
+  if x == nil then return "-" end
+  if math.type(x) == "integer" then return tostring(x) end
+  return string.format("%.4f", x)
+end
+
+local function fmtsigned(x)
+  if x == nil then return "-" end
+  return string.format("%+.4f", x)
+end
+
+-- A "nice" upper bound and tick step for values up to `max`.
+local function nice(max)
+  if max <= 0 then return 1, 0.25 end
+  local p = 10 ^ math.floor(math.log(max, 10))
+  for _, m in ipairs { 1, 2, 2.5, 5, 10 } do
+    if max <= m * p then
+      local top = m * p
+      return top, top / 4
+    end
+  end
+  return max, max / 4
+end
+
+local function tick_text(v)
+  if v == math.floor(v) and math.abs(v) < 1e15 then return string.format("%d", v) end
+  return string.format("%.3g", v)
+end
+
+-- An SVG chart of grouped bars. groups: { {label, values = {v_side1, ...},
+-- err = { {lo, hi}, ... } (optional) }, ... }; opts: { id, title, ylabel,
+-- colors, ymin (default 0) }.
+local function bar_chart(groups, opts)
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  local nside = 0
+  local max = 0
+  for _, g in ipairs(groups) do
+    nside = math.max(nside, #g.values)
+    for i, v in ipairs(g.values) do
+      max = math.max(max, v)
+      if g.err and g.err[i] then max = math.max(max, g.err[i][2]) end
+    end
+  end
+  local top, step = nice(max)
+  local pw, ph = W - ML - MR, H - MT - MB
+  local n = math.max(#groups, 1)
+  local gw = pw / n
+  local bw = gw * 0.8 / math.max(nside, 1)
+  local function y(v) return MT + ph - ph * math.max(0, v) / top end
+  add('<svg class="chart" id="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">',
+    esc(opts.id), W, H, W, H, esc(opts.title))
+  add('<title>%s</title>', esc(opts.title))
+  for k = 0, 4 do
+    local v = step * k
+    add('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>', ML, W - MR, y(v), y(v))
+    add('<text x="%d" y="%.1f" font-size="10" text-anchor="end" fill="#555">%s</text>', ML - 4, y(v) + 3, tick_text(v))
+  end
+  local every = math.max(1, math.ceil(n / 20))
+  for gi, g in ipairs(groups) do
+    local x0 = ML + (gi - 1) * gw + gw * 0.1
+    for si, v in ipairs(g.values) do
+      local x = x0 + (si - 1) * bw
+      add('<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s</title></rect>',
+        x, y(v), math.max(bw - 1, 0.5), MT + ph - y(v), (opts.colors or COLORS)[si] or "#888",
+        esc(g.label), fmt(v))
+      local e = g.err and g.err[si]
+      if e then
+        local cx = x + bw / 2
+        add('<path class="errorbar" d="M%.1f %.1fV%.1fM%.1f %.1fh%.1fM%.1f %.1fh%.1f" stroke="#222" fill="none"/>',
+          cx, y(e[1]), y(e[2]), cx - 3, y(e[1]), 6, cx - 3, y(e[2]), 6)
+      end
+    end
+    if (gi - 1) % every == 0 then
+      add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#333">%s</text>',
+        ML + (gi - 0.5) * gw, H - MB + 14, esc(g.label))
+    end
+  end
+  add('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>', ML, W - MR, MT + ph, MT + ph)
+  if opts.ylabel then
+    add('<text x="12" y="%d" font-size="11" fill="#333" transform="rotate(-90 12 %d)" text-anchor="middle">%s</text>',
+      MT + ph // 2, MT + ph // 2, esc(opts.ylabel))
+  end
+  if opts.xlabel then
+    add('<text x="%d" y="%d" font-size="11" fill="#333" text-anchor="middle">%s</text>', ML + pw // 2, H - 6, esc(opts.xlabel))
+  end
+  add('</svg>')
+  return table.concat(out, "\n")
+end
+
+-- Bins for the values of several lists: whole numbers in at most 40 bins
+-- of 1, 2, 5, 10... values, other numbers in 40 equal bins. Returns { {label, lo, hi} } and a counter.
+local function bins_of(lists)
+  local lo, hi = math.huge, -math.huge
+  for _, l in ipairs(lists) do
+    for _, v in ipairs(l) do
+      if v < lo then lo = v end
+      if v > hi then hi = v end
+    end
+  end
+  if lo > hi then return {}, function() return {} end end
+  local integral = true
+  for _, l in ipairs(lists) do
+    for _, v in ipairs(l) do if math.type(v) ~= "integer" and v ~= math.floor(v) then integral = false; break end end
+  end
+  local bins = {}
+  local width, n
+  if integral then                 -- whole-number bins: 1, 2, 5, 10... values wide
+    width = 1
+    for _, w in ipairs { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 } do
+      width = w
+      if (hi - lo) // w + 1 <= 40 then break end
+    end
+    lo = lo - lo % width
+    n = math.floor((hi - lo) // width) + 1
+    for i = 1, n do
+      local a = lo + (i - 1) * width
+      bins[i] = { label = width == 1 and tick_text(a) or (tick_text(a) .. "-" .. tick_text(a + width - 1)) }
+    end
+  else
+    n = 40
+    width = (hi - lo) / n
+    if width == 0 then width, n = 1, 1 end
+    for i = 1, n do bins[i] = { label = tick_text(lo + (i - 1) * width) } end
+  end
+  local function count(l)
+    local c = {}
+    for i = 1, n do c[i] = 0 end
+    for _, v in ipairs(l) do
+      local i = math.floor((v - lo) / width) + 1
+      if i > n then i = n end
+      c[i] = c[i] + 1
+    end
+    return c
+  end
+  return bins, count
+end
+
+local function histogram(lists, opts)
+  local bins, count = bins_of(lists)
+  local counts = {}
+  for i, l in ipairs(lists) do
+    local c = count(l)
+    for b = 1, #bins do c[b] = c[b] / math.max(#l, 1) end
+    counts[i] = c
+  end
+  local groups = {}
+  for b, bin in ipairs(bins) do
+    local values = {}
+    for i = 1, #lists do values[i] = counts[i][b] end
+    groups[b] = { label = bin.label, values = values }
+  end
+  opts.ylabel = opts.ylabel or "share of games"
+  return bar_chart(groups, opts)
+end
+
+-- The differences of a comparison with their intervals, one row each.
+local function forest(c)
+  local rows = {}
+  for _, key in ipairs(c.order) do
+    local m = c.measures[key]
+    if m.ci then rows[#rows + 1] = { key = key, m = m } end
+  end
+  local rh = 22
+  local h = MT + #rows * rh + 30
+  local lw = 230
+  local pw = W - lw - MR
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<svg class="chart" id="differences" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="B - A with 95%% intervals">',
+    W, h, W, h)
+  add('<title>B - A with 95%% intervals, relative to the largest interval of its row</title>')
+  local cx = lw + pw / 2
+  add('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#999" stroke-dasharray="3 3"/>', cx, cx, MT - 4, h - 24)
+  for i, r in ipairs(rows) do
+    local m = r.m
+    local y = MT + (i - 0.5) * rh
+    local span = math.max(math.abs(m.ci[1]), math.abs(m.ci[2]), 1e-12)
+    local function x(v) return cx + (pw / 2 - 8) * v / span end
+    local color = m.verdict and (m.diff > 0 and COLORS[2] or COLORS[1]) or "#777"
+    add('<text x="%d" y="%.1f" font-size="11" fill="#222">%s</text>', 4, y + 4, esc(m.label))
+    add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(m.ci[1]), y, x(m.ci[2]), color)
+    add('<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %s [%s, %s]%s</title></circle>', x(m.diff), y, color,
+      esc(m.label), fmtsigned(m.diff), fmtsigned(m.ci[1]), fmtsigned(m.ci[2]), m.verdict and (" " .. m.verdict) or "")
+  end
+  add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">0</text>', cx, h - 10)
+  add('</svg>')
+  return table.concat(out, "\n")
+end
+
+-- Coverage: one bar per entry, never-fired entries first and in red.
+local function coverage_chart(id, title, map)
+  local list = coverage.sorted(map)
+  local out = {}
+  local never = {}
+  for _, e in ipairs(list) do if e.count == 0 then never[#never + 1] = esc(e.name) end end
+  out[#out + 1] = string.format('<p>%d %s; never fired: <span class="never">%s</span></p>', #list, esc(title),
+    #never > 0 and table.concat(never, ", ") or "none")
+  if #list > 0 then
+    local rh = 16
+    local h = MT + #list * rh + 10
+    local lw = 200
+    local max = 0
+    for _, e in ipairs(list) do max = math.max(max, e.count) end
+    local o = {}
+    o[#o + 1] = string.format('<svg class="chart" id="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">',
+      esc(id), W, h, W, h, esc(title))
+    for i, e in ipairs(list) do
+      local y = MT + (i - 1) * rh
+      local w = max > 0 and (W - lw - MR - 60) * e.count / max or 0
+      o[#o + 1] = string.format('<text x="%d" y="%d" font-size="11" text-anchor="end" fill="%s">%s</text>', lw - 6, y + 11,
+        e.count == 0 and NEVER or "#222", esc(e.name))
+      o[#o + 1] = string.format('<rect class="bar" x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %d</title></rect>',
+        lw, y + 2, w, rh - 4, COLORS[1], esc(e.name), e.count)
+      o[#o + 1] = string.format('<text x="%.1f" y="%d" font-size="10" fill="%s">%s</text>', lw + w + 4, y + 11,
+        e.count == 0 and NEVER or "#555", e.count == 0 and "never" or tostring(e.count))
+    end
+    o[#o + 1] = '</svg>'
+    out[#out + 1] = table.concat(o, "\n")
+  end
+  return table.concat(out, "\n")
+end
+
+local CSS = [[
+body { font: 14px/1.45 system-ui, sans-serif; color: #222; margin: 2em auto; max-width: 980px; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: right; }
+td:first-child, th:first-child { text-align: left; } tr:nth-child(even) { background: #f6f6f6; }
+.key span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: -1px; }
+.never { color: #c0392b; } .verdict { font-weight: bold; } code { font-size: 13px; }
+figure { margin: 1em 0; } figcaption { color: #555; font-size: 13px; }
+]]
+
+local function side_label(summary, s)
+  if summary.kind ~= "compare" then return summary.setup end
+  return (s == 1 and "A: " or "B: ") .. (s == 1 and summary.a.setup or summary.b.setup)
+end
+
+-- The HTML text of the report of `summary` (a sim or compare summary) and
+-- its sides ({ info, data, coverage }).
+function M.html(summary, sides)
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  local compare = summary.kind == "compare"
+  add('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">')
+  add('<meta name="viewport" content="width=device-width, initial-scale=1">')
+  add('<title>Kontor balance report</title>\n<style>%s</style>\n</head>\n<body>', CSS)
+  add('<h1>Kontor balance report</h1>')
+  add('<p>%d %sgames, seed %d.</p>', summary.games,
+    compare and (summary.paired and "paired " or "unpaired ") or "", summary.seed)
+  add('<p class="key">')
+  for s = 1, #sides do
+    add('<span style="background:%s"></span><code>%s</code><br>', COLORS[s], esc(side_label(summary, s)))
+  end
+  add('</p>')
+
+  -- the measures
+  add('<h2>Measures</h2>\n<table id="measures">')
+  if compare then
+    add('<tr><th>measure</th><th>A</th><th>B</th><th>B - A</th><th>95%% interval</th><th>verdict</th></tr>')
+    for _, key in ipairs(summary.order) do
+      local m = summary.measures[key]
+      add('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class="verdict">%s</td></tr>',
+        esc(m.label), fmt(m.a), fmt(m.b), fmtsigned(m.diff),
+        m.ci and string.format("[%s, %s]", fmtsigned(m.ci[1]), fmtsigned(m.ci[2])) or "-", esc(m.verdict or ""))
+    end
+  else
+    add('<tr><th>measure</th><th>mean</th><th>95%% interval</th></tr>')
+    for _, key in ipairs(summary.order) do
+      local m = summary.measures[key]
+      add('<tr><td>%s</td><td>%s</td><td>%s</td></tr>', esc(m.label), fmt(m.mean),
+        m.ci and string.format("[%s, %s]", fmt(m.ci[1]), fmt(m.ci[2])) or "-")
+    end
+  end
+  add('</table>')
+  if compare then
+    add('<h2>A against B</h2>')
+    add('<figure>%s<figcaption>Each difference B - A (dot) and its 95%% interval (line), scaled per row; coloured where the interval leaves out zero.</figcaption></figure>',
+      forest(summary))
+  end
+
+  -- win rate per seat
+  local P = 0
+  for _, side in ipairs(sides) do P = math.max(P, side.info.players) end
+  local groups = {}
+  for seat = 1, P do
+    local values, err = {}, {}
+    for s, side in ipairs(sides) do
+      local w = side.data.wins[seat]
+      if w then
+        local r = stats.mean_ci(w)
+        values[s] = r.mean or 0
+        err[s] = r.ci
+      else
+        values[s] = 0
+      end
+    end
+    groups[seat] = { label = "seat " .. seat, values = values, err = err }
+  end
+  add('<h2>Win rate per seat</h2>')
+  add('<figure>%s<figcaption>Share of the games won (a shared win counts 1/k for each of k winners), with 95%% intervals.</figcaption></figure>',
+    bar_chart(groups, { id = "winrate", title = "win rate per seat", ylabel = "win rate" }))
+
+  -- scores per seat
+  add('<h2>Score distributions per seat</h2>')
+  for seat = 1, P do
+    local lists = {}
+    for s, side in ipairs(sides) do lists[s] = side.data.scores[seat] or {} end
+    add('<figure>%s<figcaption>Final scores of seat %d.</figcaption></figure>',
+      histogram(lists, { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat)
+  end
+
+  -- game length
+  local lists = {}
+  for s, side in ipairs(sides) do lists[s] = side.data.turns end
+  add('<h2>Game length</h2>')
+  add('<figure>%s<figcaption>Turns per game.</figcaption></figure>',
+    histogram(lists, { id = "turns", title = "game length in turns", xlabel = "turns" }))
+
+  -- coverage
+  if summary.coverage then
+    add('<h2>Coverage</h2>')
+    for s, cov in ipairs(summary.coverage) do
+      local tag = compare and (s == 1 and "a" or "b") or "a"
+      if compare then add('<h3>%s</h3>', esc(side_label(summary, s))) end
+      add('%s', coverage_chart("coverage-rules-" .. tag, "rules (R.rules)", cov.rules))
+      add('%s', coverage_chart("coverage-decisions-" .. tag, "decisions", cov.decisions))
+      add('%s', coverage_chart("coverage-options-" .. tag, "option kinds", cov.options))
+      add('%s', coverage_chart("coverage-cards-" .. tag, "card kinds", cov.cards))
+      local files = {}
+      for f in pairs(cov.lines or {}) do files[#files + 1] = f end
+      table.sort(files)
+      for _, f in ipairs(files) do
+        local total, fired, never = coverage.line_summary(cov.lines[f])
+        add('<p>lines of <code>%s</code>: %d of %d fired%s</p>', esc(f), fired, total,
+          #never > 0 and (', never: <span class="never">' .. esc(coverage.ranges(never)) .. '</span>') or "")
+      end
+    end
+  end
+  add('<p><small>Written by kontor %s.</small></p>', esc(require("kontor.core").version))
+  add('</body>\n</html>\n')
+  return table.concat(out, "\n")
+end
+
+M.round = balance.round
+return M

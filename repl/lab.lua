@@ -1,0 +1,417 @@
+-- lab (repl/lab.lua): the command line of the balance lab: `kontor
+-- compare`, `kontor merge`, and `kontor sim` with --jobs, --shard,
+-- --range, --coverage, --report, --games-out or --until-width
+-- (docs/balance.md). Exit status as cli.lua: 0, 1 failure, 2 usage error.
+
+local core = require "kontor.core"
+local balance = require "kontor.balance"
+local run = require "kontor.balance.run"
+local coverage = require "kontor.balance.coverage"
+
+local json = core.json
+local M = {}
+
+local function out(...) io.stdout:write(...) end
+local function err(...) io.stderr:write(...) end
+
+local function usage_error(msg)
+  err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
+  return 2
+end
+
+-- The flags that make `kontor sim` the lab's.
+M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width" }
+
+function M.wants(args)
+  for i = 2, #args do
+    local flag = args[i]:match("^(%-%-[%w%-]+)")
+    for _, f in ipairs(M.SIM_FLAGS) do
+      if flag == f then return true end
+    end
+  end
+  return false
+end
+
+local SETUP_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
+  ["--option"] = "list", ["--bot"] = "list" }
+local RUN_FLAGS = { ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool",
+  ["--jobs"] = "value", ["--shard"] = "value", ["--range"] = "value", ["--coverage"] = "bool",
+  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value" }
+local COMPARE_FLAGS = { ["--a"] = "value", ["--b"] = "value", ["--unpaired"] = "bool" }
+
+-- Parses --flag value pairs against the specs; returns the table and the
+-- arguments that were flags of `keep` kinds, or nil, message.
+local function parse(args, first, ...)
+  local specs = { ... }
+  local t = {}
+  local i = first
+  while i <= #args do
+    local a = args[i]
+    local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
+    flag = flag or a
+    local kind
+    for _, spec in ipairs(specs) do kind = kind or spec[flag] end
+    if not kind then
+      if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a) end
+      return nil, string.format("unexpected argument '%s'", a)
+    end
+    local key = flag:sub(3):gsub("%-", "_")
+    if kind == "bool" then
+      t[key] = true
+    else
+      local v = inline
+      if v == nil then
+        i = i + 1
+        v = args[i]
+        if v == nil then return nil, string.format("option '%s' needs a value", flag) end
+      end
+      if kind == "list" then
+        t[key] = t[key] or {}
+        table.insert(t[key], v)
+      else
+        t[key] = v
+      end
+    end
+    i = i + 1
+  end
+  return t
+end
+
+-- "k=v,k2=v2" -> { k = "v", k2 = "v2" }
+local function kv_list(rest, whole)
+  local opts = {}
+  for kv in rest:gmatch("[^,]+") do
+    local k, v = kv:match("^%s*([%w_][%w_.]*)%s*=%s*(.-)%s*$")
+    if not k then return nil, string.format("bad option '%s' in '%s' (expected k=v)", kv, whole) end
+    opts[k] = v
+  end
+  return opts
+end
+
+-- The setup the flags of t give, on top of `base` (the common flags).
+local function setup_of(t, base)
+  local s = { rules = base and base.rules, players = base and base.players, variants = {},
+              options = {}, bots = {} }
+  if base then
+    for _, v in ipairs(base.variants) do s.variants[#s.variants + 1] = v end
+    for k, v in pairs(base.options) do s.options[k] = v end
+    for k, v in pairs(base.bots) do s.bots[k] = v end
+  end
+  if t.rules then s.rules = t.rules end
+  if t.players then
+    local n = math.tointeger(tonumber(t.players))
+    if not n then return nil, string.format("--players must be a whole number, not '%s'", t.players) end
+    s.players = n
+  end
+  for _, v in ipairs(t.variant or {}) do
+    local name, rest = v:match("^([^:]+):(.*)$")
+    local opts = {}
+    if name then
+      local e
+      opts, e = kv_list(rest, v)
+      if not opts then return nil, "--variant " .. e end
+    else
+      name = v
+    end
+    s.variants[#s.variants + 1] = { name, options = opts }
+  end
+  for _, o in ipairs(t.option or {}) do
+    local k, val = o:match("^([%w_]+)=(.*)$")
+    if not k then return nil, string.format("'--option %s': expected k=v", o) end
+    s.options[k] = val
+  end
+  for _, b in ipairs(t.bot or {}) do
+    local seat, kind, rest = b:match("^%s*(%d+)%s*=%s*([%w_]+)(.*)$")
+    local opts = {}
+    if seat and rest ~= "" then
+      local r = rest:match("^:(.*)$")
+      if not r then seat = nil else
+        local e
+        opts, e = kv_list(r, b)
+        if not opts then return nil, "--bot " .. e end
+      end
+    end
+    if not seat then
+      return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random (bots: %s)",
+        b, require("kontor.bots").list())
+    end
+    s.bots[math.tointeger(tonumber(seat))] = { kind = kind, options = opts }
+  end
+  return s
+end
+
+-- Splits a SETUP string into words as a shell would (quotes, backslash).
+function M.words(s)
+  local words, cur, i, q = {}, nil, 1, nil
+  while i <= #s do
+    local c = s:sub(i, i)
+    if q then
+      if c == q then q = nil
+      elseif c == "\\" and q == '"' and i < #s then i = i + 1; cur = cur .. s:sub(i, i)
+      else cur = cur .. c end
+    elseif c == "'" or c == '"' then q = c; cur = cur or ""
+    elseif c == "\\" and i < #s then i = i + 1; cur = (cur or "") .. s:sub(i, i)
+    elseif c:match("%s") then
+      if cur then words[#words + 1] = cur; cur = nil end
+    else cur = (cur or "") .. c end
+    i = i + 1
+  end
+  if q then return nil, string.format("unclosed %s quote in '%s'", q, s) end
+  if cur then words[#words + 1] = cur end
+  return words
+end
+
+local function int_of(t, name, default, min)
+  local v = t[name]
+  if v == nil then return default end
+  local n = math.tointeger(tonumber(v))
+  if not n then return nil, string.format("--%s must be a whole number, not '%s'", name:gsub("_", "-"), v) end
+  if min and n < min then return nil, string.format("--%s must be at least %d", name:gsub("_", "-"), min) end
+  return n
+end
+
+-- The program itself, to start jobs with.
+local function program(args)
+  return args[0] or "kontor"
+end
+
+---------------------------------------------------------------------------
+-- Progress on stderr
+---------------------------------------------------------------------------
+
+local function progress_bar(color)
+  local t0 = os.time()
+  local last = -1
+  local shown = false
+  local function draw(done, total, final)
+    local now = os.time()
+    if not final and now == last then return end
+    last = now
+    local el = now - t0
+    local rate = el > 0 and done / el or 0
+    local left = rate > 0 and (total - done) / rate or 0
+    local width = 30
+    local fill = total > 0 and math.floor(width * done / total) or width
+    local bar = string.rep("#", fill) .. string.rep(".", width - fill)
+    if color then bar = "\27[32m" .. string.rep("#", fill) .. "\27[0m" .. string.rep(".", width - fill) end
+    err(string.format("\r[%s] %d/%d games  %.0f games/s  %s left ", bar, done, total, rate,
+      final and "0 s" or string.format("%d s", math.floor(left + 0.5))))
+    shown = true
+  end
+  return function(done, total) draw(done, total, done >= total) end,
+         function() if shown then err("\r\27[K") end end
+end
+
+local function want_color(fd)
+  local nc = os.getenv("NO_COLOR")
+  return core.term.isatty(fd) and (nc == nil or nc == "")
+end
+
+---------------------------------------------------------------------------
+-- sim and compare
+---------------------------------------------------------------------------
+
+-- The arguments to give a child job: all but the parent's own flags.
+local DROP = { ["--jobs"] = 1, ["--shard"] = 1, ["--range"] = 1, ["--report"] = 1,
+  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0 }
+local function child_args(args, first)
+  local t = { program(args), args[1] }
+  local i = first
+  while i <= #args do
+    local a = args[i]
+    local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
+    local d = DROP[flag or a]
+    if d then
+      if not inline then i = i + d end
+    else
+      t[#t + 1] = a
+    end
+    i = i + 1
+  end
+  t[#t + 1] = "--jobs"
+  t[#t + 1] = "1"
+  return t
+end
+
+local function report_and_output(kind, t, sides, seed, unpaired)
+  local summary = run.summarize(kind, sides, seed, unpaired)
+  if t.games_out then run.games_out(t.games_out, kind, sides, seed, unpaired) end
+  if t.report then
+    local html = require("kontor.balance.report").html(summary, sides)
+    local f, e = io.open(t.report, "w")
+    if not f then error(e, 0) end
+    f:write(html)
+    f:close()
+  end
+  if t.json then
+    -- a measure's missing verdict, difference or interval is JSON null
+    for _, key in ipairs(summary.order) do
+      local m = summary.measures[key]
+      if summary.kind == "compare" then
+        for _, f in ipairs { "a", "b", "diff", "ci", "verdict" } do
+          if m[f] == nil then m[f] = json.null end
+        end
+      elseif m.ci == nil then
+        m.ci = json.null
+      end
+    end
+    out(json.encode(summary), "\n")
+  else
+    local color = want_color(1) and function(text, v)
+      local up = v == "higher" or v == "longer" or v == "larger" or v == "more"
+      return (up and "\27[32m" or "\27[31m") .. text .. "\27[0m"
+    end or nil
+    if kind == "compare" then
+      out(balance.format_compare(summary, color), "\n")
+    else
+      out(balance.format_sim(summary), "\n")
+    end
+    if summary.coverage then
+      for i, c in ipairs(summary.coverage) do
+        local title = kind == "compare" and (i == 1 and "A" or "B") or nil
+        out("\n", coverage.format(c, title), "\n")
+      end
+    end
+    if t.report then out("\nreport written to ", t.report, "\n") end
+  end
+end
+
+local function run_cmd(args, kind)
+  local name = args[1]
+  local specs = { SETUP_FLAGS, RUN_FLAGS }
+  if kind == "compare" then specs[3] = COMPARE_FLAGS end
+  local t, e = parse(args, 2, table.unpack(specs))
+  if not t then return usage_error(name .. ": " .. e) end
+  local common, ce = setup_of(t)
+  if not common then return usage_error(name .. ": " .. ce) end
+  local setups = { common }
+  if kind == "compare" then
+    if not t.a or not t.b then
+      return usage_error("compare: both --a 'SETUP' and --b 'SETUP' are needed (a SETUP is sim options, '' for none)")
+    end
+    for i, side in ipairs { "a", "b" } do
+      local words, we = M.words(t[side])
+      if not words then return usage_error("compare: --" .. side .. ": " .. we) end
+      local st, se = parse(words, 1, SETUP_FLAGS)
+      if not st then
+        local hint = ""
+        if se:match("unknown option '%-%-") and RUN_FLAGS[se:match("'(%-%-[%w%-]+)")] then
+          hint = " (it is common to both setups: give it outside --a and --b)"
+        end
+        return usage_error(string.format("compare: --%s '%s': %s%s", side, t[side], se, hint))
+      end
+      local s, sse = setup_of(st, common)
+      if not s then return usage_error(string.format("compare: --%s: %s", side, sse)) end
+      setups[i] = s
+    end
+  end
+  local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1)
+  if not games then return usage_error(name .. ": " .. ge) end
+  local seed, se = int_of(t, "seed", 1)
+  if not seed then return usage_error(name .. ": " .. se) end
+  local jobs, je = int_of(t, "jobs", nil, 1)
+  if je then return usage_error(name .. ": " .. je) end
+  local width
+  if t.until_width then
+    width = tonumber(t.until_width)
+    if not width or width <= 0 then
+      return usage_error(string.format("%s: --until-width must be a positive number, not '%s'", name, t.until_width))
+    end
+  end
+  local lo, hi
+  if t.shard then
+    local k, n = t.shard:match("^(%d+)/(%d+)$")
+    k, n = math.tointeger(tonumber(k)), math.tointeger(tonumber(n))
+    if not k or n < 1 or k < 1 or k > n then
+      return usage_error(string.format("%s: --shard must be K/N with 1 <= K <= N, not '%s'", name, t.shard))
+    end
+    lo, hi = run.shard_range(k, n, games)
+  end
+  if t.range then
+    local a, b = t.range:match("^(%d+)%-(%d+)$")
+    a, b = math.tointeger(tonumber(a)), math.tointeger(tonumber(b))
+    if not a or a < 1 or b < a - 1 then
+      return usage_error(string.format("%s: --range must be LO-HI (game numbers), not '%s'", name, t.range))
+    end
+    if t.shard then return usage_error(name .. ": --range and --shard cannot be used together") end
+    lo, hi = a, b
+  end
+  if lo and (width or t.report) then
+    return usage_error(string.format("%s: --%s cannot be used with --shard (use it with kontor merge)",
+      name, width and "until-width" or "report"))
+  end
+
+  local ok, res = pcall(function()
+    local sides = {}
+    for i, s in ipairs(setups) do sides[i] = balance.load(s) end
+    local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage,
+                  jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2) }
+    if lo then
+      -- a shard: its games, as data
+      local state = run.new_state(job)
+      local progress = os.getenv("KONTOR_LAB_PROGRESS") and function(done)
+        out("progress ", done, "\n")
+        io.stdout:flush()
+      end
+      job.progress = progress
+      if hi >= lo then run.play_range(job, state, lo, hi, 0, (hi - lo + 1) * #sides) end
+      local got = run.collect(job, state)
+      if t.games_out then run.games_out(t.games_out, kind, got, seed, t.unpaired, lo) end
+      out(json.encode(run.shard(kind, job, got, games, lo, hi)), "\n")
+      return
+    end
+    local finish
+    if core.term.isatty(2) then
+      job.progress, finish = progress_bar(want_color(2))
+    end
+    local okr, got = pcall(run.run, job, kind, games, width)
+    if finish then finish() end
+    if not okr then error(got, 0) end
+    report_and_output(kind, t, got, seed, t.unpaired)
+  end)
+  if not ok then err("kontor: ", name, ": ", tostring(res), "\n"); return 1 end
+  return 0
+end
+
+-- (kontor, args) as the commands of cli.lua; the lab needs only args.
+function M.sim(_, args) return run_cmd(args, "sim") end
+function M.compare(_, args) return run_cmd(args, "compare") end
+
+---------------------------------------------------------------------------
+-- merge
+---------------------------------------------------------------------------
+
+local MERGE_FLAGS = { ["--json"] = "bool", ["--report"] = "value", ["--games-out"] = "value" }
+
+function M.merge(_, args)
+  local files, rest = {}, {}
+  local i = 2
+  while i <= #args do
+    local a = args[i]
+    local flag = a:match("^(%-%-[%w%-]+)")
+    if flag and MERGE_FLAGS[flag] then
+      rest[#rest + 1] = a
+      if MERGE_FLAGS[flag] == "value" and not a:find("=", 1, true) then
+        i = i + 1
+        rest[#rest + 1] = args[i]
+      end
+    elseif a:sub(1, 1) == "-" and a ~= "-" then
+      return usage_error(string.format("merge: unknown option '%s'", a))
+    else
+      files[#files + 1] = a == "-" and "/dev/stdin" or a
+    end
+    i = i + 1
+  end
+  local t, e = parse(rest, 1, MERGE_FLAGS)
+  if not t then return usage_error("merge: " .. e) end
+  if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare --shard K/N)") end
+  local ok, res = pcall(function()
+    local shards = run.read_shards(files)
+    local sides, first = run.merge(shards)
+    report_and_output(first.kind, t, sides, first.seed, first.unpaired)
+  end)
+  if not ok then err("kontor: merge: ", tostring(res), "\n"); return 1 end
+  return 0
+end
+
+return M
