@@ -30,6 +30,12 @@ local PILE_MT = debug.getmetatable(core.pile {})   -- the exposed types hide the
 -- active lines: the lines that could fire.
 local function script_lines(R)
   local lines, seen = {}, { [R] = true }
+  -- what a game never runs, even where an upvalue (the script's own rule
+  -- table) reaches it: checks, views, explanations, load-time code
+  for _, k in ipairs { "invariants", "view", "board", "prepare", "apply" } do
+    if type(R[k]) == "function" then seen[R[k]] = true end
+  end
+  for _, f in pairs(type(R.explain) == "table" and R.explain or {}) do seen[f] = true end
   local function walk(v, depth)
     if depth > 12 or seen[v] then return end
     local t = type(v)
