@@ -312,6 +312,24 @@ describe("docs/repl.md", function()
   end)
 end)
 
+describe("docs/rules", function()
+  it("cite the rulebooks through docs/rules/README.md, which says where each comes from", function()
+    local readme = read("docs/rules/README.md")
+    for _, doc in ipairs { "sea_merchants.md", "house.md", "caribbean.md" } do
+      local text = read("docs/rules/" .. doc)
+      local cited = 0
+      for file in text:gmatch("`([%w_%.%-]+%.[tm][xd]t?)`") do
+        if file:match("%.txt$") or file:match("^house_merchants%.md$") or file:match("_cards%.md$") then
+          cited = cited + 1
+          assert.truthy(readme:find("`" .. file .. "`", 1, true), doc .. " cites " .. file)
+        end
+      end
+      assert.truthy(text:find("(README.md#the-rulebooks)", 1, true), doc)
+      assert.truthy(cited > 0, doc)
+    end
+  end)
+end)
+
 describe("kontor startup errors", function()
   it("an unknown rule set lists what exists", function()
     local out, code = kontor_cmd("--rules nosuch")
