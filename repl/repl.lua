@@ -451,7 +451,12 @@ function Session:parse_seat(s)
   return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
 end
 
-C.help = function(sess) sess:say(HELP) end
+C.help = function(sess)
+  if sess.mode ~= "play" then return sess:say(HELP) end
+  -- play: the same commands, no Lua; what each person may see
+  sess:say((HELP:gsub("%(anything else is Lua; the game is `g`, the API `kontor`%)",
+    "(in play: no Lua, and only your own seat's view)")))
+end
 
 C.board = function(sess)
   local g = need_game(sess); if not g then return end
@@ -666,7 +671,10 @@ local function parse_new(sess, arg)
       t.rules = v; t.variants = {}; t.options = {}
     elseif k == "names" then
       t.names = {}
-      for nm in v:gmatch("[^,]+") do t.names[#t.names + 1] = nm end
+      for nm in (v .. ","):gmatch("([^,]*),") do
+        if nm == "" then return nil, string.format("new: names=%s: name %d is empty", v, #t.names + 1) end
+        t.names[#t.names + 1] = nm
+      end
       t.players = t.players and math.max(#t.names, 0) or #t.names
       if t.players ~= #t.names then t.players = #t.names end
     elseif k == "variant" then

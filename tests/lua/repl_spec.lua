@@ -236,6 +236,9 @@ end }
     assert.truthy(has(out, "is for 2 to 4 players, not 9"))
     assert.truthy(out:match("\n2\n[^\n]*\n2\n"))
     assert.truthy(has(out, "unknown rule set or variant 'nosuch'"))
+    out = kontor_cmd("--players 3", "new names=A,,B\nnew names=Ann,ann\n=g.players\n")
+    assert.truthy(has(out, "new: names=A,,B: name 2 is empty\n"), out)
+    assert.truthy(has(out, "names 1 and 2 are the same ('ann'): each player needs a name of their own\n3\n"), out)
   end)
 
   it("view and as show a seat's view: other hands hidden", function()
