@@ -46,13 +46,13 @@ a game that fails, a file that cannot be read, a failed script); 2 a usage
 error (an unknown command, option, rule set or variant, a bad value, a
 player count or option the rule set does not allow).]==]
 
-local text = require "kontor.text"
+local ktext = require "kontor.text"
 
 -- What the program prints may quote rule sets, variants and save files:
 -- control characters show escaped (kontor.text), never reach the terminal.
 local function escaped(...)
   local t = table.pack(...)
-  for i = 1, t.n do t[i] = text.escape(t[i], true) end
+  for i = 1, t.n do t[i] = ktext.escape(t[i], true) end
   return table.unpack(t, 1, t.n)
 end
 local function out(...) io.stdout:write(escaped(...)) end
@@ -67,7 +67,7 @@ end
 -- runs, a file that is not a rule script): its first line, file:line
 -- first; nil when the message is about what was asked for (a usage error).
 local function script_failure(msg)
-  local first = text.error_line(msg)
+  local first = ktext.error_line(msg)
   local inner = first:match("^variant [^%s:]+: (.*)$") or first
   if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then return inner end
   return nil
@@ -171,9 +171,9 @@ local function cmd_list(kontor)
   for _, e in ipairs(entries) do
     local kind = e.kind == "variant" and ("variant of " .. tostring(e.base)) or e.kind
     -- one line an entry, whatever a file's summary or error holds
-    local summary = text.escape(text.error_line(e.summary))
+    local summary = ktext.escape(ktext.error_line(e.summary))
     if #summary > 200 then summary = summary:sub(1, 197) .. "..." end
-    out(string.format("%-" .. w .. "s  %-26s %s\n", text.escape(e.name), text.escape(kind), summary))
+    out(string.format("%-" .. w .. "s  %-26s %s\n", ktext.escape(e.name), ktext.escape(kind), summary))
   end
   return 0
 end
@@ -237,19 +237,19 @@ local function cmd_sim(kontor, args)
   if not lok then
     local broken = script_failure(R)
     if broken then return failure("sim: ", broken) end
-    return usage_error("sim: " .. text.error_line(R))
+    return usage_error("sim: " .. ktext.error_line(R))
   end
   local pok, perr = pcall(kontor.check_params, R, { players = players, options = t.option })
-  if not pok then return usage_error("sim: " .. text.error_line(perr)) end
+  if not pok then return usage_error("sim: " .. ktext.error_line(perr)) end
   local ok, res = pcall(kontor.sim, { rules = R, variants = vs,
     players = players, games = games, seed = seed, options = t.option, only = only })
   if not ok then
     local i, gseed, why = tostring(res):match("^game (%d+) %(seed (%-?%d+)%): (.*)$")
     if i then
       err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s\nReproduce it alone: %s\n",
-        i, games, gseed, text.error_line(why), sim_repro(t, tonumber(i), seed, games)))
+        i, games, gseed, ktext.error_line(why), sim_repro(t, tonumber(i), seed, games)))
     else
-      err("kontor: sim: ", text.error_line(res), "\n")
+      err("kontor: sim: ", ktext.error_line(res), "\n")
     end
     return 1
   end

@@ -7,7 +7,7 @@
 -- winners, and the program ends.
 
 local core = require "kontor.core"
-local text = require "kontor.text"
+local ktext = require "kontor.text"
 local term = core.term
 
 local M = {}
@@ -38,7 +38,7 @@ end
 
 function M.prompt(sess)
   local g = sess:game()
-  if g and sess.turn_seat then return text.escape(g.names[sess.turn_seat]) .. "> " end
+  if g and sess.turn_seat then return ktext.escape(g.names[sess.turn_seat]) .. "> " end
   return "> "
 end
 

@@ -17,7 +17,7 @@ local core = require "kontor.core"
 local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
-local text = require "kontor.text"
+local ktext = require "kontor.text"
 local term = core.term
 local csb = core.sandbox
 
@@ -81,14 +81,14 @@ Raw.__index = Raw
 local function raw(s) return setmetatable({ s = s }, Raw) end
 local function piece(v)
   if getmetatable(v) == Raw then return v.s end
-  return text.escape(v, true)
+  return ktext.escape(v, true)
 end
 Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
 Raw.__tostring = function(r) return r.s end
 
 function Session:c(name, s)
-  if not self.color then return text.escape(s, true) end
-  return raw(ESC[name] .. text.escape(s, true) .. ESC.reset)
+  if not self.color then return ktext.escape(s, true) end
+  return raw(ESC[name] .. ktext.escape(s, true) .. ESC.reset)
 end
 
 function Session:say(...)
@@ -101,7 +101,7 @@ end
 -- traceback through the engine's or the REPL's own files.
 function Session:err(msg)
   msg = tostring(msg)
-  local first = text.error_line(msg)
+  local first = ktext.error_line(msg)
   local keep = { first }
   local tb = msg:match("\nstack traceback:\n(.*)$")
   if tb and first ~= "interrupted" then
@@ -140,6 +140,14 @@ local function secret_seat(sess, seat, what)
   sess:err(string.format("%s: in play you see and act only for your own seat (%s); "
     .. "the REPL (kontor repl) shows every seat", what, sess:name(sess.turn_seat)))
   return true
+end
+
+-- The seat whose view the board and the moves show: in play the seat at
+-- the keyboard (or the last one, while no person is to decide); else the
+-- `as` seat; nil for everything.
+function Session:viewer()
+  if self.mode == "play" then return self.turn_seat or self.last_seat end
+  return self.as
 end
 
 -- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
@@ -211,7 +219,7 @@ function Session:print_options(seat)
   local stop = lseat and tonumber(lseat) == seat and ltext or nil
   for i, o in ipairs(opts) do
     local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
-    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", text.escape(o), note,
+    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), note,
       self:option_note(seat, o))
   end
 end
@@ -224,7 +232,7 @@ function Session:option_note(seat, o)
   if type(f) ~= "function" then return "" end
   local ok, s = core.sandbox.call(f, g.ctx, seat, g:decision().name, o)
   if not ok or type(s) ~= "string" or s == "" then return "" end
-  return self:c("dim", "  (" .. text.escape(s) .. ")")
+  return self:c("dim", "  (" .. ktext.escape(s) .. ")")
 end
 
 function Session:print_result()
@@ -249,7 +257,7 @@ end
 function Session:print_log_from(n0)
   local g = self:game()
   local lines = g:log()
-  for i = n0 + 1, #lines do self:say(text.escape(lines[i])) end
+  for i = n0 + 1, #lines do self:say(ktext.escape(lines[i])) end
   return #lines
 end
 
@@ -362,7 +370,7 @@ end
 -- The texts that differ from `s` by the number of a word before a number:
 -- "slot 2" <-> "slots 2" (each such word alone, then all of them).
 function Session:number_forms(s)
-  local out, all = {}, s
+  local out = {}
   local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
   local pos = 1
   while true do
@@ -372,7 +380,7 @@ function Session:number_forms(s)
     out[#out + 1] = s:sub(1, a - 1) .. tw .. s:sub(a + #w)
     pos = b
   end
-  all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
+  local all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
   if #out > 1 then out[#out + 1] = all end
   return out
 end
@@ -451,11 +459,16 @@ function Session:parse_seat(s)
   return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
 end
 
-C.help = function(sess) sess:say(HELP) end
+C.help = function(sess)
+  if sess.mode ~= "play" then return sess:say(HELP) end
+  -- play: the same commands, no Lua; what each person may see
+  sess:say((HELP:gsub("%(anything else is Lua; the game is `g`, the API `kontor`%)",
+    "(in play: no Lua, and only your own seat's view)")))
+end
 
 C.board = function(sess)
   local g = need_game(sess); if not g then return end
-  local ok, s = pcall(g.show, g, sess.turn_seat or sess.as)
+  local ok, s = pcall(g.show, g, sess:viewer())
   if not ok then return sess:err(s) end
   sess:say(s)
   local v = variants_text(g)
@@ -516,7 +529,7 @@ function Session:play_undo(n)
   for _, s in ipairs(asked) do
     self:say(string.format("Undo takes back %s's move too.", self:name(s)))
     io.stdout:flush()
-    local line = term.readline(self.tty and (text.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
+    local line = term.readline(self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
     if not line or not trim(line):lower():match("^y") then
       self:say(string.format("Not undone: %s did not agree. Only your own moves can be taken back "
         .. "without the others' consent.", self:name(s)))
@@ -601,7 +614,7 @@ C.auto = function(sess, arg)
   if not ok then sess:err(e) end
   sess.replay = nil
   local total = #g:move_list() - m0
-  sess:say(string.format("Played %d of your moves (%s in all).", played, text.count(total, "move")))
+  sess:say(string.format("Played %d of your moves (%s in all).", played, ktext.count(total, "move")))
   if g:over() then
     -- in play, the end of the game is shown once, before the next prompt
     if sess.mode == "repl" and not sess.result_shown then sess:print_result() end
@@ -613,7 +626,7 @@ end
 
 C.moves = function(sess)
   local g = need_game(sess); if not g then return end
-  local list = g:moves(sess.turn_seat or sess.as)
+  local list = g:moves(sess:viewer())
   if #list == 0 then return sess:say("No moves yet.") end
   local w = #tostring(#list)
   for i, m in ipairs(list) do
@@ -631,7 +644,7 @@ C.log = function(sess, arg)
     first = math.max(1, #lines - n + 1)
   end
   if #lines == 0 then return sess:say("The log is empty.") end
-  for i = first, #lines do sess:say(text.escape(lines[i])) end
+  for i = first, #lines do sess:say(ktext.escape(lines[i])) end
 end
 
 C.result = function(sess)
@@ -666,7 +679,10 @@ local function parse_new(sess, arg)
       t.rules = v; t.variants = {}; t.options = {}
     elseif k == "names" then
       t.names = {}
-      for nm in v:gmatch("[^,]+") do t.names[#t.names + 1] = nm end
+      for nm in (v .. ","):gmatch("([^,]*),") do
+        if nm == "" then return nil, string.format("new: names=%s: name %d is empty", v, #t.names + 1) end
+        t.names[#t.names + 1] = nm
+      end
       t.players = t.players and math.max(#t.names, 0) or #t.names
       if t.players ~= #t.names then t.players = #t.names end
     elseif k == "variant" then
@@ -896,7 +912,7 @@ C.reload = function(sess)
   local ok, res, msg = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded the rules of %s; replayed %s.", g.R.name, text.count(msg, "move")))
+    sess:say(string.format("Reloaded the rules of %s; replayed %s.", g.R.name, ktext.count(msg, "move")))
   else
     sess:err(msg)
   end
@@ -1070,7 +1086,7 @@ function Session:show_value(v)
   -- as lua.c prints: a string as it is (inside tables, quoted)
   if type(v) == "string" then return v end
   if is_game(v) then
-    local ok, s = pcall(v.show, v, self.turn_seat or self.as)
+    local ok, s = pcall(v.show, v, self:viewer())
     return ok and s or ("<game: " .. tostring(s) .. ">")
   end
   local mt = type(v) == "table" and getmetatable(v)
@@ -1326,8 +1342,7 @@ function M.run(kontor, game, opts)
       local f, msg = compile(src)
       if not f and incomplete(msg) then buffer = src
       else buffer = nil; sess:eval(src) end
-    elseif sess:dispatch(line) then
-      -- a command or a move
+    elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
     elseif play then
       -- no Lua in play: `g` would show every seat's cards
       local word = trim(line):match("^[%a_][%w_]*")
@@ -1365,7 +1380,7 @@ function Session:autosave()
   local ok, e = g:save(path)
   if ok then
     self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s).",
-      text.count(#g:move_list(), "move"), path, path))
+      ktext.count(#g:move_list(), "move"), path, path))
   else
     self:err("could not save the game in progress: " .. tostring(e))
   end

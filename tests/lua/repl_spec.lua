@@ -236,6 +236,9 @@ end }
     assert.truthy(has(out, "is for 2 to 4 players, not 9"))
     assert.truthy(out:match("\n2\n[^\n]*\n2\n"))
     assert.truthy(has(out, "unknown rule set or variant 'nosuch'"))
+    out = kontor_cmd("--players 3", "new names=A,,B\nnew names=Ann,ann\n=g.players\n")
+    assert.truthy(has(out, "new: names=A,,B: name 2 is empty\n"), out)
+    assert.truthy(has(out, "names 1 and 2 are the same ('ann'): each player needs a name of their own\n3\n"), out)
   end)
 
   it("view and as show a seat's view: other hands hidden", function()
@@ -309,6 +312,24 @@ describe("docs/repl.md", function()
       end
     end
     os.execute("rm -rf " .. dir .. " " .. home)
+  end)
+end)
+
+describe("docs/rules", function()
+  it("cite the rulebooks through docs/rules/README.md, which says where each comes from", function()
+    local readme = read("docs/rules/README.md")
+    for _, doc in ipairs { "sea_merchants.md", "house.md", "caribbean.md" } do
+      local text = read("docs/rules/" .. doc)
+      local cited = 0
+      for file in text:gmatch("`([%w_%.%-]+%.[tm][xd]t?)`") do
+        if file:match("%.txt$") or file:match("^house_merchants%.md$") or file:match("_cards%.md$") then
+          cited = cited + 1
+          assert.truthy(readme:find("`" .. file .. "`", 1, true), doc .. " cites " .. file)
+        end
+      end
+      assert.truthy(text:find("(README.md#the-rulebooks)", 1, true), doc)
+      assert.truthy(cited > 0, doc)
+    end
   end)
 end)
 
