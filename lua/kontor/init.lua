@@ -65,6 +65,9 @@ local function params_for(R, t)
     if n ~= nil and (type(n) ~= "string" or n:match("^%s*$")) then
       error(string.format("name %d must be a non-empty string", i), 3)
     end
+    if n ~= nil and not utf8.len(n) then
+      error(string.format("the name of player %d is not valid UTF-8 text", i), 3)
+    end
     if n ~= nil and (text.has_control(n) or #n > 40) then
       error(string.format("name %d must be at most 40 printable characters, not '%s'", i,
         text.escape(n:sub(1, 60))), 3)

@@ -266,13 +266,15 @@ end }
     assert.falsy(has(out, "Kontor "))
   end)
 
-  it("the program starts within 50 ms (best of 5, to the end of an empty script)", function()
-    local best = math.huge
-    for _ = 1, 5 do
-      local out = sh("s=$(date +%s%N); " .. BIN .. " --players 3 </dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))")
-      best = math.min(best, tonumber(out:match("(%d+)%s*$")))
-    end
-    assert.truthy(best < 50, best .. " ms")
+  -- Start-up cost as work, not time (a timer on this shared machine varies
+  -- by 20% and more): instructions to the end of an empty script, counted by
+  -- callgrind. About 36 million today (docs/performance.md), some 10 ms.
+  it("the program starts in under 60 million instructions (callgrind, to the end of an empty script)", function()
+    local out = sh("(valgrind --tool=callgrind --callgrind-out-file=/dev/null " .. BIN ..
+      " --players 3 </dev/null 2>&1 | awk '/Collected/ {print $4}')")
+    local n = tonumber(out:match("(%d+)"))
+    assert.truthy(n, "callgrind gave no count: " .. out)
+    assert.truthy(n < 60e6, n .. " instructions")
   end)
 end)
 
