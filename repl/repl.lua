@@ -362,7 +362,7 @@ end
 -- The texts that differ from `s` by the number of a word before a number:
 -- "slot 2" <-> "slots 2" (each such word alone, then all of them).
 function Session:number_forms(s)
-  local out, all = {}, s
+  local out, all = {}
   local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
   local pos = 1
   while true do

@@ -138,7 +138,7 @@ function kontor.load_game(path)
   end
   -- saved again, the game names its files as the save did
   game.as_saved = as_saved
-  for i, w in ipairs(warnings) do warnings[i] = path .. ": " .. w end
+  for k, w in ipairs(warnings) do warnings[k] = path .. ": " .. w end
   return game, nil, warnings
 end
 
