@@ -141,7 +141,7 @@ function kontor.load_game(path)
   end
   -- saved again, the game names its files as the save did
   game.as_saved = as_saved
-  for j, w in ipairs(warnings) do warnings[j] = path .. ": " .. w end
+  for k, w in ipairs(warnings) do warnings[k] = path .. ": " .. w end
   return game, nil, warnings
 end
 

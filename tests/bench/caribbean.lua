@@ -12,7 +12,6 @@
 -- returns its turns, its steps and its scores (influence).
 
 -- The default deck (caribbean_cards.md).
-local SHIP_NAMES = { "Pinnace", "Flute", "Skiff", "Frigate", "Galleon" }
 local SHIPS = {   -- swords (0 = skull), coins, count
   { {1,1,3}, {1,2,1}, {2,2,2}, {2,3,1}, {4,3,2}, {4,4,1} },
   { {1,1,3}, {1,2,1}, {2,2,2}, {2,3,1}, {5,3,2}, {5,4,1} },

@@ -13,7 +13,7 @@
 -- plays one game and returns its turns, its steps and its scores.
 
 local NP = 6                    -- products: grain, wood, porcelain, fish, spices, cloth
-local CARDS, CUBES, SLOTS = 10, 5, 6
+local CARDS, SLOTS = 10, 6
 
 local function make(rules)
   local specials, price, supply = rules.specials, rules.price, rules.supply

@@ -153,7 +153,7 @@ end }
       f:close()
       local out, code = kontor_cmd("sim --variant " .. dir .. "/crash.lua --players 2 --games 5 --seed 3")
       assert.are.equal(1, code)
-      local i, seed, cmd = out:match("^kontor: sim: game (%d+) of 5 %(its seed (%-?%d+)%) failed: [^\n]*/crash.lua:3: constraint exploded\nReproduce it alone: (kontor sim [^\n]+)\n$")
+      local i, _, cmd = out:match("^kontor: sim: game (%d+) of 5 %(its seed (%-?%d+)%) failed: [^\n]*/crash.lua:3: constraint exploded\nReproduce it alone: (kontor sim [^\n]+)\n$")
       assert.truthy(i, out)
       assert.are.equal("kontor sim --variant " .. dir .. "/crash.lua --players 2 --seed 3 --games 5 --game " .. i, cmd)
       local again, code2 = kontor_cmd(cmd:gsub("^kontor ", ""))

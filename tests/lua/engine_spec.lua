@@ -1196,8 +1196,8 @@ describe("options as data", function()
   }
   for _, c in ipairs(cases) do
     it("refuses at the boundary, with the script's line: " .. c[1], function()
-      local ok, err = pcall(kontor.new_game, { rules = bad_rules("bad_" .. c[1], c[2]) })
-      assert.is_false(ok)
+      local made, err = pcall(kontor.new_game, { rules = bad_rules("bad_" .. c[1], c[2]) })
+      assert.is_false(made)
       assert.truthy(err:find(c[3], 1, true), err)
     end)
   end
@@ -1224,8 +1224,8 @@ describe("options as data", function()
   it("a constraint must be a function or name its decisions", function()
     local R = kontor.load_rules(RACE)
     R.constraints[1] = { check = function() end }
-    local ok, err = pcall(kontor.new_game, { rules = R })
-    assert.is_false(ok)
+    local made, err = pcall(kontor.new_game, { rules = R })
+    assert.is_false(made)
     assert.are.equal("race: R.constraints[1] must name its decisions: decisions = { \"name\", ... }", err)
   end)
 end)

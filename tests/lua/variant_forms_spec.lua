@@ -32,7 +32,7 @@ describe("a variant named as 'name:k=v'", function()
     local R = kontor.load_rules("sea_merchants", { "hand_limit:size=7" })
     assert.are.equal(7, R.applied[1].options.size)
     local s = kontor.sim { variants = { "hand_limit:size=7" }, players = 3, games = 2, seed = 1 }
-    assert.are.same({ "hand_limit:size=7" }, s.variants)   -- the summary names each variant's options
+    assert.are.same({ "hand_limit:size=7" }, s.variants)   -- the summary names it as given
   end)
 
   it("works in a preset's includes", function()
