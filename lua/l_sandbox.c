@@ -264,11 +264,17 @@ static int sb_call(lua_State *L) {
     int n = lua_gettop(L) - 1;
     lua_pushcfunction(L, msgh);
     lua_insert(L, 1);
+    /* The caller's own hook (a debugger's, the fuzz harness's line hook)
+     * is put back if the watchdog replaced it. */
+    lua_Hook old_hook = lua_gethook(L);
+    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
     if (!was_armed) arm(L);
     else lim.running = L;
     int status = lua_pcall(L, n, LUA_MULTRET, 1);
     if (!was_armed) disarm();
     else lim.running = was_running;
+    if (!was_armed && lua_gethook(L) == sb_hook && old_hook != sb_hook)
+        lua_sethook(L, old_hook, old_mask, old_count);
     if (status != LUA_OK) {
         lua_pushboolean(L, 0);
         lua_insert(L, -2);
