@@ -55,11 +55,11 @@ static struct {
     size_t used, limit;
     double time, replay_time;
     long work, left;
-    int armed, killed, why, finishing, replaying, ticking;
-    volatile sig_atomic_t interrupted, expired, ticks_left;
+    int killed, why, finishing, replaying, ticking;
+    volatile sig_atomic_t armed, interrupted, expired, ticks_left;  /* read by on_tick */
     lua_State *volatile running;
 } lim = { 0, DEFAULT_MEMORY, DEFAULT_TIME, DEFAULT_REPLAY_TIME, DEFAULT_WORK, 0,
-          0, 0, WHY_NONE, 0, 0, 0, 0, 0, 0, NULL };
+          0, WHY_NONE, 0, 0, 0, 0, 0, 0, 0, NULL };
 
 /* The address is the token: g:finish() raises it to end a game at once. */
 static char finish_token;
@@ -316,11 +316,17 @@ static int sb_call(lua_State *L) {
     int n = lua_gettop(L) - 1;
     lua_pushcfunction(L, msgh);
     lua_insert(L, 1);
+    /* The caller's own hook (a debugger's, the fuzz harness's line hook)
+     * is put back if the watchdog replaced it. */
+    lua_Hook old_hook = lua_gethook(L);
+    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
     if (!was_armed) arm(L);
     else lim.running = L;
     int status = lua_pcall(L, n, LUA_MULTRET, 1);
     if (!was_armed) disarm();
     else lim.running = was_running;
+    if (!was_armed && lua_gethook(L) == sb_hook && old_hook != sb_hook)
+        lua_sethook(L, old_hook, old_mask, old_count);
     if (status != LUA_OK) {
         lua_pushboolean(L, 0);
         lua_insert(L, -2);
@@ -365,17 +371,24 @@ static int sb_resume(lua_State *L) {
         lua_resetthread(co);
         lua_gc(L, LUA_GCCOLLECT);
         lua_pushnil(co);
+        if (!was_armed) disarm();
+        else lim.running = was_running;
         lua_pushboolean(L, 0);
         push_error(L, co, 1);
     } else {
+        /* The message is built unarmed (under the full cap: it may raise
+         * a memory error, and must not leave the limits armed), then the
+         * frames that raised run their pending __close handlers, armed
+         * again, under what is left of the limits. */
+        int armed_now = lim.armed;
+        lim.armed = was_armed;
         lua_pushboolean(L, 0);
         push_error(L, co, memory);
-        /* The frames that raised still have pending __close handlers: run
-         * them now, under the limits, not whenever the thread is dropped. */
+        lim.armed = armed_now;
         lua_resetthread(co);
+        if (!was_armed) disarm();
+        else lim.running = was_running;
     }
-    if (!was_armed) disarm();
-    else lim.running = was_running;
     lua_settop(co, 0);
     return 2;
 }

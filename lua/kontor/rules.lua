@@ -132,7 +132,8 @@ local function freeze(R, file)
   local ok, E = core.sandbox.call(frozen, R)
   if not ok then
     if E == core.sandbox.FINISH then E = "g:finish() called while loading" end
-    return nil, string.format("%s: %s", file, tostring(E))
+    -- The message only: the traceback would show the engine's own code.
+    return nil, string.format("%s: %s", file, tostring(E):match("^[^\n]*"))
   end
   return E
 end

@@ -5,7 +5,7 @@
 -- unprotected errors are findings.
 local kontor = require "kontor"
 kontor.set_home(KONTOR_HOME)
-kontor.core.sandbox.limits { time = 0.02, replay_time = 0.2, work = 100000, memory = 96 << 20 }
+kontor.core.sandbox.limits { time = 0.01, replay_time = 0.05, work = 100000, memory = 96 << 20 }
 
 local path = os.tmpname() .. ".lua"
 

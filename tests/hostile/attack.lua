@@ -174,7 +174,7 @@ A["weak mode added later"] = function()
   local hog, i = {}, 0
   while true do
     i = i + 1
-    hog[i] = ("x"):rep(1 << 12) .. i
+    hog[i] = ("x"):rep(1 << 16) .. i
     obj[i] = i                         -- through __newindex, growing it
   end
 end

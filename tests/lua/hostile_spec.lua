@@ -143,8 +143,8 @@ describe("a hostile step", function()
   }
   for _, c in ipairs(CASES) do
     it(c[1] .. ": " .. c[3], function()
-      -- Filling memory takes a while: those cases get 5 s of CPU.
-      refused(in_child(ATTACK, c[1], nil, c.memory and 5), c[2])
+      -- Filling memory takes a while (under ASan too): those cases get 20 s of CPU.
+      refused(in_child(ATTACK, c[1], nil, c.memory and 20), c[2])
     end)
   end
 
@@ -183,7 +183,7 @@ describe("a hostile step", function()
   -- counts them (before, one step could log 512 MiB past a 256 MiB cap).
   for _, a in ipairs { "log flood", "pile flood" } do
     it(a .. ": C-side memory is held to the cap", function()
-      local cok, r = pcall(in_child, ATTACK, a, nil, 5)
+      local cok, r = pcall(in_child, ATTACK, a, nil, 20)
       assert.is_true(cok, r)
       assert.is_false(r.ok, a .. " went past the memory cap")
       refused(r, "limit reached")
