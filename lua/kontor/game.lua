@@ -169,6 +169,13 @@ function Ctx:chance(name, options, weights)
   return k
 end
 
+-- A decision the rules skip (nobody to ask, or nothing to choose): no
+-- step, but a trace a script can read with g:skipped() (issue 12).
+function Ctx:skip(seat, name, why)
+  local list = rawget(self, "_skipped")
+  list[#list + 1] = { seat = seat, decision = name, why = why, turn = self.turn }
+end
+
 function Ctx:begin_turn(seat)
   self.turn = self.turn + 1
   self.active = seat
@@ -265,7 +272,7 @@ local function new_ctx(game)
     rng = core.rng(p.seed), turn = 0, active = nil, logging = not game.quiet,
     _log = core.log(), _quiet = game.quiet, _orders = {},
     _manual_chance = p.manual_chance,
-    _cons = game.cons,
+    _cons = game.cons, _skipped = {},
   }, CtxMT)
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   return ctx
@@ -899,6 +906,24 @@ function Game:replay(moves)
     if not res then return nil, i, err end
   end
   return true
+end
+
+-- The decisions the rules skipped so far: { {seat =, decision =, why =,
+-- turn =}, ... }, oldest first (read raw, copied: plain data only).
+function Game:skipped()
+  local out, list = {}, rawget(self.ctx, "_skipped")
+  if type(list) ~= "table" then return out end
+  for i = 1, rawlen(list) do
+    local e = rawget(list, i)
+    if type(e) == "table" then
+      local seat, name, why, turn = rawget(e, "seat"), rawget(e, "decision"), rawget(e, "why"), rawget(e, "turn")
+      out[#out + 1] = { seat = math.type(seat) == "integer" and seat or nil,
+                        decision = type(name) == "string" and name or nil,
+                        why = type(why) == "string" and why or nil,
+                        turn = math.type(turn) == "integer" and turn or nil }
+    end
+  end
+  return out
 end
 
 function Game:log()
