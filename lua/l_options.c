@@ -259,11 +259,12 @@ static int opt_check(lua_State *L) {
     return 1;
 }
 
-/* steps(n) -> four tables with room for n entries: the step lists. */
+/* steps(n) -> the four step lists, the first three with room for n. */
 static int opt_steps(lua_State *L) {
     int n = (int)luaL_checkinteger(L, 1);
     luaL_argcheck(L, n >= 0 && n <= 1 << 20, 1, "0..2^20 expected");
-    for (int i = 0; i < 4; i++) lua_createtable(L, n, 0);
+    for (int i = 0; i < 3; i++) lua_createtable(L, n, 0);
+    lua_createtable(L, 0, 0);                   /* stops: rare */
     return 4;
 }
 

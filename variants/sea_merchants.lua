@@ -100,10 +100,10 @@ end
 
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
-  local held, hand = {}, g.hands[seat]
+  local held = {}
   for p = 1, #D.products do held[p] = 0 end
-  for i = 1, hand:count() do
-    local p = product_of(hand:get(i))
+  for _, card in ipairs(g.hands[seat]:cards()) do
+    local p = product_of(card)
     held[p] = held[p] + 1
   end
   return held

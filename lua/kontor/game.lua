@@ -353,7 +353,7 @@ local function start(game)
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(256)   -- room for most games
+  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -607,12 +607,35 @@ local function explain(game, seat, name, text)
   return nil
 end
 
-local function expected(opts)
+-- Up to 12 of the option texts, for a message (with `prefix`: only those
+-- that extend it).
+local function expected(opts, prefix)
+  if prefix then
+    local some = {}
+    for i = 1, #opts do
+      local o = opts[i]
+      if #o > #prefix and o:sub(1, #prefix) == prefix and is_boundary(o, #prefix + 1) then some[#some + 1] = o end
+    end
+    opts = some
+  end
   local shown = {}
   for i = 1, math.min(#opts, 12) do shown[i] = opts[i] end
   local s = concat(shown, ", ")
   if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
   return s
+end
+
+-- The options that extend `text` at a word boundary: the first one's
+-- index and how many there are.
+local function extensions_of(opts, text)
+  local first, n, len = nil, 0, #text
+  for i = 1, #opts do
+    local o = opts[i]
+    if #o > len and o:sub(1, len) == text and is_boundary(o, len + 1) then
+      first, n = first or i, n + 1
+    end
+  end
+  return first, n
 end
 
 -- Walks the steps of one move text for `seat`. Returns true, or nil and a
@@ -658,6 +681,17 @@ local function walk(game, seat, text)
       if l > bestlen and l <= tlen and (l == tlen and o == text or
           (text:sub(1, l) == o and is_boundary(text, l + 1))) then
         best, bestlen = i, l
+      end
+    end
+    if not best or bestlen <= prev then
+      -- A short form: the text names exactly one option by its beginning
+      -- ("load fish" when one ship is empty). The step records the option.
+      local k, n = extensions_of(opts, text)
+      if n == 1 then
+        best, text = k, opts[k]
+        bestlen, tlen = #text, #text
+      elseif n > 1 and not (last_n and not extends_any(opts, text:sub(1, prev))) then
+        return fail(format("'%s' is ambiguous: it could be %s", text, expected(opts, text)))
       end
     end
     if not best or bestlen <= prev then
