@@ -90,8 +90,9 @@ local function product_of(card)           -- cards 1..10 are grain, 11..20 wood,
   return (card - 1) // D.cards_per_product + 1
 end
 
-local function in_pool(g, p)              -- S12: a cube of product p is left
-  return g.cubes:get(p) > 0
+-- S12: the cubes left in the pool, by product number ({ [p] = n }).
+local function cubes_in_pool(g)
+  return g.cubes:values()
 end
 
 function R.product_number(name)           -- "fish" -> 4
@@ -111,8 +112,8 @@ end
 
 local function showing(g, p)              -- market slots showing product p
   local n = 0
-  for s = 1, D.market_slots do
-    if product_of(g.market:get(s)) == p then n = n + 1 end
+  for _, card in ipairs(g.market:cards()) do
+    if product_of(card) == p then n = n + 1 end
   end
   return n
 end
@@ -361,9 +362,9 @@ end
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 local function load_a_ship(g, seat)
-  local ships, options = g.ships[seat], {}
+  local ships, pool, options = g.ships[seat], cubes_in_pool(g), {}
   for p, name in ipairs(D.products) do
-    if in_pool(g, p) then
+    if pool[p] > 0 then
       for k = 1, #ships do
         if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
       end
@@ -428,33 +429,33 @@ end
 -- S6, S12: the products a cube on ship k can be exchanged for: every other
 -- product with a cube in the pool.
 local function other_products(g, seat, k)
-  local list = {}
+  local list, pool = {}, cubes_in_pool(g)
   for p, name in ipairs(D.products) do
-    if p ~= g.ships[seat][k] and in_pool(g, p) then list[#list + 1] = name end
+    if p ~= g.ships[seat][k] and pool[p] > 0 then list[#list + 1] = name end
   end
   return list
 end
 
--- S12: whether a cube of a product other than `p` is in the pool (p = 0:
+-- S12: whether `pool` holds a cube of a product other than `p` (p = 0:
 -- any cube).
-local function other_cube_in_pool(g, p)
-  for q = 1, #D.products do
-    if q ~= p and in_pool(g, q) then return true end
+local function other_cube_in_pool(pool, p)
+  for q, n in ipairs(pool) do
+    if q ~= p and n > 0 then return true end
   end
   return false
 end
 
 -- S6: ship k can be exchanged if it carries a cube, was not exchanged yet
 -- in this phase I, was not bought in it, and another product is in the pool.
-local function can_exchange(g, seat, k)
+local function can_exchange(g, seat, k, pool)
   local cube = g.ships[seat][k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(g, cube)
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(pool, cube)
 end
 
 local function exchangeable_ships(g, seat)
-  local list = {}
+  local list, pool = {}, cubes_in_pool(g)
   for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k) then list[#list + 1] = k end
+    if can_exchange(g, seat, k, pool) then list[#list + 1] = k end
   end
   return list
 end
@@ -465,7 +466,7 @@ local function buyable_cards(g, seat)
   local list, coins = {}, g.coins:get(seat)
   for _, card in ipairs(D.specials) do
     if g.pool[card] > 0 and coins >= D.price[card]
-        and (card ~= "ship" or other_cube_in_pool(g, 0)) then
+        and (card ~= "ship" or other_cube_in_pool(cubes_in_pool(g), 0)) then
       list[#list + 1] = card
     end
   end
@@ -492,9 +493,9 @@ local function choose_product(g, seat, name, words, k)
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat)
+local function exchange_action(g, seat, ships)
   local options = {}
-  for i, k in ipairs(exchangeable_ships(g, seat)) do options[i] = { "exchange", "ship", k } end
+  for i, k in ipairs(ships) do options[i] = { "exchange", "ship", k } end
   local k = options[g:choose(seat, "exchange_ship", options)][3]
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
@@ -502,9 +503,9 @@ end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_a_ship(g, seat)
-  local options = {}
+  local options, pool = {}, cubes_in_pool(g)
   for p, name in ipairs(D.products) do
-    if in_pool(g, p) then options[#options + 1] = { "buy ship and load", name } end
+    if pool[p] > 0 then options[#options + 1] = { "buy ship and load", name } end
   end
   local p = PRODUCT[options[g:choose(seat, "load_ship", options)][2]]
   local ships = g.ships[seat]
@@ -554,13 +555,13 @@ end
 local function phase_one(g, seat)
   g.phase = "phase1"
   g.new_ship, g.new_dock = false, false
-  local options = {}
-  if #exchangeable_ships(g, seat) > 0 then options[#options + 1] = "exchange" end
+  local options, ships = {}, exchangeable_ships(g, seat)
+  if #ships > 0 then options[#options + 1] = "exchange" end
   if #buyable_cards(g, seat) > 0 then options[#options + 1] = "buy" end
   options[#options + 1] = "pass"
   local action = options[g:choose(seat, "phase1", options)]
   if action == "exchange" then
-    exchange_action(g, seat)
+    exchange_action(g, seat, ships)
   elseif action == "buy" then
     buy_action(g, seat)
   else
@@ -891,7 +892,7 @@ local function why_not_exchange(g, seat, rest, word)
   if g.exchanged[k] then return ("ship %d was already exchanged this phase"):format(k) end
   if g.new_ship == k then return ("ship %d was bought this phase: exchange on one of your other ships"):format(k) end
   if tail == "" then
-    if not other_cube_in_pool(g, ships[k]) then return "no cube of another product is left in the pool" end
+    if not other_cube_in_pool(cubes_in_pool(g), ships[k]) then return "no cube of another product is left in the pool" end
     return nil
   end
   local name = tail:match("^ to (%a*)$")
@@ -924,7 +925,7 @@ local function why_not_buy(g, seat, rest)
     return ("%s %s costs %d and you have %d coins"):format(D.article[card], card, D.price[card], coins)
   end
   if card == "ship" then
-    if not other_cube_in_pool(g, 0) then return "no cube is left in the pool to load a new ship" end
+    if not other_cube_in_pool(cubes_in_pool(g), 0) then return "no cube is left in the pool to load a new ship" end
     if tail == "" then return nil end
     local name = tail:match("^ and load (%a*)$")
     if not name then return "expected 'buy ship and load <product>'" end
