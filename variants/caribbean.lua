@@ -113,7 +113,7 @@ R.rules = {}
 --     "Sailor 3/1" }, and the skill's swords, symbol, discount, takes, admiral,
 --     jester, trader (a ship name) }
 --   { kind = "expedition", name = "expedition 2 anchors", needs = { anchor = 2 },
---     symbols = 2, influence = 4, coins = 2, min_players = 0,
+--     shown = { "anchor" }, symbols = 2, influence = 4, coins = 2, min_players = 0,
 --     fulfil = { "fulfil", "expedition 2 anchors" } }
 --   { kind = "tax", name = "tax most swords", mark = "most swords" }
 -- IDS[name]: the ids of the cards of that name.
@@ -175,12 +175,15 @@ function R.prepare(RS)
           trader = does.trader and p.ship }, count)
   end
   for _, e in ipairs(d.expeditions) do
-    local symbols = 0
-    for _, n in pairs(e.needs) do symbols = symbols + n end
+    local symbols, shown = 0, {}
+    for _, sym in ipairs(d.symbols) do
+      if e.needs[sym] then symbols = symbols + e.needs[sym]; shown[#shown + 1] = sym end
+    end
     FEWEST_SYMBOLS = math.min(FEWEST_SYMBOLS, symbols)
     local name = "expedition " .. needs_text(e.needs)
-    add({ kind = "expedition", name = name, needs = e.needs, symbols = symbols, influence = e.influence,
-          coins = e.coins, min_players = e.min_players or 0, fulfil = { "fulfil", name } }, e.count or 1)
+    add({ kind = "expedition", name = name, needs = e.needs, shown = shown, symbols = symbols,
+          influence = e.influence, coins = e.coins, min_players = e.min_players or 0,
+          fulfil = { "fulfil", name } }, e.count or 1)
   end
   for _, t in ipairs(d.taxes) do
     add({ kind = "tax", name = "tax " .. t.mark, mark = t.mark }, t.count)
@@ -467,10 +470,10 @@ end
 -- per symbol, a Jack of all Trades for any one that is missing.
 local function can_fulfil(st, expedition)
   if st.symbol_persons < expedition.symbols then return false end
-  local have, symbols, missing = st.symbols, R.data.symbols, 0
-  for i = 1, #symbols do
-    local n = expedition.needs[symbols[i]] or 0
-    if n > have[symbols[i]] then missing = missing + n - have[symbols[i]] end
+  local have, shown, missing = st.symbols, expedition.shown, 0
+  for i = 1, #shown do
+    local short = expedition.needs[shown[i]] - have[shown[i]]
+    if short > 0 then missing = missing + short end
   end
   return missing <= have.any
 end
@@ -676,7 +679,7 @@ local function take_options(g, seat, budget)
   local options, at = {}, {}
   for i = 1, g.harbour:count() do
     local card = CARDS[g.harbour:get(i)]
-    if (card.kind == "ship" or hire_cost(g, seat, card) <= budget) and not contains(options, card.take) then
+    if card.kind == "ship" or (hire_cost(g, seat, card) <= budget and not contains(options, card.take)) then
       options[#options + 1] = card.take
       at[#options] = i
     end
