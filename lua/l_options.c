@@ -101,10 +101,37 @@ static int cursor_next(struct cursor *c) {
     }
 }
 
+/* The length of an option's text, or -1 if it is not an option. */
+static lua_Integer text_length(lua_State *L, int idx) {
+    if (lua_type(L, idx) == LUA_TSTRING) return (lua_Integer)lua_rawlen(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) return -1;
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx), len = n > 0 ? n - 1 : 0;   /* separators */
+    for (lua_Integer i = 1; i <= n; i++) {
+        int t = lua_rawgeti(L, idx, i);
+        if (t == LUA_TSTRING) {
+            len += (lua_Integer)lua_rawlen(L, -1);
+        } else if (t == LUA_TNUMBER && lua_isinteger(L, -1)) {
+            lua_Integer v = lua_tointeger(L, -1);
+            int digits = v < 0 ? 2 : 1;
+            while (v <= -10 || v >= 10) { v /= 10; digits++; }
+            len += digits;
+        } else {
+            len = -1;
+        }
+        lua_pop(L, 1);
+        if (len < 0) return -1;
+    }
+    return len;
+}
+
 int kn_option_same(lua_State *L, int a, int b) {
     struct cursor x, y;
     if (lua_rawequal(L, a, b)) return 1;
     if (lua_type(L, a) == LUA_TSTRING && lua_type(L, b) == LUA_TSTRING) return 0;
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    lua_Integer la = text_length(L, a);
+    if (la < 0 || la != text_length(L, b)) return 0;      /* most often: not the same */
     if (!cursor_open(&x, L, a) || !cursor_open(&y, L, b)) return 0;
     for (;;) {
         int p = cursor_next(&x), q = cursor_next(&y);
@@ -259,11 +286,12 @@ static int opt_check(lua_State *L) {
     return 1;
 }
 
-/* steps(n) -> four tables with room for n entries: the step lists. */
+/* steps(n) -> the four step lists, the first three with room for n. */
 static int opt_steps(lua_State *L) {
     int n = (int)luaL_checkinteger(L, 1);
     luaL_argcheck(L, n >= 0 && n <= 1 << 20, 1, "0..2^20 expected");
-    for (int i = 0; i < 4; i++) lua_createtable(L, n, 0);
+    for (int i = 0; i < 3; i++) lua_createtable(L, n, 0);
+    lua_createtable(L, 0, 0);                   /* stops: rare */
     return 4;
 }
 

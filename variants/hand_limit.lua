@@ -32,18 +32,16 @@ return {
       return g.hands[seat]:count() >= limit(g, seat)
     end
 
-    local DISCARD = {}   -- texts, built once
-    for p, name in ipairs(R.data.products) do DISCARD[p] = "discard " .. name end
-
     -- Discard down to the limit, one card at a time (overflow=discard).
     local function discard_down(g, seat)
       g.discarding = true
       while g.hands[seat]:count() > limit(g, seat) do
-        local opts_, products = {}, {}
-        for p = 1, #R.data.products do
-          if g.held[seat][p] > 0 then opts_[#opts_ + 1], products[#products + 1] = DISCARD[p], p end
+        local held, options = R.cards_in_hand(g, seat), {}
+        for p, name in ipairs(R.data.products) do
+          if held[p] > 0 then options[#options + 1] = { "discard", name } end
         end
-        local p = products[g:choose(seat, "discard", opts_)]
+        local name = options[g:choose(seat, "discard", options)][2]
+        local p = R.product_number(name)
         g.covered:push(R.rules.take_from_hand(g, seat, p))   -- discards leave play
         if g.logging then g:log("%s discards %s (hand limit %d)", g.names[seat], R.data.products[p], limit(g, seat)) end
       end

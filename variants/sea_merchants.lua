@@ -9,11 +9,9 @@
 --   g.market    pile, public: get(s) is the card showing on market slot s
 --   g.covered   pile: covered market cards, out of play
 --   g.hands[s]  pile, owner s
---   g.held[s]   cards in hand per product (kept with the pile)
 --   g.coins     counter, one per seat (min 0)
 --   g.cubes     counter, one per product: cubes in the pool (0..5)
---   g.in_pool   bit mask of the products with a cube in the pool (kept with g.cubes)
---   g.ships[s]  list of product indices, one per ship (0 = empty)
+--   g.ships[s]  list of product numbers, one per ship (0 = empty)
 --   g.specials[s] {ship = ships bought, contract = n, office = n, dock = n}
 --   g.pool      special cards left in the pool {ship =, contract =, ...}
 --   g.phase     "load" | "phase1" | "phase2" | "over"
@@ -22,6 +20,9 @@
 --   g.exchanged ships exchanged in the current phase I (S6)
 --   g.new_ship  the ship bought in the current phase I, or false (S6)
 --   g.new_dock  true while a dock bought this phase waits (option dock_at_once off)
+--
+-- Options are data (docs/api.md): { "load", "fish", "on ship", 2 } reads
+-- "load fish on ship 2", and the rule reads the product and ship back.
 
 local R = {
   name = "sea_merchants",
@@ -41,8 +42,8 @@ local R = {
 }
 
 ---------------------------------------------------------------------------
--- The components, as data. A variant may change R.data, then call
--- R.prepare() to rebuild what is derived from it (texts, lookups).
+-- The components, as data. A variant may change R.data; R.prepare() then
+-- rebuilds the name lookups.
 ---------------------------------------------------------------------------
 
 R.data = {
@@ -66,76 +67,14 @@ R.data = {
 -- everywhere; each is defined below with the rule it implements.
 R.rules = {}
 
-local PRODUCTS, CARDS_PER_PRODUCT, CUBES_PER_PRODUCT, MARKET_SLOTS, HAND_AT_START
-local SHIPS_AT_START, CARDS_PER_DRAW, CONTRACT_BONUS, SPECIALS, PRICE, SUPPLY, ARTICLE
-local NP, PRODUCT, PRODUCT_OF, IS_SPECIAL, CHEAPEST
-
--- Option texts, built once (no string is built while playing), and
--- MEANING[text]: what an option text stands for.
-local LOAD, EXCHANGE_SHIP, EXCHANGE_TO, DOCK_SHIP_OR_NOT, DOCK_TO
-local BUY, BUY_LIST, BUY_SHIP_AND_LOAD, PLAY, PLAY_ON, SLOT_SUFFIX, MEANING
-local NO_DOCK_EXCHANGE
-local PHASE1_ACTIONS = { "exchange", "buy", "pass" }
-local PHASE2_PLAY_OR_DRAW = { "play", "draw" }
-local PHASE2_DRAW_ONLY = { "draw" }
-local OFFICE_CHOICE = { "office draw", "no office draw" }
-
-local BIT = {}
-for i = 1, 62 do BIT[i] = 1 << (i - 1) end
-local NO_DOCK_BIT
+local D                   -- R.data
+local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
 
 function R.prepare()
-  local d = R.data
-  PRODUCTS, CARDS_PER_PRODUCT, CUBES_PER_PRODUCT = d.products, d.cards_per_product, d.cubes_per_product
-  MARKET_SLOTS, HAND_AT_START, SHIPS_AT_START = d.market_slots, d.hand_at_start, d.ships_at_start
-  CARDS_PER_DRAW, CONTRACT_BONUS = d.cards_per_draw, d.contract_bonus
-  SPECIALS, PRICE, SUPPLY, ARTICLE = d.specials, d.price, d.supply, d.article
-  NP = #PRODUCTS
-  PRODUCT, PRODUCT_OF, IS_SPECIAL = {}, {}, {}
-  for p, name in ipairs(PRODUCTS) do PRODUCT[name] = p end
-  for card = 1, NP * CARDS_PER_PRODUCT do PRODUCT_OF[card] = (card - 1) // CARDS_PER_PRODUCT + 1 end
-  CHEAPEST = math.huge
-  for _, card in ipairs(SPECIALS) do
-    IS_SPECIAL[card] = true
-    CHEAPEST = math.min(CHEAPEST, PRICE[card])
-  end
-
-  LOAD, EXCHANGE_SHIP, EXCHANGE_TO, DOCK_SHIP_OR_NOT, DOCK_TO = {}, {}, {}, {}, {}
-  BUY, BUY_LIST, BUY_SHIP_AND_LOAD, PLAY, PLAY_ON, SLOT_SUFFIX, MEANING = {}, {}, {}, {}, {}, {}, {}
-  for p, name in ipairs(PRODUCTS) do
-    LOAD[p] = {}
-    PLAY[p] = "play " .. name
-    MEANING[PLAY[p]] = { product = p }
-    PLAY_ON[p] = {}
-    for s = 1, MARKET_SLOTS do PLAY_ON[p][s] = PLAY[p] .. " on slots " .. s end
-    BUY_SHIP_AND_LOAD[p] = "buy ship and load " .. name
-    MEANING[BUY_SHIP_AND_LOAD[p]] = { product = p }
-  end
-  for s = 1, MARKET_SLOTS do SLOT_SUFFIX[s] = "," .. s end
-  local extra = d.exchange_card .. " exchange"              -- "dock exchange"
-  NO_DOCK_EXCHANGE = "no " .. extra
-  for k = 1, SUPPLY.ship do
-    EXCHANGE_SHIP[k] = "exchange ship " .. k
-    DOCK_SHIP_OR_NOT[k] = extra .. " ship " .. k
-    MEANING[EXCHANGE_SHIP[k]] = { ship = k }
-    MEANING[DOCK_SHIP_OR_NOT[k]] = { ship = k }
-    EXCHANGE_TO[k], DOCK_TO[k] = {}, {}
-    for p, name in ipairs(PRODUCTS) do
-      LOAD[p][k] = "load " .. name .. " on ship " .. k
-      EXCHANGE_TO[k][p] = EXCHANGE_SHIP[k] .. " to " .. name
-      DOCK_TO[k][p] = DOCK_SHIP_OR_NOT[k] .. " to " .. name
-      MEANING[LOAD[p][k]] = { ship = k, product = p }
-      MEANING[EXCHANGE_TO[k][p]] = { ship = k, product = p }
-      MEANING[DOCK_TO[k][p]] = { ship = k, product = p }
-    end
-  end
-  DOCK_SHIP_OR_NOT[SUPPLY.ship + 1] = NO_DOCK_EXCHANGE
-  NO_DOCK_BIT = BIT[SUPPLY.ship + 1]
-  for i, card in ipairs(SPECIALS) do
-    BUY[card] = "buy " .. card
-    BUY_LIST[i] = BUY[card]
-    MEANING[BUY[card]] = { card = card }
-  end
+  D = R.data
+  PRODUCT, IS_SPECIAL = {}, {}
+  for p, name in ipairs(D.products) do PRODUCT[name] = p end
+  for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
 end
 R.prepare()
 
@@ -143,73 +82,38 @@ R.prepare()
 -- Small helpers
 ---------------------------------------------------------------------------
 
--- The texts of `list` that the bit mask selects, in list order. The lists
--- are memoised and shared (never changed), so a decision allocates nothing.
-local SUBSETS = setmetatable({}, { __mode = "k" })
-local function subset(list, mask)
-  local memo = SUBSETS[list]
-  if not memo then memo = {}; SUBSETS[list] = memo end
-  local opts = memo[mask]
-  if not opts then
-    opts = {}
-    for i = 1, #list do
-      if mask & BIT[i] ~= 0 then opts[#opts + 1] = list[i] end
-    end
-    memo[mask] = opts
-  end
-  return opts
-end
-
--- Asks `seat` to pick one of the texts of `list` that `mask` selects.
-local function choose(g, seat, name, list, mask)
-  local opts = subset(list, mask)
-  return opts[g:choose(seat, name, opts)]
-end
-
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
 end
 
--- The cube pool. g.in_pool is the mask of the products with a cube in the
--- pool, kept with the counter (checked by R.invariants).
-local function pool_mask_of(cubes)
-  local m = 0
-  for p = 1, NP do
-    if cubes:get(p) > 0 then m = m | BIT[p] end
+local function product_of(card)           -- cards 1..10 are grain, 11..20 wood, ...
+  return (card - 1) // D.cards_per_product + 1
+end
+
+-- S12: the cubes left in the pool, by product number ({ [p] = n }).
+local function cubes_in_pool(g)
+  return g.cubes:values()
+end
+
+function R.product_number(name)           -- "fish" -> 4
+  return PRODUCT[name]
+end
+
+-- The cards of each product in a hand: { [p] = n }.
+function R.cards_in_hand(g, seat)
+  local held = {}
+  for p = 1, #D.products do held[p] = 0 end
+  for _, card in ipairs(g.hands[seat]:cards()) do
+    local p = product_of(card)
+    held[p] = held[p] + 1
   end
-  return m
-end
-
-local function take_cube(g, p)            -- S12: fails (an error) if none is left
-  if g.cubes:add(p, -1) == 0 then g.in_pool = g.in_pool & ~BIT[p] end
-end
-
-local function return_cube(g, p)
-  g.cubes:add(p, 1)
-  g.in_pool = g.in_pool | BIT[p]
-end
-
--- The hands. g.held[seat][p] counts the cards of product p in the hand,
--- kept with the pile (checked by R.invariants).
-local function to_hand(g, seat, card)
-  g.hands[seat]:push(card)
-  local held = g.held[seat]
-  local p = PRODUCT_OF[card]
-  held[p] = held[p] + 1
-end
-
-local function products_in_hand(g, seat)  -- a mask
-  local m, held = 0, g.held[seat]
-  for p = 1, NP do
-    if held[p] > 0 then m = m | BIT[p] end
-  end
-  return m
+  return held
 end
 
 local function showing(g, p)              -- market slots showing product p
-  local n, market = 0, g.market
-  for s = 1, MARKET_SLOTS do
-    if PRODUCT_OF[market:get(s)] == p then n = n + 1 end
+  local n = 0
+  for _, card in ipairs(g.market:cards()) do
+    if product_of(card) == p then n = n + 1 end
   end
   return n
 end
@@ -229,23 +133,20 @@ local function new_components(g)
   g.deck = kontor.pile{ vis = "hidden" }
   g.market = kontor.pile{ vis = "public" }
   g.covered = kontor.pile{ vis = "public" }
-  g.hands, g.held, g.ships, g.specials = {}, {}, {}, {}
+  g.hands, g.ships, g.specials = {}, {}, {}
   for seat = 1, n do
     g.hands[seat] = kontor.pile{ vis = "owner", owner = seat }
-    g.held[seat] = {}
-    for p = 1, NP do g.held[seat][p] = 0 end
     g.ships[seat] = {}
-    for k = 1, SHIPS_AT_START do g.ships[seat][k] = 0 end     -- S3: 2 empty ships
+    for k = 1, D.ships_at_start do g.ships[seat][k] = 0 end   -- S3: 2 empty ships
     g.specials[seat] = {}
-    for _, card in ipairs(SPECIALS) do g.specials[seat][card] = 0 end
+    for _, card in ipairs(D.specials) do g.specials[seat][card] = 0 end
   end
   g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
-  g.cubes = kontor.counter{ n = NP, min = 0, max = CUBES_PER_PRODUCT,
-                            init = CUBES_PER_PRODUCT }         -- S12
+  g.cubes = kontor.counter{ n = #D.products, min = 0, max = D.cubes_per_product,
+                            init = D.cubes_per_product }        -- S12
   g.pool = {}
-  for _, card in ipairs(SPECIALS) do g.pool[card] = SUPPLY[card] end
-  g.pool.ship = SUPPLY.ship - SHIPS_AT_START * n              -- S2: 2 ships per player dealt
-  g.in_pool = pool_mask_of(g.cubes)
+  for _, card in ipairs(D.specials) do g.pool[card] = D.supply[card] end
+  g.pool.ship = D.supply.ship - D.ships_at_start * n           -- S2: 2 ships per player dealt
   g.exchanged = {}
   g.new_ship, g.new_dock = false, false
 end
@@ -253,16 +154,17 @@ end
 -- S3: shuffle; 6 cards to market slots 1..6; 3 cards to each player in seat
 -- order, one player at a time.
 local function shuffle_and_deal(g)
-  for card = 1, NP * CARDS_PER_PRODUCT do g.deck:push(card) end
+  for card = 1, #D.products * D.cards_per_product do g.deck:push(card) end
   g.deck:shuffle(g.rng)
-  g.deck:move_to(g.market, MARKET_SLOTS)
+  g.deck:move_to(g.market, D.market_slots)
   for seat = 1, g.players do
-    for _ = 1, HAND_AT_START do to_hand(g, seat, g.deck:pop()) end
+    for _ = 1, D.hand_at_start do g.hands[seat]:push(g.deck:pop()) end
   end
 end
 
 ---------------------------------------------------------------------------
 -- Scenario set-up: a stated position instead of the shuffle
+-- (docs/rules/sea_merchants.md, "Scenario set-up")
 ---------------------------------------------------------------------------
 
 local SCENARIO_FIELDS = { deck = true, market = true, hands = true, ships = true,
@@ -276,7 +178,7 @@ end
 local function product_named(name, where)
   local p = PRODUCT[name]
   if not p then
-    bad("%s: unknown product %s (products: %s)", where, tostring(name), table.concat(PRODUCTS, ", "))
+    bad("%s: unknown product %s (products: %s)", where, tostring(name), table.concat(D.products, ", "))
   end
   return p
 end
@@ -290,7 +192,7 @@ end
 
 local function zeros()
   local t = {}
-  for p = 1, NP do t[p] = 0 end
+  for p = 1, #D.products do t[p] = 0 end
   return t
 end
 
@@ -298,8 +200,8 @@ end
 -- no deck stated, shuffled into the deck).
 local function place_cards(g, sc)
   local n = g.players
-  if type(sc.market) ~= "table" or #sc.market ~= MARKET_SLOTS then
-    bad("market must list %d product names, one per slot", MARKET_SLOTS)
+  if type(sc.market) ~= "table" or #sc.market ~= D.market_slots then
+    bad("market must list %d product names, one per slot", D.market_slots)
   end
   local hands, deck = sc.hands or {}, sc.deck
   if #hands > n then bad("hands lists %d players, the game has %d", #hands, n) end
@@ -313,14 +215,14 @@ local function place_cards(g, sc)
     for _, name in ipairs(hands[seat] or {}) do want(name, "hand of seat " .. seat) end
   end
   for i, name in ipairs(deck or {}) do want(name, "deck card " .. i) end
-  for p = 1, NP do
-    if wanted[p] > CARDS_PER_PRODUCT then         -- S2
-      bad("%d %s cards are placed, but there are only %d", wanted[p], PRODUCTS[p], CARDS_PER_PRODUCT)
+  for p, name in ipairs(D.products) do
+    if wanted[p] > D.cards_per_product then         -- S2
+      bad("%d %s cards are placed, but there are only %d", wanted[p], name, D.cards_per_product)
     end
   end
 
   local next_id = {}                  -- card ids: the lowest unused id of the product
-  for p = 1, NP do next_id[p] = (p - 1) * CARDS_PER_PRODUCT + 1 end
+  for p = 1, #D.products do next_id[p] = (p - 1) * D.cards_per_product + 1 end
   local function card(name)
     local p = PRODUCT[name]
     local id = next_id[p]; next_id[p] = id + 1
@@ -328,14 +230,14 @@ local function place_cards(g, sc)
   end
   for _, name in ipairs(sc.market) do g.market:push(card(name)) end
   for seat = 1, n do
-    for _, name in ipairs(hands[seat] or {}) do to_hand(g, seat, card(name)) end
+    for _, name in ipairs(hands[seat] or {}) do g.hands[seat]:push(card(name)) end
   end
   if deck then
     for i = #deck, 1, -1 do g.deck:push(card(deck[i])) end     -- deck[1] on top
   end
   local rest = {}                                               -- cards placed nowhere
-  for p = 1, NP do
-    for id = next_id[p], p * CARDS_PER_PRODUCT do rest[#rest + 1] = id end
+  for p = 1, #D.products do
+    for id = next_id[p], p * D.cards_per_product do rest[#rest + 1] = id end
   end
   if deck then
     for _, id in ipairs(rest) do g.covered:push(id) end         -- out of play
@@ -355,8 +257,8 @@ local function place_ships(g, sc)
   for seat = 1, n do
     local list = ships[seat]
     if list ~= nil then
-      if type(list) ~= "table" or #list < SHIPS_AT_START then
-        bad("seat %d must have at least the %d ships of the setup", seat, SHIPS_AT_START)
+      if type(list) ~= "table" or #list < D.ships_at_start then
+        bad("seat %d must have at least the %d ships of the setup", seat, D.ships_at_start)
       end
       g.ships[seat] = {}
       for k, name in ipairs(list) do
@@ -373,17 +275,16 @@ local function place_ships(g, sc)
       any_empty = true
     end
     all_ships = all_ships + #g.ships[seat]
-    g.specials[seat].ship = #g.ships[seat] - SHIPS_AT_START
+    g.specials[seat].ship = #g.ships[seat] - D.ships_at_start
   end
-  for p = 1, NP do
-    if on_ships[p] > CUBES_PER_PRODUCT then
-      bad("%d %s cubes are on ships, but there are only %d", on_ships[p], PRODUCTS[p], CUBES_PER_PRODUCT)
+  for p, name in ipairs(D.products) do
+    if on_ships[p] > D.cubes_per_product then
+      bad("%d %s cubes are on ships, but there are only %d", on_ships[p], name, D.cubes_per_product)
     end
-    g.cubes:set(p, CUBES_PER_PRODUCT - on_ships[p])
+    g.cubes:set(p, D.cubes_per_product - on_ships[p])
   end
-  g.in_pool = pool_mask_of(g.cubes)
-  if all_ships > SUPPLY.ship then bad("%d ships, but there are only %d", all_ships, SUPPLY.ship) end
-  g.pool.ship = SUPPLY.ship - all_ships
+  if all_ships > D.supply.ship then bad("%d ships, but there are only %d", all_ships, D.supply.ship) end
+  g.pool.ship = D.supply.ship - all_ships
   return any_empty
 end
 
@@ -404,7 +305,7 @@ local function place_specials_and_coins(g, sc)
         g.specials[seat][card] = count
         g.pool[card] = g.pool[card] - count
         if g.pool[card] < 0 then
-          bad("more %s cards are owned than the %d there are", card, SUPPLY[card])
+          bad("more %s cards are owned than the %d there are", card, D.supply[card])
         end
       end
     end
@@ -431,7 +332,7 @@ local function set_up_scenario(g, sc)
   if g.phase == "load" then
     local loaded = 0
     for _, c in ipairs(g.ships[g.current]) do if c ~= 0 then loaded = loaded + 1 end end
-    if loaded >= SHIPS_AT_START then bad("active seat %d has no empty ship to load", g.current) end
+    if loaded >= D.ships_at_start then bad("active seat %d has no empty ship to load", g.current) end
   end
 end
 
@@ -458,39 +359,23 @@ end
 -- Loading (S4)
 ---------------------------------------------------------------------------
 
--- The load options for a pool mask and an empty-ship mask (memoised):
--- products in canonical order, then ships ascending.
-local LOAD_OPTIONS = {}
-local function load_options(pool, empty)
-  local key = pool << 32 | empty
-  local opts = LOAD_OPTIONS[key]
-  if not opts then
-    opts = {}
-    for p = 1, NP do
-      if pool & BIT[p] ~= 0 then
-        for k = 1, SUPPLY.ship do
-          if empty & BIT[k] ~= 0 then opts[#opts + 1] = LOAD[p][k] end
-        end
+-- S4, S12: a player puts 1 cube of any product still in the pool on one
+-- of their empty ships (options: products in canonical order, then ships).
+local function load_a_ship(g, seat)
+  local ships, pool, options = g.ships[seat], cubes_in_pool(g), {}
+  for p, name in ipairs(D.products) do
+    if pool[p] > 0 then
+      for k = 1, #ships do
+        if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
       end
     end
-    LOAD_OPTIONS[key] = opts
   end
-  return opts
-end
-
--- One player puts 1 cube of any product still in the pool (S12) on an
--- empty ship.
-local function load_a_ship(g, seat)
-  local ships, empty = g.ships[seat], 0
-  for k = 1, #ships do
-    if ships[k] == 0 then empty = empty | BIT[k] end
-  end
-  local opts = load_options(g.in_pool, empty)
-  if #opts == 0 then return end
-  local m = MEANING[opts[g:choose(seat, "load", opts)]]
-  take_cube(g, m.product)
-  ships[m.ship] = m.product
-  g:log("%s loads %s on ship %d", g.names[seat], PRODUCTS[m.product], m.ship)
+  if #options == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
+  local load = options[g:choose(seat, "load", options)]
+  local p, k = PRODUCT[load[2]], load[4]
+  g.cubes:add(p, -1)
+  ships[k] = p
+  g:log("%s loads %s on ship %d", g.names[seat], load[2], k)
 end
 
 local function has_empty_ship(g, seat)
@@ -501,14 +386,11 @@ local function has_empty_ship(g, seat)
 end
 
 -- S4: starting with the first player, in turn order, each player loads one
--- ship; then a second round in the same order. (A scenario may start in the
--- middle: at the active seat, in the round its loaded ships show.)
--- S4: starting with the first player, in turn order, each player loads one
 -- ship; then a second round in the same order. A list of rounds, each a
 -- list of seats.
 function R.rules.loading_order(g)
   local rounds = {}
-  for round = 1, SHIPS_AT_START do rounds[round] = g:turn_order(g.first) end
+  for round = 1, D.ships_at_start do rounds[round] = g:turn_order(g.first) end
   return rounds
 end
 
@@ -544,94 +426,128 @@ end
 -- Phase I: exchange, buy or pass (S5, S6, S7)
 ---------------------------------------------------------------------------
 
--- S6: ship k can be exchanged if it carries a cube, was not exchanged yet
--- in this phase I, was not bought in it, and another product has a cube in
--- the pool (`pool`: the mask g.in_pool).
-local function can_exchange_ship(g, seat, k, pool)
-  local cube = g.ships[seat][k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and pool & ~BIT[cube] ~= 0
-end
-
-local function exchangeable_ships(g, seat, pool)   -- a mask
-  local m = 0
-  for k = 1, #g.ships[seat] do
-    if can_exchange_ship(g, seat, k, pool) then m = m | BIT[k] end
+-- S6, S12: the products a cube on ship k can be exchanged for: every other
+-- product with a cube in the pool.
+local function other_products(g, seat, k)
+  local list, pool = {}, cubes_in_pool(g)
+  for p, name in ipairs(D.products) do
+    if p ~= g.ships[seat][k] and pool[p] > 0 then list[#list + 1] = name end
   end
-  return m
+  return list
 end
 
--- S7: the special cards (a mask) still in the pool whose price the player
--- has; a ship also needs a cube to load (S12).
-local function buyable_cards(g, seat, pool)
-  local m, coins, left = 0, g.coins:get(seat), g.pool
-  if coins < CHEAPEST then return 0 end
-  for i = 1, #SPECIALS do
-    local card = SPECIALS[i]
-    if left[card] > 0 and coins >= PRICE[card] and (card ~= "ship" or pool ~= 0) then
-      m = m | BIT[i]
+-- S12: whether `pool` holds a cube of a product other than `p` (p = 0:
+-- any cube).
+local function other_cube_in_pool(pool, p)
+  for q, n in ipairs(pool) do
+    if q ~= p and n > 0 then return true end
+  end
+  return false
+end
+
+-- S6: ship k can be exchanged if it carries a cube, was not exchanged yet
+-- in this phase I, was not bought in it, and another product is in the pool.
+local function can_exchange(g, seat, k, pool)
+  local cube = g.ships[seat][k]
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(pool, cube)
+end
+
+local function exchangeable_ships(g, seat)
+  local list, pool = {}, cubes_in_pool(g)
+  for k = 1, #g.ships[seat] do
+    if can_exchange(g, seat, k, pool) then list[#list + 1] = k end
+  end
+  return list
+end
+
+-- S7: the special cards still in the pool whose price the player has; a
+-- ship also needs a cube to load (S12).
+local function buyable_cards(g, seat)
+  local list, coins = {}, g.coins:get(seat)
+  for _, card in ipairs(D.specials) do
+    if g.pool[card] > 0 and coins >= D.price[card]
+        and (card ~= "ship" or other_cube_in_pool(cubes_in_pool(g), 0)) then
+      list[#list + 1] = card
     end
   end
-  return m
+  return list
 end
 
 -- Swap the cube on ship k for product p from the pool; the old cube returns.
 local function swap_cube(g, seat, k, p, how)
   local old = g.ships[seat][k]
-  return_cube(g, old)
-  take_cube(g, p)
+  g.cubes:add(old, 1)
+  g.cubes:add(p, -1)
   g.ships[seat][k] = p
   g.exchanged[k] = true
-  g:log("%s %s %s for %s on ship %d", g.names[seat], how, PRODUCTS[old], PRODUCTS[p], k)
+  g:log("%s %s %s for %s on ship %d", g.names[seat], how, D.products[old], D.products[p], k)
 end
 
--- Phase I action 1: exchange a product cube (once, on one ship), for a
--- different product with a cube in the pool (S6).
-local function exchange_a_cube(g, seat)
-  local pool = g.in_pool
-  local k = MEANING[choose(g, seat, "exchange_ship", EXCHANGE_SHIP, exchangeable_ships(g, seat, pool))].ship
-  local other = pool & ~BIT[g.ships[seat][k]]
-  local p = MEANING[choose(g, seat, "exchange_product", EXCHANGE_TO[k], other)].product
+-- The product for ship k, chosen at decision `name`: "<words> ship k to fish".
+local function choose_product(g, seat, name, words, k)
+  local options = {}
+  for i, product in ipairs(other_products(g, seat, k)) do
+    options[i] = { words, "ship", k, "to", product }
+  end
+  return PRODUCT[options[g:choose(seat, name, options)][5]]
+end
+
+-- Phase I action 1: exchange a product cube, once, on one ship (S6).
+local function exchange_action(g, seat, ships)
+  local options = {}
+  for i, k in ipairs(ships) do options[i] = { "exchange", "ship", k } end
+  local k = options[g:choose(seat, "exchange_ship", options)][3]
+  local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_a_ship(g, seat)
-  local p = MEANING[choose(g, seat, "load_ship", BUY_SHIP_AND_LOAD, g.in_pool)].product
+  local options, pool = {}, cubes_in_pool(g)
+  for p, name in ipairs(D.products) do
+    if pool[p] > 0 then options[#options + 1] = { "buy ship and load", name } end
+  end
+  local p = PRODUCT[options[g:choose(seat, "load_ship", options)][2]]
   local ships = g.ships[seat]
-  g.coins:add(seat, -PRICE.ship)
+  g.coins:add(seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
   g.specials[seat].ship = g.specials[seat].ship + 1
   ships[#ships + 1] = p
-  take_cube(g, p)
-  -- S6: not exchanged this phase (unless the option says otherwise)
-  g.new_ship = not g.options.exchange_new_ship and #ships
-  g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], PRICE.ship, PRODUCTS[p], #ships)
+  g.cubes:add(p, -1)
+  g.new_ship = not g.options.exchange_new_ship and #ships   -- S6: not exchanged this phase
+  g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
 end
 
 -- Phase I action 2: buy a special card (S7).
-local function buy_a_special_card(g, seat)
-  local card = MEANING[choose(g, seat, "buy_card", BUY_LIST, buyable_cards(g, seat, g.in_pool))].card
+local function buy_action(g, seat)
+  local options = {}
+  for i, card in ipairs(buyable_cards(g, seat)) do options[i] = { "buy", card } end
+  local card = options[g:choose(seat, "buy_card", options)][2]
   if card == "ship" then return buy_a_ship(g, seat) end
-  g.coins:add(seat, -PRICE[card])
+  g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
   g.specials[seat][card] = g.specials[seat][card] + 1
-  if card == R.data.exchange_card and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
-  g:log("%s buys %s %s for %d", g.names[seat], ARTICLE[card], card, PRICE[card])
+  if card == D.exchange_card and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
+  g:log("%s buys %s %s for %d", g.names[seat], D.article[card], card, D.price[card])
 end
 
 -- S5: each dock owned allows one optional extra exchange in phase I, after
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
 function R.rules.extra_exchanges(g, seat)
-  for _ = 1, (g.specials[seat][R.data.exchange_card] or 0) - (g.new_dock and 1 or 0) do
-    local pool = g.in_pool
-    local ships = exchangeable_ships(g, seat, pool)
-    if ships == 0 then return end
-    local choice = choose(g, seat, "dock", DOCK_SHIP_OR_NOT, ships | NO_DOCK_BIT)
-    if choice == NO_DOCK_EXCHANGE then return end
-    local k = MEANING[choice].ship
-    local p = MEANING[choose(g, seat, "dock_product", DOCK_TO[k], pool & ~BIT[g.ships[seat][k]])].product
-    swap_cube(g, seat, k, p, "uses a dock: exchanges")
+  local dock = D.exchange_card
+  local words = dock .. " exchange"                     -- "dock exchange"
+  for _ = 1, (g.specials[seat][dock] or 0) - (g.new_dock and 1 or 0) do
+    local options = {}
+    for i, k in ipairs(exchangeable_ships(g, seat)) do options[i] = { words, "ship", k } end
+    if #options == 0 then
+      return g:skip(seat, "dock", "no ship can be exchanged (S6)")
+    end
+    options[#options + 1] = "no " .. words
+    local choice = options[g:choose(seat, "dock", options)]
+    if type(choice) == "string" then return end
+    local k = choice[3]
+    swap_cube(g, seat, k, choose_product(g, seat, "dock_product", words, k), "uses a dock: exchanges")
   end
 end
 
@@ -639,20 +555,20 @@ end
 local function phase_one(g, seat)
   g.phase = "phase1"
   g.new_ship, g.new_dock = false, false
-  local pool, can = g.in_pool, BIT[3]                       -- pass
-  if exchangeable_ships(g, seat, pool) ~= 0 then can = can | BIT[1] end
-  if buyable_cards(g, seat, pool) ~= 0 then can = can | BIT[2] end
-  local action = choose(g, seat, "phase1", PHASE1_ACTIONS, can)
+  local options, ships = {}, exchangeable_ships(g, seat)
+  if #ships > 0 then options[#options + 1] = "exchange" end
+  if #buyable_cards(g, seat) > 0 then options[#options + 1] = "buy" end
+  options[#options + 1] = "pass"
+  local action = options[g:choose(seat, "phase1", options)]
   if action == "exchange" then
-    exchange_a_cube(g, seat)
+    exchange_action(g, seat, ships)
   elseif action == "buy" then
-    buy_a_special_card(g, seat)
+    buy_action(g, seat)
   else
     g:log("%s passes", g.names[seat])
   end
   R.rules.extra_exchanges(g, seat)
-  local exchanged = g.exchanged   -- S6 holds within one phase I
-  for k = 1, #g.ships[seat] do exchanged[k] = nil end
+  g.exchanged = {}                                  -- S6 holds within one phase I
 end
 
 ---------------------------------------------------------------------------
@@ -662,18 +578,18 @@ end
 -- S9: one card from the top of the deck to the hand. Returns false when
 -- the card is not drawn (no base rule refuses one; a hand limit may).
 function R.rules.draw_card(g, seat)
-  to_hand(g, seat, g.deck:pop())
+  g.hands[seat]:push(g.deck:pop())
   return true
 end
 
 -- S9 / S10 / S11: draw n cards one at a time; the last card of the deck
 -- ends the game at once.
 function R.rules.draw_cards(g, seat, n, why)
-  local deck, drawn = g.deck, 0
+  local drawn = 0
   for _ = 1, n do
     if not R.rules.draw_card(g, seat) then break end
     drawn = drawn + 1
-    if deck:count() == 0 then
+    if g.deck:count() == 0 then
       if g.logging then g:log("%s draws %s%s", g.names[seat], plural(drawn, "card"), why) end
       end_of_game(g)
     end
@@ -684,97 +600,94 @@ end
 
 -- S9: phase II's draw action.
 function R.rules.draw_action(g, seat)
-  R.rules.draw_cards(g, seat, CARDS_PER_DRAW, "")
+  R.rules.draw_cards(g, seat, D.cards_per_draw, "")
 end
 
 -- Take one card of product p from the hand (the topmost such card).
 function R.rules.take_from_hand(g, seat, p)
   local hand = g.hands[seat]
-  g.held[seat][p] = g.held[seat][p] - 1
   for i = hand:count(), 1, -1 do
-    if PRODUCT_OF[hand:get(i)] == p then return hand:remove(i) end
+    if product_of(hand:get(i)) == p then return hand:remove(i) end
   end
 end
 
--- S8: N = the market slots showing the product; every player, the active one
--- first, earns N coins per ship carrying it; a player who earned also gets
--- 2 coins per contract (once per play). Returns N and, when logging, who
--- earned what.
 -- S8: N, what each ship carrying the product earns: the market slots
 -- showing the product after the play (`slots`: the slots played on).
 function R.rules.payout_count(g, p, slots)
   return showing(g, p)
 end
 
+-- S8: every player, the active one first, earns N coins per ship carrying
+-- the product; a player who earned also gets 2 coins per contract (once
+-- per play). Returns N and, when logging, who earned what.
 function R.rules.trade(g, seat, p, slots)
-  local shows, n = R.rules.payout_count(g, p, slots), g.players
+  local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
-  for i = 0, n - 1 do
-    local q = (seat - 1 + i) % n + 1
-    local ships, cubes = g.ships[q], 0
-    for k = 1, #ships do
-      if ships[k] == p then cubes = cubes + 1 end
+  for _, q in ipairs(g:turn_order(seat)) do
+    local cubes = 0
+    for _, cube in ipairs(g.ships[q]) do
+      if cube == p then cubes = cubes + 1 end
     end
-    local coins = cubes * shows
-    if coins > 0 then
+    if cubes * shows > 0 then
       local contracts = g.specials[q].contract or 0   -- a variant may have no contracts
-      local bonus = contracts * CONTRACT_BONUS
-      g.coins:add(q, coins + bonus)
+      local bonus = contracts * D.contract_bonus
+      g.coins:add(q, cubes * shows + bonus)
       if report then
         report[#report + 1] = bonus > 0
-          and ("%s earns %d (+%d %s)"):format(g.names[q], coins + bonus, bonus, contracts == 1 and "contract" or "contracts")
-          or ("%s earns %d"):format(g.names[q], coins)
+          and ("%s earns %d (+%d %s)"):format(g.names[q], cubes * shows + bonus, bonus,
+                                              contracts == 1 and "contract" or "contracts")
+          or ("%s earns %d"):format(g.names[q], cubes * shows)
       end
     end
   end
   return shows, report
 end
 
--- The play_more options after `text` (whose last slot is `last`): first the
--- text itself ("stop here"), then each higher slot. Memoised by text.
-local MORE = {}
-local function more_slots(g, text, last)
-  local opts = MORE[text]
-  if not opts then
-    opts = { text }
-    for s = last + 1, MARKET_SLOTS do opts[#opts + 1] = g:text(text, SLOT_SUFFIX[s]) end
-    MORE[text] = opts
+-- S8: the player picks the product, then the slots one at a time, in
+-- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
+local function choose_slots(g, seat, p, have)
+  local name, options = D.products[p], {}
+  for s = 1, D.market_slots do options[s] = { "play", name, "on slots", s } end
+  local play = options[g:choose(seat, "play_slot", options)]
+  while #play - 3 < have and play[#play] < D.market_slots do
+    options = { play }                              -- first: stop here
+    for s = play[#play] + 1, D.market_slots do
+      local more = { table.unpack(play) }
+      more[#more + 1] = s
+      options[#options + 1] = more
+    end
+    local k = g:choose(seat, "play_more", options)
+    if k == 1 then break end
+    play = options[k]
   end
-  return opts
+  return { table.unpack(play, 4) }
 end
 
--- S8: one or more cards of one product, each on a different market slot
--- chosen by the player (slots ascending); covered cards leave play.
+-- S8: one or more cards of one product, each on a different market slot;
+-- covered cards leave play; then the trade.
 local function play_cards(g, seat)
-  local p = MEANING[choose(g, seat, "play_product", PLAY, products_in_hand(g, seat))].product
-  local have = g.held[seat][p]
-  local first = g:choose(seat, "play_slot", PLAY_ON[p])
-  local slots, text, last = { first }, PLAY_ON[p][first], first
-  while #slots < have and last < MARKET_SLOTS do
-    local opts = more_slots(g, text, last)
-    local k = g:choose(seat, "play_more", opts)
-    if k == 1 then break end
-    last, text = last + k - 1, opts[k]
-    slots[#slots + 1] = last
+  local held, options = R.cards_in_hand(g, seat), {}
+  for p, name in ipairs(D.products) do
+    if held[p] > 0 then options[#options + 1] = { "play", name } end
   end
-  local market, covered = g.market, g.covered
-  for i = 1, #slots do
-    local s = slots[i]
-    covered:push(market:get(s))
-    market:set(s, R.rules.take_from_hand(g, seat, p))
+  local p = PRODUCT[options[g:choose(seat, "play_product", options)][2]]
+  local slots = choose_slots(g, seat, p, held[p])
+  for _, s in ipairs(slots) do
+    g.covered:push(g.market:get(s))
+    g.market:set(s, R.rules.take_from_hand(g, seat, p))
   end
   local shows, report = R.rules.trade(g, seat, p, slots)
   if report then
-    g:log("%s plays %s on %s %s: %s shows %d; %s", g.names[seat], PRODUCTS[p],
-          #slots == 1 and "slot" or "slots", table.concat(slots, ","), PRODUCTS[p], shows,
+    g:log("%s plays %s on %s %s: %s shows %d; %s", g.names[seat], D.products[p],
+          #slots == 1 and "slot" or "slots", table.concat(slots, ","), D.products[p], shows,
           #report > 0 and table.concat(report, ", ") or "nobody earns")
   end
 end
 
 local function phase_two(g, seat)
   g.phase = "phase2"
-  local opts = g.hands[seat]:count() > 0 and PHASE2_PLAY_OR_DRAW or PHASE2_DRAW_ONLY
-  if opts[g:choose(seat, "phase2", opts)] == "play" then
+  local options = g.hands[seat]:count() > 0 and { "play", "draw" } or { "draw" }
+  if options[g:choose(seat, "phase2", options)] == "play" then
     play_cards(g, seat)
   else
     R.rules.draw_action(g, seat)
@@ -785,7 +698,8 @@ end
 -- one at a time. Offices are alike, so a "no office draw" ends them.
 function R.rules.end_of_phase_two(g, seat)
   for _ = 1, g.specials[seat].office or 0 do
-    if OFFICE_CHOICE[g:choose(seat, "office", OFFICE_CHOICE)] ~= "office draw" then return end
+    local options = { "office draw", "no office draw" }
+    if options[g:choose(seat, "office", options)] ~= "office draw" then return end
     R.rules.draw_cards(g, seat, 1, " (office)")
   end
 end
@@ -817,7 +731,7 @@ function R.scores(g)                             -- S11: most coins wins, ties s
 end
 
 function R.card_text(g, card)
-  return PRODUCTS[PRODUCT_OF[card]]
+  return D.products[product_of(card)]
 end
 
 ---------------------------------------------------------------------------
@@ -825,7 +739,7 @@ end
 ---------------------------------------------------------------------------
 
 function R.invariants(g)
-  local total = NP * CARDS_PER_PRODUCT
+  local total = #D.products * D.cards_per_product
   local seen, count = {}, 0
   local function each(pile, where)
     for i = 1, pile:count() do
@@ -841,31 +755,19 @@ function R.invariants(g)
   for seat = 1, g.players do
     err = each(g.hands[seat], "hand " .. seat)
     if err then return err end
-    local held = {}
-    for p = 1, NP do held[p] = 0 end
-    for i = 1, g.hands[seat]:count() do
-      local p = PRODUCT_OF[g.hands[seat]:get(i)]
-      held[p] = held[p] + 1
-    end
-    for p = 1, NP do
-      if held[p] ~= g.held[seat][p] then
-        return ("hand %d holds %d %s cards, g.held says %d"):format(seat, held[p], PRODUCTS[p], g.held[seat][p])
-      end
-    end
   end
   if count ~= total then return ("%d cards accounted for, not %d"):format(count, total) end
-  if g.market:count() ~= MARKET_SLOTS then return ("the market has %d cards"):format(g.market:count()) end
+  if g.market:count() ~= D.market_slots then return ("the market has %d cards"):format(g.market:count()) end
 
   local cubes, bought = {}, 0
-  for p = 1, NP do cubes[p] = g.cubes:get(p) end
-  if g.in_pool ~= pool_mask_of(g.cubes) then return "g.in_pool does not match the cube pool" end
+  for p = 1, #D.products do cubes[p] = g.cubes:get(p) end
   for seat = 1, g.players do
     local ships = g.ships[seat]
-    if #ships ~= SHIPS_AT_START + g.specials[seat].ship then
+    if #ships ~= D.ships_at_start + g.specials[seat].ship then
       return ("seat %d has %d ships but %d bought"):format(seat, #ships, g.specials[seat].ship)
     end
     for k, c in ipairs(ships) do
-      if math.type(c) ~= "integer" or c < 0 or c > NP then
+      if math.type(c) ~= "integer" or c < 0 or c > #D.products then
         return ("ship %d of seat %d holds %s: a ship holds one cube"):format(k, seat, tostring(c))
       end
       if c == 0 and g.phase ~= "load" then return ("ship %d of seat %d is empty after the loading"):format(k, seat) end
@@ -874,17 +776,17 @@ function R.invariants(g)
     bought = bought + g.specials[seat].ship
     if g.coins:get(seat) < 0 then return ("seat %d has negative coins"):format(seat) end
   end
-  for p = 1, NP do
-    if cubes[p] ~= CUBES_PER_PRODUCT then
-      return ("%d %s cubes in pool and on ships, not %d"):format(cubes[p], PRODUCTS[p], CUBES_PER_PRODUCT)
+  for p, name in ipairs(D.products) do
+    if cubes[p] ~= D.cubes_per_product then
+      return ("%d %s cubes in pool and on ships, not %d"):format(cubes[p], name, D.cubes_per_product)
     end
   end
-  for _, card in ipairs(SPECIALS) do
+  for _, card in ipairs(D.specials) do
     local owned = 0
     for seat = 1, g.players do owned = owned + g.specials[seat][card] end
-    if card == "ship" then owned = owned + SHIPS_AT_START * g.players end
-    if g.pool[card] < 0 or g.pool[card] + owned ~= SUPPLY[card] then
-      return ("%s cards: %d in the pool + %d owned, not %d"):format(card, g.pool[card], owned, SUPPLY[card])
+    if card == "ship" then owned = owned + D.ships_at_start * g.players end
+    if g.pool[card] < 0 or g.pool[card] + owned ~= D.supply[card] then
+      return ("%s cards: %d in the pool + %d owned, not %d"):format(card, g.pool[card], owned, D.supply[card])
     end
   end
   return nil
@@ -896,19 +798,19 @@ end
 
 local function names_of(pile)
   local list = {}
-  for i = 1, pile:count() do list[i] = PRODUCTS[PRODUCT_OF[pile:get(i)]] end
+  for i = 1, pile:count() do list[i] = D.products[product_of(pile:get(i))] end
   return list
 end
 
 local function ship_names(ships)
   local list = {}
-  for k, c in ipairs(ships) do list[k] = c > 0 and PRODUCTS[c] or false end
+  for k, c in ipairs(ships) do list[k] = c > 0 and D.products[c] or false end
   return list
 end
 
 local function copy_counts(t)
   local c = {}
-  for _, card in ipairs(SPECIALS) do c[card] = t[card] end
+  for _, card in ipairs(D.specials) do c[card] = t[card] end
   return c
 end
 
@@ -918,8 +820,8 @@ function R.view(g, seat)
     market = names_of(g.market), deck = g.deck:count(), covered = g.covered:count(),
     cubes = {}, pool = {}, players = {},
   }
-  for p = 1, NP do v.cubes[PRODUCTS[p]] = g.cubes:get(p) end
-  for _, card in ipairs(SPECIALS) do v.pool[card] = g.pool[card] end
+  for p, name in ipairs(D.products) do v.cubes[name] = g.cubes:get(p) end
+  for _, card in ipairs(D.specials) do v.pool[card] = g.pool[card] end
   for q = 1, g.players do
     local sp = g.specials[q]
     v.players[q] = { name = g.names[q], coins = g.coins:get(q), ships = ship_names(g.ships[q]),
@@ -939,15 +841,15 @@ function R.board(g, seat)
        g.phase ~= "over" and (", " .. g.names[g.current] .. " to act") or "",
        plural(g.deck:count(), "card"), g.covered:count())
   local slots = {}
-  for s = 1, MARKET_SLOTS do slots[s] = s .. " " .. PRODUCTS[PRODUCT_OF[g.market:get(s)]] end
+  for s = 1, D.market_slots do slots[s] = s .. " " .. D.products[product_of(g.market:get(s))] end
   line("Market: %s", table.concat(slots, " | "))
   local cubes, specials = {}, {}
-  for p = 1, NP do cubes[p] = PRODUCTS[p] .. " " .. g.cubes:get(p) end
-  for i, card in ipairs(SPECIALS) do specials[i] = card .. " " .. g.pool[card] end
+  for p, name in ipairs(D.products) do cubes[p] = name .. " " .. g.cubes:get(p) end
+  for i, card in ipairs(D.specials) do specials[i] = card .. " " .. g.pool[card] end
   line("Pool: cubes %s; cards %s", table.concat(cubes, ", "), table.concat(specials, ", "))
   for q = 1, g.players do
     local sp, owned = g.specials[q], {}
-    for _, card in ipairs(SPECIALS) do
+    for _, card in ipairs(D.specials) do
       if card ~= "ship" and sp[card] > 0 then owned[#owned + 1] = card .. " " .. sp[card] end
     end
     local ships = ship_names(g.ships[q])
@@ -970,9 +872,9 @@ end
 ---------------------------------------------------------------------------
 
 local function why_product(name)
-  if name == nil or name == "" then return nil, "name a product (" .. table.concat(PRODUCTS, ", ") .. ")" end
+  if name == nil or name == "" then return nil, "name a product (" .. table.concat(D.products, ", ") .. ")" end
   local p = PRODUCT[name]
-  if not p then return nil, ("there is no product '%s' (%s)"):format(name, table.concat(PRODUCTS, ", ")) end
+  if not p then return nil, ("there is no product '%s' (%s)"):format(name, table.concat(D.products, ", ")) end
   return p
 end
 
@@ -990,7 +892,7 @@ local function why_not_exchange(g, seat, rest, word)
   if g.exchanged[k] then return ("ship %d was already exchanged this phase"):format(k) end
   if g.new_ship == k then return ("ship %d was bought this phase: exchange on one of your other ships"):format(k) end
   if tail == "" then
-    if g.in_pool & ~BIT[ships[k]] == 0 then return "no cube of another product is left in the pool" end
+    if not other_cube_in_pool(cubes_in_pool(g), ships[k]) then return "no cube of another product is left in the pool" end
     return nil
   end
   local name = tail:match("^ to (%a*)$")
@@ -1007,23 +909,23 @@ local function why_not_buy(g, seat, rest)
   local coins = g.coins:get(seat)
   if rest == "" then
     local cheapest
-    for _, card in ipairs(SPECIALS) do
-      if g.pool[card] > 0 and (not cheapest or PRICE[card] < PRICE[cheapest]) then cheapest = card end
+    for _, card in ipairs(D.specials) do
+      if g.pool[card] > 0 and (not cheapest or D.price[card] < D.price[cheapest]) then cheapest = card end
     end
     if not cheapest then return "no special card is left in the pool" end
     return ("you cannot buy: the cheapest card left, %s %s, costs %d and you have %d coins"):format(
-      ARTICLE[cheapest], cheapest, PRICE[cheapest], coins)
+      D.article[cheapest], cheapest, D.price[cheapest], coins)
   end
   local card, tail = rest:match("^ (%a+)(.*)$")
   if not card or not IS_SPECIAL[card] then
-    return ("there is no special card '%s' (%s)"):format(card or rest, table.concat(SPECIALS, ", "))
+    return ("there is no special card '%s' (%s)"):format(card or rest, table.concat(D.specials, ", "))
   end
   if g.pool[card] == 0 then return ("no %s card left in the pool"):format(card) end
-  if coins < PRICE[card] then
-    return ("%s %s costs %d and you have %d coins"):format(ARTICLE[card], card, PRICE[card], coins)
+  if coins < D.price[card] then
+    return ("%s %s costs %d and you have %d coins"):format(D.article[card], card, D.price[card], coins)
   end
   if card == "ship" then
-    if g.in_pool == 0 then return "no cube is left in the pool to load a new ship" end
+    if not other_cube_in_pool(cubes_in_pool(g), 0) then return "no cube is left in the pool to load a new ship" end
     if tail == "" then return nil end
     local name = tail:match("^ and load (%a*)$")
     if not name then return "expected 'buy ship and load <product>'" end
@@ -1044,7 +946,7 @@ local function why_not_play(g, seat, rest)
   local name, tail = rest:match("^ (%a+)(.*)$")
   local p, err = why_product(name)
   if not p then return err end
-  local have = g.held[seat][p]
+  local have = R.cards_in_hand(g, seat)[p]
   if have == 0 then return ("you hold no %s card"):format(name) end
   if tail == "" then return nil end
   local list = tail:match("^ on slots? ([%d,]*)$")
@@ -1053,7 +955,7 @@ local function why_not_play(g, seat, rest)
   for item in (list .. ","):gmatch("([^,]*),") do
     local s = tonumber(item)
     if not s then return "name the slots by number, separated by commas (1 to 6)" end
-    if s < 1 or s > MARKET_SLOTS then return ("there is no market slot %d (slots 1 to %d)"):format(s, MARKET_SLOTS) end
+    if s < 1 or s > D.market_slots then return ("there is no market slot %d (slots 1 to %d)"):format(s, D.market_slots) end
     if used[s] then return ("slot %d is already covered in this play"):format(s) end
     if s < last then return ("slots go in ascending order: slot %d cannot follow slot %d"):format(s, last) end
     used[s], last, n = true, s, n + 1
@@ -1099,7 +1001,7 @@ local function explain(stage)
     if stage == "dock" then
       local word = R.data.exchange_card .. " exchange"
       if text:sub(1, #word) == word then return why_not_exchange(g, seat, text:sub(#word + 1), word) end
-      if text == NO_DOCK_EXCHANGE then return nil end
+      if text == "no " .. word then return nil end
     end
     if stage == "phase2" then
       if verb == "play" then return why_not_play(g, seat, rest) end

@@ -169,6 +169,13 @@ function Ctx:chance(name, options, weights)
   return k
 end
 
+-- A decision the rules skip (nobody to ask, or nothing to choose): no
+-- step, but a trace a script can read with g:skipped() (issue 12).
+function Ctx:skip(seat, name, why)
+  local list = rawget(self, "_skipped")
+  list[#list + 1] = { seat = seat, decision = name, why = why, turn = self.turn }
+end
+
 function Ctx:begin_turn(seat)
   self.turn = self.turn + 1
   self.active = seat
@@ -265,7 +272,7 @@ local function new_ctx(game)
     rng = core.rng(p.seed), turn = 0, active = nil, logging = not game.quiet,
     _log = core.log(), _quiet = game.quiet, _orders = {},
     _manual_chance = p.manual_chance,
-    _cons = game.cons,
+    _cons = game.cons, _skipped = {},
   }, CtxMT)
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   return ctx
@@ -346,7 +353,7 @@ local function start(game)
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(256)   -- room for most games
+  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -600,12 +607,35 @@ local function explain(game, seat, name, text)
   return nil
 end
 
-local function expected(opts)
+-- Up to 12 of the option texts, for a message (with `prefix`: only those
+-- that extend it).
+local function expected(opts, prefix)
+  if prefix then
+    local some = {}
+    for i = 1, #opts do
+      local o = opts[i]
+      if #o > #prefix and o:sub(1, #prefix) == prefix and is_boundary(o, #prefix + 1) then some[#some + 1] = o end
+    end
+    opts = some
+  end
   local shown = {}
   for i = 1, math.min(#opts, 12) do shown[i] = opts[i] end
   local s = concat(shown, ", ")
   if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
   return s
+end
+
+-- The options that extend `text` at a word boundary: the first one's
+-- index and how many there are.
+local function extensions_of(opts, text)
+  local first, n, len = nil, 0, #text
+  for i = 1, #opts do
+    local o = opts[i]
+    if #o > len and o:sub(1, len) == text and is_boundary(o, len + 1) then
+      first, n = first or i, n + 1
+    end
+  end
+  return first, n
 end
 
 -- Walks the steps of one move text for `seat`. Returns true, or nil and a
@@ -651,6 +681,17 @@ local function walk(game, seat, text)
       if l > bestlen and l <= tlen and (l == tlen and o == text or
           (text:sub(1, l) == o and is_boundary(text, l + 1))) then
         best, bestlen = i, l
+      end
+    end
+    if not best or bestlen <= prev then
+      -- A short form: the text names exactly one option by its beginning
+      -- ("load fish" when one ship is empty). The step records the option.
+      local k, n = extensions_of(opts, text)
+      if n == 1 then
+        best, text = k, opts[k]
+        bestlen, tlen = #text, #text
+      elseif n > 1 and not (last_n and not extends_any(opts, text:sub(1, prev))) then
+        return fail(format("'%s' is ambiguous: it could be %s", text, expected(opts, text)))
       end
     end
     if not best or bestlen <= prev then
@@ -899,6 +940,24 @@ function Game:replay(moves)
     if not res then return nil, i, err end
   end
   return true
+end
+
+-- The decisions the rules skipped so far: { {seat =, decision =, why =,
+-- turn =}, ... }, oldest first (read raw, copied: plain data only).
+function Game:skipped()
+  local out, list = {}, rawget(self.ctx, "_skipped")
+  if type(list) ~= "table" then return out end
+  for i = 1, rawlen(list) do
+    local e = rawget(list, i)
+    if type(e) == "table" then
+      local seat, name, why, turn = rawget(e, "seat"), rawget(e, "decision"), rawget(e, "why"), rawget(e, "turn")
+      out[#out + 1] = { seat = math.type(seat) == "integer" and seat or nil,
+                        decision = type(name) == "string" and name or nil,
+                        why = type(why) == "string" and why or nil,
+                        turn = math.type(turn) == "integer" and turn or nil }
+    end
+  end
+  return out
 end
 
 function Game:log()

@@ -154,7 +154,7 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     end
     local out, code = kontor_cmd("--rules " .. rules .. " --players 3 --seed 7",
       "1\n1\n1\n" .. edit("loads %%s on ship", "stows %%s on ship") .. "reload\n=#g:moves()\nlog\n"
-      .. edit('"load " %.%. name', '"stow " .. name') .. "reload\n=#g:moves()\noptions\n")
+      .. edit('{ "load", name', '{ "stow", name') .. "reload\n=#g:moves()\noptions\n")
     assert.are.equal(0, code)
     assert.truthy(has(out, "Reloaded the rules of sea_merchants; replayed 3 moves."))
     assert.truthy(has(out, "\n3\nPlayer 1 stows grain on ship 1\n"))

@@ -548,3 +548,36 @@ describe("Sea Merchants", function()
     end
   end)
 end)
+
+describe("Sea Merchants: scripts driving the API (issue 12)", function()
+  it("'load fish' is enough when only one ship is empty; the log and the moves keep the whole text", function()
+    local g = game{ phase = "load", ships = { { "wood", false }, { "cloth", false } } }
+    ok(g, "load fish")
+    assert.same({ "wood", "fish" }, ships(g, 1))
+    assert.equal("1: load fish on ship 2", g:moves()[1])
+    assert.equal("Anna loads fish on ship 2", last_log(g))
+  end)
+
+  it("a short form that fits several options names them", function()
+    local g = game{ phase = "load", ships = { { false, false }, { false, false } } }
+    assert.same({ nil, "'load fish' is ambiguous: it could be load fish on ship 1, load fish on ship 2" },
+      { g:apply("load fish") })
+  end)
+
+  it("a skipped decision leaves a trace: a dock with no ship left to exchange", function()
+    local g = game{ specials = { { dock = 2 } } }
+    ok(g, "exchange ship 1 to fish")
+    ok(g, "dock exchange ship 2 to fish")
+    assert.same({ { seat = 1, decision = "dock", why = "no ship can be exchanged (S6)", turn = 1 } }, g:skipped())
+    assert.same({ "draw" }, g:options())              -- phase II: the docks are done
+  end)
+
+  it("'office draw' by text draws with one office; the next office asks again", function()
+    local g = game{ phase = "phase2", deck = { "spices", "porcelain", "grain", "wood" },
+                    hands = { {}, {} }, specials = { { office = 2 } } }
+    ok(g, "draw")
+    ok(g, "office draw")
+    assert.same({ "office draw", "no office draw" }, g:options())
+    assert.equal(3, g.hands[1]:count())
+  end)
+end)
