@@ -105,15 +105,20 @@ R.data = {
 -- The rules a variant may replace (C9, C10). They read R.data.
 R.rules = {}
 
--- CARDS[id]: what card id is, made from R.data by R.prepare:
---   { kind = "ship", name = "Flute 2/2", ship = "Flute", swords = 2 (false: skull), coins = 2 }
---   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, and the skill's
---     swords, symbol, discount, takes, admiral, jester, trader (a ship name) }
+-- CARDS[id]: what card id is, made from R.data by R.prepare (cards of one
+-- name share one table); `take` and `fulfil` are the options that take it:
+--   { kind = "ship", name = "Flute 2/2", ship = "Flute", swords = 2 (false: skull),
+--     coins = 2, take = { "loot", "Flute", 2 } }
+--   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, take = { "hire",
+--     "Sailor 3/1" }, and the skill's swords, symbol, discount, takes, admiral,
+--     jester, trader (a ship name) }
 --   { kind = "expedition", name = "expedition 2 anchors", needs = { anchor = 2 },
---     influence = 4, coins = 2, min_players = 0 }
+--     shown = { "anchor" }, symbols = 2, influence = 4, coins = 2, min_players = 0,
+--     fulfil = { "fulfil", "expedition 2 anchors" } }
 --   { kind = "tax", name = "tax most swords", mark = "most swords" }
 -- IDS[name]: the ids of the cards of that name.
 local CARDS, IDS
+local FEWEST_SYMBOLS         -- the fewest symbols an expedition needs
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -139,7 +144,7 @@ end
 function R.prepare(RS)
   R = RS or R                      -- rebind the script to the (copied) rule set
   local d = R.data
-  CARDS, IDS = {}, {}
+  CARDS, IDS, FEWEST_SYMBOLS = {}, {}, math.huge
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}
     for _ = 1, count do
@@ -152,7 +157,8 @@ function R.prepare(RS)
     ship_names[s.name] = true
     for _, c in ipairs(s.cards) do
       add({ kind = "ship", ship = s.name, swords = c[1], coins = c[2],
-            name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2] }, c[3])
+            name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2],
+            take = { "loot", s.name, c[2] } }, c[3])
     end
   end
   local known = { any = true }
@@ -162,15 +168,22 @@ function R.prepare(RS)
     local does = d.skills[skill] or error("R.data.persons: unknown skill " .. tostring(skill))
     if does.symbol and not known[does.symbol] then error("unknown symbol " .. does.symbol) end
     if does.trader and not ship_names[p.ship] then error("R.data.persons: a Trader needs a ship name") end
-    add({ kind = "person", cost = cost, influence = influence,
-          name = (p.ship and (skill .. " " .. p.ship) or skill) .. " " .. cost .. "/" .. influence,
+    local name = (p.ship and (skill .. " " .. p.ship) or skill) .. " " .. cost .. "/" .. influence
+    add({ kind = "person", cost = cost, influence = influence, name = name, take = { "hire", name },
           swords = does.swords or 0, symbol = does.symbol, discount = does.discount or 0,
           takes = does.takes or 0, admiral = does.admiral or 0, jester = does.jester or 0,
           trader = does.trader and p.ship }, count)
   end
   for _, e in ipairs(d.expeditions) do
-    add({ kind = "expedition", name = "expedition " .. needs_text(e.needs), needs = e.needs,
-          influence = e.influence, coins = e.coins, min_players = e.min_players or 0 }, e.count or 1)
+    local symbols, shown = 0, {}
+    for _, sym in ipairs(d.symbols) do
+      if e.needs[sym] then symbols = symbols + e.needs[sym]; shown[#shown + 1] = sym end
+    end
+    FEWEST_SYMBOLS = math.min(FEWEST_SYMBOLS, symbols)
+    local name = "expedition " .. needs_text(e.needs)
+    add({ kind = "expedition", name = name, needs = e.needs, shown = shown, symbols = symbols,
+          influence = e.influence, coins = e.coins, min_players = e.min_players or 0,
+          fulfil = { "fulfil", name } }, e.count or 1)
   end
   for _, t in ipairs(d.taxes) do
     add({ kind = "tax", name = "tax " .. t.mark, mark = t.mark }, t.count)
@@ -182,8 +195,12 @@ local function in_game(id, players)                                    -- C3
   return CARDS[id].kind ~= "expedition" or CARDS[id].min_players <= players
 end
 
+-- The options that are the same in every game.
+local REVEAL_OR_STOP, STOP = { "reveal", "stop" }, { "stop" }
+local REPEL_OR_NOT, DO_NOT_FULFIL = { "repel", "do not repel" }, { "do not fulfil" }
+
 local function contains(list, x)
-  for _, y in ipairs(list) do if y == x then return true end end
+  for i = 1, #list do if list[i] == x then return true end end
   return false
 end
 
@@ -191,14 +208,15 @@ end
 -- Coins are cards (C2)
 ---------------------------------------------------------------------------
 
--- When the deck is empty and a card is needed, the discard pile is
--- shuffled into a new deck.
-local function refill(g)
-  if g.deck:count() == 0 and g.discard:count() > 0 then
-    g.discard:move_to(g.deck, g.discard:count())
-    g.deck:shuffle(g.rng)
-    if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
-  end
+-- When a card is needed and the deck is empty, the discard pile is
+-- shuffled into a new deck. False if it is empty too.
+local function shuffle_in_discard(g)
+  local n = g.discard:count()
+  if n == 0 then return false end
+  g.discard:move_to(g.deck, n)
+  g.deck:shuffle(g.rng)
+  if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
+  return true
 end
 
 local function can_draw(g)
@@ -211,9 +229,12 @@ local function coins(g, seat) return g.purse[seat]:count() end
 local function gain(g, seat, n)
   local got = 0
   while got < n do
-    refill(g)
-    local k = math.min(n - got, g.deck:count())
-    if k == 0 then break end
+    local k = g.deck:count()
+    if k == 0 then
+      if not shuffle_in_discard(g) then break end
+      k = g.deck:count()
+    end
+    if k > n - got then k = n - got end
     g.deck:move_to(g.purse[seat], k)
     got = got + k
   end
@@ -231,7 +252,7 @@ end
 
 local function new_tally()
   local st = { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-               trader = {}, symbols = { any = 0 } }
+               trader = {}, symbols = { any = 0 }, symbol_persons = 0 }
   for _, s in ipairs(R.data.ships) do st.trader[s.name] = 0 end
   for _, sym in ipairs(R.data.symbols) do st.symbols[sym] = 0 end
   return st
@@ -246,7 +267,10 @@ local function tally(st, person, d)
   st.admiral = st.admiral + d * person.admiral
   st.jester = st.jester + d * person.jester
   if person.trader then st.trader[person.trader] = st.trader[person.trader] + d end
-  if person.symbol then st.symbols[person.symbol] = st.symbols[person.symbol] + d end
+  if person.symbol then
+    st.symbols[person.symbol] = st.symbols[person.symbol] + d
+    st.symbol_persons = st.symbol_persons + d
+  end
 end
 
 local function tally_of(g, seat)                 -- from the piles (invariants, scenario)
@@ -442,23 +466,31 @@ end
 -- Expeditions (C8)
 ---------------------------------------------------------------------------
 
--- The persons of `seat` show the symbols the expedition needs: a Jack of
--- all Trades stands for any one that is missing.
-local function can_fulfil(g, seat, expedition)
-  local have, missing = g.st[seat].symbols, 0
-  for _, sym in ipairs(R.data.symbols) do
-    missing = missing + math.max(0, (expedition.needs[sym] or 0) - have[sym])
+-- The persons of `seat` show the symbols the expedition needs: one person
+-- per symbol, a Jack of all Trades for any one that is missing.
+local function can_fulfil(st, expedition)
+  if st.symbol_persons < expedition.symbols then return false end
+  local have, shown, missing = st.symbols, expedition.shown, 0
+  for i = 1, #shown do
+    local short = expedition.needs[shown[i]] - have[shown[i]]
+    if short > 0 then missing = missing + short end
   end
   return missing <= have.any
 end
 
--- The names of the expeditions `seat` can fulfil now, in display order,
--- identical ones once.
+-- The expeditions `seat` can fulfil now, in display order, identical ones
+-- once. Only Settlers, Captains, Priests and Jacks of all
+-- Trades fulfil expeditions.
+local NONE = {}
 local function fulfillable(g, seat)
-  local out = {}
+  local st, out = g.st[seat], NONE
+  if st.symbol_persons < FEWEST_SYMBOLS then return NONE end
   for i = 1, g.expeditions:count() do
     local e = CARDS[g.expeditions:get(i)]
-    if can_fulfil(g, seat, e) and not contains(out, e.name) then out[#out + 1] = e.name end
+    if can_fulfil(st, e) and not contains(out, e) then
+      if out == NONE then out = {} end
+      out[#out + 1] = e
+    end
   end
   return out
 end
@@ -466,14 +498,13 @@ end
 -- Discard persons whose symbols match (specific ones first, from the top
 -- of the display; Jacks of all Trades for the rest), take the expedition
 -- and its coins.
-local function fulfil(g, seat, name)
+local function fulfil(g, seat, e)
   local st, display = g.st[seat], g.display[seat]
   local pos
   for i = g.expeditions:count(), 1, -1 do
-    if CARDS[g.expeditions:get(i)].name == name then pos = i end
+    if CARDS[g.expeditions:get(i)] == e then pos = i end
   end
   local id = g.expeditions:remove(pos)
-  local e = CARDS[id]
   local short, jokers = {}, 0
   for _, sym in ipairs(R.data.symbols) do
     short[sym] = e.needs[sym] or 0
@@ -493,9 +524,9 @@ local function fulfil(g, seat, name)
   end
   g.done[seat]:push(id)
   st.influence = st.influence + e.influence
-  local got = gain(g, seat, g.expedition_coins[name] or e.coins)
+  local got = gain(g, seat, g.expedition_coins[e.name] or e.coins)
   if g.logging then
-    g:log("%s fulfils the %s: discards %s, gains %d influence and %s", g.names[seat], name,
+    g:log("%s fulfils the %s: discards %s, gains %d influence and %s", g.names[seat], e.name,
           table.concat(gone, ", "), e.influence, plural(got, "coin"))
   end
 end
@@ -507,7 +538,7 @@ local function decide(g, seat, name, options)
   local can = fulfillable(g, seat)
   if #can == 0 then return g:choose(seat, name, options) end
   local all = table.move(options, 1, #options, 1, {})
-  for _, e in ipairs(can) do all[#all + 1] = "fulfil " .. e end
+  for i = 1, #can do all[#options + i] = can[i].fulfil end
   local k = g:choose(seat, name, all)
   if k <= #options then return k end
   fulfil(g, seat, can[k - #options])
@@ -542,8 +573,8 @@ local function tax_increase(g, seat, card)
 end
 
 local function ship_in_harbour(g, ship)
-  for _, id in ipairs(g.harbour:cards()) do
-    if CARDS[id].ship == ship then return true end
+  for i = 1, g.harbour:count() do
+    if CARDS[g.harbour:get(i)].ship == ship then return true end
   end
   return false
 end
@@ -562,7 +593,7 @@ local function ship_revealed(g, seat, card)
   local ship = CARDS[card]
   if ship.swords and g.st[seat].strength >= ship.swords then
     g.revealed:push(card)                          -- while the player decides
-    local choice = ask(g, seat, "repel", { "repel", "do not repel" })
+    local choice = ask(g, seat, "repel", REPEL_OR_NOT)
     g.revealed:pop()
     if choice == "repel" then
       g.discard:push(card)
@@ -577,8 +608,8 @@ end
 
 -- C4: reveal one card; returns false on a bust.
 local function reveal(g, seat)
-  refill(g)
   local card = g.deck:pop()
+  if not card and shuffle_in_discard(g) then card = g.deck:pop() end
   if not card then return true end                -- a fulfil took the last card
   local kind = CARDS[card].kind
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
@@ -602,9 +633,9 @@ local function discover(g, seat)
     if not reveal(g, seat) then return false end
   end
   while true do
-    local options = { "reveal", "stop" }
+    local options = REVEAL_OR_STOP
     if not can_draw(g) then
-      options = { "stop" }
+      options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
     if ask(g, seat, "discover", options) == "stop" then
@@ -622,7 +653,9 @@ end
 -- C7: when a player's chance to take comes: Admirals pay with 5 or more
 -- cards in the harbour, Jesters with none.
 local function admirals_and_jesters(g, seat)
-  local st, n = g.st[seat], g.harbour:count()
+  local st = g.st[seat]
+  if st.admiral == 0 and st.jester == 0 then return end
+  local n = g.harbour:count()
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -635,12 +668,8 @@ end
 
 -- C6: a hire costs the person's cost, 1 less per Mademoiselle, never below 0.
 local function hire_cost(g, seat, person)
-  return math.max(0, person.cost - g.st[seat].discount)
-end
-
-local function take_text(card)
-  if card.kind == "ship" then return "loot " .. card.ship .. " " .. card.coins end
-  return "hire " .. card.name
+  local cost = person.cost - g.st[seat].discount
+  return cost > 0 and cost or 0
 end
 
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
@@ -650,9 +679,8 @@ local function take_options(g, seat, budget)
   local options, at = {}, {}
   for i = 1, g.harbour:count() do
     local card = CARDS[g.harbour:get(i)]
-    local text = take_text(card)
-    if (card.kind == "ship" or hire_cost(g, seat, card) <= budget) and not contains(options, text) then
-      options[#options + 1] = text
+    if card.kind == "ship" or (hire_cost(g, seat, card) <= budget and not contains(options, card.take)) then
+      options[#options + 1] = card.take
       at[#options] = i
     end
   end
@@ -683,8 +711,8 @@ end
 -- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
 local function allowance(g, seat)
   local names = 0
-  for _, id in ipairs(g.harbour:cards()) do
-    if CARDS[id].kind == "ship" then names = names + 1 end   -- at most one ship per name
+  for i = 1, g.harbour:count() do
+    if CARDS[g.harbour:get(i)].kind == "ship" then names = names + 1 end   -- one ship per name
   end
   return R.data.takes_by_names[names] + g.st[seat].takes
 end
@@ -702,7 +730,7 @@ local function active_takes(g, seat)
     end
   end
   if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
-    ask(g, seat, "fulfil", { "do not fulfil" })
+    ask(g, seat, "fulfil", DO_NOT_FULFIL)
   end
 end
 
@@ -826,7 +854,7 @@ function R.invariants(g)
       or each(g.done[s], "expeditions of " .. s, { expedition = true }) or each(g.purse[s], "coins of " .. s)
     if err then return err end
     local st, real = g.st[s], tally_of(g, s)
-    for _, k in ipairs { "strength", "influence", "discount", "takes", "admiral", "jester" } do
+    for _, k in ipairs { "strength", "influence", "discount", "takes", "admiral", "jester", "symbol_persons" } do
       if st[k] ~= real[k] then return ("seat %d: %s %d, the display says %d"):format(s, k, st[k], real[k]) end
     end
     for sym, v in pairs(real.symbols) do
@@ -909,7 +937,7 @@ local function why_take(g, seat, text)
   if verb ~= "loot" and verb ~= "hire" then return nil end
   local card
   for _, id in ipairs(g.harbour:cards()) do
-    if take_text(CARDS[id]) == text then card = CARDS[id] end
+    if table.concat(CARDS[id].take, " ") == text then card = CARDS[id] end
   end
   if not card then return "no such card in the harbour" end
   local other = seat ~= g.current
