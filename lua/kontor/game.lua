@@ -19,6 +19,16 @@ local copt = core.options
 local check_options, option_text, option_texts = copt.check, copt.text, copt.texts
 local same_text, extends_opt = copt.same, copt.extends
 local yield, costatus = coroutine.yield, coroutine.status
+
+-- What g:choose, g:choose_all and g:chance yield to the engine: tokens no
+-- rule script can name, so a script's own coroutine.yield from the game's
+-- thread is an error (settle), never a decision with unchecked options.
+local PLAYER, ALL, CHANCE = {}, {}, {}
+
+-- While a simulation's bot plays inside the game (Game:play_random), it
+-- answers decisions without leaving the coroutine: BOTS[ctx], where no
+-- rule script can call or replace it.
+local BOTS = setmetatable({}, { __mode = "k" })
 local format, concat = string.format, table.concat
 
 local Game = {}
@@ -64,12 +74,12 @@ local function allowed(ctx, cons, seat, name, options)
 end
 
 -- While a simulation's bot plays inside the game (Game:play_random),
--- ctx._bot answers decisions without leaving the coroutine.
+-- BOTS[ctx] answers decisions without leaving the coroutine.
 local function choose_allowed(self, cons, seat, name, options)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
-  local bot, k = self._bot
-  if bot then k = bot(seat, options) else k = yield("player", seat, name, options) end
+  local bot, k = BOTS[self]
+  if bot then k = bot(seat, options) else k = yield(PLAYER, seat, name, options) end
   if map then return map[k] end
   return k
 end
@@ -101,10 +111,10 @@ function Ctx:choose(seat, name, options)
       return choose_allowed(self, cons, seat, name, options)
     end
   end
-  local bot = self._bot
+  local bot = BOTS[self]
   if bot then return bot(seat, options, name, players) end   -- checks as check_options
   check_options(options, seat, name, players)
-  return yield("player", seat, name, options)
+  return yield(PLAYER, seat, name, options)
 end
 
 -- A plain list of distinct seats of this game, at least one.
@@ -151,12 +161,12 @@ function Ctx:choose_all(seats, name, by_seat)
     by_seat = filtered
   end
   local chosen
-  local bot = self._bot
+  local bot = BOTS[self]
   if bot then
     chosen = {}
     for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s]) end
   else
-    chosen = yield("all", seats, name, by_seat)
+    chosen = yield(ALL, seats, name, by_seat)
   end
   if maps then
     local out = {}
@@ -168,7 +178,7 @@ end
 
 function Ctx:chance(name, options, weights)
   check_options(options, 0, name, nil, "g:chance")
-  if self._manual_chance then return yield("chance", 0, name, options) end
+  if self._manual_chance then return yield(CHANCE, 0, name, options) end
   local k
   if weights then
     local total = 0
@@ -270,8 +280,8 @@ end
 -- Returns true, or false and an error message.
 local function settle(game, ok, kind, a, b, c)
   game.tcache = nil
-  if ok and kind == "player" then
-    game.kind, game.seat, game.dname, game.opts = kind, a, b, c
+  if ok and kind == PLAYER then
+    game.kind, game.seat, game.dname, game.opts = "player", a, b, c
     return true
   end
   if not ok then
@@ -279,17 +289,17 @@ local function settle(game, ok, kind, a, b, c)
     return false, kind
   end
   if costatus(game.co) == "dead" then set_over(game); return true end
-  if kind == "chance" then
-    game.kind, game.seat, game.dname, game.opts = kind, a, b, c
+  if kind == CHANCE then
+    game.kind, game.seat, game.dname, game.opts = "chance", a, b, c
     return true
-  elseif kind == "all" then
+  elseif kind == ALL then
     game.kind, game.dname, game.seat, game.opts = "all", b, nil, nil
     game.seats, game.by_seat, game.chosen = a, c, {}
     game.waiting = #a
     return true
   end
-  return false, format("%s: the rule script yielded '%s' outside g:choose (use g:choose, g:choose_all or g:chance)",
-    game.R.file or game.R.name, tostring(kind))
+  return false, format("%s: the rule script yielded a %s outside g:choose (use g:choose, g:choose_all or g:chance)",
+    game.R.file or game.R.name, type(kind))
 end
 
 -- Resumes the game's program with the given values.
@@ -602,9 +612,9 @@ end
 local function play_random_inside(self, bot, max_steps)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
-  ctx._bot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
+  BOTS[ctx] = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
   local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
-  ctx._bot = nil
+  BOTS[ctx] = nil
   if not ok then error(err, 0) end
   return self
 end

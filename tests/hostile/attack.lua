@@ -10,6 +10,12 @@ local function spin() while true do end end
 
 local A = {}
 A["safe"] = function() end
+-- A decision made up by yielding the game's thread directly, with an
+-- option list whose __index loops: the engine takes decisions only from
+-- g:choose, g:choose_all and g:chance (game.lua's private tokens).
+A["raw yield"] = function()
+  coroutine.yield("player", 1, "attack", setmetatable({}, { __index = function(t, k) while true do end end }))
+end
 -- The instruction budget (lua/l_sandbox.c, sb_hook), inside the places a
 -- script can hide a loop. Plain loops, pcall and coroutine.wrap loops are
 -- in engine_spec.lua.

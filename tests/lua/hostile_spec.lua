@@ -138,6 +138,8 @@ describe("a hostile step", function()
       "l_sandbox.c push_error: only a memory error reads 'memory limit reached'" },
     -- Hostile error values: push_error never calls __tostring.
     { "error nil", "^%(error object is a nil value%)", "push_error" },
+    { "raw yield", "yielded a string outside g:choose",
+      "game.lua settle: only g:choose, g:choose_all and g:chance make decisions (private tokens)" },
     { "error __tostring loop", "^%(error object is a table value%)", "push_error does not call __tostring" },
     { "error __tostring error", "^%(error object is a table value%)", "push_error" },
   }

@@ -169,7 +169,7 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     local original = read("variants/sea_merchants.lua")
     write(rules, original)
     write(dir .. "/orig.lua", original)
-    write(dir .. "/stow.lua", (original:gsub('"load " %.%. name', '"stow " .. name')))
+    write(dir .. "/stow.lua", (original:gsub('{ "load", name', '{ "stow", name')))
     local set = function(which)
       return string.format("os.execute('cp %s/%s.lua %s')\n", dir, which, rules)
     end
