@@ -234,7 +234,8 @@ function Ctx:choose_orders(seats, name, enter)
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
-    local orders = {}
+    local orders, rng = {}, sandbox.current_rng
+    sandbox.current_rng = nil
     for i = 1, nseats do
       local s = seats[i]
       self._entering = s
@@ -242,6 +243,7 @@ function Ctx:choose_orders(seats, name, enter)
       self._entering = nil
       orders[s] = order_copy(order, s, {}, 0)
     end
+    sandbox.current_rng = rng
     return orders
   end
   return yield("orders", seats, name, enter)
@@ -385,10 +387,16 @@ end
 -- Runs seat's entry until its next step (or its end), with `...` the
 -- answer to the step it stopped at.
 local function entry_resume(game, seat, e, ...)
-  local ctx = game.ctx
+  local ctx, rng = game.ctx, game.rng
   ctx._entering = seat
   sandbox.current_rng = nil       -- an entry draws nothing: math.random raises
-  return entry_settle(game, seat, e, resume(e.co, ...))
+  local before = rng:state()
+  local ok, err = entry_settle(game, seat, e, resume(e.co, ...))
+  if ok and rng:state() ~= before then
+    return false, format("%s: the order entry of seat %d drew from the game's RNG "
+      .. "(an entry changes nothing; draw when the orders are revealed)", game.R.file or game.R.name, seat)
+  end
+  return ok, err
 end
 
 -- The game now waits for the orders of `seats`: every entry starts and
@@ -625,6 +633,10 @@ local function step(game, seat, k)
   elseif kind == "orders" then
     local e = game.entries[seat]
     record(game, seat, e.opts, k)
+    -- whether the text is a "stop here", kept for every step of an order:
+    -- the step before it in the record is known only at the reveal
+    local n = #game.hist
+    game.hstop[n] = extends_any(e.opts, game.hist[n])
     game.tcache = nil
     local ok, err = entry_resume(game, seat, e, k)
     if not ok then return false, err end
