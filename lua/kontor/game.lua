@@ -103,11 +103,6 @@ end
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
   local players = seats_of(self, "g:choose")
-  local entering = self._entering
-  if entering and entering ~= seat then
-    error(format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
-      entering, tostring(seat)), 2)
-  end
   local by = self._cons
   if by then
     local cons = by[name] or by[true]
@@ -142,7 +137,7 @@ local function check_seats(self, seats, fname)
 end
 
 function Ctx:choose_all(seats, name, by_seat)
-  not_in_entry(self, "g:choose_all")
+  if self._entering then not_in_entry(self, "g:choose_all") end
   local nseats = check_seats(self, seats)
   if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
     error("g:choose_all: the options by seat must be a plain table", 2)
@@ -186,6 +181,11 @@ end
 ---------------------------------------------------------------------------
 -- Simultaneous secret orders (docs/api.md, "Secret orders")
 ---------------------------------------------------------------------------
+
+local function other_seat(entering, seat)
+  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+    entering, tostring(seat))
+end
 
 -- A seat's order: plain data (nil, booleans, numbers, strings, plain
 -- tables of them, no cycles), copied, so nothing of the entry's state or
@@ -234,13 +234,17 @@ function Ctx:choose_orders(seats, name, enter)
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
-    local orders, rng = {}, sandbox.current_rng
+    local orders, rng, bot = {}, sandbox.current_rng, self._bot
     sandbox.current_rng = nil
     for i = 1, nseats do
       local s = seats[i]
       self._entering = s
+      self._bot = function(seat, ...)
+        if seat ~= s then error(other_seat(s, seat), 3) end
+        return bot(seat, ...)
+      end
       local order = enter(self, s)
-      self._entering = nil
+      self._entering, self._bot = false, bot
       orders[s] = order_copy(order, s, {}, 0)
     end
     sandbox.current_rng = rng
@@ -250,7 +254,7 @@ function Ctx:choose_orders(seats, name, enter)
 end
 
 function Ctx:chance(name, options, weights)
-  not_in_entry(self, "g:chance")
+  if self._entering then not_in_entry(self, "g:chance") end
   check_options(options, 0, name, nil, "g:chance")
   if self._manual_chance then return yield("chance", 0, name, options) end
   local k
@@ -290,14 +294,14 @@ function Ctx:turn_order(first)
 end
 
 function Ctx:log(fmt, ...)
-  if self._entering then not_in_entry(self, "g:log") end
   if self._quiet then return end
+  if self._entering then not_in_entry(self, "g:log") end
   if select("#", ...) > 0 then fmt = format(fmt, ...) end
   self._log:add(fmt)
 end
 
 function Ctx:finish()
-  not_in_entry(self, "g:finish")
+  if self._entering then not_in_entry(self, "g:finish") end
   csb.finish()
 end
 
@@ -355,11 +359,23 @@ end
 -- list is read back (actions, moves, save files) with each such block in
 -- seat order (canonical_order).
 
+-- "file:line: " of the rule script's line an entry stopped at.
+local function where(co)
+  for level = 1, 8 do
+    local info = debug.getinfo(co, level, "Sl")
+    if not info then break end
+    if info.currentline > 0 and not info.short_src:match("kontor/game%.lua$") then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+  end
+  return ""
+end
+
 -- Records where an entry stopped: at its next step, or finished with its
 -- order. Returns true, or false and a message.
 local function entry_settle(game, seat, e, ok, kind, a, b, c)
   local ctx = game.ctx
-  ctx._entering = nil
+  ctx._entering = false
   if not ok then
     e.co = nil
     if kind == FINISH then return false, "g:finish() inside an order entry" end
@@ -377,8 +393,7 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
       game.R.file or game.R.name, seat, tostring(kind))
   end
   if a ~= seat then
-    return false, format("%s: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
-      game.R.file or game.R.name, seat, tostring(a))
+    return false, where(e.co) .. other_seat(seat, a)
   end
   e.name, e.opts = b, c
   return true
@@ -551,6 +566,7 @@ local function new_ctx(game)
     rng = rng, turn = 0, active = nil, logging = not game.quiet,
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
     _manual_chance = p.manual_chance,
+    _entering = false,      -- the seat whose order entry runs (g:choose_orders)
     _cons = game.cons,
   }, { __index = Ctx, __metatable = false })
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
