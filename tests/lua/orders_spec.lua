@@ -388,3 +388,54 @@ describe("secret orders", function()
     end
   end)
 end)
+
+describe("secret orders at the terminal", function()
+  local function run(args, input)
+    local path = tmp("in.txt")
+    support.write(path, input)
+    local f = assert(io.popen(support.binary() .. " " .. args .. " < " .. support.sh_quote(path) .. " 2>&1"))
+    local out = f:read("a")
+    f:close()
+    return out
+  end
+
+  it("play: one seat enters its whole order, then hands over; the next sees none of it", function()
+    local out = run("play --rules " .. ORDERS .. " --players 2 --seed 2",
+      "1\nbuy shed\nundo\ndone\n3\n1\n1\n")
+    local p1 = out:find("--- Player 1's turn (seat 1) ---", 1, true)
+    local p2 = out:find("--- Player 2's turn (seat 2) ---", 1, true)
+    assert.truthy(p1 and p2 and p1 < p2)
+    local first, second = out:sub(p1, p2 - 1), out:sub(p2)
+    assert.truthy(first:find("Player 1, your secret order (order): buy ship, buy shed so far; next: purchase.", 1, true))
+    assert.truthy(first:find("Took back 1 step of Player 1's order: buy shed", 1, true))
+    -- seat 2's screen, up to the reveal, shows nothing of seat 1's order
+    local reveal = second:find("Player 1 orders", 1, true)
+    assert.truthy(reveal)
+    local before = second:sub(1, reveal - 1)
+    assert.is_nil(before:find("Player 1's order", 1, true))
+    assert.is_nil(before:find("Player 1, your", 1, true))
+    assert.is_nil(before:find("1: buy", 1, true))
+    assert.truthy(second:find("Player 2, your secret order (order): buy shed, buy ship so far; next: purchase.", 1, true))
+    assert.truthy(second:find("Player 1 orders ship, gets ship\nPlayer 2 orders shed, ship, gets shed", 1, true))
+  end)
+
+  it("repl: steps of seats in any order, undo of the seat's own step, a seat's save file", function()
+    local save = tmp("as2.json")
+    local out = run("repl", table.concat({
+      "new rules=" .. ORDERS .. " players=3 seed=2",
+      "2: buy land", "buy shed", "1: buy ship", "undo", "as 2", "moves", "save " .. save, "" }, "\n"))
+    assert.truthy(out:find("Player 2's order so far: buy land, buy shed; next: purchase.", 1, true))
+    assert.truthy(out:find("Took back 1 step of Player 1's order: buy ship", 1, true))
+    assert.truthy(out:find("1  Player 2: buy land\n2  Player 2: buy shed\n", 1, true))
+    assert.truthy(out:find("Saved 2 moves to " .. save .. " (what Player 2 sees).", 1, true))
+    local l = assert(kontor.load_game(save))
+    assert.same({ "buy land", "buy shed" }, l:pending(2))
+  end)
+
+  it("sim: plays secret orders for every player count", function()
+    for players = 2, 4 do
+      local out = run("sim --rules " .. ORDERS .. " --players " .. players .. " --games 200", "")
+      assert.truthy(out:find("games        200 (seed 1)", 1, true), out)
+    end
+  end)
+end)
