@@ -28,8 +28,6 @@ local function save_text(g, seat)
   return read(path)
 end
 
-local function joined(t) return table.concat(t, " / ") end
-
 -- Plays a game with `rng` choosing everything; orders are entered with the
 -- seats' steps interleaved at random. Returns the script: { "step", seat,
 -- text } for ordinary steps, { "block", { {seat, text}, ... } } for the
