@@ -344,6 +344,41 @@ describe("secret orders", function()
                   "Player 2 orders nothing, gets nothing" }, g:log())
   end)
 
+  it("keeps back-to-back orders, constraints and a simultaneous choice apart", function()
+    local R = kontor.load_rules(ORDERS)
+    local function pick(g, seat)
+      local a = g:choose(seat, "pick", { "red", "green", "blue" })
+      local b = g:choose(seat, "pick", { "red", "green", "blue" })
+      return { a, b }
+    end
+    R.constraints = { { decisions = { "pick" }, check = function(_, seat, _, text)
+      if seat == 2 and text == "red" then return "seat 2 may not pick red" end
+    end } }
+    R.play = function(g)
+      local first = g:choose_orders({ 2, 1 }, "first", pick)
+      local second = g:choose_orders({ 1, 2 }, "second", pick)
+      local all = g:choose_all({ 1, 2 }, "vote", { { "yes", "no" }, { "yes", "no" } })
+      g:log("%d%d %d%d %d%d %d%d %d %d", first[1][1], first[1][2], first[2][1], first[2][2],
+        second[1][1], second[1][2], second[2][1], second[2][2], all[1], all[2])
+    end
+    local function play(script)
+      local g = kontor.new_game { rules = R, players = 2, seed = 1 }
+      for _, t in ipairs(script) do ok(g, t) end
+      return g
+    end
+    local a = play { "1: red", "2: blue", "1: green", "2: green", "2: blue", "1: red", "1: red", "2: green",
+                     "2: no", "1: yes" }
+    local b = play { "2: blue", "2: green", "1: red", "1: green", "1: red", "1: red", "2: blue", "2: green",
+                     "2: no", "1: yes" }
+    assert.same({ "12 32 11 32 1 2" }, a:log())   -- seat 2's options lack red: blue is its 2nd
+    assert.equal(save_text(a), save_text(b))
+    assert.same({ "2: blue", "2: green", "1: red", "1: green", "1: red", "1: red", "2: blue", "2: green",
+                  "2: no", "1: yes" }, a:actions())
+    local done, err = kontor.new_game { rules = R, players = 2, seed = 1 }:apply("2: red")
+    assert.is_nil(done)
+    assert.equal("'red' is not a legal action: seat 2 may not pick red; expected one of: green, blue", err)
+  end)
+
   it("keeps the invariants in random games, step by step, with undo", function()
     for seed = 1, 30 do
       local players = 2 + seed % 3
