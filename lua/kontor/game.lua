@@ -197,8 +197,11 @@ local function order_copy(v, seat, seen, depth)
     error(format("the order entry of seat %d returned a %s: an order must be plain data "
       .. "(numbers, strings, booleans and plain tables of them)", seat, t), 0)
   end
-  if seen[v] or depth > 32 then
+  if seen[v] then
     error(format("the order entry of seat %d returned a table that contains itself", seat), 0)
+  end
+  if depth > 32 then
+    error(format("the order entry of seat %d returned tables nested deeper than 32 levels", seat), 0)
   end
   seen[v] = true
   local c = {}
