@@ -237,8 +237,9 @@ function Ctx:choose_orders(seats, name, enter)
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
-    local orders, rng, bot = {}, sandbox.current_rng, self._bot
+    local orders, rng, bot, drafts = {}, sandbox.current_rng, self._bot, {}
     sandbox.current_rng = nil
+    self._drafts = drafts
     for i = 1, nseats do
       local s = seats[i]
       self._entering = s
@@ -246,14 +247,23 @@ function Ctx:choose_orders(seats, name, enter)
         if seat ~= s then error(other_seat(s, seat), 3) end
         return bot(seat, ...)
       end
-      local order = enter(self, s)
+      drafts[s] = {}
+      local order = enter(self, s, drafts[s])
       self._entering, self._bot = false, bot
       orders[s] = order_copy(order, s, {}, 0)
     end
-    sandbox.current_rng = rng
+    sandbox.current_rng, self._drafts = rng, nil
     return orders
   end
   return yield("orders", seats, name, enter)
+end
+
+-- g:draft(seat): while orders are open, the table seat's entry got as its
+-- third argument (its work so far, for R.view and R.board to show that
+-- seat only); nil otherwise.
+function Ctx:draft(seat)
+  local d = self._drafts
+  return d and d[seat]
 end
 
 function Ctx:chance(name, options, weights)
@@ -425,12 +435,14 @@ local function orders_begin(game, seats, name, enter)
   game.kind, game.dname, game.seat, game.opts = "orders", name, nil, nil
   game.seats, game.enter, game.ostart = seats, enter, #game.hist
   game.entries, game.waiting = {}, #seats
-  local ctx = game.ctx
+  local ctx, drafts = game.ctx, {}
+  ctx._drafts = drafts
   for i = 1, #seats do
     local s = seats[i]
     local e = { co = csb.thread(enter) }
     game.entries[s] = e
-    local ok, err = entry_resume(game, s, e, ctx, s)
+    drafts[s] = {}
+    local ok, err = entry_resume(game, s, e, ctx, s, drafts[s])
     if not ok then return false, err end
   end
   if game.waiting == 0 then return reveal(game) end
@@ -481,6 +493,7 @@ function reveal(game)
     blocks[#blocks + 1] = { game.ostart + 1, #game.hist, seats }
   end
   game.entries, game.enter, game.ostart = nil, nil, nil
+  game.ctx._drafts = nil
   return advance(game, orders)
 end
 

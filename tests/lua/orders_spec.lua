@@ -223,10 +223,14 @@ describe("secret orders", function()
     assert.same({ "2: buy land", "2: buy shed" }, g:actions(2))
     assert.same({ "3: buy ship" }, g:moves(3))
     assert.same(log, g:log())                 -- entries cannot log
-    for s = 1, 3 do
-      assert.same(before[s].view, g:view(s))
-      assert.equal(before[s].show, g:show(s))
-    end
+    -- seat 1 entered nothing: its view is as it was; the others see their own drafts
+    assert.same(before[1].view, g:view(1))
+    assert.equal(before[1].show, g:show(1))
+    assert.same({ "land", "shed" }, g:view(2).my_order)
+    assert.same({ "ship" }, g:view(3).my_order)
+    local v2 = g:view(2)
+    v2.my_order = {}
+    assert.same(before[2].view, v2)
     -- the save file a seat may see holds its own steps only, and loads
     local text = save_text(g, 3)
     assert.is_nil(text:find("buy land", 1, true))
