@@ -563,6 +563,13 @@ local function undo_order_steps(sess, g, n)
   end
   if not me then return false end
   local before = g:pending(me)
+  if #before == 0 and sess.mode == "play" then
+    -- taking back a move before the orders would take back the others'
+    -- secret entries too (and show them): not at the keyboard
+    sess:say(string.format("Nothing of your order to take back, %s. The moves before the secret orders "
+      .. "can be taken back once the orders are revealed.", sess:name(me)))
+    return true
+  end
   if #before == 0 then return false end
   local ok, k = guarded(g.undo, g, n, me)
   if not ok then sess:err(k); return true end
