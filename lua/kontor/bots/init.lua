@@ -306,6 +306,28 @@ function Bot:explain(game, seat)
   return k, self.last or {}
 end
 
+-- `hint`: what a bot of `spec` (default mcts) would play for `seat` now
+-- and why, as lines of text; or nil, message.
+function M.hint(game, seat, spec)
+  if game:over() then return nil, "the game is over" end
+  local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", seat, game.params.seed + #game.hist)
+  if not b then return nil, err end
+  local opts = game:options(seat)
+  if #opts == 0 then return nil, format("seat %d has no decision now", seat) end
+  local k, top = b:explain(game, seat)
+  local lines = { format("The %s bot would play: %s", b:spec(), opts[k]) }
+  for i = 1, math.min(5, #top) do
+    local t = top[i]
+    if t.visits then
+      lines[#lines + 1] = format("  %-32s %6d visits, wins %.0f%%", t[1], t.visits, 100 * t.value)
+    else
+      lines[#lines + 1] = format("  %-32s value %.2f", t[1], t.value)
+    end
+  end
+  if #top > 5 then lines[#lines + 1] = format("  (%d options in all)", #top) end
+  return lines
+end
+
 -- The bot's name with its options, as given on a command line.
 function Bot:spec()
   local keys = {}
