@@ -119,14 +119,62 @@ local function unseen_piles(fields, seat)
   return out
 end
 
--- The number of steps at the end of the game's list that are secret
--- choices of an open simultaneous decision, and whether step i is one of
--- another seat's.
-local function secret_from(game, seat)
+-- The cards of every pile `seat` may see, as one text (path: cards): with
+-- g:view(seat), what two positions must share to look the same to it.
+function M.seen_piles(game, seat)
+  local out, seen = {}, {}
+  local function walk(v, path, depth)
+    local tv = type(v)
+    if tv == "userdata" then
+      if dgetmetatable(v) == PILE_MT and not seen[v] then
+        seen[v] = true
+        local vis = v:vis()
+        if vis == "public" or (vis == "owner" and v:owner() == seat) then
+          out[#out + 1] = path .. ": " .. table.concat(v:cards(), " ")
+        else
+          out[#out + 1] = path .. ": " .. v:count() .. " unseen"
+        end
+      end
+    elseif tv == "table" and not seen[v] and depth < 20 then
+      seen[v] = true
+      for _, k in ipairs(sorted_keys(v)) do walk(v[k], path .. "." .. tostring(k), depth + 1) end
+    end
+  end
+  walk(rule_fields(game.ctx), "g", 0)
+  return table.concat(out, "\n")
+end
+
+-- The index of the first step that is a secret choice of an open
+-- simultaneous decision (past the end when there is none).
+local function secret_from(game)
   if game.kind ~= "all" then return #game.hist + 1 end
   local n = 0
   for _ in pairs(game.chosen) do n = n + 1 end
-  return #game.hist - n + 1, seat
+  return #game.hist - n + 1
+end
+
+-- R.resampled(g), if the rule set declares it: the hidden cards were dealt
+-- again, so whatever it keeps alongside them must follow.
+local function resampled(R, ctx)
+  local f = R.resampled
+  if not f then return end
+  local ok, err = csb.call(f, ctx)
+  if not ok then error(string.format("%s: R.resampled: %s", R.name, tostring(err)), 0) end
+end
+
+-- A game started from its origin: the parameters (a fresh start), or for a
+-- copy the saved state it was restored from. hook as in game.start_hooked.
+local function restart(R, params, origin, hook)
+  if origin then
+    local snap = origin.snap
+    local game = gamemod.restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
+      snap.rng, hook, origin.dealt and function(ctx) resampled(R, ctx) end)
+    game.origin = origin
+    return game
+  end
+  local game = setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
+  gamemod.start_hooked(game, hook)
+  return game
 end
 
 -- The base of the copies of `game` as `seat` may have them: the state saved
@@ -135,40 +183,46 @@ end
 function M.base(game, seat)
   local R = game.R
   local hseat, hidx, n = game.hseat, game.hidx, #game.hist
-  local first_secret = secret_from(game, seat)
-  local function keep(i) return i < first_secret or hseat[i] == seat end
-  local base = { R = R, params = game.params, seat = seat }
-  local copy = setmetatable({ R = R, params = game.params, quiet = true, future = {} }, Game)
-  local snap, at
+  local first_secret = secret_from(game)
+  local origin = game.origin
+  local snap, at, count = nil, nil, 0
+  local hook
   if rawget(R, "resumes_at_turn") then
-    gamemod.start_hooked(copy, function(ctx)
-      local memo = {}
-      snap = { fields = copy_value(rule_fields(ctx), memo), turn = ctx.turn, active = ctx.active,
+    hook = function(ctx)
+      snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
                rng = ctx.rng:state() }
-      at = #copy.hist
-    end)
-  else
-    gamemod.start_hooked(copy, nil)
+      at = count
+    end
   end
-  local steps_seat, steps_idx = {}, {}
+  -- all steps from the origin: the origin's own, then the game's
+  local all_seat, all_idx = {}, {}
+  local copy = restart(R, game.params, origin, hook)
+  if origin then
+    for i = 1, #origin.steps_seat do all_seat[i], all_idx[i] = origin.steps_seat[i], origin.steps_idx[i] end
+  end
+  local n0 = #all_seat
   for i = 1, n do
-    if keep(i) then
-      local ok, err = raw_step(copy, hseat[i], hidx[i])
-      if not ok then error(err, 0) end
+    if i < first_secret or hseat[i] == seat then
+      all_seat[#all_seat + 1], all_idx[#all_idx + 1] = hseat[i], hidx[i]
     end
   end
-  if snap and at and first_secret > at then
-    base.snap = snap
-    for i = at + 1, n do
-      if keep(i) then steps_seat[#steps_seat + 1], steps_idx[#steps_idx + 1] = hseat[i], hidx[i] end
-    end
-    base.unseen = unseen_piles(snap.fields, seat)
-  else
-    for i = 1, n do
-      if keep(i) then steps_seat[#steps_seat + 1], steps_idx[#steps_idx + 1] = hseat[i], hidx[i] end
-    end
+  for i = 1, #all_seat do
+    count = i                          -- the hook sees the step being taken
+    local ok, err = raw_step(copy, all_seat[i], all_idx[i])
+    if not ok then error(err, 0) end
   end
-  base.steps_seat, base.steps_idx = steps_seat, steps_idx
+  local base = { R = R, params = game.params, seat = seat }
+  local from = 0
+  if snap then
+    base.snap, from = snap, at
+  elseif origin then
+    base.snap, base.dealt = origin.snap, origin.dealt
+  end
+  if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
+  local ss, si = {}, {}
+  for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
+  base.steps_seat, base.steps_idx = ss, si
+  base.n0 = n0
   return base
 end
 
@@ -180,18 +234,62 @@ function M.copy(base)
   if snap then
     memo = {}
     game = gamemod.restore(base.R, base.params, copy_value(snap.fields, memo), snap.turn,
-      snap.active, snap.rng)
+      snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
+    game.origin = base
   else
-    game = setmetatable({ R = base.R, params = base.params, quiet = true, future = {}, copy = true },
-      Game)
-    gamemod.start_hooked(game, nil)
+    game = restart(base.R, base.params, nil, nil)
   end
   local ss, si = base.steps_seat, base.steps_idx
   for i = 1, #ss do
     local ok, err = raw_step(game, ss[i], si[i])
     if not ok then error(err, 0) end
   end
+  if snap then
+    -- the copy's own step list starts at its decision
+    game.hist, game.hseat, game.hidx, game.hstop = core.options.steps(64)
+    game.origin = base
+  end
   return game, memo
+end
+
+-- A twin of the game at the base's decision for the fairness test: the
+-- unseen cards of the turn's saved state swapped at random (`swaps` times,
+-- with `rng`), the turn's steps replayed. Returns the twin, or nil when the
+-- rule set cannot be copied from a saved state or no unseen card differs.
+function M.twin(base, rng, swaps)
+  if not base.snap then return nil end
+  local fields = copy_value(base.snap.fields, {})
+  local memo = {}
+  fields = copy_value(base.snap.fields, memo)
+  local piles = {}
+  for i, p in ipairs(base.unseen) do piles[i] = memo[p] end
+  local slots = {}
+  for i, p in ipairs(piles) do for j = 1, p:count() do slots[#slots + 1] = { i, j } end end
+  if #slots < 2 then return nil end
+  local changed = false
+  for _ = 1, swaps or 1 do
+    local a, b = slots[rng:below(#slots) + 1], slots[rng:below(#slots) + 1]
+    local pa, pb = piles[a[1]], piles[b[1]]
+    local ca, cb = pa:get(a[2]), pb:get(b[2])
+    if ca ~= cb then
+      pa:set(a[2], cb); pb:set(b[2], ca)
+      changed = true
+    end
+  end
+  if not changed then return nil end
+  local snap = base.snap
+  local origin = { snap = { fields = fields, turn = snap.turn, active = snap.active, rng = snap.rng },
+                   dealt = true, steps_seat = base.steps_seat, steps_idx = base.steps_idx }
+  local twin = gamemod.restore(base.R, base.params, copy_value(fields, {}), snap.turn, snap.active,
+    snap.rng, nil, function(ctx) resampled(base.R, ctx) end)
+  for i = 1, #base.steps_seat do
+    local ok, err = raw_step(twin, base.steps_seat[i], base.steps_idx[i])
+    if not ok then return nil end
+  end
+  -- the twin's own step list starts at its decision: its origin holds the rest
+  twin.hist, twin.hseat, twin.hidx, twin.hstop = core.options.steps(64)
+  twin.origin = origin
+  return twin
 end
 
 -- Deals the cards of `piles` again with `rng`, each pile keeping its count.
@@ -227,12 +325,7 @@ function M.sample(base, rng)
     piles = unseen_piles(rule_fields(game.ctx), base.seat)
   end
   redeal(piles, rng)
-  local R = base.R
-  local f = rawget(R, "resampled") or R.resampled
-  if f then
-    local ok, err = csb.call(f, game.ctx)
-    if not ok then error(string.format("%s: R.resampled: %s", R.name, tostring(err)), 0) end
-  end
+  resampled(base.R, game.ctx)
   game.ctx.rng:set_state(core.rng(rng:int(1, 0x3fffffffffffffff)):state())
   return game
 end

@@ -1083,7 +1083,8 @@ M.raw_step = step
 -- fields of the context then), `turn`, `active` and the RNG's state. R.play
 -- runs again from that state (the rule set declares R.resumes_at_turn).
 -- Nothing is logged; the step list starts empty.
-function M.restore(R, params, fields, turn, active, rng_state)
+-- before(ctx), if given, runs before R.play; hook is as in start_hooked.
+function M.restore(R, params, fields, turn, active, rng_state, hook, before)
   local game = setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
   if game.cons_of ~= R then game.cons, game.cons_of = compile_constraints(R), R end
   local ctx = new_ctx(game)
@@ -1091,6 +1092,8 @@ function M.restore(R, params, fields, turn, active, rng_state)
   ctx.turn, ctx.active = turn, active
   ctx.rng:set_state(rng_state)
   game.ctx = ctx
+  TURN_HOOK[ctx] = hook
+  if before then before(ctx) end
   game.hist, game.hseat, game.hidx, game.hstop = copt.steps(64)
   game.co = csb.thread(R.play)
   local ok, err = advance(game, ctx)
