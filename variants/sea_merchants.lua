@@ -1149,17 +1149,19 @@ function R.resampled(g)
   end
 end
 
--- What a position is worth to `seat`, as the greedy bot sees it: coins,
--- plus half a coin per card in hand, plus for each loaded ship what it
--- would earn now (the market slots showing its product) and half a coin.
+-- What a position is worth to `seat`, as the bots see it: coins, plus
+-- half a coin per card in hand, plus for each loaded ship what it would
+-- earn now (the market slots showing its product) and half a coin.
 function R.score(g, seat)
-  local v = R.view(g, seat)
-  local showing = {}
-  for _, name in ipairs(v.market) do showing[name] = (showing[name] or 0) + 1 end
-  local me = v.players[seat]
-  local s = me.coins + 0.5 * me.hand
-  for _, ship in ipairs(me.ships) do
-    if ship then s = s + 0.5 + (showing[ship] or 0) end
+  local products, showing = R.data.products, {}
+  local market = g.market
+  for i = 1, market:count() do
+    local name = R.card_text(g, market:get(i))
+    showing[name] = (showing[name] or 0) + 1
+  end
+  local s = g.coins:get(seat) + 0.5 * g.hands[seat]:count()
+  for _, p in ipairs(g.ships[seat]) do
+    if p > 0 then s = s + 0.5 + (showing[products[p]] or 0) end
   end
   return s
 end
