@@ -1153,15 +1153,15 @@ end
 -- half a coin per card in hand, plus for each loaded ship what it would
 -- earn now (the market slots showing its product) and half a coin.
 function R.score(g, seat)
-  local products, showing = R.data.products, {}
+  local products, shows = R.data.products, {}
   local market = g.market
   for i = 1, market:count() do
     local name = R.card_text(g, market:get(i))
-    showing[name] = (showing[name] or 0) + 1
+    shows[name] = (shows[name] or 0) + 1
   end
   local s = g.coins:get(seat) + 0.5 * g.hands[seat]:count()
   for _, p in ipairs(g.ships[seat]) do
-    if p > 0 then s = s + 0.5 + (showing[products[p]] or 0) end
+    if p > 0 then s = s + 0.5 + (shows[products[p]] or 0) end
   end
   return s
 end

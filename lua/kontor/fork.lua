@@ -180,23 +180,17 @@ end
 -- The base of the copies of `game` as `seat` may have them: the state saved
 -- when the current turn began and the steps since (or, for a rule set that
 -- does not resume at a turn, all the steps). One replay of the game.
+-- The engine's replay of each game, kept while the game lives: a bot's
+-- next decision replays only the steps taken since its last one.
+local REPLAYS = setmetatable({}, { __mode = "k" })
+
 function M.base(game, seat)
   local R = game.R
   local hseat, hidx, n = game.hseat, game.hidx, #game.hist
   local first_secret = secret_from(game)
   local origin = game.origin
-  local snap, at, count = nil, nil, 0
-  local hook
-  if rawget(R, "resumes_at_turn") then
-    hook = function(ctx)
-      snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
-               rng = ctx.rng:state() }
-      at = count
-    end
-  end
   -- all steps from the origin: the origin's own, then the game's
   local all_seat, all_idx = {}, {}
-  local copy = restart(R, game.params, origin, hook)
   if origin then
     for i = 1, #origin.steps_seat do all_seat[i], all_idx[i] = origin.steps_seat[i], origin.steps_idx[i] end
   end
@@ -206,15 +200,41 @@ function M.base(game, seat)
       all_seat[#all_seat + 1], all_idx[#all_idx + 1] = hseat[i], hidx[i]
     end
   end
-  for i = 1, #all_seat do
-    count = i                          -- the hook sees the step being taken
-    local ok, err = raw_step(copy, all_seat[i], all_idx[i])
-    if not ok then error(err, 0) end
+  -- the replay so far, if it is a prefix of these steps (undo, a secret
+  -- choice left out or another origin start a new one)
+  local rp = REPLAYS[game]
+  if rp and rp.origin == origin and rp.done <= #all_seat then
+    local ds, di = rp.seats, rp.idx
+    for i = 1, rp.done do
+      if ds[i] ~= all_seat[i] or di[i] ~= all_idx[i] then rp = nil; break end
+    end
+  else
+    rp = nil
   end
+  if not rp then
+    rp = { origin = origin, done = 0, seats = {}, idx = {} }
+    local hook
+    if rawget(R, "resumes_at_turn") then
+      hook = function(ctx)
+        rp.snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
+                    rng = ctx.rng:state() }
+        rp.at = rp.done
+      end
+    end
+    rp.copy = restart(R, game.params, origin, hook)
+  end
+  local copy, ds, di = rp.copy, rp.seats, rp.idx
+  for i = rp.done + 1, #all_seat do
+    rp.done = i                        -- the hook sees the step being taken
+    ds[i], di[i] = all_seat[i], all_idx[i]
+    local ok, err = raw_step(copy, all_seat[i], all_idx[i])
+    if not ok then REPLAYS[game] = nil; error(err, 0) end
+  end
+  REPLAYS[game] = rp
   local base = { R = R, params = game.params, seat = seat }
   local from = 0
-  if snap then
-    base.snap, from = snap, at
+  if rp.snap then
+    base.snap, from = rp.snap, rp.at
   elseif origin then
     base.snap, base.dealt = origin.snap, origin.dealt
   end
@@ -258,9 +278,8 @@ end
 -- rule set cannot be copied from a saved state or no unseen card differs.
 function M.twin(base, rng, swaps)
   if not base.snap then return nil end
-  local fields = copy_value(base.snap.fields, {})
   local memo = {}
-  fields = copy_value(base.snap.fields, memo)
+  local fields = copy_value(base.snap.fields, memo)
   local piles = {}
   for i, p in ipairs(base.unseen) do piles[i] = memo[p] end
   local slots = {}
@@ -283,8 +302,7 @@ function M.twin(base, rng, swaps)
   local twin = gamemod.restore(base.R, base.params, copy_value(fields, {}), snap.turn, snap.active,
     snap.rng, nil, function(ctx) resampled(base.R, ctx) end)
   for i = 1, #base.steps_seat do
-    local ok, err = raw_step(twin, base.steps_seat[i], base.steps_idx[i])
-    if not ok then return nil end
+    if not raw_step(twin, base.steps_seat[i], base.steps_idx[i]) then return nil end
   end
   -- the twin's own step list starts at its decision: its origin holds the rest
   twin.hist, twin.hseat, twin.hidx, twin.hstop = core.options.steps(64)

@@ -44,9 +44,8 @@ for d = first, first + deals - 1 do
     games = games + 1
   end
   per_deal[#per_deal + 1] = sum / players
-  io.stderr:write(string.format("\rdeal %d/%d", d - first + 1, deals))
+  io.stderr:write(string.format("deal %d: %.4g (%d games, %.0f s)\n", d, sum / players, games, os.clock() - t_start))
 end
-io.stderr:write("\n")
 local n, mean = #per_deal, 0
 for _, x in ipairs(per_deal) do mean = mean + x end
 mean = mean / n

@@ -29,11 +29,11 @@ M.ORDER = { "random", "greedy", "mcts" }
 M.OPTIONS = {
   random = {},
   greedy = {
-    samples = { default = 4, type = "integer", min = 1, max = 64,
+    samples = { default = 2, type = "integer", min = 1, max = 64,
                 doc = "imagined deals of the unseen cards each option is scored on" },
     depth = { default = 4, type = "integer", min = 1, max = 50,
               doc = "own decisions looked through to the end of a move" },
-    budget = { default = 200, type = "integer", min = 1, max = 100000,
+    budget = { default = 60, type = "integer", min = 1, max = 100000,
                doc = "positions scored per decision at most" },
   },
   mcts = {
@@ -227,7 +227,6 @@ function Mcts:decide(view)
         local t = texts(g, s)
         local kids, untried = node.kids, nil
         local bestk, bestv
-        local lnv = nil
         for k = 1, #t do
           local kid = kids[t[k]]
           if kid then
@@ -247,8 +246,7 @@ function Mcts:decide(view)
         end
         for k = 1, #t do
           local kid = kids[t[k]]
-          lnv = log(kid.avail)
-          local v = kid.total / kid.visits + c * sqrt(lnv / kid.visits)
+          local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
           if bestv == nil or v > bestv then bestv, bestk = v, k end
         end
         node = kids[t[bestk]]
