@@ -9,7 +9,7 @@ local M = {}
 local USAGE = [==[
 usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                      [--players N] [--names A,B,C] [--seed S] [--option k=v]...
-                     [--bot SEAT=KIND]...
+                     [--bot SEAT=KIND[:k=v,...]]...
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor serve
@@ -25,7 +25,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
   repl     an interactive Lua prompt with a game loaded as `g` and game
            commands (type help); the default
   play     play at this terminal: hot-seat with hidden hands, bots on the
-           seats given with --bot SEAT=KIND (KIND: random)
+           seats given with --bot SEAT=KIND (KIND: random, greedy, mcts;
+           options as --bot 2=mcts:iterations=500; docs/bots.md)
   --list   the rule sets and variants, one line each
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
   serve    speak the JSON-lines protocol on stdin/stdout, for front ends
@@ -264,22 +265,22 @@ end
 local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
   ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv", ["--bot"] = "list" }
 
--- "--bot 2=random" values -> { [2] = "random" }, checked against the game.
+-- "--bot 2=random" values -> { [2] = "random" }, checked against the game;
+-- a kind may carry options: --bot 2=mcts:iterations=500.
 local function bots_of(t, game)
   local bots = require "kontor.bots"
   local seats = {}
   for _, s in ipairs(t.bot or {}) do
-    local seat, kind = s:match("^%s*(%d+)%s*=%s*([%w_]+)%s*$")
+    local seat, kind = s:match("^%s*(%d+)%s*=%s*(%S+)%s*$")
     if not seat then
-      return nil, string.format("--bot %s: expected SEAT=KIND, e.g. --bot 2=random (bots: %s)", s, bots.list())
+      return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=mcts (bots: %s)", s, bots.list())
     end
     seat = math.tointeger(tonumber(seat))
     if seat < 1 or seat > game.players then
       return nil, string.format("--bot %s: there is no seat %d (the game has %d players)", s, seat, game.players)
     end
-    if not bots.KINDS[kind] then
-      return nil, string.format("--bot %s: unknown bot '%s' (bots: %s)", s, kind, bots.list())
-    end
+    local ok, be = bots.new(kind, seat, 1)
+    if not ok then return nil, string.format("--bot %s: %s", s, be) end
     if seats[seat] and seats[seat] ~= kind then
       return nil, string.format("--bot: seat %d is given twice (%s and %s)", seat, seats[seat], kind)
     end

@@ -48,8 +48,10 @@ Game commands (anything else is Lua; the game is `g`, the API `kontor`):
   replay FILE        step through a saved game with next [N] and prev [N]
   view SEAT          the board as SEAT sees it
   as SEAT            from now on show what SEAT sees (as all: everything)
-  bot SEAT=KIND      a bot plays SEAT (KIND: random; off: a person again)
+  bot SEAT=KIND      a bot plays SEAT (KIND: random, greedy, mcts, with
+                     options as mcts:iterations=500; off: a person again)
   bots               who is a bot
+  hint [KIND]        what a bot (default mcts) would play now, and why
   reload             re-read the rule scripts and replay the game under them
   help               this text                 quit      leave (or Ctrl-D)]]
 
@@ -803,7 +805,7 @@ function Session:set_game(g)
   if self.as and self.as > g.players then self.as = nil end
   for s, b in pairs(self.bots) do
     if s > g.players then self.bots[s] = nil
-    else self.bots[s] = assert(bots.new(b.kind, s, g.params.seed)) end
+    else self.bots[s] = assert(bots.new(b.spec and b:spec() or b.kind, s, g.params.seed)) end
   end
 end
 
@@ -946,7 +948,7 @@ end
 
 C.bot = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  local s, kind = arg:match("^(%S+)%s*=%s*(%S+)$")
+  local s, kind = arg:match("^([^=%s]+)%s*=%s*(%S+)$")
   if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end
@@ -965,11 +967,20 @@ C.bot = function(sess, arg)
   if not ok then sess:err(re) end
 end
 
+C.hint = function(sess, arg)
+  local g = need_game(sess); if not g then return end
+  local seat = sess:acting_seat(g) or deciders(g)[1]
+  if not seat or seat == 0 then return sess:err("no seat decides now") end
+  local ok, lines, e = guarded(bots.hint, g, seat, arg)
+  if not ok or not lines then return sess:err(ok and e or lines) end
+  sess:say(table.concat(lines, "\n"))
+end
+
 C.bots = function(sess)
   local g = need_game(sess); if not g then return end
   for s = 1, g.players do
     local b = sess.bots[s]
-    sess:say(string.format("%d  %s: %s", s, g.names[s], b and (b.kind .. " bot") or "person"))
+    sess:say(string.format("%d  %s: %s", s, g.names[s], b and (b:spec() .. " bot") or "person"))
   end
 end
 

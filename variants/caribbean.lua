@@ -972,4 +972,20 @@ end
 R.explain = { discover = explain("discover"), repel = explain("repel"), take = explain("take"),
               take_other = explain("take"), fulfil = explain("fulfil") }
 
+---------------------------------------------------------------------------
+-- For the bots (docs/bots.md)
+---------------------------------------------------------------------------
+
+-- R.play picks up from g.phase and g.current when a turn begins.
+R.resumes_at_turn = true
+
+-- What a position is worth to `seat`, as the greedy bot sees it: influence,
+-- plus a fifth per coin (coins hire persons), a twentieth per sword, less
+-- 3 while it lacks the expedition it needs to win (C9).
+function R.score(g, seat)
+  local v = R.influence(g, seat) + R.coins(g, seat) / 5 + R.strength(g, seat) / 20
+  if not R.rules.can_win(g, seat) then v = v - 3 end
+  return v
+end
+
 return R

@@ -1029,4 +1029,43 @@ R.explain = {
   office = explain("office"),
 }
 
+---------------------------------------------------------------------------
+-- For the bots (docs/bots.md)
+---------------------------------------------------------------------------
+
+-- R.play picks up from g.phase and g.current when a turn begins: a copy of
+-- the game for search restarts it from a saved state.
+R.resumes_at_turn = true
+
+-- The hands were dealt again in a bot's imagined copy: g.held follows them.
+function R.resampled(g)
+  for seat = 1, g.players do
+    local held = g.held[seat]
+    for p = 1, #held do held[p] = 0 end
+    for _, card in ipairs(g.hands[seat]:cards()) do
+      local name = R.card_text(g, card)
+      for p = 1, #held do
+        if R.data.products[p] == name then held[p] = held[p] + 1 end
+      end
+    end
+  end
+end
+
+-- What a position is worth to `seat`, as the bots see it: coins, plus
+-- half a coin per card in hand, plus for each loaded ship what it would
+-- earn now (the market slots showing its product) and half a coin.
+function R.score(g, seat)
+  local products, shows = R.data.products, {}
+  local market = g.market
+  for i = 1, market:count() do
+    local name = R.card_text(g, market:get(i))
+    shows[name] = (shows[name] or 0) + 1
+  end
+  local s = g.coins:get(seat) + 0.5 * g.hands[seat]:count()
+  for _, p in ipairs(g.ships[seat]) do
+    if p > 0 then s = s + 0.5 + (shows[products[p]] or 0) end
+  end
+  return s
+end
+
 return R

@@ -302,7 +302,13 @@ function Ctx:skip(seat, name, why)
   list[#list + 1] = { seat = seat, decision = name, why = why, turn = self.turn }
 end
 
+-- TURN_HOOK[ctx]: lua/kontor/fork.lua's snapshot, called before a turn
+-- begins (only in the engine's own replays for search).
+local TURN_HOOK = setmetatable({}, { __mode = "k" })
+
 function Ctx:begin_turn(seat)
+  local hook = TURN_HOOK[self]
+  if hook then hook(self, seat) end
   self.turn = self.turn + 1
   self.active = seat
 end
@@ -1503,6 +1509,42 @@ local function protect(name)
   end
 end
 for _, name in ipairs { "apply", "why", "undo", "redo", "undo_moves", "redo_moves" } do protect(name) end
+
+---------------------------------------------------------------------------
+-- Copies for search (lua/kontor/fork.lua owns the rest)
+---------------------------------------------------------------------------
+
+-- Starts `game` afresh with hook(ctx, seat) called before each turn begins.
+function M.start_hooked(game, hook)
+  start(game)
+  TURN_HOOK[game.ctx] = hook
+end
+
+-- Applies step (seat, k) without a rebuild on failure (the copy is thrown
+-- away instead). Returns true, or false and the error.
+M.raw_step = step
+
+-- A game restarted from a turn's beginning: `fields` (a copy of the rule
+-- fields of the context then), `turn`, `active` and the RNG's state. R.play
+-- runs again from that state (the rule set declares R.resumes_at_turn).
+-- Nothing is logged; the step list starts empty.
+-- before(ctx), if given, runs before R.play; hook is as in start_hooked.
+function M.restore(R, params, fields, turn, active, rng_state, hook, before)
+  local game = setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
+  if game.cons_of ~= R then game.cons, game.cons_of = compile_constraints(R), R end
+  local ctx = new_ctx(game)
+  for k, v in pairs(fields) do ctx[k] = v end
+  ctx.turn, ctx.active = turn, active
+  ctx.rng:set_state(rng_state)
+  game.ctx = ctx
+  TURN_HOOK[ctx] = hook
+  if before then before(ctx) end
+  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(64)
+  game.co = csb.thread(R.play)
+  local ok, err = advance(game, ctx)
+  if not ok then error(err, 0) end
+  return game
+end
 
 M.seat_label = seat_label
 M.parse_seat = parse_seat

@@ -45,7 +45,7 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     local out = kontor_cmd("", "help\n")
     for _, c in ipairs { "board", "options", "do N", "why TEXT", "undo", "redo", "auto", "moves",
       "log", "result", "new", "save FILE", "load FILE", "replay FILE", "next", "prev",
-      "view SEAT", "as SEAT", "bot SEAT=KIND", "bots", "reload", "help", "quit" } do
+      "view SEAT", "as SEAT", "bot SEAT=KIND", "bots", "hint", "reload", "help", "quit" } do
       assert.truthy(has(out, c), c)
     end
   end)
@@ -361,7 +361,7 @@ describe("kontor startup errors", function()
   it("bad bots list the kinds and the seats", function()
     local out, code = kontor_cmd("play --players 3 --bot 2=genius")
     assert.are.equal(2, code)
-    assert.truthy(has(out, "unknown bot 'genius' (bots: random)"))
+    assert.truthy(has(out, "unknown bot 'genius' (bots: random, greedy, mcts)"))
     out, code = kontor_cmd("play --players 3 --bot 5=random")
     assert.are.equal(2, code)
     assert.truthy(has(out, "there is no seat 5 (the game has 3 players)"))

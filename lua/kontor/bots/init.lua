@@ -1,40 +1,411 @@
--- kontor.bots: players the program plays for (`--bot 2=random`, `bot 2=random`).
+-- kontor.bots: players the program plays for (`--bot 2=greedy`,
+-- `bot 2=mcts:iterations=2000`, `hint`). docs/bots.md.
 --
--- A bot is { kind =, seat =, choose = function(self, game, seat) -> k }.
--- Each bot has its own kontor.rng, seeded from the game's seed and its seat,
--- so the same game with the same bots plays the same way.
+-- A bot is { kind =, seat =, options =, choose = function(self, game, seat)
+-- -> k }. choose is the engine's side: it hands the bot's own decide(self,
+-- seat_view) a seat view (see seat_view below), never the game, so a bot
+-- sees what its seat sees and nothing else. Each bot has its own
+-- kontor.rng, seeded from the game's seed, its seat and its kind, so the
+-- same game with the same bots plays the same way.
 
 local core = require "kontor.core"
+local fork = require "kontor.fork"
+
+local csb = core.sandbox
+local format = string.format
+local sqrt, log = math.sqrt, math.log
 
 local M = {}
 
 M.KINDS = {
   random = "picks one of the legal options uniformly at random",
+  greedy = "one step ahead: the option whose outcome scores best for it (R.score)",
+  mcts = "information-set Monte Carlo tree search over what its seat may see",
 }
 
-M.ORDER = { "random" }
+M.ORDER = { "random", "greedy", "mcts" }
+
+-- The options each kind takes (`mcts:iterations=500,c=0.7`).
+M.OPTIONS = {
+  random = {},
+  greedy = {
+    samples = { default = 2, type = "integer", min = 1, max = 64,
+                doc = "imagined deals of the unseen cards each option is scored on" },
+    depth = { default = 4, type = "integer", min = 1, max = 50,
+              doc = "own decisions looked through to the end of a move" },
+    budget = { default = 60, type = "integer", min = 1, max = 100000,
+               doc = "positions scored per decision at most" },
+  },
+  mcts = {
+    iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
+                   doc = "search iterations per decision (counted, not timed)" },
+    c = { default = 0.7, type = "number", min = 0, max = 100,
+          doc = "exploration constant of the tree policy (UCB1)" },
+    rollout = { default = 30, type = "integer", min = 0, max = 100000,
+                doc = "random steps after the tree before the position is scored (R.score)" },
+  },
+}
 
 function M.list()
-  local parts = {}
-  for _, k in ipairs(M.ORDER) do parts[#parts + 1] = k end
-  return table.concat(parts, ", ")
+  return table.concat(M.ORDER, ", ")
 end
+
+---------------------------------------------------------------------------
+-- What a bot is given: its seat's view of the game
+---------------------------------------------------------------------------
+
+-- The seat view: its seat, the rule set's name, the number of players, the
+-- decision's name, the seat's options (texts), its view (g:view(seat)),
+-- the public record (g:actions(seat)), and sample(rng): a copy of the game
+-- in which everything the seat cannot see was drawn again with rng
+-- (lua/kontor/fork.lua). The game itself stays out of reach.
+local function seat_view(game, seat)
+  local base
+  local v = { seat = seat, rules = game.R.name, players = game.players, decision = game.dname }
+  function v.options() return game:options(seat) end
+  function v.view() return game:view(seat) end
+  function v.record() return game:actions(seat) end
+  function v.sample(rng)
+    base = base or fork.base(game, seat)
+    return fork.sample(base, rng)
+  end
+  return v
+end
+M.seat_view = seat_view
+
+-- The value of a position (a sampled copy) for `seat`: R.score(g, seat) if
+-- the rule set declares one, else its R.scores; at the end, the result.
+local function score_of(game, seat)
+  local R = game.R
+  local f = R.score
+  local ok, v
+  if game.kind == "over" then
+    local res = game:result()
+    v = res.scores[seat]
+    for _, w in ipairs(res.winners) do if w == seat then v = v + 1000 end end
+    return v
+  end
+  if f then
+    ok, v = csb.call(f, game.ctx, seat)
+  else
+    ok, v = csb.call(function(ctx) return R.scores(ctx)[seat] end, game.ctx)
+  end
+  if not ok then error(format("%s: R.score: %s", R.name, tostring(v)), 0) end
+  if type(v) ~= "number" or v ~= v then
+    error(format("%s: R.score returned %s for seat %d, not a number", R.name, tostring(v), seat), 0)
+  end
+  return v
+end
+
+-- The value for `seat` less the best of the others.
+local function margin(game, seat)
+  local mine, best = score_of(game, seat), nil
+  for s = 1, game.players do
+    if s ~= seat then
+      local x = score_of(game, s)
+      if best == nil or x > best then best = x end
+    end
+  end
+  return mine - (best or 0)
+end
+
+---------------------------------------------------------------------------
+-- random
+---------------------------------------------------------------------------
 
 local Random = {}
-Random.__index = Random
 
-function Random:choose(game, seat)
-  local n = #game:options(seat)
-  return self.rng:below(n) + 1
+function Random:decide(view)
+  return self.rng:below(#view.options()) + 1
 end
 
--- A bot of `kind` for `seat` in a game with `seed`; or nil, message.
-function M.new(kind, seat, seed)
-  if kind == "random" then
-    local s = ((seed or 1) * 1000003 + seat * 7919) & 0x7fffffffffffffff
-    return setmetatable({ kind = kind, seat = seat, rng = core.rng(s) }, Random)
+---------------------------------------------------------------------------
+-- greedy: each option scored after it (through the rest of the bot's own
+-- move, up to `depth` decisions), on `samples` imagined deals
+---------------------------------------------------------------------------
+
+local Greedy = {}
+
+function Greedy:decide(view)
+  local opts = view.options()
+  local n = #opts
+  if n == 1 then self.last = { { opts[1], value = 0 } }; return 1 end
+  local seat, o = self.seat, self.options
+  local seeds = {}
+  for i = 1, o.samples do seeds[i] = self.rng:int(1, 0x3fffffffffffffff) end
+  local budget = o.budget
+  -- The value of the position after `path`, the best own continuation
+  -- within the same turn searched depth first while the budget lasts.
+  local function value(seed, path, depth)
+    local g = view.sample(core.rng(seed))
+    for i = 1, #path do fork.step(g, seat, path[i]) end
+    budget = budget - 1
+    local s, sopts = fork.decider(g)
+    if s ~= seat or depth >= o.depth or budget <= 0 or g.ctx.turn ~= self.turn0 then
+      return margin(g, seat)
+    end
+    local best
+    for k = 1, #sopts do
+      if budget <= 0 then break end
+      path[#path + 1] = k
+      local v = value(seed, path, depth + 1)
+      path[#path] = nil
+      if best == nil or v > best then best = v end
+    end
+    return best or margin(g, seat)
   end
-  return nil, string.format("unknown bot '%s' (bots: %s)", tostring(kind), M.list())
+  local probe = view.sample(core.rng(seeds[1]))
+  self.turn0 = probe.ctx.turn
+  local scored, best, bests = {}, nil, {}
+  for k = 1, n do
+    local total = 0
+    for i = 1, #seeds do total = total + value(seeds[i], { k }, 1) end
+    local v = total / #seeds
+    scored[k] = { opts[k], value = v }
+    if best == nil or v > best + 1e-9 then best, bests = v, { k }
+    elseif math.abs(v - best) <= 1e-9 then bests[#bests + 1] = k end
+  end
+  table.sort(scored, function(a, b) return a.value > b.value end)
+  self.last = scored
+  return bests[self.rng:below(#bests) + 1]
+end
+
+---------------------------------------------------------------------------
+-- mcts: single-observer information-set MCTS (Cowling, Powley and
+-- Whitehouse 2012). Each iteration samples a deal of what the seat cannot
+-- see, descends the one tree (nodes are decisions reached by option texts;
+-- a child counts how often it was available), expands one option, plays
+-- `rollout` random steps and scores the position: 1 for the best margin,
+-- shared on a tie, else 0 (at the end: the winners).
+---------------------------------------------------------------------------
+
+local Mcts = {}
+
+local function new_node(seat)
+  return { seat = seat, visits = 0, avail = 0, total = 0, kids = {} }
+end
+
+-- Rewards per seat at the end of an iteration.
+local function rewards(g, players)
+  local r = {}
+  if g.kind == "over" then
+    local res = g:result()
+    for s = 1, players do r[s] = 0 end
+    for _, w in ipairs(res.winners) do r[w] = 1 / #res.winners end
+    return r
+  end
+  local vals, best, nbest = {}, nil, 0
+  for s = 1, players do
+    local v = score_of(g, s)
+    vals[s] = v
+    if best == nil or v > best then best, nbest = v, 1 elseif v == best then nbest = nbest + 1 end
+  end
+  for s = 1, players do r[s] = vals[s] == best and 1 / nbest or 0 end
+  return r
+end
+
+local function texts(g, seat)
+  return g:options(seat)
+end
+
+function Mcts:decide(view)
+  local opts = view.options()
+  local n = #opts
+  if n == 1 then self.last = { { opts[1], visits = 0, value = 0 } }; return 1 end
+  local rng, o, players = self.rng, self.options, view.players
+  local c = o.c
+  local root = new_node(self.seat)
+  for _ = 1, o.iterations do
+    local g = view.sample(core.rng(rng:int(1, 0x3fffffffffffffff)))
+    local node, path = root, { }
+    while true do
+      local s, sopts = fork.decider(g)
+      if s == nil then break end
+      if s == 0 then                           -- chance: not part of the tree
+        fork.step(g, 0, rng:below(#sopts) + 1)
+      else
+        local t = texts(g, s)
+        local kids, untried = node.kids, nil
+        local bestk, bestv
+        for k = 1, #t do
+          local kid = kids[t[k]]
+          if kid then
+            kid.avail = kid.avail + 1
+          else
+            untried = untried or {}
+            untried[#untried + 1] = k
+          end
+        end
+        if untried then
+          local k = untried[rng:below(#untried) + 1]
+          local kid = new_node(s)
+          kids[t[k]] = kid
+          fork.step(g, s, k)
+          path[#path + 1] = kid
+          break
+        end
+        for k = 1, #t do
+          local kid = kids[t[k]]
+          local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+          if bestv == nil or v > bestv then bestv, bestk = v, k end
+        end
+        node = kids[t[bestk]]
+        path[#path + 1] = node
+        fork.step(g, s, bestk)
+      end
+    end
+    for _ = 1, o.rollout do
+      local s, sopts = fork.decider(g)
+      if s == nil then break end
+      fork.step(g, s, rng:below(#sopts) + 1)
+    end
+    local r = rewards(g, players)
+    for i = 1, #path do
+      local nd = path[i]
+      nd.visits = nd.visits + 1
+      nd.total = nd.total + r[nd.seat]
+    end
+  end
+  local stats, bestk, bestn = {}, 1, -1
+  for k = 1, n do
+    local kid = root.kids[opts[k]]
+    local visits = kid and kid.visits or 0
+    stats[#stats + 1] = { opts[k], visits = visits, value = kid and visits > 0 and kid.total / visits or 0 }
+    if visits > bestn then bestn, bestk = visits, k end
+  end
+  table.sort(stats, function(a, b) return a.visits > b.visits end)
+  self.last = stats
+  return bestk
+end
+
+---------------------------------------------------------------------------
+-- Making bots
+---------------------------------------------------------------------------
+
+local CLASSES = { random = Random, greedy = Greedy, mcts = Mcts }
+local SALT = { random = 0, greedy = 101, mcts = 202 }
+
+local Bot = {}
+Bot.__index = function(t, k)
+  local m = Bot[k]
+  if m ~= nil then return m end
+  return CLASSES[rawget(t, "kind")][k]
+end
+
+-- The engine's side of a decision: the bot is given its seat's view only.
+function Bot:choose(game, seat)
+  return self:decide(seat_view(game, seat or self.seat))
+end
+
+-- What the bot would play for `seat` now and why: k, and its top options
+-- as { {text, visits =, value =}, ... } (best first).
+function Bot:explain(game, seat)
+  local k = self:choose(game, seat)
+  return k, self.last or {}
+end
+
+-- `hint`: what a bot of `spec` (default mcts) would play for `seat` now
+-- and why, as lines of text; or nil, message.
+function M.hint(game, seat, spec)
+  if game:over() then return nil, "the game is over" end
+  local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", seat, game.params.seed + #game.hist)
+  if not b then return nil, err end
+  local opts = game:options(seat)
+  if #opts == 0 then return nil, format("seat %d has no decision now", seat) end
+  local k, top = b:explain(game, seat)
+  local lines = { format("The %s bot would play: %s", b:spec(), opts[k]) }
+  for i = 1, math.min(5, #top) do
+    local t = top[i]
+    if t.visits then
+      lines[#lines + 1] = format("  %-32s %6d visits, wins %.0f%%", t[1], t.visits, 100 * t.value)
+    else
+      lines[#lines + 1] = format("  %-32s value %.2f", t[1], t.value)
+    end
+  end
+  if #top > 5 then lines[#lines + 1] = format("  (%d options in all)", #top) end
+  return lines
+end
+
+-- The bot's name with its options, as given on a command line.
+function Bot:spec()
+  local keys = {}
+  for key in pairs(M.OPTIONS[self.kind]) do keys[#keys + 1] = key end
+  table.sort(keys)
+  local kv = {}
+  for _, key in ipairs(keys) do kv[#kv + 1] = key .. "=" .. tostring(self.options[key]) end
+  if #kv == 0 then return self.kind end
+  return self.kind .. ":" .. table.concat(kv, ",")
+end
+
+-- "mcts:iterations=500,c=0.7" -> "mcts", { iterations = "500", c = "0.7" };
+-- or nil, message.
+function M.parse(spec)
+  if type(spec) ~= "string" then return nil, "a bot is named by a text such as 'mcts:iterations=500'" end
+  local kind, rest = spec:match("^%s*([%w_]+)%s*(.-)%s*$")
+  if not kind then return nil, format("'%s': expected KIND[:k=v,...] (bots: %s)", spec, M.list()) end
+  local opts = {}
+  if rest ~= "" then
+    local body = rest:match("^:(.*)$")
+    if not body then return nil, format("'%s': expected KIND[:k=v,...] (bots: %s)", spec, M.list()) end
+    for item in (body .. ","):gmatch("([^,]*),") do
+      local k, v = item:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
+      if not k or v == "" then
+        return nil, format("'%s': expected k=v, got '%s'", spec, item)
+      end
+      opts[k] = v
+    end
+  end
+  return kind, opts
+end
+
+-- The options of `kind` from given values (texts or numbers), checked
+-- against M.OPTIONS; or nil, message.
+local function resolve(kind, given)
+  local decl = M.OPTIONS[kind]
+  local out = {}
+  for k, d in pairs(decl) do out[k] = d.default end
+  local names = {}
+  for k in pairs(given or {}) do names[#names + 1] = k end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    local d = decl[k]
+    if not d then
+      local known = {}
+      for n in pairs(decl) do known[#known + 1] = n end
+      table.sort(known)
+      return nil, format("the %s bot has no option '%s' (options: %s)", kind, k,
+        #known > 0 and table.concat(known, ", ") or "none")
+    end
+    local v = given[k]
+    local x = tonumber(v)
+    if d.type == "integer" then x = x and math.tointeger(x) end
+    if x == nil then
+      return nil, format("%s option %s=%s: expected %s", kind, k, tostring(v),
+        d.type == "integer" and "a whole number" or "a number")
+    end
+    if (d.min and x < d.min) or (d.max and x > d.max) then
+      return nil, format("%s option %s=%s: expected %s..%s", kind, k, tostring(v),
+        tostring(d.min), tostring(d.max))
+    end
+    out[k] = x
+  end
+  return out
+end
+
+-- A bot of `kind` (a name, or "kind:k=v,...") for `seat` in a game with
+-- `seed`, with `options` ({ k = v }, added to those in the name); or nil,
+-- message.
+function M.new(kind, seat, seed, options)
+  local name, given = M.parse(kind)
+  if not name then return nil, given end
+  if not CLASSES[name] then
+    return nil, format("unknown bot '%s' (bots: %s)", tostring(name), M.list())
+  end
+  for k, v in pairs(options or {}) do given[k] = v end
+  local opts, err = resolve(name, given)
+  if not opts then return nil, err end
+  local s = ((seed or 1) * 1000003 + seat * 7919 + SALT[name]) & 0x7fffffffffffffff
+  return setmetatable({ kind = name, seat = seat, options = opts, rng = core.rng(s) }, Bot)
 end
 
 return M

@@ -1,0 +1,221 @@
+-- Bots (docs/bots.md): named with options, given only their seat's view,
+-- fair (the same choice whatever the cards they cannot see), and the game
+-- copies search needs (lua/kontor/fork.lua) equal to the game.
+
+local bots = require "kontor.bots"
+local fork = require "kontor.fork"
+local json = kontor.core.json
+local support = require "tests.lua.support"
+
+local RULE_SETS = {
+  { rules = "sea_merchants", players = 4 },
+  { rules = "sea_merchants", players = 3, variants = { "house" } },
+  { rules = "caribbean", players = 2 },
+  { rules = "caribbean", players = 3, variants = { "port_royal" } },
+}
+
+local function label(c)
+  return c.rules .. (c.variants and (" + " .. table.concat(c.variants, " + ")) or "") .. ", " .. c.players .. "p"
+end
+
+local function decider(g)
+  local w = g:who()
+  if type(w) == "table" then return w[1] end
+  return w
+end
+
+-- A bot's choice and its reasons as one text.
+local function decision_text(b, g, seat)
+  local k, top = b:explain(g, seat)
+  local t = { tostring(k) }
+  for i, x in ipairs(top) do
+    t[#t + 1] = string.format("%s|%s|%.17g", x[1], tostring(x.visits), x.value)
+    if i > 8 then break end
+  end
+  return table.concat(t, ";")
+end
+
+-- Positions along random games, each with a twin: the cards the seat
+-- cannot see dealt differently, all it can see identical. Calls
+-- f(game, twin, seat, seed) for each.
+local function twins(c, seeds, every, f)
+  local count = 0
+  for seed = 1, seeds do
+    local g = kontor.new_game { rules = c.rules, players = c.players, seed = seed, variants = c.variants }
+    local rng = kontor.rng(seed)
+    local i = 0
+    while not g:over() and i < 400 do
+      i = i + 1
+      local s = decider(g)
+      if s ~= "chance" and i % every == 0 then
+        local base = fork.base(g, s)
+        for _ = 1, 10 do
+          local twin = fork.twin(base, rng, 2)
+          if twin and json.encode(twin:state()) ~= json.encode(g:state())
+              and json.encode(twin:view(s)) == json.encode(g:view(s))
+              and fork.seen_piles(twin, s) == fork.seen_piles(g, s)
+              and json.encode(twin:options(s)) == json.encode(g:options(s)) then
+            f(g, twin, s, seed)
+            count = count + 1
+            break
+          end
+        end
+      end
+      g:step(s, rng:below(#g:options(s)) + 1)
+    end
+  end
+  return count
+end
+
+describe("bots are fair: the cards a seat cannot see change nothing", function()
+  local KINDS = { "random", "greedy:samples=2,budget=24", "mcts:iterations=25,rollout=10" }
+  for _, c in ipairs(RULE_SETS) do
+    it(label(c), function()
+      local checked = twins(c, 2, 13, function(g, twin, seat, seed)
+        for _, kind in ipairs(KINDS) do
+          local a = assert(bots.new(kind, seat, seed))
+          local b = assert(bots.new(kind, seat, seed))
+          assert.are.equal(decision_text(a, g, seat), decision_text(b, twin, seat))
+        end
+      end)
+      assert.is_true(checked >= 8, "only " .. checked .. " positions had a twin")
+    end)
+  end
+
+  it("would catch a bot that reads the whole game", function()
+    local caught = 0
+    twins(RULE_SETS[1], 1, 13, function(g, twin)
+      if json.encode(g:state()) ~= json.encode(twin:state()) then caught = caught + 1 end
+    end)
+    assert.is_true(caught > 0)
+  end)
+
+  it("does not see other seats' secret choices still open (sealed_bid)", function()
+    local seen = {}
+    for bid = 1, 4 do
+      local g = kontor.new_game { rules = "tests/rulesets/sealed_bid.lua", players = 2, seed = 3 }
+      while g:decision().kind ~= "simultaneous" do g:step(0, 1) end
+      assert.is_true(g:apply("1: bid " .. bid))
+      local b = assert(bots.new("mcts:iterations=60", 2, 3))
+      seen[#seen + 1] = decision_text(b, g, 2)
+    end
+    for i = 2, #seen do assert.are.equal(seen[1], seen[i]) end
+  end)
+end)
+
+describe("a bot is given its seat's view, not the game", function()
+  it("the seat view holds no game", function()
+    local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = 1 }
+    local v = bots.seat_view(g, 1)
+    for k, x in pairs(v) do
+      assert.are_not.equal(g, x, k)
+      assert.are_not.equal(g.ctx, x, k)
+    end
+    assert.are.same(g:options(1), v.options())
+    assert.are.same(g:view(1), v.view())
+  end)
+end)
+
+describe("bots by name", function()
+  it("takes the options a kind declares", function()
+    local b = assert(bots.new("mcts:iterations=500,c=1.5", 2, 1))
+    assert.are.equal(500, b.options.iterations)
+    assert.are.equal(1.5, b.options.c)
+    assert.are.equal("mcts:c=1.5,iterations=500,rollout=30", b:spec())
+    assert.are.equal("random", assert(bots.new("random", 1, 1)):spec())
+  end)
+
+  it("says what is wrong with a name", function()
+    local function err(spec) return select(2, bots.new(spec, 1, 1)) end
+    assert.are.equal("unknown bot 'clever' (bots: random, greedy, mcts)", err("clever"))
+    assert.are.equal("the mcts bot has no option 'depth' (options: c, iterations, rollout)", err("mcts:depth=3"))
+    assert.are.equal("mcts option iterations=lots: expected a whole number", err("mcts:iterations=lots"))
+    assert.are.equal("greedy option samples=0: expected 1..64", err("greedy:samples=0"))
+    assert.are.equal("'mcts:iterations': expected k=v, got 'iterations'", err("mcts:iterations"))
+  end)
+
+  it("a seeded bot plays the same game every time", function()
+    local function play()
+      local g = kontor.new_game { rules = "caribbean", players = 2, seed = 5 }
+      local b1 = assert(bots.new("mcts:iterations=30,rollout=5", 1, 5))
+      local b2 = assert(bots.new("greedy:budget=20", 2, 5))
+      while not g:over() do
+        local s = decider(g)
+        g:step(s, (s == 1 and b1 or b2):choose(g, s))
+      end
+      return json.encode(g:moves())
+    end
+    assert.are.equal(play(), play())
+  end)
+
+  it("hint says what a bot would play and why", function()
+    local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
+    local lines = assert(bots.hint(g, 1, "mcts:iterations=60"))
+    assert.matches("^The mcts:c=0.7,iterations=60,rollout=30 bot would play: load ", lines[1])
+    assert.matches("visits, wins %d+%%$", lines[2])
+    local glines = assert(bots.hint(g, 1, "greedy"))
+    assert.matches("value %-?%d+%.%d%d$", glines[2])
+  end)
+
+  it("sits at the REPL: bot, bots and hint", function()
+    local input = support.write(os.tmpname(), "hint greedy\nbot 2=mcts:iterations=20,rollout=5\nbots\nbot 1=mcts:depth=2\n")
+    local p = io.popen(support.binary() .. " repl --players 2 < " .. input .. " 2>&1")
+    local out = p:read("a"); p:close()
+    os.remove(input)
+    assert.matches("The greedy:budget=60,depth=4,samples=2 bot would play: load ", out)
+    assert.matches("Player 2 is played by the mcts:iterations=20,rollout=5 bot%.", out)
+    assert.matches("2  Player 2: mcts:c=0.7,iterations=20,rollout=5 bot", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout%)", out)
+  end)
+
+  it("sits at kontor play and rejects unknown options there", function()
+    local p = io.popen(support.binary() .. " play --players 2 --bot 2=mcts:c=x < /dev/null 2>&1")
+    local out = p:read("a"); p:close()
+    assert.matches("%-%-bot 2=mcts:c=x: mcts option c=x: expected a number", out)
+  end)
+
+  it("sits at kontor sim and rejects unknown options there", function()
+    local bin = support.binary()
+    local p = io.popen(bin .. " sim --games 2 --players 2 --bot 1=greedy:budget=10 2>&1")
+    local out = p:read("a"); p:close()
+    assert.matches("games", out)
+    p = io.popen(bin .. " sim --games 2 --bot 1=mcts:depth=2 2>&1")
+    out = p:read("a"); p:close()
+    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout%)", out)
+  end)
+end)
+
+describe("copies for search", function()
+  for _, c in ipairs(RULE_SETS) do
+    it("equal the game at every decision: " .. label(c), function()
+      local g = kontor.new_game { rules = c.rules, players = c.players, seed = 2, variants = c.variants }
+      local rng = kontor.rng(2)
+      local i = 0
+      while not g:over() and i < 300 do
+        i = i + 1
+        local s = decider(g)
+        if i % 7 == 0 and s ~= "chance" then
+          local base = fork.base(g, s)
+          if g.turn > 0 then assert.is_truthy(base.snap, "copied from the turn's saved state") end
+          assert.is_true(#base.steps_seat < 40, "a copy replays only the turn's steps")
+          local copy = fork.copy(base)
+          assert.are.equal(json.encode(g:state()), json.encode(copy:state()))
+          assert.are.same(g:options(s), copy:options(s))
+          -- a sample keeps what the seat sees
+          local sample = fork.sample(base, kontor.rng(i))
+          assert.are.equal(json.encode(g:view(s)), json.encode(sample:view(s)))
+          assert.are.equal(fork.seen_piles(g, s), fork.seen_piles(sample, s))
+        end
+        g:step(s, rng:below(#g:options(s)) + 1)
+      end
+    end)
+  end
+
+  it("replay the game for a rule set that does not resume at a turn", function()
+    local g = kontor.new_game { rules = "tests/rulesets/race.lua", players = 3, seed = 1 }
+    for _ = 1, 5 do g:step(decider(g), 1) end
+    local base = fork.base(g, decider(g))
+    assert.is_nil(base.snap)
+    assert.are.equal(json.encode(g:state()), json.encode(fork.copy(base):state()))
+  end)
+end)
