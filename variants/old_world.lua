@@ -371,9 +371,9 @@ local function number(v, what, min)
 end
 
 local function scenario_card(g, s, tiles, workers, storage)
-  if not tiles then
+  if not tiles then                                   -- the setup's card (O9)
     if workers then bad("workers of seat %d need its tiles", s) end
-    return standard_card(g)
+    tiles, workers = { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 }
   end
   local card = new_card()
   for id, n in pairs(tiles) do
@@ -534,15 +534,21 @@ local function draw_worker(g)
   g.line[kind] = g.line[kind] + 1
 end
 
-function R.rules.draw(g)
+-- O11: floor(open slots / 2) + N; O30 (1): fewer in the bag ends the game.
+local function draw_count(g)
   local open = 0
   for s = 1, g.players do open = open + empty_slots(g.card[s]) end
   local need = open // 2 + g.players
   local inbag = count_of(g.bag)
-  if inbag < need then                                   -- O11, O30 (1)
+  if inbag < need then
     need = inbag
     g.ending = g.ending or "bag"
   end
+  return need
+end
+
+function R.rules.draw(g)
+  local need = draw_count(g)
   for _ = 1, need do draw_worker(g) end
   if g.logging then g:log("turn %d: %d drawn into the line", g.turn, need) end
 end
@@ -551,8 +557,9 @@ local function turn_start(g)
   g:begin_turn(g.first)                 -- g.turn: this turn's number (O10)
   R.rules.move_token(g)
   g.active = g.first
-  if g.stated_line then
+  if g.stated_line then                 -- a scenario's line replaces the draw
     g.stated_line = false
+    draw_count(g)
   else
     R.rules.draw(g)
     if is_pirate_turn(g, g.turn) then g.line.pirate = true end
@@ -1374,10 +1381,20 @@ end
 local SHORT = { wool = "wool", cloth = "cloth" }
 for _, c in ipairs(R.data.colours) do SHORT["dye:" .. c] = c:sub(1, 2); SHORT["fg:" .. c] = c:sub(1, 2):upper() end
 
+local SHORT_TILE = {
+  sheep_herding = "sheep", woad_plantation = "woad", madder_plantation = "madder",
+  weld_plantation = "weld", walnut_plantation = "walnut", iron_plantation = "iron",
+  shearing_shed = "shed", fulling_mill = "fulling", machine_shears = "shears",
+  back_strap_loom = "strap", warp_weighted_loom = "warp", power_loom = "power",
+  walnut_extract_mill = "wmill", ironworks = "ironwk", dye_house = "dyeh",
+  large_dye_house = "ldyeh", mordant_bath = "mordant", deep_harbor = "harbor", pier = "pier",
+  tavern = "tavern", trade_house = "trade", guild_hall = "guild", lodge = "lodge",
+  woad_vat = "vat", madder_mill = "mmill", weld_press = "press", wool_store = "wstore",
+  dye_cellar = "cellar", customs_house = "customs", lighthouse = "light",
+}
+
 local function abbrev(id)
-  local t = {}
-  for w in id:gmatch("[^_]+") do t[#t + 1] = w:sub(1, 1):upper() .. w:sub(2, 3) end
-  return table.concat(t)
+  return SHORT_TILE[id] or id
 end
 
 local function card_lines(g, s, card, gold, out, mark)
@@ -1415,7 +1432,7 @@ function R.board(g, seat)
   out[1] = string.format("Old World - turn %d, %s%s - VP bank %s - pirate %d/%d VP, next %s",
     g.turn, g.phase, g.ending and (" (last turn: " .. g.ending .. ")") or "",
     left and (left .. "/" .. g.vp_bank) or "off", g.pirate_vp, g.pirate_target,
-    table.concat(pirate_turns(g, 3), ","))
+    (is_pirate_turn(g, g.turn) and "now, " or "") .. table.concat(pirate_turns(g, 3), ","))
   local line = {}
   for _, kind in ipairs(KINDS) do line[#line + 1] = KIND_WORDS[kind] .. " " .. g.line[kind] end
   out[2] = string.format("Line: %s%s | Bag: seaman %d, land %d, facility %d | removed %d",
