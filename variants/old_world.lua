@@ -372,8 +372,7 @@ end
 
 local function scenario_card(g, s, tiles, workers, storage)
   if not tiles then                                   -- the setup's card (O9)
-    if workers then bad("workers of seat %d need its tiles", s) end
-    tiles, workers = { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 }
+    tiles, workers = { sheep_herding = 1, ships = 1 }, workers or { sheep_herding = 1, ships = 1 }
   end
   local card = new_card()
   for id, n in pairs(tiles) do

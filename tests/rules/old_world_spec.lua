@@ -250,4 +250,354 @@ describe("Merchants of the Old World", function()
       assert.same({ seaman = 0, land = 1, facility = 0 }, g.removed)
     end)
   end)
+
+  describe("turn start, bids and picks", function()
+    it("O11: the token moves clockwise from turn 2; its holder gains 1 gold each turn", function()
+      local g = game({ first = 4, line = {} }, 4)
+      assert.same({ 3, 3, 3, 4 }, g.gold:values())
+      orders(g)
+      assert.equal(1, g.first)             -- turn 2: seat 4 -> seat 1
+      assert.equal(2, g.turn)
+      assert.equal(4, g.gold:get(1))
+    end)
+
+    it("O11: draw floor(open / 2) + N; a short bag is drawn whole and ends the game (O30)", function()
+      local g = game { tiles = { { sheep_herding = 1, warp_weighted_loom = 1, dye_house = 1, ships = 1 } },
+                       workers = { { sheep_herding = 1, ships = 1 } } }
+      local v = g:view(1)
+      assert.equal(4 // 2 + 4, v.line.seaman + v.line.land + v.line.facility)
+      local short = game { bag = { seaman = 0, land = 3, facility = 0 } }
+      assert.same({ 0, 3, 0 }, { short:view(1).line.seaman, short:view(1).line.land, short:view(1).line.facility })
+      assert.equal("bag", short.ending)
+    end)
+
+    it("O11, T9: the pirate joins the line on turns k, 2k, ... (4 players: 3, 6)", function()
+      assert.is_false(game({ turn = 2 }):view(1).line.pirate)
+      assert.is_true(game({ turn = 3 }):view(1).line.pirate)
+      assert.is_true(game({ turn = 4 }, 2):view(1).line.pirate)
+      assert.is_true(game({ turn = 2 }, 6):view(1).line.pirate)
+      assert.same({ 6, 9, 12 }, game({ turn = 3 }):view(1).pirate_turns)
+    end)
+
+    it("O12, O32: bids from 0 to the gold; a player with 0 gold bids 0 unasked; bids are paid", function()
+      local g = game { gold = { 2, 0, 0, 0 }, first = 1, line = { land = 1 } }
+      assert.same({ 1 }, g:who())                       -- 2 + 1 (the token)
+      assert.same({ "bid 0", "bid 1", "bid 2", "bid 3" }, g:options(1))
+      ok(g, "1: bid 2")
+      assert.same({ 1, 0, 0, 0 }, g.gold:values())
+      assert.equal(1, g.card[1].pool.land)  -- the one item: Ann's, unasked (one kind)
+    end)
+
+    it("O12: an empty line skips bids and picks", function()
+      local g = game { line = {} }
+      assert.is_true(is_order(g))
+    end)
+
+    it("O13: picks go round the order until the line is empty; the pirate is one item", function()
+      local g = game({ gold = { 1, 0 }, first = 2, line = { seaman = 1, facility = 2, pirate = true } }, 2)
+      -- Bob holds the token (1 gold); Ann bids 1, Bob 0: Ann, Bob, Ann, Bob
+      all(g, { "bid 1", "bid 0" })
+      assert.same({ "pick seaman", "pick facility worker", "pick pirate" }, g:options(1))
+      ok(g, "pick pirate"); ok(g, "pick seaman")  -- then only facility workers: forced
+      assert.equal(1, g.pirate_holder)
+      assert.same({ 0, 0, 1 }, { g.card[1].pool.seaman, g.card[1].pool.land, g.card[1].pool.facility })
+      assert.same({ 1, 0, 1 }, { g.card[2].pool.seaman, g.card[2].pool.land, g.card[2].pool.facility })
+      assert.is_true(is_order(g))
+    end)
+  end)
+
+  describe("build orders", function()
+    it("O14, O16: a tile acquired and staffed this turn works at once", function()
+      local g = game { gold = { 1 }, first = 2, tiles = { { ships = 1 } }, workers = { { ships = 1, pool = { facility = 1 } } },
+                       storage = { { cloth = 1, ["dye:red"] = 1 } }, line = {} }
+      orders(g, { { "acquire building:dye_house", "assign dye_house" } })
+      assert.equal(1, store(g, 1)["fg:red"])
+      assert.equal(0, g.gold:get(1))
+    end)
+
+    it("O14b: release first, then assign; the tile fixes the worker's kind", function()
+      local g = game { tiles = { { sheep_herding = 2, ships = 2 } }, workers = { { sheep_herding = 1, ships = 1 } }, line = {} }
+      orders(g, { { "release ship 1" } }, { 1, "assign" })
+      -- the released seaman fits a ship only, not the empty sheep tile
+      assert.same({ "assign ship 1", "assign ship 2", "done" }, g:options(1))
+      orders(g, { { "assign ship 2" } })
+      assert.same({ 0, 1 }, { g.card[1].ships[1].crew, g.card[1].ships[2].crew })
+      assert.equal(1, g.card[1].crew.sheep_herding)
+    end)
+
+    it("O14c, O32: goods in the canonical order; a ship ends full or on done", function()
+      local g = game { tiles = { { ships = 1 } }, workers = { { ships = 1 } }, first = 2,
+                       storage = { { ["fg:black"] = 1, wool = 2, ["dye:red"] = 1 } }, line = {} }
+      orders(g, nil, { 1, "load" })
+      assert.same({ "load wool", "load dye:red", "load fg:black", "done" }, g:options(1))
+      orders(g, { { "load fg:black", "load wool", "load wool", "sail genoa" } })
+      -- the 3-slot ship is full after 3: sails; mixed cargo, alone at Genoa: 5 VP, 2 gold
+      assert.equal(5, g.vp:get(1))
+      assert.equal(3 + 2, g.gold:get(1))
+      assert.equal(1, store(g, 1)["dye:red"])
+    end)
+
+    it("O15: a step is checked against the seat's own order: gold spent is gone", function()
+      local g = game({ gold = { 1 }, first = 2, tiles = { { ships = 1 } }, workers = { { ships = 1 } },
+                       storage = { { wool = 1 } }, line = {} }, 5)
+      orders(g, { { "acquire land:sheep_herding", "load wool" } }, { 1, "sail" })
+      -- 0 gold left: only the ports at cost 0 (Genoa, Tunis), not Marseille or Barcelona
+      assert.same({ "sail genoa", "sail tunis" }, g:options(1))
+    end)
+  end)
+
+  describe("the pirate", function()
+    local function pirate_game(options)
+      local g = game({ gold = { 0, 1, 0, 0 }, first = 4, line = { pirate = true },
+                       storage = { { ["fg:yellow"] = 3 }, nil, { wool = 1 } },
+                       tiles = { { guild_hall = 1, trade_house = 1, ships = 1 } },
+                       workers = { { guild_hall = 1, trade_house = 1, ships = 1 } } }, 4, options)
+      all(g, { [2] = "bid 1", [4] = "bid 0" })   -- Bob's bid wins the pirate (the only item)
+      assert.equal(2, g.pirate_holder)
+      orders(g, { { "load fg:yellow", "load fg:yellow", "load fg:yellow", "sail genoa" },
+                  nil, { "load wool", "sail genoa" } })
+      return g
+    end
+
+    it("O17: the holder names a loaded ship of another player, or none", function()
+      local g = pirate_game()
+      assert.equal(2, g:who())
+      assert.same({ "rob seat 1 ship 1", "rob seat 3 ship 1", "none" }, g:options(2))
+      local p = pirate_game { pirate_may_pass = false }
+      assert.same({ "rob seat 1 ship 1", "rob seat 3 ship 1" }, p:options(2))
+    end)
+
+    it("O21: the robbed ship's VP go to the pirate, its gold to the bank", function()
+      local g = pirate_game()
+      ok(g, "rob seat 1 ship 1")
+      -- 3 yellow FG alone at Genoa: 9 VP + Guild Hall 3 + Trade House 1
+      assert.equal(13, g.pirate_vp)
+      assert.equal(0, g.vp:get(1))
+      assert.equal(13, g.vp_given)
+      local q = pirate_game { pirate_takes = "goods" }
+      ok(q, "rob seat 1 ship 1")
+      assert.same({ 9, 4 }, { q.pirate_vp, q.vp:get(1) })
+    end)
+
+    it("O21: an unrobbed ship's yield goes to its owner", function()
+      local g = pirate_game()
+      ok(g, "none")
+      assert.equal(13, g.vp:get(1))
+      assert.equal(0 + 1, g.gold:get(3))   -- wool: 1 gold
+    end)
+  end)
+
+  describe("trade", function()
+    it("O19, O22: two players' wool at Genoa is worth 0; Genoa's Pier gains 1 VP per ship", function()
+      local g = game { first = 4, storage = { { wool = 1 }, nil, { wool = 2 } },
+                       tiles = { nil, { sheep_herding = 1, pier = 1, ships = 1 } },
+                       workers = { nil, { sheep_herding = 1, pier = 1, ships = 1 } }, line = {} }
+      orders(g, { { "load wool", "sail genoa" }, nil, { "load wool", "load wool", "sail genoa" } })
+      assert.same({ 3 + 1, 3, 3, 4 }, g.gold:values())  -- Ann: the token, at turn 2's start
+      assert.same({ 0, 2, 0, 0 }, g.vp:values())
+    end)
+
+    it("O20: raw goods pay their table value (cloth 2, brown 2); option raw_gold = flat pays 1", function()
+      for _, case in ipairs { { "table", 3 + 2 * 2 + 2 + 1 }, { "flat", 3 + 3 + 1 } } do
+        local g = game({ first = 4, storage = { { cloth = 2, ["dye:brown"] = 1 } }, line = {} }, 4, { raw_gold = case[1] })
+        orders(g, { { "load cloth", "load cloth", "load dye:brown", "sail genoa" } })
+        assert.equal(case[2], g.gold:get(1))      -- the last 1: the token, at turn 2's start
+      end
+    end)
+
+    it("O22: cargo goes back to the supply; no cargo stays on a ship", function()
+      local g = game { first = 4, storage = { { wool = 1 } }, line = {} }
+      orders(g, { { "load wool", "sail genoa" } })
+      assert.same({}, g.card[1].ships[1].cargo)
+      assert.equal(1, store(g, 1).wool)    -- this turn's production only
+    end)
+  end)
+
+  describe("limit check and VP bank", function()
+    it("O23: 1 worker kept, 3 with a staffed Tavern; seamen go first", function()
+      local g = game { first = 4, line = {},
+                       tiles = { nil, { sheep_herding = 1, tavern = 1, ships = 1 } },
+                       workers = { { sheep_herding = 1, ships = 1, pool = { seaman = 2, land = 1, facility = 1 } },
+                                   { sheep_herding = 1, tavern = 1, ships = 1, pool = { seaman = 2, land = 1, facility = 1 } } } }
+      orders(g)
+      assert.same({ seaman = 0, land = 0, facility = 1 }, g.card[1].pool)
+      assert.same({ seaman = 1, land = 1, facility = 1 }, g.card[2].pool)
+      assert.same({ seaman = 3, land = 1, facility = 0 }, g.removed)
+    end)
+
+    it("O23 option removed_workers = bag: removed workers go back into the bag", function()
+      local g = game({ first = 4, line = {}, workers = { { sheep_herding = 1, ships = 1, pool = { seaman = 2 } } } },
+                     4, { removed_workers = "bag" })
+      local before = g.bag.seaman
+      orders(g)
+      assert.same({ seaman = 0, land = 0, facility = 0 }, g.removed)
+      assert.equal(1, g.card[1].pool.seaman)
+      assert.equal(before + 1, g.bag.seaman + g.line.seaman)
+    end)
+
+    it("O24, O30 (3): a gain is never cut short; the emptied bank ends the game after the turn", function()
+      local g = game { first = 4, vp = { 118 }, storage = { { ["fg:black"] = 1 } }, line = {} }
+      assert.equal(2, g:view(1).vp_bank_left)
+      orders(g, { { "load fg:black", "sail genoa" } })
+      assert.equal(123, g.vp:get(1))
+      assert.equal(0, g:view(1).vp_bank_left)
+      assert.is_true(g:over())
+      assert.same({ 1 }, g:result().winners)
+    end)
+
+    it("option vp_bank_per_player = 0: no VP bank, no end by it", function()
+      local g = game({ first = 4, vp = { 500 }, storage = { { ["fg:black"] = 1 } }, line = {} }, 4, { vp_bank_per_player = 0 })
+      orders(g, { { "load fg:black", "sail genoa" } })
+      assert.is_false(g:over())
+      assert.is_nil(g:view(1).vp_bank_left)
+    end)
+  end)
+
+  describe("production", function()
+    it("O26: Dye House 2 + Large Dye House 2 x 2 + Mordant Bath 3 = 9; option fg_colours = auto", function()
+      local g = game({ tiles = { { dye_house = 1, large_dye_house = 1, mordant_bath = 1, ships = 1 } },
+                       workers = { { dye_house = 1, large_dye_house = 2, mordant_bath = 1, ships = 1 } },
+                       storage = { { cloth = 10, ["dye:blue"] = 6, ["dye:red"] = 4 } }, line = {} }, 4, { fg_colours = "auto" })
+      orders(g)
+      local st = store(g, 1)
+      assert.same({ 4, 5, 1, 1 }, { st["fg:red"], st["fg:blue"], st["dye:blue"], st.cloth })
+    end)
+
+    it("O25: FG, dyes, cloth, wool: this turn's wool is not cloth until next turn", function()
+      local g = game { tiles = { { sheep_herding = 1, woad_plantation = 1, back_strap_loom = 1, dye_house = 1, ships = 1 } },
+                       workers = { { sheep_herding = 1, woad_plantation = 1, back_strap_loom = 1, dye_house = 1, ships = 1 } },
+                       line = {} }
+      orders(g)                                         -- turn 1: 1 wool, 1 blue
+      assert.same({ 1, 0, 1, 0 }, { store(g, 1).wool, store(g, 1).cloth, store(g, 1)["dye:blue"], store(g, 1)["fg:blue"] })
+    end)
+
+    it("O28: no loom, no cloth; Back Strap 1 + Power Loom 4 = 5, limited by the wool", function()
+      local g = game { tiles = { { back_strap_loom = 1, power_loom = 1, ships = 1 }, { ships = 1 } },
+                       workers = { { back_strap_loom = 1, power_loom = 1, ships = 1 }, { ships = 1 } },
+                       storage = { { wool = 7 }, { wool = 3 } }, line = {} }
+      orders(g)
+      assert.same({ 2, 5 }, { store(g, 1).wool, store(g, 1).cloth })
+      assert.same({ 3, 0 }, { store(g, 2).wool, store(g, 2).cloth })
+    end)
+
+    it("option production_optional: each player says how many", function()
+      local g = game({ tiles = { { sheep_herding = 2, ships = 1 } }, workers = { { sheep_herding = 2, ships = 1 } }, line = {} },
+                     2, { production_optional = true })
+      orders(g)
+      assert.equal("make_wool", g:decision().name)
+      assert.same({ "make 0 wool", "make 1 wool", "make 2 wool" }, g:options(1))
+      all(g, { "make 1 wool", "make 0 wool" })
+      assert.same({ 1, 0 }, { store(g, 1).wool, store(g, 2).wool })
+    end)
+  end)
+
+  describe("end and winner", function()
+    it("O30 (2): the pirate at 10N VP ends the game after the turn", function()
+      local g = game({ pirate_vp = 19, gold = { 0, 1 }, first = 1, line = { pirate = true },
+                       storage = { { ["fg:blue"] = 1 } } }, 2)
+      all(g, { "bid 0", "bid 1" })
+      orders(g, { { "load fg:blue", "sail genoa" } })
+      ok(g, "rob seat 1 ship 1")
+      assert.equal(20, g.pirate_vp)
+      assert.is_true(g:over())
+    end)
+
+    it("O30 (1): a short bag at turn start: this turn is the last", function()
+      local g = game { bag = { seaman = 0, land = 0, facility = 0 } }
+      assert.is_true(is_order(g))
+      orders(g)
+      assert.is_true(g:over())
+    end)
+
+    it("O31: most VP; then most gold; then the goods' nominal value; then shared", function()
+      local function result(sc)
+        sc.first, sc.bag = 3, { seaman = 0, land = 0, facility = 0 }
+        local g = game(sc)
+        orders(g)
+        return g:result().winners
+      end
+      assert.same({ 2 }, result { vp = { 5, 6 } })
+      assert.same({ 2 }, result { vp = { 5, 5 }, gold = { 2, 3 } })
+      assert.same({ 2 }, result { vp = { 5, 5 }, gold = { 3, 3 }, storage = { { ["fg:blue"] = 1 }, { cloth = 1 } } })
+      assert.same({ 1, 2 }, result { vp = { 5, 5 }, gold = { 3, 3 }, storage = { { ["dye:brown"] = 1 }, { cloth = 1 } } })
+    end)
+  end)
+
+  describe("decisions and information", function()
+    it("O32: steps with one option are taken unasked and logged at the reveal", function()
+      local g = game { gold = { 0, 0, 0, 0 }, first = 2, line = {} }
+      -- no gold: "acquire none" unasked; the release is a real choice
+      assert.same({ "release sheep_herding", "release ship 1", "done" }, g:options(1))
+      orders(g)
+      -- then nothing to assign, nothing to load: "done" twice, unasked
+      assert.truthy(log_has(g, "^Ann: acquire none, done, done, done$"))
+    end)
+
+    it("O34: until the reveal, another seat's order is secret in views and actions", function()
+      local g = game({ gold = { 3, 3 }, first = 2, line = {} }, 2)
+      ok(g, "1: acquire land:woad_plantation")
+      assert.truthy(has(g:actions(2), "1: (secret)"))
+      ok(g, "2: acquire none")
+      local mine, theirs = g:view(1), g:view(2)
+      assert.same({ "acquire land:woad_plantation" }, mine.players[1].order.steps)
+      assert.is_nil(theirs.players[1].order)
+      assert.same({ sheep_herding = 1 }, theirs.players[1].tiles)
+      assert.falsy(g:show(2):find("woad", 1, true))
+      assert.truthy(g:show(1):find("woad", 1, true))
+    end)
+
+    it("O34: bids are secret until all have bid", function()
+      local g = game { gold = { 3, 3, 3, 3 }, line = { land = 1 } }
+      ok(g, "1: bid 3")
+      assert.truthy(has(g:actions(2), "1: (secret)"))
+      assert.is_nil(g:view(2).bids)
+    end)
+  end)
+
+  describe("random games", function()
+    local check = function(g) invariants(g) end
+    for n = 2, 8 do
+      it(n .. " players: invariants at every step", function()
+        local s = kontor.sim { rules = "old_world", players = n, games = 4, seed = n, check = check }
+        assert.equal(4, s.games)
+        assert.is_true(s.mean_turns >= 5 and s.mean_turns <= 30)
+      end)
+    end
+    it("every option set away from its default: invariants at every step", function()
+      local sets = { { removed_workers = "bag" }, { secret_build = "two_rounds" }, { fg_colours = "auto" },
+                     { production_optional = true }, { buildings_24 = true }, { ship_is_acquisition = false },
+                     { pirate_may_pass = false, pirate_takes = "goods" },
+                     { raw_gold = "flat", start_gold = 6, vp_bank_per_player = 0 } }
+      for i, o in ipairs(sets) do
+        local s = kontor.sim { rules = "old_world", players = 2 + i % 7, games = 2, seed = i, options = o, check = check }
+        assert.equal(2, s.games)
+      end
+    end)
+
+    it("replay, save/load and undo through the secret steps give the same game", function()
+      local g = kontor.new_game { rules = "old_world", players = 5, seed = 11 }
+      local steps = 0
+      while not g:over() and steps < 400 do
+        local who = g:who()
+        local seat = type(who) == "table" and who[1] or who
+        local opts = g:options(seat)
+        ok(g, (seat ~= "chance" and (seat .. ": ") or "") .. opts[(steps * 7) % #opts + 1])
+        steps = steps + 1
+      end
+      local tmp, cleanup = support.scratch()
+      local path = tmp("ow.json")
+      assert(g:save(path))
+      local h = assert(kontor.load_game(path))
+      assert.same(g:state(), h:state())
+      assert.same(g:actions(), h:actions())
+      local view = g:view(1)
+      g:undo(37)
+      g:redo(37)
+      assert.same(view, g:view(1))
+      local again = kontor.new_game { rules = "old_world", players = 5, seed = 11 }
+      for _, a in ipairs(g:actions()) do assert(again:apply(a)) end
+      assert.same(g:state(), again:state())
+      cleanup()
+    end)
+  end)
 end)
