@@ -131,7 +131,13 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
-local LAND, TILE, TILES_BASE, TILES_24, BASE_ID
+local LAND, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING
+-- The building effects (T5, T7); those ending in _per_worker count staffed slots.
+local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
+  "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
+  "wool_limit", "dye_limit", "raw_bonus", "port_gold" }
+local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
+  fg_per_worker = true, fg_per_dye_house_worker = true }
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
@@ -178,7 +184,13 @@ function R.prepare()
     TILES_24[#TILES_24 + 1] = t
     ACQUIRE_TEXT[t.id] = "acquire building:" .. t.id
   end
-  for _, t in pairs(TILE) do t.release, t.assign = "release " .. t.id, "assign " .. t.id end
+  HAVING = { [false] = {}, [true] = {} }     -- HAVING[buildings_24][effect]: the tiles with it
+  for _, field in ipairs(EFFECTS) do
+    HAVING[false][field], HAVING[true][field] = {}, {}
+    for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
+    for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
+  end
+  for i, t in ipairs(TILES_24) do t.index, t.release, t.assign = i, "release " .. t.id, "assign " .. t.id end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
   PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
            pirate = "pick pirate" }
@@ -202,10 +214,8 @@ local function bid_text(n)
   return BID[n] or ("bid " .. n)
 end
 
-local function count_of(t)
-  local n = 0
-  for _, v in pairs(t) do n = n + v end
-  return n
+local function count_of(t)               -- workers by kind
+  return t.seaman + t.land + t.facility
 end
 
 -- The workers on a building that work: all of its staffed slots.
@@ -216,38 +226,50 @@ end
 -- The sum of a building effect over a card's staffed buildings (O8): a
 -- field ending in _per_worker counts staffed slots, any other counts once.
 local function effect(g, card, field)
-  local n = 0
-  for _, t in ipairs(tiles_of(g)) do
-    local v = t[field]
-    if v then
-      local w = card.crew[t.id] or 0
-      if w > 0 then n = n + (field:find("_per_") and v * w or v) end
-    end
+  local n, crew = 0, card.crew
+  local per = PER_WORKER[field]
+  for _, t in ipairs(HAVING[g.options.buildings_24][field]) do
+    local w = crew[t.id]
+    if w and w > 0 then n = n + (per and t[field] * w or t[field]) end
   end
   return n
 end
 
 local function best_effect(g, card, field)
-  local n = 0
-  for _, t in ipairs(tiles_of(g)) do
-    if t[field] and (card.crew[t.id] or 0) > 0 and t[field] > n then n = t[field] end
+  local n, crew = 0, card.crew
+  for _, t in ipairs(HAVING[g.options.buildings_24][field]) do
+    if (crew[t.id] or 0) > 0 and t[field] > n then n = t[field] end
   end
   return n
 end
 
+-- card.tiles: the kinds of tile the card owns, in canonical order (T4, T5).
 local function new_card()
-  local card = { own = {}, crew = {}, pool = {}, store = {}, ships = {} }
+  local card = { own = {}, crew = {}, tiles = {}, pool = {}, store = {}, ships = {} }
   for _, k in ipairs(KINDS) do card.pool[k] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
 end
 
+local function add_tile(card, id)
+  local own = card.own
+  if own[id] then own[id] = own[id] + 1; return end
+  own[id] = 1
+  local t, list = TILE[id], card.tiles
+  local i = #list + 1
+  while i > 1 and list[i - 1].index > t.index do list[i] = list[i - 1]; i = i - 1 end
+  list[i] = t
+end
+
 local function copy_card(c)
   local n = new_card()
-  for k, v in pairs(c.own) do n.own[k] = v end
-  for k, v in pairs(c.crew) do n.crew[k] = v end
-  for k, v in pairs(c.pool) do n.pool[k] = v end
-  for k, v in pairs(c.store) do n.store[k] = v end
+  local own, crew, nown, ncrew = c.own, c.crew, n.own, n.crew
+  for i, t in ipairs(c.tiles) do
+    local id = t.id
+    n.tiles[i], nown[id], ncrew[id] = t, own[id], crew[id]
+  end
+  for _, k in ipairs(KINDS) do n.pool[k] = c.pool[k] end
+  for _, good in ipairs(GOODS) do n.store[good] = c.store[good] end
   for i, ship in ipairs(c.ships) do
     n.ships[i] = { size = ship.size, crew = ship.crew, cargo = { table.unpack(ship.cargo) }, port = ship.port }
   end
@@ -274,7 +296,8 @@ end
 
 local function empty_slots(card)
   local n = 0
-  for id, owned in pairs(card.own) do n = n + owned * TILE[id].slots - (card.crew[id] or 0) end
+  local own, crew = card.own, card.crew
+  for _, t in ipairs(card.tiles) do n = n + own[t.id] * t.slots - (crew[t.id] or 0) end
   for _, ship in ipairs(card.ships) do n = n + 1 - ship.crew end
   return n
 end
@@ -284,7 +307,10 @@ local function workers_on_card(card, kind)
   if kind == "seaman" then
     for _, ship in ipairs(card.ships) do n = n + ship.crew end
   else
-    for id, w in pairs(card.crew) do if TILE[id].kind == kind then n = n + w end end
+    local crew = card.crew
+    for _, t in ipairs(card.tiles) do
+      if t.kind == kind then n = n + (crew[t.id] or 0) end
+    end
   end
   return n
 end
@@ -346,7 +372,8 @@ end
 
 local function standard_card(g)             -- O9: a sheep tile and ship 1, both staffed
   local card = new_card()
-  card.own.sheep_herding, card.crew.sheep_herding = 1, 1
+  add_tile(card, "sheep_herding")
+  card.crew.sheep_herding = 1
   give_ship(card, ship_sizes(g)[1])
   card.ships[1].crew = 1
   return card
@@ -385,7 +412,7 @@ local function scenario_card(g, s, tiles, workers, storage)
       if not t or (not g.options.buildings_24 and not BASE_ID[id]) then bad("unknown tile '%s'", tostring(id)) end
       number(n, id, 0)
       if n > (t.count or 1) then bad("seat %d: %d %s; the supply has %d", s, n, id, t.count or 1) end
-      card.own[id] = n > 0 and n or nil
+      for _ = 1, n do add_tile(card, id) end
     end
   end
   for id, n in pairs(workers or {}) do
@@ -590,7 +617,7 @@ local function bid(g)
   end
   if #seats > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for s, k in pairs(chosen) do bids[s] = k - 1 end
+    for _, s in ipairs(seats) do bids[s] = chosen[s] - 1 end
   end
   for s = 1, g.players do g.gold:add(s, -bids[s]) end   -- "this amount is lost"
   g.bids = bids
@@ -681,7 +708,7 @@ local function acquire(g, o, id)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
     o.acquired = "ship"
   elseif id then
-    card.own[id] = (card.own[id] or 0) + 1
+    add_tile(card, id)
     o.gold = o.gold - TILE[id].cost
     o.acquired = id
   end
@@ -690,7 +717,7 @@ end
 local function release_options(o)
   local card = o.card
   local opts, what = {}, {}
-  for _, t in ipairs(TILES_24) do
+  for _, t in ipairs(card.tiles) do
     if (card.crew[t.id] or 0) > 0 then opts[#opts + 1] = t.release; what[#what + 1] = t.id end
   end
   for k, ship in ipairs(card.ships) do
@@ -703,9 +730,9 @@ end
 local function assign_options(o)
   local card = o.card
   local opts, what = {}, {}
-  for _, t in ipairs(TILES_24) do
+  for _, t in ipairs(card.tiles) do
     local owned = card.own[t.id]
-    if owned and card.pool[t.kind] > 0 and (card.crew[t.id] or 0) < owned * t.slots then
+    if card.pool[t.kind] > 0 and (card.crew[t.id] or 0) < owned * t.slots then
       opts[#opts + 1] = t.assign; what[#what + 1] = t.id
     end
   end
@@ -1058,7 +1085,7 @@ local function how_many(g, name, max_by_seat, good)
   end
   if #seats > 0 then
     local chosen = g:choose_all(seats, name, by_seat)
-    for s, k in pairs(chosen) do made[s] = k - 1 end
+    for _, s in ipairs(seats) do made[s] = chosen[s] - 1 end
   end
   return made
 end
@@ -1150,8 +1177,8 @@ function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
   local cap = staffed(card, land)
   if cap > 0 then
-    for _, t in ipairs(tiles_of(g)) do
-      if t.dye == c and t.dye_per_worker and t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
+    for _, t in ipairs(HAVING[g.options.buildings_24].dye_per_worker) do
+      if t.dye == c and t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
     end
   end
   return cap
