@@ -88,11 +88,26 @@ local function seats_of(ctx, fname)
   return n
 end
 
+-- What an order entry may not do: it must leave the game as it found it,
+-- so that its seat's steps give the same order in any interleaving.
+local function not_in_entry(self, what)
+  local s = self._entering
+  if s then
+    error(format("%s inside seat %d's order entry: an entry only chooses (g:choose) for its own seat "
+      .. "and works on its own copy of the state; do that when the orders are revealed", what, s), 3)
+  end
+end
+
 -- The boundary: check_options raises, at the rule script's line, unless
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
   local players = seats_of(self, "g:choose")
+  local entering = self._entering
+  if entering and entering ~= seat then
+    error(format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+      entering, tostring(seat)), 2)
+  end
   local by = self._cons
   if by then
     local cons = by[name] or by[true]
@@ -108,24 +123,26 @@ function Ctx:choose(seat, name, options)
 end
 
 -- A plain list of distinct seats of this game, at least one.
-local function check_seats(self, seats)
+local function check_seats(self, seats, fname)
+  fname = fname or "g:choose_all"
   if type(seats) ~= "table" or getmetatable(seats) ~= nil then
-    error("g:choose_all: seats must be a plain list of seats", 3)
+    error(fname .. ": seats must be a plain list of seats", 3)
   end
-  local n, seen, players = rawlen(seats), {}, seats_of(self, "g:choose_all")
-  if n == 0 then error("g:choose_all: no seats", 3) end
+  local n, seen, players = rawlen(seats), {}, seats_of(self, fname)
+  if n == 0 then error(fname .. ": no seats", 3) end
   for i = 1, n do
     local s = rawget(seats, i)
     if math.type(s) ~= "integer" or s < 1 or s > players then
-      error(format("g:choose_all: seats[%d] is %s, not a seat 1..%d", i, tostring(s), players), 3)
+      error(format("%s: seats[%d] is %s, not a seat 1..%d", fname, i, tostring(s), players), 3)
     end
-    if seen[s] then error(format("g:choose_all: seat %d is listed twice", s), 3) end
+    if seen[s] then error(format("%s: seat %d is listed twice", fname, s), 3) end
     seen[s] = true
   end
   return n
 end
 
 function Ctx:choose_all(seats, name, by_seat)
+  not_in_entry(self, "g:choose_all")
   local nseats = check_seats(self, seats)
   if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
     error("g:choose_all: the options by seat must be a plain table", 2)
@@ -166,7 +183,74 @@ function Ctx:choose_all(seats, name, by_seat)
   return chosen
 end
 
+---------------------------------------------------------------------------
+-- Simultaneous secret orders (docs/api.md, "Secret orders")
+---------------------------------------------------------------------------
+
+-- A seat's order: plain data (nil, booleans, numbers, strings, plain
+-- tables of them, no cycles), copied, so nothing of the entry's state or
+-- the game's objects leaks through it.
+local function order_copy(v, seat, seen, depth)
+  local t = type(v)
+  if t == "nil" or t == "boolean" or t == "number" or t == "string" then return v end
+  if t ~= "table" or getmetatable(v) ~= nil then
+    error(format("the order entry of seat %d returned a %s: an order must be plain data "
+      .. "(numbers, strings, booleans and plain tables of them)", seat, t), 0)
+  end
+  if seen[v] or depth > 32 then
+    error(format("the order entry of seat %d returned a table that contains itself", seat), 0)
+  end
+  seen[v] = true
+  local c = {}
+  for k, x in next, v do
+    local tk = type(k)
+    if tk ~= "number" and tk ~= "string" and tk ~= "boolean" then
+      error(format("the order entry of seat %d returned a table with a %s key", seat, tk), 0)
+    end
+    c[k] = order_copy(x, seat, seen, depth + 1)
+  end
+  seen[v] = nil
+  return c
+end
+
+-- g:choose_orders(seats, name, enter) -> { [seat] = order }: every seat in
+-- `seats` enters a whole order at once and in secret. enter(g, seat) runs
+-- once per seat, in its own coroutine; it takes the order's small steps
+-- with g:choose(seat, ...) against its own copy of that seat's state and
+-- returns the order (plain data). The steps are revealed, in the order of
+-- `seats`, when the last seat has finished.
+function Ctx:choose_orders(seats, name, enter)
+  not_in_entry(self, "g:choose_orders")
+  local nseats = check_seats(self, seats, "g:choose_orders")
+  if type(name) ~= "string" then
+    error(format("bad argument #2 to 'choose_orders' (a decision name expected, got %s)", type(name)), 2)
+  end
+  if type(enter) ~= "function" then
+    error(format("bad argument #3 to 'choose_orders' (a function enter(g, seat) expected, got %s)",
+      type(enter)), 2)
+  end
+  seats = { table.unpack(seats, 1, nseats) }
+  if self._bot then
+    -- The simulation's bot answers inside: the seats enter one after the
+    -- other, in the order of `seats`, which records the steps exactly as
+    -- the reveal of an order entered step by step does.
+    local orders, rng = {}, sandbox.current_rng
+    sandbox.current_rng = nil
+    for i = 1, nseats do
+      local s = seats[i]
+      self._entering = s
+      local order = enter(self, s)
+      self._entering = nil
+      orders[s] = order_copy(order, s, {}, 0)
+    end
+    sandbox.current_rng = rng
+    return orders
+  end
+  return yield("orders", seats, name, enter)
+end
+
 function Ctx:chance(name, options, weights)
+  not_in_entry(self, "g:chance")
   check_options(options, 0, name, nil, "g:chance")
   if self._manual_chance then return yield("chance", 0, name, options) end
   local k
@@ -206,12 +290,14 @@ function Ctx:turn_order(first)
 end
 
 function Ctx:log(fmt, ...)
+  if self._entering then not_in_entry(self, "g:log") end
   if self._quiet then return end
   if select("#", ...) > 0 then fmt = format(fmt, ...) end
   self._log:add(fmt)
 end
 
 function Ctx:finish()
+  not_in_entry(self, "g:finish")
   csb.finish()
 end
 
@@ -257,6 +343,80 @@ for k, f in pairs(Ctx) do CTX_METHODS[k] = f end
 local function set_over(game)
   game.kind, game.seat, game.dname, game.opts = "over", nil, nil, nil
   game.seats, game.by_seat, game.chosen = nil, nil, nil
+  game.entries = nil
+end
+
+-- Secret orders, the engine's side. While the game waits for orders
+-- (kind "orders"), game.entries[seat] = { co = the entry's coroutine,
+-- name and opts = its current decision, or done = true and order }, and
+-- the steps entered so far are the tail of the step list after
+-- game.ostart, in the order they arrived. Since no entry changes the game,
+-- replaying that tail in any order rebuilds the same entries; the step
+-- list is read back (actions, moves, save files) with each such block in
+-- seat order (canonical_order).
+
+-- Records where an entry stopped: at its next step, or finished with its
+-- order. Returns true, or false and a message.
+local function entry_settle(game, seat, e, ok, kind, a, b, c)
+  local ctx = game.ctx
+  ctx._entering = nil
+  if not ok then
+    e.co = nil
+    if kind == FINISH then return false, "g:finish() inside an order entry" end
+    return false, kind
+  end
+  if costatus(e.co) == "dead" then
+    local cok, order = pcall(order_copy, kind, seat, {}, 0)
+    if not cok then return false, order end
+    e.co, e.name, e.opts, e.done, e.order = nil, nil, nil, true, order
+    game.waiting = game.waiting - 1
+    return true
+  end
+  if kind ~= "player" then
+    return false, format("%s: the order entry of seat %d yielded '%s' (an entry takes its steps with g:choose)",
+      game.R.file or game.R.name, seat, tostring(kind))
+  end
+  if a ~= seat then
+    return false, format("%s: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+      game.R.file or game.R.name, seat, tostring(a))
+  end
+  e.name, e.opts = b, c
+  return true
+end
+
+-- Runs seat's entry until its next step (or its end), with `...` the
+-- answer to the step it stopped at.
+local function entry_resume(game, seat, e, ...)
+  local ctx, rng = game.ctx, game.rng
+  ctx._entering = seat
+  sandbox.current_rng = nil       -- an entry draws nothing: math.random raises
+  local before = rng:state()
+  local ok, err = entry_settle(game, seat, e, resume(e.co, ...))
+  if ok and rng:state() ~= before then
+    return false, format("%s: the order entry of seat %d drew from the game's RNG "
+      .. "(an entry changes nothing; draw when the orders are revealed)", game.R.file or game.R.name, seat)
+  end
+  return ok, err
+end
+
+-- The game now waits for the orders of `seats`: every entry starts and
+-- runs to its first step. When every entry is already finished the
+-- orders are revealed at once.
+local reveal
+local function orders_begin(game, seats, name, enter)
+  game.kind, game.dname, game.seat, game.opts = "orders", name, nil, nil
+  game.seats, game.enter, game.ostart = seats, enter, #game.hist
+  game.entries, game.waiting = {}, #seats
+  local ctx = game.ctx
+  for i = 1, #seats do
+    local s = seats[i]
+    local e = { co = csb.thread(enter) }
+    game.entries[s] = e
+    local ok, err = entry_resume(game, s, e, ctx, s)
+    if not ok then return false, err end
+  end
+  if game.waiting == 0 then return reveal(game) end
+  return true
 end
 
 -- Records the decision the program yielded (or its end or error).
@@ -280,6 +440,8 @@ local function settle(game, ok, kind, a, b, c)
     game.seats, game.by_seat, game.chosen = a, c, {}
     game.waiting = #a
     return true
+  elseif kind == "orders" then
+    return orders_begin(game, a, b, c)
   end
   return false, format("%s: the rule script yielded '%s' outside g:choose (use g:choose, g:choose_all or g:chance)",
     game.R.file or game.R.name, tostring(kind))
@@ -289,6 +451,19 @@ end
 local function advance(game, ...)
   sandbox.current_rng = game.rng
   return settle(game, resume(game.co, ...))
+end
+
+-- Every seat has finished its order: the block of steps is closed (read
+-- back in seat order) and the rule script gets { [seat] = order }.
+function reveal(game)
+  local seats, entries, orders = game.seats, game.entries, {}
+  for i = 1, #seats do orders[seats[i]] = entries[seats[i]].order end
+  local blocks = game.oblocks
+  if #game.hist > game.ostart + 1 then
+    blocks[#blocks + 1] = { game.ostart + 1, #game.hist, seats }
+  end
+  game.entries, game.enter, game.ostart = nil, nil, nil
+  return advance(game, orders)
 end
 
 -- R.constraints, read raw once per rule set: each entry a function
@@ -393,6 +568,7 @@ local function start(game)
   local ctx = new_ctx(game)
   game.ctx = ctx
   game.hist, game.hseat, game.hidx, game.hstop = copt.steps(256)   -- room for most games
+  game.oblocks = {}       -- the blocks of secret order steps revealed so far
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -454,6 +630,18 @@ local function step(game, seat, k)
     game.waiting = game.waiting - 1
     if game.waiting > 0 then return true end
     return advance(game, game.chosen)
+  elseif kind == "orders" then
+    local e = game.entries[seat]
+    record(game, seat, e.opts, k)
+    -- whether the text is a "stop here", kept for every step of an order:
+    -- the step before it in the record is known only at the reveal
+    local n = #game.hist
+    game.hstop[n] = extends_any(e.opts, game.hist[n])
+    game.tcache = nil
+    local ok, err = entry_resume(game, seat, e, k)
+    if not ok then return false, err end
+    if game.waiting > 0 then return true end
+    return reveal(game)
   end
   record(game, seat, game.opts, k)
   sandbox.current_rng = game.rng
@@ -478,8 +666,31 @@ local function options_of(game, seat)
     end
     if game.chosen[seat] then return nil, seat end
     return game.by_seat[seat], seat
+  elseif kind == "orders" then
+    local entries = game.entries
+    if seat == nil then
+      for _, s in ipairs(game.seats) do
+        if not entries[s].done then
+          if seat ~= nil then return nil, nil end  -- ambiguous
+          seat = s
+        end
+      end
+      if seat == nil then return nil, nil end
+    end
+    local e = entries[seat]
+    if not e or e.done then return nil, seat end
+    return e.opts, seat
   end
   return nil, seat
+end
+
+-- The name of the decision `seat` is at (an order entry's own step).
+local function dname_of(game, seat)
+  if game.kind == "orders" then
+    local e = seat and game.entries[seat]
+    return e and e.name or game.dname
+  end
+  return game.dname
 end
 
 -- The texts of the options of `seat` now, cached until the next decision.
@@ -536,6 +747,13 @@ local function copy_list(t)
   return c
 end
 
+local function check_seat(game, seat, fname)
+  if seat ~= nil and (math.type(seat) ~= "integer" or seat < 1 or seat > game.players) then
+    error(format("bad argument #1 to '%s' (a seat 1..%d expected, got %s)", fname,
+      game.players, tostring(seat)), 3)
+  end
+end
+
 function Game:who()
   local kind = self.kind
   if kind == "player" then return self.seat end
@@ -543,6 +761,11 @@ function Game:who()
   if kind == "all" then
     local t = {}
     for _, s in ipairs(self.seats) do if not self.chosen[s] then t[#t + 1] = s end end
+    return t
+  end
+  if kind == "orders" then
+    local t = {}
+    for _, s in ipairs(self.seats) do if not self.entries[s].done then t[#t + 1] = s end end
     return t
   end
   return nil
@@ -559,9 +782,25 @@ function Game:over()
   return self.kind == "over"
 end
 
-function Game:decision()
+function Game:decision(viewer)
   local kind = self.kind
   if kind == "over" then return { kind = "over", seats = {} } end
+  if kind == "orders" then
+    -- With a viewer, only that seat's own entry: the others' options
+    -- would tell what they have entered.
+    local opts, steps, done = {}, {}, {}
+    local seats = self:who()
+    for _, s in ipairs(seats) do
+      if viewer == nil or viewer == s then
+        opts[s] = copy_list(texts_of(self, s))
+        steps[s] = self.entries[s].name
+      end
+    end
+    for _, s in ipairs(self.seats) do if self.entries[s].done then done[#done + 1] = s end end
+    table.sort(done)
+    return { kind = "orders", name = self.dname, seats = seats, options = opts, steps = steps,
+             done = done }
+  end
   if kind == "all" then
     local opts = {}
     local seats = self:who()
@@ -623,6 +862,14 @@ function Game:play_random(bot, check, max_steps)
         if not chosen[s] then seat = s; break end
       end
       k = below(bot, #self.by_seat[seat]) + 1
+    elseif kind == "orders" then
+      -- the first seat still entering, as the bot inside enters them
+      local seats, entries = self.seats, self.entries
+      for i = 1, #seats do
+        local s = seats[i]
+        if not entries[s].done then seat = s; break end
+      end
+      k = below(bot, #entries[seat].opts) + 1
     else
       seat = self.seat
       k = below(bot, #self.opts) + 1
@@ -685,14 +932,14 @@ local function walk(game, seat, text)
   -- last passed through, in the state of that moment.
   local function overran()
     rebuild(game, last_n)
-    return fail(illegal(game.dname, texts_of(game, seat)))
+    return fail(illegal(dname_of(game, seat), texts_of(game, seat)))
   end
   while true do
     local opts, who = texts_of(game, seat)
     if not opts and last_n then return overran() end
     if not opts then
       if game.kind == "over" then return fail(format("'%s': the game is over", text)) end
-      if game.kind == "all" and who == nil then
+      if (game.kind == "all" or game.kind == "orders") and who == nil then
         return fail(format("'%s': several seats choose at once (%s): say which, e.g. '%d: %s'",
           text, concat(game:who(), ", "), game:who()[1], text))
       end
@@ -714,7 +961,7 @@ local function walk(game, seat, text)
       if last_n and not extends_any(opts, text:sub(1, prev)) then
         return overran()   -- this decision starts a new move
       end
-      return fail(illegal(game.dname, opts))
+      return fail(illegal(dname_of(game, seat), opts))
     end
     if bestlen < tlen then last_n = #game.hist end
     local ok, err = step(game, seat, best)
@@ -761,7 +1008,7 @@ function Game:apply(action, seat)
   if math.type(action) == "integer" then
     local opts, who = options_of(self, seat)
     if not opts then
-      if self.kind == "all" and seat == nil then
+      if (self.kind == "all" or self.kind == "orders") and seat == nil then
         return nil, format("several seats choose at once (%s): say which, e.g. g:apply(%d, %d)",
           concat(self:who(), ", "), action, self:who()[1])
       end
@@ -809,8 +1056,35 @@ function Game:why(action, seat)
   return err
 end
 
-function Game:undo(n)
+-- Takes back up to n of `seat`'s own steps of the secret order it is
+-- entering (or has entered, while others still enter theirs); the other
+-- seats' entries stay as they are. Returns how many.
+local function undo_entry(game, n, seat)
+  if game.kind ~= "orders" or not game.entries[seat] then return 0 end
+  local hist, hseat, hidx, hstop = hist_texts(game), game.hseat, game.hidx, game.hstop
+  local drop, k = {}, 0
+  for i = #hist, game.ostart + 1, -1 do
+    if k == n then break end
+    if hseat[i] == seat then drop[i] = true; k = k + 1 end
+  end
+  if k == 0 then return 0 end
+  local ks, ki, m, fut = {}, {}, 0, {}
+  for i = 1, #hist do
+    if drop[i] then fut[#fut + 1] = { hseat[i], hist[i], hstop[i] }
+    else m = m + 1; ks[m], ki[m] = hseat[i], hidx[i] end
+  end
+  -- the oldest step undone is redone first: the redo list's last entry
+  for j = #fut, 1, -1 do game.future[#game.future + 1] = fut[j] end
+  replay_indices(game, ks, ki, m)
+  return k
+end
+
+function Game:undo(n, seat)
   n = n or 1
+  if seat ~= nil then
+    check_seat(self, seat, "undo")
+    return undo_entry(self, n, seat)
+  end
   local len = #self.hist
   if n > len then n = len end
   if n <= 0 then return 0 end
@@ -820,6 +1094,19 @@ function Game:undo(n)
   end
   rebuild(self, len - n)
   return n
+end
+
+-- The texts of `seat`'s own steps of the secret order it is entering (or
+-- has entered, while others still enter theirs), oldest first.
+function Game:pending(seat)
+  check_seat(self, seat, "pending")
+  local out = {}
+  if self.kind ~= "orders" or not self.entries[seat] then return out end
+  local hist, hseat = hist_texts(self), self.hseat
+  for i = self.ostart + 1, #hist do
+    if hseat[i] == seat then out[#out + 1] = hist[i] end
+  end
+  return out
 end
 
 function Game:redo(n)
@@ -855,16 +1142,65 @@ local function pending_secret(game)
   return n
 end
 
--- Steps as canonical texts, "seat: text". With `viewer`, the choices other
--- seats made in a simultaneous decision that is still open read "(secret)".
-function Game:actions(viewer)
+-- The step list's indices in the order it is read back: each block of
+-- secret order steps (revealed, or still open) in the order of its seats,
+-- the steps of one seat in the order they were entered. nil when that is
+-- the list's own order.
+local function canonical_order(game)
+  local blocks, n = game.oblocks, #game.hist
+  local ostart = game.kind == "orders" and game.ostart or nil
+  if #blocks == 0 and (ostart == nil or ostart >= n - 1) then return nil end
+  local hseat, idx = game.hseat, {}
+  for i = 1, n do idx[i] = i end
+  local function sort_block(first, last, seats)
+    local pos, part = {}, {}
+    for i, s in ipairs(seats) do pos[s] = i end
+    for i = first, last do part[#part + 1] = i end
+    table.sort(part, function(x, y)
+      local px, py = pos[hseat[x]], pos[hseat[y]]
+      if px ~= py then return px < py end
+      return x < y
+    end)
+    for j, i in ipairs(part) do idx[first + j - 1] = i end
+  end
+  for _, blk in ipairs(blocks) do sort_block(blk[1], blk[2], blk[3]) end
+  if ostart and ostart < n - 1 then sort_block(ostart + 1, n, game.seats) end
+  return idx
+end
+
+-- The steps in canonical order as { seat, text, stop, hidden }: hidden
+-- steps are what `viewer` may not see yet, the others' choices in an open
+-- g:choose_all decision; the others' steps of an open secret order are
+-- left out altogether (even their number is secret), and so are hidden
+-- steps when `omit` is set.
+local function visible_steps(game, viewer, omit)
+  local hist, hseat, hstop = hist_texts(game), game.hseat, game.hstop
+  local n = #hist
+  local hidden_from = n - (viewer and pending_secret(game) or 0)
+  local ostart = viewer and game.kind == "orders" and game.ostart or n
+  local order = canonical_order(game)
   local out = {}
-  hist_texts(self)
-  local hidden_from = #self.hist - (viewer and pending_secret(self) or 0)
-  for i = 1, #self.hist do
-    local text = self.hist[i]
-    if i > hidden_from and self.hseat[i] ~= viewer then text = "(secret)" end
-    out[i] = seat_label(self.hseat[i]) .. ": " .. text
+  for j = 1, n do
+    local i = order and order[j] or j
+    local s = hseat[i]
+    if not (i > ostart and s ~= viewer) then
+      local hidden = i > hidden_from and s ~= viewer
+      if not (hidden and omit) then
+        out[#out + 1] = { s, hist[i], hstop[i], hidden }
+      end
+    end
+  end
+  return out
+end
+
+-- Steps as canonical texts, "seat: text". With `viewer`, what that seat
+-- may see: the choices other seats made in a simultaneous decision that is
+-- still open read "(secret)" (or are left out, with `omit`), their steps
+-- of secret orders not yet revealed are left out.
+function Game:actions(viewer, omit)
+  local out = {}
+  for i, st in ipairs(visible_steps(self, viewer, omit)) do
+    out[i] = seat_label(st[1]) .. ": " .. (st[4] and "(secret)" or st[2])
   end
   return out
 end
@@ -877,29 +1213,43 @@ local function continues(ta, sa, tb, sb, stop)
   return is_boundary(tb, #ta + 1)
 end
 
--- Steps merged into moves: { {seat, text}, ... }.
-function Game:move_list()
+-- Steps ({ seat, text, stop, hidden } in order) merged into moves:
+-- { {seat, text, hidden}, ... }.
+local function merge_moves(steps)
   local out = {}
-  local hist, hseat = hist_texts(self), self.hseat
-  for i = 1, #hist do
+  for _, st in ipairs(steps) do
     local last = out[#out]
-    if last and continues(last[2], last[1], hist[i], hseat[i], self.hstop[i]) then
-      last[2] = hist[i]
+    if last and continues(last[2], last[1], st[2], st[1], st[3]) then
+      last[2], last[3] = st[2], st[4]
     else
-      out[#out + 1] = { hseat[i], hist[i] }
+      out[#out + 1] = { st[1], st[2], st[4] }
     end
   end
+  return out
+end
+
+-- The step list in the order it was taken (secret orders as they arrived).
+local function taken_steps(game)
+  local hist, hseat, hstop, out = hist_texts(game), game.hseat, game.hstop, {}
+  for i = 1, #hist do out[i] = { hseat[i], hist[i], hstop[i] } end
+  return out
+end
+
+-- Steps merged into moves: { {seat, text}, ... }.
+function Game:move_list()
+  local out = merge_moves(visible_steps(self))
+  for _, m in ipairs(out) do m[3] = nil end
   return out
 end
 
 -- Takes back the last n whole moves with one rebuild; returns them,
 -- oldest first, as { {seat, text}, ... }.
 function Game:undo_moves(n)
-  local list = self:move_list()
+  local list = merge_moves(taken_steps(self))
   n = math.min(n or 1, #list)
   if n <= 0 then return {} end
   local undone = {}
-  for i = #list - n + 1, #list do undone[#undone + 1] = list[i] end
+  for i = #list - n + 1, #list do undone[#undone + 1] = { list[i][1], list[i][2] } end
   -- the steps of those moves: walk back from the end, move by move
   local hist, hseat, steps, m = self.hist, self.hseat, 0, 0
   local i = #hist
@@ -933,13 +1283,13 @@ function Game:redo_moves(n)
   return done
 end
 
-function Game:moves(viewer)
+function Game:moves(viewer, omit)
   local out = {}
-  local list = self:move_list()
-  local secret = viewer and pending_secret(self) or 0
+  local list = merge_moves(visible_steps(self, viewer, omit))
+  local secret = viewer and not omit and pending_secret(self) or 0
   for i, m in ipairs(list) do
     local text = m[2]
-    if i > #list - secret and m[1] ~= viewer then text = "(secret)" end
+    if m[3] or (i > #list - secret and m[1] ~= viewer) then text = "(secret)" end
     out[i] = seat_label(m[1]) .. ": " .. text
   end
   return out
@@ -1010,13 +1360,6 @@ end
 
 function Game:state()
   return dump.state(self.R, self.ctx)
-end
-
-local function check_seat(game, seat, fname)
-  if seat ~= nil and (math.type(seat) ~= "integer" or seat < 1 or seat > game.players) then
-    error(format("bad argument #1 to '%s' (a seat 1..%d expected, got %s)", fname,
-      game.players, tostring(seat)), 3)
-  end
 end
 
 function Game:view(seat)

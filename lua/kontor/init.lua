@@ -142,8 +142,11 @@ function kontor.load_game(path)
   return game, nil, warnings
 end
 
-function gamemod.Game:save(path)
-  return save.write(self, path)
+function gamemod.Game:save(path, viewer)
+  if viewer ~= nil and (math.type(viewer) ~= "integer" or viewer < 1 or viewer > self.players) then
+    error(string.format("bad argument #2 to 'save' (a seat 1..%d expected, got %s)", self.players, tostring(viewer)), 2)
+  end
+  return save.write(self, path, viewer)
 end
 
 -- The moves a reload could not replay (see reload), while the game is

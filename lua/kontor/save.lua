@@ -80,7 +80,9 @@ local function files_of(game, savedir, as_saved)
   return out
 end
 
-function M.encode(game, path)
+-- With `viewer`, the save file that seat may see: the others' choices not
+-- yet revealed are left out (it loads as the game before them).
+function M.encode(game, path, viewer)
   local p = game.params
   local savedir = path and fs.realpath(fs.dirname(path)) or nil
   -- a loaded game names its files as its save file did
@@ -103,7 +105,7 @@ function M.encode(game, path)
     end
     variants[i] = { name = as_saved(v[1]), options = next(opts) and opts or setmetatable({}, json.object) }
   end
-  local moves = game:moves()
+  local moves = game:moves(viewer, viewer ~= nil)
   local given = typed(p.given_options, p.options)
   local doc = {
     format = M.FORMAT,
@@ -123,8 +125,8 @@ function M.encode(game, path)
   return json.encode(doc, { indent = 2, newline = true })
 end
 
-function M.write(game, path)
-  local ok, text = pcall(M.encode, game, path)
+function M.write(game, path, viewer)
+  local ok, text = pcall(M.encode, game, path, viewer)
   if not ok then return nil, path .. ": cannot encode the game: " .. tostring(text) end
   return fs.write_atomic(path, text)
 end
