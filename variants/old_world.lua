@@ -14,8 +14,8 @@
 --                 g.line.pirate; g.removed workers out of the game by kind
 --   g.first       the first player token's holder; g.pirate_holder
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
---   g.order[s]    during the build phase: seat s's secret order (a private
---                 copy of its card, its gold left, its steps), O14-O16
+--   g.order[s]    while the build orders are open: seat s's draft, the
+--                 working copy its entry keeps (see enter_order), O14-O16
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
@@ -855,68 +855,75 @@ local function take_step(g, s, o, x)
   end
 end
 
--- Steps with one option are taken without asking (O32); returns the next
--- real decision, or nil.
-local function next_real_step(g, s, o, upto)
+-- One seat's order (O14, O32), entered with g:choose_orders: step by step,
+-- each checked against the seat's own copy of its card (O15). A step with
+-- one option is taken without asking and logged at the reveal (O32). The
+-- entry changes nothing of the game; it keeps its working copy, the draft,
+-- at g.order[seat], where only R.view and R.board read it, for that seat
+-- alone (O32: "a player sees their own card as the order so far leaves
+-- it"). `o` is where it starts; `upto` a stage where it stops.
+local function enter_order(g, seat, o, upto)
+  g.order[seat] = o
   while true do
-    local name, opts, what = next_step(g, s, o, upto)
-    if not name then return nil end
-    if #opts > 1 then return name, opts, what end
-    o.steps[#o.steps + 1] = opts[1]
-    take_step(g, s, o, what[1])
+    local name, opts, what = next_step(g, seat, o, upto)
+    if not name then break end
+    local k = #opts == 1 and 1 or g:choose(seat, name, opts)
+    o.steps[#o.steps + 1] = opts[k]
+    take_step(g, seat, o, what[k])
   end
+  if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
+  o.stage = "finished"
+  return { card = o.card, gold = o.gold, steps = o.steps }
 end
 
--- Every seat enters its order until `upto`: in rounds of secret,
--- simultaneous steps, each seat's step checked against its own copy (O15).
-function R.rules.enter_orders(g, upto)
-  while true do
-    local seats, by_seat, meaning = {}, {}, {}
-    for s = 1, g.players do
-      local o = g.order[s]
-      local name, opts, what = next_real_step(g, s, o, upto)
-      if name then
-        seats[#seats + 1], by_seat[s], meaning[s] = s, opts, what
-      end
-    end
-    if #seats == 0 then return end
-    local chosen = g:choose_all(seats, "order", by_seat)
-    for _, s in ipairs(seats) do
-      local k = chosen[s]
-      local o = g.order[s]
-      o.steps[#o.steps + 1] = by_seat[s][k]
-      take_step(g, s, o, meaning[s][k])
-    end
+-- The tiles of a card that was copied as plain data: the rule set's own.
+local function relist(card)
+  local list = {}
+  for _, t in ipairs(TILES_24) do
+    if card.own[t.id] then list[#list + 1] = t end
   end
+  card.tiles = list
+end
+
+-- Every seat enters its order at once and in secret (O14, O34).
+function R.rules.enter_orders(g, start, upto)
+  g.order = {}
+  local orders = g:choose_orders(g:turn_order(1), "build order", function(g2, seat)
+    return enter_order(g2, seat, start(g2, seat), upto)
+  end)
+  g.order = false
+  return orders
 end
 
 -- O16: all orders become public at once; costs are paid to the bank.
-function R.rules.reveal(g)
+function R.rules.reveal(g, orders)
   for s = 1, g.players do
-    local o = g.order[s]
+    local o = orders[s]
+    relist(o.card)
     g.card[s] = o.card
     g.gold:set(s, o.gold)
     if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
-    o.steps = {}
   end
+end
+
+local function from_the_start(g, s)
+  return new_order(g, s)
+end
+
+local function from_the_ships(g, s)                    -- option secret_build = two_rounds
+  local o = new_order(g, s)
+  o.stage, o.ship = "next_ship", 0
+  return o
 end
 
 local function build_phase(g)
   g.phase = "build"
-  g.order = {}
-  for s = 1, g.players do g.order[s] = new_order(g, s) end
   if g.options.secret_build == "two_rounds" then          -- O34 option: two rounds
-    R.rules.enter_orders(g, "next_ship")
-    R.rules.reveal(g)
-    for s = 1, g.players do
-      local o = new_order(g, s)
-      o.stage, o.ship, o.gold = "next_ship", 0, g.gold:get(s)
-      g.order[s] = o
-    end
+    R.rules.reveal(g, R.rules.enter_orders(g, from_the_start, "next_ship"))
+    R.rules.reveal(g, R.rules.enter_orders(g, from_the_ships))
+  else
+    R.rules.reveal(g, R.rules.enter_orders(g, from_the_start))
   end
-  R.rules.enter_orders(g)
-  R.rules.reveal(g)
-  g.order = false
 end
 
 ---------------------------------------------------------------------------
@@ -1309,7 +1316,7 @@ function R.invariants(g)
   for _, kind in ipairs(KINDS) do
     local n = g.bag[kind] + g.line[kind] + g.removed[kind]
     for s = 1, g.players do
-      local card = (g.order and g.order[s]) and g.order[s].card or g.card[s]
+      local card = g.card[s]                 -- an open order changes nothing (O15)
       n = n + workers_on_card(card, kind)
     end
     if n ~= total_workers(g, kind) then

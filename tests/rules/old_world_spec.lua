@@ -33,7 +33,7 @@ end
 
 local function is_order(g)
   local d = g:decision()
-  return d.kind == "simultaneous" and d.name == "order"
+  return d.kind == "orders" and d.name == "build order"
 end
 
 -- Plays out the build orders. plan[s] is a queue of step texts for seat s:
@@ -533,17 +533,59 @@ describe("Merchants of the Old World", function()
       assert.truthy(log_has(g, "^Ann: acquire none, done, done, done$"))
     end)
 
-    it("O34: until the reveal, another seat's order is secret in views and actions", function()
+    it("O34: until the reveal, another seat's order is secret in views, actions, boards and saves", function()
       local g = game({ gold = { 3, 3 }, first = 2, line = {} }, 2)
       ok(g, "1: acquire land:woad_plantation")
-      assert.truthy(has(g:actions(2), "1: (secret)"))
-      ok(g, "2: acquire none")
       local mine, theirs = g:view(1), g:view(2)
       assert.same({ "acquire land:woad_plantation" }, mine.players[1].order.steps)
+      assert.equal(1, mine.players[1].order.card.tiles.woad_plantation)   -- O32: the draft
+      assert.equal(2, mine.players[1].order.gold)
       assert.is_nil(theirs.players[1].order)
       assert.same({ sheep_herding = 1 }, theirs.players[1].tiles)
+      assert.equal(3, theirs.players[1].gold)
+      for _, a in ipairs(g:actions(2)) do assert.falsy(a:find("woad", 1, true)) end
       assert.falsy(g:show(2):find("woad", 1, true))
-      assert.truthy(g:show(1):find("woad", 1, true))
+      assert.truthy(g:show(1):find("woad 0/1", 1, true))
+      local tmp, cleanup = support.scratch()
+      assert(g:save(tmp("bob.json"), 2))
+      assert.falsy(support.read(tmp("bob.json")):find("woad", 1, true))
+      cleanup()
+      orders(g)
+      assert.truthy(log_has(g, "^Ann: acquire land:woad_plantation"))
+    end)
+
+    it("O32: a seat undoes a step of its own open order; the others' stay", function()
+      local g = game({ gold = { 3, 3 }, first = 2, line = {} }, 2)
+      ok(g, "1: acquire land:woad_plantation")
+      ok(g, "2: acquire land:sheep_herding")
+      g:undo(1, 1)
+      assert.is_nil(g:view(1).players[1].order.card.tiles.woad_plantation)
+      assert.same({ "acquire land:sheep_herding" }, g:view(2).players[2].order.steps)
+      ok(g, "1: acquire building:dye_house")
+      orders(g)
+      assert.equal(1, g.card[1].own.dye_house)
+      assert.equal(2, g.card[2].own.sheep_herding)
+    end)
+
+    it("the same orders in another interleaving give a byte-identical save", function()
+      local function play(interleave)
+        local g = game({ gold = { 3, 3 }, first = 2, line = {}, storage = { { wool = 1 }, { wool = 1 } } }, 2)
+        local a = { "1: acquire land:woad_plantation", "1: done", "1: load wool", "1: sail genoa" }
+        local b = { "2: acquire building:dye_house", "2: done", "2: load wool", "2: sail tunis" }
+        if interleave then
+          for i = 1, 4 do ok(g, b[i]); ok(g, a[i]) end
+        else
+          for i = 1, 4 do ok(g, a[i]) end
+          for i = 1, 4 do ok(g, b[i]) end
+        end
+        assert.is_false(is_order(g))
+        return g
+      end
+      local tmp, cleanup = support.scratch()
+      assert(play(false):save(tmp("a.json")))
+      assert(play(true):save(tmp("b.json")))
+      assert.equal(support.read(tmp("a.json")), support.read(tmp("b.json")))
+      cleanup()
     end)
 
     it("O34: bids are secret until all have bid", function()
