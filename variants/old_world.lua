@@ -547,14 +547,33 @@ function R.rules.move_token(g)
   g.gold:add(g.first, R.data.first_player_gold)
 end
 
-local function draw_worker(g)
-  local kinds, weights = {}, {}
-  for _, kind in ipairs(KINDS) do
-    if g.bag[kind] > 0 then kinds[#kinds + 1] = kind; weights[#weights + 1] = g.bag[kind] end
+-- The kinds in the bag and their words, by which kinds are there (built
+-- once; never changed).
+local IN_BAG = {}
+local function kinds_in_bag(g)
+  local key, bag = 0, g.bag
+  for i, kind in ipairs(KINDS) do
+    if bag[kind] > 0 then key = key | (1 << (i - 1)) end
   end
-  local words = {}
-  for i, kind in ipairs(kinds) do words[i] = KIND_WORDS[kind] end
-  local k = #kinds == 1 and 1 or g:chance("draw", words, weights)
+  local e = IN_BAG[key]
+  if not e then
+    e = { kinds = {}, words = {} }
+    for i, kind in ipairs(KINDS) do
+      if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
+    end
+    IN_BAG[key] = e
+  end
+  return e.kinds, e.words
+end
+
+local function draw_worker(g)
+  local kinds, words = kinds_in_bag(g)
+  local k = 1
+  if #kinds > 1 then
+    local weights = {}
+    for i, kind in ipairs(kinds) do weights[i] = g.bag[kind] end
+    k = g:chance("draw", words, weights)
+  end
   local kind = kinds[k]
   g.bag[kind] = g.bag[kind] - 1
   g.line[kind] = g.line[kind] + 1
@@ -873,7 +892,9 @@ local function enter_order(g, seat, o, upto)
   end
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
   o.stage = "finished"
-  return { card = o.card, gold = o.gold, steps = o.steps }
+  local card = o.card
+  return { card = { own = card.own, crew = card.crew, pool = card.pool, store = card.store, ships = card.ships },
+           gold = o.gold, steps = o.steps }          -- plain data: the tiles' list is rebuilt at the reveal
 end
 
 -- The tiles of a card that was copied as plain data: the rule set's own.
@@ -1196,8 +1217,13 @@ function R.rules.dyes(g)                                     -- O27
     local max = {}
     for s = 1, g.players do
       local card = g.card[s]
-      local room = dye_limit(g, card, c) - card.store[DYE_OF[c]] - card.store[FG_OF[c]]
-      max[s] = math.max(0, math.min(R.rules.dye_capacity(g, card, c), room))
+      local cap = R.rules.dye_capacity(g, card, c)
+      if cap > 0 then
+        local room = dye_limit(g, card, c) - card.store[DYE_OF[c]] - card.store[FG_OF[c]]
+        max[s] = math.max(0, math.min(cap, room))
+      else
+        max[s] = 0
+      end
     end
     local made = how_many(g, "make_dye", max, DYE_OF[c])
     for s = 1, g.players do
