@@ -1043,8 +1043,9 @@ function R.rules.trade(g)
         local owner_vp, owner_gold = vp + bonus_vp, gold + bonus_gold
         if robbed and robbed[1] == s and robbed[2] == i then             -- O21
           local pirate_vp = vp + bonus_vp
-          if g.options.pirate_takes == "goods" then pirate_vp, owner_vp, owner_gold = vp, bonus_vp, bonus_gold
-          else owner_vp, owner_gold = 0, 0 end
+          owner_gold = 0                          -- all gold on the ship goes to the bank
+          if g.options.pirate_takes == "goods" then pirate_vp, owner_vp = vp, bonus_vp
+          else owner_vp = 0 end
           give_vp(g, false, pirate_vp)
           if g.logging then g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i) end
         end
@@ -1491,7 +1492,7 @@ function R.board(g, seat)
   out[1] = string.format("Old World - turn %d, %s%s - VP bank %s - pirate %d/%d VP, next %s",
     g.turn, g.phase, g.ending and (" (last turn: " .. g.ending .. ")") or "",
     left and (left .. "/" .. g.vp_bank) or "off", g.pirate_vp, g.pirate_target,
-    (is_pirate_turn(g, g.turn) and "now, " or "") .. table.concat(pirate_turns(g, 3), ","))
+    ((is_pirate_turn(g, g.turn) and g.phase ~= "over") and "now, " or "") .. table.concat(pirate_turns(g, 3), ","))
   local line = {}
   for _, kind in ipairs(KINDS) do line[#line + 1] = KIND_WORDS[kind] .. " " .. g.line[kind] end
   out[2] = string.format("Line: %s%s | Bag: seaman %d, land %d, facility %d | removed %d",
