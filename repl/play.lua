@@ -21,7 +21,7 @@ end
 -- The person who decides now (nil when only bots or chance decide).
 local function person_to_move(sess, g)
   local d = g:decision()
-  if d.kind ~= "player" and d.kind ~= "simultaneous" then return nil end
+  if d.kind ~= "player" and d.kind ~= "simultaneous" and d.kind ~= "orders" then return nil end
   local want = sess.turn_seat
   for _, s in ipairs(d.seats or {}) do
     if s == want and not sess.bots[s] then return s end
@@ -115,11 +115,28 @@ function M.before_prompt(sess)
   if handed then greet(sess, g, seat) end
   sess.last_seat = seat
   sess.last_shown = key
-  local sok, board = pcall(g.show, g, seat)
-  sess:say(sok and board or tostring(board))
-  local v = require("repl").variants_text(g)
-  if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
-  sess:say(sess:c("bold", string.format("%s, your move (%s):", g.names[seat], sess:decision_words(g:decision().name))))
+  local d = g:decision(seat)
+  -- while a seat enters its order the board does not change: shown once
+  local same_order = d.kind == "orders" and sess.order_shown == seat and not handed
+  sess.order_shown = d.kind == "orders" and seat or nil
+  if not same_order then
+    local sok, board = pcall(g.show, g, seat)
+    sess:say(sok and board or tostring(board))
+    local v = require("repl").variants_text(g)
+    if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
+  end
+  if d.kind == "orders" then
+    -- a secret order: the seat enters it whole, then hands over
+    local mine = g:pending(seat)
+    sess:say(sess:c("bold", string.format("%s, your secret order (%s): %s so far; next: %s.", g.names[seat],
+      sess:decision_words(d.name), #mine > 0 and table.concat(mine, ", ") or "nothing",
+      sess:decision_words(d.steps[seat]))))
+    if not same_order then
+      sess:say(sess:c("dim", "The others see your order when everyone has entered theirs; undo takes back a step of it."))
+    end
+  else
+    sess:say(sess:c("bold", string.format("%s, your move (%s):", g.names[seat], sess:decision_words(d.name))))
+  end
   sess:print_options(seat)
   return nil
 end

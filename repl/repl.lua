@@ -185,6 +185,18 @@ function Session:status()
   for i, s in ipairs(seats) do
     names[i] = self:name(s) .. (self.bots[s] and " (bot)" or "")
   end
+  if d.kind == "orders" then
+    -- secret orders: who still enters; each seat's own step only for itself
+    local me = self.turn_seat or self.as or (self.mode ~= "play" and self.order_seat)
+    local line = string.format("%s to enter %s secret order%s (%s).", table.concat(names, ", "),
+      #seats == 1 and "a" or "their", #seats == 1 and "" or "s", self:decision_words(d.name))
+    if me and d.steps[me] then
+      local mine = g:pending(me)
+      line = line .. string.format(" %s's order so far: %s; next: %s.", self:name(me),
+        #mine > 0 and table.concat(mine, ", ") or "nothing", self:decision_words(d.steps[me]))
+    end
+    return line
+  end
   return string.format("%s to choose (%s).", table.concat(names, ", "), self:decision_words(d.name))
 end
 
@@ -195,6 +207,10 @@ function Session:acting_seat(g)
   if d.kind == "over" then return nil end
   local want = self.turn_seat or self.as
   for _, s in ipairs(seats) do if s == want then return s end end
+  if d.kind == "orders" then
+    -- the seat that entered the last step goes on with its order
+    for _, s in ipairs(seats) do if s == self.order_seat then return s end end
+  end
   return seats[1]
 end
 
@@ -209,6 +225,14 @@ function Session:print_options(seat)
   local acts = g:actions()
   local lseat, ltext = (acts[#acts] or ""):match("^(%w+): (.*)$")
   local stop = lseat and tonumber(lseat) == seat and ltext or nil
+  if stop then
+    -- a stop only where another option goes on from that text
+    local goes_on = false
+    for _, o in ipairs(opts) do
+      if #o > #stop and o:sub(1, #stop) == stop and o:sub(#stop + 1, #stop + 1):match("[ ,]") then goes_on = true end
+    end
+    if not goes_on then stop = nil end
+  end
   for i, o in ipairs(opts) do
     local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
     self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", text.escape(o), note,
@@ -266,7 +290,7 @@ function Session:run_bots()
   local steps = 0
   while steps < 100000 do
     local seats, d = deciders(g)
-    if d.kind ~= "player" and d.kind ~= "simultaneous" then break end
+    if d.kind ~= "player" and d.kind ~= "simultaneous" and d.kind ~= "orders" then break end
     local moved = false
     for _, s in ipairs(seats) do
       local b = self.bots[s]
@@ -356,6 +380,8 @@ function Session:do_action(arg)
     end
   end
   if not res then return self:err(e) end
+  local named = type(action) == "string" and tonumber(action:match("^%s*(%d+)%s*:") or "")
+  self.order_seat = named or seat
   self:after_move(n0)
 end
 
@@ -526,9 +552,39 @@ function Session:play_undo(n)
   return g:undo_moves(upto)
 end
 
+-- While secret orders are open, `undo` takes back steps of the acting
+-- seat's own order (and nothing of the others'). Returns true when it did.
+local function undo_order_steps(sess, g, n)
+  local d = g:decision()
+  if d.kind ~= "orders" then return false end
+  local me = sess.mode == "play" and sess.turn_seat or sess:acting_seat(g)
+  if sess.mode ~= "play" and sess.order_seat and #g:pending(sess.order_seat) > 0 and not sess.as then
+    me = sess.order_seat
+  end
+  if not me then return false end
+  local before = g:pending(me)
+  if #before == 0 and sess.mode == "play" then
+    -- taking back a move before the orders would take back the others'
+    -- secret entries too (and show them): not at the keyboard
+    sess:say(string.format("Nothing of your order to take back, %s. The moves before the secret orders "
+      .. "can be taken back once the orders are revealed.", sess:name(me)))
+    return true
+  end
+  if #before == 0 then return false end
+  local ok, k = guarded(g.undo, g, n, me)
+  if not ok then sess:err(k); return true end
+  local taken = {}
+  for i = #before - k + 1, #before do taken[#taken + 1] = before[i] end
+  sess:say(string.format("Took back %d step%s of %s's order: %s", k, k == 1 and "" or "s", sess:name(me),
+    table.concat(taken, "; ")))
+  sess:say(sess:status())
+  return true
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
+  if undo_order_steps(sess, g, n) then return end
   local undone
   if sess.mode == "play" then
     undone = sess:play_undo(n)
@@ -757,10 +813,12 @@ C.save = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("save FILE: which file?") end
   local file = unquote(arg)
-  local ok, e = g:save(file)
+  -- with `as SEAT`: the file that seat may see (others' secret steps left out)
+  local ok, e = g:save(file, sess.as)
   if not ok then return sess:err(e) end
-  local n = #g:move_list()
-  sess:say(string.format("Saved %d move%s to %s.", n, n == 1 and "" or "s", file))
+  local n = #g:moves(sess.as, sess.as ~= nil)
+  sess:say(string.format("Saved %d move%s to %s%s.", n, n == 1 and "" or "s", file,
+    sess.as and string.format(" (what %s sees)", sess:name(sess.as)) or ""))
 end
 
 local function file_exists(path)

@@ -134,8 +134,9 @@ local function decision_json(g, seat)
   local d = g:decision()
   local out = { kind = d.kind, name = d.name, seats = d.seats or {}, options = {} }
   if d.kind == "over" then return out end
-  if d.kind == "simultaneous" then
-    out.chosen = d.chosen
+  if d.kind == "simultaneous" or d.kind == "orders" then
+    -- secret orders (docs/api.md): each seat entering, at its own step
+    out.chosen = d.chosen or d.done
     for _, s in ipairs(d.seats) do
       if seat == nil or seat == s then
         for n, text in ipairs(d.options[s]) do
@@ -170,7 +171,9 @@ end
 -- The steps taken since step n0 (bots' marked), and the log since line l0.
 -- A bot's choice in a simultaneous decision still open reads "(secret)":
 -- the client learns it when the decision is revealed, as the players do.
-local function since(e, n0, l0, out)
+-- The steps of secret orders not yet revealed are left out but for
+-- those of `viewer` (the seat that asked).
+local function since(e, n0, l0, out, viewer)
   local g = e.g
   out = out or {}
   out.steps = {}
@@ -178,10 +181,13 @@ local function since(e, n0, l0, out)
   if g.kind == "all" then
     for _ in pairs(g.chosen) do open_from = open_from - 1 end
   end
+  local orders_from = g.kind == "orders" and g.ostart or #g.hist
   for i = n0 + 1, #g.hist do
     local bot = e.bot_steps[i] or false
     local text = (bot and i >= open_from) and "(secret)" or g.hist[i]
-    out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
+    if not (i > orders_from and g.hseat[i] ~= viewer) then
+      out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
+    end
   end
   local lines = g:log()
   out.log = {}
@@ -194,7 +200,7 @@ end
 -- The seats to decide now.
 local function deciders(g)
   local d = g:decision()
-  if d.kind ~= "player" and d.kind ~= "simultaneous" then return {} end
+  if d.kind ~= "player" and d.kind ~= "simultaneous" and d.kind ~= "orders" then return {} end
   return d.seats
 end
 
@@ -455,7 +461,7 @@ OPS.apply = function(self, req)
   local ok, err = engine(nil, g.apply, g, action, seat)
   if not ok then fail("illegal_action", "%s", err) end
   local out = bots_then(e, {})
-  return since(e, n0, l0, out)
+  return since(e, n0, l0, out, seat)
 end
 
 OPS.why = function(self, req)
@@ -568,11 +574,11 @@ OPS.moves = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local seat = seat_field(req, "seat", g)
-  local list = g:move_list()
-  local shown = g:moves(seat)
+  local shown = g:moves(seat)     -- with a seat, others' unrevealed secret orders are left out
   local out = {}
-  for i, m in ipairs(list) do
-    out[i] = { seat = m[1], text = shown[i]:match("^%w+: (.*)$") }
+  for i, m in ipairs(shown) do
+    local s, text = m:match("^(%w+): (.*)$")
+    out[i] = { seat = s == "chance" and 0 or tonumber(s), text = text }
   end
   return { moves = out }
 end

@@ -103,11 +103,6 @@ end
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
   local players = seats_of(self, "g:choose")
-  local entering = self._entering
-  if entering and entering ~= seat then
-    error(format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
-      entering, tostring(seat)), 2)
-  end
   local by = self._cons
   if by then
     local cons = by[name] or by[true]
@@ -142,7 +137,7 @@ local function check_seats(self, seats, fname)
 end
 
 function Ctx:choose_all(seats, name, by_seat)
-  not_in_entry(self, "g:choose_all")
+  if self._entering then not_in_entry(self, "g:choose_all") end
   local nseats = check_seats(self, seats)
   if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
     error("g:choose_all: the options by seat must be a plain table", 2)
@@ -187,6 +182,11 @@ end
 -- Simultaneous secret orders (docs/api.md, "Secret orders")
 ---------------------------------------------------------------------------
 
+local function other_seat(entering, seat)
+  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+    entering, tostring(seat))
+end
+
 -- A seat's order: plain data (nil, booleans, numbers, strings, plain
 -- tables of them, no cycles), copied, so nothing of the entry's state or
 -- the game's objects leaks through it.
@@ -197,8 +197,11 @@ local function order_copy(v, seat, seen, depth)
     error(format("the order entry of seat %d returned a %s: an order must be plain data "
       .. "(numbers, strings, booleans and plain tables of them)", seat, t), 0)
   end
-  if seen[v] or depth > 32 then
+  if seen[v] then
     error(format("the order entry of seat %d returned a table that contains itself", seat), 0)
+  end
+  if depth > 32 then
+    error(format("the order entry of seat %d returned tables nested deeper than 32 levels", seat), 0)
   end
   seen[v] = true
   local c = {}
@@ -234,23 +237,37 @@ function Ctx:choose_orders(seats, name, enter)
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
-    local orders, rng = {}, sandbox.current_rng
+    local orders, rng, bot, drafts = {}, sandbox.current_rng, self._bot, {}
     sandbox.current_rng = nil
+    self._drafts = drafts
     for i = 1, nseats do
       local s = seats[i]
       self._entering = s
-      local order = enter(self, s)
-      self._entering = nil
+      self._bot = function(seat, ...)
+        if seat ~= s then error(other_seat(s, seat), 3) end
+        return bot(seat, ...)
+      end
+      drafts[s] = {}
+      local order = enter(self, s, drafts[s])
+      self._entering, self._bot = false, bot
       orders[s] = order_copy(order, s, {}, 0)
     end
-    sandbox.current_rng = rng
+    sandbox.current_rng, self._drafts = rng, nil
     return orders
   end
   return yield("orders", seats, name, enter)
 end
 
+-- g:draft(seat): while orders are open, the table seat's entry got as its
+-- third argument (its work so far, for R.view and R.board to show that
+-- seat only); nil otherwise.
+function Ctx:draft(seat)
+  local d = self._drafts
+  return d and d[seat]
+end
+
 function Ctx:chance(name, options, weights)
-  not_in_entry(self, "g:chance")
+  if self._entering then not_in_entry(self, "g:chance") end
   check_options(options, 0, name, nil, "g:chance")
   if self._manual_chance then return yield("chance", 0, name, options) end
   local k
@@ -290,14 +307,14 @@ function Ctx:turn_order(first)
 end
 
 function Ctx:log(fmt, ...)
-  if self._entering then not_in_entry(self, "g:log") end
   if self._quiet then return end
+  if self._entering then not_in_entry(self, "g:log") end
   if select("#", ...) > 0 then fmt = format(fmt, ...) end
   self._log:add(fmt)
 end
 
 function Ctx:finish()
-  not_in_entry(self, "g:finish")
+  if self._entering then not_in_entry(self, "g:finish") end
   csb.finish()
 end
 
@@ -355,11 +372,23 @@ end
 -- list is read back (actions, moves, save files) with each such block in
 -- seat order (canonical_order).
 
+-- "file:line: " of the rule script's line an entry stopped at.
+local function where(co)
+  for level = 1, 8 do
+    local info = debug.getinfo(co, level, "Sl")
+    if not info then break end
+    if info.currentline > 0 and not info.short_src:match("kontor/game%.lua$") then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+  end
+  return ""
+end
+
 -- Records where an entry stopped: at its next step, or finished with its
 -- order. Returns true, or false and a message.
 local function entry_settle(game, seat, e, ok, kind, a, b, c)
   local ctx = game.ctx
-  ctx._entering = nil
+  ctx._entering = false
   if not ok then
     e.co = nil
     if kind == FINISH then return false, "g:finish() inside an order entry" end
@@ -377,8 +406,7 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
       game.R.file or game.R.name, seat, tostring(kind))
   end
   if a ~= seat then
-    return false, format("%s: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
-      game.R.file or game.R.name, seat, tostring(a))
+    return false, where(e.co) .. other_seat(seat, a)
   end
   e.name, e.opts = b, c
   return true
@@ -407,12 +435,14 @@ local function orders_begin(game, seats, name, enter)
   game.kind, game.dname, game.seat, game.opts = "orders", name, nil, nil
   game.seats, game.enter, game.ostart = seats, enter, #game.hist
   game.entries, game.waiting = {}, #seats
-  local ctx = game.ctx
+  local ctx, drafts = game.ctx, {}
+  ctx._drafts = drafts
   for i = 1, #seats do
     local s = seats[i]
     local e = { co = csb.thread(enter) }
     game.entries[s] = e
-    local ok, err = entry_resume(game, s, e, ctx, s)
+    drafts[s] = {}
+    local ok, err = entry_resume(game, s, e, ctx, s, drafts[s])
     if not ok then return false, err end
   end
   if game.waiting == 0 then return reveal(game) end
@@ -463,6 +493,7 @@ function reveal(game)
     blocks[#blocks + 1] = { game.ostart + 1, #game.hist, seats }
   end
   game.entries, game.enter, game.ostart = nil, nil, nil
+  game.ctx._drafts = nil
   return advance(game, orders)
 end
 
@@ -551,6 +582,7 @@ local function new_ctx(game)
     rng = rng, turn = 0, active = nil, logging = not game.quiet,
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
     _manual_chance = p.manual_chance,
+    _entering = false,      -- the seat whose order entry runs (g:choose_orders)
     _cons = game.cons,
   }, { __index = Ctx, __metatable = false })
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end

@@ -28,8 +28,6 @@ local function save_text(g, seat)
   return read(path)
 end
 
-local function joined(t) return table.concat(t, " / ") end
-
 -- Plays a game with `rng` choosing everything; orders are entered with the
 -- seats' steps interleaved at random. Returns the script: { "step", seat,
 -- text } for ordinary steps, { "block", { {seat, text}, ... } } for the
@@ -225,10 +223,14 @@ describe("secret orders", function()
     assert.same({ "2: buy land", "2: buy shed" }, g:actions(2))
     assert.same({ "3: buy ship" }, g:moves(3))
     assert.same(log, g:log())                 -- entries cannot log
-    for s = 1, 3 do
-      assert.same(before[s].view, g:view(s))
-      assert.equal(before[s].show, g:show(s))
-    end
+    -- seat 1 entered nothing: its view is as it was; the others see their own drafts
+    assert.same(before[1].view, g:view(1))
+    assert.equal(before[1].show, g:show(1))
+    assert.same({ "land", "shed" }, g:view(2).my_order)
+    assert.same({ "ship" }, g:view(3).my_order)
+    local v2 = g:view(2)
+    v2.my_order = {}
+    assert.same(before[2].view, v2)
     -- the save file a seat may see holds its own steps only, and loads
     local text = save_text(g, 3)
     assert.is_nil(text:find("buy land", 1, true))
@@ -346,6 +348,41 @@ describe("secret orders", function()
                   "Player 2 orders nothing, gets nothing" }, g:log())
   end)
 
+  it("keeps back-to-back orders, constraints and a simultaneous choice apart", function()
+    local R = kontor.load_rules(ORDERS)
+    local function pick(g, seat)
+      local a = g:choose(seat, "pick", { "red", "green", "blue" })
+      local b = g:choose(seat, "pick", { "red", "green", "blue" })
+      return { a, b }
+    end
+    R.constraints = { { decisions = { "pick" }, check = function(_, seat, _, text)
+      if seat == 2 and text == "red" then return "seat 2 may not pick red" end
+    end } }
+    R.play = function(g)
+      local first = g:choose_orders({ 2, 1 }, "first", pick)
+      local second = g:choose_orders({ 1, 2 }, "second", pick)
+      local all = g:choose_all({ 1, 2 }, "vote", { { "yes", "no" }, { "yes", "no" } })
+      g:log("%d%d %d%d %d%d %d%d %d %d", first[1][1], first[1][2], first[2][1], first[2][2],
+        second[1][1], second[1][2], second[2][1], second[2][2], all[1], all[2])
+    end
+    local function play(script)
+      local g = kontor.new_game { rules = R, players = 2, seed = 1 }
+      for _, t in ipairs(script) do ok(g, t) end
+      return g
+    end
+    local a = play { "1: red", "2: blue", "1: green", "2: green", "2: blue", "1: red", "1: red", "2: green",
+                     "2: no", "1: yes" }
+    local b = play { "2: blue", "2: green", "1: red", "1: green", "1: red", "1: red", "2: blue", "2: green",
+                     "2: no", "1: yes" }
+    assert.same({ "12 32 11 32 1 2" }, a:log())   -- seat 2's options lack red: blue is its 2nd
+    assert.equal(save_text(a), save_text(b))
+    assert.same({ "2: blue", "2: green", "1: red", "1: green", "1: red", "1: red", "2: blue", "2: green",
+                  "2: no", "1: yes" }, a:actions())
+    local done, err = kontor.new_game { rules = R, players = 2, seed = 1 }:apply("2: red")
+    assert.is_nil(done)
+    assert.equal("'red' is not a legal action: seat 2 may not pick red; expected one of: green, blue", err)
+  end)
+
   it("keeps the invariants in random games, step by step, with undo", function()
     for seed = 1, 30 do
       local players = 2 + seed % 3
@@ -385,6 +422,57 @@ describe("secret orders", function()
       local again = new(players, seed, { quiet = true })
       assert(again:replay(fast:move_list()))
       assert.same(fast:state(), again:state())
+    end
+  end)
+end)
+
+describe("secret orders at the terminal", function()
+  local function run(args, input)
+    local path = tmp("in.txt")
+    support.write(path, input)
+    local f = assert(io.popen(support.binary() .. " " .. args .. " < " .. support.sh_quote(path) .. " 2>&1"))
+    local out = f:read("a")
+    f:close()
+    return out
+  end
+
+  it("play: one seat enters its whole order, then hands over; the next sees none of it", function()
+    local out = run("play --rules " .. ORDERS .. " --players 2 --seed 2",
+      "1\nbuy shed\nundo\ndone\n3\n1\n1\n")
+    local p1 = out:find("--- Player 1's turn (seat 1) ---", 1, true)
+    local p2 = out:find("--- Player 2's turn (seat 2) ---", 1, true)
+    assert.truthy(p1 and p2 and p1 < p2)
+    local first, second = out:sub(p1, p2 - 1), out:sub(p2)
+    assert.truthy(first:find("Player 1, your secret order (order): buy ship, buy shed so far; next: purchase.", 1, true))
+    assert.truthy(first:find("Took back 1 step of Player 1's order: buy shed", 1, true))
+    -- seat 2's screen, up to the reveal, shows nothing of seat 1's order
+    local reveal = second:find("Player 1 orders", 1, true)
+    assert.truthy(reveal)
+    local before = second:sub(1, reveal - 1)
+    assert.is_nil(before:find("Player 1's order", 1, true))
+    assert.is_nil(before:find("Player 1, your", 1, true))
+    assert.is_nil(before:find("1: buy", 1, true))
+    assert.truthy(second:find("Player 2, your secret order (order): buy shed, buy ship so far; next: purchase.", 1, true))
+    assert.truthy(second:find("Player 1 orders ship, gets ship\nPlayer 2 orders shed, ship, gets shed", 1, true))
+  end)
+
+  it("repl: steps of seats in any order, undo of the seat's own step, a seat's save file", function()
+    local save = tmp("as2.json")
+    local out = run("repl", table.concat({
+      "new rules=" .. ORDERS .. " players=3 seed=2",
+      "2: buy land", "buy shed", "1: buy ship", "undo", "as 2", "moves", "save " .. save, "" }, "\n"))
+    assert.truthy(out:find("Player 2's order so far: buy land, buy shed; next: purchase.", 1, true))
+    assert.truthy(out:find("Took back 1 step of Player 1's order: buy ship", 1, true))
+    assert.truthy(out:find("1  Player 2: buy land\n2  Player 2: buy shed\n", 1, true))
+    assert.truthy(out:find("Saved 2 moves to " .. save .. " (what Player 2 sees).", 1, true))
+    local l = assert(kontor.load_game(save))
+    assert.same({ "buy land", "buy shed" }, l:pending(2))
+  end)
+
+  it("sim: plays secret orders for every player count", function()
+    for players = 2, 4 do
+      local out = run("sim --rules " .. ORDERS .. " --players " .. players .. " --games 200", "")
+      assert.truthy(out:find("games        200 (seed 1)", 1, true), out)
     end
   end)
 end)

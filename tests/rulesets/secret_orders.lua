@@ -44,9 +44,11 @@ function R.setup(g)
   g.round = 0
 end
 
--- 2. One seat's order, step by step against its own copy of its coins.
-local function enter_order(g, seat)
+-- 2. One seat's order, step by step against its own copy of its coins;
+-- the draft shows the seat its order so far (R.view).
+local function enter_order(g, seat, draft)
   local budget, order = g.coins:get(seat), {}
+  draft.items = order
   while #order < g.options.max_buys do
     local opts, items = {}, {}
     for _, item in ipairs(ITEMS) do
@@ -97,6 +99,13 @@ function R.play(g)
 end
 
 function R.scores(g) return g.points:values() end
+
+-- What a seat sees: everything public, and its own order while it enters it.
+function R.view(g, seat)
+  local draft = g:draft(seat)
+  return { coins = g.coins, points = g.points, owned = g.owned, yard = g.yard, first = g.first,
+           round = g.round, my_order = draft and draft.items or false }
+end
 
 function R.invariants(g)
   for s = 1, g.players do
