@@ -14,8 +14,8 @@
 --                 g.line.pirate; g.removed workers out of the game by kind
 --   g.first       the first player token's holder; g.pirate_holder
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
---   g.order[s]    while the build orders are open: seat s's draft, the
---                 working copy its entry keeps (see enter_order), O14-O16
+--   g:draft(s)    while the build orders are open: seat s's entry's draft,
+--                 .order its working copy (see enter_order), O14-O16
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
@@ -497,7 +497,7 @@ function R.setup(g, scenario)
   make_ring(g)
   g.gold = kontor.counter { n = n, min = 0, init = g.options.start_gold }     -- O6
   g.vp = kontor.counter { n = n, min = 0 }
-  g.card, g.order = {}, false
+  g.card = {}
   g.bag, g.line, g.removed = {}, { pirate = false }, {}
   for _, kind in ipairs(KINDS) do
     g.bag[kind] = R.data.bag_per_player[kind] * n                 -- O7, T8
@@ -877,12 +877,12 @@ end
 -- One seat's order (O14, O32), entered with g:choose_orders: step by step,
 -- each checked against the seat's own copy of its card (O15). A step with
 -- one option is taken without asking and logged at the reveal (O32). The
--- entry changes nothing of the game; it keeps its working copy, the draft,
--- at g.order[seat], where only R.view and R.board read it, for that seat
--- alone (O32: "a player sees their own card as the order so far leaves
--- it"). `o` is where it starts; `upto` a stage where it stops.
-local function enter_order(g, seat, o, upto)
-  g.order[seat] = o
+-- entry changes nothing of the game; it keeps its working copy in its
+-- draft, which R.view and R.board show to that seat alone (O32: "a player
+-- sees their own card as the order so far leaves it"). `o` is where it
+-- starts; `upto` a stage where it stops.
+local function enter_order(g, seat, o, upto, draft)
+  draft.order = o
   while true do
     local name, opts, what = next_step(g, seat, o, upto)
     if not name then break end
@@ -892,6 +892,7 @@ local function enter_order(g, seat, o, upto)
   end
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
   o.stage = "finished"
+  draft.finished = true                                -- public: who has finished (O32)
   local card = o.card
   return { card = { own = card.own, crew = card.crew, pool = card.pool, store = card.store, ships = card.ships },
            gold = o.gold, steps = o.steps }          -- plain data: the tiles' list is rebuilt at the reveal
@@ -908,12 +909,9 @@ end
 
 -- Every seat enters its order at once and in secret (O14, O34).
 function R.rules.enter_orders(g, start, upto)
-  g.order = {}
-  local orders = g:choose_orders(g:turn_order(1), "build order", function(g2, seat)
-    return enter_order(g2, seat, start(g2, seat), upto)
+  return g:choose_orders(g:turn_order(1), "build order", function(g2, seat, draft)
+    return enter_order(g2, seat, start(g2, seat), upto, draft)
   end)
-  g.order = false
-  return orders
 end
 
 -- O16: all orders become public at once; costs are paid to the bank.
@@ -1356,7 +1354,8 @@ function R.invariants(g)
     local card = g.card[s]
     given = given + g.vp:get(s)
     if g.gold:get(s) < 0 then return "negative gold" end
-    if g.order and g.order[s] and g.order[s].gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
+    local d = g:draft(s)
+    if d and d.order and d.order.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
     if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then return "seat " .. s .. ": wool + cloth above the tokens" end
     for _, c in ipairs(COLOURS) do
       if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then
@@ -1426,10 +1425,11 @@ function R.view(g, seat)
   for s = 1, g.players do
     local p = card_view(g, g.card[s])
     p.name, p.gold, p.vp, p.port = g.names[s], g.gold:get(s), g.vp:get(s), port_name(g, g.home[s])
-    local o = g.order and g.order[s]
-    if o then
-      p.order_finished = o.stage == "finished" or nil
-      if seat == s then                         -- O34: a seat sees its own order only
+    local d = g:draft(s)
+    if d then
+      p.order_finished = d.finished or false
+      local o = seat == s and d.order           -- O34: a seat sees its own order only
+      if o then
         p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps) } }
       end
     end
@@ -1502,12 +1502,13 @@ function R.board(g, seat)
   for _, e in ipairs(g.ring) do ports[#ports + 1] = e.port .. (e.seat and "" or "(T)") end
   out[3] = "Ports: " .. table.concat(ports, " > ")
   for s = 1, g.players do
-    local o = g.order and g.order[s]
+    local d = g:draft(s)
     local card, gold = g.card[s], g.gold:get(s)
     local mark = "  "
-    if o then
-      if seat == nil or seat == s then card, gold = o.card, o.gold end   -- O34
-      mark = o.stage == "finished" and "v " or "  "
+    if d then
+      local o = (seat == nil or seat == s) and d.order                  -- O34
+      if o then card, gold = o.card, o.gold end
+      mark = d.finished and "v " or "  "
     end
     card_lines(g, s, card, gold, out, mark)
   end
