@@ -32,6 +32,12 @@ local CASES = {
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.4 },
   { name = "caribbean", args = "--rules caribbean", players = 2,
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.5 },
+  -- Old World: its plain side is the rule script itself under a stand-in
+  -- engine (tests/bench/old_world.lua), so the difference is the engine's.
+  { name = "old_world", args = "--rules old_world", players = 4,
+    kontor = 1000, plain = 1000, ir = { 10, 50 }, target = 0.5 },
+  { name = "old_world", args = "--rules old_world", players = 8,
+    kontor = 500, plain = 500, ir = { 5, 25 }, target = 0.5 },
 }
 if quick then
   for _, c in ipairs(CASES) do
@@ -129,6 +135,17 @@ for _, r in ipairs(rows) do
   local ratio = r.kg / r.pg
   print(("%-14s %s the target %.2fx (%.3fx)"):format(r.c.name, ratio >= r.c.target and "meets" or "is below",
     r.c.target, ratio))
+end
+
+-- The engine's cost a step: kontor's time (and instructions) a step minus
+-- the plain side's, for Sea Merchants and Old World in the same run
+-- (issue 14: Old World's must be no higher than Sea Merchants').
+print()
+print("engine cost a step (kontor minus plain):")
+for _, r in ipairs(rows) do
+  local us = 1e6 * (1 / (r.kg * r.ks) - 1 / (r.pg * r.ps))
+  print(("  %-14s %dp %7.2f us%s"):format(r.c.name, r.c.players, us,
+    r.kir and ("  %9s Ir"):format(thousands(r.kir / r.ks - r.pir / r.ps)) or ""))
 end
 
 -- The engine's own cost per step: the race rule set (one decision a turn,

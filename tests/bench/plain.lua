@@ -15,7 +15,8 @@
 local M = {}
 
 local here = (debug and debug.getinfo and debug.getinfo(1, "S").source:match("^@(.*/)")) or "tests/bench/"
-local LOOPS = { sea_merchants = "sea_merchants", house = "sea_merchants", caribbean = "caribbean" }
+local LOOPS = { sea_merchants = "sea_merchants", house = "sea_merchants", caribbean = "caribbean",
+                old_world = "old_world" }
 
 function M.loop(name)
   local file = LOOPS[name] or error("no plain loop named " .. tostring(name), 0)
