@@ -1034,22 +1034,10 @@ R.explain = {
 ---------------------------------------------------------------------------
 
 -- R.play picks up from g.phase and g.current when a turn begins: a copy of
--- the game for search restarts it from a saved state.
+-- the game for search restarts it from a saved state. Nothing in the state
+-- is derived from the hands, so a bot's resampled deal needs no
+-- R.resampled to follow it.
 R.resumes_at_turn = true
-
--- The hands were dealt again in a bot's imagined copy: g.held follows them.
-function R.resampled(g)
-  for seat = 1, g.players do
-    local held = g.held[seat]
-    for p = 1, #held do held[p] = 0 end
-    for _, card in ipairs(g.hands[seat]:cards()) do
-      local name = R.card_text(g, card)
-      for p = 1, #held do
-        if R.data.products[p] == name then held[p] = held[p] + 1 end
-      end
-    end
-  end
-end
 
 -- What a position is worth to `seat`, as the bots see it: coins, plus
 -- half a coin per card in hand, plus for each loaded ship what it would
