@@ -591,6 +591,11 @@ end
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
   local ship = CARDS[card]
+  if not ship.swords then
+    g:skip(seat, "repel", "the " .. ship.name .. " has a skull: it cannot be repelled")
+  elseif g.st[seat].strength < ship.swords then
+    g:skip(seat, "repel", ("strength %d is below the %s's %d swords"):format(g.st[seat].strength, ship.name, ship.swords))
+  end
   if ship.swords and g.st[seat].strength >= ship.swords then
     g.revealed:push(card)                          -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
@@ -719,9 +724,13 @@ end
 
 local function active_takes(g, seat)
   local left = allowance(g, seat)
+  if g.harbour:count() == 0 then g:skip(seat, "take", "the harbour is empty") end
   while left > 0 and g.harbour:count() > 0 do
     local options, at = take_options(g, seat, coins(g, seat))
-    if #options == 1 and #fulfillable(g, seat) == 0 then break end   -- nothing to decide
+    if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
+      g:skip(seat, "take", "nothing in the harbour is affordable")
+      break
+    end
     local k = decide(g, seat, "take", options)
     if k == #options then return end                                 -- take nothing
     if k then
@@ -739,9 +748,12 @@ end
 local function other_takes(g, seat, active)
   for _ = 1, 1 + g.st[seat].takes do
     local c = coins(g, seat)
-    if c == 0 or g.harbour:count() == 0 then return end
+    if g.harbour:count() == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options, at = take_options(g, seat, c - 1)
-    if #options == 1 then return end                                 -- nothing affordable
+    if #options == 1 then                                            -- nothing affordable
+      return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
+    end
     local k = g:choose(seat, "take_other", options)
     if k == #options then return end                                 -- take nothing
     take(g, seat, active, at[k])

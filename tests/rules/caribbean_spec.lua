@@ -612,4 +612,22 @@ describe("Merchants of the Caribbean", function()
       end
     end
   end)
+
+  describe("skipped decisions leave a trace (g:skipped, issue 12)", function()
+    it("a ship stronger than the player: no repel decision, and why", function()
+      local g = game{ deck = concat({ "Pinnace 1/1" }, FILLER) }   -- revealed at once; strength 0
+      assert.same({ { seat = 1, decision = "repel", turn = 1,
+                      why = "strength 0 is below the Pinnace 1/1's 1 swords" } }, g:skipped())
+    end)
+
+    it("a player with no coin is not asked to take, and the trace says why", function()
+      local g = game{ phase = "loot", harbour = { "Flute 1/2", "Sailor 3/1" }, coins = { 1, 0 } }
+      ok(g, "take nothing")
+      local seen
+      for _, e in ipairs(g:skipped()) do
+        if e.seat == 2 and e.decision == "take_other" then seen = e.why end
+      end
+      assert.are.equal("no coin to pay the active player", seen)
+    end)
+  end)
 end)
