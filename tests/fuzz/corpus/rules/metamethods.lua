@@ -11,13 +11,13 @@ R.constraints = { function(g, seat, name, text) return setmetatable({}, mm) == n
 R.explain = { [1] = function() return setmetatable({}, mm) end }
 function R.setup(g)
   g.x = setmetatable({}, mm)
-  local ok = pcall(setmetatable, g, mm)
+  g.ok = pcall(setmetatable, g, mm)
   g.mt = getmetatable(g)
   g.names = setmetatable({}, mm)
 end
 function R.play(g)
   g.co = coroutine.running()
-  local t <close> = setmetatable({}, mm)
+  local t <close> = setmetatable({}, mm)  -- luacheck: ignore 211 (its __close is the point)
   while true do
     local k = g:choose(1, setmetatable({}, mm), { "a", "b" })
     g.rng:shuffle({ 1, 2, 3 })

@@ -2,7 +2,7 @@
 local R = { name = "weak", players = { min = 1, max = 1 } }
 local function fill(obj)
   local hog = {}
-  for i = 1, 1 << 20 do hog[i] = ("x"):rep(256) .. i; obj[i] = i end
+  for i = 1, 1 << 20 do hog[i] = ("x"):rep(256) .. i; obj[i] = #hog end
 end
 function R.setup(g)
   pcall(setmetatable, {}, { __mode = "k" })
