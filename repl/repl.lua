@@ -812,13 +812,21 @@ end
 C.save = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("save FILE: which file?") end
+  -- `save FILE as SEAT`: the file that seat may see (the others' secret
+  -- steps not yet revealed left out)
+  local seat
+  local fpart, spart = arg:match("^(.-)%s+as%s+(%S+)$")
+  if fpart and fpart ~= "" then
+    seat = sess:parse_seat(spart)
+    if seat then arg = fpart end
+  end
+  if seat and secret_seat(sess, seat, "save") then return end
   local file = unquote(arg)
-  -- with `as SEAT`: the file that seat may see (others' secret steps left out)
-  local ok, e = g:save(file, sess.as)
+  local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
-  local n = #g:moves(sess.as, sess.as ~= nil)
+  local n = #g:moves(seat, seat ~= nil)
   sess:say(string.format("Saved %d move%s to %s%s.", n, n == 1 and "" or "s", file,
-    sess.as and string.format(" (what %s sees)", sess:name(sess.as)) or ""))
+    seat and string.format(" (what %s sees)", sess:name(seat)) or ""))
 end
 
 local function file_exists(path)

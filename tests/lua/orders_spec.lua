@@ -460,7 +460,7 @@ describe("secret orders at the terminal", function()
     local save = tmp("as2.json")
     local out = run("repl", table.concat({
       "new rules=" .. ORDERS .. " players=3 seed=2",
-      "2: buy land", "buy shed", "1: buy ship", "undo", "as 2", "moves", "save " .. save, "" }, "\n"))
+      "2: buy land", "buy shed", "1: buy ship", "undo", "as 2", "moves", "save " .. save .. " as 2", "" }, "\n"))
     assert.truthy(out:find("Player 2's order so far: buy land, buy shed; next: purchase.", 1, true))
     assert.truthy(out:find("Took back 1 step of Player 1's order: buy ship", 1, true))
     assert.truthy(out:find("1  Player 2: buy land\n2  Player 2: buy shed\n", 1, true))
