@@ -1439,7 +1439,11 @@ function R.view(g, seat)
 end
 
 local SHORT = { wool = "wool", cloth = "cloth" }
-for _, c in ipairs(R.data.colours) do SHORT["dye:" .. c] = c:sub(1, 2); SHORT["fg:" .. c] = c:sub(1, 2):upper() end
+local COLOUR_SHORT = { blue = "bl", red = "re", yellow = "ye", brown = "br", black = "bk" }
+for _, c in ipairs(R.data.colours) do
+  local short = COLOUR_SHORT[c] or c
+  SHORT["dye:" .. c], SHORT["fg:" .. c] = short, short:upper()
+end
 
 local SHORT_TILE = {
   sheep_herding = "sheep", woad_plantation = "woad", madder_plantation = "madder",
@@ -1457,18 +1461,29 @@ local function abbrev(id)
   return SHORT_TILE[id] or id
 end
 
+-- Adds `text` to `out`, broken at spaces into lines of at most 79 characters.
+local function wrapped(out, text)
+  while #text > 79 do
+    local cut = text:sub(1, 79):match("^.*() ")
+    if not cut or cut <= 6 then break end
+    out[#out + 1] = text:sub(1, cut - 1)
+    text = "      " .. text:sub(cut + 1)
+  end
+  out[#out + 1] = text
+end
+
 local function card_lines(g, s, card, gold, out, mark)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
   out[#out + 1] = string.format("%s%-10s %-10s %3d gold %3d VP  pool s%d l%d f%d%s%s", mark,
-    g.names[s]:sub(1, 10), ring_port, gold, g.vp:get(s), pool.seaman, pool.land, pool.facility,
+    g.names[s]:sub(1, 10), ring_port:sub(1, 10), gold, g.vp:get(s), pool.seaman, pool.land, pool.facility,
     g.first == s and "  [token]" or "", g.pirate_holder == s and "  [pirate]" or "")
   local tiles = {}
   for _, t in ipairs(TILES_24) do
     local n = card.own[t.id]
     if n then tiles[#tiles + 1] = string.format("%s %d/%d", abbrev(t.id), card.crew[t.id] or 0, n * t.slots) end
   end
-  out[#out + 1] = "    " .. (#tiles > 0 and table.concat(tiles, " ") or "no tiles")
+  wrapped(out, "    " .. (#tiles > 0 and table.concat(tiles, " ") or "no tiles"))
   local store = {}
   for _, good in ipairs(GOODS) do
     if card.store[good] > 0 then store[#store + 1] = SHORT[good] .. " " .. card.store[good] end
@@ -1483,24 +1498,22 @@ local function card_lines(g, s, card, gold, out, mark)
     end
     ships[#ships + 1] = txt
   end
-  out[#out + 1] = "    store " .. (#store > 0 and table.concat(store, " ") or "empty") .. " | ships " .. table.concat(ships, " ")
+  wrapped(out, "    store " .. (#store > 0 and table.concat(store, " ") or "empty") .. " | ships " .. table.concat(ships, " "))
 end
 
 function R.board(g, seat)
   local out = {}
   local left = vp_bank_left(g)
-  out[1] = string.format("Old World - turn %d, %s%s - VP bank %s - pirate %d/%d VP, next %s",
-    g.turn, g.phase, g.ending and (" (last turn: " .. g.ending .. ")") or "",
+  out[1] = string.format("Old World turn %d, %s%s | VP bank %s | pirate %d/%d VP, turns %s",
+    g.turn, g.phase, g.ending and (" (last: " .. g.ending .. ")") or "",
     left and (left .. "/" .. g.vp_bank) or "off", g.pirate_vp, g.pirate_target,
     ((is_pirate_turn(g, g.turn) and g.phase ~= "over") and "now, " or "") .. table.concat(pirate_turns(g, 3), ","))
-  local line = {}
-  for _, kind in ipairs(KINDS) do line[#line + 1] = KIND_WORDS[kind] .. " " .. g.line[kind] end
-  out[2] = string.format("Line: %s%s | Bag: seaman %d, land %d, facility %d | removed %d",
-    table.concat(line, ", "), g.line.pirate and ", pirate" or "", g.bag.seaman, g.bag.land,
-    g.bag.facility, count_of(g.removed))
+  out[2] = string.format("Line: seamen %d, land %d, facility %d%s | Bag: %d, %d, %d | removed %d",
+    g.line.seaman, g.line.land, g.line.facility, g.line.pirate and ", pirate" or "",
+    g.bag.seaman, g.bag.land, g.bag.facility, count_of(g.removed))
   local ports = {}
   for _, e in ipairs(g.ring) do ports[#ports + 1] = e.port .. (e.seat and "" or "(T)") end
-  out[3] = "Ports: " .. table.concat(ports, " > ")
+  out[3] = "Ring: " .. table.concat(ports, " ")
   for s = 1, g.players do
     local d = g:draft(s)
     local card, gold = g.card[s], g.gold:get(s)

@@ -588,6 +588,22 @@ describe("Merchants of the Old World", function()
       cleanup()
     end)
 
+    it("the board fits an 80x40 terminal with 8 players, one of them with a full card", function()
+      local g = game({ tiles = { { sheep_herding = 5, woad_plantation = 3, madder_plantation = 2, weld_plantation = 2,
+                                   walnut_plantation = 2, iron_plantation = 1, shearing_shed = 1, fulling_mill = 1,
+                                   machine_shears = 1, back_strap_loom = 1, warp_weighted_loom = 1, power_loom = 1,
+                                   dye_house = 1, ships = 3 } },
+                       storage = { { wool = 2, cloth = 2, ["dye:blue"] = 1, ["dye:black"] = 1, ["fg:blue"] = 1,
+                                     ["fg:red"] = 1, ["fg:black"] = 1 } } }, 8)
+      local lines = 0
+      for l in g:show(1):gmatch("[^\n]+") do
+        lines = lines + 1
+        assert(#l < 80, l)
+      end
+      assert.is_true(lines <= 40)
+      assert.truthy(g:show(1):find("bk 1 BL 1 RE 1 BK 1", 1, true))
+    end)
+
     it("O34: bids are secret until all have bid", function()
       local g = game { gold = { 3, 3, 3, 3 }, line = { land = 1 } }
       ok(g, "1: bid 3")
