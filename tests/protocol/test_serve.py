@@ -32,6 +32,7 @@ GAMES = [
     ("the house preset", dict(rules="sea_merchants", variants=["house"], players=3, seed=102), 2),
     ("caribbean", dict(rules="caribbean", players=3, seed=103), 3),
     ("port_royal", dict(rules="caribbean", variants=["port_royal"], players=4, seed=104), 4),
+    ("old_world", dict(rules="old_world", players=3, seed=105), 5),
 ]
 
 TESTS = []
@@ -71,7 +72,7 @@ def play_randomly(server, game, rng, seats=None, max_steps=20000):
         requests += 1
         if d["kind"] == "over":
             return requests
-        check(d["kind"] in ("player", "simultaneous"), "unexpected decision %r" % d["kind"])
+        check(d["kind"] in ("player", "simultaneous", "orders"), "unexpected decision %r" % d["kind"])
         seat = d["seats"][0]
         if seats is not None:
             check(seat in seats, "seat %d decides but is a bot's" % seat)
