@@ -259,6 +259,13 @@ end }
     assert.truthy(has(out, "{ t = <cycle> }"))
   end)
 
+  it("'Game over' and the scores are printed once, however the game is looked at afterwards", function()
+    local out = kontor_cmd("--players 2 --seed 1", "auto\nboard\noptions\ndo 1\nauto\n")
+    local n = select(2, out:gsub("Game over", ""))
+    assert.are.equal(1, n, out)
+    assert.truthy(has(out, "Game over. Final scores:\n  Player 1     7  winner\n  Player 2     5\n"), out)
+  end)
+
   it("no prompt, no banner and no escape codes in piped output, even when errors are printed", function()
     local out = kontor_cmd("--players 2", "error('x')\ndo 99\nfoo bar\n")
     assert.falsy(has(out, "\27"))
