@@ -96,27 +96,24 @@ end
 
 -- "name:k=v,k2=v2" -> { name, options = { k = "v", k2 = "v2" } }
 local function parse_variant(s)
-  local name, rest = s:match("^([^:]+):(.*)$")
-  if not name then return { s, options = {} } end
-  local opts = {}
-  for kv in rest:gmatch("[^,]+") do
-    local k, v = kv:match("^%s*([%w_][%w_.]*)%s*=%s*(.-)%s*$")
-    if not k then return nil, string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s) end
-    opts[k] = v
-  end
-  return { name, options = opts }
+  local name, opts = require("kontor.rules").parse_variant(s)
+  if not name then return nil, opts end
+  return { name, options = opts or {} }
 end
 
--- Parses --flag value pairs. spec: flag -> "value"|"list"|"bool". Returns
--- table or nil, message.
-local function parse_flags(args, first, spec)
+-- Parses --flag value pairs against one or more specs (flag -> "value",
+-- "list", "bool" or "kv"; repl/lab.lua shares it). Returns the table (with
+-- the "kv" flags' pairs in t.option), or nil and a message.
+function M.parse_flags(args, first, ...)
+  local specs = { ... }
   local t = { option = {} }
   local i = first
   while i <= #args do
     local a = args[i]
     local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
     flag = flag or a
-    local kind = spec[flag]
+    local kind
+    for _, spec in ipairs(specs) do kind = kind or spec[flag] end
     if not kind then
       if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a) end
       return nil, string.format("unexpected argument '%s'", a)
@@ -146,6 +143,8 @@ local function parse_flags(args, first, spec)
   end
   return t
 end
+
+local parse_flags = M.parse_flags
 
 local function int_flag(t, name, default)
   local v = t[name]

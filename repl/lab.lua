@@ -39,42 +39,9 @@ local RUN_FLAGS = { ["--games"] = "value", ["--seed"] = "value", ["--json"] = "b
   ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value" }
 local COMPARE_FLAGS = { ["--a"] = "value", ["--b"] = "value", ["--unpaired"] = "bool" }
 
--- Parses --flag value pairs against the specs; returns the table and the
--- arguments that were flags of `keep` kinds, or nil, message.
+-- Parses --flag value pairs against the specs (the command line's parser).
 local function parse(args, first, ...)
-  local specs = { ... }
-  local t = {}
-  local i = first
-  while i <= #args do
-    local a = args[i]
-    local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
-    flag = flag or a
-    local kind
-    for _, spec in ipairs(specs) do kind = kind or spec[flag] end
-    if not kind then
-      if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a) end
-      return nil, string.format("unexpected argument '%s'", a)
-    end
-    local key = flag:sub(3):gsub("%-", "_")
-    if kind == "bool" then
-      t[key] = true
-    else
-      local v = inline
-      if v == nil then
-        i = i + 1
-        v = args[i]
-        if v == nil then return nil, string.format("option '%s' needs a value", flag) end
-      end
-      if kind == "list" then
-        t[key] = t[key] or {}
-        table.insert(t[key], v)
-      else
-        t[key] = v
-      end
-    end
-    i = i + 1
-  end
-  return t
+  return require("cli").parse_flags(args, first, ...)
 end
 
 -- "k=v,k2=v2" -> { k = "v", k2 = "v2" }
