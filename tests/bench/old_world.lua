@@ -47,10 +47,16 @@ function G:choose_all(seats, _, by_seat)
   return chosen
 end
 function G:choose_orders(seats, _, enter)
-  local orders = {}
-  for _, s in ipairs(seats) do orders[s] = enter(self, s) end
+  local orders, drafts = {}, {}
+  self.drafts = drafts
+  for _, s in ipairs(seats) do
+    drafts[s] = {}
+    orders[s] = enter(self, s, drafts[s])
+  end
+  self.drafts = nil
   return orders
 end
+function G:draft(s) return self.drafts and self.drafts[s] end
 function G:chance(_, opts, weights)
   if not weights then return self.random(#opts) end
   local total = 0
