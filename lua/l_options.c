@@ -22,6 +22,8 @@
  *                                            at a word boundary (' ' or ',')
  *   copy(option) -> option                  a string as is; a list copied
  *   steps(n) -> 4 tables                    the step lists, with room for n steps
+ *   order_copy(v, seat) -> copy             a secret order as plain data, copied
+ *                                            (g:choose_orders; raises unless plain)
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -334,6 +336,127 @@ static int opt_copy(lua_State *L) {
     return 1;
 }
 
+/* ---- a secret order, copied as plain data (g:choose_orders) ------------ */
+
+/* An order is nil, a boolean, a number, a string or a plain table of them
+ * (keys numbers, strings or booleans), no table inside itself, at most 32
+ * levels deep. The copy shares nothing with the entry's state. */
+#define ORDER_DEPTH 32
+
+struct order_copy {
+    lua_State *L;
+    lua_Integer seat;
+    const void *path[ORDER_DEPTH + 1];   /* the tables being copied, outermost first */
+    lua_Integer values;                  /* values copied: the work charged */
+};
+
+static int order_fail(struct order_copy *oc, const char *fmt, const char *what) {
+    lua_State *L = oc->L;
+    lua_pushfstring(L, "the order entry of seat %I returned ", oc->seat);
+    lua_pushfstring(L, fmt, what);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* Sets the `pairs` key-value pairs at stack[from..] into the table at dst. */
+static void order_set_pairs(lua_State *L, int dst, int from, int pairs, lua_Integer n) {
+    for (int i = 0; i < pairs; i++) {
+        int k = from + 2 * i;
+        if (lua_isinteger(L, k)) {
+            lua_Integer key = lua_tointeger(L, k);
+            if (key >= 1 && key <= n) {
+                lua_pushvalue(L, k + 1);
+                lua_rawseti(L, dst, key);
+                continue;
+            }
+        }
+        lua_pushvalue(L, k);
+        lua_pushvalue(L, k + 1);
+        lua_rawset(L, dst);
+    }
+}
+
+/* Pushes a copy of the value at (absolute) index src. A table is read in
+ * one pass: its keys and the copies of its values wait on the stack (up to
+ * ORDER_ON_STACK pairs), then go into a table made at its size; a larger
+ * table is filled as it is read. */
+#define ORDER_ON_STACK 1000
+
+static void order_copy_value(struct order_copy *oc, int src, int depth) {
+    lua_State *L = oc->L;
+    int t = lua_type(L, src);
+    oc->values++;
+    if (t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING) {
+        lua_pushvalue(L, src);
+        return;
+    }
+    if (t != LUA_TTABLE || lua_getmetatable(L, src))
+        order_fail(oc, "a %s: an order must be plain data (numbers, strings, booleans and plain "
+                       "tables of them)", lua_typename(L, t));
+    const void *p = lua_topointer(L, src);
+    for (int i = 0; i < depth; i++)
+        if (oc->path[i] == p) order_fail(oc, "a table that contains itself%s", "");
+    if (depth > ORDER_DEPTH) order_fail(oc, "tables nested deeper than 32 levels%s", "");
+    oc->path[depth] = p;
+    lua_Integer n = (lua_Integer)lua_rawlen(L, src);
+    int base = lua_gettop(L), pairs = 0, in_array = 0, dst = 0;
+    luaL_checkstack(L, 6, "an order nested too deep");
+    lua_pushnil(L);
+    while (lua_next(L, src)) {                 /* base [pairs | table] key value */
+        int kt = lua_type(L, -2);
+        if (kt != LUA_TNUMBER && kt != LUA_TSTRING && kt != LUA_TBOOLEAN)
+            order_fail(oc, "a table with a %s key", lua_typename(L, kt));
+        int top = lua_gettop(L), vt = lua_type(L, top);
+        if (vt == LUA_TNIL || vt == LUA_TBOOLEAN || vt == LUA_TNUMBER || vt == LUA_TSTRING) {
+            oc->values++;
+        } else {
+            order_copy_value(oc, top, depth + 1);      /* raises unless a plain table */
+            lua_replace(L, top);
+        }
+        if (dst == 0 && pairs < ORDER_ON_STACK) {
+            if (lua_isinteger(L, -2)) {
+                lua_Integer k = lua_tointeger(L, -2);
+                if (k >= 1 && k <= n) in_array++;
+            }
+            pairs++;
+            luaL_checkstack(L, 6, "an order too large");
+            lua_pushvalue(L, -2);                       /* the pair stays; key for next */
+            continue;
+        }
+        if (dst == 0) {                                 /* too many to keep: fill as read */
+            lua_createtable(L, (int)n, 0);
+            lua_insert(L, base + 1);
+            dst = base + 1;
+            order_set_pairs(L, dst, dst + 1, pairs, n);
+            lua_rotate(L, dst + 1, 2);                  /* base table key value pairs */
+            lua_settop(L, dst + 2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);                              /* key key value */
+        lua_rawset(L, dst);
+    }
+    if (dst == 0) {
+        lua_createtable(L, (int)n, pairs - in_array);
+        order_set_pairs(L, lua_gettop(L), base + 1, pairs, n);
+        if (pairs > 0) {
+            lua_replace(L, base + 1);
+            lua_settop(L, base + 1);
+        }
+    }
+}
+
+/* order_copy(v, seat) -> the copy; raises a message without a position. */
+static int opt_order_copy(lua_State *L) {
+    struct order_copy oc;
+    oc.L = L;
+    oc.seat = luaL_checkinteger(L, 2);
+    oc.values = 0;
+    lua_settop(L, 2);
+    order_copy_value(&oc, 1, 0);
+    kn_sandbox_charge(L, (double)oc.values);
+    return 1;
+}
+
 static const luaL_Reg opt_funcs[] = {
     {"check", opt_check},
     {"text", opt_text},
@@ -342,6 +465,7 @@ static const luaL_Reg opt_funcs[] = {
     {"extends", opt_extends},
     {"copy", opt_copy},
     {"steps", opt_steps},
+    {"order_copy", opt_order_copy},
     {NULL, NULL}
 };
 

@@ -198,33 +198,10 @@ local function other_seat(entering, seat)
 end
 
 -- A seat's order: plain data (nil, booleans, numbers, strings, plain
--- tables of them, no cycles), copied, so nothing of the entry's state or
--- the game's objects leaks through it.
-local function order_copy(v, seat, seen, depth)
-  local t = type(v)
-  if t == "nil" or t == "boolean" or t == "number" or t == "string" then return v end
-  if t ~= "table" or getmetatable(v) ~= nil then
-    error(format("the order entry of seat %d returned a %s: an order must be plain data "
-      .. "(numbers, strings, booleans and plain tables of them)", seat, t), 0)
-  end
-  if seen[v] then
-    error(format("the order entry of seat %d returned a table that contains itself", seat), 0)
-  end
-  if depth > 32 then
-    error(format("the order entry of seat %d returned tables nested deeper than 32 levels", seat), 0)
-  end
-  seen[v] = true
-  local c = {}
-  for k, x in next, v do
-    local tk = type(k)
-    if tk ~= "number" and tk ~= "string" and tk ~= "boolean" then
-      error(format("the order entry of seat %d returned a table with a %s key", seat, tk), 0)
-    end
-    c[k] = order_copy(x, seat, seen, depth + 1)
-  end
-  seen[v] = nil
-  return c
-end
+-- tables of them, no cycles, at most 32 levels), copied in C
+-- (lua/l_options.c), so nothing of the entry's state or the game's objects
+-- leaks through it.
+local order_copy = copt.order_copy
 
 -- g:choose_orders(seats, name, enter) -> { [seat] = order }: every seat in
 -- `seats` enters a whole order at once and in secret. enter(g, seat) runs
@@ -261,7 +238,7 @@ function Ctx:choose_orders(seats, name, enter)
       local order = enter(self, s, drafts[s])
       self._entering = false
       BOTS[self] = bot
-      orders[s] = order_copy(order, s, {}, 0)
+      orders[s] = order_copy(order, s)
     end
     sandbox.current_rng, self._drafts = rng, nil
     return orders
@@ -419,7 +396,7 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
     return false, kind
   end
   if costatus(e.co) == "dead" then
-    local cok, order = pcall(order_copy, kind, seat, {}, 0)
+    local cok, order = pcall(order_copy, kind, seat)
     if not cok then return false, order end
     e.co, e.name, e.opts, e.done, e.order = nil, nil, nil, true, order
     game.waiting = game.waiting - 1
