@@ -80,6 +80,8 @@ test: build/kontor build/asan/kontor build/lua/kontor/core.so $(CTESTS)
 bench: build/kontor
 	@sh tests/bench/run
 	@sh tests/balance/bench.sh
+	@echo "== bots: mcts (1,000 iterations) for seat 1 of 4-player Sea Merchants, CPU time a decision (issue 15: median under 0.5 s)"
+	@build/kontor run tests/bots/speed.lua mcts 30
 
 install: build/kontor build/lua/kontor/core.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \

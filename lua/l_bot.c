@@ -13,7 +13,7 @@
 #include "binding.h"
 #include "rng.h"
 
-enum { UP_RNG = 1, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_MAX, UP_COUNT };
+enum { UP_RNG = 1, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_MAX, UP_BASE, UP_COUNT };
 
 /* bot(seat, options [, name, players]): with a name, options are checked
  * as g:choose checks them (lua/l_options.c). */
@@ -28,7 +28,8 @@ static int bot_choose(lua_State *L) {
         luaL_argcheck(L, nopts > 0, 2, "no options");
     }
     lua_Integer seat = luaL_checkinteger(L, 1);
-    struct kn_rng *rng = kn_check_rng(L, lua_upvalueindex(UP_RNG));
+    /* checked by random_bot; an upvalue no one else can replace */
+    struct kn_rng *rng = (struct kn_rng *)lua_touserdata(L, lua_upvalueindex(UP_RNG));
     lua_Integer count = lua_tointeger(L, lua_upvalueindex(UP_COUNT)) + 1;
     if (count > lua_tointeger(L, lua_upvalueindex(UP_MAX)))
         return luaL_error(L, "the game did not end within %d steps",
@@ -37,7 +38,17 @@ static int bot_choose(lua_State *L) {
     lua_replace(L, lua_upvalueindex(UP_COUNT));
 
     lua_Integer k = (lua_Integer)kn_rng_below(rng, (uint64_t)nopts) + 1;
-    lua_Integer n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(UP_HIST)) + 1;
+    /* The step's number: the bot's own count after those recorded before
+     * (the first decision is answered from outside), found again with the
+     * step list's length only when a step was recorded from outside since
+     * (a rare manual chance): the length of a preallocated list is a search. */
+    lua_Integer base = lua_tointeger(L, lua_upvalueindex(UP_BASE)), n = base + count;
+    if (lua_rawgeti(L, lua_upvalueindex(UP_HIST), n) != LUA_TNIL) {
+        n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(UP_HIST)) + 1;
+        lua_pushinteger(L, n - count);
+        lua_replace(L, lua_upvalueindex(UP_BASE));
+    }
+    lua_pop(L, 1);
     lua_rawgeti(L, 2, k);
     kn_option_push_copy(L, -1);                            /* 4: the option */
     lua_replace(L, 3);
@@ -66,6 +77,7 @@ static int l_random_bot(lua_State *L) {
     for (int i = 2; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
     luaL_checkinteger(L, 6);
     lua_settop(L, 6);
+    lua_pushinteger(L, 0);                                 /* steps before (see bot_choose) */
     lua_pushinteger(L, 0);                                 /* steps taken */
     lua_pushcclosure(L, bot_choose, UP_COUNT);
     return 1;

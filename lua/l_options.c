@@ -126,12 +126,40 @@ static lua_Integer text_length(lua_State *L, int idx) {
     return len;
 }
 
+/* Whether two texts that start with the strings s (length m) and t
+ * (length n) can be equal: the shorter must begin the longer, which must go
+ * on with a separator there. A quick answer for most pairs of options,
+ * whose first words differ. */
+static int may_start_alike(const char *s, size_t m, const char *t, size_t n) {
+    size_t k = m < n ? m : n;
+    if (memcmp(s, t, k) != 0) return 0;
+    if (m == n) return 1;
+    char next = m > n ? s[k] : t[k];
+    return next == ' ' || next == ',';
+}
+
+/* The first string of the option at idx (its text's start), or NULL. */
+static const char *first_word(lua_State *L, int idx, size_t *len) {
+    int t = lua_type(L, idx);
+    if (t == LUA_TSTRING) return lua_tolstring(L, idx, len);
+    if (t != LUA_TTABLE || lua_rawgeti(L, idx, 1) != LUA_TSTRING) {
+        if (t == LUA_TTABLE) lua_pop(L, 1);
+        return NULL;
+    }
+    const char *s = lua_tolstring(L, -1, len);   /* the option keeps it alive */
+    lua_pop(L, 1);
+    return s;
+}
+
 int kn_option_same(lua_State *L, int a, int b) {
     struct cursor x, y;
     if (lua_rawequal(L, a, b)) return 1;
     if (lua_type(L, a) == LUA_TSTRING && lua_type(L, b) == LUA_TSTRING) return 0;
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
+    size_t m, n;
+    const char *s = first_word(L, a, &m), *t = first_word(L, b, &n);
+    if (s != NULL && t != NULL && !may_start_alike(s, m, t, n)) return 0;
     lua_Integer la = text_length(L, a);
     if (la < 0 || la != text_length(L, b)) return 0;      /* most often: not the same */
     if (!cursor_open(&x, L, a) || !cursor_open(&y, L, b)) return 0;
@@ -214,13 +242,15 @@ static const char *bad_option(lua_State *L, int idx) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
     if (n == 0) return "is an empty list";
     if (n > KN_MAX_WORDS) return "has more than " "64" " entries";
-    for (lua_Integer i = 1; i <= n; i++) {
+    int top = lua_gettop(L), ok = 1;
+    idx = lua_absindex(L, idx);
+    luaL_checkstack(L, (int)n, "option entries");   /* popped once, below */
+    for (lua_Integer i = 1; i <= n && ok; i++) {
         int et = lua_rawgeti(L, idx, i);
-        int ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
-        lua_pop(L, 1);
-        if (!ok) return "has an entry that is not a string or a whole number";
+        ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
     }
-    return NULL;
+    lua_settop(L, top);
+    return ok ? NULL : "has an entry that is not a string or a whole number";
 }
 
 /* Raises a message located at the rule script's line: level 2, the caller

@@ -35,6 +35,7 @@
 #include <sys/time.h>
 
 #include "binding.h"
+#include "kn_pool.h"
 
 #define TICK_USEC 10000                     /* watchdog tick, CPU time */
 #define DEFAULT_TIME 0.5                    /* CPU seconds per armed call */
@@ -77,17 +78,57 @@ static size_t cap(void) {
 static lua_Alloc host_alloc;
 static void *host_ud;
 
+/* The program's interpreter (kn_newstate) takes its small blocks from a
+ * pool (core/kn_pool.h): most of what a rule script allocates is small
+ * and short-lived, and the pool needs no header and no search a block.
+ * Larger blocks, and all of them when the pool's region is full, come
+ * from the C library. Not under AddressSanitizer, which must see every
+ * block to find a use after free; not for a host's interpreter
+ * (kn_sandbox_attach), which gets its own allocator back at lua_close. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KN_POOLED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KN_POOLED 0
+#endif
+#endif
+#ifndef KN_POOLED
+#define KN_POOLED 1
+#endif
+#define POOL_RESERVE ((size_t)256 << 20)
+
+static struct kn_pool pool;
+static int pooled;
+
+static void *pool_realloc(void *ptr, size_t osize, size_t nsize) {
+    if (ptr == NULL) {
+        void *b = kn_pool_alloc(&pool, nsize);
+        return b != NULL ? b : malloc(nsize);
+    }
+    if (!kn_pool_owns(&pool, ptr)) return realloc(ptr, nsize);
+    void *b = kn_pool_realloc(&pool, ptr, osize, nsize);
+    if (b != NULL) return b;
+    b = malloc(nsize);                       /* too large for the pool now */
+    if (b == NULL) return NULL;
+    memcpy(b, ptr, osize);                   /* osize < nsize here */
+    kn_pool_free(&pool, ptr, osize);
+    return b;
+}
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud;
     size_t tag = osize;
     if (ptr == NULL) osize = 0;  /* osize is a type tag then */
     if (nsize == 0) {
-        if (host_alloc) host_alloc(host_ud, ptr, tag, 0); else free(ptr);
+        if (pooled && kn_pool_owns(&pool, ptr)) kn_pool_free(&pool, ptr, osize);
+        else if (host_alloc) host_alloc(host_ud, ptr, tag, 0);
+        else free(ptr);
         lim.used -= osize;
         return NULL;
     }
     if (nsize > osize && lim.used - osize + nsize > cap()) return NULL;
-    void *p = host_alloc ? host_alloc(host_ud, ptr, tag, nsize) : realloc(ptr, nsize);
+    void *p = pooled ? pool_realloc(ptr, osize, nsize)
+            : host_alloc ? host_alloc(host_ud, ptr, tag, nsize) : realloc(ptr, nsize);
     if (p == NULL) return NULL;
     lim.used = lim.used - osize + nsize;
     return p;
@@ -170,6 +211,7 @@ static void install_watchdog(void) {
 }
 
 lua_State *kn_newstate(void) {
+    pooled = KN_POOLED && kn_pool_init(&pool, POOL_RESERVE) == 0;
     lua_State *L = lua_newstate(sb_alloc, NULL);
     if (L == NULL) return NULL;
     lua_atpanic(L, sb_panic);

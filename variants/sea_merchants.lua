@@ -103,8 +103,9 @@ end
 function R.cards_in_hand(g, seat)
   local held = {}
   for p = 1, #D.products do held[p] = 0 end
-  for _, card in ipairs(g.hands[seat]:cards()) do
-    local p = product_of(card)
+  local cards = g.hands[seat]:cards()
+  for i = 1, #cards do
+    local p = product_of(cards[i])
     held[p] = held[p] + 1
   end
   return held
@@ -112,8 +113,9 @@ end
 
 local function showing(g, p)              -- market slots showing product p
   local n = 0
-  for _, card in ipairs(g.market:cards()) do
-    if product_of(card) == p then n = n + 1 end
+  local cards = g.market:cards()
+  for i = 1, #cards do
+    if product_of(cards[i]) == p then n = n + 1 end
   end
   return n
 end
@@ -363,10 +365,10 @@ end
 -- of their empty ships (options: products in canonical order, then ships).
 local function load_a_ship(g, seat)
   local ships, pool, options = g.ships[seat], cubes_in_pool(g), {}
-  for p, name in ipairs(D.products) do
+  for p = 1, #D.products do
     if pool[p] > 0 then
       for k = 1, #ships do
-        if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
+        if ships[k] == 0 then options[#options + 1] = { "load", D.products[p], "on ship", k } end
       end
     end
   end
@@ -379,8 +381,9 @@ local function load_a_ship(g, seat)
 end
 
 local function has_empty_ship(g, seat)
-  for _, c in ipairs(g.ships[seat]) do
-    if c == 0 then return true end
+  local ships = g.ships[seat]
+  for k = 1, #ships do
+    if ships[k] == 0 then return true end
   end
   return false
 end
@@ -429,9 +432,9 @@ end
 -- S6, S12: the products a cube on ship k can be exchanged for: every other
 -- product with a cube in the pool.
 local function other_products(g, seat, k)
-  local list, pool = {}, cubes_in_pool(g)
-  for p, name in ipairs(D.products) do
-    if p ~= g.ships[seat][k] and pool[p] > 0 then list[#list + 1] = name end
+  local list, pool, cube = {}, cubes_in_pool(g), g.ships[seat][k]
+  for p = 1, #D.products do
+    if p ~= cube and pool[p] > 0 then list[#list + 1] = D.products[p] end
   end
   return list
 end
@@ -439,8 +442,8 @@ end
 -- S12: whether `pool` holds a cube of a product other than `p` (p = 0:
 -- any cube).
 local function other_cube_in_pool(pool, p)
-  for q, n in ipairs(pool) do
-    if q ~= p and n > 0 then return true end
+  for q = 1, #pool do
+    if q ~= p and pool[q] > 0 then return true end
   end
   return false
 end
@@ -464,7 +467,8 @@ end
 -- ship also needs a cube to load (S12).
 local function buyable_cards(g, seat)
   local list, coins = {}, g.coins:get(seat)
-  for _, card in ipairs(D.specials) do
+  for i = 1, #D.specials do
+    local card = D.specials[i]
     if g.pool[card] > 0 and coins >= D.price[card]
         and (card ~= "ship" or other_cube_in_pool(cubes_in_pool(g), 0)) then
       list[#list + 1] = card
@@ -486,8 +490,9 @@ end
 -- The product for ship k, chosen at decision `name`: "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
   local options = {}
-  for i, product in ipairs(other_products(g, seat, k)) do
-    options[i] = { words, "ship", k, "to", product }
+  local products = other_products(g, seat, k)
+  for i = 1, #products do
+    options[i] = { words, "ship", k, "to", products[i] }
   end
   return PRODUCT[options[g:choose(seat, name, options)][5]]
 end
@@ -495,7 +500,7 @@ end
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
 local function exchange_action(g, seat, ships)
   local options = {}
-  for i, k in ipairs(ships) do options[i] = { "exchange", "ship", k } end
+  for i = 1, #ships do options[i] = { "exchange", "ship", ships[i] } end
   local k = options[g:choose(seat, "exchange_ship", options)][3]
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
@@ -504,8 +509,8 @@ end
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_a_ship(g, seat)
   local options, pool = {}, cubes_in_pool(g)
-  for p, name in ipairs(D.products) do
-    if pool[p] > 0 then options[#options + 1] = { "buy ship and load", name } end
+  for p = 1, #D.products do
+    if pool[p] > 0 then options[#options + 1] = { "buy ship and load", D.products[p] } end
   end
   local p = PRODUCT[options[g:choose(seat, "load_ship", options)][2]]
   local ships = g.ships[seat]
@@ -521,7 +526,8 @@ end
 -- Phase I action 2: buy a special card (S7).
 local function buy_action(g, seat)
   local options = {}
-  for i, card in ipairs(buyable_cards(g, seat)) do options[i] = { "buy", card } end
+  local cards = buyable_cards(g, seat)
+  for i = 1, #cards do options[i] = { "buy", cards[i] } end
   local card = options[g:choose(seat, "buy_card", options)][2]
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
@@ -539,7 +545,8 @@ function R.rules.extra_exchanges(g, seat)
   local words = dock .. " exchange"                     -- "dock exchange"
   for _ = 1, (g.specials[seat][dock] or 0) - (g.new_dock and 1 or 0) do
     local options = {}
-    for i, k in ipairs(exchangeable_ships(g, seat)) do options[i] = { words, "ship", k } end
+    local ships = exchangeable_ships(g, seat)
+    for i = 1, #ships do options[i] = { words, "ship", ships[i] } end
     if #options == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
@@ -623,10 +630,11 @@ end
 function R.rules.trade(g, seat, p, slots)
   local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
-  for _, q in ipairs(g:turn_order(seat)) do
-    local cubes = 0
-    for _, cube in ipairs(g.ships[q]) do
-      if cube == p then cubes = cubes + 1 end
+  local order = g:turn_order(seat)
+  for i = 1, #order do
+    local q, ships, cubes = order[i], g.ships[order[i]], 0
+    for k = 1, #ships do
+      if ships[k] == p then cubes = cubes + 1 end
     end
     if cubes * shows > 0 then
       local contracts = g.specials[q].contract or 0   -- a variant may have no contracts
@@ -667,12 +675,13 @@ end
 -- covered cards leave play; then the trade.
 local function play_cards(g, seat)
   local held, options = R.cards_in_hand(g, seat), {}
-  for p, name in ipairs(D.products) do
-    if held[p] > 0 then options[#options + 1] = { "play", name } end
+  for p = 1, #D.products do
+    if held[p] > 0 then options[#options + 1] = { "play", D.products[p] } end
   end
   local p = PRODUCT[options[g:choose(seat, "play_product", options)][2]]
   local slots = choose_slots(g, seat, p, held[p])
-  for _, s in ipairs(slots) do
+  for i = 1, #slots do
+    local s = slots[i]
     g.covered:push(g.market:get(s))
     g.market:set(s, R.rules.take_from_hand(g, seat, p))
   end

@@ -112,7 +112,7 @@ end
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
-  local players = seats_of(self, "g:choose")
+  local players = SEATS[self] or seats_of(self, "g:choose")
   local by = self._cons
   if by then
     local cons = by[name] or by[true]

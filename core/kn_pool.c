@@ -1,0 +1,71 @@
+/*
+ * kn_pool.c - a pool for many small blocks (kn_pool.h).
+ */
+#define _DEFAULT_SOURCE
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kn_pool.h"
+
+/* The class of a block of n bytes (1..KN_POOL_MAX): class c holds blocks
+ * of 16 * (c + 1) bytes. */
+static size_t class_of(size_t n) {
+    return (n - 1) >> 4;
+}
+
+int kn_pool_init(struct kn_pool *p, size_t reserve) {
+    memset(p, 0, sizeof *p);
+    reserve &= ~(size_t)15;
+    if (reserve == 0) return -1;
+    void *m = mmap(NULL, reserve, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) return -1;
+    p->base = p->top = m;
+    p->end = p->base + reserve;
+    return 0;
+}
+
+void kn_pool_destroy(struct kn_pool *p) {
+    if (p->base != NULL) munmap(p->base, (size_t)(p->end - p->base));
+    memset(p, 0, sizeof *p);
+}
+
+void *kn_pool_alloc(struct kn_pool *p, size_t n) {
+    if (n == 0 || n > KN_POOL_MAX) return NULL;
+    size_t c = class_of(n), size = (c + 1) << 4;
+    void *b = p->free_list[c];
+    if (b != NULL) {
+        memcpy(&p->free_list[c], b, sizeof b);    /* the next free block */
+    } else {
+        if ((size_t)(p->end - p->top) < size) return NULL;
+        b = p->top;
+        p->top += size;
+    }
+    p->in_use += size;
+    return b;
+}
+
+void kn_pool_free(struct kn_pool *p, void *ptr, size_t n) {
+    size_t c = class_of(n);
+    memcpy(ptr, &p->free_list[c], sizeof ptr);
+    p->free_list[c] = ptr;
+    p->in_use -= (c + 1) << 4;
+}
+
+void *kn_pool_realloc(struct kn_pool *p, void *ptr, size_t old, size_t n) {
+    if (n > KN_POOL_MAX) return NULL;
+    size_t co = class_of(old), cn = class_of(n);
+    if (cn == co) return ptr;
+    void *b = kn_pool_alloc(p, n);
+    if (b == NULL) {
+        if (cn > co) return NULL;
+        /* Shrinking with nowhere smaller to go: keep the block. It is given
+         * back later with the smaller size, on the smaller class's list,
+         * which is safe (the block is larger than that class needs). */
+        p->in_use -= (co - cn) << 4;
+        return ptr;
+    }
+    memcpy(b, ptr, n < old ? n : old);
+    kn_pool_free(p, ptr, old);
+    return b;
+}

@@ -1,0 +1,62 @@
+/*
+ * kn_pool.h - a pool for many small blocks of memory.
+ *
+ * A rule script makes and drops small tables all the time (an option list
+ * a decision, a list of cards a rule). The C library's malloc keeps a
+ * header a block, splits and merges free chunks, and costs about a fifth
+ * of a simulated game in instructions. A pool knows the size of every
+ * block it is given back (the caller says it, as lua_Alloc does), so it
+ * needs neither: blocks of up to KN_POOL_MAX bytes are cut, 16 bytes a
+ * size class, from one reserved region, and a freed block goes on its
+ * class's free list for the next block of that class.
+ *
+ * The region is reserved once (virtual memory; pages are used as they are
+ * touched) and never grows: when it is full, kn_pool_alloc returns NULL
+ * and the caller uses its own allocator, so the pool holds at most
+ * `reserve` bytes whatever a script does. Memory a class has freed is
+ * reused by that class only.
+ *
+ * kn_pool_owns tells whether a block came from the pool: the caller gives
+ * every block back to where it came from.
+ */
+#ifndef KN_POOL_H
+#define KN_POOL_H
+
+#include <stddef.h>
+
+#define KN_POOL_MAX 256                  /* the largest pooled block, bytes */
+#define KN_POOL_CLASSES (KN_POOL_MAX / 16)
+
+struct kn_pool {
+    char *base, *top, *end;              /* the region: [base, top) cut */
+    void *free_list[KN_POOL_CLASSES];    /* freed blocks, by size class */
+    size_t in_use;                       /* bytes of blocks handed out */
+};
+
+/* Reserves `reserve` bytes of address space. Returns 0, or -1 (the pool
+ * is then empty: every kn_pool_alloc returns NULL). */
+int kn_pool_init(struct kn_pool *p, size_t reserve);
+
+/* Gives the region back. Every block of the pool becomes invalid. */
+void kn_pool_destroy(struct kn_pool *p);
+
+static inline int kn_pool_owns(const struct kn_pool *p, const void *ptr) {
+    return (const char *)ptr >= p->base && (const char *)ptr < p->end;
+}
+
+/* A block of n bytes (1..KN_POOL_MAX), or NULL: too large, or the region
+ * is full. */
+void *kn_pool_alloc(struct kn_pool *p, size_t n);
+
+/* Gives back a block of the pool; n is the size it was asked with (or a
+ * smaller size of the same or a lower class: see kn_pool_realloc). */
+void kn_pool_free(struct kn_pool *p, void *ptr, size_t n);
+
+/* Resizes a block of the pool to n > 0 bytes: the same block when n falls
+ * in the same class or shrinks and no smaller block is free to move to,
+ * else a new pooled block with the contents moved. NULL when n does not
+ * fit the pool (too large, or the region is full): ptr is then unchanged
+ * and the caller moves it to its own allocator. */
+void *kn_pool_realloc(struct kn_pool *p, void *ptr, size_t old, size_t n);
+
+#endif
