@@ -388,29 +388,14 @@ static int order_fail(struct order_copy *oc, const char *fmt, const char *what) 
     return lua_error(L);
 }
 
-/* Sets the `pairs` key-value pairs at stack[from..] into the table at dst. */
-static void order_set_pairs(lua_State *L, int dst, int from, int pairs, lua_Integer n) {
-    for (int i = 0; i < pairs; i++) {
-        int k = from + 2 * i;
-        if (lua_isinteger(L, k)) {
-            lua_Integer key = lua_tointeger(L, k);
-            if (key >= 1 && key <= n) {
-                lua_pushvalue(L, k + 1);
-                lua_rawseti(L, dst, key);
-                continue;
-            }
-        }
-        lua_pushvalue(L, k);
-        lua_pushvalue(L, k + 1);
-        lua_rawset(L, dst);
-    }
-}
-
 /* Pushes a copy of the value at (absolute) index src. A table is read in
  * one pass: its keys and the copies of its values wait on the stack (up to
- * ORDER_ON_STACK pairs), then go into a table made at its size; a larger
- * table is filled as it is read. */
+ * ORDER_ON_STACK pairs), then go into a table made at its size, last pair
+ * first; a larger table is filled as it is read. The copy's raw order of
+ * keys may differ from the original's (nothing depends on it: rule scripts
+ * iterate in a fixed order, see kontor.sandbox). */
 #define ORDER_ON_STACK 1000
+#define ORDER_STACK_STEP 32                     /* pairs per stack check */
 
 static void order_copy_value(struct order_copy *oc, int src, int depth) {
     lua_State *L = oc->L;
@@ -430,36 +415,41 @@ static void order_copy_value(struct order_copy *oc, int src, int depth) {
     oc->path[depth] = p;
     lua_Integer n = (lua_Integer)lua_rawlen(L, src);
     int base = lua_gettop(L), pairs = 0, in_array = 0, dst = 0;
-    luaL_checkstack(L, 6, "an order nested too deep");
+    luaL_checkstack(L, 2 * ORDER_STACK_STEP + 6, "an order nested too deep");
     lua_pushnil(L);
     while (lua_next(L, src)) {                 /* base [pairs | table] key value */
         int kt = lua_type(L, -2);
-        if (kt != LUA_TNUMBER && kt != LUA_TSTRING && kt != LUA_TBOOLEAN)
-            order_fail(oc, "a table with a %s key", lua_typename(L, kt));
-        int top = lua_gettop(L), vt = lua_type(L, top);
-        if (vt == LUA_TNIL || vt == LUA_TBOOLEAN || vt == LUA_TNUMBER || vt == LUA_TSTRING) {
-            oc->values++;
-        } else {
-            order_copy_value(oc, top, depth + 1);      /* raises unless a plain table */
-            lua_replace(L, top);
-        }
-        if (dst == 0 && pairs < ORDER_ON_STACK) {
+        if (kt == LUA_TNUMBER) {
             if (lua_isinteger(L, -2)) {
                 lua_Integer k = lua_tointeger(L, -2);
                 if (k >= 1 && k <= n) in_array++;
             }
+        } else if (kt != LUA_TSTRING && kt != LUA_TBOOLEAN) {
+            order_fail(oc, "a table with a %s key", lua_typename(L, kt));
+        }
+        int vt = lua_type(L, -1);
+        if (vt == LUA_TNIL || vt == LUA_TBOOLEAN || vt == LUA_TNUMBER || vt == LUA_TSTRING) {
+            oc->values++;
+        } else {
+            int top = lua_gettop(L);
+            order_copy_value(oc, top, depth + 1);      /* raises unless a plain table */
+            lua_replace(L, top);
+        }
+        if (dst == 0 && pairs < ORDER_ON_STACK) {
             pairs++;
-            luaL_checkstack(L, 6, "an order too large");
+            if (pairs % ORDER_STACK_STEP == 0)
+                luaL_checkstack(L, 2 * ORDER_STACK_STEP + 6, "an order too large");
             lua_pushvalue(L, -2);                       /* the pair stays; key for next */
             continue;
         }
         if (dst == 0) {                                 /* too many to keep: fill as read */
+            lua_pushvalue(L, -2);
+            lua_insert(L, base + 1);                    /* base key pairs key value */
             lua_createtable(L, (int)n, 0);
-            lua_insert(L, base + 1);
             dst = base + 1;
-            order_set_pairs(L, dst, dst + 1, pairs, n);
-            lua_rotate(L, dst + 1, 2);                  /* base table key value pairs */
-            lua_settop(L, dst + 2);
+            lua_insert(L, dst);                         /* base table key pairs key value */
+            for (; pairs >= 0; pairs--) lua_rawset(L, dst);
+            continue;                                   /* base table key */
         }
         lua_pushvalue(L, -2);
         lua_insert(L, -2);                              /* key key value */
@@ -467,11 +457,8 @@ static void order_copy_value(struct order_copy *oc, int src, int depth) {
     }
     if (dst == 0) {
         lua_createtable(L, (int)n, pairs - in_array);
-        order_set_pairs(L, lua_gettop(L), base + 1, pairs, n);
-        if (pairs > 0) {
-            lua_replace(L, base + 1);
-            lua_settop(L, base + 1);
-        }
+        lua_insert(L, base + 1);
+        for (; pairs > 0; pairs--) lua_rawset(L, base + 1);
     }
 }
 
