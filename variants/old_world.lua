@@ -1333,6 +1333,38 @@ function R.winners(g)
 end
 
 ---------------------------------------------------------------------------
+-- For the bots (docs/bots.md)
+---------------------------------------------------------------------------
+
+-- R.play picks up from the state when a turn begins (g.first is set, and
+-- turn_start begins the next turn): a copy of the game for search restarts
+-- it from a saved state. Nothing is hidden in a pile: the bag is counts and
+-- its draws are chance, which a copy draws again.
+R.resumes_at_turn = true
+
+-- The nominal value of a card's goods (O31), in storage and on its ships.
+local function goods_worth(card)
+  local n = 0
+  for _, good in ipairs(GOODS) do n = n + card.store[good] * (FG_VALUE[good] or RAW_VALUE[good]) end
+  for _, ship in ipairs(card.ships) do
+    for _, good in ipairs(ship.cargo) do n = n + (FG_VALUE[good] or RAW_VALUE[good]) end
+  end
+  return n
+end
+
+-- What a position is worth to `seat`, as the bots see it: its VP, plus a
+-- quarter of a VP per gold and per point of the nominal value of its goods
+-- (O31's tie-breaks, in their order of weight). While its build order is
+-- open, its card and gold as the order leaves them (O34: a seat sees its
+-- own order).
+function R.score(g, seat)
+  local card, gold = g.card[seat], g.gold:get(seat)
+  local d = g:draft(seat)
+  if d and d.order then card, gold = d.order.card, d.order.gold end
+  return g.vp:get(seat) + (gold + goods_worth(card)) / 4
+end
+
+---------------------------------------------------------------------------
 -- Invariants: every worker accounted for, tokens within supplies, gold never
 -- negative, VP given never more than the bank allows.
 ---------------------------------------------------------------------------

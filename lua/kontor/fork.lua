@@ -145,8 +145,10 @@ function M.seen_piles(game, seat)
 end
 
 -- The index of the first step that is a secret choice of an open
--- simultaneous decision (past the end when there is none).
+-- simultaneous decision or a step of a secret order still open (past the
+-- end when there is none).
 local function secret_from(game)
+  if game.kind == "orders" then return game.ostart + 1 end
   if game.kind ~= "all" then return #game.hist + 1 end
   local n = 0
   for _ in pairs(game.chosen) do n = n + 1 end
@@ -349,15 +351,26 @@ function M.sample(base, rng)
 end
 
 -- Who decides in a copy now, and that seat's options (option values):
--- seat 0 for chance; nil when the game is over.
-function M.decider(game)
+-- seat 0 for chance; nil when the game is over. While several seats choose
+-- at once (g:choose_all, g:choose_orders), `prefer` if it is one of them,
+-- else the first of them.
+function M.decider(game, prefer)
   local kind = game.kind
   if kind == "player" or kind == "chance" then return game.seat, game.opts end
   if kind == "all" then
-    local seats, chosen = game.seats, game.chosen
+    local seats, chosen, by_seat = game.seats, game.chosen, game.by_seat
+    if prefer and by_seat[prefer] and not chosen[prefer] then return prefer, by_seat[prefer] end
     for i = 1, #seats do
       local s = seats[i]
-      if not chosen[s] then return s, game.by_seat[s] end
+      if not chosen[s] then return s, by_seat[s] end
+    end
+  elseif kind == "orders" then
+    local seats, entries = game.seats, game.entries
+    local e = prefer and entries[prefer]
+    if e and not e.done then return prefer, e.opts end
+    for i = 1, #seats do
+      local s = seats[i]
+      if not entries[s].done then return s, entries[s].opts end
     end
   end
   return nil

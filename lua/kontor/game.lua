@@ -1517,6 +1517,7 @@ function M.restore(R, params, fields, turn, active, rng_state, hook, before)
   TURN_HOOK[ctx] = hook
   if before then before(ctx) end
   game.hist, game.hseat, game.hidx, game.hstop = copt.steps(64)
+  game.oblocks = {}
   game.co = csb.thread(R.play)
   local ok, err = advance(game, ctx)
   if not ok then error(err, 0) end

@@ -134,13 +134,27 @@ function Greedy:decide(view)
   local seeds = {}
   for i = 1, o.samples do seeds[i] = self.rng:int(1, 0x3fffffffffffffff) end
   local budget = o.budget
+  -- Who decides next in g, and that seat's options. Its own choice in a
+  -- simultaneous decision counts once all are in: the others' choices
+  -- still open are taken as their first options.
+  local function next_decider(g)
+    local s, sopts = fork.decider(g, seat)
+    while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
+      fork.step(g, s, 1)
+      s, sopts = fork.decider(g, seat)
+    end
+    return s, sopts
+  end
   -- The value of the position after `path`, the best own continuation
   -- within the same turn searched depth first while the budget lasts.
   local function value(seed, path, depth)
     local g = view.sample(core.rng(seed))
-    for i = 1, #path do fork.step(g, seat, path[i]) end
+    local s, sopts
+    for i = 1, #path do
+      fork.step(g, seat, path[i])
+      s, sopts = next_decider(g)
+    end
     budget = budget - 1
-    local s, sopts = fork.decider(g)
     if s ~= seat or depth >= o.depth or budget <= 0 or g.ctx.turn ~= self.turn0 then
       return margin(g, seat)
     end
@@ -219,7 +233,7 @@ function Mcts:decide(view)
     local g = view.sample(core.rng(rng:int(1, 0x3fffffffffffffff)))
     local node, path = root, { }
     while true do
-      local s, sopts = fork.decider(g)
+      local s, sopts = fork.decider(g, self.seat)
       if s == nil then break end
       if s == 0 then                           -- chance: not part of the tree
         fork.step(g, 0, rng:below(#sopts) + 1)
