@@ -116,12 +116,13 @@ function M.before_prompt(sess)
   sess.last_seat = seat
   sess.last_shown = key
   local d = g:decision(seat)
-  -- while a seat enters its order the board does not change: shown once
+  -- the board at every step: while a seat enters its order, it shows the
+  -- seat's draft so far (g:draft, R.board); the rules line only once
   local same_order = d.kind == "orders" and sess.order_shown == seat and not handed
   sess.order_shown = d.kind == "orders" and seat or nil
+  local sok, board = pcall(g.show, g, seat)
+  sess:say(sok and board or tostring(board))
   if not same_order then
-    local sok, board = pcall(g.show, g, seat)
-    sess:say(sok and board or tostring(board))
     local v = require("repl").variants_text(g)
     if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end
   end

@@ -454,6 +454,10 @@ describe("secret orders at the terminal", function()
     assert.is_nil(before:find("1: buy", 1, true))
     assert.truthy(second:find("Player 2, your secret order (order): buy shed, buy ship so far; next: purchase.", 1, true))
     assert.truthy(second:find("Player 1 orders ship, gets ship\nPlayer 2 orders shed, ship, gets shed", 1, true))
+    -- every step shows the seat its draft so far, as the step before left it
+    local drafts = {}
+    for d in first:gmatch("my_order = (%b{})") do drafts[#drafts + 1] = d end
+    assert.same({ "{}", '{ "ship" }', '{ "ship", "shed" }', '{ "ship" }' }, drafts)
   end)
 
   it("repl: steps of seats in any order, undo of the seat's own step, a seat's save file", function()
