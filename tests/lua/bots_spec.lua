@@ -104,7 +104,7 @@ describe("bots are fair: the cards a seat cannot see change nothing", function()
       end
       return g
     end
-    local KINDS = { "greedy:samples=2,budget=24", "mcts:iterations=25,rollout=10" }
+    local OW_KINDS = { "greedy:samples=2,budget=24", "mcts:iterations=25,rollout=10" }
     local seen
     for _, case in ipairs { { seed = 1 }, { seed = 2 }, { seed = 1, steps = 3 }, { seed = 2, steps = 1 } } do
       local g = at_orders(case.seed)
@@ -115,7 +115,7 @@ describe("bots are fair: the cards a seat cannot see change nothing", function()
         g:step(1, #opts)
       end
       local texts = {}
-      for _, kind in ipairs(KINDS) do
+      for _, kind in ipairs(OW_KINDS) do
         texts[#texts + 1] = decision_text(assert(bots.new(kind, 2, 9)), g, 2)
       end
       local text = table.concat(texts, "\n")
