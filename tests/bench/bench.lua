@@ -148,6 +148,31 @@ for _, r in ipairs(rows) do
     r.kir and ("  %9s Ir"):format(thousands(r.kir / r.ks - r.pir / r.ps)) or ""))
 end
 
+-- Old World's engine cost a step on the same games: the engine and the
+-- plain stand-in play the games of `kontor sim --seed 1` in one interpreter
+-- (tests/bench/same_games.lua), so the difference is the engine's alone,
+-- without the noise of different games or another interpreter.
+if callgrind then
+  local a, b = table.unpack(quick and { 5, 20 } or { 10, 40 })
+  local function same_cmd(mode)
+    return function(n) return ("%s run tests/bench/same_games.lua %s 4 %d"):format(KONTOR, mode, n) end
+  end
+  local ka, kb = run(same_cmd("kontor")(a)), run(same_cmd("kontor")(b))
+  local pb = run(same_cmd("plain")(b))
+  local function steps_of(out) return tonumber(out:match("(%d+) steps")) end
+  if kb:match("checksum (%d+)") ~= pb:match("checksum (%d+)") or steps_of(kb) ~= steps_of(pb) then
+    print("\nsame_games.lua: the engine and the stand-in did not play the same games")
+    failed = true
+  else
+    local kir = ir_per_game(same_cmd("kontor"), a, b)
+    local pir = ir_per_game(same_cmd("plain"), a, b)
+    local per_game = (steps_of(kb) - steps_of(ka)) / (b - a)
+    print()
+    print(("old_world 4p on the same games (tests/bench/same_games.lua): kontor %s Ir, plain %s Ir a game; "
+      .. "engine %s Ir a step"):format(thousands(kir), thousands(pir), thousands((kir - pir) / per_game)))
+  end
+end
+
 -- The engine's own cost per step: the race rule set (one decision a turn,
 -- almost no rule code), 2 players, at the length of a Sea Merchants game.
 local race = run(("%s sim --rules tests/rulesets/race.lua --players 2 --option target=91 --games %d --seed 1 --json")

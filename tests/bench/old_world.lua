@@ -58,10 +58,10 @@ function G:choose_orders(seats, _, enter)
 end
 function G:draft(s) return self.drafts and self.drafts[s] end
 function G:chance(_, opts, weights)
-  if not weights then return self.random(#opts) end
+  if not weights then return self.chance_random(#opts) end
   local total = 0
   for i = 1, #opts do total = total + weights[i] end
-  local r, k = self.random(total) - 1, 1
+  local r, k = self.chance_random(total) - 1, 1
   while r >= weights[k] do r = r - weights[k]; k = k + 1 end
   return k
 end
@@ -81,9 +81,12 @@ function G:log() end
 local M = {}
 
 -- One game: returns turns, steps, scores (the plain loops' interface).
-function M.old_world(random, players)
+-- chance_random(n), 1..n, draws for chance (default: random, as choices do;
+-- tests/bench/same_games.lua gives it the game's RNG, as the engine does).
+function M.old_world(random, players, chance_random)
   local g = setmetatable({ players = players, names = {}, options = {}, turn = 0, steps = 0,
-                           logging = false, random = random, orders = {} }, G)
+                           logging = false, random = random, chance_random = chance_random or random,
+                           orders = {} }, G)
   for k, o in pairs(R.options) do g.options[k] = o.default end
   for s = 1, players do g.names[s] = "Player " .. s end
   R.setup(g)

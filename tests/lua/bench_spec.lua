@@ -43,6 +43,24 @@ describe("the plain Lua loops of make bench", function()
     assert.are.same(a.mean_score, b.mean_score)
   end)
 
+  -- Old World's stand-in runs the rule script itself: given the engine's
+  -- random streams it plays exactly the engine's games, step for step.
+  it("Old World's stand-in plays the engine's games exactly (same_games.lua)", function()
+    local support = require "tests.lua.support"
+    local function same(mode, players)
+      local f = assert(io.popen(("%s run tests/bench/same_games.lua %s %d 6 2>&1"):format(
+        support.binary(), mode, players)))
+      local out = f:read("a")
+      f:close()
+      return out
+    end
+    for _, players in ipairs { 2, 5 } do
+      local k = same("kontor", players)
+      assert.matches("^kontor %d+ steps, scores checksum %d+", k)
+      assert.are.equal(k:gsub("^kontor", "plain"), same("plain", players))
+    end
+  end)
+
   it("know no other game", function()
     local ok, err = pcall(plain.run, "chess", 2, 1, random_of(1))
     assert.is_false(ok)
