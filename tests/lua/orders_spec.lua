@@ -318,10 +318,51 @@ describe("secret orders", function()
     assert.truthy(bad([[return { print }]]):find(
       "the order entry of seat 2 returned a function: an order must be plain data", 1, true))
     assert.truthy(bad([[local t = {}; t.t = t; return t]]):find("returned a table that contains itself", 1, true))
+    assert.truthy(bad([[local t = {}; local d = t; for _ = 1, 33 do d.n = {}; d = d.n end; return t]]):find(
+      "the order entry of seat 2 returned tables nested deeper than 32 levels", 1, true))
+    assert.truthy(bad([[return { [{}] = 1 }]]):find("the order entry of seat 2 returned a table with a table key", 1, true))
+    assert.truthy(bad([[local t = {}; for i = 1, 1500 do t[i] = i end; t[1200] = print; return t]]):find(
+      "the order entry of seat 2 returned a function", 1, true))
     assert.truthy(bad([[g.rng:below(6); return {}]]):find("the order entry of seat 2 drew from the game's RNG", 1, true))
     assert.truthy(bad([[g:choose_orders({ 1 }, "x", function() end)]]):find(
       "g:choose_orders inside seat 2's order entry", 1, true))
     assert.truthy(bad([[error("broken")]]):find("entry.lua:1: broken", 1, true))
+  end)
+
+  it("hands the script a copy of each order, whatever its size and shape", function()
+    local R = kontor.load_rules(ORDERS)
+    local kept = {}
+    R.play = function(g)
+      local orders = g:choose_orders({ 1, 2 }, "order", function(gg, seat)
+        gg:choose(seat, "first", { "a", "b" })
+        local shared = { "x" }
+        local t = { seat = seat, a = shared, b = shared, deep = { { { 1.5, true, false } } } }
+        for i = 1, 2500 do t[i] = i * seat end          -- more than the copy keeps on the stack
+        for i = 1, 1200 do t["k" .. i] = { i } end
+        kept[seat] = t
+        return t
+      end)
+      for s = 1, 2 do
+        local o, t = orders[s], kept[s]
+        assert(o ~= t and o.a ~= t.a and o.deep[1] ~= t.deep[1], "a copy")
+        assert(#o == 2500 and o[2500] == 2500 * s and o.k1200[1] == 1200 and o.seat == s)
+        assert(o.a[1] == "x" and o.b[1] == "x" and o.deep[1][1][1] == 1.5 and o.deep[1][1][3] == false)
+        local n = 0
+        for _ in next, o do n = n + 1 end
+        assert(n == 2500 + 1200 + 4, "every key: " .. n)
+      end
+      g:choose(1, "end", { "ok" })
+    end
+    for _, manual in ipairs { false, true } do              -- the simulation's path and the driver's
+      local g = kontor.new_game { rules = R, players = 2, seed = 1 }
+      if manual then
+        ok(g, "1: a")
+        ok(g, "2: b")
+      else
+        g:play_random(kontor.rng(1))
+      end
+      assert.is_true(g:over() or g:decision().name == "end")
+    end
   end)
 
   it("checks its arguments", function()
