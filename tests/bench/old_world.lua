@@ -48,7 +48,7 @@ function G:choose_all(seats, _, by_seat)
 end
 function G:choose_orders(seats, _, enter)
   local orders = {}
-  for _, s in ipairs(seats) do orders[s] = enter(self, s) end
+  for _, s in ipairs(seats) do orders[s] = enter(self, s, {}) end   -- each entry its draft
   return orders
 end
 function G:chance(_, opts, weights)
