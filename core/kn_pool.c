@@ -30,28 +30,6 @@ void kn_pool_destroy(struct kn_pool *p) {
     memset(p, 0, sizeof *p);
 }
 
-void *kn_pool_alloc(struct kn_pool *p, size_t n) {
-    if (n == 0 || n > KN_POOL_MAX) return NULL;
-    size_t c = class_of(n), size = (c + 1) << 4;
-    void *b = p->free_list[c];
-    if (b != NULL) {
-        memcpy(&p->free_list[c], b, sizeof b);    /* the next free block */
-    } else {
-        if ((size_t)(p->end - p->top) < size) return NULL;
-        b = p->top;
-        p->top += size;
-    }
-    p->in_use += size;
-    return b;
-}
-
-void kn_pool_free(struct kn_pool *p, void *ptr, size_t n) {
-    size_t c = class_of(n);
-    memcpy(ptr, &p->free_list[c], sizeof ptr);
-    p->free_list[c] = ptr;
-    p->in_use -= (c + 1) << 4;
-}
-
 void *kn_pool_realloc(struct kn_pool *p, void *ptr, size_t old, size_t n) {
     if (n > KN_POOL_MAX) return NULL;
     size_t co = class_of(old), cn = class_of(n);

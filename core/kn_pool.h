@@ -23,6 +23,7 @@
 #define KN_POOL_H
 
 #include <stddef.h>
+#include <string.h>
 
 #define KN_POOL_MAX 256                  /* the largest pooled block, bytes */
 #define KN_POOL_CLASSES (KN_POOL_MAX / 16)
@@ -45,12 +46,30 @@ static inline int kn_pool_owns(const struct kn_pool *p, const void *ptr) {
 }
 
 /* A block of n bytes (1..KN_POOL_MAX), or NULL: too large, or the region
- * is full. */
-void *kn_pool_alloc(struct kn_pool *p, size_t n);
+ * is full. Inline: a Lua state asks for a block every few instructions. */
+static inline void *kn_pool_alloc(struct kn_pool *p, size_t n) {
+    if (n - 1 >= KN_POOL_MAX) return NULL;          /* also n == 0 */
+    size_t c = (n - 1) >> 4, size = (c + 1) << 4;
+    void *b = p->free_list[c];
+    if (b != NULL) {
+        memcpy(&p->free_list[c], b, sizeof b);      /* the next free block */
+    } else {
+        if ((size_t)(p->end - p->top) < size) return NULL;
+        b = p->top;
+        p->top += size;
+    }
+    p->in_use += size;
+    return b;
+}
 
 /* Gives back a block of the pool; n is the size it was asked with (or a
  * smaller size of the same or a lower class: see kn_pool_realloc). */
-void kn_pool_free(struct kn_pool *p, void *ptr, size_t n);
+static inline void kn_pool_free(struct kn_pool *p, void *ptr, size_t n) {
+    size_t c = (n - 1) >> 4;
+    memcpy(ptr, &p->free_list[c], sizeof ptr);
+    p->free_list[c] = ptr;
+    p->in_use -= (c + 1) << 4;
+}
 
 /* Resizes a block of the pool to n > 0 bytes: the same block when n falls
  * in the same class or shrinks and no smaller block is free to move to,

@@ -1,7 +1,7 @@
 /*
  * l_pile.c - the kontor.Pile userdata: a kn_pile (core/pile.h) for Lua.
  *
- *   core.pile{ vis = "public"|"owner"|"hidden", owner = seat }
+ *   core.pile{ vis = "public"|"owner"|"hidden", owner = seat, pool = name }
  *
  * Lua indexes are 1-based: get(1) is the bottom card, get(#p) the top.
  */
@@ -18,6 +18,7 @@ static const void *pile_mt;
 static const char *const vis_names[] = { "public", "owner", "hidden", NULL };
 
 #define MAX_SHOWN 20    /* cards listed by __tostring */
+#define MAX_POOL_NAME 64
 
 static kn_pile *check_pile(lua_State *L, int arg)
 {
@@ -97,6 +98,7 @@ static int l_new(lua_State *L)
 {
     kn_vis vis = KN_VIS_PUBLIC;
     lua_Integer owner = 0;
+    int pool = LUA_TNIL;
     kn_pile *p;
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
@@ -106,9 +108,17 @@ static int l_new(lua_State *L)
         owner = opt_int_field(L, 1, "owner", 0);
         luaL_argcheck(L, owner >= INT32_MIN && owner <= INT32_MAX, 1,
                       "field 'owner' is out of range");
+        pool = lua_getfield(L, 1, "pool");              /* kept at 2 */
+        luaL_argcheck(L, pool == LUA_TNIL || (pool == LUA_TSTRING && lua_rawlen(L, -1) > 0
+                                              && lua_rawlen(L, -1) <= MAX_POOL_NAME), 1,
+                      "field 'pool' must be a name (a string of 1 to 64 bytes)");
     }
-    p = (kn_pile *)lua_newuserdatauv(L, sizeof(kn_pile), 0);
+    p = (kn_pile *)lua_newuserdatauv(L, sizeof(kn_pile), 1);
     kn_pile_init(p, vis, (int)owner);
+    if (pool == LUA_TSTRING) {
+        lua_pushvalue(L, -2);
+        lua_setiuservalue(L, -2, 1);
+    }
     luaL_setmetatable(L, KONTOR_PILE);
     return 1;
 }
@@ -263,6 +273,16 @@ static int l_vis(lua_State *L)
     return 1;
 }
 
+/* The pool named at creation (docs/api.md), or nil: a bot imagining the
+ * cards its seat cannot see deals them again only among the unseen piles
+ * of one pool. */
+static int l_pool(lua_State *L)
+{
+    check_pile(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    return 1;
+}
+
 static int l_owner(lua_State *L)
 {
     lua_pushinteger(L, check_pile(L, 1)->owner);
@@ -314,6 +334,7 @@ static const luaL_Reg pile_methods[] = {
     {"clear", l_clear},
     {"vis", l_vis},
     {"owner", l_owner},
+    {"pool", l_pool},
     {NULL, NULL}
 };
 

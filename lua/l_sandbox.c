@@ -170,16 +170,15 @@ static void on_tick(int sig) {
     if (L != NULL) lua_sethook(L, sb_hook, LUA_MASKCOUNT | LUA_MASKCALL | LUA_MASKRET, 1);
 }
 
-static void set_ticking(int on) {
-    if (on == lim.ticking) return;
+/* Starts the watchdog's timer (once: see disarm). */
+static void start_ticking(void) {
+    if (lim.ticking) return;
     struct itimerval it;
     memset(&it, 0, sizeof it);
-    if (on) {
-        it.it_interval.tv_usec = TICK_USEC;
-        it.it_value.tv_usec = TICK_USEC;
-    }
+    it.it_interval.tv_usec = TICK_USEC;
+    it.it_value.tv_usec = TICK_USEC;
     setitimer(ITIMER_PROF, &it, NULL);
-    lim.ticking = on;
+    lim.ticking = 1;
 }
 
 static lua_State *main_thread;
@@ -276,12 +275,16 @@ static void arm(lua_State *running) {
     reset_clock();
     lim.running = running;
     lim.armed = 1;
-    set_ticking(1);
+    start_ticking();
 }
 
+/* The timer keeps ticking once started: a tick while disarmed does
+ * nothing, and ITIMER_PROF counts only the CPU time the process uses, so an
+ * idle prompt gets no tick at all. Stopping and starting it around every
+ * armed call cost two system calls a step. (A child made by fork() has no
+ * timer; Kontor starts its jobs as new programs.) */
 static void disarm(void) {
     lim.armed = 0;
-    set_ticking(0);
     lim.running = NULL;
 }
 

@@ -153,6 +153,13 @@ local function decision_json(g, seat)
   return out
 end
 
+-- How many moves there are that every seat may see: the steps of secret
+-- orders not yet revealed are not counted (their number would tell the
+-- others how far a seat has got with its order).
+local function public_moves(g)
+  return #g:moves(0)
+end
+
 local function summary(e)
   local g = e.g
   local variants = {}
@@ -165,7 +172,7 @@ local function summary(e)
   if type(spec) ~= "string" then spec = g.R.spec or g.R.name end
   return { game = e.id, rules = spec, title = g.R.title or g.R.name, variants = variants,
     players = g.players, names = g.names, seed = g.params.seed, bots = bot_kinds, over = g:over(),
-    moves = #g:move_list() }
+    moves = public_moves(g) }
 end
 
 -- The steps taken since step n0 (bots' marked), and the log since line l0.
@@ -296,7 +303,7 @@ function Session:add(g, req)
   self.order[#self.order + 1] = id
   local out = bots_then(e, summary(e))
   since(e, 0, 0, out)
-  out.moves = #g:move_list()
+  out.moves = public_moves(g)
   out.over = g:over()
   return out
 end
@@ -408,7 +415,7 @@ end
 OPS.save = function(self, req)
   local e = self:entry(req)
   local path = field(req, "path", "string")
-  local out = { moves = #e.g:move_list() }
+  local out = { moves = public_moves(e.g) }
   if path then
     local ok, err = e.g:save(path)
     if not ok then fail("io_error", "%s", err) end

@@ -57,7 +57,7 @@ local function copy_value(v, memo)
     if c then return c end
     local mt = dgetmetatable(v)
     if mt == PILE_MT then
-      c = new_pile { vis = v:vis(), owner = v:owner() }
+      c = new_pile { vis = v:vis(), owner = v:owner(), pool = v:pool() }
       local cards = v:cards()
       for i = 1, #cards do c:push(cards[i]) end
     elseif mt == COUNTER_MT then
@@ -313,7 +313,7 @@ function M.twin(base, rng, swaps)
 end
 
 -- Deals the cards of `piles` again with `rng`, each pile keeping its count.
-local function redeal(piles, rng)
+local function redeal_pool(piles, rng)
   local pool, counts = {}, {}
   for i = 1, #piles do
     local p = piles[i]
@@ -332,6 +332,21 @@ local function redeal(piles, rng)
     local p = piles[i]
     for _ = 1, counts[i] do at = at + 1; p:push(pool[at]) end
   end
+end
+
+-- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
+-- cards never move between piles of different pools, so a bag of workers
+-- and a deck of cards stay what they are. Piles without a pool share one.
+local function redeal(piles, rng)
+  local by, names = {}, {}
+  for i = 1, #piles do
+    local name = piles[i]:pool() or ""
+    if not by[name] then by[name] = {}; names[#names + 1] = name end
+    local list = by[name]
+    list[#list + 1] = piles[i]
+  end
+  table.sort(names)
+  for i = 1, #names do redeal_pool(by[names[i]], rng) end
 end
 
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.

@@ -2,6 +2,16 @@
 -- what was expected, and change nothing.
 
 describe("API errors", function()
+  it("kontor.pile checks its pool's name", function()
+    assert.are.equal("workers", kontor.core.pile { vis = "hidden", pool = "workers" }:pool())
+    assert.is_nil(kontor.core.pile { vis = "hidden" }:pool())
+    for _, bad in ipairs { "", string.rep("x", 65), 7, {} } do
+      local ok, err = pcall(kontor.core.pile, { vis = "hidden", pool = bad })
+      assert.is_false(ok)
+      assert.truthy(err:find("bad argument #1 to 'kontor.pile' (field 'pool' must be a name (a string of 1 to 64 bytes))", 1, true), err)
+    end
+  end)
+
   it("g:view and g:show check the seat", function()
     local g = kontor.new_game { players = 2, seed = 1 }
     local ok, err = pcall(g.view, g, 9)

@@ -267,6 +267,27 @@ describe("copies for search", function()
     assert.is_true(checked >= 20)
   end)
 
+  it("deal unseen cards again only within their pool (kontor.pile{ pool = name })", function()
+    local g = kontor.new_game { rules = "tests/rulesets/two_pools.lua", players = 2, seed = 4 }
+    g:step(1, 1)                                  -- seat 1 draws a worker
+    g:step(2, 2)                                  -- seat 2 turns a tile
+    local base = fork.base(g, 1)
+    local moved = false
+    for i = 1, 40 do
+      local ctx = fork.sample(base, kontor.rng(i)).ctx
+      assert.are.equal(7, ctx.bag:count())
+      assert.are.equal(5, ctx.tiles:count())
+      assert.are.same(g.hands[1]:cards(), ctx.hands[1]:cards())   -- seat 1's own hand
+      for _, pile in ipairs { ctx.bag, ctx.hands[2] } do
+        for _, c in ipairs(pile:cards()) do assert.is_true(c >= 1 and c <= 8, "a worker, not a tile") end
+      end
+      for _, c in ipairs(ctx.tiles:cards()) do assert.is_true(c > 100, "a tile, not a worker") end
+      assert.are.equal("tiles", ctx.tiles:pool())
+      if ctx.tiles:top() ~= g.tiles:top() then moved = true end
+    end
+    assert.is_true(moved, "the tiles were dealt again")
+  end)
+
   it("replay the game for a rule set that does not resume at a turn", function()
     local g = kontor.new_game { rules = "tests/rulesets/race.lua", players = 3, seed = 1 }
     for _ = 1, 5 do g:step(decider(g), 1) end

@@ -222,6 +222,21 @@ def secret_bids():
 
 
 @test
+def secret_orders_move_count():
+    """the move count every seat sees leaves out steps of secret orders not yet revealed"""
+    with Server(KONTOR) as s:
+        started = s.call("new", rules="tests/rulesets/secret_orders.lua", players=2, seed=1)
+        game = started["game"]
+        d = s.call("decision", game=game, seat=1)
+        equal(d["kind"], "orders", "an order is open")
+        before = s.call("save", game=game)["moves"]
+        s.call("apply", game=game, action=d["options"][0]["text"], seat=1)
+        equal(s.call("save", game=game)["moves"], before, "seat 1's unrevealed step is not counted")
+        check(len(s.call("moves", game=game, seat=1)["moves"]) == before + 1, "seat 1 sees its own step")
+        equal(len(s.call("moves", game=game, seat=2)["moves"]), before, "seat 2 does not")
+
+
+@test
 def bot_op_moves_for_a_seat():
     """'bot' makes one whole move for the seat to decide; a game of bots alone ends"""
     with Server(KONTOR) as s:
