@@ -367,8 +367,9 @@ local function load_a_ship(g, seat)
   local ships, pool, options = g.ships[seat], cubes_in_pool(g), {}
   for p = 1, #D.products do
     if pool[p] > 0 then
+      local name = D.products[p]
       for k = 1, #ships do
-        if ships[k] == 0 then options[#options + 1] = { "load", D.products[p], "on ship", k } end
+        if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
       end
     end
   end
