@@ -18,6 +18,7 @@ local function decider(g)
   return w
 end
 
+local MAX_STEPS = 20000          -- a bot that stalls is an error, not a hang
 local per_deal, games, hero_time, hero_decisions = {}, 0, 0, 0
 local t_start = os.clock()
 for d = first, first + deals - 1 do
@@ -28,7 +29,12 @@ for d = first, first + deals - 1 do
                                 variants = variant and { variant } or nil }
     local seats = {}
     for s = 1, players do seats[s] = assert(bots.new(s == h and hero or other, s, seed)) end
+    local steps = 0
     while not g:over() do
+      steps = steps + 1
+      if steps > MAX_STEPS then
+        error(string.format("deal %d, %s on seat %d: the game did not end within %d steps", d, hero, h, MAX_STEPS), 0)
+      end
       local s = decider(g)
       if s == "chance" then
         g:step(0, 1)

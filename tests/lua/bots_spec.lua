@@ -150,19 +150,42 @@ describe("a bot is given its seat's view, not the game", function()
   end)
 end)
 
+describe("mcts never stalls", function()
+  -- Regression: in Merchants of the Caribbean a bot far ahead revealed and
+  -- repelled ships for ever (every option won, and the first won the tie).
+  local function steps_to_end(spec)
+    local g = kontor.new_game { rules = "tests/rulesets/stall.lua", players = 2, seed = 1 }
+    local b = assert(bots.new(spec, 1, 1))
+    local steps = 0
+    while not g:over() and steps < 20 do
+      g:step(1, b:choose(g, 1))
+      steps = steps + 1
+    end
+    return g:over() and steps or nil
+  end
+
+  it("ends the game when waiting wins nothing more (step_cost)", function()
+    assert.are.equal(1, steps_to_end("mcts:iterations=200"))
+  end)
+
+  it("without the cost of a step it would wait for ever", function()
+    assert.is_nil(steps_to_end("mcts:iterations=200,step_cost=0"))
+  end)
+end)
+
 describe("bots by name", function()
   it("takes the options a kind declares", function()
     local b = assert(bots.new("mcts:iterations=500,c=1.5", 2, 1))
     assert.are.equal(500, b.options.iterations)
     assert.are.equal(1.5, b.options.c)
-    assert.are.equal("mcts:c=1.5,iterations=500,rollout=30", b:spec())
+    assert.are.equal("mcts:c=1.5,iterations=500,rollout=30,step_cost=0.001", b:spec())
     assert.are.equal("random", assert(bots.new("random", 1, 1)):spec())
   end)
 
   it("says what is wrong with a name", function()
     local function err(spec) return select(2, bots.new(spec, 1, 1)) end
     assert.are.equal("unknown bot 'clever' (bots: random, greedy, mcts)", err("clever"))
-    assert.are.equal("the mcts bot has no option 'depth' (options: c, iterations, rollout)", err("mcts:depth=3"))
+    assert.are.equal("the mcts bot has no option 'depth' (options: c, iterations, rollout, step_cost)", err("mcts:depth=3"))
     assert.are.equal("mcts option iterations=lots: expected a whole number", err("mcts:iterations=lots"))
     assert.are.equal("greedy option samples=0: expected 1..64", err("greedy:samples=0"))
     assert.are.equal("'mcts:iterations': expected k=v, got 'iterations'", err("mcts:iterations"))
@@ -185,7 +208,7 @@ describe("bots by name", function()
   it("hint says what a bot would play and why", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
     local lines = assert(bots.hint(g, 1, "mcts:iterations=60"))
-    assert.matches("^The mcts:c=0.7,iterations=60,rollout=30 bot would play: load ", lines[1])
+    assert.matches("^The mcts:c=0.7,iterations=60,rollout=30,step_cost=0.001 bot would play: load ", lines[1])
     assert.matches("visits, wins %d+%%$", lines[2])
     local glines = assert(bots.hint(g, 1, "greedy"))
     assert.matches("value %-?%d+%.%d%d$", glines[2])
@@ -198,8 +221,8 @@ describe("bots by name", function()
     os.remove(input)
     assert.matches("The greedy:budget=60,depth=4,samples=2 bot would play: load ", out)
     assert.matches("Player 2 is played by the mcts:iterations=20,rollout=5 bot%.", out)
-    assert.matches("2  Player 2: mcts:c=0.7,iterations=20,rollout=5 bot", out)
-    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout%)", out)
+    assert.matches("2  Player 2: mcts:c=0.7,iterations=20,rollout=5,step_cost=0.001 bot", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout, step_cost%)", out)
   end)
 
   it("sits at kontor play and rejects unknown options there", function()
@@ -215,7 +238,7 @@ describe("bots by name", function()
     assert.matches("games", out)
     p = io.popen(bin .. " sim --games 2 --bot 1=mcts:depth=2 2>&1")
     out = p:read("a"); p:close()
-    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout%)", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout, step_cost%)", out)
   end)
 end)
 

@@ -43,6 +43,9 @@ M.OPTIONS = {
           doc = "exploration constant of the tree policy (UCB1)" },
     rollout = { default = 30, type = "integer", min = 0, max = 100000,
                 doc = "random steps after the tree before the position is scored (R.score)" },
+    step_cost = { default = 0.001, type = "number", min = 0, max = 1,
+                  doc = "what each step of an iteration costs, in wins: between equal outcomes "
+                     .. "the shorter way is preferred, so a bot never stalls forever" },
   },
 }
 
@@ -231,10 +234,11 @@ function Mcts:decide(view)
   local root = new_node(self.seat)
   for _ = 1, o.iterations do
     local g = view.sample(core.rng(rng:int(1, 0x3fffffffffffffff)))
-    local node, path = root, { }
+    local node, path, steps = root, {}, 0
     while true do
       local s, sopts = fork.decider(g, self.seat)
       if s == nil then break end
+      steps = steps + 1
       if s == 0 then                           -- chance: not part of the tree
         fork.step(g, 0, rng:below(#sopts) + 1)
       else
@@ -271,13 +275,18 @@ function Mcts:decide(view)
     for _ = 1, o.rollout do
       local s, sopts = fork.decider(g)
       if s == nil then break end
+      steps = steps + 1
       fork.step(g, s, rng:below(#sopts) + 1)
     end
-    local r = rewards(g, players)
+    -- Every step costs a little: a way that ends the game (or the turn)
+    -- sooner beats an equal one that goes round in circles, such as
+    -- revealing and repelling ships for ever in Merchants of the Caribbean
+    -- when the outcome is settled either way.
+    local r, cost = rewards(g, players), o.step_cost * steps
     for i = 1, #path do
       local nd = path[i]
       nd.visits = nd.visits + 1
-      nd.total = nd.total + r[nd.seat]
+      nd.total = nd.total + r[nd.seat] - cost
     end
   end
   local stats, bestk, bestn = {}, 1, -1
