@@ -1,26 +1,27 @@
--- The same Old World games played by the engine and by the plain stand-in
--- of tests/bench/old_world.lua, in one interpreter (make bench counts the
+-- The same games played by the engine and by the stand-in of
+-- tests/bench/script.lua, in one interpreter (make bench counts the
 -- instructions of both with callgrind: their difference is the engine's).
 --
---   build/kontor run tests/bench/same_games.lua kontor|plain PLAYERS GAMES
+--   build/kontor run tests/bench/same_games.lua kontor|plain PLAYERS GAMES [RULES]
 --
--- Game i is game i of `kontor sim --rules old_world --seed 1`: the
--- stand-in draws its choices from the simulation bot's RNG and its chance
--- from the game's RNG, exactly as the engine does, so both play the same
--- steps; each prints the steps taken and a checksum of the turns and scores,
--- which must agree.
+-- RULES: old_world (the default), sea_merchants or caribbean. Game i is
+-- game i of `kontor sim --rules RULES --seed 1`: the stand-in uses the
+-- engine's own piles and counters, draws its choices from the simulation
+-- bot's RNG and its shuffles and chance from the game's RNG, exactly as the
+-- engine does, so both play the same steps; each prints the steps taken
+-- and a checksum of the turns and scores, which must agree.
 local core = require "kontor.core"
 local gamemod = require "kontor.game"
 local rules = require "kontor.rules"
 
-local mode, players, games = arg[1], tonumber(arg[2]), tonumber(arg[3])
+local mode, players, games, name = arg[1], tonumber(arg[2]), tonumber(arg[3]), arg[4] or "old_world"
 if (mode ~= "kontor" and mode ~= "plain") or not players or not games then
-  io.stderr:write("usage: kontor run tests/bench/same_games.lua kontor|plain PLAYERS GAMES\n")
+  io.stderr:write("usage: kontor run tests/bench/same_games.lua kontor|plain PLAYERS GAMES [RULES]\n")
   os.exit(2)
 end
 local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "tests/bench/"
-local plain = dofile(here .. "old_world.lua")
-local R = assert(rules.load("old_world"))
+local plain = dofile(here .. "script.lua").player(name, { pile = core.pile, counter = core.counter })
+local R = assert(rules.load(name))
 local options = rules.resolve_options(R, {})
 local names = {}
 for i = 1, players do names[i] = "Player " .. i end
@@ -36,10 +37,8 @@ for i = 1, games do
     local res = game:result()
     steps, turns, scores = steps + #game.hist, res.turns, res.scores
   else
-    local rng = core.rng(gseed)
     local n
-    turns, n, scores = plain.old_world(function(m) return bot:below(m) + 1 end, players,
-                                       function(m) return rng:below(m) + 1 end)
+    turns, n, scores = plain(function(m) return bot:below(m) + 1 end, players, core.rng(gseed))
     steps = steps + n
   end
   check = (check * 31 + turns) % 1000000007

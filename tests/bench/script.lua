@@ -1,23 +1,34 @@
--- A rule script alone, in plain Lua: variants/NAME.lua run under the
--- smallest stand-in for the engine (piles and counters as Lua tables, a
--- decision a uniform draw, no sandbox, no limits, no recording, no texts).
--- What it costs is what the script itself costs; kontor's cost minus it is
--- the engine's (docs/performance.md, "Where the instructions go").
+-- A rule script alone: variants/NAME.lua run under the smallest stand-in
+-- for the engine (no sandbox, no limits, no recording, no option texts;
+-- a decision is a draw of 1..n). What it costs is what the script itself
+-- costs; kontor's cost minus it is the engine's (docs/performance.md).
 --
 --   lua5.4 tests/bench/plain.lua sea_merchants_script 4 GAMES SEED
---   lua5.4 tests/bench/plain.lua caribbean_script 2 GAMES SEED
+--   build/kontor run tests/bench/same_games.lua kontor|plain PLAYERS GAMES [RULES]
 --
--- The games are the rule set's in distribution, not game for game: the
--- stand-in's shuffle is not the engine's RNG.
+-- M.player(name [, api]) returns play(random, players [, rng]) -> turns,
+-- steps, scores, the plain loops' interface: random(n) draws each decision
+-- (1..n); rng, the game's RNG (`g.rng`: shuffles and chance), is an object
+-- with below(n) (0..n-1), by default one that draws from random. `api`
+-- gives kontor.pile and kontor.counter: the engine's own C ones when run
+-- inside kontor (tests/bench/same_games.lua: with the engine's random
+-- streams the stand-in then plays exactly the engine's games), else the
+-- Lua tables below (under plain lua5.4: the games are the same in
+-- distribution only, and a Lua pile costs more than the engine's C one).
+-- A step is a decision taken, as `kontor sim` counts them.
 
 local here = (debug and debug.getinfo and debug.getinfo(1, "S").source:match("^@(.*/)")) or "tests/bench/"
-
-local random                                   -- set by each game
 
 local Pile = {}
 Pile.__index = Pile
 function Pile:push(c) local n = self.n + 1; self.n = n; self[n] = c end
-function Pile:pop() local n = self.n; if n == 0 then return nil end; local c = self[n]; self[n] = nil; self.n = n - 1; return c end
+function Pile:pop()
+  local n = self.n
+  if n == 0 then return nil end
+  local c = self[n]
+  self[n], self.n = nil, n - 1
+  return c
+end
 function Pile:top() return self[self.n] end
 function Pile:count() return self.n end
 Pile.__len = Pile.count
@@ -29,7 +40,9 @@ function Pile:find(c) for i = 1, self.n do if self[i] == c then return i end end
 function Pile:take(c) local i = self:find(c); if i then self:remove(i); return true end; return false end
 function Pile:count_of(c) local k = 0; for i = 1, self.n do if self[i] == c then k = k + 1 end end; return k end
 function Pile:move_to(other, k) for _ = 1, k or 1 do other:push(self:pop()) end end
-function Pile:shuffle() for i = self.n, 2, -1 do local j = random(i); self[i], self[j] = self[j], self[i] end end
+function Pile:shuffle(rng)
+  for i = self.n, 2, -1 do local j = rng:below(i) + 1; self[i], self[j] = self[j], self[i] end
+end
 function Pile:cards() return { table.unpack(self, 1, self.n) } end
 function Pile:clear() for i = self.n, 1, -1 do self[i] = nil end; self.n = 0 end
 function Pile:vis() return self._vis end
@@ -42,7 +55,7 @@ function Counter:get(i) return self[i] end
 function Counter:set(i, v) self[i] = v end
 function Counter:add(i, d)
   local v = self[i] + d
-  if v < self._min or v > self._max then error(("counter %d: %d is out of bounds"):format(i, v)) end
+  if v < self._min or v > self._max then error(("counter %d: %d is out of its bounds"):format(i, v)) end
   self[i] = v
   return v
 end
@@ -51,7 +64,7 @@ function Counter:count() return self.n end
 function Counter:min() return self._min end
 function Counter:max() return self._max end
 
-local api = {
+local LUA_API = {
   pile = function(t)
     t = t or {}
     return setmetatable({ n = 0, _vis = t.vis or "public", _owner = t.owner or 0, _pool = t.pool }, Pile)
@@ -63,20 +76,36 @@ local api = {
   end,
 }
 
-local Rng = {}
-Rng.__index = Rng
-function Rng.below(_, n) return random(n) - 1 end
-function Rng.shuffle(_, list) for i = #list, 2, -1 do local j = random(i); list[i], list[j] = list[j], list[i] end end
-
+-- The stand-in's g: the engine's rule-facing methods, each as small as it
+-- can be.
 local G = {}
 G.__index = G
 local FINISH = {}
-function G:choose(_, _, options) self.steps = self.steps + 1; return random(#options) end
-function G:chance(_, options, weights)
-  if not weights then return random(#options) end
+function G:choose(_, _, options) self.steps = self.steps + 1; return self.random(#options) end
+function G:choose_all(seats, _, by_seat)
+  local chosen = {}
+  for _, s in ipairs(seats) do
+    self.steps = self.steps + 1
+    chosen[s] = self.random(#by_seat[s])
+  end
+  return chosen
+end
+function G:choose_orders(seats, _, enter)          -- entered seat after seat, as the engine's bot does
+  local orders, drafts = {}, {}
+  self._drafts = drafts
+  for _, s in ipairs(seats) do
+    drafts[s] = {}
+    orders[s] = enter(self, s, drafts[s])
+  end
+  self._drafts = nil
+  return orders
+end
+function G:draft(s) return self._drafts and self._drafts[s] end
+function G:chance(_, options, weights)              -- the engine's draw (lua/kontor/game.lua)
+  if not weights then return self.rng:below(#options) + 1 end
   local total = 0
   for i = 1, #options do total = total + weights[i] end
-  local r, k = random(total) - 1, 1
+  local r, k = self.rng:below(total), 1
   while r >= weights[k] do r = r - weights[k]; k = k + 1 end
   return k
 end
@@ -96,20 +125,16 @@ function G.skip() end
 function G.stat() end
 function G.finish() error(FINISH, 0) end
 
-local function load_rules(name)
-  local env = setmetatable({ kontor = api, math = setmetatable({ random = function(...) return random(...) end },
-                                                                { __index = math }) },
-                           { __index = _G })
-  return assert(loadfile(here .. "../../variants/" .. name .. ".lua", "t", env))()
-end
+local M = {}
 
--- play(random, players) -> turns, steps, scores (the plain loops' interface)
-local function player(name)
-  local R = load_rules(name)
-  return function(rand, players)
-    random = rand
+function M.player(name, api)
+  api = api or LUA_API
+  local env = setmetatable({ kontor = { pile = api.pile, counter = api.counter } }, { __index = _G })
+  local R = assert(loadfile(here .. "../../variants/" .. name .. ".lua", "t", env))()
+  return function(random, players, rng)
+    rng = rng or { below = function(_, n) return random(n) - 1 end }
     local g = setmetatable({ players = players, names = {}, options = {}, turn = 0, steps = 0,
-                             logging = false, rng = setmetatable({}, Rng), _orders = {} }, G)
+                             logging = false, random = random, rng = rng, _orders = {} }, G)
     for k, o in pairs(R.options or {}) do g.options[k] = o.default end
     for s = 1, players do g.names[s] = "Player " .. s end
     R.setup(g)
@@ -119,4 +144,7 @@ local function player(name)
   end
 end
 
-return { sea_merchants_script = player("sea_merchants"), caribbean_script = player("caribbean") }
+M.sea_merchants_script = M.player("sea_merchants")
+M.caribbean_script = M.player("caribbean")
+M.old_world = M.player("old_world")
+return M

@@ -43,21 +43,22 @@ describe("the plain Lua loops of make bench", function()
     assert.are.same(a.mean_score, b.mean_score)
   end)
 
-  -- Old World's stand-in runs the rule script itself: given the engine's
-  -- random streams it plays exactly the engine's games, step for step.
-  it("Old World's stand-in plays the engine's games exactly (same_games.lua)", function()
+  -- The stand-in (tests/bench/script.lua) runs the rule script itself:
+  -- given the engine's piles and random streams it plays exactly the
+  -- engine's games, step for step.
+  it("the rule scripts alone play the engine's games exactly (same_games.lua)", function()
     local support = require "tests.lua.support"
-    local function same(mode, players)
-      local f = assert(io.popen(("%s run tests/bench/same_games.lua %s %d 6 2>&1"):format(
-        support.binary(), mode, players)))
+    local function same(mode, players, rules)
+      local f = assert(io.popen(("%s run tests/bench/same_games.lua %s %d 6 %s 2>&1"):format(
+        support.binary(), mode, players, rules)))
       local out = f:read("a")
       f:close()
       return out
     end
-    for _, players in ipairs { 2, 5 } do
-      local k = same("kontor", players)
+    for _, c in ipairs { { "old_world", 2 }, { "old_world", 5 }, { "sea_merchants", 4 }, { "caribbean", 3 } } do
+      local k = same("kontor", c[2], c[1])
       assert.matches("^kontor %d+ steps, scores checksum %d+", k)
-      assert.are.equal(k:gsub("^kontor", "plain"), same("plain", players))
+      assert.are.equal(k:gsub("^kontor", "plain"), same("plain", c[2], c[1]))
     end
   end)
 
