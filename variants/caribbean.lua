@@ -211,7 +211,7 @@ end
 -- When a card is needed and the deck is empty, the discard pile is
 -- shuffled into a new deck. False if it is empty too.
 local function shuffle_in_discard(g)
-  local n = g.discard:count()
+  local n = #g.discard
   if n == 0 then return false end
   g.discard:move_to(g.deck, n)
   g.deck:shuffle(g.rng)
@@ -220,19 +220,19 @@ local function shuffle_in_discard(g)
 end
 
 local function can_draw(g)
-  return g.deck:count() > 0 or g.discard:count() > 0
+  return #g.deck > 0 or #g.discard > 0
 end
 
-local function coins(g, seat) return g.purse[seat]:count() end
+local function coins(g, seat) return #g.purse[seat] end
 
 -- Gain n coins: n cards face down from the deck (fewer if there are none).
 local function gain(g, seat, n)
   local got = 0
   while got < n do
-    local k = g.deck:count()
+    local k = #g.deck
     if k == 0 then
       if not shuffle_in_discard(g) then break end
-      k = g.deck:count()
+      k = #g.deck
     end
     if k > n - got then k = n - got end
     g.deck:move_to(g.purse[seat], k)
@@ -293,7 +293,7 @@ function R.coins(g, seat) return coins(g, seat) end
 function R.rules.game_end(g)
   local d = R.data
   for s = 1, g.players do
-    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or g.done[s]:count() > 0) then
+    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or #g.done[s] > 0) then
       return true
     end
   end
@@ -301,7 +301,7 @@ function R.rules.game_end(g)
 end
 
 function R.rules.can_win(g, seat)               -- C9
-  return not R.data.expedition_to_win or g.done[seat]:count() > 0
+  return not R.data.expedition_to_win or #g.done[seat] > 0
 end
 
 -- C5 / C10: who gains the tax card's coin: a list of seats, in turn order
@@ -485,7 +485,7 @@ local NONE = {}
 local function fulfillable(g, seat)
   local st, out = g.st[seat], NONE
   if st.symbol_persons < FEWEST_SYMBOLS then return NONE end
-  for i = 1, g.expeditions:count() do
+  for i = 1, #g.expeditions do
     local e = CARDS[g.expeditions:get(i)]
     if can_fulfil(st, e) and not contains(out, e) then
       if out == NONE then out = {} end
@@ -501,7 +501,7 @@ end
 local function fulfil(g, seat, e)
   local st, display = g.st[seat], g.display[seat]
   local pos
-  for i = g.expeditions:count(), 1, -1 do
+  for i = #g.expeditions, 1, -1 do
     if CARDS[g.expeditions:get(i)] == e then pos = i end
   end
   local id = g.expeditions:remove(pos)
@@ -511,7 +511,7 @@ local function fulfil(g, seat, e)
     jokers = jokers + math.max(0, short[sym] - st.symbols[sym])
   end
   local gone = {}
-  for k = display:count(), 1, -1 do
+  for k = #display, 1, -1 do
     local person = CARDS[display:get(k)]
     local sym = person.symbol
     local use = (short[sym] or 0) > 0 or (sym == "any" and jokers > 0)
@@ -573,7 +573,7 @@ local function tax_increase(g, seat, card)
 end
 
 local function ship_in_harbour(g, ship)
-  for i = 1, g.harbour:count() do
+  for i = 1, #g.harbour do
     if CARDS[g.harbour:get(i)].ship == ship then return true end
   end
   return false
@@ -581,7 +581,7 @@ end
 
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
-  g.harbour:move_to(g.discard, g.harbour:count())
+  g.harbour:move_to(g.discard, #g.harbour)
   g.discard:push(card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
@@ -633,7 +633,7 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  if g.harbour:count() == 0 and g.options.must_reveal then
+  if #g.harbour == 0 and g.options.must_reveal then
     if not can_draw(g) then return true end
     if not reveal(g, seat) then return false end
   end
@@ -660,7 +660,7 @@ end
 local function admirals_and_jesters(g, seat)
   local st = g.st[seat]
   if st.admiral == 0 and st.jester == 0 then return end
-  local n = g.harbour:count()
+  local n = #g.harbour
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -682,7 +682,7 @@ end
 -- "take nothing". Also returns the harbour position of each option.
 local function take_options(g, seat, budget)
   local options, at = {}, {}
-  for i = 1, g.harbour:count() do
+  for i = 1, #g.harbour do
     local card = CARDS[g.harbour:get(i)]
     if card.kind == "ship" or (hire_cost(g, seat, card) <= budget and not contains(options, card.take)) then
       options[#options + 1] = card.take
@@ -716,7 +716,7 @@ end
 -- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
 local function allowance(g, seat)
   local names = 0
-  for i = 1, g.harbour:count() do
+  for i = 1, #g.harbour do
     if CARDS[g.harbour:get(i)].kind == "ship" then names = names + 1 end   -- one ship per name
   end
   return R.data.takes_by_names[names] + g.st[seat].takes
@@ -724,8 +724,8 @@ end
 
 local function active_takes(g, seat)
   local left = allowance(g, seat)
-  if g.harbour:count() == 0 then g:skip(seat, "take", "the harbour is empty") end
-  while left > 0 and g.harbour:count() > 0 do
+  if #g.harbour == 0 then g:skip(seat, "take", "the harbour is empty") end
+  while left > 0 and #g.harbour > 0 do
     local options, at = take_options(g, seat, coins(g, seat))
     if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
       g:skip(seat, "take", "nothing in the harbour is affordable")
@@ -748,7 +748,7 @@ end
 local function other_takes(g, seat, active)
   for _ = 1, 1 + g.st[seat].takes do
     local c = coins(g, seat)
-    if g.harbour:count() == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options, at = take_options(g, seat, c - 1)
     if #options == 1 then                                            -- nothing affordable
@@ -762,11 +762,12 @@ end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
-  for i, s in ipairs(g:turn_order(seat)) do
-    admirals_and_jesters(g, s)
-    if i == 1 then active_takes(g, seat) else other_takes(g, s, seat) end
+  local order = g:turn_order(seat)
+  for i = 1, #order do
+    admirals_and_jesters(g, order[i])
+    if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
-  g.harbour:move_to(g.discard, g.harbour:count())
+  g.harbour:move_to(g.discard, #g.harbour)
 end
 
 ---------------------------------------------------------------------------
@@ -777,7 +778,7 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or can_draw(g) or g.harbour:count() > 0 or #fulfillable(g, seat) > 0 then
+  if g.phase ~= "discover" or can_draw(g) or #g.harbour > 0 or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
   end
@@ -900,7 +901,7 @@ end
 
 function R.view(g, seat)
   local v = { phase = g.phase, current = g.current, first = g.first, ending = g.ending,
-              deck = g.deck:count(), discard = g.discard:count(),
+              deck = #g.deck, discard = #g.discard,
               harbour = names_of(g.harbour), expeditions = names_of(g.expeditions), players = {} }
   for s = 1, g.players do
     local st = g.st[s]
@@ -916,7 +917,7 @@ function R.board(g, seat)
   local title = g.phase == "over" and "game over"
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
   line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and " (last round)" or "",
-       g.deck:count(), g.discard:count())
+       #g.deck, #g.discard)
   local h, ships = names_of(g.harbour), 0
   for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
   line("Harbour (%d ship names): %s", ships, #h > 0 and table.concat(h, " | ") or "empty")
