@@ -679,24 +679,25 @@ end
 
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
--- "take nothing". Also returns the harbour position of each option.
+-- "take nothing".
 local function take_options(g, seat, budget)
-  local options, at = {}, {}
+  local options = {}
   for i = 1, #g.harbour do
     local card = CARDS[g.harbour:get(i)]
     if card.kind == "ship" or (hire_cost(g, seat, card) <= budget and not contains(options, card.take)) then
       options[#options + 1] = card.take
-      at[#options] = i
     end
   end
   options[#options + 1] = "take nothing"
-  return options, at
+  return options
 end
 
--- C6: take the card at harbour position `pos`: loot a ship or hire a
--- person. A player other than the active one pays them 1 coin first.
-local function take(g, seat, active, pos)
+-- C6: take the first card in the harbour that `option` takes: loot a ship
+-- or hire a person. A player other than the active one pays them 1 coin first.
+local function take(g, seat, active, option)
   if seat ~= active then g.purse[seat]:move_to(g.purse[active], 1) end
+  local pos = 1
+  while CARDS[g.harbour:get(pos)].take ~= option do pos = pos + 1 end
   local id = g.harbour:remove(pos)
   local card, st = CARDS[id], g.st[seat]
   local paid = seat ~= active and (", pays 1 to " .. g.names[active]) or ""
@@ -726,7 +727,7 @@ local function active_takes(g, seat)
   local left = allowance(g, seat)
   if #g.harbour == 0 then g:skip(seat, "take", "the harbour is empty") end
   while left > 0 and #g.harbour > 0 do
-    local options, at = take_options(g, seat, coins(g, seat))
+    local options = take_options(g, seat, coins(g, seat))
     if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
       g:skip(seat, "take", "nothing in the harbour is affordable")
       break
@@ -734,7 +735,7 @@ local function active_takes(g, seat)
     local k = decide(g, seat, "take", options)
     if k == #options then return end                                 -- take nothing
     if k then
-      take(g, seat, seat, at[k])
+      take(g, seat, seat, options[k])
       left = left - 1
     end
   end
@@ -750,13 +751,13 @@ local function other_takes(g, seat, active)
     local c = coins(g, seat)
     if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
-    local options, at = take_options(g, seat, c - 1)
+    local options = take_options(g, seat, c - 1)
     if #options == 1 then                                            -- nothing affordable
       return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
     end
     local k = g:choose(seat, "take_other", options)
     if k == #options then return end                                 -- take nothing
-    take(g, seat, active, at[k])
+    take(g, seat, active, options[k])
   end
 end
 
