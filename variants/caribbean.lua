@@ -590,13 +590,12 @@ end
 -- the ship's and it has no skull; otherwise it stays, or busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship = CARDS[card]
+  local ship, strength = CARDS[card], g.st[seat].strength
   if not ship.swords then
     g:skip(seat, "repel", "the " .. ship.name .. " has a skull: it cannot be repelled")
-  elseif g.st[seat].strength < ship.swords then
-    g:skip(seat, "repel", ("strength %d is below the %s's %d swords"):format(g.st[seat].strength, ship.name, ship.swords))
-  end
-  if ship.swords and g.st[seat].strength >= ship.swords then
+  elseif strength < ship.swords then
+    g:skip(seat, "repel", "strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+  else
     g.revealed:push(card)                          -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
     g.revealed:pop()
