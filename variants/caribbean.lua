@@ -691,6 +691,11 @@ local function take_options(g, seat, budget)
   return options
 end
 
+-- The end of a take's log line: what a player other than the active one paid.
+local function paid(g, seat, active)
+  return seat ~= active and (", pays 1 to " .. g.names[active]) or ""
+end
+
 -- C6: take the first card in the harbour that `option` takes: loot a ship
 -- or hire a person. A player other than the active one pays them 1 coin first.
 local function take(g, seat, active, option)
@@ -699,17 +704,18 @@ local function take(g, seat, active, option)
   while CARDS[g.harbour:get(pos)].take ~= option do pos = pos + 1 end
   local id = g.harbour:remove(pos)
   local card, st = CARDS[id], g.st[seat]
-  local paid = seat ~= active and (", pays 1 to " .. g.names[active]) or ""
   if card.kind == "ship" then
     g.discard:push(id)
     local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: +1 each
-    if g.logging then g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid) end
+    if g.logging then
+      g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid(g, seat, active))
+    end
   else
     local cost = hire_cost(g, seat, card)
     pay(g, seat, cost)
     g.display[seat]:push(id)
     tally(st, card, 1)
-    if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid) end
+    if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid(g, seat, active)) end
   end
 end
 
