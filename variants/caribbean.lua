@@ -730,8 +730,11 @@ end
 
 local function active_takes(g, seat)
   local left = allowance(g, seat)
-  if #g.harbour == 0 then g:skip(seat, "take", "the harbour is empty") end
-  while left > 0 and #g.harbour > 0 do
+  if #g.harbour == 0 then
+    g:skip(seat, "take", "the harbour is empty")
+    left = 0
+  end
+  while left > 0 do
     local options = take_options(g, seat, coins(g, seat))
     if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
       g:skip(seat, "take", "nothing in the harbour is affordable")
@@ -742,6 +745,7 @@ local function active_takes(g, seat)
     if k then
       take(g, seat, seat, options[k])
       left = left - 1
+      if #g.harbour == 0 then break end                              -- nothing left to take
     end
   end
   if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
