@@ -308,8 +308,9 @@ end
 -- from `active`.
 function R.rules.tax_winners(g, card, active)
   local rule = R.data.tax_rule[CARDS[card].mark] or "swords"
-  local best, out = nil, {}
-  for _, s in ipairs(g:turn_order(active)) do
+  local best, out, order = nil, {}, g:turn_order(active)
+  for i = 1, #order do
+    local s = order[i]
     local v = rule == "influence" and -g.st[s].influence or g.st[s].strength
     if best == nil or v > best then best = v; out = { s }
     elseif v == best then out[#out + 1] = s end
@@ -558,7 +559,9 @@ end
 -- C5: everyone with tax_threshold or more coins discards half, rounded
 -- down; the card is discarded; then the tax card's winners gain 1 coin.
 local function tax_increase(g, seat, card)
-  for _, s in ipairs(g:turn_order(seat)) do
+  local order = g:turn_order(seat)
+  for i = 1, #order do
+    local s = order[i]
     local c = coins(g, s)
     if c >= R.data.tax_threshold then
       pay(g, s, c // 2)
@@ -566,7 +569,9 @@ local function tax_increase(g, seat, card)
     end
   end
   g.discard:push(card)
-  for _, s in ipairs(R.rules.tax_winners(g, card, seat)) do
+  local winners = R.rules.tax_winners(g, card, seat)
+  for i = 1, #winners do
+    local s = winners[i]
     local got = gain(g, s, 1)
     if g.logging then g:log("%s gains %s (%s)", g.names[s], plural(got, "coin"), CARDS[card].name) end
   end
@@ -809,7 +814,8 @@ function R.play(g)
     if g.phase == "loot" or discover(g, seat) then
       loot_and_hire(g, seat)
     else                                           -- C7: after a bust, the Jesters
-      for _, s in ipairs(g:turn_order(seat)) do admirals_and_jesters(g, s) end
+      local order = g:turn_order(seat)
+      for i = 1, #order do admirals_and_jesters(g, order[i]) end
     end
     g.phase = "discover"
     if not g.ending and R.rules.game_end(g) then                  -- C9
