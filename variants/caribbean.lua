@@ -740,7 +740,7 @@ local function active_takes(g, seat)
     left = 0
   end
   while left > 0 do
-    local options = take_options(g, seat, coins(g, seat))
+    local options = take_options(g, seat, #g.purse[seat])
     if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
       g:skip(seat, "take", "nothing in the harbour is affordable")
       break
@@ -762,7 +762,7 @@ end
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
   for _ = 1, 1 + g.st[seat].takes do
-    local c = coins(g, seat)
+    local c = #g.purse[seat]
     if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options = take_options(g, seat, c - 1)
