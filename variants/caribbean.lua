@@ -683,17 +683,21 @@ end
 
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
--- "take nothing".
+-- "take nothing". Also returns the number of ships in the harbour (one per
+-- name, C4).
 local function take_options(g, seat, budget)
-  local options = {}
+  local options, ships = {}, 0
   for i = 1, #g.harbour do
     local card = CARDS[g.harbour:get(i)]
-    if card.kind == "ship" or (hire_cost(g, seat, card) <= budget and not contains(options, card.take)) then
+    if card.kind == "ship" then
+      ships = ships + 1
+      options[#options + 1] = card.take
+    elseif hire_cost(g, seat, card) <= budget and not contains(options, card.take) then
       options[#options + 1] = card.take
     end
   end
   options[#options + 1] = "take nothing"
-  return options
+  return options, ships
 end
 
 -- The end of a take's log line: what a player other than the active one paid.
@@ -725,32 +729,31 @@ local function take(g, seat, active, option)
 end
 
 -- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
-local function allowance(g, seat)
-  local names = 0
-  for i = 1, #g.harbour do
-    if CARDS[g.harbour:get(i)].kind == "ship" then names = names + 1 end   -- one ship per name
-  end
-  return R.data.takes_by_names[names] + g.st[seat].takes
+local function allowance(g, seat, ship_names)
+  return R.data.takes_by_names[ship_names] + g.st[seat].takes
 end
 
+-- The active player takes cards while the allowance lasts (counted from
+-- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  local left = allowance(g, seat)
   if #g.harbour == 0 then
     g:skip(seat, "take", "the harbour is empty")
-    left = 0
-  end
-  while left > 0 do
-    local options = take_options(g, seat, #g.purse[seat])
-    if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
-      g:skip(seat, "take", "nothing in the harbour is affordable")
-      break
-    end
-    local k = decide(g, seat, "take", options)
-    if k == #options then return end                                 -- take nothing
-    if k then
-      take(g, seat, seat, options[k])
-      left = left - 1
-      if #g.harbour == 0 then break end                              -- nothing left to take
+  else
+    local options, ship_names = take_options(g, seat, #g.purse[seat])
+    local left = allowance(g, seat, ship_names)
+    while true do
+      if #options == 1 and #fulfillable(g, seat) == 0 then             -- nothing to decide
+        g:skip(seat, "take", "nothing in the harbour is affordable")
+        break
+      end
+      local k = decide(g, seat, "take", options)
+      if k == #options then return end                               -- take nothing
+      if k then
+        take(g, seat, seat, options[k])
+        left = left - 1
+        if left == 0 or #g.harbour == 0 then break end
+      end
+      options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
     end
   end
   if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
