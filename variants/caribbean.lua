@@ -484,10 +484,10 @@ end
 -- Trades fulfil expeditions.
 local NONE = {}
 local function fulfillable(g, seat)
-  local st, out = g.st[seat], NONE
+  local st, out, display = g.st[seat], NONE, g.expeditions
   if st.symbol_persons < FEWEST_SYMBOLS then return NONE end
-  for i = 1, #g.expeditions do
-    local e = CARDS[g.expeditions:get(i)]
+  for i = 1, #display do
+    local e = CARDS[display:get(i)]
     if can_fulfil(st, e) and not contains(out, e) then
       if out == NONE then out = {} end
       out[#out + 1] = e
@@ -686,9 +686,9 @@ end
 -- "take nothing". Also returns the number of ships in the harbour (one per
 -- name, C4).
 local function take_options(g, seat, budget)
-  local options, ships = {}, 0
-  for i = 1, #g.harbour do
-    local card = CARDS[g.harbour:get(i)]
+  local options, ships, harbour = {}, 0, g.harbour
+  for i = 1, #harbour do
+    local card = CARDS[harbour:get(i)]
     if card.kind == "ship" then
       ships = ships + 1
       options[#options + 1] = card.take
