@@ -765,8 +765,8 @@ end
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
   for _ = 1, 1 + g.st[seat].takes do
-    local c = #g.purse[seat]
     if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    local c = #g.purse[seat]
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options = take_options(g, seat, c - 1)
     if #options == 1 then                                            -- nothing affordable
