@@ -211,7 +211,7 @@ end
 -- When a card is needed and the deck is empty, the discard pile is
 -- shuffled into a new deck. False if it is empty too.
 local function shuffle_in_discard(g)
-  local n = g.discard:count()
+  local n = #g.discard
   if n == 0 then return false end
   g.discard:move_to(g.deck, n)
   g.deck:shuffle(g.rng)
@@ -220,19 +220,19 @@ local function shuffle_in_discard(g)
 end
 
 local function can_draw(g)
-  return g.deck:count() > 0 or g.discard:count() > 0
+  return #g.deck > 0 or #g.discard > 0
 end
 
-local function coins(g, seat) return g.purse[seat]:count() end
+local function coins(g, seat) return #g.purse[seat] end
 
 -- Gain n coins: n cards face down from the deck (fewer if there are none).
 local function gain(g, seat, n)
   local got = 0
   while got < n do
-    local k = g.deck:count()
+    local k = #g.deck
     if k == 0 then
       if not shuffle_in_discard(g) then break end
-      k = g.deck:count()
+      k = #g.deck
     end
     if k > n - got then k = n - got end
     g.deck:move_to(g.purse[seat], k)
@@ -293,7 +293,7 @@ function R.coins(g, seat) return coins(g, seat) end
 function R.rules.game_end(g)
   local d = R.data
   for s = 1, g.players do
-    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or g.done[s]:count() > 0) then
+    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or #g.done[s] > 0) then
       return true
     end
   end
@@ -301,15 +301,16 @@ function R.rules.game_end(g)
 end
 
 function R.rules.can_win(g, seat)               -- C9
-  return not R.data.expedition_to_win or g.done[seat]:count() > 0
+  return not R.data.expedition_to_win or #g.done[seat] > 0
 end
 
 -- C5 / C10: who gains the tax card's coin: a list of seats, in turn order
 -- from `active`.
 function R.rules.tax_winners(g, card, active)
   local rule = R.data.tax_rule[CARDS[card].mark] or "swords"
-  local best, out = nil, {}
-  for _, s in ipairs(g:turn_order(active)) do
+  local best, out, order = nil, {}, g:turn_order(active)
+  for i = 1, #order do
+    local s = order[i]
     local v = rule == "influence" and -g.st[s].influence or g.st[s].strength
     if best == nil or v > best then best = v; out = { s }
     elseif v == best then out[#out + 1] = s end
@@ -483,10 +484,10 @@ end
 -- Trades fulfil expeditions.
 local NONE = {}
 local function fulfillable(g, seat)
-  local st, out = g.st[seat], NONE
+  local st, out, display = g.st[seat], NONE, g.expeditions
   if st.symbol_persons < FEWEST_SYMBOLS then return NONE end
-  for i = 1, g.expeditions:count() do
-    local e = CARDS[g.expeditions:get(i)]
+  for i = 1, #display do
+    local e = CARDS[display:get(i)]
     if can_fulfil(st, e) and not contains(out, e) then
       if out == NONE then out = {} end
       out[#out + 1] = e
@@ -501,7 +502,7 @@ end
 local function fulfil(g, seat, e)
   local st, display = g.st[seat], g.display[seat]
   local pos
-  for i = g.expeditions:count(), 1, -1 do
+  for i = #g.expeditions, 1, -1 do
     if CARDS[g.expeditions:get(i)] == e then pos = i end
   end
   local id = g.expeditions:remove(pos)
@@ -511,7 +512,7 @@ local function fulfil(g, seat, e)
     jokers = jokers + math.max(0, short[sym] - st.symbols[sym])
   end
   local gone = {}
-  for k = display:count(), 1, -1 do
+  for k = #display, 1, -1 do
     local person = CARDS[display:get(k)]
     local sym = person.symbol
     local use = (short[sym] or 0) > 0 or (sym == "any" and jokers > 0)
@@ -558,7 +559,9 @@ end
 -- C5: everyone with tax_threshold or more coins discards half, rounded
 -- down; the card is discarded; then the tax card's winners gain 1 coin.
 local function tax_increase(g, seat, card)
-  for _, s in ipairs(g:turn_order(seat)) do
+  local order = g:turn_order(seat)
+  for i = 1, #order do
+    local s = order[i]
     local c = coins(g, s)
     if c >= R.data.tax_threshold then
       pay(g, s, c // 2)
@@ -566,14 +569,16 @@ local function tax_increase(g, seat, card)
     end
   end
   g.discard:push(card)
-  for _, s in ipairs(R.rules.tax_winners(g, card, seat)) do
+  local winners = R.rules.tax_winners(g, card, seat)
+  for i = 1, #winners do
+    local s = winners[i]
     local got = gain(g, s, 1)
     if g.logging then g:log("%s gains %s (%s)", g.names[s], plural(got, "coin"), CARDS[card].name) end
   end
 end
 
 local function ship_in_harbour(g, ship)
-  for i = 1, g.harbour:count() do
+  for i = 1, #g.harbour do
     if CARDS[g.harbour:get(i)].ship == ship then return true end
   end
   return false
@@ -581,7 +586,7 @@ end
 
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
-  g.harbour:move_to(g.discard, g.harbour:count())
+  g.harbour:move_to(g.discard, #g.harbour)
   g.discard:push(card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
@@ -590,13 +595,12 @@ end
 -- the ship's and it has no skull; otherwise it stays, or busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship = CARDS[card]
+  local ship, strength = CARDS[card], g.st[seat].strength
   if not ship.swords then
     g:skip(seat, "repel", "the " .. ship.name .. " has a skull: it cannot be repelled")
-  elseif g.st[seat].strength < ship.swords then
-    g:skip(seat, "repel", ("strength %d is below the %s's %d swords"):format(g.st[seat].strength, ship.name, ship.swords))
-  end
-  if ship.swords and g.st[seat].strength >= ship.swords then
+  elseif strength < ship.swords then
+    g:skip(seat, "repel", "strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+  else
     g.revealed:push(card)                          -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
     g.revealed:pop()
@@ -633,7 +637,7 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  if g.harbour:count() == 0 and g.options.must_reveal then
+  if #g.harbour == 0 and g.options.must_reveal then
     if not can_draw(g) then return true end
     if not reveal(g, seat) then return false end
   end
@@ -660,7 +664,7 @@ end
 local function admirals_and_jesters(g, seat)
   local st = g.st[seat]
   if st.admiral == 0 and st.jester == 0 then return end
-  local n = g.harbour:count()
+  local n = #g.harbour
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -679,63 +683,77 @@ end
 
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
--- "take nothing". Also returns the harbour position of each option.
+-- "take nothing". Also returns the number of ships in the harbour (one per
+-- name, C4).
 local function take_options(g, seat, budget)
-  local options, at = {}, {}
-  for i = 1, g.harbour:count() do
-    local card = CARDS[g.harbour:get(i)]
-    if card.kind == "ship" or (hire_cost(g, seat, card) <= budget and not contains(options, card.take)) then
+  local options, ships, harbour = {}, 0, g.harbour
+  for i = 1, #harbour do
+    local card = CARDS[harbour:get(i)]
+    if card.kind == "ship" then
+      ships = ships + 1
       options[#options + 1] = card.take
-      at[#options] = i
+    elseif hire_cost(g, seat, card) <= budget and not contains(options, card.take) then
+      options[#options + 1] = card.take
     end
   end
   options[#options + 1] = "take nothing"
-  return options, at
+  return options, ships
 end
 
--- C6: take the card at harbour position `pos`: loot a ship or hire a
--- person. A player other than the active one pays them 1 coin first.
-local function take(g, seat, active, pos)
+-- The end of a take's log line: what a player other than the active one paid.
+local function paid(g, seat, active)
+  return seat ~= active and (", pays 1 to " .. g.names[active]) or ""
+end
+
+-- C6: take the first card in the harbour that `option` takes: loot a ship
+-- or hire a person. A player other than the active one pays them 1 coin first.
+local function take(g, seat, active, option)
   if seat ~= active then g.purse[seat]:move_to(g.purse[active], 1) end
+  local pos = 1
+  while CARDS[g.harbour:get(pos)].take ~= option do pos = pos + 1 end
   local id = g.harbour:remove(pos)
   local card, st = CARDS[id], g.st[seat]
-  local paid = seat ~= active and (", pays 1 to " .. g.names[active]) or ""
   if card.kind == "ship" then
     g.discard:push(id)
     local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: +1 each
-    if g.logging then g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid) end
+    if g.logging then
+      g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid(g, seat, active))
+    end
   else
     local cost = hire_cost(g, seat, card)
     pay(g, seat, cost)
     g.display[seat]:push(id)
     tally(st, card, 1)
-    if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid) end
+    if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid(g, seat, active)) end
   end
 end
 
 -- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
-local function allowance(g, seat)
-  local names = 0
-  for i = 1, g.harbour:count() do
-    if CARDS[g.harbour:get(i)].kind == "ship" then names = names + 1 end   -- one ship per name
-  end
-  return R.data.takes_by_names[names] + g.st[seat].takes
+local function allowance(g, seat, ship_names)
+  return R.data.takes_by_names[ship_names] + g.st[seat].takes
 end
 
+-- The active player takes cards while the allowance lasts (counted from
+-- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  local left = allowance(g, seat)
-  if g.harbour:count() == 0 then g:skip(seat, "take", "the harbour is empty") end
-  while left > 0 and g.harbour:count() > 0 do
-    local options, at = take_options(g, seat, coins(g, seat))
-    if #options == 1 and #fulfillable(g, seat) == 0 then               -- nothing to decide
-      g:skip(seat, "take", "nothing in the harbour is affordable")
-      break
-    end
-    local k = decide(g, seat, "take", options)
-    if k == #options then return end                                 -- take nothing
-    if k then
-      take(g, seat, seat, at[k])
-      left = left - 1
+  if #g.harbour == 0 then
+    g:skip(seat, "take", "the harbour is empty")
+  else
+    local options, ship_names = take_options(g, seat, #g.purse[seat])
+    local left = allowance(g, seat, ship_names)
+    while true do
+      if #options == 1 and #fulfillable(g, seat) == 0 then             -- nothing to decide
+        g:skip(seat, "take", "nothing in the harbour is affordable")
+        break
+      end
+      local k = decide(g, seat, "take", options)
+      if k == #options then return end                               -- take nothing
+      if k then
+        take(g, seat, seat, options[k])
+        left = left - 1
+        if left == 0 or #g.harbour == 0 then break end
+      end
+      options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
     end
   end
   if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
@@ -747,26 +765,27 @@ end
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
   for _ = 1, 1 + g.st[seat].takes do
-    local c = coins(g, seat)
-    if g.harbour:count() == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    local c = #g.purse[seat]
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
-    local options, at = take_options(g, seat, c - 1)
+    local options = take_options(g, seat, c - 1)
     if #options == 1 then                                            -- nothing affordable
       return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
     end
     local k = g:choose(seat, "take_other", options)
     if k == #options then return end                                 -- take nothing
-    take(g, seat, active, at[k])
+    take(g, seat, active, options[k])
   end
 end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
-  for i, s in ipairs(g:turn_order(seat)) do
-    admirals_and_jesters(g, s)
-    if i == 1 then active_takes(g, seat) else other_takes(g, s, seat) end
+  local order = g:turn_order(seat)
+  for i = 1, #order do
+    admirals_and_jesters(g, order[i])
+    if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
-  g.harbour:move_to(g.discard, g.harbour:count())
+  g.harbour:move_to(g.discard, #g.harbour)
 end
 
 ---------------------------------------------------------------------------
@@ -777,7 +796,7 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or can_draw(g) or g.harbour:count() > 0 or #fulfillable(g, seat) > 0 then
+  if g.phase ~= "discover" or can_draw(g) or #g.harbour > 0 or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
   end
@@ -798,7 +817,8 @@ function R.play(g)
     if g.phase == "loot" or discover(g, seat) then
       loot_and_hire(g, seat)
     else                                           -- C7: after a bust, the Jesters
-      for _, s in ipairs(g:turn_order(seat)) do admirals_and_jesters(g, s) end
+      local order = g:turn_order(seat)
+      for i = 1, #order do admirals_and_jesters(g, order[i]) end
     end
     g.phase = "discover"
     if not g.ending and R.rules.game_end(g) then                  -- C9
@@ -900,7 +920,7 @@ end
 
 function R.view(g, seat)
   local v = { phase = g.phase, current = g.current, first = g.first, ending = g.ending,
-              deck = g.deck:count(), discard = g.discard:count(),
+              deck = #g.deck, discard = #g.discard,
               harbour = names_of(g.harbour), expeditions = names_of(g.expeditions), players = {} }
   for s = 1, g.players do
     local st = g.st[s]
@@ -916,7 +936,7 @@ function R.board(g, seat)
   local title = g.phase == "over" and "game over"
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
   line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and " (last round)" or "",
-       g.deck:count(), g.discard:count())
+       #g.deck, #g.discard)
   local h, ships = names_of(g.harbour), 0
   for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
   line("Harbour (%d ship names): %s", ships, #h > 0 and table.concat(h, " | ") or "empty")
