@@ -8,7 +8,8 @@ describe("API errors", function()
     for _, bad in ipairs { "", string.rep("x", 65), 7, {} } do
       local ok, err = pcall(kontor.core.pile, { vis = "hidden", pool = bad })
       assert.is_false(ok)
-      assert.truthy(err:find("bad argument #1 to 'kontor.pile' (field 'pool' must be a name (a string of 1 to 64 bytes))", 1, true), err)
+      -- Lua names the function by where it finds it first: kontor.pile or kontor.core.pile
+      assert.truthy(err:match("bad argument #1 to '[%w.]*pile' %(field 'pool' must be a name %(a string of 1 to 64 bytes%)%)"), err)
     end
   end)
 
