@@ -200,13 +200,25 @@ static int sb_panic(lua_State *L) {
 /* The watchdog's tick (SIGPROF), for the program's interpreter and for a
  * host's (kn_sandbox_attach): without it, the first tick would end the
  * process. */
+static struct sigaction host_prof;          /* SIGPROF's action before ours */
+
 static void install_watchdog(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_tick;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGPROF, &sa, NULL);
+    sigaction(SIGPROF, &sa, &host_prof);
+}
+
+/* Stops the timer and gives SIGPROF back: the module is about to be
+ * unloaded, and a tick after that would call a handler that is gone. */
+static void remove_watchdog(void) {
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_PROF, &it, NULL);
+    lim.ticking = 0;
+    sigaction(SIGPROF, &host_prof, NULL);
 }
 
 lua_State *kn_newstate(void) {
@@ -232,6 +244,7 @@ static int attach_gc(lua_State *L) {
     host_alloc = NULL;
     host_ud = NULL;
     main_thread = NULL;
+    remove_watchdog();
     return 0;
 }
 
