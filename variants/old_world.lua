@@ -1342,26 +1342,70 @@ end
 -- its draws are chance, which a copy draws again.
 R.resumes_at_turn = true
 
--- The nominal value of a card's goods (O31), in storage and on its ships.
-local function goods_worth(card)
+-- What a position is worth to a seat, as the bots see it, in VP. Gold
+-- counts a quarter of a VP (O31 puts it after VP). What leads to VP counts
+-- too, or a bot would hoard gold and never build the chain that makes them:
+-- - goods in storage at their nominal value in gold (O31), finished goods
+--   at three quarters of their VP (they still have to be shipped);
+-- - cargo as its trade yields it (O20): finished goods their VP, raw goods
+--   their gold;
+-- - the works: a turn's output of the card's staffed tiles (O26-O29) at the
+--   same values, so that a tile bought and staffed pays for itself.
+local function goods_worth(card)                    -- in gold
   local n = 0
-  for _, good in ipairs(GOODS) do n = n + card.store[good] * (FG_VALUE[good] or RAW_VALUE[good]) end
+  for _, good in ipairs(GOODS) do
+    local fg = FG_VALUE[good]
+    n = n + card.store[good] * (fg and 3 * fg or RAW_VALUE[good])
+  end
   for _, ship in ipairs(card.ships) do
-    for _, good in ipairs(ship.cargo) do n = n + (FG_VALUE[good] or RAW_VALUE[good]) end
+    for _, good in ipairs(ship.cargo) do
+      local fg = FG_VALUE[good]
+      n = n + (fg and 4 * fg or RAW_VALUE[good])
+    end
   end
   return n
 end
 
--- What a position is worth to `seat`, as the bots see it: its VP, plus a
--- quarter of a VP per gold and per point of the nominal value of its goods
--- (O31's tie-breaks, in their order of weight). While its build order is
--- open, its card and gold as the order leaves them (O34: a seat sees its
--- own order).
+-- The works: the value the card's staffed tiles add in a turn once the
+-- chain runs (O26-O29): each stage limited by its input and by the room in
+-- storage (O5; what the next stage uses makes room), at the values above;
+-- counted for WORKS_TURNS turns, so that a tile bought and staffed pays for
+-- itself and the missing link of a chain is worth buying; and a VP for each
+-- ship with its seaman, without which no goods reach a port.
+local WORKS_TURNS = 2
+local CREWED_SHIP = 4                               -- gold: a ship with its seaman takes goods to VP
+
+local function crewed_ships(card)
+  local n = 0
+  for _, ship in ipairs(card.ships) do if ship.crew > 0 then n = n + 1 end end
+  return n
+end
+
+local function works_worth(g, card)                 -- in gold
+  local store, fg_cap = card.store, R.rules.fg_capacity(g, card)
+  local wool_cap = R.rules.wool_capacity(g, card)
+  local cloth = math.min(R.rules.cloth_capacity(g, card), wool_cap + store.wool)
+  local wool_room = wool_limit(g, card) - store.wool - store.cloth + cloth
+  local wool = math.max(0, math.min(wool_cap, wool_room))
+  local dyes, dye_gold, fg_vp = 0, 0, 0
+  for _, c in ipairs(COLOURS) do
+    local room = dye_limit(g, card, c) - store[DYE_OF[c]] - store[FG_OF[c]] + fg_cap
+    local n = math.max(0, math.min(R.rules.dye_capacity(g, card, c), room))
+    dyes, dye_gold, fg_vp = dyes + n, dye_gold + n * RAW_VALUE[DYE_OF[c]], fg_vp + n * FG_VALUE[FG_OF[c]]
+  end
+  local fg = math.min(fg_cap, cloth, dyes)
+  local n = wool * RAW_VALUE.wool + cloth * (RAW_VALUE.cloth - RAW_VALUE.wool) + dye_gold
+  if fg > 0 then n = n + fg * (4 * fg_vp - dye_gold) / dyes - fg * RAW_VALUE.cloth end
+  return WORKS_TURNS * n + crewed_ships(card) * CREWED_SHIP
+end
+
+-- While its build order is open, a seat's card and gold as the order
+-- leaves them (O34: a seat sees its own order).
 function R.score(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
   local d = g:draft(seat)
   if d and d.order then card, gold = d.order.card, d.order.gold end
-  return g.vp:get(seat) + (gold + goods_worth(card)) / 4
+  return g.vp:get(seat) + (gold + goods_worth(card) + works_worth(g, card)) / 4
 end
 
 ---------------------------------------------------------------------------
