@@ -805,7 +805,10 @@ function Session:set_game(g)
   if self.as and self.as > g.players then self.as = nil end
   for s, b in pairs(self.bots) do
     if s > g.players then self.bots[s] = nil
-    else self.bots[s] = assert(bots.new(b.spec and b:spec() or b.kind, s, g.params.seed)) end
+    else
+      self.bots[s] = assert(bots.new(b.name or b.kind, s, g.params.seed))
+      self.bots[s]:tune(g.R)
+    end
   end
 end
 
@@ -959,6 +962,8 @@ C.bot = function(sess, arg)
   end
   local b, be = bots.new(kind, seat, g.params.seed)
   if not b then return sess:err(be) end
+  local tuned, te = pcall(b.tune, b, g.R)
+  if not tuned then return sess:err(te) end
   sess.bots[seat] = b
   sess:say(string.format("%s is played by the %s bot.", g.names[seat], kind))
   local n0 = log_count(g)
@@ -1357,6 +1362,7 @@ function M.session(kontor, game, opts)
   _G.g = game
   for seat, kind in pairs(opts.bots or {}) do
     sess.bots[seat] = assert(bots.new(kind, seat, game.params.seed))
+    sess.bots[seat]:tune(game.R)
   end
   -- One person against bots: show what that person sees (`as all` to lift).
   local people = {}

@@ -1342,61 +1342,55 @@ end
 -- its draws are chance, which a copy draws again.
 R.resumes_at_turn = true
 
--- What a position is worth to a seat, as the bots see it, in VP. Gold
--- counts a quarter of a VP (O31 puts it after VP). What leads to VP counts
--- too, or a bot would hoard gold and never build the chain that makes them:
--- - goods in storage at their nominal value in gold (O31), finished goods
---   at three quarters of their VP (they still have to be shipped);
--- - cargo as its trade yields it (O20): finished goods their VP, raw goods
---   their gold;
--- - the works: a turn's output of the card's staffed tiles (O26-O29) at the
---   same values, so that a tile bought and staffed pays for itself.
-local function goods_worth(card)                    -- in gold
+-- Only VP win, and most of a game's VP come late, from a chain built over
+-- several turns: mcts scores a rollout that stops before the end by the
+-- seat's lead in R.score (about 3 VP is a clear lead), not by who leads.
+R.bot_options = { mcts = { margin = 3 } }
+
+-- What a position is worth to a seat, as the bots see it, in VP. Only VP
+-- win (O31); gold and raw goods only break ties and pay the way, so they
+-- count a tenth of a VP a gold. What leads to VP counts too, or a bot would
+-- hoard gold and never build the chain that makes them:
+-- - a finished good its VP on a ship (O20), three quarters of it in storage;
+-- - a ship with its seaman half a VP: without one no good reaches a port;
+-- - the works: what the card's staffed tiles make in a turn (O26-O29), each
+--   stage limited by its input and by the room in storage (O5; what the
+--   next stage uses makes room), counted for WORKS_TURNS turns: finished
+--   goods at three quarters of their VP, cloth and dyes a fifth of a VP,
+--   wool at its gold. So a tile bought and staffed pays for itself, and the
+--   missing link of a chain is worth buying.
+local GOLD, STORED_FG, CREWED_SHIP, INPUT = 1 / 10, 3 / 4, 1 / 2, 1 / 5
+local WORKS_TURNS = 2
+
+local function goods_worth(card)
   local n = 0
   for _, good in ipairs(GOODS) do
     local fg = FG_VALUE[good]
-    n = n + card.store[good] * (fg and 3 * fg or RAW_VALUE[good])
+    n = n + card.store[good] * (fg and STORED_FG * fg or GOLD * RAW_VALUE[good])
   end
   for _, ship in ipairs(card.ships) do
-    for _, good in ipairs(ship.cargo) do
-      local fg = FG_VALUE[good]
-      n = n + (fg and 4 * fg or RAW_VALUE[good])
-    end
+    if ship.crew > 0 then n = n + CREWED_SHIP end
+    for _, good in ipairs(ship.cargo) do n = n + (FG_VALUE[good] or GOLD * RAW_VALUE[good]) end
   end
   return n
 end
 
--- The works: the value the card's staffed tiles add in a turn once the
--- chain runs (O26-O29): each stage limited by its input and by the room in
--- storage (O5; what the next stage uses makes room), at the values above;
--- counted for WORKS_TURNS turns, so that a tile bought and staffed pays for
--- itself and the missing link of a chain is worth buying; and a VP for each
--- ship with its seaman, without which no goods reach a port.
-local WORKS_TURNS = 2
-local CREWED_SHIP = 4                               -- gold: a ship with its seaman takes goods to VP
-
-local function crewed_ships(card)
-  local n = 0
-  for _, ship in ipairs(card.ships) do if ship.crew > 0 then n = n + 1 end end
-  return n
-end
-
-local function works_worth(g, card)                 -- in gold
+local function works_worth(g, card)
   local store, fg_cap = card.store, R.rules.fg_capacity(g, card)
   local wool_cap = R.rules.wool_capacity(g, card)
   local cloth = math.min(R.rules.cloth_capacity(g, card), wool_cap + store.wool)
   local wool_room = wool_limit(g, card) - store.wool - store.cloth + cloth
   local wool = math.max(0, math.min(wool_cap, wool_room))
-  local dyes, dye_gold, fg_vp = 0, 0, 0
+  local dyes, fg_vp = 0, 0
   for _, c in ipairs(COLOURS) do
     local room = dye_limit(g, card, c) - store[DYE_OF[c]] - store[FG_OF[c]] + fg_cap
     local n = math.max(0, math.min(R.rules.dye_capacity(g, card, c), room))
-    dyes, dye_gold, fg_vp = dyes + n, dye_gold + n * RAW_VALUE[DYE_OF[c]], fg_vp + n * FG_VALUE[FG_OF[c]]
+    dyes, fg_vp = dyes + n, fg_vp + n * FG_VALUE[FG_OF[c]]
   end
   local fg = math.min(fg_cap, cloth, dyes)
-  local n = wool * RAW_VALUE.wool + cloth * (RAW_VALUE.cloth - RAW_VALUE.wool) + dye_gold
-  if fg > 0 then n = n + fg * (4 * fg_vp - dye_gold) / dyes - fg * RAW_VALUE.cloth end
-  return WORKS_TURNS * n + crewed_ships(card) * CREWED_SHIP
+  local n = wool * GOLD * RAW_VALUE.wool + (cloth + dyes) * INPUT
+  if fg > 0 then n = n + fg * STORED_FG * fg_vp / dyes end
+  return WORKS_TURNS * n
 end
 
 -- While its build order is open, a seat's card and gold as the order
@@ -1405,7 +1399,7 @@ function R.score(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
   local d = g:draft(seat)
   if d and d.order then card, gold = d.order.card, d.order.gold end
-  return g.vp:get(seat) + (gold + goods_worth(card) + works_worth(g, card)) / 4
+  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card)
 end
 
 ---------------------------------------------------------------------------

@@ -94,7 +94,7 @@ local function frozen(R)
     end
   end
   E.variant = rawget(R, "variant") and true or nil
-  for _, f in ipairs { "players", "options", "includes", "replaces", "applied", "stats" } do
+  for _, f in ipairs { "players", "options", "includes", "replaces", "applied", "stats", "bot_options" } do
     E[f] = plain(rawget(R, f), "R." .. f, 0)
   end
   local explain = plain(rawget(R, "explain"), "R.explain", 4)

@@ -178,17 +178,61 @@ describe("bots by name", function()
     local b = assert(bots.new("mcts:iterations=500,c=1.5", 2, 1))
     assert.are.equal(500, b.options.iterations)
     assert.are.equal(1.5, b.options.c)
-    assert.are.equal("mcts:c=1.5,iterations=500,rollout=30,step_cost=0.001", b:spec())
+    assert.are.equal("mcts:c=1.5,iterations=500,margin=0,rollout=30,step_cost=0.001", b:spec())
     assert.are.equal("random", assert(bots.new("random", 1, 1)):spec())
   end)
 
   it("says what is wrong with a name", function()
     local function err(spec) return select(2, bots.new(spec, 1, 1)) end
     assert.are.equal("unknown bot 'clever' (bots: random, greedy, mcts)", err("clever"))
-    assert.are.equal("the mcts bot has no option 'depth' (options: c, iterations, rollout, step_cost)", err("mcts:depth=3"))
+    assert.are.equal("the mcts bot has no option 'depth' (options: c, iterations, margin, rollout, step_cost)", err("mcts:depth=3"))
     assert.are.equal("mcts option iterations=lots: expected a whole number", err("mcts:iterations=lots"))
     assert.are.equal("greedy option samples=0: expected 1..64", err("greedy:samples=0"))
     assert.are.equal("'mcts:iterations': expected k=v, got 'iterations'", err("mcts:iterations"))
+  end)
+
+  it("takes a rule set's defaults for the options its name leaves out (R.bot_options)", function()
+    local g = kontor.new_game { rules = "old_world", players = 4, seed = 1 }
+    local b = assert(bots.new("mcts:iterations=5,rollout=2", 1, 1))
+    b:choose(g, decider(g))
+    assert.are.equal(3, b.options.margin)                 -- old_world's
+    assert.are.equal("mcts:c=0.7,iterations=5,margin=3,rollout=2,step_cost=0.001", b:spec())
+    local mine = assert(bots.new("mcts:iterations=5,rollout=2,margin=0.5", 1, 1))
+    mine:choose(g, decider(g))
+    assert.are.equal(0.5, mine.options.margin)            -- the name's own value wins
+    local sm = kontor.new_game { rules = "sea_merchants", players = 4, seed = 1 }
+    local d = assert(bots.new("mcts:iterations=5", 1, 1))
+    d:choose(sm, decider(sm))
+    assert.are.equal(0, d.options.margin)
+  end)
+
+  it("says which rule set tunes its bots wrongly", function()
+    local g = kontor.new_game { rules = "old_world", players = 4, seed = 1 }
+    local R = g.R
+    local saved = R.bot_options
+    R.bot_options = { mcts = { margin = -1 } }
+    local ok, err = pcall(function() assert(bots.new("mcts:iterations=5", 1, 1)):choose(g, decider(g)) end)
+    R.bot_options = saved
+    assert.is_false(ok)
+    assert.are.equal("old_world: R.bot_options: mcts option margin=-1: expected 0..1000000000.0", err)
+  end)
+
+  it("scores a rollout that stops early by the lead when a margin is set", function()
+    -- Sea Merchants, 2 players, seat 1's first decision. Without a margin a
+    -- rollout is worth 1, 1/2 or 0 to a seat, so a child's total is a
+    -- multiple of 1/2; with margin=1 it is a lead through a logistic.
+    local function halves(spec)
+      local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
+      local _, top = assert(bots.new(spec, 1, 1)):explain(g, 1)
+      local all = true
+      for _, t in ipairs(top) do
+        local twice = 2 * t.value * t.visits
+        if math.abs(twice - math.floor(twice + 0.5)) > 1e-9 then all = false end
+      end
+      return all
+    end
+    assert.is_true(halves("mcts:iterations=40,rollout=3,step_cost=0"))
+    assert.is_false(halves("mcts:iterations=40,rollout=3,step_cost=0,margin=1"))
   end)
 
   it("a seeded bot plays the same game every time", function()
@@ -208,7 +252,7 @@ describe("bots by name", function()
   it("hint says what a bot would play and why", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
     local lines = assert(bots.hint(g, 1, "mcts:iterations=60"))
-    assert.matches("^The mcts:c=0.7,iterations=60,rollout=30,step_cost=0.001 bot would play: load ", lines[1])
+    assert.matches("^The mcts:c=0.7,iterations=60,margin=0,rollout=30,step_cost=0.001 bot would play: load ", lines[1])
     assert.matches("visits, wins %d+%%$", lines[2])
     local glines = assert(bots.hint(g, 1, "greedy"))
     assert.matches("value %-?%d+%.%d%d$", glines[2])
@@ -221,8 +265,8 @@ describe("bots by name", function()
     os.remove(input)
     assert.matches("The greedy:budget=60,depth=4,samples=2 bot would play: load ", out)
     assert.matches("Player 2 is played by the mcts:iterations=20,rollout=5 bot%.", out)
-    assert.matches("2  Player 2: mcts:c=0.7,iterations=20,rollout=5,step_cost=0.001 bot", out)
-    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout, step_cost%)", out)
+    assert.matches("2  Player 2: mcts:c=0.7,iterations=20,margin=0,rollout=5,step_cost=0.001 bot", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, margin, rollout, step_cost%)", out)
   end)
 
   it("sits at kontor play and rejects unknown options there", function()
@@ -238,7 +282,7 @@ describe("bots by name", function()
     assert.matches("games", out)
     p = io.popen(bin .. " sim --games 2 --bot 1=mcts:depth=2 2>&1")
     out = p:read("a"); p:close()
-    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, rollout, step_cost%)", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: c, iterations, margin, rollout, step_cost%)", out)
   end)
 end)
 

@@ -43,6 +43,9 @@ M.OPTIONS = {
           doc = "exploration constant of the tree policy (UCB1)" },
     rollout = { default = 30, type = "integer", min = 0, max = 100000,
                 doc = "random steps after the tree before the position is scored (R.score)" },
+    margin = { default = 0, type = "number", min = 0, max = 1e9,
+               doc = "0: where a rollout stops before the end, the seat with the best R.score "
+                  .. "wins it; x > 0: each seat gets 1/(1+e^(-lead/x)), its lead over the best other" },
     step_cost = { default = 0.001, type = "number", min = 0, max = 1,
                   doc = "what each step of an iteration costs, in wins: between equal outcomes "
                      .. "the shorter way is preferred, so a bot never stalls forever" },
@@ -203,7 +206,7 @@ local function new_node(seat)
 end
 
 -- Rewards per seat at the end of an iteration.
-local function rewards(g, players)
+local function rewards(g, players, scale)
   local r = {}
   if g.kind == "over" then
     local res = g:result()
@@ -216,6 +219,16 @@ local function rewards(g, players)
     local v = score_of(g, s)
     vals[s] = v
     if best == nil or v > best then best, nbest = v, 1 elseif v == best then nbest = nbest + 1 end
+  end
+  if scale > 0 then
+    for s = 1, players do
+      local other
+      for t = 1, players do
+        if t ~= s and (other == nil or vals[t] > other) then other = vals[t] end
+      end
+      r[s] = 1 / (1 + math.exp(-(vals[s] - (other or 0)) / scale))
+    end
+    return r
   end
   for s = 1, players do r[s] = vals[s] == best and 1 / nbest or 0 end
   return r
@@ -282,7 +295,7 @@ function Mcts:decide(view)
     -- sooner beats an equal one that goes round in circles, such as
     -- revealing and repelling ships for ever in Merchants of the Caribbean
     -- when the outcome is settled either way.
-    local r, cost = rewards(g, players), o.step_cost * steps
+    local r, cost = rewards(g, players, o.margin), o.step_cost * steps
     for i = 1, #path do
       local nd = path[i]
       nd.visits = nd.visits + 1
@@ -308,6 +321,8 @@ end
 local CLASSES = { random = Random, greedy = Greedy, mcts = Mcts }
 local SALT = { random = 0, greedy = 101, mcts = 202 }
 
+local resolve                            -- the options of a kind, checked (below)
+
 local Bot = {}
 Bot.__index = function(t, k)
   local m = Bot[k]
@@ -315,8 +330,25 @@ Bot.__index = function(t, k)
   return CLASSES[rawget(t, "kind")][k]
 end
 
+-- A rule set may tune its bots: R.bot_options = { mcts = { margin = 3 } }
+-- sets the defaults of the options the bot's name leaves out. A bot made
+-- before it sees a game takes them at its first decision; a front end that
+-- seats it calls bot:tune(game.R), so that its name shows them at once.
+function Bot:tune(R)
+  local bot, mine = self, R.bot_options and R.bot_options[self.kind]
+  bot.tuned = true
+  if type(mine) ~= "table" then return end
+  local given = {}
+  for k, v in pairs(mine) do given[k] = v end
+  for k in pairs(bot.given) do given[k] = bot.given[k] end
+  local opts, err = resolve(bot.kind, given)
+  if not opts then error(format("%s: R.bot_options: %s", R.name, err), 0) end
+  bot.options = opts
+end
+
 -- The engine's side of a decision: the bot is given its seat's view only.
 function Bot:choose(game, seat)
+  if not self.tuned then self:tune(game.R) end
   return self:decide(seat_view(game, seat or self.seat))
 end
 
@@ -383,7 +415,7 @@ end
 
 -- The options of `kind` from given values (texts or numbers), checked
 -- against M.OPTIONS; or nil, message.
-local function resolve(kind, given)
+function resolve(kind, given)
   local decl = M.OPTIONS[kind]
   local out = {}
   for k, d in pairs(decl) do out[k] = d.default end
@@ -428,7 +460,8 @@ function M.new(kind, seat, seed, options)
   local opts, err = resolve(name, given)
   if not opts then return nil, err end
   local s = ((seed or 1) * 1000003 + seat * 7919 + SALT[name]) & 0x7fffffffffffffff
-  return setmetatable({ kind = name, seat = seat, options = opts, rng = core.rng(s) }, Bot)
+  return setmetatable({ kind = name, name = kind, seat = seat, options = opts, given = given,
+                        rng = core.rng(s) }, Bot)
 end
 
 return M
