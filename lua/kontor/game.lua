@@ -601,7 +601,7 @@ local function start(game)
   local ctx = new_ctx(game)
   game.ctx = ctx
   game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
-  game.oblocks = {}       -- the blocks of secret order steps revealed so far
+  game.oblocks = {}       -- the blocks of secret steps revealed so far (orders, g:choose_all)
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -662,6 +662,9 @@ local function step(game, seat, k)
     game.chosen[seat] = k
     game.waiting = game.waiting - 1
     if game.waiting > 0 then return true end
+    -- the secret choices are read back in the order of their seats
+    local n, blocks = #game.hist, game.oblocks
+    if #game.seats > 1 then blocks[#blocks + 1] = { n - #game.seats + 1, n, game.seats } end
     return advance(game, game.chosen)
   elseif kind == "orders" then
     local e = game.entries[seat]
@@ -1210,12 +1213,13 @@ local function pending_secret(game)
 end
 
 -- The step list's indices in the order it is read back: each block of
--- secret order steps (revealed, or still open) in the order of its seats,
--- the steps of one seat in the order they were entered. nil when that is
--- the list's own order.
+-- secret steps (an order, or the choices of a g:choose_all; revealed, or
+-- still open) in the order of its seats, the steps of one seat in the
+-- order they were entered. nil when that is the list's own order.
 local function canonical_order(game)
   local blocks, n = game.oblocks, #game.hist
   local ostart = game.kind == "orders" and game.ostart or nil
+  if game.kind == "all" then ostart = n - pending_secret(game) end
   if #blocks == 0 and (ostart == nil or ostart >= n - 1) then return nil end
   local hseat, idx = game.hseat, {}
   for i = 1, n do idx[i] = i end

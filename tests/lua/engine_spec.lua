@@ -481,7 +481,7 @@ describe("action text", function()
       .. "bid 0, bid 1, bid 2, bid 3, bid 4, bid 5", err)
     ok(g, 1, 3)                      -- by number for a named seat
     ok(g, "1:bid 5")
-    assert.are.same({ "2: bid 3", "3: bid 0", "1: bid 5" }, g:actions())
+    assert.are.same({ "1: bid 5", "2: bid 3", "3: bid 0" }, g:actions())   -- in seat order, whoever was first
     assert.are.same({ 5, 3, 0 }, g:state().bids)
     -- Now seat 1 picks; seat 2 may not.
     assert.are.same({ nil, "'take spice': it is not seat 2's turn to decide (waiting for 1)" },
@@ -604,7 +604,7 @@ describe("undo and redo", function()
     assert.are.same({ 1, 2, 3 }, g:who())
     assert.are.equal(2, g:redo(2))
     assert.are.same({ 3 }, g:who())
-    assert.are.same({ "2: bid 4", "1: bid 1" }, g:actions())
+    assert.are.same({ "1: bid 1", "2: bid 4" }, g:actions())   -- still open: in seat order too
   end)
 
   it("g:why: nil when legal, a reason when not, and the game unchanged", function()

@@ -168,6 +168,31 @@ describe("secret orders", function()
     assert.same(a:decision(), b:decision())
   end)
 
+  it("gives the same save file for the same secret choices in any order (g:choose_all)", function()
+    local function bids(order)
+      local g = kontor.new_game { rules = "tests/rulesets/sealed_bid.lua", players = 3, seed = 2 }
+      for _, t in ipairs(order) do ok(g, t) end
+      return g
+    end
+    local a = bids { "2: bid 1", "1: bid 0", "3: bid 2" }
+    local b = bids { "3: bid 2", "2: bid 1", "1: bid 0" }
+    assert.equal(save_text(a), save_text(b))
+    assert.same(a:actions(), b:actions())
+    local acts = a:actions()
+    assert.same({ "1: bid 0", "2: bid 1", "3: bid 2" }, { acts[#acts - 2], acts[#acts - 1], acts[#acts] })
+    -- still open: two of three bids in, either way round
+    local c, d = bids { "3: bid 2", "1: bid 0" }, bids { "1: bid 0", "3: bid 2" }
+    assert.equal(save_text(c), save_text(d))
+    assert.equal(save_text(c, 2), save_text(d, 2))
+    -- and a save read back is the same game
+    local path = tmp("bids.json")
+    assert(b:save(path))
+    local l = assert(kontor.load_game(path))
+    assert.same(a:actions(), l:actions())
+    assert.same(a:view(1), l:view(1))
+    assert.same(a:options(1), l:options(1))
+  end)
+
   it("undoes a seat's own step and leaves the other seats' entries alone", function()
     local g = new(3, 5)
     ok(g, "1: buy land"); ok(g, "2: buy ship"); ok(g, "1: buy shed"); ok(g, "3: buy land")
@@ -418,7 +443,7 @@ describe("secret orders", function()
     assert.same({ "12 32 11 32 1 2" }, a:log())   -- seat 2's options lack red: blue is its 2nd
     assert.equal(save_text(a), save_text(b))
     assert.same({ "2: blue", "2: green", "1: red", "1: green", "1: red", "1: red", "2: blue", "2: green",
-                  "2: no", "1: yes" }, a:actions())
+                  "1: yes", "2: no" }, a:actions())     -- the vote in the order of its seats
     local done, err = kontor.new_game { rules = R, players = 2, seed = 1 }:apply("2: red")
     assert.is_nil(done)
     assert.equal("'red' is not a legal action: seat 2 may not pick red; expected one of: green, blue", err)

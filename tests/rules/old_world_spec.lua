@@ -524,41 +524,42 @@ describe("Merchants of the Old World", function()
   end)
 
   describe("the bots' score (docs/bots.md)", function()
-    -- R.score in VP: gold and goods a quarter (finished goods three
-    -- quarters of their VP), two turns of the works' output, 1 VP a
-    -- crewed ship.
+    -- R.score in VP: a tenth a gold and a gold of raw goods; finished goods
+    -- their VP on a ship, three quarters in storage; half a VP a crewed
+    -- ship; two turns of the works (wool its gold, cloth and dyes a fifth,
+    -- finished goods three quarters of their VP).
     local function score(sc, seat)
       sc.first, sc.line = 3, {}                 -- seats 1 and 2 keep their 3 gold
       local g = game(sc)
       return g.R.score(g.ctx, seat or 1)
     end
+    local function near(x, y) assert.is_near(x, y, 1e-9) end
     local SHIP = { sheep_herding = 1, ships = 1 }
 
     it("values gold, goods, and a ship with its seaman", function()
-      -- 3 gold, a wool a turn for two turns, a crewed ship: (3 + 2 + 4) / 4
-      assert.equal(9 / 4, score { tiles = { SHIP }, workers = { SHIP } })
-      assert.equal(5 / 4, score { tiles = { SHIP }, workers = { { sheep_herding = 1 } } })
-      assert.equal(9 / 4 + 9 / 4, score { tiles = { SHIP }, workers = { SHIP }, storage = { { ["fg:yellow"] = 1 } } })
+      -- 3 gold, a crewed ship, a wool a turn for two turns: 0.3 + 0.5 + 0.2
+      near(1.0, score { tiles = { SHIP }, workers = { SHIP } })
+      near(0.5, score { tiles = { SHIP }, workers = { { sheep_herding = 1 } } })
+      near(1.0 + 2.25, score { tiles = { SHIP }, workers = { SHIP }, storage = { { ["fg:yellow"] = 1 } } })
     end)
 
     it("counts a staffed loom, and no wool the storage has no room for (O5)", function()
       local full = { wool = 10 }
       local base = score { tiles = { SHIP }, workers = { SHIP }, storage = { full } }
-      assert.equal(3 / 4 + 10 / 4 + 4 / 4, base)
+      near(0.3 + 1.0 + 0.5, base)
       local loom = { sheep_herding = 1, back_strap_loom = 1, ships = 1 }
-      -- the loom makes a cloth (+1 over its wool) and frees room for a wool
-      assert.equal(base + 4 / 4, score { tiles = { loom }, workers = { loom }, storage = { full } })
-      assert.equal(base, score { tiles = { { sheep_herding = 2, ships = 1 } },
-                                 workers = { { sheep_herding = 2, ships = 1 } }, storage = { full } })
+      -- the loom makes a cloth (a fifth) and frees room for a wool (a tenth)
+      near(base + 2 * (0.2 + 0.1), score { tiles = { loom }, workers = { loom }, storage = { full } })
+      near(base, score { tiles = { { sheep_herding = 2, ships = 1 } },
+                         workers = { { sheep_herding = 2, ships = 1 } }, storage = { full } })
     end)
 
     it("values a chain that makes finished goods above its raw output", function()
       local chain = { sheep_herding = 1, back_strap_loom = 1, woad_plantation = 1, dye_house = 1, ships = 1 }
-      local no_house = { sheep_herding = 1, back_strap_loom = 1, woad_plantation = 1, dye_house = 1, ships = 1 }
-      no_house.dye_house = nil
+      local no_house = { sheep_herding = 1, back_strap_loom = 1, woad_plantation = 1, ships = 1 }
       local sc = { tiles = { chain, no_house }, workers = { chain, no_house }, storage = { { wool = 2 }, { wool = 2 } } }
-      -- a blue FG a turn (4 gold's worth) instead of a cloth (2) and a blue dye (1)
-      assert.equal(score(sc, 2) + 2 * (4 - 3) / 4, score(sc, 1))
+      -- a blue FG a turn, three quarters of its 1 VP, for two turns
+      near(score(sc, 2) + 2 * 0.75, score(sc, 1))
     end)
   end)
 
