@@ -29,7 +29,10 @@ local PLAYER, ALL, CHANCE, ORDERS = {}, {}, {}, {}
 -- answers decisions without leaving the coroutine: BOTS[ctx], where no
 -- rule script can call or replace it.
 local BOTS = setmetatable({}, { __mode = "k" })
-local format, concat = string.format, table.concat
+-- ENTERING[ctx]: the seat whose order entry the simulation runs inside
+-- (g:choose_orders), which g:choose checks; where no script can change it.
+local ENTERING = setmetatable({}, { __mode = "k" })
+local format, concat, mathtype = string.format, table.concat, math.type
 
 local Game = {}
 Game.__index = function(t, k)
@@ -73,13 +76,25 @@ local function allowed(ctx, cons, seat, name, options)
   return kept, map
 end
 
+-- The error of an order entry's g:choose for another seat.
+local function other_seat(entering, seat)
+  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+    entering, tostring(seat))
+end
+
 -- While a simulation's bot plays inside the game (Game:play_random),
 -- BOTS[ctx] answers decisions without leaving the coroutine.
 local function choose_allowed(self, cons, seat, name, options)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
   local bot, k = BOTS[self]
-  if bot then k = bot(seat, options) else k = yield(PLAYER, seat, name, options) end
+  if bot then
+    local s = ENTERING[self]
+    if s and seat ~= s then error(other_seat(s, seat), 2) end
+    k = bot(seat, options)
+  else
+    k = yield(PLAYER, seat, name, options)
+  end
   if map then return map[k] end
   return k
 end
@@ -122,7 +137,11 @@ function Ctx:choose(seat, name, options)
     end
   end
   local bot = BOTS[self]
-  if bot then return bot(seat, options, name, players) end   -- checks as check_options
+  if bot then
+    local s = ENTERING[self]           -- the simulation enters orders inside (g:choose_orders)
+    if s and seat ~= s then error(other_seat(s, seat), 2) end
+    return bot(seat, options, name, players)   -- checks as check_options
+  end
   check_options(options, seat, name, players)
   return yield(PLAYER, seat, name, options)
 end
@@ -133,15 +152,16 @@ local function check_seats(self, seats, fname)
   if type(seats) ~= "table" or getmetatable(seats) ~= nil then
     error(fname .. ": seats must be a plain list of seats", 3)
   end
-  local n, seen, players = rawlen(seats), {}, seats_of(self, fname)
+  local n, players = rawlen(seats), seats_of(self, fname)
   if n == 0 then error(fname .. ": no seats", 3) end
   for i = 1, n do
     local s = rawget(seats, i)
-    if math.type(s) ~= "integer" or s < 1 or s > players then
+    if mathtype(s) ~= "integer" or s < 1 or s > players then
       error(format("%s: seats[%d] is %s, not a seat 1..%d", fname, i, tostring(s), players), 3)
     end
-    if seen[s] then error(format("%s: seat %d is listed twice", fname, s), 3) end
-    seen[s] = true
+    for j = 1, i - 1 do          -- a few seats: no table of those seen
+      if rawget(seats, j) == s then error(format("%s: seat %d is listed twice", fname, s), 3) end
+    end
   end
   return n
 end
@@ -192,11 +212,6 @@ end
 -- Simultaneous secret orders (docs/api.md, "Secret orders")
 ---------------------------------------------------------------------------
 
-local function other_seat(entering, seat)
-  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
-    entering, tostring(seat))
-end
-
 -- A seat's order: plain data (nil, booleans, numbers, strings, plain
 -- tables of them, no cycles, at most 32 levels), copied in C
 -- (lua/l_options.c), so nothing of the entry's state or the game's objects
@@ -224,20 +239,18 @@ function Ctx:choose_orders(seats, name, enter)
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
-    local orders, rng, bot, drafts = {}, sandbox.current_rng, BOTS[self], {}
+    -- g:choose checks that an entry chooses only for its own seat
+    -- (ENTERING).
+    local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
     for i = 1, nseats do
       local s = seats[i]
-      self._entering = s
-      BOTS[self] = function(seat, ...)
-        if seat ~= s then error(other_seat(s, seat), 3) end
-        return bot(seat, ...)
-      end
-      drafts[s] = {}
-      local order = enter(self, s, drafts[s])
-      self._entering = false
-      BOTS[self] = bot
+      self._entering, ENTERING[self] = s, s
+      local draft = {}
+      drafts[s] = draft
+      local order = enter(self, s, draft)
+      self._entering, ENTERING[self] = false, nil
       orders[s] = order_copy(order, s)
     end
     sandbox.current_rng, self._drafts = rng, nil
@@ -591,6 +604,12 @@ local function new_ctx(game)
   return ctx
 end
 
+-- The room the step lists of a rule set's games start with: the length of
+-- the longest of its games simulated in this process (Game:play_random),
+-- at least 200 and at most 4096, so that a long game's lists do not grow
+-- (and get rehashed) step by step. Weak keys: nothing outlives its rules.
+local ROOM = setmetatable({}, { __mode = "k" })
+
 -- (Re)starts the game from its parameters: setup, then run to the first
 -- decision. Raises a message on a rule-script error.
 local function start(game)
@@ -600,7 +619,7 @@ local function start(game)
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
+  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(ROOM[R] or 200)
   game.oblocks = {}       -- the blocks of secret order steps revealed so far
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
@@ -869,8 +888,10 @@ local function play_random_inside(self, bot, max_steps)
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
   BOTS[ctx] = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
   local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
-  BOTS[ctx] = nil
+  BOTS[ctx], ENTERING[ctx] = nil, nil
   if not ok then error(err, 0) end
+  local n, R = #self.hist, self.R
+  if n > (ROOM[R] or 200) then ROOM[R] = math.min(n, 4096) end
   return self
 end
 
