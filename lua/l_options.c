@@ -300,7 +300,10 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
         return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
                           "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, list, i);
+        if (lua_rawgeti(L, list, i) == LUA_TSTRING) {       /* the most common option */
+            lua_pop(L, 1);
+            continue;
+        }
         const char *why = bad_option(L, -1);
         lua_pop(L, 1);
         if (why)
