@@ -29,9 +29,11 @@ local PLAYER, ALL, CHANCE, ORDERS = {}, {}, {}, {}
 -- answers decisions without leaving the coroutine: BOTS[ctx], where no
 -- rule script can call or replace it.
 local BOTS = setmetatable({}, { __mode = "k" })
--- ENTERING[ctx]: the seat whose order entry the simulation runs inside
--- (g:choose_orders), which g:choose checks; where no script can change it.
-local ENTERING = setmetatable({}, { __mode = "k" })
+-- The game (its rule-facing table) and the seat whose order entry the
+-- simulation runs inside (g:choose_orders), which g:choose checks; where
+-- no script can change them. (Two locals, not a weak table: a table
+-- lookup that finds nothing costs more than the whole check.)
+local entering_ctx, entering_seat = nil, nil
 local format, concat, mathtype = string.format, table.concat, math.type
 
 local Game = {}
@@ -89,8 +91,7 @@ local function choose_allowed(self, cons, seat, name, options)
   if kept then options = kept end
   local bot, k = BOTS[self]
   if bot then
-    local s = ENTERING[self]
-    if s and seat ~= s then error(other_seat(s, seat), 2) end
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     k = bot(seat, options)
   else
     k = yield(PLAYER, seat, name, options)
@@ -138,8 +139,8 @@ function Ctx:choose(seat, name, options)
   end
   local bot = BOTS[self]
   if bot then
-    local s = ENTERING[self]           -- the simulation enters orders inside (g:choose_orders)
-    if s and seat ~= s then error(other_seat(s, seat), 2) end
+    -- the simulation enters orders inside (g:choose_orders)
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return bot(seat, options, name, players)   -- checks as check_options
   end
   check_options(options, seat, name, players)
@@ -240,17 +241,18 @@ function Ctx:choose_orders(seats, name, enter)
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
     -- g:choose checks that an entry chooses only for its own seat
-    -- (ENTERING).
+    -- (entering_ctx, entering_seat).
     local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
     for i = 1, nseats do
       local s = seats[i]
-      self._entering, ENTERING[self] = s, s
+      local outer_ctx, outer_seat = entering_ctx, entering_seat
+      self._entering, entering_ctx, entering_seat = s, self, s
       local draft = {}
       drafts[s] = draft
       local order = enter(self, s, draft)
-      self._entering, ENTERING[self] = false, nil
+      self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
       orders[s] = order_copy(order, s)
     end
     sandbox.current_rng, self._drafts = rng, nil
@@ -595,20 +597,14 @@ local function new_ctx(game)
     players = p.players, names = deep_copy(p.names), options = deep_copy(p.options),
     rng = rng, turn = 0, active = nil, logging = not game.quiet,
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
-    _manual_chance = p.manual_chance,
+    _manual_chance = p.manual_chance or false,
     _entering = false,      -- the seat whose order entry runs (g:choose_orders)
-    _cons = game.cons, _skipped = {},
+    _cons = game.cons or false, _skipped = {},   -- false, not nil: g:choose reads them
   }, { __index = Ctx, __metatable = false })
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   SEATS[ctx] = p.players
   return ctx
 end
-
--- The room the step lists of a rule set's games start with: the length of
--- the longest of its games simulated in this process (Game:play_random),
--- at least 200 and at most 4096, so that a long game's lists do not grow
--- (and get rehashed) step by step. Weak keys: nothing outlives its rules.
-local ROOM = setmetatable({}, { __mode = "k" })
 
 -- (Re)starts the game from its parameters: setup, then run to the first
 -- decision. Raises a message on a rule-script error.
@@ -619,7 +615,7 @@ local function start(game)
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(ROOM[R] or 200)
+  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
   game.oblocks = {}       -- the blocks of secret order steps revealed so far
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
@@ -888,10 +884,9 @@ local function play_random_inside(self, bot, max_steps)
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
   BOTS[ctx] = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
   local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
-  BOTS[ctx], ENTERING[ctx] = nil, nil
+  BOTS[ctx] = nil
+  if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
   if not ok then error(err, 0) end
-  local n, R = #self.hist, self.R
-  if n > (ROOM[R] or 200) then ROOM[R] = math.min(n, 4096) end
   return self
 end
 
