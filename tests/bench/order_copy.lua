@@ -41,3 +41,4 @@ for i = 1, rounds do
   if mode == "copy" then o = copy(o, 1) end
   kept[i % 64 + 1] = o
 end
+print(("%d orders %s, the last %d kept"):format(rounds, mode == "copy" and "made and copied" or "made", #kept))
