@@ -13,7 +13,15 @@
 #include "binding.h"
 #include "rng.h"
 
-enum { UP_RNG = 1, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_MAX, UP_BASE, UP_COUNT };
+enum { UP_STATE = 1, UP_RNG, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_N = UP_HSTOP };
+
+/* The bot's own numbers, in a userdata only its closure holds. */
+struct bot_state {
+    struct kn_rng *rng;      /* UP_RNG's, which keeps it alive */
+    lua_Integer max;         /* the most steps it takes */
+    lua_Integer base;        /* steps before (see bot_choose) */
+    lua_Integer count;       /* steps taken */
+};
 
 /* bot(seat, options [, name, players]): with a name, options are checked
  * as g:choose checks them (lua/l_options.c). */
@@ -28,25 +36,21 @@ static int bot_choose(lua_State *L) {
         luaL_argcheck(L, nopts > 0, 2, "no options");
     }
     lua_Integer seat = luaL_checkinteger(L, 1);
-    /* checked by random_bot; an upvalue no one else can replace */
-    struct kn_rng *rng = (struct kn_rng *)lua_touserdata(L, lua_upvalueindex(UP_RNG));
-    lua_Integer count = lua_tointeger(L, lua_upvalueindex(UP_COUNT)) + 1;
-    if (count > lua_tointeger(L, lua_upvalueindex(UP_MAX)))
-        return luaL_error(L, "the game did not end within %d steps",
-                          (int)lua_tointeger(L, lua_upvalueindex(UP_MAX)));
-    lua_pushinteger(L, count);
-    lua_replace(L, lua_upvalueindex(UP_COUNT));
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
+    lua_Integer count = b->count + 1;
+    if (count > b->max)
+        return luaL_error(L, "the game did not end within %d steps", (int)b->max);
+    b->count = count;
 
-    lua_Integer k = (lua_Integer)kn_rng_below(rng, (uint64_t)nopts) + 1;
+    lua_Integer k = (lua_Integer)kn_rng_below(b->rng, (uint64_t)nopts) + 1;
     /* The step's number: the bot's own count after those recorded before
      * (the first decision is answered from outside), found again with the
      * step list's length only when a step was recorded from outside since
      * (a rare manual chance): the length of a preallocated list is a search. */
-    lua_Integer base = lua_tointeger(L, lua_upvalueindex(UP_BASE)), n = base + count;
+    lua_Integer n = b->base + count;
     if (lua_rawgeti(L, lua_upvalueindex(UP_HIST), n) != LUA_TNIL) {
         n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(UP_HIST)) + 1;
-        lua_pushinteger(L, n - count);
-        lua_replace(L, lua_upvalueindex(UP_BASE));
+        b->base = n - count;
     }
     lua_pop(L, 1);
     lua_rawgeti(L, 2, k);
@@ -73,13 +77,17 @@ static int bot_choose(lua_State *L) {
 }
 
 static int l_random_bot(lua_State *L) {
-    kn_check_rng(L, 1);
+    struct kn_rng *rng = kn_check_rng(L, 1);
     for (int i = 2; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
-    luaL_checkinteger(L, 6);
-    lua_settop(L, 6);
-    lua_pushinteger(L, 0);                                 /* steps before (see bot_choose) */
-    lua_pushinteger(L, 0);                                 /* steps taken */
-    lua_pushcclosure(L, bot_choose, UP_COUNT);
+    lua_Integer max = luaL_checkinteger(L, 6);
+    lua_settop(L, 5);
+    struct bot_state *b = (struct bot_state *)lua_newuserdatauv(L, sizeof *b, 0);
+    b->rng = rng;
+    b->max = max;
+    b->base = 0;
+    b->count = 0;
+    lua_insert(L, 1);                                      /* state rng hist hseat hidx hstop */
+    lua_pushcclosure(L, bot_choose, UP_N);
     return 1;
 }
 

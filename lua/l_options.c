@@ -300,7 +300,10 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
         return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
                           "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, list, i);
+        if (lua_rawgeti(L, list, i) == LUA_TSTRING) {       /* the most common option */
+            lua_pop(L, 1);
+            continue;
+        }
         const char *why = bad_option(L, -1);
         lua_pop(L, 1);
         if (why)
@@ -390,8 +393,9 @@ static int order_fail(struct order_copy *oc, const char *fmt, const char *what) 
 
 /* Pushes a copy of the value at (absolute) index src. A table is read in
  * one pass: its keys and the copies of its values wait on the stack (up to
- * ORDER_ON_STACK pairs), then go into a table made at its size, last pair
- * first; a larger table is filled as it is read. The copy's raw order of
+ * ORDER_ON_STACK pairs), above a slot kept for the copy, then go into a
+ * table made at its size and put in that slot, last pair first; a larger
+ * table is filled as it is read. The copy's raw order of
  * keys may differ from the original's (nothing depends on it: rule scripts
  * iterate in a fixed order, see kontor.sandbox). */
 #define ORDER_ON_STACK 1000
@@ -415,9 +419,10 @@ static void order_copy_value(struct order_copy *oc, int src, int depth) {
     oc->path[depth] = p;
     lua_Integer n = (lua_Integer)lua_rawlen(L, src);
     int base = lua_gettop(L), pairs = 0, in_array = 0, dst = 0;
-    luaL_checkstack(L, 2 * ORDER_STACK_STEP + 6, "an order nested too deep");
+    luaL_checkstack(L, 2 * ORDER_STACK_STEP + 7, "an order nested too deep");
+    lua_pushnil(L);                            /* base+1: the copy, once made */
     lua_pushnil(L);
-    while (lua_next(L, src)) {                 /* base [pairs | table] key value */
+    while (lua_next(L, src)) {                 /* base slot-or-table [pairs] key value */
         int kt = lua_type(L, -2);
         if (kt == LUA_TNUMBER) {
             if (lua_isinteger(L, -2)) {
@@ -444,10 +449,10 @@ static void order_copy_value(struct order_copy *oc, int src, int depth) {
         }
         if (dst == 0) {                                 /* too many to keep: fill as read */
             lua_pushvalue(L, -2);
-            lua_insert(L, base + 1);                    /* base key pairs key value */
+            lua_insert(L, base + 2);                    /* base slot key pairs key value */
             lua_createtable(L, (int)n, 0);
             dst = base + 1;
-            lua_insert(L, dst);                         /* base table key pairs key value */
+            lua_replace(L, dst);                        /* base table key pairs key value */
             for (; pairs >= 0; pairs--) lua_rawset(L, dst);
             continue;                                   /* base table key */
         }
@@ -457,7 +462,7 @@ static void order_copy_value(struct order_copy *oc, int src, int depth) {
     }
     if (dst == 0) {
         lua_createtable(L, (int)n, pairs - in_array);
-        lua_insert(L, base + 1);
+        lua_replace(L, base + 1);
         for (; pairs > 0; pairs--) lua_rawset(L, base + 1);
     }
 }

@@ -29,7 +29,12 @@ local PLAYER, ALL, CHANCE, ORDERS = {}, {}, {}, {}
 -- answers decisions without leaving the coroutine: BOTS[ctx], where no
 -- rule script can call or replace it.
 local BOTS = setmetatable({}, { __mode = "k" })
-local format, concat = string.format, table.concat
+-- The game (its rule-facing table) and the seat whose order entry the
+-- simulation runs inside (g:choose_orders), which g:choose checks; where
+-- no script can change them. (Two locals, not a weak table: a table
+-- lookup that finds nothing costs more than the whole check.)
+local entering_ctx, entering_seat = nil, nil
+local format, concat, mathtype = string.format, table.concat, math.type
 
 local Game = {}
 Game.__index = function(t, k)
@@ -73,13 +78,24 @@ local function allowed(ctx, cons, seat, name, options)
   return kept, map
 end
 
+-- The error of an order entry's g:choose for another seat.
+local function other_seat(entering, seat)
+  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+    entering, tostring(seat))
+end
+
 -- While a simulation's bot plays inside the game (Game:play_random),
 -- BOTS[ctx] answers decisions without leaving the coroutine.
 local function choose_allowed(self, cons, seat, name, options)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
   local bot, k = BOTS[self]
-  if bot then k = bot(seat, options) else k = yield(PLAYER, seat, name, options) end
+  if bot then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    k = bot(seat, options)
+  else
+    k = yield(PLAYER, seat, name, options)
+  end
   if map then return map[k] end
   return k
 end
@@ -122,7 +138,11 @@ function Ctx:choose(seat, name, options)
     end
   end
   local bot = BOTS[self]
-  if bot then return bot(seat, options, name, players) end   -- checks as check_options
+  if bot then
+    -- the simulation enters orders inside (g:choose_orders)
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return bot(seat, options, name, players)   -- checks as check_options
+  end
   check_options(options, seat, name, players)
   return yield(PLAYER, seat, name, options)
 end
@@ -133,15 +153,16 @@ local function check_seats(self, seats, fname)
   if type(seats) ~= "table" or getmetatable(seats) ~= nil then
     error(fname .. ": seats must be a plain list of seats", 3)
   end
-  local n, seen, players = rawlen(seats), {}, seats_of(self, fname)
+  local n, players = rawlen(seats), seats_of(self, fname)
   if n == 0 then error(fname .. ": no seats", 3) end
   for i = 1, n do
     local s = rawget(seats, i)
-    if math.type(s) ~= "integer" or s < 1 or s > players then
+    if mathtype(s) ~= "integer" or s < 1 or s > players then
       error(format("%s: seats[%d] is %s, not a seat 1..%d", fname, i, tostring(s), players), 3)
     end
-    if seen[s] then error(format("%s: seat %d is listed twice", fname, s), 3) end
-    seen[s] = true
+    for j = 1, i - 1 do          -- a few seats: no table of those seen
+      if rawget(seats, j) == s then error(format("%s: seat %d is listed twice", fname, s), 3) end
+    end
   end
   return n
 end
@@ -192,11 +213,6 @@ end
 -- Simultaneous secret orders (docs/api.md, "Secret orders")
 ---------------------------------------------------------------------------
 
-local function other_seat(entering, seat)
-  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
-    entering, tostring(seat))
-end
-
 -- A seat's order: plain data (nil, booleans, numbers, strings, plain
 -- tables of them, no cycles, at most 32 levels), copied in C
 -- (lua/l_options.c), so nothing of the entry's state or the game's objects
@@ -224,20 +240,19 @@ function Ctx:choose_orders(seats, name, enter)
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
-    local orders, rng, bot, drafts = {}, sandbox.current_rng, BOTS[self], {}
+    -- g:choose checks that an entry chooses only for its own seat
+    -- (entering_ctx, entering_seat).
+    local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
     for i = 1, nseats do
       local s = seats[i]
-      self._entering = s
-      BOTS[self] = function(seat, ...)
-        if seat ~= s then error(other_seat(s, seat), 3) end
-        return bot(seat, ...)
-      end
-      drafts[s] = {}
-      local order = enter(self, s, drafts[s])
-      self._entering = false
-      BOTS[self] = bot
+      local outer_ctx, outer_seat = entering_ctx, entering_seat
+      self._entering, entering_ctx, entering_seat = s, self, s
+      local draft = {}
+      drafts[s] = draft
+      local order = enter(self, s, draft)
+      self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
       orders[s] = order_copy(order, s)
     end
     sandbox.current_rng, self._drafts = rng, nil
@@ -582,9 +597,9 @@ local function new_ctx(game)
     players = p.players, names = deep_copy(p.names), options = deep_copy(p.options),
     rng = rng, turn = 0, active = nil, logging = not game.quiet,
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
-    _manual_chance = p.manual_chance,
+    _manual_chance = p.manual_chance or false,
     _entering = false,      -- the seat whose order entry runs (g:choose_orders)
-    _cons = game.cons, _skipped = {},
+    _cons = game.cons or false, _skipped = {},   -- false, not nil: g:choose reads them
   }, { __index = Ctx, __metatable = false })
   for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   SEATS[ctx] = p.players
@@ -873,6 +888,7 @@ local function play_random_inside(self, bot, max_steps)
   BOTS[ctx] = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
   local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
   BOTS[ctx] = nil
+  if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
   if not ok then error(err, 0) end
   return self
 end
