@@ -22,7 +22,7 @@
  *                                            at a word boundary (' ' or ',')
  *   copy(option) -> option                  a string as is; a list copied
  *   steps(n) -> 4 tables                    the step lists, with room for n steps
- *   order_copy(v, seat) -> copy             a secret order as plain data, copied
+ *   order_check(v, seat) -> v               a secret order checked as plain data
  *                                            (g:choose_orders; raises unless plain)
  *   MAX                                     the most options one decision may have
  */
@@ -369,21 +369,22 @@ static int opt_copy(lua_State *L) {
     return 1;
 }
 
-/* ---- a secret order, copied as plain data (g:choose_orders) ------------ */
+/* ---- a secret order, checked as plain data (g:choose_orders) ----------- */
 
 /* An order is nil, a boolean, a number, a string or a plain table of them
  * (keys numbers, strings or booleans), no table inside itself, at most 32
- * levels deep. The copy shares nothing with the entry's state. */
+ * levels deep. It is checked where it is, not copied: the script gets the
+ * tables its entry made (docs/api.md, "Secret orders"). */
 #define ORDER_DEPTH 32
 
-struct order_copy {
+struct order_check {
     lua_State *L;
     lua_Integer seat;
-    const void *path[ORDER_DEPTH + 1];   /* the tables being copied, outermost first */
-    lua_Integer values;                  /* values copied: the work charged */
+    const void *path[ORDER_DEPTH + 1];   /* the tables being read, outermost first */
+    lua_Integer values;                  /* values read: the work charged */
 };
 
-static int order_fail(struct order_copy *oc, const char *fmt, const char *what) {
+static int order_fail(struct order_check *oc, const char *fmt, const char *what) {
     lua_State *L = oc->L;
     lua_pushfstring(L, "the order entry of seat %I returned ", oc->seat);
     lua_pushfstring(L, fmt, what);
@@ -391,24 +392,16 @@ static int order_fail(struct order_copy *oc, const char *fmt, const char *what) 
     return lua_error(L);
 }
 
-/* Pushes a copy of the value at (absolute) index src. A table is read in
- * one pass: its keys and the copies of its values wait on the stack (up to
- * ORDER_ON_STACK pairs), above a slot kept for the copy, then go into a
- * table made at its size and put in that slot, last pair first; a larger
- * table is filled as it is read. The copy's raw order of
- * keys may differ from the original's (nothing depends on it: rule scripts
- * iterate in a fixed order, see kontor.sandbox). */
-#define ORDER_ON_STACK 1000
-#define ORDER_STACK_STEP 32                     /* pairs per stack check */
+static int plain_scalar(int t) {
+    return t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING;
+}
 
-static void order_copy_value(struct order_copy *oc, int src, int depth) {
+/* Checks the value at (absolute) index src; raises unless plain data. */
+static void order_check_value(struct order_check *oc, int src, int depth) {
     lua_State *L = oc->L;
     int t = lua_type(L, src);
     oc->values++;
-    if (t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING) {
-        lua_pushvalue(L, src);
-        return;
-    }
+    if (plain_scalar(t)) return;
     if (t != LUA_TTABLE || lua_getmetatable(L, src))
         order_fail(oc, "a %s: an order must be plain data (numbers, strings, booleans and plain "
                        "tables of them)", lua_typename(L, t));
@@ -417,65 +410,28 @@ static void order_copy_value(struct order_copy *oc, int src, int depth) {
         if (oc->path[i] == p) order_fail(oc, "a table that contains itself%s", "");
     if (depth > ORDER_DEPTH) order_fail(oc, "tables nested deeper than 32 levels%s", "");
     oc->path[depth] = p;
-    lua_Integer n = (lua_Integer)lua_rawlen(L, src);
-    int base = lua_gettop(L), pairs = 0, in_array = 0, dst = 0;
-    luaL_checkstack(L, 2 * ORDER_STACK_STEP + 7, "an order nested too deep");
-    lua_pushnil(L);                            /* base+1: the copy, once made */
+    luaL_checkstack(L, 4, "an order nested too deep");
     lua_pushnil(L);
-    while (lua_next(L, src)) {                 /* base slot-or-table [pairs] key value */
+    while (lua_next(L, src)) {                 /* key value */
         int kt = lua_type(L, -2);
-        if (kt == LUA_TNUMBER) {
-            if (lua_isinteger(L, -2)) {
-                lua_Integer k = lua_tointeger(L, -2);
-                if (k >= 1 && k <= n) in_array++;
-            }
-        } else if (kt != LUA_TSTRING && kt != LUA_TBOOLEAN) {
+        if (kt != LUA_TNUMBER && kt != LUA_TSTRING && kt != LUA_TBOOLEAN)
             order_fail(oc, "a table with a %s key", lua_typename(L, kt));
-        }
-        int vt = lua_type(L, -1);
-        if (vt == LUA_TNIL || vt == LUA_TBOOLEAN || vt == LUA_TNUMBER || vt == LUA_TSTRING) {
-            oc->values++;
-        } else {
-            int top = lua_gettop(L);
-            order_copy_value(oc, top, depth + 1);      /* raises unless a plain table */
-            lua_replace(L, top);
-        }
-        if (dst == 0 && pairs < ORDER_ON_STACK) {
-            pairs++;
-            if (pairs % ORDER_STACK_STEP == 0)
-                luaL_checkstack(L, 2 * ORDER_STACK_STEP + 6, "an order too large");
-            lua_pushvalue(L, -2);                       /* the pair stays; key for next */
-            continue;
-        }
-        if (dst == 0) {                                 /* too many to keep: fill as read */
-            lua_pushvalue(L, -2);
-            lua_insert(L, base + 2);                    /* base slot key pairs key value */
-            lua_createtable(L, (int)n, 0);
-            dst = base + 1;
-            lua_replace(L, dst);                        /* base table key pairs key value */
-            for (; pairs >= 0; pairs--) lua_rawset(L, dst);
-            continue;                                   /* base table key */
-        }
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);                              /* key key value */
-        lua_rawset(L, dst);
-    }
-    if (dst == 0) {
-        lua_createtable(L, (int)n, pairs - in_array);
-        lua_replace(L, base + 1);
-        for (; pairs > 0; pairs--) lua_rawset(L, base + 1);
+        if (plain_scalar(lua_type(L, -1))) oc->values++;
+        else order_check_value(oc, lua_gettop(L), depth + 1);
+        lua_pop(L, 1);
     }
 }
 
-/* order_copy(v, seat) -> the copy; raises a message without a position. */
-static int opt_order_copy(lua_State *L) {
-    struct order_copy oc;
+/* order_check(v, seat) -> v; raises a message without a position. */
+static int opt_order_check(lua_State *L) {
+    struct order_check oc;
     oc.L = L;
     oc.seat = luaL_checkinteger(L, 2);
     oc.values = 0;
     lua_settop(L, 2);
-    order_copy_value(&oc, 1, 0);
+    order_check_value(&oc, 1, 0);
     kn_sandbox_charge(L, (double)oc.values);
+    lua_settop(L, 1);
     return 1;
 }
 
@@ -487,7 +443,7 @@ static const luaL_Reg opt_funcs[] = {
     {"extends", opt_extends},
     {"copy", opt_copy},
     {"steps", opt_steps},
-    {"order_copy", opt_order_copy},
+    {"order_check", opt_order_check},
     {NULL, NULL}
 };
 

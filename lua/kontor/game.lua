@@ -214,10 +214,10 @@ end
 ---------------------------------------------------------------------------
 
 -- A seat's order: plain data (nil, booleans, numbers, strings, plain
--- tables of them, no cycles, at most 32 levels), copied in C
--- (lua/l_options.c), so nothing of the entry's state or the game's objects
--- leaks through it.
-local order_copy = copt.order_copy
+-- tables of them, no cycles, at most 32 levels), checked in C where it is
+-- (lua/l_options.c). It is not copied: the script gets the tables its
+-- entry made, so an entry builds its order from its own tables.
+local order_check = copt.order_check
 
 -- g:choose_orders(seats, name, enter) -> { [seat] = order }: every seat in
 -- `seats` enters a whole order at once and in secret. enter(g, seat) runs
@@ -253,7 +253,7 @@ function Ctx:choose_orders(seats, name, enter)
       drafts[s] = draft
       local order = enter(self, s, draft)
       self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
-      orders[s] = order_copy(order, s)
+      orders[s] = order_check(order, s)
     end
     sandbox.current_rng, self._drafts = rng, nil
     return orders
@@ -411,7 +411,7 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
     return false, kind
   end
   if costatus(e.co) == "dead" then
-    local cok, order = pcall(order_copy, kind, seat)
+    local cok, order = pcall(order_check, kind, seat)
     if not cok then return false, order end
     e.co, e.name, e.opts, e.done, e.order = nil, nil, nil, true, order
     game.waiting = game.waiting - 1
