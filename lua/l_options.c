@@ -24,6 +24,7 @@
  *   steps(n) -> 4 tables                    the step lists, with room for n steps
  *   order_check(v, seat) -> v               a secret order checked as plain data
  *                                            (g:choose_orders; raises unless plain)
+ *   draw(rng, weights, n, name) -> k        a weighted draw for g:chance (checks the weights)
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -31,6 +32,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "rng.h"
 
 /* Options per decision, and entries per option. */
 #define KN_MAX_OPTIONS 100000
@@ -321,6 +323,43 @@ static int opt_check(lua_State *L) {
     return 1;
 }
 
+/* draw(rng, weights, n, name) -> k: option k of n drawn with probability
+ * weights[k] / the sum (g:chance). The weights are whole numbers >= 0, one
+ * for each option, not all 0; otherwise an error at the rule script's line. */
+static int opt_draw(lua_State *L) {
+    struct kn_rng *rng = kn_check_rng(L, 1);
+    lua_Integer n = luaL_checkinteger(L, 3);
+    const char *name = luaL_checkstring(L, 4);
+    if (lua_type(L, 2) != LUA_TTABLE || lua_getmetatable(L, 2))
+        return fail(L, "g:chance: the weights of '%s' must be a plain list of whole numbers", name);
+    uint64_t total = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        int isint = 0;
+        lua_rawgeti(L, 2, i);
+        lua_Integer w = lua_tointegerx(L, -1, &isint);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            return fail(L, "g:chance: weight %I of '%s' is a %s, not a whole number 0..2^48", i, name,
+                        luaL_typename(L, -1));
+        if (!isint || w < 0 || w > ((lua_Integer)1 << 48))
+            return fail(L, "g:chance: weight %I of '%s' is %s, not a whole number 0..2^48", i, name,
+                        luaL_tolstring(L, -1, NULL));
+        lua_pop(L, 1);
+        total += (uint64_t)w;
+    }
+    if (total == 0) return fail(L, "g:chance: the weights of '%s' are all 0", name);
+    uint64_t r = kn_rng_below(rng, total);
+    lua_Integer k = 1;
+    for (;; k++) {
+        lua_rawgeti(L, 2, k);
+        uint64_t w = (uint64_t)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        if (r < w) break;
+        r -= w;
+    }
+    lua_pushinteger(L, k);
+    return 1;
+}
+
 /* steps(n) -> the four step lists, the first three with room for n. */
 static int opt_steps(lua_State *L) {
     int n = (int)luaL_checkinteger(L, 1);
@@ -410,15 +449,15 @@ static void order_check_value(struct order_check *oc, int src, int depth) {
         if (oc->path[i] == p) order_fail(oc, "a table that contains itself%s", "");
     if (depth > ORDER_DEPTH) order_fail(oc, "tables nested deeper than 32 levels%s", "");
     oc->path[depth] = p;
-    luaL_checkstack(L, 4, "an order nested too deep");
+    int key = src + 1;                         /* the stack was made room for at the start */
     lua_pushnil(L);
     while (lua_next(L, src)) {                 /* key value */
-        int kt = lua_type(L, -2);
-        if (kt != LUA_TNUMBER && kt != LUA_TSTRING && kt != LUA_TBOOLEAN)
+        int kt = lua_type(L, key);
+        if (kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN)
             order_fail(oc, "a table with a %s key", lua_typename(L, kt));
-        if (plain_scalar(lua_type(L, -1))) oc->values++;
-        else order_check_value(oc, lua_gettop(L), depth + 1);
-        lua_pop(L, 1);
+        if (plain_scalar(lua_type(L, key + 1))) oc->values++;
+        else order_check_value(oc, key + 1, depth + 1);
+        lua_settop(L, key);
     }
 }
 
@@ -428,7 +467,8 @@ static int opt_order_check(lua_State *L) {
     oc.L = L;
     oc.seat = luaL_checkinteger(L, 2);
     oc.values = 0;
-    lua_settop(L, 2);
+    lua_settop(L, 1);
+    luaL_checkstack(L, 2 * (ORDER_DEPTH + 2) + 8, "an order nested too deep");   /* and its message */
     order_check_value(&oc, 1, 0);
     kn_sandbox_charge(L, (double)oc.values);
     lua_settop(L, 1);
@@ -444,6 +484,7 @@ static const luaL_Reg opt_funcs[] = {
     {"copy", opt_copy},
     {"steps", opt_steps},
     {"order_check", opt_order_check},
+    {"draw", opt_draw},
     {NULL, NULL}
 };
 

@@ -218,6 +218,7 @@ end
 -- (lua/l_options.c). It is not copied: the script gets the tables its
 -- entry made, so an entry builds its order from its own tables.
 local order_check = copt.order_check
+local draw = copt.draw
 
 -- g:choose_orders(seats, name, enter) -> { [seat] = order }: every seat in
 -- `seats` enters a whole order at once and in secret. enter(g, seat) runs
@@ -274,12 +275,8 @@ function Ctx:chance(name, options, weights)
   check_options(options, 0, name, nil, "g:chance")
   if self._manual_chance then return yield(CHANCE, 0, name, options) end
   local k
-  if weights then
-    local total = 0
-    for i = 1, #options do total = total + weights[i] end
-    local r = self.rng:below(total)
-    k = 1
-    while r >= weights[k] do r = r - weights[k]; k = k + 1 end
+  if weights ~= nil then
+    k = draw(self.rng, weights, #options, name)   -- checks the weights
   else
     k = self.rng:below(#options) + 1
   end

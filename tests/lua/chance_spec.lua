@@ -11,6 +11,38 @@ describe("chance", function()
     assert.truthy(a:log()[1]:find("^chance draw: "))
   end)
 
+  it("draws by weight, and says at the script's line what is wrong with the weights", function()
+    local function run(weights)
+      local R = kontor.load_rules(BID)
+      function R.play(g)
+        local n = { 0, 0, 0 }
+        for _ = 1, 300 do
+          local k = g:chance("pick", { "a", "b", "c" }, weights)
+          n[k] = n[k] + 1
+        end
+        g:log("%d %d %d", n[1], n[2], n[3])
+      end
+      return pcall(kontor.new_game, { rules = R, players = 2, seed = 7 })
+    end
+    local ok, g = run { 0, 3, 1 }
+    assert.is_true(ok, g)
+    local a, b, c = g:log()[#g:log()]:match("^(%d+) (%d+) (%d+)$")
+    assert.are.equal("0", a)                            -- weight 0: never
+    assert.is_true(tonumber(b) > tonumber(c) * 2)       -- 3 to 1
+    for weights, msg in pairs {
+      [{ 1, "x", 1 }] = "g:chance: weight 2 of 'pick' is a string, not a whole number 0..2^48",
+      [{ 1, 1.5, 1 }] = "g:chance: weight 2 of 'pick' is 1.5, not a whole number 0..2^48",
+      [{ 1, 1, -1 }] = "g:chance: weight 3 of 'pick' is -1, not a whole number 0..2^48",
+      [{ 1, 1 }] = "g:chance: weight 3 of 'pick' is a nil, not a whole number 0..2^48",
+      [{ 0, 0, 0 }] = "g:chance: the weights of 'pick' are all 0",
+    } do
+      local okw, err = run(weights)
+      assert.is_false(okw)
+      assert.truthy(tostring(err):find(msg, 1, true), tostring(err))
+      assert.truthy(tostring(err):find("chance_spec.lua:%d+:"), tostring(err))
+    end
+  end)
+
   it("with manual_chance, is a decision of 'chance' that an action resolves", function()
     local g = kontor.new_game { rules = BID, players = 2, seed = 3, manual_chance = true }
     local d = g:decision()

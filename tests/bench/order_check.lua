@@ -1,21 +1,21 @@
--- What the copy of a secret order costs, against the least a copy can
--- cost: making the same tables with Lua's own table constructor.
+-- What the check of a secret order costs (g:choose_orders), against what
+-- making the order costs with Lua's own table constructor.
 --
---   build/kontor run tests/bench/order_copy.lua GAMES make|copy
+--   build/kontor run tests/bench/order_check.lua ROUNDS make|check
 --
 -- Each round makes one Old World build order as the rule script returns it
 -- (variants/old_world.lua, enter_order: the seat's card, gold and steps;
 -- 10 tables, 38 values, taken from a game of `kontor sim --seed 1`) with a
--- table constructor; `copy` then copies it as g:choose_orders does
--- (kontor.core.options.order_copy). The last 64 copies are kept, as a game
+-- table constructor; `check` then checks it as g:choose_orders does
+-- (kontor.core.options.order_check). The last 64 are kept, as a game
 -- keeps its orders. Count instructions with callgrind for two round counts
 -- (docs/performance.md, "Merchants of the Old World"): `make` a round is
--- what the constructor costs, `copy` minus `make` what the copy costs.
+-- what the constructor costs, `check` minus `make` what the check costs.
 local core = require "kontor.core"
 
 local rounds, mode = tonumber(arg[1]), arg[2]
-if not rounds or (mode ~= "make" and mode ~= "copy") then
-  io.stderr:write("usage: kontor run tests/bench/order_copy.lua ROUNDS make|copy\n")
+if not rounds or (mode ~= "make" and mode ~= "check") then
+  io.stderr:write("usage: kontor run tests/bench/order_check.lua ROUNDS make|check\n")
   os.exit(2)
 end
 
@@ -35,10 +35,10 @@ local function order()
   }
 end
 
-local copy, kept = core.options.order_copy, {}
+local check, kept = core.options.order_check, {}
 for i = 1, rounds do
   local o = order()
-  if mode == "copy" then o = copy(o, 1) end
+  if mode == "check" then o = check(o, 1) end
   kept[i % 64 + 1] = o
 end
-print(("%d orders %s, the last %d kept"):format(rounds, mode == "copy" and "made and copied" or "made", #kept))
+print(("%d orders %s, the last %d kept"):format(rounds, mode == "check" and "made and checked" or "made", #kept))
