@@ -24,7 +24,7 @@
  *   steps(n) -> 4 tables                    the step lists, with room for n steps
  *   order_check(v, seat) -> v               a secret order checked as plain data
  *                                            (g:choose_orders; raises unless plain)
- *   draw(rng, weights, n, name) -> k        a weighted draw for g:chance (checks the weights)
+ *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -323,19 +323,27 @@ static int opt_check(lua_State *L) {
     return 1;
 }
 
-/* draw(rng, weights, n, name) -> k: option k of n drawn with probability
- * weights[k] / the sum (g:chance). The weights are whole numbers >= 0, one
- * for each option, not all 0; otherwise an error at the rule script's line. */
+/* draw(rng, options, name [, weights]) -> k: g:chance resolved by the
+ * game's RNG. The options are checked as by check; option k is drawn with
+ * probability weights[k] / their sum, or uniformly without weights. The
+ * weights are whole numbers >= 0, one for each option, not all 0; anything
+ * else is an error at the rule script's line. */
 static int opt_draw(lua_State *L) {
     struct kn_rng *rng = kn_check_rng(L, 1);
-    lua_Integer n = luaL_checkinteger(L, 3);
-    const char *name = luaL_checkstring(L, 4);
-    if (lua_type(L, 2) != LUA_TTABLE || lua_getmetatable(L, 2))
+    lua_settop(L, 4);
+    lua_pushinteger(L, 0);                                   /* 5: the seat, chance */
+    lua_Integer n = kn_options_check(L, 2, 5, 3, 0, "g:chance");
+    if (lua_isnil(L, 4)) {
+        lua_pushinteger(L, (lua_Integer)kn_rng_below(rng, (uint64_t)n) + 1);
+        return 1;
+    }
+    const char *name = lua_tostring(L, 3);
+    if (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4))
         return fail(L, "g:chance: the weights of '%s' must be a plain list of whole numbers", name);
     uint64_t total = 0;
     for (lua_Integer i = 1; i <= n; i++) {
         int isint = 0;
-        lua_rawgeti(L, 2, i);
+        lua_rawgeti(L, 4, i);
         lua_Integer w = lua_tointegerx(L, -1, &isint);
         if (lua_type(L, -1) != LUA_TNUMBER)
             return fail(L, "g:chance: weight %I of '%s' is a %s, not a whole number 0..2^48", i, name,
@@ -350,7 +358,7 @@ static int opt_draw(lua_State *L) {
     uint64_t r = kn_rng_below(rng, total);
     lua_Integer k = 1;
     for (;; k++) {
-        lua_rawgeti(L, 2, k);
+        lua_rawgeti(L, 4, k);
         uint64_t w = (uint64_t)lua_tointeger(L, -1);
         lua_pop(L, 1);
         if (r < w) break;

@@ -272,14 +272,11 @@ end
 
 function Ctx:chance(name, options, weights)
   if self._entering then not_in_entry(self, "g:chance") end
-  check_options(options, 0, name, nil, "g:chance")
-  if self._manual_chance then return yield(CHANCE, 0, name, options) end
-  local k
-  if weights ~= nil then
-    k = draw(self.rng, weights, #options, name)   -- checks the weights
-  else
-    k = self.rng:below(#options) + 1
+  if self._manual_chance then
+    check_options(options, 0, name, nil, "g:chance")
+    return yield(CHANCE, 0, name, options)
   end
+  local k = draw(self.rng, options, name, weights)   -- checks the options and the weights
   if not self._quiet then self._log:add(format("chance %s: %s", name, option_text(options[k]))) end
   return k
 end
