@@ -35,6 +35,8 @@ describe("chance", function()
       [{ 1, 1, -1 }] = "g:chance: weight 3 of 'pick' is -1, not a whole number 0..2^48",
       [{ 1, 1 }] = "g:chance: weight 3 of 'pick' is a nil, not a whole number 0..2^48",
       [{ 0, 0, 0 }] = "g:chance: the weights of 'pick' are all 0",
+      [setmetatable({}, { __index = function() return 1 end })] =
+        "g:chance: the weights of 'pick' must be a plain list of whole numbers",
     } do
       local okw, err = run(weights)
       assert.is_false(okw)

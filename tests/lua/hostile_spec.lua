@@ -375,6 +375,8 @@ return V
       "R.options must be a plain table" },
     { "a name that is a table", "R.name = setmetatable({}, { __tostring = spin, __eq = spin })", nil,
       "R.name must be a string" },
+    { "__pairs on R.bot_options", "R.bot_options = { mcts = setmetatable({}, { __pairs = spin, __index = spin }) }", nil,
+      "R.bot_options must be a plain table" },
     { "__pairs on a variant's options", "", "V.options = setmetatable({}, { __pairs = spin })",
       "R.options must be a plain table" },
     { "__pairs on a variant's explain", "", "V.explain = setmetatable({}, { __pairs = spin, __index = spin })",

@@ -184,6 +184,15 @@ describe("secret orders", function()
     local c, d = bids { "3: bid 2", "1: bid 0" }, bids { "1: bid 0", "3: bid 2" }
     assert.equal(save_text(c), save_text(d))
     assert.equal(save_text(c, 2), save_text(d, 2))
+    -- a save from before (the bids in the order entered) still loads, and
+    -- is saved again in seat order
+    local old = tmp("bids_old.json")
+    local text = save_text(b):gsub('"1: bid 0",(%s*)"2: bid 1",(%s*)"3: bid 2"', '"3: bid 2",%1"2: bid 1",%2"1: bid 0"')
+    assert.truthy(text:find('"3: bid 2",%s*"2: bid 1"'))
+    support.write(old, text)
+    local was = assert(kontor.load_game(old))
+    assert.same(a:actions(), was:actions())
+    assert.equal(save_text(a), save_text(was))
     -- and a save read back is the same game
     local path = tmp("bids.json")
     assert(b:save(path))
