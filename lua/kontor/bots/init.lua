@@ -214,18 +214,17 @@ local function rewards(g, players, scale)
     for _, w in ipairs(res.winners) do r[w] = 1 / #res.winners end
     return r
   end
-  local vals, best, nbest = {}, nil, 0
+  local vals, best, nbest, second = {}, nil, 0, nil
   for s = 1, players do
     local v = score_of(g, s)
     vals[s] = v
-    if best == nil or v > best then best, nbest = v, 1 elseif v == best then nbest = nbest + 1 end
+    if best == nil or v > best then best, nbest, second = v, 1, best
+    elseif v == best then nbest = nbest + 1
+    elseif second == nil or v > second then second = v end
   end
   if scale > 0 then
-    for s = 1, players do
-      local other
-      for t = 1, players do
-        if t ~= s and (other == nil or vals[t] > other) then other = vals[t] end
-      end
+    for s = 1, players do      -- the lead over the best other seat
+      local other = (vals[s] == best and nbest == 1) and second or best
       r[s] = 1 / (1 + math.exp(-(vals[s] - (other or 0)) / scale))
     end
     return r
@@ -335,15 +334,15 @@ end
 -- before it sees a game takes them at its first decision; a front end that
 -- seats it calls bot:tune(game.R), so that its name shows them at once.
 function Bot:tune(R)
-  local bot, mine = self, R.bot_options and R.bot_options[self.kind]
-  bot.tuned = true
+  local mine = R.bot_options and R.bot_options[self.kind]
+  self.tuned = true
   if type(mine) ~= "table" then return end
   local given = {}
   for k, v in pairs(mine) do given[k] = v end
-  for k in pairs(bot.given) do given[k] = bot.given[k] end
-  local opts, err = resolve(bot.kind, given)
+  for k, v in pairs(self.given) do given[k] = v end
+  local opts, err = resolve(self.kind, given)
   if not opts then error(format("%s: R.bot_options: %s", R.name, err), 0) end
-  bot.options = opts
+  self.options = opts
 end
 
 -- The engine's side of a decision: the bot is given its seat's view only.
