@@ -83,3 +83,16 @@ int kn_counter_add(kn_counter *c, uint32_t i, int64_t delta, int64_t *out)
         *out = sum;
     return KN_OK;
 }
+
+int kn_counter_sum(const kn_counter *c, int64_t *out)
+{
+    int64_t sum = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        int64_t v = c->v[i];
+        if ((v > 0 && sum > INT64_MAX - v) || (v < 0 && sum < INT64_MIN - v))
+            return KN_ERANGE;
+        sum += v;
+    }
+    *out = sum;
+    return KN_OK;
+}

@@ -28,5 +28,7 @@ int kn_counter_set(kn_counter *c, uint32_t i, int64_t v);
 /* Adds delta to value i and stores the result in *out (may be NULL).
  * KN_ERANGE if i >= n, the sum overflows, or it leaves min..max. */
 int kn_counter_add(kn_counter *c, uint32_t i, int64_t delta, int64_t *out);
+/* The total of all n values in *out. KN_ERANGE if it overflows int64. */
+int kn_counter_sum(const kn_counter *c, int64_t *out);
 
 #endif

@@ -139,6 +139,17 @@ static int l_values(lua_State *L)
     return 1;
 }
 
+static int l_sum(lua_State *L)
+{
+    kn_counter *c = check_counter(L, 1);
+    int64_t sum;
+    kn_sandbox_charge(L, (double)c->n);
+    if (kn_counter_sum(c, &sum) != KN_OK)
+        return luaL_error(L, "counter: the sum of its values overflows");
+    lua_pushinteger(L, sum);
+    return 1;
+}
+
 static int l_count(lua_State *L)
 {
     lua_pushinteger(L, check_counter(L, 1)->n);
@@ -201,6 +212,7 @@ static const luaL_Reg counter_methods[] = {
     {"set", l_set},
     {"add", l_add},
     {"values", l_values},
+    {"sum", l_sum},
     {"count", l_count},
     {"min", l_min},
     {"max", l_max},

@@ -4,7 +4,8 @@
 -- rulings S1..S12 of RULINGS.md, cited in comments where they apply.
 -- docs/rules/sea_merchants.md states the rules as implemented here.
 --
--- State (all on g):
+-- State (all on g). A card is the number of its product: the cards of one
+-- product are alike (S2), so a pile counts them itself (pile:count_of).
 --   g.deck      pile, hidden: top = the next card drawn
 --   g.market    pile, public: get(s) is the card showing on market slot s
 --   g.covered   pile: covered market cards, out of play
@@ -48,7 +49,7 @@ local R = {
 
 R.data = {
   products = { "grain", "wood", "porcelain", "fish", "spices", "cloth" }, -- canonical order
-  cards_per_product = 10,   -- S2: 60 product cards
+  cards_per_product = 10,   -- S2: 60 product cards (a card is its product's number)
   cubes_per_product = 5,    -- S2, S12: 30 cubes
   market_slots = 6,
   hand_at_start = 3,        -- S3
@@ -86,38 +87,15 @@ local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
 end
 
-local function product_of(card)           -- cards 1..10 are grain, 11..20 wood, ...
-  return (card - 1) // D.cards_per_product + 1
-end
-
--- S12: the cubes left in the pool, by product number ({ [p] = n }).
-local function cubes_in_pool(g)
-  return g.cubes:values()
-end
-
 function R.product_number(name)           -- "fish" -> 4
   return PRODUCT[name]
 end
 
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
-  local held = {}
-  for p = 1, #D.products do held[p] = 0 end
-  local cards = g.hands[seat]:cards()
-  for i = 1, #cards do
-    local p = product_of(cards[i])
-    held[p] = held[p] + 1
-  end
+  local held, hand = {}, g.hands[seat]
+  for p = 1, #D.products do held[p] = hand:count_of(p) end
   return held
-end
-
-local function showing(g, p)              -- market slots showing product p
-  local n = 0
-  local cards = g.market:cards()
-  for i = 1, #cards do
-    if product_of(cards[i]) == p then n = n + 1 end
-  end
-  return n
 end
 
 local function end_of_game(g)             -- S11
@@ -156,7 +134,9 @@ end
 -- S3: shuffle; 6 cards to market slots 1..6; 3 cards to each player in seat
 -- order, one player at a time.
 local function shuffle_and_deal(g)
-  for card = 1, #D.products * D.cards_per_product do g.deck:push(card) end
+  for p = 1, #D.products do
+    for _ = 1, D.cards_per_product do g.deck:push(p) end
+  end
   g.deck:shuffle(g.rng)
   g.deck:move_to(g.market, D.market_slots)
   for seat = 1, g.players do
@@ -223,28 +203,18 @@ local function place_cards(g, sc)
     end
   end
 
-  local next_id = {}                  -- card ids: the lowest unused id of the product
-  for p = 1, #D.products do next_id[p] = (p - 1) * D.cards_per_product + 1 end
-  local function card(name)
-    local p = PRODUCT[name]
-    local id = next_id[p]; next_id[p] = id + 1
-    return id
-  end
-  for _, name in ipairs(sc.market) do g.market:push(card(name)) end
+  for _, name in ipairs(sc.market) do g.market:push(PRODUCT[name]) end
   for seat = 1, n do
-    for _, name in ipairs(hands[seat] or {}) do g.hands[seat]:push(card(name)) end
+    for _, name in ipairs(hands[seat] or {}) do g.hands[seat]:push(PRODUCT[name]) end
   end
   if deck then
-    for i = #deck, 1, -1 do g.deck:push(card(deck[i])) end     -- deck[1] on top
+    for i = #deck, 1, -1 do g.deck:push(PRODUCT[deck[i]]) end  -- deck[1] on top
   end
-  local rest = {}                                               -- cards placed nowhere
-  for p = 1, #D.products do
-    for id = next_id[p], p * D.cards_per_product do rest[#rest + 1] = id end
+  local rest = deck and g.covered or g.deck     -- the cards placed nowhere: out of play,
+  for p = 1, #D.products do                     -- or with no deck stated, shuffled in
+    for _ = wanted[p] + 1, D.cards_per_product do rest:push(p) end
   end
-  if deck then
-    for _, id in ipairs(rest) do g.covered:push(id) end         -- out of play
-  else
-    for _, id in ipairs(rest) do g.deck:push(id) end           -- no deck stated: shuffle the rest
+  if not deck then
     g.deck:shuffle(g.rng)
     if g.deck:count() == 0 then bad("no card is left for the deck") end
   end
@@ -364,9 +334,9 @@ end
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 local function load_a_ship(g, seat)
-  local ships, pool, options = g.ships[seat], cubes_in_pool(g), {}
+  local ships, options = g.ships[seat], {}
   for p = 1, #D.products do
-    if pool[p] > 0 then
+    if g.cubes:get(p) > 0 then
       local name = D.products[p]
       for k = 1, #ships do
         if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
@@ -430,36 +400,23 @@ end
 -- Phase I: exchange, buy or pass (S5, S6, S7)
 ---------------------------------------------------------------------------
 
--- S6, S12: the products a cube on ship k can be exchanged for: every other
--- product with a cube in the pool.
-local function other_products(g, seat, k)
-  local list, pool, cube = {}, cubes_in_pool(g), g.ships[seat][k]
-  for p = 1, #D.products do
-    if p ~= cube and pool[p] > 0 then list[#list + 1] = D.products[p] end
-  end
-  return list
-end
-
--- S12: whether `pool` holds a cube of a product other than `p` (p = 0:
+-- S12: whether the pool holds a cube of a product other than `p` (p = 0:
 -- any cube).
-local function other_cube_in_pool(pool, p)
-  for q = 1, #pool do
-    if q ~= p and pool[q] > 0 then return true end
-  end
-  return false
+local function other_cube_in_pool(g, p)
+  return g.cubes:sum() > (p > 0 and g.cubes:get(p) or 0)
 end
 
 -- S6: ship k can be exchanged if it carries a cube, was not exchanged yet
 -- in this phase I, was not bought in it, and another product is in the pool.
-local function can_exchange(g, seat, k, pool)
+local function can_exchange(g, seat, k)
   local cube = g.ships[seat][k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(pool, cube)
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(g, cube)
 end
 
 local function exchangeable_ships(g, seat)
-  local list, pool = {}, cubes_in_pool(g)
+  local list = {}
   for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k, pool) then list[#list + 1] = k end
+    if can_exchange(g, seat, k) then list[#list + 1] = k end
   end
   return list
 end
@@ -471,7 +428,7 @@ local function buyable_cards(g, seat)
   for i = 1, #D.specials do
     local card = D.specials[i]
     if g.pool[card] > 0 and coins >= D.price[card]
-        and (card ~= "ship" or other_cube_in_pool(cubes_in_pool(g), 0)) then
+        and (card ~= "ship" or other_cube_in_pool(g, 0)) then
       list[#list + 1] = card
     end
   end
@@ -488,12 +445,14 @@ local function swap_cube(g, seat, k, p, how)
   g:log("%s %s %s for %s on ship %d", g.names[seat], how, D.products[old], D.products[p], k)
 end
 
--- The product for ship k, chosen at decision `name`: "<words> ship k to fish".
+-- S6, S12: the product for ship k, chosen at decision `name`: every other
+-- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local options = {}
-  local products = other_products(g, seat, k)
-  for i = 1, #products do
-    options[i] = { words, "ship", k, "to", products[i] }
+  local options, cube = {}, g.ships[seat][k]
+  for p = 1, #D.products do
+    if p ~= cube and g.cubes:get(p) > 0 then
+      options[#options + 1] = { words, "ship", k, "to", D.products[p] }
+    end
   end
   return PRODUCT[options[g:choose(seat, name, options)][5]]
 end
@@ -509,9 +468,9 @@ end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_a_ship(g, seat)
-  local options, pool = {}, cubes_in_pool(g)
+  local options = {}
   for p = 1, #D.products do
-    if pool[p] > 0 then options[#options + 1] = { "buy ship and load", D.products[p] } end
+    if g.cubes:get(p) > 0 then options[#options + 1] = { "buy ship and load", D.products[p] } end
   end
   local p = PRODUCT[options[g:choose(seat, "load_ship", options)][2]]
   local ships = g.ships[seat]
@@ -524,10 +483,9 @@ local function buy_a_ship(g, seat)
   g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
 end
 
--- Phase I action 2: buy a special card (S7).
-local function buy_action(g, seat)
+-- Phase I action 2: buy one of the special cards `cards` (S7).
+local function buy_action(g, seat, cards)
   local options = {}
-  local cards = buyable_cards(g, seat)
   for i = 1, #cards do options[i] = { "buy", cards[i] } end
   local card = options[g:choose(seat, "buy_card", options)][2]
   if card == "ship" then return buy_a_ship(g, seat) end
@@ -563,15 +521,15 @@ end
 local function phase_one(g, seat)
   g.phase = "phase1"
   g.new_ship, g.new_dock = false, false
-  local options, ships = {}, exchangeable_ships(g, seat)
+  local options, ships, cards = {}, exchangeable_ships(g, seat), buyable_cards(g, seat)
   if #ships > 0 then options[#options + 1] = "exchange" end
-  if #buyable_cards(g, seat) > 0 then options[#options + 1] = "buy" end
+  if #cards > 0 then options[#options + 1] = "buy" end
   options[#options + 1] = "pass"
   local action = options[g:choose(seat, "phase1", options)]
   if action == "exchange" then
     exchange_action(g, seat, ships)
   elseif action == "buy" then
-    buy_action(g, seat)
+    buy_action(g, seat, cards)
   else
     g:log("%s passes", g.names[seat])
   end
@@ -611,18 +569,16 @@ function R.rules.draw_action(g, seat)
   R.rules.draw_cards(g, seat, D.cards_per_draw, "")
 end
 
--- Take one card of product p from the hand (the topmost such card).
+-- Take one card of product p from the hand.
 function R.rules.take_from_hand(g, seat, p)
-  local hand = g.hands[seat]
-  for i = hand:count(), 1, -1 do
-    if product_of(hand:get(i)) == p then return hand:remove(i) end
-  end
+  g.hands[seat]:take(p)
+  return p
 end
 
 -- S8: N, what each ship carrying the product earns: the market slots
 -- showing the product after the play (`slots`: the slots played on).
 function R.rules.payout_count(g, p, slots)
-  return showing(g, p)
+  return g.market:count_of(p)
 end
 
 -- S8: every player, the active one first, earns N coins per ship carrying
@@ -741,7 +697,7 @@ function R.scores(g)                             -- S11: most coins wins, ties s
 end
 
 function R.card_text(g, card)
-  return D.products[product_of(card)]
+  return D.products[card]
 end
 
 ---------------------------------------------------------------------------
@@ -749,15 +705,14 @@ end
 ---------------------------------------------------------------------------
 
 function R.invariants(g)
-  local total = #D.products * D.cards_per_product
-  local seen, count = {}, 0
+  local cards = zeros()                          -- S2: 10 cards of each product
   local function each(pile, where)
     for i = 1, pile:count() do
       local c = pile:get(i)
-      if math.type(c) ~= "integer" or c < 1 or c > total then return ("%s holds a bad card %s"):format(where, tostring(c)) end
-      if seen[c] then return ("card %d is both in %s and in %s"):format(c, seen[c], where) end
-      seen[c] = where
-      count = count + 1
+      if math.type(c) ~= "integer" or c < 1 or c > #D.products then
+        return ("%s holds a bad card %s"):format(where, tostring(c))
+      end
+      cards[c] = cards[c] + 1
     end
   end
   local err = each(g.deck, "the deck") or each(g.market, "the market") or each(g.covered, "the covered pile")
@@ -766,7 +721,11 @@ function R.invariants(g)
     err = each(g.hands[seat], "hand " .. seat)
     if err then return err end
   end
-  if count ~= total then return ("%d cards accounted for, not %d"):format(count, total) end
+  for p, name in ipairs(D.products) do
+    if cards[p] ~= D.cards_per_product then
+      return ("%d %s cards accounted for, not %d"):format(cards[p], name, D.cards_per_product)
+    end
+  end
   if g.market:count() ~= D.market_slots then return ("the market has %d cards"):format(g.market:count()) end
 
   local cubes, bought = {}, 0
@@ -808,7 +767,7 @@ end
 
 local function names_of(pile)
   local list = {}
-  for i = 1, pile:count() do list[i] = D.products[product_of(pile:get(i))] end
+  for i = 1, pile:count() do list[i] = D.products[pile:get(i)] end
   return list
 end
 
@@ -851,7 +810,7 @@ function R.board(g, seat)
        g.phase ~= "over" and (", " .. g.names[g.current] .. " to act") or "",
        plural(g.deck:count(), "card"), g.covered:count())
   local slots = {}
-  for s = 1, D.market_slots do slots[s] = s .. " " .. D.products[product_of(g.market:get(s))] end
+  for s = 1, D.market_slots do slots[s] = s .. " " .. D.products[g.market:get(s)] end
   line("Market: %s", table.concat(slots, " | "))
   local cubes, specials = {}, {}
   for p, name in ipairs(D.products) do cubes[p] = name .. " " .. g.cubes:get(p) end
@@ -902,7 +861,7 @@ local function why_not_exchange(g, seat, rest, word)
   if g.exchanged[k] then return ("ship %d was already exchanged this phase"):format(k) end
   if g.new_ship == k then return ("ship %d was bought this phase: exchange on one of your other ships"):format(k) end
   if tail == "" then
-    if not other_cube_in_pool(cubes_in_pool(g), ships[k]) then return "no cube of another product is left in the pool" end
+    if not other_cube_in_pool(g, ships[k]) then return "no cube of another product is left in the pool" end
     return nil
   end
   local name = tail:match("^ to (%a*)$")
@@ -935,7 +894,7 @@ local function why_not_buy(g, seat, rest)
     return ("%s %s costs %d and you have %d coins"):format(D.article[card], card, D.price[card], coins)
   end
   if card == "ship" then
-    if not other_cube_in_pool(cubes_in_pool(g), 0) then return "no cube is left in the pool to load a new ship" end
+    if not other_cube_in_pool(g, 0) then return "no cube is left in the pool to load a new ship" end
     if tail == "" then return nil end
     local name = tail:match("^ and load (%a*)$")
     if not name then return "expected 'buy ship and load <product>'" end
@@ -1053,15 +1012,9 @@ R.resumes_at_turn = true
 -- half a coin per card in hand, plus for each loaded ship what it would
 -- earn now (the market slots showing its product) and half a coin.
 function R.score(g, seat)
-  local products, shows = R.data.products, {}
-  local market = g.market
-  for i = 1, market:count() do
-    local name = R.card_text(g, market:get(i))
-    shows[name] = (shows[name] or 0) + 1
-  end
   local s = g.coins:get(seat) + 0.5 * g.hands[seat]:count()
   for _, p in ipairs(g.ships[seat]) do
-    if p > 0 then s = s + 0.5 + (shows[products[p]] or 0) end
+    if p > 0 then s = s + 0.5 + g.market:count_of(p) end
   end
   return s
 end

@@ -60,6 +60,7 @@ function Counter:add(i, d)
   return v
 end
 function Counter:values() return { table.unpack(self, 1, self.n) } end
+function Counter:sum() local t = 0; for i = 1, self.n do t = t + self[i] end; return t end
 function Counter:count() return self.n end
 function Counter:min() return self._min end
 function Counter:max() return self._max end

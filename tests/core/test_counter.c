@@ -105,6 +105,28 @@ static void test_add_overflow(void **state)
     kn_counter_free(&c);
 }
 
+static void test_sum(void **state)
+{
+    kn_counter c;
+    int64_t out = 42;
+    (void)state;
+    kn_counter_init(&c, 3, INT64_MIN, INT64_MAX, 0);
+    assert_int_equal(kn_counter_sum(&c, &out), KN_OK);
+    assert_int_equal(out, 0);
+    kn_counter_set(&c, 0, 5);
+    kn_counter_set(&c, 2, -2);
+    assert_int_equal(kn_counter_sum(&c, &out), KN_OK);
+    assert_int_equal(out, 3);
+    kn_counter_set(&c, 1, INT64_MAX);             /* 5 + MAX overflows */
+    out = 42;
+    assert_int_equal(kn_counter_sum(&c, &out), KN_ERANGE);
+    assert_int_equal(out, 42);
+    kn_counter_set(&c, 0, INT64_MIN);             /* MIN + MAX - 2 fits */
+    assert_int_equal(kn_counter_sum(&c, &out), KN_OK);
+    assert_int_equal(out, -3);
+    kn_counter_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -112,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_get_set),
         cmocka_unit_test(test_add_bounds),
         cmocka_unit_test(test_add_overflow),
+        cmocka_unit_test(test_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

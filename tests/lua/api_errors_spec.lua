@@ -13,6 +13,19 @@ describe("API errors", function()
     end
   end)
 
+  it("counter:sum totals the values and refuses an overflow", function()
+    local c = kontor.core.counter { n = 3, init = 2 }
+    assert.are.equal(6, c:sum())
+    c:set(2, -5)
+    assert.are.equal(-1, c:sum())
+    c:set(1, math.maxinteger)
+    c:set(2, 1)
+    local ok, err = pcall(c.sum, c)
+    assert.is_false(ok)
+    assert.truthy(err:find("counter: the sum of its values overflows", 1, true), err)
+    assert.are.equal(math.maxinteger, c:get(1))
+  end)
+
   it("g:view and g:show check the seat", function()
     local g = kontor.new_game { players = 2, seed = 1 }
     local ok, err = pcall(g.view, g, 9)

@@ -29,8 +29,8 @@ local function play(g, text)
   if not g:over() and g:options()[1] == text then ok(g, text) end
 end
 
-local function product(card)
-  return MARKET[(card - 1) // 10 + 1]
+local function product(card)         -- a card is its product's number
+  return MARKET[card]
 end
 
 local function names(pile, sorted)
@@ -469,7 +469,7 @@ describe("Sea Merchants", function()
       assert.same({ "fish", "fish" }, hand(g, 1))
       assert.same({ "grain", "wood" }, names(g.deck))   -- bottom first: wood on top
       assert.equal(60 - 6 - 3 - 2, g.covered:count())
-      assert.equal(1, g.market:get(1))                  -- the lowest unused id of its product
+      assert.equal(1, g.market:get(1))                  -- grain: a card is its product's number
       assert.same({ 4, 4, 5, 5, 4, 4 }, cubes(g))
       invariants(g)
     end)
