@@ -147,29 +147,14 @@ function Ctx:choose(seat, name, options)
   return yield(PLAYER, seat, name, options)
 end
 
--- A plain list of distinct seats of this game, at least one.
-local function check_seats(self, seats, fname)
-  fname = fname or "g:choose_all"
-  if type(seats) ~= "table" or getmetatable(seats) ~= nil then
-    error(fname .. ": seats must be a plain list of seats", 3)
-  end
-  local n, players = rawlen(seats), seats_of(self, fname)
-  if n == 0 then error(fname .. ": no seats", 3) end
-  for i = 1, n do
-    local s = rawget(seats, i)
-    if mathtype(s) ~= "integer" or s < 1 or s > players then
-      error(format("%s: seats[%d] is %s, not a seat 1..%d", fname, i, tostring(s), players), 3)
-    end
-    for j = 1, i - 1 do          -- a few seats: no table of those seen
-      if rawget(seats, j) == s then error(format("%s: seat %d is listed twice", fname, s), 3) end
-    end
-  end
-  return n
-end
+-- check_seats(seats, players, fname) -> n: a plain list of distinct seats
+-- of this game, at least one; raises at the rule script's line, so it is
+-- called from the g: method itself (lua/l_options.c).
+local check_seats = copt.seats
 
 function Ctx:choose_all(seats, name, by_seat)
   if self._entering then not_in_entry(self, "g:choose_all") end
-  local nseats = check_seats(self, seats)
+  local nseats = check_seats(seats, SEATS[self] or seats_of(self, "g:choose_all"), "g:choose_all")
   if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
     error("g:choose_all: the options by seat must be a plain table", 2)
   end
@@ -228,7 +213,7 @@ local draw = copt.draw
 -- `seats`, when the last seat has finished.
 function Ctx:choose_orders(seats, name, enter)
   not_in_entry(self, "g:choose_orders")
-  local nseats = check_seats(self, seats, "g:choose_orders")
+  local nseats = check_seats(seats, SEATS[self] or seats_of(self, "g:choose_orders"), "g:choose_orders")
   if type(name) ~= "string" then
     error(format("bad argument #2 to 'choose_orders' (a decision name expected, got %s)", type(name)), 2)
   end

@@ -1202,6 +1202,35 @@ describe("options as data", function()
     end)
   end
 
+  it("checks the seats of g:choose_all however many there are", function()
+    local function rules(name, seats)
+      return write(tmp(name .. ".lua"), ([[
+local R = { name = "%s", players = { min = 2, max = 20, default = 20 } }
+function R.setup(g) end
+function R.play(g)
+  local by = {}
+  for s = 1, g.players do by[s] = { "a" } end
+  g:choose_all(%s, "bid", by)
+end
+function R.scores(g) local t = {}; for s = 1, g.players do t[s] = 0 end; return t end
+return R]]):format(name, seats))
+    end
+    local cases = {
+      { "late_twice", "{ 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,18 }", "late_twice.lua:6: g:choose_all: seat 18 is listed twice" },
+      { "float_seat", "{ 1, 2, 1.5 }", "float_seat.lua:6: g:choose_all: seats[3] is 1.5, not a seat 1..20" },
+      { "string_seat", "{ 1, '2' }", "string_seat.lua:6: g:choose_all: seats[2] is 2, not a seat 1..20" },
+      { "no_list", "'1, 2'", "no_list.lua:6: g:choose_all: seats must be a plain list of seats" },
+      { "no_seat", "{}", "no_seat.lua:6: g:choose_all: no seats" },
+    }
+    for _, c in ipairs(cases) do
+      local made, err = pcall(kontor.new_game, { rules = rules(c[1], c[2]) })
+      assert.is_false(made)
+      assert.truthy(err:find(c[3], 1, true), err)
+    end
+    local g = kontor.new_game { rules = rules("all_seats", "{ 20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1 }") }
+    assert.are.equal(20, #g:who())
+  end)
+
   it("a constraint that names its decisions is called only there", function()
     local calls = 0
     local R = kontor.load_rules(TAKE)
