@@ -34,7 +34,7 @@ local BOTS = setmetatable({}, { __mode = "k" })
 -- no script can change them. (Two locals, not a weak table: a table
 -- lookup that finds nothing costs more than the whole check.)
 local entering_ctx, entering_seat = nil, nil
-local format, concat, mathtype = string.format, table.concat, math.type
+local format, concat = string.format, table.concat
 
 local Game = {}
 Game.__index = function(t, k)

@@ -1215,14 +1215,14 @@ end
 function R.scores(g) local t = {}; for s = 1, g.players do t[s] = 0 end; return t end
 return R]]):format(name, seats))
     end
-    local cases = {
+    local seat_cases = {
       { "late_twice", "{ 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,18 }", "late_twice.lua:6: g:choose_all: seat 18 is listed twice" },
       { "float_seat", "{ 1, 2, 1.5 }", "float_seat.lua:6: g:choose_all: seats[3] is 1.5, not a seat 1..20" },
       { "string_seat", "{ 1, '2' }", "string_seat.lua:6: g:choose_all: seats[2] is 2, not a seat 1..20" },
       { "no_list", "'1, 2'", "no_list.lua:6: g:choose_all: seats must be a plain list of seats" },
       { "no_seat", "{}", "no_seat.lua:6: g:choose_all: no seats" },
     }
-    for _, c in ipairs(cases) do
+    for _, c in ipairs(seat_cases) do
       local made, err = pcall(kontor.new_game, { rules = rules(c[1], c[2]) })
       assert.is_false(made)
       assert.truthy(err:find(c[3], 1, true), err)
