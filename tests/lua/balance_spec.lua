@@ -307,6 +307,16 @@ describe("rule coverage", function()
     assert.are.same(plain, c)
   end)
 
+  it("counts the lines of secret order entries, which run in threads of their own", function()
+    local out, err, code = kontor_cmd("sim --rules tests/rulesets/secret_orders.lua --games 20 --coverage --jobs 1 --json")
+    assert.are.equal(0, code, err)
+    local lines = json.decode(out).coverage[1].lines["tests/rulesets/secret_orders.lua"]
+    for _, l in ipairs { 50, 51, 52, 59, 62, 63, 65 } do         -- enter_order
+      assert.is_true(lines[tostring(l)] > 0, "line " .. l .. " of the entry never fired")
+    end
+    assert.is_true(lines["75"] > 0)                               -- carry_out
+  end)
+
   it("counts chance events and decisions of a rule set without cards", function()
     local out = kontor_cmd("sim --rules tests/balance/dice.lua --games 30 --coverage --jobs 1 --json")
     local cov = json.decode(out).coverage[1]

@@ -169,6 +169,7 @@ function M.new(L)
     end
   end
   for _, k in ipairs { "setup", "play", "scores", "winners" } do R[k] = hooked(R[k]) end
+  rec.hooked = hooked
   -- card kinds a rule set names (R.card_kinds), if it does
   if type(R.card_kinds) == "table" then
     rec.card_kinds = {}
@@ -189,6 +190,12 @@ function Rec:game_start(game)
   ctx.chance = function(g, name, ...)
     decisions[name] = (decisions[name] or 0) + 1
     return chance(g, name, ...)
+  end
+  -- an order entry may run in a thread of its own (g:choose_orders): the
+  -- line hook goes with it. (Tail calls: an error still names the script.)
+  local choose_orders, hooked = ctx.choose_orders, self.hooked
+  ctx.choose_orders = function(g, seats, name, enter)
+    return choose_orders(g, seats, name, type(enter) == "function" and hooked(enter) or enter)
   end
   if self.card_words then return end
   local kinds = {}
