@@ -1202,6 +1202,30 @@ describe("options as data", function()
     end)
   end
 
+  it("two options are the same when their texts are, whatever their entries", function()
+    local copt = kontor.core.options
+    local same, extends = copt.same, copt.extends
+    assert.is_true(same({ "play", "fish" }, { "play", "fish" }))
+    assert.is_false(same({ "play", "fish" }, { "play", "fish", "on slots", 1 }))
+    assert.is_false(same({ "play", "fish", "on slots", 1 }, { "play", "fish", "on slots", 1, 4 }))
+    assert.is_true(same({ "play fish" }, { "play", "fish" }))          -- other entries, one text
+    assert.is_true(same({ "ship", 1, 4 }, { "ship", "1,4" }))
+    assert.is_true(same({ "ship", 2 }, { "ship 2" }))
+    assert.is_false(same({ "ship", 2 }, { "ship", "2 " }))
+    assert.is_true(same("play fish", { "play", "fish" }))
+    assert.is_false(same("play", { "play", "fish" }))
+    assert.is_true(same({ "play fish" }, "play fish"))
+    assert.is_false(same({ "a", 1.5 }, { "a", 1.5 }))                  -- not options: never the same
+    -- extends(list, option): some option of list goes on from option's text at a word boundary
+    assert.is_true(extends({ { "play", "fish", "on slots", 1, 4 } }, { "play", "fish", "on slots", 1 }))
+    assert.is_false(extends({ { "play", "fish", "on slots", 1 } }, { "play", "fish", "on slots", 1 }))
+    assert.is_false(extends({ { "play", "fish" } }, { "play", "fish", "on slots", 1 }))
+    assert.is_true(extends({ { "play fish", "on slots" } }, { "play", "fish" }))
+    assert.is_true(extends({ { "ship", 14 } }, { "ship", 1 }) == false and extends({ { "ship", 1, 4 } }, { "ship", 1 }))
+    assert.is_true(extends({ "pass", { "play", "fish" } }, "play"))
+    assert.is_false(extends({ { "playing" } }, { "play" }))
+  end)
+
   it("a constraint that names its decisions is called only there", function()
     local calls = 0
     local R = kontor.load_rules(TAKE)
