@@ -25,6 +25,8 @@
  *   order_check(v, seat) -> v               a secret order checked as plain data
  *                                            (g:choose_orders; raises unless plain)
  *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
+ *   expand(family, seat, name, players) -> list   the options of a family (g:choose_from), checked
+ *   pick(family, k) -> values               the entries option k of a family takes from its lists
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -365,6 +367,155 @@ static int opt_check(lua_State *L) {
     return 1;
 }
 
+/* ---- a family of options (g:choose_from) -------------------------------- */
+
+/* A family is a plain list of entries like an option's, where an entry may
+ * also be a plain list of strings and whole numbers: the choices at that
+ * place. It stands for every option that takes one choice from each list,
+ * the first list varying slowest (the options a script makes with one
+ * loop per list, nested in the entries' order), so the same decision given
+ * as a family or as that list of options has the same options in the same
+ * order, the same texts and the same indices. */
+
+/* Why entry i (on the stack top) of a family is not one, or NULL; *size:
+ * the choices it gives (1 for a word or a number). */
+static const char *bad_family_entry(lua_State *L, lua_Integer *size) {
+    int t = lua_type(L, -1);
+    *size = 1;
+    if (t == LUA_TSTRING || (t == LUA_TNUMBER && lua_isinteger(L, -1))) return NULL;
+    if (t != LUA_TTABLE) return "is not a string, a whole number or a plain list of them";
+    if (lua_getmetatable(L, -1)) {
+        lua_pop(L, 1);
+        return "is a table with a metatable (a family's lists are plain lists)";
+    }
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n == 0) return "is an empty list (no choice there)";
+    for (lua_Integer j = 1; j <= n; j++) {
+        int et = lua_rawgeti(L, -1, j);
+        int ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
+        lua_pop(L, 1);
+        if (!ok) return "holds a choice that is not a string or a whole number";
+    }
+    *size = n;
+    return NULL;
+}
+
+/* The boundary check of g:choose_from, as kn_options_check's: returns the
+ * number of options, or raises at the rule script's line. */
+lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, lua_Integer players,
+                            const char *what) {
+    family = lua_absindex(L, family);
+    if (lua_type(L, family) != LUA_TTABLE || lua_getmetatable(L, family)) {
+        /* the seat and name first, then the list, as kn_options_check */
+        return kn_options_check(L, family, seatidx, nameidx, players, what);
+    }
+    if (lua_type(L, nameidx) != LUA_TSTRING || lua_rawlen(L, family) == 0)
+        return kn_options_check(L, family, seatidx, nameidx, players, what);
+    const char *name = lua_tostring(L, nameidx);
+    if (players > 0) {
+        int isnum = 0;
+        lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
+        if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players)
+            return kn_options_check(L, family, seatidx, nameidx, players, what);
+    }
+#define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
+    lua_Integer n = (lua_Integer)lua_rawlen(L, family), count = 1;
+    if (n > KN_MAX_WORDS)
+        return fail(L, "%s: the family of decision '%s' of seat %s has more than 64 entries", what, name, seat);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_Integer size;
+        lua_rawgeti(L, family, i);
+        const char *why = bad_family_entry(L, &size);
+        lua_pop(L, 1);
+        if (why)
+            return fail(L, "%s: entry %I of the family of decision '%s' of seat %s %s", what, i, name, seat, why);
+        count *= size;                        /* at most (MAX + 1) * 2^31: no overflow */
+        if (count > KN_MAX_OPTIONS) count = KN_MAX_OPTIONS + 1;
+    }
+    if (count > KN_MAX_OPTIONS) {
+        /* the true count, for the message (each list has at most 2^31 entries) */
+        lua_Integer all = 1;
+        int more = 0;
+        for (lua_Integer i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, family, i) == LUA_TTABLE) {
+                lua_Integer size = (lua_Integer)lua_rawlen(L, -1);
+                if (all > LUA_MAXINTEGER / size) more = 1;
+                else all *= size;
+            }
+            lua_pop(L, 1);
+        }
+        return fail(L, "%s: decision '%s' of seat %s has %s%I options; a decision may have at most %d "
+                       "(split it into steps)", what, name, seat, more ? "more than " : "", all,
+                    KN_MAX_OPTIONS);
+    }
+#undef seat
+    return count;
+}
+
+/* Pushes option k (1-based, of a family already checked) as a new list;
+ * with `values`, pushes instead the entry it takes from each list, in
+ * order, and returns how many. */
+static int family_push(lua_State *L, int family, lua_Integer k, int values) {
+    family = lua_absindex(L, family);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, family), rest = k - 1;
+    lua_Integer pick[KN_MAX_WORDS + 1];
+    int lists = 0;
+    for (lua_Integer i = n; i >= 1; i--) {              /* the last list varies fastest */
+        pick[i] = 0;
+        if (lua_rawgeti(L, family, i) == LUA_TTABLE) {
+            lua_Integer size = (lua_Integer)lua_rawlen(L, -1);
+            pick[i] = rest % size + 1;
+            rest /= size;
+            lists++;
+        }
+        lua_pop(L, 1);
+    }
+    if (values) luaL_checkstack(L, lists, "a family's choices");
+    else lua_createtable(L, (int)n, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, family, i);
+        if (pick[i] > 0) {
+            lua_rawgeti(L, -1, pick[i]);
+            lua_remove(L, -2);
+        } else if (values) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (!values) lua_rawseti(L, -2, i);
+    }
+    return lists;
+}
+
+void kn_family_push_option(lua_State *L, int family, lua_Integer k) {
+    family_push(L, family, k, 0);
+}
+
+int kn_family_push_values(lua_State *L, int family, lua_Integer k) {
+    return family_push(L, family, k, 1);
+}
+
+/* expand(family, seat, name, players) -> the list of its options, checked
+ * as g:choose_from checks (raises at the rule script's line). */
+static int opt_expand(lua_State *L) {
+    lua_Integer players = luaL_checkinteger(L, 4);
+    lua_settop(L, 3);
+    lua_Integer n = kn_family_check(L, 1, 2, 3, players, "g:choose_from");
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer k = 1; k <= n; k++) {
+        kn_family_push_option(L, 1, k);
+        lua_rawseti(L, -2, k);
+    }
+    return 1;
+}
+
+/* pick(family, k) -> the entries option k takes from the family's lists. */
+static int opt_pick(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer k = luaL_checkinteger(L, 2);
+    lua_settop(L, 1);
+    return kn_family_push_values(L, 1, k);
+}
+
 /* draw(rng, options, name [, weights]) -> k: g:chance resolved by the
  * game's RNG. The options are checked as by check; option k is drawn with
  * probability weights[k] / their sum, or uniformly without weights. The
@@ -535,6 +686,8 @@ static const luaL_Reg opt_funcs[] = {
     {"steps", opt_steps},
     {"order_check", opt_order_check},
     {"draw", opt_draw},
+    {"expand", opt_expand},
+    {"pick", opt_pick},
     {NULL, NULL}
 };
 

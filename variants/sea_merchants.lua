@@ -23,7 +23,10 @@
 --   g.new_dock  true while a dock bought this phase waits (option dock_at_once off)
 --
 -- Options are data (docs/api.md): { "load", "fish", "on ship", 2 } reads
--- "load fish on ship 2", and the rule reads the product and ship back.
+-- "load fish on ship 2", and the rule reads the product and ship back. A
+-- decision over every product and ship is asked as one family,
+-- g:choose_from(seat, "load", { "load", products, "on ship", ships }),
+-- which gives back the product and the ship chosen.
 
 local R = {
   name = "sea_merchants",
@@ -331,24 +334,29 @@ end
 -- Loading (S4)
 ---------------------------------------------------------------------------
 
+-- S12: the products with a cube in the pool, by name, in canonical order.
+local function products_in_pool(g)
+  local list = {}
+  for p = 1, #D.products do
+    if g.cubes:get(p) > 0 then list[#list + 1] = D.products[p] end
+  end
+  return list
+end
+
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 local function load_a_ship(g, seat)
-  local ships, options = g.ships[seat], {}
-  for p = 1, #D.products do
-    if g.cubes:get(p) > 0 then
-      local name = D.products[p]
-      for k = 1, #ships do
-        if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
-      end
-    end
+  local ships, empty = g.ships[seat], {}
+  for k = 1, #ships do
+    if ships[k] == 0 then empty[#empty + 1] = k end
   end
-  if #options == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
-  local load = options[g:choose(seat, "load", options)]
-  local p, k = PRODUCT[load[2]], load[4]
+  local products = products_in_pool(g)
+  if #products == 0 or #empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
+  local name, k = g:choose_from(seat, "load", { "load", products, "on ship", empty })
+  local p = PRODUCT[name]
   g.cubes:add(p, -1)
   ships[k] = p
-  g:log("%s loads %s on ship %d", g.names[seat], load[2], k)
+  g:log("%s loads %s on ship %d", g.names[seat], name, k)
 end
 
 local function has_empty_ship(g, seat)
@@ -448,31 +456,23 @@ end
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local options, cube = {}, g.ships[seat][k]
+  local products, cube = {}, g.ships[seat][k]
   for p = 1, #D.products do
-    if p ~= cube and g.cubes:get(p) > 0 then
-      options[#options + 1] = { words, "ship", k, "to", D.products[p] }
-    end
+    if p ~= cube and g.cubes:get(p) > 0 then products[#products + 1] = D.products[p] end
   end
-  return PRODUCT[options[g:choose(seat, name, options)][5]]
+  return PRODUCT[g:choose_from(seat, name, { words, "ship", k, "to", products })]
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
 local function exchange_action(g, seat, ships)
-  local options = {}
-  for i = 1, #ships do options[i] = { "exchange", "ship", ships[i] } end
-  local k = options[g:choose(seat, "exchange_ship", options)][3]
+  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", ships })
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_a_ship(g, seat)
-  local options = {}
-  for p = 1, #D.products do
-    if g.cubes:get(p) > 0 then options[#options + 1] = { "buy ship and load", D.products[p] } end
-  end
-  local p = PRODUCT[options[g:choose(seat, "load_ship", options)][2]]
+  local p = PRODUCT[g:choose_from(seat, "load_ship", { "buy ship and load", products_in_pool(g) })]
   local ships = g.ships[seat]
   g.coins:add(seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
@@ -485,9 +485,7 @@ end
 
 -- Phase I action 2: buy one of the special cards `cards` (S7).
 local function buy_action(g, seat, cards)
-  local options = {}
-  for i = 1, #cards do options[i] = { "buy", cards[i] } end
-  local card = options[g:choose(seat, "buy_card", options)][2]
+  local card = g:choose_from(seat, "buy_card", { "buy", cards })
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -611,11 +609,11 @@ end
 -- S8: the player picks the product, then the slots one at a time, in
 -- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
 local function choose_slots(g, seat, p, have)
-  local name, options = D.products[p], {}
-  for s = 1, D.market_slots do options[s] = { "play", name, "on slots", s } end
-  local play = options[g:choose(seat, "play_slot", options)]
+  local name, slots = D.products[p], {}
+  for s = 1, D.market_slots do slots[s] = s end
+  local play = { "play", name, "on slots", g:choose_from(seat, "play_slot", { "play", name, "on slots", slots }) }
   while #play - 3 < have and play[#play] < D.market_slots do
-    options = { play }                              -- first: stop here
+    local options = { play }                            -- first: stop here
     for s = play[#play] + 1, D.market_slots do
       local more = { table.unpack(play) }
       more[#more + 1] = s
@@ -631,11 +629,11 @@ end
 -- S8: one or more cards of one product, each on a different market slot;
 -- covered cards leave play; then the trade.
 local function play_cards(g, seat)
-  local held, options = R.cards_in_hand(g, seat), {}
+  local held, products = R.cards_in_hand(g, seat), {}
   for p = 1, #D.products do
-    if held[p] > 0 then options[#options + 1] = { "play", D.products[p] } end
+    if held[p] > 0 then products[#products + 1] = D.products[p] end
   end
-  local p = PRODUCT[options[g:choose(seat, "play_product", options)][2]]
+  local p = PRODUCT[g:choose_from(seat, "play_product", { "play", products })]
   local slots = choose_slots(g, seat, p, held[p])
   for i = 1, #slots do
     local s = slots[i]

@@ -18,6 +18,7 @@ local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
 local copt = core.options
 local check_options, option_text, option_texts = copt.check, copt.text, copt.texts
 local same_text, extends_opt = copt.same, copt.extends
+local expand, pick = copt.expand, copt.pick
 local yield, costatus = coroutine.yield, coroutine.status
 
 -- What g:choose, g:choose_all and g:chance yield to the engine: tokens no
@@ -85,8 +86,10 @@ local function other_seat(entering, seat)
 end
 
 -- While a simulation's bot plays inside the game (Game:play_random),
--- BOTS[ctx] answers decisions without leaving the coroutine.
-local function choose_allowed(self, cons, seat, name, options)
+-- BOTS[ctx] answers decisions without leaving the coroutine. With a
+-- `family` (g:choose_from, `options` its options made), returns the
+-- entries the chosen option takes from the family's lists.
+local function choose_allowed(self, cons, seat, name, options, family)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
   local bot, k = BOTS[self]
@@ -96,7 +99,8 @@ local function choose_allowed(self, cons, seat, name, options)
   else
     k = yield(PLAYER, seat, name, options)
   end
-  if map then return map[k] end
+  if map then k = map[k] end
+  if family then return pick(family, k) end
   return k
 end
 
@@ -145,6 +149,29 @@ function Ctx:choose(seat, name, options)
   end
   check_options(options, seat, name, players)
   return yield(PLAYER, seat, name, options)
+end
+
+-- g:choose_from(seat, name, family): g:choose of the options a family
+-- stands for (lua/l_options.c: { "load", { "fish", "wood" }, "on ship",
+-- { 1, 2 } } is the four options "load fish on ship 1" ... "load wood on
+-- ship 2"); returns the entries the chosen option takes from the lists
+-- ("fish", 2). The simulation's bot makes only the option chosen; any other
+-- way makes them all, and goes on exactly as g:choose does.
+function Ctx:choose_from(seat, name, family)
+  local players = SEATS[self] or seats_of(self, "g:choose_from")
+  local by = self._cons
+  if by then
+    local cons = by[name] or by[true]
+    if cons then
+      return choose_allowed(self, cons, seat, name, expand(family, seat, name, players), family)
+    end
+  end
+  local bot = BOTS[self]
+  if bot then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return bot(seat, family, name, players, true)   -- checks as expand
+  end
+  return pick(family, yield(PLAYER, seat, name, expand(family, seat, name, players)))
 end
 
 -- A plain list of distinct seats of this game, at least one.

@@ -83,6 +83,25 @@ local G = {}
 G.__index = G
 local FINISH = {}
 function G:choose(_, _, options) self.steps = self.steps + 1; return self.random(#options) end
+-- g:choose_from: option k of a family (the first list varying slowest)
+-- takes entry k // stride % #list + 1 of each list, stride the options
+-- of the lists after it.
+local function picks(family, i, k, stride)
+  local e = family[i]
+  if e == nil then return end
+  if type(e) ~= "table" then return picks(family, i + 1, k, stride) end
+  stride = stride // #e
+  return e[k // stride % #e + 1], picks(family, i + 1, k, stride)
+end
+function G:choose_from(_, _, family)
+  local n = 1
+  for i = 1, #family do
+    local e = family[i]
+    if type(e) == "table" then n = n * #e end
+  end
+  self.steps = self.steps + 1
+  return picks(family, 1, self.random(n) - 1, n)
+end
 function G:choose_all(seats, _, by_seat)
   local chosen = {}
   for _, s in ipairs(seats) do
