@@ -29,9 +29,10 @@ struct bot_state {
  * returns the entries the chosen option takes from its lists instead of k. */
 static int bot_choose(lua_State *L) {
     lua_Integer nopts;
+    struct kn_family shape;
     int family = lua_toboolean(L, 5);
     if (family) {
-        nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from");
+        nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from", &shape);
         lua_settop(L, 2);
     } else if (lua_gettop(L) >= 4) {
         nopts = kn_options_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose");
@@ -60,7 +61,7 @@ static int bot_choose(lua_State *L) {
     }
     lua_pop(L, 1);
     if (family) {
-        kn_family_push_option(L, 2, k);                    /* 3: the option, made */
+        kn_family_push_option(L, 2, k, &shape);            /* 3: the option, made */
     } else {
         lua_rawgeti(L, 2, k);
         kn_option_push_copy(L, -1);                        /* 4: the option */
@@ -80,7 +81,7 @@ static int bot_choose(lua_State *L) {
             if (family) {                                  /* rare: the options made */
                 lua_createtable(L, (int)nopts, 0);
                 for (lua_Integer i = 1; i <= nopts; i++) {
-                    kn_family_push_option(L, 2, i);
+                    kn_family_push_option(L, 2, i, &shape);
                     lua_rawseti(L, -2, i);
                 }
                 lua_pushboolean(L, kn_option_extends_any(L, -1, nopts, 3));
@@ -94,7 +95,7 @@ static int bot_choose(lua_State *L) {
         }
     }
     kn_sandbox_rearm();
-    if (family) return kn_family_push_values(L, 2, k);
+    if (family) return kn_family_push_values(L, 3, &shape);
     lua_pushinteger(L, k);
     return 1;
 }

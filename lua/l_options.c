@@ -378,10 +378,10 @@ static int opt_check(lua_State *L) {
  * order, the same texts and the same indices. */
 
 /* Why entry i (on the stack top) of a family is not one, or NULL; *size:
- * the choices it gives (1 for a word or a number). */
+ * the choices of a list, 0 for a word or a number. */
 static const char *bad_family_entry(lua_State *L, lua_Integer *size) {
     int t = lua_type(L, -1);
-    *size = 1;
+    *size = 0;
     if (t == LUA_TSTRING || (t == LUA_TNUMBER && lua_isinteger(L, -1))) return NULL;
     if (t != LUA_TTABLE) return "is not a string, a whole number or a plain list of them";
     if (lua_getmetatable(L, -1)) {
@@ -390,20 +390,24 @@ static const char *bad_family_entry(lua_State *L, lua_Integer *size) {
     }
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
     if (n == 0) return "is an empty list (no choice there)";
-    for (lua_Integer j = 1; j <= n; j++) {
-        int et = lua_rawgeti(L, -1, j);
-        int ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
-        lua_pop(L, 1);
-        if (!ok) return "holds a choice that is not a string or a whole number";
+    int ok = 1, top = lua_gettop(L);
+    luaL_checkstack(L, n < 64 ? (int)n : 64, "a family's choices");
+    for (lua_Integer j = 1; j <= n && ok; j++) {
+        int et = lua_rawgeti(L, top, j);
+        ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
+        if (j % 64 == 0) lua_settop(L, top);
     }
+    lua_settop(L, top);
+    if (!ok) return "holds a choice that is not a string or a whole number";
     *size = n;
     return NULL;
 }
 
 /* The boundary check of g:choose_from, as kn_options_check's: returns the
- * number of options, or raises at the rule script's line. */
+ * number of options, or raises at the rule script's line. Fills `shape`
+ * (struct kn_family, lua/binding.h) for kn_family_push_option. */
 lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, lua_Integer players,
-                            const char *what) {
+                            const char *what, struct kn_family *shape) {
     family = lua_absindex(L, family);
     if (lua_type(L, family) != LUA_TTABLE || lua_getmetatable(L, family)) {
         /* the seat and name first, then the list, as kn_options_check */
@@ -422,6 +426,7 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
     lua_Integer n = (lua_Integer)lua_rawlen(L, family), count = 1;
     if (n > KN_MAX_WORDS)
         return fail(L, "%s: the family of decision '%s' of seat %s has more than 64 entries", what, name, seat);
+    shape->n = (int)n;
     for (lua_Integer i = 1; i <= n; i++) {
         lua_Integer size;
         lua_rawgeti(L, family, i);
@@ -429,20 +434,19 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
         lua_pop(L, 1);
         if (why)
             return fail(L, "%s: entry %I of the family of decision '%s' of seat %s %s", what, i, name, seat, why);
-        count *= size;                        /* at most (MAX + 1) * 2^31: no overflow */
+        shape->size[i] = size;
+        if (size > 0) count *= size;          /* at most (MAX + 1) * 2^31: no overflow */
         if (count > KN_MAX_OPTIONS) count = KN_MAX_OPTIONS + 1;
     }
     if (count > KN_MAX_OPTIONS) {
-        /* the true count, for the message (each list has at most 2^31 entries) */
+        /* the true count, for the message */
         lua_Integer all = 1;
         int more = 0;
         for (lua_Integer i = 1; i <= n; i++) {
-            if (lua_rawgeti(L, family, i) == LUA_TTABLE) {
-                lua_Integer size = (lua_Integer)lua_rawlen(L, -1);
-                if (all > LUA_MAXINTEGER / size) more = 1;
-                else all *= size;
-            }
-            lua_pop(L, 1);
+            lua_Integer size = shape->size[i];
+            if (size == 0) continue;
+            if (all > LUA_MAXINTEGER / size) more = 1;
+            else all *= size;
         }
         return fail(L, "%s: decision '%s' of seat %s has %s%I options; a decision may have at most %d "
                        "(split it into steps)", what, name, seat, more ? "more than " : "", all,
@@ -452,68 +456,72 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
     return count;
 }
 
-/* Pushes option k (1-based, of a family already checked) as a new list;
- * with `values`, pushes instead the entry it takes from each list, in
- * order, and returns how many. */
-static int family_push(lua_State *L, int family, lua_Integer k, int values) {
+/* Pushes option k (1..count) of the family at `family`, checked, with the
+ * shape its check gave: a new list, entry i the word of entry i or the
+ * choice option k takes from its list (the last list varies fastest). */
+void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape) {
+    lua_Integer pick[KN_MAX_WORDS + 1], rest = k - 1;
     family = lua_absindex(L, family);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, family), rest = k - 1;
-    lua_Integer pick[KN_MAX_WORDS + 1];
-    int lists = 0;
-    for (lua_Integer i = n; i >= 1; i--) {              /* the last list varies fastest */
-        pick[i] = 0;
-        if (lua_rawgeti(L, family, i) == LUA_TTABLE) {
-            lua_Integer size = (lua_Integer)lua_rawlen(L, -1);
-            pick[i] = rest % size + 1;
-            rest /= size;
-            lists++;
-        }
-        lua_pop(L, 1);
+    for (int i = shape->n; i >= 1; i--) {
+        lua_Integer size = shape->size[i];
+        if (size == 0) continue;
+        pick[i] = rest % size + 1;
+        rest /= size;
     }
-    if (values) luaL_checkstack(L, lists, "a family's choices");
-    else lua_createtable(L, (int)n, 0);
-    for (lua_Integer i = 1; i <= n; i++) {
+    lua_createtable(L, shape->n, 0);
+    for (int i = 1; i <= shape->n; i++) {
         lua_rawgeti(L, family, i);
-        if (pick[i] > 0) {
+        if (shape->size[i] > 0) {
             lua_rawgeti(L, -1, pick[i]);
-            lua_remove(L, -2);
-        } else if (values) {
-            lua_pop(L, 1);
-            continue;
+            lua_replace(L, -2);
         }
-        if (!values) lua_rawseti(L, -2, i);
+        lua_rawseti(L, -2, i);
+    }
+}
+
+/* Pushes the entries of the option at `option` (made by
+ * kn_family_push_option) that came from the family's lists; returns how
+ * many. */
+int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape) {
+    int lists = 0;
+    option = lua_absindex(L, option);
+    luaL_checkstack(L, shape->n, "a family's choices");
+    for (int i = 1; i <= shape->n; i++) {
+        if (shape->size[i] == 0) continue;
+        lua_rawgeti(L, option, i);
+        lists++;
     }
     return lists;
-}
-
-void kn_family_push_option(lua_State *L, int family, lua_Integer k) {
-    family_push(L, family, k, 0);
-}
-
-int kn_family_push_values(lua_State *L, int family, lua_Integer k) {
-    return family_push(L, family, k, 1);
 }
 
 /* expand(family, seat, name, players) -> the list of its options, checked
  * as g:choose_from checks (raises at the rule script's line). */
 static int opt_expand(lua_State *L) {
+    struct kn_family shape;
     lua_Integer players = luaL_checkinteger(L, 4);
     lua_settop(L, 3);
-    lua_Integer n = kn_family_check(L, 1, 2, 3, players, "g:choose_from");
+    lua_Integer n = kn_family_check(L, 1, 2, 3, players, "g:choose_from", &shape);
     lua_createtable(L, (int)n, 0);
     for (lua_Integer k = 1; k <= n; k++) {
-        kn_family_push_option(L, 1, k);
+        kn_family_push_option(L, 1, k, &shape);
         lua_rawseti(L, -2, k);
     }
     return 1;
 }
 
-/* pick(family, k) -> the entries option k takes from the family's lists. */
+/* pick(family, k) -> the entries option k of a family takes from its
+ * lists (the family checked again: any plain value may come here). */
 static int opt_pick(lua_State *L) {
+    struct kn_family shape;
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer k = luaL_checkinteger(L, 2);
-    lua_settop(L, 1);
-    return kn_family_push_values(L, 1, k);
+    lua_settop(L, 2);
+    lua_pushinteger(L, 1);                                   /* 3: a seat, 4: a name */
+    lua_pushliteral(L, "pick");
+    lua_Integer n = kn_family_check(L, 1, 3, 4, 0, "pick", &shape);
+    luaL_argcheck(L, k >= 1 && k <= n, 2, "not an option of the family");
+    kn_family_push_option(L, 1, k, &shape);
+    return kn_family_push_values(L, -1, &shape);
 }
 
 /* draw(rng, options, name [, weights]) -> k: g:chance resolved by the
