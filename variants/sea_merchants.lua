@@ -414,17 +414,18 @@ local function other_cube_in_pool(g, p)
   return g.cubes:sum() > (p > 0 and g.cubes:get(p) or 0)
 end
 
--- S6: ship k can be exchanged if it carries a cube, was not exchanged yet
--- in this phase I, was not bought in it, and another product is in the pool.
-local function can_exchange(g, seat, k)
+-- S6, S12: ship k can be exchanged if it carries a cube, was not
+-- exchanged yet in this phase I, was not bought in it, and another product
+-- is in the pool: more cubes are there (`in_pool`) than of its own.
+local function can_exchange(g, seat, k, in_pool)
   local cube = g.ships[seat][k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(g, cube)
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
 end
 
 local function exchangeable_ships(g, seat)
-  local list = {}
+  local list, in_pool = {}, g.cubes:sum()
   for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k) then list[#list + 1] = k end
+    if can_exchange(g, seat, k, in_pool) then list[#list + 1] = k end
   end
   return list
 end
@@ -648,9 +649,11 @@ local function play_cards(g, seat)
   end
 end
 
+local PLAY_OR_DRAW, DRAW = { "play", "draw" }, { "draw" }
+
 local function phase_two(g, seat)
   g.phase = "phase2"
-  local options = g.hands[seat]:count() > 0 and { "play", "draw" } or { "draw" }
+  local options = g.hands[seat]:count() > 0 and PLAY_OR_DRAW or DRAW
   if options[g:choose(seat, "phase2", options)] == "play" then
     play_cards(g, seat)
   else
@@ -660,10 +663,11 @@ end
 
 -- S10: at the end of phase II, each office owned: an optional draw of 1,
 -- one at a time. Offices are alike, so a "no office draw" ends them.
+local OFFICE = { "office draw", "no office draw" }
+
 function R.rules.end_of_phase_two(g, seat)
   for _ = 1, g.specials[seat].office or 0 do
-    local options = { "office draw", "no office draw" }
-    if options[g:choose(seat, "office", options)] ~= "office draw" then return end
+    if OFFICE[g:choose(seat, "office", OFFICE)] ~= "office draw" then return end
     R.rules.draw_cards(g, seat, 1, " (office)")
   end
 end
