@@ -336,9 +336,9 @@ end
 
 -- S12: the products with a cube in the pool, by name, in canonical order.
 local function products_in_pool(g)
-  local list = {}
+  local list, cubes = {}, g.cubes:values()
   for p = 1, #D.products do
-    if g.cubes:get(p) > 0 then list[#list + 1] = D.products[p] end
+    if cubes[p] > 0 then list[#list + 1] = D.products[p] end
   end
   return list
 end
@@ -457,9 +457,9 @@ end
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local products, cube = {}, g.ships[seat][k]
+  local products, cube, cubes = {}, g.ships[seat][k], g.cubes:values()
   for p = 1, #D.products do
-    if p ~= cube and g.cubes:get(p) > 0 then products[#products + 1] = D.products[p] end
+    if p ~= cube and cubes[p] > 0 then products[#products + 1] = D.products[p] end
   end
   return PRODUCT[g:choose_from(seat, name, { words, "ship", k, "to", products })]
 end
