@@ -500,9 +500,8 @@ end
 -- Docks are alike, so a "no dock exchange" ends them.
 function R.rules.extra_exchanges(g, seat)
   local dock = D.exchange_card
-  local words = dock .. " exchange"                     -- "dock exchange"
   for _ = 1, (g.specials[seat][dock] or 0) - (g.new_dock and 1 or 0) do
-    local options = {}
+    local words, options = dock .. " exchange", {}      -- "dock exchange"
     local ships = exchangeable_ships(g, seat)
     for i = 1, #ships do options[i] = { words, "ship", ships[i] } end
     if #options == 0 then

@@ -35,6 +35,10 @@ local BOTS = setmetatable({}, { __mode = "k" })
 -- no script can change them. (Two locals, not a weak table: a table
 -- lookup that finds nothing costs more than the whole check.)
 local entering_ctx, entering_seat = nil, nil
+-- The game the simulation's bot is playing inside now, that bot and the
+-- game's seats (play_random_inside): g:choose's first test, so that a
+-- simulation's step reads two locals, not BOTS and SEATS (weak tables).
+local sim_ctx, sim_bot, sim_players = nil, nil, nil
 local format, concat, mathtype = string.format, table.concat, math.type
 
 local Game = {}
@@ -132,6 +136,10 @@ end
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
+  if self == sim_ctx and not self._cons then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+  end
   local players = SEATS[self] or seats_of(self, "g:choose")
   local by = self._cons
   if by then
@@ -158,6 +166,10 @@ end
 -- ("fish", 2). The simulation's bot makes only the option chosen; any other
 -- way makes them all, and goes on exactly as g:choose does.
 function Ctx:choose_from(seat, name, family)
+  if self == sim_ctx and not self._cons then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return sim_bot(seat, family, name, sim_players, true)   -- checks as expand
+  end
   local players = SEATS[self] or seats_of(self, "g:choose_from")
   local by = self._cons
   if by then
@@ -906,8 +918,12 @@ end
 local function play_random_inside(self, bot, max_steps)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
-  BOTS[ctx] = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
+  local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
+  BOTS[ctx] = rbot
+  local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
+  sim_ctx, sim_bot, sim_players = ctx, rbot, SEATS[ctx]
   local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
+  sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
   BOTS[ctx] = nil
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
   if not ok then error(err, 0) end
