@@ -96,9 +96,7 @@ end
 
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
-  local held, hand = {}, g.hands[seat]
-  for p = 1, #D.products do held[p] = hand:count_of(p) end
-  return held
+  return g.hands[seat]:counts(#D.products)
 end
 
 local function end_of_game(g)             -- S11

@@ -39,6 +39,12 @@ function Pile:remove(i) local c = table.remove(self, i); self.n = self.n - 1; re
 function Pile:find(c) for i = 1, self.n do if self[i] == c then return i end end end
 function Pile:take(c) local i = self:find(c); if i then self:remove(i); return true end; return false end
 function Pile:count_of(c) local k = 0; for i = 1, self.n do if self[i] == c then k = k + 1 end end; return k end
+function Pile:counts(n)
+  local t = {}
+  for c = 1, n do t[c] = 0 end
+  for i = 1, self.n do local c = self[i]; if t[c] then t[c] = t[c] + 1 end end
+  return t
+end
 function Pile:move_to(other, k) for _ = 1, k or 1 do other:push(self:pop()) end end
 function Pile:shuffle(rng)
   for i = self.n, 2, -1 do local j = rng:below(i) + 1; self[i], self[j] = self[j], self[i] end

@@ -1187,6 +1187,23 @@ function R.scores() return { 0, 0 } end
 return R]]):format(name, body))
 end
 
+describe("piles", function()
+  it("counts(n) counts each card 1..n in one pass, and nothing else", function()
+    local p = kontor.pile {}
+    for _, c in ipairs({ 3, 1, 3, 6, 9, 0, -2, 3 }) do p:push(c) end
+    assert.are.same({ 1, 0, 3, 0, 0, 1 }, p:counts(6))
+    assert.are.same({}, p:counts(0))
+    local many = p:counts(100)
+    assert.are.equal(100, #many)
+    assert.are.equal(3, many[3])
+    assert.are.equal(1, many[9])
+    for c = 1, 6 do assert.are.equal(p:count_of(c), p:counts(6)[c]) end
+    assert.are.same({ 0, 0 }, kontor.pile {}:counts(2))
+    assert.has_error(function() p:counts(-1) end, "bad argument #1 to 'counts' (must be 0 or more)")
+    assert.has_error(function() p:counts() end)
+  end)
+end)
+
 describe("options as data", function()
   it("a list of words and numbers reads as its canonical text; the script gets its own data back", function()
     local g = kontor.new_game { rules = write(tmp("data_opts.lua"), DATA) }
