@@ -73,12 +73,14 @@ R.rules = {}
 
 local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
+local SLOTS               -- the market slots, { 1, 2, ..., 6 }
 
 function R.prepare()
   D = R.data
-  PRODUCT, IS_SPECIAL = {}, {}
+  PRODUCT, IS_SPECIAL, SLOTS = {}, {}, {}
   for p, name in ipairs(D.products) do PRODUCT[name] = p end
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
+  for s = 1, D.market_slots do SLOTS[s] = s end
 end
 R.prepare()
 
@@ -428,13 +430,13 @@ local function exchangeable_ships(g, seat)
   return list
 end
 
--- S7: the special cards still in the pool whose price the player has; a
+-- S7: the special cards whose price the player has, still in the pool; a
 -- ship also needs a cube to load (S12).
 local function buyable_cards(g, seat)
   local list, coins = {}, g.coins:get(seat)
   for i = 1, #D.specials do
     local card = D.specials[i]
-    if g.pool[card] > 0 and coins >= D.price[card]
+    if coins >= D.price[card] and g.pool[card] > 0
         and (card ~= "ship" or other_cube_in_pool(g, 0)) then
       list[#list + 1] = card
     end
@@ -607,9 +609,8 @@ end
 -- S8: the player picks the product, then the slots one at a time, in
 -- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
 local function choose_slots(g, seat, p, have)
-  local name, slots = D.products[p], {}
-  for s = 1, D.market_slots do slots[s] = s end
-  local play = { "play", name, "on slots", g:choose_from(seat, "play_slot", { "play", name, "on slots", slots }) }
+  local name = D.products[p]
+  local play = { "play", name, "on slots", g:choose_from(seat, "play_slot", { "play", name, "on slots", SLOTS }) }
   while #play - 3 < have and play[#play] < D.market_slots do
     local options = { play }                            -- first: stop here
     for s = play[#play] + 1, D.market_slots do
