@@ -350,9 +350,9 @@ local function load_a_ship(g, seat)
   for k = 1, #ships do
     if ships[k] == 0 then empty[#empty + 1] = k end
   end
-  local products = products_in_pool(g)
-  if #products == 0 or #empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
-  local name, k = g:choose_from(seat, "load", { "load", products, "on ship", empty })
+  local names = products_in_pool(g)
+  if #names == 0 or #empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
+  local name, k = g:choose_from(seat, "load", { "load", names, "on ship", empty })
   local p = PRODUCT[name]
   g.cubes:add(p, -1)
   ships[k] = p

@@ -1362,8 +1362,8 @@ describe("options as data", function()
       -- the same call as the second decision: answered by the simulation's bot
       local R = kontor.load_rules(bad_rules("famsim_" .. c[1], 'g:choose(1, "first", { "go" })\n' .. c[2]))
       local g = kontor.new_game { rules = R, seed = 1, quiet = true }
-      local ok, err2 = pcall(g.play_random, g, kontor.core.rng(1))
-      assert.is_false(ok)
+      local sim_ok, err2 = pcall(g.play_random, g, kontor.core.rng(1))
+      assert.is_false(sim_ok)
       assert.truthy(tostring(err2):find("famsim_" .. c[1] .. ".lua:5: " .. c[3], 1, true), tostring(err2))
     end)
   end
