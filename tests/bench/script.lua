@@ -89,24 +89,26 @@ local G = {}
 G.__index = G
 local FINISH = {}
 function G:choose(_, _, options) self.steps = self.steps + 1; return self.random(#options) end
--- g:choose_from: option k of a family (the first list varying slowest)
--- takes entry k // stride % #list + 1 of each list, stride the options
--- of the lists after it.
-local function picks(family, i, k, stride)
-  local e = family[i]
-  if e == nil then return end
-  if type(e) ~= "table" then return picks(family, i + 1, k, stride) end
-  stride = stride // #e
-  return e[k // stride % #e + 1], picks(family, i + 1, k, stride)
-end
+-- g:choose_from: a draw among the options of a family (docs/api.md): the
+-- product of its lists' lengths; option k takes entry k // stride % #list
+-- + 1 of each list, stride the options of the lists after it (the last list
+-- varies fastest). Scratch lists, no table a call.
 function G:choose_from(_, _, family)
-  local n = 1
+  local lists, m, n = self._lists, 0, 1
   for i = 1, #family do
     local e = family[i]
-    if type(e) == "table" then n = n * #e end
+    if type(e) == "table" then m = m + 1; lists[m] = e; n = n * #e end
   end
   self.steps = self.steps + 1
-  return picks(family, 1, self.random(n) - 1, n)
+  local k = self.random(n) - 1
+  if m == 1 then return lists[1][k + 1] end
+  local picked = self._picked
+  for j = m, 1, -1 do
+    local list = lists[j]
+    picked[j] = list[k % #list + 1]
+    k = k // #list
+  end
+  return table.unpack(picked, 1, m)
 end
 function G:choose_all(seats, _, by_seat)
   local chosen = {}
@@ -160,7 +162,8 @@ function M.player(name, api)
   return function(random, players, rng)
     rng = rng or { below = function(_, n) return random(n) - 1 end }
     local g = setmetatable({ players = players, names = {}, options = {}, turn = 0, steps = 0,
-                             logging = false, random = random, rng = rng, _orders = {} }, G)
+                             logging = false, random = random, rng = rng, _orders = {},
+                             _lists = {}, _picked = {} }, G)
     for k, o in pairs(R.options or {}) do g.options[k] = o.default end
     for s = 1, players do g.names[s] = "Player " .. s end
     R.setup(g)
