@@ -123,10 +123,24 @@ static int l_new(lua_State *L)
     return 1;
 }
 
+/* push(card [, n]): n copies of card on top (n >= 0, default 1; n > 1
+ * charged n). */
 static int l_push(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    check_rc(L, kn_pile_push(p, check_card(L, 2)));
+    int32_t card = check_card(L, 2);
+    if (lua_isnoneornil(L, 3)) {
+        check_rc(L, kn_pile_push(p, card));
+        return 0;
+    }
+    lua_Integer n = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, n >= 0, 3, "must not be negative");
+    kn_sandbox_charge(L, (double)n);
+    if ((lua_Integer)p->n + n > (lua_Integer)KN_PILE_MAX)
+        check_rc(L, KN_ENOMEM);
+    check_rc(L, kn_pile_reserve(p, p->n + (uint32_t)n));
+    for (lua_Integer i = 0; i < n; i++)
+        check_rc(L, kn_pile_push(p, card));
     return 0;
 }
 

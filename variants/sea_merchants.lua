@@ -137,9 +137,7 @@ end
 -- S3: shuffle; 6 cards to market slots 1..6; 3 cards to each player in seat
 -- order, one player at a time.
 local function shuffle_and_deal(g)
-  for p = 1, #D.products do
-    for _ = 1, D.cards_per_product do g.deck:push(p) end
-  end
+  for p = 1, #D.products do g.deck:push(p, D.cards_per_product) end
   g.deck:shuffle(g.rng)
   g.deck:move_to(g.market, D.market_slots)
   for seat = 1, g.players do

@@ -21,7 +21,9 @@ local here = (debug and debug.getinfo and debug.getinfo(1, "S").source:match("^@
 
 local Pile = {}
 Pile.__index = Pile
-function Pile:push(c) local n = self.n + 1; self.n = n; self[n] = c end
+function Pile:push(c, k)
+  for _ = 1, k or 1 do local n = self.n + 1; self.n = n; self[n] = c end
+end
 function Pile:pop()
   local n = self.n
   if n == 0 then return nil end

@@ -1202,6 +1202,18 @@ describe("piles", function()
     assert.has_error(function() p:counts(-1) end, "bad argument #1 to 'counts' (must be 0 or more)")
     assert.has_error(function() p:counts() end)
   end)
+
+  it("push(card, n) pushes n copies", function()
+    local p = kontor.pile {}
+    p:push(3, 4)
+    p:push(1)
+    p:push(2, 0)
+    p:push(5, 1)
+    p:push(6, nil)
+    assert.are.same({ 3, 3, 3, 3, 1, 5, 6 }, p:cards())
+    assert.has_error(function() p:push(1, -1) end, "bad argument #2 to 'push' (must not be negative)")
+    assert.has_error(function() p:push(1, 1.5) end)
+  end)
 end)
 
 describe("options as data", function()
