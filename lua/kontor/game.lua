@@ -96,7 +96,7 @@ end
 local function choose_allowed(self, cons, seat, name, options, family)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
-  local bot, k = BOTS[self]
+  local bot, k = self == sim_ctx and sim_bot or BOTS[self]
   if bot then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     k = bot(seat, options)
@@ -136,7 +136,7 @@ end
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
-  if self == sim_ctx and not self._cons then
+  if self == sim_ctx and not (self._cons and (self._cons[name] or self._cons[true])) then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return sim_bot(seat, options, name, sim_players)   -- checks as check_options
   end
@@ -166,7 +166,7 @@ end
 -- ("fish", 2). The simulation's bot makes only the option chosen; any other
 -- way makes them all, and goes on exactly as g:choose does.
 function Ctx:choose_from(seat, name, family)
-  if self == sim_ctx and not self._cons then
+  if self == sim_ctx and not (self._cons and (self._cons[name] or self._cons[true])) then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return sim_bot(seat, family, name, sim_players, true)   -- checks as expand
   end
