@@ -608,10 +608,11 @@ end
 -- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
 local function choose_slots(g, seat, p, have)
   local name = D.products[p]
-  local play = { "play", name, "on slots", g:choose_from(seat, "play_slot", { "play", name, "on slots", SLOTS }) }
-  while #play - 3 < have and play[#play] < D.market_slots do
+  local first = g:choose_from(seat, "play_slot", { "play", name, "on slots", SLOTS })
+  local play, slots = { "play", name, "on slots", first }, { first }
+  while #slots < have and slots[#slots] < D.market_slots do
     local options = { play }                            -- first: stop here
-    for s = play[#play] + 1, D.market_slots do
+    for s = slots[#slots] + 1, D.market_slots do
       local more = { table.unpack(play) }
       more[#more + 1] = s
       options[#options + 1] = more
@@ -619,8 +620,9 @@ local function choose_slots(g, seat, p, have)
     local k = g:choose(seat, "play_more", options)
     if k == 1 then break end
     play = options[k]
+    slots[#slots + 1] = play[#play]
   end
-  return { table.unpack(play, 4) }
+  return slots
 end
 
 -- S8: one or more cards of one product, each on a different market slot;
