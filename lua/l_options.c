@@ -377,27 +377,26 @@ static int opt_check(lua_State *L) {
  * as a family or as that list of options has the same options in the same
  * order, the same texts and the same indices. */
 
-/* Why entry i (on the stack top) of a family is not one, or NULL; *size:
- * the choices of a list, 0 for a word or a number. */
-static const char *bad_family_entry(lua_State *L, lua_Integer *size) {
-    int t = lua_type(L, -1);
+/* Why the entry of a family at (absolute) index idx, of type t, is not
+ * one, or NULL; *size: the choices of a list, 0 for a word or a number.
+ * Needs room for 16 values on the stack. */
+static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *size) {
     *size = 0;
-    if (t == LUA_TSTRING || (t == LUA_TNUMBER && lua_isinteger(L, -1))) return NULL;
+    if (t == LUA_TSTRING || (t == LUA_TNUMBER && lua_isinteger(L, idx))) return NULL;
     if (t != LUA_TTABLE) return "is not a string, a whole number or a plain list of them";
-    if (lua_getmetatable(L, -1)) {
+    if (lua_getmetatable(L, idx)) {
         lua_pop(L, 1);
         return "is a table with a metatable (a family's lists are plain lists)";
     }
-    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
     if (n == 0) return "is an empty list (no choice there)";
-    int ok = 1, top = lua_gettop(L);
-    luaL_checkstack(L, n < 64 ? (int)n : 64, "a family's choices");
+    int ok = 1;
     for (lua_Integer j = 1; j <= n && ok; j++) {
-        int et = lua_rawgeti(L, top, j);
+        int et = lua_rawgeti(L, idx, j);
         ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
-        if (j % 64 == 0) lua_settop(L, top);
+        if (j % 16 == 0) lua_settop(L, idx);
     }
-    lua_settop(L, top);
+    lua_settop(L, idx);
     if (!ok) return "holds a choice that is not a string or a whole number";
     *size = n;
     return NULL;
@@ -427,17 +426,18 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
     if (n > KN_MAX_WORDS)
         return fail(L, "%s: the family of decision '%s' of seat %s has more than 64 entries", what, name, seat);
     shape->n = (int)n;
+    int base = lua_gettop(L);
+    luaL_checkstack(L, (int)n + 16, "a family's entries");   /* popped once, below */
     for (lua_Integer i = 1; i <= n; i++) {
         lua_Integer size;
-        lua_rawgeti(L, family, i);
-        const char *why = bad_family_entry(L, &size);
-        lua_pop(L, 1);
+        const char *why = bad_family_entry(L, base + (int)i, lua_rawgeti(L, family, i), &size);
         if (why)
             return fail(L, "%s: entry %I of the family of decision '%s' of seat %s %s", what, i, name, seat, why);
         shape->size[i] = size;
         if (size > 0) count *= size;          /* at most (MAX + 1) * 2^31: no overflow */
         if (count > KN_MAX_OPTIONS) count = KN_MAX_OPTIONS + 1;
     }
+    lua_settop(L, base);
     if (count > KN_MAX_OPTIONS) {
         /* the true count, for the message */
         lua_Integer all = 1;
