@@ -40,6 +40,19 @@ void kn_option_push_copy(lua_State *L, int idx);
  * (players > 0: the seat must be 1..players). */
 lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
                              const char *what);
+/* A family of options (g:choose_from, lua/l_options.c). Its check returns
+ * the number of options, or raises at the rule script's line, and gives
+ * its shape: n entries, size[i] the choices of entry i if it is a list, 0
+ * if it is a word or a number. Then option k as a new list, and the
+ * entries that option took from the lists (pushed; returns how many). */
+struct kn_family {
+    int n;
+    lua_Integer size[64 + 1];
+};
+lua_Integer kn_family_check(lua_State *L, int family, int seat, int name, lua_Integer players,
+                            const char *what, struct kn_family *shape);
+void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape);
+int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape);
 
 /* Puts the sandbox's counting allocator in front of the allocator of a
  * state made elsewhere (stock lua5.4 loading the module); nothing when the

@@ -23,11 +23,18 @@ struct bot_state {
     lua_Integer count;       /* steps taken */
 };
 
-/* bot(seat, options [, name, players]): with a name, options are checked
- * as g:choose checks them (lua/l_options.c). */
+/* bot(seat, options [, name, players [, family]]): with a name, options are
+ * checked as g:choose checks them (lua/l_options.c); with `family` true,
+ * `options` is a family (g:choose_from), checked as such, and the bot
+ * returns the entries the chosen option takes from its lists instead of k. */
 static int bot_choose(lua_State *L) {
     lua_Integer nopts;
-    if (lua_gettop(L) >= 4) {
+    struct kn_family shape;
+    int family = lua_toboolean(L, 5);
+    if (family) {
+        nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from", &shape);
+        lua_settop(L, 2);
+    } else if (lua_gettop(L) >= 4) {
         nopts = kn_options_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose");
         lua_settop(L, 2);
     } else {
@@ -53,9 +60,13 @@ static int bot_choose(lua_State *L) {
         b->base = n - count;
     }
     lua_pop(L, 1);
-    lua_rawgeti(L, 2, k);
-    kn_option_push_copy(L, -1);                            /* 4: the option */
-    lua_replace(L, 3);
+    if (family) {
+        kn_family_push_option(L, 2, k, &shape);            /* 3: the option, made */
+    } else {
+        lua_rawgeti(L, 2, k);
+        kn_option_push_copy(L, -1);                        /* 4: the option */
+        lua_replace(L, 3);
+    }
     lua_pushvalue(L, 3);
     lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
     lua_pushinteger(L, seat);
@@ -66,12 +77,25 @@ static int bot_choose(lua_State *L) {
         lua_rawgeti(L, lua_upvalueindex(UP_HIST), n - 1);
         lua_rawgeti(L, lua_upvalueindex(UP_HSEAT), n - 1);
         if (lua_tointeger(L, -1) == seat && kn_option_same(L, -2, 3)) {
-            lua_pushboolean(L, kn_option_extends_any(L, 2, nopts, 3));
+            lua_pop(L, 2);
+            if (family) {                                  /* rare: the options made */
+                lua_createtable(L, (int)nopts, 0);
+                for (lua_Integer i = 1; i <= nopts; i++) {
+                    kn_family_push_option(L, 2, i, &shape);
+                    lua_rawseti(L, -2, i);
+                }
+                lua_pushboolean(L, kn_option_extends_any(L, -1, nopts, 3));
+                lua_remove(L, -2);
+            } else {
+                lua_pushboolean(L, kn_option_extends_any(L, 2, nopts, 3));
+            }
             lua_rawseti(L, lua_upvalueindex(UP_HSTOP), n);
+        } else {
+            lua_pop(L, 2);
         }
-        lua_pop(L, 2);
     }
     kn_sandbox_rearm();
+    if (family) return kn_family_push_values(L, 3, &shape);
     lua_pushinteger(L, k);
     return 1;
 }

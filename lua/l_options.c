@@ -25,6 +25,8 @@
  *   order_check(v, seat) -> v               a secret order checked as plain data
  *                                            (g:choose_orders; raises unless plain)
  *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
+ *   expand(family, seat, name, players) -> list   the options of a family (g:choose_from), checked
+ *   pick(family, k) -> values               the entries option k of a family takes from its lists
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -153,12 +155,50 @@ static const char *first_word(lua_State *L, int idx, size_t *len) {
     return s;
 }
 
+/* Two list options (absolute indices a, b) compared entry by entry: 1 if
+ * every entry they both have is the same string or whole number, 0 if some
+ * entry differs or is not one (the texts must then be compared), -1 if
+ * either is not a list. The text of a list whose entries begin another
+ * list's is that list's text cut at a word boundary: equal when the lengths
+ * are, a word shorter when not. The common case of two steps of one move
+ * ({ "play", "fish" } then { "play", "fish", "on slots", 1 }), answered
+ * without building or walking any text. */
+static int same_entries(lua_State *L, int a, int b, lua_Integer *la, lua_Integer *lb) {
+    if (lua_type(L, a) != LUA_TTABLE || lua_type(L, b) != LUA_TTABLE) return -1;
+    *la = (lua_Integer)lua_rawlen(L, a);
+    *lb = (lua_Integer)lua_rawlen(L, b);
+    lua_Integer m = *la < *lb ? *la : *lb;
+    if (m == 0) return 0;
+    for (lua_Integer i = 1; i <= m; i++) {
+        int t = lua_rawgeti(L, a, i);
+        lua_rawgeti(L, b, i);
+        int same = (t == LUA_TSTRING || (t == LUA_TNUMBER && lua_isinteger(L, -2))) && lua_rawequal(L, -2, -1);
+        lua_pop(L, 2);
+        if (!same) return 0;
+    }
+    return 1;
+}
+
+/* Whether the option at s is a string that is the first of several
+ * entries of the list at t: then t's text is longer (the step "play", then
+ * { "play", "fish" }). */
+static int word_begins(lua_State *L, int s, int t) {
+    if (lua_type(L, s) != LUA_TSTRING || lua_type(L, t) != LUA_TTABLE || lua_rawlen(L, t) < 2) return 0;
+    lua_rawgeti(L, t, 1);
+    int yes = lua_rawequal(L, s, -1);
+    lua_pop(L, 1);
+    return yes;
+}
+
 int kn_option_same(lua_State *L, int a, int b) {
     struct cursor x, y;
     if (lua_rawequal(L, a, b)) return 1;
     if (lua_type(L, a) == LUA_TSTRING && lua_type(L, b) == LUA_TSTRING) return 0;
     a = lua_absindex(L, a);
     b = lua_absindex(L, b);
+    lua_Integer na, nb;
+    if (same_entries(L, a, b, &na, &nb) == 1) return na == nb;
+    if (word_begins(L, a, b) || word_begins(L, b, a)) return 0;
     size_t m, n;
     const char *s = first_word(L, a, &m), *t = first_word(L, b, &n);
     if (s != NULL && t != NULL && !may_start_alike(s, m, t, n)) return 0;
@@ -176,6 +216,10 @@ int kn_option_same(lua_State *L, int a, int b) {
  * option at `prefix` and goes on at a word boundary. */
 static int option_extends(lua_State *L, int opt, int prefix) {
     struct cursor x, y;
+    lua_Integer no, np;
+    opt = lua_absindex(L, opt);
+    prefix = lua_absindex(L, prefix);
+    if (same_entries(L, opt, prefix, &no, &np) == 1) return no > np;   /* see same_entries */
     if (!cursor_open(&x, L, opt) || !cursor_open(&y, L, prefix)) return 0;
     for (;;) {
         int q = cursor_next(&y);
@@ -360,6 +404,163 @@ static int opt_check(lua_State *L) {
     return 1;
 }
 
+/* ---- a family of options (g:choose_from) -------------------------------- */
+
+/* A family is a plain list of entries like an option's, where an entry may
+ * also be a plain list of strings and whole numbers: the choices at that
+ * place. It stands for every option that takes one choice from each list,
+ * the first list varying slowest (the options a script makes with one
+ * loop per list, nested in the entries' order), so the same decision given
+ * as a family or as that list of options has the same options in the same
+ * order, the same texts and the same indices. */
+
+/* Why the entry of a family at (absolute) index idx, of type t, is not
+ * one, or NULL; *size: the choices of a list, 0 for a word or a number.
+ * Needs room for 16 values on the stack. */
+static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *size) {
+    *size = 0;
+    if (t == LUA_TSTRING || (t == LUA_TNUMBER && lua_isinteger(L, idx))) return NULL;
+    if (t != LUA_TTABLE) return "is not a string, a whole number or a plain list of them";
+    if (lua_getmetatable(L, idx)) {
+        lua_pop(L, 1);
+        return "is a table with a metatable (a family's lists are plain lists)";
+    }
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    if (n == 0) return "is an empty list (no choice there)";
+    int ok = 1;
+    for (lua_Integer j = 1; j <= n && ok; j++) {
+        int et = lua_rawgeti(L, idx, j);
+        ok = et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1));
+        if (j % 16 == 0) lua_settop(L, idx);
+    }
+    lua_settop(L, idx);
+    if (!ok) return "holds a choice that is not a string or a whole number";
+    *size = n;
+    return NULL;
+}
+
+/* The boundary check of g:choose_from, as kn_options_check's: returns the
+ * number of options, or raises at the rule script's line. Fills `shape`
+ * (struct kn_family, lua/binding.h) for kn_family_push_option. */
+lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, lua_Integer players,
+                            const char *what, struct kn_family *shape) {
+    family = lua_absindex(L, family);
+    if (lua_type(L, family) != LUA_TTABLE || lua_getmetatable(L, family)) {
+        /* the seat and name first, then the list, as kn_options_check */
+        return kn_options_check(L, family, seatidx, nameidx, players, what);
+    }
+    if (lua_type(L, nameidx) != LUA_TSTRING || lua_rawlen(L, family) == 0)
+        return kn_options_check(L, family, seatidx, nameidx, players, what);
+    const char *name = lua_tostring(L, nameidx);
+    if (players > 0) {
+        int isnum = 0;
+        lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
+        if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players)
+            return kn_options_check(L, family, seatidx, nameidx, players, what);
+    }
+#define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
+    lua_Integer n = (lua_Integer)lua_rawlen(L, family), count = 1;
+    if (n > KN_MAX_WORDS)
+        return fail(L, "%s: the family of decision '%s' of seat %s has more than 64 entries", what, name, seat);
+    shape->n = (int)n;
+    int base = lua_gettop(L);
+    luaL_checkstack(L, (int)n + 16, "a family's entries");   /* popped once, below */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_Integer size;
+        const char *why = bad_family_entry(L, base + (int)i, lua_rawgeti(L, family, i), &size);
+        if (why)
+            return fail(L, "%s: entry %I of the family of decision '%s' of seat %s %s", what, i, name, seat, why);
+        shape->size[i] = size;
+        if (size > 0) count *= size;          /* at most (MAX + 1) * 2^31: no overflow */
+        if (count > KN_MAX_OPTIONS) count = KN_MAX_OPTIONS + 1;
+    }
+    lua_settop(L, base);
+    if (count > KN_MAX_OPTIONS) {
+        /* the true count, for the message */
+        lua_Integer all = 1;
+        int more = 0;
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_Integer size = shape->size[i];
+            if (size == 0) continue;
+            if (all > LUA_MAXINTEGER / size) more = 1;
+            else all *= size;
+        }
+        return fail(L, "%s: decision '%s' of seat %s has %s%I options; a decision may have at most %d "
+                       "(split it into steps)", what, name, seat, more ? "more than " : "", all,
+                    KN_MAX_OPTIONS);
+    }
+#undef seat
+    return count;
+}
+
+/* Pushes option k (1..count) of the family at `family`, checked, with the
+ * shape its check gave: a new list, entry i the word of entry i or the
+ * choice option k takes from its list (the last list varies fastest). */
+void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape) {
+    lua_Integer pick[KN_MAX_WORDS + 1], rest = k - 1;
+    family = lua_absindex(L, family);
+    for (int i = shape->n; i >= 1; i--) {
+        lua_Integer size = shape->size[i];
+        if (size == 0) continue;
+        pick[i] = rest % size + 1;
+        rest /= size;
+    }
+    lua_createtable(L, shape->n, 0);
+    for (int i = 1; i <= shape->n; i++) {
+        lua_rawgeti(L, family, i);
+        if (shape->size[i] > 0) {
+            lua_rawgeti(L, -1, pick[i]);
+            lua_replace(L, -2);
+        }
+        lua_rawseti(L, -2, i);
+    }
+}
+
+/* Pushes the entries of the option at `option` (made by
+ * kn_family_push_option) that came from the family's lists; returns how
+ * many. */
+int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape) {
+    int lists = 0;
+    option = lua_absindex(L, option);
+    luaL_checkstack(L, shape->n, "a family's choices");
+    for (int i = 1; i <= shape->n; i++) {
+        if (shape->size[i] == 0) continue;
+        lua_rawgeti(L, option, i);
+        lists++;
+    }
+    return lists;
+}
+
+/* expand(family, seat, name, players) -> the list of its options, checked
+ * as g:choose_from checks (raises at the rule script's line). */
+static int opt_expand(lua_State *L) {
+    struct kn_family shape;
+    lua_Integer players = luaL_checkinteger(L, 4);
+    lua_settop(L, 3);
+    lua_Integer n = kn_family_check(L, 1, 2, 3, players, "g:choose_from", &shape);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer k = 1; k <= n; k++) {
+        kn_family_push_option(L, 1, k, &shape);
+        lua_rawseti(L, -2, k);
+    }
+    return 1;
+}
+
+/* pick(family, k) -> the entries option k of a family takes from its
+ * lists (the family checked again: any plain value may come here). */
+static int opt_pick(lua_State *L) {
+    struct kn_family shape;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer k = luaL_checkinteger(L, 2);
+    lua_settop(L, 2);
+    lua_pushinteger(L, 1);                                   /* 3: a seat, 4: a name */
+    lua_pushliteral(L, "pick");
+    lua_Integer n = kn_family_check(L, 1, 3, 4, 0, "pick", &shape);
+    luaL_argcheck(L, k >= 1 && k <= n, 2, "not an option of the family");
+    kn_family_push_option(L, 1, k, &shape);
+    return kn_family_push_values(L, -1, &shape);
+}
+
 /* draw(rng, options, name [, weights]) -> k: g:chance resolved by the
  * game's RNG. The options are checked as by check; option k is drawn with
  * probability weights[k] / their sum, or uniformly without weights. The
@@ -531,6 +732,8 @@ static const luaL_Reg opt_funcs[] = {
     {"steps", opt_steps},
     {"order_check", opt_order_check},
     {"draw", opt_draw},
+    {"expand", opt_expand},
+    {"pick", opt_pick},
     {NULL, NULL}
 };
 

@@ -123,10 +123,24 @@ static int l_new(lua_State *L)
     return 1;
 }
 
+/* push(card [, n]): n copies of card on top (n >= 0, default 1; n > 1
+ * charged n). */
 static int l_push(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    check_rc(L, kn_pile_push(p, check_card(L, 2)));
+    int32_t card = check_card(L, 2);
+    if (lua_isnoneornil(L, 3)) {
+        check_rc(L, kn_pile_push(p, card));
+        return 0;
+    }
+    lua_Integer n = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, n >= 0, 3, "must not be negative");
+    kn_sandbox_charge(L, (double)n);
+    if ((lua_Integer)p->n + n > (lua_Integer)KN_PILE_MAX)
+        check_rc(L, KN_ENOMEM);
+    check_rc(L, kn_pile_reserve(p, p->n + (uint32_t)n));
+    for (lua_Integer i = 0; i < n; i++)
+        check_rc(L, kn_pile_push(p, card));
     return 0;
 }
 
@@ -224,6 +238,32 @@ static int l_count_of(lua_State *L)
     kn_pile *p = check_pile(L, 1);
     kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     lua_pushinteger(L, kn_pile_count_of(p, check_card(L, 2)));
+    return 1;
+}
+
+/* counts(n): a new list of n counts, entry c the cards c the pile holds
+ * (cards outside 1..n are not counted): a hand whose cards are numbers
+ * 1..n counted in one pass. Charges the pile's size and n. */
+static int l_counts(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, n >= 0 && n <= INT32_MAX, 2, "must be 0 or more");
+    kn_sandbox_charge(L, (double)p->n + (double)n);
+    uint32_t small[64], *count = small;
+    if (n > 64)
+        count = (uint32_t *)lua_newuserdatauv(L, (size_t)n * sizeof *count, 0);
+    memset(count, 0, (size_t)n * sizeof *count);
+    for (uint32_t i = 0; i < p->n; i++) {
+        int32_t c = p->cards[i];
+        if (c >= 1 && c <= n)
+            count[c - 1]++;
+    }
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer c = 1; c <= n; c++) {
+        lua_pushinteger(L, count[c - 1]);
+        lua_rawseti(L, -2, c);
+    }
     return 1;
 }
 
@@ -328,6 +368,7 @@ static const luaL_Reg pile_methods[] = {
     {"take", l_take},
     {"find", l_find},
     {"count_of", l_count_of},
+    {"counts", l_counts},
     {"move_to", l_move_to},
     {"shuffle", l_shuffle},
     {"cards", l_cards},

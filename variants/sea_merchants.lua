@@ -23,7 +23,10 @@
 --   g.new_dock  true while a dock bought this phase waits (option dock_at_once off)
 --
 -- Options are data (docs/api.md): { "load", "fish", "on ship", 2 } reads
--- "load fish on ship 2", and the rule reads the product and ship back.
+-- "load fish on ship 2", and the rule reads the product and ship back. A
+-- decision over every product and ship is asked as one family,
+-- g:choose_from(seat, "load", { "load", products, "on ship", ships }),
+-- which gives back the product and the ship chosen.
 
 local R = {
   name = "sea_merchants",
@@ -70,12 +73,14 @@ R.rules = {}
 
 local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
+local SLOTS               -- the market slots, { 1, 2, ..., 6 }
 
 function R.prepare()
   D = R.data
-  PRODUCT, IS_SPECIAL = {}, {}
+  PRODUCT, IS_SPECIAL, SLOTS = {}, {}, {}
   for p, name in ipairs(D.products) do PRODUCT[name] = p end
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
+  for s = 1, D.market_slots do SLOTS[s] = s end
 end
 R.prepare()
 
@@ -93,9 +98,7 @@ end
 
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
-  local held, hand = {}, g.hands[seat]
-  for p = 1, #D.products do held[p] = hand:count_of(p) end
-  return held
+  return g.hands[seat]:counts(#D.products)
 end
 
 local function end_of_game(g)             -- S11
@@ -134,9 +137,7 @@ end
 -- S3: shuffle; 6 cards to market slots 1..6; 3 cards to each player in seat
 -- order, one player at a time.
 local function shuffle_and_deal(g)
-  for p = 1, #D.products do
-    for _ = 1, D.cards_per_product do g.deck:push(p) end
-  end
+  for p = 1, #D.products do g.deck:push(p, D.cards_per_product) end
   g.deck:shuffle(g.rng)
   g.deck:move_to(g.market, D.market_slots)
   for seat = 1, g.players do
@@ -331,24 +332,29 @@ end
 -- Loading (S4)
 ---------------------------------------------------------------------------
 
+-- S12: the products with a cube in the pool, by name, in canonical order.
+local function products_in_pool(g)
+  local list, cubes = {}, g.cubes:values()
+  for p = 1, #D.products do
+    if cubes[p] > 0 then list[#list + 1] = D.products[p] end
+  end
+  return list
+end
+
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 local function load_a_ship(g, seat)
-  local ships, options = g.ships[seat], {}
-  for p = 1, #D.products do
-    if g.cubes:get(p) > 0 then
-      local name = D.products[p]
-      for k = 1, #ships do
-        if ships[k] == 0 then options[#options + 1] = { "load", name, "on ship", k } end
-      end
-    end
+  local ships, empty = g.ships[seat], {}
+  for k = 1, #ships do
+    if ships[k] == 0 then empty[#empty + 1] = k end
   end
-  if #options == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
-  local load = options[g:choose(seat, "load", options)]
-  local p, k = PRODUCT[load[2]], load[4]
+  local names = products_in_pool(g)
+  if #names == 0 or #empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
+  local name, k = g:choose_from(seat, "load", { "load", names, "on ship", empty })
+  local p = PRODUCT[name]
   g.cubes:add(p, -1)
   ships[k] = p
-  g:log("%s loads %s on ship %d", g.names[seat], load[2], k)
+  g:log("%s loads %s on ship %d", g.names[seat], name, k)
 end
 
 local function has_empty_ship(g, seat)
@@ -406,28 +412,29 @@ local function other_cube_in_pool(g, p)
   return g.cubes:sum() > (p > 0 and g.cubes:get(p) or 0)
 end
 
--- S6: ship k can be exchanged if it carries a cube, was not exchanged yet
--- in this phase I, was not bought in it, and another product is in the pool.
-local function can_exchange(g, seat, k)
+-- S6, S12: ship k can be exchanged if it carries a cube, was not
+-- exchanged yet in this phase I, was not bought in it, and another product
+-- is in the pool: more cubes are there (`in_pool`) than of its own.
+local function can_exchange(g, seat, k, in_pool)
   local cube = g.ships[seat][k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and other_cube_in_pool(g, cube)
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
 end
 
 local function exchangeable_ships(g, seat)
-  local list = {}
+  local list, in_pool = {}, g.cubes:sum()
   for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k) then list[#list + 1] = k end
+    if can_exchange(g, seat, k, in_pool) then list[#list + 1] = k end
   end
   return list
 end
 
--- S7: the special cards still in the pool whose price the player has; a
+-- S7: the special cards whose price the player has, still in the pool; a
 -- ship also needs a cube to load (S12).
 local function buyable_cards(g, seat)
   local list, coins = {}, g.coins:get(seat)
   for i = 1, #D.specials do
     local card = D.specials[i]
-    if g.pool[card] > 0 and coins >= D.price[card]
+    if coins >= D.price[card] and g.pool[card] > 0
         and (card ~= "ship" or other_cube_in_pool(g, 0)) then
       list[#list + 1] = card
     end
@@ -448,31 +455,23 @@ end
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local options, cube = {}, g.ships[seat][k]
+  local products, cube, cubes = {}, g.ships[seat][k], g.cubes:values()
   for p = 1, #D.products do
-    if p ~= cube and g.cubes:get(p) > 0 then
-      options[#options + 1] = { words, "ship", k, "to", D.products[p] }
-    end
+    if p ~= cube and cubes[p] > 0 then products[#products + 1] = D.products[p] end
   end
-  return PRODUCT[options[g:choose(seat, name, options)][5]]
+  return PRODUCT[g:choose_from(seat, name, { words, "ship", k, "to", products })]
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
 local function exchange_action(g, seat, ships)
-  local options = {}
-  for i = 1, #ships do options[i] = { "exchange", "ship", ships[i] } end
-  local k = options[g:choose(seat, "exchange_ship", options)][3]
+  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", ships })
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_a_ship(g, seat)
-  local options = {}
-  for p = 1, #D.products do
-    if g.cubes:get(p) > 0 then options[#options + 1] = { "buy ship and load", D.products[p] } end
-  end
-  local p = PRODUCT[options[g:choose(seat, "load_ship", options)][2]]
+  local p = PRODUCT[g:choose_from(seat, "load_ship", { "buy ship and load", products_in_pool(g) })]
   local ships = g.ships[seat]
   g.coins:add(seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
@@ -485,9 +484,7 @@ end
 
 -- Phase I action 2: buy one of the special cards `cards` (S7).
 local function buy_action(g, seat, cards)
-  local options = {}
-  for i = 1, #cards do options[i] = { "buy", cards[i] } end
-  local card = options[g:choose(seat, "buy_card", options)][2]
+  local card = g:choose_from(seat, "buy_card", { "buy", cards })
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -501,9 +498,8 @@ end
 -- Docks are alike, so a "no dock exchange" ends them.
 function R.rules.extra_exchanges(g, seat)
   local dock = D.exchange_card
-  local words = dock .. " exchange"                     -- "dock exchange"
   for _ = 1, (g.specials[seat][dock] or 0) - (g.new_dock and 1 or 0) do
-    local options = {}
+    local words, options = dock .. " exchange", {}      -- "dock exchange"
     local ships = exchangeable_ships(g, seat)
     for i = 1, #ships do options[i] = { words, "ship", ships[i] } end
     if #options == 0 then
@@ -611,12 +607,12 @@ end
 -- S8: the player picks the product, then the slots one at a time, in
 -- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
 local function choose_slots(g, seat, p, have)
-  local name, options = D.products[p], {}
-  for s = 1, D.market_slots do options[s] = { "play", name, "on slots", s } end
-  local play = options[g:choose(seat, "play_slot", options)]
-  while #play - 3 < have and play[#play] < D.market_slots do
-    options = { play }                              -- first: stop here
-    for s = play[#play] + 1, D.market_slots do
+  local name = D.products[p]
+  local first = g:choose_from(seat, "play_slot", { "play", name, "on slots", SLOTS })
+  local play, slots = { "play", name, "on slots", first }, { first }
+  while #slots < have and slots[#slots] < D.market_slots do
+    local options = { play }                            -- first: stop here
+    for s = slots[#slots] + 1, D.market_slots do
       local more = { table.unpack(play) }
       more[#more + 1] = s
       options[#options + 1] = more
@@ -624,18 +620,19 @@ local function choose_slots(g, seat, p, have)
     local k = g:choose(seat, "play_more", options)
     if k == 1 then break end
     play = options[k]
+    slots[#slots + 1] = play[#play]
   end
-  return { table.unpack(play, 4) }
+  return slots
 end
 
 -- S8: one or more cards of one product, each on a different market slot;
 -- covered cards leave play; then the trade.
 local function play_cards(g, seat)
-  local held, options = R.cards_in_hand(g, seat), {}
+  local held, products = R.cards_in_hand(g, seat), {}
   for p = 1, #D.products do
-    if held[p] > 0 then options[#options + 1] = { "play", D.products[p] } end
+    if held[p] > 0 then products[#products + 1] = D.products[p] end
   end
-  local p = PRODUCT[options[g:choose(seat, "play_product", options)][2]]
+  local p = PRODUCT[g:choose_from(seat, "play_product", { "play", products })]
   local slots = choose_slots(g, seat, p, held[p])
   for i = 1, #slots do
     local s = slots[i]
@@ -650,9 +647,11 @@ local function play_cards(g, seat)
   end
 end
 
+local PLAY_OR_DRAW, DRAW = { "play", "draw" }, { "draw" }
+
 local function phase_two(g, seat)
   g.phase = "phase2"
-  local options = g.hands[seat]:count() > 0 and { "play", "draw" } or { "draw" }
+  local options = g.hands[seat]:count() > 0 and PLAY_OR_DRAW or DRAW
   if options[g:choose(seat, "phase2", options)] == "play" then
     play_cards(g, seat)
   else
@@ -662,10 +661,11 @@ end
 
 -- S10: at the end of phase II, each office owned: an optional draw of 1,
 -- one at a time. Offices are alike, so a "no office draw" ends them.
+local OFFICE = { "office draw", "no office draw" }
+
 function R.rules.end_of_phase_two(g, seat)
   for _ = 1, g.specials[seat].office or 0 do
-    local options = { "office draw", "no office draw" }
-    if options[g:choose(seat, "office", options)] ~= "office draw" then return end
+    if OFFICE[g:choose(seat, "office", OFFICE)] ~= "office draw" then return end
     R.rules.draw_cards(g, seat, 1, " (office)")
   end
 end

@@ -18,6 +18,7 @@ local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
 local copt = core.options
 local check_options, option_text, option_texts = copt.check, copt.text, copt.texts
 local same_text, extends_opt = copt.same, copt.extends
+local expand, pick = copt.expand, copt.pick
 local yield, costatus = coroutine.yield, coroutine.status
 
 -- What g:choose, g:choose_all and g:chance yield to the engine: tokens no
@@ -34,6 +35,10 @@ local BOTS = setmetatable({}, { __mode = "k" })
 -- no script can change them. (Two locals, not a weak table: a table
 -- lookup that finds nothing costs more than the whole check.)
 local entering_ctx, entering_seat = nil, nil
+-- The game the simulation's bot is playing inside now, that bot and the
+-- game's seats (play_random_inside): g:choose's first test, so that a
+-- simulation's step reads two locals, not BOTS and SEATS (weak tables).
+local sim_ctx, sim_bot, sim_players = nil, nil, nil
 local format, concat = string.format, table.concat
 
 local Game = {}
@@ -85,18 +90,21 @@ local function other_seat(entering, seat)
 end
 
 -- While a simulation's bot plays inside the game (Game:play_random),
--- BOTS[ctx] answers decisions without leaving the coroutine.
-local function choose_allowed(self, cons, seat, name, options)
+-- BOTS[ctx] answers decisions without leaving the coroutine. With a
+-- `family` (g:choose_from, `options` its options made), returns the
+-- entries the chosen option takes from the family's lists.
+local function choose_allowed(self, cons, seat, name, options, family)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
-  local bot, k = BOTS[self]
+  local bot, k = self == sim_ctx and sim_bot or BOTS[self]
   if bot then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     k = bot(seat, options)
   else
     k = yield(PLAYER, seat, name, options)
   end
-  if map then return map[k] end
+  if map then k = map[k] end
+  if family then return pick(family, k) end
   return k
 end
 
@@ -128,6 +136,10 @@ end
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
+  if self == sim_ctx and not (self._cons and (self._cons[name] or self._cons[true])) then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+  end
   local players = SEATS[self] or seats_of(self, "g:choose")
   local by = self._cons
   if by then
@@ -145,6 +157,33 @@ function Ctx:choose(seat, name, options)
   end
   check_options(options, seat, name, players)
   return yield(PLAYER, seat, name, options)
+end
+
+-- g:choose_from(seat, name, family): g:choose of the options a family
+-- stands for (lua/l_options.c: { "load", { "fish", "wood" }, "on ship",
+-- { 1, 2 } } is the four options "load fish on ship 1" ... "load wood on
+-- ship 2"); returns the entries the chosen option takes from the lists
+-- ("fish", 2). The simulation's bot makes only the option chosen; any other
+-- way makes them all, and goes on exactly as g:choose does.
+function Ctx:choose_from(seat, name, family)
+  if self == sim_ctx and not (self._cons and (self._cons[name] or self._cons[true])) then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return sim_bot(seat, family, name, sim_players, true)   -- checks as expand
+  end
+  local players = SEATS[self] or seats_of(self, "g:choose_from")
+  local by = self._cons
+  if by then
+    local cons = by[name] or by[true]
+    if cons then
+      return choose_allowed(self, cons, seat, name, expand(family, seat, name, players), family)
+    end
+  end
+  local bot = BOTS[self]
+  if bot then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return bot(seat, family, name, players, true)   -- checks as expand
+  end
+  return pick(family, yield(PLAYER, seat, name, expand(family, seat, name, players)))
 end
 
 -- check_seats(seats, players, fname) -> n: a plain list of distinct seats
@@ -343,10 +382,18 @@ function Ctx:text(a, b)
   return s
 end
 
--- The methods are copied onto each game's table: a rule script calls them
--- thousands of times a game, and a direct field is cheaper than __index.
+-- The methods are fields of each game's table (new_ctx): a rule script
+-- calls them thousands of times a game, and a direct field is cheaper than
+-- __index. new_ctx's table constructor names them, which sizes the table
+-- once (copying them in a loop grew it twice a game); this checks that it
+-- names them all.
 local CTX_METHODS = {}
 for k, f in pairs(Ctx) do CTX_METHODS[k] = f end
+local function methods_fields(ctx)
+  for k, f in pairs(CTX_METHODS) do
+    if rawget(ctx, k) ~= f then error("game.lua: new_ctx does not name the method " .. k, 0) end
+  end
+end
 
 ---------------------------------------------------------------------------
 -- Driving the coroutine
@@ -579,11 +626,16 @@ local function new_ctx(game)
     _manual_chance = p.manual_chance or false,
     _entering = false,      -- the seat whose order entry runs (g:choose_orders)
     _cons = game.cons or false, _skipped = {},   -- false, not nil: g:choose reads them
+    choose = Ctx.choose, choose_from = Ctx.choose_from, choose_all = Ctx.choose_all,
+    choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
+    begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
+    log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
   }, { __index = Ctx, __metatable = false })
-  for k, f in pairs(CTX_METHODS) do ctx[k] = f end
   SEATS[ctx] = p.players
   return ctx
 end
+
+methods_fields(new_ctx({ params = { players = 1, seed = 1 } }))
 
 -- (Re)starts the game from its parameters: setup, then run to the first
 -- decision. Raises a message on a rule-script error.
@@ -864,8 +916,12 @@ end
 local function play_random_inside(self, bot, max_steps)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
-  BOTS[ctx] = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
+  local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
+  BOTS[ctx] = rbot
+  local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
+  sim_ctx, sim_bot, sim_players = ctx, rbot, SEATS[ctx]
   local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
+  sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
   BOTS[ctx] = nil
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
   if not ok then error(err, 0) end

@@ -21,7 +21,9 @@ local here = (debug and debug.getinfo and debug.getinfo(1, "S").source:match("^@
 
 local Pile = {}
 Pile.__index = Pile
-function Pile:push(c) local n = self.n + 1; self.n = n; self[n] = c end
+function Pile:push(c, k)
+  for _ = 1, k or 1 do local n = self.n + 1; self.n = n; self[n] = c end
+end
 function Pile:pop()
   local n = self.n
   if n == 0 then return nil end
@@ -39,6 +41,12 @@ function Pile:remove(i) local c = table.remove(self, i); self.n = self.n - 1; re
 function Pile:find(c) for i = 1, self.n do if self[i] == c then return i end end end
 function Pile:take(c) local i = self:find(c); if i then self:remove(i); return true end; return false end
 function Pile:count_of(c) local k = 0; for i = 1, self.n do if self[i] == c then k = k + 1 end end; return k end
+function Pile:counts(n)
+  local t = {}
+  for c = 1, n do t[c] = 0 end
+  for i = 1, self.n do local c = self[i]; if t[c] then t[c] = t[c] + 1 end end
+  return t
+end
 function Pile:move_to(other, k) for _ = 1, k or 1 do other:push(self:pop()) end end
 function Pile:shuffle(rng)
   for i = self.n, 2, -1 do local j = rng:below(i) + 1; self[i], self[j] = self[j], self[i] end
@@ -83,6 +91,27 @@ local G = {}
 G.__index = G
 local FINISH = {}
 function G:choose(_, _, options) self.steps = self.steps + 1; return self.random(#options) end
+-- g:choose_from: a draw among the options of a family (docs/api.md): the
+-- product of its lists' lengths; option k takes entry k // stride % #list
+-- + 1 of each list, stride the options of the lists after it (the last list
+-- varies fastest). Scratch lists, no table a call.
+function G:choose_from(_, _, family)
+  local lists, m, n = self._lists, 0, 1
+  for i = 1, #family do
+    local e = family[i]
+    if type(e) == "table" then m = m + 1; lists[m] = e; n = n * #e end
+  end
+  self.steps = self.steps + 1
+  local k = self.random(n) - 1
+  if m == 1 then return lists[1][k + 1] end
+  local picked = self._picked
+  for j = m, 1, -1 do
+    local list = lists[j]
+    picked[j] = list[k % #list + 1]
+    k = k // #list
+  end
+  return table.unpack(picked, 1, m)
+end
 function G:choose_all(seats, _, by_seat)
   local chosen = {}
   for _, s in ipairs(seats) do
@@ -135,7 +164,8 @@ function M.player(name, api)
   return function(random, players, rng)
     rng = rng or { below = function(_, n) return random(n) - 1 end }
     local g = setmetatable({ players = players, names = {}, options = {}, turn = 0, steps = 0,
-                             logging = false, random = random, rng = rng, _orders = {} }, G)
+                             logging = false, random = random, rng = rng, _orders = {},
+                             _lists = {}, _picked = {} }, G)
     for k, o in pairs(R.options or {}) do g.options[k] = o.default end
     for s = 1, players do g.names[s] = "Player " .. s end
     R.setup(g)

@@ -1137,6 +1137,45 @@ end
 function R.scores() return { 0, 0 } end
 return R]]
 
+-- The same decisions as a family (g:choose_from) and as the options it
+-- stands for (g:choose).
+local FAMILY = [[
+local R = { name = "family_opts", players = { min = 2, max = 2 } }
+local SHIPS = { 1, 2, 3 }
+function R.setup(g) g.got = {} end
+local function decide(g, seat, name, family)
+  if not LISTED then return g:choose_from(seat, name, family) end
+  local opts, lists = { {} }, {}
+  for i = 1, #family do                 -- the options, the first list varying slowest
+    local e, more = family[i], {}
+    for _, o in ipairs(opts) do
+      for _, c in ipairs(type(e) == "table" and e or { e }) do
+        local n = { table.unpack(o) }
+        n[#n + 1] = c
+        more[#more + 1] = n
+      end
+    end
+    opts = more
+    if type(e) == "table" then lists[#lists + 1] = i end
+  end
+  local o = opts[g:choose(seat, name, opts)]
+  local values = {}
+  for j, i in ipairs(lists) do values[j] = o[i] end
+  return table.unpack(values, 1, #lists)
+end
+function R.play(g)
+  for turn = 1, 3 do
+    local products = turn == 2 and { "fish" } or { "grain", "fish", "wood" }
+    local p, k = decide(g, 1, "load", { "load", products, "on ship", SHIPS })
+    g.got[#g.got + 1] = p .. k
+    g.got[#g.got + 1] = decide(g, 2, "play", { "play", "fish", "on slots", { 1, 4, 5 } })
+    g.got[#g.got + 1] = select("#", decide(g, 2, "go", { "go", 1 }))
+    g.got[#g.got + 1] = decide(g, 1, "play", { "play", "fish", "on slots", { 1, 4, 5 } })
+  end
+end
+function R.scores() return { 0, 0 } end
+return R]]
+
 local function bad_rules(name, body)
   return write(tmp(name .. ".lua"), ([[
 local R = { name = "%s", players = { min = 2, max = 2 } }
@@ -1147,6 +1186,35 @@ end
 function R.scores() return { 0, 0 } end
 return R]]):format(name, body))
 end
+
+describe("piles", function()
+  it("counts(n) counts each card 1..n in one pass, and nothing else", function()
+    local p = kontor.pile {}
+    for _, c in ipairs({ 3, 1, 3, 6, 9, 0, -2, 3 }) do p:push(c) end
+    assert.are.same({ 1, 0, 3, 0, 0, 1 }, p:counts(6))
+    assert.are.same({}, p:counts(0))
+    local many = p:counts(100)
+    assert.are.equal(100, #many)
+    assert.are.equal(3, many[3])
+    assert.are.equal(1, many[9])
+    for c = 1, 6 do assert.are.equal(p:count_of(c), p:counts(6)[c]) end
+    assert.are.same({ 0, 0 }, kontor.pile {}:counts(2))
+    assert.has_error(function() p:counts(-1) end, "bad argument #1 to 'counts' (must be 0 or more)")
+    assert.has_error(function() p:counts() end)
+  end)
+
+  it("push(card, n) pushes n copies", function()
+    local p = kontor.pile {}
+    p:push(3, 4)
+    p:push(1)
+    p:push(2, 0)
+    p:push(5, 1)
+    p:push(6, nil)
+    assert.are.same({ 3, 3, 3, 3, 1, 5, 6 }, p:cards())
+    assert.has_error(function() p:push(1, -1) end, "bad argument #2 to 'push' (must not be negative)")
+    assert.has_error(function() p:push(1, 1.5) end)
+  end)
+end)
 
 describe("options as data", function()
   it("a list of words and numbers reads as its canonical text; the script gets its own data back", function()
@@ -1230,6 +1298,116 @@ return R]]):format(name, seats))
     local g = kontor.new_game { rules = rules("all_seats", "{ 20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1 }") }
     assert.are.equal(20, #g:who())
   end)
+
+  it("two options are the same when their texts are, whatever their entries", function()
+    local copt = kontor.core.options
+    local same, extends = copt.same, copt.extends
+    assert.is_true(same({ "play", "fish" }, { "play", "fish" }))
+    assert.is_false(same({ "play", "fish" }, { "play", "fish", "on slots", 1 }))
+    assert.is_false(same({ "play", "fish", "on slots", 1 }, { "play", "fish", "on slots", 1, 4 }))
+    assert.is_true(same({ "play fish" }, { "play", "fish" }))          -- other entries, one text
+    assert.is_true(same({ "ship", 1, 4 }, { "ship", "1,4" }))
+    assert.is_true(same({ "ship", 2 }, { "ship 2" }))
+    assert.is_false(same({ "ship", 2 }, { "ship", "2 " }))
+    assert.is_true(same("play fish", { "play", "fish" }))
+    assert.is_false(same("play", { "play", "fish" }))
+    assert.is_true(same({ "play fish" }, "play fish"))
+    assert.is_false(same({ "a", 1.5 }, { "a", 1.5 }))                  -- not options: never the same
+    -- extends(list, option): some option of list goes on from option's text at a word boundary
+    assert.is_true(extends({ { "play", "fish", "on slots", 1, 4 } }, { "play", "fish", "on slots", 1 }))
+    assert.is_false(extends({ { "play", "fish", "on slots", 1 } }, { "play", "fish", "on slots", 1 }))
+    assert.is_false(extends({ { "play", "fish" } }, { "play", "fish", "on slots", 1 }))
+    assert.is_true(extends({ { "play fish", "on slots" } }, { "play", "fish" }))
+    assert.is_true(extends({ { "ship", 14 } }, { "ship", 1 }) == false and extends({ { "ship", 1, 4 } }, { "ship", 1 }))
+    assert.is_true(extends({ "pass", { "play", "fish" } }, "play"))
+    assert.is_false(extends({ { "playing" } }, { "play" }))
+  end)
+
+  it("g:choose_from: a family's options, in order, and the entries chosen back", function()
+    local g = kontor.new_game { rules = write(tmp("family.lua"), FAMILY) }
+    assert.are.same({ "load grain on ship 1", "load grain on ship 2", "load grain on ship 3",
+      "load fish on ship 1", "load fish on ship 2", "load fish on ship 3",
+      "load wood on ship 1", "load wood on ship 2", "load wood on ship 3" }, g:options())
+    assert.is_true(g:apply("load wood on ship 2"))
+    assert.are.same({ "play fish on slots 1", "play fish on slots 4", "play fish on slots 5" }, g:options())
+    assert.is_true(g:apply("play fish on slots 4"))
+    assert.are.same({ "go 1" }, g:options())
+    assert.is_true(g:apply("go 1"))
+    assert.is_true(g:apply("play fish on slots 1"))
+    assert.are.same({ "load fish on ship 1", "load fish on ship 2", "load fish on ship 3" }, g:options())
+    assert.are.same({ "wood2", 4, 0, 1 }, g:state().got)
+  end)
+
+  it("g:choose_from and g:choose of the same options play the same games, saves and all", function()
+    local fam = kontor.load_rules(write(tmp("family.lua"), FAMILY))
+    local listed = kontor.load_rules(write(tmp("family_listed.lua"), "LISTED = true\n" .. FAMILY))
+    for seed = 1, 12 do
+      local a = kontor.new_game { rules = fam, seed = seed, quiet = true }
+      a:play_random(kontor.core.rng(seed))          -- the simulation's bot, inside the game
+      local b = kontor.new_game { rules = listed, seed = seed, quiet = true }
+      b:play_random(kontor.core.rng(seed))
+      assert.are.same(b:actions(), a:actions())
+      assert.are.same(b:state().got, a:state().got)
+      local moves = {}
+      for _, m in ipairs(a:moves()) do
+        local s, t = m:match("^(%d+): (.*)$")
+        moves[#moves + 1] = { tonumber(s), t }
+      end
+      for _, R in ipairs({ fam, listed }) do    -- a's moves replayed step by step on both
+        local c = kontor.new_game { rules = R, seed = seed }
+        assert.is_true(c:replay(moves))
+        assert.are.same(a:state().got, c:state().got)
+      end
+    end
+  end)
+
+  it("g:choose_from: constraints see each option as a list, and the bot only what they allow", function()
+    local R = kontor.load_rules(write(tmp("family.lua"), FAMILY))
+    local seen = 0
+    R.constraints = { { decisions = { "load" }, check = function(g, seat, decision, text, option)
+      seen = seen + 1
+      assert.are.equal(table.concat(option, " "), text)
+      if option[2] ~= "fish" then return "fish only" end
+    end } }
+    for seed = 1, 10 do
+      local g = kontor.new_game { rules = R, seed = seed, quiet = true }
+      g:play_random(kontor.core.rng(seed))
+      for i = 1, 3 do assert.truthy(g:state().got[4 * i - 3]:match("^fish%d$")) end
+    end
+    assert.is_true(seen > 0)
+  end)
+
+  local family_cases = {
+    { "empty", [[g:choose_from(1, "load", { "load", {}, "on ship", { 1 } })]],
+      "g:choose_from: entry 2 of the family of decision 'load' of seat 1 is an empty list (no choice there)" },
+    { "choice", [[g:choose_from(1, "load", { "load", { "fish", 1.5 } })]],
+      "g:choose_from: entry 2 of the family of decision 'load' of seat 1 holds a choice that is not a string or a whole number" },
+    { "nested", [[g:choose_from(1, "load", { "load", { { "fish" } } })]],
+      "g:choose_from: entry 2 of the family of decision 'load' of seat 1 holds a choice that is not a string or a whole number" },
+    { "entry", [[g:choose_from(1, "load", { "load", true })]],
+      "g:choose_from: entry 2 of the family of decision 'load' of seat 1 is not a string, a whole number or a plain list of them" },
+    { "meta", [[g:choose_from(1, "load", { "load", setmetatable({ "a" }, {}) })]],
+      "g:choose_from: entry 2 of the family of decision 'load' of seat 1 is a table with a metatable (a family's lists are plain lists)" },
+    { "many", [[local t = {}; for i = 1, 400 do t[i] = i end; g:choose_from(1, "big", { "a", t, t })]],
+      "g:choose_from: decision 'big' of seat 1 has 160000 options; a decision may have at most 100000 (split it into steps)" },
+    { "none", [[g:choose_from(1, "x", {})]], "g:choose_from: decision 'x' of seat 1 has no options" },
+    { "seat", [[g:choose_from(3, "x", { "a", { 1 } })]], "g:choose_from: decision 'x' is for seat 3, not a seat 1..2" },
+    { "list", [[g:choose_from(1, "x", "a")]],
+      "g:choose_from: the options of decision 'x' of seat 1 must be a list, not string" },
+  }
+  for _, c in ipairs(family_cases) do
+    it("g:choose_from refuses at the boundary, with the script's line, in a game and in a simulation: " .. c[1], function()
+      local made, err = pcall(kontor.new_game, { rules = bad_rules("fam_" .. c[1], c[2]) })
+      assert.is_false(made)
+      assert.truthy(err:find("fam_" .. c[1] .. ".lua:4: " .. c[3], 1, true), err)
+      -- the same call as the second decision: answered by the simulation's bot
+      local R = kontor.load_rules(bad_rules("famsim_" .. c[1], 'g:choose(1, "first", { "go" })\n' .. c[2]))
+      local g = kontor.new_game { rules = R, seed = 1, quiet = true }
+      local sim_ok, err2 = pcall(g.play_random, g, kontor.core.rng(1))
+      assert.is_false(sim_ok)
+      assert.truthy(tostring(err2):find("famsim_" .. c[1] .. ".lua:5: " .. c[3], 1, true), tostring(err2))
+    end)
+  end
 
   it("a constraint that names its decisions is called only there", function()
     local calls = 0
