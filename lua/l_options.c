@@ -561,6 +561,47 @@ static int opt_pick(lua_State *L) {
     return kn_family_push_values(L, -1, &shape);
 }
 
+/* family_draw(family, random) -> the entries of option random(n) of a
+ * family of n options, the smallest way to answer g:choose_from: the bench's
+ * stand-in for the engine (tests/bench/script.lua) asks it, as it asks the
+ * engine's piles, so that what it costs is the rule script's. Nothing is
+ * checked beyond what reading the family safely needs. */
+static int opt_family_draw(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1), count = 1, size[KN_MAX_WORDS + 1];
+    luaL_argcheck(L, n <= KN_MAX_WORDS, 1, "a family has at most 64 entries");
+    for (lua_Integer i = 1; i <= n; i++) {       /* size 0: a word; a list's length */
+        int list = lua_rawgeti(L, 1, i) == LUA_TTABLE;
+        size[i] = list ? (lua_Integer)lua_rawlen(L, -1) : 0;
+        lua_pop(L, 1);
+        if (list) count = size[i] == 0 ? 0 : count * size[i];
+        if (count > KN_MAX_OPTIONS) count = KN_MAX_OPTIONS + 1;
+    }
+    luaL_argcheck(L, count >= 1 && count <= KN_MAX_OPTIONS, 1, "not a family of 1 to 100000 options");
+    lua_pushvalue(L, 2);
+    lua_pushinteger(L, count);
+    lua_call(L, 1, 1);
+    lua_Integer k = lua_tointeger(L, -1);
+    luaL_argcheck(L, k >= 1 && k <= count, 2, "must return a number 1..n");
+    lua_Integer pick[KN_MAX_WORDS + 1], rest = k - 1;
+    int lists = 0;
+    for (lua_Integer i = n; i >= 1; i--) {
+        if (size[i] == 0) continue;
+        pick[i] = rest % size[i] + 1;
+        rest /= size[i];
+        lists++;
+    }
+    luaL_checkstack(L, lists + 2, "a family's choices");
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (size[i] == 0) continue;
+        lua_rawgeti(L, 1, i);
+        lua_rawgeti(L, -1, pick[i]);
+        lua_remove(L, -2);
+    }
+    return lists;
+}
+
 /* draw(rng, options, name [, weights]) -> k: g:chance resolved by the
  * game's RNG. The options are checked as by check; option k is drawn with
  * probability weights[k] / their sum, or uniformly without weights. The
@@ -734,6 +775,7 @@ static const luaL_Reg opt_funcs[] = {
     {"draw", opt_draw},
     {"expand", opt_expand},
     {"pick", opt_pick},
+    {"family_draw", opt_family_draw},
     {NULL, NULL}
 };
 

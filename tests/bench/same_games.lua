@@ -20,7 +20,8 @@ if (mode ~= "kontor" and mode ~= "plain") or not players or not games then
   os.exit(2)
 end
 local here = debug.getinfo(1, "S").source:match("^@(.*/)") or "tests/bench/"
-local plain = dofile(here .. "script.lua").player(name, { pile = core.pile, counter = core.counter })
+local plain = dofile(here .. "script.lua").player(name,
+  { pile = core.pile, counter = core.counter, family_draw = core.options.family_draw })
 local R = assert(rules.load(name))
 local options = rules.resolve_options(R, {})
 local names = {}

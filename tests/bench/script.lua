@@ -10,7 +10,8 @@
 -- steps, scores, the plain loops' interface: random(n) draws each decision
 -- (1..n); rng, the game's RNG (`g.rng`: shuffles and chance), is an object
 -- with below(n) (0..n-1), by default one that draws from random. `api`
--- gives kontor.pile and kontor.counter: the engine's own C ones when run
+-- gives kontor.pile, kontor.counter and family_draw (g:choose_from's
+-- draw): the engine's own C ones when run
 -- inside kontor (tests/bench/same_games.lua: with the engine's random
 -- streams the stand-in then plays exactly the engine's games), else the
 -- Lua tables below (under plain lua5.4: the games are the same in
@@ -73,7 +74,27 @@ function Counter:count() return self.n end
 function Counter:min() return self._min end
 function Counter:max() return self._max end
 
+-- A family's options are the product of its lists' lengths; option k takes
+-- entry k // stride % #list + 1 of each list, stride the options of the
+-- lists after it (the last list varies fastest).
+local function lua_family_draw(family, random)
+  local lists, m, n = {}, 0, 1
+  for i = 1, #family do
+    local e = family[i]
+    if type(e) == "table" then m = m + 1; lists[m] = e; n = n * #e end
+  end
+  local k = random(n) - 1
+  local picked = {}
+  for j = m, 1, -1 do
+    local list = lists[j]
+    picked[j] = list[k % #list + 1]
+    k = k // #list
+  end
+  return table.unpack(picked, 1, m)
+end
+
 local LUA_API = {
+  family_draw = lua_family_draw,
   pile = function(t)
     t = t or {}
     return setmetatable({ n = 0, _vis = t.vis or "public", _owner = t.owner or 0, _pool = t.pool }, Pile)
@@ -91,26 +112,13 @@ local G = {}
 G.__index = G
 local FINISH = {}
 function G:choose(_, _, options) self.steps = self.steps + 1; return self.random(#options) end
--- g:choose_from: a draw among the options of a family (docs/api.md): the
--- product of its lists' lengths; option k takes entry k // stride % #list
--- + 1 of each list, stride the options of the lists after it (the last list
--- varies fastest). Scratch lists, no table a call.
+-- g:choose_from: a draw among the options of a family (docs/api.md), by
+-- the api's family_draw: inside kontor the engine's C one, as for the
+-- piles (counting the options and reading the entries chosen is the
+-- engine's work, not the script's).
 function G:choose_from(_, _, family)
-  local lists, m, n = self._lists, 0, 1
-  for i = 1, #family do
-    local e = family[i]
-    if type(e) == "table" then m = m + 1; lists[m] = e; n = n * #e end
-  end
   self.steps = self.steps + 1
-  local k = self.random(n) - 1
-  if m == 1 then return lists[1][k + 1] end
-  local picked = self._picked
-  for j = m, 1, -1 do
-    local list = lists[j]
-    picked[j] = list[k % #list + 1]
-    k = k // #list
-  end
-  return table.unpack(picked, 1, m)
+  return self._family_draw(family, self.random)
 end
 function G:choose_all(seats, _, by_seat)
   local chosen = {}
@@ -165,7 +173,7 @@ function M.player(name, api)
     rng = rng or { below = function(_, n) return random(n) - 1 end }
     local g = setmetatable({ players = players, names = {}, options = {}, turn = 0, steps = 0,
                              logging = false, random = random, rng = rng, _orders = {},
-                             _lists = {}, _picked = {} }, G)
+                             _family_draw = api.family_draw or lua_family_draw }, G)
     for k, o in pairs(R.options or {}) do g.options[k] = o.default end
     for s = 1, players do g.names[s] = "Player " .. s end
     R.setup(g)

@@ -62,6 +62,21 @@ describe("the plain Lua loops of make bench", function()
     end
   end)
 
+  it("draw a family's option as g:choose_from gives it (family_draw, the stand-in's C draw)", function()
+    local draw_c = kontor.core.options.family_draw
+    local fam = { "load", { "fish", "wood", "grain" }, "on ship", { 1, 2 } }
+    local texts = kontor.core.options.texts(kontor.core.options.expand(fam, 1, "load", 2))
+    assert.are.equal(6, #texts)
+    for k = 1, 6 do
+      local p, s = draw_c(fam, function(n) assert.are.equal(6, n); return k end)
+      assert.are.equal(texts[k], ("load %s on ship %d"):format(p, s))
+    end
+    assert.are.same({ "wood" }, { draw_c({ "play", { "grain", "wood" } }, function() return 2 end) })
+    assert.are.same({}, { draw_c({ "pass" }, function(n) assert.are.equal(1, n); return 1 end) })
+    assert.has_error(function() draw_c({ "load", {} }, function() return 1 end) end)
+    assert.has_error(function() draw_c({ "load", { "a" } }, function() return 2 end) end)
+  end)
+
   it("know no other game", function()
     local ok, err = pcall(plain.run, "chess", 2, 1, random_of(1))
     assert.is_false(ok)
