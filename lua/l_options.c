@@ -22,11 +22,11 @@
  *                                            at a word boundary (' ' or ',')
  *   copy(option) -> option                  a string as is; a list copied
  *   steps(n) -> 4 tables                    the step lists, with room for n steps
- *   order_check(v, seat) -> v               a secret order checked as plain data
- *                                            (g:choose_orders; raises unless plain)
  *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
  *   expand(family, seat, name, players) -> list   the options of a family (g:choose_from), checked
  *   pick(family, k) -> values               the entries option k of a family takes from its lists
+ *   family_draw(family, random) -> values   the entries of option random(n) (the bench's stand-in)
+ *   seats(list, players, what) -> n         the seats of g:choose_all and g:choose_orders, checked
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -695,73 +695,6 @@ static int opt_copy(lua_State *L) {
     return 1;
 }
 
-/* ---- a secret order, checked as plain data (g:choose_orders) ----------- */
-
-/* An order is nil, a boolean, a number, a string or a plain table of them
- * (keys numbers, strings or booleans), no table inside itself, at most 32
- * levels deep. It is checked where it is, not copied: the script gets the
- * tables its entry made (docs/api.md, "Secret orders"). */
-#define ORDER_DEPTH 32
-
-struct order_check {
-    lua_State *L;
-    lua_Integer seat;
-    const void *path[ORDER_DEPTH + 1];   /* the tables being read, outermost first */
-    lua_Integer values;                  /* values read: the work charged */
-};
-
-static int order_fail(struct order_check *oc, const char *fmt, const char *what) {
-    lua_State *L = oc->L;
-    lua_pushfstring(L, "the order entry of seat %I returned ", oc->seat);
-    lua_pushfstring(L, fmt, what);
-    lua_concat(L, 2);
-    return lua_error(L);
-}
-
-static int plain_scalar(int t) {
-    return t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING;
-}
-
-/* Checks the value at (absolute) index src; raises unless plain data. */
-static void order_check_value(struct order_check *oc, int src, int depth) {
-    lua_State *L = oc->L;
-    int t = lua_type(L, src);
-    oc->values++;
-    if (plain_scalar(t)) return;
-    if (t != LUA_TTABLE || lua_getmetatable(L, src))
-        order_fail(oc, "a %s: an order must be plain data (numbers, strings, booleans and plain "
-                       "tables of them)", lua_typename(L, t));
-    const void *p = lua_topointer(L, src);
-    for (int i = 0; i < depth; i++)
-        if (oc->path[i] == p) order_fail(oc, "a table that contains itself%s", "");
-    if (depth > ORDER_DEPTH) order_fail(oc, "tables nested deeper than 32 levels%s", "");
-    oc->path[depth] = p;
-    int key = src + 1;                         /* the stack was made room for at the start */
-    lua_pushnil(L);
-    while (lua_next(L, src)) {                 /* key value */
-        int kt = lua_type(L, key);
-        if (kt != LUA_TSTRING && kt != LUA_TNUMBER && kt != LUA_TBOOLEAN)
-            order_fail(oc, "a table with a %s key", lua_typename(L, kt));
-        if (plain_scalar(lua_type(L, key + 1))) oc->values++;
-        else order_check_value(oc, key + 1, depth + 1);
-        lua_settop(L, key);
-    }
-}
-
-/* order_check(v, seat) -> v; raises a message without a position. */
-static int opt_order_check(lua_State *L) {
-    struct order_check oc;
-    oc.L = L;
-    oc.seat = luaL_checkinteger(L, 2);
-    oc.values = 0;
-    lua_settop(L, 1);
-    luaL_checkstack(L, 2 * (ORDER_DEPTH + 2) + 8, "an order nested too deep");   /* and its message */
-    order_check_value(&oc, 1, 0);
-    kn_sandbox_charge(L, (double)oc.values);
-    lua_settop(L, 1);
-    return 1;
-}
-
 static const luaL_Reg opt_funcs[] = {
     {"check", opt_check},
     {"seats", opt_seats},
@@ -771,7 +704,6 @@ static const luaL_Reg opt_funcs[] = {
     {"extends", opt_extends},
     {"copy", opt_copy},
     {"steps", opt_steps},
-    {"order_check", opt_order_check},
     {"draw", opt_draw},
     {"expand", opt_expand},
     {"pick", opt_pick},

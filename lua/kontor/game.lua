@@ -237,18 +237,16 @@ end
 -- Simultaneous secret orders (docs/api.md, "Secret orders")
 ---------------------------------------------------------------------------
 
--- A seat's order: plain data (nil, booleans, numbers, strings, plain
--- tables of them, no cycles, at most 32 levels), checked in C where it is
--- (lua/l_options.c). It is not copied: the script gets the tables its
--- entry made, so an entry builds its order from its own tables.
-local order_check = copt.order_check
+-- A seat's order is what its entry returned, handed to the script as it is:
+-- the engine keeps it until the reveal and never reads inside it (the record
+-- is the steps; a copy of the game for search replays the entries).
 local draw = copt.draw
 
 -- g:choose_orders(seats, name, enter) -> { [seat] = order }: every seat in
 -- `seats` enters a whole order at once and in secret. enter(g, seat) runs
 -- once per seat, in its own coroutine; it takes the order's small steps
 -- with g:choose(seat, ...) against its own copy of that seat's state and
--- returns the order (plain data). The steps are revealed, in the order of
+-- returns the order. The steps are revealed, in the order of
 -- `seats`, when the last seat has finished.
 function Ctx:choose_orders(seats, name, enter)
   not_in_entry(self, "g:choose_orders")
@@ -278,7 +276,7 @@ function Ctx:choose_orders(seats, name, enter)
       drafts[s] = draft
       local order = enter(self, s, draft)
       self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
-      orders[s] = order_check(order, s)
+      orders[s] = order
     end
     sandbox.current_rng, self._drafts = rng, nil
     return orders
@@ -436,10 +434,8 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
     if kind == FINISH then return false, "g:finish() inside an order entry" end
     return false, kind
   end
-  if costatus(e.co) == "dead" then
-    local cok, order = pcall(order_check, kind, seat)
-    if not cok then return false, order end
-    e.co, e.name, e.opts, e.done, e.order = nil, nil, nil, true, order
+  if costatus(e.co) == "dead" then                   -- kind: what the entry returned
+    e.co, e.name, e.opts, e.done, e.order = nil, nil, nil, true, kind
     game.waiting = game.waiting - 1
     return true
   end
