@@ -895,10 +895,10 @@ local function enter_order(g, seat, o, upto, draft)
   draft.finished = true                                -- public: who has finished (O32)
   local card = o.card
   return { card = { own = card.own, crew = card.crew, pool = card.pool, store = card.store, ships = card.ships },
-           gold = o.gold, steps = o.steps }          -- plain data: the tiles' list is rebuilt at the reveal
+           gold = o.gold, steps = o.steps }          -- the tiles' list is rebuilt at the reveal
 end
 
--- The tiles of a card that was copied as plain data: the rule set's own.
+-- The tiles of a revealed card: the rule set's own, in the rule set's order.
 local function relist(card)
   local list = {}
   for _, t in ipairs(TILES_24) do
