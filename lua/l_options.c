@@ -485,9 +485,12 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
             if (all > LUA_MAXINTEGER / size) more = 1;
             else all *= size;
         }
-        return fail(L, "%s: decision '%s' of seat %s has %s%I options; a decision may have at most %d "
-                       "(split it into steps)", what, name, seat, more ? "more than " : "", all,
-                    KN_MAX_OPTIONS);
+        if (more)
+            return fail(L, "%s: decision '%s' of seat %s has more options than a whole number counts; "
+                           "a decision may have at most %d (split it into steps)", what, name, seat,
+                        KN_MAX_OPTIONS);
+        return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
+                       "(split it into steps)", what, name, seat, all, KN_MAX_OPTIONS);
     }
 #undef seat
     return count;

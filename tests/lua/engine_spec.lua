@@ -1390,6 +1390,8 @@ return R]]):format(name, seats))
       "g:choose_from: entry 2 of the family of decision 'load' of seat 1 is a table with a metatable (a family's lists are plain lists)" },
     { "many", [[local t = {}; for i = 1, 400 do t[i] = i end; g:choose_from(1, "big", { "a", t, t })]],
       "g:choose_from: decision 'big' of seat 1 has 160000 options; a decision may have at most 100000 (split it into steps)" },
+    { "huge", [[local t = {}; for i = 1, 2000 do t[i] = i end; g:choose_from(1, "big", { t, t, t, t, t, t })]],
+      "g:choose_from: decision 'big' of seat 1 has more options than a whole number counts; a decision may have at most 100000 (split it into steps)" },
     { "none", [[g:choose_from(1, "x", {})]], "g:choose_from: decision 'x' of seat 1 has no options" },
     { "seat", [[g:choose_from(3, "x", { "a", { 1 } })]], "g:choose_from: decision 'x' is for seat 3, not a seat 1..2" },
     { "list", [[g:choose_from(1, "x", "a")]],
