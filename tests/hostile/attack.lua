@@ -208,6 +208,17 @@ A["count_of on a big pile"] = function()
   for i = 1, 1000000 do p:push(i % 7) end
   for _ = 1, 1000000 do p:count_of(3) end
 end
+A["push 2^40 copies"] = function()
+  kontor.pile {}:push(1, 2 ^ 40 // 1)
+end
+A["counts of 2^31 cards"] = function()
+  local p = kontor.pile {}
+  for _ = 1, 1000000 do p:counts(2 ^ 31 // 1 - 1) end
+end
+A["sum of a big counter"] = function()
+  local c = kontor.counter { n = 0x1000000 }
+  for _ = 1, 1000000 do c:sum() end
+end
 -- Class 5: a pending __close in the frame that raises runs under the limits.
 A["pending __close loops"] = function()
   local t <close> = setmetatable({}, { __close = spin })

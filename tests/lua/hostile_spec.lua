@@ -125,6 +125,9 @@ describe("a hostile step", function()
     { "shuffle __len 2^40", "a table with a __len metamethod cannot be shuffled",
       "l_rng.c shuffle: the raw length, once, charged" },
     { "count_of on a big pile", WORK, "l_pile.c: count_of, find, insert... charge the pile's size" },
+    { "push 2^40 copies", WORK, "l_pile.c push(card, n): n charged before the pile grows" },
+    { "counts of 2^31 cards", WORK, "l_pile.c counts(n): the pile's size and n charged before the count list is made" },
+    { "sum of a big counter", WORK, "l_counter.c sum: the counter's size charged" },
     -- Class 5: the failing frame's pending __close runs under the limits.
     { "pending __close loops", "attack%.lua:%d+: the step failed",
       "l_sandbox.c sb_resume: the dead thread is reset while armed; the step's own error is kept" },
