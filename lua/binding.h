@@ -35,7 +35,9 @@ void kn_open_options(lua_State *L);
 int kn_option_same(lua_State *L, int a, int b);
 int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt);
 void kn_option_push_text(lua_State *L, int idx);
-void kn_option_push_copy(lua_State *L, int idx);
+/* Pushes the canonical text of the n entries (strings and whole numbers,
+ * checked) at stack slots first..first+n-1. */
+void kn_push_text_of(lua_State *L, int first, int n);
 /* The boundary check of g:choose: n, or raises at the rule script's line
  * (players > 0: the seat must be 1..players). */
 lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
@@ -53,6 +55,11 @@ lua_Integer kn_family_check(lua_State *L, int family, int seat, int name, lua_In
                             const char *what, struct kn_family *shape);
 void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape);
 int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape);
+/* The choice option k takes from each list of the family: pick[i] for
+ * each entry i with shape->size[i] > 0. Then the n entries of that option
+ * pushed: its words, and its choices from the lists. */
+void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *pick);
+void kn_family_push_entries(lua_State *L, int family, const struct kn_family *shape, const lua_Integer *pick);
 
 /* Puts the sandbox's counting allocator in front of the allocator of a
  * state made elsewhere (stock lua5.4 loading the module); nothing when the

@@ -4,8 +4,8 @@
  * kontor.core.random_bot(rng, hist, hseat, hidx, hstop, max_steps) returns
  * a function bot(seat, options) -> k that picks k uniformly with `rng`,
  * appends the step to the game's step lists exactly as the Lua driver does
- * (lua/kontor/game.lua, record: the chosen option itself, a list copied, its
- * text left to be built when someone reads it), and gives the next step a
+ * (lua/kontor/game.lua, record: the chosen option's text, built from the
+ * family or the list without making the option), and gives the next step a
  * fresh instruction budget. Rule code calls it from inside the game's coroutine, where every
  * Lua instruction pays for the count hook; done in C, a decision costs one
  * call instead of a hundred hooked instructions.
@@ -60,14 +60,19 @@ static int bot_choose(lua_State *L) {
         b->base = n - count;
     }
     lua_pop(L, 1);
+    /* 3..: the chosen option's entries (a family's words and choices), or
+     * the option; then its text, which the step list keeps */
+    lua_Integer pick[64 + 1];
     if (family) {
-        kn_family_push_option(L, 2, k, &shape);            /* 3: the option, made */
+        kn_family_picks(&shape, k, pick);
+        kn_family_push_entries(L, 2, &shape, pick);
+        kn_push_text_of(L, 3, shape.n);
     } else {
         lua_rawgeti(L, 2, k);
-        kn_option_push_copy(L, -1);                        /* 4: the option */
-        lua_replace(L, 3);
+        kn_option_push_text(L, 3);
     }
-    lua_pushvalue(L, 3);
+    int text = lua_gettop(L);
+    lua_pushvalue(L, text);
     lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
     lua_pushinteger(L, seat);
     lua_rawseti(L, lua_upvalueindex(UP_HSEAT), n);
@@ -76,7 +81,7 @@ static int bot_choose(lua_State *L) {
     if (n > 1) {                                           /* a repeated text? */
         lua_rawgeti(L, lua_upvalueindex(UP_HIST), n - 1);
         lua_rawgeti(L, lua_upvalueindex(UP_HSEAT), n - 1);
-        if (lua_tointeger(L, -1) == seat && kn_option_same(L, -2, 3)) {
+        if (lua_tointeger(L, -1) == seat && kn_option_same(L, -2, text)) {
             lua_pop(L, 2);
             if (family) {                                  /* rare: the options made */
                 lua_createtable(L, (int)nopts, 0);
@@ -84,10 +89,10 @@ static int bot_choose(lua_State *L) {
                     kn_family_push_option(L, 2, i, &shape);
                     lua_rawseti(L, -2, i);
                 }
-                lua_pushboolean(L, kn_option_extends_any(L, -1, nopts, 3));
+                lua_pushboolean(L, kn_option_extends_any(L, -1, nopts, text));
                 lua_remove(L, -2);
             } else {
-                lua_pushboolean(L, kn_option_extends_any(L, 2, nopts, 3));
+                lua_pushboolean(L, kn_option_extends_any(L, 2, nopts, text));
             }
             lua_rawseti(L, lua_upvalueindex(UP_HSTOP), n);
         } else {
@@ -95,9 +100,17 @@ static int bot_choose(lua_State *L) {
         }
     }
     kn_sandbox_rearm();
-    if (family) return kn_family_push_values(L, 3, &shape);
-    lua_pushinteger(L, k);
-    return 1;
+    if (!family) {
+        lua_pushinteger(L, k);
+        return 1;
+    }
+    int lists = 0;                                         /* the choices, in order */
+    for (int i = 1; i <= shape.n; i++) {
+        if (shape.size[i] == 0) continue;
+        lua_pushvalue(L, 2 + i);
+        lists++;
+    }
+    return lists;
 }
 
 static int l_random_bot(lua_State *L) {

@@ -20,7 +20,6 @@
  *   same(a, b) -> boolean                   same canonical text (allocates nothing)
  *   extends(list, option) -> boolean        some option of list extends option's text
  *                                            at a word boundary (' ' or ',')
- *   copy(option) -> option                  a string as is; a list copied
  *   steps(n) -> 4 tables                    the step lists, with room for n steps
  *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
  *   expand(family, seat, name, players) -> list   the options of a family (g:choose_from), checked
@@ -241,12 +240,75 @@ int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt) {
     return 0;
 }
 
-void kn_option_push_text(lua_State *L, int idx) {
-    idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        lua_pushvalue(L, idx);
+/* The decimal text of v, as LUA_INTEGER_FMT gives it, into out (room for
+ * 21 characters); returns its length. */
+static size_t integer_text(char *out, lua_Integer v) {
+    char digits[24];
+    size_t n = 0, len = 0;
+    lua_Unsigned u = v < 0 ? 0u - (lua_Unsigned)v : (lua_Unsigned)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (v < 0) out[len++] = '-';
+    while (n > 0) out[len++] = digits[--n];
+    return len;
+}
+
+/* The piece of text of the entry at idx, a string or a whole number
+ * (checked by the caller); num: room for an integer's text. */
+static const char *piece(lua_State *L, int idx, char *num, size_t *len, int *is_num) {
+    *is_num = lua_type(L, idx) == LUA_TNUMBER;
+    if (*is_num) {
+        *len = integer_text(num, lua_tointeger(L, idx));
+        return num;
+    }
+    return lua_tolstring(L, idx, len);
+}
+
+#define TEXT_SMALL 256
+
+void kn_push_text_of(lua_State *L, int first, int n) {
+    char small[TEXT_SMALL], num[24];
+    size_t len = 0;
+    int prev_num = 0;
+    first = lua_absindex(L, first);
+    for (int i = 0; i < n; i++) {
+        size_t m;
+        int is_num;
+        const char *s = piece(L, first + i, num, &m, &is_num);
+        if (len + m + 1 > sizeof small) break;          /* a long text: below */
+        if (i > 0) small[len++] = (is_num && prev_num) ? ',' : ' ';
+        memcpy(small + len, s, m);
+        len += m;
+        prev_num = is_num;
+        if (i == n - 1) {
+            lua_pushlstring(L, small, len);
+            return;
+        }
+    }
+    if (n == 0) {
+        lua_pushliteral(L, "");
         return;
     }
+    luaL_Buffer b;                                       /* pushes: indices stay absolute */
+    luaL_buffinit(L, &b);
+    prev_num = 0;
+    for (int i = 0; i < n; i++) {
+        size_t m;
+        int is_num;
+        const char *s = piece(L, first + i, num, &m, &is_num);
+        if (i > 0) luaL_addchar(&b, (is_num && prev_num) ? ',' : ' ');
+        luaL_addlstring(&b, s, m);
+        prev_num = is_num;
+    }
+    luaL_pushresult(&b);
+}
+
+/* The text of a list of entries read one character at a time: what
+ * kn_option_push_text does with a list too long for the stack, or one
+ * that is not an option (the error says why). */
+static void push_text_slowly(lua_State *L, int idx) {
     struct cursor c;
     if (!cursor_open(&c, L, idx)) luaL_error(L, "an option is a string or a list of words and whole numbers, not %s",
                                              luaL_typename(L, idx));
@@ -262,18 +324,31 @@ void kn_option_push_text(lua_State *L, int idx) {
     luaL_pushresult(&b);
 }
 
-void kn_option_push_copy(lua_State *L, int idx) {
+void kn_option_push_text(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) != LUA_TTABLE) {
+    int t = lua_type(L, idx);
+    if (t == LUA_TSTRING) {
         lua_pushvalue(L, idx);
         return;
     }
-    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
-    lua_createtable(L, (int)n, 0);
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, idx, i);
-        lua_rawseti(L, -2, i);
+    lua_Integer n = t == LUA_TTABLE ? (lua_Integer)lua_rawlen(L, idx) : 0;
+    if (n == 0 || n > KN_MAX_WORDS) {
+        push_text_slowly(L, idx);
+        return;
     }
+    luaL_checkstack(L, (int)n + 4, "an option's entries");
+    int base = lua_gettop(L);
+    for (lua_Integer i = 1; i <= n; i++) {
+        int et = lua_rawgeti(L, idx, i);
+        if (!(et == LUA_TSTRING || (et == LUA_TNUMBER && lua_isinteger(L, -1)))) {
+            lua_settop(L, base);
+            push_text_slowly(L, idx);                    /* raises, saying which entry */
+            return;
+        }
+    }
+    kn_push_text_of(L, base + 1, (int)n);
+    lua_replace(L, base + 1);
+    lua_settop(L, base + 1);
 }
 
 /* Why the option at idx is not one, or NULL. */
@@ -499,15 +574,32 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
 /* Pushes option k (1..count) of the family at `family`, checked, with the
  * shape its check gave: a new list, entry i the word of entry i or the
  * choice option k takes from its list (the last list varies fastest). */
-void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape) {
-    lua_Integer pick[KN_MAX_WORDS + 1], rest = k - 1;
-    family = lua_absindex(L, family);
+void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *pick) {
+    lua_Integer rest = k - 1;
     for (int i = shape->n; i >= 1; i--) {
         lua_Integer size = shape->size[i];
         if (size == 0) continue;
         pick[i] = rest % size + 1;
         rest /= size;
     }
+}
+
+void kn_family_push_entries(lua_State *L, int family, const struct kn_family *shape, const lua_Integer *pick) {
+    family = lua_absindex(L, family);
+    luaL_checkstack(L, shape->n + 4, "a family's entries");
+    for (int i = 1; i <= shape->n; i++) {
+        lua_rawgeti(L, family, i);
+        if (shape->size[i] > 0) {
+            lua_rawgeti(L, -1, pick[i]);
+            lua_replace(L, -2);
+        }
+    }
+}
+
+void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape) {
+    lua_Integer pick[KN_MAX_WORDS + 1];
+    family = lua_absindex(L, family);
+    kn_family_picks(shape, k, pick);
     lua_createtable(L, shape->n, 0);
     for (int i = 1; i <= shape->n; i++) {
         lua_rawgeti(L, family, i);
@@ -692,12 +784,6 @@ static int opt_extends(lua_State *L) {
     return 1;
 }
 
-static int opt_copy(lua_State *L) {
-    luaL_checkany(L, 1);
-    kn_option_push_copy(L, 1);
-    return 1;
-}
-
 static const luaL_Reg opt_funcs[] = {
     {"check", opt_check},
     {"seats", opt_seats},
@@ -705,7 +791,6 @@ static const luaL_Reg opt_funcs[] = {
     {"texts", opt_texts},
     {"same", opt_same},
     {"extends", opt_extends},
-    {"copy", opt_copy},
     {"steps", opt_steps},
     {"draw", opt_draw},
     {"expand", opt_expand},

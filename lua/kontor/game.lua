@@ -671,9 +671,8 @@ end
 -- the move so far is complete).
 local extends_any = extends_opt
 
--- Appends option k of `opts`, chosen by `seat`, to the step list (as its
--- text; the simulation's bot, lua/l_bot.c, keeps the option itself and
--- hist_texts makes the text when someone reads it).
+-- Appends option k of `opts`, chosen by `seat`, to the step list, as its
+-- text (the simulation's bot, lua/l_bot.c, does the same in C).
 local function record(game, seat, opts, k)
   local hist, hseat = game.hist, game.hseat
   local n = #hist + 1
@@ -683,16 +682,6 @@ local function record(game, seat, opts, k)
   if n > 1 and hseat[n - 1] == seat and same_text(hist[n - 1], text) then
     game.hstop[n] = extends_any(opts, text)   -- rare: a repeated text
   end
-end
-
--- The step list as texts (steps the bot recorded hold their option).
-local function hist_texts(game)
-  local hist = game.hist
-  for i = 1, #hist do
-    local t = hist[i]
-    if type(t) ~= "string" then hist[i] = option_text(t) end
-  end
-  return hist
 end
 
 -- Applies option k of `seat` at the current decision (already validated).
@@ -1149,7 +1138,6 @@ function Game:apply(action, seat)
   if not ok then return nil, err end
   -- Redo survives only while the new steps are the ones undone.
   local fut = self.future
-  hist_texts(self)
   for i = n0 + 1, #self.hist do
     local f = fut[#fut]
     if f and f[1] == self.hseat[i] and f[2] == self.hist[i] then
@@ -1178,7 +1166,7 @@ end
 -- seats' entries stay as they are. Returns how many.
 local function undo_entry(game, n, seat)
   if game.kind ~= "orders" or not game.entries[seat] then return 0 end
-  local hist, hseat, hidx, hstop = hist_texts(game), game.hseat, game.hidx, game.hstop
+  local hist, hseat, hidx, hstop = game.hist, game.hseat, game.hidx, game.hstop
   local drop, k = {}, 0
   for i = #hist, game.ostart + 1, -1 do
     if k == n then break end
@@ -1205,7 +1193,6 @@ function Game:undo(n, seat)
   local len = #self.hist
   if n > len then n = len end
   if n <= 0 then return 0 end
-  hist_texts(self)
   for i = len, len - n + 1, -1 do
     self.future[#self.future + 1] = { self.hseat[i], self.hist[i], self.hstop[i] }
   end
@@ -1219,7 +1206,7 @@ function Game:pending(seat)
   check_seat(self, seat, "pending")
   local out = {}
   if self.kind ~= "orders" or not self.entries[seat] then return out end
-  local hist, hseat = hist_texts(self), self.hseat
+  local hist, hseat = self.hist, self.hseat
   for i = self.ostart + 1, #hist do
     if hseat[i] == seat then out[#out + 1] = hist[i] end
   end
@@ -1292,7 +1279,7 @@ end
 -- left out altogether (even their number is secret), and so are hidden
 -- steps when `omit` is set.
 local function visible_steps(game, viewer, omit)
-  local hist, hseat, hstop = hist_texts(game), game.hseat, game.hstop
+  local hist, hseat, hstop = game.hist, game.hseat, game.hstop
   local n = #hist
   local hidden_from = n - (viewer and pending_secret(game) or 0)
   local ostart = viewer and game.kind == "orders" and game.ostart or n
@@ -1348,7 +1335,7 @@ end
 
 -- The step list in the order it was taken (secret orders as they arrived).
 local function taken_steps(game)
-  local hist, hseat, hstop, out = hist_texts(game), game.hseat, game.hstop, {}
+  local hist, hseat, hstop, out = game.hist, game.hseat, game.hstop, {}
   for i = 1, #hist do out[i] = { hseat[i], hist[i], hstop[i] } end
   return out
 end

@@ -1227,10 +1227,11 @@ describe("options as data", function()
     assert.are.same({ "1: load fish on ship 2", "2: play fish on slots 1,4" }, g:actions())
   end)
 
-  it("the random bot records the option and the text is made when read", function()
+  it("the random bot records each step's text, made without making the option", function()
     local R = kontor.load_rules(write(tmp("data_opts.lua"), DATA))
     local g = kontor.new_game { rules = R, seed = 3, quiet = true }
     g:play_random(kontor.core.rng(4))
+    for i = 1, #g.hist do assert.are.equal("string", type(g.hist[i])) end
     local moves = g:moves()
     assert.are.equal(2, #moves)
     assert.truthy(moves[1]:match("^1: load fish on ship %d$") or moves[1] == "1: pass", moves[1])
@@ -1297,6 +1298,21 @@ return R]]):format(name, seats))
     end
     local g = kontor.new_game { rules = rules("all_seats", "{ 20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1 }") }
     assert.are.equal(20, #g:who())
+  end)
+
+  it("an option's text: runs of numbers joined by commas, any integer, any length", function()
+    local text = kontor.core.options.text
+    assert.are.equal("x -12,3 y -9223372036854775808,0", text({ "x", -12, 3, "y", math.mininteger, 0 }))
+    assert.are.equal("play fish on slots 1,4", text({ "play", "fish", "on slots", 1, 4 }))
+    assert.are.equal("pass", text("pass"))
+    local long = { ("a"):rep(200), 7, ("b"):rep(100), 8, 9 }
+    assert.are.equal(("a"):rep(200) .. " 7 " .. ("b"):rep(100) .. " 8,9", text(long))
+    local many = {}
+    for i = 1, 70 do many[i] = i end                     -- more entries than an option may have
+    assert.are.equal(table.concat(many, ","), text(many))
+    local ok, err = pcall(text, { "a", 1.5 })
+    assert.is_false(ok)
+    assert.truthy(err:find("option entry 2 is not a string or a whole number", 1, true), err)
   end)
 
   it("two options are the same when their texts are, whatever their entries", function()
