@@ -1,12 +1,13 @@
 /*
  * l_bot.c - the random bot of simulations, as one C function.
  *
- * kontor.core.random_bot(rng, hist, hseat, hidx, hstop, max_steps) returns
- * a function bot(seat, options) -> k that picks k uniformly with `rng`,
- * appends the step to the game's step lists exactly as the Lua driver does
- * (lua/kontor/game.lua, record: the chosen option's text, built from the
- * family or the list without making the option), and gives the next step a
- * fresh instruction budget. Rule code calls it from inside the game's coroutine, where every
+ * kontor.core.random_bot(rng, hist, hseat, hidx, hstop, max_steps [, texts])
+ * returns a function bot(seat, options) -> k that picks k uniformly with
+ * `rng`, appends the step to the game's step lists exactly as the Lua
+ * driver does (lua/kontor/game.lua, record: the chosen option's text, built
+ * from the family or the list without making the option; with texts false,
+ * only the seat and the option's number), and gives the next step a fresh
+ * instruction budget. Rule code calls it from inside the game's coroutine, where every
  * Lua instruction pays for the count hook; done in C, a decision costs one
  * call instead of a hundred hooked instructions.
  */
@@ -21,7 +22,39 @@ struct bot_state {
     lua_Integer max;         /* the most steps it takes */
     lua_Integer base;        /* steps before (see bot_choose) */
     lua_Integer count;       /* steps taken */
+    int texts;               /* record each step's text (else false) */
 };
+
+/* A step recorded without its text: the seat, the option's number and
+ * false for the text, which Lua makes by replaying the numbers if someone
+ * asks (lua/kontor/game.lua, hist_texts). Returns k, or the choices of a
+ * family's option k (2: the family, checked, with its shape). */
+static int record_number(lua_State *L, lua_Integer n, lua_Integer seat, lua_Integer k,
+                         const struct kn_family *shape) {
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
+    lua_pushinteger(L, seat);
+    lua_rawseti(L, lua_upvalueindex(UP_HSEAT), n);
+    lua_pushinteger(L, k);
+    lua_rawseti(L, lua_upvalueindex(UP_HIDX), n);
+    kn_sandbox_rearm();
+    if (shape == NULL) {
+        lua_pushinteger(L, k);
+        return 1;
+    }
+    lua_Integer pick[64 + 1];
+    int lists = 0;
+    kn_family_picks(shape, k, pick);
+    luaL_checkstack(L, shape->n, "a family's choices");
+    for (int i = 1; i <= shape->n; i++) {
+        if (shape->size[i] == 0) continue;
+        lua_rawgeti(L, 2, i);
+        lua_rawgeti(L, -1, pick[i]);
+        lua_remove(L, -2);
+        lists++;
+    }
+    return lists;
+}
 
 /* bot(seat, options [, name, players [, family]]): with a name, options are
  * checked as g:choose checks them (lua/l_options.c); with `family` true,
@@ -60,6 +93,7 @@ static int bot_choose(lua_State *L) {
         b->base = n - count;
     }
     lua_pop(L, 1);
+    if (!b->texts) return record_number(L, n, seat, k, family ? &shape : NULL);
     /* 3..: the chosen option's entries (a family's words and choices), or
      * the option; then its text, which the step list keeps */
     lua_Integer pick[64 + 1];
@@ -117,10 +151,12 @@ static int l_random_bot(lua_State *L) {
     struct kn_rng *rng = kn_check_rng(L, 1);
     for (int i = 2; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
     lua_Integer max = luaL_checkinteger(L, 6);
+    int texts = lua_isnoneornil(L, 7) || lua_toboolean(L, 7);
     lua_settop(L, 5);
     struct bot_state *b = (struct bot_state *)lua_newuserdatauv(L, sizeof *b, 0);
     b->rng = rng;
     b->max = max;
+    b->texts = texts;
     b->base = 0;
     b->count = 0;
     lua_insert(L, 1);                                      /* state rng hist hseat hidx hstop */

@@ -684,6 +684,19 @@ local function record(game, seat, opts, k)
   end
 end
 
+-- The step list as texts. A game played out for its result alone
+-- (play_random with texts false, as kontor sim does) kept only each step's
+-- seat and option number: replaying those makes the texts, the first time
+-- something reads them.
+local rebuild
+local function hist_texts(game)
+  if game.textless then
+    game.textless = nil
+    rebuild(game, #game.hist)
+  end
+  return game.hist
+end
+
 -- Applies option k of `seat` at the current decision (already validated).
 -- Returns true, or false and the script's error (the step is then undone).
 local function step(game, seat, k)
@@ -788,7 +801,7 @@ local function replay_indices(game, hseat, hidx, n)
 end
 
 -- Goes back to the first n steps (used by undo and to roll back).
-local function rebuild(game, n)
+function rebuild(game, n)
   local hseat, hidx = game.hseat, game.hidx
   replay_indices(game, hseat, hidx, n)
 end
@@ -898,10 +911,11 @@ end
 -- so a decision costs no coroutine switch. Every step is still recorded
 -- (replay, save and undo work on the result) and gets a fresh instruction
 -- budget. The first decision, already pending, is answered from outside.
-local function play_random_inside(self, bot, max_steps)
+local function play_random_inside(self, bot, max_steps, texts)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
-  local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps)
+  local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps, texts)
+  if not texts then self.textless = true end
   BOTS[ctx] = rbot
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
   sim_ctx, sim_bot, sim_players = ctx, rbot, SEATS[ctx]
@@ -916,11 +930,14 @@ end
 -- Plays to the end choosing uniformly at random with `bot` (a kontor.Rng):
 -- the simulation's inner loop. `check(game)`, if given, runs after setup
 -- and after every step. Raises on a rule-script error or after max_steps.
-function Game:play_random(bot, check, max_steps)
+-- With `texts` false, a game played from its start keeps each step's seat
+-- and option number but makes no text: the texts are made by replaying
+-- when something reads them (kontor sim wants the result alone).
+function Game:play_random(bot, check, max_steps, texts)
   max_steps = max_steps or 100000
   local below = bot.below
   if not check and self.kind ~= "over" and #self.hist == 0 then
-    return play_random_inside(self, bot, max_steps)
+    return play_random_inside(self, bot, max_steps, texts ~= false)
   end
   if check then check(self) end
   for _ = 1, max_steps do
@@ -1138,6 +1155,7 @@ function Game:apply(action, seat)
   if not ok then return nil, err end
   -- Redo survives only while the new steps are the ones undone.
   local fut = self.future
+  hist_texts(self)
   for i = n0 + 1, #self.hist do
     local f = fut[#fut]
     if f and f[1] == self.hseat[i] and f[2] == self.hist[i] then
@@ -1166,7 +1184,7 @@ end
 -- seats' entries stay as they are. Returns how many.
 local function undo_entry(game, n, seat)
   if game.kind ~= "orders" or not game.entries[seat] then return 0 end
-  local hist, hseat, hidx, hstop = game.hist, game.hseat, game.hidx, game.hstop
+  local hist, hseat, hidx, hstop = hist_texts(game), game.hseat, game.hidx, game.hstop
   local drop, k = {}, 0
   for i = #hist, game.ostart + 1, -1 do
     if k == n then break end
@@ -1190,7 +1208,7 @@ function Game:undo(n, seat)
     check_seat(self, seat, "undo")
     return undo_entry(self, n, seat)
   end
-  local len = #self.hist
+  local len = #hist_texts(self)
   if n > len then n = len end
   if n <= 0 then return 0 end
   for i = len, len - n + 1, -1 do
@@ -1206,7 +1224,7 @@ function Game:pending(seat)
   check_seat(self, seat, "pending")
   local out = {}
   if self.kind ~= "orders" or not self.entries[seat] then return out end
-  local hist, hseat = self.hist, self.hseat
+  local hist, hseat = hist_texts(self), self.hseat
   for i = self.ostart + 1, #hist do
     if hseat[i] == seat then out[#out + 1] = hist[i] end
   end
@@ -1279,7 +1297,7 @@ end
 -- left out altogether (even their number is secret), and so are hidden
 -- steps when `omit` is set.
 local function visible_steps(game, viewer, omit)
-  local hist, hseat, hstop = game.hist, game.hseat, game.hstop
+  local hist, hseat, hstop = hist_texts(game), game.hseat, game.hstop
   local n = #hist
   local hidden_from = n - (viewer and pending_secret(game) or 0)
   local ostart = viewer and game.kind == "orders" and game.ostart or n
@@ -1335,7 +1353,7 @@ end
 
 -- The step list in the order it was taken (secret orders as they arrived).
 local function taken_steps(game)
-  local hist, hseat, hstop, out = game.hist, game.hseat, game.hstop, {}
+  local hist, hseat, hstop, out = hist_texts(game), game.hseat, game.hstop, {}
   for i = 1, #hist do out[i] = { hseat[i], hist[i], hstop[i] } end
   return out
 end
@@ -1356,7 +1374,7 @@ function Game:undo_moves(n)
   local undone = {}
   for i = #list - n + 1, #list do undone[#undone + 1] = { list[i][1], list[i][2] } end
   -- the steps of those moves: walk back from the end, move by move
-  local hist, hseat, steps, m = self.hist, self.hseat, 0, 0
+  local hist, hseat, steps, m = hist_texts(self), self.hseat, 0, 0
   local i = #hist
   while m < n and i >= 1 do
     steps = steps + 1

@@ -15,9 +15,10 @@ local derive = core.derive_seed
 
 -- Plays one game to the end with random choices; returns the game.
 -- `check(game)` (optional) is called after setup and after every step.
+-- The steps' texts are made only if something reads them.
 function M.playout(R, params, bot, check, quiet)
   local game = gamemod.new(R, params, quiet)
-  return game:play_random(bot, check, params.max_steps)
+  return game:play_random(bot, check, params.max_steps, false)
 end
 
 -- The variants of R as given, in the command line's form with their

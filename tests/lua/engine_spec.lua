@@ -1241,6 +1241,27 @@ describe("options as data", function()
     assert.are.same(g:state().got, again:state().got)
   end)
 
+  it("a game played for its result alone makes its texts when they are read, by replaying", function()
+    local R = kontor.load_rules("sea_merchants")
+    local with = kontor.new_game { rules = R, players = 4, seed = 11, quiet = true }
+    with:play_random(kontor.core.rng(5))
+    local without = kontor.new_game { rules = R, players = 4, seed = 11, quiet = true }
+    without:play_random(kontor.core.rng(5), nil, nil, false)
+    assert.are.equal(#with.hist, #without.hist)
+    assert.are.equal(false, without.hist[#without.hist])       -- no text made yet
+    assert.are.same(with.hidx, without.hidx)
+    assert.are.same(with:result(), without:result())
+    assert.are.same(with:moves(), without:moves())             -- made now
+    assert.are.same(with.hist, without.hist)
+    assert.are.same(with.hstop, without.hstop)
+    -- and undo, from a fresh game played the same way
+    local again = kontor.new_game { rules = R, players = 4, seed = 11, quiet = true }
+    again:play_random(kontor.core.rng(5), nil, nil, false)
+    assert.are.equal(3, again:undo(3))
+    assert.are.same({ table.unpack(with.hist, 1, #with.hist - 3) }, again.hist)
+    assert.are.equal(json.encode(with:state()), json.encode(again:redo(3) and again:state()))
+  end)
+
   local cases = {
     { "metatable", [[g:choose(1, "x", setmetatable({ "a" }, { __len = function() while true do end end }))]],
       "bad_metatable.lua:4: g:choose: the options of decision 'x' of seat 1 are a table with a metatable (options are plain lists)" },
@@ -1310,8 +1331,8 @@ return R]]):format(name, seats))
     local many = {}
     for i = 1, 70 do many[i] = i end                     -- more entries than an option may have
     assert.are.equal(table.concat(many, ","), text(many))
-    local ok, err = pcall(text, { "a", 1.5 })
-    assert.is_false(ok)
+    local made, err = pcall(text, { "a", 1.5 })
+    assert.is_false(made)
     assert.truthy(err:find("option entry 2 is not a string or a whole number", 1, true), err)
   end)
 
