@@ -1,6 +1,6 @@
 -- A Lua-level sampling profile of `kontor sim`'s games (docs/performance.md).
 --
---   build/kontor run tests/bench/profile.lua RULES PLAYERS GAMES [line] [TOP]
+--   build/kontor run tests/bench/profile.lua RULES[+VARIANT...] PLAYERS GAMES [line] [TOP]
 --
 -- Plays games 1..GAMES of `kontor sim --rules RULES --players PLAYERS
 -- --seed 1` as the simulation does, with a count hook on each game's
@@ -15,10 +15,13 @@ local rules = require "kontor.rules"
 local name, players, games = arg[1], tonumber(arg[2]), tonumber(arg[3])
 local by_line, top = arg[4] == "line", tonumber(arg[5] or arg[4]) or 40
 if not (name and players and games) then
-  io.stderr:write("usage: kontor run tests/bench/profile.lua RULES PLAYERS GAMES [line] [TOP]\n")
+  io.stderr:write("usage: kontor run tests/bench/profile.lua RULES[+VARIANT...] PLAYERS GAMES [line] [TOP]\n")
   os.exit(2)
 end
-local R = assert(rules.load(name))
+local base, variants = name, {}
+for v in name:gmatch("%+([^+]+)") do variants[#variants + 1] = v end
+base = name:match("^[^+]+")
+local R = assert(rules.load(base, variants))
 local options = rules.resolve_options(R, {})
 local names = {}
 for i = 1, players do names[i] = "Player " .. i end
