@@ -18,9 +18,8 @@ if not (name and players and games) then
   io.stderr:write("usage: kontor run tests/bench/profile.lua RULES[+VARIANT...] PLAYERS GAMES [line] [TOP]\n")
   os.exit(2)
 end
-local base, variants = name, {}
+local base, variants = name:match("^[^+]+"), {}
 for v in name:gmatch("%+([^+]+)") do variants[#variants + 1] = v end
-base = name:match("^[^+]+")
 local R = assert(rules.load(base, variants))
 local options = rules.resolve_options(R, {})
 local names = {}
