@@ -1448,6 +1448,47 @@ return R]]):format(name, seats))
     end)
   end
 
+  it("g:choose refuses in a simulation too, at the script's line", function()
+    local tried = 0
+    for _, c in ipairs(cases) do
+      if c[2]:match("^g:choose%(") or c[2]:match("; g:choose%(") then
+        local name = "chsim_" .. c[1]
+        local R = kontor.load_rules(bad_rules(name, 'g:choose(1, "first", { "go" })\n' .. c[2]))
+        local g = kontor.new_game { rules = R, seed = 1, quiet = true }
+        local sim_ok, err = pcall(g.play_random, g, kontor.core.rng(1), nil, nil, false)
+        assert.is_false(sim_ok)
+        local want = name .. ".lua:5: " .. c[3]:gsub("^[^:]+:%d+: ", "")
+        assert.truthy(tostring(err):find(want, 1, true), tostring(err))
+        tried = tried + 1
+      end
+    end
+    assert.are.equal(7, tried)
+  end)
+
+  it("in a simulation a script's own g:choose is the one called; the engine's methods stay", function()
+    local engine = kontor.new_game { rules = "sea_merchants", players = 2, seed = 3, quiet = true }
+    local choose, choose_from = engine.ctx.choose, engine.ctx.choose_from
+    engine:play_random(kontor.core.rng(3), nil, nil, false)
+    assert.are.equal(choose, engine.ctx.choose)                  -- given back
+    assert.are.equal(choose_from, engine.ctx.choose_from)
+    local R = kontor.load_rules(write(tmp("own_choose.lua"), [[
+local R = { name = "own_choose", players = { min = 2, max = 2 } }
+function R.setup(g)
+  g.asked = 0
+  local engine_choose = g.choose
+  g.choose = function(self, ...) self.asked = self.asked + 1; return engine_choose(self, ...) end
+end
+function R.play(g)
+  for _ = 1, 5 do g:choose(1, "x", { "a", "b" }) end
+  g:finish()
+end
+function R.scores(g) return { g.asked, 0 } end
+return R]]))
+    local own = kontor.new_game { rules = R, seed = 1, quiet = true }
+    own:play_random(kontor.core.rng(1), nil, nil, false)
+    assert.are.same({ 5, 0 }, own:result().scores)
+  end)
+
   it("a constraint that names its decisions is called only there", function()
     local calls = 0
     local R = kontor.load_rules(TAKE)
