@@ -26,6 +26,7 @@
  *   pick(family, k) -> values               the entries option k of a family takes from its lists
  *   family_draw(family, random) -> values   the entries of option random(n) (the bench's stand-in)
  *   seats(list, players, what) -> n         the seats of g:choose_all and g:choose_orders, checked
+ *   allowed(g, cons, seat, name, options) -> [kept, indices]   the options R.constraints allow
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -784,6 +785,57 @@ static int opt_extends(lua_State *L) {
     return 1;
 }
 
+/* allowed(g, constraints, seat, name, options) -> [kept, indices]: the
+ * options (checked) that every constraint allows, each constraint called
+ * as f(g, seat, name, text, option) and refusing with anything but nil;
+ * nothing when all are allowed, else the allowed options in order and
+ * their indices in `options` (lua/kontor/game.lua, allowed). */
+static int opt_allowed(lua_State *L) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 5, LUA_TTABLE);
+    lua_settop(L, 5);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 5), ncons = (lua_Integer)lua_rawlen(L, 2), kept = 0;
+    lua_pushnil(L);                                        /* 6: the options kept */
+    lua_pushnil(L);                                        /* 7: their indices */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 5, i);                              /* 8: the option */
+        kn_option_push_text(L, 8);                         /* 9: its text */
+        int ok = 1;
+        for (lua_Integer j = 1; j <= ncons && ok; j++) {
+            lua_rawgeti(L, 2, j);
+            lua_pushvalue(L, 1);
+            lua_pushvalue(L, 3);
+            lua_pushvalue(L, 4);
+            lua_pushvalue(L, 9);
+            lua_pushvalue(L, 8);
+            lua_call(L, 5, 1);
+            ok = lua_isnil(L, -1);
+            lua_pop(L, 1);
+        }
+        if (!ok && lua_isnil(L, 6)) {                      /* the first refused: keep those before */
+            lua_createtable(L, (int)(n - 1), 0);
+            lua_createtable(L, (int)(n - 1), 0);
+            for (lua_Integer m = 1; m < i; m++) {
+                lua_rawgeti(L, 5, m);
+                lua_rawseti(L, -3, m);
+                lua_pushinteger(L, m);
+                lua_rawseti(L, -2, m);
+            }
+            kept = i - 1;
+            lua_replace(L, 7);
+            lua_replace(L, 6);
+        } else if (ok && !lua_isnil(L, 6)) {
+            kept++;
+            lua_pushvalue(L, 8);
+            lua_rawseti(L, 6, kept);
+            lua_pushinteger(L, i);
+            lua_rawseti(L, 7, kept);
+        }
+        lua_settop(L, 7);
+    }
+    return lua_isnil(L, 6) ? 0 : 2;
+}
+
 static const luaL_Reg opt_funcs[] = {
     {"check", opt_check},
     {"seats", opt_seats},
@@ -796,6 +848,7 @@ static const luaL_Reg opt_funcs[] = {
     {"expand", opt_expand},
     {"pick", opt_pick},
     {"family_draw", opt_family_draw},
+    {"allowed", opt_allowed},
     {NULL, NULL}
 };
 

@@ -60,22 +60,9 @@ local Ctx = {}
 -- (g, seat, decision, text, option) -> a reason, or nil when the option is
 -- allowed. Returns nil when every option is allowed, else the allowed
 -- options and their indices in `options`.
+local copt_allowed = copt.allowed   -- the loop, in C (lua/l_options.c)
 local function allowed(ctx, cons, seat, name, options)
-  local kept, map
-  for i = 1, #options do
-    local option, ok = options[i], true
-    local text = option
-    if type(text) ~= "string" then text = option_text(option) end
-    for j = 1, #cons do
-      if cons[j](ctx, seat, name, text, option) ~= nil then ok = false; break end
-    end
-    if not ok and not kept then
-      kept, map = {}, {}
-      for m = 1, i - 1 do kept[m], map[m] = options[m], m end
-    elseif ok and kept then
-      kept[#kept + 1], map[#map + 1] = option, i
-    end
-  end
+  local kept, map = copt_allowed(ctx, cons, seat, name, options)
   if kept and kept[1] == nil then
     error(format("the constraints of the variants leave seat %s no option at decision '%s'",
       tostring(seat), tostring(name)), 3)
@@ -136,14 +123,14 @@ end
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
-  if self == sim_ctx and not (self._cons and (self._cons[name] or self._cons[true])) then
+  local by = self._cons
+  if self == sim_ctx and not (by and by[name]) then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return sim_bot(seat, options, name, sim_players)   -- checks as check_options
   end
   local players = SEATS[self] or seats_of(self, "g:choose")
-  local by = self._cons
   if by then
-    local cons = by[name] or by[true]
+    local cons = by[name]
     if cons then
       check_options(options, seat, name, players)
       return choose_allowed(self, cons, seat, name, options)
@@ -166,14 +153,14 @@ end
 -- ("fish", 2). The simulation's bot makes only the option chosen; any other
 -- way makes them all, and goes on exactly as g:choose does.
 function Ctx:choose_from(seat, name, family)
-  if self == sim_ctx and not (self._cons and (self._cons[name] or self._cons[true])) then
+  local by = self._cons
+  if self == sim_ctx and not (by and by[name]) then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return sim_bot(seat, family, name, sim_players, true)   -- checks as expand
   end
   local players = SEATS[self] or seats_of(self, "g:choose_from")
-  local by = self._cons
   if by then
-    local cons = by[name] or by[true]
+    local cons = by[name]
     if cons then
       return choose_allowed(self, cons, seat, name, expand(family, seat, name, players), family)
     end
@@ -207,7 +194,7 @@ function Ctx:choose_all(seats, name, by_seat)
   seats = { table.unpack(seats, 1, nseats) }
   by_seat = lists
   local cons, maps = self._cons, nil
-  cons = cons and (cons[name] or cons[true])
+  cons = cons and cons[name]
   if cons then
     local filtered = {}
     for _, s in ipairs(seats) do
@@ -539,8 +526,9 @@ end
 -- (g, seat, decision, text, option) -> reason or nil, which looks at every
 -- decision, or { decisions = { name, ... }, check = function }, which looks
 -- only at the decisions named. Returns nil (no constraint) or a table:
--- decision name -> the constraints that look at it, [true] -> those that
--- look at every decision.
+-- decision name -> the constraints that look at it, in R.constraints'
+-- order; any other name -> those that look at every decision (through
+-- its metatable, when there are such).
 local function compile_constraints(R)
   local list = rawget(R, "constraints")
   if list == nil then return nil end
@@ -575,7 +563,7 @@ local function compile_constraints(R)
   if #any == 0 and next(named) == nil then return nil end
   -- every decision's list keeps R.constraints' order
   local by = {}
-  if #any > 0 then by[true] = any end
+  if #any > 0 then setmetatable(by, { __index = function() return any end }) end
   for d in pairs(named) do
     local l = {}
     for i = 1, rawlen(list) do
@@ -976,7 +964,7 @@ end
 
 local function explain(game, seat, name, text)
   local cons = game.cons
-  cons = cons and (cons[name] or cons[true]) or {}
+  cons = cons and cons[name] or {}
   local option = text                  -- the option itself, if the text is one
   local opts, texts = options_of(game, seat), texts_of(game, seat)
   for i = 1, texts and #texts or 0 do
