@@ -1508,6 +1508,37 @@ return R]]))
     assert.is_true(calls > before)
   end)
 
+  it("a constraint for every decision is asked at each; one that spoils the options gives an error", function()
+    local R = kontor.load_rules(write(tmp("spoil.lua"), [[
+local R = { name = "spoil", players = { min = 2, max = 2 } }
+function R.setup(g) g.asked = 0 end
+function R.play(g)
+  g.opts = { "a", { "b", 2 }, "c" }
+  local k = g:choose(1, "first", g.opts)
+  g.took = k
+  g:choose(1, "second", g.opts)
+end
+function R.scores(g) return { g.took or 0, 0 } end
+return R]]))
+    R.constraints[#R.constraints + 1] = function(g, seat, decision, text)
+      g.asked = g.asked + 1
+      if decision == "first" then return text == "a" and "not a" or nil end
+      g.opts[2] = { "b", 1.5 }                  -- the list changes while it is asked
+    end
+    local g = kontor.new_game { rules = R, seed = 1, quiet = true }
+    assert.are.same({ "b 2", "c" }, g:options())   -- "a" refused
+    assert.are.equal(3, g.ctx.asked)
+    local applied, err = pcall(g.apply, g, "c") -- then the second decision spoils its list
+    assert.is_false(applied)
+    assert.truthy(tostring(err):find("option entry 2 is not a string or a whole number", 1, true), tostring(err))
+    assert.are.same({ "b 2", "c" }, g:options())   -- the game is as it was
+    assert.are.equal(0, #g.hist)
+    local sim = kontor.new_game { rules = R, seed = 1, quiet = true }
+    local sim_ok, sim_err = pcall(sim.play_random, sim, kontor.core.rng(1), nil, nil, false)
+    assert.is_false(sim_ok)
+    assert.truthy(tostring(sim_err):find("option entry 2 is not a string or a whole number", 1, true), tostring(sim_err))
+  end)
+
   it("a constraint must be a function or name its decisions", function()
     local R = kontor.load_rules(RACE)
     R.constraints[1] = { check = function() end }
