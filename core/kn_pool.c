@@ -23,8 +23,9 @@ int kn_pool_init(struct kn_pool *p, size_t reserve) {
 #ifdef MADV_HUGEPAGE
     /* Blocks are cut from the region in the order asked and come back in
      * the order the collector frees them: a game's small tables spread
-     * over all of it. With 2 MiB pages (where the kernel allows them on
-     * request) that costs no TLB misses: about 4% of a simulated game. */
+     * over all of it. 2 MiB pages (where the kernel gives them on request)
+     * spare the TLB misses; the gain by time is within the noise of our
+     * measurements (docs/performance.md). */
     madvise(m, reserve, MADV_HUGEPAGE);
 #endif
     p->base = p->top = m;

@@ -27,7 +27,7 @@
 
 /* The largest pooled block, bytes: a game's step lists (200 steps) and
  * its thread's stack fit, so a simulated game asks the C library for
- * nothing (Sea Merchants: about +2% games a second against 256). */
+ * nothing. */
 #define KN_POOL_MAX 4096
 #define KN_POOL_CLASSES (KN_POOL_MAX / 16)
 

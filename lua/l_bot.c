@@ -7,9 +7,8 @@
  * driver does (lua/kontor/game.lua, record: the chosen option's text, built
  * from the family or the list without making the option; with texts false,
  * only the seat and the option's number), and gives the next step a fresh
- * instruction budget. Rule code calls it from inside the game's coroutine, where every
- * Lua instruction pays for the count hook; done in C, a decision costs one
- * call instead of a hundred hooked instructions.
+ * budget. Rule code calls it from inside the game's coroutine: a decision
+ * costs one C call and no coroutine switch.
  */
 #include "binding.h"
 #include "rng.h"
@@ -45,7 +44,7 @@ static int record_number(lua_State *L, lua_Integer n, lua_Integer seat, lua_Inte
     lua_Integer pick[64 + 1];
     int lists = 0;
     kn_family_picks(shape, k, pick);
-    luaL_checkstack(L, shape->n, "a family's choices");
+    luaL_checkstack(L, shape->n + 1, "a family's choices");
     for (int i = 1; i <= shape->n; i++) {
         if (shape->size[i] == 0) continue;
         lua_rawgeti(L, 2, i);

@@ -901,7 +901,7 @@ end
 -- budget. The first decision, already pending, is answered from outside.
 local function play_random_inside(self, bot, max_steps, texts)
   local ctx = self.ctx
-  -- Lua's `record` done in C (lua/l_bot.c): no hooked instructions per step.
+  -- Lua's `record` done in C (lua/l_bot.c), with or without the texts.
   local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps, texts)
   if not texts then self.textless = true end
   BOTS[ctx] = rbot
