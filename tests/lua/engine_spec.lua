@@ -1448,6 +1448,31 @@ return R]]):format(name, seats))
     end)
   end
 
+  it("a family of 64 lists gives back its 64 choices, in a game and in a simulation", function()
+    local R = kontor.load_rules(write(tmp("fam64.lua"), [[
+local R = { name = "fam64", players = { min = 2, max = 2 } }
+function R.setup(g) end
+function R.play(g)
+  g:choose(1, "first", { "go" })
+  local fam = {}
+  for i = 1, 64 do fam[i] = i <= 16 and { i, i + 1 } or { i } end   -- 2^16 options
+  local vals = { g:choose_from(1, "x", fam) }
+  g.n, g.sum = #vals, 0
+  for _, v in ipairs(vals) do g.sum = g.sum + v end
+  g:finish()
+end
+function R.scores(g) return { g.n or 0, g.sum or 0 } end
+return R]]))
+    for _, texts in ipairs { true, false } do
+      local g = kontor.new_game { rules = R, seed = 1, quiet = true }
+      g:play_random(kontor.core.rng(2), nil, nil, texts)
+      local scores = g:result().scores
+      assert.are.equal(64, scores[1])
+      assert.is_true(scores[2] >= 2080 and scores[2] <= 2096)   -- choice i, or i + 1 for the first 16
+      assert.are.equal(2, #g:moves())
+    end
+  end)
+
   it("g:choose refuses in a simulation too, at the script's line", function()
     local tried = 0
     for _, c in ipairs(cases) do
