@@ -195,6 +195,16 @@ describe("kontor compare", function()
     assert.are.equal(50, s.wins[1] + s.wins[2] - s.shared_wins)
   end)
 
+  it("plays bots in a game of secret orders (Old World), each seat's entry by its own bot", function()
+    local out, err, code = kontor_cmd("sim --rules old_world --players 3 --games 4 --seed 5 "
+      .. "--bot 1=greedy --bot 2=random --jobs 1 --json")
+    assert.are.equal(0, code, err)
+    local s = json.decode(out)
+    assert.are.same({ "greedy", "random", "random" }, s.seats)
+    assert.are.equal(4, s.games)
+    assert.is_true(s.mean_turns > 0)
+  end)
+
   it("stops early once every interval is narrow enough, the same with jobs", function()
     local args = "compare --rules tests/balance/dice.lua --a '' --b '--option target=30' --games 5000 --until-width 1 --json"
     local one, err, code = kontor_cmd(args .. " --jobs 1")

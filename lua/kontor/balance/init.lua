@@ -168,6 +168,10 @@ local function play_with_bots(L, game, gseed, cov)
       for _, s in ipairs(game.seats) do
         if not game.chosen[s] then seat = s; break end
       end
+    elseif kind == "orders" then              -- secret orders: the first seat still entering
+      for _, s in ipairs(game.seats) do
+        if not game.entries[s].done then seat = s; break end
+      end
     else
       seat = game.seat
     end
