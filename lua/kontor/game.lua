@@ -660,10 +660,15 @@ end
 local extends_any = extends_opt
 
 -- Appends option k of `opts`, chosen by `seat`, to the step list, as its
--- text (the simulation's bot, lua/l_bot.c, does the same in C).
+-- text (the simulation's bot, lua/l_bot.c, does the same in C). A copy for
+-- search keeps the option's number alone: a bot's rollouts make no text.
 local function record(game, seat, opts, k)
   local hist, hseat = game.hist, game.hseat
   local n = #hist + 1
+  if game.copy then   -- a copy for search (lua/kontor/fork.lua): its steps are never read as texts
+    hist[n], hseat[n], game.hidx[n] = false, seat, k
+    return
+  end
   local text = opts[k]
   if type(text) ~= "string" then text = option_text(text) end
   hist[n], hseat[n], game.hidx[n] = text, seat, k
@@ -678,6 +683,9 @@ end
 -- something reads them.
 local rebuild
 local function hist_texts(game)
+  if game.copy then
+    error("a copy of a game for search (kontor.fork) keeps its steps as option numbers, not texts", 3)
+  end
   if game.textless then
     game.textless = nil
     rebuild(game, #game.hist)

@@ -354,6 +354,23 @@ describe("copies for search", function()
     assert.is_true(moved, "the tiles were dealt again")
   end)
 
+  it("keep their steps as option numbers, and say so if asked for texts", function()
+    local g = kontor.new_game { rules = "sea_merchants", players = 3, seed = 4 }
+    for _ = 1, 12 do g:step(decider(g), 1) end
+    local copy = fork.copy(fork.base(g, decider(g)))
+    local n = #copy.hist
+    fork.step(copy, decider(copy), 1)
+    assert.are.equal(n + 1, #copy.hist)
+    assert.are.equal(false, copy.hist[n + 1])
+    assert.are.equal(1, copy.hidx[n + 1])
+    local ok, err = pcall(copy.moves, copy)
+    assert.is_false(ok)
+    assert.truthy(err:find("a copy of a game for search (kontor.fork) keeps its steps as option numbers, not texts",
+      1, true), err)
+    assert.are.equal(12, #g.hist)                            -- the game itself keeps its texts
+    assert.are.equal("string", type(g:moves()[1]))
+  end)
+
   it("replay the game for a rule set that does not resume at a turn", function()
     local g = kontor.new_game { rules = "tests/rulesets/race.lua", players = 3, seed = 1 }
     for _ = 1, 5 do g:step(decider(g), 1) end
