@@ -117,6 +117,7 @@ static int bot_choose(lua_State *L) {
         if (lua_tointeger(L, -1) == seat && kn_option_same(L, -2, text)) {
             lua_pop(L, 2);
             if (family) {                                  /* rare: the options made */
+                luaL_checkstack(L, 8, "a family's options");
                 lua_createtable(L, (int)nopts, 0);
                 for (lua_Integer i = 1; i <= nopts; i++) {
                     kn_family_push_option(L, 2, i, &shape);
@@ -138,6 +139,7 @@ static int bot_choose(lua_State *L) {
         return 1;
     }
     int lists = 0;                                         /* the choices, in order */
+    luaL_checkstack(L, shape.n, "a family's choices");    /* 64 entries: 3 + 2 * 64 slots */
     for (int i = 1; i <= shape.n; i++) {
         if (shape.size[i] == 0) continue;
         lua_pushvalue(L, 2 + i);

@@ -1459,6 +1459,10 @@ function R.play(g)
   local vals = { g:choose_from(1, "x", fam) }
   g.n, g.sum = #vals, 0
   for _, v in ipairs(vals) do g.sum = g.sum + v end
+  local one = {}
+  for i = 1, 64 do one[i] = { i } end                -- one option, taken twice: the same text again
+  g:choose_from(1, "y", one)
+  g.n = g.n + select("#", g:choose_from(1, "y", one)) - 64
   g:finish()
 end
 function R.scores(g) return { g.n or 0, g.sum or 0 } end
@@ -1469,7 +1473,9 @@ return R]]))
       local scores = g:result().scores
       assert.are.equal(64, scores[1])
       assert.is_true(scores[2] >= 2080 and scores[2] <= 2096)   -- choice i, or i + 1 for the first 16
-      assert.are.equal(2, #g:moves())
+      local moves = g:moves()
+      assert.are.equal(4, #moves)
+      assert.are.equal(moves[3]:match(": (.*)"), moves[4]:match(": (.*)"))   -- the same text twice
     end
   end)
 
