@@ -179,6 +179,7 @@ static int l_max(lua_State *L)
 static int l_tostring(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
+    kn_sandbox_charge(L, (double)c->n);   /* every value written: charged before */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, KONTOR_COUNTER "(");

@@ -691,7 +691,8 @@ static int opt_family_draw(lua_State *L) {
     luaL_checkstack(L, lists + 2, "a family's choices");
     for (lua_Integer i = 1; i <= n; i++) {
         if (size[i] == 0) continue;
-        lua_rawgeti(L, 1, i);
+        if (lua_rawgeti(L, 1, i) != LUA_TTABLE)           /* random() may have changed the family */
+            return luaL_error(L, "family_draw: entry %I of the family changed while drawing", i);
         lua_rawgeti(L, -1, pick[i]);
         lua_remove(L, -2);
     }

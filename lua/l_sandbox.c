@@ -397,6 +397,7 @@ static int sb_call(lua_State *L) {
         lua_insert(L, -2);
         return 2;
     }
+    luaL_checkstack(L, 1, NULL);           /* the results may fill the frame */
     lua_pushboolean(L, 1);
     lua_replace(L, 1);
     return lua_gettop(L);

@@ -219,6 +219,10 @@ A["sum of a big counter"] = function()
   local c = kontor.counter { n = 0x1000000 }
   for _ = 1, 1000000 do c:sum() end
 end
+A["tostring of a big counter"] = function()
+  local c = kontor.counter { n = 0x800000 }
+  for _ = 1, 1000000 do local _ = tostring(c) end
+end
 -- Class 5: a pending __close in the frame that raises runs under the limits.
 A["pending __close loops"] = function()
   local t <close> = setmetatable({}, { __close = spin })

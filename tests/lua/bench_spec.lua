@@ -75,6 +75,10 @@ describe("the plain Lua loops of make bench", function()
     assert.are.same({}, { draw_c({ "pass" }, function(n) assert.are.equal(1, n); return 1 end) })
     assert.has_error(function() draw_c({ "load", {} }, function() return 1 end) end)
     assert.has_error(function() draw_c({ "load", { "a" } }, function() return 2 end) end)
+    local changing = { "load", { "a", "b" } }
+    local ok, err = pcall(draw_c, changing, function() changing[2] = 7; return 1 end)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("entry 2 of the family changed while drawing", 1, true), tostring(err))
   end)
 
   it("know no other game", function()

@@ -128,6 +128,7 @@ describe("a hostile step", function()
     { "push 2^40 copies", WORK, "l_pile.c push(card, n): n charged before the pile grows" },
     { "counts of 2^31 cards", WORK, "l_pile.c counts(n): the pile's size and n charged before the count list is made" },
     { "sum of a big counter", WORK, "l_counter.c sum: the counter's size charged" },
+    { "tostring of a big counter", WORK, "l_counter.c __tostring: every value written charged before" },
     -- Class 5: the failing frame's pending __close runs under the limits.
     { "pending __close loops", "attack%.lua:%d+: the step failed",
       "l_sandbox.c sb_resume: the dead thread is reset while armed; the step's own error is kept" },
