@@ -48,6 +48,19 @@ static inline int kn_pool_owns(const struct kn_pool *p, const void *ptr) {
     return (const char *)ptr >= p->base && (const char *)ptr < p->end;
 }
 
+/* The collector frees blocks all over the region, long before they are
+ * asked for again, so the block at the head of a free list is rarely in
+ * the cache, and reading its link to the next one stalled: a tenth of a
+ * simulated game's time (perf, Sea Merchants 4p). Each allocation asks
+ * for the next block of its class to be fetched while the script goes on,
+ * so the next allocation of that class finds it there. A hint: it never
+ * faults, not even on NULL. */
+#if defined(__GNUC__)
+#define KN_PREFETCH(ptr) __builtin_prefetch((ptr), 1, 3)
+#else
+#define KN_PREFETCH(ptr) ((void)(ptr))
+#endif
+
 /* A block of n bytes (1..KN_POOL_MAX), or NULL: too large, or the region
  * is full. Inline: a Lua state asks for a block every few instructions. */
 static inline void *kn_pool_alloc(struct kn_pool *p, size_t n) {
@@ -55,7 +68,10 @@ static inline void *kn_pool_alloc(struct kn_pool *p, size_t n) {
     size_t c = (n - 1) >> 4, size = (c + 1) << 4;
     void *b = p->free_list[c];
     if (b != NULL) {
-        memcpy(&p->free_list[c], b, sizeof b);      /* the next free block */
+        void *next;
+        memcpy(&next, b, sizeof next);              /* the next free block */
+        p->free_list[c] = next;
+        KN_PREFETCH(next);
     } else {
         if ((size_t)(p->end - p->top) < size) return NULL;
         b = p->top;
