@@ -582,6 +582,12 @@ local function compile_constraints(R)
   return by
 end
 
+-- Runs a started game's program to its first decision.
+local function run_to_decision(game)
+  local ok, err = advance(game, game.ctx)
+  if not ok then error(err, 0) end
+end
+
 local function deep_copy(v)
   if type(v) ~= "table" then return v end
   local t = {}
@@ -622,8 +628,10 @@ end
 methods_fields(new_ctx({ params = { players = 1, seed = 1 } }))
 
 -- (Re)starts the game from its parameters: setup, then run to the first
--- decision. Raises a message on a rule-script error.
-local function start(game)
+-- decision (`deferred`: not yet; the simulation's playout runs it with its
+-- bot inside, so that the first decision too is made as every other).
+-- Raises a message on a rule-script error.
+local function start(game, deferred)
   local R = game.R
   if game.cons_of ~= R then
     game.cons, game.cons_of = compile_constraints(R), R
@@ -639,8 +647,7 @@ local function start(game)
     error(format("setting up %s failed: %s", R.name, err), 0)
   end
   game.co = csb.thread(R.play)
-  local aok, aerr = advance(game, ctx)
-  if not aok then error(aerr, 0) end
+  if not deferred then run_to_decision(game) end
 end
 
 local function seat_label(seat)
@@ -907,7 +914,15 @@ end
 -- so a decision costs no coroutine switch. Every step is still recorded
 -- (replay, save and undo work on the result) and gets a fresh instruction
 -- budget. The first decision, already pending, is answered from outside.
-local function play_random_inside(self, bot, max_steps, texts)
+local function NO_CHECK() end
+
+-- A game started with its first decision deferred, played to the end.
+local function play_from_start(self, bot, check, max_steps)
+  run_to_decision(self)
+  return Game.play_random(self, bot, check, max_steps)
+end
+
+local function play_random_inside(self, bot, max_steps, texts, deferred)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c), with or without the texts.
   local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps, texts)
@@ -915,7 +930,7 @@ local function play_random_inside(self, bot, max_steps, texts)
   BOTS[ctx] = rbot
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
   sim_ctx, sim_bot, sim_players = ctx, rbot, SEATS[ctx]
-  local ok, err = pcall(Game.play_random, self, bot, function() end, max_steps)
+  local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps)
   sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
   BOTS[ctx] = nil
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
@@ -968,6 +983,16 @@ function Game:play_random(bot, check, max_steps, texts)
   end
   if self.kind == "over" then return self end
   error(format("the game did not end within %d steps", max_steps), 0)
+end
+
+-- A new game played to its end as Game:play_random(bot, nil, max_steps,
+-- texts) plays it, its first decision included: the same game, its
+-- options made as the simulation makes every other decision's. Raises as
+-- M.new and Game:play_random do.
+function M.playout(R, params, bot, max_steps, texts, quiet)
+  local game = setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
+  start(game, true)
+  return play_random_inside(game, bot, max_steps or 100000, texts ~= false, true)
 end
 
 local function explain(game, seat, name, text)

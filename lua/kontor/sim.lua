@@ -17,6 +17,7 @@ local derive = core.derive_seed
 -- `check(game)` (optional) is called after setup and after every step.
 -- The steps' texts are made only if something reads them.
 function M.playout(R, params, bot, check, quiet)
+  if not check then return gamemod.playout(R, params, bot, params.max_steps, false, quiet) end
   local game = gamemod.new(R, params, quiet)
   return game:play_random(bot, check, params.max_steps, false)
 end

@@ -1262,6 +1262,39 @@ describe("options as data", function()
     assert.are.equal(json.encode(with:state()), json.encode(again:redo(3) and again:state()))
   end)
 
+  it("a playout plays the game new_game and play_random play, its first decision by the bot inside", function()
+    local gamemod = require "kontor.game"
+    local rules = require "kontor.rules"
+    for _, setup in ipairs { { "sea_merchants", 4 }, { "caribbean", 2 }, { "old_world", 4 },
+                             { "sea_merchants", 3, { "house" } } } do
+      local R = assert(rules.load(setup[1], setup[3]))
+      local names = {}
+      for i = 1, setup[2] do names[i] = "P" .. i end
+      local params = { rules = R.name, players = setup[2], names = names, seed = 21,
+                       options = rules.resolve_options(R, {}) }
+      for _, texts in ipairs { true, false } do
+        local old = gamemod.new(R, params, true)
+        old:play_random(kontor.core.rng(8), nil, nil, texts)
+        local new = gamemod.playout(R, params, kontor.core.rng(8), nil, texts, true)
+        assert.are.equal("over", new.kind)
+        assert.are.same(old.hseat, new.hseat)
+        assert.are.same(old.hidx, new.hidx)
+        assert.are.same(old:result(), new:result())
+        assert.are.same(old:moves(), new:moves())
+        assert.are.same(old.hist, new.hist)
+      end
+    end
+    -- a script that fails before or at its first decision fails as new_game does
+    for _, body in ipairs { 'error("no table")', 'g:choose(1, "x", {})' } do
+      local R = kontor.load_rules(bad_rules("first_" .. #body, body))
+      local params = { rules = R.name, players = 2, names = { "A", "B" }, seed = 1, options = {} }
+      local _, want = pcall(gamemod.new, R, params, true)
+      local done_ok, err = pcall(gamemod.playout, R, params, kontor.core.rng(1), nil, false, true)
+      assert.is_false(done_ok)
+      assert.are.equal(want:match("^[^\n]*"), err:match("^[^\n]*"))   -- the traceback names the bot
+    end
+  end)
+
   local cases = {
     { "metatable", [[g:choose(1, "x", setmetatable({ "a" }, { __len = function() while true do end end }))]],
       "bad_metatable.lua:4: g:choose: the options of decision 'x' of seat 1 are a table with a metatable (options are plain lists)" },

@@ -186,15 +186,16 @@ end
 local function play_one(L, gseed, cov)
   local params = { rules = L.R.name, players = L.players, names = L.names, seed = gseed,
                    options = L.options }
+  if not (L.bots or cov) then   -- no step texts: only the result is read
+    return gamemod.playout(L.R, params, core.rng(derive(gseed, 0)), nil, false, true)
+  end
   local game = gamemod.new(L.R, params, true)
   if cov then cov:game_start(game) end
   if L.bots then
     play_with_bots(L, game, gseed, cov)
-  elseif cov then
+  else
     -- a check forces the step-by-step driver, which plays the same game
     game:play_random(core.rng(derive(gseed, 0)), cov:checker(game))
-  else
-    game:play_random(core.rng(derive(gseed, 0)), nil, nil, false)   -- no step texts: only the result is read
   end
   return game
 end
