@@ -34,7 +34,7 @@ for i = 1, games do
   local turns, scores
   if mode == "kontor" then
     local params = { rules = R.name, players = players, names = names, seed = gseed, options = options }
-    local game = gamemod.new(R, params, true):play_random(bot, nil, nil, false)   -- as kontor sim: no step texts
+    local game = gamemod.playout(R, params, bot, nil, false, true)   -- as kontor sim: no step texts
     local res = game:result()
     steps, turns, scores = steps + #game.hist, res.turns, res.scores
   else
