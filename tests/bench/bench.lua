@@ -72,10 +72,11 @@ local function plain_cmd(c, games, seed)
   return ("%s tests/bench/plain.lua %s %d %d %d"):format(LUA, c.name, c.players, games, seed)
 end
 
--- Instructions a game: callgrind's total for B games minus that for A games.
-local function ir_per_game(cmd_of, a, b)
+-- Instructions a game: callgrind's total for B games minus that for A games
+-- (`wrap`: what runs valgrind, as the fixed counts below).
+local function ir_per_game(cmd_of, a, b, wrap)
   local function total(n)
-    local out = run("valgrind --tool=callgrind --callgrind-out-file=/dev/null " .. cmd_of(n))
+    local out = run((wrap or "") .. "valgrind --tool=callgrind --callgrind-out-file=/dev/null " .. cmd_of(n))
     return tonumber(out:match("Collected : (%d+)")) or error("no callgrind total in:\n" .. out, 0)
   end
   return (total(b) - total(a)) / (b - a)
@@ -160,9 +161,24 @@ end
 -- would also count what a rule script does beyond its loop's own, tighter
 -- code: it does not compare like with like.) Issue 14: Old World's cost a
 -- step must be no higher than Sea Merchants', measured in one run.
+--
+-- Counted without the noise of Lua's string hash seed (about 400
+-- instructions a step for Old World from one count to the next, more than
+-- what issue 14 compares): the addresses fixed (setarch -R) and the clock
+-- too (tests/bench/fixed_time.c preloaded), as tests/bench/engine_step.sh
+-- does; every run of this part then counts the same.
+local function fixed_counting()
+  local ok = os.execute("command -v setarch >/dev/null && setarch -R true 2>/dev/null"
+    .. " && { [ build/fixed_time.so -nt tests/bench/fixed_time.c ] || cc -std=c11 -Wall -Wextra -Werror"
+    .. " -shared -fPIC -O2 -o build/fixed_time.so tests/bench/fixed_time.c; }")
+  return ok and "FIXED_TIME=1 setarch -R env LD_PRELOAD=build/fixed_time.so " or nil
+end
 if callgrind then
+  local wrap = fixed_counting()
   print()
-  print("engine cost a step on the same games (tests/bench/same_games.lua: kontor minus the rule script alone):")
+  print("engine cost a step on the same games (tests/bench/same_games.lua: kontor minus the rule script alone;")
+  print(wrap and "   hash seed fixed: every run counts the same)"
+    or "   setarch or cc missing: one count, which varies by a few hundred a step)")
   local SAME = { { "sea_merchants", 4, 10, 40 }, { "caribbean", 2, 10, 40 }, { "old_world", 4, 5, 20 } }
   local per_step = {}
   for _, c in ipairs(SAME) do
@@ -178,8 +194,8 @@ if callgrind then
       print(("  %s: the engine and the stand-in did not play the same games"):format(name))
       failed = true
     else
-      local kir = ir_per_game(same_cmd("kontor"), a, b)
-      local pir = ir_per_game(same_cmd("plain"), a, b)
+      local kir = ir_per_game(same_cmd("kontor"), a, b, wrap)
+      local pir = ir_per_game(same_cmd("plain"), a, b, wrap)
       local per_game = (steps_of(kb) - steps_of(ka)) / (b - a)
       per_step[name] = (kir - pir) / per_game
       print(("  %-14s %dp  kontor %11s Ir, script alone %11s Ir a game; engine %7s Ir a step"):format(
