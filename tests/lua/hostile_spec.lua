@@ -163,6 +163,36 @@ describe("a hostile step", function()
     assert.are.equal("ABCxx[1]", r.host)
   end)
 
+  -- kontor sim plays a game from its start with its bot inside
+  -- (kontor.game.playout): what runs before and at the first decision is
+  -- bounded and checked as at any other.
+  for _, c in ipairs {
+    { "spins before its first decision", "while true do end", "time limit reached" },
+    { "fills memory before its first decision", "local t = {} for i = 1, 1e9 do t[i] = i end", "memory limit reached" },
+    { "hands a looping table as its first options",
+      'g:choose(1, "x", setmetatable({}, { __len = function() while true do end end }))',
+      "are a table with a metatable" },
+    { "hands a looping table as its first family",
+      'g:choose_from(1, "x", { "a", setmetatable({}, { __index = function() while true do end end }) })',
+      "is a table with a metatable" },
+  } do
+    it("kontor sim stops a script that " .. c[1], function()
+      local file = write(tmp("first_" .. c[1]:gsub("%W", "_") .. ".lua"), ([[
+local R = { name = "first", players = { min = 2, max = 2 } }
+function R.setup(g) end
+function R.play(g) %s end
+function R.scores() return { 0, 0 } end
+return R]]):format(c[2]))
+      local p = assert(io.popen(("timeout -s KILL 20 %s sim --rules %s --players 2 --games 2 --seed 1 2>&1"):format(
+        sh_quote(binary()), sh_quote(file))))
+      local out = p:read("a")
+      local _, _, code = p:close()
+      assert.are.equal(1, code, out)
+      assert.truthy(out:find("game 1 of 2", 1, true), out)
+      assert.truthy(out:find(c[3], 1, true), out)
+    end)
+  end
+
   it("a memo filled by failed steps is dropped with them (the REPL is not left at the cap)", function()
     local g = kontor.new_game { rules = ATTACK, seed = 5 }
     local limits = kontor.core.sandbox.limits()
