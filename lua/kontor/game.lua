@@ -818,8 +818,12 @@ M.Game = Game
 M.Ctx = Ctx
 
 -- Creates a game from a loaded rule set and parameters (see kontor.new_game).
+local function new_game(R, params, quiet)
+  return setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
+end
+
 function M.new(R, params, quiet)
-  local game = setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
+  local game = new_game(R, params, quiet)
   start(game)
   return game
 end
@@ -910,10 +914,6 @@ function Game:step(seat, k)
   end
 end
 
--- The simulation's fast path: the bot answers inside the game's coroutine,
--- so a decision costs no coroutine switch. Every step is still recorded
--- (replay, save and undo work on the result) and gets a fresh instruction
--- budget. The first decision, already pending, is answered from outside.
 local function NO_CHECK() end
 
 -- A game started with its first decision deferred, played to the end.
@@ -922,6 +922,12 @@ local function play_from_start(self, bot, check, max_steps)
   return Game.play_random(self, bot, check, max_steps)
 end
 
+-- The simulation's fast path: the bot answers inside the game's coroutine,
+-- so a decision costs no coroutine switch. Every step is still recorded
+-- (replay, save and undo work on the result) and gets a fresh instruction
+-- budget. The first decision, already pending, is answered from outside;
+-- with `deferred` (M.playout) the game has not run to it yet, and the bot
+-- answers it inside too.
 local function play_random_inside(self, bot, max_steps, texts, deferred)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c), with or without the texts.
@@ -990,7 +996,7 @@ end
 -- options made as the simulation makes every other decision's. Raises as
 -- M.new and Game:play_random do.
 function M.playout(R, params, bot, max_steps, texts, quiet)
-  local game = setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
+  local game = new_game(R, params, quiet)
   start(game, true)
   return play_random_inside(game, bot, max_steps or 100000, texts ~= false, true)
 end
