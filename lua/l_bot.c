@@ -13,7 +13,17 @@
 #include "binding.h"
 #include "rng.h"
 
-enum { UP_STATE = 1, UP_RNG, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_N = UP_HSTOP };
+#include <stdint.h>
+#include <string.h>
+
+enum { UP_STATE = 1, UP_RNG, UP_HIST, UP_HSEAT, UP_HIDX, UP_HSTOP, UP_BUF, UP_N = UP_BUF };
+
+/* A step kept in the buffer: the seat and the option's number. */
+struct bot_step {
+    int32_t seat, k;
+};
+
+#define BUF_FIRST 256            /* steps the buffer holds at first */
 
 /* The bot's own numbers, in a userdata only its closure holds. */
 struct bot_state {
@@ -22,21 +32,14 @@ struct bot_state {
     lua_Integer base;        /* steps before (see bot_choose) */
     lua_Integer count;       /* steps taken */
     int texts;               /* record each step's text (else false) */
+    int buffered;            /* steps go to `buf`, not to the step lists */
+    lua_Integer cap;         /* steps `buf` holds */
+    struct bot_step *buf;    /* UP_BUF's memory, which keeps it alive */
 };
 
-/* A step recorded without its text: the seat, the option's number and
- * false for the text, which Lua makes by replaying the numbers if someone
- * asks (lua/kontor/game.lua, hist_texts). Returns k, or the choices of a
- * family's option k (2: the family, checked, with its shape). */
-static int record_number(lua_State *L, lua_Integer n, lua_Integer seat, lua_Integer k,
-                         const struct kn_family *shape) {
-    lua_pushboolean(L, 0);
-    lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
-    lua_pushinteger(L, seat);
-    lua_rawseti(L, lua_upvalueindex(UP_HSEAT), n);
-    lua_pushinteger(L, k);
-    lua_rawseti(L, lua_upvalueindex(UP_HIDX), n);
-    kn_sandbox_rearm();
+/* What the bot returns for option k: k, or the choices of a family's
+ * option k (2: the family, checked, with its shape). */
+static int chosen(lua_State *L, lua_Integer k, const struct kn_family *shape) {
     if (shape == NULL) {
         lua_pushinteger(L, k);
         return 1;
@@ -53,6 +56,45 @@ static int record_number(lua_State *L, lua_Integer n, lua_Integer seat, lua_Inte
         lists++;
     }
     return lists;
+}
+
+/* A step recorded without its text: the seat, the option's number and
+ * false for the text, which Lua makes by replaying the numbers if someone
+ * asks (lua/kontor/game.lua, hist_texts). Returns k, or the choices of a
+ * family's option k (2: the family, checked, with its shape). */
+static int record_number(lua_State *L, lua_Integer n, lua_Integer seat, lua_Integer k,
+                         const struct kn_family *shape) {
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, lua_upvalueindex(UP_HIST), n);
+    lua_pushinteger(L, seat);
+    lua_rawseti(L, lua_upvalueindex(UP_HSEAT), n);
+    lua_pushinteger(L, k);
+    lua_rawseti(L, lua_upvalueindex(UP_HIDX), n);
+    kn_sandbox_rearm();
+    return chosen(L, k, shape);
+}
+
+/* Makes room in the buffer for step n (a new userdata twice the size, the
+ * steps copied: its memory counts against the game's limit like any other). */
+static void buffer_room(lua_State *L, struct bot_state *b, lua_Integer n) {
+    if (n <= b->cap) return;
+    lua_Integer cap = b->cap * 2;
+    struct bot_step *buf = (struct bot_step *)lua_newuserdatauv(L, (size_t)cap * sizeof *buf, 0);
+    memcpy(buf, b->buf, (size_t)b->cap * sizeof *buf);
+    lua_replace(L, lua_upvalueindex(UP_BUF));
+    b->buf = buf;
+    b->cap = cap;
+}
+
+/* A step kept in the buffer: no Lua table is written. The step lists are
+ * made from the buffer when Lua first reads them (bot_lists). */
+static int buffer_step(lua_State *L, struct bot_state *b, lua_Integer n, lua_Integer seat,
+                       lua_Integer k, const struct kn_family *shape) {
+    buffer_room(L, b, n);
+    b->buf[n - 1].seat = (int32_t)seat;
+    b->buf[n - 1].k = (int32_t)k;
+    kn_sandbox_rearm();
+    return chosen(L, k, shape);
 }
 
 /* bot(seat, options [, name, players [, family]]): with a name, options are
@@ -87,6 +129,7 @@ static int bot_choose(lua_State *L) {
      * step list's length only when a step was recorded from outside since
      * (a rare manual chance): the length of a preallocated list is a search. */
     lua_Integer n = b->base + count;
+    if (b->buffered) return buffer_step(L, b, n, seat, k, family ? &shape : NULL);
     if (lua_rawgeti(L, lua_upvalueindex(UP_HIST), n) != LUA_TNIL) {
         n = (lua_Integer)lua_rawlen(L, lua_upvalueindex(UP_HIST)) + 1;
         b->base = n - count;
@@ -148,11 +191,21 @@ static int bot_choose(lua_State *L) {
     return lists;
 }
 
+/* The step lists given as false: the bot keeps its steps in a buffer. */
+static int is_false(lua_State *L, int i) {
+    return lua_type(L, i) == LUA_TBOOLEAN && !lua_toboolean(L, i);
+}
+
 static int l_random_bot(lua_State *L) {
     struct kn_rng *rng = kn_check_rng(L, 1);
-    for (int i = 2; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
+    int buffered = is_false(L, 2);
+    for (int i = 2; i <= 5; i++) {
+        if (buffered) luaL_argexpected(L, is_false(L, i), i, "false, as the step lists before it");
+        else luaL_checktype(L, i, LUA_TTABLE);
+    }
     lua_Integer max = luaL_checkinteger(L, 6);
     int texts = lua_isnoneornil(L, 7) || lua_toboolean(L, 7);
+    luaL_argcheck(L, !(buffered && texts), 7, "a bot that keeps its steps in a buffer makes no texts");
     lua_settop(L, 5);
     struct bot_state *b = (struct bot_state *)lua_newuserdatauv(L, sizeof *b, 0);
     b->rng = rng;
@@ -160,12 +213,75 @@ static int l_random_bot(lua_State *L) {
     b->texts = texts;
     b->base = 0;
     b->count = 0;
+    b->buffered = buffered;
+    b->cap = 0;
+    b->buf = NULL;
     lua_insert(L, 1);                                      /* state rng hist hseat hidx hstop */
+    if (buffered) {
+        b->buf = (struct bot_step *)lua_newuserdatauv(L, BUF_FIRST * sizeof *b->buf, 0);
+        b->cap = BUF_FIRST;
+    } else {
+        lua_pushboolean(L, 0);
+    }
     lua_pushcclosure(L, bot_choose, UP_N);
+    return 1;
+}
+
+static struct bot_state *check_bot(lua_State *L, int arg) {
+    if (lua_tocfunction(L, arg) != bot_choose) luaL_typeerror(L, arg, "random bot");
+    lua_getupvalue(L, arg, UP_STATE);
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return b;
+}
+
+/* bot_lists(bot) -> hist, hseat, hidx, hstop: the bot's step lists. A bot
+ * that kept its steps in a buffer makes them now (texts false, as
+ * record_number writes them) and writes every later step to them. */
+static int l_bot_lists(lua_State *L) {
+    struct bot_state *b = check_bot(L, 1);
+    if (b->buffered) {
+        lua_Integer n = b->count;                          /* base is 0 in a buffer */
+        int room = n < 200 ? 200 : (int)n + 64;
+        lua_createtable(L, room, 0);
+        lua_createtable(L, room, 0);
+        lua_createtable(L, room, 0);
+        lua_createtable(L, 0, 0);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, 2, i);
+            lua_pushinteger(L, b->buf[i - 1].seat);
+            lua_rawseti(L, 3, i);
+            lua_pushinteger(L, b->buf[i - 1].k);
+            lua_rawseti(L, 4, i);
+        }
+        for (int j = 0; j < 4; j++) {
+            lua_pushvalue(L, 2 + j);
+            lua_setupvalue(L, 1, UP_HIST + j);
+        }
+        b->buffered = 0;
+        b->buf = NULL;
+        b->cap = 0;
+        lua_pushboolean(L, 0);                             /* the buffer is garbage now */
+        lua_setupvalue(L, 1, UP_BUF);
+        return 4;
+    }
+    for (int j = 0; j < 4; j++) lua_getupvalue(L, 1, UP_HIST + j);
+    return 4;
+}
+
+/* bot_steps(bot) -> the steps it has taken. */
+static int l_bot_steps(lua_State *L) {
+    struct bot_state *b = check_bot(L, 1);
+    lua_pushinteger(L, b->base + b->count);
     return 1;
 }
 
 void kn_open_bot(lua_State *L) {
     lua_pushcfunction(L, l_random_bot);
     lua_setfield(L, -2, "random_bot");
+    lua_pushcfunction(L, l_bot_lists);
+    lua_setfield(L, -2, "bot_lists");
+    lua_pushcfunction(L, l_bot_steps);
+    lua_setfield(L, -2, "bot_steps");
 }

@@ -42,9 +42,18 @@ local sim_ctx, sim_bot, sim_players = nil, nil, nil
 local format, concat = string.format, table.concat
 
 local Game = {}
+local STEP_LISTS = { hist = true, hseat = true, hidx = true, hstop = true }
 Game.__index = function(t, k)
   local m = Game[k]
   if m ~= nil then return m end
+  -- A playout's bot kept the steps in C (M.playout): the lists are made
+  -- the first time something reads them, and the bot writes to them then.
+  local rec = STEP_LISTS[k] and rawget(t, "_rec")
+  if rec then
+    t._rec = nil
+    t.hist, t.hseat, t.hidx, t.hstop = core.bot_lists(rec)
+    return rawget(t, k)
+  end
   local ctx = rawget(t, "ctx")
   return ctx and ctx[k]
 end
@@ -629,16 +638,22 @@ methods_fields(new_ctx({ params = { players = 1, seed = 1 } }))
 
 -- (Re)starts the game from its parameters: setup, then run to the first
 -- decision (`deferred`: not yet; the simulation's playout runs it with its
--- bot inside, so that the first decision too is made as every other).
--- Raises a message on a rule-script error.
-local function start(game, deferred)
+-- bot inside, so that the first decision too is made as every other; with
+-- `buffered` its bot keeps the steps, and the step lists are made when
+-- read). Raises a message on a rule-script error.
+local function start(game, deferred, buffered)
   local R = game.R
   if game.cons_of ~= R then
     game.cons, game.cons_of = compile_constraints(R), R
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
+  game._rec = nil
+  if buffered then
+    game.hist, game.hseat, game.hidx, game.hstop = nil, nil, nil, nil
+  else
+    game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
+  end
   game.oblocks = {}       -- the blocks of secret steps revealed so far (orders, g:choose_all)
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
@@ -930,8 +945,15 @@ end
 -- answers it inside too.
 local function play_random_inside(self, bot, max_steps, texts, deferred)
   local ctx = self.ctx
-  -- Lua's `record` done in C (lua/l_bot.c), with or without the texts.
-  local rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps, texts)
+  -- Lua's `record` done in C (lua/l_bot.c), with or without the texts; a
+  -- playout's steps without texts are kept by the bot itself (Game.__index).
+  local rbot
+  if deferred and not texts then
+    rbot = core.random_bot(bot, false, false, false, false, max_steps, false)
+    self._rec = rbot
+  else
+    rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps, texts)
+  end
   if not texts then self.textless = true end
   BOTS[ctx] = rbot
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
@@ -991,13 +1013,20 @@ function Game:play_random(bot, check, max_steps, texts)
   error(format("the game did not end within %d steps", max_steps), 0)
 end
 
+-- The number of steps taken: #game.hist, without making a playout's lists.
+function Game:step_count()
+  local hist = rawget(self, "hist")
+  if hist then return #hist end
+  return core.bot_steps(rawget(self, "_rec"))
+end
+
 -- A new game played to its end as Game:play_random(bot, nil, max_steps,
 -- texts) plays it, its first decision included: the same game, its
 -- options made as the simulation makes every other decision's. Raises as
 -- M.new and Game:play_random do.
 function M.playout(R, params, bot, max_steps, texts, quiet)
   local game = new_game(R, params, quiet)
-  start(game, true)
+  start(game, true, texts == false)
   return play_random_inside(game, bot, max_steps or 100000, texts ~= false, true)
 end
 

@@ -74,7 +74,7 @@ function M.run(opts)
     if not pok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
     local res = game:result()
     turns = turns + res.turns
-    steps = steps + #game.hist
+    steps = steps + game:step_count()
     for s = 1, players do score_sum[s] = score_sum[s] + res.scores[s] end
     for _, w in ipairs(res.winners) do wins[w] = wins[w] + 1 end
     if #res.winners > 1 then shared = shared + 1 end

@@ -1295,6 +1295,43 @@ describe("options as data", function()
     end
   end)
 
+  it("a playout without texts keeps its steps in the bot; the lists are made when read, as play_random's", function()
+    local gamemod = require "kontor.game"
+    local rules = require "kontor.rules"
+    local R = assert(rules.load("tests/rulesets/race.lua"))
+    -- about 570 steps: the bot's buffer (256 steps at first) grows twice
+    local params = { rules = R.name, players = 2, names = { "A", "B" }, seed = 4,
+                     options = rules.resolve_options(R, { target = 300 }) }
+    local old = gamemod.new(R, params, true)
+    old:play_random(kontor.core.rng(2), nil, nil, false)
+    local new = gamemod.playout(R, params, kontor.core.rng(2), nil, false, true)
+    assert.is_nil(rawget(new, "hist"))                 -- nothing made yet
+    assert.is_true(new:step_count() > 512)
+    assert.are.equal(#old.hist, new:step_count())
+    assert.are.same(old:result(), new:result())
+    assert.is_nil(rawget(new, "hist"))                 -- the result does not need them
+    assert.are.same(old.hseat, new.hseat)              -- made now
+    assert.are.same(old.hidx, new.hidx)
+    assert.are.equal(false, new.hist[#new.hist])       -- no text made yet
+    assert.are.same({}, new.hstop)
+    assert.are.equal(#old.hist, new:step_count())
+    assert.are.same(old:moves(), new:moves())          -- texts by replaying, as before
+    assert.are.same(old.hist, new.hist)
+    assert.are.equal(2, new:undo(2))
+    assert.are.equal(#old.hist - 2, #new.hist)
+    -- the bot's own checks
+    local rng = kontor.core.rng(1)
+    local made, err = pcall(kontor.core.random_bot, rng, false, {}, false, false, 10, false)
+    assert.is_false(made)
+    assert.truthy(err:find("bad argument #3 to 'kontor.core.random_bot' (false, as the step lists before it expected, got table)", 1, true), err)
+    made, err = pcall(kontor.core.random_bot, rng, false, false, false, false, 10, true)
+    assert.is_false(made)
+    assert.truthy(err:find("makes no texts", 1, true), err)
+    made, err = pcall(kontor.core.bot_lists, print)
+    assert.is_false(made)
+    assert.truthy(err:find("random bot expected", 1, true), err)
+  end)
+
   local cases = {
     { "metatable", [[g:choose(1, "x", setmetatable({ "a" }, { __len = function() while true do end end }))]],
       "bad_metatable.lua:4: g:choose: the options of decision 'x' of seat 1 are a table with a metatable (options are plain lists)" },

@@ -223,7 +223,7 @@ function M.play(L, seed, lo, hi, opts)
     end
     for _, w in ipairs(res.winners) do d.wins[w][j] = share end
     d.turns[j] = res.turns
-    d.steps[j] = #game.hist
+    d.steps[j] = game:step_count()
     local counted = game:stats()
     if next(counted) ~= nil then
       for name in pairs(counted) do
