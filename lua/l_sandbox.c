@@ -59,8 +59,9 @@ static struct {
     int killed, why, finishing, replaying, ticking;
     volatile sig_atomic_t armed, interrupted, expired, ticks_left;  /* read by on_tick */
     lua_State *volatile running;
+    sig_atomic_t ticks, replay_ticks;   /* time and replay_time in ticks; 0: not counted yet */
 } lim = { 0, DEFAULT_MEMORY, DEFAULT_TIME, DEFAULT_REPLAY_TIME, DEFAULT_WORK, 0,
-          0, WHY_NONE, 0, 0, 0, 0, 0, 0, 0, NULL };
+          0, WHY_NONE, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0 };
 
 /* The address is the token: g:finish() raises it to end a game at once. */
 static char finish_token;
@@ -280,10 +281,24 @@ void kn_sandbox_attach(lua_State *L) {
 
 /* ---- arming ------------------------------------------------------------- */
 
+static sig_atomic_t ticks_of(double seconds) {
+    double n = ceil(seconds * 1e6 / TICK_USEC);
+    return n < 1 ? 1 : (sig_atomic_t)n;
+}
+
+/* The limits by time, in seconds and in the watchdog's ticks, counted once
+ * here and not at every step (a division and a rounding: 1% of a
+ * simulated game's time). */
+static void set_times(double t, double rt) {
+    lim.time = t;
+    lim.replay_time = rt;
+    lim.ticks = ticks_of(t);
+    lim.replay_ticks = ticks_of(rt);
+}
+
 static void reset_clock(void) {
-    double t = lim.replaying ? lim.replay_time : lim.time;
-    double n = ceil(t * 1e6 / TICK_USEC);
-    lim.ticks_left = n < 1 ? 1 : (sig_atomic_t)n;
+    if (lim.ticks == 0) set_times(lim.time, lim.replay_time);   /* the defaults */
+    lim.ticks_left = lim.replaying ? lim.replay_ticks : lim.ticks;
 }
 
 static void arm(lua_State *running) {
@@ -937,8 +952,7 @@ static int sb_limits(lua_State *L) {
         }
         lua_pop(L, 2);
         if (rt < t) rt = t;
-        lim.time = t;
-        lim.replay_time = rt;
+        set_times(t, rt);
         lim.work = (long)work;
         lim.limit = (size_t)mem;
     }
