@@ -9,6 +9,8 @@
 #ifndef KONTOR_BINDING_H
 #define KONTOR_BINDING_H
 
+#include <string.h>
+
 #include <lua.h>
 #include <lauxlib.h>
 
@@ -73,22 +75,37 @@ void kn_sandbox_charge(lua_State *L, double work);
 
 /* Creates the metatable `tname` once: the `meta` metamethods, __index =
  * a table of `methods`, and __metatable = false so that getmetatable() in a
- * rule script cannot reach (and replace) the methods. Returns its address,
- * for kn_checkudata. */
-const void *kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
-                       const luaL_Reg *methods);
+ * rule script cannot reach (and replace) the methods. */
+void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
+                const luaL_Reg *methods);
 
-/* The userdata check on every method call: compares the metatable's
- * address with the one saved when the type was opened (one interpreter per
- * process), which avoids luaL_checkudata's registry lookup by name. The
- * error reads like luaL_checkudata's. */
-static inline void *kn_checkudata(lua_State *L, int arg, const void *mt,
+/* The engine's userdata (piles, counters, logs, RNGs) start with their
+ * type's tag, the address of a static object of its binding: KN_UD_HEAD
+ * bytes (the alignment Lua gives a userdata's memory), then the object.
+ * kn_newudata writes the tag before the caller sets the metatable, so the
+ * userdata is safe from the start. */
+#define KN_UD_HEAD 16
+
+static inline void *kn_newudata(lua_State *L, size_t size, int nuv, const void *tag) {
+    char *p = (char *)lua_newuserdatauv(L, KN_UD_HEAD + size, nuv);
+    memcpy(p, &tag, sizeof tag);
+    return p + KN_UD_HEAD;
+}
+
+/* The userdata check on every method call: the value is a full userdata
+ * (lua_rawlen is 0 for a light one) large enough to hold a tag, and its
+ * tag is this type's. No Lua code can write a userdata's bytes, so no
+ * other userdata holds the tag; the check pushes nothing and looks up
+ * nothing (the metatable's address, compared before, cost a push, a
+ * lookup and a pop: 2% of a simulated game). The error reads like
+ * luaL_checkudata's. */
+static inline void *kn_checkudata(lua_State *L, int arg, const void *tag,
                                   const char *tname) {
-    void *p = lua_touserdata(L, arg);
-    if (p != NULL && lua_getmetatable(L, arg)) {
-        const void *got = lua_topointer(L, -1);
-        lua_pop(L, 1);
-        if (got == mt) return p;
+    char *p = (char *)lua_touserdata(L, arg);
+    if (p != NULL && lua_rawlen(L, arg) >= KN_UD_HEAD) {
+        const void *got;
+        memcpy(&got, p, sizeof got);
+        if (got == tag) return p + KN_UD_HEAD;
     }
     luaL_typeerror(L, arg, tname);
     return NULL;

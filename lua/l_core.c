@@ -12,8 +12,8 @@
 
 #define KONTOR_VERSION "0.1.0"
 
-const void *kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
-                       const luaL_Reg *methods) {
+void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
+                const luaL_Reg *methods) {
     luaL_newmetatable(L, tname);
     luaL_setfuncs(L, meta, 0);
     lua_newtable(L);
@@ -21,9 +21,7 @@ const void *kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
     lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
-    const void *mt = lua_topointer(L, -1);
     lua_pop(L, 1);
-    return mt;
 }
 
 #ifdef KONTOR_MODULE

@@ -10,8 +10,8 @@
 
 #include "binding.h"
 
-/* Address of this type's metatable, for kn_checkudata. */
-static const void *counter_mt;
+/* This type's tag (kn_newudata, kn_checkudata): its address. */
+static char counter_tag;
 #include "../core/counter.h"
 #include "../core/kn_error.h"
 
@@ -19,7 +19,7 @@ static const void *counter_mt;
 
 static kn_counter *check_counter(lua_State *L, int arg)
 {
-    return (kn_counter *)kn_checkudata(L, arg, counter_mt, KONTOR_COUNTER);
+    return (kn_counter *)kn_checkudata(L, arg, &counter_tag, KONTOR_COUNTER);
 }
 
 /* A 1-based index at arg that must lie in 1..n, as a 0-based index. */
@@ -86,7 +86,7 @@ static int l_new(lua_State *L)
     else if (init < min || init > max)
         luaL_argerror(L, 1, lua_pushfstring(L,
             "init %I is outside %I..%I", init, min, max));
-    c = (kn_counter *)lua_newuserdatauv(L, sizeof(kn_counter), 0);
+    c = (kn_counter *)kn_newudata(L, sizeof(kn_counter), 0, &counter_tag);
     kn_counter_init(c, 0, INT64_MIN, INT64_MAX, 0);   /* safe for __gc */
     luaL_setmetatable(L, KONTOR_COUNTER);
     rc = kn_counter_init(c, (uint32_t)n, min, max, init);
@@ -235,6 +235,6 @@ static const luaL_Reg counter_funcs[] = {
 
 void kn_open_counter(lua_State *L)
 {
-    counter_mt = kn_newtype(L, KONTOR_COUNTER, counter_meta, counter_methods);
+    kn_newtype(L, KONTOR_COUNTER, counter_meta, counter_methods);
     luaL_setfuncs(L, counter_funcs, 0);
 }

@@ -8,19 +8,19 @@
 
 #include "binding.h"
 
-/* Address of this type's metatable, for kn_checkudata. */
-static const void *log_mt;
+/* This type's tag (kn_newudata, kn_checkudata): its address. */
+static char log_tag;
 #include "../core/log.h"
 #include "../core/kn_error.h"
 
 static kn_log *check_log(lua_State *L, int arg)
 {
-    return (kn_log *)kn_checkudata(L, arg, log_mt, KONTOR_LOG);
+    return (kn_log *)kn_checkudata(L, arg, &log_tag, KONTOR_LOG);
 }
 
 static int l_new(lua_State *L)
 {
-    kn_log *g = (kn_log *)lua_newuserdatauv(L, sizeof(kn_log), 0);
+    kn_log *g = (kn_log *)kn_newudata(L, sizeof(kn_log), 0, &log_tag);
     kn_log_init(g);
     luaL_setmetatable(L, KONTOR_LOG);
     return 1;
@@ -128,6 +128,6 @@ static const luaL_Reg log_funcs[] = {
 
 void kn_open_log(lua_State *L)
 {
-    log_mt = kn_newtype(L, KONTOR_LOG, log_meta, log_methods);
+    kn_newtype(L, KONTOR_LOG, log_meta, log_methods);
     luaL_setfuncs(L, log_funcs, 0);
 }

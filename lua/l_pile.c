@@ -10,8 +10,8 @@
 
 #include "binding.h"
 
-/* Address of this type's metatable, for kn_checkudata. */
-static const void *pile_mt;
+/* This type's tag (kn_newudata, kn_checkudata): its address. */
+static char pile_tag;
 #include "../core/pile.h"
 #include "../core/kn_error.h"
 
@@ -22,7 +22,7 @@ static const char *const vis_names[] = { "public", "owner", "hidden", NULL };
 
 static kn_pile *check_pile(lua_State *L, int arg)
 {
-    return (kn_pile *)kn_checkudata(L, arg, pile_mt, KONTOR_PILE);
+    return (kn_pile *)kn_checkudata(L, arg, &pile_tag, KONTOR_PILE);
 }
 
 static int32_t check_card(lua_State *L, int arg)
@@ -113,7 +113,7 @@ static int l_new(lua_State *L)
                                               && lua_rawlen(L, -1) <= MAX_POOL_NAME), 1,
                       "field 'pool' must be a name (a string of 1 to 64 bytes)");
     }
-    p = (kn_pile *)lua_newuserdatauv(L, sizeof(kn_pile), 1);
+    p = (kn_pile *)kn_newudata(L, sizeof(kn_pile), 1, &pile_tag);
     kn_pile_init(p, vis, (int)owner);
     if (pool == LUA_TSTRING) {
         lua_pushvalue(L, -2);
@@ -394,6 +394,6 @@ static const luaL_Reg pile_funcs[] = {
 
 void kn_open_pile(lua_State *L)
 {
-    pile_mt = kn_newtype(L, KONTOR_PILE, pile_meta, pile_methods);
+    kn_newtype(L, KONTOR_PILE, pile_meta, pile_methods);
     luaL_setfuncs(L, pile_funcs, 0);
 }

@@ -10,8 +10,8 @@
 
 #include "binding.h"
 
-/* Address of this type's metatable, for kn_checkudata. */
-static const void *rng_mt;
+/* This type's tag (kn_newudata, kn_checkudata): its address. */
+static char rng_tag;
 #include "../core/rng.h"
 #include "../core/kn_error.h"
 
@@ -19,13 +19,13 @@ static const void *rng_mt;
 
 struct kn_rng *kn_check_rng(lua_State *L, int arg)
 {
-    return (struct kn_rng *)kn_checkudata(L, arg, rng_mt, KONTOR_RNG);
+    return (struct kn_rng *)kn_checkudata(L, arg, &rng_tag, KONTOR_RNG);
 }
 
 /* A new rng userdata holding a copy of *src, on top of the stack. */
 static kn_rng *new_rng(lua_State *L, const kn_rng *src)
 {
-    kn_rng *r = (kn_rng *)lua_newuserdatauv(L, sizeof(kn_rng), 0);
+    kn_rng *r = (kn_rng *)kn_newudata(L, sizeof(kn_rng), 0, &rng_tag);
     *r = *src;
     luaL_setmetatable(L, KONTOR_RNG);
     return r;
@@ -168,6 +168,6 @@ static const luaL_Reg rng_funcs[] = {
 
 void kn_open_rng(lua_State *L)
 {
-    rng_mt = kn_newtype(L, KONTOR_RNG, rng_meta, rng_methods);
+    kn_newtype(L, KONTOR_RNG, rng_meta, rng_methods);
     luaL_setfuncs(L, rng_funcs, 0);
 }

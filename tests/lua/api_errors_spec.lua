@@ -13,6 +13,28 @@ describe("API errors", function()
     end
   end)
 
+  it("a method of a pile, a counter or an RNG takes only its own type (the tag check)", function()
+    local core = kontor.core
+    local pile, counter, rng = core.pile {}, core.counter { n = 2 }, core.rng(1)
+    local cases = {
+      { pile.count, counter, "kontor.Pile expected, got kontor.Counter" },
+      { counter.get, pile, "kontor.Counter expected, got kontor.Pile" },
+      { rng.below, pile, "kontor.Rng expected, got kontor.Pile" },
+      { pile.count, io.stdout, "kontor.Pile expected, got FILE*" },   -- another library's userdata
+      { pile.count, {}, "kontor.Pile expected, got table" },
+      { counter.get, "x", "kontor.Counter expected, got string" },
+    }
+    for _, c in ipairs(cases) do
+      local ok, err = pcall(c[1], c[2], 1)
+      assert.is_false(ok)
+      assert.truthy(err:find("bad argument #1 to ", 1, true) and err:find(c[3], 1, true), err)
+    end
+    pile:push(3, 2)
+    counter:add(2, 5)
+    assert.are.equal(2, pile:count())                 -- each still works on its own
+    assert.are.equal(5, counter:get(2))
+  end)
+
   it("counter:sum totals the values and refuses an overflow", function()
     local c = kontor.core.counter { n = 3, init = 2 }
     assert.are.equal(6, c:sum())
