@@ -9,6 +9,12 @@
  * only the seat and the option's number), and gives the next step a fresh
  * budget. Rule code calls it from inside the game's coroutine: a decision
  * costs one C call and no coroutine switch.
+ *
+ * With the four step lists given as false (and texts false), the bot keeps
+ * its steps in a buffer of its own, 8 bytes a step, and writes no Lua
+ * table; kontor.core.bot_lists(bot) makes the lists from it when Lua first
+ * reads them (lua/kontor/game.lua, Game.__index), and the bot writes to
+ * them from then on. kontor.core.bot_steps(bot) counts its steps.
  */
 #include "binding.h"
 #include "rng.h"
