@@ -799,7 +799,22 @@ static int opt_allowed(lua_State *L) {
     lua_pushnil(L);                                        /* 6: the options kept */
     lua_pushnil(L);                                        /* 7: their indices */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 5, i);                              /* 8: the option */
+        if (lua_rawgeti(L, 5, i) != LUA_TSTRING) {         /* 8: the option */
+            /* checked at the boundary, but a constraint asked before may
+             * have changed the list: said at the rule script's line (level
+             * 3: allowed, its caller, then the g: method's caller) */
+            const char *why = bad_option(L, 8);
+            if (why) {
+                luaL_where(L, 3);
+                lua_pushfstring(L, "a constraint changed the options of decision '%s' of seat %s while "
+                                   "they were asked: option %I %s", luaL_tolstring(L, 4, NULL),
+                                luaL_tolstring(L, 3, NULL), i, why);
+                lua_remove(L, -2);                         /* the seat's text */
+                lua_remove(L, -2);                         /* the name's text */
+                lua_concat(L, 2);
+                return lua_error(L);
+            }
+        }
         kn_option_push_text(L, 8);                         /* 9: its text */
         int ok = 1;
         for (lua_Integer j = 1; j <= ncons && ok; j++) {
