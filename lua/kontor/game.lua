@@ -604,7 +604,10 @@ local function deep_copy(v)
   return t
 end
 
--- The rule script's `g`. Its metatable is the game's own and hidden
+-- The metatable of every game's `g`: hidden, so no script reaches it.
+local CTX_META = { __index = Ctx, __metatable = false }
+
+-- The rule script's `g`. Its metatable is CTX_META, hidden
 -- (getmetatable(g) is false), names and options are copies of the game's
 -- parameters, and the engine keeps its own references to what it reads
 -- back (game.players, game.log_obj): a script that replaces g._log,
@@ -629,7 +632,7 @@ local function new_ctx(game)
     choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
     log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
-  }, { __index = Ctx, __metatable = false })
+  }, CTX_META)
   SEATS[ctx] = p.players
   return ctx
 end
