@@ -177,7 +177,7 @@ if callgrind then
   local wrap = fixed_counting()
   print()
   print("engine cost a step on the same games (tests/bench/same_games.lua: kontor minus the rule script alone;")
-  print(wrap and "   hash seed fixed: every run counts the same)"
+  print(wrap and "   hash seed fixed: every run of this build counts the same)"
     or "   setarch or cc missing: one count, which varies by a few hundred a step)")
   local SAME = { { "sea_merchants", 4, 10, 40 }, { "caribbean", 2, 10, 40 }, { "old_world", 4, 5, 20 } }
   local per_step = {}
