@@ -835,11 +835,11 @@ local M = {}
 M.Game = Game
 M.Ctx = Ctx
 
--- Creates a game from a loaded rule set and parameters (see kontor.new_game).
 local function new_game(R, params, quiet)
   return setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
 end
 
+-- Creates a game from a loaded rule set and parameters (see kontor.new_game).
 function M.new(R, params, quiet)
   local game = new_game(R, params, quiet)
   start(game)
@@ -949,9 +949,10 @@ end
 local function play_random_inside(self, bot, max_steps, texts, deferred)
   local ctx = self.ctx
   -- Lua's `record` done in C (lua/l_bot.c), with or without the texts; a
-  -- playout's steps without texts are kept by the bot itself (Game.__index).
+  -- game started without step lists (M.playout, no texts) has its steps
+  -- kept by the bot itself (Game.__index).
   local rbot
-  if deferred and not texts then
+  if rawget(self, "hist") == nil then
     rbot = core.random_bot(bot, false, false, false, false, max_steps, false)
     self._rec = rbot
   else
