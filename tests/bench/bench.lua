@@ -169,8 +169,7 @@ end
 -- does; every run of this part then counts the same.
 local function fixed_counting()
   local ok = os.execute("command -v setarch >/dev/null && setarch -R true 2>/dev/null"
-    .. " && { [ build/fixed_time.so -nt tests/bench/fixed_time.c ] || cc -std=c11 -Wall -Wextra -Werror"
-    .. " -shared -fPIC -O2 -o build/fixed_time.so tests/bench/fixed_time.c; }")
+    .. " && make -s build/fixed_time.so")
   return ok and "FIXED_TIME=1 setarch -R env LD_PRELOAD=build/fixed_time.so " or nil
 end
 if callgrind then
@@ -178,7 +177,7 @@ if callgrind then
   print()
   print("engine cost a step on the same games (tests/bench/same_games.lua: kontor minus the rule script alone;")
   print(wrap and "   hash seed fixed: every run of this build counts the same)"
-    or "   setarch or cc missing: one count, which varies by a few hundred a step)")
+    or "   setarch or make missing: one count, which varies by a few hundred a step)")
   local SAME = { { "sea_merchants", 4, 10, 40 }, { "caribbean", 2, 10, 40 }, { "old_world", 4, 5, 20 } }
   local per_step = {}
   for _, c in ipairs(SAME) do

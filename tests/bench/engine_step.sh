@@ -14,8 +14,7 @@ set -e
 cd "$(dirname "$0")/../.."
 rules=$1; players=$2; a=$3; b=$4; seeds=${5:-3}
 if [ -z "$b" ]; then echo "usage: sh tests/bench/engine_step.sh RULES PLAYERS A B [SEEDS]" >&2; exit 2; fi
-[ build/fixed_time.so -nt tests/bench/fixed_time.c ] ||
-  cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -O2 -o build/fixed_time.so tests/bench/fixed_time.c
+make -s build/fixed_time.so
 ir() {
   FIXED_TIME=$seed setarch -R env LD_PRELOAD=build/fixed_time.so \
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
