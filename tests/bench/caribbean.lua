@@ -59,270 +59,330 @@ for _, e in ipairs(EXPEDITIONS) do
 end
 for _ = 1, 4 do CARDS[#CARDS + 1] = { kind = "tax" } end
 
-local function play(random, n)
-  local steps, turns = 0, 0
-  local function choose(k) steps = steps + 1; return random(k) end
+-- Card kinds.
+local SHIP, PERSON, EXPEDITION, TAX = 1, 2, 3, 4
+for _, c in ipairs(CARDS) do
+  c.k = (c.kind == "ship" and SHIP) or (c.kind == "person" and PERSON)
+    or (c.kind == "expedition" and EXPEDITION) or TAX
+  c.mademoiselle = c.skill == "mademoiselle" and 1 or 0
+  c.governor = c.skill == "governor" and 1 or 0
+  c.admiral = c.skill == "admiral" and 2 or 0
+  c.jester = c.skill == "jester" and 1 or 0
+end
+local MAXP = 6
 
-  local deck, discard = {}, {}
-  for _, c in ipairs(CARDS) do
-    if c.kind ~= "expedition" or c.players <= n then deck[#deck + 1] = c end
-  end
-  local function shuffle(t)
-    for i = #t, 2, -1 do
-      local j = random(i)
-      t[i], t[j] = t[j], t[i]
-    end
-  end
-  shuffle(deck)
+-- The state of one game: made once, reset for each game. Written as a good
+-- Lua programmer would (issue 25): no function or table made a game, a
+-- seat's counts in integer-indexed arrays, the state in upvalues.
+local random
+local n, steps = 0, 0
+local deck, ndeck, discard, ndiscard = {}, 0, {}, 0
+local purse, display, done = {}, {}, {}
+local swords, influence, discount, takes_more, admiral, jester = {}, {}, {}, {}, {}, {}
+local trader, symbols = {}, {}
+for q = 1, MAXP do
+  purse[q], display[q] = {}, {}
+  trader[q], symbols[q] = { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0 }
+end
+local harbour, nharbour, expeditions = {}, 0, {}
+local names_in_harbour = 0
+local fulfils, takes, seen, stamp = {}, {}, {}, 0
+local short = { 0, 0, 0 }
 
-  -- C2: the next card; the discard pile is shuffled in when it is needed.
-  local function draw()
-    local top = #deck
-    if top == 0 then
-      top = #discard
-      if top == 0 then return nil end
-      deck, discard = discard, deck
-      shuffle(deck)
-    end
-    local c = deck[top]
-    deck[top] = nil
-    return c
-  end
-  local function can_draw() return #deck > 0 or #discard > 0 end
+local function choose(k) steps = steps + 1; return random(k) end
 
-  local purse, display, done, p = {}, {}, {}, {}
-  local function gain(q, k)
-    local mine = purse[q]
-    for _ = 1, k do
-      local c = draw()
-      if not c then return end
-      mine[#mine + 1] = c
-    end
+local function shuffle(t, m)
+  for i = m, 2, -1 do
+    local j = random(i)
+    t[i], t[j] = t[j], t[i]
   end
-  local function pay(q, k)
-    local mine = purse[q]
-    for _ = 1, k do
-      local top = #mine
-      discard[#discard + 1] = mine[top]
-      mine[top] = nil
-    end
-  end
-  for q = 1, n do
-    purse[q], display[q], done[q] = {}, {}, 0
-    p[q] = { swords = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-             trader = { 0, 0, 0, 0, 0 }, symbols = { 0, 0, 0, 0 } }
-    gain(q, 3)                                                -- C1
-  end
-  local function count(q, c, d)                               -- a person joins (1) or leaves (-1)
-    local s = p[q]
-    s.swords = s.swords + d * c.swords
-    s.influence = s.influence + d * c.influence
-    if c.symbol then s.symbols[c.symbol] = s.symbols[c.symbol] + d end
-    if c.trader then s.trader[c.trader] = s.trader[c.trader] + d end
-    if c.skill == "mademoiselle" then s.discount = s.discount + d end
-    if c.skill == "governor" then s.takes = s.takes + d end
-    if c.skill == "admiral" then s.admiral = s.admiral + 2 * d end
-    if c.skill == "jester" then s.jester = s.jester + d end
-  end
+end
 
-  local harbour, expeditions = {}, {}
-  local names_in_harbour = 0
+-- C2: the next card; the discard pile is shuffled in when it is needed.
+local function draw()
+  if ndeck == 0 then
+    if ndiscard == 0 then return nil end
+    deck, discard = discard, deck
+    ndeck, ndiscard = ndiscard, 0
+    shuffle(deck, ndeck)
+  end
+  local c = deck[ndeck]
+  deck[ndeck] = nil
+  ndeck = ndeck - 1
+  return c
+end
 
-  -- C8: the expeditions seat q can fulfil, in display order.
-  local fulfils = {}
-  local function can_fulfil(q)
-    local m, sym = 0, p[q].symbols
-    if sym[1] + sym[2] + sym[3] + sym[4] < 2 then return 0 end   -- every expedition needs 2 or more
-    for i, e in ipairs(expeditions) do
-      local short = 0
-      for s = 1, 3 do
-        local d = e.needs[s] - sym[s]
-        if d > 0 then short = short + d end
-      end
-      if short <= sym[ANY] then m = m + 1; fulfils[m] = i end
-    end
-    return m
-  end
-  local function fulfil(q, i)
-    local e = table.remove(expeditions, i)
-    local short = { e.needs[1], e.needs[2], e.needs[3] }
-    local jokers = 0
-    for s = 1, 3 do
-      local d = short[s] - p[q].symbols[s]
-      if d > 0 then jokers = jokers + d end
-    end
-    local disp = display[q]
-    for k = #disp, 1, -1 do                                   -- from the top of the display
-      local c, use = disp[k], false
-      if c.symbol and c.symbol ~= ANY and short[c.symbol] > 0 then
-        short[c.symbol] = short[c.symbol] - 1; use = true
-      elseif c.symbol == ANY and jokers > 0 then
-        jokers = jokers - 1; use = true
-      end
-      if use then
-        table.remove(disp, k)
-        count(q, c, -1)
-        discard[#discard + 1] = c
-      end
-    end
-    done[q] = done[q] + 1
-    p[q].influence = p[q].influence + e.influence
-    gain(q, e.coins)
-  end
-  -- A decision of the active player: `base` options, plus a fulfil for
-  -- each expedition they can fulfil (done at once; then asked again).
-  local function ask(q, base)
-    while true do
-      local m = can_fulfil(q)
-      local k = choose(base + m)
-      if k <= base then return k end
-      fulfil(q, fulfils[k - base])
-    end
-  end
+local function to_discard(c)
+  ndiscard = ndiscard + 1
+  discard[ndiscard] = c
+end
 
-  local function tax(q, card)                                 -- C5
-    for i = 0, n - 1 do                                       -- in turn order
-      local r = (q + i - 1) % n + 1
-      if #purse[r] >= 12 then pay(r, #purse[r] // 2) end
-    end
-    discard[#discard + 1] = card
-    local best = -1
-    for r = 1, n do best = math.max(best, p[r].swords) end
-    for i = 0, n - 1 do
-      local r = (q + i - 1) % n + 1
-      if p[r].swords == best then gain(r, 1) end
-    end
-  end
-
-  local function bust(card)                                   -- C4
-    for i = 1, #harbour do discard[#discard + 1] = harbour[i]; harbour[i] = nil end
-    discard[#discard + 1] = card
-    names_in_harbour = 0
-  end
-
-  -- C4: reveal one card; false on a bust.
-  local function reveal(q)
+local function gain(q, k)
+  local mine = purse[q]
+  for _ = 1, k do
     local c = draw()
-    if c.kind == "person" then
-      harbour[#harbour + 1] = c
-    elseif c.kind == "expedition" then
-      expeditions[#expeditions + 1] = c
-    elseif c.kind == "tax" then
-      tax(q, c)
-    else
-      if c.swords > 0 and p[q].swords >= c.swords and ask(q, 2) == 1 then   -- repel
-        discard[#discard + 1] = c
-        return true
-      end
-      for _, h in ipairs(harbour) do
-        if h.kind == "ship" and h.name == c.name then bust(c); return false end
-      end
-      harbour[#harbour + 1] = c
-      names_in_harbour = names_in_harbour + 1
-    end
-    return true
+    if not c then return end
+    mine[#mine + 1] = c
   end
+end
 
-  local function discover(q)
-    if not can_draw() then return true end
+local function pay(q, k)
+  local mine = purse[q]
+  for _ = 1, k do
+    local top = #mine
+    to_discard(mine[top])
+    mine[top] = nil
+  end
+end
+
+local function count(q, c, d)                               -- a person joins (1) or leaves (-1)
+  swords[q] = swords[q] + d * c.swords
+  influence[q] = influence[q] + d * c.influence
+  local sym, tr = c.symbol, c.trader
+  if sym then symbols[q][sym] = symbols[q][sym] + d end
+  if tr then trader[q][tr] = trader[q][tr] + d end
+  discount[q] = discount[q] + d * c.mademoiselle
+  takes_more[q] = takes_more[q] + d * c.governor
+  admiral[q] = admiral[q] + d * c.admiral
+  jester[q] = jester[q] + d * c.jester
+end
+
+-- C8: the expeditions seat q can fulfil, in display order.
+local function can_fulfil(q)
+  local m, sym = 0, symbols[q]
+  if sym[1] + sym[2] + sym[3] + sym[4] < 2 then return 0 end   -- every expedition needs 2 or more
+  for i = 1, #expeditions do
+    local needs, miss = expeditions[i].needs, 0
+    for s = 1, 3 do
+      local d = needs[s] - sym[s]
+      if d > 0 then miss = miss + d end
+    end
+    if miss <= sym[ANY] then m = m + 1; fulfils[m] = i end
+  end
+  return m
+end
+
+local function fulfil(q, i)
+  local e = table.remove(expeditions, i)
+  local needs, sym, jokers = e.needs, symbols[q], 0
+  for s = 1, 3 do
+    short[s] = needs[s]
+    local d = needs[s] - sym[s]
+    if d > 0 then jokers = jokers + d end
+  end
+  local disp = display[q]
+  for k = #disp, 1, -1 do                                   -- from the top of the display
+    local c, use = disp[k], false
+    local cs = c.symbol
+    if cs and cs ~= ANY and short[cs] > 0 then
+      short[cs] = short[cs] - 1; use = true
+    elseif cs == ANY and jokers > 0 then
+      jokers = jokers - 1; use = true
+    end
+    if use then
+      table.remove(disp, k)
+      count(q, c, -1)
+      to_discard(c)
+    end
+  end
+  done[q] = done[q] + 1
+  influence[q] = influence[q] + e.influence
+  gain(q, e.coins)
+end
+
+-- A decision of the active player: `base` options, plus a fulfil for
+-- each expedition they can fulfil (done at once; then asked again).
+local function ask(q, base)
+  while true do
+    local m = can_fulfil(q)
+    local k = choose(base + m)
+    if k <= base then return k end
+    fulfil(q, fulfils[k - base])
+  end
+end
+
+local function tax(q, card)                                 -- C5
+  for i = 0, n - 1 do                                       -- in turn order
+    local r = (q + i - 1) % n + 1
+    local held = #purse[r]
+    if held >= 12 then pay(r, held // 2) end
+  end
+  to_discard(card)
+  local best = -1
+  for r = 1, n do if swords[r] > best then best = swords[r] end end
+  for i = 0, n - 1 do
+    local r = (q + i - 1) % n + 1
+    if swords[r] == best then gain(r, 1) end
+  end
+end
+
+local function clear_harbour()
+  for i = 1, nharbour do to_discard(harbour[i]); harbour[i] = nil end
+  nharbour, names_in_harbour = 0, 0
+end
+
+-- C4: reveal one card; false on a bust.
+local function reveal(q)
+  local c = draw()
+  local k = c.k
+  if k == PERSON then
+    nharbour = nharbour + 1
+    harbour[nharbour] = c
+  elseif k == EXPEDITION then
+    expeditions[#expeditions + 1] = c
+  elseif k == TAX then
+    tax(q, c)
+  else
+    local cs = c.swords
+    if cs > 0 and swords[q] >= cs and ask(q, 2) == 1 then   -- repel
+      to_discard(c)
+      return true
+    end
+    local name = c.name
+    for i = 1, nharbour do
+      local h = harbour[i]
+      if h.k == SHIP and h.name == name then               -- C4: a bust
+        clear_harbour()
+        to_discard(c)
+        return false
+      end
+    end
+    nharbour = nharbour + 1
+    harbour[nharbour] = c
+    names_in_harbour = names_in_harbour + 1
+  end
+  return true
+end
+
+local function discover(q)
+  if ndeck + ndiscard == 0 then return true end
+  if not reveal(q) then return false end
+  while true do
+    local base = (ndeck + ndiscard > 0) and 2 or 1          -- reveal, stop / stop
+    if base == 1 and can_fulfil(q) == 0 then return true end
+    if ask(q, base) == base then return true end            -- stop
     if not reveal(q) then return false end
-    while true do
-      local base = can_draw() and 2 or 1                      -- reveal, stop / stop
-      if base == 1 and can_fulfil(q) == 0 then return true end
-      if ask(q, base) == base then return true end            -- stop
-      if not reveal(q) then return false end
-    end
   end
+end
 
-  local function chance_bonus(q)                              -- C7
-    if p[q].admiral > 0 and #harbour >= 5 then gain(q, p[q].admiral) end
-    if p[q].jester > 0 and #harbour == 0 then gain(q, p[q].jester) end
-  end
+local function chance_bonus(q)                              -- C7
+  if admiral[q] > 0 and nharbour >= 5 then gain(q, admiral[q]) end
+  if jester[q] > 0 and nharbour == 0 then gain(q, jester[q]) end
+end
 
-  -- C6: the cards q may take with `budget` coins for a hire; identical
-  -- persons once.
-  local takes, seen, stamp = {}, {}, 0
-  local function take_options(q, budget)
-    local m, discount = 0, p[q].discount
-    stamp = stamp + 1
-    for i = 1, #harbour do
-      local c = harbour[i]
-      if c.kind == "ship" then
-        m = m + 1; takes[m] = i
-      elseif c.cost - discount <= budget and seen[c.type] ~= stamp then
-        seen[c.type] = stamp
-        m = m + 1; takes[m] = i
-      end
+-- C6: the cards q may take with `budget` coins for a hire; identical
+-- persons once.
+local function take_options(q, budget)
+  local m, off = 0, discount[q]
+  stamp = stamp + 1
+  for i = 1, nharbour do
+    local c = harbour[i]
+    if c.k == SHIP then
+      m = m + 1; takes[m] = i
+    elseif c.cost - off <= budget and seen[c.type] ~= stamp then
+      seen[c.type] = stamp
+      m = m + 1; takes[m] = i
     end
-    return m
   end
-  local function take(q, active, i)
-    if q ~= active then                                       -- 1 coin to the active player
-      local mine, theirs = purse[q], purse[active]
-      theirs[#theirs + 1] = mine[#mine]
-      mine[#mine] = nil
-    end
-    local c = table.remove(harbour, i)
-    if c.kind == "ship" then
-      names_in_harbour = names_in_harbour - 1
-      discard[#discard + 1] = c
-      gain(q, c.coins + p[q].trader[c.name])
+  return m
+end
+
+local function take(q, active, i)
+  if q ~= active then                                       -- 1 coin to the active player
+    local mine, theirs = purse[q], purse[active]
+    theirs[#theirs + 1] = mine[#mine]
+    mine[#mine] = nil
+  end
+  local c = table.remove(harbour, i)
+  nharbour = nharbour - 1
+  if c.k == SHIP then
+    names_in_harbour = names_in_harbour - 1
+    to_discard(c)
+    gain(q, c.coins + trader[q][c.name])
+  else
+    local cost = c.cost - discount[q]
+    pay(q, cost > 0 and cost or 0)
+    local disp = display[q]
+    disp[#disp + 1] = c
+    count(q, c, 1)
+  end
+end
+
+local ALLOWANCE = { [0] = 1, 1, 1, 1, 2, 3 }
+local function active_takes(q)
+  local left = ALLOWANCE[names_in_harbour] + takes_more[q]
+  while left > 0 and nharbour > 0 do
+    local m = take_options(q, #purse[q])
+    local f = can_fulfil(q)
+    if m == 0 and f == 0 then break end
+    local k = choose(m + 1 + f)                             -- takes, take nothing, fulfils
+    if k > m + 1 then
+      fulfil(q, fulfils[k - m - 1])
+    elseif k == m + 1 then
+      return                                                -- take nothing
     else
-      pay(q, math.max(0, c.cost - p[q].discount))
-      display[q][#display[q] + 1] = c
-      count(q, c, 1)
+      take(q, q, takes[k])
+      left = left - 1
     end
   end
-
-  local ALLOWANCE = { [0] = 1, 1, 1, 1, 2, 3 }
-  local function active_takes(q)
-    local left = ALLOWANCE[names_in_harbour] + p[q].takes
-    while left > 0 and #harbour > 0 do
-      local m = take_options(q, #purse[q])
-      local f = can_fulfil(q)
-      if m == 0 and f == 0 then break end
-      local k = choose(m + 1 + f)                             -- takes, take nothing, fulfils
-      if k > m + 1 then
-        fulfil(q, fulfils[k - m - 1])
-      elseif k == m + 1 then
-        return                                                -- take nothing
-      else
-        take(q, q, takes[k])
-        left = left - 1
-      end
-    end
-    while can_fulfil(q) > 0 do                                -- C8: after the last take
-      if ask(q, 1) == 1 then break end
-    end
+  while can_fulfil(q) > 0 do                                -- C8: after the last take
+    if ask(q, 1) == 1 then break end
   end
+end
 
-  local function other_takes(q, active)
-    for _ = 1, 1 + p[q].takes do
-      if #purse[q] == 0 or #harbour == 0 then return end
-      local m = take_options(q, #purse[q] - 1)
-      if m == 0 then return end
-      local k = choose(m + 1)
-      if k > m then return end
-      take(q, active, takes[k])
-    end
+local function other_takes(q, active)
+  for _ = 1, 1 + takes_more[q] do
+    if #purse[q] == 0 or nharbour == 0 then return end
+    local m = take_options(q, #purse[q] - 1)
+    if m == 0 then return end
+    local k = choose(m + 1)
+    if k > m then return end
+    take(q, active, takes[k])
   end
+end
 
-  local function loot_and_hire(q)
-    chance_bonus(q)
-    active_takes(q)
-    for i = 1, n - 1 do                                       -- the others, in turn order
-      local r = (q + i - 1) % n + 1
-      chance_bonus(r)
-      other_takes(r, q)
-    end
-    for i = 1, #harbour do discard[#discard + 1] = harbour[i]; harbour[i] = nil end
-    names_in_harbour = 0
+local function loot_and_hire(q)
+  chance_bonus(q)
+  active_takes(q)
+  for i = 1, n - 1 do                                       -- the others, in turn order
+    local r = (q + i - 1) % n + 1
+    chance_bonus(r)
+    other_takes(r, q)
   end
+  clear_harbour()
+end
 
-  local q, ending, idle = 1, false, 0
+local function setup()
+  for i = ndeck, 1, -1 do deck[i] = nil end
+  for i = ndiscard, 1, -1 do discard[i] = nil end
+  ndeck, ndiscard = 0, 0
+  for i = 1, #CARDS do
+    local c = CARDS[i]
+    if c.k ~= EXPEDITION or c.players <= n then ndeck = ndeck + 1; deck[ndeck] = c end
+  end
+  shuffle(deck, ndeck)
+  for i = #expeditions, 1, -1 do expeditions[i] = nil end
+  for i = nharbour, 1, -1 do harbour[i] = nil end
+  nharbour, names_in_harbour = 0, 0
+  for q = 1, n do
+    local pq, dq = purse[q], display[q]
+    for i = #pq, 1, -1 do pq[i] = nil end
+    for i = #dq, 1, -1 do dq[i] = nil end
+    done[q], swords[q], influence[q], discount[q], takes_more[q], admiral[q], jester[q] = 0, 0, 0, 0, 0, 0, 0
+    local t, s = trader[q], symbols[q]
+    for i = 1, 5 do t[i] = 0 end
+    for i = 1, 4 do s[i] = 0 end
+    gain(q, 3)                                              -- C1
+  end
+end
+
+local function play(rand, players)
+  random, n, steps = rand, players, 0
+  setup()
+  local turns, q, ending, idle = 0, 1, false, 0
   while true do
     turns = turns + 1
-    if not can_draw() and can_fulfil(q) == 0 then            -- nothing can happen
+    if ndeck + ndiscard == 0 and can_fulfil(q) == 0 then    -- nothing can happen
       idle = idle + 1
       if idle >= n then break end
     else
@@ -333,16 +393,16 @@ local function play(random, n)
     else
       for i = 0, n - 1 do chance_bonus((q + i - 1) % n + 1) end   -- C7: Jesters after a bust
     end
-    if not ending then                                        -- C9
+    if not ending then                                      -- C9
       for r = 1, n do
-        if p[r].influence >= 10 and done[r] > 0 then ending = true end
+        if influence[r] >= 10 and done[r] > 0 then ending = true end
       end
     end
     q = q % n + 1
     if ending and q == 1 then break end
   end
   local scores = {}
-  for r = 1, n do scores[r] = p[r].influence end
+  for r = 1, n do scores[r] = influence[r] end
   return turns, steps, scores
 end
 
