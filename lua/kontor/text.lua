@@ -63,6 +63,57 @@ function M.escape(s, lines)
   return table.concat(out)
 end
 
+-- The one sink. What the program prints goes through `write`: every piece
+-- is escaped (line breaks and tabs kept), except the program's own control
+-- sequences (colours, the progress bar), made with `raw` or `style`. A
+-- Raw concatenated with text escapes the text: `raw("\27[1m") .. name`.
+local Raw = {}
+Raw.__index = Raw
+local function raw(s) return setmetatable({ s = s }, Raw) end
+M.raw = raw
+
+function M.is_raw(v) return getmetatable(v) == Raw end
+
+-- A piece as it is written: raw as it is, anything else escaped.
+local function piece(v)
+  if getmetatable(v) == Raw then return v.s end
+  return M.escape(v, true)
+end
+M.piece = piece
+Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
+Raw.__tostring = function(r) return r.s end
+
+-- s (escaped) in the SGR colour `code` ("31" red, "1" bold ...).
+function M.style(code, s)
+  return raw("\27[" .. code .. "m" .. piece(s) .. "\27[0m")
+end
+
+-- The first error a write met, per file handle: a full disk, a closed pipe.
+M.errors = setmetatable({}, { __mode = "k" })
+
+-- Writes the pieces to the file handle `fh` (io.stdout, io.stderr),
+-- escaped. Returns true, or nil and the error (kept in M.errors[fh]).
+function M.write(fh, ...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = piece((select(i, ...))) end
+  local ok, err = fh:write(table.concat(parts))
+  if not ok then
+    M.errors[fh] = M.errors[fh] or tostring(err)
+    return nil, err
+  end
+  return true
+end
+
+-- Flushes fh: true, or nil and the first error any write to it met.
+function M.finish(fh)
+  local ok, err = fh:flush()
+  local first = M.errors[fh]
+  if first then return nil, first end
+  if not ok then return nil, tostring(err) end
+  return true
+end
+
 -- Whether s holds a character escape would change (in one-line mode).
 function M.has_control(s)
   return M.escape(s) ~= s
