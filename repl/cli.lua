@@ -68,14 +68,14 @@ end
 -- first; nil when the message is about what was asked for (a usage error).
 local function script_failure(msg)
   local first = ktext.error_line(msg)
+  local inner = first:match("^variant [^%s:]+: (.*)$") or first
+  if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then return inner end
   -- a rule script that failed while it ran (a limit reached in setup, an
-  -- error with a traceback) is a failure, not a usage error
+  -- error with a traceback) is a failure too, not a usage error
   if first:match(" limit reached") or tostring(msg):find("\nstack traceback:", 1, true)
       or first:match("^setting up .- failed: ") then
     return first
   end
-  local inner = first:match("^variant [^%s:]+: (.*)$") or first
-  if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then return inner end
   return nil
 end
 

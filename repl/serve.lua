@@ -10,7 +10,6 @@
 
 local core = require "kontor.core"
 local rules = require "kontor.rules"
-local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
 local save = require "kontor.save"
 local json = core.json

@@ -183,12 +183,12 @@ function M.check(doc, path)
 end
 
 -- Warnings for the files whose content changed since the save.
-function M.changed(files, R)
+function M.changed(list, R)
   local out = {}
-  if type(files) ~= "table" then return out end
+  if type(list) ~= "table" then return out end
   local now = { [R.spec or R.name] = R.file }
   for _, v in ipairs(R.applied or {}) do now[v.spec] = rules().find(v.spec) end
-  for _, e in ipairs(files) do
+  for _, e in ipairs(list) do
     if type(e) == "table" and type(e.spec) == "string" and type(e.hash) == "string" then
       local file = now[e.resolved or e.spec]
       local text = file and fs.read(file, M.MAX_SCRIPT)
