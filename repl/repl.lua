@@ -42,7 +42,8 @@ Game commands (anything else is Lua; the game is `g`, the API `kontor`):
   auto [N]           a random bot plays your next N moves (default: to the end)
   moves              the moves so far          log [N]   the event log (last N)
   result             the final scores and the winners
-  new [k=v ...]      a new game: players=3 seed=2 rules=NAME names=A,B
+  new [k=v ...]      a new game: players=3 seed=2 rules=NAME names=A,B (no seed:
+                     a fresh one; the result shows it)
                      variant=NAME; other k=v are rule options (default: as now)
   save FILE          save the game             load FILE  load a saved game
   replay FILE        step through a saved game with next [N] and prev [N]
@@ -74,19 +75,11 @@ local ESC = {
   bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
 }
 
--- Everything printed goes through say and err, which escape control
--- characters (kontor.text): names, options, log lines, boards and messages
+-- Everything printed goes through say and err, which write through the one
+-- sink (kontor.text.write): names, options, log lines, boards and messages
 -- may come from rule scripts, variants or save files. The program's own
--- escape codes (colours) are Raw pieces, written as they are.
-local Raw = {}
-Raw.__index = Raw
-local function raw(s) return setmetatable({ s = s }, Raw) end
-local function piece(v)
-  if getmetatable(v) == Raw then return v.s end
-  return ktext.escape(v, true)
-end
-Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
-Raw.__tostring = function(r) return r.s end
+-- escape codes (colours) are raw pieces, written as they are.
+local raw, piece = ktext.raw, ktext.piece
 
 function Session:c(name, s)
   if not self.color then return ktext.escape(s, true) end
@@ -94,8 +87,7 @@ function Session:c(name, s)
 end
 
 function Session:say(...)
-  local parts = table.pack(...)
-  for i = 1, parts.n do io.stdout:write(piece(parts[i])) end
+  ktext.write(io.stdout, ...)
   io.stdout:write("\n")
 end
 
@@ -278,6 +270,8 @@ function Session:print_result()
   local names = {}
   for i, s in ipairs(r.winners) do names[i] = self:name(s) end
   self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  -- the seed, so the same deal can be played again
+  self:say(string.format("Seed %d (new seed=%d plays this deal again).", g.params.seed, g.params.seed))
 end
 
 function Session:print_log_from(n0)
@@ -715,7 +709,8 @@ end
 local function parse_new(sess, arg)
   local g = sess:game()
   local p = g and g.params or {}
-  local t = { rules = p.rules, players = p.players, seed = p.seed }
+  -- no seed=: a fresh one (a new game is a new deal)
+  local t = { rules = p.rules, players = p.players }
   if g then
     -- the variants as given (a preset once, not its members)
     t.variants = require("kontor.rules").given_variants(g.R)
@@ -728,7 +723,9 @@ local function parse_new(sess, arg)
   for kv in arg:gmatch("%S+") do
     local k, v = kv:match("^([%w_]+)=(.*)$")
     if not k then return nil, string.format("new: expected k=v, not '%s'", kv) end
-    if k == "players" or k == "seed" then
+    if k == "seed" and v == "random" then
+      t.seed = "random"
+    elseif k == "players" or k == "seed" then
       local n = math.tointeger(tonumber(v))
       if not n then return nil, string.format("new: %s must be a whole number, not '%s'", k, v) end
       t[k] = n
@@ -1419,28 +1416,39 @@ function M.run(kontor, game, opts)
       buffer = nil
       goto continue
     end
-    if sess.tty and line:match("%S") then term.add_history(line) end
-    if buffer then
-      local src = buffer .. "\n" .. line
-      local f, msg = compile(src)
-      if not f and incomplete(msg) then buffer = src
-      else buffer = nil; sess:eval(src) end
-    elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
-    elseif play then
-      -- no Lua in play: `g` would show every seat's cards
-      local word = trim(line):match("^[%a_][%w_]*")
-      local s = word and sess:suggest(word)
-      sess:err(string.format("'%s' is not a command or a move here%s. "
-        .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
-        trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
-    elseif sess:unknown_word(line) then
-      sess:err(sess:unknown_word(line))
-    else
-      local src = line
-      if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
-      local f, msg = compile(src)
-      if not f and incomplete(msg) then buffer = src
-      else sess:eval(src) end
+    -- a memory error anywhere in a command (a replay, printing a huge log
+    -- line, a save) is a message, not the end of the session: the game
+    -- commands keep the game as it was
+    local hok, herr = pcall(function()
+      if sess.tty and line:match("%S") then term.add_history(line) end
+      if buffer then
+        local src = buffer .. "\n" .. line
+        local f, msg = compile(src)
+        if not f and incomplete(msg) then buffer = src
+        else buffer = nil; sess:eval(src) end
+      elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
+      elseif play then
+        -- no Lua in play: `g` would show every seat's cards
+        local word = trim(line):match("^[%a_][%w_]*")
+        local s = word and sess:suggest(word)
+        sess:err(string.format("'%s' is not a command or a move here%s. "
+          .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
+          trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
+      elseif sess:unknown_word(line) then
+        sess:err(sess:unknown_word(line))
+      else
+        local src = line
+        if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
+        local f, msg = compile(src)
+        if not f and incomplete(msg) then buffer = src
+        else sess:eval(src) end
+      end
+    end)
+    if not hok then
+      collectgarbage()
+      sess:err(tostring(herr):find("not enough memory", 1, true)
+        and "not enough memory for that (the memory limit is the interpreter's; the game is as it was)"
+        or herr)
     end
     io.stdout:flush()
     ::continue::

@@ -37,30 +37,35 @@ local function utf8_len(s, i)
   return n
 end
 
+-- A run of bytes >= 0x80: its valid UTF-8 sequences kept, the rest (and
+-- C1 controls) as \xNN.
+local function high_run(run)
+  local out, i, n = nil, 1, #run
+  local parts = {}
+  while i <= n do
+    local len = utf8_len(run, i)
+    if len then parts[#parts + 1] = run:sub(i, i + len - 1); i = i + len
+    else parts[#parts + 1] = string.format("\\x%02X", run:byte(i)); i = i + 1 end
+  end
+  out = table.concat(parts)
+  return out
+end
+
 -- s with control characters and invalid bytes escaped. With `lines`, line
 -- breaks and tabs stay (for multi-line text such as a board); without it
 -- the result is one line. Non-strings are converted with tostring first.
+-- gsub builds the result in one buffer: a 40 MiB line of control
+-- characters needs its result's memory, not a table of pieces.
 function M.escape(s, lines)
   if type(s) ~= "string" then s = tostring(s) end
-  local bad = lines and "[%z\1-\8\11-\31\127-\255]" or "[%z\1-\31\127-\255]"
-  if not s:find(bad) then return s end
-  local out, i, n = {}, 1, #s
-  while i <= n do
-    local j = s:find(bad, i)
-    if not j then out[#out + 1] = s:sub(i); break end
-    if j > i then out[#out + 1] = s:sub(i, j - 1) end
-    local c = s:sub(j, j)
-    local b = c:byte()
-    if b >= 0x80 then
-      local len = utf8_len(s, j)
-      if len then out[#out + 1] = s:sub(j, j + len - 1); i = j + len
-      else out[#out + 1] = string.format("\\x%02X", b); i = j + 1 end
-    else
-      out[#out + 1] = byte_escape(c)
-      i = j + 1
-    end
-  end
-  return table.concat(out)
+  local ctl = lines and "[%z\1-\8\11-\31\127]" or "[%z\1-\31\127]"
+  if not s:find(ctl) and not s:find("[\128-\255]") then return s end
+  s = s:gsub(ctl, byte_escape)
+  -- a multi-byte character is one lead byte and its continuation bytes
+  return (s:gsub("[\128-\255][\128-\191]*", function(run)
+    if #run <= 4 and utf8_len(run, 1) == #run then return nil end
+    return high_run(run)
+  end))
 end
 
 -- The one sink. What the program prints goes through `write`: every piece
