@@ -42,8 +42,7 @@ Game commands (anything else is Lua; the game is `g`, the API `kontor`):
   auto [N]           a random bot plays your next N moves (default: to the end)
   moves              the moves so far          log [N]   the event log (last N)
   result             the final scores and the winners
-  new [k=v ...]      a new game: players=3 seed=2 rules=NAME names=A,B (no seed:
-                     a fresh one; the result shows it)
+  new [k=v ...]      a new game: players=3 seed=2 rules=NAME names=A,B
                      variant=NAME; other k=v are rule options (default: as now)
   save FILE          save the game             load FILE  load a saved game
   replay FILE        step through a saved game with next [N] and prev [N]
@@ -594,13 +593,29 @@ C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
   if undo_order_steps(sess, g, n) then return end
-  local undone
-  if sess.mode == "play" then
-    undone = sess:play_undo(n)
-    if not undone then return end
-  else
-    undone = sess:undo_moves(n)
+  -- undo replays the game: near the memory cap that can fail half-way
+  -- (a memory error), and the game must then be as it was. The game's own
+  -- fields are kept aside (references: the replay builds new state, it
+  -- does not change the old) and put back if it fails. The old state stays
+  -- alive meanwhile, so a game that uses over half the memory cannot undo;
+  -- it says so and is untouched.
+  local kept = {}
+  for k, v in next, g do kept[k] = v end
+  local future = { table.unpack(g.future) }
+  local ok, undone = guarded(function()
+    if sess.mode == "play" then return sess:play_undo(n) end
+    return sess:undo_moves(n)
+  end)
+  if not ok then
+    for k in next, g do if kept[k] == nil then rawset(g, k, nil) end end
+    for k, v in pairs(kept) do rawset(g, k, v) end
+    g.future = future
+    kept = nil   -- luacheck: ignore 311 (dropped before the collection)
+    collectgarbage()
+    return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone))
   end
+  kept = nil   -- luacheck: ignore 311
+  if not undone then return end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
