@@ -175,8 +175,8 @@ describe("one file policy", function()
     local out, err, code = to_full("sim --games 2 --json")
     assert.are.equal(1, code, out)
     assert.are.equal("kontor: cannot write the output: No space left on device\n", err)
-    _, err, code = to_full("compare --a '' --b '' --games 3 --json")
-    assert.are.equal(1, code)
+    out, err, code = to_full("compare --a '' --b '' --games 3 --json")
+    assert.are.equal(1, code, out)
     assert.are.equal("kontor: cannot write the output: No space left on device\n", err)
   end)
 
@@ -197,19 +197,19 @@ describe("one file policy", function()
     local err = merge_err("\n{\"kontor\": \"shard\", \n")
     assert.truthy(err:find("kontor: merge: " .. bad .. ":2: not valid JSON: ", 1, true), err)
     -- data shorter than the shard's range
-    local sh = kontor.json.decode(two)
-    table.remove(sh.sides[1].data.turns)
-    err = merge_err(kontor.json.encode(sh) .. "\n")
+    local shd = kontor.json.decode(two)
+    table.remove(shd.sides[1].data.turns)
+    err = merge_err(kontor.json.encode(shd) .. "\n")
     assert.are.equal("kontor: merge: " .. bad .. ":1: side 1: turns has 1 games, the shard claims 2\n", err)
     -- wins that do not add up to one a game
-    sh = kontor.json.decode(two)
-    sh.sides[1].data.wins[1][1], sh.sides[1].data.wins[2][1] = 1, 1
-    err = merge_err(kontor.json.encode(sh) .. "\n")
+    shd = kontor.json.decode(two)
+    shd.sides[1].data.wins[1][1], shd.sides[1].data.wins[2][1] = 1, 1
+    err = merge_err(kontor.json.encode(shd) .. "\n")
     assert.are.equal("kontor: merge: " .. bad .. ":1: side 1: the wins of game 3 add up to 2, not 1\n", err)
     -- a range past the run's games
-    sh = kontor.json.decode(two)
-    sh.hi = 9
-    err = merge_err(kontor.json.encode(sh) .. "\n")
+    shd = kontor.json.decode(two)
+    shd.hi = 9
+    err = merge_err(kontor.json.encode(shd) .. "\n")
     assert.are.equal("kontor: merge: " .. bad .. ":1: games 3-9 are not a range of games 1-4\n", err)
     -- the good pair still merges
     support.write(bad, two)
