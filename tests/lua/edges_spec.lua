@@ -282,14 +282,17 @@ return { name = "big", players = { min = 1, max = 2, default = 1 },
   play = function(g)
     for i = 1, 10 do
       g:choose(1, "grow", { "grow", "stop" })
-      g.keep[#g.keep + 1] = string.rep("x", 52 * 1024 * 1024 + i)
+      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
     end
   end }
 ]])
     local out, err, code = kontor_cmd("--rules " .. q(f) .. " --seed 1",
-      "grow\ngrow\ngrow\nk = g.ctx.keep\nundo\nmoves\nprint(#g.ctx.keep)\n", "timeout 60 ")
+      -- a cap of 64 MiB: three moves of 13 MB fit, and the two of the undo
+      -- do not fit beside them (k holds them)
+      "kontor.core.sandbox.limits{ memory = 64 * 1024 * 1024 }\n"
+      .. "grow\ngrow\ngrow\nk = g.ctx.keep\nundo\nmoves\nprint(#g.ctx.keep)\n", "timeout 60 ")
     assert.are.equal(0, code, err)
-    assert.truthy(out:find("undo failed, the game is as it was: memory limit reached (256 MiB)\n"
+    assert.truthy(out:find("undo failed, the game is as it was: memory limit reached (64 MiB)\n"
       .. "1  Player 1: grow\n2  Player 1: grow\n3  Player 1: grow\n3\n", 1, true), out)
   end)
 end)
