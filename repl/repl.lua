@@ -594,27 +594,12 @@ C.undo = function(sess, arg)
   local n = count_arg(sess, arg, "undo"); if not n then return end
   if undo_order_steps(sess, g, n) then return end
   -- undo replays the game: near the memory cap that can fail half-way
-  -- (a memory error), and the game must then be as it was. The game's own
-  -- fields are kept aside (references: the replay builds new state, it
-  -- does not change the old) and put back if it fails. The old state stays
-  -- alive meanwhile, so a game that uses over half the memory cannot undo;
-  -- it says so and is untouched.
-  local kept = {}
-  for k, v in next, g do kept[k] = v end
-  local future = { table.unpack(g.future) }
-  local ok, undone = guarded(function()
+  -- (a memory error); g:atomically puts the game back as it was
+  local ok, undone = guarded(g.atomically, g, function()
     if sess.mode == "play" then return sess:play_undo(n) end
     return sess:undo_moves(n)
   end)
-  if not ok then
-    for k in next, g do if kept[k] == nil then rawset(g, k, nil) end end
-    for k, v in pairs(kept) do rawset(g, k, v) end
-    g.future = future
-    kept = nil   -- luacheck: ignore 311 (dropped before the collection)
-    collectgarbage()
-    return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone))
-  end
-  kept = nil   -- luacheck: ignore 311
+  if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
   if not undone then return end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false

@@ -485,7 +485,8 @@ OPS.undo = function(self, req)
   local n = count_field(req, "n")
   local people, undone = 0, {}
   local with_bots = next(e.bots) ~= nil
-  engine(nil, function()
+  -- g:atomically: a failure half-way (a memory error) leaves the game as it was
+  engine(nil, g.atomically, g, function()
     while true do
       local ml = g:move_list()
       local last = ml[#ml]

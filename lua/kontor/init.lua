@@ -187,6 +187,28 @@ function gamemod.Game:save(path, viewer)
   return save.write(self, path, viewer)
 end
 
+-- Runs f(...) with the game's own fields kept aside: if f raises (a
+-- memory error half-way through the replay of an undo), they are put back,
+-- so the game is exactly as it was, and the error is raised again. The
+-- replay builds new state and does not change the old (only `future` is
+-- changed in place: a copy is kept); the old state stays alive meanwhile,
+-- so a game using over half the memory cap cannot undo, and says so.
+function gamemod.Game:atomically(f, ...)
+  local kept = {}
+  for k, v in next, self do kept[k] = v end
+  local future = { table.unpack(self.future) }
+  local res = table.pack(pcall(f, ...))
+  if not res[1] then
+    for k in next, self do if kept[k] == nil then rawset(self, k, nil) end end
+    for k, v in pairs(kept) do rawset(self, k, v) end
+    self.future = future
+    kept, future = nil, nil   -- luacheck: ignore 311 (dropped before the collection)
+    collectgarbage()
+    error(res[2], 0)
+  end
+  return table.unpack(res, 2, res.n)
+end
+
 -- The moves a reload could not replay (see reload), while the game is
 -- still where that reload left it: { {seat, text}, ... }, oldest first.
 function gamemod.Game:held_moves()

@@ -339,6 +339,46 @@ return { name = "big", players = { min = 1, max = 2, default = 1 },
   end)
 end)
 
+describe("Game:atomically (the REPL's and serve's undo)", function()
+  it("a memory error half-way through an undo puts the game back as it was", function()
+    local f = support.write(tmp("grow.lua"), [[
+return { name = "grow", players = { min = 1, max = 2, default = 1 },
+  setup = function(g) g.keep = {} end,
+  scores = function(g) return { 0, 0 } end,
+  play = function(g)
+    for i = 1, 10 do
+      g:choose(1, "grow", { "grow", "stop" })
+      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
+    end
+  end }
+]])
+    local sb = kontor.core.sandbox
+    local old = sb.limits().memory
+    sb.limits { memory = 64 * 1024 * 1024 }
+    local ok, err = pcall(function()
+      local g = kontor.new_game { rules = f, seed = 1 }
+      for _ = 1, 3 do assert(g:apply("grow")) end
+      local ctx, log = g.ctx, #g:log()
+      local k = g.ctx.keep   -- holds the old moves' strings: the undo cannot fit beside them
+      local uok, uerr = pcall(g.atomically, g, g.undo, g, 1)
+      assert.is_false(uok)
+      assert.are.equal("memory limit reached (64 MiB)", require("kontor.text").error_line(uerr))
+      assert.are.equal(3, #g:move_list())
+      assert.are.same({}, g:redo_list())
+      assert.are.equal(ctx, g.ctx)      -- the very state of before
+      assert.are.equal(3, #g.ctx.keep)
+      assert.are.equal(log, #g:log())
+      assert.are.equal(k, g.ctx.keep)
+      -- and it is whole: its record replays to the same moves
+      assert.are.same({ "1: grow", "1: grow", "1: grow" }, g:moves())
+      return true
+    end)
+    sb.limits { memory = old }
+    collectgarbage()
+    assert.is_true(ok, tostring(err))
+  end)
+end)
+
 describe("a game without --seed is a new game", function()
   it("the API draws a fresh seed, keeps it in params and in the save", function()
     local a, b = kontor.new_game {}, kontor.new_game {}
