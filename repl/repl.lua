@@ -1368,6 +1368,22 @@ function M.session(kontor, game, opts)
   return sess
 end
 
+-- A memory error anywhere in a command or a Lua line (a replay, printing a
+-- huge log line, a save) is a message, not the end of the session: the
+-- game commands keep the game as it was (g:atomically for undo).
+for _, name in ipairs { "dispatch", "eval" } do
+  local f = Session[name]
+  Session[name] = function(self, ...)
+    local res = table.pack(pcall(f, self, ...))
+    if res[1] then return table.unpack(res, 2, res.n) end
+    collectgarbage()
+    self:err(tostring(res[2]):find("not enough memory", 1, true)
+      and "not enough memory for that (the memory limit is the interpreter's; the game is as it was)"
+      or res[2])
+    return true
+  end
+end
+
 function M.run(kontor, game, opts)
   opts = opts or {}
   local sess = M.session(kontor, game, opts)
@@ -1416,39 +1432,28 @@ function M.run(kontor, game, opts)
       buffer = nil
       goto continue
     end
-    -- a memory error anywhere in a command (a replay, printing a huge log
-    -- line, a save) is a message, not the end of the session: the game
-    -- commands keep the game as it was
-    local hok, herr = pcall(function()
-      if sess.tty and line:match("%S") then term.add_history(line) end
-      if buffer then
-        local src = buffer .. "\n" .. line
-        local f, msg = compile(src)
-        if not f and incomplete(msg) then buffer = src
-        else buffer = nil; sess:eval(src) end
-      elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
-      elseif play then
-        -- no Lua in play: `g` would show every seat's cards
-        local word = trim(line):match("^[%a_][%w_]*")
-        local s = word and sess:suggest(word)
-        sess:err(string.format("'%s' is not a command or a move here%s. "
-          .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
-          trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
-      elseif sess:unknown_word(line) then
-        sess:err(sess:unknown_word(line))
-      else
-        local src = line
-        if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
-        local f, msg = compile(src)
-        if not f and incomplete(msg) then buffer = src
-        else sess:eval(src) end
-      end
-    end)
-    if not hok then
-      collectgarbage()
-      sess:err(tostring(herr):find("not enough memory", 1, true)
-        and "not enough memory for that (the memory limit is the interpreter's; the game is as it was)"
-        or herr)
+    if sess.tty and line:match("%S") then term.add_history(line) end
+    if buffer then
+      local src = buffer .. "\n" .. line
+      local f, msg = compile(src)
+      if not f and incomplete(msg) then buffer = src
+      else buffer = nil; sess:eval(src) end
+    elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
+    elseif play then
+      -- no Lua in play: `g` would show every seat's cards
+      local word = trim(line):match("^[%a_][%w_]*")
+      local s = word and sess:suggest(word)
+      sess:err(string.format("'%s' is not a command or a move here%s. "
+        .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
+        trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
+    elseif sess:unknown_word(line) then
+      sess:err(sess:unknown_word(line))
+    else
+      local src = line
+      if src:sub(1, 1) == "=" then src = "return " .. src:sub(2) end
+      local f, msg = compile(src)
+      if not f and incomplete(msg) then buffer = src
+      else sess:eval(src) end
     end
     io.stdout:flush()
     ::continue::
