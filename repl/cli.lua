@@ -356,11 +356,16 @@ function M.main(home, args)
   local kontor = require "kontor"
   kontor.set_home(home)
   _G.kontor = kontor
-  local code = command(kontor, args)
+  -- an error no command caught still reaches the terminal through the sink
+  local ok, code = xpcall(command, debug.traceback, kontor, args)
+  if not ok then
+    err("kontor: ", tostring(code), "\n")
+    code = 1
+  end
   -- what was written to stdout must have reached it (a full disk, a
   -- closed pipe): else the run failed
-  local ok, e = ktext.finish(io.stdout)
-  if not ok then
+  local written, e = ktext.finish(io.stdout)
+  if not written then
     err("kontor: cannot write the output: ", e, "\n")
     if code == 0 then code = 1 end
   end
