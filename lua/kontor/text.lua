@@ -37,18 +37,16 @@ local function utf8_len(s, i)
   return n
 end
 
--- A run of bytes >= 0x80: its valid UTF-8 sequences kept, the rest (and
--- C1 controls) as \xNN.
-local function high_run(run)
-  local out, i, n = nil, 1, #run
-  local parts = {}
-  while i <= n do
-    local len = utf8_len(run, i)
-    if len then parts[#parts + 1] = run:sub(i, i + len - 1); i = i + len
-    else parts[#parts + 1] = string.format("\\x%02X", run:byte(i)); i = i + 1 end
-  end
-  out = table.concat(parts)
-  return out
+local function hex(c) return string.format("\\x%02X", c:byte()) end
+
+-- A byte >= 0x80 and up to three continuation bytes after it: the UTF-8
+-- character they start kept, every other byte (an invalid or C1 lead, a
+-- stray continuation byte) as \xNN.
+local function high(m)
+  local len = utf8_len(m, 1)
+  if len == #m then return nil end
+  if len then return m:sub(1, len) .. m:sub(len + 1):gsub(".", hex) end
+  return (m:gsub(".", hex))
 end
 
 -- s with control characters and invalid bytes escaped. With `lines`, line
@@ -61,11 +59,9 @@ function M.escape(s, lines)
   local ctl = lines and "[%z\1-\8\11-\31\127]" or "[%z\1-\31\127]"
   if not s:find(ctl) and not s:find("[\128-\255]") then return s end
   s = s:gsub(ctl, byte_escape)
-  -- a multi-byte character is one lead byte and its continuation bytes
-  return (s:gsub("[\128-\255][\128-\191]*", function(run)
-    if #run <= 4 and utf8_len(run, 1) == #run then return nil end
-    return high_run(run)
-  end))
+  -- a character is a lead byte and at most three continuation bytes: each
+  -- match is short, whatever the text (no table of pieces)
+  return (s:gsub("[\128-\255][\128-\191]?[\128-\191]?[\128-\191]?", high))
 end
 
 -- The one sink. What the program prints goes through `write`: every piece
