@@ -3,6 +3,9 @@
  *
  *   fs.read(path)               -> string | nil, "path: reason"
  *   fs.write_atomic(path, data) -> true   | nil, "path: step failed: reason"
+ *   fs.atomic(path)             -> writer | nil, message: the same, written
+ *                                  in pieces: w:write(s), w:commit(), w:abort()
+ *   fs.random_seed()            -> a fresh seed from the system, 1..2^53-1
  *   fs.exists(path)             -> boolean
  *   fs.list(dir)                -> sorted list of names | nil, message
  *   fs.dirname(path), fs.basename(path) -> string
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -30,6 +34,7 @@
 #include "binding.h"
 
 #define FS_HANDLE "kontor.fs.handle"
+#define FS_WRITER "kontor.fs.writer"
 #define FS_READ_MAX ((size_t)64 * 1024 * 1024)
 
 typedef struct {
@@ -227,34 +232,14 @@ static void remove_stale_temps(const char *dir, const char *name, size_t nlen) {
     closedir(d);
 }
 
-static int fs_write_atomic(lua_State *L) {
+/* Creates the temp file of `path` beside it (after removing the stale
+ * temps of killed processes) and writes its name into tmp (cap bytes) and
+ * the folder into dir. Returns the descriptor, or -1 with *err set. */
+static int create_temp(const char *path, size_t base, char *tmp, size_t cap,
+                       const char *dir, int *err) {
     static unsigned long counter = 0;
-    size_t plen, dlen, dirlen, base, cap;
-    const char *path = check_path(L, 1);
-    const char *data = luaL_checklstring(L, 2, &dlen);
-    const char *step = NULL;
-    char *tmp, *dir;
-    int fd = -1, dfd = -1, err = 0, renamed = 0;
-    plen = strlen(path);
-    split_path(path, plen, &dirlen, &base);
-    if (base == plen) {
-        luaL_pushfail(L);
-        lua_pushfstring(L, "%s: not a file name", path);
-        return 2;
-    }
-    /* All Lua allocation happens before any file exists, so no error can
-     * be raised while a temp file or descriptor is live. */
-    cap = plen + 64;
-    tmp = (char *)lua_newuserdatauv(L, cap, 0);
-    dir = (char *)lua_newuserdatauv(L, dirlen + 2, 0);
-    if (dirlen == 0) {
-        strcpy(dir, ".");
-    } else {
-        memcpy(dir, path, dirlen);
-        dir[dirlen] = '\0';
-    }
-
-    remove_stale_temps(dir, path + base, plen - base);
+    int fd = -1;
+    remove_stale_temps(dir, path + base, strlen(path) - base);
     for (int tries = 0; tries < 100; tries++) {
         snprintf(tmp, cap, "%.*s.%s.tmp.%ld.%lu", (int)base, path, path + base,
                  (long)getpid(), ++counter);
@@ -264,16 +249,19 @@ static int fs_write_atomic(lua_State *L) {
         if (fd >= 0 || errno != EEXIST)
             break;
     }
-    if (fd < 0) {
-        err = errno;
-        step = "create temp file";
-        goto done;
-    }
-    if ((err = write_all(fd, data, dlen)) != 0) {
-        step = "write";
-        goto done;
-    }
-    if ((err = fsync_retry(fd)) != 0) {
+    if (fd < 0)
+        *err = errno;
+    return fd;
+}
+
+/* fsync, close and rename the temp file onto path, then sync the folder.
+ * Closes fd whatever happens and removes tmp unless it was renamed.
+ * Returns NULL, or the step that failed with *err set. */
+static const char *finish_temp(int fd, const char *tmp, const char *path,
+                               const char *dir, int *err) {
+    const char *step = NULL;
+    int dfd = -1, renamed = 0;
+    if ((*err = fsync_retry(fd)) != 0) {
         step = "fsync";
         goto done;
     }
@@ -281,13 +269,13 @@ static int fs_write_atomic(lua_State *L) {
         int rc = close(fd);
         fd = -1;
         if (rc != 0 && errno != EINTR) {
-            err = errno;
+            *err = errno;
             step = "close";
             goto done;
         }
     }
     if (rename(tmp, path) != 0) {
-        err = errno;
+        *err = errno;
         step = "rename";
         goto done;
     }
@@ -296,17 +284,16 @@ static int fs_write_atomic(lua_State *L) {
         dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     } while (dfd < 0 && errno == EINTR);
     if (dfd < 0) {
-        err = errno;
+        *err = errno;
         step = "open directory";
         goto done;
     }
-    err = fsync_retry(dfd);
+    *err = fsync_retry(dfd);
     /* Some file systems cannot sync a directory; the data is in place. */
-    if (err == EINVAL || err == ENOTSUP)
-        err = 0;
-    if (err != 0)
+    if (*err == EINVAL || *err == ENOTSUP)
+        *err = 0;
+    if (*err != 0)
         step = "fsync directory";
-
 done:
     if (fd >= 0)
         close(fd);
@@ -314,12 +301,210 @@ done:
         close(dfd);
     if (step != NULL && !renamed)
         unlink(tmp);
-    if (step != NULL) {
+    return step;
+}
+
+/* The folder of path into a new userdata (on the stack): "." if none.
+ * Returns NULL (and pushes nothing) when path names no file. */
+static char *push_dir(lua_State *L, const char *path, size_t *base) {
+    size_t plen = strlen(path), dirlen;
+    char *dir;
+    split_path(path, plen, &dirlen, base);
+    if (*base == plen)
+        return NULL;
+    dir = (char *)lua_newuserdatauv(L, dirlen + 2, 0);
+    if (dirlen == 0) {
+        strcpy(dir, ".");
+    } else {
+        memcpy(dir, path, dirlen);
+        dir[dirlen] = '\0';
+    }
+    return dir;
+}
+
+static int fail_step(lua_State *L, const char *path, const char *step, int err) {
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: %s failed: %s", path, step, strerror(err));
+    return 2;
+}
+
+static int fs_write_atomic(lua_State *L) {
+    size_t dlen, base, cap;
+    const char *path = check_path(L, 1);
+    const char *data = luaL_checklstring(L, 2, &dlen);
+    const char *step;
+    char *tmp, *dir;
+    int fd, err = 0;
+    /* All Lua allocation happens before any file exists, so no error can
+     * be raised while a temp file or descriptor is live. */
+    cap = strlen(path) + 64;
+    tmp = (char *)lua_newuserdatauv(L, cap, 0);
+    dir = push_dir(L, path, &base);
+    if (dir == NULL) {
         luaL_pushfail(L);
-        lua_pushfstring(L, "%s: %s failed: %s", path, step, strerror(err));
+        lua_pushfstring(L, "%s: not a file name", path);
         return 2;
     }
+    fd = create_temp(path, base, tmp, cap, dir, &err);
+    if (fd < 0)
+        return fail_step(L, path, "create temp file", err);
+    if ((err = write_all(fd, data, dlen)) != 0) {
+        close(fd);
+        unlink(tmp);
+        return fail_step(L, path, "write", err);
+    }
+    step = finish_temp(fd, tmp, path, dir, &err);
+    if (step != NULL)
+        return fail_step(L, path, step, err);
     lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* atomic: a file written in pieces, in place only when committed       */
+
+/* The writer's user values: 1 the path, 2 the temp name (a buffer
+ * userdata, filled before the file exists), 3 the folder. */
+typedef struct {
+    int fd;      /* the temp file, -1 once committed or aborted */
+    int err;     /* the first write error, 0 if none */
+} FsWriter;
+
+static FsWriter *check_writer(lua_State *L) {
+    return (FsWriter *)luaL_checkudata(L, 1, FS_WRITER);
+}
+
+static const char *writer_str(lua_State *L, int n) {
+    lua_getiuservalue(L, 1, n);
+    const char *s = n == 2 ? (const char *)lua_touserdata(L, -1) : lua_tostring(L, -1);
+    lua_pop(L, 1);   /* still referenced by the writer */
+    return s;
+}
+
+/* Closes and removes the temp file unless it is committed. */
+static void writer_drop(lua_State *L, FsWriter *w) {
+    if (w->fd >= 0) {
+        close(w->fd);
+        w->fd = -1;
+        unlink(writer_str(L, 2));
+    }
+}
+
+static int fs_atomic(lua_State *L) {
+    size_t base, cap;
+    const char *path = check_path(L, 1);
+    char *tmp, *dir;
+    int err = 0;
+    FsWriter *w;
+    lua_settop(L, 1);
+    w = (FsWriter *)lua_newuserdatauv(L, sizeof(FsWriter), 3);   /* 2 */
+    w->fd = -1;
+    w->err = 0;
+    luaL_setmetatable(L, FS_WRITER);
+    cap = strlen(path) + 64;
+    tmp = (char *)lua_newuserdatauv(L, cap, 0);                  /* 3 */
+    dir = push_dir(L, path, &base);                               /* 4 */
+    if (dir == NULL) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "%s: not a file name", path);
+        return 2;
+    }
+    lua_pushstring(L, dir);
+    lua_setiuservalue(L, 2, 3);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, 2, 1);
+    lua_pushvalue(L, 3);
+    lua_setiuservalue(L, 2, 2);
+    /* No Lua allocation from here on: __gc can always remove the file. */
+    {
+        int fd = create_temp(path, base, tmp, cap, dir, &err);
+        if (fd < 0)
+            return fail_step(L, path, "create temp file", err);
+        w->fd = fd;
+    }
+    lua_settop(L, 2);
+    return 1;
+}
+
+/* w:write(s, ...) -> w | nil, message. After a failure the writer keeps
+ * the first error and writes nothing more. */
+static int writer_write(lua_State *L) {
+    FsWriter *w = check_writer(L);
+    int n = lua_gettop(L);
+    for (int i = 2; i <= n; i++)
+        luaL_checkstring(L, i);
+    if (w->fd < 0 && w->err == 0)
+        return luaL_error(L, "write to a finished file");
+    for (int i = 2; i <= n && w->err == 0; i++) {
+        size_t len;
+        const char *s = lua_tolstring(L, i, &len);
+        w->err = write_all(w->fd, s, len);
+    }
+    if (w->err != 0)
+        return fail_step(L, writer_str(L, 1), "write", w->err);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* w:commit() -> true | nil, message: the file is in place, whole, or the
+ * old one is; no temp file is left either way. */
+static int writer_commit(lua_State *L) {
+    FsWriter *w = check_writer(L);
+    const char *path = writer_str(L, 1);
+    const char *step;
+    int err = w->err, fd = w->fd;
+    if (fd < 0 && err == 0)
+        return luaL_error(L, "commit of a finished file");
+    w->fd = -1;
+    if (err != 0) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(writer_str(L, 2));
+        }
+        return fail_step(L, path, "write", err);
+    }
+    step = finish_temp(fd, writer_str(L, 2), path, writer_str(L, 3), &err);
+    if (step != NULL)
+        return fail_step(L, path, step, err);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* w:abort(): the temp file is removed; the old file stays. */
+static int writer_abort(lua_State *L) {
+    writer_drop(L, check_writer(L));
+    return 0;
+}
+
+static int writer_gc(lua_State *L) {
+    writer_drop(L, check_writer(L));
+    return 0;
+}
+
+static const luaL_Reg writer_methods[] = {
+    {"write", writer_write},
+    {"commit", writer_commit},
+    {"abort", writer_abort},
+    {NULL, NULL}
+};
+
+/* random_seed(): 53 random bits from the system (getrandom), never 0: a
+ * whole number that JSON and JavaScript keep exactly. */
+static int fs_random_seed(lua_State *L) {
+    unsigned long long v = 0;
+    size_t got = 0;
+    while (got < sizeof v) {
+        ssize_t n = getrandom((char *)&v + got, sizeof v - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return luaL_error(L, "cannot draw a seed from the system: %s", strerror(errno));
+        got += (size_t)n;
+    }
+    v &= (1ULL << 53) - 1;
+    if (v == 0)
+        v = 1;
+    lua_pushinteger(L, (lua_Integer)v);
     return 1;
 }
 
@@ -479,6 +664,8 @@ static const luaL_Reg fs_funcs[] = {
     {"hash", fs_hash},
     {"read", fs_read},
     {"write_atomic", fs_write_atomic},
+    {"atomic", fs_atomic},
+    {"random_seed", fs_random_seed},
     {"exists", fs_exists},
     {"list", fs_list},
     {"dirname", fs_dirname},
@@ -493,6 +680,15 @@ void kn_open_fs(lua_State *L) {
     if (luaL_newmetatable(L, FS_HANDLE)) {
         lua_pushcfunction(L, handle_gc);
         lua_setfield(L, -2, "__gc");
+    }
+    lua_pop(L, 1);
+    if (luaL_newmetatable(L, FS_WRITER)) {
+        lua_pushcfunction(L, writer_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, writer_gc);
+        lua_setfield(L, -2, "__close");
+        luaL_newlib(L, writer_methods);
+        lua_setfield(L, -2, "__index");
     }
     lua_pop(L, 1);
     luaL_newlib(L, fs_funcs);

@@ -8,16 +8,16 @@ local M = {}
 
 local USAGE = [==[
 usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
-                     [--players N] [--names A,B,C] [--seed S] [--option k=v]...
+                     [--players N] [--names A,B,C] [--seed S|random] [--option k=v]...
                      [--bot SEAT=KIND[:k=v,...]]...
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor serve
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
-                  --games G --seed S [--option k=v]... [--game I] [--json]
+                  --games G --seed S|random [--option k=v]... [--game I] [--json]
                   [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
                   [--report FILE.html] [--games-out FILE.jsonl] [--until-width W]
-       kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S]
+       kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
                   [--unpaired] [--json] [sim's --jobs ... --until-width]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
@@ -42,6 +42,9 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
+A game without --seed (or with --seed random) gets a fresh seed from the
+system, shown with the game (`info`, the result); sim and compare use
+seed 1 unless told, and print the seed they used.
 Exit status: 0 success; 1 a failure (an error in a rule or variant file,
 a game that fails, a file that cannot be read, a failed script); 2 a usage
 error (an unknown command, option, rule set or variant, a bad value, a
@@ -50,14 +53,10 @@ player count or option the rule set does not allow).]==]
 local ktext = require "kontor.text"
 
 -- What the program prints may quote rule sets, variants and save files:
--- control characters show escaped (kontor.text), never reach the terminal.
-local function escaped(...)
-  local t = table.pack(...)
-  for i = 1, t.n do t[i] = ktext.escape(t[i], true) end
-  return table.unpack(t, 1, t.n)
-end
-local function out(...) io.stdout:write(escaped(...)) end
-local function err(...) io.stderr:write(escaped(...)) end
+-- it goes through the one sink (kontor.text.write), which escapes control
+-- characters; a write that fails (a full disk) makes the exit status 1.
+local function out(...) ktext.write(io.stdout, ...) end
+local function err(...) ktext.write(io.stderr, ...) end
 
 local function usage_error(msg)
   err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
@@ -71,6 +70,12 @@ local function script_failure(msg)
   local first = ktext.error_line(msg)
   local inner = first:match("^variant [^%s:]+: (.*)$") or first
   if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then return inner end
+  -- a rule script that failed while it ran (a limit reached in setup, an
+  -- error with a traceback) is a failure too, not a usage error
+  if first:match(" limit reached") or tostring(msg):find("\nstack traceback:", 1, true)
+      or first:match("^setting up .- failed: ") then
+    return first
+  end
   return nil
 end
 
@@ -222,8 +227,8 @@ local function cmd_sim(kontor, args)
   local games, ge = int_flag(t, "games", 100)
   if ge then return usage_error("sim: " .. ge) end
   if games < 1 then return usage_error("sim: --games must be at least 1") end
-  local seed, se = int_flag(t, "seed", 1)
-  if se then return usage_error("sim: " .. se) end
+  local seed, se = kontor.parse_seed(t.seed, 1)
+  if not seed then return usage_error("sim: " .. se) end
   local vs, ve = variants_of(t)
   if not vs then return usage_error("sim: " .. ve) end
   local only, oe = int_flag(t, "game", nil)
@@ -293,8 +298,9 @@ local function cmd_repl(kontor, args, first, mode)
   if not t then return usage_error(e) end
   local players, pe = int_flag(t, "players", nil)
   if pe then return usage_error(pe) end
-  local seed, se = int_flag(t, "seed", 1)
-  if se then return usage_error(se) end
+  -- no --seed: new_game draws a fresh one
+  local seed, se = kontor.parse_seed(t.seed, "random")
+  if not seed then return usage_error(se) end
   local vs, ve = variants_of(t)
   if not vs then return usage_error(ve) end
   local names
@@ -327,10 +333,7 @@ local function cmd_repl(kontor, args, first, mode)
   return require("repl").run(kontor, game, { mode = mode or "repl", bots = bots })
 end
 
-function M.main(home, args)
-  local kontor = require "kontor"
-  kontor.set_home(home)
-  _G.kontor = kontor
+local function command(kontor, args)
   local cmd = args[1]
   if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
   if cmd == "--version" then out("kontor ", kontor.version, "\n"); return 0 end
@@ -347,6 +350,26 @@ function M.main(home, args)
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end
   return usage_error(string.format("unknown command '%s'", cmd))
+end
+
+function M.main(home, args)
+  local kontor = require "kontor"
+  kontor.set_home(home)
+  _G.kontor = kontor
+  -- an error no command caught still reaches the terminal through the sink
+  local ok, code = xpcall(command, debug.traceback, kontor, args)
+  if not ok then
+    err("kontor: ", tostring(code), "\n")
+    code = 1
+  end
+  -- what was written to stdout must have reached it (a full disk, a
+  -- closed pipe): else the run failed
+  local written, e = ktext.finish(io.stdout)
+  if not written then
+    err("kontor: cannot write the output: ", e, "\n")
+    if code == 0 then code = 1 end
+  end
+  return code
 end
 
 return M

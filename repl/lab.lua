@@ -7,12 +7,18 @@ local core = require "kontor.core"
 local balance = require "kontor.balance"
 local run = require "kontor.balance.run"
 local coverage = require "kontor.balance.coverage"
+local ktext = require "kontor.text"
+local kfiles = require "kontor.files"
 
 local json = core.json
 local M = {}
 
-local function out(...) io.stdout:write(...) end
-local function err(...) io.stderr:write(...) end
+-- Every line goes through the one sink (kontor.text.write): rule, variant,
+-- stat and file names from rule scripts and shards are escaped; the
+-- program's own colours and progress bar are raw pieces.
+local function out(...) ktext.write(io.stdout, ...) end
+local function err(...) ktext.write(io.stderr, ...) end
+local raw = ktext.raw
 
 local function usage_error(msg)
   err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
@@ -161,12 +167,12 @@ local function progress_bar(color)
     local fill = total > 0 and math.floor(width * done / total) or width
     local bar = string.rep("#", fill) .. string.rep(".", width - fill)
     if color then bar = "\27[32m" .. string.rep("#", fill) .. "\27[0m" .. string.rep(".", width - fill) end
-    err(string.format("\r[%s] %d/%d games  %.0f games/s  %s left ", bar, done, total, rate,
-      final and "0 s" or string.format("%d s", math.floor(left + 0.5))))
+    err(raw(string.format("\r[%s] %d/%d games  %.0f games/s  %s left ", bar, done, total, rate,
+      final and "0 s" or string.format("%d s", math.floor(left + 0.5)))))
     shown = true
   end
   return function(done, total) draw(done, total, done >= total) end,
-         function() if shown then err("\r\27[K") end end
+         function() if shown then err(raw("\r\27[K")) end end
 end
 
 local function want_color(fd)
@@ -180,8 +186,10 @@ end
 
 -- The arguments to give a child job: all but the parent's own flags.
 local DROP = { ["--jobs"] = 1, ["--shard"] = 1, ["--range"] = 1, ["--report"] = 1,
-  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0 }
-local function child_args(args, first)
+  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0, ["--seed"] = 1 }
+-- (the seed is given as the number the parent uses: `--seed random` draws
+-- it once)
+local function child_args(args, first, seed)
   local t = { program(args), args[1] }
   local i = first
   while i <= #args do
@@ -195,9 +203,18 @@ local function child_args(args, first)
     end
     i = i + 1
   end
+  t[#t + 1] = "--seed"
+  t[#t + 1] = tostring(seed)
   t[#t + 1] = "--jobs"
   t[#t + 1] = "1"
   return t
+end
+
+-- Writes an output file through kontor.files (all or nothing); raises
+-- "path: step failed: why".
+local function write_file(path, produce)
+  local ok, e = kfiles.write_with(path, produce)
+  if not ok then error(e, 0) end
 end
 
 local function report_and_output(kind, t, sides, seed, unpaired)
@@ -205,10 +222,7 @@ local function report_and_output(kind, t, sides, seed, unpaired)
   if t.games_out then run.games_out(t.games_out, kind, sides, seed, unpaired) end
   if t.report then
     local html = require("kontor.balance.report").html(summary, sides)
-    local f, e = io.open(t.report, "w")
-    if not f then error(e, 0) end
-    f:write(html)
-    f:close()
+    write_file(t.report, function(put) put(html) end)
   end
   if t.json then
     -- a measure's missing verdict, difference or interval is JSON null
@@ -226,7 +240,7 @@ local function report_and_output(kind, t, sides, seed, unpaired)
   else
     local color = want_color(1) and function(text, v)
       local up = v == "higher" or v == "longer" or v == "larger" or v == "more"
-      return (up and "\27[32m" or "\27[31m") .. text .. "\27[0m"
+      return ktext.style(up and "32" or "31", text)
     end or nil
     if kind == "compare" then
       out(balance.format_compare(summary, color), "\n")
@@ -274,7 +288,7 @@ local function run_cmd(args, kind)
   end
   local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1)
   if not games then return usage_error(name .. ": " .. ge) end
-  local seed, se = int_of(t, "seed", 1)
+  local seed, se = require("kontor").parse_seed(t.seed, 1)
   if not seed then return usage_error(name .. ": " .. se) end
   local jobs, je = int_of(t, "jobs", nil, 1)
   if je then return usage_error(name .. ": " .. je) end
@@ -312,7 +326,7 @@ local function run_cmd(args, kind)
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage,
-                  jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2) }
+                  jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2, seed) }
     if lo then
       -- a shard: its games, as data
       local state = run.new_state(job)

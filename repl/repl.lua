@@ -74,19 +74,11 @@ local ESC = {
   bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
 }
 
--- Everything printed goes through say and err, which escape control
--- characters (kontor.text): names, options, log lines, boards and messages
+-- Everything printed goes through say and err, which write through the one
+-- sink (kontor.text.write): names, options, log lines, boards and messages
 -- may come from rule scripts, variants or save files. The program's own
--- escape codes (colours) are Raw pieces, written as they are.
-local Raw = {}
-Raw.__index = Raw
-local function raw(s) return setmetatable({ s = s }, Raw) end
-local function piece(v)
-  if getmetatable(v) == Raw then return v.s end
-  return ktext.escape(v, true)
-end
-Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
-Raw.__tostring = function(r) return r.s end
+-- escape codes (colours) are raw pieces, written as they are.
+local raw, piece = ktext.raw, ktext.piece
 
 function Session:c(name, s)
   if not self.color then return ktext.escape(s, true) end
@@ -94,8 +86,7 @@ function Session:c(name, s)
 end
 
 function Session:say(...)
-  local parts = table.pack(...)
-  for i = 1, parts.n do io.stdout:write(piece(parts[i])) end
+  ktext.write(io.stdout, ...)
   io.stdout:write("\n")
 end
 
@@ -278,6 +269,8 @@ function Session:print_result()
   local names = {}
   for i, s in ipairs(r.winners) do names[i] = self:name(s) end
   self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  -- the seed, so the same deal can be played again
+  self:say(string.format("Seed %d (new seed=%d plays this deal again).", g.params.seed, g.params.seed))
 end
 
 function Session:print_log_from(n0)
@@ -600,13 +593,14 @@ C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
   if undo_order_steps(sess, g, n) then return end
-  local undone
-  if sess.mode == "play" then
-    undone = sess:play_undo(n)
-    if not undone then return end
-  else
-    undone = sess:undo_moves(n)
-  end
+  -- undo replays the game: near the memory cap that can fail half-way
+  -- (a memory error); g:atomically puts the game back as it was
+  local ok, undone = guarded(g.atomically, g, function()
+    if sess.mode == "play" then return sess:play_undo(n) end
+    return sess:undo_moves(n)
+  end)
+  if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
+  if not undone then return end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
@@ -715,7 +709,8 @@ end
 local function parse_new(sess, arg)
   local g = sess:game()
   local p = g and g.params or {}
-  local t = { rules = p.rules, players = p.players, seed = p.seed }
+  -- no seed=: a fresh one (a new game is a new deal)
+  local t = { rules = p.rules, players = p.players }
   if g then
     -- the variants as given (a preset once, not its members)
     t.variants = require("kontor.rules").given_variants(g.R)
@@ -728,7 +723,9 @@ local function parse_new(sess, arg)
   for kv in arg:gmatch("%S+") do
     local k, v = kv:match("^([%w_]+)=(.*)$")
     if not k then return nil, string.format("new: expected k=v, not '%s'", kv) end
-    if k == "players" or k == "seed" then
+    if k == "seed" and v == "random" then
+      t.seed = "random"
+    elseif k == "players" or k == "seed" then
       local n = math.tointeger(tonumber(v))
       if not n then return nil, string.format("new: %s must be a whole number, not '%s'", k, v) end
       t[k] = n
@@ -1369,6 +1366,22 @@ function M.session(kontor, game, opts)
   for s = 1, game.players do if not sess.bots[s] then people[#people + 1] = s end end
   if next(sess.bots) and #people == 1 then sess.as = people[1] end
   return sess
+end
+
+-- A memory error anywhere in a command or a Lua line (a replay, printing a
+-- huge log line, a save) is a message, not the end of the session: the
+-- game commands keep the game as it was (g:atomically for undo).
+for _, name in ipairs { "dispatch", "eval" } do
+  local f = Session[name]
+  Session[name] = function(self, ...)
+    local res = table.pack(pcall(f, self, ...))
+    if res[1] then return table.unpack(res, 2, res.n) end
+    collectgarbage()
+    self:err(tostring(res[2]):find("not enough memory", 1, true)
+      and "not enough memory for that (the memory limit is the interpreter's; the game is as it was)"
+      or res[2])
+    return true
+  end
 end
 
 function M.run(kontor, game, opts)

@@ -10,7 +10,6 @@
 
 local core = require "kontor.core"
 local rules = require "kontor.rules"
-local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
 local save = require "kontor.save"
 local json = core.json
@@ -273,7 +272,8 @@ local function make_bots(g, spec)
   table.sort(keys)
   for _, k in ipairs(keys) do
     local kind = spec[k]
-    local seat = math.tointeger(tonumber(k))
+    -- a seat is written as the protocol writes it: "2", not "02" or "0x2"
+    local seat = type(k) == "string" and k:match("^[1-9]%d?%d?$") and math.tointeger(tonumber(k))
     if not seat or seat < 1 or seat > g.players then
       fail("bad_request", "\"bots\": there is no seat %s (the game has %d players)", k, g.players)
     end
@@ -380,22 +380,6 @@ OPS.new = function(self, req)
   return self:add(g, req)
 end
 
--- A game from a save document: what kontor.load_game does with a file.
-local function load_document(kontor, doc, where)
-  local params, moves = save.check(doc, where)
-  if not params then fail("game_setup", "%s", moves) end
-  local R, err = rules.load(params.rules, params.variants)
-  if not R then fail("game_setup", "%s: %s", where, err) end
-  params.rules = R
-  local g = engine("game_setup", function() return kontor.new_game(params) end)
-  local ok, i, why = g:replay(moves)
-  if not ok then
-    fail("game_setup", "%s: action %d '%s: %s' cannot be replayed: %s", where, i,
-      gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
-  end
-  return g
-end
-
 OPS.load = function(self, req)
   local path = field(req, "path", "string")
   local doc = field(req, "document", "object")
@@ -407,7 +391,11 @@ OPS.load = function(self, req)
     if not res then fail(err:find("cannot be replayed", 1, true) and "game_setup" or "io_error", "%s", err) end
     g = res
   else
-    g = load_document(self.kontor, doc, "document")
+    -- the same checks as a save file's (kontor.files), in the current folder
+    local ok, res, err = pcall(self.kontor.load_document, doc, "document")
+    if not ok then fail("game_setup", "%s", tostring(res)) end
+    if not res then fail("game_setup", "%s", err) end
+    g = res
   end
   return self:add(g, req)
 end
@@ -497,7 +485,8 @@ OPS.undo = function(self, req)
   local n = count_field(req, "n")
   local people, undone = 0, {}
   local with_bots = next(e.bots) ~= nil
-  engine(nil, function()
+  -- g:atomically: a failure half-way (a memory error) leaves the game as it was
+  engine(nil, g.atomically, g, function()
     while true do
       local ml = g:move_list()
       local last = ml[#ml]
@@ -596,7 +585,7 @@ OPS.log = function(self, req)
   if from < 0 then fail("bad_request", "\"from\" must be 0 or more, not %d", from) end
   local lines = e.g:log()
   local out = {}
-  for i = from + 1, #lines do out[#out + 1] = lines[i] end
+  for i = math.min(from, #lines) + 1, #lines do out[#out + 1] = lines[i] end
   return { lines = out, total = #lines }
 end
 

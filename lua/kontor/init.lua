@@ -47,6 +47,20 @@ function kontor.load_rules(spec, variants)
 end
 
 kontor.list = rules.list
+
+-- A fresh seed from the system (getrandom): 1 .. 2^53 - 1.
+kontor.fresh_seed = core.fs.random_seed
+
+-- A seed as a person gives it: a whole number, "random" (a fresh one), or
+-- nil (the `default`, which may be "random"). Returns the seed, or nil and
+-- a message.
+function kontor.parse_seed(v, default)
+  if v == nil then v = default end
+  if v == "random" then return kontor.fresh_seed() end
+  local n = math.tointeger(tonumber(v))
+  if not n then return nil, string.format("--seed must be a whole number or 'random', not '%s'", tostring(v)) end
+  return n
+end
 kontor.find_rules = rules.find
 
 -- Checks the parameters of a new game; returns params or raises.
@@ -83,9 +97,12 @@ local function params_for(R, t)
   if t.names and #t.names > players then
     error(string.format("%d names for %d players", #t.names, players), 3)
   end
-  local seed = t.seed or 1
+  -- no seed, or "random": a fresh one from the system (a game without a
+  -- seed is a new game); it is kept in params, shown and saved
+  local seed = t.seed
+  if seed == nil or seed == "random" then seed = kontor.fresh_seed() end
   if math.type(seed) ~= "integer" then
-    error(string.format("the seed must be a whole number, not '%s'", tostring(seed)), 3)
+    error(string.format("the seed must be a whole number or \"random\", not '%s'", tostring(seed)), 3)
   end
   local options, oerr = rules.resolve_options(R, t.options)
   if not options then error(oerr, 3) end
@@ -116,16 +133,17 @@ function kontor.new_game(t)
     if not R then error(err, 2) end
   end
   local params = params_for(R, t)
-  return gamemod.new(R, params, t.quiet)
+  local game = gamemod.new(R, params, t.quiet)
+  -- the front ends' copy of the names: g.names never reaches the rule
+  -- script's table, which a script may replace with anything
+  rawset(game, "names", { table.unpack(params.names) })
+  return game
 end
 
--- A game from a save file, or nil and a message. A third result lists
--- warnings (a rule file that changed since the save).
-function kontor.load_game(path)
-  local params, moves = save.read(path)
-  if not params then return nil, moves end
+-- A game from checked parameters and moves (save.read, save.from_document).
+local function game_of(params, moves, where)
   local R, err = rules.load(params.rules, params.variants)
-  if not R then return nil, path .. ": " .. err end
+  if not R then return nil, where .. ": " .. err end
   local warnings = save.changed(params.files, R)
   local as_saved = params.as_saved
   params.files, params.as_saved = nil, nil
@@ -133,16 +151,33 @@ function kontor.load_game(path)
     params.rules = R
     return kontor.new_game(params)
   end)
-  if not ok then return nil, path .. ": " .. tostring(game) end
+  if not ok then return nil, where .. ": " .. tostring(game) end
   local rok, i, why = game:replay(moves)
   if not rok then
-    return nil, string.format("%s: action %d '%s: %s' cannot be replayed: %s", path, i,
+    return nil, string.format("%s: action %d '%s: %s' cannot be replayed: %s", where, i,
       gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
   end
   -- saved again, the game names its files as the save did
   game.as_saved = as_saved
-  for k, w in ipairs(warnings) do warnings[k] = path .. ": " .. w end
+  for k, w in ipairs(warnings) do warnings[k] = where .. ": " .. w end
   return game, nil, warnings
+end
+
+-- A game from a save file, or nil and a message. A third result lists
+-- warnings (a rule file that changed since the save).
+function kontor.load_game(path)
+  local params, moves = save.read(path)
+  if not params then return nil, moves end
+  return game_of(params, moves, path)
+end
+
+-- A game from a save document (a decoded save file): as load_game, the
+-- files it names checked as a save's in the current folder (kontor.files).
+function kontor.load_document(doc, where)
+  where = where or "document"
+  local params, moves = save.from_document(doc, where)
+  if not params then return nil, moves end
+  return game_of(params, moves, where)
 end
 
 function gamemod.Game:save(path, viewer)
@@ -150,6 +185,28 @@ function gamemod.Game:save(path, viewer)
     error(string.format("bad argument #2 to 'save' (a seat 1..%d expected, got %s)", self.players, tostring(viewer)), 2)
   end
   return save.write(self, path, viewer)
+end
+
+-- Runs f(...) with the game's own fields kept aside: if f raises (a
+-- memory error half-way through the replay of an undo), they are put back,
+-- so the game is exactly as it was, and the error is raised again. The
+-- replay builds new state and does not change the old (only `future` is
+-- changed in place: a copy is kept); the old state stays alive meanwhile,
+-- so a game using over half the memory cap cannot undo, and says so.
+function gamemod.Game:atomically(f, ...)
+  local kept = {}
+  for k, v in next, self do kept[k] = v end
+  local future = { table.unpack(self.future) }
+  local res = table.pack(pcall(f, ...))
+  if not res[1] then
+    for k in next, self do if kept[k] == nil then rawset(self, k, nil) end end
+    for k, v in pairs(kept) do rawset(self, k, v) end
+    self.future = future
+    kept, future = nil, nil   -- luacheck: ignore 311 (dropped before the collection)
+    collectgarbage()
+    error(res[2], 0)
+  end
+  return table.unpack(res, 2, res.n)
 end
 
 -- The moves a reload could not replay (see reload), while the game is

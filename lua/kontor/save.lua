@@ -14,35 +14,30 @@
 -- (found on the rule search path), or .lua files that are regular files of
 -- at most 1 MiB in the save's folder, the current folder or the search path.
 -- Anything else (/dev/stdin, /etc/passwd, /dev/zero, a FIFO) is refused
--- before it is opened.
+-- before it is opened. The policy is kontor.files'; a save file and a save
+-- document (serve's `load`) pass the same function, `from_document`.
 
 local core = require "kontor.core"
+local files = require "kontor.files"
 local json, fs = core.json, core.fs
 
 local M = {}
 
 M.FORMAT = "kontor-save"
 M.VERSION = 1
-M.MAX_SAVE = 16 * 1024 * 1024    -- bytes of a save file
-M.MAX_SCRIPT = 1024 * 1024       -- bytes of a rule or variant file a save names
+M.MAX_SAVE = files.MAX_SAVE       -- bytes of a save file
+M.MAX_SCRIPT = files.MAX_SCRIPT   -- bytes of a rule or variant file a save names
 
 local function rules() return require("kontor.rules") end
 
-local function is_path(spec)
-  return spec:find("/", 1, true) ~= nil or spec:match("%.lua$") ~= nil
-end
+local is_path = files.is_path
 M.is_path = is_path
 
 local function absolute(path)
   return fs.realpath(path) or path
 end
 
--- path relative to folder `dir` when it is inside it, else nil.
-local function inside(path, dir)
-  if dir == "/" then return path:sub(2) end
-  if path:sub(1, #dir + 1) == dir .. "/" then return path:sub(#dir + 2) end
-  return nil
-end
+local inside = files.inside
 
 -- A value as its option declares it: the command line gives strings
 -- ("8"); the rule set resolved them ("8" -> 8), and the save keeps that.
@@ -128,7 +123,7 @@ end
 function M.write(game, path, viewer)
   local ok, text = pcall(M.encode, game, path, viewer)
   if not ok then return nil, path .. ": cannot encode the game: " .. tostring(text) end
-  return fs.write_atomic(path, text)
+  return files.write(path, text)
 end
 
 local function bad(path, fmt, ...)
@@ -187,76 +182,13 @@ function M.check(doc, path)
   }, moves
 end
 
--- The folders a save file may take rule and variant files from: its own
--- folder, the current folder, and the rule search path (KONTOR_PATH, the
--- installed variants), each with their subfolders.
-local function allowed_dirs(savedir)
-  local dirs = { savedir, fs.realpath(".") }
-  for _, d in ipairs(rules().path()) do dirs[#dirs + 1] = fs.realpath(d) end
-  return dirs
-end
-
--- A file a save names, checked before anything opens it: a .lua name, a
--- regular file (no device, FIFO or directory) of at most MAX_SCRIPT bytes,
--- inside an allowed folder. Returns its absolute path, or nil and why.
-local function check_script(file, dirs)
-  local st = fs.stat(file)
-  if not st then return nil, "no such file" end
-  if st.type ~= "file" then return nil, "not a regular file" end
-  if st.size > M.MAX_SCRIPT then
-    return nil, string.format("too large (%d bytes; at most %d)", st.size, M.MAX_SCRIPT)
-  end
-  local abs = fs.realpath(file)
-  if not abs then return nil, "no such file" end
-  if not abs:match("%.lua$") then return nil, "not a .lua file" end
-  for _, d in ipairs(dirs) do
-    if d and (inside(abs, d) or abs == d) then return abs end
-  end
-  return nil, "outside the folders a save may name (the save's folder, the current folder, "
-    .. "KONTOR_PATH and the installed variants): put it next to the save file or add its folder to KONTOR_PATH"
-end
-
--- A rule set or variant named by a save -> the spec to load it by, or nil
--- and a message. Names are looked up on the rule search path; paths are
--- tried relative to the save file, then as recorded, then as written.
-local function resolve(spec, entry, savedir, dirs)
-  if type(spec) ~= "string" or spec == "" then return nil, "a rule set or variant must be a name or a path" end
-  if not is_path(spec) then
-    if not spec:match("^[%w_%-]+$") then
-      return nil, string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec)
-    end
-    return spec
-  end
-  if not spec:match("%.lua$") then
-    return nil, string.format("%s: a save may name only .lua rule files", spec)
-  end
-  local tried = {}
-  local function try(c)
-    if c and not tried[c] then tried[#tried + 1] = c; tried[c] = true end
-  end
-  if spec:sub(1, 1) ~= "/" then try(savedir .. "/" .. spec) end
-  local rec = entry and entry.path
-  if type(rec) == "string" and rec:match("%.lua$") then
-    try(rec:sub(1, 1) == "/" and rec or (savedir .. "/" .. rec))
-  end
-  try(spec)
-  for _, c in ipairs(tried) do
-    if fs.stat(c) then
-      local abs, why = check_script(c, dirs)
-      if not abs then return nil, string.format("%s: refused: %s", c, why) end
-      return abs
-    end
-  end
-  return nil, string.format("%s: no such file (looked next to the save file and where it was saved)", spec)
-end
-
 -- Warnings for the files whose content changed since the save.
-function M.changed(files, R)
+function M.changed(list, R)
   local out = {}
-  if type(files) ~= "table" then return out end
+  if type(list) ~= "table" then return out end
   local now = { [R.spec or R.name] = R.file }
   for _, v in ipairs(R.applied or {}) do now[v.spec] = rules().find(v.spec) end
-  for _, e in ipairs(files) do
+  for _, e in ipairs(list) do
     if type(e) == "table" and type(e.spec) == "string" and type(e.hash) == "string" then
       local file = now[e.resolved or e.spec]
       local text = file and fs.read(file, M.MAX_SCRIPT)
@@ -269,36 +201,47 @@ function M.changed(files, R)
   return out
 end
 
-function M.read(path)
-  local text, err = fs.read(path, M.MAX_SAVE)
-  if not text then return nil, err end
-  local doc, jerr = json.decode(text)
-  if doc == nil then return bad(path, "not valid JSON: %s", tostring(jerr)) end
-  local params, moves = M.check(doc, path)
+-- A save document (a decoded save file, or serve's `document`) -> the
+-- parameters for new_game (the rule and variant files it names checked by
+-- kontor.files, relative to `dir`: the save file's folder, the current
+-- folder for a document) and the moves; or nil and a message naming
+-- `where` (the file, or "document").
+function M.from_document(doc, where, dir)
+  local params, moves = M.check(doc, where)
   if not params then return nil, moves end
-  -- the files the save names: checked before any is opened
-  local savedir = fs.realpath(fs.dirname(path)) or fs.dirname(path)
-  local dirs = allowed_dirs(savedir)
+  -- the files the document names: checked before any is opened
+  dir = dir or fs.realpath(".") or "."
+  local dirs = files.allowed_dirs(dir)
   local entries = {}
   if type(doc.files) == "table" then
     for _, e in ipairs(doc.files) do
       if type(e) == "table" and type(e.spec) == "string" then entries[e.spec] = e end
     end
   end
-  local spec, rerr = resolve(params.rules, entries[params.rules], savedir, dirs)
-  if not spec then return bad(path, "rule set %s", rerr) end
+  local spec, rerr = files.resolve(params.rules, entries[params.rules], dir, dirs)
+  if not spec then return bad(where, "rule set %s", rerr) end
   if entries[params.rules] then entries[params.rules].resolved = spec end
   params.as_saved = { [spec] = params.rules }
   params.rules = spec
   for _, v in ipairs(params.variants) do
-    local vs, verr = resolve(v[1], entries[v[1]], savedir, dirs)
-    if not vs then return bad(path, "variant %s", verr) end
+    local vs, verr = files.resolve(v[1], entries[v[1]], dir, dirs)
+    if not vs then return bad(where, "variant %s", verr) end
     if entries[v[1]] then entries[v[1]].resolved = vs end
     params.as_saved[vs] = v[1]
     v[1] = vs
   end
   params.files = doc.files
   return params, moves
+end
+
+-- A save file (checked by kontor.files first) -> parameters and moves, or
+-- nil and a message naming the file.
+function M.read(path)
+  local text, err = files.read(path, "save")
+  if not text then return nil, err end
+  local doc, jerr = json.decode(text)
+  if doc == nil then return bad(path, "not valid JSON: %s", tostring(jerr)) end
+  return M.from_document(doc, path, fs.realpath(fs.dirname(path)) or fs.dirname(path))
 end
 
 return M

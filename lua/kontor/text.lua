@@ -37,30 +37,82 @@ local function utf8_len(s, i)
   return n
 end
 
+local function hex(c) return string.format("\\x%02X", c:byte()) end
+
+-- A byte >= 0x80 and up to three continuation bytes after it: the UTF-8
+-- character they start kept, every other byte (an invalid or C1 lead, a
+-- stray continuation byte) as \xNN.
+local function high(m)
+  local len = utf8_len(m, 1)
+  if len == #m then return nil end
+  if len then return m:sub(1, len) .. m:sub(len + 1):gsub(".", hex) end
+  return (m:gsub(".", hex))
+end
+
 -- s with control characters and invalid bytes escaped. With `lines`, line
 -- breaks and tabs stay (for multi-line text such as a board); without it
 -- the result is one line. Non-strings are converted with tostring first.
+-- gsub builds the result in one buffer: a 40 MiB line of control
+-- characters needs its result's memory, not a table of pieces.
 function M.escape(s, lines)
   if type(s) ~= "string" then s = tostring(s) end
-  local bad = lines and "[%z\1-\8\11-\31\127-\255]" or "[%z\1-\31\127-\255]"
-  if not s:find(bad) then return s end
-  local out, i, n = {}, 1, #s
-  while i <= n do
-    local j = s:find(bad, i)
-    if not j then out[#out + 1] = s:sub(i); break end
-    if j > i then out[#out + 1] = s:sub(i, j - 1) end
-    local c = s:sub(j, j)
-    local b = c:byte()
-    if b >= 0x80 then
-      local len = utf8_len(s, j)
-      if len then out[#out + 1] = s:sub(j, j + len - 1); i = j + len
-      else out[#out + 1] = string.format("\\x%02X", b); i = j + 1 end
-    else
-      out[#out + 1] = byte_escape(c)
-      i = j + 1
-    end
+  local ctl = lines and "[%z\1-\8\11-\31\127]" or "[%z\1-\31\127]"
+  if not s:find(ctl) and not s:find("[\128-\255]") then return s end
+  s = s:gsub(ctl, byte_escape)
+  -- a character is a lead byte and at most three continuation bytes: each
+  -- match is short, whatever the text (no table of pieces)
+  return (s:gsub("[\128-\255][\128-\191]?[\128-\191]?[\128-\191]?", high))
+end
+
+-- The one sink. What the program prints goes through `write`: every piece
+-- is escaped (line breaks and tabs kept), except the program's own control
+-- sequences (colours, the progress bar), made with `raw` or `style`. A
+-- Raw concatenated with text escapes the text: `raw("\27[1m") .. name`.
+local Raw = {}
+Raw.__index = Raw
+local function raw(s) return setmetatable({ s = s }, Raw) end
+M.raw = raw
+
+function M.is_raw(v) return getmetatable(v) == Raw end
+
+-- A piece as it is written: raw as it is, anything else escaped.
+local function piece(v)
+  if getmetatable(v) == Raw then return v.s end
+  return M.escape(v, true)
+end
+M.piece = piece
+Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
+Raw.__tostring = function(r) return r.s end
+
+-- s (escaped) in the SGR colour `code` ("31" red, "1" bold ...).
+function M.style(code, s)
+  return raw("\27[" .. code .. "m" .. piece(s) .. "\27[0m")
+end
+
+-- The first error a write met, per file handle: a full disk, a closed pipe.
+M.errors = setmetatable({}, { __mode = "k" })
+
+-- Writes the pieces to the file handle `fh` (io.stdout, io.stderr),
+-- escaped. Returns true, or nil and the error (kept in M.errors[fh]).
+function M.write(fh, ...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = piece((select(i, ...))) end
+  local ok, err = fh:write(table.concat(parts))
+  if not ok then
+    M.errors[fh] = M.errors[fh] or tostring(err)
+    return nil, err
   end
-  return table.concat(out)
+  return true
+end
+
+-- Flushes fh: true, or nil and the first error any write to it met.
+function M.finish(fh)
+  local ok, err = fh:flush()
+  local first = M.errors[fh]
+  if first then return nil, first end
+  if not ok then return nil, tostring(err) end
+  return true
 end
 
 -- Whether s holds a character escape would change (in one-line mode).

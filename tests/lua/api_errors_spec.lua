@@ -83,7 +83,7 @@ describe("API errors", function()
     end
     fails({ players = 5 }, "sea_merchants is for 2 to 4 players, not 5")
     fails({ players = 2, names = { "A", "B", "C" } }, "3 names for 2 players")
-    fails({ seed = "x" }, "the seed must be a whole number, not 'x'")
+    fails({ seed = "x" }, "the seed must be a whole number or \"random\", not 'x'")
     fails({ options = { first_player = "two" } }, "option first_player of sea_merchants: 'two' is not a whole number")
     fails({ options = { colour = 1 } }, "unknown option 'colour' for sea_merchants")
     fails({ rules = "nosuch" }, "unknown rule set or variant 'nosuch' (available: ")

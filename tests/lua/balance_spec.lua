@@ -257,7 +257,7 @@ describe("kontor sim shards and merge", function()
     assert.truthy(err:find("is from another run than shard 1", 1, true), err)
     _, err, code = kontor_cmd("merge " .. q(tmp("single.jsonl")))
     assert.are.equal(1, code)
-    assert.truthy(err:find("shard 1 is not a kontor shard", 1, true), err)
+    assert.truthy(err:find("single.jsonl:1: not a kontor shard", 1, true), err)
   end)
 
   it("writes one JSON line per game with seed, seats, scores, winners, turns and stats", function()

@@ -297,6 +297,31 @@ def save_and_load_files():
         fails(s, "bad_request", "load", path=path, game="again")
 
 
+
+@test
+def the_engine_keeps_the_bounds():
+    """documents pass the save file's checks; log's from, bot seats; a fresh seed"""
+    outside = os.path.join(TMP, "outside.lua")
+    with open(outside, "w") as f:
+        f.write("return {}\n")
+    with Server(KONTOR) as s:
+        for rules, why in [("/etc/passwd", "document: rule set /etc/passwd: a save may name only .lua rule files"),
+                           ("/dev/stdin", "document: rule set /dev/stdin: a save may name only .lua rule files"),
+                           (outside, "document: rule set %s: refused: outside the folders a save may name" % outside)]:
+            doc = {"format": "kontor-save", "version": 1, "rules": rules, "players": 2, "seed": 1, "actions": []}
+            msg = fails(s, "game_setup", "load", document=doc)
+            check(msg.startswith(why), msg)
+        game = s.call("new", players=2, seed=1)["game"]
+        log = s.call("log", game=game, **{"from": 2 ** 63 - 1})
+        equal(log["lines"], [], "log from the largest integer")
+        equal(log["total"], len(s.call("log", game=game)["lines"]), "total")
+        for key in ["01", "0x2", "+1", "1.0"]:
+            msg = fails(s, "bad_request", "new", players=2, seed=1, bots={key: "random"})
+            equal(msg, '"bots": there is no seat %s (the game has 2 players)' % key, "message")
+        seeds = [s.call("new", players=2)["seed"] for _ in range(2)]
+        check(all(isinstance(x, int) and 1 <= x < 2 ** 53 for x in seeds), seeds)
+        check(seeds[0] != seeds[1], "two games without a seed got the same seed %d" % seeds[0])
+
 def repl_says(args, commands):
     """What the REPL prints for `commands`, read from a pipe."""
     out = subprocess.run([REFERENCE] + args, input="\n".join(commands) + "\n", capture_output=True, text=True)

@@ -100,7 +100,7 @@ describe("Merchants of the Caribbean", function()
     it("Andrea: 5 cards, 4 ship names, two takes; Alex takes a ship and pays her 1 coin", function()
       local g = game{ active = 2, phase = "loot", coins = { 2, 1 },
                       harbour = { "Flute 2/2", "Sailor 3/1", "Pinnace 1/1", "Skiff 1/1", "Frigate 1/1" } }
-      g.names[2] = "Andrea"
+      g.ctx.names[2] = "Andrea"   -- the rule script's names (g.names is the front ends' copy)
       -- she has 1 coin: the Sailor (3) is not offered yet
       assert.same({ "loot Flute 2", "loot Pinnace 1", "loot Skiff 1", "loot Frigate 1", "take nothing" }, opts(g))
       ok(g, "loot Flute 2")

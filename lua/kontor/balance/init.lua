@@ -404,7 +404,9 @@ function M.format_sim(s)
   return table.concat(lines, "\n")
 end
 
--- color: a function(text, verdict) -> text, or nil for plain text.
+-- color: a function(text, verdict) -> a kontor.text raw piece, or nil for
+-- plain text. The result is then raw too (the rest escaped): write it
+-- through kontor.text.write.
 function M.format_compare(c, color)
   local lines = {}
   local function add(...) lines[#lines + 1] = string.format(...) end
@@ -418,12 +420,17 @@ function M.format_compare(c, color)
     local m = c.measures[key]
     local ci = m.ci and string.format("[%s, %s]", num(m.ci[1], true), num(m.ci[2], true)) or "-"
     local v = m.verdict or ""
-    if color and m.verdict then v = color(v, m.verdict) end
     local line = string.format("%s %s %s %s  %s  %s", pad(m.label, 34), lpad(num(m.a), 9),
       lpad(num(m.b), 9), lpad(num(m.diff, true), 9), pad(ci, 21), v)
-    add("%s", (line:gsub("%s+$", "")))
+    line = line:gsub("%s+$", "")
+    -- a coloured verdict is a raw piece (kontor.text): the line around it
+    -- is escaped when it is joined to it
+    if color and m.verdict then line = line:sub(1, #line - #v) .. color(v, m.verdict) end
+    lines[#lines + 1] = line
   end
-  return table.concat(lines, "\n")
+  local text = lines[1]
+  for i = 2, #lines do text = text .. "\n" .. lines[i] end
+  return text
 end
 
 return M

@@ -204,14 +204,89 @@ local function run_key(sh)
   return table.concat(parts, "\0")
 end
 
+-- Where a shard came from: "file:line" (read_shards), else "shard i".
+local function where(sh, i)
+  return rawget(sh, "_where") or string.format("shard %d", i)
+end
+
+local function is_int(x) return math.type(x) == "integer" end
+local function is_num(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
+
+-- t must be a list of exactly n numbers (JSON gives {} for an empty list).
+local function count_list(t, n, what)
+  if n == 0 and type(t) == "table" and next(t) == nil then return end
+  if type(t) ~= "table" then error(string.format("%s is missing", what), 0) end
+  local len = 0
+  for k in pairs(t) do
+    if not is_int(k) or k < 1 then error(string.format("%s is not a list", what), 0) end
+    if k > len then len = k end
+  end
+  if len ~= n then
+    error(string.format("%s has %d games, the shard claims %d", what, len, n), 0)
+  end
+  for j = 1, n do
+    if not is_num(t[j]) then error(string.format("%s: game %d is not a number", what, j), 0) end
+  end
+end
+
+-- Checks one shard before anything merges it: its range, and that each
+-- side's data holds one entry per game of it, with wins that add up to 1
+-- a game. Raises "file:line: what is wrong".
+local function check_shard(sh, i)
+  local ok, e = pcall(function()
+    if not (is_int(sh.games) and is_int(sh.lo) and is_int(sh.hi)) then
+      error("\"games\", \"lo\" and \"hi\" must be whole numbers", 0)
+    end
+    if sh.games < 1 or sh.lo < 1 or sh.hi > sh.games or sh.hi < sh.lo - 1 then
+      error(string.format("games %d-%d are not a range of games 1-%d", sh.lo, sh.hi, sh.games), 0)
+    end
+    local want = sh.kind == "compare" and 2 or sh.kind == "sim" and 1 or nil
+    if not want then error("\"kind\" must be \"sim\" or \"compare\"", 0) end
+    if type(sh.sides) ~= "table" or #sh.sides ~= want then
+      error(string.format("a %s shard has %d side%s", sh.kind, want, want == 1 and "" or "s"), 0)
+    end
+    local n = sh.hi - sh.lo + 1
+    for s, side in ipairs(sh.sides) do
+      local info, d = type(side) == "table" and side.info, type(side) == "table" and side.data
+      if type(info) ~= "table" or type(d) ~= "table" then error(string.format("side %d has no info or data", s), 0) end
+      local P = info.players
+      if not is_int(P) or P < 1 or P > 1000 then error(string.format("side %d: \"players\" is not a seat count", s), 0) end
+      count_list(d.turns, n, string.format("side %d: turns", s))
+      count_list(d.steps, n, string.format("side %d: steps", s))
+      local sums = {}
+      for seat = 1, P do
+        count_list(type(d.scores) == "table" and d.scores[seat] or nil, n,
+          string.format("side %d: scores of seat %d", s, seat))
+        count_list(type(d.wins) == "table" and d.wins[seat] or nil, n,
+          string.format("side %d: wins of seat %d", s, seat))
+        for j = 1, n do sums[j] = (sums[j] or 0) + d.wins[seat][j] end
+      end
+      for j = 1, n do
+        if math.abs(sums[j] - 1) > 1e-6 then
+          error(string.format("side %d: the wins of game %d add up to %s, not 1", s, sh.lo + j - 1,
+            tostring(sums[j])), 0)
+        end
+      end
+      if info.stats ~= nil and type(info.stats) ~= "table" then error(string.format("side %d: bad stats", s), 0) end
+      for _, name in ipairs(info.stats or {}) do
+        count_list(type(d.stats) == "table" and d.stats[name] or nil, n,
+          string.format("side %d: stat %s", s, tostring(name)))
+      end
+    end
+  end)
+  if not ok then error(where(sh, i) .. ": " .. tostring(e), 0) end
+end
+
 -- Merges shard objects into the sides of one run; raises a message when
 -- they do not make up one whole run.
 function M.merge(shards)
   if #shards == 0 then error("no shards to merge", 0) end
   for i, sh in ipairs(shards) do
     if type(sh) ~= "table" or sh.kontor ~= "shard" then
-      error(string.format("shard %d is not a kontor shard (made by --shard K/N)", i), 0)
+      error(string.format("%s is not a kontor shard (made by --shard K/N)",
+        type(sh) == "table" and where(sh, i) or ("shard " .. i)), 0)
     end
+    check_shard(sh, i)
   end
   local key = run_key(shards[1])
   for i = 2, #shards do
@@ -247,18 +322,28 @@ function M.merge(shards)
   return sides, first
 end
 
--- Reads shard objects from files holding one JSON object per line.
+-- Reads shard objects from files holding one JSON object per line. A line
+-- that is not JSON or not a shard is refused with "file:line: why".
 function M.read_shards(files)
   local shards = {}
   for _, file in ipairs(files) do
     local f, err = io.open(file, "r")
     if not f then error(err, 0) end
-    local n = 0
+    local n, lineno = 0, 0
     for line in f:lines() do
+      lineno = lineno + 1
       if line:match("%S") then
         n = n + 1
-        local ok, sh = pcall(json.decode, line)
-        if not ok then f:close(); error(string.format("%s:%d: %s", file, n, tostring(sh)), 0) end
+        local ok, sh, jerr = pcall(json.decode, line)
+        if not ok or sh == nil then
+          f:close()
+          error(string.format("%s:%d: not valid JSON: %s", file, lineno, tostring(ok and jerr or sh)), 0)
+        end
+        if type(sh) ~= "table" or sh.kontor ~= "shard" then
+          f:close()
+          error(string.format("%s:%d: not a kontor shard (made by --shard K/N)", file, lineno), 0)
+        end
+        rawset(sh, "_where", string.format("%s:%d", file, lineno))
         shards[#shards + 1] = sh
       end
     end
@@ -272,31 +357,32 @@ end
 -- Every game as data
 ---------------------------------------------------------------------------
 
--- Writes one JSON line per game and side to `path`.
+-- Writes one JSON line per game and side to `path`, all or nothing
+-- (kontor.files); raises "path: step failed: why".
 function M.games_out(path, kind, sides, seed, unpaired, lo)
-  local f, err = io.open(path, "w")
-  if not f then error(err, 0) end
   lo = lo or 1
-  for s, side in ipairs(sides) do
-    local info, d = side.info, side.data
-    local label = kind == "compare" and (s == 1 and "a" or "b") or nil
-    for j = 1, #d.turns do
-      local i = lo + j - 1
-      local scores, winners = {}, {}
-      for seat = 1, info.players do
-        scores[seat] = d.scores[seat][j]
-        if d.wins[seat][j] > 0 then winners[#winners + 1] = seat end
+  local ok, err = require("kontor.files").write_with(path, function(put)
+    for s, side in ipairs(sides) do
+      local info, d = side.info, side.data
+      local label = kind == "compare" and (s == 1 and "a" or "b") or nil
+      for j = 1, #d.turns do
+        local i = lo + j - 1
+        local scores, winners = {}, {}
+        for seat = 1, info.players do
+          scores[seat] = d.scores[seat][j]
+          if d.wins[seat][j] > 0 then winners[#winners + 1] = seat end
+        end
+        local st = {}
+        for _, name in ipairs(info.stats) do st[name] = d.stats[name][j] end
+        local rec = { game = i, seed = balance.game_seed(seed, i, unpaired and s == 2),
+                      side = label, setup = info.label, rules = info.rules, variants = info.variants,
+                      seats = info.seats, scores = scores, winners = winners,
+                      turns = d.turns[j], steps = d.steps[j], stats = next(st) and st or nil }
+        put(json.encode(rec), "\n")
       end
-      local st = {}
-      for _, name in ipairs(info.stats) do st[name] = d.stats[name][j] end
-      local rec = { game = i, seed = balance.game_seed(seed, i, unpaired and s == 2),
-                    side = label, setup = info.label, rules = info.rules, variants = info.variants,
-                    seats = info.seats, scores = scores, winners = winners,
-                    turns = d.turns[j], steps = d.steps[j], stats = next(st) and st or nil }
-      f:write(json.encode(rec), "\n")
     end
-  end
-  f:close()
+  end)
+  if not ok then error(err, 0) end
 end
 
 return M
