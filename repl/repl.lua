@@ -17,6 +17,7 @@ local core = require "kontor.core"
 local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
+local describe_mod = require "kontor.describe"
 local ktext = require "kontor.text"
 local term = core.term
 local csb = core.sandbox
@@ -243,22 +244,20 @@ function Session:print_options(seat)
     end
     if not goes_on then stop = nil end
   end
+  local decision = describe_mod.decision_name(g, seat)
   for i, o in ipairs(opts) do
     local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
     self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), note,
-      self:option_note(seat, o))
+      self:option_note(seat, o, decision))
   end
 end
 
--- What an option costs, when the rule set says (R.describe_option(g,
--- seat, decision, text) -> a short text such as "costs 3 coins"); "" if not.
-function Session:option_note(seat, o)
-  local g = self:game()
-  local f = rawget(g.R, "describe_option")
-  if type(f) ~= "function" then return "" end
-  local ok, s = core.sandbox.call(f, g.ctx, seat, g:decision().name, o)
-  if not ok or type(s) ~= "string" or s == "" then return "" end
-  return self:c("dim", "  (" .. ktext.escape(s) .. ")")
+-- What an option costs and does, when the rule set says
+-- (R.describe_option, through kontor.describe); "" if not.
+function Session:option_note(seat, o, decision)
+  local s = describe_mod.option(self:game(), seat, o, decision)
+  if not s then return "" end
+  return self:c("dim", "  (" .. s .. ")")
 end
 
 function Session:print_result()
@@ -979,6 +978,10 @@ C.hint = function(sess, arg)
   local ok, lines, e = guarded(bots.hint, g, seat, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
   sess:say(table.concat(lines, "\n"))
+  -- what the move costs and does, as the options list says it
+  local move = lines[1] and lines[1]:match("would play: (.*)$")
+  local note = move and describe_mod.option(g, seat, move)
+  if note then sess:say("  ", sess:c("dim", "(" .. note .. ")")) end
 end
 
 C.bots = function(sess)
@@ -1143,6 +1146,18 @@ function Session:dispatch(line)
   if g and text:match("^%d+:%s*%a") and not compile(text) then
     self:do_action(text)
     return true
+  end
+  -- A move of the game that is not legal now ("buy dock" with no coins,
+  -- "draw" in phase I): the rule set's reason, not "unknown command".
+  if g and not g:over() then
+    local first = text:match("^([%a_][%w_]*)")
+    local lua = first and rawget(_G, first) ~= nil and compile(text)
+    if not lua and describe_mod.is_move(g, text) then
+      local named = text:match("^%s*(%d+)%s*:")
+      if named and secret_seat(self, tonumber(named), "why") then return true end
+      local why = describe_mod.refusal(g, text, (not named) and self:acting_seat(g) or nil)
+      if why then self:err(why) return true end
+    end
   end
   return false
 end

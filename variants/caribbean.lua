@@ -1005,6 +1005,88 @@ R.explain = { discover = explain("discover"), repel = explain("repel"), take = e
               take_other = explain("take"), fulfil = explain("fulfil") }
 
 ---------------------------------------------------------------------------
+-- Option descriptions (docs/rules/caribbean.md)
+---------------------------------------------------------------------------
+
+R.move_words = { "reveal", "stop", "repel", "do", "loot", "hire", "take", "fulfil" }
+
+-- What a person's skill does (C6, C7, C8), from the card's own numbers.
+local function skill_text(p)
+  local out = {}
+  if p.swords > 0 then out[#out + 1] = ("+%d strength"):format(p.swords) end
+  if p.symbol == "any" then out[#out + 1] = "stands for any expedition symbol"
+  elseif p.symbol then out[#out + 1] = ("shows a %s for expeditions"):format(p.symbol) end
+  if p.discount > 0 then out[#out + 1] = ("hires cost you %d less"):format(p.discount) end
+  if p.takes > 0 then out[#out + 1] = ("%d take more each turn"):format(p.takes) end
+  if p.admiral > 0 then
+    out[#out + 1] = ("+%d coins when your take comes with %d or more cards in the harbour"):format(
+      p.admiral, R.data.admiral_min_harbour)
+  end
+  if p.jester > 0 then out[#out + 1] = ("+%d coin when your take comes with the harbour empty"):format(p.jester) end
+  if p.trader then out[#out + 1] = ("+1 coin for each %s you loot"):format(p.trader) end
+  return table.concat(out, ", ")
+end
+
+local function card_named(g, pile, text)
+  for _, id in ipairs(pile:cards()) do
+    local c = CARDS[id]
+    if (c.take and table.concat(c.take, " ") == text) or (c.fulfil and table.concat(c.fulfil, " ") == text) then
+      return c
+    end
+  end
+end
+
+-- The ship names in the harbour: a second of one busts (C4).
+local function harbour_ships(g)
+  local names, seen = {}, {}
+  for _, id in ipairs(g.harbour:cards()) do
+    local s = CARDS[id].ship
+    if s and not seen[s] then seen[s] = true; names[#names + 1] = s end
+  end
+  return names
+end
+
+function R.describe_option(g, seat, decision, text)
+  local other = seat ~= g.current
+  if text == "reveal" then
+    local ships = harbour_ships(g)
+    return ("%s in the deck; %s"):format(plural(#g.deck, "card"),
+      #ships > 0 and ("a second " .. table.concat(ships, ", ") .. " busts (C4)") or "no ship can bust yet")
+  end
+  if text == "stop" then
+    local n = #harbour_ships(g)
+    return ("loot and hire: %s (%s in the harbour, C6)"):format(
+      plural(allowance(g, seat, n), "take"), plural(n, "ship name"))
+  end
+  if text == "repel" then
+    local c = CARDS[g.revealed:top()]
+    return c and ("the %s goes to the discard pile (strength %d)"):format(c.name, g.st[seat].strength)
+  end
+  if text == "do not repel" then
+    local c = CARDS[g.revealed:top()]
+    if not c then return nil end
+    return ship_in_harbour(g, c.ship) and ("the %s busts the harbour (C4)"):format(c.ship)
+      or ("the %s stays in the harbour"):format(c.name)
+  end
+  if text == "take nothing" then return "end your takes" end
+  if text == "do not fulfil" then return "keep your persons" end
+  local card = card_named(g, g.harbour, text) or card_named(g, g.expeditions, text)
+  if not card then return nil end
+  local fee = other and "; you pay 1 coin to the active player first" or ""
+  if card.kind == "ship" then
+    return ("+%s%s"):format(plural(card.coins + g.st[seat].trader[card.ship], "coin"), fee)
+  elseif card.kind == "person" then
+    local skill = skill_text(card)
+    return ("costs %d%s; +%d influence%s"):format(hire_cost(g, seat, card),
+      other and " (+1 to the active player)" or "", card.influence,
+      skill ~= "" and ("; " .. skill) or "")
+  elseif card.kind == "expedition" then
+    return ("+%d influence, +%s; discards the persons it needs (C8)"):format(card.influence,
+      plural(g.expedition_coins[card.name] or card.coins, "coin"))
+  end
+end
+
+---------------------------------------------------------------------------
 -- For the bots (docs/bots.md)
 ---------------------------------------------------------------------------
 

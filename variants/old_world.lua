@@ -1333,6 +1333,185 @@ function R.winners(g)
 end
 
 ---------------------------------------------------------------------------
+-- Option descriptions (docs/rules/old_world.md), and why a move is refused
+---------------------------------------------------------------------------
+
+R.move_words = { "bid", "pick", "acquire", "release", "assign", "load", "sail", "done", "rob", "none",
+                 "colour", "make" }
+
+-- What a tile does while staffed (O8), from its own fields (T4, T5, T7).
+local function tile_name(id) return TILE[id] and TILE[id].name or id end
+local TILE_EFFECT = {
+  wool = function(n) return ("%d wool a turn (O29)"):format(n) end,
+  wool_if_sheep = function(n) return ("+%d wool a turn with a staffed Sheep Herding (O29)"):format(n) end,
+  wool_per_sheep = function(n) return ("+%d wool per staffed Sheep Herding (O29)"):format(n) end,
+  cloth = function(n) return ("weaves %d wool into cloth a turn (O28)"):format(n) end,
+  cloth_per_worker = function(n) return ("weaves %d wool into cloth per worker (O28)"):format(n) end,
+  fg_per_worker = function(n) return ("dyes %d cloth into finished goods per worker (O26)"):format(n) end,
+  fg_per_dye_house_worker = function(n) return ("+%d finished good per dye house worker (O26)"):format(n) end,
+  harbor = function(n) return ("shipping costs %d gold less (O3)"):format(n) end,
+  pier_vp = function(n) return ("+%d VP for each ship that sells at your port (O22)"):format(n) end,
+  keeps = function(n) return ("your pool keeps %d workers at the limit check (O23)"):format(n) end,
+  ship_vp = function(n) return ("+%d VP for each ship of yours that sells"):format(n) end,
+  guild_vp = function(n) return ("+%d VP per finished good on a ship of one good only"):format(n) end,
+  wool_limit = function(n) return ("room for %d wool and cloth more (O5)"):format(n) end,
+  dye_limit = function(n) return ("room for %d more of each colour (O5)"):format(n) end,
+  raw_bonus = function(n) return ("+%d gold per raw good sold (T7)"):format(n) end,
+  port_gold = function(n) return ("+%d gold for each ship that sells at your port (T7)"):format(n) end,
+}
+
+function R.tile_effect(id)
+  local t = TILE[id]
+  if not t then return nil end
+  local out = {}
+  if t.land and t.dye then out[#out + 1] = ("1 %s dye a turn (O27)"):format(t.dye) end
+  if t.dye_per_worker then
+    out[#out + 1] = ("+%d %s dye per worker with a staffed %s (O27)"):format(t.dye_per_worker, t.dye, tile_name(t.needs))
+  end
+  for _, field in ipairs { "wool", "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "fg_per_worker",
+      "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp", "wool_limit", "dye_limit",
+      "raw_bonus", "port_gold" } do
+    if t[field] then out[#out + 1] = TILE_EFFECT[field](t[field]) end
+  end
+  return table.concat(out, ", ")
+end
+
+-- The order a seat is entering (its draft), or nil.
+local function order_of(g, seat)
+  local d = g:draft(seat)
+  return d and d.order or nil
+end
+
+local function tile_description(g, seat, id)
+  local t = TILE[id]
+  local o = order_of(g, seat)
+  return ("%d gold, %s: %s, while staffed%s"):format(t.cost,
+    t.land and "a land worker" or ("%d slot%s for facility workers"):format(t.slots, t.slots == 1 and "" or "s"),
+    R.tile_effect(id), o and ("; you have %d gold"):format(o.gold) or "")
+end
+
+local function good_worth(good)
+  if FG_VALUE[good] then return ("%d VP"):format(FG_VALUE[good]) end
+  return ("%d gold"):format(RAW_VALUE[good])
+end
+
+local function cargo_text(cargo)
+  return #cargo > 0 and table.concat(cargo, ",") or "empty"
+end
+
+function R.describe_option(g, seat, decision, text)
+  local n = text:match("^bid (%d+)$")
+  if n then
+    return ("pay %s gold, lost; higher bids pick first (O12); you have %d"):format(n, g.gold:get(seat))
+  end
+  if text == "pick seaman" then return "a seaman to your pool: he crews a ship (O13)" end
+  if text == "pick land worker" then return "a land worker to your pool: works a land tile (O13)" end
+  if text == "pick facility worker" then return "a facility worker to your pool: works a building (O13)" end
+  if text == "pick pirate" then return "you rob one ship this turn, after the build (O17)" end
+  local o = order_of(g, seat)
+  local id = text:match("^acquire %a+:([%w_]+)$")
+  if id and TILE[id] then return tile_description(g, seat, id) end
+  if text == ACQUIRE_SHIP and o then
+    local size = ship_sizes(g)[#o.card.ships + 1]
+    return ("%d gold: ship %d, holds %d (T3, O14a)"):format(size * R.data.ship_cost_per_slot, #o.card.ships + 1, size)
+  end
+  if text == ACQUIRE_NONE then return o and ("keep your %d gold"):format(o.gold) or nil end
+  id = text:match("^assign ([%a_]+)$")
+  if id and TILE[id] then return ("staffs the %s: %s"):format(tile_name(id), R.tile_effect(id)) end
+  id = text:match("^release ([%a_]+)$")
+  if id and TILE[id] then return ("its worker back to your pool: the %s stops"):format(tile_name(id)) end
+  local k = tonumber(text:match("^assign ship (%d+)$") or "")
+  if k and o then return ("a seaman crews ship %d (holds %d): it may sail"):format(k, o.card.ships[k].size) end
+  k = tonumber(text:match("^release ship (%d+)$") or "")
+  if k then return "its seaman back to your pool: the ship stays home" end
+  local good = text:match("^load (%S+)$")
+  if good and GOOD_INDEX[good] then
+    return ("worth %s at a port, 1 less for each other player selling it there (O19, T2)"):format(good_worth(good))
+  end
+  local port = text:match("^sail (%a+)$")
+  if port and o then
+    for i, e in ipairs(g.ring) do
+      if e.port == port then
+        return ("costs %d gold (O3); %s"):format(R.rules.shipping_cost(g, seat, o.card, i),
+          e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
+      end
+    end
+  end
+  local rs, rk = text:match("^rob seat (%d+) ship (%d+)$")
+  if rs then
+    local ship = g.card[tonumber(rs)].ships[tonumber(rk)]
+    return ship and ("cargo %s%s: its VP go to the pirate (O21)"):format(cargo_text(ship.cargo),
+      ship.port and (" to " .. port_name(g, ship.port)) or "")
+  end
+  if text == "none" then return "rob no ship" end
+  local c = text:match("^colour (%a+)$")
+  if c and FG_OF[c] then return ("a %s finished good, %s (T2)"):format(c, good_worth(FG_OF[c])) end
+  return nil
+end
+
+-- Why a text is refused now (g:why): the phase, the gold, the rules.
+local STAGE_WORDS = {
+  bid = "the bids (O12): 'bid <gold>'", pick = "the picks (O13): 'pick <worker>'",
+  acquire = "your build order's acquisition (O14): 'acquire ...'",
+  release = "your build order's releases (O14): 'release ...' or 'done'",
+  assign = "your build order's assignments (O14): 'assign ...' or 'done'",
+  load = "loading a ship (O14): 'load <good>' or 'done'", sail = "a ship's destination (O14): 'sail <port>'",
+  rob = "the pirate's robbery (O17)", colour = "the colours of finished goods (O33)",
+}
+local PHASE_OF = { bid = "bid", pick = "pick", acquire = "build", release = "build", assign = "build",
+  load = "build", sail = "build", done = "build", rob = "pirate", none = "pirate", colour = "produce", make = "produce" }
+
+local function why_acquire(g, seat, name, text)
+  local kind, id = text:match("^acquire (%a+):([%w_]+)$")
+  if not kind and text ~= ACQUIRE_SHIP then return nil end
+  if name ~= "acquire" then
+    return "one acquisition a turn, first in your build order (O14): " .. (name == "release" and
+      "now the releases" or "it is done")
+  end
+  local o = order_of(g, seat)
+  local gold = o and o.gold or g.gold:get(seat)
+  if text == ACQUIRE_SHIP then
+    local size = ship_sizes(g)[(o and #o.card.ships or #g.card[seat].ships) + 1]
+    if not size then return ("you have every ship a player may have (%d, T3)"):format(#ship_sizes(g)) end
+    return ("ship %d costs %d gold and you have %d"):format(#g.card[seat].ships + 1, size * R.data.ship_cost_per_slot, gold)
+  end
+  local t = TILE[id]
+  if not t or (t.land and kind ~= "land") or (not t.land and kind ~= "building") then
+    return ("there is no %s '%s'"):format(kind, id)
+  end
+  local in_play = false
+  for _, x in ipairs(tiles_of(g)) do if x == t then in_play = true end end
+  if not in_play then return ("the %s is not in play (option buildings_24, O4)"):format(t.name) end
+  local owned = (o and o.card.own[id]) or 0
+  if owned >= (t.count or 1) then return ("you own %d %s, the most a player may (T4, T5)"):format(owned, t.name) end
+  if t.cost > gold then return ("the %s costs %d gold and you have %d"):format(t.name, t.cost, gold) end
+  return nil
+end
+
+local function why(name, g, seat, text)
+  local verb = text:match("^(%a+)") or ""
+  local want = PHASE_OF[verb]
+  if want and want ~= g.phase then
+    return ("it is the %s phase, not the %s phase: now %s"):format(g.phase, want, STAGE_WORDS[name] or name)
+  end
+  local reason = why_acquire(g, seat, name, text)
+  if reason then return reason end
+  local n = tonumber(text:match("^bid (%d+)$") or "")
+  if n and n > g.gold:get(seat) then return ("you have %d gold"):format(g.gold:get(seat)) end
+  if verb == "pick" then return "only the kinds still in the line can be picked" end
+  if verb == "sail" then
+    return "a ship sails to another port of the ring whose shipping cost (O3) you can pay"
+  end
+  return "now: " .. (STAGE_WORDS[name] or name)
+end
+
+R.explain = {}
+for _, name in ipairs { "bid", "pick", "acquire", "release", "assign", "load", "sail", "rob", "colour",
+    "make_fg", "make_dye", "make_cloth", "make_wool" } do
+  R.explain[name] = function(g, seat, text) return why(name, g, seat, text) end
+end
+
+---------------------------------------------------------------------------
 -- For the bots (docs/bots.md)
 ---------------------------------------------------------------------------
 

@@ -999,6 +999,95 @@ R.explain = {
 }
 
 ---------------------------------------------------------------------------
+-- Option descriptions (docs/rules/sea_merchants.md)
+---------------------------------------------------------------------------
+
+-- The first words of every move (a typed "buy dock" is a move of the game
+-- even when it is not legal now: it gets R.explain's reason).
+R.move_words = { "load", "exchange", "buy", "pass", "dock", "no", "play", "draw", "office" }
+
+-- What each special card does, read from R.data when asked (a variant that
+-- changes a price or a bonus changes the text); a variant adds its cards.
+R.card_effects = {
+  ship = function() return "one more ship, loaded at once with a cube from the pool (S7)" end,
+  contract = function()
+    return ("+%d coins every time a delivery pays you (S8)"):format(D.contract_bonus)
+  end,
+  office = function() return "at the end of your phase II you may draw 1 card (S10)" end,
+  dock = function() return "one extra exchange after your phase I action, every turn (S5)" end,
+}
+
+local function card_description(card)
+  local f = R.card_effects[card]
+  local does = f and f() or nil
+  return ("%d coins%s"):format(D.price[card], does and (": " .. does) or "")
+end
+
+-- S8: what a play of product p on `slots` pays each seat: N per cube, plus
+-- the contracts. R.rules.payout_count is asked about the market as it would
+-- be after the play (a variant's payout counts too).
+local function payout_text(g, seat, p, slots)
+  local after = g.market:count_of(p)
+  for _, s in ipairs(slots) do
+    if g.market:get(s) ~= p then after = after + 1 end
+  end
+  local market = { count_of = function(_, q) return q == p and after or g.market:count_of(q) end }
+  local shows = R.rules.payout_count(setmetatable({ market = market }, { __index = g }), p, slots)
+  local parts = {}
+  for _, q in ipairs(g:turn_order(seat)) do
+    local cubes = 0
+    for _, c in ipairs(g.ships[q]) do if c == p then cubes = cubes + 1 end end
+    if cubes * shows > 0 then
+      local bonus = (g.specials[q].contract or 0) * D.contract_bonus
+      parts[#parts + 1] = ("%s +%d"):format(q == seat and "you" or g.names[q], cubes * shows + bonus)
+    end
+  end
+  return ("pays %d per %s cube on a ship: %s"):format(shows, D.products[p],
+    #parts > 0 and table.concat(parts, ", ") or "nobody earns")
+end
+
+local function describe_buy(g, seat)
+  local prices = {}
+  for _, card in ipairs(D.specials) do
+    if g.pool[card] > 0 then prices[#prices + 1] = ("%s %d"):format(card, D.price[card]) end
+  end
+  return ("a special card (%s); you have %d coins"):format(table.concat(prices, ", "), g.coins:get(seat))
+end
+
+function R.describe_option(g, seat, decision, text)
+  if text == "buy" then return describe_buy(g, seat) end
+  local card = text:match("^buy (%a+)$") or (text:match("^buy ship and load") and "ship")
+  if card and D.price[card] then return card_description(card) end
+  if text == "exchange" then return "swap the cube on one of your ships for another product from the pool (S6)" end
+  if text == "pass" then return "no phase I action" end
+  if text == "draw" then return ("draw %s (S9)"):format(plural(D.cards_per_draw, "card")) end
+  if text == "office draw" then return "draw 1 card (S10)" end
+  if text == "play" then return "play cards of one product to the market; ships carrying it earn (S8)" end
+  local name, list = text:match("^play (%a+) on slots? ([%d,]+)$")
+  if name then
+    local slots = {}
+    for s in list:gmatch("%d+") do slots[#slots + 1] = tonumber(s) end
+    return payout_text(g, seat, PRODUCT[name], slots)
+  end
+  name = text:match("^play (%a+)$")
+  if name and PRODUCT[name] then
+    return ("you hold %s"):format(plural(R.cards_in_hand(g, seat)[PRODUCT[name]], name .. " card"))
+  end
+  local from, to = text:match("ship (%d+) to (%a+)$")
+  if from and PRODUCT[to] then
+    local old = g.ships[seat][tonumber(from)]
+    return ("%s -> %s; the market shows %d %s"):format(D.products[old] or "?", to,
+      g.market:count_of(PRODUCT[to]), to)
+  end
+  name = text:match("^load (%a+) on ship %d+$")
+  if name and PRODUCT[name] then
+    return ("the market shows %d %s; %d %s cubes in the pool"):format(g.market:count_of(PRODUCT[name]),
+      name, g.cubes:get(PRODUCT[name]), name)
+  end
+  return nil
+end
+
+---------------------------------------------------------------------------
 -- For the bots (docs/bots.md)
 ---------------------------------------------------------------------------
 

@@ -56,7 +56,8 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     assert.are.equal(0, code)
     assert.truthy(has(out, "Sea Merchants - loading, Player 1 to act"))
     assert.truthy(has(out, "Player 1 to choose (load)."))
-    assert.truthy(out:match("\n%s+1  load grain on ship 1\n%s+2  load grain on ship 2\n"))
+    assert.truthy(out:match("\n%s+1  load grain on ship 1  %(the market shows %d grain; 5 grain cubes in the pool%)\n"
+      .. "%s+2  load grain on ship 2  %([^\n]*%)\n"))
     assert.truthy(has(out, "Player 1 loads grain on ship 1\n"))
     assert.truthy(has(out, "Player 2 loads grain on ship 2\n"))
     assert.truthy(has(out, "Player 3 loads wood on ship 1\n"))
@@ -89,8 +90,9 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
   it("a move of several steps: the options go on, and undo takes the whole move back", function()
     local out = kontor_cmd("--players 2 --seed 3",
       "auto 4\noptions\ndo 1\ndo 1\n=#g:actions()\n=#g:moves()\nundo\n=#g:actions()\ndo exchange ship 1 to fish\n=g:moves()[5]\n")
-    assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase 1).\n  1  exchange\n  2  pass\n"))
-    assert.truthy(has(out, "The move goes on:\n  1  exchange ship 1\n  2  exchange ship 2\nThe move goes on:\n  1  exchange ship 1 to grain\n"))
+    assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase 1).\n"
+      .. "  1  exchange  (swap the cube on one of your ships for another product from the pool (S6))\n  2  pass  (no phase I action)\n"))
+    assert.truthy(has(out, "The move goes on:\n  1  exchange ship 1\n  2  exchange ship 2\nThe move goes on:\n  1  exchange ship 1 to grain  ("))
     assert.truthy(has(out, "\n6\n5\nUndid 1 move: Player 1: exchange ship 1\nPlayer 1 to choose (phase 1).\n4\n"))
     assert.truthy(has(out, '\n1: exchange ship 1 to fish\n'))
   end)
@@ -197,7 +199,8 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
       .. 'deck = {"wood","grain","cloth","spices"}, ships = {{"grain","wood"},{"cloth","spices"}}, '
       .. 'hands = {{"fish","fish"},{}}, phase = "phase2", active = 1 } }\n'
     out = kontor_cmd("", sc .. "play\n1\n1\nundo\nplay fish on slot 3\nundo\ndraw\nmoves\n")
-    assert.truthy(has(out, "  1  play fish on slots 1  (stop here: the move ends)\n  2  play fish on slots 1,2\n"), out)
+    assert.truthy(has(out, "  1  play fish on slots 1  (stop here: the move ends)  (pays 2 per fish cube on a ship: nobody earns)\n"
+      .. "  2  play fish on slots 1,2  (pays 3 per fish cube on a ship: nobody earns)\n"), out)
     assert.truthy(has(out, "Player 1 plays fish on slot 3: "), out)
     assert.truthy(has(out, "1  Player 1: draw\n"), out)
   end)
