@@ -277,6 +277,8 @@ function Session:print_result()
   local names = {}
   for i, s in ipairs(r.winners) do names[i] = self:name(s) end
   self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  local why = describe_mod.why_won(g)
+  if why then self:say("Why: ", why) end
 end
 
 function Session:print_log_from(n0)
@@ -977,11 +979,11 @@ C.hint = function(sess, arg)
   if not seat or seat == 0 then return sess:err("no seat decides now") end
   local ok, lines, e = guarded(bots.hint, g, seat, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
-  sess:say(table.concat(lines, "\n"))
-  -- what the move costs and does, as the options list says it
+  -- what the move costs and does, as the options list says it, under it
   local move = lines[1] and lines[1]:match("would play: (.*)$")
   local note = move and describe_mod.option(g, seat, move)
-  if note then sess:say("  ", sess:c("dim", "(" .. note .. ")")) end
+  if note then table.insert(lines, 2, "  (" .. note .. ")") end
+  sess:say(table.concat(lines, "\n"))
 end
 
 C.bots = function(sess)

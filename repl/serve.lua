@@ -615,7 +615,7 @@ OPS.result = function(self, req)
   local e = self:entry(req)
   local r, err = engine(nil, e.g.result, e.g)
   if not r then fail("not_over", "%s", err) end
-  return { scores = r.scores, winners = r.winners, turns = r.turns }
+  return { scores = r.scores, winners = r.winners, turns = r.turns, why = describe.why_won(e.g) }
 end
 
 ---------------------------------------------------------------------------

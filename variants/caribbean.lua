@@ -1046,6 +1046,29 @@ local function harbour_ships(g)
   return names
 end
 
+-- The end screen's reason (C9): the most influence among the players who
+-- can win; a player with more influence but no expedition is named.
+function R.why_won(g)
+  local winners = R.winners(g)
+  if #winners == 0 then return "nobody can win: no player fulfilled an expedition (C9)" end
+  local w = winners[1]
+  local st = g.st[w]
+  local names = {}
+  for i, s in ipairs(winners) do names[i] = g.names[s] end
+  local why = ("%s %s with %d influence%s"):format(table.concat(names, " and "), #winners > 1 and "share the win" or "wins",
+    st.influence, R.data.expedition_to_win and " and a fulfilled expedition (C9)" or " (C9)")
+  local notes = {}
+  for s = 1, g.players do
+    if not R.rules.can_win(g, s) and g.st[s].influence >= st.influence then
+      notes[#notes + 1] = ("%s has %d influence but no expedition: cannot win (C9)"):format(g.names[s], g.st[s].influence)
+    elseif R.rules.can_win(g, s) and g.st[s].influence == st.influence and not contains(winners, s) then
+      notes[#notes + 1] = ("%s has as much influence but fewer coins (%d to %d)"):format(g.names[s], coins(g, s), coins(g, w))
+    end
+  end
+  if #winners > 1 then notes[#notes + 1] = ("equal in coins too (%d)"):format(coins(g, w)) end
+  return why .. (#notes > 0 and ("; " .. table.concat(notes, "; ")) or "")
+end
+
 function R.describe_option(g, seat, decision, text)
   local other = seat ~= g.current
   if text == "reveal" then

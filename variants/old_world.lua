@@ -1449,6 +1449,27 @@ function R.describe_option(g, seat, decision, text)
   return nil
 end
 
+-- The end screen's reason (O31): most VP; then most gold; then the
+-- goods' value; then shared.
+function R.why_won(g)
+  local winners = R.winners(g)
+  local w = winners[1]
+  local names = {}
+  for i, s in ipairs(winners) do names[i] = g.names[s] end
+  local vp, gold, goods = g.vp:get(w), g.gold:get(w), R.rules.goods_value(g, w)
+  local by = "the most VP"
+  for s = 1, g.players do
+    if g.vp:get(s) == vp and s ~= w then
+      by = "the most VP, tied; then the most gold (O31)"
+      if g.gold:get(s) == gold then by = "the most VP and gold, tied; then the goods' value (O31)" end
+    end
+  end
+  local why = ("%s %s with %d VP, %d gold, goods worth %d: %s"):format(table.concat(names, " and "),
+    #winners > 1 and "share the win" or "wins", vp, gold, goods, by)
+  if g.pirate_vp > 0 then why = why .. ("; the pirate took %d VP"):format(g.pirate_vp) end
+  return why .. (g.ending and ("; the game ended: " .. g.ending .. " (O30)") or "")
+end
+
 -- Why a text is refused now (g:why): the phase, the gold, the rules.
 local STAGE_WORDS = {
   bid = "the bids (O12): 'bid <gold>'", pick = "the picks (O13): 'pick <worker>'",
@@ -1721,6 +1742,10 @@ local function wrapped(out, text)
   out[#out + 1] = text
 end
 
+-- Board key: the abbreviations a board used, each explained once under it.
+local USED
+local function used(kind, short) if USED then USED[kind][short] = true end end
+
 local function card_lines(g, s, card, gold, out, mark)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
@@ -1730,19 +1755,22 @@ local function card_lines(g, s, card, gold, out, mark)
   local tiles = {}
   for _, t in ipairs(TILES_24) do
     local n = card.own[t.id]
-    if n then tiles[#tiles + 1] = string.format("%s %d/%d", abbrev(t.id), card.crew[t.id] or 0, n * t.slots) end
+    if n then
+      tiles[#tiles + 1] = string.format("%s %d/%d", abbrev(t.id), card.crew[t.id] or 0, n * t.slots)
+      used("tiles", t.id)
+    end
   end
   wrapped(out, "    " .. (#tiles > 0 and table.concat(tiles, " ") or "no tiles"))
   local store = {}
   for _, good in ipairs(GOODS) do
-    if card.store[good] > 0 then store[#store + 1] = SHORT[good] .. " " .. card.store[good] end
+    if card.store[good] > 0 then store[#store + 1] = SHORT[good] .. " " .. card.store[good]; used("goods", good) end
   end
   local ships = {}
   for k, ship in ipairs(card.ships) do
     local txt = string.format("%d:%d%s", k, ship.size, ship.crew > 0 and "*" or "-")
     if #ship.cargo > 0 then
       local c = {}
-      for i, good in ipairs(ship.cargo) do c[i] = SHORT[good] end
+      for i, good in ipairs(ship.cargo) do c[i] = SHORT[good]; used("goods", good) end
       txt = txt .. "[" .. table.concat(c, ",") .. (ship.port and ("->" .. port_name(g, ship.port)) or "") .. "]"
     end
     ships[#ships + 1] = txt
@@ -1750,8 +1778,33 @@ local function card_lines(g, s, card, gold, out, mark)
   wrapped(out, "    store " .. (#store > 0 and table.concat(store, " ") or "empty") .. " | ships " .. table.concat(ships, " "))
 end
 
+function R.board_abbrev(id) return abbrev(id) end   -- docs/rules/old_world.md's tables
+
+-- The key of every abbreviation the board shows (the tiles and goods it
+-- used, by their names in T2, T4, T5, T7).
+local function board_key(g, out, drafts)
+  wrapped(out, "Key: pool s/l/f = seamen, land and facility workers in the pool; [token] = first player; "
+    .. "[pirate] = holds the pirate" .. (drafts and "; v = order entered" or "")
+    .. (g.players == 2 and "; (T) = a trading post, no owner" or "") .. ".")
+  local tiles = {}
+  for _, t in ipairs(TILES_24) do
+    if USED.tiles[t.id] then tiles[#tiles + 1] = abbrev(t.id) .. " = " .. t.name end
+  end
+  if #tiles > 0 then wrapped(out, "Tiles (staffed/slots): " .. table.concat(tiles, ", ") .. ".") end
+  wrapped(out, "Ships: 2:4* = ship 2, holds 4, * manned (- not); [cargo->port] = its cargo and where it sails.")
+  local goods = {}
+  for _, good in ipairs(GOODS) do
+    if USED.goods[good] and SHORT[good] ~= good then
+      goods[#goods + 1] = SHORT[good] .. " = " .. (FG_VALUE[good] and ("finished " .. good:sub(4)) or (good:sub(5) .. " dye"))
+    end
+  end
+  if #goods > 0 then wrapped(out, "Goods: " .. table.concat(goods, ", ") .. ".") end
+end
+
 function R.board(g, seat)
   local out = {}
+  USED = { tiles = {}, goods = {} }
+  local drafts = false
   local left = vp_bank_left(g)
   out[1] = string.format("Old World turn %d, %s%s | VP bank %s | pirate %d/%d VP, turns %s",
     g.turn, g.phase, g.ending and (" (last: " .. g.ending .. ")") or "",
@@ -1771,10 +1824,12 @@ function R.board(g, seat)
       local o = (seat == nil or seat == s) and d.order                  -- O34
       if o then card, gold = o.card, o.gold end
       mark = d.finished and "v " or "  "
+      drafts = true
     end
     card_lines(g, s, card, gold, out, mark)
   end
-  out[#out + 1] = "Tiles: crew/slots. Ships: n:size, * manned. Store: dyes lower case, FG upper."
+  board_key(g, out, drafts)
+  USED = nil
   return table.concat(out, "\n")
 end
 

@@ -1054,6 +1054,28 @@ local function describe_buy(g, seat)
   return ("a special card (%s); you have %d coins"):format(table.concat(prices, ", "), g.coins:get(seat))
 end
 
+-- The end screen's reason (S11): most coins wins, ties share.
+local function names_and(g, seats)
+  local t = {}
+  for i, s in ipairs(seats) do t[i] = g.names[s] end
+  if #t <= 1 then return t[1] or "" end
+  return table.concat(t, ", ", 1, #t - 1) .. " and " .. t[#t]
+end
+
+function R.why_won(g)
+  local coins, best, winners, second = g.coins:values(), -1, {}, nil
+  for s = 1, g.players do
+    if coins[s] > best then best, winners = coins[s], { s } elseif coins[s] == best then winners[#winners + 1] = s end
+  end
+  for s = 1, g.players do
+    if coins[s] < best and (not second or coins[s] > coins[second]) then second = s end
+  end
+  local why = #winners > 1 and ("%s share the win with %d coins each (S11: ties share)"):format(names_and(g, winners), best)
+    or ("%s has the most coins: %d (S11)"):format(g.names[winners[1]], best)
+  if second then why = why .. ("; next %s with %d"):format(g.names[second], coins[second]) end
+  return why
+end
+
 function R.describe_option(g, seat, decision, text)
   if text == "buy" then return describe_buy(g, seat) end
   local card = text:match("^buy (%a+)$") or (text:match("^buy ship and load") and "ship")

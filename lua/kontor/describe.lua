@@ -85,4 +85,16 @@ function M.refusal(g, text, seat)
   return why
 end
 
+-- Why the winners won, once the game is over: R.why_won(g), a sentence
+-- for the end screen ("Anna has the most coins: 23 (S11); next Bert with
+-- 4"), or nil when the rule set gives none.
+function M.why_won(g)
+  if not g:over() then return nil end
+  local f = rawget(g.R, "why_won")
+  if type(f) ~= "function" then return nil end
+  local ok, s = core.sandbox.call(f, g.ctx)
+  if not ok or type(s) ~= "string" or s == "" then return nil end
+  return ktext.escape(s)
+end
+
 return M

@@ -157,3 +157,65 @@ describe("why a move is refused", function()
       out, 1, true)
   end)
 end)
+
+describe("Old World readable at the table and in the docs", function()
+  it("docs/rules/old_world.md holds every table as the rule set has it", function()
+    local tables = dofile("tests/lua/old_world_tables.lua")(kontor.load_rules("old_world"))
+    local doc = support.read("docs/rules/old_world.md")
+    assert.truthy(doc:find(tables, 1, true), "the tables in docs/rules/old_world.md differ from:\n" .. tables)
+    assert.truthy(tables:find("| Power Loom | `power_loom` | `power` | 8 gold | 1 | weaves 4 wool into cloth a turn (O28) |",
+      1, true))
+  end)
+
+  it("the board prints a key for every abbreviation it uses", function()
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 3 }
+    for _ = 1, 140 do
+      local s = g:who(); if type(s) == "table" then s = s[1] end
+      g:apply(#g:options(s) > 2 and 2 or 1, s)
+    end
+    local board = g:show()
+    assert.matches("    sheep 4/5 woad 1/1\n", board, 1, true)
+    assert.matches("Ring: venice genoa(T) marseille tunis(T)", board, 1, true)
+    assert.matches("\nTiles (staffed/slots): sheep = Sheep Herding, woad = Woad Plantation.\n", board, 1, true)
+    assert.matches("\nGoods: bl = blue dye.", board, 1, true)
+    assert.matches("(T) = a\n      trading post, no owner.", board, 1, true)
+    -- every tile abbreviation on the board is in the key
+    for short in board:gmatch("\n    ([%a]+) %d+/%d+") do
+      assert.matches("\nTiles %(staffed/slots%):[^\n]*" .. short .. " = ", board)
+    end
+  end)
+end)
+
+describe("the end screen says why the winner won", function()
+  local function play_out(rules, seed, players)
+    local g = kontor.new_game { rules = rules, players = players or 3, seed = seed }
+    local b = require("kontor.bots").new("random", 1, seed)
+    while not g:over() do
+      local s = g:who(); if type(s) == "table" then s = s[1] end
+      g:apply(b:choose(g, s), s)
+    end
+    return g
+  end
+
+  it("Caribbean: a player with more influence but no expedition (C9)", function()
+    local g = play_out("caribbean", 6)
+    assert.are.same({ 8, 12, 10 }, g:result().scores)
+    assert.are.equal("Player 3 wins with 10 influence and a fulfilled expedition (C9); "
+      .. "Player 2 has 12 influence but no expedition: cannot win (C9)", describe_mod.why_won(g))
+  end)
+
+  it("Sea Merchants and Old World", function()
+    assert.are.equal("Player 1 has the most coins: 18 (S11); next Player 3 with 2",
+      describe_mod.why_won(play_out("sea_merchants", 2)))
+    assert.are.equal("Player 3 wins with 0 VP, 0 gold, goods worth 26: the most VP and gold, tied; then the goods' "
+      .. "value (O31); the game ended: bag (O30)", describe_mod.why_won(play_out("old_world", 6)))
+    assert.is_nil(describe_mod.why_won(kontor.new_game {}))
+  end)
+
+  it("the REPL and kontor play print it under the winners", function()
+    local out = run("--rules caribbean --players 3 --seed 6", "auto\n")
+    assert.matches("Winner: Player 1\nWhy: Player 1 wins with 10 influence and a fulfilled expedition (C9)\n", out, 1, true)
+    out = run("play --rules caribbean --players 2 --bot 2=random --seed 6", "auto\n")
+    assert.matches("Winner: Player 2\nWhy: Player 2 wins with 11 influence and a fulfilled expedition (C9)\n", out, 1, true)
+  end)
+end)
