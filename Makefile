@@ -2,7 +2,7 @@
 #
 #   make            build build/kontor
 #   make test       C unit tests, Lua specs under ASan+UBSan, and a short
-#                   pass of each fuzzer; ends with "N passed, N failed"
+#                   pass of each fuzzer; ends with "N passed, N failed, N skipped"
 #   make bench      the engine against plain Lua loops (docs/performance.md)
 #   make module     build/lua/kontor/core.so: `require "kontor"` from stock
 #                   lua5.4 (docs/module.md)

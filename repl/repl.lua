@@ -24,6 +24,7 @@ local csb = core.sandbox
 
 local M = {}
 
+local reloaded_files
 local describe, variants_text   -- (sess, g) -> "Sea Merchants with hand_limit (size=5), 3 players (...), seed 4"
 
 local KEYWORD_SET = {}
@@ -994,12 +995,37 @@ C.bots = function(sess)
   end
 end
 
+-- What a reload re-read: the rule set's file and each variant's, named
+-- as given ("sea_merchants (variants/sea_merchants.lua) with the variant
+-- hand_limit (variants/hand_limit.lua)"), paths relative to here.
+local function short_path(f)
+  local here = (os.getenv("PWD") or "") .. "/"
+  if here ~= "/" and f:sub(1, #here) == here then return f:sub(#here + 1) end
+  return f
+end
+
+function reloaded_files(g)
+  local rules = require "kontor.rules"
+  local parts = { string.format("%s (%s)", g.R.name, short_path(g.R.file or "?")) }
+  local by_parent, top = {}, {}
+  for _, v in ipairs(g.R.applied or {}) do
+    if v.depth == 0 then top[#top + 1] = v else by_parent[#by_parent + 1] = v.name end
+  end
+  for _, v in ipairs(top) do
+    local f = rules.find(v.spec)
+    parts[#parts + 1] = string.format("the variant %s (%s%s)", v.name, short_path(f or v.spec),
+      #by_parent > 0 and (", with " .. table.concat(by_parent, ", ")) or "")
+    by_parent = {}
+  end
+  return parts[1] .. (#parts > 1 and (" with " .. table.concat(parts, " and ", 2)) or "")
+end
+
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
   local ok, res, msg = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded the rules of %s; replayed %s.", g.R.name, ktext.count(msg, "move")))
+    sess:say(string.format("Reloaded %s; replayed %s.", reloaded_files(g), ktext.count(msg, "move")))
   else
     sess:err(msg)
   end

@@ -945,7 +945,7 @@ function R.board(g, seat)
   for s = 1, g.players do
     local st = g.st[s]
     local d, x = names_of(g.display[s]), names_of(g.done[s])
-    line("%s%s: %d coins, %d influence, %d swords; persons: %s%s", s == g.current and g.phase ~= "over" and "> " or "  ",
+    line("%s%s: %d coins, %d influence, %d swords; persons: %s%s", s == g.current and g.phase ~= "over" and "* " or "  ",
          g.names[s], coins(g, s), st.influence, st.strength, #d > 0 and table.concat(d, ", ") or "none",
          #x > 0 and ("; done: " .. table.concat(x, ", ")) or "")
   end

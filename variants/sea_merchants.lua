@@ -829,7 +829,7 @@ function R.board(g, seat)
       table.sort(names, function(a, b) return PRODUCT[a] < PRODUCT[b] end)
       hand = hand .. (#names > 0 and (": " .. table.concat(names, ", ")) or "")
     end
-    line("%s%s: %d coins; ships %s; %s; hand %s", q == g.current and "> " or "  ", g.names[q],
+    line("%s%s: %d coins; ships %s; %s; hand %s", q == g.current and "* " or "  ", g.names[q],
          g.coins:get(q), table.concat(ships, ", "),
          #owned > 0 and table.concat(owned, ", ") or "no special cards", hand)
   end
