@@ -380,7 +380,13 @@ local function standard_card(g)             -- O9: a sheep tile and ship 1, both
 end
 
 local SCENARIO_FIELDS = { gold = true, vp = true, tiles = true, workers = true, storage = true,
-  bag = true, line = true, turn = true, first = true, pirate_vp = true, vp_given = true }
+  bag = true, line = true, turn = true, first = true, pirate_vp = true, vp_given = true,
+  -- table: any decision point, and the shape g:state() gives (docs/rules/old_world.md)
+  phase = true, pick_order = true, active = true, bids = true, pirate_holder = true, card = true,
+  engine = true, removed = true, ending = true, keep_token = true, stated_line = true, robbed = true,
+  ring = true, home = true, vp_bank = true, pirate_target = true, pirate_every = true }
+-- The decision points a scenario may start at (table: R.play resumes there).
+local RESUME = { turn = true, bid = true, pick = true, build = true, pirate = true, produce = true }
 
 local function seat_list(g, sc, field)
   local t = sc[field]
@@ -444,22 +450,64 @@ local function scenario_card(g, s, tiles, workers, storage)
   return card
 end
 
+-- A player card in the shape g:state() gives ({own, crew, pool, store,
+-- ships = { {size, crew, cargo, port} }}), checked as the simple fields are.
+local function state_card(g, s, c)
+  if type(c) ~= "table" then bad("card[%d] must be a player card as g:state() gives it", s) end
+  local tiles, workers, storage = {}, { pool = c.pool or {} }, c.store or {}
+  for id, n in pairs(c.own or {}) do tiles[id] = n end
+  for id, n in pairs(c.crew or {}) do workers[id] = n end
+  local ships = c.ships or {}
+  tiles.ships, workers.ships = #ships, nil
+  local card = scenario_card(g, s, tiles, workers, storage)
+  for k, ship in ipairs(ships) do
+    local mine = card.ships[k]
+    if ship.size ~= nil and ship.size ~= mine.size then
+      bad("seat %d: ship %d holds %d in a %d-player game, not %s", s, k, mine.size, g.players, tostring(ship.size))
+    end
+    mine.crew = (ship.crew == 1 or ship.crew == true) and 1 or 0
+    for _, good in ipairs(ship.cargo or {}) do
+      if not GOOD_INDEX[good] then bad("seat %d: ship %d: unknown good '%s'", s, k, tostring(good)) end
+      mine.cargo[#mine.cargo + 1] = good
+    end
+    if #mine.cargo > mine.size then bad("seat %d: ship %d holds %d, not %d goods", s, k, mine.size, #mine.cargo) end
+    if ship.port and ship.port ~= false then
+      local to = ship.port
+      if type(to) == "string" then
+        for i, e in ipairs(g.ring) do if e.port == to then to = i end end
+      end
+      if math.type(to) ~= "integer" or not g.ring[to] or to == g.home[s] then
+        bad("seat %d: ship %d sails to %s, not a port of the ring other than its own", s, k, tostring(ship.port))
+      end
+      mine.port = to
+    end
+  end
+  return card
+end
+
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
   end
   local gold, vp = seat_list(g, sc, "gold"), seat_list(g, sc, "vp")
   local tiles, workers, storage = seat_list(g, sc, "tiles"), seat_list(g, sc, "workers"), seat_list(g, sc, "storage")
+  local cards = seat_list(g, sc, "card")
   for s = 1, g.players do
     if gold[s] then g.gold:set(s, number(gold[s], "gold", 0)) end
     if vp[s] then g.vp:set(s, number(vp[s], "vp", 0)) end
-    g.card[s] = scenario_card(g, s, tiles[s], workers[s], storage[s])
+    if cards[s] then
+      if tiles[s] or workers[s] or storage[s] then bad("seat %d: give card, or tiles, workers and storage, not both", s) end
+      g.card[s] = state_card(g, s, cards[s])
+    else
+      g.card[s] = scenario_card(g, s, tiles[s], workers[s], storage[s])
+    end
   end
   g.pirate_vp = number(sc.pirate_vp or 0, "pirate_vp", 0)
   local given = g.pirate_vp
   for s = 1, g.players do given = given + g.vp:get(s) end
   g.vp_given = sc.vp_given ~= nil and number(sc.vp_given, "vp_given", 0) or given
-  g.turn = number(sc.turn or 1, "turn", 1) - 1     -- begin_turn counts it
+  local engine = type(sc.engine) == "table" and sc.engine or {}
+  g.turn = number(sc.turn or engine.turn or 1, "turn", 1) - 1     -- begin_turn counts it
   if sc.first ~= nil then
     local f = number(sc.first, "first", 1)
     if f > g.players then bad("first: %d is not a seat", f) end
@@ -487,6 +535,51 @@ local function set_up_scenario(g, sc)
     g.removed[kind] = total - placed - g.bag[kind]
     if g.removed[kind] < 0 then bad("%d %s workers in play; the game has %d", placed + g.bag[kind], kind, total) end
   end
+  -- The decision point (table): a turn's start (the default), or inside
+  -- the turn with the gold, line, pick order and pirate as they stand.
+  local phase = sc.phase or "turn"
+  if not RESUME[phase] then
+    bad("phase must be turn, bid, pick, build, pirate or produce, not %s", tostring(phase))
+  end
+  if sc.ending ~= nil and sc.ending ~= false then g.ending = tostring(sc.ending) end
+  if sc.pirate_holder ~= nil and sc.pirate_holder ~= false then
+    local h = number(sc.pirate_holder, "pirate_holder", 1)
+    if h > g.players then bad("pirate_holder: %d is not a seat", h) end
+    if phase ~= "pick" and phase ~= "build" and phase ~= "pirate" then
+      bad("pirate_holder is the pirate picked this turn: phase pick, build or pirate, not %s", phase)
+    end
+    if g.line.pirate then bad("the pirate is in the line and with seat %d", h) end
+    g.pirate_holder = h
+  end
+  if phase ~= "turn" then
+    g.resume_at, g.keep_token, g.stated_line = phase, false, nil
+    g.phase = phase
+  end
+  if phase == "pick" then
+    local order = sc.pick_order
+    if type(order) ~= "table" or #order ~= g.players then
+      bad("phase pick needs pick_order, every seat once, the first to pick first")
+    end
+    local seen = {}
+    for i, s in ipairs(order) do
+      if math.type(s) ~= "integer" or s < 1 or s > g.players or seen[s] then
+        bad("pick_order: entry %d (%s) is not a seat, or is given twice", i, tostring(s))
+      end
+      seen[s] = true
+    end
+    g.pick_order = { table.unpack(order) }
+    local active = sc.active or engine.active
+    g.resume_picker = active ~= nil and number(active, "active", 1) or order[1]
+    if not seen[g.resume_picker] then bad("active: %s is not a seat", tostring(active)) end
+    local left = g.line.pirate and 1 or 0
+    for _, kind in ipairs(KINDS) do left = left + g.line[kind] end
+    if left == 0 then bad("phase pick needs a line with something to pick") end
+  elseif sc.pick_order ~= nil and sc.pick_order ~= false then
+    g.pick_order = { table.unpack(sc.pick_order) }
+  end
+  if type(sc.bids) == "table" then g.bids = { table.unpack(sc.bids) } end
+  if sc.robbed ~= nil then g.robbed = sc.robbed end
+  if type(engine.rng) == "string" then g.rng:set_state(engine.rng) end   -- a state's copy goes on alike
 end
 
 function R.setup(g, scenario)
@@ -676,19 +769,29 @@ local function pick(g, seat)
   if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
 end
 
+-- O13: round the order until the line is empty; `from` is the seat to
+-- pick first (a scenario's stated position: table).
+local function picks(g, order, from)
+  g.phase = "pick"
+  local started = from == nil
+  while line_items(g) > 0 do                            -- O13: round the order again
+    for _, s in ipairs(order) do
+      started = started or s == from
+      if line_items(g) == 0 then break end
+      if started then
+        g.active = s
+        pick(g, s)
+      end
+    end
+  end
+end
+
 local function bids_and_picks(g)
   if line_items(g) == 0 then return end                 -- O12: empty line, no bids
   g.phase = "bid"
   local order = R.rules.pick_order(g, bid(g))
   g.pick_order = order
-  g.phase = "pick"
-  while line_items(g) > 0 do                            -- O13: round the order again
-    for _, s in ipairs(order) do
-      if line_items(g) == 0 then break end
-      g.active = s
-      pick(g, s)
-    end
-  end
+  picks(g, order)
 end
 
 ---------------------------------------------------------------------------
@@ -1284,14 +1387,24 @@ function R.play(g)
     g.first = g:chance("first player", g.names)              -- O9
     g.keep_token = true
   end
+  local from = g.resume_at or "turn"      -- table: a scenario's decision point
+  g.resume_at = nil
   while true do
-    turn_start(g)
-    bids_and_picks(g)
-    build_phase(g)
-    pirate(g)
-    R.rules.trade(g)
-    R.rules.limit_check(g)
+    if from == "turn" then turn_start(g) else g:begin_turn(g.first) end
+    if from == "turn" or from == "bid" then bids_and_picks(g)
+    elseif from == "pick" then
+      local picker = g.resume_picker
+      g.resume_picker = nil
+      picks(g, g.pick_order, picker)
+    end
+    if from ~= "pirate" and from ~= "produce" then build_phase(g) end
+    if from ~= "produce" then
+      pirate(g)
+      R.rules.trade(g)
+      R.rules.limit_check(g)
+    end
     production(g)
+    from = "turn"
     g.line.pirate = false
     if g.ending then                                          -- O30
       g.phase = "over"
@@ -1686,7 +1799,7 @@ function R.view(g, seat)
     vp_bank = g.vp_bank, vp_bank_left = vp_bank_left(g), vp_given = g.vp_given,
     bag = {}, line = { pirate = g.line.pirate }, removed = {},
     pirate_turns = pirate_turns(g, 3), ending = g.ending,
-    ports = {}, players = {}, bids = g.bids or nil,
+    ports = {}, players = {}, bids = g.bids or nil, pick_order = g.pick_order or nil,
   }
   for _, kind in ipairs(KINDS) do
     v.bag[kind], v.line[kind], v.removed[kind] = g.bag[kind], g.line[kind], g.removed[kind]

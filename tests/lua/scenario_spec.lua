@@ -1,0 +1,141 @@
+-- scenario_spec.lua: a scenario states any decision point a game can reach,
+-- and accepts the shape g:state() gives: a copy of a state starts a game
+-- that is that position, and (the RNG state copied too) goes on alike
+-- (issue 26, point 4).
+local json = kontor.json
+local bots = require "kontor.bots"
+
+local function copy(t) return json.decode(json.encode(t)) end
+local function who1(g) local s = g:who(); if type(s) == "table" then s = s[1] end return s end
+local function without_engine(st) local c = copy(st); c.engine = nil; return c end
+
+-- Plays `g` with a random bot; at the first `want` decisions of each kind
+-- (kind(g) names it, nil: none) calls check(name, g).
+local function walk(g, seed, kind, check, max)
+  local b = bots.new("random", 1, seed)
+  local seen = {}
+  for _ = 1, max or 3000 do
+    if g:over() then break end
+    local name = kind(g)
+    if name and (seen[name] or 0) < 2 then
+      seen[name] = (seen[name] or 0) + 1
+      check(name, g)
+    end
+    local s = who1(g)
+    if s == "chance" then g:apply(1) else g:apply(b:choose(g, s), s) end
+  end
+  return seen
+end
+
+-- The copy is the position: the same decision, the same state; and the
+-- next `n` steps, taken alike in both, log the same lines.
+local function same_position(rules, players, g, n)
+  local g2 = kontor.new_game { rules = rules, players = players, seed = 12345, scenario = copy(g:state()) }
+  assert.are.same(g:decision(), g2:decision())
+  assert.are.same(without_engine(g:state()), without_engine(g2:state()))
+  local log1, log2 = #g:log(), #g2:log()
+  local moves = g:move_list()   -- g stays as it is: the continuation is played on a replay of it
+  local b = bots.new("random", 2, 7)
+  local g1 = kontor.new_game { rules = rules, players = players, seed = g.params.seed }
+  assert.is_true((g1:replay(moves)))
+  for _ = 1, n do
+    if g1:over() then break end
+    local s = who1(g1)
+    local k = s == "chance" and 1 or b:choose(g1, s)
+    assert.is_true(g1:apply(k, s ~= "chance" and s or nil))
+    assert.is_true(g2:apply(k, s ~= "chance" and s or nil))
+  end
+  local a, c = g1:log(), g2:log()
+  local from1, from2 = {}, {}
+  for i = log1 + 1, #a do from1[#from1 + 1] = a[i] end
+  for i = log2 + 1, #c do from2[#from2 + 1] = c[i] end
+  assert.are.same(from1, from2)
+  assert.are.same(without_engine(g1:state()), without_engine(g2:state()))
+end
+
+describe("Old World scenarios", function()
+  local function kind(g)
+    local d = g:decision()
+    if d.kind == "orders" then
+      return (#d.done == 0 and #g:pending(d.seats[1]) == 0 and #g:pending(d.seats[#d.seats]) == 0) and "build" or nil
+    end
+    if d.kind == "simultaneous" and #d.chosen > 0 then return nil end
+    return d.name
+  end
+
+  it("a copy of g:state() at a bid, pick, build and pirate decision is that position, and goes on alike", function()
+    local all = {}
+    for seed = 1, 3 do
+      local g = kontor.new_game { rules = "old_world", players = 3, seed = seed }
+      for name in pairs(walk(g, seed, kind, function(_, pos) same_position("old_world", 3, pos, 40) end, 1500)) do
+        all[name] = true
+      end
+    end
+    assert.is_true(all.bid and all.pick and all.build and all.rob)
+  end)
+
+  local base = { first = 1, line = {},
+    tiles = { { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 } },
+    workers = { { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 } } }
+  local function with(t)
+    local sc = copy(base)
+    for k, v in pairs(t) do sc[k] = v end
+    return kontor.new_game { rules = "old_world", players = 3, seed = 1, names = { "Ann", "Bob", "Cem" }, scenario = sc }
+  end
+
+  it("the bid with the gold as it stands after the turn start (no token gold added)", function()
+    local g = with { phase = "bid", gold = { 5, 0, 2 }, line = { land = 2, pirate = true } }
+    assert.are.equal("bid", g:decision().name)
+    assert.are.same({ 1, 3 }, g:decision().seats)   -- 0 gold: not asked (O32)
+    assert.are.same({ "bid 0", "bid 1", "bid 2" }, g:options(3))
+    assert.are.same({ 5, 0, 2 }, g.ctx.gold:values())
+  end)
+
+  it("a pick mid-round: the pick order, the next picker, the pirate in the line; the view shows the order", function()
+    local g = with { phase = "pick", gold = { 1, 1, 1 }, pick_order = { 3, 1, 2 }, active = 1,
+                     line = { seaman = 1, facility = 1, pirate = true } }
+    assert.are.same({ kind = "player", name = "pick", seats = { 1 },
+      options = { "pick seaman", "pick facility worker", "pick pirate" } }, g:decision())
+    assert.are.same({ 3, 1, 2 }, g:view(2).pick_order)
+    assert.is_true(g:apply("pick pirate"))
+    assert.are.equal(2, g:who())                 -- then seat 2, then round again from seat 3
+    g:apply("pick seaman")
+    assert.are.equal(1, g.ctx.pirate_holder)
+    assert.are.equal("build order", g:decision().name)
+    assert.are.same({ "Cem picks facility worker" }, { g:log()[#g:log()] })
+  end)
+
+  it("the pirate's robbery: the holder, the loaded ships and where they sail (the state's card shape)", function()
+    local card = function(cargo, port)
+      return { own = { sheep_herding = 1 }, crew = { sheep_herding = 1 }, pool = {},
+               ships = { { size = 3, crew = 1, cargo = cargo, port = port } } }
+    end
+    local g = with { phase = "pirate", pirate_holder = 2, tiles = {}, workers = {},
+      card = { card({ "fg:red", "fg:red" }, "genoa"), card({}, false), card({ "wool" }, "venice") } }
+    assert.are.same({ kind = "player", name = "rob", seats = { 2 },
+      options = { "rob seat 1 ship 1", "rob seat 3 ship 1", "none" } }, g:decision())
+    assert.is_true(g:apply("rob seat 1 ship 1"))
+    assert.are.equal(4, g.ctx.pirate_vp)         -- 2 red FG at 2 VP each (O20, O21)
+  end)
+
+  it("the colour of finished goods at production (O33)", function()
+    local g = with { phase = "produce",
+      tiles = { { sheep_herding = 1, dye_house = 1, ships = 1 }, { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 } },
+      workers = { { sheep_herding = 1, dye_house = 1, ships = 1 }, { sheep_herding = 1, ships = 1 }, { sheep_herding = 1, ships = 1 } },
+      storage = { { cloth = 1, ["dye:blue"] = 1, ["dye:red"] = 1 } } }
+    assert.are.same({ kind = "simultaneous", name = "colour", seats = { 1 }, chosen = {},
+      options = { [1] = { "colour blue", "colour red" } } }, g:decision())
+    g:apply("1: colour red")
+    assert.are.equal(1, g.ctx.card[1].store["fg:red"])
+  end)
+
+  it("says why a stated decision point cannot be", function()
+    local function err(t) local ok, e = pcall(with, t); assert.is_false(ok); return e end
+    assert.matches("scenario: phase pick needs pick_order, every seat once", err { phase = "pick", line = { land = 1 } })
+    assert.matches("scenario: pirate_holder is the pirate picked this turn: phase pick, build or pirate, not bid",
+      err { phase = "bid", pirate_holder = 1, line = { land = 1 } })
+    assert.matches("scenario: phase must be turn, bid, pick, build, pirate or produce, not trade", err { phase = "trade" })
+    assert.matches("scenario: seat 1: ship 1 sails to venice, not a port of the ring other than its own",
+      err { phase = "pirate", tiles = {}, workers = {}, card = { { ships = { { size = 3, crew = 1, cargo = { "wool" }, port = "venice" } } } } })
+  end)
+end)
