@@ -30,13 +30,15 @@ end
 -- The copy is the position: the same decision, the same state; and the
 -- next `n` steps, taken alike in both, log the same lines.
 local function same_position(rules, players, g, n)
-  local g2 = kontor.new_game { rules = rules, players = players, seed = 12345, scenario = copy(g:state()) }
+  local options = g.params.given_options
+  local g2 = kontor.new_game { rules = rules, players = players, seed = 12345, options = options,
+                               scenario = copy(g:state()) }
   assert.are.same(g:decision(), g2:decision())
   assert.are.same(without_engine(g:state()), without_engine(g2:state()))
   local log1, log2 = #g:log(), #g2:log()
   local moves = g:move_list()   -- g stays as it is: the continuation is played on a replay of it
   local b = bots.new("random", 2, 7)
-  local g1 = kontor.new_game { rules = rules, players = players, seed = g.params.seed }
+  local g1 = kontor.new_game { rules = rules, players = players, seed = g.params.seed, options = options }
   assert.is_true((g1:replay(moves)))
   for _ = 1, n do
     if g1:over() then break end
@@ -137,5 +139,63 @@ describe("Old World scenarios", function()
     assert.matches("scenario: phase must be turn, bid, pick, build, pirate or produce, not trade", err { phase = "trade" })
     assert.matches("scenario: seat 1: ship 1 sails to venice, not a port of the ring other than its own",
       err { phase = "pirate", tiles = {}, workers = {}, card = { { ships = { { size = 3, crew = 1, cargo = { "wool" }, port = "venice" } } } } })
+  end)
+end)
+
+describe("Sea Merchants scenarios", function()
+  local function kind(g)
+    local name = g:decision().name
+    if name == "phase1" or name == "phase2" or name == "load" or name == "office" then return name end
+    if name == "dock" and not g.ctx.exchanged[1] and not g.ctx.exchanged[2] and not g.ctx.exchanged[3] then return "dock" end
+    if name == "dock" then return "dock after an exchange" end
+  end
+
+  it("a copy of g:state() in loading, phase I, the docks, phase II and the office draws is that position", function()
+    local all = {}
+    for seed = 1, 4 do
+      local g = kontor.new_game { players = 3, seed = seed, options = { start_coins = 12 } }
+      for name in pairs(walk(g, seed, kind, function(_, pos) same_position("sea_merchants", 3, pos, 30) end, 600)) do
+        all[name] = true
+      end
+    end
+    assert.is_true(all.load and all.phase1 and all.dock and all.phase2 and all.office and all["dock after an exchange"])
+  end)
+
+  local function game(sc)
+    sc.market = sc.market or { "grain", "wood", "porcelain", "fish", "spices", "cloth" }
+    sc.deck = sc.deck or { "wood", "grain", "cloth", "spices" }
+    return kontor.new_game { players = 2, seed = 1, names = { "Anna", "Bert" }, scenario = sc }
+  end
+
+  it("the docks after the phase I action, with the ships exchanged this phase (S5, S6)", function()
+    local g = game { ships = { { "grain", "wood" }, { "cloth", "spices" } }, specials = { { dock = 1 }, {} },
+                     phase = "dock", exchanged = { 1 }, active = 1 }
+    assert.are.same({ kind = "player", name = "dock", seats = { 1 },
+      options = { "dock exchange ship 2", "no dock exchange" } }, g:decision())
+    g:apply("no dock exchange")
+    assert.are.equal("phase2", g:decision().name)
+  end)
+
+  it("the office draws after phase II (S10); the deck as g:state() lists it, bottom first", function()
+    local g = game { ships = { { "grain", "wood" }, { "cloth", "spices" } }, specials = { {}, { office = 2 } },
+                     phase = "office", active = 2 }
+    assert.are.same({ "office draw", "no office draw" }, g:options(2))
+    g:apply("office draw")
+    assert.are.same({ "wood" }, g:view(2).hand)   -- deck[1] is drawn first
+    local st = g:state()
+    st.coins[1] = 30                 -- edit one number of a copy and start from it
+    local h = kontor.new_game { players = 2, seed = 1, names = { "Anna", "Bert" }, scenario = st }
+    assert.are.same({ "office draw", "no office draw" }, h:options(2))
+    assert.are.same(g.ctx.deck:cards(), h.ctx.deck:cards())
+    assert.are.equal(30, h.ctx.coins:get(1))
+  end)
+
+  it("says why a stated moment cannot be", function()
+    local function err(sc) local ok, e = pcall(game, sc); assert.is_false(ok); return e end
+    local ships = { { "grain", "wood" }, { "cloth", "spices" } }
+    assert.matches("scenario: cubes: 5 grain in the pool stated, but the ships leave 4",
+      err { ships = ships, cubes = { 5, 4, 5, 5, 4, 4 } })
+    assert.matches("scenario: exchanged: 3 is not a ship of seat 1", err { ships = ships, phase = "dock", exchanged = { 3 } })
+    assert.matches("scenario: phase must be load, phase1, dock, phase2 or office, not trade", err { ships = ships, phase = "trade" })
   end)
 end)
