@@ -347,7 +347,10 @@ end
 
 local SCENARIO_FIELDS = { deck = true, discard = true, harbour = true, expeditions = true,
   displays = true, done = true, coins = true, active = true, first_player = true, phase = true,
-  expedition_coins = true }
+  expedition_coins = true,
+  -- table: any moment of a turn, and the other fields of g:state() (a copy of a state is a scenario)
+  revealed = true, loot_at = true, takes_left = true, revealing = true, fulfilling = true, engine = true, box = true, current = true,
+  display = true, purse = true, first = true, ending = true, idle = true, st = true }
 
 local function bad(fmt, ...)
   error("scenario: " .. string.format(fmt, ...), 0)
@@ -386,9 +389,16 @@ local function set_up_scenario(g, sc)
     end
     g.harbour:push(id)
   end
+  for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
+    if i > 1 then bad("revealed: one ship at most") end
+    g.revealed:push(card(name, "revealed", { ship = true }))
+  end
   for i, name in ipairs(sc.expeditions or {}) do
     g.expeditions:push(card(name, "expedition " .. i, { expedition = true }))
   end
+  if sc.display and sc.displays then bad("give displays or display (g:state()'s name), not both") end
+  if sc.purse and sc.coins then bad("give coins or purse (g:state()'s name), not both") end
+  sc.displays, sc.coins = sc.displays or sc.display, sc.coins or sc.purse
   for field, kinds in pairs { displays = { person = true }, done = { expedition = true } } do
     local piles = field == "displays" and g.display or g.done
     for s, list in pairs(sc[field] or {}) do
@@ -411,7 +421,11 @@ local function set_up_scenario(g, sc)
   end
   for i, name in ipairs(sc.discard or {}) do g.discard:push(card(name, "discard card " .. i)) end
   if sc.deck then
-    for i = #sc.deck, 1, -1 do g.deck:push(card(sc.deck[i], "deck card " .. i)) end    -- deck[1] on top
+    if sc.engine then                                 -- a copy of g:state(): bottom first
+      for i = 1, #sc.deck do g.deck:push(card(sc.deck[i], "deck card " .. i)) end
+    else
+      for i = #sc.deck, 1, -1 do g.deck:push(card(sc.deck[i], "deck card " .. i)) end    -- deck[1] on top
+    end
   end
   local rest = {}                                 -- the cards placed nowhere
   for id = 1, #CARDS do
@@ -423,6 +437,7 @@ local function set_up_scenario(g, sc)
       g.purse[s]:push(table.remove(rest))
     end
   end
+  for i, name in ipairs(sc.box or {}) do g.box:push(card(name, "box card " .. i)) end
   if sc.deck then
     for _, id in ipairs(rest) do g.box:push(id) end                -- out of play
   else
@@ -437,10 +452,43 @@ local function set_up_scenario(g, sc)
     g.expedition_coins[name] = c
   end
   for s = 1, n do g.st[s] = tally_of(g, s) end
-  if sc.first_player ~= nil then g.first = seat_of(g, sc.first_player, "first_player must be a seat from 1 to %d") end
-  g.current = seat_of(g, sc.active or g.first, "active must be a seat from 1 to %d")
+  local first = sc.first_player or sc.first
+  if first ~= nil then g.first = seat_of(g, first, "first_player must be a seat from 1 to %d") end
+  g.current = seat_of(g, sc.active or sc.current or g.first, "active must be a seat from 1 to %d")
   g.phase = sc.phase or "discover"
   if g.phase ~= "discover" and g.phase ~= "loot" then bad("phase must be discover or loot, not %s", tostring(g.phase)) end
+  -- table: the moment inside the turn
+  if #g.revealed > 0 then
+    local ship = CARDS[g.revealed:top()]
+    if g.phase ~= "discover" then bad("revealed: a ship is revealed in the discover phase") end
+    if not ship.swords or g.st[g.current].strength < ship.swords then
+      bad("revealed: the active player cannot repel the %s (strength %d): it would not be asked", ship.name,
+        g.st[g.current].strength)
+    end
+  end
+  if sc.loot_at ~= nil then
+    if g.phase ~= "loot" or math.type(sc.loot_at) ~= "integer" or sc.loot_at < 1 or sc.loot_at > n then
+      bad("loot_at: the place in the turn order (1 = the active player) of the seat taking, in the loot phase")
+    end
+    g.loot_at = sc.loot_at
+  end
+  if sc.takes_left ~= nil then
+    if not g.loot_at or math.type(sc.takes_left) ~= "integer" or sc.takes_left < 0 then
+      bad("takes_left: the takes left to the seat at loot_at (0: the active player's fulfil after them)")
+    end
+    g.takes_left = sc.takes_left
+  end
+  if sc.revealing then
+    if g.phase ~= "discover" then bad("revealing: the discover phase's first card is out; not in the loot phase") end
+    g.revealing = true
+  end
+  if sc.fulfilling then
+    if g.loot_at ~= 1 or g.takes_left ~= 0 then bad("fulfilling: after the active player's takes (loot_at 1, takes_left 0)") end
+    g.fulfilling = true
+  end
+  if sc.ending ~= nil then g.ending = sc.ending end
+  if math.type(sc.idle) == "integer" then g.idle = sc.idle end
+  if sc.engine and type(sc.engine.rng) == "string" then g.rng:set_state(sc.engine.rng) end   -- goes on alike
 end
 
 function R.setup(g, scenario)
@@ -637,10 +685,16 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  if #g.harbour == 0 and g.options.must_reveal then
+  local pending = g.revealed:pop()                -- table: a scenario at a repel
+  if pending then
+    g.revealing = true
+    if not ship_revealed(g, seat, pending) then return false end
+  elseif #g.harbour == 0 and g.options.must_reveal and not g.revealing then
     if not can_draw(g) then return true end
+    g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
   end
+  g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
     if not can_draw(g) then
@@ -740,8 +794,9 @@ local function active_takes(g, seat)
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, ship_names = take_options(g, seat, #g.purse[seat])
-    local left = allowance(g, seat, ship_names)
-    while true do
+    local left = g.takes_left or allowance(g, seat, ship_names)     -- a scenario's (table)
+    g.takes_left = left
+    while left > 0 do
       if #options == 1 and #fulfillable(g, seat) == 0 then             -- nothing to decide
         g:skip(seat, "take", "nothing in the harbour is affordable")
         break
@@ -751,20 +806,25 @@ local function active_takes(g, seat)
       if k then
         take(g, seat, seat, options[k])
         left = left - 1
+        g.takes_left = left
         if left == 0 or #g.harbour == 0 then break end
       end
       options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
     end
   end
-  if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+  g.takes_left = 0
+  if g.fulfilling or g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+    g.fulfilling = true                            -- asked again after each fulfil (a state's copy knows)
     ask(g, seat, "fulfil", DO_NOT_FULFIL)
+    g.fulfilling = nil
   end
 end
 
 -- C6: each other player may take 1 card (+1 per Governor), paying the
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
-  for _ = 1, 1 + g.st[seat].takes do
+  g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
+  while g.takes_left > 0 do
     if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = #g.purse[seat]
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
@@ -775,16 +835,20 @@ local function other_takes(g, seat, active)
     local k = g:choose(seat, "take_other", options)
     if k == #options then return end                                 -- take nothing
     take(g, seat, active, options[k])
+    g.takes_left = g.takes_left - 1
   end
 end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
   local order = g:turn_order(seat)
-  for i = 1, #order do
-    admirals_and_jesters(g, order[i])
+  local from = g.loot_at                          -- table: a scenario at a seat's takes
+  for i = from or 1, #order do
+    if i ~= from then admirals_and_jesters(g, order[i]); g.takes_left = nil end
+    g.loot_at = i
     if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
+  g.loot_at, g.takes_left = nil, nil
   g.harbour:move_to(g.discard, #g.harbour)
 end
 
@@ -814,7 +878,9 @@ function R.play(g)
       if g.logging then g:log("no card is left to reveal or gain: the game ends") end
       return
     end
-    if g.phase == "loot" or discover(g, seat) then
+    local looting = g.phase == "loot" or discover(g, seat)
+    g.revealing = nil
+    if looting then
       loot_and_hire(g, seat)
     else                                           -- C7: after a bust, the Jesters
       local order = g:turn_order(seat)

@@ -199,3 +199,57 @@ describe("Sea Merchants scenarios", function()
     assert.matches("scenario: phase must be load, phase1, dock, phase2 or office, not trade", err { ships = ships, phase = "trade" })
   end)
 end)
+
+describe("Caribbean scenarios", function()
+  local function kind(g)
+    local name = g:decision().name
+    if name == "take" and g.ctx.takes_left and g.ctx.takes_left < 1 then return nil end
+    if name == "take" and g.ctx.takes_left and g.ctx.takes_left > 0 and #g.ctx.display[g.ctx.current] > 0 then
+      return "take (later)"
+    end
+    return name
+  end
+
+  it("a copy of g:state() at discover, repel, take, take_other and fulfil is that position", function()
+    local all = {}
+    for seed = 1, 4 do
+      local g = kontor.new_game { rules = "caribbean", players = 3, seed = seed }
+      for name in pairs(walk(g, seed, kind, function(_, pos) same_position("caribbean", 3, pos, 30) end, 1500)) do
+        all[name] = true
+      end
+    end
+    assert.is_true(all.discover and all.repel and all.take and all.take_other and all.fulfil)
+  end)
+
+  local function game(sc)
+    return kontor.new_game { rules = "caribbean", players = 3, seed = 1, names = { "Alex", "Bea", "Carl" }, scenario = sc }
+  end
+
+  it("a repel to decide, stated by hand (C4)", function()
+    local g = game { deck = { "Skiff 1/1", "Sailor 3/1" }, harbour = { "Flute 1/1" }, revealed = { "Pinnace 2/2" },
+                     displays = { { "Pirate 5/1" } }, coins = { 2, 2, 2 }, active = 1 }
+    assert.are.same({ "repel", "do not repel" }, g:options(1))
+    g:apply("do not repel")
+    assert.are.same({ "Flute 1/1", "Pinnace 2/2" }, g:view(1).harbour)
+  end)
+
+  it("another player's take, with the takes left, and the active player's fulfil after the takes (C6, C8)", function()
+    local g = game { deck = { "Skiff 1/1" }, harbour = { "Flute 1/1", "Sailor 3/1" }, coins = { 2, 5, 0 },
+                     phase = "loot", active = 1, loot_at = 2, takes_left = 1 }
+    assert.are.same({ kind = "player", name = "take_other", seats = { 2 },
+      options = { "loot Flute 1", "hire Sailor 3/1", "take nothing" } }, g:decision())
+    g:apply("hire Sailor 3/1")
+    assert.are.equal(2, g.ctx.current)     -- Carl has no coin: the turn ends, Bea's begins
+    local f = game { deck = { "Skiff 1/1" }, harbour = { "Flute 1/1" }, expeditions = { "expedition 2 anchors" },
+                     displays = { { "Captain 4/1", "Captain 4/1" } }, coins = { 2, 0, 0 },
+                     phase = "loot", active = 1, loot_at = 1, takes_left = 0 }
+    assert.are.same({ "do not fulfil", "fulfil expedition 2 anchors" }, f:options(1))
+  end)
+
+  it("says why a stated moment cannot be", function()
+    local function err(sc) local ok, e = pcall(game, sc); assert.is_false(ok); return e end
+    assert.matches("scenario: revealed: the active player cannot repel the Galleon 7/3 %(strength 0%)",
+      err { revealed = { "Galleon 7/3" } })
+    assert.matches("scenario: loot_at: the place in the turn order", err { loot_at = 2 })
+  end)
+end)
