@@ -1122,7 +1122,7 @@ function R.why_won(g)
   local names = {}
   for i, s in ipairs(winners) do names[i] = g.names[s] end
   local why = ("%s %s with %d influence%s"):format(table.concat(names, " and "), #winners > 1 and "share the win" or "wins",
-    st.influence, R.data.expedition_to_win and " and a fulfilled expedition (C9)" or " (C9)")
+    st.influence, R.data.expedition_to_win and " and a fulfilled expedition (C9)" or " (C10: no expedition needed)")
   local notes = {}
   for s = 1, g.players do
     if not R.rules.can_win(g, s) and g.st[s].influence >= st.influence then
