@@ -94,6 +94,23 @@ pty("the hand-over at a terminal (tmux)", function()
     assert.truthy(s and has(s, "Ann, you drew cloth, fish; your hand: wood, cloth, spices, cloth, fish.\n"), s)
   end)
 
+  it("the REPL at a terminal: descriptions dimmed after the options, a refused move's reason in red", function()
+    local t = tmux.start(BIN .. " --players 2 --seed 3", { HOME = home }, 140, 30)
+    sessions[#sessions + 1] = t
+    assert.truthy(t:wait_for("\n>$", 5))
+    t:send('g = kontor.new_game{ players = 2, scenario = { market = {"grain","wood","porcelain","fish","spices","cloth"}, '
+      .. 'ships = {{"grain","wood"},{"cloth","spices"}}, coins = {9, 0}, phase = "phase1", active = 1 } }', "Enter")
+    t:send("options", "Enter")
+    local s = t:wait_for("no phase I action", 5, true, true)
+    assert.truthy(s and s:find("pass\27%[2m  %(no phase I action%)\n"), s)
+    t:send("buy dock", "Enter")
+    s = t:wait_for("a dock costs 12", 5, true, true)
+    assert.truthy(s and s:find("\27%[31m'buy dock' is not a legal action: a dock costs 12 and you have 9 coins"), s)
+    t:send("buy", "Enter")
+    s = t:wait_for("office 8", 5, true, true)
+    assert.truthy(s and s:find("buy office\27%[2m  %(8 coins: at the end of your phase II you may draw 1 card %(S10%)%)"), s)
+  end)
+
   it("Caribbean has no hands: 'press Enter to pass the keyboard'", function()
     local t = start("play --rules caribbean --players 2 --seed 3 --names Ann,Bob")
     assert.truthy(t:wait_for("Pass the keyboard to Ann", 5, true))
