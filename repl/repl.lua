@@ -1113,6 +1113,10 @@ function Session:suggest(word)
       for _, o in ipairs(g:options(s) or {}) do try(o:match("^%S+")) end
     end
   end
+  local words = {}                                  -- moves not legal now too
+  for w in pairs(g and describe_mod.move_words(g) or {}) do words[#words + 1] = w end
+  table.sort(words)
+  for _, w in ipairs(words) do try(w) end
   for _, c in ipairs(COMMAND_NAMES) do try(c) end
   if self.mode ~= "play" then
     for k in pairs(_G) do if type(k) == "string" then try(k) end end

@@ -130,11 +130,13 @@ describe("why a move is refused", function()
   end)
 
   it("the REPL gives the rule set's reason for buy dock and draw in phase I, not 'unknown command'", function()
-    local out = run("", "new players=2 seed=7\nload fish on ship 1\n1\n1\n1\noptions\nbuy dock\ndraw\nbxy\n")
+    local out = run("", "new players=2 seed=7\nload fish on ship 1\n1\n1\n1\noptions\nbuy dock\ndraw\nbxy\nbux dock\n")
     assert.matches("'buy dock' is not a legal action: a dock costs 12 and you have 0 coins; expected one of: exchange, pass",
       out, 1, true)
     assert.matches("'draw' is not a legal action: it is phase I: exchange, buy or pass", out, 1, true)
     assert.matches("unknown command or name 'bxy'", out, 1, true)
+    -- a move of the game that is not open now is still suggested
+    assert.matches("unknown command or name 'bux': did you mean `buy`?", out, 1, true)
     assert.matches("  1  exchange  (swap the cube on one of your ships for another product from the pool (S6))", out, 1, true)
   end)
 
