@@ -91,8 +91,9 @@ local function hand_over(sess, g, seat)
   if sess.tty then
     -- the mover sees what their move did before the screen goes
     if last and not sess.bots[last] then
-      local what = hand and "hide your hand and pass" or
-        (g:decision().kind == "orders" and "hide your order and pass" or "pass")
+      local kind = g:decision().kind
+      local what = hand and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
+        or (kind == "simultaneous" and "hide your choice and pass") or "pass"
       sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s.",
         g.names[last], what, g.names[seat])))
       io.stdout:flush()

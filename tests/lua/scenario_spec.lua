@@ -131,6 +131,15 @@ describe("Old World scenarios", function()
     assert.are.equal(1, g.ctx.card[1].store["fg:red"])
   end)
 
+  it("how many to make, with production_optional (O25)", function()
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 1, options = { production_optional = true },
+      scenario = { phase = "produce", line = {},
+        tiles = { { sheep_herding = 2, ships = 1 } }, workers = { { sheep_herding = 2, ships = 1 } } } }
+    assert.are.same({ kind = "simultaneous", name = "make_wool", seats = { 1, 2, 3 }, chosen = {},
+      options = { { "make 0 wool", "make 1 wool", "make 2 wool" }, { "make 0 wool", "make 1 wool" },
+                  { "make 0 wool", "make 1 wool" } } }, g:decision())
+  end)
+
   it("says why a stated decision point cannot be", function()
     local function err(t) local ok, e = pcall(with, t); assert.is_false(ok); return e end
     assert.matches("scenario: phase pick needs pick_order, every seat once", err { phase = "pick", line = { land = 1 } })
