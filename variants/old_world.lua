@@ -1898,7 +1898,8 @@ function R.board_abbrev(id) return abbrev(id) end   -- docs/rules/old_world.md's
 local function board_key(g, out, drafts)
   wrapped(out, "Key: pool s/l/f = seamen, land and facility workers in the pool; [token] = first player; "
     .. "[pirate] = holds the pirate" .. (drafts and "; v = order entered" or "")
-    .. (g.players == 2 and "; (T) = a trading post, no owner" or "") .. ".")
+    .. (g.players == 2 and "; (T) = a trading post, no owner" or "")
+    .. "; Bag: seamen, land, facility workers; pirate VP/target (O30), turns = when it joins the line next.")
   local tiles = {}
   for _, t in ipairs(TILES_24) do
     if USED.tiles[t.id] then tiles[#tiles + 1] = abbrev(t.id) .. " = " .. t.name end

@@ -180,7 +180,8 @@ describe("Old World readable at the table and in the docs", function()
     assert.matches("Ring: venice genoa(T) marseille tunis(T)", board, 1, true)
     assert.matches("\nTiles (staffed/slots): sheep = Sheep Herding, woad = Woad Plantation.\n", board, 1, true)
     assert.matches("\nGoods: bl = blue dye.", board, 1, true)
-    assert.matches("(T) = a\n      trading post, no owner.", board, 1, true)
+    assert.matches("(T) = a\n      trading post, no owner; Bag: seamen, land, facility workers; pirate\n"
+      .. "      VP/target (O30), turns = when it joins the line next.\n", board, 1, true)
     -- every tile abbreviation on the board is in the key
     for short in board:gmatch("\n    ([%a]+) %d+/%d+") do
       assert.matches("\nTiles %(staffed/slots%):[^\n]*" .. short .. " = ", board)
