@@ -2,7 +2,7 @@
 #
 #   make            build build/kontor
 #   make test       C unit tests, Lua specs under ASan+UBSan, and a short
-#                   pass of each fuzzer; ends with "N passed, N failed"
+#                   pass of each fuzzer; ends with "N passed, N failed, N skipped"
 #   make bench      the engine against plain Lua loops (docs/performance.md)
 #   make module     build/lua/kontor/core.so: `require "kontor"` from stock
 #                   lua5.4 (docs/module.md)
@@ -32,7 +32,7 @@ CORE_ASAN_OBJ := $(CORE_SRC:%.c=build/asan/obj/%.o)
 
 CTESTS   := $(patsubst tests/core/%.c,build/asan/tests/%,$(wildcard tests/core/test_*.c))
 
-.PHONY: all test bench install uninstall clean check-deps fuzz module
+.PHONY: all test bench install install-module uninstall clean check-deps fuzz module
 all: build/kontor build/lua/kontor/core.so
 module: build/lua/kontor/core.so
 
@@ -110,6 +110,15 @@ install: build/kontor build/lua/kontor/core.so
 	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
 	install -d $(DESTDIR)$(LUA_MODDIR)/kontor
 	install -m 644 build/lua/kontor/core.so $(DESTDIR)$(LUA_MODDIR)/kontor/core.so
+	cd lua && find kontor -name '*.lua' | while read -r f; do \
+	    install -D -m 644 "$$f" "$(DESTDIR)$(LUA_SHAREDIR)/$$f" || exit 1; done
+
+# luarocks make (kontor-dev-1.rockspec, docs/module.md): the module alone,
+# the rule sets under PREFIX/share/kontor (the rockspec builds with DATADIR).
+install-module: build/lua/kontor/core.so
+	install -d $(DESTDIR)$(LUA_MODDIR)/kontor $(DESTDIR)$(PREFIX)/share/kontor/variants
+	install -m 644 build/lua/kontor/core.so $(DESTDIR)$(LUA_MODDIR)/kontor/core.so
+	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/
 	cd lua && find kontor -name '*.lua' | while read -r f; do \
 	    install -D -m 644 "$$f" "$(DESTDIR)$(LUA_SHAREDIR)/$$f" || exit 1; done
 

@@ -338,6 +338,12 @@ local function command(kontor, args)
   if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
   if cmd == "--version" then out("kontor ", kontor.version, "\n"); return 0 end
   if cmd == "--list" or cmd == "list" then return cmd_list(kontor) end
+  for i = 2, #args do   -- table: `kontor --variant x --list` says why it does not list
+    if args[i] == "--list" and cmd:sub(1, 2) == "--" then
+      return usage_error(string.format("--list takes nothing else ('%s' given): kontor --list alone lists every "
+        .. "rule set and variant, with what each is for", cmd))
+    end
+  end
   if cmd == "run" then return cmd_run(kontor, args) end
   if cmd == "sim" then return cmd_sim(kontor, args) end
   if cmd == "serve" then

@@ -46,12 +46,56 @@ end
 -- scrolling up shows nothing of the previous player's hand.
 local CLEAR = "\27[H\27[2J\27[3J"
 
+-- table: the cards only `seat` sees (its piles of visibility "owner" on
+-- the rule set's game table, as names), or nil when the seat has no hand.
+local function hand_of(g, seat)
+  local cards, found = {}, false
+  local function pile_cards(p)
+    local ok, vis = pcall(function() return p:vis() end)
+    if not ok or vis ~= "owner" or p:owner() ~= seat then return end
+    found = true
+    for _, c in ipairs(p:cards()) do
+      local tok, name = core.sandbox.call(g.R.card_text or tostring, g.ctx, c)
+      cards[#cards + 1] = tok and tostring(name) or tostring(c)
+    end
+  end
+  for _, v in pairs(g.ctx) do
+    if type(v) == "userdata" then pile_cards(v)
+    elseif type(v) == "table" and getmetatable(v) == nil then
+      for _, w in pairs(v) do if type(w) == "userdata" then pile_cards(w) end end
+    end
+  end
+  return found and cards or nil
+end
+
+-- table: before the hand-over, the mover sees the cards their move drew
+-- (the board they saw was from before the draw).
+local function show_hand(sess, g, s)
+  local now = hand_of(g, s)
+  if not now then return false end
+  local before, new = {}, {}
+  for _, c in ipairs(sess.hand_seen and sess.hand_seen[s] or {}) do before[c] = (before[c] or 0) + 1 end
+  for _, c in ipairs(now) do
+    if (before[c] or 0) > 0 then before[c] = before[c] - 1 else new[#new + 1] = c end
+  end
+  if #new > 0 then
+    sess:say(sess:c("bold", string.format("%s, you drew %s; your hand: %s.", g.names[s], table.concat(new, ", "),
+      table.concat(now, ", "))))
+  end
+  return true
+end
+
 local function hand_over(sess, g, seat)
+  local last = sess.last_seat
+  local hand = last and not sess.bots[last] and show_hand(sess, g, last)
   if sess.tty then
     -- the mover sees what their move did before the screen goes
-    if sess.last_seat and not sess.bots[sess.last_seat] then
-      sess:say(sess:c("bold", string.format("%s: press Enter to hide your hand and pass the keyboard to %s.",
-        g.names[sess.last_seat], g.names[seat])))
+    if last and not sess.bots[last] then
+      local kind = g:decision().kind
+      local what = hand and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
+        or (kind == "simultaneous" and "hide your choice and pass") or "pass"
+      sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s.",
+        g.names[last], what, g.names[seat])))
       io.stdout:flush()
       if term.readline("") == nil then return false end
     end
@@ -122,6 +166,8 @@ function M.before_prompt(sess)
   sess.order_shown = d.kind == "orders" and seat or nil
   local sok, board = pcall(g.show, g, seat)
   sess:say(sok and board or tostring(board))
+  sess.hand_seen = sess.hand_seen or {}
+  sess.hand_seen[seat] = hand_of(g, seat)
   if not same_order then
     local v = require("repl").variants_text(g)
     if v then sess:say(sess:c("dim", "Rules: " .. (g.R.title or g.R.name) .. " " .. v)) end

@@ -17,12 +17,14 @@ local core = require "kontor.core"
 local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
+local describe_mod = require "kontor.describe"
 local ktext = require "kontor.text"
 local term = core.term
 local csb = core.sandbox
 
 local M = {}
 
+local reloaded_files
 local describe, variants_text   -- (sess, g) -> "Sea Merchants with hand_limit (size=5), 3 players (...), seed 4"
 
 local KEYWORD_SET = {}
@@ -234,22 +236,20 @@ function Session:print_options(seat)
     end
     if not goes_on then stop = nil end
   end
+  local decision = describe_mod.decision_name(g, seat)
   for i, o in ipairs(opts) do
     local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
     self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), note,
-      self:option_note(seat, o))
+      self:option_note(seat, o, decision))
   end
 end
 
--- What an option costs, when the rule set says (R.describe_option(g,
--- seat, decision, text) -> a short text such as "costs 3 coins"); "" if not.
-function Session:option_note(seat, o)
-  local g = self:game()
-  local f = rawget(g.R, "describe_option")
-  if type(f) ~= "function" then return "" end
-  local ok, s = core.sandbox.call(f, g.ctx, seat, g:decision().name, o)
-  if not ok or type(s) ~= "string" or s == "" then return "" end
-  return self:c("dim", "  (" .. ktext.escape(s) .. ")")
+-- What an option costs and does, when the rule set says
+-- (R.describe_option, through kontor.describe); "" if not.
+function Session:option_note(seat, o, decision)
+  local s = describe_mod.option(self:game(), seat, o, decision)
+  if not s then return "" end
+  return self:c("dim", "  (" .. s .. ")")
 end
 
 function Session:print_result()
@@ -269,6 +269,8 @@ function Session:print_result()
   local names = {}
   for i, s in ipairs(r.winners) do names[i] = self:name(s) end
   self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  local why = describe_mod.why_won(g)
+  if why then self:say("Why: ", why) end
   -- the seed, so the same deal can be played again
   self:say(string.format("Seed %d (new seed=%d plays this deal again).", g.params.seed, g.params.seed))
 end
@@ -975,6 +977,10 @@ C.hint = function(sess, arg)
   if not seat or seat == 0 then return sess:err("no seat decides now") end
   local ok, lines, e = guarded(bots.hint, g, seat, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
+  -- what the move costs and does, as the options list says it, under it
+  local move = lines[1] and lines[1]:match("would play: (.*)$")
+  local note = move and describe_mod.option(g, seat, move)
+  if note then table.insert(lines, 2, "  (" .. note .. ")") end
   sess:say(table.concat(lines, "\n"))
 end
 
@@ -986,12 +992,37 @@ C.bots = function(sess)
   end
 end
 
+-- What a reload re-read: the rule set's file and each variant's, named
+-- as given ("sea_merchants (variants/sea_merchants.lua) with the variant
+-- hand_limit (variants/hand_limit.lua)"), paths relative to here.
+local function short_path(f)
+  local here = (os.getenv("PWD") or "") .. "/"
+  if here ~= "/" and f:sub(1, #here) == here then return f:sub(#here + 1) end
+  return f
+end
+
+function reloaded_files(g)
+  local rules = require "kontor.rules"
+  local parts = { string.format("%s (%s)", g.R.name, short_path(g.R.file or "?")) }
+  local by_parent, top = {}, {}
+  for _, v in ipairs(g.R.applied or {}) do
+    if v.depth == 0 then top[#top + 1] = v else by_parent[#by_parent + 1] = v.name end
+  end
+  for _, v in ipairs(top) do
+    local f = rules.find(v.spec)
+    parts[#parts + 1] = string.format("the variant %s (%s%s)", v.name, short_path(f or v.spec),
+      #by_parent > 0 and (", with " .. table.concat(by_parent, ", ")) or "")
+    by_parent = {}
+  end
+  return parts[1] .. (#parts > 1 and (" with " .. table.concat(parts, " and ", 2)) or "")
+end
+
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
   local ok, res, msg = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded the rules of %s; replayed %s.", g.R.name, ktext.count(msg, "move")))
+    sess:say(string.format("Reloaded %s; replayed %s.", reloaded_files(g), ktext.count(msg, "move")))
   else
     sess:err(msg)
   end
@@ -1079,6 +1110,10 @@ function Session:suggest(word)
       for _, o in ipairs(g:options(s) or {}) do try(o:match("^%S+")) end
     end
   end
+  local words = {}                                  -- moves not legal now too
+  for w in pairs(g and describe_mod.move_words(g) or {}) do words[#words + 1] = w end
+  table.sort(words)
+  for _, w in ipairs(words) do try(w) end
   for _, c in ipairs(COMMAND_NAMES) do try(c) end
   if self.mode ~= "play" then
     for k in pairs(_G) do if type(k) == "string" then try(k) end end
@@ -1140,6 +1175,18 @@ function Session:dispatch(line)
   if g and text:match("^%d+:%s*%a") and not compile(text) then
     self:do_action(text)
     return true
+  end
+  -- A move of the game that is not legal now ("buy dock" with no coins,
+  -- "draw" in phase I): the rule set's reason, not "unknown command".
+  if g and not g:over() then
+    local first = text:match("^([%a_][%w_]*)")
+    local lua = first and rawget(_G, first) ~= nil and compile(text)
+    if not lua and describe_mod.is_move(g, text) then
+      local named = text:match("^%s*(%d+)%s*:")
+      if named and secret_seat(self, tonumber(named), "why") then return true end
+      local why = describe_mod.refusal(g, text, (not named) and self:acting_seat(g) or nil)
+      if why then self:err(why) return true end
+    end
   end
   return false
 end

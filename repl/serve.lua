@@ -11,6 +11,7 @@
 local core = require "kontor.core"
 local rules = require "kontor.rules"
 local bots = require "kontor.bots"
+local describe = require "kontor.describe"
 local save = require "kontor.save"
 local json = core.json
 
@@ -128,6 +129,15 @@ local function seat_field(req, name, g, allow_chance)
   return s
 end
 
+-- One option as the protocol gives it: its seat, number and text, and
+-- what it costs and does when the rule set says (R.describe_option).
+local function option_json(g, s, n, text, decision)
+  local o = { seat = s, n = n, text = text }
+  local note = describe.option(g, s, text, decision)
+  if note then o.description = note end
+  return o
+end
+
 -- The decision now, as the protocol gives it; with `seat`, only its options.
 local function decision_json(g, seat)
   local d = g:decision()
@@ -138,15 +148,16 @@ local function decision_json(g, seat)
     out.chosen = d.chosen or d.done
     for _, s in ipairs(d.seats) do
       if seat == nil or seat == s then
+        local name = d.steps and d.steps[s] or d.name
         for n, text in ipairs(d.options[s]) do
-          out.options[#out.options + 1] = { seat = s, n = n, text = text }
+          out.options[#out.options + 1] = option_json(g, s, n, text, name)
         end
       end
     end
   else
     local s = d.seats[1]
     if seat == nil or seat == s then
-      for n, text in ipairs(d.options) do out.options[#out.options + 1] = { seat = s, n = n, text = text } end
+      for n, text in ipairs(d.options) do out.options[#out.options + 1] = option_json(g, s, n, text, d.name) end
     end
   end
   return out
@@ -593,7 +604,7 @@ OPS.result = function(self, req)
   local e = self:entry(req)
   local r, err = engine(nil, e.g.result, e.g)
   if not r then fail("not_over", "%s", err) end
-  return { scores = r.scores, winners = r.winners, turns = r.turns }
+  return { scores = r.scores, winners = r.winners, turns = r.turns, why = describe.why_won(e.g) }
 end
 
 ---------------------------------------------------------------------------

@@ -347,7 +347,10 @@ end
 
 local SCENARIO_FIELDS = { deck = true, discard = true, harbour = true, expeditions = true,
   displays = true, done = true, coins = true, active = true, first_player = true, phase = true,
-  expedition_coins = true }
+  expedition_coins = true,
+  -- table: any moment of a turn, and the other fields of g:state() (a copy of a state is a scenario)
+  revealed = true, loot_at = true, takes_left = true, revealing = true, fulfilling = true, engine = true, box = true, current = true,
+  display = true, purse = true, first = true, ending = true, idle = true, st = true }
 
 local function bad(fmt, ...)
   error("scenario: " .. string.format(fmt, ...), 0)
@@ -386,9 +389,16 @@ local function set_up_scenario(g, sc)
     end
     g.harbour:push(id)
   end
+  for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
+    if i > 1 then bad("revealed: one ship at most") end
+    g.revealed:push(card(name, "revealed", { ship = true }))
+  end
   for i, name in ipairs(sc.expeditions or {}) do
     g.expeditions:push(card(name, "expedition " .. i, { expedition = true }))
   end
+  if sc.display and sc.displays then bad("give displays or display (g:state()'s name), not both") end
+  if sc.purse and sc.coins then bad("give coins or purse (g:state()'s name), not both") end
+  sc.displays, sc.coins = sc.displays or sc.display, sc.coins or sc.purse
   for field, kinds in pairs { displays = { person = true }, done = { expedition = true } } do
     local piles = field == "displays" and g.display or g.done
     for s, list in pairs(sc[field] or {}) do
@@ -411,7 +421,11 @@ local function set_up_scenario(g, sc)
   end
   for i, name in ipairs(sc.discard or {}) do g.discard:push(card(name, "discard card " .. i)) end
   if sc.deck then
-    for i = #sc.deck, 1, -1 do g.deck:push(card(sc.deck[i], "deck card " .. i)) end    -- deck[1] on top
+    if sc.engine then                                 -- a copy of g:state(): bottom first
+      for i = 1, #sc.deck do g.deck:push(card(sc.deck[i], "deck card " .. i)) end
+    else
+      for i = #sc.deck, 1, -1 do g.deck:push(card(sc.deck[i], "deck card " .. i)) end    -- deck[1] on top
+    end
   end
   local rest = {}                                 -- the cards placed nowhere
   for id = 1, #CARDS do
@@ -423,6 +437,7 @@ local function set_up_scenario(g, sc)
       g.purse[s]:push(table.remove(rest))
     end
   end
+  for i, name in ipairs(sc.box or {}) do g.box:push(card(name, "box card " .. i)) end
   if sc.deck then
     for _, id in ipairs(rest) do g.box:push(id) end                -- out of play
   else
@@ -437,10 +452,43 @@ local function set_up_scenario(g, sc)
     g.expedition_coins[name] = c
   end
   for s = 1, n do g.st[s] = tally_of(g, s) end
-  if sc.first_player ~= nil then g.first = seat_of(g, sc.first_player, "first_player must be a seat from 1 to %d") end
-  g.current = seat_of(g, sc.active or g.first, "active must be a seat from 1 to %d")
+  local first = sc.first_player or sc.first
+  if first ~= nil then g.first = seat_of(g, first, "first_player must be a seat from 1 to %d") end
+  g.current = seat_of(g, sc.active or sc.current or g.first, "active must be a seat from 1 to %d")
   g.phase = sc.phase or "discover"
   if g.phase ~= "discover" and g.phase ~= "loot" then bad("phase must be discover or loot, not %s", tostring(g.phase)) end
+  -- table: the moment inside the turn
+  if #g.revealed > 0 then
+    local ship = CARDS[g.revealed:top()]
+    if g.phase ~= "discover" then bad("revealed: a ship is revealed in the discover phase") end
+    if not ship.swords or g.st[g.current].strength < ship.swords then
+      bad("revealed: the active player cannot repel the %s (strength %d): it would not be asked", ship.name,
+        g.st[g.current].strength)
+    end
+  end
+  if sc.loot_at ~= nil then
+    if g.phase ~= "loot" or math.type(sc.loot_at) ~= "integer" or sc.loot_at < 1 or sc.loot_at > n then
+      bad("loot_at: the place in the turn order (1 = the active player) of the seat taking, in the loot phase")
+    end
+    g.loot_at = sc.loot_at
+  end
+  if sc.takes_left ~= nil then
+    if not g.loot_at or math.type(sc.takes_left) ~= "integer" or sc.takes_left < 0 then
+      bad("takes_left: the takes left to the seat at loot_at (0: the active player's fulfil after them)")
+    end
+    g.takes_left = sc.takes_left
+  end
+  if sc.revealing then
+    if g.phase ~= "discover" then bad("revealing: the discover phase's first card is out; not in the loot phase") end
+    g.revealing = true
+  end
+  if sc.fulfilling then
+    if g.loot_at ~= 1 or g.takes_left ~= 0 then bad("fulfilling: after the active player's takes (loot_at 1, takes_left 0)") end
+    g.fulfilling = true
+  end
+  if sc.ending ~= nil then g.ending = sc.ending end
+  if math.type(sc.idle) == "integer" then g.idle = sc.idle end
+  if sc.engine and type(sc.engine.rng) == "string" then g.rng:set_state(sc.engine.rng) end   -- goes on alike
 end
 
 function R.setup(g, scenario)
@@ -637,10 +685,16 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  if #g.harbour == 0 and g.options.must_reveal then
+  local pending = g.revealed:pop()                -- table: a scenario at a repel
+  if pending then
+    g.revealing = true
+    if not ship_revealed(g, seat, pending) then return false end
+  elseif #g.harbour == 0 and g.options.must_reveal and not g.revealing then
     if not can_draw(g) then return true end
+    g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
   end
+  g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
     if not can_draw(g) then
@@ -740,8 +794,9 @@ local function active_takes(g, seat)
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, ship_names = take_options(g, seat, #g.purse[seat])
-    local left = allowance(g, seat, ship_names)
-    while true do
+    local left = g.takes_left or allowance(g, seat, ship_names)     -- a scenario's (table)
+    g.takes_left = left
+    while left > 0 do
       if #options == 1 and #fulfillable(g, seat) == 0 then             -- nothing to decide
         g:skip(seat, "take", "nothing in the harbour is affordable")
         break
@@ -751,20 +806,25 @@ local function active_takes(g, seat)
       if k then
         take(g, seat, seat, options[k])
         left = left - 1
+        g.takes_left = left
         if left == 0 or #g.harbour == 0 then break end
       end
       options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
     end
   end
-  if g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+  g.takes_left = 0
+  if g.fulfilling or g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+    g.fulfilling = true                            -- asked again after each fulfil (a state's copy knows)
     ask(g, seat, "fulfil", DO_NOT_FULFIL)
+    g.fulfilling = nil
   end
 end
 
 -- C6: each other player may take 1 card (+1 per Governor), paying the
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
-  for _ = 1, 1 + g.st[seat].takes do
+  g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
+  while g.takes_left > 0 do
     if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = #g.purse[seat]
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
@@ -775,16 +835,20 @@ local function other_takes(g, seat, active)
     local k = g:choose(seat, "take_other", options)
     if k == #options then return end                                 -- take nothing
     take(g, seat, active, options[k])
+    g.takes_left = g.takes_left - 1
   end
 end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
   local order = g:turn_order(seat)
-  for i = 1, #order do
-    admirals_and_jesters(g, order[i])
+  local from = g.loot_at                          -- table: a scenario at a seat's takes
+  for i = from or 1, #order do
+    if i ~= from then admirals_and_jesters(g, order[i]); g.takes_left = nil end
+    g.loot_at = i
     if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
+  g.loot_at, g.takes_left = nil, nil
   g.harbour:move_to(g.discard, #g.harbour)
 end
 
@@ -814,7 +878,9 @@ function R.play(g)
       if g.logging then g:log("no card is left to reveal or gain: the game ends") end
       return
     end
-    if g.phase == "loot" or discover(g, seat) then
+    local looting = g.phase == "loot" or discover(g, seat)
+    g.revealing = nil
+    if looting then
       loot_and_hire(g, seat)
     else                                           -- C7: after a bust, the Jesters
       local order = g:turn_order(seat)
@@ -945,7 +1011,7 @@ function R.board(g, seat)
   for s = 1, g.players do
     local st = g.st[s]
     local d, x = names_of(g.display[s]), names_of(g.done[s])
-    line("%s%s: %d coins, %d influence, %d swords; persons: %s%s", s == g.current and g.phase ~= "over" and "> " or "  ",
+    line("%s%s: %d coins, %d influence, %d swords; persons: %s%s", s == g.current and g.phase ~= "over" and "* " or "  ",
          g.names[s], coins(g, s), st.influence, st.strength, #d > 0 and table.concat(d, ", ") or "none",
          #x > 0 and ("; done: " .. table.concat(x, ", ")) or "")
   end
@@ -1003,6 +1069,111 @@ end
 
 R.explain = { discover = explain("discover"), repel = explain("repel"), take = explain("take"),
               take_other = explain("take"), fulfil = explain("fulfil") }
+
+---------------------------------------------------------------------------
+-- Option descriptions (docs/rules/caribbean.md)
+---------------------------------------------------------------------------
+
+R.move_words = { "reveal", "stop", "repel", "do", "loot", "hire", "take", "fulfil" }
+
+-- What a person's skill does (C6, C7, C8), from the card's own numbers.
+local function skill_text(p)
+  local out = {}
+  if p.swords > 0 then out[#out + 1] = ("+%d strength"):format(p.swords) end
+  if p.symbol == "any" then out[#out + 1] = "stands for any expedition symbol"
+  elseif p.symbol then out[#out + 1] = ("shows a %s for expeditions"):format(p.symbol) end
+  if p.discount > 0 then out[#out + 1] = ("hires cost you %d less"):format(p.discount) end
+  if p.takes > 0 then out[#out + 1] = ("%d take more each turn"):format(p.takes) end
+  if p.admiral > 0 then
+    out[#out + 1] = ("+%d coins when your take comes with %d or more cards in the harbour"):format(
+      p.admiral, R.data.admiral_min_harbour)
+  end
+  if p.jester > 0 then out[#out + 1] = ("+%d coin when your take comes with the harbour empty"):format(p.jester) end
+  if p.trader then out[#out + 1] = ("+1 coin for each %s you loot"):format(p.trader) end
+  return table.concat(out, ", ")
+end
+
+local function card_named(g, pile, text)
+  for _, id in ipairs(pile:cards()) do
+    local c = CARDS[id]
+    if (c.take and table.concat(c.take, " ") == text) or (c.fulfil and table.concat(c.fulfil, " ") == text) then
+      return c
+    end
+  end
+end
+
+-- The ship names in the harbour: a second of one busts (C4).
+local function harbour_ships(g)
+  local names, seen = {}, {}
+  for _, id in ipairs(g.harbour:cards()) do
+    local s = CARDS[id].ship
+    if s and not seen[s] then seen[s] = true; names[#names + 1] = s end
+  end
+  return names
+end
+
+-- The end screen's reason (C9): the most influence among the players who
+-- can win; a player with more influence but no expedition is named.
+function R.why_won(g)
+  local winners = R.winners(g)
+  if #winners == 0 then return "nobody can win: no player fulfilled an expedition (C9)" end
+  local w = winners[1]
+  local st = g.st[w]
+  local names = {}
+  for i, s in ipairs(winners) do names[i] = g.names[s] end
+  local why = ("%s %s with %d influence%s"):format(table.concat(names, " and "), #winners > 1 and "share the win" or "wins",
+    st.influence, R.data.expedition_to_win and " and a fulfilled expedition (C9)" or " (C10: no expedition needed)")
+  local notes = {}
+  for s = 1, g.players do
+    if not R.rules.can_win(g, s) and g.st[s].influence >= st.influence then
+      notes[#notes + 1] = ("%s has %d influence but no expedition: cannot win (C9)"):format(g.names[s], g.st[s].influence)
+    elseif R.rules.can_win(g, s) and g.st[s].influence == st.influence and not contains(winners, s) then
+      notes[#notes + 1] = ("%s has as much influence but fewer coins (%d to %d)"):format(g.names[s], coins(g, s), coins(g, w))
+    end
+  end
+  if #winners > 1 then notes[#notes + 1] = ("equal in coins too (%d)"):format(coins(g, w)) end
+  return why .. (#notes > 0 and ("; " .. table.concat(notes, "; ")) or "")
+end
+
+function R.describe_option(g, seat, decision, text)
+  local other = seat ~= g.current
+  if text == "reveal" then
+    local ships = harbour_ships(g)
+    return ("%s in the deck; %s"):format(plural(#g.deck, "card"),
+      #ships > 0 and ("a second " .. table.concat(ships, ", ") .. " busts (C4)") or "no ship can bust yet")
+  end
+  if text == "stop" then
+    local n = #harbour_ships(g)
+    return ("loot and hire: %s (%s in the harbour, C6)"):format(
+      plural(allowance(g, seat, n), "take"), plural(n, "ship name"))
+  end
+  if text == "repel" then
+    local c = CARDS[g.revealed:top()]
+    return c and ("the %s goes to the discard pile (strength %d)"):format(c.name, g.st[seat].strength)
+  end
+  if text == "do not repel" then
+    local c = CARDS[g.revealed:top()]
+    if not c then return nil end
+    return ship_in_harbour(g, c.ship) and ("the %s busts the harbour (C4)"):format(c.ship)
+      or ("the %s stays in the harbour"):format(c.name)
+  end
+  if text == "take nothing" then return "end your takes" end
+  if text == "do not fulfil" then return "keep your persons" end
+  local card = card_named(g, g.harbour, text) or card_named(g, g.expeditions, text)
+  if not card then return nil end
+  local fee = other and "; you pay 1 coin to the active player first" or ""
+  if card.kind == "ship" then
+    return ("+%s%s"):format(plural(card.coins + g.st[seat].trader[card.ship], "coin"), fee)
+  elseif card.kind == "person" then
+    local skill = skill_text(card)
+    return ("costs %d%s; +%d influence%s"):format(hire_cost(g, seat, card),
+      other and " (+1 to the active player)" or "", card.influence,
+      skill ~= "" and ("; " .. skill) or "")
+  elseif card.kind == "expedition" then
+    return ("+%d influence, +%s; discards the persons it needs (C8)"):format(card.influence,
+      plural(g.expedition_coins[card.name] or card.coins, "coin"))
+  end
+end
 
 ---------------------------------------------------------------------------
 -- For the bots (docs/bots.md)

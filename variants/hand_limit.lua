@@ -71,6 +71,23 @@ return {
       end
     end
 
+    -- Option descriptions (docs/rules/house.md): the draws say how full the
+    -- hand is; a warehouse (house_specials) says what it adds.
+    R.card_effects.warehouse = function()
+      return ("your hand limit +%d (H5)"):format(opts.per_warehouse)
+    end
+    local describe = R.describe_option
+    function R.describe_option(g, seat, decision, text)
+      local s = describe(g, seat, decision, text)
+      if DRAWS[decision] == text then
+        local note = ("your hand holds %d of %d"):format(g.hands[seat]:count(), limit(g, seat))
+        return s and (s .. "; " .. note) or note
+      end
+      if decision == "discard" then return ("down to your limit of %d"):format(limit(g, seat)) end
+      return s
+    end
+    R.move_words[#R.move_words + 1] = "discard"
+
     -- The limit is never exceeded, but while discarding down to it, or
     -- when the deck's last card ended the game before the discard (S11).
     local invariants = R.invariants

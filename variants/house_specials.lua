@@ -50,6 +50,24 @@ return {
       end
     end
     -- Warehouses only raise the hand limit (H5): see hand_limit.
+
+    -- Option descriptions (docs/rules/house.md): the cards' effects, read
+    -- with the prices from R.data when asked.
+    local fx = R.card_effects
+    fx.contract, fx.dock = nil, nil
+    fx.office = function()
+      return ("+%d coins with every delivery of yours (H4)"):format(opts.office_bonus)
+    end
+    fx.warehouse = fx.warehouse or function() return "raises your hand limit (H5)" end
+    fx.forklift = function() return "after the draw action you may draw 1 card more (H6)" end
+    fx.crane = function() return "one extra exchange after your phase I action, every turn (H7)" end
+    local describe = R.describe_option
+    function R.describe_option(g, seat, decision, text)
+      if text == "forklift draw" then return "draw 1 card more (H6)" end
+      return describe(g, seat, decision, text)
+    end
+    R.move_words[#R.move_words + 1] = "forklift"
+    R.move_words[#R.move_words + 1] = "crane"
   end,
   explain = {
     forklift = function() return "your forklift: 'forklift draw' or 'no forklift draw'" end,

@@ -380,7 +380,13 @@ local function standard_card(g)             -- O9: a sheep tile and ship 1, both
 end
 
 local SCENARIO_FIELDS = { gold = true, vp = true, tiles = true, workers = true, storage = true,
-  bag = true, line = true, turn = true, first = true, pirate_vp = true, vp_given = true }
+  bag = true, line = true, turn = true, first = true, pirate_vp = true, vp_given = true,
+  -- table: any decision point, and the shape g:state() gives (docs/rules/old_world.md)
+  phase = true, pick_order = true, active = true, bids = true, pirate_holder = true, card = true,
+  engine = true, removed = true, ending = true, keep_token = true, stated_line = true, robbed = true,
+  ring = true, home = true, vp_bank = true, pirate_target = true, pirate_every = true }
+-- The decision points a scenario may start at (table: R.play resumes there).
+local RESUME = { turn = true, bid = true, pick = true, build = true, pirate = true, produce = true }
 
 local function seat_list(g, sc, field)
   local t = sc[field]
@@ -444,22 +450,64 @@ local function scenario_card(g, s, tiles, workers, storage)
   return card
 end
 
+-- A player card in the shape g:state() gives ({own, crew, pool, store,
+-- ships = { {size, crew, cargo, port} }}), checked as the simple fields are.
+local function state_card(g, s, c)
+  if type(c) ~= "table" then bad("card[%d] must be a player card as g:state() gives it", s) end
+  local tiles, workers, storage = {}, { pool = c.pool or {} }, c.store or {}
+  for id, n in pairs(c.own or {}) do tiles[id] = n end
+  for id, n in pairs(c.crew or {}) do workers[id] = n end
+  local ships = c.ships or {}
+  tiles.ships, workers.ships = #ships, nil
+  local card = scenario_card(g, s, tiles, workers, storage)
+  for k, ship in ipairs(ships) do
+    local mine = card.ships[k]
+    if ship.size ~= nil and ship.size ~= mine.size then
+      bad("seat %d: ship %d holds %d in a %d-player game, not %s", s, k, mine.size, g.players, tostring(ship.size))
+    end
+    mine.crew = (ship.crew == 1 or ship.crew == true) and 1 or 0
+    for _, good in ipairs(ship.cargo or {}) do
+      if not GOOD_INDEX[good] then bad("seat %d: ship %d: unknown good '%s'", s, k, tostring(good)) end
+      mine.cargo[#mine.cargo + 1] = good
+    end
+    if #mine.cargo > mine.size then bad("seat %d: ship %d holds %d, not %d goods", s, k, mine.size, #mine.cargo) end
+    if ship.port and ship.port ~= false then
+      local to = ship.port
+      if type(to) == "string" then
+        for i, e in ipairs(g.ring) do if e.port == to then to = i end end
+      end
+      if math.type(to) ~= "integer" or not g.ring[to] or to == g.home[s] then
+        bad("seat %d: ship %d sails to %s, not a port of the ring other than its own", s, k, tostring(ship.port))
+      end
+      mine.port = to
+    end
+  end
+  return card
+end
+
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
   end
   local gold, vp = seat_list(g, sc, "gold"), seat_list(g, sc, "vp")
   local tiles, workers, storage = seat_list(g, sc, "tiles"), seat_list(g, sc, "workers"), seat_list(g, sc, "storage")
+  local cards = seat_list(g, sc, "card")
   for s = 1, g.players do
     if gold[s] then g.gold:set(s, number(gold[s], "gold", 0)) end
     if vp[s] then g.vp:set(s, number(vp[s], "vp", 0)) end
-    g.card[s] = scenario_card(g, s, tiles[s], workers[s], storage[s])
+    if cards[s] then
+      if tiles[s] or workers[s] or storage[s] then bad("seat %d: give card, or tiles, workers and storage, not both", s) end
+      g.card[s] = state_card(g, s, cards[s])
+    else
+      g.card[s] = scenario_card(g, s, tiles[s], workers[s], storage[s])
+    end
   end
   g.pirate_vp = number(sc.pirate_vp or 0, "pirate_vp", 0)
   local given = g.pirate_vp
   for s = 1, g.players do given = given + g.vp:get(s) end
   g.vp_given = sc.vp_given ~= nil and number(sc.vp_given, "vp_given", 0) or given
-  g.turn = number(sc.turn or 1, "turn", 1) - 1     -- begin_turn counts it
+  local engine = type(sc.engine) == "table" and sc.engine or {}
+  g.turn = number(sc.turn or engine.turn or 1, "turn", 1) - 1     -- begin_turn counts it
   if sc.first ~= nil then
     local f = number(sc.first, "first", 1)
     if f > g.players then bad("first: %d is not a seat", f) end
@@ -487,6 +535,51 @@ local function set_up_scenario(g, sc)
     g.removed[kind] = total - placed - g.bag[kind]
     if g.removed[kind] < 0 then bad("%d %s workers in play; the game has %d", placed + g.bag[kind], kind, total) end
   end
+  -- The decision point (table): a turn's start (the default), or inside
+  -- the turn with the gold, line, pick order and pirate as they stand.
+  local phase = sc.phase or "turn"
+  if not RESUME[phase] then
+    bad("phase must be turn, bid, pick, build, pirate or produce, not %s", tostring(phase))
+  end
+  if sc.ending ~= nil and sc.ending ~= false then g.ending = tostring(sc.ending) end
+  if sc.pirate_holder ~= nil and sc.pirate_holder ~= false then
+    local h = number(sc.pirate_holder, "pirate_holder", 1)
+    if h > g.players then bad("pirate_holder: %d is not a seat", h) end
+    if phase ~= "pick" and phase ~= "build" and phase ~= "pirate" then
+      bad("pirate_holder is the pirate picked this turn: phase pick, build or pirate, not %s", phase)
+    end
+    if g.line.pirate then bad("the pirate is in the line and with seat %d", h) end
+    g.pirate_holder = h
+  end
+  if phase ~= "turn" then
+    g.resume_at, g.keep_token, g.stated_line = phase, false, nil
+    g.phase = phase
+  end
+  if phase == "pick" then
+    local order = sc.pick_order
+    if type(order) ~= "table" or #order ~= g.players then
+      bad("phase pick needs pick_order, every seat once, the first to pick first")
+    end
+    local seen = {}
+    for i, s in ipairs(order) do
+      if math.type(s) ~= "integer" or s < 1 or s > g.players or seen[s] then
+        bad("pick_order: entry %d (%s) is not a seat, or is given twice", i, tostring(s))
+      end
+      seen[s] = true
+    end
+    g.pick_order = { table.unpack(order) }
+    local active = sc.active or engine.active
+    g.resume_picker = active ~= nil and number(active, "active", 1) or order[1]
+    if not seen[g.resume_picker] then bad("active: %s is not a seat", tostring(active)) end
+    local left = g.line.pirate and 1 or 0
+    for _, kind in ipairs(KINDS) do left = left + g.line[kind] end
+    if left == 0 then bad("phase pick needs a line with something to pick") end
+  elseif sc.pick_order ~= nil and sc.pick_order ~= false then
+    g.pick_order = { table.unpack(sc.pick_order) }
+  end
+  if type(sc.bids) == "table" then g.bids = { table.unpack(sc.bids) } end
+  if sc.robbed ~= nil then g.robbed = sc.robbed end
+  if type(engine.rng) == "string" then g.rng:set_state(engine.rng) end   -- a state's copy goes on alike
 end
 
 function R.setup(g, scenario)
@@ -676,19 +769,29 @@ local function pick(g, seat)
   if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
 end
 
+-- O13: round the order until the line is empty; `from` is the seat to
+-- pick first (a scenario's stated position: table).
+local function picks(g, order, from)
+  g.phase = "pick"
+  local started = from == nil
+  while line_items(g) > 0 do                            -- O13: round the order again
+    for _, s in ipairs(order) do
+      started = started or s == from
+      if line_items(g) == 0 then break end
+      if started then
+        g.active = s
+        pick(g, s)
+      end
+    end
+  end
+end
+
 local function bids_and_picks(g)
   if line_items(g) == 0 then return end                 -- O12: empty line, no bids
   g.phase = "bid"
   local order = R.rules.pick_order(g, bid(g))
   g.pick_order = order
-  g.phase = "pick"
-  while line_items(g) > 0 do                            -- O13: round the order again
-    for _, s in ipairs(order) do
-      if line_items(g) == 0 then break end
-      g.active = s
-      pick(g, s)
-    end
-  end
+  picks(g, order)
 end
 
 ---------------------------------------------------------------------------
@@ -1284,14 +1387,24 @@ function R.play(g)
     g.first = g:chance("first player", g.names)              -- O9
     g.keep_token = true
   end
+  local from = g.resume_at or "turn"      -- table: a scenario's decision point
+  g.resume_at = nil
   while true do
-    turn_start(g)
-    bids_and_picks(g)
-    build_phase(g)
-    pirate(g)
-    R.rules.trade(g)
-    R.rules.limit_check(g)
+    if from == "turn" then turn_start(g) else g:begin_turn(g.first) end
+    if from == "turn" or from == "bid" then bids_and_picks(g)
+    elseif from == "pick" then
+      local picker = g.resume_picker
+      g.resume_picker = nil
+      picks(g, g.pick_order, picker)
+    end
+    if from ~= "pirate" and from ~= "produce" then build_phase(g) end
+    if from ~= "produce" then
+      pirate(g)
+      R.rules.trade(g)
+      R.rules.limit_check(g)
+    end
     production(g)
+    from = "turn"
     g.line.pirate = false
     if g.ending then                                          -- O30
       g.phase = "over"
@@ -1330,6 +1443,206 @@ function R.winners(g)
     elseif cmp == 0 then winners[#winners + 1] = s end
   end
   return winners
+end
+
+---------------------------------------------------------------------------
+-- Option descriptions (docs/rules/old_world.md), and why a move is refused
+---------------------------------------------------------------------------
+
+R.move_words = { "bid", "pick", "acquire", "release", "assign", "load", "sail", "done", "rob", "none",
+                 "colour", "make" }
+
+-- What a tile does while staffed (O8), from its own fields (T4, T5, T7).
+local function tile_name(id) return TILE[id] and TILE[id].name or id end
+local TILE_EFFECT = {
+  wool = function(n) return ("%d wool a turn (O29)"):format(n) end,
+  wool_if_sheep = function(n) return ("+%d wool a turn with a staffed Sheep Herding (O29)"):format(n) end,
+  wool_per_sheep = function(n) return ("+%d wool per staffed Sheep Herding (O29)"):format(n) end,
+  cloth = function(n) return ("weaves %d wool into cloth a turn (O28)"):format(n) end,
+  cloth_per_worker = function(n) return ("weaves %d wool into cloth per worker (O28)"):format(n) end,
+  fg_per_worker = function(n) return ("dyes %d cloth into finished goods per worker (O26)"):format(n) end,
+  fg_per_dye_house_worker = function(n) return ("+%d finished good per dye house worker (O26)"):format(n) end,
+  harbor = function(n) return ("shipping costs %d gold less (O3)"):format(n) end,
+  pier_vp = function(n) return ("+%d VP for each ship that sells at your port (O22)"):format(n) end,
+  keeps = function(n) return ("your pool keeps %d workers at the limit check (O23)"):format(n) end,
+  ship_vp = function(n) return ("+%d VP for each ship of yours that sells"):format(n) end,
+  guild_vp = function(n) return ("+%d VP per finished good on a ship of one good only"):format(n) end,
+  wool_limit = function(n) return ("room for %d wool and cloth more (O5)"):format(n) end,
+  dye_limit = function(n) return ("room for %d more of each colour (O5)"):format(n) end,
+  raw_bonus = function(n) return ("+%d gold per raw good sold (T7)"):format(n) end,
+  port_gold = function(n) return ("+%d gold for each ship that sells at your port (T7)"):format(n) end,
+}
+
+function R.tile_effect(id)
+  local t = TILE[id]
+  if not t then return nil end
+  local out = {}
+  if t.land and t.dye then out[#out + 1] = ("1 %s dye a turn (O27)"):format(t.dye) end
+  if t.dye_per_worker then
+    out[#out + 1] = ("+%d %s dye per worker with a staffed %s (O27)"):format(t.dye_per_worker, t.dye, tile_name(t.needs))
+  end
+  for _, field in ipairs { "wool", "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "fg_per_worker",
+      "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp", "wool_limit", "dye_limit",
+      "raw_bonus", "port_gold" } do
+    if t[field] then out[#out + 1] = TILE_EFFECT[field](t[field]) end
+  end
+  return table.concat(out, ", ")
+end
+
+-- The order a seat is entering (its draft), or nil.
+local function order_of(g, seat)
+  local d = g:draft(seat)
+  return d and d.order or nil
+end
+
+local function tile_description(g, seat, id)
+  local t = TILE[id]
+  local o = order_of(g, seat)
+  return ("%d gold, %s: %s, while staffed%s"):format(t.cost,
+    t.land and "a land worker" or ("%d slot%s for facility workers"):format(t.slots, t.slots == 1 and "" or "s"),
+    R.tile_effect(id), o and ("; you have %d gold"):format(o.gold) or "")
+end
+
+local function good_worth(good)
+  if FG_VALUE[good] then return ("%d VP"):format(FG_VALUE[good]) end
+  return ("%d gold"):format(RAW_VALUE[good])
+end
+
+local function cargo_text(cargo)
+  return #cargo > 0 and table.concat(cargo, ",") or "empty"
+end
+
+function R.describe_option(g, seat, decision, text)
+  local n = text:match("^bid (%d+)$")
+  if n then
+    return ("pay %s gold, lost; higher bids pick first (O12); you have %d"):format(n, g.gold:get(seat))
+  end
+  if text == "pick seaman" then return "a seaman to your pool: he crews a ship (O13)" end
+  if text == "pick land worker" then return "a land worker to your pool: works a land tile (O13)" end
+  if text == "pick facility worker" then return "a facility worker to your pool: works a building (O13)" end
+  if text == "pick pirate" then return "you rob one ship this turn, after the build (O17)" end
+  local o = order_of(g, seat)
+  local id = text:match("^acquire %a+:([%w_]+)$")
+  if id and TILE[id] then return tile_description(g, seat, id) end
+  if text == ACQUIRE_SHIP and o then
+    local size = ship_sizes(g)[#o.card.ships + 1]
+    return ("%d gold: ship %d, holds %d (T3, O14a)"):format(size * R.data.ship_cost_per_slot, #o.card.ships + 1, size)
+  end
+  if text == ACQUIRE_NONE then return o and ("keep your %d gold"):format(o.gold) or nil end
+  id = text:match("^assign ([%a_]+)$")
+  if id and TILE[id] then return ("staffs the %s: %s"):format(tile_name(id), R.tile_effect(id)) end
+  id = text:match("^release ([%a_]+)$")
+  if id and TILE[id] then return ("its worker back to your pool: the %s stops"):format(tile_name(id)) end
+  local k = tonumber(text:match("^assign ship (%d+)$") or "")
+  if k and o then return ("a seaman crews ship %d (holds %d): it may sail"):format(k, o.card.ships[k].size) end
+  k = tonumber(text:match("^release ship (%d+)$") or "")
+  if k then return "its seaman back to your pool: the ship stays home" end
+  local good = text:match("^load (%S+)$")
+  if good and GOOD_INDEX[good] then
+    return ("worth %s at a port, 1 less for each other player selling it there (O19, T2)"):format(good_worth(good))
+  end
+  local port = text:match("^sail (%a+)$")
+  if port and o then
+    for i, e in ipairs(g.ring) do
+      if e.port == port then
+        return ("costs %d gold (O3); %s"):format(R.rules.shipping_cost(g, seat, o.card, i),
+          e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
+      end
+    end
+  end
+  local rs, rk = text:match("^rob seat (%d+) ship (%d+)$")
+  if rs then
+    local ship = g.card[tonumber(rs)].ships[tonumber(rk)]
+    return ship and ("cargo %s%s: its VP go to the pirate (O21)"):format(cargo_text(ship.cargo),
+      ship.port and (" to " .. port_name(g, ship.port)) or "")
+  end
+  if text == "none" then return "rob no ship" end
+  local c = text:match("^colour (%a+)$")
+  if c and FG_OF[c] then return ("a %s finished good, %s (T2)"):format(c, good_worth(FG_OF[c])) end
+  return nil
+end
+
+-- The end screen's reason (O31): most VP; then most gold; then the
+-- goods' value; then shared.
+function R.why_won(g)
+  local winners = R.winners(g)
+  local w = winners[1]
+  local names = {}
+  for i, s in ipairs(winners) do names[i] = g.names[s] end
+  local vp, gold, goods = g.vp:get(w), g.gold:get(w), R.rules.goods_value(g, w)
+  local by = "the most VP"
+  for s = 1, g.players do
+    if g.vp:get(s) == vp and s ~= w then
+      by = "the most VP, tied; then the most gold (O31)"
+      if g.gold:get(s) == gold then by = "the most VP and gold, tied; then the goods' value (O31)" end
+    end
+  end
+  local why = ("%s %s with %d VP, %d gold, goods worth %d: %s"):format(table.concat(names, " and "),
+    #winners > 1 and "share the win" or "wins", vp, gold, goods, by)
+  if g.pirate_vp > 0 then why = why .. ("; the pirate took %d VP"):format(g.pirate_vp) end
+  return why .. (g.ending and ("; the game ended: " .. g.ending .. " (O30)") or "")
+end
+
+-- Why a text is refused now (g:why): the phase, the gold, the rules.
+local STAGE_WORDS = {
+  bid = "the bids (O12): 'bid <gold>'", pick = "the picks (O13): 'pick <worker>'",
+  acquire = "your build order's acquisition (O14): 'acquire ...'",
+  release = "your build order's releases (O14): 'release ...' or 'done'",
+  assign = "your build order's assignments (O14): 'assign ...' or 'done'",
+  load = "loading a ship (O14): 'load <good>' or 'done'", sail = "a ship's destination (O14): 'sail <port>'",
+  rob = "the pirate's robbery (O17)", colour = "the colours of finished goods (O33)",
+}
+local PHASE_OF = { bid = "bid", pick = "pick", acquire = "build", release = "build", assign = "build",
+  load = "build", sail = "build", done = "build", rob = "pirate", none = "pirate", colour = "produce", make = "produce" }
+
+local function why_acquire(g, seat, name, text)
+  local kind, id = text:match("^acquire (%a+):([%w_]+)$")
+  if not kind and text ~= ACQUIRE_SHIP then return nil end
+  if name ~= "acquire" then
+    return "one acquisition a turn, first in your build order (O14): " .. (name == "release" and
+      "now the releases" or "it is done")
+  end
+  local o = order_of(g, seat)
+  local gold = o and o.gold or g.gold:get(seat)
+  if text == ACQUIRE_SHIP then
+    local size = ship_sizes(g)[(o and #o.card.ships or #g.card[seat].ships) + 1]
+    if not size then return ("you have every ship a player may have (%d, T3)"):format(#ship_sizes(g)) end
+    return ("ship %d costs %d gold and you have %d"):format(#g.card[seat].ships + 1, size * R.data.ship_cost_per_slot, gold)
+  end
+  local t = TILE[id]
+  if not t or (t.land and kind ~= "land") or (not t.land and kind ~= "building") then
+    return ("there is no %s '%s'"):format(kind, id)
+  end
+  local in_play = false
+  for _, x in ipairs(tiles_of(g)) do if x == t then in_play = true end end
+  if not in_play then return ("the %s is not in play (option buildings_24, O4)"):format(t.name) end
+  local owned = (o and o.card.own[id]) or 0
+  if owned >= (t.count or 1) then return ("you own %d %s, the most a player may (T4, T5)"):format(owned, t.name) end
+  if t.cost > gold then return ("the %s costs %d gold and you have %d"):format(t.name, t.cost, gold) end
+  return nil
+end
+
+local function why(name, g, seat, text)
+  local verb = text:match("^(%a+)") or ""
+  local want = PHASE_OF[verb]
+  if want and want ~= g.phase then
+    return ("it is the %s phase, not the %s phase: now %s"):format(g.phase, want, STAGE_WORDS[name] or name)
+  end
+  local reason = why_acquire(g, seat, name, text)
+  if reason then return reason end
+  local n = tonumber(text:match("^bid (%d+)$") or "")
+  if n and n > g.gold:get(seat) then return ("you have %d gold"):format(g.gold:get(seat)) end
+  if verb == "pick" then return "only the kinds still in the line can be picked" end
+  if verb == "sail" then
+    return "a ship sails to another port of the ring whose shipping cost (O3) you can pay"
+  end
+  return "now: " .. (STAGE_WORDS[name] or name)
+end
+
+R.explain = {}
+for _, name in ipairs { "bid", "pick", "acquire", "release", "assign", "load", "sail", "rob", "colour",
+    "make_fg", "make_dye", "make_cloth", "make_wool" } do
+  R.explain[name] = function(g, seat, text) return why(name, g, seat, text) end
 end
 
 ---------------------------------------------------------------------------
@@ -1486,7 +1799,7 @@ function R.view(g, seat)
     vp_bank = g.vp_bank, vp_bank_left = vp_bank_left(g), vp_given = g.vp_given,
     bag = {}, line = { pirate = g.line.pirate }, removed = {},
     pirate_turns = pirate_turns(g, 3), ending = g.ending,
-    ports = {}, players = {}, bids = g.bids or nil,
+    ports = {}, players = {}, bids = g.bids or nil, pick_order = g.pick_order or nil,
   }
   for _, kind in ipairs(KINDS) do
     v.bag[kind], v.line[kind], v.removed[kind] = g.bag[kind], g.line[kind], g.removed[kind]
@@ -1542,6 +1855,10 @@ local function wrapped(out, text)
   out[#out + 1] = text
 end
 
+-- Board key: the abbreviations a board used, each explained once under it.
+local USED
+local function used(kind, short) if USED then USED[kind][short] = true end end
+
 local function card_lines(g, s, card, gold, out, mark)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
@@ -1551,19 +1868,22 @@ local function card_lines(g, s, card, gold, out, mark)
   local tiles = {}
   for _, t in ipairs(TILES_24) do
     local n = card.own[t.id]
-    if n then tiles[#tiles + 1] = string.format("%s %d/%d", abbrev(t.id), card.crew[t.id] or 0, n * t.slots) end
+    if n then
+      tiles[#tiles + 1] = string.format("%s %d/%d", abbrev(t.id), card.crew[t.id] or 0, n * t.slots)
+      used("tiles", t.id)
+    end
   end
   wrapped(out, "    " .. (#tiles > 0 and table.concat(tiles, " ") or "no tiles"))
   local store = {}
   for _, good in ipairs(GOODS) do
-    if card.store[good] > 0 then store[#store + 1] = SHORT[good] .. " " .. card.store[good] end
+    if card.store[good] > 0 then store[#store + 1] = SHORT[good] .. " " .. card.store[good]; used("goods", good) end
   end
   local ships = {}
   for k, ship in ipairs(card.ships) do
     local txt = string.format("%d:%d%s", k, ship.size, ship.crew > 0 and "*" or "-")
     if #ship.cargo > 0 then
       local c = {}
-      for i, good in ipairs(ship.cargo) do c[i] = SHORT[good] end
+      for i, good in ipairs(ship.cargo) do c[i] = SHORT[good]; used("goods", good) end
       txt = txt .. "[" .. table.concat(c, ",") .. (ship.port and ("->" .. port_name(g, ship.port)) or "") .. "]"
     end
     ships[#ships + 1] = txt
@@ -1571,8 +1891,34 @@ local function card_lines(g, s, card, gold, out, mark)
   wrapped(out, "    store " .. (#store > 0 and table.concat(store, " ") or "empty") .. " | ships " .. table.concat(ships, " "))
 end
 
+function R.board_abbrev(id) return abbrev(id) end   -- docs/rules/old_world.md's tables
+
+-- The key of every abbreviation the board shows (the tiles and goods it
+-- used, by their names in T2, T4, T5, T7).
+local function board_key(g, out, drafts)
+  wrapped(out, "Key: pool s/l/f = seamen, land and facility workers in the pool; [token] = first player; "
+    .. "[pirate] = holds the pirate" .. (drafts and "; v = order entered" or "")
+    .. (g.players == 2 and "; (T) = a trading post, no owner" or "")
+    .. "; Bag: seamen, land, facility workers; pirate VP/target (O30), turns = when it joins the line next.")
+  local tiles = {}
+  for _, t in ipairs(TILES_24) do
+    if USED.tiles[t.id] then tiles[#tiles + 1] = abbrev(t.id) .. " = " .. t.name end
+  end
+  if #tiles > 0 then wrapped(out, "Tiles (staffed/slots): " .. table.concat(tiles, ", ") .. ".") end
+  wrapped(out, "Ships: 2:4* = ship 2, holds 4, * manned (- not); [cargo->port] = its cargo and where it sails.")
+  local goods = {}
+  for _, good in ipairs(GOODS) do
+    if USED.goods[good] and SHORT[good] ~= good then
+      goods[#goods + 1] = SHORT[good] .. " = " .. (FG_VALUE[good] and ("finished " .. good:sub(4)) or (good:sub(5) .. " dye"))
+    end
+  end
+  if #goods > 0 then wrapped(out, "Goods: " .. table.concat(goods, ", ") .. ".") end
+end
+
 function R.board(g, seat)
   local out = {}
+  USED = { tiles = {}, goods = {} }
+  local drafts = false
   local left = vp_bank_left(g)
   out[1] = string.format("Old World turn %d, %s%s | VP bank %s | pirate %d/%d VP, turns %s",
     g.turn, g.phase, g.ending and (" (last: " .. g.ending .. ")") or "",
@@ -1592,10 +1938,12 @@ function R.board(g, seat)
       local o = (seat == nil or seat == s) and d.order                  -- O34
       if o then card, gold = o.card, o.gold end
       mark = d.finished and "v " or "  "
+      drafts = true
     end
     card_lines(g, s, card, gold, out, mark)
   end
-  out[#out + 1] = "Tiles: crew/slots. Ships: n:size, * manned. Store: dyes lower case, FG upper."
+  board_key(g, out, drafts)
+  USED = nil
   return table.concat(out, "\n")
 end
 

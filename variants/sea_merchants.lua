@@ -151,8 +151,11 @@ end
 ---------------------------------------------------------------------------
 
 local SCENARIO_FIELDS = { deck = true, market = true, hands = true, ships = true,
-  coins = true, specials = true, active = true, phase = true, first_player = true }
-local PHASES = { load = true, phase1 = true, phase2 = true }
+  coins = true, specials = true, active = true, phase = true, first_player = true,
+  -- table: the other fields of g:state(), so that a copy of a state is a scenario
+  engine = true, covered = true, cubes = true, pool = true, current = true, first = true,
+  exchanged = true, new_ship = true, new_dock = true, step = true }
+local PHASES = { load = true, phase1 = true, phase2 = true, dock = true, office = true }
 
 local function bad(fmt, ...)
   error("scenario: " .. string.format(fmt, ...), 0)
@@ -198,6 +201,7 @@ local function place_cards(g, sc)
     for _, name in ipairs(hands[seat] or {}) do want(name, "hand of seat " .. seat) end
   end
   for i, name in ipairs(deck or {}) do want(name, "deck card " .. i) end
+  for i, name in ipairs(sc.covered or {}) do want(name, "covered card " .. i) end
   for p, name in ipairs(D.products) do
     if wanted[p] > D.cards_per_product then         -- S2
       bad("%d %s cards are placed, but there are only %d", wanted[p], name, D.cards_per_product)
@@ -209,8 +213,13 @@ local function place_cards(g, sc)
     for _, name in ipairs(hands[seat] or {}) do g.hands[seat]:push(PRODUCT[name]) end
   end
   if deck then
-    for i = #deck, 1, -1 do g.deck:push(PRODUCT[deck[i]]) end  -- deck[1] on top
+    if sc.engine then                                 -- a copy of g:state(): bottom first
+      for i = 1, #deck do g.deck:push(PRODUCT[deck[i]]) end
+    else
+      for i = #deck, 1, -1 do g.deck:push(PRODUCT[deck[i]]) end  -- deck[1] on top
+    end
   end
+  for _, name in ipairs(sc.covered or {}) do g.covered:push(PRODUCT[name]) end   -- bottom first
   local rest = deck and g.covered or g.deck     -- the cards placed nowhere: out of play,
   for p = 1, #D.products do                     -- or with no deck stated, shuffled in
     for _ = wanted[p] + 1, D.cards_per_product do rest:push(p) end
@@ -234,7 +243,9 @@ local function place_ships(g, sc)
         bad("seat %d must have at least the %d ships of the setup", seat, D.ships_at_start)
       end
       g.ships[seat] = {}
-      for k, name in ipairs(list) do
+      for k = 1, #list do
+        local name = list[k]
+        if math.type(name) == "integer" then name = name > 0 and D.products[name] or false end   -- g:state()'s form
         if name then
           local p = product_named(name, ("ship %d of seat %d"):format(k, seat))
           on_ships[p] = on_ships[p] + 1
@@ -290,18 +301,62 @@ local function place_specials_and_coins(g, sc)
   end
 end
 
+-- What g:state() derives (the cubes and cards left in the pool): a stated
+-- value must be what the position gives (table).
+local function check_derived(g, sc)
+  if sc.cubes ~= nil then
+    for p, name in ipairs(D.products) do
+      if sc.cubes[p] ~= nil and sc.cubes[p] ~= g.cubes:get(p) then
+        bad("cubes: %d %s in the pool stated, but the ships leave %d", sc.cubes[p], name, g.cubes:get(p))
+      end
+    end
+  end
+  for card, n in pairs(sc.pool or {}) do
+    if g.pool[card] ~= nil and n ~= g.pool[card] then
+      bad("pool: %d %s cards stated, but the owners leave %d", n, card, g.pool[card])
+    end
+  end
+end
+
+-- The moment inside phase I or II (table): the dock exchanges after the
+-- phase I action (S5), the office draws after phase II (S10).
+local function place_step(g, sc)
+  local phase, step = sc.phase, sc.step
+  if phase == "dock" or phase == "office" then step = phase end
+  if step == "dock" then g.phase = "phase1"
+  elseif step == "office" then g.phase = "phase2"
+  elseif step ~= nil then bad("step must be dock or office, not %s", tostring(step)) end
+  g.step = step
+  -- the ships exchanged this phase I: a list of ship numbers, or as
+  -- g:state() gives it (ship number -> true)
+  for k, v in pairs(type(sc.exchanged) == "table" and sc.exchanged or {}) do
+    local ship = v == true and math.tointeger(tonumber(k)) or v
+    if math.type(ship) ~= "integer" or not g.ships[g.current][ship] then
+      bad("exchanged: %s is not a ship of seat %d", tostring(ship), g.current)
+    end
+    g.exchanged[ship] = true
+  end
+  g.new_ship = sc.new_ship or false
+  g.new_dock = sc.new_dock or false
+end
+
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
   end
-  if sc.first_player ~= nil then g.first = seat_in_range(g, sc.first_player, "first_player") end
+  local first = sc.first_player or sc.first
+  if first ~= nil then g.first = seat_in_range(g, first, "first_player") end
   place_cards(g, sc)
   local any_empty = place_ships(g, sc)
   place_specials_and_coins(g, sc)
+  check_derived(g, sc)
   g.phase = sc.phase or (any_empty and "load" or "phase1")
-  if not PHASES[g.phase] then bad("phase must be load, phase1 or phase2, not %s", tostring(g.phase)) end
+  if not PHASES[g.phase] then bad("phase must be load, phase1, dock, phase2 or office, not %s", tostring(g.phase)) end
   if g.phase ~= "load" and any_empty then bad("every ship must carry a cube after the loading") end
-  g.current = sc.active ~= nil and seat_in_range(g, sc.active, "active") or g.first
+  local active = sc.active or sc.current
+  g.current = active ~= nil and seat_in_range(g, active, "active") or g.first
+  place_step(g, sc)
+  if sc.engine and type(sc.engine.rng) == "string" then g.rng:set_state(sc.engine.rng) end   -- goes on alike
   if g.phase == "load" then
     local loaded = 0
     for _, c in ipairs(g.ships[g.current]) do if c ~= 0 then loaded = loaded + 1 end end
@@ -515,21 +570,25 @@ end
 
 -- S5: exactly one of exchange, buy, pass; then the docks.
 local function phase_one(g, seat)
-  g.phase = "phase1"
-  g.new_ship, g.new_dock = false, false
-  local options, ships, cards = {}, exchangeable_ships(g, seat), buyable_cards(g, seat)
-  if #ships > 0 then options[#options + 1] = "exchange" end
-  if #cards > 0 then options[#options + 1] = "buy" end
-  options[#options + 1] = "pass"
-  local action = options[g:choose(seat, "phase1", options)]
-  if action == "exchange" then
-    exchange_action(g, seat, ships)
-  elseif action == "buy" then
-    buy_action(g, seat, cards)
-  else
-    g:log("%s passes", g.names[seat])
+  if g.step ~= "dock" then                          -- table: a scenario may start at the docks
+    g.phase = "phase1"
+    g.new_ship, g.new_dock = false, false
+    local options, ships, cards = {}, exchangeable_ships(g, seat), buyable_cards(g, seat)
+    if #ships > 0 then options[#options + 1] = "exchange" end
+    if #cards > 0 then options[#options + 1] = "buy" end
+    options[#options + 1] = "pass"
+    local action = options[g:choose(seat, "phase1", options)]
+    if action == "exchange" then
+      exchange_action(g, seat, ships)
+    elseif action == "buy" then
+      buy_action(g, seat, cards)
+    else
+      g:log("%s passes", g.names[seat])
+    end
   end
+  g.step = "dock"
   R.rules.extra_exchanges(g, seat)
+  g.step = nil
   g.exchanged = {}                                  -- S6 holds within one phase I
 end
 
@@ -685,8 +744,10 @@ function R.play(g)
     g.current = seat
     g:begin_turn(seat)
     if g.phase ~= "phase2" then phase_one(g, seat) end   -- a scenario may start in phase II
-    phase_two(g, seat)
+    if g.step ~= "office" then phase_two(g, seat) end     -- ... or at the office draws (table)
+    g.step = "office"
     R.rules.end_of_phase_two(g, seat)
+    g.step = nil
     g.phase = "phase1"
     seat = g:next_seat(seat)
   end
@@ -829,7 +890,7 @@ function R.board(g, seat)
       table.sort(names, function(a, b) return PRODUCT[a] < PRODUCT[b] end)
       hand = hand .. (#names > 0 and (": " .. table.concat(names, ", ")) or "")
     end
-    line("%s%s: %d coins; ships %s; %s; hand %s", q == g.current and "> " or "  ", g.names[q],
+    line("%s%s: %d coins; ships %s; %s; hand %s", q == g.current and "* " or "  ", g.names[q],
          g.coins:get(q), table.concat(ships, ", "),
          #owned > 0 and table.concat(owned, ", ") or "no special cards", hand)
   end
@@ -997,6 +1058,117 @@ R.explain = {
   play_more = explain("phase2"),
   office = explain("office"),
 }
+
+---------------------------------------------------------------------------
+-- Option descriptions (docs/rules/sea_merchants.md)
+---------------------------------------------------------------------------
+
+-- The first words of every move (a typed "buy dock" is a move of the game
+-- even when it is not legal now: it gets R.explain's reason).
+R.move_words = { "load", "exchange", "buy", "pass", "dock", "no", "play", "draw", "office" }
+
+-- What each special card does, read from R.data when asked (a variant that
+-- changes a price or a bonus changes the text); a variant adds its cards.
+R.card_effects = {
+  ship = function() return "one more ship, loaded at once with a cube from the pool (S7)" end,
+  contract = function()
+    return ("+%d coins every time a delivery pays you (S8)"):format(D.contract_bonus)
+  end,
+  office = function() return "at the end of your phase II you may draw 1 card (S10)" end,
+  dock = function() return "one extra exchange after your phase I action, every turn (S5)" end,
+}
+
+local function card_description(card)
+  local f = R.card_effects[card]
+  local does = f and f() or nil
+  return ("%d coins%s"):format(D.price[card], does and (": " .. does) or "")
+end
+
+-- S8: what a play of product p on `slots` pays each seat: N per cube, plus
+-- the contracts. R.rules.payout_count is asked about the market as it would
+-- be after the play (a variant's payout counts too).
+local function payout_text(g, seat, p, slots)
+  local after = g.market:count_of(p)
+  for _, s in ipairs(slots) do
+    if g.market:get(s) ~= p then after = after + 1 end
+  end
+  local market = { count_of = function(_, q) return q == p and after or g.market:count_of(q) end }
+  local shows = R.rules.payout_count(setmetatable({ market = market }, { __index = g }), p, slots)
+  local parts = {}
+  for _, q in ipairs(g:turn_order(seat)) do
+    local cubes = 0
+    for _, c in ipairs(g.ships[q]) do if c == p then cubes = cubes + 1 end end
+    if cubes * shows > 0 then
+      local bonus = (g.specials[q].contract or 0) * D.contract_bonus
+      parts[#parts + 1] = ("%s +%d"):format(q == seat and "you" or g.names[q], cubes * shows + bonus)
+    end
+  end
+  return ("pays %d per %s cube on a ship: %s"):format(shows, D.products[p],
+    #parts > 0 and table.concat(parts, ", ") or "nobody earns")
+end
+
+local function describe_buy(g, seat)
+  local prices = {}
+  for _, card in ipairs(D.specials) do
+    if g.pool[card] > 0 then prices[#prices + 1] = ("%s %d"):format(card, D.price[card]) end
+  end
+  return ("a special card (%s); you have %d coins"):format(table.concat(prices, ", "), g.coins:get(seat))
+end
+
+-- The end screen's reason (S11): most coins wins, ties share.
+local function names_and(g, seats)
+  local t = {}
+  for i, s in ipairs(seats) do t[i] = g.names[s] end
+  if #t <= 1 then return t[1] or "" end
+  return table.concat(t, ", ", 1, #t - 1) .. " and " .. t[#t]
+end
+
+function R.why_won(g)
+  local coins, best, winners, second = g.coins:values(), -1, {}, nil
+  for s = 1, g.players do
+    if coins[s] > best then best, winners = coins[s], { s } elseif coins[s] == best then winners[#winners + 1] = s end
+  end
+  for s = 1, g.players do
+    if coins[s] < best and (not second or coins[s] > coins[second]) then second = s end
+  end
+  local why = #winners > 1 and ("%s share the win with %d coins each (S11: ties share)"):format(names_and(g, winners), best)
+    or ("%s has the most coins: %d (S11)"):format(g.names[winners[1]], best)
+  if second then why = why .. ("; next %s with %d"):format(g.names[second], coins[second]) end
+  return why
+end
+
+function R.describe_option(g, seat, decision, text)
+  if text == "buy" then return describe_buy(g, seat) end
+  local card = text:match("^buy (%a+)$") or (text:match("^buy ship and load") and "ship")
+  if card and D.price[card] then return card_description(card) end
+  if text == "exchange" then return "swap the cube on one of your ships for another product from the pool (S6)" end
+  if text == "pass" then return "no phase I action" end
+  if text == "draw" then return ("draw %s (S9)"):format(plural(D.cards_per_draw, "card")) end
+  if text == "office draw" then return "draw 1 card (S10)" end
+  if text == "play" then return "play cards of one product to the market; ships carrying it earn (S8)" end
+  local name, list = text:match("^play (%a+) on slots? ([%d,]+)$")
+  if name then
+    local slots = {}
+    for s in list:gmatch("%d+") do slots[#slots + 1] = tonumber(s) end
+    return payout_text(g, seat, PRODUCT[name], slots)
+  end
+  name = text:match("^play (%a+)$")
+  if name and PRODUCT[name] then
+    return ("you hold %s"):format(plural(R.cards_in_hand(g, seat)[PRODUCT[name]], name .. " card"))
+  end
+  local from, to = text:match("ship (%d+) to (%a+)$")
+  if from and PRODUCT[to] then
+    local old = g.ships[seat][tonumber(from)]
+    return ("%s -> %s; the market shows %d %s"):format(D.products[old] or "?", to,
+      g.market:count_of(PRODUCT[to]), to)
+  end
+  name = text:match("^load (%a+) on ship %d+$")
+  if name and PRODUCT[name] then
+    return ("the market shows %d %s; %d %s cubes in the pool"):format(g.market:count_of(PRODUCT[name]),
+      name, g.cubes:get(PRODUCT[name]), name)
+  end
+  return nil
+end
 
 ---------------------------------------------------------------------------
 -- For the bots (docs/bots.md)

@@ -63,6 +63,58 @@ function kontor.parse_seed(v, default)
 end
 kontor.find_rules = rules.find
 
+-- The fields each table-taking function knows: any other key is an error
+-- naming it and the accepted ones (as kontor serve's requests do), so a
+-- typo (playrs=3) is never silently the default.
+local FIELDS = {
+  new_game = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "quiet" },
+  sim = { "rules", "variants", "players", "games", "seed", "options", "check", "only" },
+}
+local HINT = {
+  bots = "a game has no bots: seat one with require(\"kontor.bots\").new(kind, seat, seed) and "
+    .. "play its b:choose(g, seat) (docs/api.md, Bots)",
+}
+
+local function close_to(a, b)
+  if math.abs(#a - #b) > 2 then return false end
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a:sub(i, i) == b:sub(j, j) and 0 or 1))
+    end
+    prev = cur
+  end
+  return prev[#b] <= 2
+end
+
+local function check_fields(fname, t, level)
+  if type(t) ~= "table" then
+    error(string.format("kontor.%s takes a table of fields (%s), not a %s", fname,
+      table.concat(FIELDS[fname], ", "), type(t)), level + 1)
+  end
+  local known, bad = {}, {}
+  for _, f in ipairs(FIELDS[fname]) do known[f] = true end
+  for k in pairs(t) do
+    if not known[k] then bad[#bad + 1] = k end
+  end
+  if #bad == 0 then return end
+  table.sort(bad, function(a, b) return tostring(a) < tostring(b) end)
+  local k = bad[1]
+  local name = type(k) == "string" and string.format("'%s'", k) or string.format("[%s]", tostring(k))
+  local extra = ""
+  if HINT[k] then extra = ": " .. HINT[k]
+  elseif type(k) == "string" then
+    for _, f in ipairs(FIELDS[fname]) do
+      if close_to(k, f) then extra = string.format(": did you mean '%s'?", f); break end
+    end
+  end
+  error(string.format("kontor.%s: unknown field %s (fields: %s)%s", fname, name,
+    table.concat(FIELDS[fname], ", "), extra), level + 1)
+end
+kontor.check_fields = check_fields
+
 -- Checks the parameters of a new game; returns params or raises.
 local function params_for(R, t)
   local players = t.players or R.players.default
@@ -119,6 +171,7 @@ end
 -- Checks players, names, seed and options of a game of rule set R (as
 -- new_game would); raises a message for people.
 function kontor.check_params(R, t)
+  check_fields("new_game", t or {}, 2)
   params_for(R, t or {})
   return true
 end
@@ -126,6 +179,7 @@ end
 -- kontor.new_game{ rules=, variants=, players=, names=, seed=, options=, scenario=, quiet= }
 function kontor.new_game(t)
   t = t or {}
+  check_fields("new_game", t, 2)
   local R = t.rules
   if type(R) ~= "table" then
     local err
@@ -282,6 +336,10 @@ function gamemod.Game:reload()
     #rest == 1 and "1 move" or (#rest .. " moves"))
 end
 
-kontor.sim = function(...) return require("kontor.sim").run(...) end
+function kontor.sim(t)
+  t = t or {}
+  check_fields("sim", t, 2)
+  return require("kontor.sim").run(t)
+end
 
 return kontor

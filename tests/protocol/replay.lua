@@ -19,7 +19,7 @@ for i, m in ipairs(g:move_list()) do moves[i] = { seat = m[1], text = m[2] } end
 local r = g:over() and g:result() or nil
 print(json.encode {
   over = g:over(),
-  result = r and { scores = r.scores, winners = r.winners, turns = r.turns } or json.null,
+  result = r and { scores = r.scores, winners = r.winners, turns = r.turns, why = require("kontor.describe").why_won(g) } or json.null,
   moves = moves,
   log = g:log(),
   view1 = g:view(1),

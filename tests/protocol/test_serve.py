@@ -20,7 +20,7 @@ import tempfile
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from client import ProtocolError, Server  # noqa: E402
+from client import ProtocolError, SchemaError, Server, Validator  # noqa: E402
 
 KONTOR = sys.argv[1] if len(sys.argv) > 1 else (os.environ.get("KONTOR") or "build/kontor")
 REFERENCE = sys.argv[2] if len(sys.argv) > 2 else (os.environ.get("KONTOR_PLAIN") or "build/kontor")
@@ -462,6 +462,48 @@ def command_line():
     check("kontor serve" in out.stdout, "--help does not list serve")
     out = subprocess.run([KONTOR, "serve"], capture_output=True, text=True, input="")
     equal((out.returncode, out.stdout), (0, ""), "an empty session")
+
+
+@test
+def options_describe_themselves():
+    """options carry their description; the result says why the winner won (issue 26)"""
+    with Server(KONTOR) as s:
+        scenario = {"market": ["fish", "wood", "grain", "cloth", "spices", "porcelain"], "deck": ["wood", "grain"],
+                    "ships": [["fish", "fish"], ["fish", "cloth"]], "coins": [12, 0], "phase": "phase1", "active": 1}
+        game = s.call("new", players=2, seed=1, scenario=scenario)["game"]
+        d = s.call("decision", game=game)
+        equal([(o["text"], o.get("description")) for o in d["options"]],
+              [("exchange", "swap the cube on one of your ships for another product from the pool (S6)"),
+               ("buy", "a special card (ship 10, contract 11, office 8, dock 12); you have 12 coins"),
+               ("pass", "no phase I action")], "phase I options")
+        d = s.call("apply", game=game, action="buy")["decision"]
+        equal(d["options"][3], {"seat": 1, "n": 4, "text": "buy dock",
+                                "description": "12 coins: one extra exchange after your phase I action, every turn (S5)"},
+              "buy dock")
+        err = fails(s, "illegal_action", "apply", game=game, action="draw")
+        check("it is phase I: exchange, buy or pass" in err, err)
+        game = s.call("new", rules="caribbean", players=3, seed=6, bots={"1": "random", "2": "random", "3": "random"})
+        r = s.call("result", game=game["game"])
+        check(r["why"].endswith("wins with %d influence and a fulfilled expedition (C9)" % max(r["scores"]))
+              or "cannot win (C9)" in r["why"], r["why"])
+
+
+@test
+def the_validator_is_jsonschemas():
+    """messages are checked by jsonschema (draft 2020-12), which refuses what the schemas refuse"""
+    v = Validator()
+    v.validate({"id": 1, "ok": True, "result": {"scores": [3, 1], "winners": [1], "turns": 4, "why": "x"}},
+               "result.response.json")
+    for bad, where in [({"id": 1, "ok": True, "result": {"scores": [3], "winners": [-1], "turns": 4}}, "$.result.winners[0]"),
+                       ({"id": 1, "ok": True, "result": {"scores": [3], "winners": [1], "turns": True}}, "$.result.turns"),
+                       ({"id": 1, "ok": 1, "result": {"scores": [3], "winners": [1], "turns": 4}}, "$.ok"),
+                       ({"id": 1, "ok": True, "result": {"scores": [3], "winners": [1], "turns": 4, "x": 1}}, "$.result")]:
+        try:
+            v.validate(bad, "result.response.json")
+        except SchemaError as e:
+            check(str(e).startswith(where + " (result.response.json): "), str(e))
+        else:
+            raise AssertionError("accepted %r" % bad)
 
 
 def main():

@@ -32,8 +32,9 @@ local function script_lines(R)
   local lines, seen = {}, { [R] = true }
   -- what a game never runs, even where an upvalue (the script's own rule
   -- table) reaches it: checks, views, explanations, load-time code
-  for _, k in ipairs { "invariants", "view", "board", "prepare", "apply" } do
-    if type(R[k]) == "function" then seen[R[k]] = true end
+  for _, k in ipairs { "invariants", "view", "board", "prepare", "apply",
+      "describe_option", "why_won", "tile_effect", "board_abbrev", "card_effects" } do   -- table: descriptions
+    if type(R[k]) == "function" or type(R[k]) == "table" then seen[R[k]] = true end
   end
   for _, f in pairs(type(R.explain) == "table" and R.explain or {}) do seen[f] = true end
   local function walk(v, depth)

@@ -1,0 +1,100 @@
+-- describe (lua/kontor/describe.lua): what an option costs and does, and
+-- why a move of the game is refused now. Every front end (the REPL,
+-- `kontor play`, `hint`, `kontor serve`) calls these; none re-codes them.
+--
+-- A rule set declares R.describe_option(g, seat, decision, text) -> a short
+-- text ("12 coins: an extra exchange after each phase I action (S5)"), or
+-- nil for an option that needs no words. R.move_words lists the first
+-- words of every move the game has ("buy", "draw", "acquire"): a line
+-- starting with one of them is a move, legal or not, and gets the rule
+-- set's explanation (g:why) rather than "not a command".
+
+local core = require "kontor.core"
+local ktext = require "kontor.text"
+
+local M = {}
+
+-- The name of the decision `seat` is at (a secret order's current step
+-- for that seat), or nil.
+function M.decision_name(g, seat)
+  local d = g:decision()
+  if d.kind == "over" then return nil end
+  if d.kind == "orders" then return d.steps and d.steps[seat] or d.name end
+  return d.name
+end
+
+-- The rule set's description of option `text` of `seat` at `decision`
+-- (default: the seat's decision now); nil when it gives none. A failing
+-- R.describe_option gives none: a description never stops a game.
+function M.option(g, seat, text, decision)
+  local f = rawget(g.R, "describe_option")
+  if type(f) ~= "function" then return nil end
+  decision = decision or M.decision_name(g, seat)
+  local ok, s = core.sandbox.call(f, g.ctx, seat, decision, text)
+  if not ok or type(s) ~= "string" or s == "" then return nil end
+  return ktext.escape(s)
+end
+
+-- The descriptions of every option of `seat` now, in the order of
+-- g:options(seat): a list with false where there is none.
+function M.options(g, seat)
+  local out, opts = {}, g:options(seat) or {}
+  local decision = M.decision_name(g, seat)
+  for i, o in ipairs(opts) do out[i] = M.option(g, seat, o, decision) or false end
+  return out
+end
+
+-- Whether the rule set declares descriptions.
+function M.declared(R)
+  return type(rawget(R, "describe_option")) == "function"
+end
+
+-- The words that start a move of the game: R.move_words, and the first
+-- word of every option open now.
+function M.move_words(g)
+  local set = {}
+  local w = rawget(g.R, "move_words")
+  if type(w) == "table" then
+    for _, x in ipairs(w) do if type(x) == "string" then set[x] = true end end
+  end
+  local d = g:decision()
+  if d.kind ~= "over" then
+    for _, s in ipairs(d.seats or {}) do
+      for _, o in ipairs(g:options(s) or {}) do set[o:match("^%S+") or o] = true end
+    end
+  end
+  return set
+end
+
+-- Whether `text` (its first word, after an optional "seat:") starts a move
+-- of the game.
+function M.is_move(g, text)
+  local body = text:match("^%s*%d+%s*:%s*(.*)$") or text
+  local word = body:match("^%s*(%S+)")
+  return word ~= nil and M.move_words(g)[word] == true
+end
+
+-- Why `text` is refused now, when it is a move of the game: the rule
+-- set's explanation (g:why). nil when the text is legal or no move of the
+-- game (a typo, a command, Lua).
+function M.refusal(g, text, seat)
+  if g:over() then return nil end
+  if not M.is_move(g, text) then return nil end
+  local ok, why = pcall(g.why, g, text, seat)
+  if not ok then return nil end
+  return why
+end
+
+-- Why the winners won, once the game is over: R.why_won(g), a sentence
+-- for the end screen ("Anna has the most coins: 23 (S11); next Bert with
+-- 4"), or nil when the rule set gives none.
+function M.why_won(g)
+  if not g:over() then return nil end
+  local f = rawget(g.R, "why_won")
+  if type(f) ~= "function" then return nil end
+  local ok, s = core.sandbox.call(f, g.ctx)
+  if not ok or type(s) ~= "string" or s == "" then return nil end
+  return ktext.escape(s)
+end
+
+return M
