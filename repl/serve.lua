@@ -12,6 +12,7 @@ local core = require "kontor.core"
 local rules = require "kontor.rules"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
+local seatmod = require "kontor.seat"
 local save = require "kontor.save"
 local json = core.json
 
@@ -228,7 +229,7 @@ end
 -- One step by `bot` for `seat`, marked as a bot's.
 local function bot_step(e, bot, seat)
   local g = e.g
-  local ok, err = engine(nil, g.apply, g, bot:choose(g, seat), seat)
+  local ok, err = engine(nil, g.apply, g, bot:choose(seatmod.view(g, seat)), seat)
   if not ok then fail("script_error", "%s", err) end
   e.bot_steps[#g.hist] = true
 end
