@@ -130,8 +130,18 @@ local function seat_field(req, name, g, allow_chance)
   return s
 end
 
--- The decision now, as the protocol gives it; with `seat`, only its options.
+-- The decision now, as the protocol gives it; with `seat`, as that seat's
+-- view gives it (kontor.seat): its own options only, nothing of the
+-- others' (their steps of secret orders included).
 local function decision_json(g, seat)
+  if seat ~= nil and seat ~= 0 then
+    local d = seatmod.view(g, seat).now()
+    local out = { kind = d.kind, name = d.name, seats = d.seats, options = {} }
+    if d.kind == "over" then return out end
+    if d.kind == "simultaneous" then out.chosen = d.chosen elseif d.kind == "orders" then out.chosen = d.done end
+    for n, text in ipairs(d.options or {}) do out.options[n] = { seat = seat, n = n, text = text } end
+    return out
+  end
   local d = g:decision()
   local out = { kind = d.kind, name = d.name, seats = d.seats or {}, options = {} }
   if d.kind == "over" then return out end
@@ -179,8 +189,10 @@ end
 -- The steps taken since step n0 (bots' marked), and the log since line l0.
 -- A bot's choice in a simultaneous decision still open reads "(secret)":
 -- the client learns it when the decision is revealed, as the players do.
--- The steps of secret orders not yet revealed are left out but for
--- those of `viewer` (the seat that asked).
+-- With `viewer` (the seat that asked), the others' steps of secret orders
+-- not yet revealed are left out, their choices in a simultaneous decision
+-- still open read "(secret)", and the decision is the viewer's
+-- (decision_json).
 local function since(e, n0, l0, out, viewer)
   local g = e.g
   out = out or {}
@@ -192,7 +204,8 @@ local function since(e, n0, l0, out, viewer)
   local orders_from = g.kind == "orders" and g.ostart or #g.hist
   for i = n0 + 1, #g.hist do
     local bot = e.bot_steps[i] or false
-    local text = (bot and i >= open_from) and "(secret)" or g.hist[i]
+    local secret = i >= open_from and (bot or (viewer ~= nil and g.hseat[i] ~= viewer))
+    local text = secret and "(secret)" or g.hist[i]
     if not (i > orders_from and g.hseat[i] ~= viewer) then
       out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
     end
@@ -200,7 +213,7 @@ local function since(e, n0, l0, out, viewer)
   local lines = g:log()
   out.log = {}
   for i = l0 + 1, #lines do out.log[#out.log + 1] = lines[i] end
-  out.decision = decision_json(g)
+  out.decision = decision_json(g, viewer)
   out.over = g:over()
   return out
 end
@@ -449,7 +462,8 @@ OPS.view = function(self, req)
   local g = e.g
   local seat = seat_field(req, "seat", g)
   if seat then
-    return { seat = seat, view = engine(nil, g.view, g, seat), text = engine(nil, g.show, g, seat) }
+    local v = seatmod.view(g, seat)
+    return { seat = seat, view = engine(nil, v.view), text = engine(nil, v.board) }
   end
   return { view = engine(nil, g.state, g), text = engine(nil, g.show, g) }
 end
@@ -466,10 +480,15 @@ OPS.apply = function(self, req)
   local action = field(req, "action", "string|integer", true)
   local seat = seat_field(req, "seat", g, true)
   local n0, l0 = #g.hist, #g:log()
-  local ok, err = engine(nil, g.apply, g, action, seat)
+  local ok, err
+  if seat ~= nil and seat ~= 0 then
+    ok, err = engine(nil, seatmod.view(g, seat).apply, action)   -- acts for that seat only
+  else
+    ok, err = engine(nil, g.apply, g, action, seat)
+  end
   if not ok then fail("illegal_action", "%s", err) end
   local out = bots_then(e, {})
-  return since(e, n0, l0, out, seat)
+  return since(e, n0, l0, out, seat ~= 0 and seat or nil)
 end
 
 OPS.why = function(self, req)
@@ -477,7 +496,12 @@ OPS.why = function(self, req)
   local g = e.g
   local action = field(req, "action", "string|integer", true)
   local seat = seat_field(req, "seat", g, true)
-  local msg = engine(nil, g.why, g, action, seat)
+  local msg
+  if seat ~= nil and seat ~= 0 then
+    msg = engine(nil, seatmod.view(g, seat).why, action)   -- the seat's why: its own options only
+  else
+    msg = engine(nil, g.why, g, action, seat)
+  end
   return { legal = msg == nil, message = msg }
 end
 
@@ -489,6 +513,15 @@ local function count_field(req, name)
 end
 
 local function is_bot(e, seat) return e.bots[seat] ~= nil end
+
+-- The number of secret choices at the end of the steps, of a simultaneous
+-- decision still open.
+local function open_choices(g)
+  if g.kind ~= "all" then return 0 end
+  local n = 0
+  for _ in pairs(g.chosen) do n = n + 1 end
+  return n
+end
 
 -- Takes back n moves of people (with bots, back to a person's decision):
 -- the REPL's undo.
@@ -509,9 +542,13 @@ OPS.undo = function(self, req)
         for _, s in ipairs(deciders(g)) do if not is_bot(e, s) then person_turn = true end end
         if person_turn then break end
       end
-      g:undo_moves(1)
-      table.insert(undone, 1, { seat = last[1], text = last[2] })
-      if not is_bot(e, last[1]) then people = people + 1 end
+      -- the move undo takes is the last taken (not the last in the record's
+      -- order); a step of a secret order or choice still open is left out
+      -- of the list: nobody has seen it
+      local open = (g.kind == "orders" and #g.hist > g.ostart) or open_choices(g) > 0
+      local took = g:undo_moves(1)[1]
+      if took and not open then table.insert(undone, 1, { seat = took[1], text = took[2] }) end
+      if took and not is_bot(e, took[1]) then people = people + 1 end
     end
   end)
   for i = #g.hist + 1, #e.bot_steps do e.bot_steps[i] = nil end
@@ -582,7 +619,8 @@ OPS.moves = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local seat = seat_field(req, "seat", g)
-  local shown = g:moves(seat)     -- with a seat, others' unrevealed secret orders are left out
+  -- with a seat, its view's moves: others' unrevealed secret orders left out
+  local shown = seat and seatmod.view(g, seat).moves() or g:moves()
   local out = {}
   for i, m in ipairs(shown) do
     local s, text = m:match("^(%w+): (.*)$")
