@@ -206,7 +206,11 @@ local function since(e, n0, l0, out, viewer)
     local bot = e.bot_steps[i] or false
     local secret = i >= open_from and (bot or (viewer ~= nil and g.hseat[i] ~= viewer))
     local text = secret and "(secret)" or g.hist[i]
-    if not (i > orders_from and g.hseat[i] ~= viewer) then
+    -- another seat's "stop here" (its last text again) would tell that it
+    -- could have gone on: not shown to a seat
+    local stop = viewer ~= nil and g.hseat[i] ~= viewer and i > 1 and g.hseat[i - 1] == g.hseat[i]
+      and g.hist[i - 1] == g.hist[i]
+    if not (i > orders_from and g.hseat[i] ~= viewer) and not stop then
       out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
     end
   end

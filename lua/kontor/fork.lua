@@ -114,6 +114,13 @@ local function sorted_keys(t)
   return keys
 end
 
+-- A pile as an error message names it: never its cards.
+local function pile_name(p)
+  local vis, n = p:vis(), p:count()
+  return format("a pile { vis = %q%s } of %d card%s", vis, vis == "owner" and (", owner = " .. p:owner()) or "",
+    n, n == 1 and "" or "s")
+end
+
 local function hidden_from(p, seat)
   local vis = p:vis()
   return vis == "hidden" or (vis == "owner" and p:owner() ~= seat)
@@ -242,18 +249,81 @@ local function restart(R, params, origin, hook)
   return game
 end
 
+-- The piles of a game (or a copy) that `seat` cannot see, in a fixed order: every pile
+-- reachable from g's fields and from the rule script's frames (R.play's
+-- locals and its functions' upvalues, the order entries'), at any depth and
+-- under any key. Fails closed (docs/security.md, "Seat views"): a hidden
+-- pile the copy's rule script made (sandbox.secret_piles) that none of
+-- that reaches, or a reachable hidden pile the copy did not make (shared
+-- by every game), is an error that names it.
+local function secret_piles(game, seat)
+  local R = game.R
+  local out, reached = {}, {}
+  local function visit(p)
+    reached[p] = true
+    if hidden_from(p, seat) then out[#out + 1] = p end
+  end
+  local reg = SECRET[game.rng] or {}
+  local function missing()
+    local m = {}
+    for p, where in next, reg do
+      if not reached[p] and hidden_from(p, seat) then m[#m + 1] = where .. " (" .. pile_name(p) .. ")" end
+    end
+    table.sort(m)
+    return m
+  end
+  reach({ rule_fields(game.ctx) }, visit)
+  local m = missing()
+  if #m > 0 then
+    -- not all in g: the rule script's frames, then piles no longer used go
+    local roots = {}
+    stack_values(rawget(game, "co"), roots)
+    if game.kind == "orders" then
+      for _, s in ipairs(game.seats) do
+        local e = game.entries[s]
+        if e then stack_values(e.co, roots) end
+      end
+    end
+    reach(roots, visit)
+    m = missing()
+    if #m > 0 then collectgarbage("collect"); m = missing() end
+  end
+  if #m > 0 then
+    error(format("%s: the hidden pile made at %s is kept where the engine cannot deal it again "
+      .. "for a bot (not in g's fields or R.play's locals); keep hidden cards where g reaches them",
+      R.name, m[1]), 0)
+  end
+  for i = 1, #out do
+    if not reg[out[i]] then
+      error(format("%s: %s is not the game's own: it was made while no game ran (when the rule "
+        .. "script was loaded?), so every game shares it and a bot's imagined deal would change "
+        .. "them all; make hidden piles in R.setup or R.play", R.name, pile_name(out[i])), 0)
+    end
+  end
+  return out
+end
+M.secret_piles = secret_piles
+
 -- Fails closed on a hidden card kept outside a pile: a text in g's fields
--- (outside every pile) that is a card of a pile `seat` cannot see and that
--- the seat's view does not show. The determiniser deals piles again, not
+-- (outside every pile) that is a card of a pile `seat` cannot see (its
+-- name, R.card_text) and that the seat's view does not show. The determiniser deals piles again, not
 -- plain values, so a bot would read such a card where it lies; the error
 -- names the value and where it is.
 local function plain_secrets(game, seat)
   local fields = rule_fields(game.ctx)
   local unseen, any = {}, false
+  local card_text = rawget(game.R, "card_text")
   reach({ fields }, function(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
-      for i = 1, #cards do unseen[cards[i]] = true; any = true end
+      for i = 1, #cards do
+        local c = cards[i]
+        if card_text then
+          local ok, t = csb.call(card_text, game.ctx, c)
+          if ok and type(t) == "string" then c = t end
+        end
+        if type(c) == "string" then unseen[c] = true; any = true end
+      end
     end
   end)
   if not any then return end
@@ -345,12 +415,27 @@ function M.base(game, seat)
     base.snap, base.dealt = origin.snap, origin.dealt
   end
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
+  -- fail closed: the game's own secret piles all where a copy finds them,
+  -- no hidden card kept outside a pile
+  secret_piles(game, seat)
   plain_secrets(rp.copy, seat)
   local ss, si = {}, {}
   for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
   base.steps_seat, base.steps_idx = ss, si
   base.n0 = n0
   return base
+end
+
+-- The copies of a saved state's secret piles (memo: original -> copy) are
+-- the new game's own.
+local function register_copies(game, memo)
+  local reg
+  for _, c in next, memo do
+    if type(c) == "userdata" and dgetmetatable(c) == PILE_MT and c:vis() ~= "public" then
+      reg = reg or registry_of(game)
+      reg[c] = "the state saved when the turn began"
+    end
+  end
 end
 
 -- A copy of the game at the base's decision (the true game: not for bots).
@@ -363,14 +448,7 @@ function M.copy(base)
     game = gamemod.restore(base.R, base.params, copy_value(snap.fields, memo), snap.turn,
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
-    -- the copies of the saved state's secret piles are the copy's own
-    local reg
-    for _, c in next, memo do
-      if type(c) == "userdata" and dgetmetatable(c) == PILE_MT and c:vis() ~= "public" then
-        reg = reg or registry_of(game)
-        reg[c] = "the state saved when the turn began"
-      end
-    end
+    register_copies(game, memo)
   else
     game = restart(base.R, base.params, nil, nil)
   end
@@ -414,8 +492,10 @@ function M.twin(base, rng, swaps)
   local snap = base.snap
   local origin = { snap = { fields = fields, turn = snap.turn, active = snap.active, rng = snap.rng },
                    dealt = true, steps_seat = base.steps_seat, steps_idx = base.steps_idx }
-  local twin = gamemod.restore(base.R, base.params, copy_value(fields, {}), snap.turn, snap.active,
+  local tmemo = {}
+  local twin = gamemod.restore(base.R, base.params, copy_value(fields, tmemo), snap.turn, snap.active,
     snap.rng, nil, function(ctx) resampled(base.R, ctx) end)
+  register_copies(twin, tmemo)
   for i = 1, #base.steps_seat do
     if not raw_step(twin, base.steps_seat[i], base.steps_idx[i]) then return nil end
   end
@@ -462,60 +542,15 @@ local function redeal(piles, rng)
   for i = 1, #names do redeal_pool(by[names[i]], rng) end
 end
 
--- The piles of a copy that `seat` cannot see, in a fixed order: every pile
--- reachable from g's fields and from the rule script's frames (R.play's
--- locals and its functions' upvalues, the order entries'), at any depth and
--- under any key. Fails closed (docs/security.md, "Seat views"): a hidden
--- pile the copy's rule script made (sandbox.secret_piles) that none of
--- that reaches, or a reachable hidden pile the copy did not make (shared
--- by every game), is an error that names it.
-local function secret_piles(game, seat)
-  local R = game.R
-  local out, reached = {}, {}
-  local function visit(p)
-    reached[p] = true
-    if hidden_from(p, seat) then out[#out + 1] = p end
-  end
-  local reg = SECRET[game.rng] or {}
-  local function missing()
-    local m = {}
-    for p, where in next, reg do
-      if not reached[p] and hidden_from(p, seat) then m[#m + 1] = where .. ": " .. tostring(p) end
-    end
-    table.sort(m)
-    return m
-  end
-  reach({ rule_fields(game.ctx) }, visit)
-  local m = missing()
-  if #m > 0 then
-    -- not all in g: the rule script's frames, then piles no longer used go
-    local roots = {}
-    stack_values(rawget(game, "co"), roots)
-    if game.kind == "orders" then
-      for _, s in ipairs(game.seats) do
-        local e = game.entries[s]
-        if e then stack_values(e.co, roots) end
-      end
-    end
-    reach(roots, visit)
-    m = missing()
-    if #m > 0 then collectgarbage("collect"); m = missing() end
-  end
-  if #m > 0 then
-    error(format("%s: the hidden pile made at %s is kept where the engine cannot deal it again "
-      .. "for a bot (not in g's fields or R.play's locals); keep hidden cards where g reaches them",
-      R.name, m[1]), 0)
-  end
-  for i = 1, #out do
-    if not reg[out[i]] then
-      error(format("%s: %s is not the game's own: it was made while no game ran (when the rule "
-        .. "script was loaded?), so every game shares it and a bot's imagined deal would change "
-        .. "them all; make hidden piles in R.setup or R.play", R.name, tostring(out[i])), 0)
-    end
-  end
-  return out
+
+-- The parameters of a sample: the game's, without its seed (which would
+-- deal the true cards again).
+local function imagined_params(params)
+  local p = {}
+  for k, v in next, params do p[k] = v end
+  p.seed = 0
+  return p
 end
-M.secret_piles = secret_piles
 
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.
 function M.sample(base, rng)
@@ -531,11 +566,15 @@ function M.sample(base, rng)
       local c = memo[p]
       piles[i], known[c] = c, true
     end
-    local reg = SECRET[game.rng]
+    local reg, more = SECRET[game.rng], false
     if reg then
       for p in next, reg do
-        if not known[p] and hidden_from(p, seat) then piles = secret_piles(game, seat); break end
+        if not known[p] and hidden_from(p, seat) then more = true; break end
       end
+    end
+    if more then
+      memo, known = nil, nil   -- luacheck: ignore 311 (a copy no longer in the game may go)
+      piles = secret_piles(game, seat)
     end
   else
     piles = secret_piles(game, seat)
@@ -543,6 +582,10 @@ function M.sample(base, rng)
   redeal(piles, rng)
   resampled(base.R, game.ctx)
   game.ctx.rng:set_state(core.rng(rng:int(1, 0x3fffffffffffffff)):state())
+  -- nothing in the sample leads back to what the seat cannot see: not the
+  -- base (the turn's saved state, the true deal), not the seed
+  game.origin = nil
+  game.params = imagined_params(base.params)
   return game
 end
 

@@ -129,8 +129,20 @@ function METHODS.view(_, game, seat) return game:view(seat) end
 
 function METHODS.moves(_, game, seat) return game:moves(seat) end
 
--- The steps as "seat: text" (g:actions(seat)): the public record.
-function METHODS.record(_, game, seat) return game:actions(seat) end
+-- The steps as "seat: text" (g:actions(seat)), without another seat's
+-- step that repeats its last one: such a step is a "stop here", taken
+-- only when that seat could have gone on, which would tell what it holds.
+local function record_of(game, seat)
+  local all, out = game:actions(seat), {}
+  local mine = tostring(seat) .. ": "
+  for i = 1, #all do
+    local a = all[i]
+    if not (a == all[i - 1] and a:sub(1, #mine) ~= mine) then out[#out + 1] = a end
+  end
+  return out
+end
+
+function METHODS.record(_, game, seat) return record_of(game, seat) end
 METHODS.actions = METHODS.record
 
 function METHODS.log(_, game) return game:log() end
@@ -142,7 +154,7 @@ function METHODS.result(_, game) return game:result() end
 function METHODS.save(_, game, seat, path) return game:save(path, seat) end
 
 -- The number of steps the seat may see (#record()): a mark for since().
-function METHODS.mark(_, game, seat) return #game:actions(seat) end
+function METHODS.mark(_, game, seat) return #record_of(game, seat) end
 
 -- What the seat's undo takes back, without taking it: the moves ({seat,
 -- text}, oldest first) and the other seats whose moves go too; or nil and
