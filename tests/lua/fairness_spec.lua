@@ -523,7 +523,9 @@ end)
 ---------------------------------------------------------------------------
 
 -- A guessing game: two cards, one in a hidden pile PUT keeps, the other
--- in g.spare; seat 1 scores 1 for naming the first (GET).
+-- in g.spare; seat 1 scores 1 for naming the first (GET) on the second
+-- turn (so that a copy starts from the state saved when it began).
+-- Game positions: the guess.
 local GUESS = [[
 local R = { name = "guess", players = { min = 2, max = 2 } }
 R.resumes_at_turn = %s
@@ -539,7 +541,12 @@ function R.setup(g)
   PUT(g, deck)
 end
 function R.play(g)
-  g:begin_turn(1)
+  if not g.waited then                -- turn 1: seat 2 waits
+    g.waited = true
+    g:begin_turn(2)
+    g:choose(2, "wait", { "wait" })
+  end
+  g:begin_turn(1)                     -- turn 2: seat 1 guesses
   LATE(g)
   local k = g:choose(1, "guess", { "guess a", "guess b" })
   if k == GET(g) then g.score = 1 end
@@ -567,9 +574,15 @@ function PUT(g, deck) g.box = { [true] = deck } end
 function GET(g) return g.box[true]:top() end
 function LATE() end]],
   ["a pile made after the turn began"] = [[
-function PUT(g, deck) g.hold = deck end
+function PUT(g, deck) g.unused = deck end
 function GET(g) return g.late:top() end
-function LATE(g) g.late = kontor.pile { vis = "hidden" }; g.late:push(g.hold:pop()) end]],
+function LATE(g)
+  g.deck = kontor.pile { vis = "hidden" }
+  g.deck:push(1); g.deck:push(2)
+  g.deck:shuffle(g.rng)
+  g.late = kontor.pile { vis = "hidden" }
+  g.late:push(g.deck:pop())
+end]],
 }
 
 describe("bots deal again every secret pile", function()
@@ -583,6 +596,7 @@ describe("bots deal again every secret pile", function()
         local right = 0
         for seed = 1, 24 do
           local g = kontor.new_game { rules = file, players = 2, seed = seed }
+          g:step(2, 1)
           g:step(1, assert(bots.new(spec, 1, seed)):choose(seat.view(g, 1)))
           right = right + g:result().scores[1]
         end
@@ -596,6 +610,7 @@ describe("bots deal again every secret pile", function()
     local right = 0
     for seed = 1, 24 do
       local g = kontor.new_game { rules = file, players = 2, seed = seed }
+      g:step(2, 1)
       g:step(1, g.ctx.box[true]:top())
       right = right + g:result().scores[1]
     end
@@ -607,6 +622,7 @@ describe("hidden state the engine cannot deal again is refused, naming it", func
   local function refusal(name, place, resumes)
     local file = guess_rules(name, place, resumes)
     local g = kontor.new_game { rules = file, players = 2, seed = 1 }
+    g:step(2, 1)
     local ok, err = pcall(function()
       return assert(bots.new("greedy:samples=1", 1, 1)):choose(seat.view(g, 1))
     end)
