@@ -19,6 +19,7 @@
 -- seat.referee(game) is the all-seeing view, for the REPL and tests only.
 
 local fork = require "kontor.fork"
+local csb = require("kontor.core").sandbox
 
 local format = string.format
 
@@ -70,6 +71,7 @@ end
 ---------------------------------------------------------------------------
 
 local METHODS = {}
+local variants_text
 
 function METHODS.who(_, game) return who_of(game) end
 
@@ -263,6 +265,38 @@ function METHODS.sample(v, game, seat, rng)
   return fork.sample(c.base, rng)
 end
 
+-- What an option costs, when the rule set says (R.describe_option(g,
+-- seat, decision, text) -> a short text); nil if not.
+function METHODS.note(_, game, seat, text)
+  local f = rawget(game.R, "describe_option")
+  if type(f) ~= "function" or #game:options(seat) == 0 then return nil end
+  local ok, s = csb.call(f, game.ctx, seat, game.dname, text)
+  if not ok or type(s) ~= "string" or s == "" then return nil end
+  return s
+end
+
+local function kv_text(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
+  return table.concat(keys, ", ")
+end
+
+function variants_text(game)
+  local parts = {}
+  for _, v in ipairs(game.R.applied or {}) do
+    if v.depth == 0 then
+      local o = kv_text(v.recorded)
+      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
+    end
+  end
+  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
+  local o = kv_text(game.params.given_options)
+  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
+  return s
+end
+
 -- The fields a view has, read fresh at every access.
 local FIELDS = {
   seat = function(_, seat) return seat end,
@@ -276,6 +310,16 @@ local FIELDS = {
     if game.kind == "orders" then return game:decision(seat).steps[seat] end
     return game.dname
   end,
+  -- R.decision_words: plain words for decision names, as data
+  decision_words = function(game)
+    local t, out = rawget(game.R, "decision_words"), {}
+    if type(t) ~= "table" then return out end
+    for k, w in next, t do if type(k) == "string" and type(w) == "string" then out[k] = w end end
+    return out
+  end,
+  -- "with hand_limit (size=5); options start_coins=3", or nil: the
+  -- variants and options the game was made with
+  variants_text = function(game) return variants_text(game) end,
   -- the rule set's defaults for its bots (R.bot_options), as data
   bot_options = function(game)
     local o = rawget(game.R, "bot_options")
@@ -344,6 +388,44 @@ function M.members()
   for k in pairs(FIELDS) do out[#out + 1] = k end
   table.sort(out)
   return out
+end
+
+---------------------------------------------------------------------------
+-- A table: the seats of a hot-seat game (kontor play)
+---------------------------------------------------------------------------
+
+-- The seat views of every seat of `game`, `new_bot(kind, seat, salt)`
+-- (bots are seeded from the game's seed, which the front end need not
+-- know), and the one thing a front end that seats several people at one
+-- terminal needs besides: `autosave(path)`
+-- writes the whole game when they stop, so that they can go on later
+-- (kontor play --load); it returns true and the number of moves, or nil
+-- and a message, and shows nothing of the game. The game is an upvalue
+-- of autosave, not a field.
+function M.table(game)
+  if not is_game(game) then
+    error(format("bad argument #1 to 'table' (a game expected, got %s)", type(game)), 2)
+  end
+  local views = {}
+  for s = 1, game.players do views[s] = M.view(game, s) end
+  return {
+    players = game.players,
+    views = views,
+    -- a bot of `kind` for seat s, seeded from the game's seed (+ salt) as
+    -- every bot is; or nil and a message
+    new_bot = function(kind, s, salt)
+      local b, err = require("kontor.bots").new(kind, s, game.params.seed + (salt or 0))
+      if not b then return nil, err end
+      b:tune(game.R)
+      return b
+    end,
+    autosave = function(path)
+      if game:over() or #game:move_list() == 0 then return nil end
+      local ok, err = game:save(path)
+      if not ok then return nil, err end
+      return true, #game:move_list()
+    end,
+  }
 end
 
 ---------------------------------------------------------------------------

@@ -659,3 +659,127 @@ function LATE() end]], false)
       .. "no game ran", err)
   end)
 end)
+
+---------------------------------------------------------------------------
+-- kontor play: it holds the seats' views, never the game
+---------------------------------------------------------------------------
+
+local BIN = support.binary()
+local tmux = dofile("tests/repl/tmux.lua")
+
+local function play(args, stdin)
+  local inp = support.write(tmp("stdin.txt"), stdin or "")
+  local p = io.popen(string.format("%s play %s < %s 2>&1", BIN, args, inp))
+  local out = p:read("a")
+  p:close()
+  return out
+end
+
+local function has(s, needle) return s:find(needle, 1, true) ~= nil end
+
+describe("kontor play shows a seat only what its view shows", function()
+  it("view of a bot's seat is refused, and no board shows a bot's hand", function()
+    local out = play("--players 2 --seed 3 --names Ann,Bob --bot 2=random", "view 2\nview Bob\nview 1\n")
+    assert.truthy(has(out, "view: in play you see and act only for your own seat (Ann)\n"
+      .. "view: in play you see and act only for your own seat (Ann)\n"), out)
+    assert.falsy(out:match("\n[ >] Bob:[^\n]*hand %d+ cards?: "), out)
+    assert.truthy(out:match("\n> Ann:[^\n]*hand %d+ cards: "), out)
+  end)
+
+  it("save FILE writes what the seat at the keyboard sees: no bot's unrevealed order", function()
+    local file = tmp("orders_save.json")
+    local out = play("--rules tests/rulesets/secret_orders.lua --players 3 --seed 1 --bot 2=random --bot 3=random",
+      "save " .. file .. "\n")
+    assert.truthy(has(out, "(what Player 1 sees)."), out)
+    local g = assert(kontor.load_game(file))
+    -- the bots had entered their orders; the file has none of their steps
+    assert.are.equal("orders", g:decision().kind)
+    assert.are.same({ 1, 2, 3 }, g:who())
+    assert.are.same({}, g:pending(2))
+    assert.are.same({}, g:pending(3))
+    assert.falsy(has(support.read(file), '"2: '), support.read(file))
+    out = play("--rules tests/rulesets/secret_orders.lua --players 3 --seed 1 --bot 2=random --bot 3=random",
+      "save " .. file .. " as 2\n")
+    assert.truthy(has(out, "save: in play you see and act only for your own seat (Player 1)"), out)
+  end)
+
+  it("no Lua, no other seat's moves, no REPL", function()
+    local out = play("--players 2 --seed 3 --names Ann,Bob", "g:show()\n2: load grain on ship 1\nas 2\nload x.json\n")
+    assert.truthy(has(out, "'g:show()' is not a command or a move here (help lists the commands)"), out)
+    assert.truthy(has(out, "do: in play you see and act only for your own seat (Ann)"), out)
+    assert.truthy(has(out, "as: in play the board shows your own seat"), out)
+    assert.truthy(has(out, "load: not in play (a saved game goes on with kontor play --load FILE)"), out)
+    assert.falsy(has(out, "kontor repl"), out)
+  end)
+end)
+
+local pty = tmux.available() and describe or pending
+
+pty("kontor play in a terminal", function()
+  local home
+  local sessions = {}
+  before_each(function()
+    local p = io.popen("mktemp -d"); home = p:read("l"); p:close()
+  end)
+  after_each(function()
+    for _, t in ipairs(sessions) do t:stop() end
+    sessions = {}
+    os.execute("rm -rf " .. home)
+  end)
+  local function start(args)
+    local t = tmux.start(BIN .. " play " .. args, { HOME = home, NO_COLOR = "1" }, 220, 30)
+    sessions[#sessions + 1] = t
+    return t
+  end
+  local function enter(t, who)
+    assert.truthy(t:wait_for("Pass the keyboard to " .. who, 3, true))
+    t:send("Enter")
+    assert.truthy(t:wait_for("\n" .. who:match("^%a+") .. ">$"))
+  end
+
+  it("the undo consent is asked on a cleared screen, not under the mover's hand", function()
+    local t = start("--players 2 --seed 3 --names Ann,Bob")
+    enter(t, "Ann (seat 1)")
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("press Enter to hide your hand", 3, true))
+    t:send("Enter")
+    enter(t, "Bob (seat 2)")
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("press Enter to hide your hand", 3, true))
+    t:send("Enter")
+    enter(t, "Ann (seat 1)")
+    assert.truthy(has(t:history(), "wood, spices, cloth"))          -- Ann's hand, on her screen
+    t:send("undo", "Enter")
+    assert.truthy(t:wait_for("Pass the keyboard to Bob (seat 2) and press Enter: Ann asks to take back a move "
+      .. "of yours.", 3, true))
+    local h = t:history()
+    assert.falsy(has(h, "wood, spices, cloth"), h)                  -- gone before Bob comes
+    t:send("Enter")
+    assert.truthy(t:wait_for("Bob, do you agree? (yes/no)", 3, true))
+    assert.falsy(has(t:history(), "wood, spices, cloth"))
+    t:send("yes", "Enter")
+    assert.truthy(t:wait_for("Pass the keyboard to Ann (seat 1) and press Enter: back to you.", 3, true))
+    assert.falsy(has(t:history(), "grain, fish, spices"))           -- nor Bob's under Ann's eyes
+    t:send("Enter")
+    assert.truthy(t:wait_for("Undid 2 moves: Ann: load grain on ship 1; Bob: load grain on ship 1", 3, true))
+  end)
+
+  it("Ctrl-D saves the game and says how to go on in play, not in the REPL", function()
+    local t = start("--players 2 --seed 3 --names Ann,Bob")
+    enter(t, "Ann (seat 1)")
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("press Enter to hide your hand", 3, true))
+    t:send("Enter")
+    enter(t, "Bob (seat 2)")
+    t:send("C-d")
+    local path = home .. "/.kontor_autosave.json"
+    local s = t:wait_for("go on with: kontor play --load " .. path, 3, true)
+    assert.truthy(s, t:screen())
+    assert.truthy(has(s, "The game is not over: saved 1 move to " .. path), s)
+    assert.falsy(has(s, "then load"), s)
+    -- and it goes on, in play
+    local out = play("--load " .. path, "moves\n")
+    assert.truthy(has(out, "--- Bob's turn (seat 2) ---"), out)
+    assert.truthy(has(out, "1  Ann: load grain on ship 1"), out)
+  end)
+end)
