@@ -600,6 +600,7 @@ describe("bots deal again every secret pile", function()
           g:step(1, assert(bots.new(spec, 1, seed)):choose(seat.view(g, 1)))
           right = right + g:result().scores[1]
         end
+        if os.getenv("FAIRNESS_COUNTS") then print(name, spec, right) end
         assert.is_true(right > 3 and right < 21, spec .. " named the hidden card " .. right .. " times of 24")
       end
     end)
