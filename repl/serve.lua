@@ -606,17 +606,19 @@ OPS.bot = function(self, req)
     e.helpers[key] = b
   end
   local n0, l0 = #g.hist, #g:log()
+  -- a client that names the seat acts for it: the reply is that seat's
+  local viewer = field(req, "seat", "integer") and seat or nil
   local ok, err = pcall(function()
     repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
   end)
   if not ok then
     if #g.hist == n0 then error(err, 0) end   -- nothing was done: a plain error
-    local out = since(e, n0, l0)
+    local out = since(e, n0, l0, nil, viewer)
     out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
       or { code = "internal", message = tostring(err) }
     return out
   end
-  return since(e, n0, l0, bots_then(e, {}))
+  return since(e, n0, l0, bots_then(e, {}), viewer)
 end
 
 OPS.moves = function(self, req)

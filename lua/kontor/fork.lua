@@ -543,11 +543,16 @@ local function redeal(piles, rng)
 end
 
 
--- The parameters of a sample: the game's, without its seed (which would
--- deal the true cards again).
+-- The parameters of a sample: a copy of the game's, without its seed
+-- (which would deal the true cards again).
 local function imagined_params(params)
-  local p = {}
-  for k, v in next, params do p[k] = v end
+  local function copy(v)
+    if type(v) ~= "table" then return v end
+    local t = {}
+    for k, x in next, v do t[k] = copy(x) end
+    return t
+  end
+  local p = copy(params)
   p.seed = 0
   return p
 end
@@ -585,7 +590,8 @@ function M.sample(base, rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil
-  game.params = imagined_params(base.params)
+  base.imagined = base.imagined or imagined_params(base.params)
+  game.params = base.imagined
   return game
 end
 
