@@ -408,6 +408,18 @@ describe("a seat view", function()
     end
   end)
 
+  it("what kontor play is given (seat.table) reaches no game either", function()
+    local g = new("sea_merchants", { players = 3 }, 2)
+    local tbl = seat.table(g)
+    local targets = { [g] = true, [g.ctx] = true, [g.hist] = true, [g.co] = true, [g.params] = true }
+    local b = assert(tbl.new_bot("mcts:iterations=5", 1))
+    b:choose(tbl.views[1])
+    assert.is_nil(reaches(tbl, targets))
+    assert.is_nil(reaches(b, targets))
+    for s = 1, 3 do assert.is_true(seat.is_view(tbl.views[s])) end
+    assert.is_nil(tbl.autosave(tmp("nothing.json")))     -- no move yet: nothing to save
+  end)
+
   it("acts and asks only for its own seat", function()
     local g = new("sea_merchants", { players = 2 }, 3)
     local v2 = seat.view(g, 2)
