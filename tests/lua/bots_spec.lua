@@ -72,11 +72,11 @@ describe("bots are fair: the cards a seat cannot see change nothing", function()
   local KINDS = { "random", "greedy:samples=2,budget=24", "mcts:iterations=25,rollout=10" }
   for _, c in ipairs(RULE_SETS) do
     it(label(c), function()
-      local checked = twins(c, 2, 13, function(g, twin, seat, seed)
+      local checked = twins(c, 2, 13, function(g, twin, s, seed)
         for _, kind in ipairs(KINDS) do
-          local a = assert(bots.new(kind, seat, seed))
-          local b = assert(bots.new(kind, seat, seed))
-          assert.are.equal(decision_text(a, g, seat), decision_text(b, twin, seat))
+          local a = assert(bots.new(kind, s, seed))
+          local b = assert(bots.new(kind, s, seed))
+          assert.are.equal(decision_text(a, g, s), decision_text(b, twin, s))
         end
       end)
       assert.is_true(checked >= 8, "only " .. checked .. " positions had a twin")
