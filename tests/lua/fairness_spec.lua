@@ -199,6 +199,7 @@ end
 local PILE_CASES = {
   { rules = "sea_merchants", players = 4 },
   { rules = "sea_merchants", players = 3, variants = { "house" } },
+  { rules = "sea_merchants", players = 3, variants = { "snake_draft", "hand_limit" } },
   { rules = "caribbean", players = 2 },
   { rules = "caribbean", players = 3, variants = { "port_royal" } },
   { rules = "tests/rulesets/take_one_each.lua", players = 3, every = 2 },
