@@ -249,13 +249,14 @@ local function restart(R, params, origin, hook)
   return game
 end
 
--- The piles of a game (or a copy) that `seat` cannot see, in a fixed order: every pile
--- reachable from g's fields and from the rule script's frames (R.play's
--- locals and its functions' upvalues, the order entries'), at any depth and
--- under any key. Fails closed (docs/security.md, "Seat views"): a hidden
--- pile the copy's rule script made (sandbox.secret_piles) that none of
--- that reaches, or a reachable hidden pile the copy did not make (shared
--- by every game), is an error that names it.
+-- The piles of a game (or a copy) that `seat` cannot see, in a fixed
+-- order: every pile reachable from g's fields and from the rule script's
+-- frames (R.play's locals and its functions' upvalues, the order
+-- entries'), at any depth and under any key. Fails closed
+-- (docs/security.md, "Seat views"): a hidden pile the game's rule script
+-- made (sandbox.secret_piles) that none of that reaches, or a reachable
+-- hidden pile the game did not make (shared by every game), is an error
+-- that names it.
 local function secret_piles(game, seat)
   local R = game.R
   local out, reached = {}, {}
@@ -306,9 +307,9 @@ M.secret_piles = secret_piles
 
 -- Fails closed on a hidden card kept outside a pile: a text in g's fields
 -- (outside every pile) that is a card of a pile `seat` cannot see (its
--- name, R.card_text) and that the seat's view does not show. The determiniser deals piles again, not
--- plain values, so a bot would read such a card where it lies; the error
--- names the value and where it is.
+-- name, R.card_text) and that the seat's view does not show. The
+-- determiniser deals piles again, not plain values, so a bot would read
+-- such a card where it lies; the error names the value and where it is.
 local function plain_secrets(game, seat)
   local fields = rule_fields(game.ctx)
   local unseen, any = {}, false
@@ -542,7 +543,6 @@ local function redeal(piles, rng)
   for i = 1, #names do redeal_pool(by[names[i]], rng) end
 end
 
-
 -- The parameters of a sample: a copy of the game's, without its seed
 -- (which would deal the true cards again).
 local function imagined_params(params)
@@ -578,7 +578,8 @@ function M.sample(base, rng)
       end
     end
     if more then
-      memo, known = nil, nil   -- luacheck: ignore 311 (a copy no longer in the game may go)
+      -- a copy no longer in the game may go before the search
+      memo, known, piles = nil, nil, nil   -- luacheck: ignore 311
       piles = secret_piles(game, seat)
     end
   else
