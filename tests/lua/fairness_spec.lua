@@ -619,6 +619,29 @@ describe("bots deal again every secret pile", function()
     end)
   end
 
+  it("a hidden pile the turn made and dropped is not refused", function()
+    local file = guess_rules("guess_dropped", [[
+function PUT(g, deck) g.unused = deck end
+function GET(g) return g.late:top() end
+function LATE(g)
+  local temp = kontor.pile { vis = "hidden" }     -- dropped before the decision
+  temp:push(1); temp:push(2)
+  temp:shuffle(g.rng)
+  g.late = kontor.pile { vis = "hidden" }
+  g.late:push(temp:pop())
+  g.spare:clear()
+  g.spare:push(temp:pop())
+end]])
+    local right = 0
+    for seed = 1, 12 do
+      local g = kontor.new_game { rules = file, players = 2, seed = seed }
+      g:step(2, 1)
+      g:step(1, assert(bots.new("greedy:samples=1", 1, seed)):choose(seat.view(g, 1)))
+      right = right + g:result().scores[1]
+    end
+    assert.is_true(right > 0 and right < 12, "named the hidden card " .. right .. " times of 12")
+  end)
+
   it("a bot that could read the hidden pile would find it every time (the test can fail)", function()
     local file = guess_rules("guess_cheat", PLACES["a pile under a boolean key"])
     local right = 0
