@@ -29,6 +29,7 @@ local format = string.format
 -- The secret piles each game's rule script made, by the game's RNG
 -- (lua/kontor/sandbox.lua registers them when they are made).
 local SECRET = require("kontor.sandbox").secret_piles
+local LOADED = require("kontor.sandbox").loaded_piles
 local function registry_of(game)
   local reg = SECRET[game.rng]
   if not reg then reg = setmetatable({}, { __mode = "k" }); SECRET[game.rng] = reg end
@@ -255,8 +256,8 @@ end
 -- entries'), at any depth and under any key. Fails closed
 -- (docs/security.md, "Seat views"): a hidden pile the game's rule script
 -- made (sandbox.secret_piles) that none of that reaches, or a reachable
--- hidden pile the game did not make (shared by every game), is an error
--- that names it.
+-- hidden pile made as the script loaded (shared by every game), is an
+-- error that names it.
 local function secret_piles(game, seat)
   local R = game.R
   local out, reached = {}, {}
@@ -295,10 +296,11 @@ local function secret_piles(game, seat)
       R.name, m[1]), 0)
   end
   for i = 1, #out do
-    if not reg[out[i]] then
-      error(format("%s: %s is not the game's own: it was made while no game ran (when the rule "
-        .. "script was loaded?), so every game shares it and a bot's imagined deal would change "
-        .. "them all; make hidden piles in R.setup or R.play", R.name, pile_name(out[i])), 0)
+    local where = LOADED[out[i]]
+    if where then
+      error(format("%s: the hidden pile made at %s (%s) was made as the rule script loaded: "
+        .. "every game shares it, and a bot's imagined deal would change them all; make hidden "
+        .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
   return out

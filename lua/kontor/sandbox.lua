@@ -193,17 +193,26 @@ end
 -- nothing here outlives its game or its pile. lua/kontor/fork.lua deals
 -- all of them again for a bot and refuses a pile it cannot reach.
 M.secret_piles = setmetatable({}, { __mode = "k" })
+-- The secret piles a script made while it was loaded, which no game owns
+-- (every game that uses one shares it): pile -> "file:line".
+M.loaded_piles = setmetatable({}, { __mode = "k" })
+local loading = false
 
 local getinfo = debug.getinfo
 local function registering_pile(make)
   return function(spec)
     local p = make(spec)
     local rng = M.current_rng
-    if rng and p:vis() ~= "public" then
-      local reg = M.secret_piles[rng]
-      if not reg then reg = setmetatable({}, { __mode = "k" }); M.secret_piles[rng] = reg end
+    if (rng or loading) and p:vis() ~= "public" then
       local info = getinfo(2, "Sl")
-      reg[p] = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
+      local where = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
+      if rng then
+        local reg = M.secret_piles[rng]
+        if not reg then reg = setmetatable({}, { __mode = "k" }); M.secret_piles[rng] = reg end
+        reg[p] = where
+      else
+        M.loaded_piles[p] = where
+      end
     end
     return p
   end
@@ -247,10 +256,10 @@ function M.run(source, chunkname, api)
   local f, err = csb.load(source, chunkname, env)
   if not f then return nil, err end
   -- no game runs while a script loads: a pile it makes belongs to none
-  local rng = M.current_rng
-  M.current_rng = nil
+  local rng, was = M.current_rng, loading
+  M.current_rng, loading = nil, true
   local ok, value = csb.call(f)
-  M.current_rng = rng
+  M.current_rng, loading = rng, was
   if not ok then
     if value == csb.FINISH then value = "g:finish() called while loading" end
     return nil, value
