@@ -619,6 +619,39 @@ describe("bots deal again every secret pile", function()
     end)
   end
 
+  it("a pile kept in R.play's local: dealt again too", function()
+    local file = support.write(tmp("guess_local.lua"), [[
+local R = { name = "guess_local", players = { min = 2, max = 2 }, resumes_at_turn = true }
+function R.card_text(_, c) return ({ "a", "b" })[c] end
+function R.setup(g) g.score = 0; g.spare = kontor.pile { vis = "hidden" } end
+function R.play(g)
+  if not g.waited then
+    g.waited = true
+    g:begin_turn(2)
+    g:choose(2, "wait", { "wait" })
+  end
+  g:begin_turn(1)
+  local mine = kontor.pile { vis = "hidden" }       -- only this local holds it
+  mine:push(1); mine:push(2)
+  mine:shuffle(g.rng)
+  g.spare:clear()
+  g.spare:push(mine:pop())
+  local k = g:choose(1, "guess", { "guess a", "guess b" })
+  if k == mine:top() then g.score = 1 end
+end
+function R.score(g, s) return s == 1 and g.score or 0 end
+function R.scores(g) return { g.score, 0 } end
+return R]])
+    local right = 0
+    for seed = 1, 24 do
+      local g = kontor.new_game { rules = file, players = 2, seed = seed }
+      g:step(2, 1)
+      g:step(1, assert(bots.new("greedy:samples=1", 1, seed)):choose(seat.view(g, 1)))
+      right = right + g:result().scores[1]
+    end
+    assert.is_true(right > 3 and right < 21, "named the hidden card " .. right .. " times of 24")
+  end)
+
   it("a hidden pile the turn made and dropped is not refused", function()
     local file = guess_rules("guess_dropped", [[
 function PUT(g, deck) g.unused = deck end
