@@ -10,6 +10,7 @@ local USAGE = [==[
 usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                      [--players N] [--names A,B,C] [--seed S|random] [--option k=v]...
                      [--bot SEAT=KIND[:k=v,...]]...
+       kontor [repl|play] --load FILE [--bot SEAT=KIND[:k=v,...]]...
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor serve
@@ -26,7 +27,9 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            commands (type help); the default
   play     play at this terminal: hot-seat with hidden hands, bots on the
            seats given with --bot SEAT=KIND (KIND: random, greedy, mcts;
-           options as --bot 2=mcts:iterations=500; docs/bots.md)
+           options as --bot 2=mcts:iterations=500; docs/bots.md); each
+           seat sees only its own view; --load FILE goes on with a saved
+           game (the one play saves when you leave it unfinished)
   --list   the rule sets and variants, one line each
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
   serve    speak the JSON-lines protocol on stdin/stdout, for front ends
@@ -267,7 +270,8 @@ local function cmd_sim(kontor, args)
 end
 
 local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
-  ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv", ["--bot"] = "list" }
+  ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv", ["--bot"] = "list",
+  ["--load"] = "value" }
 
 -- "--bot 2=random" values -> { [2] = "random" }, checked against the game;
 -- a kind may carry options: --bot 2=mcts:iterations=500.
@@ -311,8 +315,20 @@ local function cmd_repl(kontor, args, first, mode)
     -- --names alone sets the player count
     if players == nil then players = #names end
   end
-  local ok, game = pcall(kontor.new_game, { rules = t.rules or "sea_merchants", variants = vs,
-    players = players, names = names, seed = seed, options = t.option })
+  local ok, game
+  if t.load then
+    -- a saved game goes on (kontor play --load FILE, after an autosave)
+    if t.rules or #vs > 0 or t.players or t.names or t.seed or next(t.option) then
+      return usage_error("--load FILE takes the game from the file: no --rules, --variant, --players, "
+        .. "--names, --seed or --option with it")
+    end
+    local lerr
+    ok, game, lerr = pcall(kontor.load_game, t.load)
+    if ok and not game then return failure("", lerr) end
+  else
+    ok, game = pcall(kontor.new_game, { rules = t.rules or "sea_merchants", variants = vs,
+      players = players, names = names, seed = seed, options = t.option })
+  end
   if not ok then
     local msg = tostring(game)
     local broken = script_failure(msg)
@@ -330,6 +346,10 @@ local function cmd_repl(kontor, args, first, mode)
   end
   local bots, be = bots_of(t, game)
   if not bots then return usage_error(be) end
+  if mode == "play" then
+    -- play is given the seats' views, never the game (docs/security.md)
+    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots })
+  end
   return require("repl").run(kontor, game, { mode = mode or "repl", bots = bots })
 end
 

@@ -18,6 +18,7 @@ local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
 local describe_mod = require "kontor.describe"
+local seatmod = require "kontor.seat"
 local ktext = require "kontor.text"
 local term = core.term
 local csb = core.sandbox
@@ -300,7 +301,7 @@ function Session:run_bots()
     for _, s in ipairs(seats) do
       local b = self.bots[s]
       if b then
-        local ok, e = g:apply(b:choose(g, s), s)
+        local ok, e = g:apply(b:choose(seatmod.view(g, s)), s)   -- seat registry: bots get seat views
         if not ok then error(e, 0) end
         steps = steps + 1
         moved = true
@@ -657,7 +658,7 @@ C.auto = function(sess, arg)
         local b = mine[seat]
         local before = #g:move_list()
         repeat
-          local r, err = g:apply(b:choose(g, seat), seat)
+          local r, err = g:apply(b:choose(seatmod.view(g, seat)), seat)   -- seat registry
           if not r then error(err, 0) end
         until not mid_move(g)
         if #g:move_list() > before then played = played + 1 end
@@ -975,7 +976,8 @@ C.hint = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local seat = sess:acting_seat(g) or deciders(g)[1]
   if not seat or seat == 0 then return sess:err("no seat decides now") end
-  local ok, lines, e = guarded(bots.hint, g, seat, arg)
+  local sv = seatmod.view(g, seat)   -- seat registry: hint through the seat view
+  local ok, lines, e = guarded(sv.hint, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
   -- what the move costs and does, as the options list says it, under it
   local move = lines[1] and lines[1]:match("would play: (.*)$")

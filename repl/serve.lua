@@ -12,6 +12,7 @@ local core = require "kontor.core"
 local rules = require "kontor.rules"
 local bots = require "kontor.bots"
 local describe = require "kontor.describe"
+local seatmod = require "kontor.seat"
 local save = require "kontor.save"
 local json = core.json
 
@@ -138,8 +139,18 @@ local function option_json(g, s, n, text, decision)
   return o
 end
 
--- The decision now, as the protocol gives it; with `seat`, only its options.
+-- The decision now, as the protocol gives it; with `seat`, as that seat's
+-- view gives it (kontor.seat): its own options only, nothing of the
+-- others' (their steps of secret orders included).
 local function decision_json(g, seat)
+  if seat ~= nil and seat ~= 0 then
+    local d = seatmod.view(g, seat).now()
+    local out = { kind = d.kind, name = d.name, seats = d.seats, options = {} }
+    if d.kind == "over" then return out end
+    if d.kind == "simultaneous" then out.chosen = d.chosen elseif d.kind == "orders" then out.chosen = d.done end
+    for n, text in ipairs(d.options or {}) do out.options[n] = option_json(g, seat, n, text, d.name) end
+    return out
+  end
   local d = g:decision()
   local out = { kind = d.kind, name = d.name, seats = d.seats or {}, options = {} }
   if d.kind == "over" then return out end
@@ -188,8 +199,10 @@ end
 -- The steps taken since step n0 (bots' marked), and the log since line l0.
 -- A bot's choice in a simultaneous decision still open reads "(secret)":
 -- the client learns it when the decision is revealed, as the players do.
--- The steps of secret orders not yet revealed are left out but for
--- those of `viewer` (the seat that asked).
+-- With `viewer` (the seat that asked), the others' steps of secret orders
+-- not yet revealed are left out, their choices in a simultaneous decision
+-- still open read "(secret)", and the decision is the viewer's
+-- (decision_json).
 local function since(e, n0, l0, out, viewer)
   local g = e.g
   out = out or {}
@@ -201,15 +214,20 @@ local function since(e, n0, l0, out, viewer)
   local orders_from = g.kind == "orders" and g.ostart or #g.hist
   for i = n0 + 1, #g.hist do
     local bot = e.bot_steps[i] or false
-    local text = (bot and i >= open_from) and "(secret)" or g.hist[i]
-    if not (i > orders_from and g.hseat[i] ~= viewer) then
+    local secret = i >= open_from and (bot or (viewer ~= nil and g.hseat[i] ~= viewer))
+    local text = secret and "(secret)" or g.hist[i]
+    -- another seat's "stop here" (its last text again) would tell that it
+    -- could have gone on: not shown to a seat
+    local stop = viewer ~= nil and g.hseat[i] ~= viewer and i > 1 and g.hseat[i - 1] == g.hseat[i]
+      and g.hist[i - 1] == g.hist[i]
+    if not (i > orders_from and g.hseat[i] ~= viewer) and not stop then
       out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
     end
   end
   local lines = g:log()
   out.log = {}
   for i = l0 + 1, #lines do out.log[#out.log + 1] = lines[i] end
-  out.decision = decision_json(g)
+  out.decision = decision_json(g, viewer)
   out.over = g:over()
   return out
 end
@@ -238,7 +256,7 @@ end
 -- One step by `bot` for `seat`, marked as a bot's.
 local function bot_step(e, bot, seat)
   local g = e.g
-  local ok, err = engine(nil, g.apply, g, bot:choose(g, seat), seat)
+  local ok, err = engine(nil, g.apply, g, bot:choose(seatmod.view(g, seat)), seat)
   if not ok then fail("script_error", "%s", err) end
   e.bot_steps[#g.hist] = true
 end
@@ -447,7 +465,8 @@ OPS.view = function(self, req)
   local g = e.g
   local seat = seat_field(req, "seat", g)
   if seat then
-    return { seat = seat, view = engine(nil, g.view, g, seat), text = engine(nil, g.show, g, seat) }
+    local v = seatmod.view(g, seat)
+    return { seat = seat, view = engine(nil, v.view), text = engine(nil, v.board) }
   end
   return { view = engine(nil, g.state, g), text = engine(nil, g.show, g) }
 end
@@ -464,10 +483,15 @@ OPS.apply = function(self, req)
   local action = field(req, "action", "string|integer", true)
   local seat = seat_field(req, "seat", g, true)
   local n0, l0 = #g.hist, #g:log()
-  local ok, err = engine(nil, g.apply, g, action, seat)
+  local ok, err
+  if seat ~= nil and seat ~= 0 then
+    ok, err = engine(nil, seatmod.view(g, seat).apply, action)   -- acts for that seat only
+  else
+    ok, err = engine(nil, g.apply, g, action, seat)
+  end
   if not ok then fail("illegal_action", "%s", err) end
   local out = bots_then(e, {})
-  return since(e, n0, l0, out, seat)
+  return since(e, n0, l0, out, seat ~= 0 and seat or nil)
 end
 
 OPS.why = function(self, req)
@@ -475,7 +499,12 @@ OPS.why = function(self, req)
   local g = e.g
   local action = field(req, "action", "string|integer", true)
   local seat = seat_field(req, "seat", g, true)
-  local msg = engine(nil, g.why, g, action, seat)
+  local msg
+  if seat ~= nil and seat ~= 0 then
+    msg = engine(nil, seatmod.view(g, seat).why, action)   -- the seat's why: its own options only
+  else
+    msg = engine(nil, g.why, g, action, seat)
+  end
   return { legal = msg == nil, message = msg }
 end
 
@@ -487,6 +516,15 @@ local function count_field(req, name)
 end
 
 local function is_bot(e, seat) return e.bots[seat] ~= nil end
+
+-- The number of secret choices at the end of the steps, of a simultaneous
+-- decision still open.
+local function open_choices(g)
+  if g.kind ~= "all" then return 0 end
+  local n = 0
+  for _ in pairs(g.chosen) do n = n + 1 end
+  return n
+end
 
 -- Takes back n moves of people (with bots, back to a person's decision):
 -- the REPL's undo.
@@ -508,9 +546,13 @@ OPS.undo = function(self, req)
         for _, s in ipairs(deciders(g)) do if not is_bot(e, s) then person_turn = true end end
         if person_turn then break end
       end
-      g:undo_moves(1)
-      table.insert(undone, 1, { seat = last[1], text = last[2] })
-      if not is_bot(e, last[1]) then people = people + 1 end
+      -- the move undo takes is the last taken (not the last in the record's
+      -- order); a step of a secret order or choice still open is left out
+      -- of the list: nobody has seen it
+      local open = (g.kind == "orders" and #g.hist > g.ostart) or open_choices(g) > 0
+      local took = g:undo_moves(1)[1]
+      if took and not open then table.insert(undone, 1, { seat = took[1], text = took[2] }) end
+      if took and not is_bot(e, took[1]) then people = people + 1 end
     end
   end)
   for i = #g.hist + 1, #e.bot_steps do e.bot_steps[i] = nil end
@@ -564,24 +606,27 @@ OPS.bot = function(self, req)
     e.helpers[key] = b
   end
   local n0, l0 = #g.hist, #g:log()
+  -- a client that names the seat acts for it: the reply is that seat's
+  local viewer = field(req, "seat", "integer") and seat or nil
   local ok, err = pcall(function()
     repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
   end)
   if not ok then
     if #g.hist == n0 then error(err, 0) end   -- nothing was done: a plain error
-    local out = since(e, n0, l0)
+    local out = since(e, n0, l0, nil, viewer)
     out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
       or { code = "internal", message = tostring(err) }
     return out
   end
-  return since(e, n0, l0, bots_then(e, {}))
+  return since(e, n0, l0, bots_then(e, {}), viewer)
 end
 
 OPS.moves = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local seat = seat_field(req, "seat", g)
-  local shown = g:moves(seat)     -- with a seat, others' unrevealed secret orders are left out
+  -- with a seat, its view's moves: others' unrevealed secret orders left out
+  local shown = seat and seatmod.view(g, seat).moves() or g:moves()
   local out = {}
   for i, m in ipairs(shown) do
     local s, text = m:match("^(%w+): (.*)$")

@@ -25,6 +25,16 @@ local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
 local new_pile, new_counter = core.pile, core.counter
 local Ctx, Game = gamemod.Ctx, gamemod.Game
+local format = string.format
+-- The secret piles each game's rule script made, by the game's RNG
+-- (lua/kontor/sandbox.lua registers them when they are made).
+local SECRET = require("kontor.sandbox").secret_piles
+local LOADED = require("kontor.sandbox").loaded_piles
+local function registry_of(game)
+  local reg = SECRET[game.rng]
+  if not reg then reg = setmetatable({}, { __mode = "k" }); SECRET[game.rng] = reg end
+  return reg
+end
 local raw_step = gamemod.raw_step
 
 local M = {}
@@ -84,39 +94,100 @@ local function rule_fields(ctx)
   return t
 end
 
+-- Keys in a fixed order: booleans (false, true), numbers, strings; keys of
+-- other types after them (a rule script cannot order those either).
+local KEY_RANK = { boolean = 1, number = 2, string = 3 }
+local function key_less(a, b)
+  local ra, rb = KEY_RANK[type(a)], KEY_RANK[type(b)]
+  if ra ~= rb then return ra < rb end
+  if ra == 1 then return a == false and b == true end
+  return a < b
+end
+
 local function sorted_keys(t)
-  local keys = {}
+  local keys, other = {}, nil
   for k in next, t do
-    local tk = type(k)
-    if tk == "string" or tk == "number" then keys[#keys + 1] = k end
+    if KEY_RANK[type(k)] then keys[#keys + 1] = k
+    else other = other or {}; other[#other + 1] = k end
   end
-  table.sort(keys, function(a, b)
-    local ta, tb = type(a), type(b)
-    if ta ~= tb then return ta == "number" end
-    return a < b
-  end)
+  table.sort(keys, key_less)
+  if other then for i = 1, #other do keys[#keys + 1] = other[i] end end
   return keys
+end
+
+-- A pile as an error message names it: never its cards.
+local function pile_name(p)
+  local vis, n = p:vis(), p:count()
+  return format("a pile { vis = %q%s } of %d card%s", vis, vis == "owner" and (", owner = " .. p:owner()) or "",
+    n, n == 1 and "" or "s")
+end
+
+local function hidden_from(p, seat)
+  local vis = p:vis()
+  return vis == "hidden" or (vis == "owner" and p:owner() ~= seat)
+end
+
+-- Calls visit(pile) for every pile reachable from the values of `roots`
+-- (tables through their keys, values and metatables, at any depth), each
+-- once, in a fixed order.
+local function reach(roots, visit)
+  local seen = {}
+  local function walk(v)
+    local tv = type(v)
+    if tv == "userdata" then
+      if not seen[v] and dgetmetatable(v) == PILE_MT then
+        seen[v] = true
+        visit(v)
+      end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      local keys = sorted_keys(v)
+      for i = 1, #keys do
+        local k = keys[i]
+        if not KEY_RANK[type(k)] then walk(k) end
+        walk(rawget(v, k))
+      end
+      local mt = dgetmetatable(v)
+      if type(mt) == "table" then walk(mt) end
+    end
+  end
+  for i = 1, #roots do walk(roots[i]) end
 end
 
 -- The piles of `fields` that `seat` cannot see, in a fixed order (sorted
 -- keys, depth first), each once.
 local function unseen_piles(fields, seat)
-  local out, seen = {}, {}
-  local function walk(v, depth)
-    local tv = type(v)
-    if tv == "userdata" then
-      if dgetmetatable(v) == PILE_MT and not seen[v] then
-        seen[v] = true
-        local vis = v:vis()
-        if vis == "hidden" or (vis == "owner" and v:owner() ~= seat) then out[#out + 1] = v end
+  local out = {}
+  reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end)
+  return out
+end
+
+-- Whether a function on a coroutine's stack is the engine's own.
+local function engine_frame(info)
+  return info.what == "C" or info.short_src:match("kontor/[%w_/]+%.lua$") ~= nil
+end
+
+-- The locals of the rule script's frames on coroutine co, and the
+-- upvalues of their functions (the rule script's state that is not in g).
+local function stack_values(co, out)
+  if type(co) ~= "thread" then return end
+  local getinfo, getlocal, getupvalue = debug.getinfo, debug.getlocal, debug.getupvalue
+  for level = 0, 250 do
+    local info = getinfo(co, level, "Sf")
+    if not info then break end
+    if not engine_frame(info) then
+      for i = 1, 250 do
+        local name, v = getlocal(co, level, i)
+        if not name then break end
+        out[#out + 1] = v
       end
-    elseif tv == "table" and not seen[v] and depth < 20 then
-      seen[v] = true
-      for _, k in ipairs(sorted_keys(v)) do walk(v[k], depth + 1) end
+      for i = 1, 255 do
+        local name, v = getupvalue(info.func, i)
+        if not name then break end
+        out[#out + 1] = v
+      end
     end
   end
-  walk(fields, 0)
-  return out
 end
 
 -- The cards of every pile `seat` may see, as one text (path: cards): with
@@ -135,9 +206,9 @@ function M.seen_piles(game, seat)
           out[#out + 1] = path .. ": " .. v:count() .. " unseen"
         end
       end
-    elseif tv == "table" and not seen[v] and depth < 20 then
+    elseif tv == "table" and not seen[v] then
       seen[v] = true
-      for _, k in ipairs(sorted_keys(v)) do walk(v[k], path .. "." .. tostring(k), depth + 1) end
+      for _, k in ipairs(sorted_keys(v)) do walk(rawget(v, k), path .. "." .. tostring(k), depth + 1) end
     end
   end
   walk(rule_fields(game.ctx), "g", 0)
@@ -177,6 +248,112 @@ local function restart(R, params, origin, hook)
   local game = setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
   gamemod.start_hooked(game, hook)
   return game
+end
+
+-- The piles of a game (or a copy) that `seat` cannot see, in a fixed
+-- order: every pile reachable from g's fields and from the rule script's
+-- frames (R.play's locals and its functions' upvalues, the order
+-- entries'), at any depth and under any key. Fails closed
+-- (docs/security.md, "Seat views"): a hidden pile the game's rule script
+-- made (sandbox.secret_piles) that none of that reaches, or a reachable
+-- hidden pile made as the script loaded (shared by every game), is an
+-- error that names it.
+local function secret_piles(game, seat)
+  local R = game.R
+  local out, reached = {}, {}
+  local function visit(p)
+    reached[p] = true
+    if hidden_from(p, seat) then out[#out + 1] = p end
+  end
+  local reg = SECRET[game.rng] or {}
+  local function missing()
+    local m = {}
+    for p, where in next, reg do
+      if not reached[p] and hidden_from(p, seat) then m[#m + 1] = where .. " (" .. pile_name(p) .. ")" end
+    end
+    table.sort(m)
+    return m
+  end
+  reach({ rule_fields(game.ctx) }, visit)
+  local m = missing()
+  if #m > 0 then
+    -- not all in g: the rule script's frames, then piles no longer used go
+    local roots = {}
+    stack_values(rawget(game, "co"), roots)
+    if game.kind == "orders" then
+      for _, s in ipairs(game.seats) do
+        local e = game.entries[s]
+        if e then stack_values(e.co, roots) end
+      end
+    end
+    reach(roots, visit)
+    m = missing()
+    if #m > 0 then collectgarbage("collect"); m = missing() end
+  end
+  if #m > 0 then
+    error(format("%s: the hidden pile made at %s is kept where the engine cannot deal it again "
+      .. "for a bot (not in g's fields or R.play's locals); keep hidden cards where g reaches them",
+      R.name, m[1]), 0)
+  end
+  for i = 1, #out do
+    local where = LOADED[out[i]]
+    if where then
+      error(format("%s: the hidden pile made at %s (%s) was made as the rule script loaded: "
+        .. "every game shares it, and a bot's imagined deal would change them all; make hidden "
+        .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
+    end
+  end
+  return out
+end
+M.secret_piles = secret_piles
+
+-- Fails closed on a hidden card kept outside a pile: a text in g's fields
+-- (outside every pile) that is a card of a pile `seat` cannot see (its
+-- name, R.card_text) and that the seat's view does not show. The
+-- determiniser deals piles again, not plain values, so a bot would read
+-- such a card where it lies; the error names the value and where it is.
+local function plain_secrets(game, seat)
+  local fields = rule_fields(game.ctx)
+  local unseen, any = {}, false
+  local card_text = rawget(game.R, "card_text")
+  reach({ fields }, function(p)
+    if hidden_from(p, seat) then
+      local cards = p:cards()
+      for i = 1, #cards do
+        local c = cards[i]
+        if card_text then
+          local ok, t = csb.call(card_text, game.ctx, c)
+          if ok and type(t) == "string" then c = t end
+        end
+        if type(c) == "string" then unseen[c] = true; any = true end
+      end
+    end
+  end)
+  if not any then return end
+  local shown
+  local seen = {}
+  local function walk(v, path)
+    local tv = type(v)
+    if tv == "string" then
+      if unseen[v] then
+        if shown == nil then shown = core.json.encode(game:view(seat)) end
+        if not shown:find(format("%q", v), 1, true) then
+          error(format("%s: %s = %q is a card seat %d cannot see, kept outside a pile: the engine "
+            .. "deals only hidden piles again for a bot, so keep hidden cards in piles "
+            .. "(kontor.pile{ vis = \"hidden\" or \"owner\" })", game.R.name, path, v, seat), 0)
+        end
+      end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      local keys = sorted_keys(v)
+      for i = 1, #keys do
+        local k = keys[i]
+        walk(rawget(v, k), path .. (type(k) == "string" and ("." .. k) or ("[" .. tostring(k) .. "]")))
+      end
+    end
+  end
+  local keys = sorted_keys(fields)
+  for i = 1, #keys do walk(fields[keys[i]], "g." .. tostring(keys[i])) end
 end
 
 -- The base of the copies of `game` as `seat` may have them: the state saved
@@ -241,11 +418,27 @@ function M.base(game, seat)
     base.snap, base.dealt = origin.snap, origin.dealt
   end
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
+  -- fail closed: the game's own secret piles all where a copy finds them,
+  -- no hidden card kept outside a pile
+  secret_piles(game, seat)
+  plain_secrets(rp.copy, seat)
   local ss, si = {}, {}
   for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
   base.steps_seat, base.steps_idx = ss, si
   base.n0 = n0
   return base
+end
+
+-- The copies of a saved state's secret piles (memo: original -> copy) are
+-- the new game's own.
+local function register_copies(game, memo)
+  local reg
+  for _, c in next, memo do
+    if type(c) == "userdata" and dgetmetatable(c) == PILE_MT and c:vis() ~= "public" then
+      reg = reg or registry_of(game)
+      reg[c] = "the state saved when the turn began"
+    end
+  end
 end
 
 -- A copy of the game at the base's decision (the true game: not for bots).
@@ -258,6 +451,7 @@ function M.copy(base)
     game = gamemod.restore(base.R, base.params, copy_value(snap.fields, memo), snap.turn,
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
+    register_copies(game, memo)
   else
     game = restart(base.R, base.params, nil, nil)
   end
@@ -301,8 +495,10 @@ function M.twin(base, rng, swaps)
   local snap = base.snap
   local origin = { snap = { fields = fields, turn = snap.turn, active = snap.active, rng = snap.rng },
                    dealt = true, steps_seat = base.steps_seat, steps_idx = base.steps_idx }
-  local twin = gamemod.restore(base.R, base.params, copy_value(fields, {}), snap.turn, snap.active,
+  local tmemo = {}
+  local twin = gamemod.restore(base.R, base.params, copy_value(fields, tmemo), snap.turn, snap.active,
     snap.rng, nil, function(ctx) resampled(base.R, ctx) end)
+  register_copies(twin, tmemo)
   for i = 1, #base.steps_seat do
     if not raw_step(twin, base.steps_seat[i], base.steps_idx[i]) then return nil end
   end
@@ -349,19 +545,56 @@ local function redeal(piles, rng)
   for i = 1, #names do redeal_pool(by[names[i]], rng) end
 end
 
+-- The parameters of a sample: a copy of the game's, without its seed
+-- (which would deal the true cards again).
+local function imagined_params(params)
+  local function copy(v)
+    if type(v) ~= "table" then return v end
+    local t = {}
+    for k, x in next, v do t[k] = copy(x) end
+    return t
+  end
+  local p = copy(params)
+  p.seed = 0
+  return p
+end
+
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.
 function M.sample(base, rng)
   local game, memo = M.copy(base)
+  local seat = base.seat
   local piles
   if memo then
+    -- the copies of the turn's unseen piles, unless the turn's steps made
+    -- more: then everything is looked for again
     piles = {}
-    for i, p in ipairs(base.unseen) do piles[i] = memo[p] end
+    local known = {}
+    for i, p in ipairs(base.unseen) do
+      local c = memo[p]
+      piles[i], known[c] = c, true
+    end
+    local reg, more = SECRET[game.rng], false
+    if reg then
+      for p in next, reg do
+        if not known[p] and hidden_from(p, seat) then more = true; break end
+      end
+    end
+    if more then
+      -- a copy no longer in the game may go before the search
+      memo, known, piles = nil, nil, nil   -- luacheck: ignore 311
+      piles = secret_piles(game, seat)
+    end
   else
-    piles = unseen_piles(rule_fields(game.ctx), base.seat)
+    piles = secret_piles(game, seat)
   end
   redeal(piles, rng)
   resampled(base.R, game.ctx)
   game.ctx.rng:set_state(core.rng(rng:int(1, 0x3fffffffffffffff)):state())
+  -- nothing in the sample leads back to what the seat cannot see: not the
+  -- base (the turn's saved state, the true deal), not the seed
+  game.origin = nil
+  base.imagined = base.imagined or imagined_params(base.params)
+  game.params = base.imagined
   return game
 end
 

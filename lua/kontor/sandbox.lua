@@ -185,6 +185,39 @@ local function wrap_coroutine(co)
   return co
 end
 
+-- The secret state rule scripts declare (docs/security.md, "Seat views"):
+-- every pile a rule script makes that not every seat may see (vis "owner"
+-- or "hidden", fixed when it is made) is registered, at its creation, for
+-- the game whose script is running (the game of M.current_rng):
+-- secret_piles[rng][pile] = "file:line" where it was made. Weak both ways:
+-- nothing here outlives its game or its pile. lua/kontor/fork.lua deals
+-- all of them again for a bot and refuses a pile it cannot reach.
+M.secret_piles = setmetatable({}, { __mode = "k" })
+-- The secret piles a script made while it was loaded, which no game owns
+-- (every game that uses one shares it): pile -> "file:line".
+M.loaded_piles = setmetatable({}, { __mode = "k" })
+local loading = false
+
+local getinfo = debug.getinfo
+local function registering_pile(make)
+  return function(spec)
+    local p = make(spec)
+    local rng = M.current_rng
+    if (rng or loading) and p:vis() ~= "public" then
+      local info = getinfo(2, "Sl")
+      local where = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
+      if rng then
+        local reg = M.secret_piles[rng]
+        if not reg then reg = setmetatable({}, { __mode = "k" }); M.secret_piles[rng] = reg end
+        reg[p] = where
+      else
+        M.loaded_piles[p] = where
+      end
+    end
+    return p
+  end
+end
+
 -- A new environment for one rule script (or one variant file).
 -- `api` is the rule-script half of the kontor module.
 function M.env(api)
@@ -210,6 +243,7 @@ function M.env(api)
     return csb.load(chunk, name or "=(load)", e or env)
   end
   env.kontor = copy(api, API_NAMES)   -- each script its own table
+  env.kontor.pile = registering_pile(api.pile)   -- seat registry: secret piles registered
   env._G = env
   return env
 end
@@ -221,7 +255,11 @@ function M.run(source, chunkname, api)
   local env = M.env(api)
   local f, err = csb.load(source, chunkname, env)
   if not f then return nil, err end
+  -- no game runs while a script loads: a pile it makes belongs to none
+  local rng, was = M.current_rng, loading
+  M.current_rng, loading = nil, true
   local ok, value = csb.call(f)
+  M.current_rng, loading = rng, was
   if not ok then
     if value == csb.FINISH then value = "g:finish() called while loading" end
     return nil, value

@@ -64,7 +64,7 @@ while #times < want do
     local n = #g:options(s)
     if s == 1 and n > 1 and g.turn > 0 then
       local t0 = os.clock()
-      local k = b:choose(g, s)
+      local k = b:choose(require("kontor.seat").view(g, s))
       times[#times + 1] = os.clock() - t0
       g:step(s, k)
     else

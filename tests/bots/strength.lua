@@ -40,7 +40,7 @@ for d = first, first + deals - 1 do
         g:step(0, 1)
       else
         local t0 = os.clock()
-        local k = seats[s]:choose(g, s)
+        local k = seats[s]:choose(require("kontor.seat").view(g, s))
         if s == h then hero_time = hero_time + os.clock() - t0; hero_decisions = hero_decisions + 1 end
         g:step(s, k)
       end

@@ -14,6 +14,7 @@ local core = require "kontor.core"
 local gamemod = require "kontor.game"
 local rules = require "kontor.rules"
 local bots = require "kontor.bots"
+local seatmod = require "kontor.seat"
 local stats = require "kontor.balance.stats"
 
 local M = {}
@@ -176,7 +177,7 @@ local function play_with_bots(L, game, gseed, cov)
       seat = game.seat
     end
     local name = game.dname
-    local k = players[seat]:choose(game, seat)
+    local k = players[seat]:choose(seatmod.view(game, seat))   -- seat registry: a seat view
     game:step(seat, k)
     if cov then cov:step(name, game.hist[#game.hist]) end
   end

@@ -1,15 +1,17 @@
 -- kontor.bots: players the program plays for (`--bot 2=greedy`,
 -- `bot 2=mcts:iterations=2000`, `hint`). docs/bots.md.
 --
--- A bot is { kind =, seat =, options =, choose = function(self, game, seat)
--- -> k }. choose is the engine's side: it hands the bot's own decide(self,
--- seat_view) a seat view (see seat_view below), never the game, so a bot
--- sees what its seat sees and nothing else. Each bot has its own
+-- A bot is { kind =, seat =, options =, choose = function(self, view)
+-- -> k }. choose is the engine's side: it takes a seat view
+-- (kontor.seat.view(game, seat), lua/kontor/seat.lua), never the game, and
+-- hands it to the bot's own decide(self, view), so a bot sees what its
+-- seat sees and nothing else. Each bot has its own
 -- kontor.rng, seeded from the game's seed, its seat and its kind, so the
 -- same game with the same bots plays the same way.
 
 local core = require "kontor.core"
 local fork = require "kontor.fork"
+local seatmod = require "kontor.seat"
 
 local csb = core.sandbox
 local format = string.format
@@ -60,24 +62,13 @@ end
 -- What a bot is given: its seat's view of the game
 ---------------------------------------------------------------------------
 
--- The seat view: its seat, the rule set's name, the number of players, the
--- decision's name, the seat's options (texts), its view (g:view(seat)),
--- the public record (g:actions(seat)), and sample(rng): a copy of the game
--- in which everything the seat cannot see was drawn again with rng
--- (lua/kontor/fork.lua). The game itself stays out of reach.
-local function seat_view(game, seat)
-  local base
-  local v = { seat = seat, rules = game.R.name, players = game.players, decision = game.dname }
-  function v.options() return game:options(seat) end
-  function v.view() return game:view(seat) end
-  function v.record() return game:actions(seat) end
-  function v.sample(rng)
-    base = base or fork.base(game, seat)
-    return fork.sample(base, rng)
-  end
-  return v
-end
-M.seat_view = seat_view
+-- The seat view (lua/kontor/seat.lua): its seat, the rule set's name,
+-- the number of players, the decision's name, the seat's options (texts),
+-- its view (g:view(seat)), the public record (g:actions(seat)), and
+-- sample(rng): a copy of the game in which everything the seat cannot see
+-- was drawn again with rng (lua/kontor/fork.lua). The game itself stays
+-- out of reach.
+M.seat_view = seatmod.view
 
 -- The value of a position (a sampled copy) for `seat`: R.score(g, seat) if
 -- the rule set declares one, else its R.scores; at the end, the result.
@@ -345,28 +336,39 @@ function Bot:tune(R)
   self.options = opts
 end
 
--- The engine's side of a decision: the bot is given its seat's view only.
-function Bot:choose(game, seat)
-  if not self.tuned then self:tune(game.R) end
-  return self:decide(seat_view(game, seat or self.seat))
+-- The engine's side of a decision: the bot is given its seat's view
+-- (kontor.seat.view(game, s)) and nothing else; it returns an option
+-- number of that seat's options.
+function Bot:choose(view)
+  if not seatmod.is_view(view) then
+    error(format("Bot:choose takes a seat view (kontor.seat.view(game, seat)), not a %s", type(view)), 2)
+  end
+  if not self.tuned then self:tune({ name = view.rules, bot_options = view.bot_options }) end
+  return self:decide(view)
 end
 
--- What the bot would play for `seat` now and why: k, and its top options
--- as { {text, visits =, value =}, ... } (best first).
-function Bot:explain(game, seat)
-  local k = self:choose(game, seat)
+-- What the bot would play for its view's seat now and why: k, and its top
+-- options as { {text, visits =, value =}, ... } (best first).
+function Bot:explain(view)
+  local k = self:choose(view)
   return k, self.last or {}
 end
 
--- `hint`: what a bot of `spec` (default mcts) would play for `seat` now
--- and why, as lines of text; or nil, message.
-function M.hint(game, seat, spec)
-  if game:over() then return nil, "the game is over" end
-  local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", seat, game.params.seed + #game.hist)
+-- `hint`: what a bot of `spec` (default mcts) would play for the seat of
+-- `view` (a seat view) now and why, as lines of text; or nil, message.
+-- The bot's seed is `seed` (the seat view's hint gives the game's) and
+-- the number of steps the seat sees.
+function M.hint(view, spec, seed)
+  if not seatmod.is_view(view) then
+    error(format("bots.hint takes a seat view (kontor.seat.view(game, seat)), not a %s", type(view)), 2)
+  end
+  if view.over() then return nil, "the game is over" end
+  local s = view.seat
+  local opts = view.options()
+  if not opts then return nil, format("seat %d has no decision now", s) end
+  local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", s, (seed or 1) + view.mark())
   if not b then return nil, err end
-  local opts = game:options(seat)
-  if #opts == 0 then return nil, format("seat %d has no decision now", seat) end
-  local k, top = b:explain(game, seat)
+  local k, top = b:explain(view)
   local lines = { format("The %s bot would play: %s", b:spec(), opts[k]) }
   for i = 1, math.min(5, #top) do
     local t = top[i]

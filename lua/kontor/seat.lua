@@ -1,0 +1,508 @@
+-- kontor.seat: what one seat may learn of a game (docs/api.md "Seat views",
+-- docs/security.md "Seat views: what a seat may see").
+--
+-- seat.view(game, s) is the one way a seat learns anything: the board and
+-- the view as s sees them, s's own options (never another seat's), the
+-- moves, the record and the log with the other seats' unrevealed secret
+-- steps left out, why and hint, undo of s's own steps, a save written for
+-- s, and sample(rng) (a copy of the game with everything s cannot see
+-- dealt again) for bots. Front ends that act for a seat (kontor play,
+-- kontor serve with a seat, the bots) get such a view and nothing else.
+--
+-- The game is in no field of the view: the view is an empty table whose
+-- metatable is hidden (__metatable = false) and whose methods are made by
+-- __index; the game is found through GAME, a weak-keyed table local to
+-- this file. Without the debug library (which no front end gets near the
+-- views: tests/lua/fairness_spec.lua walks every method and result) the
+-- game cannot be reached from a view.
+--
+-- seat.referee(game) is the all-seeing view, for the REPL and tests only.
+
+local fork = require "kontor.fork"
+local csb = require("kontor.core").sandbox
+
+local format = string.format
+
+local M = {}
+
+local GAME = setmetatable({}, { __mode = "k" })     -- view -> game
+local SEAT = setmetatable({}, { __mode = "k" })     -- view -> seat
+local CACHE = setmetatable({}, { __mode = "k" })    -- view -> { name -> bound method }
+local BASE = setmetatable({}, { __mode = "k" })     -- view -> { ctx, n, base } (sample)
+
+local function copy_list(t)
+  local c = {}
+  for i = 1, #t do c[i] = t[i] end
+  return c
+end
+
+local function deep_copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = deep_copy(x) end
+  return t
+end
+
+-- Who decides now, as data: a seat, a list of seats, "chance" or nil.
+local function who_of(game)
+  local w = game:who()
+  if type(w) == "table" then return copy_list(w) end
+  return w
+end
+
+-- The "N:" or "chance:" a text starts with, or nil.
+local function named_seat(action)
+  if type(action) ~= "string" then return nil end
+  local s = action:match("^%s*(%d+)%s*:")
+  if s then return tonumber(s) end
+  if action:match("^%s*chance%s*:") then return 0 end
+  return nil
+end
+
+local function not_yours(seat, named)
+  if named == 0 then
+    return format("seat %d acts only for itself, not for chance", seat)
+  end
+  return format("seat %d acts only for itself, not for seat %d", seat, named)
+end
+
+---------------------------------------------------------------------------
+-- The methods of a seat view: m(v, game, seat, ...)
+---------------------------------------------------------------------------
+
+local METHODS = {}
+local variants_text
+
+function METHODS.who(_, game) return who_of(game) end
+
+function METHODS.over(_, game) return game:over() end
+
+-- The seat's options now (texts), or nil and who decides.
+function METHODS.options(_, game, seat)
+  local opts = game:options(seat)
+  if #opts == 0 then return nil, who_of(game) end
+  return opts
+end
+
+-- The decision as this seat faces it: kind, name, who decides, and the
+-- seat's own options (nil when it does not decide now); in secret orders
+-- the seat's own step (`step`) and its order so far (`pending`), and the
+-- seats that have finished theirs; in a simultaneous decision the seats
+-- that have chosen.
+function METHODS.now(_, game, seat)
+  local d = game:decision(seat)
+  local out = { kind = d.kind, name = d.name, seats = copy_list(d.seats or {}) }
+  if d.kind == "over" then return out end
+  local opts = game:options(seat)
+  if #opts > 0 then out.options = opts end
+  if d.kind == "orders" then
+    out.step = d.steps and d.steps[seat] or nil
+    out.done = copy_list(d.done or {})
+    out.pending = game:pending(seat)
+  elseif d.kind == "simultaneous" then
+    out.chosen = copy_list(d.chosen or {})
+  end
+  return out
+end
+
+function METHODS.apply(_, game, seat, action)
+  local named = named_seat(action)
+  if named and named ~= seat then return nil, not_yours(seat, named) end
+  return game:apply(action, seat)
+end
+
+function METHODS.why(_, game, seat, action)
+  local named = named_seat(action)
+  if named and named ~= seat then return not_yours(seat, named) end
+  return game:why(action, seat)
+end
+
+-- What a bot of `spec` (default mcts) would play for the seat now, and
+-- why, as lines (kontor.bots.hint); or nil and a message.
+function METHODS.hint(v, game, _, spec)
+  if game:over() then return nil, "the game is over" end
+  return require("kontor.bots").hint(v, spec, game.params.seed)
+end
+
+function METHODS.board(_, game, seat) return game:show(seat) end
+METHODS.show = METHODS.board
+
+function METHODS.view(_, game, seat) return game:view(seat) end
+
+function METHODS.moves(_, game, seat) return game:moves(seat) end
+
+-- The steps as "seat: text" (g:actions(seat)), without another seat's
+-- step that repeats its last one: such a step is a "stop here", taken
+-- only when that seat could have gone on, which would tell what it holds.
+local function record_of(game, seat)
+  local all, out = game:actions(seat), {}
+  local mine = tostring(seat) .. ": "
+  for i = 1, #all do
+    local a = all[i]
+    if not (a == all[i - 1] and a:sub(1, #mine) ~= mine) then out[#out + 1] = a end
+  end
+  return out
+end
+
+function METHODS.record(_, game, seat) return record_of(game, seat) end
+METHODS.actions = METHODS.record
+
+function METHODS.log(_, game) return game:log() end
+
+function METHODS.pending(_, game, seat) return game:pending(seat) end
+
+function METHODS.result(_, game) return game:result() end
+
+function METHODS.save(_, game, seat, path) return game:save(path, seat) end
+
+-- The number of steps the seat may see (#record()): a mark for since().
+function METHODS.mark(_, game, seat) return #record_of(game, seat) end
+
+-- What the seat's undo takes back, without taking it: the moves ({seat,
+-- text}, oldest first) and the other seats whose moves go too; or nil and
+-- why not. n of the seat's own moves (default 1).
+local function undo_plan(game, seat, n)
+  local kind = game.kind
+  if kind == "orders" then
+    local mine = game:pending(seat)
+    if #mine == 0 then
+      return nil, "nothing of your order to take back: the moves before the secret orders "
+        .. "can be taken back once the orders are revealed"
+    end
+    local k = math.min(n, #mine)
+    local out = {}
+    for i = #mine - k + 1, #mine do out[#out + 1] = { seat, mine[i] } end
+    return { order = true, moves = out, others = {} }
+  end
+  if kind == "all" then
+    local d = game:decision(seat)
+    for _, s in ipairs(d.chosen or {}) do
+      if s ~= seat then
+        return nil, "the others have chosen in secret: what they chose cannot be taken back before it is revealed"
+      end
+    end
+  end
+  local ml = game:move_list()
+  local mine, upto, others, seen = 0, 0, {}, {}
+  for i = #ml, 1, -1 do
+    local s = ml[i][1]
+    if s == seat then
+      mine = mine + 1
+      upto = #ml - i + 1
+      if mine == n then break end
+    end
+  end
+  for i = #ml - upto + 1, #ml do
+    local s = ml[i][1]
+    if s ~= seat and s ~= 0 and not seen[s] then seen[s] = true; others[#others + 1] = s end
+  end
+  local out = {}
+  for i = #ml - upto + 1, #ml do out[#out + 1] = { ml[i][1], ml[i][2] } end
+  return { moves = out, others = others, count = upto }
+end
+
+function METHODS.undo_plan(_, game, seat, n)
+  n = n or 1
+  if math.type(n) ~= "integer" or n < 1 then
+    error(format("bad argument #1 to 'undo_plan' (a count above 0 expected, got %s)", tostring(n)), 3)
+  end
+  local plan, why = undo_plan(game, seat, n)
+  if not plan then return nil, why end
+  return { moves = plan.moves, others = plan.others }
+end
+
+-- Takes back n of the seat's own moves (default 1), with what the others
+-- did after them: each other seat whose move goes too must agree
+-- (agree(s) -> true; without agree, none does). While secret orders are
+-- open, only steps of the seat's own order. Returns the moves taken back
+-- ({seat, text}, oldest first, as the seat saw them), or nil and why not.
+function METHODS.undo(_, game, seat, n, agree)
+  n = n or 1
+  if math.type(n) ~= "integer" or n < 1 then
+    error(format("bad argument #1 to 'undo' (a count above 0 expected, got %s)", tostring(n)), 3)
+  end
+  local plan, why = undo_plan(game, seat, n)
+  if not plan then return nil, why end
+  if #plan.moves == 0 then return {} end
+  if plan.order then
+    game:undo(#plan.moves, seat)
+    return plan.moves
+  end
+  for _, s in ipairs(plan.others) do
+    if type(agree) ~= "function" or not agree(s) then
+      return nil, format("seat %d did not agree: only your own moves can be taken back without "
+        .. "the others' consent", s)
+    end
+  end
+  game:undo_moves(plan.count)
+  return plan.moves
+end
+
+-- Does again up to n of the seat's own moves undo took back (the next
+-- ones to redo, while they are the seat's). Returns how many.
+function METHODS.redo(_, game, seat, n)
+  n = n or 1
+  local done = 0
+  while done < n do
+    local fut = game:redo_list()
+    local f = fut[#fut]
+    if not f or f[1] ~= seat then break end
+    if game:redo_moves(1) ~= 1 then break end
+    done = done + 1
+  end
+  return done
+end
+
+-- A copy of the game as this seat may imagine it (lua/kontor/fork.lua):
+-- everything it cannot see dealt again with rng.
+function METHODS.sample(v, game, seat, rng)
+  local c = BASE[v]
+  local ctx, n = game.ctx, #game.hist
+  if not (c and c.ctx == ctx and c.n == n) then
+    c = { ctx = ctx, n = n, base = fork.base(game, seat) }
+    BASE[v] = c
+  end
+  return fork.sample(c.base, rng)
+end
+
+-- What an option costs and does, when the rule set says
+-- (R.describe_option, through kontor.describe; escaped); nil if not.
+function METHODS.note(_, game, seat, text)
+  if #game:options(seat) == 0 then return nil end
+  return require("kontor.describe").option(game, seat, text)
+end
+
+-- Why a move of the game is refused now (`buy dock` with no coins), as
+-- the rule set explains it to this seat; nil when the text is legal or no
+-- move of the game. The words that start a move are R.move_words and the
+-- first words of this seat's own options, never another seat's.
+function METHODS.refusal(_, game, seat, text)
+  if game:over() then return nil end
+  local word = text:match("^%s*(%S+)")
+  if not word then return nil end
+  local known = false
+  local w = rawget(game.R, "move_words")
+  if type(w) == "table" then
+    for _, x in ipairs(w) do if x == word then known = true end end
+  end
+  for _, o in ipairs(game:options(seat) or {}) do
+    if (o:match("^%S+") or o) == word then known = true end
+  end
+  if not known then return nil end
+  local ok, why = pcall(game.why, game, text, seat)
+  if not ok then return nil end
+  return why
+end
+
+-- The cards only this seat sees (its piles of visibility "owner" among
+-- the game table's fields, one level deep, as the rule set names cards),
+-- or nil when the seat has no hand.
+function METHODS.hand(_, game, seat)
+  local cards, found = {}, false
+  local R = game.R
+  local function pile_cards(p)
+    local ok, vis = pcall(function() return p:vis() end)
+    if not ok or vis ~= "owner" or p:owner() ~= seat then return end
+    found = true
+    for _, c in ipairs(p:cards()) do
+      local tok, name = csb.call(rawget(R, "card_text") or tostring, game.ctx, c)
+      cards[#cards + 1] = tok and tostring(name) or tostring(c)
+    end
+  end
+  for _, v in pairs(game.ctx) do
+    if type(v) == "userdata" then pile_cards(v)
+    elseif type(v) == "table" and getmetatable(v) == nil then
+      for _, x in pairs(v) do if type(x) == "userdata" then pile_cards(x) end end
+    end
+  end
+  return found and cards or nil
+end
+
+local function kv_text(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
+  return table.concat(keys, ", ")
+end
+
+function variants_text(game)
+  local parts = {}
+  for _, v in ipairs(game.R.applied or {}) do
+    if v.depth == 0 then
+      local o = kv_text(v.recorded)
+      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
+    end
+  end
+  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
+  local o = kv_text(game.params.given_options)
+  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
+  return s
+end
+
+-- The fields a view has, read fresh at every access.
+local FIELDS = {
+  seat = function(_, seat) return seat end,
+  rules = function(game) return game.R.name end,
+  title = function(game) return game.R.title or game.R.name end,
+  players = function(game) return game.players end,
+  names = function(game) return copy_list(game.names) end,
+  -- the name of the seat's decision now, nil when it does not decide
+  decision = function(game, seat)
+    if #game:options(seat) == 0 then return nil end
+    if game.kind == "orders" then return game:decision(seat).steps[seat] end
+    return game.dname
+  end,
+  -- R.decision_words: plain words for decision names, as data
+  decision_words = function(game)
+    local t, out = rawget(game.R, "decision_words"), {}
+    if type(t) ~= "table" then return out end
+    for k, w in next, t do if type(k) == "string" and type(w) == "string" then out[k] = w end end
+    return out
+  end,
+  -- "with hand_limit (size=5); options start_coins=3", or nil: the
+  -- variants and options the game was made with
+  variants_text = function(game) return variants_text(game) end,
+  -- the rule set's defaults for its bots (R.bot_options), as data
+  bot_options = function(game)
+    local o = rawget(game.R, "bot_options")
+    return type(o) == "table" and deep_copy(o) or nil
+  end,
+}
+
+local VIEW_MT = {
+  __metatable = false,
+  __index = function(v, k)
+    local game = GAME[v]
+    if game == nil then return nil end
+    local f = FIELDS[k]
+    if f then return f(game, SEAT[v]) end
+    local m = METHODS[k]
+    if m == nil then return nil end
+    local cache = CACHE[v]
+    local bound = cache[k]
+    if bound == nil then
+      -- callable both as v:name(...) and v.name(...)
+      bound = function(a, ...)
+        local g, s = GAME[v], SEAT[v]
+        if rawequal(a, v) then return m(v, g, s, ...) end
+        return m(v, g, s, a, ...)
+      end
+      cache[k] = bound
+    end
+    return bound
+  end,
+  __newindex = function(_, k)
+    error(format("a seat view cannot be changed (field '%s')", tostring(k)), 2)
+  end,
+  __tostring = function(v)
+    return format("kontor.SeatView(seat %s)", tostring(SEAT[v]))
+  end,
+}
+
+local IS_GAME
+local function is_game(x)
+  IS_GAME = IS_GAME or require("kontor.game").Game
+  return type(x) == "table" and getmetatable(x) == IS_GAME
+end
+
+-- The view of `game` for `seat` (1..players).
+function M.view(game, seat)
+  if not is_game(game) then
+    error(format("bad argument #1 to 'view' (a game expected, got %s)", type(game)), 2)
+  end
+  if math.type(seat) ~= "integer" or seat < 1 or seat > game.players then
+    error(format("bad argument #2 to 'view' (a seat 1..%d expected, got %s)", game.players, tostring(seat)), 2)
+  end
+  local v = setmetatable({}, VIEW_MT)
+  GAME[v], SEAT[v], CACHE[v] = game, seat, {}
+  return v
+end
+
+-- Whether x is a seat view (made by seat.view).
+function M.is_view(x)
+  return type(x) == "table" and GAME[x] ~= nil
+end
+
+-- The names of the methods and fields of a seat view (for tests and docs).
+function M.members()
+  local out = {}
+  for k in pairs(METHODS) do out[#out + 1] = k end
+  for k in pairs(FIELDS) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+---------------------------------------------------------------------------
+-- A table: the seats of a hot-seat game (kontor play)
+---------------------------------------------------------------------------
+
+-- The seat views of every seat of `game`, `new_bot(kind, seat, salt)`
+-- (bots are seeded from the game's seed, which the front end need not
+-- know), and the one thing a front end that seats several people at one
+-- terminal needs besides: `autosave(path)`
+-- writes the whole game when they stop, so that they can go on later
+-- (kontor play --load); it returns true and the number of moves, or nil
+-- and a message, and shows nothing of the game. The game is an upvalue
+-- of autosave, not a field.
+function M.table(game)
+  if not is_game(game) then
+    error(format("bad argument #1 to 'table' (a game expected, got %s)", type(game)), 2)
+  end
+  local views = {}
+  for s = 1, game.players do views[s] = M.view(game, s) end
+  return {
+    players = game.players,
+    views = views,
+    -- a bot of `kind` for seat s, seeded from the game's seed (+ salt) as
+    -- every bot is; or nil and a message
+    new_bot = function(kind, s, salt)
+      local b, err = require("kontor.bots").new(kind, s, game.params.seed + (salt or 0))
+      if not b then return nil, err end
+      b:tune(game.R)
+      return b
+    end,
+    autosave = function(path)
+      if game:over() or #game:move_list() == 0 then return nil end
+      local ok, err = game:save(path)
+      if not ok then return nil, err end
+      return true, #game:move_list()
+    end,
+  }
+end
+
+---------------------------------------------------------------------------
+-- The referee: everything, for the REPL and tests
+---------------------------------------------------------------------------
+
+local Referee = {}
+Referee.__index = Referee
+
+-- The all-seeing view of `game`: what the REPL shows (it is the game's own
+-- view, without a seat). Never given to a front end that acts for a seat.
+function M.referee(game)
+  if not is_game(game) then
+    error(format("bad argument #1 to 'referee' (a game expected, got %s)", type(game)), 2)
+  end
+  return setmetatable({ game = game, players = game.players, rules = game.R.name }, Referee)
+end
+
+function Referee:who() return who_of(self.game) end
+function Referee:over() return self.game:over() end
+function Referee:options(s) return self.game:options(s) end
+function Referee:now() return self.game:decision() end
+function Referee:apply(action, s) return self.game:apply(action, s) end
+function Referee:why(action, s) return self.game:why(action, s) end
+function Referee:board() return self.game:show() end
+Referee.show = Referee.board
+function Referee:view() return self.game:state() end
+function Referee:moves() return self.game:moves() end
+function Referee:record() return self.game:actions() end
+function Referee:log() return self.game:log() end
+function Referee:result() return self.game:result() end
+function Referee:save(path) return self.game:save(path) end
+function Referee:undo(n) return self.game:undo_moves(n) end
+-- The seat view of one seat.
+function Referee:seat(s) return M.view(self.game, s) end
+
+return M
