@@ -179,6 +179,11 @@ function P:print_result()
   local names = {}
   for i, s in ipairs(r.winners) do names[i] = self:name(s) end
   self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  local v = self:any()
+  local why = v.why_won()
+  if why then self:say("Why: ", why) end
+  local seed = v.seed()
+  if seed then self:say(string.format("Seed %d (new seed=%d plays this deal again).", seed, seed)) end
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.

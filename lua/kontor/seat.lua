@@ -153,6 +153,14 @@ function METHODS.pending(_, game, seat) return game:pending(seat) end
 
 function METHODS.result(_, game) return game:result() end
 
+-- Once the game is over: why the winners won (R.why_won, escaped) and the
+-- seed, which replays the deal (public then, never before). nil before.
+function METHODS.why_won(_, game) return require("kontor.describe").why_won(game) end
+function METHODS.seed(_, game)
+  if not game:over() then return nil end
+  return game.params.seed
+end
+
 function METHODS.save(_, game, seat, path) return game:save(path, seat) end
 
 -- The number of steps the seat may see (#record()): a mark for since().

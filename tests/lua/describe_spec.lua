@@ -195,7 +195,7 @@ describe("the end screen says why the winner won", function()
     local b = require("kontor.bots").new("random", 1, seed)
     while not g:over() do
       local s = g:who(); if type(s) == "table" then s = s[1] end
-      g:apply(b:choose(g, s), s)
+      g:apply(b:choose(require("kontor.seat").view(g, s)), s)
     end
     return g
   end

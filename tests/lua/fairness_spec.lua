@@ -753,8 +753,8 @@ describe("kontor play shows a seat only what its view shows", function()
     local out = play("--players 2 --seed 3 --names Ann,Bob --bot 2=random", "view 2\nview Bob\nview 1\n")
     assert.truthy(has(out, "view: in play you see and act only for your own seat (Ann)\n"
       .. "view: in play you see and act only for your own seat (Ann)\n"), out)
-    assert.falsy(out:match("\n[ >] Bob:[^\n]*hand %d+ cards?: "), out)
-    assert.truthy(out:match("\n> Ann:[^\n]*hand %d+ cards: "), out)
+    assert.falsy(out:match("\n[ *] Bob:[^\n]*hand %d+ cards?: "), out)
+    assert.truthy(out:match("\n%* Ann:[^\n]*hand %d+ cards: "), out)
   end)
 
   it("save FILE writes what the seat at the keyboard sees: no bot's unrevealed order", function()
