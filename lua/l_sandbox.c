@@ -751,10 +751,22 @@ void kn_sandbox_charge(lua_State *L, double work) {
     charge(L, work);
 }
 
+/* Calls the library function (upvalue 1) with the guard's arguments.
+ * Called from C, it has no name of its own: its "bad argument #1 to '?'"
+ * gets the guard's (upvalue 3) before it goes on. */
 static int forward(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    if (lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0) != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        const char *q = msg != NULL && lua_type(L, -1) == LUA_TSTRING
+                        && strncmp(msg, "bad argument #", 14) == 0 ? strstr(msg, " to '?'") : NULL;
+        if (q != NULL) {
+            lua_pushfstring(L, "%s to '%s'%s", lua_pushlstring(L, msg, (size_t)(q - msg)),
+                            lua_tostring(L, lua_upvalueindex(3)), q + 7);
+        }
+        return lua_error(L);
+    }
     return lua_gettop(L);
 }
 
@@ -778,6 +790,7 @@ static int forward(lua_State *L) {
 
 #define STEPS_PER_UNIT 16                  /* matcher steps per work unit */
 #define BYTES_PER_UNIT 256                 /* bytes compared per work unit */
+#define BYTES_PER_UNIT_COPY 16             /* bytes read or written, one by one */
 
 /* The end of the class that starts at p[i] (after a '['), as classEnd
  * finds it; lp if it has none (Lua raises "malformed pattern"). */
@@ -933,6 +946,29 @@ static int guard_rep(lua_State *L) {
             lua_pushliteral(L, "");
             return 1;
         }
+        /* The bytes written; a result over the memory cap fails at once
+         * (its buffer is allocated first), with the memory error. */
+        double bytes = (double)n * (double)(l + lsep);
+        if (n > 0 && bytes <= (double)cap()) charge(L, bytes / BYTES_PER_UNIT_COPY);
+    }
+    return forward(L);
+}
+
+/* Functions that read each byte of some string arguments once (and write
+ * at most a few bytes for each): upvalue 2 is divisor * 256 + mask, where
+ * bit k of mask is argument k, and bit 0 all arguments. They charge the
+ * bytes / divisor: a pass over a string near the memory cap would take
+ * longer than a step's time. */
+static int guard_bytes(lua_State *L) {
+    if (lim.armed) {
+        lua_Integer extra = lua_tointeger(L, lua_upvalueindex(2));
+        int mask = (int)(extra & 255), top = lua_gettop(L);
+        double bytes = 0;
+        for (int k = 1; k <= top; k++) {
+            if (!((mask & 1) || (k < 8 && (mask >> k) & 1))) continue;
+            if (lua_type(L, k) == LUA_TSTRING) bytes += (double)lua_rawlen(L, k);
+        }
+        charge(L, bytes / (double)(extra >> 8));
     }
     return forward(L);
 }
@@ -976,13 +1012,33 @@ static int guard_move(lua_State *L) {
     return forward(L);
 }
 
+/* The longest string among t[1..n] (raw): without a comparison function
+ * table.sort compares strings byte by byte (strcoll). */
+static double longest_string(lua_State *L, lua_Integer n) {
+    size_t most = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, 1, i) == LUA_TSTRING && lua_rawlen(L, -1) > most)
+            most = lua_rawlen(L, -1);
+        lua_pop(L, 1);
+    }
+    return (double)most;
+}
+
 /* table.insert, table.remove (shift up to #t elements), table.sort
- * (about n log n comparisons). */
+ * (about n log n comparisons, each of up to the longest string's bytes
+ * without a comparison function). */
 static int guard_shift(lua_State *L) {
     if (lim.armed && lua_type(L, 1) == LUA_TTABLE) {
-        double n = (double)plain_len(L, 1);
+        lua_Integer len = plain_len(L, 1);
+        double n = (double)len;
         int sort = (int)lua_tointeger(L, lua_upvalueindex(2));
-        charge(L, sort ? n * (1 + log2(n + 1)) : n);
+        if (!sort) {
+            charge(L, n);
+        } else {
+            charge(L, n);                       /* the scan for strings */
+            double cmp = lua_isnoneornil(L, 2) ? 1 + longest_string(L, len) / BYTES_PER_UNIT : 1;
+            charge(L, n * (1 + log2(n + 1)) * cmp);
+        }
     }
     return forward(L);
 }
@@ -1027,7 +1083,8 @@ static void guard(lua_State *L, const char *lib, const char *name, lua_CFunction
     }
     if (lua_getfield(L, -1, name) == LUA_TFUNCTION) {
         lua_pushinteger(L, extra);
-        lua_pushcclosure(L, g, 2);
+        lua_pushstring(L, name);
+        lua_pushcclosure(L, g, 3);
         lua_setfield(L, -2, name);
         lua_pop(L, 1);
     } else {
@@ -1048,6 +1105,19 @@ static void open_guards(lua_State *L) {
     guard(L, "table", "remove", guard_shift, 0);
     guard(L, "table", "sort", guard_shift, 1);
     guard(L, "coroutine", "close", guard_close, 0);
+    /* A pass over the bytes: divisor * 256 + mask (bit k: argument k,
+     * bit 0: all), from the times in docs/security.md. */
+    guard(L, "string", "upper", guard_bytes, 16 * 256 + 2);
+    guard(L, "string", "lower", guard_bytes, 16 * 256 + 2);
+    guard(L, "string", "reverse", guard_bytes, 16 * 256 + 2);
+    guard(L, "string", "format", guard_bytes, 8 * 256 + 1);
+    guard(L, "string", "pack", guard_bytes, 2 * 256 + 1);
+    guard(L, "string", "packsize", guard_bytes, 2 * 256 + 2);
+    guard(L, "string", "unpack", guard_bytes, 2 * 256 + 2);
+    guard(L, "utf8", "len", guard_bytes, 16 * 256 + 2);
+    guard(L, "utf8", "offset", guard_bytes, 16 * 256 + 2);
+    guard(L, "utf8", "codes", guard_bytes, 16 * 256 + 2);
+    guard(L, "_G", "tonumber", guard_bytes, 16 * 256 + 2);
 }
 
 static const luaL_Reg sandbox_funcs[] = {
