@@ -752,18 +752,24 @@ void kn_sandbox_charge(lua_State *L, double work) {
 }
 
 /* Calls the library function (upvalue 1) with the guard's arguments.
- * Called from C, it has no name of its own: its "bad argument #1 to '?'"
- * gets the guard's (upvalue 3) before it goes on. */
+ * Called from C, it has no name of its own: its "bad argument #2 to '?'
+ * (...)" is raised again by luaL_argerror from the guard, which has the
+ * caller's name for it (and counts self in a method call), as Lua would. */
 static int forward(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     if (lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0) != LUA_OK) {
-        const char *msg = lua_tostring(L, -1);
-        const char *q = msg != NULL && lua_type(L, -1) == LUA_TSTRING
-                        && strncmp(msg, "bad argument #", 14) == 0 ? strstr(msg, " to '?'") : NULL;
-        if (q != NULL) {
-            lua_pushfstring(L, "%s to '%s'%s", lua_pushlstring(L, msg, (size_t)(q - msg)),
-                            lua_tostring(L, lua_upvalueindex(3)), q + 7);
+        static const char head[] = "bad argument #", mid[] = " to '?' (";
+        size_t len;
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        if (msg != NULL && strncmp(msg, head, sizeof head - 1) == 0 && msg[len - 1] == ')') {
+            char *end;
+            long arg = strtol(msg + sizeof head - 1, &end, 10);
+            if (arg > 0 && arg < 256 && strncmp(end, mid, sizeof mid - 1) == 0) {
+                const char *extra = end + sizeof mid - 1;
+                lua_pushlstring(L, extra, (size_t)(msg + len - 1 - extra));
+                return luaL_argerror(L, (int)arg, lua_tostring(L, -1));
+            }
         }
         return lua_error(L);
     }
@@ -954,6 +960,23 @@ static int guard_rep(lua_State *L) {
     return forward(L);
 }
 
+/* string.sub(s, i, j): the bytes copied, from i and j as str_sub reads
+ * them (a few bytes cost nothing; a copy of 200 MiB took 0.140 s). */
+static int guard_sub(lua_State *L) {
+    int isi, isj = 1;
+    lua_Integer i = lua_tointegerx(L, 2, &isi), j = -1;
+    if (!lua_isnoneornil(L, 3)) j = lua_tointegerx(L, 3, &isj);
+    if (lim.armed && lua_type(L, 1) == LUA_TSTRING && isi && isj) {
+        lua_Integer l = (lua_Integer)lua_rawlen(L, 1);
+        if (i < 0) i = i < -l ? 1 : l + i + 1;
+        else if (i == 0) i = 1;
+        if (j > l) j = l;
+        else if (j < 0) j = j < -l ? 0 : l + j + 1;
+        if (i <= j) charge(L, ((double)j - (double)i + 1) / BYTES_PER_UNIT_COPY);
+    }
+    return forward(L);
+}
+
 /* Functions that read each byte of some string arguments once (and write
  * at most a few bytes for each): upvalue 2 is divisor * 256 + mask, where
  * bit k of mask is argument k, and bit 0 all arguments. They charge the
@@ -1083,8 +1106,7 @@ static void guard(lua_State *L, const char *lib, const char *name, lua_CFunction
     }
     if (lua_getfield(L, -1, name) == LUA_TFUNCTION) {
         lua_pushinteger(L, extra);
-        lua_pushstring(L, name);
-        lua_pushcclosure(L, g, 3);
+        lua_pushcclosure(L, g, 2);
         lua_setfield(L, -2, name);
         lua_pop(L, 1);
     } else {
@@ -1107,6 +1129,7 @@ static void open_guards(lua_State *L) {
     guard(L, "coroutine", "close", guard_close, 0);
     /* A pass over the bytes: divisor * 256 + mask (bit k: argument k,
      * bit 0: all), from the times in docs/security.md. */
+    guard(L, "string", "sub", guard_sub, 0);
     guard(L, "string", "upper", guard_bytes, 16 * 256 + 2);
     guard(L, "string", "lower", guard_bytes, 16 * 256 + 2);
     guard(L, "string", "reverse", guard_bytes, 16 * 256 + 2);
