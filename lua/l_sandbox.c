@@ -978,6 +978,47 @@ static int guard_sub(lua_State *L) {
     return forward(L);
 }
 
+/* string.format(f, ...): the bytes of f and of the string arguments / 8
+ * (%q writes up to 4 bytes a byte), and each conversion by its kind: a
+ * number printed with %f takes a digit for each power of ten (7.2 us for
+ * %f of 1e308, 123 ns for %.2f of 3.14), %e and %g a digit for each of
+ * the precision (2.5 us for %.99e), the others 16 units (249 ns for
+ * %99d). */
+static int guard_format(lua_State *L) {
+    size_t lf;
+    const char *f = lua_tolstring(L, 1, &lf);
+    if (lim.armed && f != NULL) {
+        double units = 0, bytes = 0;
+        int top = lua_gettop(L), arg = 1;
+        for (int k = 1; k <= top; k++)
+            if (lua_type(L, k) == LUA_TSTRING) bytes += (double)lua_rawlen(L, k);
+        for (size_t i = 0; i < lf; i++) {
+            if (f[i] != '%') continue;
+            if (++i < lf && f[i] == '%') continue;
+            while (i < lf && strchr("-+ #0", f[i]) != NULL) i++;
+            while (i < lf && f[i] >= '0' && f[i] <= '9') i++;
+            double precision = 6;
+            if (i < lf && f[i] == '.') {
+                precision = 0;
+                while (++i < lf && f[i] >= '0' && f[i] <= '9') precision = precision * 10 + (f[i] - '0');
+            }
+            if (i >= lf) break;
+            arg++;
+            char c = f[i];
+            if (c == 'f' || c == 'F') {
+                double x = fabs((double)lua_tonumber(L, arg));
+                units += 1 + (x >= 10 && x <= HUGE_VAL / 2 ? log10(x) : 0) + precision / 8;
+            } else if (strchr("eEgGaA", c) != NULL) {
+                units += 1 + precision;
+            } else {
+                units += 16;
+            }
+        }
+        charge(L, units + bytes / 8);
+    }
+    return forward(L);
+}
+
 /* Functions that read each byte of some string arguments once (and write
  * at most a few bytes for each): upvalue 2 is divisor * 256 + mask, where
  * bit k of mask is argument k, and bit 0 all arguments. They charge the
@@ -1134,7 +1175,7 @@ static void open_guards(lua_State *L) {
     guard(L, "string", "upper", guard_bytes, 16 * 256 + 2);
     guard(L, "string", "lower", guard_bytes, 16 * 256 + 2);
     guard(L, "string", "reverse", guard_bytes, 16 * 256 + 2);
-    guard(L, "string", "format", guard_bytes, 8 * 256 + 1);
+    guard(L, "string", "format", guard_format, 0);
     guard(L, "string", "pack", guard_bytes, 2 * 256 + 1);
     guard(L, "string", "packsize", guard_bytes, 2 * 256 + 2);
     guard(L, "string", "unpack", guard_bytes, 2 * 256 + 2);

@@ -44,6 +44,12 @@ armed("find a 10 KB class in 5 KB", "local s, p = ('a'):rep(5000), '[' .. ('b'):
 armed("gsub '(x*)' with 2,000 '%1' in 2 KB", "local s, r = ('a'):rep(2000), ('%1'):rep(2000)",
   "s:gsub('(x*)', r)")
 armed("gsub '%s+' in 1 MB", "local s = ('a '):rep(5e5)", "s:gsub('%s+', '')")
+armed("format %f of 1e308, 20,000 times", "local t = {} for i = 1, 20000 do t[i] = 1e308 end local F = ('%f'):rep(20000)",
+  "string.format(F, table.unpack(t))")
+armed("format %.99e of 1e308, 20,000 times", "local t = {} for i = 1, 20000 do t[i] = 1e308 end local F = ('%.99e'):rep(20000)",
+  "string.format(F, table.unpack(t))")
+armed("format %99d, 20,000 times", "local t = {} for i = 1, 20000 do t[i] = 1 end local F = ('%99d'):rep(20000)",
+  "string.format(F, table.unpack(t))")
 armed("sort 16384 strings of 3 KB", [[
   local base, t = ('x'):rep(3000), {}
   for i = 1, 16384 do t[i] = base .. string.format('%08d', i * 7919 % 16384) end]], "table.sort(t)")

@@ -41,6 +41,12 @@ end
 A["back references"] = function()
   return ("a"):rep(64 * 1024):find("(a*)%1%1%1%1b")
 end
+-- %f of 1e308 prints 309 digits: 7.2 us each, 0.72 s for 100,000.
+A["format %f of 1e308 100,000 times"] = function()
+  local t = {}
+  for i = 1, 100000 do t[i] = 1e308 end
+  return #string.format(("%f"):rep(100000), table.unpack(t))
+end
 A["gsub replacement of 512 Ki %1"] = function()
   return ("a"):rep(MiB):gsub("(x*)", ("%1"):rep(512 * 1024))
 end
