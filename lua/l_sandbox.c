@@ -845,7 +845,7 @@ static double match_steps(const char *p, size_t lp, double n, double *tail) {
         }
         if (c == '%' && i + 1 < lp && p[i + 1] == 'f') {  /* %f[set]: one byte */
             i = i + 2 < lp && p[i + 2] == '[' ? class_end(p, i + 3, lp) : i + 2;
-            steps += ways * (double)(i - item + 1);
+            steps += ways * 2 * (double)(i - item + 1);  /* the bytes before and at */
             continue;
         }
         if (c == '%') i += 2;
@@ -912,6 +912,7 @@ static int guard_pattern(lua_State *L) {
         lua_tolstring(L, 1, &ls);
         const char *p = lua_tolstring(L, 2, &lp);
         double n = subject_from(L, ls, which == PAT_GSUB ? 0 : 3);
+        charge(L, (double)lp / BYTES_PER_UNIT_COPY);   /* reading the pattern, here */
         if (which == PAT_FIND && (lua_toboolean(L, 4) || no_specials(p, lp))) {
             /* lmemfind: a byte search, then up to lp bytes compared at each
              * of the n - lp + 1 places. */
@@ -992,6 +993,7 @@ static int guard_format(lua_State *L) {
         int top = lua_gettop(L), arg = 1;
         for (int k = 1; k <= top; k++)
             if (lua_type(L, k) == LUA_TSTRING) bytes += (double)lua_rawlen(L, k);
+        charge(L, bytes / 8);                   /* before f is read here */
         for (size_t i = 0; i < lf; i++) {
             if (f[i] != '%') continue;
             if (++i < lf && f[i] == '%') continue;
@@ -1014,7 +1016,7 @@ static int guard_format(lua_State *L) {
                 units += 16;
             }
         }
-        charge(L, units + bytes / 8);
+        charge(L, units);
     }
     return forward(L);
 }
