@@ -224,7 +224,6 @@ static const luaL_Reg counter_meta[] = {
     {"__len", l_count},
     {"__tostring", l_tostring},
     {"__gc", l_gc},
-    {"__close", l_gc},
     {NULL, NULL}
 };
 

@@ -383,7 +383,6 @@ static const luaL_Reg pile_meta[] = {
     {"__len", l_count},
     {"__tostring", l_tostring},
     {"__gc", l_gc},
-    {"__close", l_gc},
     {NULL, NULL}
 };
 

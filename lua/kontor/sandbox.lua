@@ -137,7 +137,9 @@ local real_setmetatable, real_getmetatable = setmetatable, getmetatable
 -- setmetatable cannot become weak (__mode) or finalizable (__gc) behind the
 -- check. Weak tables are refused because Lua 5.4.4's emergency collection
 -- can free a table still in use when one is involved (luaV_finishset);
--- finalizers because they run at any later time, outside the limits.
+-- finalizers because they run at any later time, outside the limits;
+-- __close because rule scripts have no to-be-closed values (5.4.4's bugs
+-- in closing them: docs/security.md).
 local function metatable_functions()
   local copy_of, original_of = {}, {}
   local function set(t, mt)
@@ -153,6 +155,8 @@ local function metatable_functions()
         error("setmetatable: __gc finalizers are not allowed in rule scripts", 2)
       elseif k == "__mode" then
         error("setmetatable: weak tables (__mode) are not allowed in rule scripts", 2)
+      elseif k == "__close" then
+        error("setmetatable: __close is not allowed in rule scripts (no to-be-closed values)", 2)
       end
       if type(k) == "string" and k:sub(1, 2) == "__" then c[k] = v end
     end

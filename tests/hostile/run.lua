@@ -5,8 +5,9 @@
 -- would hang or crash without its protection fails the test instead of
 -- the test run) it prints the result as JSON.
 local json = kontor.json
--- A loop ends by the time limit: a short one keeps the suite quick.
-kontor.core.sandbox.limits { time = tonumber(os.getenv("T") or 0.5) }
+-- A loop ends by the time limit: a short one keeps the suite quick. W, if
+-- set, is the work limit (units per step).
+kontor.core.sandbox.limits { time = tonumber(os.getenv("T") or 0.5), work = tonumber(os.getenv("W") or nil) }
 
 local function snapshot(g)
   return json.encode(g:state()) .. "\n" .. table.concat(g:log(), "\n") .. "\n"

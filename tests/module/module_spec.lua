@@ -184,7 +184,8 @@ describe("rule scripts under lua5.4 get the program's sandbox and limits", funct
   -- unchanged, the host still working, in both.
   local ATTACKS = { "loop in xpcall handler", "pcall loop in coroutine", "loop in __close",
     "loop in __index", "unbounded table", "doubling concat", "many coroutines", "log flood",
-    "pile flood", "find .-.-.-b", "concat 2^40 via __index", "nested coroutine.close", "__gc" }
+    "pile flood", "find .-.-.-b", "concat 2^40 via __index", "nested coroutine.close", "__gc",
+    "plain find 2 MiB in 4 MiB" }
   local function attack(cmd)
     local out, code = capture("timeout -s KILL 120 " .. cmd)
     assert.are.equal(0, code, out)
