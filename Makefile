@@ -45,11 +45,36 @@ module: build/lua/kontor/core.so
 LUA_STATIC := $(wildcard $(shell pkg-config --variable=libdir lua5.4)/liblua5.4.a)
 PROG_LIBS  := $(if $(LUA_STATIC),-rdynamic $(LUA_STATIC) $(shell pkg-config --libs jansson libedit) -ldl,$(PKG_LIBS))
 
-build/kontor: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PROG_LIBS) -lm
+# The engine's modules compiled at build time (repl/chunks.h): every .lua
+# file under lua/kontor/ and repl/ (found anew each run), compiled by
+# repl/gen/lua_chunks.c, which links the program's Lua, into data linked
+# into the program, which loads them without compiling them at each start
+# (a file changed since is loaded as text until the next build). Rule
+# scripts (variants/) are never among them.
+LUA_MODS   := $(sort $(shell find lua/kontor -name '*.lua')) $(sort $(wildcard repl/*.lua))
+LUA_LIBS   := $(if $(LUA_STATIC),$(LUA_STATIC) -ldl,$(shell pkg-config --libs lua5.4))
+CHUNKS_OBJ := build/obj/gen/chunks.o
 
-build/asan/kontor: $(ASAN_OBJ)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJ) $(PROG_LIBS) -lm
+build/kontor: $(OBJ) $(CHUNKS_OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(CHUNKS_OBJ) $(PROG_LIBS) -lm
+
+build/asan/kontor: $(ASAN_OBJ) $(CHUNKS_OBJ)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJ) $(CHUNKS_OBJ) $(PROG_LIBS) -lm
+
+# ---- the engine's modules compiled at build time (repl/chunks.h) ----------
+build/gen/lua_chunks: repl/gen/lua_chunks.c repl/chunks.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LUA_LIBS) -lm
+
+build/gen/chunks.c: build/gen/lua_chunks $(LUA_MODS)
+	build/gen/lua_chunks $(LUA_MODS) >$@.tmp
+	@mv $@.tmp $@
+
+$(CHUNKS_OBJ): build/gen/chunks.c repl/chunks.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Irepl -c $< -o $@
+
+build/obj/repl/main.o build/asan/obj/repl/main.o: repl/chunks.h
 
 build/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)

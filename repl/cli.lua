@@ -164,8 +164,8 @@ local function variants_of(t)
   return vs
 end
 
-local function cmd_list(kontor)
-  local entries = kontor.list()
+local function cmd_list(rules)
+  local entries = rules.list()
   local w = 0
   for _, e in ipairs(entries) do w = math.max(w, #e.name) end
   for _, e in ipairs(entries) do
@@ -328,13 +328,18 @@ local function cmd_repl(kontor, args, first, mode)
 end
 
 function M.main(home, args)
+  local cmd = args[1]
+  -- --help, --version and --list load no more of the engine than they use
+  if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
+  if cmd == "--version" then out("kontor ", require("kontor.core").version, "\n"); return 0 end
+  if cmd == "--list" or cmd == "list" then
+    local rules = require "kontor.rules"
+    rules.home = home
+    return cmd_list(rules)
+  end
   local kontor = require "kontor"
   kontor.set_home(home)
   _G.kontor = kontor
-  local cmd = args[1]
-  if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
-  if cmd == "--version" then out("kontor ", kontor.version, "\n"); return 0 end
-  if cmd == "--list" or cmd == "list" then return cmd_list(kontor) end
   if cmd == "run" then return cmd_run(kontor, args) end
   if cmd == "sim" then return cmd_sim(kontor, args) end
   if cmd == "serve" then
