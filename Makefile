@@ -112,6 +112,7 @@ test: build/kontor build/asan/kontor build/lua/kontor/core.so $(CTESTS)
 	    sh tests/run $(CTESTS)
 
 bench: build/kontor build/fixed_time.so
+	@sh tests/bench/startup.sh
 	@sh tests/bench/run
 	@sh tests/balance/bench.sh
 	@echo "== bots: mcts (1,000 iterations) for seat 1 of 4-player Sea Merchants, CPU time a decision (issue 15: median under 0.5 s)"
