@@ -2,8 +2,12 @@
 #
 #   make            build build/kontor
 #   make test       C unit tests, Lua specs under ASan+UBSan, and a short
-#                   pass of each fuzzer; ends with "N passed, N failed"
-#   make bench      the engine against plain Lua loops (docs/performance.md)
+#                   pass of each fuzzer, side by side (JOBS=N at a time);
+#                   ends with "N passed, N failed, N skipped"
+#   make check      the quick pass: the same suites on the plain build, no
+#                   sanitizers, no fuzzing, no docs/balance.md walkthrough
+#   make bench      the start-up and the engine against plain Lua loops
+#                   (docs/performance.md)
 #   make module     build/lua/kontor/core.so: `require "kontor"` from stock
 #                   lua5.4 (docs/module.md)
 #   make install    PREFIX=/usr/local DESTDIR=  (the program and the module)
@@ -32,7 +36,7 @@ CORE_ASAN_OBJ := $(CORE_SRC:%.c=build/asan/obj/%.o)
 
 CTESTS   := $(patsubst tests/core/%.c,build/asan/tests/%,$(wildcard tests/core/test_*.c))
 
-.PHONY: all test bench install uninstall clean check-deps fuzz module
+.PHONY: all test check bench install uninstall clean check-deps fuzz module
 all: build/kontor build/lua/kontor/core.so
 module: build/lua/kontor/core.so
 
@@ -106,10 +110,30 @@ build/asan/tests/%: tests/core/%.c $(CORE_ASAN_OBJ) $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $< $(CORE_ASAN_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
 
-test: build/kontor build/asan/kontor build/lua/kontor/core.so $(CTESTS)
-	@$(MAKE) --no-print-directory fuzz-build
-	@KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS="$(FUZZ_BIN)" \
+# ---- make test, make check (tests/run) ------------------------------------
+# The suites run side by side, JOBS at a time (default: the number of
+# cores); what they need is built with as many jobs unless make was given -j.
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_J    = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
+CORE_OBJ := $(CORE_SRC:%.c=build/obj/%.o)
+PLAIN_CTESTS := $(patsubst tests/core/%.c,build/tests/%,$(wildcard tests/core/test_*.c))
+
+test:
+	@$(MAKE) --no-print-directory $(TEST_J) build/kontor build/asan/kontor \
+	    build/lua/kontor/core.so $(CTESTS) fuzz-build
+	@JOBS=$(JOBS) KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS="$(FUZZ_BIN)" \
 	    sh tests/run $(CTESTS)
+
+# The quick pass for developers: the same suites on the plain build, without
+# the sanitizers, the fuzzers and the walkthrough of docs/balance.md.
+check:
+	@$(MAKE) --no-print-directory $(TEST_J) build/kontor build/lua/kontor/core.so $(PLAIN_CTESTS)
+	@JOBS=$(JOBS) CHECK=1 KONTOR=build/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS= \
+	    sh tests/run $(PLAIN_CTESTS)
+
+build/tests/%: tests/core/%.c $(CORE_OBJ) $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(CORE_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
 
 bench: build/kontor build/fixed_time.so
 	@sh tests/bench/startup.sh
@@ -184,8 +208,8 @@ fuzz: $(FUZZ_BIN)
 	        $$([ $$h = rules ] && echo "$(FUZZ_SEEDS_rules)") || exit 1; \
 	done
 
-# A short pass of each harness (20 s); `make test` runs the same pass as
-# one suite of its own (tests/run).
+# A short pass of each harness (20 s); `make test` runs the same pass, one
+# suite a harness (tests/run).
 .PHONY: fuzz-ci
 fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
