@@ -49,4 +49,19 @@ static inline uint64_t kn_chunk_hash(const unsigned char *p, size_t n) {
     return h ^ (h >> 29);
 }
 
+/* A string's length as lua_dump writes it (ldump.c, dumpSize): 7 bits a
+ * byte, most significant first, the last byte marked with 0x80. Writes at
+ * most 10 bytes to out; returns how many. */
+static inline size_t kn_chunk_dump_size(unsigned char *out, size_t x) {
+    unsigned char rev[16];
+    size_t n = 0;
+    do {
+        rev[n++] = (unsigned char)(x & 0x7f);
+        x >>= 7;
+    } while (x != 0);
+    for (size_t i = 0; i < n; i++) out[i] = rev[n - 1 - i];
+    out[n - 1] |= 0x80;
+    return n;
+}
+
 #endif

@@ -98,12 +98,24 @@ static const char *chunk_reader(lua_State *L, void *ud, size_t *size) {
     return p->part[p->i++];
 }
 
+/* Loads chunk c (binary only) under the name "@FILE" in place of the
+ * one it was compiled with: the same name the text would have had. */
+static int load_chunk(lua_State *L, const struct kn_chunk *c, const char *file) {
+    size_t flen = strlen(file);
+    unsigned char size[16];
+    size_t n = kn_chunk_dump_size(size, flen + 2);  /* "@" FILE, plus one */
+    struct chunk_pieces p = {
+        { (const char *)c->code, (const char *)size, "@", file, (const char *)c->code + c->name_end },
+        { c->name_at, n, 1, flen, c->code_len - c->name_end },
+        0,
+    };
+    return lua_load(L, chunk_reader, &p, file, "b");
+}
+
 /* package.searchers[2], before the one for Lua files: finds the module's
  * file as that searcher would (package.searchpath over package.path), and
  * if it is one of the engine's own, unchanged since the build, loads its
- * chunk under the name "@FILE" the text would have had (the name's length
- * is written as lua_dump writes a string's, 7 bits a byte, the last one
- * marked). Otherwise nothing, and the next searcher loads the text.
+ * chunk. Otherwise nothing, and the next searcher loads the text.
  * Upvalues: the home, package, the original package.searchpath. */
 static int chunk_searcher(lua_State *L) {
     luaL_checkstring(L, 1);
@@ -118,22 +130,7 @@ static int chunk_searcher(lua_State *L) {
     if (file == NULL || strncmp(file, home, hlen) != 0 || file[hlen] != '/') return 0;
     const struct kn_chunk *c = chunk_for(file + hlen + 1);
     if (c == NULL || !same_text(file, c)) return 0;
-
-    size_t flen = strlen(file), x = flen + 2;  /* "@" FILE, plus one */
-    unsigned char size[16], rev[16];
-    size_t n = 0;
-    do {
-        rev[n++] = (unsigned char)(x & 0x7f);
-        x >>= 7;
-    } while (x != 0);
-    for (size_t i = 0; i < n; i++) size[i] = rev[n - 1 - i];
-    size[n - 1] |= 0x80;
-    struct chunk_pieces p = {
-        { (const char *)c->code, (const char *)size, "@", file, (const char *)c->code + c->name_end },
-        { c->name_at, n, 1, flen, c->code_len - c->name_end },
-        0,
-    };
-    if (lua_load(L, chunk_reader, &p, file, "b") != LUA_OK) return 0;
+    if (load_chunk(L, c, file) != LUA_OK) return 0;  /* the text, then */
     lua_pushvalue(L, 2);
     return 2;
 }

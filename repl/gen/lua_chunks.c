@@ -44,20 +44,6 @@ static int writer(lua_State *L, const void *p, size_t n, void *ud) {
     return 0;
 }
 
-/* A string's length as lua_dump writes it (ldump.c, dumpSize): 7 bits a
- * byte, most significant first, the last byte marked with 0x80. */
-static size_t put_size(unsigned char *out, size_t x) {
-    unsigned char tmp[16];
-    size_t n = 0;
-    do {
-        tmp[n++] = (unsigned char)(x & 0x7f);
-        x >>= 7;
-    } while (x != 0);
-    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
-    out[n - 1] |= 0x80;
-    return n;
-}
-
 static unsigned char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (f == NULL) return NULL;
@@ -82,7 +68,7 @@ static int find_name(const struct buf *code, const char *name, size_t *at, size_
     unsigned char want[4200];
     size_t len = strlen(name);
     if (len > 4096) return 0;
-    size_t k = put_size(want, len + 1);
+    size_t k = kn_chunk_dump_size(want, len + 1);
     memcpy(want + k, name, len);
     k += len;
     int found = 0;
@@ -115,7 +101,7 @@ static const char *pieces_reader(lua_State *L, void *ud, size_t *size) {
 static int renames(lua_State *L, const struct buf *code, size_t at, size_t end) {
     static const char other[] = "@/a/path/the/loader/puts/here.lua";
     unsigned char name[64];
-    size_t k = put_size(name, sizeof other);
+    size_t k = kn_chunk_dump_size(name, sizeof other);
     memcpy(name + k, other, sizeof other - 1);
     struct pieces p = { { (const char *)code->p, (const char *)name, (const char *)code->p + end },
                         { at, k + sizeof other - 1, code->n - end }, 0 };
