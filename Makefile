@@ -2,8 +2,12 @@
 #
 #   make            build build/kontor
 #   make test       C unit tests, Lua specs under ASan+UBSan, and a short
-#                   pass of each fuzzer; ends with "N passed, N failed, N skipped"
-#   make bench      the engine against plain Lua loops (docs/performance.md)
+#                   pass of each fuzzer, side by side (JOBS=N at a time);
+#                   ends with "N passed, N failed, N skipped"
+#   make check      the quick pass: the same suites on the plain build, no
+#                   sanitizers, no fuzzing, no docs/balance.md walkthrough
+#   make bench      the start-up and the engine against plain Lua loops
+#                   (docs/performance.md)
 #   make module     build/lua/kontor/core.so: `require "kontor"` from stock
 #                   lua5.4 (docs/module.md)
 #   make install    PREFIX=/usr/local DESTDIR=  (the program and the module)
@@ -32,7 +36,7 @@ CORE_ASAN_OBJ := $(CORE_SRC:%.c=build/asan/obj/%.o)
 
 CTESTS   := $(patsubst tests/core/%.c,build/asan/tests/%,$(wildcard tests/core/test_*.c))
 
-.PHONY: all test bench install install-module uninstall clean check-deps fuzz module
+.PHONY: all test check bench install install-module uninstall clean check-deps fuzz module
 all: build/kontor build/lua/kontor/core.so
 module: build/lua/kontor/core.so
 
@@ -45,11 +49,36 @@ module: build/lua/kontor/core.so
 LUA_STATIC := $(wildcard $(shell pkg-config --variable=libdir lua5.4)/liblua5.4.a)
 PROG_LIBS  := $(if $(LUA_STATIC),-rdynamic $(LUA_STATIC) $(shell pkg-config --libs jansson libedit) -ldl,$(PKG_LIBS))
 
-build/kontor: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(PROG_LIBS) -lm
+# The engine's modules compiled at build time (repl/chunks.h): every .lua
+# file under lua/kontor/ and repl/ (found anew each run), compiled by
+# repl/gen/lua_chunks.c, which links the program's Lua, into data linked
+# into the program, which loads them without compiling them at each start
+# (a file changed since is loaded as text until the next build). Rule
+# scripts (variants/) are never among them.
+LUA_MODS   := $(sort $(shell find lua/kontor -name '*.lua')) $(sort $(wildcard repl/*.lua))
+LUA_LIBS   := $(if $(LUA_STATIC),$(LUA_STATIC) -ldl,$(shell pkg-config --libs lua5.4))
+CHUNKS_OBJ := build/obj/gen/chunks.o
 
-build/asan/kontor: $(ASAN_OBJ)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJ) $(PROG_LIBS) -lm
+build/kontor: $(OBJ) $(CHUNKS_OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(CHUNKS_OBJ) $(PROG_LIBS) -lm
+
+build/asan/kontor: $(ASAN_OBJ) $(CHUNKS_OBJ)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $(ASAN_OBJ) $(CHUNKS_OBJ) $(PROG_LIBS) -lm
+
+# ---- the engine's modules compiled at build time (repl/chunks.h) ----------
+build/gen/lua_chunks: repl/gen/lua_chunks.c repl/chunks.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LUA_LIBS) -lm
+
+build/gen/chunks.c: build/gen/lua_chunks $(LUA_MODS)
+	build/gen/lua_chunks $(LUA_MODS) >$@.tmp
+	@mv $@.tmp $@
+
+$(CHUNKS_OBJ): build/gen/chunks.c repl/chunks.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Irepl -c $< -o $@
+
+build/obj/repl/main.o build/asan/obj/repl/main.o: repl/chunks.h
 
 build/obj/%.o: %.c $(HDR)
 	@mkdir -p $(dir $@)
@@ -81,12 +110,33 @@ build/asan/tests/%: tests/core/%.c $(CORE_ASAN_OBJ) $(HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN) $< $(CORE_ASAN_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
 
-test: build/kontor build/asan/kontor build/lua/kontor/core.so $(CTESTS)
-	@$(MAKE) --no-print-directory fuzz-build
-	@KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS="$(FUZZ_BIN)" \
+# ---- make test, make check (tests/run) ------------------------------------
+# The suites run side by side, JOBS at a time (default: the number of
+# cores); what they need is built with as many jobs unless make was given -j.
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+TEST_J    = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
+CORE_OBJ := $(CORE_SRC:%.c=build/obj/%.o)
+PLAIN_CTESTS := $(patsubst tests/core/%.c,build/tests/%,$(wildcard tests/core/test_*.c))
+
+test:
+	@$(MAKE) --no-print-directory $(TEST_J) build/kontor build/asan/kontor \
+	    build/lua/kontor/core.so $(CTESTS) fuzz-build
+	@JOBS=$(JOBS) KONTOR=build/asan/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS="$(FUZZ_BIN)" \
 	    sh tests/run $(CTESTS)
 
+# The quick pass for developers: the same suites on the plain build, without
+# the sanitizers, the fuzzers and the walkthrough of docs/balance.md.
+check:
+	@$(MAKE) --no-print-directory $(TEST_J) build/kontor build/lua/kontor/core.so $(PLAIN_CTESTS)
+	@JOBS=$(JOBS) CHECK=1 KONTOR=build/kontor KONTOR_PLAIN=build/kontor FUZZ_BINS= \
+	    sh tests/run $(PLAIN_CTESTS)
+
+build/tests/%: tests/core/%.c $(CORE_OBJ) $(HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(CORE_OBJ) -o $@ $$(pkg-config --cflags --libs cmocka)
+
 bench: build/kontor build/fixed_time.so
+	@sh tests/bench/startup.sh
 	@sh tests/bench/run
 	@sh tests/balance/bench.sh
 	@echo "== bots: mcts (1,000 iterations) for seat 1 of 4-player Sea Merchants, CPU time a decision (issue 15: median under 0.5 s)"
@@ -167,8 +217,8 @@ fuzz: $(FUZZ_BIN)
 	        $$([ $$h = rules ] && echo "$(FUZZ_SEEDS_rules)") || exit 1; \
 	done
 
-# A short pass of each harness (20 s); `make test` runs the same pass as
-# one suite of its own (tests/run).
+# A short pass of each harness (20 s); `make test` runs the same pass, one
+# suite a harness (tests/run).
 .PHONY: fuzz-ci
 fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20

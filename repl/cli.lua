@@ -172,8 +172,8 @@ local function variants_of(t)
   return vs
 end
 
-local function cmd_list(kontor)
-  local entries = kontor.list()
+local function cmd_list(rules)
+  local entries = rules.list()
   local w = 0
   for _, e in ipairs(entries) do w = math.max(w, #e.name) end
   for _, e in ipairs(entries) do
@@ -353,17 +353,25 @@ local function cmd_repl(kontor, args, first, mode)
   return require("repl").run(kontor, game, { mode = mode or "repl", bots = bots })
 end
 
-local function command(kontor, args)
+local function command(home, args)
   local cmd = args[1]
+  -- --help, --version and --list load no more of the engine than they use
   if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
-  if cmd == "--version" then out("kontor ", kontor.version, "\n"); return 0 end
-  if cmd == "--list" or cmd == "list" then return cmd_list(kontor) end
+  if cmd == "--version" then out("kontor ", require("kontor.core").version, "\n"); return 0 end
+  if cmd == "--list" or cmd == "list" then
+    local rules = require "kontor.rules"
+    rules.home = home
+    return cmd_list(rules)
+  end
   for i = 2, #args do   -- table: `kontor --variant x --list` says why it does not list
     if args[i] == "--list" and cmd:sub(1, 2) == "--" then
       return usage_error(string.format("--list takes nothing else ('%s' given): kontor --list alone lists every "
         .. "rule set and variant, with what each is for", cmd))
     end
   end
+  local kontor = require "kontor"
+  kontor.set_home(home)
+  _G.kontor = kontor
   if cmd == "run" then return cmd_run(kontor, args) end
   if cmd == "sim" then return cmd_sim(kontor, args) end
   if cmd == "serve" then
@@ -379,11 +387,8 @@ local function command(kontor, args)
 end
 
 function M.main(home, args)
-  local kontor = require "kontor"
-  kontor.set_home(home)
-  _G.kontor = kontor
   -- an error no command caught still reaches the terminal through the sink
-  local ok, code = xpcall(command, debug.traceback, kontor, args)
+  local ok, code = xpcall(command, debug.traceback, home, args)
   if not ok then
     err("kontor: ", tostring(code), "\n")
     code = 1

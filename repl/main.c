@@ -19,6 +19,7 @@
 #include <lualib.h>
 
 #include "../lua/binding.h"
+#include "chunks.h"
 
 lua_State *kn_newstate(void);
 
@@ -58,6 +59,97 @@ static int find_home(char *out, size_t size) {
     return 0;
 }
 
+/* ---- the engine's modules, compiled at build time (chunks.h) ---------- */
+
+static const struct kn_chunk *chunk_for(const char *rel) {
+    for (size_t i = 0; i < kn_nchunks; i++)
+        if (strcmp(kn_chunks[i].path, rel) == 0) return &kn_chunks[i];
+    return NULL;
+}
+
+/* Whether the file holds exactly the text the chunk was compiled from. */
+static int same_text(const char *path, const struct kn_chunk *c) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return 0;
+    struct stat st;
+    int same = 0;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == c->src_len) {
+        unsigned char *text = malloc(c->src_len + 1);
+        same = text != NULL && fread(text, 1, c->src_len, f) == c->src_len &&
+               kn_chunk_hash(text, c->src_len) == c->src_hash;
+        free(text);
+    }
+    fclose(f);
+    return same;
+}
+
+struct chunk_pieces {
+    const char *part[5];
+    size_t len[5];
+    int i;
+};
+
+static const char *chunk_reader(lua_State *L, void *ud, size_t *size) {
+    (void)L;
+    struct chunk_pieces *p = ud;
+    while (p->i < 5 && p->len[p->i] == 0) p->i++;
+    if (p->i == 5) return NULL;
+    *size = p->len[p->i];
+    return p->part[p->i++];
+}
+
+/* Loads chunk c (binary only) under the name "@FILE" in place of the
+ * one it was compiled with: the same name the text would have had. */
+static int load_chunk(lua_State *L, const struct kn_chunk *c, const char *file) {
+    size_t flen = strlen(file);
+    unsigned char size[16];
+    size_t n = kn_chunk_dump_size(size, flen + 2);  /* "@" FILE, plus one */
+    struct chunk_pieces p = {
+        { (const char *)c->code, (const char *)size, "@", file, (const char *)c->code + c->name_end },
+        { c->name_at, n, 1, flen, c->code_len - c->name_end },
+        0,
+    };
+    return lua_load(L, chunk_reader, &p, file, "b");
+}
+
+/* package.searchers[2], before the one for Lua files: finds the module's
+ * file as that searcher would (package.searchpath over package.path), and
+ * if it is one of the engine's own, unchanged since the build, loads its
+ * chunk. Otherwise nothing, and the next searcher loads the text.
+ * Upvalues: the home, package, the original package.searchpath. */
+static int chunk_searcher(lua_State *L) {
+    luaL_checkstring(L, 1);
+    size_t hlen;
+    const char *home = lua_tolstring(L, lua_upvalueindex(1), &hlen);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(3));
+    lua_pushvalue(L, 1);
+    if (lua_getfield(L, lua_upvalueindex(2), "path") != LUA_TSTRING) return 0;
+    lua_call(L, 2, 1);
+    const char *file = lua_tostring(L, 2);
+    if (file == NULL || strncmp(file, home, hlen) != 0 || file[hlen] != '/') return 0;
+    const struct kn_chunk *c = chunk_for(file + hlen + 1);
+    if (c == NULL || !same_text(file, c)) return 0;
+    if (load_chunk(L, c, file) != LUA_OK) return 0;  /* the text, then */
+    lua_pushvalue(L, 2);
+    return 2;
+}
+
+static void add_chunk_searcher(lua_State *L, const char *home) {
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "searchers");
+    for (lua_Integer i = luaL_len(L, -1); i >= 2; i--) {
+        lua_rawgeti(L, -1, i);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushstring(L, home);
+    lua_pushvalue(L, -3);
+    lua_getfield(L, -1, "searchpath");
+    lua_pushcclosure(L, chunk_searcher, 3);
+    lua_rawseti(L, -2, 2);
+    lua_pop(L, 2);
+}
+
 static int traceback(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
     luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
@@ -80,6 +172,7 @@ static int pmain(lua_State *L) {
                     lua_tostring(L, -1));
     lua_setfield(L, -3, "path");
     lua_pop(L, 2);
+    add_chunk_searcher(L, home);
 
     lua_getglobal(L, "require");
     lua_pushliteral(L, "cli");

@@ -1,9 +1,9 @@
 -- Merchants of the Caribbean (Alexander Pfister): the base rule set.
 --
--- Sources: /work/shared/rules/merchants_of_the_caribbean.txt (the rulebook),
--- caribbean_cards.md (the default deck) and the rulings C1..C10 of
--- RULINGS.md, cited in comments where they apply.
--- docs/rules/caribbean.md states the rules as implemented here.
+-- Sources: the rulebook merchants_of_the_caribbean.txt, caribbean_cards.md
+-- (the default deck) and the rulings C1..C10, cited in comments where they
+-- apply; docs/rules/caribbean.md states them and the rules as implemented
+-- here.
 --
 -- State (all on g):
 --   g.deck        pile, hidden: top = the next card revealed or gained

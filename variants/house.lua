@@ -1,4 +1,4 @@
--- The house rules ("Merchants", ../shared/rules/house_merchants.md): the
+-- The house rules ("Merchants", docs/rules/house.md, rulings H1..H10): the
 -- base game with all four house variants. Options reach a member as
 -- member.option, e.g. --variant house:hand_limit.size=5
 return {

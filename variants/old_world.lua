@@ -1,9 +1,9 @@
 -- Merchants of the Old World: the base rule set, 2 to 8 players.
 --
--- Sources: /work/shared/rules/merchants_of_the_old_world.txt (the rulebook)
--- and the rulings O1..O34 and tables T1..T11 of RULINGS.md, cited in
--- comments where they apply. docs/rules/old_world.md states the rules as
--- implemented here.
+-- Sources: the rulebook merchants_of_the_old_world.txt and the rulings
+-- O1..O34 and tables T1..T11, cited in comments where they apply;
+-- docs/rules/old_world.md states them and the rules as implemented
+-- here.
 --
 -- State (all on g):
 --   g.gold, g.vp  counters, one per seat (min 0)

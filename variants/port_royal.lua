@@ -1,5 +1,5 @@
 -- Port Royal: the later edition of Merchants of the Caribbean, as a variant
--- over `caribbean` (ruling C10 of /work/shared/rules/RULINGS.md):
+-- over `caribbean` (ruling C10, docs/rules/caribbean.md):
 --   * 12 influence ends the game (the round is finished, as in C9);
 --   * no expedition is needed to end the game or to win;
 --   * the tax cards marked "fewest influence" give their coin to the

@@ -1,8 +1,8 @@
 -- Sea Merchants (Reiner Knizia): the base rule set.
 --
--- Sources: /work/shared/rules/sea_merchants.en.txt (the rulebook) and the
--- rulings S1..S12 of RULINGS.md, cited in comments where they apply.
--- docs/rules/sea_merchants.md states the rules as implemented here.
+-- Sources: the rulebook sea_merchants.en.txt and the rulings S1..S12,
+-- cited in comments where they apply; docs/rules/sea_merchants.md states
+-- them and the rules as implemented here.
 --
 -- State (all on g). A card is the number of its product: the cards of one
 -- product are alike (S2), so a pile counts them itself (pile:count_of).

@@ -1,6 +1,6 @@
 -- Merchants of the Caribbean and its Port Royal variant: the rulebook's
--- worked examples, one test per ruling (C1..C10,
--- /work/shared/rules/RULINGS.md), edge cases, and random games.
+-- worked examples, one test per ruling (C1..C10, docs/rules/caribbean.md),
+-- edge cases, and random games.
 -- Run: build/kontor run tests/busted.lua tests/rules/caribbean_spec.lua
 
 local support = require "tests.lua.support"

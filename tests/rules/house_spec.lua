@@ -1,5 +1,5 @@
 -- The house variants of Sea Merchants: one test per ruling H1..H10
--- (/work/shared/rules/RULINGS.md), every pair composed, the conflict
+-- (docs/rules/house.md), every pair composed, the conflict
 -- errors, saves, and random games over the `house` preset.
 -- Run: build/kontor run tests/busted.lua tests/rules/house_spec.lua
 

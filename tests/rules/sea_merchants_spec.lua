@@ -1,5 +1,5 @@
 -- Sea Merchants: the rulebook's worked examples, one test per ruling
--- (S1..S12, /work/shared/rules/RULINGS.md), edge cases, and random games.
+-- (S1..S12, docs/rules/sea_merchants.md), edge cases, and random games.
 -- Run: build/kontor run tests/busted.lua tests/rules/sea_merchants_spec.lua
 
 local support = require "tests.lua.support"
