@@ -72,7 +72,7 @@ local FIELDS = {
 }
 local HINT = {
   bots = "a game has no bots: seat one with require(\"kontor.bots\").new(kind, seat, seed) and "
-    .. "play its b:choose(g, seat) (docs/api.md, Bots)",
+    .. "play its b:choose(require(\"kontor.seat\").view(g, seat)) (docs/api.md, Bots)",
 }
 
 local function close_to(a, b)

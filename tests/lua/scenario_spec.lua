@@ -22,7 +22,7 @@ local function walk(g, seed, kind, check, max)
       check(name, g)
     end
     local s = who1(g)
-    if s == "chance" then g:apply(1) else g:apply(b:choose(g, s), s) end
+    if s == "chance" then g:apply(1) else g:apply(b:choose(require("kontor.seat").view(g, s)), s) end
   end
   return seen
 end
@@ -43,7 +43,7 @@ local function same_position(rules, players, g, n)
   for _ = 1, n do
     if g1:over() then break end
     local s = who1(g1)
-    local k = s == "chance" and 1 or b:choose(g1, s)
+    local k = s == "chance" and 1 or b:choose(require("kontor.seat").view(g1, s))
     assert.is_true(g1:apply(k, s ~= "chance" and s or nil))
     assert.is_true(g2:apply(k, s ~= "chance" and s or nil))
   end

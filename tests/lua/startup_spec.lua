@@ -98,7 +98,7 @@ describe("kontor --version, --help and --list", function()
     io.stdout = { write = function(self, ...)  -- luacheck: ignore 122
       for _, s in ipairs { ... } do written[#written + 1] = s end
       return self
-    end }
+    end, flush = function(self) return self end }
     local ok, status = pcall(cli.main, kontor.home, args)
     io.stdout = stdout  -- luacheck: ignore 122
     for k in pairs(package.loaded) do

@@ -23,7 +23,7 @@ describe("the strict API", function()
 
   it("bots={[2]='greedy'} is refused with where bots are seated", function()
     assert.are.equal("kontor.new_game: unknown field 'bots' (fields: " .. NEW_FIELDS .. "): a game has no bots: "
-      .. "seat one with require(\"kontor.bots\").new(kind, seat, seed) and play its b:choose(g, seat) (docs/api.md, Bots)",
+      .. "seat one with require(\"kontor.bots\").new(kind, seat, seed) and play its b:choose(require(\"kontor.seat\").view(g, seat)) (docs/api.md, Bots)",
       message(kontor.new_game, { bots = { [2] = "greedy" } }))
   end)
 
