@@ -886,7 +886,7 @@ static double subject_from(lua_State *L, size_t ls, int init) {
 /* Nothing special in p: find compares bytes (lmemfind) instead. */
 static int no_specials(const char *p, size_t lp) {
     for (size_t i = 0; i < lp; i++)
-        if (strchr("^$*+?.([%-", p[i]) != NULL) return 0;
+        if (p[i] != '\0' && strchr("^$*+?.([%-", p[i]) != NULL) return 0;
     return 1;
 }
 
