@@ -73,6 +73,7 @@ local c = "a" .. ("\x80"):rep(200 * MiB)
 once("one utf8.codes step over 200 MiB of 0x80", function() for _ in utf8.codes(c) do end end)
 c = nil
 once("plain find of 1 byte in 200 MiB", function() return s:find("a", 1, true) end)
+once("unpack 'z' over 200 MiB without a zero", function() return string.unpack("z", s) end)
 once("sub, 200 MiB", function() return #s:sub(2) end)
 local h = s:sub(1, 100 * MiB)
 once("upper, 100 MiB", function() return #h:upper() end)
