@@ -94,7 +94,7 @@ local s2 = s:sub(1, 100 * MiB) .. ""
 local s3 = s:sub(1, 100 * MiB - 1) .. "2"
 once("VM: s2 .. s3, 100 MiB each", function() return #(s2 .. s3) end)
 once("VM: s2 < s3, 100 MiB each (equal but the last byte)", function() return s2 < s3 end)
-once("VM: t[s] = 1, a 200 MiB string (hashed once)", function() local h = {} h[s] = 1 return h end)
+once("VM: t[s] = 1, a 200 MiB string (hashed once)", function() local keyed = {} keyed[s] = 1 return keyed end)
 s2, s3 = nil, nil
 once("byte(s, 1, 999000) (the stack's limit)", function() return select("#", s:byte(1, 999000)) end)
 s = nil
