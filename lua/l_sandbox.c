@@ -15,9 +15,11 @@
  *   error at the next VM instruction. No hook runs otherwise, so rule code
  *   pays nothing per instruction. The running thread is tracked across the
  *   sandbox's coroutine.resume, wrap and close.
- * - work, deterministic: library functions that loop in C (pattern
- *   matching, table.concat, rng:shuffle, pile:count_of ...) charge a work
- *   counter in proportion to what they do.
+ * - work, deterministic: the library functions a rule script may call
+ *   that loop in C (pattern matching, passes over a string's bytes,
+ *   table.concat, rng:shuffle, pile:count_of ...) charge a work counter
+ *   for their worst case before they run (docs/security.md, "Work
+ *   charges"; tests/hostile/costs.lua measures what a unit stands for).
  * Recorded steps replayed (undo, rollback, load) get a much larger time
  * (sandbox.replay) and the same work limit: see docs/security.md.
  *
@@ -733,8 +735,10 @@ static int sb_catch_sigint(lua_State *L) {
  * would run until the call returns. While a call is armed these wrappers
  * charge the work to the call's work counter or refuse it; unarmed (the
  * engine's own code) they only forward. They replace the functions in the
- * real string and table libraries, so method calls ("s"):find(...) through
- * the shared string metatable are covered too. The piles, counters and RNGs
+ * real string, table and utf8 libraries (and tonumber), so method calls
+ * ("s"):find(...) through the shared string metatable are covered too;
+ * every function of the allow list (lua/kontor/sandbox.lua) is either
+ * guarded here or bounded otherwise (docs/security.md lists each). The piles, counters and RNGs
  * charge through kn_sandbox_charge. The charges depend only on the
  * arguments, so the work limit is deterministic. */
 
@@ -886,7 +890,7 @@ static double subject_from(lua_State *L, size_t ls, int init) {
 /* Nothing special in p: find compares bytes (lmemfind) instead. */
 static int no_specials(const char *p, size_t lp) {
     for (size_t i = 0; i < lp; i++)
-        if (strchr("^$*+?.([%-", p[i]) != NULL) return 0;
+        if (p[i] != '\0' && strchr("^$*+?.([%-", p[i]) != NULL) return 0;
     return 1;
 }
 

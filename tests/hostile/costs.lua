@@ -73,6 +73,7 @@ local c = "a" .. ("\x80"):rep(200 * MiB)
 once("one utf8.codes step over 200 MiB of 0x80", function() for _ in utf8.codes(c) do end end)
 c = nil
 once("plain find of 1 byte in 200 MiB", function() return s:find("a", 1, true) end)
+once("unpack 'z' over 200 MiB without a zero", function() return string.unpack("z", s) end)
 once("sub, 200 MiB", function() return #s:sub(2) end)
 local h = s:sub(1, 100 * MiB)
 once("upper, 100 MiB", function() return #h:upper() end)
@@ -93,7 +94,7 @@ local s2 = s:sub(1, 100 * MiB) .. ""
 local s3 = s:sub(1, 100 * MiB - 1) .. "2"
 once("VM: s2 .. s3, 100 MiB each", function() return #(s2 .. s3) end)
 once("VM: s2 < s3, 100 MiB each (equal but the last byte)", function() return s2 < s3 end)
-once("VM: t[s] = 1, a 200 MiB string (hashed once)", function() local t = {} t[s] = 1 end)
+once("VM: t[s] = 1, a 200 MiB string (hashed once)", function() local keyed = {} keyed[s] = 1 return keyed end)
 s2, s3 = nil, nil
 once("byte(s, 1, 999000) (the stack's limit)", function() return select("#", s:byte(1, 999000)) end)
 s = nil
