@@ -29,8 +29,9 @@ teardown(cleanup_tmp)
 
 -- Runs tests/hostile/run.lua in a fresh process: a game of `file`, one safe
 -- step, then `action`; a hang (killed by timeout) or a crash is a failure.
-local function in_child(file, action, seconds, cpu)
-  local cmd = string.format("T=%s timeout -s KILL %d %s run tests/hostile/run.lua %s %s 2>&1", cpu or 0.5,
+local function in_child(file, action, seconds, cpu, work)
+  local cmd = string.format("T=%s %stimeout -s KILL %d %s run tests/hostile/run.lua %s %s 2>&1", cpu or 0.5,
+    work and ("W=" .. work .. " ") or "",
     tonumber(os.getenv("HOSTILE_TIMEOUT")) or seconds or 60, sh_quote(binary()), sh_quote(file), sh_quote(action))
   local p = assert(io.popen(cmd))
   local out = p:read("a")
@@ -148,8 +149,10 @@ describe("a hostile step", function()
   }
   for _, c in ipairs(CASES) do
     it(c[1] .. ": " .. c[3], function()
-      -- Filling memory takes a while (under ASan too): those cases get 20 s of CPU.
-      refused(in_child(ATTACK, c[1], nil, c.memory and 20), c[2])
+      -- Filling memory takes a while (under ASan too): those cases get 20 s
+      -- of CPU, and work enough that the memory cap comes first however
+      -- soon the collector frees the garbage they make.
+      refused(in_child(ATTACK, c[1], nil, c.memory and 20, c.memory and 1e9), c[2])
     end)
   end
 
