@@ -200,9 +200,8 @@ local function child_args(args, first)
   return t
 end
 
-local function report_and_output(kind, t, sides, seed, unpaired)
-  local summary = run.summarize(kind, sides, seed, unpaired)
-  if t.games_out then run.games_out(t.games_out, kind, sides, seed, unpaired) end
+local function report_and_output(kind, t, sides, seed, unpaired, pair)
+  local summary = run.summarize(kind, sides, seed, unpaired, pair)
   if t.report then
     local html = require("kontor.balance.report").html(summary, sides)
     local f, e = io.open(t.report, "w")
@@ -225,7 +224,7 @@ local function report_and_output(kind, t, sides, seed, unpaired)
     out(json.encode(summary), "\n")
   else
     local color = want_color(1) and function(text, v)
-      local up = v == "higher" or v == "longer" or v == "larger" or v == "more"
+      local up = v == "higher" or v == "longer" or v == "larger" or v == "more" or v == "later" or v == "wider"
       return (up and "\27[32m" or "\27[31m") .. text .. "\27[0m"
     end or nil
     if kind == "compare" then
@@ -321,20 +320,26 @@ local function run_cmd(args, kind)
         io.stdout:flush()
       end
       job.progress = progress
+      -- a job of --jobs sends its sums alone; a shard keeps its games too
+      local part = os.getenv("KONTOR_LAB_PART")
+      if not part then job.kept = run.games_keeper(kind, #sides) end
+      if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
       if hi >= lo then run.play_range(job, state, lo, hi, 0, (hi - lo + 1) * #sides) end
-      local got = run.collect(job, state)
-      if t.games_out then run.games_out(t.games_out, kind, got, seed, t.unpaired, lo) end
-      out(json.encode(run.shard(kind, job, got, games, lo, hi)), "\n")
+      if job.games_out then job.games_out:close() end
+      local got, pair = run.collect(job, state)
+      out(json.encode(run.shard(kind, job, got, games, lo, hi, pair)), "\n")
       return
     end
+    if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides) end
     local finish
     if core.term.isatty(2) then
       job.progress, finish = progress_bar(want_color(2))
     end
-    local okr, got = pcall(run.run, job, kind, games, width)
+    local okr, got, pair = pcall(run.run, job, kind, games, width)
     if finish then finish() end
+    if job.games_out then job.games_out:close() end
     if not okr then error(got, 0) end
-    report_and_output(kind, t, got, seed, t.unpaired)
+    report_and_output(kind, t, got, seed, t.unpaired, pair)
   end)
   if not ok then err("kontor: ", name, ": ", tostring(res), "\n"); return 1 end
   return 0
@@ -374,8 +379,13 @@ function M.merge(_, args)
   if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare --shard K/N)") end
   local ok, res = pcall(function()
     local shards = run.read_shards(files)
-    local sides, first = run.merge(shards)
-    report_and_output(first.kind, t, sides, first.seed, first.unpaired)
+    local sides, first, pair = run.merge(shards)
+    if t.games_out then
+      local w = run.games_writer(t.games_out, first.kind, #sides)
+      run.merged_games(shards, w)
+      w:close()
+    end
+    report_and_output(first.kind, t, sides, first.seed, first.unpaired, pair)
   end)
   if not ok then err("kontor: merge: ", tostring(res), "\n"); return 1 end
   return 0

@@ -44,26 +44,38 @@ end
 
 -- job: { sides = { L_a [, L_b] }, seed, unpaired, coverage = bool,
 --        child = { program, args... } (for jobs > 1), jobs,
---        progress = function(done, total) or nil }
--- state: { data = { {parts}, {parts} }, cov = { rec_or_data, ... } }
+--        progress = function(done, total) or nil, games_out = writer or nil }
+-- state: { acc = { acc_a [, acc_b] }, pair = acc of B - A (paired compare),
+--          rec = { coverage recorders }, cov = { coverage data } }
+-- Only sums are kept: the memory of a run does not grow with its games.
+
+local stats = require "kontor.balance.stats"
 
 local function play_here(job, state, lo, hi, done0, total)
   local nsides = #job.sides
-  for s, L in ipairs(job.sides) do
-    local cov = nil
-    if job.coverage then
-      state.rec[s] = state.rec[s] or coverage.new(L)
-      cov = state.rec[s]
+  local hk = state.hist_keys
+  local paired = nsides == 2 and not job.unpaired
+  local done = done0
+  for i = lo, hi do
+    local va
+    for s, L in ipairs(job.sides) do
+      local cov = nil
+      if job.coverage then
+        state.rec[s] = state.rec[s] or coverage.new(L)
+        cov = state.rec[s]
+      end
+      local v, rec = balance.play_game(L, job.seed, i, { cov = cov, unpaired_b = job.unpaired and s == 2 })
+      stats.add(state.acc[s], v, hk[s])
+      if job.games_out then job.games_out:game(s, L.info, rec) end
+      if job.kept then job.kept:game(s, L.info, rec) end
+      if paired then
+        if s == 1 then va = v else stats.add(state.pair, stats.diff(va, v)) end
+      end
+      done = done + 1
+      if job.progress and done % 25 == 0 then job.progress(done, total) end
     end
-    local base = done0 + (s - 1) * (hi - lo + 1)
-    local progress = job.progress and function(j)
-      if j % 25 == 0 then job.progress(base + j, total) end
-    end
-    local d = balance.play(L, job.seed, lo, hi, { cov = cov, progress = progress,
-                                                   unpaired_b = job.unpaired and s == 2 })
-    table.insert(state.parts[s], d)
   end
-  return done0 + nsides * (hi - lo + 1)
+  return done
 end
 
 local function play_children(job, state, lo, hi, done0, total)
@@ -75,10 +87,16 @@ local function play_children(job, state, lo, hi, done0, total)
     for i, x in ipairs(job.child) do cmd[i] = quote(x) end
     cmd[#cmd + 1] = "--range"
     cmd[#cmd + 1] = string.format("%d-%d", lo + a - 1, lo + b - 1)
-    local line = "KONTOR_LAB_PROGRESS=1 " .. table.concat(cmd, " ")
+    local part
+    if job.games_out then
+      part = job.games_out:part(k)
+      cmd[#cmd + 1] = "--games-out"
+      cmd[#cmd + 1] = quote(part)
+    end
+    local line = "KONTOR_LAB_PROGRESS=1 KONTOR_LAB_PART=1 " .. table.concat(cmd, " ")
     local p, err = io.popen(line, "r")
     if not p then error("cannot start a job: " .. tostring(err), 0) end
-    pipes[k] = { p = p, games = (b - a + 1) * #job.sides }
+    pipes[k] = { p = p, games = (b - a + 1) * #job.sides, part = part }
   end
   local finished = done0
   local failed
@@ -100,10 +118,8 @@ local function play_children(job, state, lo, hi, done0, total)
       failed = failed or string.format("job %d of %d failed (%s %s)", k, n, tostring(how), tostring(code))
     elseif not failed then
       local shard = json.decode(text or "")
-      for s = 1, #job.sides do
-        table.insert(state.parts[s], shard.sides[s].data)
-        if job.coverage then state.cov[s] = coverage.add(state.cov[s], shard.sides[s].coverage) end
-      end
+      M.add_shard(job, state, shard)
+      if c.part then job.games_out:take(c.part) end
     end
     finished = finished + c.games
   end
@@ -120,27 +136,40 @@ function M.play_range(job, state, lo, hi, done0, total)
 end
 
 function M.new_state(job)
-  local state = { parts = {}, rec = {}, cov = {} }
-  for s = 1, #job.sides do state.parts[s] = {} end
+  local state = { acc = {}, rec = {}, cov = {}, hist_keys = {} }
+  for s, L in ipairs(job.sides) do
+    state.acc[s] = stats.acc()
+    state.hist_keys[s] = balance.hist_keys(L.info)
+  end
+  if #job.sides == 2 and not job.unpaired then state.pair = stats.acc() end
   return state
 end
 
--- The data and coverage of each side so far.
+-- The sums (and coverage) a shard holds, added to state.
+function M.add_shard(job, state, shard)
+  for s = 1, #job.sides do
+    stats.merge(state.acc[s], M.fix_acc(shard.sides[s].acc))
+    if job.coverage then state.cov[s] = coverage.add(state.cov[s], shard.sides[s].coverage) end
+  end
+  if state.pair then stats.merge(state.pair, M.fix_acc(shard.pair)) end
+end
+
+-- The sums and coverage of each side so far; the sums of the differences.
 function M.collect(job, state)
   local out = {}
   for s, L in ipairs(job.sides) do
     local cov = state.cov[s]
     if state.rec[s] then cov = coverage.add(cov and cov or nil, state.rec[s]:data()) end
-    out[s] = { info = L.info, data = balance.concat(L.info, state.parts[s]), coverage = cov }
+    out[s] = { info = L.info, data = state.acc[s], coverage = cov }
   end
-  return out
+  return out, state.pair
 end
 
 -- The summary of sides (a list of { info, data, coverage }).
-function M.summarize(kind, sides, seed, unpaired)
+function M.summarize(kind, sides, seed, unpaired, pair)
   local s
   if kind == "compare" then
-    s = balance.compare(sides[1].info, sides[1].data, sides[2].info, sides[2].data, seed, unpaired)
+    s = balance.compare(sides[1].info, sides[1].data, sides[2].info, sides[2].data, seed, unpaired, pair)
   else
     s = balance.summary(sides[1].info, sides[1].data, seed)
   end
@@ -152,7 +181,8 @@ function M.summarize(kind, sides, seed, unpaired)
 end
 
 -- Runs a whole job over games 1..games; with until_width, stops at the
--- first check where every interval is narrower. Returns the sides.
+-- first check where every interval is narrower. Returns the sides and
+-- the sums of the differences.
 function M.run(job, kind, games, until_width)
   local state = M.new_state(job)
   local total = games * #job.sides
@@ -163,8 +193,8 @@ function M.run(job, kind, games, until_width)
     done = M.play_range(job, state, played + 1, hi, done, total)
     played = hi
     if until_width and played < games then
-      local sides = M.collect(job, state)
-      if balance.narrow(M.summarize(kind, sides, job.seed, job.unpaired), until_width) then break end
+      local sides, pair = M.collect(job, state)
+      if balance.narrow(M.summarize(kind, sides, job.seed, job.unpaired, pair), until_width) then break end
     end
   end
   if job.progress then job.progress(done, done) end
@@ -175,26 +205,34 @@ end
 -- Shard files
 ---------------------------------------------------------------------------
 
--- The shard object of games lo..hi: what `--shard`/`--range` print.
-function M.shard(kind, job, sides, games, lo, hi)
-  local out = { kontor = "shard", kind = kind, seed = job.seed, games = games, lo = lo, hi = hi,
-                unpaired = job.unpaired or false, coverage = job.coverage or false, sides = {} }
+-- The shard object of games lo..hi: what `--shard`/`--range` print (the
+-- sums of its games, not the games).
+function M.shard(kind, job, sides, games, lo, hi, pair)
+  local out = { kontor = "shard", version = 2, kind = kind, seed = job.seed, games = games, lo = lo, hi = hi,
+                unpaired = job.unpaired or false, coverage = job.coverage or false, sides = {},
+                pair = pair }
   for s, side in ipairs(sides) do
-    out.sides[s] = { info = side.info, data = side.data, coverage = side.coverage }
+    out.sides[s] = { info = side.info, acc = side.data, coverage = side.coverage,
+                     games = job.kept and job.kept.games[s] or nil }
   end
   return out
 end
 
--- JSON keeps lists; data of zero games come back as objects: normalise.
-local function fix_data(d, info)
+-- JSON keeps lists; empty tables come back as lists or objects: normalise.
+function M.fix_acc(a)
+  local function map(t) if type(t) ~= "table" then return {} end return t end
+  a = map(a)
+  a.n = math.tointeger(a.n) or 0
+  a.sum, a.sq, a.hist = map(a.sum), map(a.sq), map(a.hist)
+  for k, h in pairs(a.hist) do a.hist[k] = map(h) end
+  return a
+end
+
+local function fix_info(info)
   local function list(t) if type(t) ~= "table" or next(t) == nil then return {} end return t end
-  d.turns, d.steps = list(d.turns), list(d.steps)
-  d.scores, d.wins, d.stats = d.scores or {}, d.wins or {}, type(d.stats) == "table" and d.stats or {}
-  for s = 1, info.players do d.scores[s], d.wins[s] = list(d.scores[s]), list(d.wins[s]) end
-  for _, name in ipairs(info.stats) do d.stats[name] = list(d.stats[name]) end
   info.stats = list(info.stats)
   info.variants = list(info.variants)
-  return d
+  return info
 end
 
 -- What must agree between shards of one run.
@@ -204,13 +242,16 @@ local function run_key(sh)
   return table.concat(parts, "\0")
 end
 
--- Merges shard objects into the sides of one run; raises a message when
--- they do not make up one whole run.
+-- Merges shard objects into the sides of one run (and the sums of the
+-- differences); raises a message when they do not make up one whole run.
 function M.merge(shards)
   if #shards == 0 then error("no shards to merge", 0) end
   for i, sh in ipairs(shards) do
     if type(sh) ~= "table" or sh.kontor ~= "shard" then
       error(string.format("shard %d is not a kontor shard (made by --shard K/N)", i), 0)
+    end
+    if sh.version ~= 2 then
+      error(string.format("shard %d was made by an older kontor (its games, not their sums): make it again", i), 0)
     end
   end
   local key = run_key(shards[1])
@@ -234,69 +275,123 @@ function M.merge(shards)
   if next_game <= first.games then
     error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
   end
-  local sides = {}
+  local sides, pair = {}, nil
+  if #first.sides == 2 and not first.unpaired then pair = stats.acc() end
   for s, side in ipairs(first.sides) do
-    local info = side.info
-    local parts, cov = {}, nil
+    local info = fix_info(side.info)
+    local acc, cov = stats.acc(), nil
     for _, sh in ipairs(shards) do
-      parts[#parts + 1] = fix_data(sh.sides[s].data, info)
+      stats.merge(acc, M.fix_acc(sh.sides[s].acc))
       if first.coverage then cov = coverage.add(cov, sh.sides[s].coverage) end
     end
-    sides[s] = { info = info, data = balance.concat(info, parts), coverage = cov }
+    sides[s] = { info = info, data = acc, coverage = cov }
   end
-  return sides, first
+  if pair then
+    for _, sh in ipairs(shards) do stats.merge(pair, M.fix_acc(sh.pair)) end
+  end
+  return sides, first, pair
 end
 
--- Reads shard objects from files holding one JSON object per line.
-function M.read_shards(files)
-  local shards = {}
-  for _, file in ipairs(files) do
-    local f, err = io.open(file, "r")
-    if not f then error(err, 0) end
-    local n = 0
-    for line in f:lines() do
-      if line:match("%S") then
-        n = n + 1
-        local ok, sh = pcall(json.decode, line)
-        if not ok then f:close(); error(string.format("%s:%d: %s", file, n, tostring(sh)), 0) end
-        shards[#shards + 1] = sh
+-- Writes the games of merged shards (sorted) with writer w.
+function M.merged_games(shards, w)
+  for s = 1, #shards[1].sides do
+    for i, sh in ipairs(shards) do
+      local games = sh.sides[s].games
+      if type(games) ~= "table" then
+        error(string.format("shard %d (games %d-%d) keeps no games: it was made with --jobs; make it with --shard K/N alone",
+          i, sh.lo, sh.hi), 0)
       end
+      for _, line in ipairs(games) do w:line(s, line) end
     end
-    f:close()
-    if n == 0 then error(file .. ": no shard in the file", 0) end
   end
-  return shards
 end
 
 ---------------------------------------------------------------------------
 -- Every game as data
 ---------------------------------------------------------------------------
 
--- Writes one JSON line per game and side to `path`.
-function M.games_out(path, kind, sides, seed, unpaired, lo)
-  local f, err = io.open(path, "w")
-  if not f then error(err, 0) end
-  lo = lo or 1
-  for s, side in ipairs(sides) do
-    local info, d = side.info, side.data
-    local label = kind == "compare" and (s == 1 and "a" or "b") or nil
-    for j = 1, #d.turns do
-      local i = lo + j - 1
-      local scores, winners = {}, {}
-      for seat = 1, info.players do
-        scores[seat] = d.scores[seat][j]
-        if d.wins[seat][j] > 0 then winners[#winners + 1] = seat end
+-- One game's line of --games-out.
+function M.game_line(kind, s, info, rec)
+  local winners = {}
+  for _, x in ipairs(rec.winners) do winners[#winners + 1] = x end
+  table.sort(winners)
+  local st = next(rec.stats) and rec.stats or nil
+  return { game = rec.game, seed = rec.seed, side = kind == "compare" and (s == 1 and "a" or "b") or nil,
+           setup = info.label, rules = info.rules, variants = info.variants, seats = info.seats,
+           scores = rec.scores, winners = winners, turns = rec.turns, steps = rec.steps, stats = st }
+end
+
+-- A collector with a writer's methods: a shard's games, kept to be
+-- printed with its sums (kontor merge --games-out writes them).
+function M.games_keeper(kind, nsides)
+  local k = { games = {} }
+  for s = 1, nsides do k.games[s] = {} end
+  function k:game(s, info, rec) local g = self.games[s]; g[#g + 1] = M.game_line(kind, s, info, rec) end
+  function k:close() end
+  return k
+end
+
+-- A writer of one JSON line per game and side to `path`, as they are
+-- played: side A's games first, then side B's (kept in path.b until
+-- close). With `part` (a child job's file), close leaves B's lines in
+-- path.b for the parent to take.
+function M.games_writer(path, kind, nsides, part)
+  local files, err = {}, nil
+  files[1], err = io.open(path, "w")
+  if not files[1] then error(err, 0) end
+  if nsides == 2 then
+    files[2], err = io.open(path .. ".b", "w")
+    if not files[2] then error(err, 0) end
+  end
+  local w = { n = 0 }
+  function w:game(s, info, rec)
+    files[s]:write(json.encode(M.game_line(kind, s, info, rec)), "\n")
+  end
+  -- a line as it is (a shard's games)
+  function w:line(s, line)
+    files[s]:write(json.encode(line), "\n")
+  end
+  -- a child's part file
+  function w:part(k) return string.format("%s.job%d", path, k) end
+  -- appends a child's part (its A lines here, its B lines to path.b)
+  function w:take(p)
+    for s, suffix in ipairs { "", ".b" } do
+      if files[s] then
+        local f = io.open(p .. suffix, "r")
+        if f then
+          while true do
+            local chunk = f:read(65536)
+            if not chunk then break end
+            files[s]:write(chunk)
+          end
+          f:close()
+          os.remove(p .. suffix)
+        end
       end
-      local st = {}
-      for _, name in ipairs(info.stats) do st[name] = d.stats[name][j] end
-      local rec = { game = i, seed = balance.game_seed(seed, i, unpaired and s == 2),
-                    side = label, setup = info.label, rules = info.rules, variants = info.variants,
-                    seats = info.seats, scores = scores, winners = winners,
-                    turns = d.turns[j], steps = d.steps[j], stats = next(st) and st or nil }
-      f:write(json.encode(rec), "\n")
     end
   end
-  f:close()
+  function w:close()
+    if files[2] then
+      files[2]:close()
+      if not part then
+        self:take_b()
+      end
+    end
+    files[1]:close()
+  end
+  function w:take_b()
+    local f = io.open(path .. ".b", "r")
+    if f then
+      while true do
+        local chunk = f:read(65536)
+        if not chunk then break end
+        files[1]:write(chunk)
+      end
+      f:close()
+      os.remove(path .. ".b")
+    end
+  end
+  return w
 end
 
 return M
