@@ -292,6 +292,27 @@ function M.merge(shards)
   return sides, first, pair
 end
 
+-- Reads shard objects from files holding one JSON object per line.
+function M.read_shards(files)
+  local shards = {}
+  for _, file in ipairs(files) do
+    local f, err = io.open(file, "r")
+    if not f then error(err, 0) end
+    local n = 0
+    for line in f:lines() do
+      if line:match("%S") then
+        n = n + 1
+        local ok, sh = pcall(json.decode, line)
+        if not ok then f:close(); error(string.format("%s:%d: %s", file, n, tostring(sh)), 0) end
+        shards[#shards + 1] = sh
+      end
+    end
+    f:close()
+    if n == 0 then error(file .. ": no shard in the file", 0) end
+  end
+  return shards
+end
+
 -- Writes the games of merged shards (sorted) with writer w.
 function M.merged_games(shards, w)
   for s = 1, #shards[1].sides do
