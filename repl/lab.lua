@@ -20,7 +20,8 @@ local function usage_error(msg)
 end
 
 -- The flags that make `kontor sim` the lab's.
-M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width" }
+M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width",
+  "--moves" }
 
 function M.wants(args)
   for i = 2, #args do
@@ -36,7 +37,7 @@ local SETUP_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players
   ["--option"] = "list", ["--bot"] = "list" }
 local RUN_FLAGS = { ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool",
   ["--jobs"] = "value", ["--shard"] = "value", ["--range"] = "value", ["--coverage"] = "bool",
-  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value" }
+  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value", ["--moves"] = "bool" }
 local COMPARE_FLAGS = { ["--a"] = "value", ["--b"] = "value", ["--unpaired"] = "bool" }
 
 -- Parses --flag value pairs against the specs (the command line's parser).
@@ -58,7 +59,7 @@ end
 -- The setup the flags of t give, on top of `base` (the common flags).
 local function setup_of(t, base)
   local s = { rules = base and base.rules, players = base and base.players, variants = {},
-              options = {}, bots = {} }
+              options = {}, bots = {}, moves = base and base.moves or t.moves or nil }
   if base then
     for _, v in ipairs(base.variants) do s.variants[#s.variants + 1] = v end
     for k, v in pairs(base.options) do s.options[k] = v end

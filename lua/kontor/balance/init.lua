@@ -51,7 +51,7 @@ end
 function M.load(setup)
   local R, err = rules.load(setup.rules or "sea_merchants", setup.variants)
   if not R then error(err, 0) end
-  moves.instrument(R)     -- what players do, and the worth each turn
+  moves.instrument(R, setup.moves)     -- the worth each turn; with moves, what players do
   local players = setup.players or R.players.default
   if math.type(players) ~= "integer" or players < R.players.min or players > R.players.max then
     error(string.format("%s is for %d to %d players, not %s", R.name, R.players.min,
@@ -99,11 +99,11 @@ function M.load(setup)
   for i, v in ipairs(rules.given_variants(R)) do variants[i] = v[1] end
   return {
     R = R, setup = setup, players = players, options = options, names = names,
-    bots = any_bot and setup.bots or nil,
+    bots = any_bot and setup.bots or nil, moves = setup.moves or false,
     -- what summaries need, as plain data (kept in shard files)
     info = {
       rules = R.name, variants = variants, players = players, first = first,
-      seats = seats, stats = declared_stats(R), stat_docs = R.stats or {},
+      seats = seats, stats = declared_stats(R), stat_docs = R.stats or {}, moves = setup.moves or false,
       label = M.label(setup),
     },
   }
@@ -222,6 +222,17 @@ local function whole(x, scale)
   return math.floor(x * scale + 0.5)
 end
 
+-- The measure keys of a kind of move: per game, share of games, per seat.
+local MOVE_KEYS = setmetatable({}, { __index = function(t, name)
+  local k = setmetatable({ total = "moves." .. name, share = "share." .. name }, { __index = function(kt, s)
+    local key = "moves." .. name .. " #" .. s
+    kt[s] = key
+    return key
+  end })
+  t[name] = k
+  return k
+end })
+
 -- Plays game i of a run with `seed` (the game's seed as M.game_seed);
 -- returns its values (measure keys to scaled numbers, 0s left out but the
 -- fixed ones) and its record (scores, winners, turns, steps, stats).
@@ -265,21 +276,24 @@ function M.play_game(L, seed, i, opts)
     v["stat." .. name] = whole(st[name], 1)
   end
   local mv, tracker = moves.of_game(game)
-  if mv then
+  if tracker then
     local t = tracker:finish(res.scores, res.winners)
     v.lead_changes = t.lead_changes
     v.decided = whole(t.decided, FRACTION)
     v.margin = whole(t.margin, 1)
+  end
+  if mv then
     v.branching = mv.decisions > 0 and whole(mv.options / mv.decisions, FRACTION) or 0
     v.forced = mv.decisions > 0 and whole(mv.single / mv.decisions, FRACTION) or 0
     for name, by_seat in pairs(mv.counts) do
+      local keys = MOVE_KEYS[name]
       local total = 0
       for s, n in pairs(by_seat) do
-        v["moves." .. name .. " #" .. s] = n
+        v[keys[s]] = n
         total = total + n
       end
-      v["moves." .. name] = total
-      v["share." .. name] = 1
+      v[keys.total] = total
+      v[keys.share] = 1
     end
   end
   local rec = { scores = res.scores, winners = res.winners, turns = res.turns, steps = steps,
@@ -370,8 +384,10 @@ function M.measures(info, acc, names)
   add { key = "lead_changes", label = "lead changes", scale = 1, up = "more", down = "fewer", section = "tension" }
   add { key = "decided", label = "decided at (share of game)", scale = FRACTION, up = "later", down = "earlier", section = "tension" }
   add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension" }
-  add { key = "branching", label = "options per decision", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
-  add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
+  if info.moves then
+    add { key = "branching", label = "options per decision", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
+    add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
+  end
   for _, name in ipairs(names or (acc and move_names(acc)) or {}) do
     add { key = "moves." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer",
           section = "moves", move = name }

@@ -18,10 +18,8 @@
 -- of the game), game.hseat and game.hidx (the step record), and the ctx
 -- fields choose, choose_from, choose_all, begin_turn.
 
-local core = require "kontor.core"
 local measures = require "kontor.balance.measures"
 
-local option_text = core.options.text
 
 local M = {}
 
@@ -52,44 +50,111 @@ function M.kind_of(text)
   return table.concat(words, " ")
 end
 
-local KIND = setmetatable({}, { __index = function(t, text)
-  local k = M.kind_of(text)
-  t[text] = k
+-- Kinds without making texts: a trie per decision name over the words of
+-- the chosen option up to its first number. A node keeps its words and,
+-- once asked, its key ("fin": the option had no number; "num": it had).
+local ROOT = {}
+
+local function node_kind(node, number)
+  local slot = number and "num" or "fin"
+  local k = node[slot]
+  if not k then
+    k = node.name .. ": " .. M.kind_of(table.concat(node.words, " ") .. (number and " 1" or ""))
+    node[slot] = k
+  end
   return k
+end
+
+local function child(node, w)
+  local c = node.next[w]
+  if not c then
+    local words = { table.unpack(node.words) }
+    words[#words + 1] = w
+    c = { next = {}, via = {}, words = words, name = node.name }
+    node.next[w] = c
+  end
+  return c
+end
+
+-- The words of a text or word entry, split once.
+local SPLIT = setmetatable({}, { __index = function(t, s)
+  local ws = {}
+  for w in s:gmatch("%S+") do ws[#ws + 1] = w end
+  t[s] = ws
+  return ws
 end })
 
--- The text of option k of a g:choose_from family (the last list varies
--- fastest, as lua/l_options.c expands it).
-local function family_text(family, k)
-  local n = #family
-  local pick, rest = {}, k - 1
-  for i = n, 1, -1 do
-    local e = family[i]
-    if type(e) == "table" then
-      local size = #e
-      pick[i] = e[rest % size + 1]
-      rest = rest // size
-    end
+local NUMERIC = setmetatable({}, { __index = function(t, w)
+  local v = is_number(w)
+  t[w] = v
+  return v
+end })
+
+-- Walks entry e (a word or words, or a number) from node: the node
+-- reached, or the key when a number ends the kind there. Cached per node.
+local function walk(node, e)
+  if type(e) ~= "string" then return node_kind(node, true) end
+  local r = node.via[e]
+  if r then return r end
+  local at = node
+  r = nil
+  for _, w in ipairs(SPLIT[e]) do
+    if NUMERIC[w] then r = node_kind(at, true); break end
+    at = child(at, w)
   end
-  local parts = {}
-  for i = 1, n do
-    local e = pick[i]
-    if e == nil then e = family[i] end
-    parts[i] = e
-  end
-  return option_text(parts)
+  r = r or at
+  node.via[e] = r
+  return r
 end
 
--- How many options a decision had.
-local function count_of(opts, family)
-  if not family then return #opts end
-  local n = 1
-  for i = 1, #opts do
-    local e = opts[i]
-    if type(e) == "table" then n = n * #e end
-  end
-  return n
+local function root_of(name)
+  local r = ROOT[name]
+  if not r then r = { next = {}, via = {}, words = {}, name = tostring(name), text = {} }; ROOT[name] = r end
+  return r
 end
+
+-- The key ("decision: kind") of option k of a decision's options or
+-- family, and how many options it had.
+local function key_of(name, opts, family, k)
+  local node = root_of(name)
+  if not family then
+    local o = opts[k]
+    if type(o) == "string" then
+      local key = node.text[o]
+      if not key then
+        key = walk(node, o)
+        if type(key) == "table" then key = node_kind(key, false) end
+        node.text[o] = key
+      end
+      return key, #opts
+    end
+    for i = 1, #o do
+      node = walk(node, o[i])
+      if type(node) == "string" then return node, #opts end
+    end
+    return node_kind(node, false), #opts
+  end
+  -- a family: the entry each list gives option k (the last list varies fastest)
+  local n = #opts
+  local total = 1
+  for i = 1, n do
+    local e = opts[i]
+    if type(e) == "table" then total = total * #e end
+  end
+  local count, rest = total, k - 1
+  for i = 1, n do
+    local e = opts[i]
+    if type(e) == "table" then
+      local size = #e
+      total = total // size
+      e = e[rest // total % size + 1]
+    end
+    node = walk(node, e)
+    if type(node) == "string" then return node, count end
+  end
+  return node_kind(node, false), count
+end
+M.key_of = key_of
 
 ---------------------------------------------------------------------------
 -- The wrappers
@@ -98,57 +163,59 @@ end
 local REC = setmetatable({}, { __mode = "k" })      -- g -> its game's record
 local WRAPPED = setmetatable({}, { __mode = "k" })
 
--- The queue of decisions of `seat` (names, option tables, family flags).
-local function queue(rec, seat)
-  local q = rec.q[seat]
-  if not q then q = { n = 0 }; rec.q[seat] = q end
-  return q
-end
-
-local function push(rec, seat, name, opts, family)
-  if math.type(seat) ~= "integer" or type(opts) ~= "table" then return end  -- the engine raises
-  local q = queue(rec, seat)
-  local n = q.n + 1
-  q.n = n
-  q[3 * n - 2], q[3 * n - 1], q[3 * n] = name, opts, family
-end
-
-local function install(g, evaluate)
-  local rec = { q = {}, tension = measures.tracker() }
+-- The decisions of each seat, in order: a flat queue of (name, options,
+-- family) triples, q.n entries long.
+local function install(g, evaluate, with_moves)
+  local rec = { tension = measures.tracker() }
   REC[g] = rec
-  local choose, choose_from, choose_all, begin_turn = g.choose, g.choose_from, g.choose_all, g.begin_turn
+  local begin_turn = g.begin_turn
+  g.begin_turn = function(self, seat)
+    rec.tension:point(evaluate(self))
+    return begin_turn(self, seat)
+  end
+  if not with_moves then return end
+  local qs = {}
+  for s = 1, g.players do qs[s] = { n = 0 } end
+  rec.q = qs
+  local choose, choose_from, choose_all = g.choose, g.choose_from, g.choose_all
   g.choose = function(self, seat, name, options)
-    push(rec, seat, name, options, false)
+    local q = qs[seat]
+    if q then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, options, false end
     return choose(self, seat, name, options)
   end
   g.choose_from = function(self, seat, name, family)
-    push(rec, seat, name, family, true)
+    local q = qs[seat]
+    if q then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, family, true end
     return choose_from(self, seat, name, family)
   end
   g.choose_all = function(self, seats, name, by_seat)
     if type(seats) == "table" and type(by_seat) == "table" then
       for i = 1, #seats do
         local s = seats[i]
-        if by_seat[s] ~= nil then push(rec, s, name, by_seat[s], false) end
+        local q = qs[s]
+        if q and by_seat[s] ~= nil then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, by_seat[s], false end
       end
     end
     return choose_all(self, seats, name, by_seat)
-  end
-  g.begin_turn = function(self, seat)
-    rec.tension:point(evaluate(self))
-    return begin_turn(self, seat)
   end
 end
 
 -- Wraps R.play (in place, once) so that every game of R keeps a record.
 -- The position's worth each turn: R.estimate(g, seat) where the rule set
--- has it, else R.score(g, seat), else R.scores(g).
-function M.instrument(R)
-  if WRAPPED[R] then return R end
-  WRAPPED[R] = true
+-- has it, else R.scores(g) (one call a turn: R.score, a bot's heuristic
+-- called once a seat, cost a Sea Merchants game 25% more).
+-- With `with_moves`, also g:choose, g:choose_from and g:choose_all (the
+-- counts of moves, options and forced decisions).
+function M.instrument(R, with_moves)
+  if WRAPPED[R] then
+    if WRAPPED[R] ~= (with_moves and "moves" or "turns") then
+      error("kontor.balance.moves: a rule set is instrumented once, with or without moves", 2)
+    end
+    return R
+  end
+  WRAPPED[R] = with_moves and "moves" or "turns"
   local evaluate
-  local per_seat = type(R.estimate) == "function" and R.estimate
-    or type(R.score) == "function" and R.score or nil
+  local per_seat = type(R.estimate) == "function" and R.estimate or nil
   if per_seat then
     evaluate = function(g)
       local v = {}
@@ -160,7 +227,7 @@ function M.instrument(R)
   end
   local play = R.play
   R.play = function(g, ...)
-    install(g, evaluate)
+    install(g, evaluate, with_moves)
     return play(g, ...)
   end
   return R
@@ -177,27 +244,21 @@ end
 function M.of_game(game)
   local rec = REC[game.ctx]
   if not rec then return nil end
+  if not rec.q then return nil, rec.tension end
   local hseat, hidx = game.hseat, game.hidx
   local counts, pos = {}, {}
   local decisions, options, single = 0, 0, 0
   for i = 1, #hidx do
     local seat = hseat[i]
     local q = rec.q[seat]
-    local j = (pos[seat] or 0) + 1
+    local j = (pos[seat] or 0) + 3
     if q and j <= q.n then
       pos[seat] = j
-      local name, opts, family = q[3 * j - 2], q[3 * j - 1], q[3 * j]
-      local k = hidx[i]
-      local text
-      if family then text = family_text(opts, k) else
-        text = opts[k]
-        if type(text) ~= "string" then text = option_text(text) end
-      end
-      local key = tostring(name) .. ": " .. KIND[text]
+      local name, opts, family = q[j - 2], q[j - 1], q[j]
+      local key, n = key_of(name, opts, family, hidx[i])
       local c = counts[key]
       if not c then c = {}; counts[key] = c end
       c[seat] = (c[seat] or 0) + 1
-      local n = count_of(opts, family)
       decisions, options = decisions + 1, options + n
       if n == 1 then single = single + 1 end
     end

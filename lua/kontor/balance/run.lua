@@ -238,7 +238,7 @@ end
 -- What must agree between shards of one run.
 local function run_key(sh)
   local parts = { sh.kind, tostring(sh.seed), tostring(sh.games), tostring(sh.unpaired), tostring(sh.coverage) }
-  for _, side in ipairs(sh.sides) do parts[#parts + 1] = side.info.label end
+  for _, side in ipairs(sh.sides) do parts[#parts + 1] = side.info.label .. tostring(side.info.moves) end
   return table.concat(parts, "\0")
 end
 
