@@ -201,8 +201,8 @@ local function child_args(args, first)
   return t
 end
 
-local function report_and_output(kind, t, sides, seed, unpaired, pair)
-  local summary = run.summarize(kind, sides, seed, unpaired, pair)
+local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
+  local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
   if t.report then
     local html = require("kontor.balance.report").html(summary, sides)
     local f, e = io.open(t.report, "w")
@@ -327,8 +327,8 @@ local function run_cmd(args, kind)
       if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
       if hi >= lo then run.play_range(job, state, lo, hi, 0, (hi - lo + 1) * #sides) end
       if job.games_out then job.games_out:close() end
-      local got, pair = run.collect(job, state)
-      out(json.encode(run.shard(kind, job, got, games, lo, hi, pair)), "\n")
+      local got, diffs = run.collect(job, state)
+      out(json.encode(run.shard(kind, job, got, games, lo, hi, diffs)), "\n")
       return
     end
     if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides) end
@@ -336,11 +336,11 @@ local function run_cmd(args, kind)
     if core.term.isatty(2) then
       job.progress, finish = progress_bar(want_color(2))
     end
-    local okr, got, pair = pcall(run.run, job, kind, games, width)
+    local okr, got, diffs = pcall(run.run, job, kind, games, width)
     if finish then finish() end
     if job.games_out then job.games_out:close() end
     if not okr then error(got, 0) end
-    report_and_output(kind, t, got, seed, t.unpaired, pair)
+    report_and_output(kind, t, got, seed, t.unpaired, diffs, job.sweep)
   end)
   if not ok then err("kontor: ", name, ": ", tostring(res), "\n"); return 1 end
   return 0
@@ -380,13 +380,13 @@ function M.merge(_, args)
   if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare --shard K/N)") end
   local ok, res = pcall(function()
     local shards = run.read_shards(files)
-    local sides, first, pair = run.merge(shards)
+    local sides, first, diffs = run.merge(shards)
     if t.games_out then
       local w = run.games_writer(t.games_out, first.kind, #sides)
       run.merged_games(shards, w)
       w:close()
     end
-    report_and_output(first.kind, t, sides, first.seed, first.unpaired, pair)
+    report_and_output(first.kind, t, sides, first.seed, first.unpaired, diffs, first.sweep)
   end)
   if not ok then err("kontor: merge: ", tostring(res), "\n"); return 1 end
   return 0

@@ -45,7 +45,8 @@ end
 -- job: { sides = { L_a [, L_b] }, seed, unpaired, coverage = bool,
 --        child = { program, args... } (for jobs > 1), jobs,
 --        progress = function(done, total) or nil, games_out = writer or nil }
--- state: { acc = { acc_a [, acc_b] }, pair = acc of B - A (paired compare),
+-- state: { acc = { acc per side }, pairs = { [s] = acc of side s - side 1 }
+--          (paired runs of two sides or more),
 --          rec = { coverage recorders }, cov = { coverage data } }
 -- Only sums are kept: the memory of a run does not grow with its games.
 
@@ -54,7 +55,7 @@ local stats = require "kontor.balance.stats"
 local function play_here(job, state, lo, hi, done0, total)
   local nsides = #job.sides
   local hk = state.hist_keys
-  local paired = nsides == 2 and not job.unpaired
+  local paired = nsides >= 2 and not job.unpaired
   local done = done0
   for i = lo, hi do
     local va
@@ -69,7 +70,7 @@ local function play_here(job, state, lo, hi, done0, total)
       if job.games_out then job.games_out:game(s, L.info, rec) end
       if job.kept then job.kept:game(s, L.info, rec) end
       if paired then
-        if s == 1 then va = v else stats.add(state.pair, stats.diff(va, v)) end
+        if s == 1 then va = v else stats.add(state.pairs[s], stats.diff(va, v)) end
       end
       done = done + 1
       if job.progress and done % 25 == 0 then job.progress(done, total) end
@@ -141,7 +142,10 @@ function M.new_state(job)
     state.acc[s] = stats.acc()
     state.hist_keys[s] = balance.hist_keys(L.info)
   end
-  if #job.sides == 2 and not job.unpaired then state.pair = stats.acc() end
+  if #job.sides >= 2 and not job.unpaired then
+    state.pairs = {}
+    for s = 2, #job.sides do state.pairs[s] = stats.acc() end
+  end
   return state
 end
 
@@ -151,7 +155,9 @@ function M.add_shard(job, state, shard)
     stats.merge(state.acc[s], M.fix_acc(shard.sides[s].acc))
     if job.coverage then state.cov[s] = coverage.add(state.cov[s], shard.sides[s].coverage) end
   end
-  if state.pair then stats.merge(state.pair, M.fix_acc(shard.pair)) end
+  if state.pairs then
+    for s = 2, #job.sides do stats.merge(state.pairs[s], M.fix_acc(shard.pairs and shard.pairs[s - 1])) end
+  end
 end
 
 -- The sums and coverage of each side so far; the sums of the differences.
@@ -162,14 +168,17 @@ function M.collect(job, state)
     if state.rec[s] then cov = coverage.add(cov and cov or nil, state.rec[s]:data()) end
     out[s] = { info = L.info, data = state.acc[s], coverage = cov }
   end
-  return out, state.pair
+  return out, state.pairs
 end
 
--- The summary of sides (a list of { info, data, coverage }).
-function M.summarize(kind, sides, seed, unpaired, pair)
+-- The summary of sides (a list of { info, data, coverage }); diffs: the
+-- sums of the differences of each side from side 1; sweep: { over, values }.
+function M.summarize(kind, sides, seed, unpaired, diffs, sweep)
   local s
   if kind == "compare" then
-    s = balance.compare(sides[1].info, sides[1].data, sides[2].info, sides[2].data, seed, unpaired, pair)
+    s = balance.compare(sides[1].info, sides[1].data, sides[2].info, sides[2].data, seed, unpaired, diffs and diffs[2])
+  elseif kind == "sweep" then
+    s = require("kontor.balance.sweep").summary(sides, diffs, seed, sweep)
   else
     s = balance.summary(sides[1].info, sides[1].data, seed)
   end
@@ -193,8 +202,8 @@ function M.run(job, kind, games, until_width)
     done = M.play_range(job, state, played + 1, hi, done, total)
     played = hi
     if until_width and played < games then
-      local sides, pair = M.collect(job, state)
-      if balance.narrow(M.summarize(kind, sides, job.seed, job.unpaired, pair), until_width) then break end
+      local sides, diffs = M.collect(job, state)
+      if balance.narrow(M.summarize(kind, sides, job.seed, job.unpaired, diffs, job.sweep), until_width) then break end
     end
   end
   if job.progress then job.progress(done, done) end
@@ -207,10 +216,15 @@ end
 
 -- The shard object of games lo..hi: what `--shard`/`--range` print (the
 -- sums of its games, not the games).
-function M.shard(kind, job, sides, games, lo, hi, pair)
+function M.shard(kind, job, sides, games, lo, hi, diffs)
   local out = { kontor = "shard", version = 2, kind = kind, seed = job.seed, games = games, lo = lo, hi = hi,
                 unpaired = job.unpaired or false, coverage = job.coverage or false, sides = {},
-                pair = pair }
+                sweep = job.sweep }
+  if diffs then
+    local list = {}          -- JSON: a list from side 2 on (side 1 has none)
+    for s = 2, #sides do list[s - 1] = diffs[s] end
+    out.pairs = list
+  end
   for s, side in ipairs(sides) do
     out.sides[s] = { info = side.info, acc = side.data, coverage = side.coverage,
                      games = job.kept and job.kept.games[s] or nil }
@@ -275,8 +289,11 @@ function M.merge(shards)
   if next_game <= first.games then
     error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
   end
-  local sides, pair = {}, nil
-  if #first.sides == 2 and not first.unpaired then pair = stats.acc() end
+  local sides, diffs = {}, nil
+  if #first.sides >= 2 and not first.unpaired then
+    diffs = {}
+    for s = 2, #first.sides do diffs[s] = stats.acc() end
+  end
   for s, side in ipairs(first.sides) do
     local info = fix_info(side.info)
     local acc, cov = stats.acc(), nil
@@ -286,10 +303,12 @@ function M.merge(shards)
     end
     sides[s] = { info = info, data = acc, coverage = cov }
   end
-  if pair then
-    for _, sh in ipairs(shards) do stats.merge(pair, M.fix_acc(sh.pair)) end
+  if diffs then
+    for _, sh in ipairs(shards) do
+      for s = 2, #first.sides do stats.merge(diffs[s], M.fix_acc(sh.pairs and sh.pairs[s - 1])) end
+    end
   end
-  return sides, first, pair
+  return sides, first, diffs
 end
 
 -- Reads shard objects from files holding one JSON object per line.
