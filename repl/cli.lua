@@ -343,6 +343,7 @@ function M.main(home, args)
   end
   if cmd == "compare" then return require("lab").compare(kontor, args) end
   if cmd == "merge" then return require("lab").merge(kontor, args) end
+  if cmd == "sweep" then return require("lab").sweep(kontor, args) end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end

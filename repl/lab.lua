@@ -38,6 +38,8 @@ local SETUP_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players
 local RUN_FLAGS = { ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool",
   ["--jobs"] = "value", ["--shard"] = "value", ["--range"] = "value", ["--coverage"] = "bool",
   ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value", ["--moves"] = "bool" }
+-- kontor sweep: compare's run over one option's values (kontor.balance.sweep).
+local SWEEP_FLAGS = { ["--over"] = "value", ["--svg"] = "value" }
 local COMPARE_FLAGS = { ["--a"] = "value", ["--b"] = "value", ["--unpaired"] = "bool" }
 
 -- Parses --flag value pairs against the specs (the command line's parser).
@@ -181,7 +183,7 @@ end
 
 -- The arguments to give a child job: all but the parent's own flags.
 local DROP = { ["--jobs"] = 1, ["--shard"] = 1, ["--range"] = 1, ["--report"] = 1,
-  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0 }
+  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0, ["--svg"] = 1 }
 local function child_args(args, first)
   local t = { program(args), args[1] }
   local i = first
@@ -201,8 +203,44 @@ local function child_args(args, first)
   return t
 end
 
+local function write_file(path, text)
+  local f, e = io.open(path, "w")
+  if not f then error(e, 0) end
+  f:write(text)
+  f:close()
+end
+
+local function sweep_output(t, sw)
+  local report = require("kontor.balance.report")
+  local sweepmod = require("kontor.balance.sweep")
+  if t.report then write_file(t.report, report.sweep_html(sw)) end
+  local written = 0
+  if t.svg then
+    os.execute("mkdir -p '" .. t.svg:gsub("'", "'\\''") .. "'")
+    for _, key in ipairs(sw.order) do
+      local m = sw.measures[key]
+      write_file(t.svg .. "/" .. sweepmod.file_of(key), '<?xml version="1.0" encoding="utf-8"?>\n'
+        .. report.line_chart(m, sw.values, { id = "sweep", over = sw.over }) .. "\n")
+      written = written + 1
+    end
+  end
+  if t.json then
+    for _, key in ipairs(sw.order) do
+      for _, r in ipairs(sw.measures[key].rows) do
+        for _, f in ipairs { "ci", "diff", "diff_ci", "verdict" } do if r[f] == nil then r[f] = json.null end end
+      end
+    end
+    out(json.encode(sw), "\n")
+    return
+  end
+  out(require("kontor.balance.sweep").format(sw), "\n")
+  if t.svg then out(string.format("\n%d charts written to %s\n", written, t.svg)) end
+  if t.report then out("\nreport written to ", t.report, "\n") end
+end
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
+  if kind == "sweep" then return sweep_output(t, summary) end
   if t.report then
     local html = require("kontor.balance.report").html(summary, sides)
     local f, e = io.open(t.report, "w")
@@ -247,11 +285,23 @@ local function run_cmd(args, kind)
   local name = args[1]
   local specs = { SETUP_FLAGS, RUN_FLAGS }
   if kind == "compare" then specs[3] = COMPARE_FLAGS end
+  if kind == "sweep" then specs[3] = SWEEP_FLAGS end
   local t, e = parse(args, 2, table.unpack(specs))
   if not t then return usage_error(name .. ": " .. e) end
   local common, ce = setup_of(t)
   if not common then return usage_error(name .. ": " .. ce) end
   local setups = { common }
+  local sweep
+  if kind == "sweep" then
+    if not t.over then
+      return usage_error("sweep: --over OPTION=LO..HI (or OPTION=a,b,c) is needed, e.g. --over hand_limit.size=4..7")
+    end
+    if t.games_out then return usage_error("sweep: --games-out is for sim and compare") end
+    local se
+    setups, se = require("kontor.balance.sweep").setups(common, t.over)
+    if not setups then return usage_error("sweep: " .. se) end
+    sweep = se
+  end
   if kind == "compare" then
     if not t.a or not t.b then
       return usage_error("compare: both --a 'SETUP' and --b 'SETUP' are needed (a SETUP is sim options, '' for none)")
@@ -311,7 +361,7 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
-    local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage,
+    local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
                   jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2) }
     if lo then
       -- a shard: its games, as data
@@ -349,6 +399,7 @@ end
 -- (kontor, args) as the commands of cli.lua; the lab needs only args.
 function M.sim(_, args) return run_cmd(args, "sim") end
 function M.compare(_, args) return run_cmd(args, "compare") end
+function M.sweep(_, args) return run_cmd(args, "sweep") end
 
 ---------------------------------------------------------------------------
 -- merge

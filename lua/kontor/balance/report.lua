@@ -330,6 +330,94 @@ local function coverage_chart(id, title, map)
   return table.concat(out, "\n")
 end
 
+-- A line chart of one measure over a sweep's values: the mean at each
+-- value (a dot, joined by a line) and its 95% interval (a bar); a y axis
+-- with ticks, and the zero line where zero is in range.
+function M.line_chart(m, values, opts)
+  local rows = m.rows
+  local lo, hi = math.huge, -math.huge
+  for _, r in ipairs(rows) do
+    local a, b = r.mean or 0, r.mean or 0
+    if r.ci then a, b = r.ci[1], r.ci[2] end
+    lo, hi = math.min(lo, a), math.max(hi, b)
+  end
+  if lo == hi then lo, hi = lo - 1, hi + 1 end
+  local pad = (hi - lo) * 0.08
+  lo, hi = lo - pad, hi + pad
+  local span = hi - lo
+  local p10 = 10 ^ math.floor(math.log(span / 4, 10))
+  local step = p10
+  for _, f in ipairs { 1, 2, 2.5, 5, 10 } do
+    step = f * p10
+    if span / step <= 6 then break end
+  end
+  local pw, ph = W - ML - MR, H - MT - MB
+  local n = #values
+  local function x(i) return ML + pw * (i - 0.5) / n end
+  local function y(v) return MT + ph - ph * (v - lo) / span end
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<svg class="chart sweep" id="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">',
+    esc(opts.id), W, H, W, H, esc(m.label))
+  add('<title>%s over %s</title>', esc(m.label), esc(opts.over))
+  add('<text x="%d" y="11" font-size="11" fill="#333">%s</text>', ML, esc(m.label))
+  local t = math.ceil(lo / step) * step
+  while t <= hi + 1e-12 do
+    add('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>', ML, W - MR, y(t), y(t))
+    add('<text x="%d" y="%.1f" font-size="10" text-anchor="end" fill="#555">%s</text>', ML - 4, y(t) + 3, tick_text(t))
+    t = t + step
+  end
+  if lo < 0 and hi > 0 then
+    add('<line class="zero" x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#333" stroke-dasharray="3 3"/>', ML, W - MR, y(0), y(0))
+  end
+  add('<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>', ML, ML, MT, MT + ph)
+  add('<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>', ML, W - MR, MT + ph, MT + ph)
+  local path = {}
+  for i, r in ipairs(rows) do
+    if r.mean then path[#path + 1] = string.format("%s%.1f %.1f", #path == 0 and "M" or "L", x(i), y(r.mean)) end
+  end
+  add('<path class="line" d="%s" stroke="%s" fill="none" stroke-width="2"/>', table.concat(path), COLORS[1])
+  for i, r in ipairs(rows) do
+    if r.ci then
+      add('<path class="errorbar" d="M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8" stroke="#222" fill="none"/>',
+        x(i), y(r.ci[1]), y(r.ci[2]), x(i) - 4, y(r.ci[1]), x(i) - 4, y(r.ci[2]))
+    end
+    if r.mean then
+      add('<circle class="point" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s=%s: %s%s%s</title></circle>', x(i), y(r.mean),
+        r.verdict and COLORS[2] or COLORS[1], esc(opts.over), esc(values[i]), fmt(r.mean),
+        r.ci and string.format(" [%s, %s]", fmt(r.ci[1]), fmt(r.ci[2])) or "", r.verdict and (", " .. r.verdict .. " than the first") or "")
+    end
+    add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#333">%s</text>', x(i), H - MB + 14, esc(values[i]))
+  end
+  add('<text x="%d" y="%d" font-size="11" fill="#333" text-anchor="middle">%s</text>', ML + pw // 2, H - 6, esc(opts.over))
+  add('</svg>')
+  return table.concat(out, "\n")
+end
+
+-- The report of a sweep: its table and a line chart per measure.
+function M.sweep_html(sw)
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">')
+  add('<meta name="viewport" content="width=device-width, initial-scale=1">')
+  add('<title>Kontor sweep report</title>\n<style>%s</style>\n</head>\n<body>', M.CSS)
+  add('<h1>Kontor sweep report</h1>')
+  local seats = {}
+  for s, b in ipairs(sw.seats) do seats[s] = string.format("seat %d %s", s, b) end
+  add('<p class="summary">%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; "- first" is the paired difference from %s=%s.</p>',
+    esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
+    sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
+  add('<h2>Sweep</h2>')
+  for _, key in ipairs(sw.order) do
+    local m = sw.measures[key]
+    add('<figure>%s<figcaption>%s per value of %s, with 95%% intervals; orange where it differs from the first value.</figcaption></figure>',
+      M.line_chart(m, sw.values, { id = "sweep-" .. key:gsub("[^%w_%-]+", "_"), over = sw.over }), esc(m.label), esc(sw.over))
+  end
+  add('<p><small>Written by kontor %s.</small></p>', esc(require("kontor.core").version))
+  add('</body>\n</html>\n')
+  return table.concat(out, "\n")
+end
+
 local CSS = [[
 body { font: 14px/1.45 system-ui, sans-serif; color: #222; margin: 2em auto; max-width: 980px; padding: 0 1em; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
@@ -543,4 +631,5 @@ function M.html(summary, sides)
 end
 
 M.round = balance.round
+M.CSS = CSS
 return M

@@ -376,9 +376,10 @@ end
 -- close). With `part` (a child job's file), close leaves B's lines in
 -- path.b for the parent to take.
 function M.games_writer(path, kind, nsides, part)
-  local files, err = {}, nil
-  files[1], err = io.open(path, "w")
-  if not files[1] then error(err, 0) end
+  local files = {}
+  local f1, err = io.open(path, "w")
+  if not f1 then error(err, 0) end
+  files[1] = f1
   if nsides == 2 then
     files[2], err = io.open(path .. ".b", "w")
     if not files[2] then error(err, 0) end
