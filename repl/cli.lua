@@ -16,9 +16,11 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S [--option k=v]... [--game I] [--json]
                   [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
-                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W]
+                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S]
                   [--unpaired] [--json] [sim's --jobs ... --until-width]
+       kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
+                  [--svg DIR] [sim's --seed ... --moves]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
@@ -38,6 +40,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            a report
   compare  play two setups on the same deals; each measure's difference
            with its 95% interval and a verdict (docs/balance.md)
+  sweep    play the same deals over an option's values; each measure per
+           value with its interval and its change from the first value
   merge    combine the shards of a run into that run's result
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
