@@ -19,6 +19,7 @@
 -- fields choose, choose_from, choose_all, begin_turn.
 
 local measures = require "kontor.balance.measures"
+local coverage = require "kontor.balance.coverage"
 
 
 local M = {}
@@ -230,6 +231,7 @@ function M.instrument(R, with_moves)
     install(g, evaluate, with_moves)
     return play(g, ...)
   end
+  coverage.WRAPS[R.play] = play      -- coverage reads the script's own play
   return R
 end
 
