@@ -205,11 +205,15 @@ local function forest(c, keys)
   local h = MT + #rows * rh + 44
   local lw = 260
   local pw = W - lw - MR
+  -- the axis reaches the largest interval, at most 12 standard errors:
+  -- a row beyond is drawn to the edge, its dot an arrow, its z written
   local span = 4
   for _, r in ipairs(rows) do span = math.max(span, math.abs(r.z) + Z) end
-  local step = span <= 8 and 2 or span <= 20 and 5 or span <= 40 and 10 or 10 ^ math.ceil(math.log(span / 4, 10))
+  span = math.min(span, 12)
+  local step = span <= 8 and 2 or 4
   span = math.ceil(span / step) * step
-  local function x(v) return lw + pw / 2 + (pw / 2 - 8) * v / span end
+  local function clamp(v) return math.max(-span, math.min(span, v)) end
+  local function x(v) return lw + pw / 2 + (pw / 2 - 8) * clamp(v) / span end
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end
   add('<svg class="chart" id="differences" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="B - A in standard errors with 95%% intervals">',
@@ -229,8 +233,16 @@ local function forest(c, keys)
     local color = m.verdict and (m.diff > 0 and COLORS[2] or COLORS[1]) or "#777"
     add('<text x="%d" y="%.1f" font-size="11" fill="#222">%s</text>', 4, y + 4, esc(m.label))
     add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(r.z - Z), y, x(r.z + Z), color)
-    add('<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %s [%s, %s]%s</title></circle>', x(r.z), y, color,
-      esc(m.label), fmtsigned(m.diff), fmtsigned(m.ci[1]), fmtsigned(m.ci[2]), m.verdict and (" " .. m.verdict) or "")
+    local tip = string.format("%s: %s [%s, %s]%s", esc(m.label), fmtsigned(m.diff), fmtsigned(m.ci[1]),
+      fmtsigned(m.ci[2]), m.verdict and (" " .. m.verdict) or "")
+    if math.abs(r.z) <= span then
+      add('<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s</title></circle>', x(r.z), y, color, tip)
+    else                                   -- off the axis: an arrow at its edge and the z
+      local e, dir = x(r.z), r.z > 0 and 1 or -1
+      add('<path class="beyond" d="M%.1f %.1fl%d -5v10z" fill="%s"><title>%s</title></path>', e + 6 * dir, y, -8 * dir, color, tip)
+      add('<text x="%.1f" y="%.1f" font-size="10" text-anchor="%s" fill="#333">%.0f</text>', e - 12 * dir, y - 4,
+        dir > 0 and "end" or "start", r.z)
+    end
   end
   add('</svg>')
   return table.concat(out, "\n")
