@@ -222,6 +222,21 @@ local function whole(x, scale)
   return math.floor(x * scale + 0.5)
 end
 
+-- The measure keys of the seats of a game of P players, made once.
+local SEAT_KEYS = setmetatable({}, { __index = function(t, P)
+  local k = { win = {}, score = {}, won = {} }
+  for s = 1, P do
+    k.win[s], k.score[s], k.won[s] = "win_rate." .. s, "score." .. s, "won." .. s
+  end
+  t[P] = k
+  return k
+end })
+local STAT_KEYS = setmetatable({}, { __index = function(t, name)
+  local k = "stat." .. name
+  t[name] = k
+  return k
+end })
+
 -- The measure keys of a kind of move: per game, share of games, per seat.
 local MOVE_KEYS = setmetatable({}, { __index = function(t, name)
   local k = setmetatable({ total = "moves." .. name, share = "share." .. name }, { __index = function(kt, s)
@@ -248,19 +263,20 @@ function M.play_game(L, seed, i, opts)
   local W = win_scale(P)
   local v = {}
   local share = W // #res.winners
+  local K = SEAT_KEYS[P]
   for s = 1, P do
-    v["win_rate." .. s] = 0
-    v["score." .. s] = whole(res.scores[s], 1)
+    v[K.win[s]] = 0
+    v[K.score[s]] = whole(res.scores[s], 1)
   end
   for _, w in ipairs(res.winners) do
-    v["win_rate." .. w] = share
-    v["won." .. w] = 1
+    v[K.win[w]] = share
+    v[K.won[w]] = 1
   end
   if #res.winners > 1 then v.shared = 1 end
   v.turns = res.turns
   local steps = game:step_count()
   v.steps = steps
-  v.first_player = v["win_rate." .. info.first] - W // P
+  v.first_player = v[K.win[info.first]] - W // P
   local counted = game:stats()
   if next(counted) ~= nil then
     local declared = L.R.stats or {}
@@ -273,11 +289,11 @@ function M.play_game(L, seed, i, opts)
   local st = {}
   for _, name in ipairs(info.stats) do
     st[name] = counted[name] or 0
-    v["stat." .. name] = whole(st[name], 1)
+    v[STAT_KEYS[name]] = whole(st[name], 1)
   end
-  local mv, tracker = moves.of_game(game)
-  if tracker then
-    local t = tracker:finish(res.scores, res.winners)
+  local mv, finish = moves.of_game(game)
+  if finish then
+    local t = finish(res.scores, res.winners)
     v.lead_changes = t.lead_changes
     v.decided = whole(t.decided, FRACTION)
     v.margin = whole(t.margin, 1)

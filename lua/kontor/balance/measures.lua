@@ -10,13 +10,6 @@
 
 local M = {}
 
-local Tracker = {}
-Tracker.__index = Tracker
-
-function M.tracker()
-  return setmetatable({ points = 0, last = 0, cur = 0, since = 1, changes = 0 }, Tracker)
-end
-
 -- The seat with the highest value alone, or 0.
 local function leader(values)
   local best, who = nil, 0
@@ -30,48 +23,50 @@ local function leader(values)
 end
 M.leader = leader
 
--- One point: the worth of each seat, in seat order.
-function Tracker:point(values)
-  local p = self.points + 1
-  self.points = p
-  local lead = type(values) == "table" and leader(values) or 0
-  if lead ~= 0 then
-    if self.last ~= 0 and lead ~= self.last then self.changes = self.changes + 1 end
-    self.last = lead
-    if lead ~= self.cur then self.since = p end
-  end
-  self.cur = lead
-end
-
--- The measures of the game whose points were taken, given its final
--- scores and winners: { lead_changes, decided (0: the winner led from the
--- first point on, 1: only the final scores made them leader; a shared win
--- counts 1), margin (the winner's score less the best other score; 0 when
--- shared) }.
-function Tracker:finish(scores, winners)
-  self:point(scores)
-  local p = self.points
-  local decided = 1
-  if #winners == 1 and self.cur == winners[1] and p > 1 then
-    decided = (self.since - 1) / (p - 1)
-  end
-  local margin = 0
-  if #winners == 1 then
-    local w, other = winners[1], nil
-    for s = 1, #scores do
-      if s ~= w and (other == nil or scores[s] > other) then other = scores[s] end
+-- A tracker of one game: point(values) notes the worth of each seat, in
+-- seat order (a closure on upvalues: it runs at every turn of every game
+-- the lab plays); finish(scores, winners) takes the final scores as the
+-- last point and returns the game's measures: { lead_changes, decided (0:
+-- the winner led from the first point on, 1: only the final scores made
+-- them leader; a shared win counts 1), margin (the winner's score less the
+-- best other score; 0 when shared) }.
+function M.tracker()
+  local points, last, cur, since, changes = 0, 0, 0, 1, 0
+  local function point(values)
+    points = points + 1
+    local lead = type(values) == "table" and leader(values) or 0
+    if lead ~= 0 then
+      if last ~= 0 and lead ~= last then changes = changes + 1 end
+      last = lead
+      if lead ~= cur then since = points end
     end
-    if other then margin = scores[w] - other end
+    cur = lead
   end
-  return { lead_changes = self.changes, decided = decided, margin = margin }
+  local function finish(scores, winners)
+    point(scores)
+    local decided = 1
+    if #winners == 1 and cur == winners[1] and points > 1 then
+      decided = (since - 1) / (points - 1)
+    end
+    local margin = 0
+    if #winners == 1 then
+      local w, other = winners[1], nil
+      for s = 1, #scores do
+        if s ~= w and (other == nil or scores[s] > other) then other = scores[s] end
+      end
+      if other then margin = scores[w] - other end
+    end
+    return { lead_changes = changes, decided = decided, margin = margin }
+  end
+  return point, finish
 end
 
 -- The measures of a list of points (each a list of worths by seat) and
 -- the final scores and winners: what a game's tracker gives (tests, docs).
 function M.of_series(points, scores, winners)
-  local t = M.tracker()
-  for _, v in ipairs(points) do t:point(v) end
-  return t:finish(scores, winners)
+  local point, finish = M.tracker()
+  for _, v in ipairs(points) do point(v) end
+  return finish(scores, winners)
 end
 
 return M

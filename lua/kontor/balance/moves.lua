@@ -167,11 +167,12 @@ local WRAPPED = setmetatable({}, { __mode = "k" })
 -- The decisions of each seat, in order: a flat queue of (name, options,
 -- family) triples, q.n entries long.
 local function install(g, evaluate, with_moves)
-  local rec = { tension = measures.tracker() }
+  local point, finish = measures.tracker()
+  local rec = { finish = finish }
   REC[g] = rec
   local begin_turn = g.begin_turn
   g.begin_turn = function(self, seat)
-    rec.tension:point(evaluate(self))
+    point(evaluate(self))
     return begin_turn(self, seat)
   end
   if not with_moves then return end
@@ -241,12 +242,13 @@ end
 
 -- The moves of a finished game: { counts = { ["decision: kind"] = { [seat] = n } },
 -- decisions = n, options = total options over its decisions, single = decisions
--- with one option }, and its tension tracker. nil when the game kept no
+-- with one option }, and its tracker's finish(scores, winners)
+-- (kontor.balance.measures). nil when the game kept no
 -- record (a rule set not instrumented).
 function M.of_game(game)
   local rec = REC[game.ctx]
   if not rec then return nil end
-  if not rec.q then return nil, rec.tension end
+  if not rec.q then return nil, rec.finish end
   local hseat, hidx = game.hseat, game.hidx
   local counts, pos = {}, {}
   local decisions, options, single = 0, 0, 0
@@ -265,7 +267,7 @@ function M.of_game(game)
       if n == 1 then single = single + 1 end
     end
   end
-  return { counts = counts, decisions = decisions, options = options, single = single }, rec.tension
+  return { counts = counts, decisions = decisions, options = options, single = single }, rec.finish
 end
 
 return M

@@ -222,25 +222,18 @@ function M.shard(kind, job, sides, games, lo, hi, diffs)
                 sweep = job.sweep }
   if diffs then
     local list = {}          -- JSON: a list from side 2 on (side 1 has none)
-    for s = 2, #sides do list[s - 1] = diffs[s] end
+    for s = 2, #sides do list[s - 1] = stats.to_json(diffs[s]) end
     out.pairs = list
   end
   for s, side in ipairs(sides) do
-    out.sides[s] = { info = side.info, acc = side.data, coverage = side.coverage,
+    out.sides[s] = { info = side.info, acc = stats.to_json(side.data), coverage = side.coverage,
                      games = job.kept and job.kept.games[s] or nil }
   end
   return out
 end
 
--- JSON keeps lists; empty tables come back as lists or objects: normalise.
-function M.fix_acc(a)
-  local function map(t) if type(t) ~= "table" then return {} end return t end
-  a = map(a)
-  a.n = math.tointeger(a.n) or 0
-  a.sum, a.sq, a.hist = map(a.sum), map(a.sq), map(a.hist)
-  for k, h in pairs(a.hist) do a.hist[k] = map(h) end
-  return a
-end
+-- The sums of a shard as JSON gave them back.
+M.fix_acc = stats.from_json
 
 local function fix_info(info)
   local function list(t) if type(t) ~= "table" or next(t) == nil then return {} end return t end

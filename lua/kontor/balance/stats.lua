@@ -108,7 +108,8 @@ function M.acc()
 end
 
 -- Adds one game: vals maps measure keys to scaled values (a key left out
--- is 0); hist_keys: the keys whose values are also counted by value.
+-- is 0); hist_keys: the keys whose values are also counted by value
+-- (hist[key][value] = games; M.to_json makes the values texts).
 function M.add(a, vals, hist_keys)
   a.n = a.n + 1
   local sum, sq = a.sum, a.sq
@@ -122,10 +123,39 @@ function M.add(a, vals, hist_keys)
       local v = vals[k] or 0
       local h = hist[k]
       if not h then h = {}; hist[k] = h end
-      local key = math.type(v) == "float" and string.format("%.17g", v) or tostring(v)
-      h[key] = (h[key] or 0) + 1
+      h[v] = (h[v] or 0) + 1
     end
   end
+end
+
+-- The sums as JSON takes them: each count by value keyed by the value's text.
+function M.to_json(a)
+  local hist = {}
+  for k, h in pairs(a.hist) do
+    local t = {}
+    for v, c in pairs(h) do
+      t[math.type(v) == "float" and string.format("%.17g", v) or tostring(v)] = c
+    end
+    hist[k] = t
+  end
+  return { n = a.n, sum = a.sum, sq = a.sq, hist = hist }
+end
+
+-- The sums of M.to_json read back (JSON gives lists or objects for empty
+-- tables, and texts for the values counted).
+function M.from_json(a)
+  local function map(t) if type(t) ~= "table" then return {} end return t end
+  a = map(a)
+  local hist = {}
+  for k, h in pairs(map(a.hist)) do
+    local t = {}
+    for v, c in pairs(map(h)) do
+      local x = tonumber(v)
+      t[math.tointeger(x) or x] = c
+    end
+    hist[k] = t
+  end
+  return { n = math.tointeger(a.n) or 0, sum = map(a.sum), sq = map(a.sq), hist = hist }
 end
 
 -- Adds the sums of b into a.
