@@ -62,6 +62,7 @@ describe("move kinds", function()
     for i = 1, 5 do
       local gseed = balance.game_seed(11, i)
       local params = { rules = L.R.name, players = L.players, names = L.names, seed = gseed, options = L.options }
+      moves.arm(L.R)
       local g = gamemod.new(L.R, params, true)
       local counts, last, name = {}, 0, nil
       g:play_random(core.rng(core.derive_seed(gseed, 0)), function(game)

@@ -256,6 +256,7 @@ function M.play_game(L, seed, i, opts)
   opts = opts or {}
   local info = L.info
   local gseed = M.game_seed(seed, i, opts.unpaired_b)
+  moves.arm(L.R)
   local ok, game = pcall(play_one, L, gseed, opts.cov)
   if not ok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
   local res = game:result()

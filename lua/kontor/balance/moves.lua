@@ -163,6 +163,12 @@ M.key_of = key_of
 
 local REC = setmetatable({}, { __mode = "k" })      -- g -> its game's record
 local WRAPPED = setmetatable({}, { __mode = "k" })
+local ARMED = setmetatable({}, { __mode = "k" })
+
+-- The next game of R to start keeps a record; the games a bot starts to
+-- search (kontor.fork's copies, started during the game) do not. The lab
+-- arms R just before it starts each game.
+function M.arm(R) ARMED[R] = true end
 
 -- The decisions of each seat, in order: a flat queue of (name, options,
 -- family) triples, q.n entries long.
@@ -202,7 +208,8 @@ local function install(g, evaluate, with_moves)
   end
 end
 
--- Wraps R.play (in place, once) so that every game of R keeps a record.
+-- Wraps R.play (in place, once) so that a game of R keeps a record when
+-- R is armed (M.arm) as it starts.
 -- The position's worth each turn: R.estimate(g, seat) where the rule set
 -- has it, else R.scores(g) (one call a turn: R.score, a bot's heuristic
 -- called once a seat, cost a Sea Merchants game 25% more).
@@ -229,7 +236,10 @@ function M.instrument(R, with_moves)
   end
   local play = R.play
   R.play = function(g, ...)
-    install(g, evaluate, with_moves)
+    if ARMED[R] then
+      ARMED[R] = nil
+      install(g, evaluate, with_moves)
+    end
     return play(g, ...)
   end
   coverage.WRAPS[R.play] = play      -- coverage reads the script's own play
