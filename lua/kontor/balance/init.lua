@@ -6,9 +6,12 @@
 -- (paired games), and any range of games can be played anywhere (shards,
 -- jobs) and put back together exactly.
 --
--- What a range of games leaves is `data`: one list per measure, one entry
--- per game, in game order. Summaries are computed from those lists only, so
--- a merged run and a single run give the same numbers to the last bit.
+-- Each game gives its values: measure keys to whole numbers of each
+-- measure's unit (M.play_game). A run keeps only their sums
+-- (kontor.balance.stats: games, sums, sums of squares, counts by value),
+-- which are exact, so a merged run and a single run give the same numbers
+-- to the last bit, and the memory of a run does not grow with its games.
+-- M.play keeps the games' values too (tests, in-process use).
 
 local core = require "kontor.core"
 local gamemod = require "kontor.game"

@@ -1,8 +1,11 @@
 -- kontor.balance.report: one self-contained HTML file with SVG charts
--- written here (no scripts, no fonts or styles from the network): the
--- measures table, win rate per seat with 95% error bars, score
--- distributions per seat, the game length histogram, A against B (each
--- difference with its interval) and coverage.
+-- written here (no scripts, no fonts or styles from the network): what
+-- changed in plain words (Holm's correction for the rows compared), the
+-- measures table, A against B (each difference in standard errors, with
+-- its interval, on one axis with a zero line), win rate per seat with 95%
+-- error bars, score distributions per seat, the game length and lead
+-- changes histograms (the sides share the bins), what players do (with
+-- --moves) and coverage; a sweep's report: a line chart per measure.
 --
 -- Every bar is a <rect class="bar">, every chart an <svg class="chart"
 -- id=...>, so a test can count them.

@@ -1,12 +1,14 @@
 -- kontor.balance.run: playing a run's games here or in child processes,
 -- shard files, and merging them.
 --
--- A run is one or two setups (sim, compare) played over games 1..G of a
--- seed. Games lo..hi can be played by any process: `--range lo-hi` (and
--- `--shard K/N`, which names a range) prints a shard: the per-game lists of
--- that range as JSON. The parent of `--jobs N` starts N children on N
--- consecutive ranges and puts their lists end to end, which is exactly the
--- lists one process would have made.
+-- A run is one setup or more (sim, compare, sweep) played over games 1..G
+-- of a seed, each side's game i paired with side 1's. Games lo..hi can be
+-- played by any process: `--range lo-hi` (and `--shard K/N`, which names a
+-- range) prints a shard: the sums of that range's measures per side and of
+-- the paired differences, as JSON (a shard run by hand keeps its games too,
+-- for merge --games-out). The parent of `--jobs N` starts N children on N
+-- consecutive ranges and adds their sums, which are exactly the sums one
+-- process would have made.
 
 local core = require "kontor.core"
 local balance = require "kontor.balance"
