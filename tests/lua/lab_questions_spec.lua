@@ -89,6 +89,19 @@ describe("move kinds", function()
     end
   end)
 
+  it("count every step once, secret orders and simultaneous choices included", function()
+    for _, r in ipairs { { "old_world", 3 }, { "tests/rulesets/secret_orders.lua" }, { "caribbean" },
+                         { "sea_merchants", 2, { { "house" } } } } do
+      local L = balance.load { rules = r[1], players = r[2], variants = r[3], moves = true }
+      for i = 1, 3 do
+        local v = balance.play_game(L, 1, i)
+        local total = 0
+        for k, n in pairs(v) do if k:match("^moves%..* #%d+$") then total = total + n end end
+        assert.are.equal(v.steps, total, r[1] .. " game " .. i)
+      end
+    end
+  end)
+
   it("change no game: the lab's numbers with --moves are those without", function()
     local with = json.decode((kontor_cmd("sim --players 3 --games 60 --jobs 1 --json --moves")))
     local without = json.decode((kontor_cmd("sim --players 3 --games 60 --jobs 1 --json")))

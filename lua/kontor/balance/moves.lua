@@ -170,8 +170,11 @@ local ARMED = setmetatable({}, { __mode = "k" })
 -- arms R just before it starts each game.
 function M.arm(R) ARMED[R] = true end
 
--- The decisions of each seat, in order: a flat queue of (name, options,
--- family) triples, q.n entries long.
+-- Wraps the methods of game `g` (its context): g:begin_turn notes the
+-- worth of each seat; with moves, g:choose, g:choose_from and g:choose_all
+-- note each decision in its seat's queue, a flat list of (name, options,
+-- family) triples, q.n entries long. Each wrapper ends in a tail call, so
+-- an error the engine raises at the script's line still names that line.
 local function install(g, evaluate, with_moves)
   local point, finish = measures.tracker()
   local rec = { finish = finish }
@@ -197,11 +200,12 @@ local function install(g, evaluate, with_moves)
     return choose_from(self, seat, name, family)
   end
   g.choose_all = function(self, seats, name, by_seat)
-    if type(seats) == "table" and type(by_seat) == "table" then
-      for i = 1, #seats do
-        local s = seats[i]
+    if type(seats) == "table" and type(by_seat) == "table" then   -- raw: the engine checks them
+      for i = 1, rawlen(seats) do
+        local s = rawget(seats, i)
         local q = qs[s]
-        if q and by_seat[s] ~= nil then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, by_seat[s], false end
+        local o = q and rawget(by_seat, s)
+        if o ~= nil then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, o, false end
       end
     end
     return choose_all(self, seats, name, by_seat)
