@@ -373,7 +373,7 @@ local function run_cmd(args, kind)
       job.progress = progress
       -- a job of --jobs sends its sums alone; a shard keeps its games too
       local part = os.getenv("KONTOR_LAB_PART")
-      if not part then job.kept = run.games_keeper(kind, #sides) end
+      if not part and kind ~= "sweep" then job.kept = run.games_keeper(kind, #sides) end
       if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
       if hi >= lo then run.play_range(job, state, lo, hi, 0, (hi - lo + 1) * #sides) end
       if job.games_out then job.games_out:close() end
@@ -433,6 +433,7 @@ function M.merge(_, args)
     local shards = run.read_shards(files)
     local sides, first, diffs = run.merge(shards)
     if t.games_out then
+      if first.kind == "sweep" then error("--games-out is for the shards of sim and compare, not of a sweep", 0) end
       local w = run.games_writer(t.games_out, first.kind, #sides)
       run.merged_games(shards, w)
       w:close()
