@@ -71,7 +71,7 @@ local function child(node, w)
   if not c then
     local words = { table.unpack(node.words) }
     words[#words + 1] = w
-    c = { next = {}, via = {}, words = words, name = node.name }
+    c = { next = {}, via = {}, stop = {}, words = words, name = node.name }
     node.next[w] = c
   end
   return c
@@ -91,67 +91,90 @@ local NUMERIC = setmetatable({}, { __index = function(t, w)
   return v
 end })
 
--- Walks entry e (a word or words, or a number) from node: the node
--- reached, or the key when a number ends the kind there. Cached per node.
-local function walk(node, e)
-  if type(e) ~= "string" then return node_kind(node, true) end
-  local r = node.via[e]
-  if r then return r end
+-- Steps from node over entry e (a word or words, or a number), the slow
+-- way, once per node and entry: returns the node reached (kept in
+-- node.via[e]), or nil and the key when a number ends the kind there (kept
+-- in node.stop[e]).
+local function step(node, e)
+  if type(e) ~= "string" then
+    local key = node_kind(node, true)
+    node.stop[e] = key
+    return nil, key
+  end
   local at = node
-  r = nil
   for _, w in ipairs(SPLIT[e]) do
-    if NUMERIC[w] then r = node_kind(at, true); break end
+    if NUMERIC[w] then
+      local key = node_kind(at, true)
+      node.stop[e] = key
+      return nil, key
+    end
     at = child(at, w)
   end
-  r = r or at
-  node.via[e] = r
-  return r
+  node.via[e] = at
+  return at
 end
 
 local function root_of(name)
   local r = ROOT[name]
-  if not r then r = { next = {}, via = {}, words = {}, name = tostring(name), text = {} }; ROOT[name] = r end
+  if not r then
+    r = { next = {}, via = {}, stop = {}, words = {}, name = tostring(name), text = {} }
+    ROOT[name] = r
+  end
   return r
 end
 
+local picks = {}   -- scratch: the entry each list of a family gives
+
 -- The key ("decision: kind") of option k of a decision's options or
--- family, and how many options it had.
+-- family, and how many options it had. Per entry: a table lookup or two
+-- once the trie knows it.
 local function key_of(name, opts, family, k)
   local node = root_of(name)
+  local count
+  local n
   if not family then
+    count = #opts
     local o = opts[k]
     if type(o) == "string" then
       local key = node.text[o]
       if not key then
-        key = walk(node, o)
-        if type(key) == "table" then key = node_kind(key, false) end
+        local at, stop = step(node, o)
+        key = stop or node_kind(at, false)
         node.text[o] = key
       end
-      return key, #opts
+      return key, count
     end
-    for i = 1, #o do
-      node = walk(node, o[i])
-      if type(node) == "string" then return node, #opts end
+    opts, n = o, #o
+  else
+    -- the entry each list gives option k (the last list varies fastest)
+    n = #opts
+    local rest = k - 1
+    count = 1
+    for i = n, 1, -1 do
+      local e = opts[i]
+      if type(e) == "table" then
+        local size = #e
+        picks[i] = e[rest % size + 1]
+        rest = rest // size
+        count = count * size
+      else
+        picks[i] = e
+      end
     end
-    return node_kind(node, false), #opts
+    opts = picks
   end
-  -- a family: the entry each list gives option k (the last list varies fastest)
-  local n = #opts
-  local total = 1
   for i = 1, n do
     local e = opts[i]
-    if type(e) == "table" then total = total * #e end
-  end
-  local count, rest = total, k - 1
-  for i = 1, n do
-    local e = opts[i]
-    if type(e) == "table" then
-      local size = #e
-      total = total // size
-      e = e[rest // total % size + 1]
+    local nxt = node.via[e]
+    if nxt then
+      node = nxt
+    else
+      local key = node.stop[e]
+      if key then return key, count end
+      nxt, key = step(node, e)
+      if key then return key, count end
+      node = nxt
     end
-    node = walk(node, e)
-    if type(node) == "string" then return node, count end
   end
   return node_kind(node, false), count
 end
@@ -264,12 +287,14 @@ function M.of_game(game)
   if not rec then return nil end
   if not rec.q then return nil, rec.finish end
   local hseat, hidx = game.hseat, game.hidx
+  local qs = rec.q
   local counts, pos = {}, {}
+  for s = 1, #qs do pos[s] = 0 end
   local decisions, options, single = 0, 0, 0
   for i = 1, #hidx do
     local seat = hseat[i]
-    local q = rec.q[seat]
-    local j = (pos[seat] or 0) + 3
+    local q = qs[seat]
+    local j = q and pos[seat] + 3
     if q and j <= q.n then
       pos[seat] = j
       local name, opts, family = q[j - 2], q[j - 1], q[j]
