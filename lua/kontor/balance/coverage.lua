@@ -21,6 +21,10 @@ Rec.__index = Rec
 
 local getinfo, sethook = debug.getinfo, debug.sethook
 
+-- WRAPS[f] = g: f is the lab's wrapper of a rule script's function g
+-- (kontor.balance.moves wraps R.play); the lines that could fire are g's.
+M.WRAPS = setmetatable({}, { __mode = "k" })
+
 -- Lines one game may execute under coverage (the instruction limit's stand-in).
 M.LINE_BUDGET = 50000000
 
@@ -39,6 +43,7 @@ local function script_lines(R)
   for _, f in pairs(type(R.explain) == "table" and R.explain or {}) do seen[f] = true end
   local function walk(v, depth)
     if depth > 12 or seen[v] then return end
+    if M.WRAPS[v] then return walk(M.WRAPS[v], depth) end   -- the lab's own wrapper: what it wraps
     local t = type(v)
     if t == "table" then
       if debug.getmetatable(v) == PILE_MT then return end
