@@ -180,6 +180,22 @@ describe("one file policy", function()
     assert.are.same({ "games.jsonl" }, fs.list(d))
   end)
 
+  it("sweep --svg makes its folder without a shell; a folder under a file is refused", function()
+    local d = tmp("svg")
+    local charts = d .. "/a b/'c;touch x'"
+    local _, err, code = kontor_cmd("sweep --rules tests/balance/dice.lua --over target=20,30 --games 6 --jobs 1 --svg "
+      .. q(charts))
+    assert.are.equal(0, code, err)
+    assert.are.equal("directory", fs.stat(charts).type)
+    assert.are.equal("", support.read(charts .. "/turns.svg"):match("^<%?xml[^\n]*\n<svg") and "" or "no chart")
+    assert.are.same({}, temps(charts))
+    support.write(d .. "/file", "x")
+    _, err, code = kontor_cmd("sweep --rules tests/balance/dice.lua --over target=20,30 --games 6 --jobs 1 --svg "
+      .. q(d .. "/file/charts"))
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sweep: " .. d .. "/file/charts: Not a directory\n", err)
+  end)
+
   it("--games-out with jobs: the parts come together in one file, and go", function()
     local d = tmp("parts")
     os.execute("mkdir -p " .. q(d))

@@ -8,7 +8,9 @@
 -- the paired differences, as JSON (a shard run by hand keeps its games too,
 -- for merge --games-out). The parent of `--jobs N` starts N children on N
 -- consecutive ranges and adds their sums, which are exactly the sums one
--- process would have made.
+-- process would have made. Every shard, a job's or a file's, passes
+-- M.check_shard before its sums are added; every file goes through
+-- kontor.files (whole or not at all).
 
 local core = require "kontor.core"
 local balance = require "kontor.balance"
