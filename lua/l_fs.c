@@ -7,6 +7,8 @@
  *                                  in pieces: w:write(s), w:commit(), w:abort()
  *   fs.random_seed()            -> a fresh seed from the system, 1..2^53-1
  *   fs.exists(path)             -> boolean
+ *   fs.mkdir(path)              -> true | nil, message: the folder and its
+ *                                  parents as needed (mkdir -p, no shell)
  *   fs.list(dir)                -> sorted list of names | nil, message
  *   fs.dirname(path), fs.basename(path) -> string
  *   fs.realpath(path)           -> string | nil, message
@@ -516,6 +518,47 @@ static int fs_exists(lua_State *L) {
     return 1;
 }
 
+/* Makes one folder; an existing folder is fine. 0 or an errno. */
+static int mkdir_one(const char *dir) {
+    struct stat st;
+    if (mkdir(dir, 0777) == 0)
+        return 0;
+    if (errno == EEXIST) {
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            return 0;
+        return ENOTDIR;
+    }
+    return errno;
+}
+
+/* mkdir(path) -> true | nil, "path: why": the folder and its parents as
+ * needed (as `mkdir -p`, without a shell); an existing folder is fine. */
+static int fs_mkdir(lua_State *L) {
+    size_t len;
+    const char *path = check_path(L, 1);
+    char *buf;
+    int err = 0;
+    len = strlen(path);
+    if (len == 0)
+        return fail_errno(L, path, ENOENT);
+    buf = (char *)lua_newuserdatauv(L, len + 1, 0);
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i <= len && err == 0; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            if (buf[i - 1] == '/')
+                continue;                 /* "a//b" */
+            buf[i] = '\0';
+            err = mkdir_one(buf);
+            if (i < len)
+                buf[i] = '/';
+        }
+    }
+    if (err != 0)
+        return fail_errno(L, path, err);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 typedef struct {
     const char *s;
     size_t len;
@@ -667,6 +710,7 @@ static const luaL_Reg fs_funcs[] = {
     {"atomic", fs_atomic},
     {"random_seed", fs_random_seed},
     {"exists", fs_exists},
+    {"mkdir", fs_mkdir},
     {"list", fs_list},
     {"dirname", fs_dirname},
     {"basename", fs_basename},

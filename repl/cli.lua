@@ -17,9 +17,11 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S|random [--option k=v]... [--game I] [--json]
                   [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
-                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W]
+                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
                   [--unpaired] [--json] [sim's --jobs ... --until-width]
+       kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
+                  [--svg DIR] [sim's --seed ... --moves]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
@@ -41,12 +43,14 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            a report
   compare  play two setups on the same deals; each measure's difference
            with its 95% interval and a verdict (docs/balance.md)
+  sweep    play the same deals over an option's values; each measure per
+           value with its interval and its change from the first value
   merge    combine the shards of a run into that run's result
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
 A game without --seed (or with --seed random) gets a fresh seed from the
-system, shown with the game (`info`, the result); sim and compare use
+system, shown with the game (`info`, the result); sim, compare and sweep use
 seed 1 unless told, and print the seed they used.
 Exit status: 0 success; 1 a failure (an error in a rule or variant file,
 a game that fails, a file that cannot be read, a failed script); 2 a usage
@@ -380,6 +384,7 @@ local function command(home, args)
   end
   if cmd == "compare" then return require("lab").compare(kontor, args) end
   if cmd == "merge" then return require("lab").merge(kontor, args) end
+  if cmd == "sweep" then return require("lab").sweep(kontor, args) end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end

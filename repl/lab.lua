@@ -1,5 +1,5 @@
 -- lab (repl/lab.lua): the command line of the balance lab: `kontor
--- compare`, `kontor merge`, and `kontor sim` with --jobs, --shard,
+-- compare`, `kontor sweep`, `kontor merge`, and `kontor sim` with --jobs, --shard,
 -- --range, --coverage, --report, --games-out or --until-width
 -- (docs/balance.md). Exit status as cli.lua: 0, 1 failure, 2 usage error.
 
@@ -14,8 +14,8 @@ local json = core.json
 local M = {}
 
 -- Every line goes through the one sink (kontor.text.write): rule, variant,
--- stat and file names from rule scripts and shards are escaped; the
--- program's own colours and progress bar are raw pieces.
+-- stat, option and file names from rule scripts and shards are escaped;
+-- the program's own colours and progress bar are raw pieces.
 local function out(...) ktext.write(io.stdout, ...) end
 local function err(...) ktext.write(io.stderr, ...) end
 local raw = ktext.raw
@@ -26,7 +26,8 @@ local function usage_error(msg)
 end
 
 -- The flags that make `kontor sim` the lab's.
-M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width" }
+M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width",
+  "--moves" }
 
 function M.wants(args)
   for i = 2, #args do
@@ -42,7 +43,9 @@ local SETUP_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players
   ["--option"] = "list", ["--bot"] = "list" }
 local RUN_FLAGS = { ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool",
   ["--jobs"] = "value", ["--shard"] = "value", ["--range"] = "value", ["--coverage"] = "bool",
-  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value" }
+  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value", ["--moves"] = "bool" }
+-- kontor sweep: compare's run over one option's values (kontor.balance.sweep).
+local SWEEP_FLAGS = { ["--over"] = "value", ["--svg"] = "value" }
 local COMPARE_FLAGS = { ["--a"] = "value", ["--b"] = "value", ["--unpaired"] = "bool" }
 
 -- Parses --flag value pairs against the specs (the command line's parser).
@@ -64,7 +67,7 @@ end
 -- The setup the flags of t give, on top of `base` (the common flags).
 local function setup_of(t, base)
   local s = { rules = base and base.rules, players = base and base.players, variants = {},
-              options = {}, bots = {} }
+              options = {}, bots = {}, moves = base and base.moves or t.moves or nil }
   if base then
     for _, v in ipairs(base.variants) do s.variants[#s.variants + 1] = v end
     for k, v in pairs(base.options) do s.options[k] = v end
@@ -155,7 +158,7 @@ end
 local function progress_bar(color)
   local t0 = os.time()
   local last = -1
-  local shown = false
+  local shown = 0      -- the width of the line drawn, to clear it
   local function draw(done, total, final)
     local now = os.time()
     if not final and now == last then return end
@@ -165,14 +168,19 @@ local function progress_bar(color)
     local left = rate > 0 and (total - done) / rate or 0
     local width = 30
     local fill = total > 0 and math.floor(width * done / total) or width
-    local bar = string.rep("#", fill) .. string.rep(".", width - fill)
-    if color then bar = "\27[32m" .. string.rep("#", fill) .. "\27[0m" .. string.rep(".", width - fill) end
-    err(raw(string.format("\r[%s] %d/%d games  %.0f games/s  %s left ", bar, done, total, rate,
-      final and "0 s" or string.format("%d s", math.floor(left + 0.5)))))
-    shown = true
+    local hashes = string.rep("#", fill)
+    local line = string.format("[%s] %d/%d games  %.0f games/s  %s left ", hashes .. string.rep(".", width - fill),
+      done, total, rate, final and "0 s" or string.format("%d s", math.floor(left + 0.5)))
+    shown = math.max(shown, #line)
+    if color then
+      -- the bar's # in green (kontor.text.style), the rest as it is
+      err(raw("\r["), ktext.style("32", hashes), line:sub(2 + fill))
+    else
+      err(raw("\r"), line)
+    end
   end
   return function(done, total) draw(done, total, done >= total) end,
-         function() if shown then err(raw("\r\27[K")) end end
+         function() if shown > 0 then err(raw("\r" .. string.rep(" ", shown) .. "\r")) end end
 end
 
 local function want_color(fd)
@@ -186,7 +194,7 @@ end
 
 -- The arguments to give a child job: all but the parent's own flags.
 local DROP = { ["--jobs"] = 1, ["--shard"] = 1, ["--range"] = 1, ["--report"] = 1,
-  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0, ["--seed"] = 1 }
+  ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0, ["--svg"] = 1, ["--seed"] = 1 }
 -- (the seed is given as the number the parent uses: `--seed random` draws
 -- it once)
 local function child_args(args, first, seed)
@@ -212,17 +220,50 @@ end
 
 -- Writes an output file through kontor.files (all or nothing); raises
 -- "path: step failed: why".
-local function write_file(path, produce)
-  local ok, e = kfiles.write_with(path, produce)
+local function write_file(path, text)
+  local ok, e = kfiles.write(path, text)
   if not ok then error(e, 0) end
 end
 
-local function report_and_output(kind, t, sides, seed, unpaired)
-  local summary = run.summarize(kind, sides, seed, unpaired)
-  if t.games_out then run.games_out(t.games_out, kind, sides, seed, unpaired) end
+-- Makes the folder `dir` and its parents as needed; raises "dir: why".
+local function make_dir(dir)
+  local ok, e = core.fs.mkdir(dir)
+  if not ok then error(e, 0) end
+end
+
+local function sweep_output(t, sw)
+  local report = require("kontor.balance.report")
+  local sweepmod = require("kontor.balance.sweep")
+  if t.report then write_file(t.report, report.sweep_html(sw)) end
+  local written = 0
+  if t.svg then
+    make_dir(t.svg)
+    for _, key in ipairs(sw.order) do
+      local m = sw.measures[key]
+      write_file(t.svg .. "/" .. sweepmod.file_of(key), '<?xml version="1.0" encoding="utf-8"?>\n'
+        .. report.line_chart(m, sw.values, { id = "sweep", over = sw.over }) .. "\n")
+      written = written + 1
+    end
+  end
+  if t.json then
+    for _, key in ipairs(sw.order) do
+      for _, r in ipairs(sw.measures[key].rows) do
+        for _, f in ipairs { "ci", "diff", "diff_ci", "verdict" } do if r[f] == nil then r[f] = json.null end end
+      end
+    end
+    out(json.encode(sw), "\n")
+    return
+  end
+  out(require("kontor.balance.sweep").format(sw), "\n")
+  if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
+  if t.report then out("\nreport written to ", t.report, "\n") end
+end
+
+local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
+  local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
+  if kind == "sweep" then return sweep_output(t, summary) end
   if t.report then
-    local html = require("kontor.balance.report").html(summary, sides)
-    write_file(t.report, function(put) put(html) end)
+    write_file(t.report, require("kontor.balance.report").html(summary, sides))
   end
   if t.json then
     -- a measure's missing verdict, difference or interval is JSON null
@@ -239,7 +280,7 @@ local function report_and_output(kind, t, sides, seed, unpaired)
     out(json.encode(summary), "\n")
   else
     local color = want_color(1) and function(text, v)
-      local up = v == "higher" or v == "longer" or v == "larger" or v == "more"
+      local up = v == "higher" or v == "longer" or v == "larger" or v == "more" or v == "later" or v == "wider"
       return ktext.style(up and "32" or "31", text)
     end or nil
     if kind == "compare" then
@@ -261,11 +302,23 @@ local function run_cmd(args, kind)
   local name = args[1]
   local specs = { SETUP_FLAGS, RUN_FLAGS }
   if kind == "compare" then specs[3] = COMPARE_FLAGS end
+  if kind == "sweep" then specs[3] = SWEEP_FLAGS end
   local t, e = parse(args, 2, table.unpack(specs))
   if not t then return usage_error(name .. ": " .. e) end
   local common, ce = setup_of(t)
   if not common then return usage_error(name .. ": " .. ce) end
   local setups = { common }
+  local sweep
+  if kind == "sweep" then
+    if not t.over then
+      return usage_error("sweep: --over OPTION=LO..HI (or OPTION=a,b,c) is needed, e.g. --over hand_limit.size=4..7")
+    end
+    if t.games_out then return usage_error("sweep: --games-out is for sim and compare") end
+    local se
+    setups, se = require("kontor.balance.sweep").setups(common, t.over)
+    if not setups then return usage_error("sweep: " .. se) end
+    sweep = se
+  end
   if kind == "compare" then
     if not t.a or not t.b then
       return usage_error("compare: both --a 'SETUP' and --b 'SETUP' are needed (a SETUP is sim options, '' for none)")
@@ -317,6 +370,10 @@ local function run_cmd(args, kind)
     if t.shard then return usage_error(name .. ": --range and --shard cannot be used together") end
     lo, hi = a, b
   end
+  if lo and t.seed == "random" then
+    return usage_error(name .. ": --seed random would draw another seed in each shard: give every shard "
+      .. "the same whole number")
+  end
   if lo and (width or t.report) then
     return usage_error(string.format("%s: --%s cannot be used with --shard (use it with kontor merge)",
       name, width and "until-width" or "report"))
@@ -325,7 +382,7 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
-    local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage,
+    local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
                   jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2, seed) }
     if lo then
       -- a shard: its games, as data
@@ -335,20 +392,35 @@ local function run_cmd(args, kind)
         io.stdout:flush()
       end
       job.progress = progress
-      if hi >= lo then run.play_range(job, state, lo, hi, 0, (hi - lo + 1) * #sides) end
-      local got = run.collect(job, state)
-      if t.games_out then run.games_out(t.games_out, kind, got, seed, t.unpaired, lo) end
-      out(json.encode(run.shard(kind, job, got, games, lo, hi)), "\n")
+      -- a job of --jobs sends its sums alone; a shard keeps its games too
+      local part = os.getenv("KONTOR_LAB_PART")
+      if not part and kind ~= "sweep" then job.kept = run.games_keeper(kind, #sides) end
+      if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
+      if hi >= lo then
+        local okp, perr = pcall(run.play_range, job, state, lo, hi, 0, (hi - lo + 1) * #sides)
+        if not okp then
+          if job.games_out then job.games_out:abort() end
+          error(perr, 0)
+        end
+      end
+      if job.games_out then job.games_out:close() end
+      local got, diffs = run.collect(job, state)
+      out(json.encode(run.shard(kind, job, got, games, lo, hi, diffs)), "\n")
       return
     end
+    if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides) end
     local finish
     if core.term.isatty(2) then
       job.progress, finish = progress_bar(want_color(2))
     end
-    local okr, got = pcall(run.run, job, kind, games, width)
+    local okr, got, diffs = pcall(run.run, job, kind, games, width)
     if finish then finish() end
+    -- the games file whole, or the old one and no part file left
+    if job.games_out then
+      if okr then job.games_out:close() else job.games_out:abort() end
+    end
     if not okr then error(got, 0) end
-    report_and_output(kind, t, got, seed, t.unpaired)
+    report_and_output(kind, t, got, seed, t.unpaired, diffs, job.sweep)
   end)
   if not ok then err("kontor: ", name, ": ", tostring(res), "\n"); return 1 end
   return 0
@@ -357,6 +429,7 @@ end
 -- (kontor, args) as the commands of cli.lua; the lab needs only args.
 function M.sim(_, args) return run_cmd(args, "sim") end
 function M.compare(_, args) return run_cmd(args, "compare") end
+function M.sweep(_, args) return run_cmd(args, "sweep") end
 
 ---------------------------------------------------------------------------
 -- merge
@@ -388,8 +461,15 @@ function M.merge(_, args)
   if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare --shard K/N)") end
   local ok, res = pcall(function()
     local shards = run.read_shards(files)
-    local sides, first = run.merge(shards)
-    report_and_output(first.kind, t, sides, first.seed, first.unpaired)
+    local sides, first, diffs = run.merge(shards)
+    if t.games_out then
+      if first.kind == "sweep" then error("--games-out is for the shards of sim and compare, not of a sweep", 0) end
+      local w = run.games_writer(t.games_out, first.kind, #sides)
+      local okw, werr = pcall(run.merged_games, shards, w)
+      if not okw then w:abort(); error(werr, 0) end
+      w:close()
+    end
+    report_and_output(first.kind, t, sides, first.seed, first.unpaired, diffs, first.sweep)
   end)
   if not ok then err("kontor: merge: ", tostring(res), "\n"); return 1 end
   return 0

@@ -155,17 +155,66 @@ describe("one file policy", function()
     local d = tmp("full")
     os.execute("mkdir -p " .. q(d))
     for _, c in ipairs {
-      { "--games-out", d .. "/games.jsonl", "sim --games 300 --games-out " },
+      { "--games-out", d .. "/games.jsonl", "sim --games 300 --jobs 1 --games-out " },
       { "--report", d .. "/r.html", "sim --games 300 --report " },
+      { "--games-out", d .. "/c.jsonl", "compare --a '' --b '' --games 300 --jobs 1 --games-out " },
     } do
       support.write(c[2], "old\n")
       -- ulimit -f counts 512-byte blocks: 8 blocks are 4 KB
       local out, err, code = kontor_cmd(c[3] .. q(c[2]), nil, "ulimit -f 8; ")
       assert.are.equal(1, code, c[1] .. ": " .. out .. err)
-      assert.are.equal(string.format("kontor: sim: %s: write failed: File too large\n", c[2]), err)
+      assert.are.equal(string.format("kontor: %s: %s: write failed: File too large\n", c[3]:match("^%a+"), c[2]), err)
       assert.are.equal("old\n", support.read(c[2]))
       assert.are.same({}, temps(d))
+      os.remove(c[2])
     end
+    -- with jobs: each job's part file fails; the old file stays whole and
+    -- no part file is left
+    local g = d .. "/games.jsonl"
+    support.write(g, "old\n")
+    local out, err, code = kontor_cmd("compare --a '' --b '' --games 300 --jobs 2 --games-out " .. q(g), nil, "ulimit -f 8; ")
+    assert.are.equal(1, code, out .. err)
+    assert.truthy(err:find("kontor: compare: " .. g .. ".job1: write failed: File too large\n", 1, true), err)
+    assert.truthy(err:find("kontor: compare: job 1 of 2 failed (exit 1)\n", 1, true), err)
+    assert.are.equal("old\n", support.read(g))
+    assert.are.same({ "games.jsonl" }, fs.list(d))
+  end)
+
+  it("sweep --svg makes its folder without a shell; a folder under a file is refused", function()
+    local d = tmp("svg")
+    local charts = d .. "/a b/'c;touch x'"
+    local _, err, code = kontor_cmd("sweep --rules tests/balance/dice.lua --over target=20,30 --games 6 --jobs 1 --svg "
+      .. q(charts))
+    assert.are.equal(0, code, err)
+    assert.are.equal("directory", fs.stat(charts).type)
+    assert.are.equal("", support.read(charts .. "/turns.svg"):match("^<%?xml[^\n]*\n<svg") and "" or "no chart")
+    assert.are.same({}, temps(charts))
+    support.write(d .. "/file", "x")
+    _, err, code = kontor_cmd("sweep --rules tests/balance/dice.lua --over target=20,30 --games 6 --jobs 1 --svg "
+      .. q(d .. "/file/charts"))
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sweep: " .. d .. "/file/charts: Not a directory\n", err)
+  end)
+
+  it("--games-out with jobs: the parts come together in one file, and go", function()
+    local d = tmp("parts")
+    os.execute("mkdir -p " .. q(d))
+    local one, two = d .. "/one.jsonl", d .. "/two.jsonl"
+    local _, err, code = kontor_cmd("compare --a '' --b '--variant hand_limit' --games 30 --jobs 1 --games-out " .. q(one))
+    assert.are.equal(0, code, err)
+    _, err, code = kontor_cmd("compare --a '' --b '--variant hand_limit' --games 30 --jobs 3 --games-out " .. q(two))
+    assert.are.equal(0, code, err)
+    local text = support.read(one)
+    assert.are.equal(text, support.read(two))
+    local n, b = 0, 0
+    for line in text:gmatch("[^\n]+") do
+      n = n + 1
+      local rec = kontor.json.decode(line)
+      if rec.side == "b" then b = b + 1 else assert.are.equal(0, b, "every A line before the B lines") end
+    end
+    assert.are.equal(60, n)
+    assert.are.equal(30, b)
+    assert.are.same({ "one.jsonl", "two.jsonl" }, fs.list(d))
   end)
 
   it("fs.atomic: the file appears whole at commit; abort and a dropped writer leave the old file, no temp", function()
@@ -245,24 +294,44 @@ describe("one file policy", function()
       return err
     end
     local bad = d .. "/bad.json"
+    -- the shard as a test changes it (version 2: the sums of its games)
+    local function changed(f)
+      local shd = kontor.json.decode(two)
+      assert.are.equal(2, shd.version)
+      f(shd, shd.sides[1].acc)
+      return merge_err(kontor.json.encode(shd) .. "\n")
+    end
+    local function refused(why) return "kontor: merge: " .. bad .. ":1: " .. why .. "\n" end
     -- a line that is not JSON (after a blank line: line 2)
     local err = merge_err("\n{\"kontor\": \"shard\", \n")
     assert.truthy(err:find("kontor: merge: " .. bad .. ":2: not valid JSON: ", 1, true), err)
-    -- data shorter than the shard's range
-    local shd = kontor.json.decode(two)
-    table.remove(shd.sides[1].data.turns)
-    err = merge_err(kontor.json.encode(shd) .. "\n")
-    assert.are.equal("kontor: merge: " .. bad .. ":1: side 1: turns has 1 games, the shard claims 2\n", err)
-    -- wins that do not add up to one a game
-    shd = kontor.json.decode(two)
-    shd.sides[1].data.wins[1][1], shd.sides[1].data.wins[2][1] = 1, 1
-    err = merge_err(kontor.json.encode(shd) .. "\n")
-    assert.are.equal("kontor: merge: " .. bad .. ":1: side 1: the wins of game 3 add up to 2, not 1\n", err)
+    -- data shorter than the shard's range: the sums of fewer games, fewer
+    -- counts by value, fewer games kept
+    err = changed(function(_, acc) acc.n = 1 end)
+    assert.are.equal(refused("side 1: the sums are of 1 game, the shard claims 2"), err)
+    err = changed(function(_, acc) acc.hist.turns = { ["45"] = 1 } end)
+    assert.are.equal(refused("side 1: the counts of turns add up to 1 game, the shard claims 2"), err)
+    err = changed(function(shd) table.remove(shd.sides[1].games) end)
+    assert.are.equal(refused("side 1: the games kept: 1 given, 2 expected"), err)
+    -- wins that do not add up to one a game (a win counts 2 in a game of 2)
+    err = changed(function(_, acc) acc.sum["win_rate.1"] = 4 end)
+    assert.are.equal(refused("side 1: the wins add up to 3 games, not the 2 games of the shard"), err)
+    -- counts by value that do not add up to the sum
+    err = changed(function(_, acc) acc.sum.turns = acc.sum.turns + 1 end)
+    assert.truthy(err:find("^kontor: merge: " .. bad:gsub("%p", "%%%0") .. ":1: side 1: the counts of turns add up to %d+, its sum is %d+\n$"), err)
+    -- a negative count, a value that is not a number
+    err = changed(function(_, acc) acc.sum.steps, acc.sq.steps = -5, 25 end)
+    assert.are.equal(refused("side 1: the sum of steps is -5, below 0"), err)
+    err = changed(function(_, acc) acc.sq.margin = "wide" end)
+    assert.are.equal(refused("side 1: the sum of squares of margin is not a finite number"), err)
+    err = changed(function(_, acc) acc.hist["score.1"]["7"] = -1 end)
+    assert.are.equal(refused("side 1: the counts of score.1: -1 games have 7, not a count"), err)
     -- a range past the run's games
-    shd = kontor.json.decode(two)
-    shd.hi = 9
-    err = merge_err(kontor.json.encode(shd) .. "\n")
-    assert.are.equal("kontor: merge: " .. bad .. ":1: games 3-9 are not a range of games 1-4\n", err)
+    err = changed(function(shd) shd.hi = 9 end)
+    assert.are.equal(refused("games 3-9 are not a range of games 1-4"), err)
+    -- a shard of an older kontor (its games, not their sums)
+    err = changed(function(shd) shd.version = nil end)
+    assert.are.equal(refused("made by an older kontor (its games, not their sums): make it again"), err)
     -- the good pair still merges
     support.write(bad, two)
     local out, e2, code = kontor_cmd(string.format("merge %s %s", q(d .. "/one.json"), q(bad)))
@@ -433,6 +502,16 @@ describe("a game without --seed is a new game", function()
     local _, err, code = kontor_cmd("sim --games 3 --seed lucky")
     assert.are.equal(2, code)
     assert.are.equal("kontor: sim: --seed must be a whole number or 'random', not 'lucky'\nTry 'kontor --help'.\n", err)
+    -- jobs are given the seed drawn, as a number: two jobs give one job's result
+    out = kontor_cmd("compare --a '' --b '--variant hand_limit' --games 6 --seed random --jobs 2 --json")
+    local shown = kontor.json.decode(out)
+    again = kontor_cmd(string.format("compare --a '' --b '--variant hand_limit' --games 6 --seed %d --jobs 1 --json", shown.seed))
+    assert.are.equal(out, again)
+    -- each shard would draw its own
+    _, err, code = kontor_cmd("sim --games 4 --seed random --shard 1/2")
+    assert.are.equal(2, code)
+    assert.are.equal("kontor: sim: --seed random would draw another seed in each shard: give every shard the same "
+      .. "whole number\nTry 'kontor --help'.\n", err)
   end)
 
   it("serve's new without a seed gives a fresh one back", function()

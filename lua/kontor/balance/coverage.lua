@@ -21,14 +21,22 @@ Rec.__index = Rec
 
 local getinfo, sethook = debug.getinfo, debug.sethook
 
+-- WRAPS[f] = g: f is the lab's wrapper of a rule script's function g
+-- (kontor.balance.moves wraps R.play); the lines that could fire are g's.
+M.WRAPS = setmetatable({}, { __mode = "k" })
+
 -- Lines one game may execute under coverage (the instruction limit's stand-in).
 M.LINE_BUDGET = 50000000
 
 local PILE_MT = debug.getmetatable(core.pile {})   -- the exposed types hide theirs
 
--- The functions reachable from R (fields, upvalues), their sources and
--- active lines: the lines that could fire.
-local function script_lines(R)
+-- The functions of the script's own files (`own`: path -> true) that R
+-- reaches (fields, upvalues) within 12 steps, and their active lines: the
+-- lines that could fire. Breadth first, so the same functions are found
+-- whatever order `next` gives; the engine's functions are not walked
+-- through (their upvalues reach the whole program: the lab's wrappers,
+-- other setups' rule sets loaded from the same file).
+local function script_lines(R, own)
   local lines, seen = {}, { [R] = true }
   -- what a game never runs, even where an upvalue (the script's own rule
   -- table) reaches it: checks, views, explanations, load-time code
@@ -37,40 +45,49 @@ local function script_lines(R)
     if type(R[k]) == "function" or type(R[k]) == "table" then seen[R[k]] = true end
   end
   for _, f in pairs(type(R.explain) == "table" and R.explain or {}) do seen[f] = true end
-  local function walk(v, depth)
-    if depth > 12 or seen[v] then return end
+  local queue, depth_of = {}, {}
+  local function push(v, depth)
+    while M.WRAPS[v] do v = M.WRAPS[v] end    -- the lab's own wrapper: what it wraps
     local t = type(v)
-    if t == "table" then
-      if debug.getmetatable(v) == PILE_MT then return end
-      seen[v] = true
+    if depth > 12 or seen[v] or (t ~= "table" and t ~= "function") then return end
+    if t == "table" and debug.getmetatable(v) == PILE_MT then return end
+    seen[v] = true
+    queue[#queue + 1] = v
+    depth_of[#queue] = depth
+  end
+  local function visit(v, depth)
+    if type(v) == "table" then
       for k, x in next, v do
-        walk(k, depth + 1)
-        walk(x, depth + 1)
+        push(k, depth + 1)
+        push(x, depth + 1)
       end
-    elseif t == "function" then
-      seen[v] = true
-      local info = getinfo(v, "SL")
-      if info.what ~= "C" and info.source:sub(1, 1) == "@" then
-        local src = info.source
-        local set = lines[src]
-        if not set then set = {}; lines[src] = set end
-        -- a function's last line ("end") runs only if it falls off the end
-        for l in pairs(info.activelines or {}) do
-          if l ~= info.lastlinedefined then set[l] = true end
-        end
-      end
-      for i = 1, 255 do
-        local name, x = debug.getupvalue(v, i)
-        if not name then break end
-        walk(x, depth + 1)
-      end
+      return
+    end
+    local info = getinfo(v, "SL")
+    local src = info.source
+    if info.what == "C" or src:sub(1, 1) ~= "@" or not own[src:sub(2)] then return end
+    local set = lines[src]
+    if not set then set = {}; lines[src] = set end
+    -- a function's last line ("end") runs only if it falls off the end
+    for l in pairs(info.activelines or {}) do
+      if l ~= info.lastlinedefined then set[l] = true end
+    end
+    for i = 1, 255 do
+      local name, x = debug.getupvalue(v, i)
+      if not name then break end
+      push(x, depth + 1)
     end
   end
   -- what games run: the entry points, the rules, the constraints (and
   -- what they reach), not views, invariants or load-time code
-  for _, k in ipairs { "setup", "play", "scores", "winners", "card_text" } do walk(R[k], 0) end
-  walk(R.rules, 0)
-  walk(R.constraints, 0)
+  for _, k in ipairs { "setup", "play", "scores", "winners", "card_text" } do push(R[k], 0) end
+  push(R.rules, 0)
+  push(R.constraints, 0)
+  local i = 1
+  while queue[i] do
+    visit(queue[i], depth_of[i])
+    i = i + 1
+  end
   return lines
 end
 
@@ -104,12 +121,12 @@ function M.new(L)
     card_kinds = nil, card_words = nil, left = M.LINE_BUDGET,
   }, Rec)
   -- lines that could fire (before wrapping: the wrappers are not scripts)
-  local possible = script_lines(R)
   local own = { [R.file] = true }
   for _, v in ipairs(R.applied or {}) do
     local file = rules.find(v.spec)
     if file then own[file] = true end
   end
+  local possible = script_lines(R, own)
   -- files are named from the program's home when they are in it, so that
   -- shards made on machines with other homes still add up
   local home = rules.home and (rules.home .. "/")

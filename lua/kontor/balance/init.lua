@@ -6,9 +6,12 @@
 -- (paired games), and any range of games can be played anywhere (shards,
 -- jobs) and put back together exactly.
 --
--- What a range of games leaves is `data`: one list per measure, one entry
--- per game, in game order. Summaries are computed from those lists only, so
--- a merged run and a single run give the same numbers to the last bit.
+-- Each game gives its values: measure keys to whole numbers of each
+-- measure's unit (M.play_game). A run keeps only their sums
+-- (kontor.balance.stats: games, sums, sums of squares, counts by value),
+-- which are exact, so a merged run and a single run give the same numbers
+-- to the last bit, and the memory of a run does not grow with its games.
+-- M.play keeps the games' values too (tests, in-process use).
 
 local core = require "kontor.core"
 local gamemod = require "kontor.game"
@@ -16,6 +19,8 @@ local rules = require "kontor.rules"
 local bots = require "kontor.bots"
 local seatmod = require "kontor.seat"
 local stats = require "kontor.balance.stats"
+local moves = require "kontor.balance.moves"
+local text = require "kontor.text"
 
 local M = {}
 
@@ -50,6 +55,7 @@ end
 function M.load(setup)
   local R, err = rules.load(setup.rules or "sea_merchants", setup.variants)
   if not R then error(err, 0) end
+  moves.instrument(R, setup.moves)     -- the worth each turn; with moves, what players do
   local players = setup.players or R.players.default
   if math.type(players) ~= "integer" or players < R.players.min or players > R.players.max then
     error(string.format("%s is for %d to %d players, not %s", R.name, R.players.min,
@@ -97,11 +103,11 @@ function M.load(setup)
   for i, v in ipairs(rules.given_variants(R)) do variants[i] = v[1] end
   return {
     R = R, setup = setup, players = players, options = options, names = names,
-    bots = any_bot and setup.bots or nil,
+    bots = any_bot and setup.bots or nil, moves = setup.moves or false,
     -- what summaries need, as plain data (kept in shard files)
     info = {
       rules = R.name, variants = variants, players = players, first = first,
-      seats = seats, stats = declared_stats(R), stat_docs = R.stats or {},
+      seats = seats, stats = declared_stats(R), stat_docs = R.stats or {}, moves = setup.moves or false,
       label = M.label(setup),
     },
   }
@@ -146,12 +152,11 @@ function M.game_seed(seed, i, unpaired_b)
 end
 
 local function new_data(info)
-  local d = { scores = {}, wins = {}, turns = {}, steps = {}, stats = {} }
+  local d = { scores = {}, wins = {}, turns = {}, steps = {}, stats = {}, vals = {} }
   for s = 1, info.players do d.scores[s], d.wins[s] = {}, {} end
   for _, name in ipairs(info.stats) do d.stats[name] = {} end
   return d
 end
-
 -- Plays with the bots of the setup: each decision goes to its seat's bot.
 local function play_with_bots(L, game, gseed, cov)
   local players = {}
@@ -201,55 +206,155 @@ local function play_one(L, gseed, cov)
   return game
 end
 
--- Plays games lo..hi of a run with `seed`; returns data. opts: { cov =
--- coverage recorder, progress = function(games_done), unpaired_b = bool }.
+-- The scale of the win measures: a win shared by k counts W/k, a whole
+-- number for W = lcm(1..players).
+local function win_scale(players)
+  local function gcd(x, y) while y ~= 0 do x, y = y, x % y end return x end
+  local w = 1
+  for k = 2, players do w = w * k // gcd(w, k) end
+  return w
+end
+M.win_scale = win_scale
+
+local FRACTION = 1000   -- shares of a game and per-decision means: in 1000ths, per game
+
+local function whole(x, scale)
+  if scale == 1 then
+    local i = math.tointeger(x)
+    return i or x
+  end
+  return math.floor(x * scale + 0.5)
+end
+
+-- The measure keys of the seats of a game of P players, made once.
+local SEAT_KEYS = setmetatable({}, { __index = function(t, P)
+  local k = { win = {}, score = {}, won = {} }
+  for s = 1, P do
+    k.win[s], k.score[s], k.won[s] = "win_rate." .. s, "score." .. s, "won." .. s
+  end
+  t[P] = k
+  return k
+end })
+local STAT_KEYS = setmetatable({}, { __index = function(t, name)
+  local k = "stat." .. name
+  t[name] = k
+  return k
+end })
+
+-- The measure keys of a kind of move: per game, share of games, per seat.
+local MOVE_KEYS = setmetatable({}, { __index = function(t, name)
+  local k = setmetatable({ total = "moves." .. name, share = "share." .. name }, { __index = function(kt, s)
+    local key = "moves." .. name .. " #" .. s
+    kt[s] = key
+    return key
+  end })
+  t[name] = k
+  return k
+end })
+
+-- Plays game i of a run with `seed` (the game's seed as M.game_seed);
+-- returns its values (measure keys to scaled numbers, 0s left out but the
+-- fixed ones) and its record (scores, winners, turns, steps, stats).
+-- opts: { cov = coverage recorder, unpaired_b = bool }.
+function M.play_game(L, seed, i, opts)
+  opts = opts or {}
+  local info = L.info
+  local gseed = M.game_seed(seed, i, opts.unpaired_b)
+  moves.arm(L.R)
+  local ok, game = pcall(play_one, L, gseed, opts.cov)
+  if not ok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
+  local res = game:result()
+  local P = info.players
+  local W = win_scale(P)
+  local v = {}
+  local share = W // #res.winners
+  local K = SEAT_KEYS[P]
+  for s = 1, P do
+    v[K.win[s]] = 0
+    v[K.score[s]] = whole(res.scores[s], 1)
+  end
+  for _, w in ipairs(res.winners) do
+    v[K.win[w]] = share
+    v[K.won[w]] = 1
+  end
+  if #res.winners > 1 then v.shared = 1 end
+  v.turns = res.turns
+  local steps = game:step_count()
+  v.steps = steps
+  v.first_player = v[K.win[info.first]] - W // P
+  local counted = game:stats()
+  if next(counted) ~= nil then
+    local declared = L.R.stats or {}
+    for name in pairs(counted) do
+      if not declared[name] then
+        error(string.format("game %d: g:stat counts '%s', which %s does not declare in R.stats", i, name, info.rules), 0)
+      end
+    end
+  end
+  local st = {}
+  for _, name in ipairs(info.stats) do
+    st[name] = counted[name] or 0
+    v[STAT_KEYS[name]] = whole(st[name], 1)
+  end
+  local mv, finish = moves.of_game(game)
+  if finish then
+    local t = finish(res.scores, res.winners)
+    v.lead_changes = t.lead_changes
+    v.decided = whole(t.decided, FRACTION)
+    v.margin = whole(t.margin, 1)
+  end
+  if mv then
+    v.branching = mv.decisions > 0 and whole(mv.options / mv.decisions, FRACTION) or 0
+    v.forced = mv.decisions > 0 and whole(mv.single / mv.decisions, FRACTION) or 0
+    for name, by_seat in pairs(mv.counts) do
+      local keys = MOVE_KEYS[name]
+      local total = 0
+      for s, n in pairs(by_seat) do
+        v[keys[s]] = n
+        total = total + n
+      end
+      v[keys.total] = total
+      v[keys.share] = 1
+    end
+  end
+  local rec = { scores = res.scores, winners = res.winners, turns = res.turns, steps = steps,
+                stats = st, game = i, seed = gseed }
+  return v, rec
+end
+
+-- The keys counted by value too (the report's histograms).
+function M.hist_keys(info)
+  local keys = { "turns", "lead_changes" }
+  for s = 1, info.players do keys[#keys + 1] = "score." .. s end
+  return keys
+end
+
+-- Plays games lo..hi of a run with `seed`; returns data: per-game lists
+-- (scores, wins, turns, steps, stats; vals: each game's values) and acc,
+-- their running sums. opts: { cov = coverage recorder, progress =
+-- function(games_done), unpaired_b = bool }.
 function M.play(L, seed, lo, hi, opts)
   opts = opts or {}
   local info = L.info
   local d = new_data(info)
   d.lo, d.hi = lo, hi
-  local P, names = info.players, info.stats
-  local declared = L.R.stats or {}
+  d.acc = stats.acc()
+  local hk = M.hist_keys(info)
+  local W = win_scale(info.players)
   local progress = opts.progress
   for i = lo, hi do
-    local gseed = M.game_seed(seed, i, opts.unpaired_b)
-    local ok, game = pcall(play_one, L, gseed, opts.cov)
-    if not ok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
-    local res = game:result()
+    local v, rec = M.play_game(L, seed, i, opts)
     local j = i - lo + 1
-    local share = 1 / #res.winners
-    for s = 1, P do
-      d.scores[s][j] = res.scores[s]
-      d.wins[s][j] = 0
+    for s = 1, info.players do
+      d.scores[s][j] = rec.scores[s]
+      d.wins[s][j] = v["win_rate." .. s] / W
     end
-    for _, w in ipairs(res.winners) do d.wins[w][j] = share end
-    d.turns[j] = res.turns
-    d.steps[j] = game:step_count()
-    local counted = game:stats()
-    if next(counted) ~= nil then
-      for name in pairs(counted) do
-        if not declared[name] then
-          error(string.format("game %d: g:stat counts '%s', which %s does not declare in R.stats", i, name, info.rules), 0)
-        end
-      end
-    end
-    for _, name in ipairs(names) do d.stats[name][j] = counted and counted[name] or 0 end
+    d.turns[j], d.steps[j] = rec.turns, rec.steps
+    for _, name in ipairs(info.stats) do d.stats[name][j] = rec.stats[name] end
+    d.vals[j] = v
+    stats.add(d.acc, v, hk)
     if progress then progress(j) end
   end
-  return d
-end
-
--- Concatenates data of consecutive ranges (sorted by lo) into one.
-function M.concat(info, parts)
-  local d = new_data(info)
-  local function append(dst, src) local n = #dst; for k = 1, #src do dst[n + k] = src[k] end end
-  for _, p in ipairs(parts) do
-    for s = 1, info.players do append(d.scores[s], p.scores[s]); append(d.wins[s], p.wins[s]) end
-    append(d.turns, p.turns)
-    append(d.steps, p.steps)
-    for _, name in ipairs(info.stats) do append(d.stats[name], p.stats[name]) end
-  end
-  d.lo, d.hi = parts[1] and parts[1].lo or 1, parts[#parts] and parts[#parts].hi or 0
   return d
 end
 
@@ -257,27 +362,62 @@ end
 -- Measures and summaries
 ---------------------------------------------------------------------------
 
--- The measures of a setup, in order: { key, label, values, up, down }.
-function M.measures(info, d)
+-- The sums of some games: a data's acc, or the acc itself.
+local function acc_of(x)
+  if x.acc then return x.acc end
+  return x
+end
+
+-- The kinds of move (decision: kind) counted in any of the accs, sorted.
+local function move_names(...)
+  local set, list = {}, {}
+  for _, a in ipairs { ... } do
+    for k in pairs(a.sum) do
+      local name = k:match("^share%.(.*)$")
+      if name and not set[name] then set[name] = true; list[#list + 1] = name end
+    end
+  end
+  table.sort(list)
+  return list
+end
+M.move_names = move_names
+
+-- The measures of a setup, in order: { key, label, scale, up, down,
+-- section ("result", "tension", "moves"), seat (moves per seat) }.
+-- `names`: the kinds of move to list (default: those of acc).
+function M.measures(info, acc, names)
   local out = {}
   local P = info.players
+  local W = win_scale(P)
+  local function add(m) out[#out + 1] = m end
   for s = 1, P do
-    out[#out + 1] = { key = "win_rate." .. s, label = "win rate, seat " .. s, values = d.wins[s],
-                      up = "higher", down = "lower" }
+    add { key = "win_rate." .. s, label = "win rate, seat " .. s, scale = W, up = "higher", down = "lower", section = "result" }
   end
   for s = 1, P do
-    out[#out + 1] = { key = "score." .. s, label = "mean score, seat " .. s, values = d.scores[s],
-                      up = "higher", down = "lower" }
+    add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result" }
   end
-  out[#out + 1] = { key = "turns", label = "game length (turns)", values = d.turns,
-                    up = "longer", down = "shorter" }
-  local first, adv = d.wins[info.first], {}
-  for j = 1, #first do adv[j] = first[j] - 1 / P end
-  out[#out + 1] = { key = "first_player", label = "first-player advantage (seat " .. info.first .. ")",
-                    values = adv, up = "larger", down = "smaller" }
+  add { key = "turns", label = "game length (turns)", scale = 1, up = "longer", down = "shorter", section = "result" }
+  add { key = "first_player", label = "first-player advantage (seat " .. info.first .. ")", scale = W,
+        up = "larger", down = "smaller", section = "result" }
   for _, name in ipairs(info.stats) do
-    out[#out + 1] = { key = "stat." .. name, label = name .. " per game", values = d.stats[name],
-                      up = "more", down = "fewer" }
+    add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }
+  end
+  add { key = "lead_changes", label = "lead changes", scale = 1, up = "more", down = "fewer", section = "tension" }
+  add { key = "decided", label = "decided at (share of game)", scale = FRACTION, up = "later", down = "earlier", section = "tension" }
+  add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension" }
+  if info.moves then
+    add { key = "branching", label = "options per decision", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
+    add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
+  end
+  for _, name in ipairs(names or (acc and move_names(acc)) or {}) do
+    add { key = "moves." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer",
+          section = "moves", move = name }
+    add { key = "share." .. name, label = name .. ": share of games", scale = 1, up = "more", down = "fewer",
+          section = "moves", move = name, share = true }
+    for s = 1, P do
+      add { key = "moves." .. name .. " #" .. s, label = name .. ", seat " .. s, scale = 1, up = "more",
+            down = "fewer", section = "moves", move = name, seat = s }
+    end
   end
   return out
 end
@@ -294,56 +434,59 @@ M.round = r6
 
 local function rci(ci) return ci and { r6(ci[1]), r6(ci[2]) } or nil end
 
-local function whole_wins(info, d)
-  local wins, shared = {}, 0
-  for s = 1, info.players do
-    local n = 0
-    for _, w in ipairs(d.wins[s]) do if w > 0 then n = n + 1 end end
-    wins[s] = n
-  end
-  for j = 1, #d.turns do
-    local k = 0
-    for s = 1, info.players do if d.wins[s][j] > 0 then k = k + 1 end end
-    if k > 1 then shared = shared + 1 end
-  end
-  return wins, shared
+local function whole_wins(info, acc)
+  local wins = {}
+  for s = 1, info.players do wins[s] = acc.sum["won." .. s] or 0 end
+  return wins, acc.sum.shared or 0
 end
 
--- The summary of one setup's games (kontor sim with the lab's flags).
+-- The summary of one setup's games (kontor sim with the lab's flags): d
+-- is M.play's data or a run's sums (stats.acc).
 function M.summary(info, d, seed)
-  local n = #d.turns
+  local acc = acc_of(d)
   local order, measures = {}, {}
-  for _, m in ipairs(M.measures(info, d)) do
-    local r = stats.mean_ci(m.values)
+  for _, m in ipairs(M.measures(info, acc)) do
+    local r = stats.acc_ci(acc, m.key, m.scale)
     order[#order + 1] = m.key
-    measures[m.key] = { label = m.label, mean = r6(r.mean), ci = rci(r.ci) }
+    measures[m.key] = { label = m.label, mean = r6(r.mean), ci = rci(r.ci), section = m.section }
   end
-  local wins, shared = whole_wins(info, d)
+  local wins, shared = whole_wins(info, acc)
   local mean_score = {}
-  for s = 1, info.players do mean_score[s] = r6(stats.mean_var(d.scores[s])) end
+  for s = 1, info.players do mean_score[s] = r6((stats.acc_mean_var(acc, "score." .. s))) end
   return {
     kind = "sim", rules = info.rules, variants = info.variants, players = info.players,
-    seats = info.seats, setup = info.label, games = n, seed = seed,
-    mean_turns = r6(stats.mean_var(d.turns)), mean_steps = r6(stats.mean_var(d.steps)),
+    seats = info.seats, setup = info.label, games = acc.n, seed = seed,
+    mean_turns = r6((stats.acc_mean_var(acc, "turns"))), mean_steps = r6((stats.acc_mean_var(acc, "steps"))),
     wins = wins, shared_wins = shared, mean_score = mean_score,
     measures = measures, order = order,
   }
 end
 
+-- The sums of the per-game differences b - a of two data of M.play.
+local function pair_of(da, db)
+  local p = stats.acc()
+  for j = 1, math.min(#da.vals, #db.vals) do stats.add(p, stats.diff(da.vals[j], db.vals[j])) end
+  return p
+end
+
 -- The comparison of two setups' games: for each measure A, B, B - A, its
--- 95% interval (paired unless `unpaired`) and a verdict where the interval
--- leaves out zero.
-function M.compare(ia, da, ib, db, seed, unpaired)
-  local ma, mb = M.measures(ia, da), M.measures(ib, db)
+-- 95% interval (paired unless `unpaired`: from `pair`, the sums of the
+-- per-game differences, or from the data's per-game values) and a verdict
+-- where the interval leaves out zero.
+function M.compare(ia, da, ib, db, seed, unpaired, pair)
+  local aa, ab = acc_of(da), acc_of(db)
+  if not unpaired and not pair then pair = pair_of(da, db) end
+  local names = move_names(aa, ab)
+  local ma, mb = M.measures(ia, aa, names), M.measures(ib, ab, names)
   local byb = {}
   for _, m in ipairs(mb) do byb[m.key] = m end
   local order, measures, seen = {}, {}, {}
   local function add(key, a, b)
-    local ra = a and stats.mean_var(a.values)
-    local rb = b and stats.mean_var(b.values)
-    local m = { label = (a or b).label, a = r6(ra), b = r6(rb) }
-    if a and b then
-      local r = unpaired and stats.unpaired(a.values, b.values) or stats.paired(a.values, b.values)
+    local ra = a and stats.acc_mean_var(aa, key, a.scale)
+    local rb = b and stats.acc_mean_var(ab, key, b.scale)
+    local m = { label = (a or b).label, a = r6(ra), b = r6(rb), section = (a or b).section }
+    if a and b and a.scale == b.scale then
+      local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale) or stats.acc_paired(pair, key, a.scale)
       m.diff, m.ci = r6(r.diff), rci(r.ci)
       m.verdict = stats.verdict(r.ci, a.up, a.down)
     end
@@ -354,7 +497,7 @@ function M.compare(ia, da, ib, db, seed, unpaired)
   for _, a in ipairs(ma) do add(a.key, a, byb[a.key]) end
   for _, b in ipairs(mb) do if not seen[b.key] then add(b.key, nil, b) end end
   return {
-    kind = "compare", games = #da.turns, seed = seed, paired = not unpaired,
+    kind = "compare", games = aa.n, seed = seed, paired = not unpaired,
     a = { setup = ia.label, rules = ia.rules, variants = ia.variants, players = ia.players, seats = ia.seats },
     b = { setup = ib.label, rules = ib.rules, variants = ib.variants, players = ib.players, seats = ib.seats },
     measures = measures, order = order,
@@ -362,10 +505,12 @@ function M.compare(ia, da, ib, db, seed, unpaired)
 end
 
 -- Whether every interval of a summary is narrower than `width`.
+-- (The results' measures: win rates, scores, length, stats.)
 function M.narrow(summary, width)
   for _, key in ipairs(summary.order) do
-    local ci = summary.measures[key].ci
-    if not ci or ci[2] - ci[1] >= width then return false end
+    local m = summary.measures[key]
+    local ci = m.ci
+    if m.section == "result" and (not ci or ci[2] - ci[1] >= width) then return false end
   end
   return true
 end
@@ -383,24 +528,51 @@ end
 local function pad(s, w) return s .. string.rep(" ", w - #s) end
 local function lpad(s, w) return string.rep(" ", w - #s) .. s end
 
+-- Whether a measure is a row of the text tables: every measure but the
+-- counts of a move per seat (in the JSON and the report).
+local function shown(key) return not key:match("^moves%..* #%d+$") end
+
+local function label_of(m) return (text.escape(m.label)) end
+
+-- The width of the label column: 34, or the longest label shown.
+local function group_of(m) return m.section == "moves" and "moves" or "measure" end
+
+local function label_width(s, group)
+  local w = 34
+  for _, key in ipairs(s.order) do
+    local m = s.measures[key]
+    if shown(key) and group_of(m) == group then w = math.max(w, #label_of(m)) end
+  end
+  return w
+end
+
 function M.format_sim(s)
   local lines = {}
   local function add(...) lines[#lines + 1] = string.format(...) end
   local name = s.rules
   if #s.variants > 0 then name = name .. " + " .. table.concat(s.variants, " + ") end
-  add("rules        %s", name)
+  add("rules        %s", text.escape(name))
   add("players      %d (%s)", s.players, table.concat(s.seats, ", "))
   add("games        %d (seed %d)", s.games, s.seed)
   add("mean turns   %.2f (%.1f steps)", s.mean_turns, s.mean_steps)
   local w = {}
   for i = 1, s.players do w[i] = string.format("%d: %d", i, s.wins[i]) end
   add("wins         %s (%d games shared)", table.concat(w, "  "), s.shared_wins)
-  add("")
-  add("%s %s  %s", pad("measure", 34), lpad("mean", 10), "95% interval")
+  local section
+  local lw
   for _, key in ipairs(s.order) do
     local m = s.measures[key]
-    local ci = m.ci and string.format("[%s, %s]", num(m.ci[1]), num(m.ci[2])) or "-"
-    add("%s %s  %s", pad(m.label, 34), lpad(num(m.mean), 10), ci)
+    local group = group_of(m)
+    if group ~= section then
+      section = group
+      lw = label_width(s, group)
+      add("")
+      add("%s %s  %s", pad(group, lw), lpad("mean", 10), "95% interval")
+    end
+    if shown(key) then
+      local ci = m.ci and string.format("[%s, %s]", num(m.ci[1]), num(m.ci[2])) or "-"
+      add("%s %s  %s", pad(label_of(m), lw), lpad(num(m.mean), 10), ci)
+    end
   end
   return table.concat(lines, "\n")
 end
@@ -412,26 +584,35 @@ function M.format_compare(c, color)
   local lines = {}
   local function add(...) lines[#lines + 1] = string.format(...) end
   add("games        %d %s (seed %d)", c.games, c.paired and "paired" or "unpaired", c.seed)
-  add("A            %s", c.a.setup)
-  add("B            %s", c.b.setup)
-  add("")
-  add("%s %s %s %s  %s  %s", pad("measure", 34), lpad("A", 9), lpad("B", 9), lpad("B - A", 9),
-    pad("95% interval", 21), "verdict")
+  add("A            %s", text.escape(c.a.setup))
+  add("B            %s", text.escape(c.b.setup))
+  local section
+  local lw
   for _, key in ipairs(c.order) do
     local m = c.measures[key]
-    local ci = m.ci and string.format("[%s, %s]", num(m.ci[1], true), num(m.ci[2], true)) or "-"
-    local v = m.verdict or ""
-    local line = string.format("%s %s %s %s  %s  %s", pad(m.label, 34), lpad(num(m.a), 9),
-      lpad(num(m.b), 9), lpad(num(m.diff, true), 9), pad(ci, 21), v)
-    line = line:gsub("%s+$", "")
-    -- a coloured verdict is a raw piece (kontor.text): the line around it
-    -- is escaped when it is joined to it
-    if color and m.verdict then line = line:sub(1, #line - #v) .. color(v, m.verdict) end
-    lines[#lines + 1] = line
+    local group = group_of(m)
+    if group ~= section then
+      section = group
+      lw = label_width(c, group)
+      add("")
+      add("%s %s %s %s  %s  %s", pad(group, lw), lpad("A", 9), lpad("B", 9),
+        lpad("B - A", 9), pad("95% interval", 21), "verdict")
+    end
+    if shown(key) then
+      local ci = m.ci and string.format("[%s, %s]", num(m.ci[1], true), num(m.ci[2], true)) or "-"
+      local v = m.verdict or ""
+      local line = string.format("%s %s %s %s  %s  %s", pad(label_of(m), lw), lpad(num(m.a), 9),
+        lpad(num(m.b), 9), lpad(num(m.diff, true), 9), pad(ci, 21), v)
+      line = line:gsub("%s+$", "")
+      -- a coloured verdict is a raw piece (kontor.text): the line around it
+      -- is escaped when it is joined to it
+      if color and m.verdict then line = line:sub(1, #line - #v) .. color(v, m.verdict) end
+      lines[#lines + 1] = line
+    end
   end
-  local text = lines[1]
-  for i = 2, #lines do text = text .. "\n" .. lines[i] end
-  return text
+  local joined = lines[1]
+  for i = 2, #lines do joined = joined .. "\n" .. lines[i] end
+  return joined
 end
 
 return M

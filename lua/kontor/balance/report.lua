@@ -1,8 +1,11 @@
 -- kontor.balance.report: one self-contained HTML file with SVG charts
--- written here (no scripts, no fonts or styles from the network): the
--- measures table, win rate per seat with 95% error bars, score
--- distributions per seat, the game length histogram, A against B (each
--- difference with its interval) and coverage.
+-- written here (no scripts, no fonts or styles from the network): what
+-- changed in plain words (Holm's correction for the rows compared), the
+-- measures table, A against B (each difference in standard errors, with
+-- its interval, on one axis with a zero line), win rate per seat with 95%
+-- error bars, score distributions per seat, the game length and lead
+-- changes histograms (the sides share the bins), what players do (with
+-- --moves) and coverage; a sweep's report: a line chart per measure.
 --
 -- Every bar is a <rect class="bar">, every chart an <svg class="chart"
 -- id=...>, so a test can count them.
@@ -113,24 +116,25 @@ local function bar_chart(groups, opts)
   return table.concat(out, "\n")
 end
 
--- Bins for the values of several lists: whole numbers in at most 40 bins
--- of 1, 2, 5, 10... values, other numbers in 40 equal bins. Returns { {label, lo, hi} } and a counter.
-local function bins_of(lists)
+-- Bins for the values of several count maps (value text -> games): whole
+-- numbers in at most 40 bins of 1, 2, 5, 10... values, other numbers in 40
+-- equal bins; one set of bins for every map, so the sides share them.
+-- Returns { {label} } and a counter.
+local function bins_of(maps)
   local lo, hi = math.huge, -math.huge
-  for _, l in ipairs(lists) do
-    for _, v in ipairs(l) do
+  local integral = true
+  for _, m in ipairs(maps) do
+    for k in pairs(m) do
+      local v = tonumber(k)
       if v < lo then lo = v end
       if v > hi then hi = v end
+      if v ~= math.floor(v) then integral = false end
     end
   end
   if lo > hi then return {}, function() return {} end end
-  local integral = true
-  for _, l in ipairs(lists) do
-    for _, v in ipairs(l) do if math.type(v) ~= "integer" and v ~= math.floor(v) then integral = false; break end end
-  end
   local bins = {}
   local width, n
-  if integral then                 -- whole-number bins: 1, 2, 5, 10... values wide
+  if integral then
     width = 1
     for _, w in ipairs { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000 } do
       width = w
@@ -139,8 +143,8 @@ local function bins_of(lists)
     lo = lo - lo % width
     n = math.floor((hi - lo) // width) + 1
     for i = 1, n do
-      local a = lo + (i - 1) * width
-      bins[i] = { label = width == 1 and tick_text(a) or (tick_text(a) .. "-" .. tick_text(a + width - 1)) }
+      local x = lo + (i - 1) * width
+      bins[i] = { label = width == 1 and tick_text(x) or (tick_text(x) .. "-" .. tick_text(x + width - 1)) }
     end
   else
     n = 40
@@ -148,67 +152,162 @@ local function bins_of(lists)
     if width == 0 then width, n = 1, 1 end
     for i = 1, n do bins[i] = { label = tick_text(lo + (i - 1) * width) } end
   end
-  local function count(l)
+  local function count(m)
     local c = {}
     for i = 1, n do c[i] = 0 end
-    for _, v in ipairs(l) do
-      local i = math.floor((v - lo) / width) + 1
+    for k, games in pairs(m) do
+      local i = math.floor((tonumber(k) - lo) / width) + 1
       if i > n then i = n end
-      c[i] = c[i] + 1
+      c[i] = c[i] + games
     end
     return c
   end
   return bins, count
 end
 
-local function histogram(lists, opts)
-  local bins, count = bins_of(lists)
+local function histogram(maps, opts)
+  local bins, count = bins_of(maps)
   local counts = {}
-  for i, l in ipairs(lists) do
-    local c = count(l)
-    for b = 1, #bins do c[b] = c[b] / math.max(#l, 1) end
+  for i, m in ipairs(maps) do
+    local c = count(m)
+    local total = 0
+    for b = 1, #bins do total = total + c[b] end
+    for b = 1, #bins do c[b] = c[b] / math.max(total, 1) end
     counts[i] = c
   end
   local groups = {}
   for b, bin in ipairs(bins) do
     local values = {}
-    for i = 1, #lists do values[i] = counts[i][b] end
+    for i = 1, #maps do values[i] = counts[i][b] end
     groups[b] = { label = bin.label, values = values }
   end
   opts.ylabel = opts.ylabel or "share of games"
   return bar_chart(groups, opts)
 end
 
--- The differences of a comparison with their intervals, one row each.
-local function forest(c)
+-- How many standard errors a difference lies from zero (its 95%
+-- interval's half-width is 1.96 of them).
+local Z = 1.959964
+local function z_of(m)
+  local half = (m.ci[2] - m.ci[1]) / 2
+  if half <= 0 then return 0 end
+  return m.diff / (half / Z)
+end
+
+-- The differences of a comparison with their intervals, one row each, on
+-- one axis: the difference in standard errors of its own measure (z), so
+-- that rows of different units share the axis; the line at 0 is "no
+-- change", the interval is z +- 1.96.
+local function forest(c, keys)
   local rows = {}
-  for _, key in ipairs(c.order) do
+  for _, key in ipairs(keys) do
     local m = c.measures[key]
-    if m.ci then rows[#rows + 1] = { key = key, m = m } end
+    if m.ci then rows[#rows + 1] = { key = key, m = m, z = z_of(m) } end
   end
-  local rh = 22
-  local h = MT + #rows * rh + 30
-  local lw = 230
+  local rh = 20
+  local h = MT + #rows * rh + 44
+  local lw = 260
   local pw = W - lw - MR
+  -- the axis reaches the largest interval, at most 12 standard errors:
+  -- a row beyond is drawn to the edge, its dot an arrow, its z written
+  local span = 4
+  for _, r in ipairs(rows) do span = math.max(span, math.abs(r.z) + Z) end
+  span = math.min(span, 12)
+  local step = span <= 8 and 2 or 4
+  span = math.ceil(span / step) * step
+  local function clamp(v) return math.max(-span, math.min(span, v)) end
+  local function x(v) return lw + pw / 2 + (pw / 2 - 8) * clamp(v) / span end
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end
-  add('<svg class="chart" id="differences" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="B - A with 95%% intervals">',
+  add('<svg class="chart" id="differences" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="B - A in standard errors with 95%% intervals">',
     W, h, W, h)
-  add('<title>B - A with 95%% intervals, relative to the largest interval of its row</title>')
-  local cx = lw + pw / 2
-  add('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#999" stroke-dasharray="3 3"/>', cx, cx, MT - 4, h - 24)
+  add('<title>B - A in standard errors of each measure, with 95%% intervals</title>')
+  local ybot = MT + #rows * rh
+  for v = -span, span, step do
+    add('<line class="tick" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#eee"/>', x(v), x(v), MT - 4, ybot)
+    add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">%s</text>', x(v), ybot + 14, tick_text(v))
+  end
+  add('<line class="axis" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333"/>', x(-span), x(span), ybot, ybot)
+  add('<line class="zero" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333" stroke-dasharray="3 3"/>', x(0), x(0), MT - 4, ybot)
+  add('<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#333">B - A, in standard errors (0: no change)</text>', x(0), ybot + 32)
   for i, r in ipairs(rows) do
     local m = r.m
     local y = MT + (i - 0.5) * rh
-    local span = math.max(math.abs(m.ci[1]), math.abs(m.ci[2]), 1e-12)
-    local function x(v) return cx + (pw / 2 - 8) * v / span end
     local color = m.verdict and (m.diff > 0 and COLORS[2] or COLORS[1]) or "#777"
     add('<text x="%d" y="%.1f" font-size="11" fill="#222">%s</text>', 4, y + 4, esc(m.label))
-    add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(m.ci[1]), y, x(m.ci[2]), color)
-    add('<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %s [%s, %s]%s</title></circle>', x(m.diff), y, color,
-      esc(m.label), fmtsigned(m.diff), fmtsigned(m.ci[1]), fmtsigned(m.ci[2]), m.verdict and (" " .. m.verdict) or "")
+    add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(r.z - Z), y, x(r.z + Z), color)
+    local tip = string.format("%s: %s [%s, %s]%s", esc(m.label), fmtsigned(m.diff), fmtsigned(m.ci[1]),
+      fmtsigned(m.ci[2]), m.verdict and (" " .. m.verdict) or "")
+    if math.abs(r.z) <= span then
+      add('<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s</title></circle>', x(r.z), y, color, tip)
+    else                                   -- off the axis: an arrow at its edge and the z
+      local e, dir = x(r.z), r.z > 0 and 1 or -1
+      add('<path class="beyond" d="M%.1f %.1fl%d -5v10z" fill="%s"><title>%s</title></path>', e + 6 * dir, y, -8 * dir, color, tip)
+      add('<text x="%.1f" y="%.1f" font-size="10" text-anchor="%s" fill="#333">%.0f</text>', e - 12 * dir, y - 4,
+        dir > 0 and "end" or "start", r.z)
+    end
   end
-  add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">0</text>', cx, h - 10)
+  add('</svg>')
+  return table.concat(out, "\n")
+end
+
+-- Holm's correction over every row with an interval: { [key] = true } for
+-- the rows whose difference holds after it.
+local function holm(c)
+  local keys, p = {}, {}
+  for _, key in ipairs(c.order) do
+    local m = c.measures[key]
+    if m.ci and not key:match("^moves%..* #%d+$") then keys[#keys + 1] = key; p[#p + 1] = stats.p_of(m.diff, m.ci) end
+  end
+  local keep = stats.holm(p)
+  local out = {}
+  for i, key in ipairs(keys) do if keep[i] then out[key] = true end end
+  return out, #keys
+end
+M.holm = holm
+
+-- Horizontal bars, one row per label and one bar per side, with 95% error
+-- bars: { {label, values = {...}, err = {{lo, hi}, ...}} }.
+local function hbars(rows, opts)
+  local rh = 10 * math.max(1, #(rows[1] and rows[1].values or {})) + 8
+  local lw = 300
+  local h = MT + #rows * rh + 30
+  local max = 0
+  for _, r in ipairs(rows) do
+    for i, v in ipairs(r.values) do
+      max = math.max(max, v, r.err and r.err[i] and r.err[i][2] or 0)
+    end
+  end
+  local top = nice(max)
+  local pw = W - lw - MR
+  local function x(v) return lw + pw * math.max(0, v) / top end
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<svg class="chart" id="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">',
+    esc(opts.id), W, h, W, h, esc(opts.title))
+  add('<title>%s</title>', esc(opts.title))
+  local ybot = MT + #rows * rh
+  for k = 0, 4 do
+    local v = top * k / 4
+    add('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#ddd"/>', x(v), x(v), MT - 4, ybot)
+    add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">%s</text>', x(v), ybot + 14, tick_text(v))
+  end
+  for i, r in ipairs(rows) do
+    local y0 = MT + (i - 1) * rh
+    add('<text x="%d" y="%.1f" font-size="11" text-anchor="end" fill="#222">%s</text>', lw - 6, y0 + rh / 2 + 4, esc(r.label))
+    for si, v in ipairs(r.values) do
+      local y = y0 + 4 + (si - 1) * 10
+      add('<rect class="bar" x="%d" y="%d" width="%.1f" height="8" fill="%s"><title>%s: %s</title></rect>', lw, y,
+        x(v) - lw, COLORS[si] or "#888", esc(r.label), fmt(v))
+      local e = r.err and r.err[si]
+      if e then
+        add('<path class="errorbar" d="M%.1f %dH%.1f" stroke="#222"/>', x(e[1]), y + 4, x(e[2]))
+      end
+    end
+  end
+  if opts.xlabel then
+    add('<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#333">%s</text>', lw + pw / 2, h - 4, esc(opts.xlabel))
+  end
   add('</svg>')
   return table.concat(out, "\n")
 end
@@ -246,12 +345,101 @@ local function coverage_chart(id, title, map)
   return table.concat(out, "\n")
 end
 
+-- A line chart of one measure over a sweep's values: the mean at each
+-- value (a dot, joined by a line) and its 95% interval (a bar); a y axis
+-- with ticks, and the zero line where zero is in range.
+function M.line_chart(m, values, opts)
+  local rows = m.rows
+  local lo, hi = math.huge, -math.huge
+  for _, r in ipairs(rows) do
+    local a, b = r.mean or 0, r.mean or 0
+    if r.ci then a, b = r.ci[1], r.ci[2] end
+    lo, hi = math.min(lo, a), math.max(hi, b)
+  end
+  if lo == hi then lo, hi = lo - 1, hi + 1 end
+  local pad = (hi - lo) * 0.08
+  lo, hi = lo - pad, hi + pad
+  local span = hi - lo
+  local p10 = 10 ^ math.floor(math.log(span / 4, 10))
+  local step = p10
+  for _, f in ipairs { 1, 2, 2.5, 5, 10 } do
+    step = f * p10
+    if span / step <= 6 then break end
+  end
+  local pw, ph = W - ML - MR, H - MT - MB
+  local n = #values
+  local function x(i) return ML + pw * (i - 0.5) / n end
+  local function y(v) return MT + ph - ph * (v - lo) / span end
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<svg class="chart sweep" id="%s" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">',
+    esc(opts.id), W, H, W, H, esc(m.label))
+  add('<title>%s over %s</title>', esc(m.label), esc(opts.over))
+  add('<text x="%d" y="11" font-size="11" fill="#333">%s</text>', ML, esc(m.label))
+  local t = math.ceil(lo / step) * step
+  while t <= hi + 1e-12 do
+    add('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>', ML, W - MR, y(t), y(t))
+    add('<text x="%d" y="%.1f" font-size="10" text-anchor="end" fill="#555">%s</text>', ML - 4, y(t) + 3, tick_text(t))
+    t = t + step
+  end
+  if lo < 0 and hi > 0 then
+    add('<line class="zero" x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#333" stroke-dasharray="3 3"/>', ML, W - MR, y(0), y(0))
+  end
+  add('<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>', ML, ML, MT, MT + ph)
+  add('<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d" stroke="#333"/>', ML, W - MR, MT + ph, MT + ph)
+  local path = {}
+  for i, r in ipairs(rows) do
+    if r.mean then path[#path + 1] = string.format("%s%.1f %.1f", #path == 0 and "M" or "L", x(i), y(r.mean)) end
+  end
+  add('<path class="line" d="%s" stroke="%s" fill="none" stroke-width="2"/>', table.concat(path), COLORS[1])
+  for i, r in ipairs(rows) do
+    if r.ci then
+      add('<path class="errorbar" d="M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8" stroke="#222" fill="none"/>',
+        x(i), y(r.ci[1]), y(r.ci[2]), x(i) - 4, y(r.ci[1]), x(i) - 4, y(r.ci[2]))
+    end
+    if r.mean then
+      add('<circle class="point" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s=%s: %s%s%s</title></circle>', x(i), y(r.mean),
+        r.verdict and COLORS[2] or COLORS[1], esc(opts.over), esc(values[i]), fmt(r.mean),
+        r.ci and string.format(" [%s, %s]", fmt(r.ci[1]), fmt(r.ci[2])) or "", r.verdict and (", " .. r.verdict .. " than the first") or "")
+    end
+    add('<text x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#333">%s</text>', x(i), H - MB + 14, esc(values[i]))
+  end
+  add('<text x="%d" y="%d" font-size="11" fill="#333" text-anchor="middle">%s</text>', ML + pw // 2, H - 6, esc(opts.over))
+  add('</svg>')
+  return table.concat(out, "\n")
+end
+
+-- The report of a sweep: its table and a line chart per measure.
+function M.sweep_html(sw)
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">')
+  add('<meta name="viewport" content="width=device-width, initial-scale=1">')
+  add('<title>Kontor sweep report</title>\n<style>%s</style>\n</head>\n<body>', M.CSS)
+  add('<h1>Kontor sweep report</h1>')
+  local seats = {}
+  for s, b in ipairs(sw.seats) do seats[s] = string.format("seat %d %s", s, b) end
+  add('<p class="summary">%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; "- first" is the paired difference from %s=%s.</p>',
+    esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
+    sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
+  add('<h2>Sweep</h2>')
+  for _, key in ipairs(sw.order) do
+    local m = sw.measures[key]
+    add('<figure>%s<figcaption>%s per value of %s, with 95%% intervals; orange where it differs from the first value.</figcaption></figure>',
+      M.line_chart(m, sw.values, { id = "sweep-" .. key:gsub("[^%w_%-]+", "_"), over = sw.over }), esc(m.label), esc(sw.over))
+  end
+  add('<p><small>Written by kontor %s.</small></p>', esc(require("kontor.core").version))
+  add('</body>\n</html>\n')
+  return table.concat(out, "\n")
+end
+
 local CSS = [[
 body { font: 14px/1.45 system-ui, sans-serif; color: #222; margin: 2em auto; max-width: 980px; padding: 0 1em; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: right; }
 td:first-child, th:first-child { text-align: left; } tr:nth-child(even) { background: #f6f6f6; }
 .key span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: -1px; }
+.summary { background: #f3f7fc; border: 1px solid #cfdcee; padding: 0.2em 1em; } .chance { color: #8a5a00; }
 .never { color: #c0392b; } .verdict { font-weight: bold; } code { font-size: 13px; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: 13px; }
 ]]
@@ -261,8 +449,56 @@ local function side_label(summary, s)
   return (s == 1 and "A: " or "B: ") .. (s == 1 and summary.a.setup or summary.b.setup)
 end
 
+local function seat_rows(key) return key:match("^moves%..* #%d+$") ~= nil end
+
+-- The plain-words summary that opens the report.
+local function summary_words(summary, sides, add)
+  local info = sides[1].info
+  local seats = {}
+  for s, b in ipairs(info.seats) do seats[s] = string.format("seat %d %s", s, b) end
+  if summary.kind ~= "compare" then
+    add('<p class="summary">%d games of %s, %d players (%s), seed %d.</p>', summary.games, esc(info.rules),
+      info.players, esc(table.concat(seats, ", ")), summary.seed)
+    return
+  end
+  local keep, m = holm(summary)
+  local changed, chance = {}, {}
+  for _, key in ipairs(summary.order) do
+    local r = summary.measures[key]
+    if r.ci and r.verdict and not seat_rows(key) then
+      if keep[key] then changed[#changed + 1] = { key = key, m = r, z = math.abs(z_of(r)) }
+      else chance[#chance + 1] = r end
+    end
+  end
+  table.sort(changed, function(x, y) if x.z ~= y.z then return x.z > y.z end return x.key < y.key end)
+  add('<div class="summary"><h2>What changed</h2>')
+  add('<p>%d %s games of A and B, %d players (%s).</p>', summary.games, summary.paired and "paired" or "unpaired",
+    info.players, esc(table.concat(seats, ", ")))
+  if #changed == 0 then
+    add('<p>Nothing measurably changed: no difference of the %d compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
+  else
+    add('<p>B against A, biggest effect first (in standard errors), the differences that hold after Holm\'s correction for the %d comparisons:</p><ol id="changed">', m)
+    for i, c in ipairs(changed) do
+      if i > 12 then
+        add('<li>and %d more (the tables below)</li>', #changed - 12)
+        break
+      end
+      add('<li>%s: %s (A %s, B %s; B - A %s, 95%% interval [%s, %s])</li>', esc(c.m.label), esc(c.m.verdict), fmt(c.m.a),
+        fmt(c.m.b), fmtsigned(c.m.diff), fmtsigned(c.m.ci[1]), fmtsigned(c.m.ci[2]))
+    end
+    add('</ol>')
+  end
+  if #chance > 0 then
+    local names = {}
+      for i, r in ipairs(chance) do names[i] = esc(r.label) end
+    add('<p class="chance">%d more %s an interval that leaves out zero, but among %d comparisons that can be chance (Holm\'s correction does not hold %s): %s.</p>',
+      #chance, #chance == 1 and "row has" or "rows have", m, #chance == 1 and "it" or "them", table.concat(names, "; "))
+  end
+  add('</div>')
+end
+
 -- The HTML text of the report of `summary` (a sim or compare summary) and
--- its sides ({ info, data, coverage }).
+-- its sides ({ info, data = sums (stats.acc), coverage }).
 function M.html(summary, sides)
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end
@@ -271,6 +507,7 @@ function M.html(summary, sides)
   add('<meta name="viewport" content="width=device-width, initial-scale=1">')
   add('<title>Kontor balance report</title>\n<style>%s</style>\n</head>\n<body>', CSS)
   add('<h1>Kontor balance report</h1>')
+  summary_words(summary, sides, add)
   add('<p>%d %sgames, seed %d.</p>', summary.games,
     compare and (summary.paired and "paired " or "unpaired ") or "", summary.seed)
   add('<p class="key">')
@@ -280,28 +517,40 @@ function M.html(summary, sides)
   add('</p>')
 
   -- the measures
-  add('<h2>Measures</h2>\n<table id="measures">')
-  if compare then
-    add('<tr><th>measure</th><th>A</th><th>B</th><th>B - A</th><th>95%% interval</th><th>verdict</th></tr>')
-    for _, key in ipairs(summary.order) do
-      local m = summary.measures[key]
-      add('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class="verdict">%s</td></tr>',
-        esc(m.label), fmt(m.a), fmt(m.b), fmtsigned(m.diff),
-        m.ci and string.format("[%s, %s]", fmtsigned(m.ci[1]), fmtsigned(m.ci[2])) or "-", esc(m.verdict or ""))
-    end
-  else
-    add('<tr><th>measure</th><th>mean</th><th>95%% interval</th></tr>')
-    for _, key in ipairs(summary.order) do
-      local m = summary.measures[key]
-      add('<tr><td>%s</td><td>%s</td><td>%s</td></tr>', esc(m.label), fmt(m.mean),
-        m.ci and string.format("[%s, %s]", fmt(m.ci[1]), fmt(m.ci[2])) or "-")
-    end
+  local keep = compare and holm(summary) or {}
+  local main = {}
+  for _, key in ipairs(summary.order) do
+    if summary.measures[key].section ~= "moves" then main[#main + 1] = key end
   end
-  add('</table>')
+  local function table_of(id, keys)
+    add('<table id="%s">', id)
+    if compare then
+      add('<tr><th>measure</th><th>A</th><th>B</th><th>B - A</th><th>95%% interval</th><th>verdict</th><th>after Holm</th></tr>')
+      for _, key in ipairs(keys) do
+        local m = summary.measures[key]
+        add('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class="verdict">%s</td><td>%s</td></tr>',
+          esc(m.label), fmt(m.a), fmt(m.b), fmtsigned(m.diff),
+          m.ci and string.format("[%s, %s]", fmtsigned(m.ci[1]), fmtsigned(m.ci[2])) or "-", esc(m.verdict or ""),
+          m.verdict and (keep[key] and "holds" or "could be chance") or "")
+      end
+    else
+      add('<tr><th>measure</th><th>mean</th><th>95%% interval</th></tr>')
+      for _, key in ipairs(keys) do
+        local m = summary.measures[key]
+        add('<tr><td>%s</td><td>%s</td><td>%s</td></tr>', esc(m.label), fmt(m.mean),
+          m.ci and string.format("[%s, %s]", fmt(m.ci[1]), fmt(m.ci[2])) or "-")
+      end
+    end
+    add('</table>')
+  end
+  add('<h2>Measures</h2>')
+  table_of("measures", main)
   if compare then
+    add('<p>Verdicts are corrected for the %d comparisons of this report by Holm\'s step-down method (family-wise 5%%): a verdict that does not hold after it could be chance.</p>',
+      select(2, holm(summary)))
     add('<h2>A against B</h2>')
-    add('<figure>%s<figcaption>Each difference B - A (dot) and its 95%% interval (line), scaled per row; coloured where the interval leaves out zero.</figcaption></figure>',
-      forest(summary))
+    add('<figure>%s<figcaption>Each difference B - A (dot) and its 95%% interval (line), in standard errors of its measure: 0 (dashed) is no change; coloured where the interval leaves out zero.</figcaption></figure>',
+      forest(summary, main))
   end
 
   -- win rate per seat
@@ -311,9 +560,8 @@ function M.html(summary, sides)
   for seat = 1, P do
     local values, err = {}, {}
     for s, side in ipairs(sides) do
-      local w = side.data.wins[seat]
-      if w then
-        local r = stats.mean_ci(w)
+      if seat <= side.info.players then
+        local r = stats.acc_ci(side.data, "win_rate." .. seat, balance.win_scale(side.info.players))
         values[s] = r.mean or 0
         err[s] = r.ci
       else
@@ -327,20 +575,50 @@ function M.html(summary, sides)
     bar_chart(groups, { id = "winrate", title = "win rate per seat", ylabel = "win rate" }))
 
   -- scores per seat
+  local function maps(key)
+    local l = {}
+    for s, side in ipairs(sides) do l[s] = side.data.hist and side.data.hist[key] or {} end
+    return l
+  end
   add('<h2>Score distributions per seat</h2>')
   for seat = 1, P do
-    local lists = {}
-    for s, side in ipairs(sides) do lists[s] = side.data.scores[seat] or {} end
-    add('<figure>%s<figcaption>Final scores of seat %d.</figcaption></figure>',
-      histogram(lists, { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat)
+    add('<figure>%s<figcaption>Final scores of seat %d (the sides share the bins).</figcaption></figure>',
+      histogram(maps("score." .. seat), { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat)
   end
 
-  -- game length
-  local lists = {}
-  for s, side in ipairs(sides) do lists[s] = side.data.turns end
+  -- game length and lead changes
   add('<h2>Game length</h2>')
   add('<figure>%s<figcaption>Turns per game.</figcaption></figure>',
-    histogram(lists, { id = "turns", title = "game length in turns", xlabel = "turns" }))
+    histogram(maps("turns"), { id = "turns", title = "game length in turns", xlabel = "turns" }))
+  add('<h2>Is it still a game?</h2>')
+  add('<figure>%s<figcaption>Lead changes per game: how often the seat ahead (by the rule set\'s worth at each turn\'s start, then the final scores) changed.</figcaption></figure>',
+    histogram(maps("lead_changes"), { id = "lead-changes", title = "lead changes per game", xlabel = "lead changes" }))
+
+  -- moves
+  local names = balance.move_names(table.unpack((function()
+    local t = {}
+    for s, side in ipairs(sides) do t[s] = side.data end
+    return t
+  end)()))
+  if #names > 0 then
+    add('<h2>What players do</h2>')
+    local mkeys = {}
+    for _, key in ipairs(summary.order) do
+      if summary.measures[key].section == "moves" and not seat_rows(key) then mkeys[#mkeys + 1] = key end
+    end
+    table_of("moves", mkeys)
+    local rows = {}
+    for _, name in ipairs(names) do
+      local values, err = {}, {}
+      for s, side in ipairs(sides) do
+        local r = stats.acc_ci(side.data, "moves." .. name, 1)
+        values[s], err[s] = r.mean or 0, r.ci
+      end
+      rows[#rows + 1] = { label = name, values = values, err = err }
+    end
+    add('<figure>%s<figcaption>Moves of each kind (decision: kind) per game, all seats, with 95%% intervals; per seat in the JSON (--json).</figcaption></figure>',
+      hbars(rows, { id = "moves", title = "moves per game", xlabel = "per game" }))
+  end
 
   -- coverage
   if summary.coverage then
@@ -368,4 +646,5 @@ function M.html(summary, sides)
 end
 
 M.round = balance.round
+M.CSS = CSS
 return M

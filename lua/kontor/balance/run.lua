@@ -1,12 +1,16 @@
 -- kontor.balance.run: playing a run's games here or in child processes,
 -- shard files, and merging them.
 --
--- A run is one or two setups (sim, compare) played over games 1..G of a
--- seed. Games lo..hi can be played by any process: `--range lo-hi` (and
--- `--shard K/N`, which names a range) prints a shard: the per-game lists of
--- that range as JSON. The parent of `--jobs N` starts N children on N
--- consecutive ranges and puts their lists end to end, which is exactly the
--- lists one process would have made.
+-- A run is one setup or more (sim, compare, sweep) played over games 1..G
+-- of a seed, each side's game i paired with side 1's. Games lo..hi can be
+-- played by any process: `--range lo-hi` (and `--shard K/N`, which names a
+-- range) prints a shard: the sums of that range's measures per side and of
+-- the paired differences, as JSON (a shard run by hand keeps its games too,
+-- for merge --games-out). The parent of `--jobs N` starts N children on N
+-- consecutive ranges and adds their sums, which are exactly the sums one
+-- process would have made. Every shard, a job's or a file's, passes
+-- M.check_shard before its sums are added; every file goes through
+-- kontor.files (whole or not at all).
 
 local core = require "kontor.core"
 local balance = require "kontor.balance"
@@ -44,26 +48,39 @@ end
 
 -- job: { sides = { L_a [, L_b] }, seed, unpaired, coverage = bool,
 --        child = { program, args... } (for jobs > 1), jobs,
---        progress = function(done, total) or nil }
--- state: { data = { {parts}, {parts} }, cov = { rec_or_data, ... } }
+--        progress = function(done, total) or nil, games_out = writer or nil }
+-- state: { acc = { acc per side }, pairs = { [s] = acc of side s - side 1 }
+--          (paired runs of two sides or more),
+--          rec = { coverage recorders }, cov = { coverage data } }
+-- Only sums are kept: the memory of a run does not grow with its games.
+
+local stats = require "kontor.balance.stats"
 
 local function play_here(job, state, lo, hi, done0, total)
   local nsides = #job.sides
-  for s, L in ipairs(job.sides) do
-    local cov = nil
-    if job.coverage then
-      state.rec[s] = state.rec[s] or coverage.new(L)
-      cov = state.rec[s]
+  local hk = state.hist_keys
+  local paired = nsides >= 2 and not job.unpaired
+  local done = done0
+  for i = lo, hi do
+    local va
+    for s, L in ipairs(job.sides) do
+      local cov = nil
+      if job.coverage then
+        state.rec[s] = state.rec[s] or coverage.new(L)
+        cov = state.rec[s]
+      end
+      local v, rec = balance.play_game(L, job.seed, i, { cov = cov, unpaired_b = job.unpaired and s == 2 })
+      stats.add(state.acc[s], v, hk[s])
+      if job.games_out then job.games_out:game(s, L.info, rec) end
+      if job.kept then job.kept:game(s, L.info, rec) end
+      if paired then
+        if s == 1 then va = v else stats.add(state.pairs[s], stats.diff(va, v)) end
+      end
+      done = done + 1
+      if job.progress and done % 25 == 0 then job.progress(done, total) end
     end
-    local base = done0 + (s - 1) * (hi - lo + 1)
-    local progress = job.progress and function(j)
-      if j % 25 == 0 then job.progress(base + j, total) end
-    end
-    local d = balance.play(L, job.seed, lo, hi, { cov = cov, progress = progress,
-                                                   unpaired_b = job.unpaired and s == 2 })
-    table.insert(state.parts[s], d)
   end
-  return done0 + nsides * (hi - lo + 1)
+  return done
 end
 
 local function play_children(job, state, lo, hi, done0, total)
@@ -75,13 +92,21 @@ local function play_children(job, state, lo, hi, done0, total)
     for i, x in ipairs(job.child) do cmd[i] = quote(x) end
     cmd[#cmd + 1] = "--range"
     cmd[#cmd + 1] = string.format("%d-%d", lo + a - 1, lo + b - 1)
-    local line = "KONTOR_LAB_PROGRESS=1 " .. table.concat(cmd, " ")
+    local part
+    if job.games_out then
+      part = job.games_out:part(k)
+      cmd[#cmd + 1] = "--games-out"
+      cmd[#cmd + 1] = quote(part)
+    end
+    local line = "KONTOR_LAB_PROGRESS=1 KONTOR_LAB_PART=1 " .. table.concat(cmd, " ")
     local p, err = io.popen(line, "r")
     if not p then error("cannot start a job: " .. tostring(err), 0) end
-    pipes[k] = { p = p, games = (b - a + 1) * #job.sides }
+    pipes[k] = { p = p, games = (b - a + 1) * #job.sides, part = part }
   end
   local finished = done0
   local failed
+  -- every child is waited for, whatever happened to the one before (a
+  -- child still running would write its part after the parent gave up)
   for k, c in ipairs(pipes) do
     local text
     for l in c.p:lines() do
@@ -100,9 +125,15 @@ local function play_children(job, state, lo, hi, done0, total)
       failed = failed or string.format("job %d of %d failed (%s %s)", k, n, tostring(how), tostring(code))
     elseif not failed then
       local shard = json.decode(text or "")
-      for s = 1, #job.sides do
-        table.insert(state.parts[s], shard.sides[s].data)
-        if job.coverage then state.cov[s] = coverage.add(state.cov[s], shard.sides[s].coverage) end
+      local cok, cerr = pcall(M.check_shard, shard, string.format("job %d of %d", k, n))
+      if not cok then
+        failed = tostring(cerr)
+      else
+        M.add_shard(job, state, shard)
+        if c.part then
+          local tok, terr = pcall(job.games_out.take, job.games_out, c.part)
+          if not tok then failed = tostring(terr) end
+        end
       end
     end
     finished = finished + c.games
@@ -120,27 +151,48 @@ function M.play_range(job, state, lo, hi, done0, total)
 end
 
 function M.new_state(job)
-  local state = { parts = {}, rec = {}, cov = {} }
-  for s = 1, #job.sides do state.parts[s] = {} end
+  local state = { acc = {}, rec = {}, cov = {}, hist_keys = {} }
+  for s, L in ipairs(job.sides) do
+    state.acc[s] = stats.acc()
+    state.hist_keys[s] = balance.hist_keys(L.info)
+  end
+  if #job.sides >= 2 and not job.unpaired then
+    state.pairs = {}
+    for s = 2, #job.sides do state.pairs[s] = stats.acc() end
+  end
   return state
 end
 
--- The data and coverage of each side so far.
+-- The sums (and coverage) a shard holds, added to state.
+function M.add_shard(job, state, shard)
+  for s = 1, #job.sides do
+    stats.merge(state.acc[s], M.fix_acc(shard.sides[s].acc))
+    if job.coverage then state.cov[s] = coverage.add(state.cov[s], shard.sides[s].coverage) end
+  end
+  if state.pairs then
+    for s = 2, #job.sides do stats.merge(state.pairs[s], M.fix_acc(shard.pairs and shard.pairs[s - 1])) end
+  end
+end
+
+-- The sums and coverage of each side so far; the sums of the differences.
 function M.collect(job, state)
   local out = {}
   for s, L in ipairs(job.sides) do
     local cov = state.cov[s]
     if state.rec[s] then cov = coverage.add(cov and cov or nil, state.rec[s]:data()) end
-    out[s] = { info = L.info, data = balance.concat(L.info, state.parts[s]), coverage = cov }
+    out[s] = { info = L.info, data = state.acc[s], coverage = cov }
   end
-  return out
+  return out, state.pairs
 end
 
--- The summary of sides (a list of { info, data, coverage }).
-function M.summarize(kind, sides, seed, unpaired)
+-- The summary of sides (a list of { info, data, coverage }); diffs: the
+-- sums of the differences of each side from side 1; sweep: { over, values }.
+function M.summarize(kind, sides, seed, unpaired, diffs, sweep)
   local s
   if kind == "compare" then
-    s = balance.compare(sides[1].info, sides[1].data, sides[2].info, sides[2].data, seed, unpaired)
+    s = balance.compare(sides[1].info, sides[1].data, sides[2].info, sides[2].data, seed, unpaired, diffs and diffs[2])
+  elseif kind == "sweep" then
+    s = require("kontor.balance.sweep").summary(sides, diffs, seed, sweep)
   else
     s = balance.summary(sides[1].info, sides[1].data, seed)
   end
@@ -152,7 +204,8 @@ function M.summarize(kind, sides, seed, unpaired)
 end
 
 -- Runs a whole job over games 1..games; with until_width, stops at the
--- first check where every interval is narrower. Returns the sides.
+-- first check where every interval is narrower. Returns the sides and
+-- the sums of the differences.
 function M.run(job, kind, games, until_width)
   local state = M.new_state(job)
   local total = games * #job.sides
@@ -163,8 +216,8 @@ function M.run(job, kind, games, until_width)
     done = M.play_range(job, state, played + 1, hi, done, total)
     played = hi
     if until_width and played < games then
-      local sides = M.collect(job, state)
-      if balance.narrow(M.summarize(kind, sides, job.seed, job.unpaired), until_width) then break end
+      local sides, diffs = M.collect(job, state)
+      if balance.narrow(M.summarize(kind, sides, job.seed, job.unpaired, diffs, job.sweep), until_width) then break end
     end
   end
   if job.progress then job.progress(done, done) end
@@ -175,119 +228,209 @@ end
 -- Shard files
 ---------------------------------------------------------------------------
 
--- The shard object of games lo..hi: what `--shard`/`--range` print.
-function M.shard(kind, job, sides, games, lo, hi)
-  local out = { kontor = "shard", kind = kind, seed = job.seed, games = games, lo = lo, hi = hi,
-                unpaired = job.unpaired or false, coverage = job.coverage or false, sides = {} }
+-- The shard object of games lo..hi: what `--shard`/`--range` print (the
+-- sums of its games, not the games).
+function M.shard(kind, job, sides, games, lo, hi, diffs)
+  local out = { kontor = "shard", version = 2, kind = kind, seed = job.seed, games = games, lo = lo, hi = hi,
+                unpaired = job.unpaired or false, coverage = job.coverage or false, sides = {},
+                sweep = job.sweep }
+  if diffs then
+    local list = {}          -- JSON: a list from side 2 on (side 1 has none)
+    for s = 2, #sides do list[s - 1] = stats.to_json(diffs[s]) end
+    out.pairs = list
+  end
   for s, side in ipairs(sides) do
-    out.sides[s] = { info = side.info, data = side.data, coverage = side.coverage }
+    out.sides[s] = { info = side.info, acc = stats.to_json(side.data), coverage = side.coverage,
+                     games = job.kept and job.kept.games[s] or nil }
   end
   return out
 end
 
--- JSON keeps lists; data of zero games come back as objects: normalise.
-local function fix_data(d, info)
+-- The sums of a shard as JSON gave them back.
+M.fix_acc = stats.from_json
+
+local function fix_info(info)
   local function list(t) if type(t) ~= "table" or next(t) == nil then return {} end return t end
-  d.turns, d.steps = list(d.turns), list(d.steps)
-  d.scores, d.wins, d.stats = d.scores or {}, d.wins or {}, type(d.stats) == "table" and d.stats or {}
-  for s = 1, info.players do d.scores[s], d.wins[s] = list(d.scores[s]), list(d.wins[s]) end
-  for _, name in ipairs(info.stats) do d.stats[name] = list(d.stats[name]) end
   info.stats = list(info.stats)
   info.variants = list(info.variants)
-  return d
+  return info
 end
 
 -- What must agree between shards of one run.
 local function run_key(sh)
   local parts = { sh.kind, tostring(sh.seed), tostring(sh.games), tostring(sh.unpaired), tostring(sh.coverage) }
-  for _, side in ipairs(sh.sides) do parts[#parts + 1] = side.info.label end
+  for _, side in ipairs(sh.sides) do parts[#parts + 1] = side.info.label .. tostring(side.info.moves) end
   return table.concat(parts, "\0")
 end
 
 -- Where a shard came from: "file:line" (read_shards), else "shard i".
 local function where(sh, i)
-  return rawget(sh, "_where") or string.format("shard %d", i)
+  if type(sh) == "table" and rawget(sh, "_where") then return rawget(sh, "_where") end
+  return type(i) == "string" and i or string.format("shard %d", i)
 end
 
 local function is_int(x) return math.type(x) == "integer" end
 local function is_num(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
 
--- t must be a list of exactly n numbers (JSON gives {} for an empty list).
-local function count_list(t, n, what)
-  if n == 0 and type(t) == "table" and next(t) == nil then return end
-  if type(t) ~= "table" then error(string.format("%s is missing", what), 0) end
+local function fail(...) error(string.format(...), 0) end
+local function games_of(n) return require("kontor.text").count(n, "game") end
+
+-- t must be a JSON object (a Lua table whose keys are texts; {} and []
+-- both come back as an empty table).
+local function object(t, what)
+  if type(t) ~= "table" then fail("%s is missing", what) end
+  for k in pairs(t) do
+    if type(k) ~= "string" then fail("%s is not an object of names", what) end
+  end
+  return t
+end
+
+-- t must be a list of exactly n entries (JSON gives {} for an empty one);
+-- each passes ok(v) when it is given.
+local function list_of(t, n, what, ok, want)
+  if type(t) ~= "table" then fail("%s is missing", what) end
   local len = 0
   for k in pairs(t) do
-    if not is_int(k) or k < 1 then error(string.format("%s is not a list", what), 0) end
+    if not is_int(k) or k < 1 then fail("%s is not a list", what) end
     if k > len then len = k end
   end
-  if len ~= n then
-    error(string.format("%s has %d games, the shard claims %d", what, len, n), 0)
+  if n and len ~= n then fail("%s: %d given, %d expected", what, len, n) end
+  for j = 1, len do
+    if ok and not ok(t[j]) then fail("%s: entry %d is not %s", what, j, want) end
   end
-  for j = 1, n do
-    if not is_num(t[j]) then error(string.format("%s: game %d is not a number", what, j), 0) end
+  return len
+end
+
+local function is_text(x) return type(x) == "string" end
+
+-- The measure keys whose sums count games (never below zero, at most one
+-- a game: `won.S`, `shared`) or steps of them (never below zero).
+local function count_key(key)
+  if key == "shared" or key:match("^won%.%d+$") then return "games" end
+  if key == "turns" or key == "steps" or key:match("^win_rate%.%d+$") or key:match("^moves%.")
+      or key:match("^share%.") then
+    return "count"
+  end
+  return nil
+end
+
+-- The sums of one side (or of its differences, `diff`) of a shard of n
+-- games: n games, finite sums, sums of squares not below zero, counts by
+-- value adding up to n and to the sum.
+local function check_acc(a, n, what, diff)
+  if type(a) ~= "table" then fail("%s: the sums are missing", what) end
+  if not is_int(a.n) or a.n < 0 then fail("%s: \"n\" (its games) must be a whole number", what) end
+  if a.n ~= n then fail("%s: the sums are of %s, the shard claims %d", what, games_of(a.n), n) end
+  local sum, sq = object(a.sum, what .. ": \"sum\""), object(a.sq, what .. ": \"sq\"")
+  for k, v in pairs(sum) do
+    if not is_num(v) then fail("%s: the sum of %s is not a finite number", what, k) end
+    if sq[k] == nil then fail("%s: %s has a sum and no sum of squares", what, k) end
+    local c = not diff and count_key(k)
+    if c and v < 0 then fail("%s: the sum of %s is %s, below 0", what, k, tostring(v)) end
+    if c == "games" and v > n then fail("%s: %s counts %s of the %s", what, k, tostring(v), games_of(n)) end
+  end
+  for k, v in pairs(sq) do
+    if not is_num(v) then fail("%s: the sum of squares of %s is not a finite number", what, k) end
+    if v < 0 then fail("%s: the sum of squares of %s is %s, below 0", what, k, tostring(v)) end
+    if sum[k] == nil then fail("%s: %s has a sum of squares and no sum", what, k) end
+  end
+  for k, h in pairs(object(a.hist == nil and {} or a.hist, what .. ": \"hist\"")) do
+    local games, total = 0, 0
+    for v, c in pairs(object(h, string.format("%s: the counts of %s", what, k))) do
+      local x = tonumber(v)
+      if not is_num(x) then fail("%s: the counts of %s: '%s' is not a number", what, k, v) end
+      if not is_int(c) or c < 0 then
+        fail("%s: the counts of %s: %s games have %s, not a count", what, k, tostring(c), v)
+      end
+      games, total = games + c, total + x * c
+    end
+    if games ~= n then fail("%s: the counts of %s add up to %s, the shard claims %d", what, k, games_of(games), n) end
+    local s = sum[k] or 0
+    if math.abs(total - s) > 1e-9 * math.max(1, math.abs(s)) then
+      fail("%s: the counts of %s add up to %s, its sum is %s", what, k, tostring(total), tostring(s))
+    end
   end
 end
 
--- Checks one shard before anything merges it: its range, and that each
--- side's data holds one entry per game of it, with wins that add up to 1
--- a game. Raises "file:line: what is wrong".
-local function check_shard(sh, i)
+local function check_info(info, what)
+  if type(info) ~= "table" then fail("%s has no info", what) end
+  local P = info.players
+  if not is_int(P) or P < 1 or P > 1000 then fail("%s: \"players\" is not a seat count", what) end
+  if not is_text(info.label) or not is_text(info.rules) then fail("%s: \"label\" and \"rules\" must be texts", what) end
+  list_of(info.seats, P, what .. ": \"seats\"", is_text, "a bot's name")
+  list_of(info.variants == nil and {} or info.variants, nil, what .. ": \"variants\"", is_text, "a name")
+  list_of(info.stats == nil and {} or info.stats, nil, what .. ": \"stats\"",
+    function(x) return is_text(x) and x:match("^[%a_][%w_]*$") ~= nil end, "a stat's name")
+  if info.first ~= nil and (not is_int(info.first) or info.first < 1 or info.first > P) then
+    fail("%s: \"first\" is not a seat", what)
+  end
+  return P
+end
+
+-- Checks one shard before anything merges it: its version and range, and
+-- each side's sums: of as many games as the shard claims, finite, counts
+-- not below zero, wins that add up to one a game. Raises
+-- "file:line: what is wrong" (`name` stands for the file:line otherwise).
+function M.check_shard(sh, name)
   local ok, e = pcall(function()
+    if type(sh) ~= "table" or sh.kontor ~= "shard" then fail("not a kontor shard (made by --shard K/N)") end
+    if sh.version ~= 2 then
+      fail("made by an older kontor (its games, not their sums): make it again")
+    end
     if not (is_int(sh.games) and is_int(sh.lo) and is_int(sh.hi)) then
-      error("\"games\", \"lo\" and \"hi\" must be whole numbers", 0)
+      fail("\"games\", \"lo\" and \"hi\" must be whole numbers")
     end
     if sh.games < 1 or sh.lo < 1 or sh.hi > sh.games or sh.hi < sh.lo - 1 then
-      error(string.format("games %d-%d are not a range of games 1-%d", sh.lo, sh.hi, sh.games), 0)
+      fail("games %d-%d are not a range of games 1-%d", sh.lo, sh.hi, sh.games)
     end
-    local want = sh.kind == "compare" and 2 or sh.kind == "sim" and 1 or nil
-    if not want then error("\"kind\" must be \"sim\" or \"compare\"", 0) end
-    if type(sh.sides) ~= "table" or #sh.sides ~= want then
-      error(string.format("a %s shard has %d side%s", sh.kind, want, want == 1 and "" or "s"), 0)
+    if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
+    local kinds = { sim = 1, compare = 2, sweep = 2 }
+    local want = kinds[sh.kind]
+    if not want then fail("\"kind\" must be \"sim\", \"compare\" or \"sweep\"") end
+    if type(sh.sides) ~= "table" then fail("it has no sides") end
+    local nsides = list_of(sh.sides, nil, "\"sides\"")
+    if sh.kind == "sweep" then
+      if nsides < 2 then fail("a sweep shard has %d sides, not 2 or more", nsides) end
+      if type(sh.sweep) ~= "table" or not is_text(sh.sweep.over) then fail("a sweep shard says not what it sweeps") end
+      list_of(sh.sweep.values, nsides, "the sweep's values", is_text, "a value")
+    elseif nsides ~= want then
+      fail("a %s shard has %d side%s, not %d", sh.kind, want, want == 1 and "" or "s", nsides)
     end
     local n = sh.hi - sh.lo + 1
     for s, side in ipairs(sh.sides) do
-      local info, d = type(side) == "table" and side.info, type(side) == "table" and side.data
-      if type(info) ~= "table" or type(d) ~= "table" then error(string.format("side %d has no info or data", s), 0) end
-      local P = info.players
-      if not is_int(P) or P < 1 or P > 1000 then error(string.format("side %d: \"players\" is not a seat count", s), 0) end
-      count_list(d.turns, n, string.format("side %d: turns", s))
-      count_list(d.steps, n, string.format("side %d: steps", s))
-      local sums = {}
+      local what = string.format("side %d", s)
+      if type(side) ~= "table" then fail("%s is not an object", what) end
+      local P = check_info(side.info, what)
+      check_acc(side.acc, n, what)
+      local sum, W = side.acc.sum, balance.win_scale(P)
+      local wins = 0
       for seat = 1, P do
-        count_list(type(d.scores) == "table" and d.scores[seat] or nil, n,
-          string.format("side %d: scores of seat %d", s, seat))
-        count_list(type(d.wins) == "table" and d.wins[seat] or nil, n,
-          string.format("side %d: wins of seat %d", s, seat))
-        for j = 1, n do sums[j] = (sums[j] or 0) + d.wins[seat][j] end
+        local w = sum["win_rate." .. seat] or 0
+        if w > n * W then fail("%s: seat %d won more than the %s", what, seat, games_of(n)) end
+        wins = wins + w
       end
-      for j = 1, n do
-        if math.abs(sums[j] - 1) > 1e-6 then
-          error(string.format("side %d: the wins of game %d add up to %s, not 1", s, sh.lo + j - 1,
-            tostring(sums[j])), 0)
-        end
+      if wins ~= n * W then
+        fail("%s: the wins add up to %s games, not the %s of the shard", what,
+          string.format("%g", wins / W), games_of(n))
       end
-      if info.stats ~= nil and type(info.stats) ~= "table" then error(string.format("side %d: bad stats", s), 0) end
-      for _, name in ipairs(info.stats or {}) do
-        count_list(type(d.stats) == "table" and d.stats[name] or nil, n,
-          string.format("side %d: stat %s", s, tostring(name)))
+      if sh.coverage == true then object(side.coverage, what .. ": the coverage") end
+      if side.games ~= nil then
+        list_of(side.games, n, what .. ": the games kept", function(x) return type(x) == "table" end, "a game")
       end
+    end
+    if nsides >= 2 and sh.unpaired ~= true then
+      list_of(sh.pairs, nsides - 1, "\"pairs\" (the differences of paired games)")
+      for s = 2, nsides do check_acc(sh.pairs[s - 1], n, string.format("the differences of side %d", s), true) end
     end
   end)
-  if not ok then error(where(sh, i) .. ": " .. tostring(e), 0) end
+  if not ok then error(where(sh, name) .. ": " .. tostring(e), 0) end
 end
 
--- Merges shard objects into the sides of one run; raises a message when
--- they do not make up one whole run.
+-- Merges shard objects into the sides of one run (and the sums of the
+-- differences); raises a message when they do not make up one whole run.
 function M.merge(shards)
   if #shards == 0 then error("no shards to merge", 0) end
-  for i, sh in ipairs(shards) do
-    if type(sh) ~= "table" or sh.kontor ~= "shard" then
-      error(string.format("%s is not a kontor shard (made by --shard K/N)",
-        type(sh) == "table" and where(sh, i) or ("shard " .. i)), 0)
-    end
-    check_shard(sh, i)
-  end
+  for i, sh in ipairs(shards) do M.check_shard(sh, i) end
   local key = run_key(shards[1])
   for i = 2, #shards do
     if run_key(shards[i]) ~= key then
@@ -309,17 +452,26 @@ function M.merge(shards)
   if next_game <= first.games then
     error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
   end
-  local sides = {}
+  local sides, diffs = {}, nil
+  if #first.sides >= 2 and not first.unpaired then
+    diffs = {}
+    for s = 2, #first.sides do diffs[s] = stats.acc() end
+  end
   for s, side in ipairs(first.sides) do
-    local info = side.info
-    local parts, cov = {}, nil
+    local info = fix_info(side.info)
+    local acc, cov = stats.acc(), nil
     for _, sh in ipairs(shards) do
-      parts[#parts + 1] = fix_data(sh.sides[s].data, info)
+      stats.merge(acc, M.fix_acc(sh.sides[s].acc))
       if first.coverage then cov = coverage.add(cov, sh.sides[s].coverage) end
     end
-    sides[s] = { info = info, data = balance.concat(info, parts), coverage = cov }
+    sides[s] = { info = info, data = acc, coverage = cov }
   end
-  return sides, first
+  if diffs then
+    for _, sh in ipairs(shards) do
+      for s = 2, #first.sides do stats.merge(diffs[s], M.fix_acc(sh.pairs and sh.pairs[s - 1])) end
+    end
+  end
+  return sides, first, diffs
 end
 
 -- Reads shard objects from files holding one JSON object per line. A line
@@ -353,36 +505,168 @@ function M.read_shards(files)
   return shards
 end
 
+-- Writes the games of merged shards (sorted) with writer w.
+function M.merged_games(shards, w)
+  for s = 1, #shards[1].sides do
+    for i, sh in ipairs(shards) do
+      local games = sh.sides[s].games
+      if type(games) ~= "table" then
+        error(string.format("shard %d (games %d-%d) keeps no games: it was made with --jobs; make it with --shard K/N alone",
+          i, sh.lo, sh.hi), 0)
+      end
+      for _, line in ipairs(games) do w:line(s, line) end
+    end
+  end
+end
+
 ---------------------------------------------------------------------------
 -- Every game as data
 ---------------------------------------------------------------------------
 
--- Writes one JSON line per game and side to `path`, all or nothing
--- (kontor.files); raises "path: step failed: why".
-function M.games_out(path, kind, sides, seed, unpaired, lo)
-  lo = lo or 1
-  local ok, err = require("kontor.files").write_with(path, function(put)
-    for s, side in ipairs(sides) do
-      local info, d = side.info, side.data
-      local label = kind == "compare" and (s == 1 and "a" or "b") or nil
-      for j = 1, #d.turns do
-        local i = lo + j - 1
-        local scores, winners = {}, {}
-        for seat = 1, info.players do
-          scores[seat] = d.scores[seat][j]
-          if d.wins[seat][j] > 0 then winners[#winners + 1] = seat end
-        end
-        local st = {}
-        for _, name in ipairs(info.stats) do st[name] = d.stats[name][j] end
-        local rec = { game = i, seed = balance.game_seed(seed, i, unpaired and s == 2),
-                      side = label, setup = info.label, rules = info.rules, variants = info.variants,
-                      seats = info.seats, scores = scores, winners = winners,
-                      turns = d.turns[j], steps = d.steps[j], stats = next(st) and st or nil }
-        put(json.encode(rec), "\n")
-      end
+-- One game's line of --games-out.
+function M.game_line(kind, s, info, rec)
+  local winners = {}
+  for _, x in ipairs(rec.winners) do winners[#winners + 1] = x end
+  table.sort(winners)
+  local st = next(rec.stats) and rec.stats or nil
+  return { game = rec.game, seed = rec.seed, side = kind == "compare" and (s == 1 and "a" or "b") or nil,
+           setup = info.label, rules = info.rules, variants = info.variants, seats = info.seats,
+           scores = rec.scores, winners = winners, turns = rec.turns, steps = rec.steps, stats = st }
+end
+
+-- A collector with a writer's methods: a shard's games, kept to be
+-- printed with its sums (kontor merge --games-out writes them).
+function M.games_keeper(kind, nsides)
+  local k = { games = {} }
+  for s = 1, nsides do k.games[s] = {} end
+  function k:game(s, info, rec) local g = self.games[s]; g[#g + 1] = M.game_line(kind, s, info, rec) end
+  function k:close() end
+  return k
+end
+
+-- Streams the file at `src` into put(chunk) and removes it.
+local function pour(src, put)
+  local f, err = io.open(src, "rb")
+  if not f then error(err, 0) end
+  local ok, e = pcall(function()
+    while true do
+      local chunk = f:read(65536)
+      if not chunk then break end
+      put(chunk)
     end
   end)
-  if not ok then error(err, 0) end
+  f:close()
+  os.remove(src)
+  if not ok then error(e, 0) end
+end
+
+-- A scratch file for side B's lines until side A's are all written: an
+-- unnamed temp file (nothing left behind, whatever happens), every write
+-- checked.
+local function scratch()
+  local f, err = io.tmpfile()
+  if not f then error("cannot make a scratch file: " .. tostring(err), 0) end
+  local t = {}
+  function t.put(...)
+    local ok, e = f:write(...)
+    if not ok then error("a scratch file: write failed: " .. tostring(e), 0) end
+  end
+  -- pours what was written into put(chunk), then closes
+  function t.drain(put)
+    local ok, e = f:flush()
+    if not ok then f:close(); error("a scratch file: write failed: " .. tostring(e), 0) end
+    f:seek("set", 0)
+    local pok, perr = pcall(function()
+      while true do
+        local chunk = f:read(65536)
+        if not chunk then break end
+        put(chunk)
+      end
+    end)
+    f:close()
+    if not pok then error(perr, 0) end
+  end
+  function t.abort() pcall(f.close, f) end
+  return t
+end
+
+-- An atomic writer (kontor.files) whose writes raise "path: step failed:
+-- why"; opening it refuses a target that is not a regular file.
+local function atomic(path)
+  local w, err = require("kontor.files").writer(path)
+  if not w then error(err, 0) end
+  return {
+    put = function(...)
+      local ok, e = w:write(...)
+      if not ok then error(e, 0) end
+    end,
+    commit = function()
+      local ok, e = w:commit()
+      if not ok then error(e, 0) end
+    end,
+    abort = function() w:abort() end,
+  }
+end
+
+-- A writer of one JSON line per game and side to `path`, as they are
+-- played: side A's games first, then side B's (kept in a scratch file
+-- until close). The file is written through kontor.files: it appears
+-- whole at close, or not at all (the old one stays). With `part` (a
+-- child job's file), the A lines go to path and the B lines to path.b,
+-- both whole at close, for the parent to take. A parent's child parts
+-- (w:part(k)) are taken in order (w:take) and removed, and removed on
+-- w:abort too.
+function M.games_writer(path, kind, nsides, part)
+  local sink = { atomic(path) }
+  local ok, err = pcall(function()
+    if nsides == 2 then sink[2] = part and atomic(path .. ".b") or scratch() end
+  end)
+  if not ok then sink[1].abort(); error(err, 0) end
+  local parts = {}
+  local w = {}
+  function w:game(s, info, rec)
+    sink[s].put(json.encode(M.game_line(kind, s, info, rec)), "\n")
+  end
+  -- a line as it is (a shard's games)
+  function w:line(s, line)
+    sink[s].put(json.encode(line), "\n")
+  end
+  -- a child's part file
+  function w:part(k)
+    local p = string.format("%s.job%d", path, k)
+    parts[p] = true
+    return p
+  end
+  -- appends a child's part (its A lines here, its B lines to side B's)
+  function w:take(p)
+    pour(p, sink[1].put)
+    if sink[2] then pour(p .. ".b", sink[2].put) end
+  end
+  -- the file as it was, no part file left
+  function w:abort()
+    for _, x in ipairs(sink) do x.abort() end
+    for p in pairs(parts) do
+      os.remove(p)
+      os.remove(p .. ".b")
+    end
+  end
+  -- the file in place, whole; on failure as w:abort, and raises
+  function w:close()
+    local cok, cerr = pcall(function()
+      if sink[2] and not part then
+        sink[2].drain(sink[1].put)
+      elseif sink[2] then
+        sink[2].commit()
+      end
+      sink[1].commit()
+    end)
+    if not cok then
+      self:abort()
+      if part then os.remove(path .. ".b") end
+      error(cerr, 0)
+    end
+  end
+  return w
 end
 
 return M

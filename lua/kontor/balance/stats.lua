@@ -92,4 +92,175 @@ function M.verdict(ci, up, down)
   return nil
 end
 
+---------------------------------------------------------------------------
+-- Running sums (the lab's summaries in memory flat in the games)
+---------------------------------------------------------------------------
+-- A run keeps, per measure, the number of games and the sums of the
+-- per-game values and of their squares. The lab gives each measure a
+-- scale that makes its per-game values whole numbers (a win shared by k
+-- counts lcm(1..players)/k, a share of a game 1000ths of it), so the sums
+-- are exact integers: adding them up in any order, in one process or in
+-- shards, gives the same sums to the last bit. A value that is not whole
+-- (a rule set's fractional score) makes its sums floating point.
+
+function M.acc()
+  return { n = 0, sum = {}, sq = {}, hist = {} }
+end
+
+-- Adds one game: vals maps measure keys to scaled values (a key left out
+-- is 0); hist_keys: the keys whose values are also counted by value
+-- (hist[key][value] = games; M.to_json makes the values texts).
+function M.add(a, vals, hist_keys)
+  a.n = a.n + 1
+  local sum, sq = a.sum, a.sq
+  for k, v in pairs(vals) do
+    sum[k] = (sum[k] or 0) + v
+    sq[k] = (sq[k] or 0) + v * v
+  end
+  if hist_keys then
+    local hist = a.hist
+    for _, k in ipairs(hist_keys) do
+      local v = vals[k] or 0
+      local h = hist[k]
+      if not h then h = {}; hist[k] = h end
+      h[v] = (h[v] or 0) + 1
+    end
+  end
+end
+
+-- The sums as JSON takes them: each count by value keyed by the value's text.
+function M.to_json(a)
+  local hist = {}
+  for k, h in pairs(a.hist) do
+    local t = {}
+    for v, c in pairs(h) do
+      t[math.type(v) == "float" and string.format("%.17g", v) or tostring(v)] = c
+    end
+    hist[k] = t
+  end
+  return { n = a.n, sum = a.sum, sq = a.sq, hist = hist }
+end
+
+-- The sums of M.to_json read back (JSON gives lists or objects for empty
+-- tables, and texts for the values counted).
+function M.from_json(a)
+  local function map(t) if type(t) ~= "table" then return {} end return t end
+  a = map(a)
+  local hist = {}
+  for k, h in pairs(map(a.hist)) do
+    local t = {}
+    for v, c in pairs(map(h)) do
+      local x = tonumber(v)
+      t[math.tointeger(x) or x] = c
+    end
+    hist[k] = t
+  end
+  return { n = math.tointeger(a.n) or 0, sum = map(a.sum), sq = map(a.sq), hist = hist }
+end
+
+-- Adds the sums of b into a.
+function M.merge(a, b)
+  a.n = a.n + b.n
+  for k, v in pairs(b.sum) do a.sum[k] = (a.sum[k] or 0) + v end
+  for k, v in pairs(b.sq) do a.sq[k] = (a.sq[k] or 0) + v end
+  for k, h in pairs(b.hist or {}) do
+    local t = a.hist[k]
+    if not t then t = {}; a.hist[k] = t end
+    for v, c in pairs(h) do t[v] = (t[v] or 0) + c end
+  end
+  return a
+end
+
+-- The per-game differences b - a of paired games (every key of either).
+function M.diff(va, vb)
+  local d = {}
+  for k, v in pairs(vb) do d[k] = v - (va[k] or 0) end
+  for k, v in pairs(va) do if vb[k] == nil then d[k] = -v end end
+  return d
+end
+
+-- Mean and sample variance of measure `key` of acc a, at `scale`.
+function M.acc_mean_var(a, key, scale)
+  local n = a.n
+  if n == 0 then return nil, nil end
+  scale = scale or 1
+  local s, q = a.sum[key] or 0, a.sq[key] or 0
+  local mean = s / n / scale
+  if n < 2 then return mean, nil end
+  local num
+  if math.type(s) == "integer" and math.type(q) == "integer"
+     and q <= math.maxinteger // n and math.abs(s) <= 3037000499 then
+    num = n * q - s * s            -- exact
+  else
+    num = n * (q + 0.0) - (s + 0.0) * s
+  end
+  if num < 0 then num = 0 end
+  return mean, num / (n * (n - 1.0)) / (scale * scale)
+end
+
+-- { mean, ci } of measure `key` of acc a.
+function M.acc_ci(a, key, scale)
+  local mean, var = M.acc_mean_var(a, key, scale)
+  if not var then return { mean = mean } end
+  local h = M.t975(a.n - 1) * sqrt(var / a.n)
+  return { mean = mean, ci = { mean - h, mean + h } }
+end
+
+-- The paired difference: acc p holds the per-game differences.
+function M.acc_paired(p, key, scale)
+  local r = M.acc_ci(p, key, scale)
+  return { diff = r.mean, ci = r.ci }
+end
+
+-- Welch's interval of mean(b) - mean(a) from two accs.
+function M.acc_unpaired(a, b, key, scale)
+  local ma, va = M.acc_mean_var(a, key, scale)
+  local mb, vb = M.acc_mean_var(b, key, scale)
+  if not va or not vb then return { diff = ma and mb and mb - ma } end
+  local na, nb = a.n, b.n
+  local ea, eb = va / na, vb / nb
+  local se2 = ea + eb
+  local diff = mb - ma
+  if se2 == 0 then return { diff = diff, ci = { diff, diff } } end
+  local df = se2 * se2 / (ea * ea / (na - 1) + eb * eb / (nb - 1))
+  local h = M.t975(df) * sqrt(se2)
+  return { diff = diff, ci = { diff - h, diff + h } }
+end
+
+-- Holm's step-down correction of a family of intervals at 95%: rows is a
+-- list of { diff, se, df }; returns, for each row, whether it holds
+-- (its two-sided p-value passes Holm's threshold). Normal approximation
+-- of t for the p-values above 30 degrees of freedom.
+function M.holm(pvalues, alpha)
+  alpha = alpha or 0.05
+  local idx = {}
+  for i = 1, #pvalues do idx[i] = i end
+  table.sort(idx, function(x, y)
+    if pvalues[x] ~= pvalues[y] then return pvalues[x] < pvalues[y] end
+    return x < y
+  end)
+  local keep, m = {}, #pvalues
+  for r, i in ipairs(idx) do
+    if pvalues[i] <= alpha / (m - r + 1) then keep[i] = true else break end
+  end
+  return keep
+end
+
+-- The two-sided p-value of a difference whose 95% interval is ci (a t or
+-- normal interval, symmetric about diff): from z = diff / se, se = the
+-- half-width / 1.96, with the normal distribution (erfc by its series).
+function M.p_of(diff, ci)
+  if not ci then return 1 end
+  local half = (ci[2] - ci[1]) / 2
+  if half <= 0 then return diff == 0 and 1 or 0 end
+  local z = math.abs(diff) / (half / Z975)
+  -- complementary error function (Numerical Recipes' erfcc, |error| < 1.2e-7)
+  local x = z / math.sqrt(2)
+  local t = 1 / (1 + 0.5 * x)
+  local r = t * math.exp(-x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 +
+    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 +
+    t * (-0.82215223 + t * 0.17087277)))))))))
+  return r
+end
+
 return M

@@ -1,0 +1,172 @@
+-- kontor.balance.sweep: which value is right? The same paired deals over
+-- a range of one option's values (a variant's option or the rule set's),
+-- every measure per value with its 95% interval, and its paired difference
+-- from the first value (docs/balance.md, "Which value is right?").
+--
+-- A sweep is a run of several sides, one per value, paired with the first
+-- (lua/kontor/balance/run.lua): --jobs, --shard and kontor merge work as
+-- for compare.
+
+local balance = require "kontor.balance"
+local stats = require "kontor.balance.stats"
+local text = require "kontor.text"
+
+local M = {}
+
+-- "7..12" (whole numbers, step 1), "7..12:2" (a step) or "4,5,7" (a list)
+-- -> the values as texts, or nil and a message.
+function M.values(spec)
+  local lo, hi, step = spec:match("^%s*(%-?%d+)%.%.(%-?%d+)%s*$")
+  if not lo then lo, hi, step = spec:match("^%s*(%-?%d+)%.%.(%-?%d+):(%d+)%s*$") end
+  local out = {}
+  if lo then
+    lo, hi, step = math.tointeger(tonumber(lo)), math.tointeger(tonumber(hi)), math.tointeger(tonumber(step or 1))
+    if hi < lo or step < 1 then return nil, string.format("'%s': expected LO..HI with LO <= HI (and a step of 1 or more)", spec) end
+    for v = lo, hi, step do out[#out + 1] = tostring(v) end
+  else
+    for v in spec:gmatch("[^,]+") do
+      v = v:match("^%s*(.-)%s*$")
+      if v == "" then return nil, string.format("'%s': an empty value", spec) end
+      out[#out + 1] = v
+    end
+  end
+  if #out < 2 then return nil, string.format("'%s': a sweep needs two values or more (LO..HI or a,b,c)", spec) end
+  if #out > 50 then return nil, string.format("'%s': %d values; a sweep takes at most 50", spec, #out) end
+  return out
+end
+
+local function copy_setup(s)
+  local c = { rules = s.rules, players = s.players, variants = {}, options = {}, bots = s.bots, moves = s.moves }
+  for i, v in ipairs(s.variants) do
+    local o = {}
+    for k, x in pairs(v.options or {}) do o[k] = x end
+    c.variants[i] = { v[1], options = o }
+  end
+  for k, x in pairs(s.options) do c.options[k] = x end
+  return c
+end
+
+-- The variant a name stands for: its name as given, or the file's name
+-- without folders and ".lua".
+local function names_variant(given, name)
+  if given == name then return true end
+  local base = given:match("([^/]+)$") or given
+  return base:gsub("%.lua$", "") == name
+end
+
+-- The setups of a sweep: `over` is "OPTION=VALUES" where OPTION is a
+-- rule set option (--option), or VARIANT.OPTION, or OPTION alone when the
+-- setup has one variant. Returns setups, { over = OPTION, values }.
+function M.setups(common, over)
+  local name, spec = over:match("^%s*([%w_%.%-/]+)%s*=%s*(.+)$")
+  if not name then
+    return nil, string.format("--over '%s': expected OPTION=LO..HI or OPTION=a,b,c (e.g. --over hand_limit.size=4..7)", over)
+  end
+  local values, e = M.values(spec)
+  if not values then return nil, "--over " .. e end
+  local vname, opt = name:match("^(.+)%.([%w_]+)$")
+  local which
+  if vname then
+    for i, v in ipairs(common.variants) do
+      if names_variant(v[1], vname) then which = i end
+    end
+    if not which then
+      local given = {}
+      for i, v in ipairs(common.variants) do given[i] = v[1] end
+      return nil, string.format("--over %s: no --variant %s is given (variants: %s)", name, vname,
+        #given > 0 and table.concat(given, ", ") or "none")
+    end
+  elseif #common.variants == 1 then
+    which, opt = 1, name
+  elseif #common.variants > 1 then
+    return nil, string.format("--over %s: the setup has %d variants: say whose option, VARIANT.%s", name,
+      #common.variants, name)
+  else
+    opt = name
+  end
+  local setups = {}
+  for i, v in ipairs(values) do
+    local s = copy_setup(common)
+    if which then s.variants[which].options[opt] = v else s.options[opt] = v end
+    setups[i] = s
+  end
+  return setups, { over = name, values = values }
+end
+
+local r6 = balance.round
+local function rci(ci) return ci and { r6(ci[1]), r6(ci[2]) } or nil end
+
+-- The summary of a sweep's sides and their differences from side 1.
+function M.summary(sides, diffs, seed, sweep)
+  local accs = {}
+  for s, side in ipairs(sides) do accs[s] = side.data end
+  local names = balance.move_names(table.unpack(accs))
+  local info = sides[1].info
+  local order, measures = {}, {}
+  for _, m in ipairs(balance.measures(info, accs[1], names)) do
+    if not m.seat then
+      local rows = {}
+      for s, side in ipairs(sides) do
+        local r = stats.acc_ci(side.data, m.key, m.scale)
+        local row = { value = sweep.values[s], mean = r6(r.mean), ci = rci(r.ci) }
+        if s > 1 and diffs then
+          local d = stats.acc_paired(diffs[s], m.key, m.scale)
+          row.diff, row.diff_ci = r6(d.diff), rci(d.ci)
+          row.verdict = stats.verdict(d.ci, m.up, m.down)
+        end
+        rows[s] = row
+      end
+      order[#order + 1] = m.key
+      measures[m.key] = { label = m.label, section = m.section, rows = rows }
+    end
+  end
+  local setups = {}
+  for s, side in ipairs(sides) do setups[s] = side.info.label end
+  return { kind = "sweep", over = sweep.over, values = sweep.values, games = accs[1].n, seed = seed,
+           paired = diffs ~= nil, rules = info.rules, players = info.players, seats = info.seats,
+           setups = setups, measures = measures, order = order }
+end
+
+local function num(x, signed)
+  if x == nil then return "-" end
+  return string.format(signed and "%+.4f" or "%.4f", x)
+end
+local function pad(s, w) return s .. string.rep(" ", w - #s) end
+local function lpad(s, w) return string.rep(" ", w - #s) .. s end
+
+-- The sweep as a table: a block per measure, a line per value.
+function M.format(sw, color)
+  local lines = {}
+  local function add(...) lines[#lines + 1] = string.format(...) end
+  add("sweep        %s over %s: %d %s games each (seed %d)", text.escape(sw.over),
+    text.escape(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", sw.seed)
+  add("first        %s", text.escape(sw.setups[1]))
+  add("")
+  local lw = 34
+  for _, key in ipairs(sw.order) do lw = math.max(lw, #text.escape(sw.measures[key].label)) end
+  local vw = #sw.over
+  for _, v in ipairs(sw.values) do vw = math.max(vw, #v) end
+  add("%s %s %s  %s %s  %s  %s", pad("measure", lw), lpad(text.escape(sw.over), vw), lpad("mean", 9),
+    pad("95% interval", 18), lpad("- first", 9), pad("95% interval", 21), "verdict")
+  for _, key in ipairs(sw.order) do
+    local m = sw.measures[key]
+    for i, r in ipairs(m.rows) do
+      local ci = r.ci and string.format("[%s, %s]", num(r.ci[1]), num(r.ci[2])) or "-"
+      local dci = r.diff_ci and string.format("[%s, %s]", num(r.diff_ci[1], true), num(r.diff_ci[2], true)) or ""
+      local v = r.verdict or ""
+      if color and r.verdict then v = color(v, r.verdict) end
+      local line = string.format("%s %s %s  %s %s  %s  %s", pad(i == 1 and text.escape(m.label) or "", lw),
+        lpad(text.escape(r.value), vw), lpad(num(r.mean), 9), pad(ci, 18), lpad(i == 1 and "" or num(r.diff, true), 9),
+        pad(dci, 21), v)
+      add("%s", (line:gsub("%s+$", "")))
+    end
+  end
+  return table.concat(lines, "\n")
+end
+
+-- A file name for a measure's chart: its key, letters, digits, - and _ kept.
+function M.file_of(key)
+  return (key:gsub("[^%w_%-]+", "_")) .. ".svg"
+end
+
+return M
