@@ -24,7 +24,7 @@ local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
 local new_pile, new_counter = core.pile, core.counter
-local Ctx, Game = gamemod.Ctx, gamemod.Game
+local Ctx = gamemod.Ctx
 local raw_step = gamemod.raw_step
 
 local M = {}
@@ -174,7 +174,7 @@ local function restart(R, params, origin, hook)
     game.origin = origin
     return game
   end
-  local game = setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
+  local game = gamemod.new_copy(R, params)
   gamemod.start_hooked(game, hook)
   return game
 end
