@@ -18,6 +18,7 @@
 #define KONTOR_PILE    "kontor.Pile"
 #define KONTOR_COUNTER "kontor.Counter"
 #define KONTOR_LOG     "kontor.Log"
+#define KONTOR_STEPS   "kontor.Steps"
 
 /* Each expects the kontor.core module table at the top of the stack and
  * leaves the stack as it found it. */
@@ -25,6 +26,7 @@ void kn_open_rng(lua_State *L);
 void kn_open_pile(lua_State *L);
 void kn_open_counter(lua_State *L);
 void kn_open_log(lua_State *L);
+void kn_open_steps(lua_State *L);
 void kn_open_json(lua_State *L);
 void kn_open_fs(lua_State *L);
 void kn_open_sandbox(lua_State *L);
@@ -110,6 +112,12 @@ static inline void *kn_checkudata(lua_State *L, int arg, const void *tag,
     luaL_typeerror(L, arg, tname);
     return NULL;
 }
+
+/* A game's step record (lua/l_steps.c): the simulation's bot records into
+ * it. kn_steps_add raises on a failed allocation. */
+struct kn_steps;
+struct kn_steps *kn_check_steps(lua_State *L, int arg);
+void kn_steps_add(lua_State *L, struct kn_steps *s, lua_Integer seat, lua_Integer option);
 
 /* The rng userdata is needed by the pile binding (shuffle). */
 struct kn_rng;

@@ -69,6 +69,7 @@ int luaopen_kontor_core(lua_State *L) {
     kn_open_pile(L);
     kn_open_counter(L);
     kn_open_log(L);
+    kn_open_steps(L);
     kn_open_json(L);
     kn_open_fs(L);
 #ifndef KONTOR_MODULE   /* the program's terminal (libedit) stays out of the module */

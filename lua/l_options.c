@@ -20,7 +20,6 @@
  *   same(a, b) -> boolean                   same canonical text (allocates nothing)
  *   extends(list, option) -> boolean        some option of list extends option's text
  *                                            at a word boundary (' ' or ',')
- *   steps(n) -> 4 tables                    the step lists, with room for n steps
  *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
  *   expand(family, seat, name, players) -> list   the options of a family (g:choose_from), checked
  *   pick(family, k) -> values               the entries option k of a family takes from its lists
@@ -744,15 +743,6 @@ static int opt_draw(lua_State *L) {
     return 1;
 }
 
-/* steps(n) -> the four step lists, the first three with room for n. */
-static int opt_steps(lua_State *L) {
-    int n = (int)luaL_checkinteger(L, 1);
-    luaL_argcheck(L, n >= 0 && n <= 1 << 20, 1, "0..2^20 expected");
-    for (int i = 0; i < 3; i++) lua_createtable(L, n, 0);
-    lua_createtable(L, 0, 0);                   /* stops: rare */
-    return 4;
-}
-
 static int opt_text(lua_State *L) {
     luaL_checkany(L, 1);
     kn_option_push_text(L, 1);
@@ -859,7 +849,6 @@ static const luaL_Reg opt_funcs[] = {
     {"texts", opt_texts},
     {"same", opt_same},
     {"extends", opt_extends},
-    {"steps", opt_steps},
     {"draw", opt_draw},
     {"expand", opt_expand},
     {"pick", opt_pick},

@@ -184,16 +184,18 @@ local function since(e, n0, l0, out, viewer)
   local g = e.g
   out = out or {}
   out.steps = {}
-  local open_from = #g.hist + 1
+  local n = g:step_count()
+  local open_from = n + 1
   if g.kind == "all" then
     for _ in pairs(g.chosen) do open_from = open_from - 1 end
   end
-  local orders_from = g.kind == "orders" and g.ostart or #g.hist
-  for i = n0 + 1, #g.hist do
+  local orders_from = g.kind == "orders" and g.ostart or n
+  for i = n0 + 1, n do
     local bot = e.bot_steps[i] or false
-    local text = (bot and i >= open_from) and "(secret)" or g.hist[i]
-    if not (i > orders_from and g.hseat[i] ~= viewer) then
-      out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
+    local seat, text = g:step_at(i)
+    if bot and i >= open_from then text = "(secret)" end
+    if not (i > orders_from and seat ~= viewer) then
+      out.steps[#out.steps + 1] = { seat = seat, text = text, bot = bot }
     end
   end
   local lines = g:log()
@@ -214,9 +216,9 @@ end
 -- The last step continues a move that is not finished: every option of
 -- its seat extends its text.
 local function mid_move(g)
-  local n = #g.hist
+  local n = g:step_count()
   if n == 0 then return false end
-  local text, seat = g.hist[n], g.hseat[n]
+  local seat, text = g:step_at(n)
   local opts = g:options(seat)
   if #opts == 0 then return false end
   for _, o in ipairs(opts) do
@@ -230,7 +232,7 @@ local function bot_step(e, bot, seat)
   local g = e.g
   local ok, err = engine(nil, g.apply, g, bot:choose(g, seat), seat)
   if not ok then fail("script_error", "%s", err) end
-  e.bot_steps[#g.hist] = true
+  e.bot_steps[g:step_count()] = true
 end
 
 -- Lets the game's bots decide while it is their turn (the REPL's way).
@@ -464,7 +466,7 @@ OPS.apply = function(self, req)
   local g = e.g
   local action = field(req, "action", "string|integer", true)
   local seat = seat_field(req, "seat", g, true)
-  local n0, l0 = #g.hist, #g:log()
+  local n0, l0 = g:step_count(), #g:log()
   local ok, err = engine(nil, g.apply, g, action, seat)
   if not ok then fail("illegal_action", "%s", err) end
   local out = bots_then(e, {})
@@ -513,7 +515,7 @@ OPS.undo = function(self, req)
       if not is_bot(e, last[1]) then people = people + 1 end
     end
   end)
-  for i = #g.hist + 1, #e.bot_steps do e.bot_steps[i] = nil end
+  for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
   return { undone = undone, decision = decision_json(g), over = g:over() }
 end
 
@@ -522,7 +524,7 @@ OPS.redo = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local n = count_field(req, "n")
-  local n0, l0 = #g.hist, #g:log()
+  local n0, l0 = g:step_count(), #g:log()
   local with_bots = next(e.bots) ~= nil
   engine(nil, function()
     local done = 0
@@ -532,9 +534,9 @@ OPS.redo = function(self, req)
       if not f then break end
       local human = not is_bot(e, f[1])
       if done >= n and (human or not with_bots) then break end
-      local before = #g.hist
+      local before = g:step_count()
       if g:redo_moves(1) ~= 1 then break end
-      if not human then for i = before + 1, #g.hist do e.bot_steps[i] = true end end
+      if not human then for i = before + 1, g:step_count() do e.bot_steps[i] = true end end
       if human or not with_bots then done = done + 1 end
     end
   end)
@@ -563,12 +565,12 @@ OPS.bot = function(self, req)
     if not b then fail("bad_request", "%s", err) end
     e.helpers[key] = b
   end
-  local n0, l0 = #g.hist, #g:log()
+  local n0, l0 = g:step_count(), #g:log()
   local ok, err = pcall(function()
     repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
   end)
   if not ok then
-    if #g.hist == n0 then error(err, 0) end   -- nothing was done: a plain error
+    if g:step_count() == n0 then error(err, 0) end   -- nothing was done: a plain error
     local out = since(e, n0, l0)
     out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
       or { code = "internal", message = tostring(err) }

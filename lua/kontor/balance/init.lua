@@ -178,7 +178,7 @@ local function play_with_bots(L, game, gseed, cov)
     local name = game.dname
     local k = players[seat]:choose(game, seat)
     game:step(seat, k)
-    if cov then cov:step(name, game.hist[#game.hist]) end
+    if cov then cov:step(name, select(2, game:step_at(game:step_count()))) end
   end
   error("the game did not end within 100000 steps", 0)
 end

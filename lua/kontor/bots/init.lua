@@ -362,7 +362,7 @@ end
 -- and why, as lines of text; or nil, message.
 function M.hint(game, seat, spec)
   if game:over() then return nil, "the game is over" end
-  local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", seat, game.params.seed + #game.hist)
+  local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", seat, game.params.seed + game:step_count())
   if not b then return nil, err end
   local opts = game:options(seat)
   if #opts == 0 then return nil, format("seat %d has no decision now", seat) end

@@ -11,6 +11,7 @@ local context = require "kontor.game.context"
 local csb = core.sandbox
 local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
 local copt = core.options
+local new_steps = core.steps
 local option_text, option_texts = copt.text, copt.texts
 local same_text, extends_opt = copt.same, copt.extends
 local costatus = coroutine.status
@@ -95,7 +96,7 @@ end
 local reveal
 local function orders_begin(game, seats, name, enter)
   game.kind, game.dname, game.seat, game.opts = "orders", name, nil, nil
-  game.seats, game.enter, game.ostart = seats, enter, #game.hist
+  game.seats, game.enter, game.ostart = seats, enter, #game.rec
   game.entries, game.waiting = {}, #seats
   local ctx, drafts = game.ctx, {}
   ctx._drafts = drafts
@@ -145,15 +146,12 @@ local function advance(game, ...)
   return settle(game, resume(game.co, ...))
 end
 
--- Every seat has finished its order: the block of steps is closed (read
--- back in seat order) and the rule script gets { [seat] = order }.
+-- Every seat has finished its order (the block of its steps is read back
+-- in seat order: their marks in the record) and the rule script gets
+-- { [seat] = order }.
 function reveal(game)
   local seats, entries, orders = game.seats, game.entries, {}
   for i = 1, #seats do orders[seats[i]] = entries[seats[i]].order end
-  local blocks = game.oblocks
-  if #game.hist > game.ostart + 1 then
-    blocks[#blocks + 1] = { game.ostart + 1, #game.hist, seats }
-  end
   game.entries, game.enter, game.ostart = nil, nil, nil
   game.ctx._drafts = nil
   return advance(game, orders)
@@ -165,27 +163,20 @@ local function run_to_decision(game)
   if not ok then error(err, 0) end
 end
 
-
-
 -- (Re)starts the game from its parameters: setup, then run to the first
 -- decision (`deferred`: not yet; the simulation's playout runs it with its
--- bot inside, so that the first decision too is made as every other; with
--- `buffered` its bot keeps the steps, and the step lists are made when
--- read). Raises a message on a rule-script error.
-local function start(game, deferred, buffered)
+-- bot inside, so that the first decision too is made as every other).
+-- The step record starts empty, and so does the cache of its texts (a
+-- copy for search keeps none). Raises a message on a rule-script error.
+local function start(game, deferred)
   local R = game.R
   if game.cons_of ~= R then
     game.cons, game.cons_of = compile_constraints(R), R
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
-  game._rec = nil
-  if buffered then
-    game.hist, game.hseat, game.hidx, game.hstop = nil, nil, nil, nil
-  else
-    game.hist, game.hseat, game.hidx, game.hstop = copt.steps(200)   -- room for most games
-  end
-  game.oblocks = {}       -- the blocks of secret steps revealed so far (orders, g:choose_all)
+  game.rec = new_steps(256)          -- room for most games
+  game.texts = not game.copy and {} or nil
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -202,38 +193,49 @@ end
 -- the move so far is complete).
 local extends_any = extends_opt
 
--- Appends option k of `opts`, chosen by `seat`, to the step list, as its
--- text (the simulation's bot, lua/l_bot.c, does the same in C). A copy for
--- search keeps the option's number alone: a bot's rollouts make no text.
-local function record(game, seat, opts, k)
-  local hist, hseat = game.hist, game.hseat
-  local n = #hist + 1
-  if game.copy then   -- a copy for search (lua/kontor/fork.lua): its steps are never read as texts
-    hist[n], hseat[n], game.hidx[n] = false, seat, k
+-- Appends option k of `opts`, chosen by `seat`, to the step record (the
+-- simulation's bot, lua/l_bot.c, appends to the same record). With `rank`
+-- the step is a secret one, its seat's place in the block's seats
+-- (`first`: it begins the block). Its text goes to the texts cache while
+-- that is complete; a copy for search, and a game whose steps a playout's
+-- bot recorded, have none until asked (hist_texts). The "stop here" mark
+-- is worked out for a repeated text, and with `stop_check` for every step
+-- (an order's: the step before it in the record is known only at the
+-- reveal).
+local function record(game, seat, opts, k, rank, first, stop_check)
+  local rec, texts = game.rec, game.texts
+  if not texts then
+    rec:push(seat, k, false, rank, first)
     return
   end
+  local n = #rec + 1
   local text = opts[k]
   if type(text) ~= "string" then text = option_text(text) end
-  hist[n], hseat[n], game.hidx[n] = text, seat, k
-  if n > 1 and hseat[n - 1] == seat and same_text(hist[n - 1], text) then
-    game.hstop[n] = extends_any(opts, text)   -- rare: a repeated text
+  texts[n] = text
+  local stop = false
+  if stop_check or (n > 1 and rec:seat(n - 1) == seat and same_text(texts[n - 1], text)) then
+    stop = extends_any(opts, text)   -- rare: a repeated text
+  end
+  rec:push(seat, k, stop, rank, first)
+end
+
+-- The place of `seat` in `seats`.
+local function rank_of(seats, seat)
+  for i = 1, #seats do
+    if seats[i] == seat then return i end
   end
 end
 
--- The step list as texts. A game played out for its result alone
--- (play_random with texts false, as kontor sim does) kept only each step's
--- seat and option number: replaying those makes the texts, the first time
--- something reads them.
+-- The texts of the steps. A game played out by a simulation's bot kept
+-- only each step's seat and option number: replaying the record makes the
+-- texts, the first time something reads them.
 local rebuild
 local function hist_texts(game)
   if game.copy then
     error("a copy of a game for search (kontor.fork) keeps its steps as option numbers, not texts", 3)
   end
-  if game.textless then
-    game.textless = nil
-    rebuild(game, #game.hist)
-  end
-  return game.hist
+  if not game.texts then rebuild(game, #game.rec) end
+  return game.texts
 end
 
 -- Applies option k of `seat` at the current decision (already validated).
@@ -241,21 +243,15 @@ end
 local function step(game, seat, k)
   local kind = game.kind
   if kind == "all" then
-    record(game, seat, game.by_seat[seat], k)
+    -- the secret choices are read back in the order of their seats
+    record(game, seat, game.by_seat[seat], k, rank_of(game.seats, seat), next(game.chosen) == nil)
     game.chosen[seat] = k
     game.waiting = game.waiting - 1
     if game.waiting > 0 then return true end
-    -- the secret choices are read back in the order of their seats
-    local n, blocks = #game.hist, game.oblocks
-    if #game.seats > 1 then blocks[#blocks + 1] = { n - #game.seats + 1, n, game.seats } end
     return advance(game, game.chosen)
   elseif kind == "orders" then
     local e = game.entries[seat]
-    record(game, seat, e.opts, k)
-    -- whether the text is a "stop here", kept for every step of an order:
-    -- the step before it in the record is known only at the reveal
-    local n = #game.hist
-    game.hstop[n] = extends_any(e.opts, game.hist[n])
+    record(game, seat, e.opts, k, rank_of(game.seats, seat), #game.rec == game.ostart, true)
     game.tcache = nil
     local ok, err = entry_resume(game, seat, e, k)
     if not ok then return false, err end
@@ -323,28 +319,26 @@ local function texts_of(game, seat)
   return t, who
 end
 
--- Replays steps 1..n of `steps` (lists of seats and option indices) on a
--- fresh start.
+-- Replays steps 1..n of the step record `rec` on a fresh start (a new
+-- record: `rec` is only read).
 -- Recorded steps run with the replay time limit (core.sandbox.replay): each
 -- passed the smaller play limit when it was taken (docs/security.md).
-local function replay_steps(game, hseat, hidx, n)
+local function replay_steps(game, rec, n)
   start(game)
   for i = 1, n do
-    local ok, err = step(game, hseat[i], hidx[i])
+    local ok, err = step(game, rec:seat(i), rec:option(i))
     if not ok then error(err, 0) end
   end
 end
 
-local function replay_indices(game, hseat, hidx, n)
-  csb.replay(replay_steps, game, hseat, hidx, n)
+local function replay_record(game, rec, n)
+  csb.replay(replay_steps, game, rec, n)
 end
 
 -- Goes back to the first n steps (used by undo and to roll back).
 function rebuild(game, n)
-  local hseat, hidx = game.hseat, game.hidx
-  replay_indices(game, hseat, hidx, n)
+  replay_record(game, game.rec, n)
 end
-
 
 local function check_seat(game, seat, fname)
   if seat ~= nil and (math.type(seat) ~= "integer" or seat < 1 or seat > game.players) then
@@ -374,8 +368,7 @@ function M.restore(game, R, fields, turn, active, rng_state, hook, before)
   game.ctx = ctx
   context.set_turn_hook(ctx, hook)
   if before then before(ctx) end
-  game.hist, game.hseat, game.hidx, game.hstop = copt.steps(64)
-  game.oblocks = {}
+  game.rec = new_steps(64)
   game.co = csb.thread(R.play)
   local ok, err = advance(game, ctx)
   if not ok then error(err, 0) end
@@ -388,7 +381,7 @@ M.run_to_decision = run_to_decision
 M.start = start
 M.step = step
 M.rebuild = rebuild
-M.replay_indices = replay_indices
+M.replay_record = replay_record
 M.hist_texts = hist_texts
 M.options_of = options_of
 M.dname_of = dname_of

@@ -9,8 +9,9 @@ local driver = require "kontor.game.driver"
 local parse = require "kontor.game.parse"
 
 local csb = core.sandbox
+local new_steps = core.steps
 local format = string.format
-local start, rebuild, replay_indices = driver.start, driver.rebuild, driver.replay_indices
+local start, rebuild, replay_record = driver.start, driver.rebuild, driver.replay_record
 local hist_texts, texts_of, check_seat = driver.hist_texts, driver.texts_of, driver.check_seat
 local seat_label, is_boundary, walk = parse.seat_label, parse.is_boundary, parse.walk
 
@@ -23,21 +24,22 @@ M.methods = Game
 -- seats' entries stay as they are. Returns how many.
 local function undo_entry(game, n, seat)
   if game.kind ~= "orders" or not game.entries[seat] then return 0 end
-  local hist, hseat, hidx, hstop = hist_texts(game), game.hseat, game.hidx, game.hstop
+  local texts = hist_texts(game)
+  local rec = game.rec
   local drop, k = {}, 0
-  for i = #hist, game.ostart + 1, -1 do
+  for i = #rec, game.ostart + 1, -1 do
     if k == n then break end
-    if hseat[i] == seat then drop[i] = true; k = k + 1 end
+    if rec:seat(i) == seat then drop[i] = true; k = k + 1 end
   end
   if k == 0 then return 0 end
-  local ks, ki, m, fut = {}, {}, 0, {}
-  for i = 1, #hist do
-    if drop[i] then fut[#fut + 1] = { hseat[i], hist[i], hstop[i] }
-    else m = m + 1; ks[m], ki[m] = hseat[i], hidx[i] end
+  local kept, fut = new_steps(#rec), {}
+  for i = 1, #rec do
+    if drop[i] then fut[#fut + 1] = { rec:seat(i), texts[i], rec:stop(i) }
+    else kept:push(rec:seat(i), rec:option(i)) end
   end
   -- the oldest step undone is redone first: the redo list's last entry
   for j = #fut, 1, -1 do game.future[#game.future + 1] = fut[j] end
-  replay_indices(game, ks, ki, m)
+  replay_record(game, kept, #kept)
   return k
 end
 
@@ -47,11 +49,13 @@ function Game:undo(n, seat)
     check_seat(self, seat, "undo")
     return undo_entry(self, n, seat)
   end
-  local len = #hist_texts(self)
+  local texts = hist_texts(self)
+  local rec = self.rec
+  local len = #rec
   if n > len then n = len end
   if n <= 0 then return 0 end
   for i = len, len - n + 1, -1 do
-    self.future[#self.future + 1] = { self.hseat[i], self.hist[i], self.hstop[i] }
+    self.future[#self.future + 1] = { rec:seat(i), texts[i], rec:stop(i) }
   end
   rebuild(self, len - n)
   return n
@@ -63,9 +67,10 @@ function Game:pending(seat)
   check_seat(self, seat, "pending")
   local out = {}
   if self.kind ~= "orders" or not self.entries[seat] then return out end
-  local hist, hseat = hist_texts(self), self.hseat
-  for i = self.ostart + 1, #hist do
-    if hseat[i] == seat then out[#out + 1] = hist[i] end
+  local texts = hist_texts(self)
+  local rec = self.rec
+  for i = self.ostart + 1, #rec do
+    if rec:seat(i) == seat then out[#out + 1] = texts[i] end
   end
   return out
 end
@@ -103,56 +108,49 @@ local function pending_secret(game)
   return n
 end
 
--- The step list's indices in the order it is read back: each block of
--- secret steps (an order, or the choices of a g:choose_all; revealed, or
--- still open) in the order of its seats, the steps of one seat in the
--- order they were entered. nil when that is the list's own order.
-local function canonical_order(game)
-  local blocks, n = game.oblocks, #game.hist
-  local ostart = game.kind == "orders" and game.ostart or nil
-  if game.kind == "all" then ostart = n - pending_secret(game) end
-  if #blocks == 0 and (ostart == nil or ostart >= n - 1) then return nil end
-  local hseat, idx = game.hseat, {}
-  for i = 1, n do idx[i] = i end
-  local function sort_block(first, last, seats)
-    local pos, part = {}, {}
-    for i, s in ipairs(seats) do pos[s] = i end
-    for i = first, last do part[#part + 1] = i end
-    table.sort(part, function(x, y)
-      local px, py = pos[hseat[x]], pos[hseat[y]]
-      if px ~= py then return px < py end
-      return x < y
-    end)
-    for j, i in ipairs(part) do idx[first + j - 1] = i end
-  end
-  for _, blk in ipairs(blocks) do sort_block(blk[1], blk[2], blk[3]) end
-  if ostart and ostart < n - 1 then sort_block(ostart + 1, n, game.seats) end
-  return idx
-end
-
 -- The steps in canonical order as { seat, text, stop, hidden }: hidden
 -- steps are what `viewer` may not see yet, the others' choices in an open
 -- g:choose_all decision; the others' steps of an open secret order are
 -- left out altogether (even their number is secret), and so are hidden
 -- steps when `omit` is set.
 local function visible_steps(game, viewer, omit)
-  local hist, hseat, hstop = hist_texts(game), game.hseat, game.hstop
-  local n = #hist
+  local texts = hist_texts(game)
+  local rec = game.rec
+  local n = #rec
   local hidden_from = n - (viewer and pending_secret(game) or 0)
   local ostart = viewer and game.kind == "orders" and game.ostart or n
-  local order = canonical_order(game)
+  -- each block of secret steps (an order, or the choices of a
+  -- g:choose_all; revealed, or still open) in the order of its seats
+  local order = rec:order()
   local out = {}
   for j = 1, n do
     local i = order and order[j] or j
-    local s = hseat[i]
+    local s = rec:seat(i)
     if not (i > ostart and s ~= viewer) then
       local hidden = i > hidden_from and s ~= viewer
       if not (hidden and omit) then
-        out[#out + 1] = { s, hist[i], hstop[i], hidden }
+        out[#out + 1] = { s, texts[i], rec:stop(i), hidden }
       end
     end
   end
   return out
+end
+
+-- The number of steps taken.
+function Game:step_count()
+  return #self.rec
+end
+
+-- Step i in the order taken: its seat, its text and its option number.
+-- The texts are made from the record when first asked for (a game a
+-- simulation's bot played has none until then).
+function Game:step_at(i)
+  local texts = hist_texts(self)
+  local rec = self.rec
+  if math.type(i) ~= "integer" or i < 1 or i > #rec then
+    error(format("bad argument #1 to 'step_at' (a step 1..%d expected, got %s)", #rec, tostring(i)), 2)
+  end
+  return rec:seat(i), texts[i], rec:option(i)
 end
 
 -- Steps as canonical texts, "seat: text". With `viewer`, what that seat
@@ -192,8 +190,9 @@ end
 
 -- The step list in the order it was taken (secret orders as they arrived).
 local function taken_steps(game)
-  local hist, hseat, hstop, out = hist_texts(game), game.hseat, game.hstop, {}
-  for i = 1, #hist do out[i] = { hseat[i], hist[i], hstop[i] } end
+  local texts, out = hist_texts(game), {}
+  local rec = game.rec
+  for i = 1, #rec do out[i] = { rec:seat(i), texts[i], rec:stop(i) } end
   return out
 end
 
@@ -213,11 +212,12 @@ function Game:undo_moves(n)
   local undone = {}
   for i = #list - n + 1, #list do undone[#undone + 1] = { list[i][1], list[i][2] } end
   -- the steps of those moves: walk back from the end, move by move
-  local hist, hseat, steps, m = hist_texts(self), self.hseat, 0, 0
-  local i = #hist
+  local texts, steps, m = hist_texts(self), 0, 0
+  local rec = self.rec
+  local i = #rec
   while m < n and i >= 1 do
     steps = steps + 1
-    if i == 1 or not continues(hist[i - 1], hseat[i - 1], hist[i], hseat[i], self.hstop[i]) then
+    if i == 1 or not continues(texts[i - 1], rec:seat(i - 1), texts[i], rec:seat(i), rec:stop(i)) then
       m = m + 1
     end
     i = i - 1
@@ -279,7 +279,7 @@ end
 -- still where that reload left it: { {seat, text}, ... }, oldest first.
 function Game:held_moves()
   local h = rawget(self, "held")
-  if not h or h.at ~= #self.hist then return {} end
+  if not h or h.at ~= #self.rec then return {} end
   return { table.unpack(h.moves) }
 end
 
@@ -297,7 +297,7 @@ function Game:redo_held(n)
   if done > 0 then
     local rest = {}
     for i = done + 1, #moves do rest[#rest + 1] = moves[i] end
-    self.held = #rest > 0 and { at = #self.hist, moves = rest } or nil
+    self.held = #rest > 0 and { at = #self.rec, moves = rest } or nil
   end
   return done
 end
@@ -342,7 +342,7 @@ function Game:reload()
   local kstarted, kok = pcall(self.replay, self, kept)
   if not kstarted or not kok then return restore(why) end
   self.future = {}
-  self.held = { at = #self.hist, moves = rest }
+  self.held = { at = #self.rec, moves = rest }
   return nil, format("reloaded; stopped before move %d '%s: %s': %s (%s from there on kept: "
     .. "put the rule back and reload, or redo)", i, seat_label(all[i][1]), all[i][2], tostring(why),
     #rest == 1 and "1 move" or (#rest .. " moves"))

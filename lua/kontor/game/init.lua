@@ -29,25 +29,15 @@ local call = core.sandbox.call
 local format = string.format
 local Ctx = context.Ctx
 local step, rebuild, start = driver.step, driver.rebuild, driver.start
-local texts_of, check_seat, replay_indices = driver.texts_of, driver.check_seat, driver.replay_indices
+local texts_of, check_seat, replay_record = driver.texts_of, driver.check_seat, driver.replay_record
 
 local Game = {}
-local STEP_LISTS = { hist = true, hseat = true, hidx = true, hstop = true }
 Game.__index = function(t, k)
   local m = Game[k]
   if m ~= nil then return m end
-  -- A playout's bot kept the steps in C (M.playout): the lists are made
-  -- the first time something reads them, and the bot writes to them then.
-  local rec = STEP_LISTS[k] and rawget(t, "_rec")
-  if rec then
-    t._rec = nil
-    t.hist, t.hseat, t.hidx, t.hstop = core.bot_lists(rec)
-    return rawget(t, k)
-  end
   local ctx = rawget(t, "ctx")
   return ctx and ctx[k]
 end
-
 
 for _, room in ipairs { parse, history, playout } do
   for k, f in pairs(room.methods) do Game[k] = f end
@@ -61,9 +51,11 @@ local function new_game(R, params, quiet)
   return setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
 end
 
--- A new game played to its end by `bot` (game/playout.lua).
-function M.playout(R, params, bot, max_steps, texts, quiet)
-  return playout.playout(new_game(R, params, quiet), bot, max_steps, texts)
+-- A new game played to its end by `bot` (game/playout.lua). The fifth
+-- argument (whether to make the texts as it plays) is not read: texts are
+-- made from the step record when asked for.
+function M.playout(R, params, bot, max_steps, _, quiet)
+  return playout.playout(new_game(R, params, quiet), bot, max_steps)
 end
 
 -- Creates a game from a loaded rule set and parameters (see kontor.new_game).
@@ -147,7 +139,7 @@ end
 function Game:step(seat, k)
   local ok, err = step(self, seat, k)
   if not ok then
-    local n = #self.hist - 1
+    local n = #self.rec - 1
     rebuild(self, n)
     error(err, 0)
   end
@@ -251,17 +243,17 @@ end
 -- Ctrl-C in the REPL raises "interrupted" wherever Lua runs, so it can land
 -- inside the engine's own bookkeeping (between recording a step and giving
 -- it to the rule script). These calls then put the game back as it was
--- before them: the step lists only grow past their old length, so their
--- first entries still describe that game.
+-- before them: the step record only grows past its old length, so its
+-- first entries still describe that game (a rebuild makes a new record).
 local function protect(name)
   local f = Game[name]
   Game[name] = function(self, ...)
-    local hseat, hidx, n0 = self.hseat, self.hidx, #self.hist
+    local rec, n0 = self.rec, #self.rec
     local future = { table.unpack(self.future) }
     local res = table.pack(pcall(f, self, ...))
     if res[1] then return table.unpack(res, 2, res.n) end
     if type(res[2]) == "string" and res[2]:match("interrupted$") then
-      replay_indices(self, hseat, hidx, n0)
+      replay_record(self, rec, n0)
       self.future = future
     end
     error(res[2], 0)

@@ -81,12 +81,12 @@ end
 -- Walks the steps of one move text for `seat`. Returns true, or nil and a
 -- message (the game then is as it was).
 local function walk(game, seat, text)
-  local start_n = #game.hist
+  local start_n = #game.rec
   local prev = -1
   local tlen = #text
   local last_n                 -- steps taken before the decision the text last passed through
   local function fail(msg)
-    if #game.hist > start_n then rebuild(game, start_n) end
+    if #game.rec > start_n then rebuild(game, start_n) end
     return nil, msg
   end
   local function illegal(name, opts)
@@ -140,7 +140,7 @@ local function walk(game, seat, text)
       end
       return fail(illegal(dname_of(game, seat), opts))
     end
-    if bestlen < tlen then last_n = #game.hist end
+    if bestlen < tlen then last_n = #game.rec end
     local ok, err = step(game, seat, best)
     if not ok then
       rebuild(game, start_n)
@@ -177,7 +177,7 @@ end
 -- A rule-script error raises (the game is then exactly as before).
 function Game:apply(action, seat)
   if self.kind == "over" then return nil, "the game is over" end
-  local n0 = #self.hist
+  local n0 = #self.rec
   local ok, err
   if seat ~= nil and seat ~= 0 and (math.type(seat) ~= "integer" or seat < 1 or seat > self.players) then
     return nil, format("there is no seat %s (seats 1..%d)", tostring(seat), self.players)
@@ -209,10 +209,11 @@ function Game:apply(action, seat)
   if not ok then return nil, err end
   -- Redo survives only while the new steps are the ones undone.
   local fut = self.future
-  hist_texts(self)
-  for i = n0 + 1, #self.hist do
+  local texts = hist_texts(self)
+  local rec = self.rec
+  for i = n0 + 1, #rec do
     local f = fut[#fut]
-    if f and f[1] == self.hseat[i] and f[2] == self.hist[i] then
+    if f and f[1] == rec:seat(i) and f[2] == texts[i] then
       fut[#fut] = nil
     else
       self.future = {}
@@ -224,7 +225,7 @@ end
 
 function Game:why(action, seat)
   if self.kind == "over" then return "the game is over" end
-  local n0 = #self.hist
+  local n0 = #self.rec
   local fut = { table.unpack(self.future) }
   local ok, err = self:apply(action, seat)
   if ok then rebuild(self, n0) end

@@ -28,19 +28,13 @@ end
 -- budget. The first decision, already pending, is answered from outside;
 -- with `deferred` (M.playout) the game has not run to it yet, and the bot
 -- answers it inside too.
-local function play_random_inside(self, bot, max_steps, texts, deferred)
+local function play_random_inside(self, bot, max_steps, deferred)
   local ctx = self.ctx
-  -- Lua's `record` done in C (lua/l_bot.c), with or without the texts; a
-  -- game started without step lists (M.playout, no texts) has its steps
-  -- kept by the bot itself (Game.__index).
-  local rbot
-  if rawget(self, "hist") == nil then
-    rbot = core.random_bot(bot, false, false, false, false, max_steps, false)
-    self._rec = rbot
-  else
-    rbot = core.random_bot(bot, self.hist, self.hseat, self.hidx, self.hstop, max_steps, texts)
-  end
-  if not texts then self.textless = true end
+  -- The bot (lua/l_bot.c) appends each step to the game's record, as the
+  -- driver does, and makes no text: the texts are made from the record
+  -- when asked for (driver.hist_texts).
+  local rbot = core.random_bot(bot, self.rec, max_steps)
+  self.texts = nil
   local outer_ctx, outer_bot, outer_players = context.enter_sim(ctx, rbot)
   local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps)
   context.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
@@ -51,14 +45,16 @@ end
 -- Plays to the end choosing uniformly at random with `bot` (a kontor.Rng):
 -- the simulation's inner loop. `check(game)`, if given, runs after setup
 -- and after every step. Raises on a rule-script error or after max_steps.
--- With `texts` false, a game played from its start keeps each step's seat
--- and option number but makes no text: the texts are made by replaying
+-- A game played from its start without `check` is played by the bot
+-- inside (play_random_inside): its steps are kept as seats and option
+-- numbers, and the texts are made by replaying
 -- when something reads them (kontor sim wants the result alone).
-function Game:play_random(bot, check, max_steps, texts)
+-- (`texts`, once whether to make them as it plays, is not read.)
+function Game:play_random(bot, check, max_steps)
   max_steps = max_steps or 100000
   local below = bot.below
-  if not check and self.kind ~= "over" and #self.hist == 0 then
-    return play_random_inside(self, bot, max_steps, texts ~= false)
+  if not check and self.kind ~= "over" and #self.rec == 0 then
+    return play_random_inside(self, bot, max_steps)
   end
   if check then check(self) end
   for _ = 1, max_steps do
@@ -86,7 +82,7 @@ function Game:play_random(bot, check, max_steps, texts)
     end
     local ok, err = step(self, seat, k)
     if not ok then
-      rebuild(self, #self.hist - 1)
+      rebuild(self, #self.rec - 1)
       error(err, 0)
     end
     if check then check(self) end
@@ -95,21 +91,14 @@ function Game:play_random(bot, check, max_steps, texts)
   error(format("the game did not end within %d steps", max_steps), 0)
 end
 
--- The number of steps taken: #game.hist, without making a playout's lists.
-function Game:step_count()
-  local hist = rawget(self, "hist")
-  if hist then return #hist end
-  return core.bot_steps(rawget(self, "_rec"))
-end
-
--- A new game played to its end as Game:play_random(bot, nil, max_steps,
--- texts) plays it, its first decision included: the same game, its
+-- A new game played to its end as Game:play_random(bot, nil, max_steps)
+-- plays it, its first decision included: the same game, its
 -- options made as the simulation makes every other decision's. Raises as
 -- M.new and Game:play_random do.
 -- `game` is new, not started (game/init.lua's M.playout).
-function M.playout(game, bot, max_steps, texts)
-  driver.start(game, true, texts == false)
-  return play_random_inside(game, bot, max_steps or 100000, texts ~= false, true)
+function M.playout(game, bot, max_steps)
+  driver.start(game, true)
+  return play_random_inside(game, bot, max_steps or 100000, true)
 end
 
 return M
