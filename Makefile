@@ -21,10 +21,10 @@ ALL_CFLAGS := $(WARN) $(CFLAGS) -Icore -Ilua $(PKG_CFLAGS)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 CORE_SRC := $(wildcard core/*.c)
-BIND_SRC := $(wildcard lua/*.c)
+BIND_SRC := $(wildcard lua/*.c lua/engine/*.c)
 REPL_SRC := $(wildcard repl/*.c)
 SRC      := $(CORE_SRC) $(BIND_SRC) $(REPL_SRC)
-HDR      := $(wildcard core/*.h lua/*.h)
+HDR      := $(wildcard core/*.h lua/*.h lua/engine/*.h)
 
 OBJ      := $(SRC:%.c=build/obj/%.o)
 ASAN_OBJ := $(SRC:%.c=build/asan/obj/%.o)

@@ -8,7 +8,7 @@ local core = require "kontor.core"
 local sandbox = require "kontor.sandbox"
 
 local csb = core.sandbox
--- Options as data (lua/l_options.c): check at the boundary, texts on demand.
+-- Options as data (lua/engine/options.c): check at the boundary, texts on demand.
 local copt = core.options
 local check_options, option_text = copt.check, copt.text
 local expand, pick = copt.expand, copt.pick
@@ -43,7 +43,7 @@ local Ctx = {}
 -- (g, seat, decision, text, option) -> a reason, or nil when the option is
 -- allowed. Returns nil when every option is allowed, else the allowed
 -- options and their indices in `options`.
-local copt_allowed = copt.allowed   -- the loop, in C (lua/l_options.c)
+local copt_allowed = copt.allowed   -- the loop, in C (lua/engine/options.c)
 local function allowed(ctx, cons, seat, name, options)
   local kept, map = copt_allowed(ctx, cons, seat, name, options)
   if kept and kept[1] == nil then
@@ -130,7 +130,7 @@ function Ctx:choose(seat, name, options)
 end
 
 -- g:choose_from(seat, name, family): g:choose of the options a family
--- stands for (lua/l_options.c: { "load", { "fish", "wood" }, "on ship",
+-- stands for (lua/engine/options.c: { "load", { "fish", "wood" }, "on ship",
 -- { 1, 2 } } is the four options "load fish on ship 1" ... "load wood on
 -- ship 2"); returns the entries the chosen option takes from the lists
 -- ("fish", 2). The simulation's bot makes only the option chosen; any other
@@ -158,7 +158,7 @@ end
 
 -- check_seats(seats, players, fname) -> n: a plain list of distinct seats
 -- of this game, at least one; raises at the rule script's line, so it is
--- called from the g: method itself (lua/l_options.c).
+-- called from the g: method itself (lua/engine/options.c).
 local check_seats = copt.seats
 
 function Ctx:choose_all(seats, name, by_seat)

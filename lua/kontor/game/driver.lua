@@ -194,7 +194,7 @@ end
 local extends_any = extends_opt
 
 -- Appends option k of `opts`, chosen by `seat`, to the step record (the
--- simulation's bot, lua/l_bot.c, appends to the same record). With `rank`
+-- simulation's bot, lua/engine/playout.c, appends to the same record). With `rank`
 -- the step is a secret one, its seat's place in the block's seats
 -- (`first`: it begins the block). Its text goes to the texts cache while
 -- that is complete; a copy for search, and a game whose steps a playout's

@@ -1,7 +1,7 @@
 -- kontor.game.playout: the simulation's fast path. A random bot (a
 -- kontor.Rng) plays a game to its end; inside the game's coroutine
 -- (context.enter_sim) it answers each decision with one C call
--- (lua/l_bot.c), so a step costs no coroutine switch.
+-- (lua/engine/playout.c), so a step costs no coroutine switch.
 
 local core = require "kontor.core"
 local context = require "kontor.game.context"
@@ -30,7 +30,7 @@ end
 -- answers it inside too.
 local function play_random_inside(self, bot, max_steps, deferred)
   local ctx = self.ctx
-  -- The bot (lua/l_bot.c) appends each step to the game's record, as the
+  -- The bot (lua/engine/playout.c) appends each step to the game's record, as the
   -- driver does, and makes no text: the texts are made from the record
   -- when asked for (driver.hist_texts).
   local rbot = core.random_bot(bot, self.rec, max_steps)

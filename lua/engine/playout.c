@@ -1,5 +1,5 @@
 /*
- * l_bot.c - the random bot of simulations, as one C function.
+ * playout.c - the random bot of simulations, as one C function.
  *
  * kontor.core.random_bot(rng, rec, max_steps) returns a function
  * bot(seat, options) -> k that picks k uniformly with `rng`, appends the
@@ -10,6 +10,7 @@
  * (the driver makes the texts from the record when they are asked for).
  */
 #include "binding.h"
+#include "engine/engine.h"
 #include "rng.h"
 
 #include <stdint.h>
@@ -46,7 +47,7 @@ static int chosen(lua_State *L, lua_Integer k, const struct kn_family *shape) {
 }
 
 /* bot(seat, options [, name, players [, family]]): with a name, options are
- * checked as g:choose checks them (lua/l_options.c); with `family` true,
+ * checked as g:choose checks them (lua/engine/options.c); with `family` true,
  * `options` is a family (g:choose_from), checked as such, and the bot
  * returns the entries the chosen option takes from its lists instead of k. */
 static int bot_choose(lua_State *L) {
@@ -92,7 +93,7 @@ static int l_random_bot(lua_State *L) {
     return 1;
 }
 
-void kn_open_bot(lua_State *L) {
+void kn_open_playout(lua_State *L) {
     lua_pushcfunction(L, l_random_bot);
     lua_setfield(L, -2, "random_bot");
 }
