@@ -25,10 +25,13 @@ local MAX_BOT_STEPS = 100000
 -- Errors
 ---------------------------------------------------------------------------
 
-local Failure = {}   -- metatable of a protocol error raised by a handler
+-- A handler's error: an error value of kind "protocol" (kontor.errors)
+-- with the protocol's error `code` (docs/protocol.md).
+local errors = require "kontor.errors"
+local function is_failure(v) return errors.kind(v) == "protocol" end
 
 local function fail(code, fmt, ...)
-  error(setmetatable({ code = code, message = select("#", ...) > 0 and fmt:format(...) or fmt }, Failure), 0)
+  errors.raise("protocol", select("#", ...) > 0 and fmt:format(...) or fmt, { code = code }, 0)
 end
 
 -- Calls the engine: a raised message (a rule-script error, a limit) becomes
@@ -36,7 +39,7 @@ end
 local function engine(code, f, ...)
   local res = table.pack(pcall(f, ...))
   if not res[1] then
-    if getmetatable(res[2]) == Failure then error(res[2], 0) end
+    if is_failure(res[2]) then error(res[2], 0) end
     fail(code or "script_error", tostring(res[2]))
   end
   return table.unpack(res, 2, res.n)
@@ -260,7 +263,7 @@ end
 local function bots_then(e, out)
   local ok, err = pcall(run_bots, e)
   if not ok then
-    if getmetatable(err) ~= Failure then err = { code = "internal", message = tostring(err) } end
+    if not is_failure(err) then err = { code = "internal", message = tostring(err) } end
     out.bot_error = { code = err.code, message = err.message }
   end
   return out
@@ -406,7 +409,7 @@ OPS.load = function(self, req)
   if path then
     local ok, res, err = pcall(self.kontor.load_game, path)
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail(err:find("cannot be replayed", 1, true) and "game_setup" or "io_error", "%s", err) end
+    if not res then fail(err.kind == "file" and "io_error" or "game_setup", "%s", err) end
     g = res
   else
     g = load_document(self.kontor, doc, "document")
@@ -572,7 +575,7 @@ OPS.bot = function(self, req)
   if not ok then
     if g:step_count() == n0 then error(err, 0) end   -- nothing was done: a plain error
     local out = since(e, n0, l0)
-    out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
+    out.bot_error = is_failure(err) and { code = err.code, message = err.message }
       or { code = "internal", message = tostring(err) }
     return out
   end
@@ -677,7 +680,7 @@ function Session:handle(line)
     return f(self, req)
   end)
   if ok then return { id = id, ok = true, result = res } end
-  if getmetatable(res) == Failure then
+  if is_failure(res) then
     return { id = id, ok = false, error = { code = res.code, message = res.message } }
   end
   return { id = id, ok = false, error = { code = "internal", message = tostring(res) } }

@@ -6,6 +6,7 @@ local gamemod = require "kontor.game"
 local save = require "kontor.save"
 local dump = require "kontor.dump"
 local text = require "kontor.text"
+local errors = require "kontor.errors"
 
 local kontor = {
   core = core,
@@ -16,6 +17,7 @@ local kontor = {
   counter = core.counter,
   pretty = dump.pretty,
   Game = gamemod.Game,
+  errors = errors,
 }
 
 function kontor.set_home(home)
@@ -39,58 +41,54 @@ end
 kontor.set_home(default_home())
 
 -- Loads a rule set with variants: a rule-set object for new_game{rules=}.
--- Raises a message for people on failure.
+-- Raises an error value (kontor.errors) on failure: kind "usage" for a
+-- name or variant that does not fit, "rules" for a broken script.
 function kontor.load_rules(spec, variants)
   local R, err = rules.load(spec or "sea_merchants", variants)
-  if not R then error(err, 2) end
+  if not R then errors.throw(errors.of_load(err), 2) end
   return R
 end
 
 kontor.list = rules.list
 kontor.find_rules = rules.find
 
--- Checks the parameters of a new game; returns params or raises.
+-- Checks the parameters of a new game; returns params or raises an error
+-- value of kind "usage" (kontor.errors) naming the caller's caller.
 local function params_for(R, t)
-  local players = t.players or R.players.default
-  if math.type(players) ~= "integer" then
-    error(string.format("players must be a whole number, not '%s'", tostring(players)), 3)
-  end
-  if players < R.players.min or players > R.players.max then
-    error(string.format("%s is for %d to %d players, not %d", R.name, R.players.min,
-      R.players.max, players), 3)
-  end
+  local players = gamemod.players_for(R, t.players, 3)
+  local function usage(msg) errors.raise("usage", msg, nil, 4) end
   local names, seen = {}, {}
   for i = 1, players do
     local n = t.names and t.names[i]
     if n ~= nil and (type(n) ~= "string" or n:match("^%s*$")) then
-      error(string.format("name %d must be a non-empty string", i), 3)
+      usage(string.format("name %d must be a non-empty string", i))
     end
     if n ~= nil and not utf8.len(n) then
-      error(string.format("the name of player %d is not valid UTF-8 text", i), 3)
+      usage(string.format("the name of player %d is not valid UTF-8 text", i))
     end
     if n ~= nil and (text.has_control(n) or #n > 40) then
-      error(string.format("name %d must be at most 40 printable characters, not '%s'", i,
-        text.escape(n:sub(1, 60))), 3)
+      usage(string.format("name %d must be at most 40 printable characters, not '%s'", i,
+        text.escape(n:sub(1, 60))))
     end
     n = n or ("Player " .. i)
     if seen[n:lower()] then
-      error(string.format("names %d and %d are the same ('%s'): each player needs a name of their own",
-        seen[n:lower()], i, n), 3)
+      usage(string.format("names %d and %d are the same ('%s'): each player needs a name of their own",
+        seen[n:lower()], i, n))
     end
     seen[n:lower()] = i
     names[i] = n
   end
   if t.names and #t.names > players then
-    error(string.format("%d names for %d players", #t.names, players), 3)
+    usage(string.format("%d names for %d players", #t.names, players))
   end
   local seed = t.seed or 1
   if math.type(seed) ~= "integer" then
-    error(string.format("the seed must be a whole number, not '%s'", tostring(seed)), 3)
+    usage(string.format("the seed must be a whole number, not '%s'", tostring(seed)))
   end
   local options, oerr = rules.resolve_options(R, t.options)
-  if not options then error(oerr, 3) end
+  if not options then usage(oerr) end
   if t.scenario ~= nil and type(t.scenario) ~= "table" then
-    error("scenario must be a table", 3)
+    usage("scenario must be a table")
   end
   local given = {}
   for k, v in pairs(t.options or {}) do given[k] = v end
@@ -113,19 +111,23 @@ function kontor.new_game(t)
   if type(R) ~= "table" then
     local err
     R, err = rules.load(R or "sea_merchants", t.variants)
-    if not R then error(err, 2) end
+    if not R then errors.throw(errors.of_load(err), 2) end
   end
   local params = params_for(R, t)
-  return gamemod.new(R, params, t.quiet)
+  local ok, g = pcall(gamemod.new, R, params, t.quiet)
+  if not ok then errors.raise(errors.of_script(g), g, nil, 0) end   -- R.setup failed
+  return g
 end
 
--- A game from a save file, or nil and a message. A third result lists
+-- A game from a save file, or nil and an error value (kontor.errors):
+-- kind "rules" when a move no longer replays under the rules, else "file"
+-- (the save, or a file it names, cannot be used). A third result lists
 -- warnings (a rule file that changed since the save).
 function kontor.load_game(path)
   local params, moves = save.read(path)
-  if not params then return nil, moves end
+  if not params then return nil, errors.new("file", moves) end
   local R, err = rules.load(params.rules, params.variants)
-  if not R then return nil, path .. ": " .. err end
+  if not R then return nil, errors.new("file", path .. ": " .. err) end
   local warnings = save.changed(params.files, R)
   local as_saved = params.as_saved
   params.files, params.as_saved = nil, nil
@@ -133,11 +135,11 @@ function kontor.load_game(path)
     params.rules = R
     return kontor.new_game(params)
   end)
-  if not ok then return nil, path .. ": " .. tostring(game) end
+  if not ok then return nil, errors.new("file", path .. ": " .. tostring(game)) end
   local rok, i, why = game:replay(moves)
   if not rok then
-    return nil, string.format("%s: action %d '%s: %s' cannot be replayed: %s", path, i,
-      gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why))
+    return nil, errors.new("rules", string.format("%s: action %d '%s: %s' cannot be replayed: %s", path, i,
+      gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why)))
   end
   -- saved again, the game names its files as the save did
   game.as_saved = as_saved

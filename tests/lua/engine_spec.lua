@@ -907,7 +907,8 @@ describe("replay", function()
       write(path, content)
       local g, err = kontor.load_game(path)
       assert.is_nil(g)
-      assert.are.equal("string", type(err))
+      assert.are.equal("string", type(err.message))
+      assert.truthy(err.kind == "file" or err.kind == "rules", err.kind)
       assert.is_truthy(err:find(path, 1, true), err)
       if want then assert.is_truthy(err:find(want, 1, true), err) end
       return err
@@ -1651,7 +1652,8 @@ return R]]))
     R.constraints[1] = { check = function() end }
     local made, err = pcall(kontor.new_game, { rules = R })
     assert.is_false(made)
-    assert.are.equal("race: R.constraints[1] must name its decisions: decisions = { \"name\", ... }", err)
+    assert.are.equal("rules", err.kind)
+    assert.are.equal("race: R.constraints[1] must name its decisions: decisions = { \"name\", ... }", tostring(err))
   end)
 end)
 

@@ -49,11 +49,7 @@ end
 function M.load(setup)
   local R, err = rules.load(setup.rules or "sea_merchants", setup.variants)
   if not R then error(err, 0) end
-  local players = setup.players or R.players.default
-  if math.type(players) ~= "integer" or players < R.players.min or players > R.players.max then
-    error(string.format("%s is for %d to %d players, not %s", R.name, R.players.min,
-      R.players.max, tostring(players)), 0)
-  end
+  local players = gamemod.players_for(R, setup.players)
   local options, oerr = rules.resolve_options(R, setup.options)
   if not options then error(oerr, 0) end
   local names = {}

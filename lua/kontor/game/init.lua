@@ -19,6 +19,7 @@
 local core = require "kontor.core"
 local dump = require "kontor.dump"
 local save = require "kontor.save"
+local errors = require "kontor.errors"
 local context = require "kontor.game.context"
 local driver = require "kontor.game.driver"
 local parse = require "kontor.game.parse"
@@ -56,6 +57,23 @@ end
 -- made from the step record when asked for.
 function M.playout(R, params, bot, max_steps, _, quiet)
   return playout.playout(new_game(R, params, quiet), bot, max_steps)
+end
+
+-- The number of players of a game of R: `players`, or R's default; raises
+-- an error value of kind "usage" when it is not a whole number in R's
+-- range (`level` as error()'s, for the caller). The one player-count
+-- check: kontor.new_game, kontor sim and the balance lab call it.
+function M.players_for(R, players, level)
+  players = players or R.players.default
+  level = level and level > 0 and level + 1 or 0
+  if math.type(players) ~= "integer" then
+    errors.raise("usage", format("players must be a whole number, not '%s'", tostring(players)), nil, level)
+  end
+  if players < R.players.min or players > R.players.max then
+    errors.raise("usage", format("%s is for %d to %d players, not %d", R.name, R.players.min,
+      R.players.max, players), nil, level)
+  end
+  return players
 end
 
 -- Creates a game from a loaded rule set and parameters (see kontor.new_game).
