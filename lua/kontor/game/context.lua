@@ -22,10 +22,15 @@ local M = {}
 -- thread is an error (settle), never a decision with unchecked options.
 local PLAYER, ALL, CHANCE, ORDERS = {}, {}, {}, {}
 
--- While a simulation's bot plays inside the game (Game:play_random), it
--- answers decisions without leaving the coroutine: BOTS[ctx], where no
--- rule script can call or replace it.
-local BOTS = setmetatable({}, { __mode = "k" })
+-- GAMES[ctx]: the game whose rule-facing table ctx is, where no rule
+-- script can reach or replace it. The engine's own facts of a game live
+-- on the game itself, each game its own: its number of seats
+-- (game.players; the engine reads this, not g.players, which a script may
+-- replace), its stat counts (game._stats, g:stat), the simulation's bot
+-- answering its decisions inside the coroutine (game._bot, Game:play_random)
+-- and fork.lua's turn hook (game._turn_hook). Weak keys: nothing here
+-- outlives its game.
+local GAMES = setmetatable({}, { __mode = "k" })
 -- The game (its rule-facing table) and the seat whose order entry the
 -- simulation runs inside (g:choose_orders), which g:choose checks; where
 -- no script can change them. (Two locals, not a weak table: a table
@@ -33,7 +38,7 @@ local BOTS = setmetatable({}, { __mode = "k" })
 local entering_ctx, entering_seat = nil, nil
 -- The game the simulation's bot is playing inside now, that bot and the
 -- game's seats (play_random_inside): g:choose's first test, so that a
--- simulation's step reads two locals, not BOTS and SEATS (weak tables).
+-- simulation's step reads locals, not GAMES (a weak table).
 local sim_ctx, sim_bot, sim_players = nil, nil, nil
 
 local Ctx = {}
@@ -60,13 +65,13 @@ local function other_seat(entering, seat)
 end
 
 -- While a simulation's bot plays inside the game (Game:play_random),
--- BOTS[ctx] answers decisions without leaving the coroutine. With a
+-- game._bot answers decisions without leaving the coroutine. With a
 -- `family` (g:choose_from, `options` its options made), returns the
 -- entries the chosen option takes from the family's lists.
 local function choose_allowed(self, cons, seat, name, options, family)
   local kept, map = allowed(self, cons, seat, name, options)
   if kept then options = kept end
-  local bot, k = self == sim_ctx and sim_bot or BOTS[self]
+  local bot, k = self == sim_ctx and sim_bot or GAMES[self]._bot
   if bot then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     k = bot(seat, options)
@@ -78,18 +83,12 @@ local function choose_allowed(self, cons, seat, name, options, family)
   return k
 end
 
--- Each game's number of seats, by its rule-facing table: the engine reads
--- this, not g.players, which a script may replace. Weak keys: nothing here
--- outlives its game.
-local SEATS = setmetatable({}, { __mode = "k" })
-
--- Each game's stat counts (g:stat), kept where a script cannot reach them.
-local STATS = setmetatable({}, { __mode = "k" })
-
-local function seats_of(ctx, fname)
-  local n = SEATS[ctx]
-  if n == nil then error(format("%s: call it on the game, as g:%s(...)", fname, fname:match("[%w_]+$")), 3) end
-  return n
+-- The game of `ctx`, or an error at the script's line when a g: method is
+-- called on something else.
+local function game_of(ctx, fname)
+  local game = GAMES[ctx]
+  if game == nil then error(format("%s: call it on the game, as g:%s(...)", fname, fname:match("[%w_]+$")), 3) end
+  return game
 end
 
 -- What an order entry may not do: it must leave the game as it found it,
@@ -111,7 +110,8 @@ function Ctx:choose(seat, name, options)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return sim_bot(seat, options, name, sim_players)   -- checks as check_options
   end
-  local players = SEATS[self] or seats_of(self, "g:choose")
+  local game = GAMES[self] or game_of(self, "g:choose")
+  local players = game.players
   if by then
     local cons = by[name]
     if cons then
@@ -119,7 +119,7 @@ function Ctx:choose(seat, name, options)
       return choose_allowed(self, cons, seat, name, options)
     end
   end
-  local bot = BOTS[self]
+  local bot = game._bot
   if bot then
     -- the simulation enters orders inside (g:choose_orders)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
@@ -141,14 +141,15 @@ function Ctx:choose_from(seat, name, family)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return sim_bot(seat, family, name, sim_players, true)   -- checks as expand
   end
-  local players = SEATS[self] or seats_of(self, "g:choose_from")
+  local game = GAMES[self] or game_of(self, "g:choose_from")
+  local players = game.players
   if by then
     local cons = by[name]
     if cons then
       return choose_allowed(self, cons, seat, name, expand(family, seat, name, players), family)
     end
   end
-  local bot = BOTS[self]
+  local bot = game._bot
   if bot then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return bot(seat, family, name, players, true)   -- checks as expand
@@ -163,7 +164,8 @@ local check_seats = copt.seats
 
 function Ctx:choose_all(seats, name, by_seat)
   if self._entering then not_in_entry(self, "g:choose_all") end
-  local nseats = check_seats(seats, SEATS[self] or seats_of(self, "g:choose_all"), "g:choose_all")
+  local game = GAMES[self] or game_of(self, "g:choose_all")
+  local nseats = check_seats(seats, game.players, "g:choose_all")
   if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
     error("g:choose_all: the options by seat must be a plain table", 2)
   end
@@ -171,7 +173,7 @@ function Ctx:choose_all(seats, name, by_seat)
   for i = 1, nseats do
     local s = rawget(seats, i)
     local o = rawget(by_seat, s)
-    check_options(o, s, name, SEATS[self], "g:choose_all")
+    check_options(o, s, name, game.players, "g:choose_all")
     lists[s] = o
   end
   seats = { table.unpack(seats, 1, nseats) }
@@ -188,7 +190,7 @@ function Ctx:choose_all(seats, name, by_seat)
     by_seat = filtered
   end
   local chosen
-  local bot = BOTS[self]
+  local bot = game._bot
   if bot then
     chosen = {}
     for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s]) end
@@ -220,7 +222,8 @@ local draw = copt.draw
 -- `seats`, when the last seat has finished.
 function Ctx:choose_orders(seats, name, enter)
   not_in_entry(self, "g:choose_orders")
-  local nseats = check_seats(seats, SEATS[self] or seats_of(self, "g:choose_orders"), "g:choose_orders")
+  local game = GAMES[self] or game_of(self, "g:choose_orders")
+  local nseats = check_seats(seats, game.players, "g:choose_orders")
   if type(name) ~= "string" then
     error(format("bad argument #2 to 'choose_orders' (a decision name expected, got %s)", type(name)), 2)
   end
@@ -229,7 +232,7 @@ function Ctx:choose_orders(seats, name, enter)
       type(enter)), 2)
   end
   seats = { table.unpack(seats, 1, nseats) }
-  if BOTS[self] then
+  if game._bot then
     -- The simulation's bot answers inside: the seats enter one after the
     -- other, in the order of `seats`, which records the steps exactly as
     -- the reveal of an order entered step by step does.
@@ -280,12 +283,12 @@ function Ctx:skip(seat, name, why)
   list[#list + 1] = { seat = seat, decision = name, why = why, turn = self.turn }
 end
 
--- TURN_HOOK[ctx]: lua/kontor/fork.lua's snapshot, called before a turn
+-- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn
 -- begins (only in the engine's own replays for search).
-local TURN_HOOK = setmetatable({}, { __mode = "k" })
 
 function Ctx:begin_turn(seat)
-  local hook = TURN_HOOK[self]
+  local game = GAMES[self]
+  local hook = game and game._turn_hook
   if hook then hook(self, seat) end
   self.turn = self.turn + 1
   self.active = seat
@@ -330,11 +333,12 @@ function Ctx:stat(name, n)
   if n == nil then n = 1 elseif type(n) ~= "number" or n ~= n then
     error(format("bad argument #2 to 'stat' (a number expected, got %s)", tostring(n)), 2)
   end
-  local t = STATS[self]
+  local game = GAMES[self]
+  if game == nil then error("g:stat: call it on the game, as g:stat(...)", 2) end
+  local t = game._stats
   if not t then
-    if SEATS[self] == nil then error("g:stat: call it on the game, as g:stat(...)", 2) end
     t = {}
-    STATS[self] = t
+    game._stats = t
   end
   t[name] = (t[name] or 0) + n
 end
@@ -459,7 +463,8 @@ local function new_ctx(game)
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
     log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
   }, CTX_META)
-  SEATS[ctx] = p.players
+  GAMES[ctx] = game
+  game._stats, game._bot, game._turn_hook = nil, nil, nil   -- a new ctx starts them afresh
   return ctx
 end
 
@@ -474,25 +479,28 @@ M.compile_constraints = compile_constraints
 
 -- The number of seats of the game whose `g` is ctx (nil for another table).
 function M.seats(ctx)
-  return SEATS[ctx]
+  local game = GAMES[ctx]
+  return game and game.players
 end
 
 -- The counts g:stat kept for ctx (nil when the script counted nothing).
 function M.stats(ctx)
-  return STATS[ctx]
+  local game = GAMES[ctx]
+  return game and game._stats
 end
 
 -- hook(ctx, seat) runs before each turn of ctx's game begins (fork.lua).
 function M.set_turn_hook(ctx, hook)
-  TURN_HOOK[ctx] = hook
+  GAMES[ctx]._turn_hook = hook
 end
 
 -- The simulation's bot starts answering ctx's decisions inside the
 -- coroutine (game/playout.lua). Returns what leave_sim puts back.
 function M.enter_sim(ctx, bot)
-  BOTS[ctx] = bot
+  local game = GAMES[ctx]
+  game._bot = bot
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
-  sim_ctx, sim_bot, sim_players = ctx, bot, SEATS[ctx]
+  sim_ctx, sim_bot, sim_players = ctx, bot, game.players
   return outer_ctx, outer_bot, outer_players
 end
 
@@ -500,7 +508,7 @@ end
 -- the one running again.
 function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
-  BOTS[ctx] = nil
+  GAMES[ctx]._bot = nil
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
 end
 
