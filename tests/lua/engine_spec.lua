@@ -1239,7 +1239,7 @@ describe("options as data", function()
     local R = kontor.load_rules(write(tmp("data_opts.lua"), DATA))
     local g = kontor.new_game { rules = R, seed = 3, quiet = true }
     g:play_random(kontor.core.rng(4))
-    assert.is_nil(rawget(g, "texts"))                          -- none made yet
+    assert.is_false(rawget(g, "texts"))                          -- none made yet
     for i = 1, g:step_count() do assert.are.equal("string", type(select(2, g:step_at(i)))) end
     local moves = g:moves()
     assert.are.equal(2, #moves)
@@ -1257,7 +1257,7 @@ describe("options as data", function()
     local without = kontor.new_game { rules = R, players = 4, seed = 11, quiet = true }
     without:play_random(kontor.core.rng(5), nil, nil, false)
     assert.are.equal(with:step_count(), without:step_count())
-    assert.is_nil(rawget(without, "texts"))                    -- no text made yet
+    assert.is_false(rawget(without, "texts"))                    -- no text made yet
     assert.are.same(with:result(), without:result())
     assert.are.same(with:moves(), without:moves())             -- made now
     assert.are.same(steps_of(with), steps_of(without))
@@ -1311,11 +1311,11 @@ describe("options as data", function()
     local old = gamemod.new(R, params, true)
     old:play_random(kontor.core.rng(2), nil, nil, false)
     local new = gamemod.playout(R, params, kontor.core.rng(2), nil, false, true)
-    assert.is_nil(rawget(new, "texts"))                -- nothing made yet
+    assert.is_false(rawget(new, "texts"))                -- nothing made yet
     assert.is_true(new:step_count() > 512)
     assert.are.equal(old:step_count(), new:step_count())
     assert.are.same(old:result(), new:result())
-    assert.is_nil(rawget(new, "texts"))                -- the result does not need them
+    assert.is_false(rawget(new, "texts"))                -- the result does not need them
     local seat, _, k = new:step_at(new:step_count())   -- made now, by replaying
     assert.are.same({ old:step_at(old:step_count()) }, { new:step_at(new:step_count()) })
     assert.are.same({ seat, k }, { new.rec:seat(new:step_count()), new.rec:option(new:step_count()) })

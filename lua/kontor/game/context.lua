@@ -464,7 +464,9 @@ local function new_ctx(game)
     log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
   }, CTX_META)
   GAMES[ctx] = game
-  game._stats, game._bot, game._turn_hook = nil, nil, nil   -- a new ctx starts them afresh
+  -- a new ctx starts them afresh; false, not nil: a game's missing field
+  -- would run Game.__index
+  game._stats, game._bot, game._turn_hook = false, false, false
   return ctx
 end
 
@@ -508,7 +510,7 @@ end
 -- the one running again.
 function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
-  GAMES[ctx]._bot = nil
+  GAMES[ctx]._bot = false
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
 end
 

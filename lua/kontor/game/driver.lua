@@ -176,7 +176,7 @@ local function start(game, deferred)
   local ctx = new_ctx(game)
   game.ctx = ctx
   game.rec = new_steps(256)          -- room for most games
-  game.texts = not game.copy and {} or nil
+  game.texts = not game.copy and {} -- false, not nil: a missing field runs Game.__index
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -368,7 +368,7 @@ function M.restore(game, R, fields, turn, active, rng_state, hook, before)
   game.ctx = ctx
   context.set_turn_hook(ctx, hook)
   if before then before(ctx) end
-  game.rec = new_steps(64)
+  game.rec, game.texts = new_steps(64), false
   game.co = csb.thread(R.play)
   local ok, err = advance(game, ctx)
   if not ok then error(err, 0) end

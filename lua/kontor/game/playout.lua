@@ -34,7 +34,7 @@ local function play_random_inside(self, bot, max_steps, deferred)
   -- driver does, and makes no text: the texts are made from the record
   -- when asked for (driver.hist_texts).
   local rbot = core.random_bot(bot, self.rec, max_steps)
-  self.texts = nil
+  self.texts = false
   local outer_ctx, outer_bot, outer_players = context.enter_sim(ctx, rbot)
   local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps)
   context.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
