@@ -1,6 +1,6 @@
 -- kontor.fork: copies of a game at a decision, for search (docs/bots.md).
 --
--- A game is its step list, so the plain copy is a replay from the start,
+-- A game is its step record, so the plain copy is a replay from the start,
 -- whose cost grows with the game. A rule set whose R.play picks up from its
 -- state at g:begin_turn declares R.resumes_at_turn = true; then a copy is
 -- the state saved when the current turn began (rule fields, turn, RNG),
@@ -308,7 +308,7 @@ function M.twin(base, rng, swaps)
   for i = 1, #base.steps_seat do
     if not raw_step(twin, base.steps_seat[i], base.steps_idx[i]) then return nil end
   end
-  -- the twin's own step list starts at its decision: its origin holds the rest
+  -- the twin's own step record starts at its decision: its origin holds the rest
   twin.rec = core.steps(64)
   twin.origin = origin
   return twin

@@ -31,11 +31,11 @@ end
 -- Secret orders, the engine's side. While the game waits for orders
 -- (kind "orders"), game.entries[seat] = { co = the entry's coroutine,
 -- name and opts = its current decision, or done = true and order }, and
--- the steps entered so far are the tail of the step list after
+-- the steps entered so far are the tail of the step record after
 -- game.ostart, in the order they arrived. Since no entry changes the game,
 -- replaying that tail in any order rebuilds the same entries; the step
--- list is read back (actions, moves, save files) with each such block in
--- seat order (canonical_order).
+-- record is read back (actions, moves, save files) with each such block in
+-- seat order (its marks: kontor.Steps's order).
 
 -- "file:line: " of the rule script's line an entry stopped at.
 local function where(co)
@@ -356,7 +356,7 @@ end
 -- A game restarted from a turn's beginning: `fields` (a copy of the rule
 -- fields of the context then), `turn`, `active` and the RNG's state. R.play
 -- runs again from that state (the rule set declares R.resumes_at_turn).
--- Nothing is logged; the step list starts empty.
+-- Nothing is logged; the step record starts empty.
 -- before(ctx), if given, runs before R.play; hook is as in start_hooked.
 -- `game` is a new copy (game/init.lua's M.restore).
 function M.restore(game, R, fields, turn, active, rng_state, hook, before)

@@ -188,7 +188,7 @@ local function merge_moves(steps)
   return out
 end
 
--- The step list in the order it was taken (secret orders as they arrived).
+-- The step record in the order it was taken (secret orders as they arrived).
 local function taken_steps(game)
   local texts, out = hist_texts(game), {}
   local rec = game.rec
