@@ -28,7 +28,7 @@ CORE_SRC := $(wildcard core/*.c)
 BIND_SRC := $(wildcard lua/*.c lua/engine/*.c)
 REPL_SRC := $(wildcard repl/*.c)
 SRC      := $(CORE_SRC) $(BIND_SRC) $(REPL_SRC)
-HDR      := $(wildcard core/*.h lua/*.h)
+HDR      := $(wildcard core/*.h lua/*.h lua/engine/*.h)
 
 OBJ      := $(SRC:%.c=build/obj/%.o)
 ASAN_OBJ := $(SRC:%.c=build/asan/obj/%.o)
@@ -150,11 +150,13 @@ build/fixed_time.so: tests/bench/fixed_time.c
 
 install: build/kontor build/lua/kontor/core.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots \
+	    $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/game \
 	    $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/balance \
 	    $(DESTDIR)$(PREFIX)/share/kontor/repl $(DESTDIR)$(PREFIX)/share/kontor/variants
 	install -m 755 build/kontor $(DESTDIR)$(PREFIX)/bin/kontor
 	install -m 644 lua/kontor/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/
 	install -m 644 lua/kontor/bots/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/bots/
+	install -m 644 lua/kontor/game/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/game/
 	install -m 644 lua/kontor/balance/*.lua $(DESTDIR)$(PREFIX)/share/kontor/lua/kontor/balance/
 	install -m 644 repl/*.lua $(DESTDIR)$(PREFIX)/share/kontor/repl/
 	install -m 644 variants/*.lua $(DESTDIR)$(PREFIX)/share/kontor/variants/

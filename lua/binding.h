@@ -1,5 +1,6 @@
 /*
- * binding.h - conventions shared by the Lua binding files (lua/l_*.c).
+ * binding.h - conventions shared by the Lua binding files (lua/l_*.c) and
+ * the engine's C (lua/engine/).
  *
  * Each exposed type lives in its own file, with one luaL_Reg table of
  * methods, a metatable named by a KONTOR_* constant, and one open function
@@ -18,6 +19,7 @@
 #define KONTOR_PILE    "kontor.Pile"
 #define KONTOR_COUNTER "kontor.Counter"
 #define KONTOR_LOG     "kontor.Log"
+#define KONTOR_STEPS   "kontor.Steps"
 
 /* Each expects the kontor.core module table at the top of the stack and
  * leaves the stack as it found it. */
@@ -25,43 +27,11 @@ void kn_open_rng(lua_State *L);
 void kn_open_pile(lua_State *L);
 void kn_open_counter(lua_State *L);
 void kn_open_log(lua_State *L);
+void kn_open_steps(lua_State *L);
 void kn_open_json(lua_State *L);
 void kn_open_fs(lua_State *L);
 void kn_open_sandbox(lua_State *L);
 void kn_open_term(lua_State *L);
-void kn_open_bot(lua_State *L);
-void kn_open_options(lua_State *L);
-
-/* Options of a decision (lua/l_options.c): a string, or a plain list of
- * words and whole numbers whose canonical text is built on demand. */
-int kn_option_same(lua_State *L, int a, int b);
-int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt);
-void kn_option_push_text(lua_State *L, int idx);
-/* Pushes the canonical text of the n entries (strings and whole numbers,
- * checked) at stack slots first..first+n-1. */
-void kn_push_text_of(lua_State *L, int first, int n);
-/* The boundary check of g:choose: n, or raises at the rule script's line
- * (players > 0: the seat must be 1..players). */
-lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
-                             const char *what);
-/* A family of options (g:choose_from, lua/l_options.c). Its check returns
- * the number of options, or raises at the rule script's line, and gives
- * its shape: n entries, size[i] the choices of entry i if it is a list, 0
- * if it is a word or a number. Then option k as a new list, and the
- * entries that option took from the lists (pushed; returns how many). */
-struct kn_family {
-    int n;
-    lua_Integer size[64 + 1];
-};
-lua_Integer kn_family_check(lua_State *L, int family, int seat, int name, lua_Integer players,
-                            const char *what, struct kn_family *shape);
-void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape);
-int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape);
-/* The choice option k takes from each list of the family: pick[i] for
- * each entry i with shape->size[i] > 0. Then the n entries of that option
- * pushed: its words, and its choices from the lists. */
-void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *pick);
-void kn_family_push_entries(lua_State *L, int family, const struct kn_family *shape, const lua_Integer *pick);
 
 /* Puts the sandbox's counting allocator in front of the allocator of a
  * state made elsewhere (stock lua5.4 loading the module); nothing when the
@@ -75,9 +45,19 @@ void kn_sandbox_charge(lua_State *L, double work);
 
 /* Creates the metatable `tname` once: the `meta` metamethods, __index =
  * a table of `methods`, and __metatable = false so that getmetatable() in a
- * rule script cannot reach (and replace) the methods. */
-void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
-                const luaL_Reg *methods);
+ * rule script cannot reach (and replace) the methods. (Here, not in
+ * l_core.c: a type's file needs nothing of the module that gathers them.) */
+static inline void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
+                              const luaL_Reg *methods) {
+    luaL_newmetatable(L, tname);
+    luaL_setfuncs(L, meta, 0);
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+}
 
 /* The engine's userdata (piles, counters, logs, RNGs) start with their
  * type's tag, the address of a static object of its binding: KN_UD_HEAD
@@ -110,6 +90,12 @@ static inline void *kn_checkudata(lua_State *L, int arg, const void *tag,
     luaL_typeerror(L, arg, tname);
     return NULL;
 }
+
+/* A game's step record (lua/l_steps.c): the simulation's bot records into
+ * it. kn_steps_add raises on a failed allocation. */
+struct kn_steps;
+struct kn_steps *kn_check_steps(lua_State *L, int arg);
+void kn_steps_add(lua_State *L, struct kn_steps *s, lua_Integer seat, lua_Integer option);
 
 /* The rng userdata is needed by the pile binding (shuffle). */
 struct kn_rng;

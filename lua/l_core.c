@@ -1,6 +1,8 @@
 /*
- * l_core.c - the `kontor.core` module: every exposed type's constructors
- * and the json, fs, term and sandbox tables, gathered in one table.
+ * l_core.c - the `kontor.core` module: every exposed type's constructors,
+ * the json, fs, term and sandbox tables, and the engine's C (lua/engine/:
+ * options, random_bot), gathered in one table. It calls every open
+ * function; nothing calls into it.
  */
 #ifdef KONTOR_MODULE
 #define _GNU_SOURCE   /* dladdr */
@@ -8,21 +10,10 @@
 #include <string.h>
 #endif
 #include "binding.h"
+#include "engine/engine.h"
 #include "kn_alloc.h"
 
 #define KONTOR_VERSION "0.1.0"
-
-void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *meta,
-                const luaL_Reg *methods) {
-    luaL_newmetatable(L, tname);
-    luaL_setfuncs(L, meta, 0);
-    lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 1);
-}
 
 #ifdef KONTOR_MODULE
 /* Pushes the folder holding the installed rule sets (variants/), or nil:
@@ -69,13 +60,14 @@ int luaopen_kontor_core(lua_State *L) {
     kn_open_pile(L);
     kn_open_counter(L);
     kn_open_log(L);
+    kn_open_steps(L);
     kn_open_json(L);
     kn_open_fs(L);
 #ifndef KONTOR_MODULE   /* the program's terminal (libedit) stays out of the module */
     kn_open_term(L);
 #endif
     kn_open_sandbox(L);
-    kn_open_bot(L);
+    kn_open_playout(L);
     kn_open_options(L);
     lua_pushliteral(L, KONTOR_VERSION);
     lua_setfield(L, -2, "version");

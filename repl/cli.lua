@@ -72,18 +72,11 @@ end
 
 -- A rule or variant file that fails (a syntax error, an error while it
 -- runs, a file that is not a rule script): its first line, file:line
--- first; nil when the message is about what was asked for (a usage error).
-local function script_failure(msg)
-  local first = ktext.error_line(msg)
-  local inner = first:match("^variant [^%s:]+: (.*)$") or first
-  if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then return inner end
-  -- a rule script that failed while it ran (a limit reached in setup, an
-  -- error with a traceback) is a failure too, not a usage error
-  if first:match(" limit reached") or tostring(msg):find("\nstack traceback:", 1, true)
-      or first:match("^setting up .- failed: ") then
-    return first
-  end
-  return nil
+-- first; nil when the error is about what was asked for (kind "usage").
+local function script_failure(e)
+  local kind = require("kontor.errors").kind(e)
+  if kind == "usage" then return nil end
+  return e.script or ktext.error_line(e)
 end
 
 local function failure(prefix, msg)
@@ -256,7 +249,7 @@ local function cmd_sim(kontor, args)
   local ok, res = pcall(kontor.sim, { rules = R, variants = vs,
     players = players, games = games, seed = seed, options = t.option, only = only })
   if not ok then
-    local i, gseed, why = tostring(res):match("^game (%d+) %(seed (%-?%d+)%): (.*)$")
+    local i, gseed, why = res.game, res.seed, res.why
     if i then
       err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s\nReproduce it alone: %s\n",
         i, games, gseed, ktext.error_line(why), sim_repro(t, tonumber(i), seed, games)))
@@ -335,10 +328,10 @@ local function cmd_repl(kontor, args, first, mode)
   end
   if not ok then
     local msg = tostring(game)
-    local broken = script_failure(msg)
+    local broken = script_failure(game)
     if broken then return failure("", broken) end
     -- a variant that does not fit: say which ones do
-    if #vs > 0 and not msg:find("available:", 1, true) then
+    if #vs > 0 and not game.lists_available then
       local base = t.rules or "sea_merchants"
       local fits = {}
       for _, entry in ipairs(kontor.list()) do

@@ -26,10 +26,13 @@ local MAX_BOT_STEPS = 100000
 -- Errors
 ---------------------------------------------------------------------------
 
-local Failure = {}   -- metatable of a protocol error raised by a handler
+-- A handler's error: an error value of kind "protocol" (kontor.errors)
+-- with the protocol's error `code` (docs/protocol.md).
+local errors = require "kontor.errors"
+local function is_failure(v) return errors.kind(v) == "protocol" end
 
 local function fail(code, fmt, ...)
-  error(setmetatable({ code = code, message = select("#", ...) > 0 and fmt:format(...) or fmt }, Failure), 0)
+  errors.raise("protocol", select("#", ...) > 0 and fmt:format(...) or fmt, { code = code }, 0)
 end
 
 -- Calls the engine: a raised message (a rule-script error, a limit) becomes
@@ -37,7 +40,7 @@ end
 local function engine(code, f, ...)
   local res = table.pack(pcall(f, ...))
   if not res[1] then
-    if getmetatable(res[2]) == Failure then error(res[2], 0) end
+    if is_failure(res[2]) then error(res[2], 0) end
     fail(code or "script_error", tostring(res[2]))
   end
   return table.unpack(res, 2, res.n)
@@ -207,21 +210,25 @@ local function since(e, n0, l0, out, viewer)
   local g = e.g
   out = out or {}
   out.steps = {}
-  local open_from = #g.hist + 1
+  local n = g:step_count()
+  local open_from = n + 1
   if g.kind == "all" then
     for _ in pairs(g.chosen) do open_from = open_from - 1 end
   end
-  local orders_from = g.kind == "orders" and g.ostart or #g.hist
-  for i = n0 + 1, #g.hist do
+  local orders_from = g.kind == "orders" and g.ostart or n
+  for i = n0 + 1, n do
     local bot = e.bot_steps[i] or false
-    local secret = i >= open_from and (bot or (viewer ~= nil and g.hseat[i] ~= viewer))
-    local text = secret and "(secret)" or g.hist[i]
+    local seat, text = g:step_at(i)
+    if i >= open_from and (bot or (viewer ~= nil and seat ~= viewer)) then text = "(secret)" end
     -- another seat's "stop here" (its last text again) would tell that it
     -- could have gone on: not shown to a seat
-    local stop = viewer ~= nil and g.hseat[i] ~= viewer and i > 1 and g.hseat[i - 1] == g.hseat[i]
-      and g.hist[i - 1] == g.hist[i]
-    if not (i > orders_from and g.hseat[i] ~= viewer) and not stop then
-      out.steps[#out.steps + 1] = { seat = g.hseat[i], text = text, bot = bot }
+    local stop = false
+    if viewer ~= nil and seat ~= viewer and i > 1 then
+      local pseat, ptext = g:step_at(i - 1)
+      stop = pseat == seat and ptext == text
+    end
+    if not (i > orders_from and seat ~= viewer) and not stop then
+      out.steps[#out.steps + 1] = { seat = seat, text = text, bot = bot }
     end
   end
   local lines = g:log()
@@ -242,9 +249,9 @@ end
 -- The last step continues a move that is not finished: every option of
 -- its seat extends its text.
 local function mid_move(g)
-  local n = #g.hist
+  local n = g:step_count()
   if n == 0 then return false end
-  local text, seat = g.hist[n], g.hseat[n]
+  local seat, text = g:step_at(n)
   local opts = g:options(seat)
   if #opts == 0 then return false end
   for _, o in ipairs(opts) do
@@ -258,7 +265,7 @@ local function bot_step(e, bot, seat)
   local g = e.g
   local ok, err = engine(nil, g.apply, g, bot:choose(seatmod.view(g, seat)), seat)
   if not ok then fail("script_error", "%s", err) end
-  e.bot_steps[#g.hist] = true
+  e.bot_steps[g:step_count()] = true
 end
 
 -- Lets the game's bots decide while it is their turn (the REPL's way).
@@ -286,7 +293,7 @@ end
 local function bots_then(e, out)
   local ok, err = pcall(run_bots, e)
   if not ok then
-    if getmetatable(err) ~= Failure then err = { code = "internal", message = tostring(err) } end
+    if not is_failure(err) then err = { code = "internal", message = tostring(err) } end
     out.bot_error = { code = err.code, message = err.message }
   end
   return out
@@ -417,7 +424,7 @@ OPS.load = function(self, req)
   if path then
     local ok, res, err = pcall(self.kontor.load_game, path)
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail(err:find("cannot be replayed", 1, true) and "game_setup" or "io_error", "%s", err) end
+    if not res then fail(err.kind == "file" and "io_error" or "game_setup", "%s", err) end
     g = res
   else
     -- the same checks as a save file's (kontor.files), in the current folder
@@ -482,7 +489,7 @@ OPS.apply = function(self, req)
   local g = e.g
   local action = field(req, "action", "string|integer", true)
   local seat = seat_field(req, "seat", g, true)
-  local n0, l0 = #g.hist, #g:log()
+  local n0, l0 = g:step_count(), #g:log()
   local ok, err
   if seat ~= nil and seat ~= 0 then
     ok, err = engine(nil, seatmod.view(g, seat).apply, action)   -- acts for that seat only
@@ -549,13 +556,13 @@ OPS.undo = function(self, req)
       -- the move undo takes is the last taken (not the last in the record's
       -- order); a step of a secret order or choice still open is left out
       -- of the list: nobody has seen it
-      local open = (g.kind == "orders" and #g.hist > g.ostart) or open_choices(g) > 0
+      local open = (g.kind == "orders" and g:step_count() > g.ostart) or open_choices(g) > 0
       local took = g:undo_moves(1)[1]
       if took and not open then table.insert(undone, 1, { seat = took[1], text = took[2] }) end
       if took and not is_bot(e, took[1]) then people = people + 1 end
     end
   end)
-  for i = #g.hist + 1, #e.bot_steps do e.bot_steps[i] = nil end
+  for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
   return { undone = undone, decision = decision_json(g), over = g:over() }
 end
 
@@ -564,7 +571,7 @@ OPS.redo = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local n = count_field(req, "n")
-  local n0, l0 = #g.hist, #g:log()
+  local n0, l0 = g:step_count(), #g:log()
   local with_bots = next(e.bots) ~= nil
   engine(nil, function()
     local done = 0
@@ -574,9 +581,9 @@ OPS.redo = function(self, req)
       if not f then break end
       local human = not is_bot(e, f[1])
       if done >= n and (human or not with_bots) then break end
-      local before = #g.hist
+      local before = g:step_count()
       if g:redo_moves(1) ~= 1 then break end
-      if not human then for i = before + 1, #g.hist do e.bot_steps[i] = true end end
+      if not human then for i = before + 1, g:step_count() do e.bot_steps[i] = true end end
       if human or not with_bots then done = done + 1 end
     end
   end)
@@ -605,16 +612,16 @@ OPS.bot = function(self, req)
     if not b then fail("bad_request", "%s", err) end
     e.helpers[key] = b
   end
-  local n0, l0 = #g.hist, #g:log()
+  local n0, l0 = g:step_count(), #g:log()
   -- a client that names the seat acts for it: the reply is that seat's
   local viewer = field(req, "seat", "integer") and seat or nil
   local ok, err = pcall(function()
     repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
   end)
   if not ok then
-    if #g.hist == n0 then error(err, 0) end   -- nothing was done: a plain error
+    if g:step_count() == n0 then error(err, 0) end   -- nothing was done: a plain error
     local out = since(e, n0, l0, nil, viewer)
-    out.bot_error = getmetatable(err) == Failure and { code = err.code, message = err.message }
+    out.bot_error = is_failure(err) and { code = err.code, message = err.message }
       or { code = "internal", message = tostring(err) }
     return out
   end
@@ -720,7 +727,7 @@ function Session:handle(line)
     return f(self, req)
   end)
   if ok then return { id = id, ok = true, result = res } end
-  if getmetatable(res) == Failure then
+  if is_failure(res) then
     return { id = id, ok = false, error = { code = res.code, message = res.message } }
   end
   return { id = id, ok = false, error = { code = "internal", message = tostring(res) } }

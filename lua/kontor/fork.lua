@@ -1,6 +1,6 @@
 -- kontor.fork: copies of a game at a decision, for search (docs/bots.md).
 --
--- A game is its step list, so the plain copy is a replay from the start,
+-- A game is its step record, so the plain copy is a replay from the start,
 -- whose cost grows with the game. A rule set whose R.play picks up from its
 -- state at g:begin_turn declares R.resumes_at_turn = true; then a copy is
 -- the state saved when the current turn began (rule fields, turn, RNG),
@@ -220,10 +220,10 @@ end
 -- end when there is none).
 local function secret_from(game)
   if game.kind == "orders" then return game.ostart + 1 end
-  if game.kind ~= "all" then return #game.hist + 1 end
+  if game.kind ~= "all" then return #game.rec + 1 end
   local n = 0
   for _ in pairs(game.chosen) do n = n + 1 end
-  return #game.hist - n + 1
+  return #game.rec - n + 1
 end
 
 -- R.resampled(g), if the rule set declares it: the hidden cards were dealt
@@ -245,7 +245,7 @@ local function restart(R, params, origin, hook)
     game.origin = origin
     return game
   end
-  local game = setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
+  local game = gamemod.new_copy(R, params)
   gamemod.start_hooked(game, hook)
   return game
 end
@@ -365,7 +365,8 @@ local REPLAYS = setmetatable({}, { __mode = "k" })
 
 function M.base(game, seat)
   local R = game.R
-  local hseat, hidx, n = game.hseat, game.hidx, #game.hist
+  local rec = game.rec
+  local n = #rec
   local first_secret = secret_from(game)
   local origin = game.origin
   -- all steps from the origin: the origin's own, then the game's
@@ -375,8 +376,9 @@ function M.base(game, seat)
   end
   local n0 = #all_seat
   for i = 1, n do
-    if i < first_secret or hseat[i] == seat then
-      all_seat[#all_seat + 1], all_idx[#all_idx + 1] = hseat[i], hidx[i]
+    local s = rec:seat(i)
+    if i < first_secret or s == seat then
+      all_seat[#all_seat + 1], all_idx[#all_idx + 1] = s, rec:option(i)
     end
   end
   -- the replay so far, if it is a prefix of these steps (undo, a secret
@@ -461,8 +463,8 @@ function M.copy(base)
     if not ok then error(err, 0) end
   end
   if snap then
-    -- the copy's own step list starts at its decision
-    game.hist, game.hseat, game.hidx, game.hstop = core.options.steps(64)
+    -- the copy's own step record starts at its decision
+    game.rec = core.steps(64)
     game.origin = base
   end
   return game, memo
@@ -502,8 +504,8 @@ function M.twin(base, rng, swaps)
   for i = 1, #base.steps_seat do
     if not raw_step(twin, base.steps_seat[i], base.steps_idx[i]) then return nil end
   end
-  -- the twin's own step list starts at its decision: its origin holds the rest
-  twin.hist, twin.hseat, twin.hidx, twin.hstop = core.options.steps(64)
+  -- the twin's own step record starts at its decision: its origin holds the rest
+  twin.rec = core.steps(64)
   twin.origin = origin
   return twin
 end

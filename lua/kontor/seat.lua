@@ -265,7 +265,7 @@ end
 -- everything it cannot see dealt again with rng.
 function METHODS.sample(v, game, seat, rng)
   local c = BASE[v]
-  local ctx, n = game.ctx, #game.hist
+  local ctx, n = game.ctx, game:step_count()
   if not (c and c.ctx == ctx and c.n == n) then
     c = { ctx = ctx, n = n, base = fork.base(game, seat) }
     BASE[v] = c

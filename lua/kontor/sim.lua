@@ -7,6 +7,7 @@
 
 local core = require "kontor.core"
 local gamemod = require "kontor.game"
+local errors = require "kontor.errors"
 local rules = require "kontor.rules"
 
 local M = {}
@@ -48,11 +49,7 @@ function M.run(opts)
     R, err = rules.load(R or "sea_merchants", opts.variants)
     if not R then error(err, 0) end
   end
-  local players = opts.players or R.players.default
-  if math.type(players) ~= "integer" or players < R.players.min or players > R.players.max then
-    error(string.format("%s is for %d to %d players, not %s", R.name, R.players.min,
-      R.players.max, tostring(players)), 0)
-  end
+  local players = gamemod.players_for(R, opts.players)
   local games = opts.games or 100
   local seed = opts.seed or 1
   local options, oerr = rules.resolve_options(R, opts.options)
@@ -71,7 +68,10 @@ function M.run(opts)
                      options = options }
     local bot = core.rng(derive(gseed, 0))
     local pok, game = pcall(M.playout, R, params, bot, opts.check, true)
-    if not pok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
+    if not pok then
+      errors.raise(errors.of_script(game), string.format("game %d (seed %d): %s", i, gseed, tostring(game)),
+        { game = i, seed = gseed, why = tostring(game) }, 0)
+    end
     local res = game:result()
     turns = turns + res.turns
     steps = steps + game:step_count()

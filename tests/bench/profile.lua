@@ -40,7 +40,7 @@ for i = 1, games do
   local game = gamemod.new(R, params, true)
   debug.sethook(game.co, hook, "", 97)
   game:play_random(core.rng(core.derive_seed(gseed, 0)))
-  steps = steps + #game.hist
+  steps = steps + game:step_count()
 end
 local keys = {}
 for k in pairs(tally) do keys[#keys + 1] = k end

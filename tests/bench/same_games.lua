@@ -36,7 +36,7 @@ for i = 1, games do
     local params = { rules = R.name, players = players, names = names, seed = gseed, options = options }
     local game = gamemod.playout(R, params, bot, nil, false, true)   -- as kontor sim: no step texts
     local res = game:result()
-    steps, turns, scores = steps + #game.hist, res.turns, res.scores
+    steps, turns, scores = steps + game:step_count(), res.turns, res.scores
   else
     local n
     turns, n, scores = plain(function(m) return bot:below(m) + 1 end, players, core.rng(gseed))

@@ -44,11 +44,14 @@ for _, turn in ipairs { 5, 35 } do
     local gm = require "kontor.game"
     for _ = 1, 50 do
       local c = gm.new(g.R, g.params, true)
-      for i = 1, #g.hist do c:step(g.hseat[i], g.hidx[i]) end
+      for i = 1, g:step_count() do
+        local seat, _, k = g:step_at(i)
+        c:step(seat, k)
+      end
     end
     local replay = (os.clock() - t2) / 50 * 1e6
     copies[#copies + 1] = string.format("copy at turn %d (step %d, %d steps replayed): %.1f us; a sample (copy and deal of the unseen cards): %.1f us; a replay from the start: %.1f us",
-      turn, #g.hist, #base.steps_seat, (t1 - t0) / reps * 1e6, (t2 - t1) / reps * 1e6, replay)
+      turn, g:step_count(), #base.steps_seat, (t1 - t0) / reps * 1e6, (t2 - t1) / reps * 1e6, replay)
   end
 end
 

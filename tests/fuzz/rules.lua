@@ -15,7 +15,8 @@ return function(data)
   f:close()
   local ok, g = pcall(kontor.new_game, { rules = path, seed = 1, quiet = true })
   if not ok then
-    assert(type(g) == "string", "new_game raised a " .. type(g))
+    -- an error value (kontor.errors) with a kind and a message
+    assert(kontor.errors.kind(g) and type(g.message) == "string", "new_game raised a " .. type(g))
     return
   end
   local bot = kontor.core.rng(1)

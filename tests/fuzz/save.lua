@@ -27,6 +27,6 @@ return function(data)
   f:write(data)
   f:close()
   local g, lerr = kontor.load_game(tmp)
-  assert(g or type(lerr) == "string", "load_game: no message")
+  assert(g or (kontor.errors.kind(lerr) and type(lerr.message) == "string"), "load_game: no message")
   if g then json.encode(g:state()) end
 end

@@ -357,16 +357,16 @@ describe("copies for search", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 3, seed = 4 }
     for _ = 1, 12 do g:step(decider(g), 1) end
     local copy = fork.copy(fork.base(g, decider(g)))
-    local n = #copy.hist
+    local n = copy:step_count()
     fork.step(copy, decider(copy), 1)
-    assert.are.equal(n + 1, #copy.hist)
-    assert.are.equal(false, copy.hist[n + 1])
-    assert.are.equal(1, copy.hidx[n + 1])
+    assert.are.equal(n + 1, copy:step_count())
+    assert.is_false(rawget(copy, "texts"))
+    assert.are.equal(1, copy.rec:option(n + 1))
     local ok, err = pcall(copy.moves, copy)
     assert.is_false(ok)
     assert.truthy(err:find("a copy of a game for search (kontor.fork) keeps its steps as option numbers, not texts",
       1, true), err)
-    assert.are.equal(12, #g.hist)                            -- the game itself keeps its texts
+    assert.are.equal(12, #g.texts)                           -- the game itself keeps its texts
     assert.are.equal("string", type(g:moves()[1]))
   end)
 

@@ -59,6 +59,13 @@ end
 
 -- Applies a list of "seat: text" steps one step at a time, by option number
 -- (so no step text is parsed).
+-- The game's steps in the order taken: { {seat, text, option}, ... }.
+local function steps_of(g)
+  local out = {}
+  for i = 1, g:step_count() do out[i] = { g:step_at(i) } end
+  return out
+end
+
 local function replay_steps(g, actions)
   for i, a in ipairs(actions) do
     local seat, text = a:match("^(%d+): (.*)$")
@@ -900,7 +907,8 @@ describe("replay", function()
       write(path, content)
       local g, err = kontor.load_game(path)
       assert.is_nil(g)
-      assert.are.equal("string", type(err))
+      assert.are.equal("string", type(err.message))
+      assert.truthy(err.kind == "file" or err.kind == "rules", err.kind)
       assert.is_truthy(err:find(path, 1, true), err)
       if want then assert.is_truthy(err:find(want, 1, true), err) end
       return err
@@ -1227,11 +1235,12 @@ describe("options as data", function()
     assert.are.same({ "1: load fish on ship 2", "2: play fish on slots 1,4" }, g:actions())
   end)
 
-  it("the random bot records each step's text, made without making the option", function()
+  it("the random bot records each step; its text is made from the record when asked", function()
     local R = kontor.load_rules(write(tmp("data_opts.lua"), DATA))
     local g = kontor.new_game { rules = R, seed = 3, quiet = true }
     g:play_random(kontor.core.rng(4))
-    for i = 1, #g.hist do assert.are.equal("string", type(g.hist[i])) end
+    assert.is_false(rawget(g, "texts"))                          -- none made yet
+    for i = 1, g:step_count() do assert.are.equal("string", type(select(2, g:step_at(i)))) end
     local moves = g:moves()
     assert.are.equal(2, #moves)
     assert.truthy(moves[1]:match("^1: load fish on ship %d$") or moves[1] == "1: pass", moves[1])
@@ -1247,18 +1256,16 @@ describe("options as data", function()
     with:play_random(kontor.core.rng(5))
     local without = kontor.new_game { rules = R, players = 4, seed = 11, quiet = true }
     without:play_random(kontor.core.rng(5), nil, nil, false)
-    assert.are.equal(#with.hist, #without.hist)
-    assert.are.equal(false, without.hist[#without.hist])       -- no text made yet
-    assert.are.same(with.hidx, without.hidx)
+    assert.are.equal(with:step_count(), without:step_count())
+    assert.is_false(rawget(without, "texts"))                    -- no text made yet
     assert.are.same(with:result(), without:result())
     assert.are.same(with:moves(), without:moves())             -- made now
-    assert.are.same(with.hist, without.hist)
-    assert.are.same(with.hstop, without.hstop)
+    assert.are.same(steps_of(with), steps_of(without))
     -- and undo, from a fresh game played the same way
     local again = kontor.new_game { rules = R, players = 4, seed = 11, quiet = true }
     again:play_random(kontor.core.rng(5), nil, nil, false)
     assert.are.equal(3, again:undo(3))
-    assert.are.same({ table.unpack(with.hist, 1, #with.hist - 3) }, again.hist)
+    assert.are.same({ table.unpack(steps_of(with), 1, with:step_count() - 3) }, steps_of(again))
     assert.are.equal(json.encode(with:state()), json.encode(again:redo(3) and again:state()))
   end)
 
@@ -1277,11 +1284,10 @@ describe("options as data", function()
         old:play_random(kontor.core.rng(8), nil, nil, texts)
         local new = gamemod.playout(R, params, kontor.core.rng(8), nil, texts, true)
         assert.are.equal("over", new.kind)
-        assert.are.same(old.hseat, new.hseat)
-        assert.are.same(old.hidx, new.hidx)
+        assert.are.equal(old:step_count(), new:step_count())
         assert.are.same(old:result(), new:result())
         assert.are.same(old:moves(), new:moves())
-        assert.are.same(old.hist, new.hist)
+        assert.are.same(steps_of(old), steps_of(new))
       end
     end
     -- a script that fails before or at its first decision fails as new_game does
@@ -1295,41 +1301,40 @@ describe("options as data", function()
     end
   end)
 
-  it("a playout without texts keeps its steps in the bot; the lists are made when read, as play_random's", function()
+  it("a playout keeps its steps in the game's record; texts are made when read, as play_random's", function()
     local gamemod = require "kontor.game"
     local rules = require "kontor.rules"
     local R = assert(rules.load("tests/rulesets/race.lua"))
-    -- about 570 steps: the bot's buffer (256 steps at first) grows twice
+    -- about 570 steps: the record (256 steps at first) grows twice
     local params = { rules = R.name, players = 2, names = { "A", "B" }, seed = 4,
                      options = rules.resolve_options(R, { target = 300 }) }
     local old = gamemod.new(R, params, true)
     old:play_random(kontor.core.rng(2), nil, nil, false)
     local new = gamemod.playout(R, params, kontor.core.rng(2), nil, false, true)
-    assert.is_nil(rawget(new, "hist"))                 -- nothing made yet
+    assert.is_false(rawget(new, "texts"))                -- nothing made yet
     assert.is_true(new:step_count() > 512)
-    assert.are.equal(#old.hist, new:step_count())
+    assert.are.equal(old:step_count(), new:step_count())
     assert.are.same(old:result(), new:result())
-    assert.is_nil(rawget(new, "hist"))                 -- the result does not need them
-    assert.are.same(old.hseat, new.hseat)              -- made now
-    assert.are.same(old.hidx, new.hidx)
-    assert.are.equal(false, new.hist[#new.hist])       -- no text made yet
-    assert.are.same({}, new.hstop)
-    assert.are.equal(#old.hist, new:step_count())
-    assert.are.same(old:moves(), new:moves())          -- texts by replaying, as before
-    assert.are.same(old.hist, new.hist)
+    assert.is_false(rawget(new, "texts"))                -- the result does not need them
+    local seat, _, k = new:step_at(new:step_count())   -- made now, by replaying
+    assert.are.same({ old:step_at(old:step_count()) }, { new:step_at(new:step_count()) })
+    assert.are.same({ seat, k }, { new.rec:seat(new:step_count()), new.rec:option(new:step_count()) })
+    assert.are.same(old:moves(), new:moves())
+    assert.are.same(steps_of(old), steps_of(new))
     assert.are.equal(2, new:undo(2))
-    assert.are.equal(#old.hist - 2, #new.hist)
+    assert.are.equal(old:step_count() - 2, new:step_count())
+    local bad, why = pcall(new.step_at, new, 0)
+    assert.is_false(bad)
+    assert.truthy(why:find(("bad argument #1 to 'step_at' (a step 1..%d expected, got 0)"):format(new:step_count()),
+      1, true), why)
     -- the bot's own checks
     local rng = kontor.core.rng(1)
-    local made, err = pcall(kontor.core.random_bot, rng, false, {}, false, false, 10, false)
+    local made, err = pcall(kontor.core.random_bot, rng, {}, 10)
     assert.is_false(made)
-    assert.truthy(err:find("bad argument #3 to 'kontor.core.random_bot' (false, as the step lists before it expected, got table)", 1, true), err)
-    made, err = pcall(kontor.core.random_bot, rng, false, false, false, false, 10, true)
+    assert.truthy(err:find("bad argument #2 to 'kontor.core.random_bot' (kontor.Steps expected, got table)", 1, true), err)
+    made, err = pcall(kontor.core.random_bot, rng, kontor.core.steps(), "many")
     assert.is_false(made)
-    assert.truthy(err:find("makes no texts", 1, true), err)
-    made, err = pcall(kontor.core.bot_lists, print)
-    assert.is_false(made)
-    assert.truthy(err:find("random bot expected", 1, true), err)
+    assert.truthy(err:find("bad argument #3 to 'kontor.core.random_bot' (number expected, got string)", 1, true), err)
   end)
 
   local cases = {
@@ -1635,7 +1640,7 @@ return R]]))
       .. "were asked: option 2 has an entry that is not a string or a whole number"   -- at the script's line
     assert.truthy(tostring(err):find(want, 1, true), tostring(err))
     assert.are.same({ "b 2", "c" }, g:options())   -- the game is as it was
-    assert.are.equal(0, #g.hist)
+    assert.are.equal(0, g:step_count())
     local sim = kontor.new_game { rules = R, seed = 1, quiet = true }
     local sim_ok, sim_err = pcall(sim.play_random, sim, kontor.core.rng(1), nil, nil, false)
     assert.is_false(sim_ok)
@@ -1647,7 +1652,8 @@ return R]]))
     R.constraints[1] = { check = function() end }
     local made, err = pcall(kontor.new_game, { rules = R })
     assert.is_false(made)
-    assert.are.equal("race: R.constraints[1] must name its decisions: decisions = { \"name\", ... }", err)
+    assert.are.equal("rules", err.kind)
+    assert.are.equal("race: R.constraints[1] must name its decisions: decisions = { \"name\", ... }", tostring(err))
   end)
 end)
 

@@ -320,7 +320,8 @@ describe("a hostile rule-set file", function()
     local path = write(tmp(name), text)
     local okk, err = pcall(kontor.new_game, { rules = path })
     assert.is_false(okk)
-    assert.are.equal("string", type(err))
+    assert.is_true(kontor.errors.KINDS[err.kind])      -- an error value (kontor.errors)
+    assert.are.equal("string", type(err.message))
     -- the host still works
     local g = kontor.new_game { rules = RACE, seed = 1 }
     assert(g:apply(1))

@@ -493,7 +493,7 @@ pty("kontor in a terminal (tmux)", function()
     t:send("C-u", "g.", "Tab", "Tab")
     local s = t:wait_for("players", 3, true)
     assert.truthy(s and has(s, "names") and has(s, "apply("), s)
-    for _, internal in ipairs { "co", "hist", "hseat", "hidx", "future", "ctx", "by_seat" } do
+    for _, internal in ipairs { "co", "hist", "rec", "texts", "future", "ctx", "by_seat" } do
       assert.falsy(s:find("%f[%w_]" .. internal .. "%f[^%w_]"), internal .. " offered:\n" .. s)
     end
     t:stop()

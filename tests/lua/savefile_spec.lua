@@ -173,7 +173,9 @@ describe("loading a bad save file", function()
     if g then
       return "loaded", g
     end
-    assert.are.equal("string", type(err), label)
+    -- an error value (kontor.errors): the file, or a move it holds that does not replay
+    assert.truthy(err.kind == "file" or err.kind == "rules", label .. ": " .. tostring(err.kind))
+    assert.are.equal("string", type(err.message), label)
     assert(err:find(p, 1, true), label .. ": the message does not name the file: " .. err)
     return "refused", err
   end
@@ -226,9 +228,9 @@ describe("loading a bad save file", function()
 
   it("huge, deeply nested or binary: a clear error, quickly", function()
     local _, e1 = try(("["):rep(100000), "nested arrays")
-    assert.is_string(e1)
+    assert.is_string(e1.message)
     local _, e2 = try("\0\1\2\255" .. ("\0"):rep(1000), "binary")
-    assert.is_string(e2)
+    assert.is_string(e2.message)
     local doc = json.decode(good_text)
     doc.actions = {}
     for i = 1, 20000 do doc.actions[i] = "1: no such action" end

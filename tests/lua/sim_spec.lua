@@ -1,5 +1,5 @@
 -- Simulations: the fast path (the bot answers inside the game's coroutine,
--- lua/l_bot.c) must play exactly the games the step-by-step driver plays,
+-- lua/engine/playout.c) must play exactly the games the step-by-step driver plays,
 -- under the same limits.
 
 local json = kontor.core.json

@@ -257,9 +257,8 @@ end
 function Rec:checker(game)
   local last, name = 0, nil
   return function()
-    local hist = game.hist
-    local n = #hist
-    if n > last then self:step(name, hist[n]); last = n end
+    local n = game:step_count()
+    if n > last then self:step(name, select(2, game:step_at(n))); last = n end
     name = game.dname
   end
 end

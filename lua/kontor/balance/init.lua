@@ -56,11 +56,7 @@ function M.load(setup)
   local R, err = rules.load(setup.rules or "sea_merchants", setup.variants)
   if not R then error(err, 0) end
   moves.instrument(R, setup.moves)     -- the worth each turn; with moves, what players do
-  local players = setup.players or R.players.default
-  if math.type(players) ~= "integer" or players < R.players.min or players > R.players.max then
-    error(string.format("%s is for %d to %d players, not %s", R.name, R.players.min,
-      R.players.max, tostring(players)), 0)
-  end
+  local players = gamemod.players_for(R, setup.players)
   local options, oerr = rules.resolve_options(R, setup.options)
   if not options then error(oerr, 0) end
   local names = {}
@@ -184,7 +180,7 @@ local function play_with_bots(L, game, gseed, cov)
     local name = game.dname
     local k = players[seat]:choose(seatmod.view(game, seat))   -- seat registry: a seat view
     game:step(seat, k)
-    if cov then cov:step(name, game.hist[#game.hist]) end
+    if cov then cov:step(name, select(2, game:step_at(game:step_count()))) end
   end
   error("the game did not end within 100000 steps", 0)
 end

@@ -10,12 +10,12 @@
 -- options (the table the script passed: no text is made) in a queue per
 -- seat and tail-calls the engine's method, so an error in the script's
 -- arguments still names the script's line. After the game, the step record
--- (game.hseat, game.hidx: the seat and option number of each step) says
+-- (game.rec, kontor.Steps: the seat and option number of each step) says
 -- which option each queued decision took; only then is the chosen option's
 -- kind found, once per distinct option text (a cache).
 --
 -- Reads of the engine (kept few, for the coordinator): game.ctx (the `g`
--- of the game), game.hseat and game.hidx (the step record), and the ctx
+-- of the game), game.rec (the step record), and the ctx
 -- fields choose, choose_from, choose_all, begin_turn.
 
 local measures = require "kontor.balance.measures"
@@ -286,19 +286,19 @@ function M.of_game(game)
   local rec = REC[game.ctx]
   if not rec then return nil end
   if not rec.q then return nil, rec.finish end
-  local hseat, hidx = game.hseat, game.hidx
+  local steps = game.rec                  -- the step record (kontor.Steps)
   local qs = rec.q
   local counts, pos = {}, {}
   for s = 1, #qs do pos[s] = 0 end
   local decisions, options, single = 0, 0, 0
-  for i = 1, #hidx do
-    local seat = hseat[i]
+  for i = 1, #steps do
+    local seat = steps:seat(i)
     local q = qs[seat]
     local j = q and pos[seat] + 3
     if q and j <= q.n then
       pos[seat] = j
       local name, opts, family = q[j - 2], q[j - 1], q[j]
-      local key, n = key_of(name, opts, family, hidx[i])
+      local key, n = key_of(name, opts, family, steps:option(i))
       local c = counts[key]
       if not c then c = {}; counts[key] = c end
       c[seat] = (c[seat] or 0) + 1

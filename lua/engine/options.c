@@ -1,5 +1,5 @@
 /*
- * l_options.c - the options of a decision, as data.
+ * options.c - the options of a decision, as data: kontor.core.options.
  *
  * A rule script gives each decision a list of options. An option is a
  * string (its text) or a plain list of words and whole numbers, such as
@@ -20,7 +20,6 @@
  *   same(a, b) -> boolean                   same canonical text (allocates nothing)
  *   extends(list, option) -> boolean        some option of list extends option's text
  *                                            at a word boundary (' ' or ',')
- *   steps(n) -> 4 tables                    the step lists, with room for n steps
  *   draw(rng, options, name [, weights]) -> k   g:chance by the RNG (checks as check, and the weights)
  *   expand(family, seat, name, players) -> list   the options of a family (g:choose_from), checked
  *   pick(family, k) -> values               the entries option k of a family takes from its lists
@@ -34,6 +33,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "engine/engine.h"
 #include "rng.h"
 
 /* Options per decision, and entries per option. */
@@ -190,7 +190,7 @@ static int word_begins(lua_State *L, int s, int t) {
     return yes;
 }
 
-int kn_option_same(lua_State *L, int a, int b) {
+static int kn_option_same(lua_State *L, int a, int b) {
     struct cursor x, y;
     if (lua_rawequal(L, a, b)) return 1;
     if (lua_type(L, a) == LUA_TSTRING && lua_type(L, b) == LUA_TSTRING) return 0;
@@ -229,7 +229,7 @@ static int option_extends(lua_State *L, int opt, int prefix) {
     }
 }
 
-int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt) {
+static int kn_option_extends_any(lua_State *L, int list, lua_Integer n, int opt) {
     list = lua_absindex(L, list);
     opt = lua_absindex(L, opt);
     for (lua_Integer i = 1; i <= n; i++) {
@@ -269,7 +269,7 @@ static const char *piece(lua_State *L, int idx, char *num, size_t *len, int *is_
 
 #define TEXT_SMALL 256
 
-void kn_push_text_of(lua_State *L, int first, int n) {
+static void kn_push_text_of(lua_State *L, int first, int n) {
     char small[TEXT_SMALL], num[24];
     size_t len = 0;
     int prev_num = 0;
@@ -325,7 +325,7 @@ static void push_text_slowly(lua_State *L, int idx) {
     luaL_pushresult(&b);
 }
 
-void kn_option_push_text(lua_State *L, int idx) {
+static void kn_option_push_text(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
     int t = lua_type(L, idx);
     if (t == LUA_TSTRING) {
@@ -517,7 +517,7 @@ static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *s
 
 /* The boundary check of g:choose_from, as kn_options_check's: returns the
  * number of options, or raises at the rule script's line. Fills `shape`
- * (struct kn_family, lua/binding.h) for kn_family_push_option. */
+ * (struct kn_family, lua/engine/engine.h) for kn_family_push_option. */
 lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, lua_Integer players,
                             const char *what, struct kn_family *shape) {
     family = lua_absindex(L, family);
@@ -572,9 +572,8 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
     return count;
 }
 
-/* Pushes option k (1..count) of the family at `family`, checked, with the
- * shape its check gave: a new list, entry i the word of entry i or the
- * choice option k takes from its list (the last list varies fastest). */
+/* The choice option k takes from each list of the family: pick[i] for
+ * each entry i with shape->size[i] > 0 (the last list varies fastest). */
 void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *pick) {
     lua_Integer rest = k - 1;
     for (int i = shape->n; i >= 1; i--) {
@@ -585,19 +584,10 @@ void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *
     }
 }
 
-void kn_family_push_entries(lua_State *L, int family, const struct kn_family *shape, const lua_Integer *pick) {
-    family = lua_absindex(L, family);
-    luaL_checkstack(L, shape->n + 4, "a family's entries");
-    for (int i = 1; i <= shape->n; i++) {
-        lua_rawgeti(L, family, i);
-        if (shape->size[i] > 0) {
-            lua_rawgeti(L, -1, pick[i]);
-            lua_replace(L, -2);
-        }
-    }
-}
-
-void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape) {
+/* Pushes option k (1..count) of the family at `family`, checked, with the
+ * shape its check gave: a new list, entry i the word of entry i or the
+ * choice option k takes from its list. */
+static void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct kn_family *shape) {
     lua_Integer pick[KN_MAX_WORDS + 1];
     family = lua_absindex(L, family);
     kn_family_picks(shape, k, pick);
@@ -615,7 +605,7 @@ void kn_family_push_option(lua_State *L, int family, lua_Integer k, const struct
 /* Pushes the entries of the option at `option` (made by
  * kn_family_push_option) that came from the family's lists; returns how
  * many. */
-int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape) {
+static int kn_family_push_values(lua_State *L, int option, const struct kn_family *shape) {
     int lists = 0;
     option = lua_absindex(L, option);
     luaL_checkstack(L, shape->n, "a family's choices");
@@ -744,15 +734,6 @@ static int opt_draw(lua_State *L) {
     return 1;
 }
 
-/* steps(n) -> the four step lists, the first three with room for n. */
-static int opt_steps(lua_State *L) {
-    int n = (int)luaL_checkinteger(L, 1);
-    luaL_argcheck(L, n >= 0 && n <= 1 << 20, 1, "0..2^20 expected");
-    for (int i = 0; i < 3; i++) lua_createtable(L, n, 0);
-    lua_createtable(L, 0, 0);                   /* stops: rare */
-    return 4;
-}
-
 static int opt_text(lua_State *L) {
     luaL_checkany(L, 1);
     kn_option_push_text(L, 1);
@@ -859,7 +840,6 @@ static const luaL_Reg opt_funcs[] = {
     {"texts", opt_texts},
     {"same", opt_same},
     {"extends", opt_extends},
-    {"steps", opt_steps},
     {"draw", opt_draw},
     {"expand", opt_expand},
     {"pick", opt_pick},

@@ -1,0 +1,40 @@
+/*
+ * engine.h - the engine's own C (lua/engine/): what the game driver needs
+ * done in C that is not a type binding (those are lua/l_*.c).
+ *
+ *   options.c   kontor.core.options: a decision's options as data, the
+ *               boundary check of g:choose, texts made on demand
+ *   playout.c   kontor.core.random_bot: the simulation's bot, answering
+ *               inside the game's coroutine
+ *
+ * Each open function expects the kontor.core module table at the top of
+ * the stack and leaves the stack as it found it (lua/l_core.c calls them).
+ */
+#ifndef KONTOR_ENGINE_H
+#define KONTOR_ENGINE_H
+
+#include <lua.h>
+
+void kn_open_options(lua_State *L);
+void kn_open_playout(lua_State *L);
+
+/* The boundary check of g:choose: n, or raises at the rule script's line
+ * (players > 0: the seat must be 1..players). */
+lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
+                             const char *what);
+
+/* A family of options (g:choose_from). Its check returns the number of
+ * options, or raises at the rule script's line, and gives its shape: n
+ * entries, size[i] the choices of entry i if it is a list, 0 if it is a
+ * word or a number. */
+struct kn_family {
+    int n;
+    lua_Integer size[64 + 1];
+};
+lua_Integer kn_family_check(lua_State *L, int family, int seat, int name, lua_Integer players,
+                            const char *what, struct kn_family *shape);
+/* The choice option k takes from each list of the family: pick[i] for
+ * each entry i with shape->size[i] > 0. */
+void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *pick);
+
+#endif

@@ -1,0 +1,121 @@
+-- kontor.errors: the errors a front end acts on, as data.
+--
+-- An error value has a `kind` and a `message` (what a person reads), and
+-- may carry fields of its own (kontor sim's failing game: `game`, `seed`,
+-- `why`). Front ends read `.kind` (and those fields), never the text:
+--
+--   usage     what was asked for does not fit: an unknown rule set or
+--             variant, players out of range, a bad option, name or seed
+--   rules     a rule or variant script is broken or fails while it runs
+--             (a syntax error, an error in R.setup, a move that no longer
+--             replays under the rules)
+--   limit     a rule script reached a limit of the sandbox (time, work,
+--             memory)
+--   file      a file cannot be read, written or understood (a save file)
+--   protocol  a request of kontor serve that is not of the protocol
+--
+-- A value prints as its message (tostring, ..), and string methods read
+-- the message (err:find(...), err:match(...)): code that treated errors
+-- as text goes on working.
+
+local M = {}
+
+M.KINDS = { usage = true, rules = true, limit = true, file = true, protocol = true }
+
+local Error = {}
+local function message(e) return rawget(e, "message") end
+
+Error.__name = "kontor.Error"
+Error.__tostring = message
+Error.__concat = function(a, b)
+  if getmetatable(a) == Error then a = message(a) end
+  if getmetatable(b) == Error then b = message(b) end
+  return a .. b
+end
+-- err:find(...), err:match(...), ...: the string methods, on the message
+Error.__index = function(_, k)
+  local f = string[k]
+  if f then return function(self, ...) return f(message(self), ...) end end
+  return nil
+end
+
+-- "file:line: " of the function `level` levels above the caller, as
+-- error() puts before a message (nothing for a C function).
+local function where(level)
+  local info = debug.getinfo(level + 2, "Sl")
+  if info and info.currentline > 0 then return info.short_src .. ":" .. info.currentline .. ": " end
+  return ""
+end
+
+-- A new error value: `fields` (optional) are copied into it.
+function M.new(kind, msg, fields)
+  if not M.KINDS[kind] then error("kontor.errors: no error kind '" .. tostring(kind) .. "'", 2) end
+  local e = { kind = kind, message = tostring(msg) }
+  for k, v in pairs(fields or {}) do
+    if e[k] == nil then e[k] = v end
+  end
+  return setmetatable(e, Error)
+end
+
+-- Raises an error value. `level` as error()'s: 1 (the default) names the
+-- function that called raise, 2 its caller, 0 adds no position. An error
+-- value given as `msg` is raised as it is.
+function M.raise(kind, msg, fields, level)
+  if M.is(msg) then error(msg, 0) end
+  level = level or 1
+  if level > 0 and type(msg) == "string" then msg = where(level) .. msg end
+  error(M.new(kind, msg, fields), 0)
+end
+
+-- Raises the error value e, its message led by the position `level`
+-- names (as raise's).
+function M.throw(e, level)
+  level = level or 1
+  if level > 0 then e.message = where(level) .. e.message end
+  error(e, 0)
+end
+
+-- Whether v is an error value.
+function M.is(v)
+  return getmetatable(v) == Error
+end
+
+-- The kind of an error value; nil for anything else.
+function M.kind(v)
+  if getmetatable(v) == Error then return rawget(v, "kind") end
+  return nil
+end
+
+-- The message of an error value, or tostring(v).
+function M.message(v)
+  if getmetatable(v) == Error then return message(v) end
+  return tostring(v)
+end
+
+-- The kind of what a rule script's call raised (kontor.core.sandbox's
+-- messages: docs/security.md): a limit, else an error of the script.
+-- The engine's one reading of its own C's text.
+function M.of_script(msg)
+  if M.is(msg) then return M.kind(msg) end
+  local first = tostring(msg):match("^[^\n]*")
+  if first:match("limit reached") or first:match("not enough memory") then return "limit" end
+  return "rules"
+end
+
+-- A failure of kontor.rules.load as an error value: kind "rules" when a
+-- script is broken (the message names file.lua:line, or file.lua: then
+-- why), its field `script` that line without a "variant NAME: " prefix;
+-- else kind "usage" (an unknown name, a variant that does not fit, a bad
+-- option), its field `lists_available` true when the message already
+-- lists the names there are. The engine's one reading of the loader's text.
+function M.of_load(msg)
+  if M.is(msg) then return msg end
+  local first = tostring(msg):match("^[^\n]*")
+  local inner = first:match("^variant [^%s:]+: (.*)$") or first
+  if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then
+    return M.new("rules", msg, { script = inner })
+  end
+  return M.new("usage", msg, { lists_available = first:find("(available:", 1, true) ~= nil })
+end
+
+return M

@@ -1,0 +1,517 @@
+-- kontor.game.context: the rule-facing side of a game, what a rule script
+-- gets as `g` (docs/api.md): g:choose, g:choose_from, g:choose_all,
+-- g:choose_orders, g:chance, g:log, g:stat, ... Each g:choose yields a
+-- token (PLAYER, ALL, CHANCE, ORDERS) to the engine (game/driver.lua),
+-- unless a simulation's bot answers inside (game/playout.lua).
+
+local core = require "kontor.core"
+local sandbox = require "kontor.sandbox"
+
+local csb = core.sandbox
+-- Options as data (lua/engine/options.c): check at the boundary, texts on demand.
+local copt = core.options
+local check_options, option_text = copt.check, copt.text
+local expand, pick = copt.expand, copt.pick
+local yield = coroutine.yield
+local format = string.format
+
+local M = {}
+
+-- What g:choose, g:choose_all and g:chance yield to the engine: tokens no
+-- rule script can name, so a script's own coroutine.yield from the game's
+-- thread is an error (settle), never a decision with unchecked options.
+local PLAYER, ALL, CHANCE, ORDERS = {}, {}, {}, {}
+
+-- GAMES[ctx]: the game whose rule-facing table ctx is, where no rule
+-- script can reach or replace it. The engine's own facts of a game live
+-- on the game itself, each game its own: its number of seats
+-- (game.players; the engine reads this, not g.players, which a script may
+-- replace), its stat counts (game._stats, g:stat), the simulation's bot
+-- answering its decisions inside the coroutine (game._bot, Game:play_random)
+-- and fork.lua's turn hook (game._turn_hook). Weak keys: nothing here
+-- outlives its game.
+local GAMES = setmetatable({}, { __mode = "k" })
+-- The game (its rule-facing table) and the seat whose order entry the
+-- simulation runs inside (g:choose_orders), which g:choose checks; where
+-- no script can change them. (Two locals, not a weak table: a table
+-- lookup that finds nothing costs more than the whole check.)
+local entering_ctx, entering_seat = nil, nil
+-- The game the simulation's bot is playing inside now, that bot and the
+-- game's seats (play_random_inside): g:choose's first test, so that a
+-- simulation's step reads locals, not GAMES (a weak table).
+local sim_ctx, sim_bot, sim_players = nil, nil, nil
+
+local Ctx = {}
+
+-- The options R.constraints allow at one decision: `cons` are the
+-- constraints that look at it (see compile_constraints), each a function
+-- (g, seat, decision, text, option) -> a reason, or nil when the option is
+-- allowed. Returns nil when every option is allowed, else the allowed
+-- options and their indices in `options`.
+local copt_allowed = copt.allowed   -- the loop, in C (lua/engine/options.c)
+local function allowed(ctx, cons, seat, name, options)
+  local kept, map = copt_allowed(ctx, cons, seat, name, options)
+  if kept and kept[1] == nil then
+    error(format("the constraints of the variants leave seat %s no option at decision '%s'",
+      tostring(seat), tostring(name)), 3)
+  end
+  return kept, map
+end
+
+-- The error of an order entry's g:choose for another seat.
+local function other_seat(entering, seat)
+  return format("g:choose: seat %d's order entry chose for seat %s (an entry chooses only for its own seat)",
+    entering, tostring(seat))
+end
+
+-- While a simulation's bot plays inside the game (Game:play_random),
+-- game._bot answers decisions without leaving the coroutine. With a
+-- `family` (g:choose_from, `options` its options made), returns the
+-- entries the chosen option takes from the family's lists.
+local function choose_allowed(self, cons, seat, name, options, family)
+  local kept, map = allowed(self, cons, seat, name, options)
+  if kept then options = kept end
+  local bot, k = self == sim_ctx and sim_bot or GAMES[self]._bot
+  if bot then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    k = bot(seat, options)
+  else
+    k = yield(PLAYER, seat, name, options)
+  end
+  if map then k = map[k] end
+  if family then return pick(family, k) end
+  return k
+end
+
+-- The game of `ctx`, or an error at the script's line when a g: method is
+-- called on something else.
+local function game_of(ctx, fname)
+  local game = GAMES[ctx]
+  if game == nil then error(format("%s: call it on the game, as g:%s(...)", fname, fname:match("[%w_]+$")), 3) end
+  return game
+end
+
+-- What an order entry may not do: it must leave the game as it found it,
+-- so that its seat's steps give the same order in any interleaving.
+local function not_in_entry(self, what)
+  local s = self._entering
+  if s then
+    error(format("%s inside seat %d's order entry: an entry only chooses (g:choose) for its own seat "
+      .. "and works on its own copy of the state; do that when the orders are revealed", what, s), 3)
+  end
+end
+
+-- The boundary: check_options raises, at the rule script's line, unless
+-- `options` is a plain list of 1..MAX options (strings, or plain lists of
+-- words and whole numbers), `name` a string and `seat` a seat.
+function Ctx:choose(seat, name, options)
+  local by = self._cons
+  if self == sim_ctx and not (by and by[name]) then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+  end
+  local game = GAMES[self] or game_of(self, "g:choose")
+  local players = game.players
+  if by then
+    local cons = by[name]
+    if cons then
+      check_options(options, seat, name, players)
+      return choose_allowed(self, cons, seat, name, options)
+    end
+  end
+  local bot = game._bot
+  if bot then
+    -- the simulation enters orders inside (g:choose_orders)
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return bot(seat, options, name, players)   -- checks as check_options
+  end
+  check_options(options, seat, name, players)
+  return yield(PLAYER, seat, name, options)
+end
+
+-- g:choose_from(seat, name, family): g:choose of the options a family
+-- stands for (lua/engine/options.c: { "load", { "fish", "wood" }, "on ship",
+-- { 1, 2 } } is the four options "load fish on ship 1" ... "load wood on
+-- ship 2"); returns the entries the chosen option takes from the lists
+-- ("fish", 2). The simulation's bot makes only the option chosen; any other
+-- way makes them all, and goes on exactly as g:choose does.
+function Ctx:choose_from(seat, name, family)
+  local by = self._cons
+  if self == sim_ctx and not (by and by[name]) then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return sim_bot(seat, family, name, sim_players, true)   -- checks as expand
+  end
+  local game = GAMES[self] or game_of(self, "g:choose_from")
+  local players = game.players
+  if by then
+    local cons = by[name]
+    if cons then
+      return choose_allowed(self, cons, seat, name, expand(family, seat, name, players), family)
+    end
+  end
+  local bot = game._bot
+  if bot then
+    if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+    return bot(seat, family, name, players, true)   -- checks as expand
+  end
+  return pick(family, yield(PLAYER, seat, name, expand(family, seat, name, players)))
+end
+
+-- check_seats(seats, players, fname) -> n: a plain list of distinct seats
+-- of this game, at least one; raises at the rule script's line, so it is
+-- called from the g: method itself (lua/engine/options.c).
+local check_seats = copt.seats
+
+function Ctx:choose_all(seats, name, by_seat)
+  if self._entering then not_in_entry(self, "g:choose_all") end
+  local game = GAMES[self] or game_of(self, "g:choose_all")
+  local nseats = check_seats(seats, game.players, "g:choose_all")
+  if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
+    error("g:choose_all: the options by seat must be a plain table", 2)
+  end
+  local lists = {}        -- the engine's own copies: seats and their lists, read raw once
+  for i = 1, nseats do
+    local s = rawget(seats, i)
+    local o = rawget(by_seat, s)
+    check_options(o, s, name, game.players, "g:choose_all")
+    lists[s] = o
+  end
+  seats = { table.unpack(seats, 1, nseats) }
+  by_seat = lists
+  local cons, maps = self._cons, nil
+  cons = cons and cons[name]
+  if cons then
+    local filtered = {}
+    for _, s in ipairs(seats) do
+      local kept, map = allowed(self, cons, s, name, by_seat[s])
+      filtered[s] = kept or by_seat[s]
+      if map then maps = maps or {}; maps[s] = map end
+    end
+    by_seat = filtered
+  end
+  local chosen
+  local bot = game._bot
+  if bot then
+    chosen = {}
+    for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s]) end
+  else
+    chosen = yield(ALL, seats, name, by_seat)
+  end
+  if maps then
+    local out = {}
+    for s, k in pairs(chosen) do out[s] = maps[s] and maps[s][k] or k end
+    return out
+  end
+  return chosen
+end
+
+---------------------------------------------------------------------------
+-- Simultaneous secret orders (docs/api.md, "Secret orders")
+---------------------------------------------------------------------------
+
+-- A seat's order is what its entry returned, handed to the script as it is:
+-- the engine keeps it until the reveal and never reads inside it (the record
+-- is the steps; a copy of the game for search replays the entries).
+local draw = copt.draw
+
+-- g:choose_orders(seats, name, enter) -> { [seat] = order }: every seat in
+-- `seats` enters a whole order at once and in secret. enter(g, seat) runs
+-- once per seat, in its own coroutine; it takes the order's small steps
+-- with g:choose(seat, ...) against its own copy of that seat's state and
+-- returns the order. The steps are revealed, in the order of
+-- `seats`, when the last seat has finished.
+function Ctx:choose_orders(seats, name, enter)
+  not_in_entry(self, "g:choose_orders")
+  local game = GAMES[self] or game_of(self, "g:choose_orders")
+  local nseats = check_seats(seats, game.players, "g:choose_orders")
+  if type(name) ~= "string" then
+    error(format("bad argument #2 to 'choose_orders' (a decision name expected, got %s)", type(name)), 2)
+  end
+  if type(enter) ~= "function" then
+    error(format("bad argument #3 to 'choose_orders' (a function enter(g, seat) expected, got %s)",
+      type(enter)), 2)
+  end
+  seats = { table.unpack(seats, 1, nseats) }
+  if game._bot then
+    -- The simulation's bot answers inside: the seats enter one after the
+    -- other, in the order of `seats`, which records the steps exactly as
+    -- the reveal of an order entered step by step does.
+    -- g:choose checks that an entry chooses only for its own seat
+    -- (entering_ctx, entering_seat).
+    local orders, rng, drafts = {}, sandbox.current_rng, {}
+    sandbox.current_rng = nil
+    self._drafts = drafts
+    for i = 1, nseats do
+      local s = seats[i]
+      local outer_ctx, outer_seat = entering_ctx, entering_seat
+      self._entering, entering_ctx, entering_seat = s, self, s
+      local draft = {}
+      drafts[s] = draft
+      local order = enter(self, s, draft)
+      self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
+      orders[s] = order
+    end
+    sandbox.current_rng, self._drafts = rng, nil
+    return orders
+  end
+  return yield(ORDERS, seats, name, enter)
+end
+
+-- g:draft(seat): while orders are open, the table seat's entry got as its
+-- third argument (its work so far, for R.view and R.board to show that
+-- seat only); nil otherwise.
+function Ctx:draft(seat)
+  local d = self._drafts
+  return d and d[seat]
+end
+
+function Ctx:chance(name, options, weights)
+  if self._entering then not_in_entry(self, "g:chance") end
+  if self._manual_chance then
+    check_options(options, 0, name, nil, "g:chance")
+    return yield(CHANCE, 0, name, options)
+  end
+  local k = draw(self.rng, options, name, weights)   -- checks the options and the weights
+  if not self._quiet then self._log:add(format("chance %s: %s", name, option_text(options[k]))) end
+  return k
+end
+
+-- A decision the rules skip (nobody to ask, or nothing to choose): no
+-- step, but a trace a script can read with g:skipped() (issue 12).
+function Ctx:skip(seat, name, why)
+  local list = rawget(self, "_skipped")
+  list[#list + 1] = { seat = seat, decision = name, why = why, turn = self.turn }
+end
+
+-- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn
+-- begins (only in the engine's own replays for search).
+
+function Ctx:begin_turn(seat)
+  local game = GAMES[self]
+  local hook = game and game._turn_hook
+  if hook then hook(self, seat) end
+  self.turn = self.turn + 1
+  self.active = seat
+end
+
+function Ctx:next_seat(seat)
+  return seat % self.players + 1
+end
+
+-- The seats in turn order from `first`; the list is shared: do not change it.
+function Ctx:turn_order(first)
+  local orders = self._orders
+  local t = orders[first]
+  if not t then
+    t = {}
+    local s = first
+    for i = 1, self.players do t[i] = s; s = s % self.players + 1 end
+    orders[first] = t
+  end
+  return t
+end
+
+function Ctx:log(fmt, ...)
+  if self._quiet then return end
+  if self._entering then not_in_entry(self, "g:log") end
+  if select("#", ...) > 0 then fmt = format(fmt, ...) end
+  self._log:add(fmt)
+end
+
+function Ctx:finish()
+  if self._entering then not_in_entry(self, "g:finish") end
+  csb.finish()
+end
+
+-- g:stat(name [, n]): adds n (default 1) to this game's count of `name`, a
+-- stat the rule set declares in R.stats; kontor sim and compare report it
+-- per game (docs/api.md, "Stats"). Nothing is kept until a script calls it.
+function Ctx:stat(name, n)
+  if type(name) ~= "string" then
+    error(format("bad argument #1 to 'stat' (a stat name expected, got %s)", type(name)), 2)
+  end
+  if n == nil then n = 1 elseif type(n) ~= "number" or n ~= n then
+    error(format("bad argument #2 to 'stat' (a number expected, got %s)", tostring(n)), 2)
+  end
+  local game = GAMES[self]
+  if game == nil then error("g:stat: call it on the game, as g:stat(...)", 2) end
+  local t = game._stats
+  if not t then
+    t = {}
+    game._stats = t
+  end
+  t[name] = (t[name] or 0) + n
+end
+
+-- Joins two strings, each pair built once per game: the memo lives in the
+-- game (ctx._text), so nothing of it outlives the game or reaches another.
+function Ctx:text(a, b)
+  local memo = self._text
+  local t = memo[a]
+  if not t then t = {}; memo[a] = t end
+  local s = t[b]
+  if not s then s = a .. b; t[b] = s end
+  return s
+end
+
+-- The methods are fields of each game's table (new_ctx): a rule script
+-- calls them thousands of times a game, and a direct field is cheaper than
+-- __index. new_ctx's table constructor names them, which sizes the table
+-- once (copying them in a loop grew it twice a game); this checks that it
+-- names them all.
+local CTX_METHODS = {}
+for k, f in pairs(Ctx) do CTX_METHODS[k] = f end
+local function methods_fields(ctx)
+  for k, f in pairs(CTX_METHODS) do
+    if rawget(ctx, k) ~= f then error("game/context.lua: new_ctx does not name the method " .. k, 0) end
+  end
+end
+
+-- R.constraints, read raw once per rule set: each entry a function
+-- (g, seat, decision, text, option) -> reason or nil, which looks at every
+-- decision, or { decisions = { name, ... }, check = function }, which looks
+-- only at the decisions named. Returns nil (no constraint) or a table:
+-- decision name -> the constraints that look at it, in R.constraints'
+-- order; any other name -> those that look at every decision (through
+-- its metatable, when there are such).
+local function compile_constraints(R)
+  local list = rawget(R, "constraints")
+  if list == nil then return nil end
+  local function bad(i, what)
+    error(format("%s: R.constraints[%d] %s", R.name, i, what), 0)
+  end
+  if type(list) ~= "table" or getmetatable(list) ~= nil then
+    error(format("%s: R.constraints must be a plain list", R.name), 0)
+  end
+  local any, named = {}, {}
+  for i = 1, rawlen(list) do
+    local c = rawget(list, i)
+    if type(c) == "function" then
+      any[#any + 1] = c
+    elseif type(c) == "table" and getmetatable(c) == nil then
+      local f, decisions = rawget(c, "check"), rawget(c, "decisions")
+      if type(f) ~= "function" then bad(i, "has no check function") end
+      if type(decisions) ~= "table" or getmetatable(decisions) ~= nil or rawlen(decisions) == 0 then
+        bad(i, "must name its decisions: decisions = { \"name\", ... }")
+      end
+      for j = 1, rawlen(decisions) do
+        local d = rawget(decisions, j)
+        if type(d) ~= "string" then bad(i, format("decisions[%d] is not a decision name", j)) end
+        named[d] = named[d] or {}
+        local l = named[d]
+        l[#l + 1] = f
+      end
+    else
+      bad(i, "is not a function or { decisions = {...}, check = function }")
+    end
+  end
+  if #any == 0 and next(named) == nil then return nil end
+  -- every decision's list keeps R.constraints' order
+  local by = {}
+  if #any > 0 then setmetatable(by, { __index = function() return any end }) end
+  for d in pairs(named) do
+    local l = {}
+    for i = 1, rawlen(list) do
+      local c = rawget(list, i)
+      if type(c) == "function" then
+        l[#l + 1] = c
+      else
+        local ds = rawget(c, "decisions")
+        for j = 1, rawlen(ds) do
+          if rawget(ds, j) == d then l[#l + 1] = rawget(c, "check"); break end
+        end
+      end
+    end
+    by[d] = l
+  end
+  return by
+end
+
+local function deep_copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = deep_copy(x) end
+  return t
+end
+
+-- The metatable of every game's `g`: hidden, so no script reaches it.
+local CTX_META = { __index = Ctx, __metatable = false }
+
+-- The rule script's `g`. Its metatable is CTX_META, hidden
+-- (getmetatable(g) is false), names and options are copies of the game's
+-- parameters, and the engine keeps its own references to what it reads
+-- back (game.players, game.log_obj): a script that replaces g._log,
+-- g.players or g.names changes only what it sees itself.
+local function new_ctx(game)
+  local p = game.params
+  for i, name in ipairs(p.names or {}) do
+    if type(name) ~= "string" or not utf8.len(name) then
+      error(format("the name of player %d is not valid UTF-8 text", i), 0)
+    end
+  end
+  local log, rng = core.log(), core.rng(p.seed)
+  game.log_obj, game.players, game.rng = log, p.players, rng
+  local ctx = setmetatable({
+    players = p.players, names = deep_copy(p.names), options = deep_copy(p.options),
+    rng = rng, turn = 0, active = nil, logging = not game.quiet,
+    _log = log, _quiet = game.quiet, _orders = {}, _text = {},
+    _manual_chance = p.manual_chance or false,
+    _entering = false,      -- the seat whose order entry runs (g:choose_orders)
+    _cons = game.cons or false, _skipped = {},   -- false, not nil: g:choose reads them
+    choose = Ctx.choose, choose_from = Ctx.choose_from, choose_all = Ctx.choose_all,
+    choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
+    begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
+    log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
+  }, CTX_META)
+  GAMES[ctx] = game
+  -- a new ctx starts them afresh; false, not nil: a game's missing field
+  -- would run Game.__index
+  game._stats, game._bot, game._turn_hook = false, false, false
+  return ctx
+end
+
+methods_fields(new_ctx({ params = { players = 1, seed = 1 } }))
+
+M.Ctx = Ctx
+M.PLAYER, M.ALL, M.CHANCE, M.ORDERS = PLAYER, ALL, CHANCE, ORDERS
+M.new_ctx = new_ctx
+M.deep_copy = deep_copy
+M.other_seat = other_seat
+M.compile_constraints = compile_constraints
+
+-- The number of seats of the game whose `g` is ctx (nil for another table).
+function M.seats(ctx)
+  local game = GAMES[ctx]
+  return game and game.players
+end
+
+-- The counts g:stat kept for ctx (nil when the script counted nothing).
+function M.stats(ctx)
+  local game = GAMES[ctx]
+  return game and game._stats
+end
+
+-- hook(ctx, seat) runs before each turn of ctx's game begins (fork.lua).
+function M.set_turn_hook(ctx, hook)
+  GAMES[ctx]._turn_hook = hook
+end
+
+-- The simulation's bot starts answering ctx's decisions inside the
+-- coroutine (game/playout.lua). Returns what leave_sim puts back.
+function M.enter_sim(ctx, bot)
+  local game = GAMES[ctx]
+  game._bot = bot
+  local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
+  sim_ctx, sim_bot, sim_players = ctx, bot, game.players
+  return outer_ctx, outer_bot, outer_players
+end
+
+-- The bot stops answering ctx's decisions; the outer playout (if any) is
+-- the one running again.
+function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
+  sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
+  GAMES[ctx]._bot = false
+  if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
+end
+
+return M

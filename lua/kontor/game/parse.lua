@@ -1,0 +1,241 @@
+-- kontor.game.parse: actions as people type them. g:apply walks an action
+-- text through the decisions it passes (the longest option that fits at a
+-- word boundary, then any "stop here"), and a text that fits nothing is
+-- explained: R.constraints' reason or R.explain[decision], and the options
+-- expected. g:why asks the same question without taking the steps.
+
+local core = require "kontor.core"
+local driver = require "kontor.game.driver"
+
+local call = core.sandbox.call
+local format, concat = string.format, table.concat
+local step, rebuild = driver.step, driver.rebuild
+local options_of, texts_of, dname_of = driver.options_of, driver.texts_of, driver.dname_of
+local hist_texts, extends_any = driver.hist_texts, driver.extends_any
+
+local M = {}
+local Game = {}     -- the Game methods of this file (game/init.lua)
+M.methods = Game
+
+local function seat_label(seat)
+  if seat == 0 then return "chance" end
+  return tostring(seat)
+end
+
+-- Whether the character at i ends a word of an action text.
+local function is_boundary(text, i)
+  local c = text:sub(i, i)
+  return c == " " or c == ","
+end
+
+local function explain(game, seat, name, text)
+  local cons = game.cons
+  cons = cons and cons[name] or {}
+  local option = text                  -- the option itself, if the text is one
+  local opts, texts = options_of(game, seat), texts_of(game, seat)
+  for i = 1, texts and #texts or 0 do
+    if texts[i] == text then option = opts[i]; break end
+  end
+  for _, c in ipairs(cons) do
+    local ok, why = call(c, game.ctx, seat, name, text, option)
+    if ok and type(why) == "string" then return why end
+  end
+  local f = game.R.explain[name]
+  if not f then return nil end
+  local ok, why = call(f, game.ctx, seat, text)
+  if ok and type(why) == "string" then return why end
+  return nil
+end
+
+-- Up to 12 of the option texts, for a message (with `prefix`: only those
+-- that extend it).
+local function expected(opts, prefix)
+  if prefix then
+    local some = {}
+    for i = 1, #opts do
+      local o = opts[i]
+      if #o > #prefix and o:sub(1, #prefix) == prefix and is_boundary(o, #prefix + 1) then some[#some + 1] = o end
+    end
+    opts = some
+  end
+  local shown = {}
+  for i = 1, math.min(#opts, 12) do shown[i] = opts[i] end
+  local s = concat(shown, ", ")
+  if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
+  return s
+end
+
+-- The options that extend `text` at a word boundary: the first one's
+-- index and how many there are.
+local function extensions_of(opts, text)
+  local first, n, len = nil, 0, #text
+  for i = 1, #opts do
+    local o = opts[i]
+    if #o > len and o:sub(1, len) == text and is_boundary(o, len + 1) then
+      first, n = first or i, n + 1
+    end
+  end
+  return first, n
+end
+
+-- Walks the steps of one move text for `seat`. Returns true, or nil and a
+-- message (the game then is as it was).
+local function walk(game, seat, text)
+  local start_n = #game.rec
+  local prev = -1
+  local tlen = #text
+  local last_n                 -- steps taken before the decision the text last passed through
+  local function fail(msg)
+    if #game.rec > start_n then rebuild(game, start_n) end
+    return nil, msg
+  end
+  local function illegal(name, opts)
+    local why = explain(game, seat, name, text)
+    return format("'%s' is not a legal action%s; expected one of: %s",
+      text, why and (": " .. why) or "", expected(opts))
+  end
+  -- The text ran past the end of a move: explain it at the decision it
+  -- last passed through, in the state of that moment.
+  local function overran()
+    rebuild(game, last_n)
+    return fail(illegal(dname_of(game, seat), texts_of(game, seat)))
+  end
+  while true do
+    local opts, who = texts_of(game, seat)
+    if not opts and last_n then return overran() end
+    if not opts then
+      if game.kind == "over" then return fail(format("'%s': the game is over", text)) end
+      if (game.kind == "all" or game.kind == "orders") and who == nil then
+        return fail(format("'%s': several seats choose at once (%s): say which, e.g. '%d: %s'",
+          text, concat(game:who(), ", "), game:who()[1], text))
+      end
+      local cur = game:who()
+      return fail(format("'%s': it is not seat %s's turn to decide (waiting for %s)", text,
+        seat_label(who), type(cur) == "table" and concat(cur, ", ") or seat_label(cur)))
+    end
+    seat = who
+    local best, bestlen = nil, 0
+    for i = 1, #opts do
+      local o = opts[i]
+      local l = #o
+      if l > bestlen and l <= tlen and (l == tlen and o == text or
+          (text:sub(1, l) == o and is_boundary(text, l + 1))) then
+        best, bestlen = i, l
+      end
+    end
+    if not best or bestlen <= prev then
+      -- A short form: the text names exactly one option by its beginning
+      -- ("load fish" when one ship is empty). The step records the option.
+      local k, n = extensions_of(opts, text)
+      if n == 1 then
+        best, text = k, opts[k]
+        bestlen, tlen = #text, #text
+      elseif n > 1 and not (last_n and not extends_any(opts, text:sub(1, prev))) then
+        return fail(format("'%s' is ambiguous: it could be %s", text, expected(opts, text)))
+      end
+    end
+    if not best or bestlen <= prev then
+      if last_n and not extends_any(opts, text:sub(1, prev)) then
+        return overran()   -- this decision starts a new move
+      end
+      return fail(illegal(dname_of(game, seat), opts))
+    end
+    if bestlen < tlen then last_n = #game.rec end
+    local ok, err = step(game, seat, best)
+    if not ok then
+      rebuild(game, start_n)
+      error(err, 0)
+    end
+    prev = bestlen
+    if bestlen == tlen then
+      -- The move is complete; take a "stop here" option that repeats it.
+      local nopts, nwho = texts_of(game, seat)
+      if nopts and nwho == seat and extends_any(nopts, text) then
+        for i = 1, #nopts do
+          if nopts[i] == text then
+            local ok2, err2 = step(game, seat, i)
+            if not ok2 then rebuild(game, start_n); error(err2, 0) end
+            break
+          end
+        end
+      end
+      return true
+    end
+  end
+end
+
+local function parse_seat(action)
+  local s, rest = action:match("^%s*(%d+)%s*:%s*(.-)%s*$")
+  if s then return tonumber(s), rest end
+  rest = action:match("^%s*chance%s*:%s*(.-)%s*$")
+  if rest then return 0, rest end
+  return nil, (action:match("^%s*(.-)%s*$"))
+end
+
+-- Applies an action: an option number, an option text or a whole move
+-- text, optionally "seat: text". Returns true, or nil and a message.
+-- A rule-script error raises (the game is then exactly as before).
+function Game:apply(action, seat)
+  if self.kind == "over" then return nil, "the game is over" end
+  local n0 = #self.rec
+  local ok, err
+  if seat ~= nil and seat ~= 0 and (math.type(seat) ~= "integer" or seat < 1 or seat > self.players) then
+    return nil, format("there is no seat %s (seats 1..%d)", tostring(seat), self.players)
+  end
+  if math.type(action) == "integer" then
+    local opts, who = options_of(self, seat)
+    if not opts then
+      if (self.kind == "all" or self.kind == "orders") and seat == nil then
+        return nil, format("several seats choose at once (%s): say which, e.g. g:apply(%d, %d)",
+          concat(self:who(), ", "), action, self:who()[1])
+      end
+      return nil, format("seat %s has no decision now", seat_label(seat or "?"))
+    end
+    if action < 1 or action > #opts then
+      return nil, format("option %d does not exist (there are %d)", action, #opts)
+    end
+    self:step(who, action)
+    ok = true
+  elseif type(action) == "string" then
+    local s, text = parse_seat(action)
+    if s and seat and s ~= seat then
+      return nil, format("'%s' names seat %d but seat %d was given", action, s, seat)
+    end
+    if text == "" then return nil, "an empty action" end
+    ok, err = walk(self, s or seat, text)
+  else
+    return nil, format("an action is an option number or text, not a %s", type(action))
+  end
+  if not ok then return nil, err end
+  -- Redo survives only while the new steps are the ones undone.
+  local fut = self.future
+  local texts = hist_texts(self)
+  local rec = self.rec
+  for i = n0 + 1, #rec do
+    local f = fut[#fut]
+    if f and f[1] == rec:seat(i) and f[2] == texts[i] then
+      fut[#fut] = nil
+    else
+      self.future = {}
+      fut = self.future
+    end
+  end
+  return true
+end
+
+function Game:why(action, seat)
+  if self.kind == "over" then return "the game is over" end
+  local n0 = #self.rec
+  local fut = { table.unpack(self.future) }
+  local ok, err = self:apply(action, seat)
+  if ok then rebuild(self, n0) end
+  self.future = fut
+  if ok then return nil end
+  return err
+end
+
+M.seat_label = seat_label
+M.is_boundary = is_boundary
+M.parse_seat = parse_seat
+M.walk = walk
+return M

@@ -1,0 +1,104 @@
+-- kontor.game.playout: the simulation's fast path. A random bot (a
+-- kontor.Rng) plays a game to its end; inside the game's coroutine
+-- (context.enter_sim) it answers each decision with one C call
+-- (lua/engine/playout.c), so a step costs no coroutine switch.
+
+local core = require "kontor.core"
+local context = require "kontor.game.context"
+local driver = require "kontor.game.driver"
+
+local format = string.format
+local step, rebuild, run_to_decision = driver.step, driver.rebuild, driver.run_to_decision
+
+local M = {}
+local Game = {}     -- the Game methods of this file (game/init.lua)
+M.methods = Game
+
+local function NO_CHECK() end
+
+-- A game started with its first decision deferred, played to the end.
+local function play_from_start(self, bot, check, max_steps)
+  run_to_decision(self)
+  return Game.play_random(self, bot, check, max_steps)
+end
+
+-- The simulation's fast path: the bot answers inside the game's coroutine,
+-- so a decision costs no coroutine switch. Every step is still recorded
+-- (replay, save and undo work on the result) and gets a fresh instruction
+-- budget. The first decision, already pending, is answered from outside;
+-- with `deferred` (M.playout) the game has not run to it yet, and the bot
+-- answers it inside too.
+local function play_random_inside(self, bot, max_steps, deferred)
+  local ctx = self.ctx
+  -- The bot (lua/engine/playout.c) appends each step to the game's record, as the
+  -- driver does, and makes no text: the texts are made from the record
+  -- when asked for (driver.hist_texts).
+  local rbot = core.random_bot(bot, self.rec, max_steps)
+  self.texts = false
+  local outer_ctx, outer_bot, outer_players = context.enter_sim(ctx, rbot)
+  local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps)
+  context.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
+  if not ok then error(err, 0) end
+  return self
+end
+
+-- Plays to the end choosing uniformly at random with `bot` (a kontor.Rng):
+-- the simulation's inner loop. `check(game)`, if given, runs after setup
+-- and after every step. Raises on a rule-script error or after max_steps.
+-- A game played from its start without `check` is played by the bot
+-- inside (play_random_inside): its steps are kept as seats and option
+-- numbers, and the texts are made by replaying
+-- when something reads them (kontor sim wants the result alone).
+-- (`texts`, once whether to make them as it plays, is not read.)
+function Game:play_random(bot, check, max_steps)
+  max_steps = max_steps or 100000
+  local below = bot.below
+  if not check and self.kind ~= "over" and #self.rec == 0 then
+    return play_random_inside(self, bot, max_steps)
+  end
+  if check then check(self) end
+  for _ = 1, max_steps do
+    local kind = self.kind
+    local seat, k
+    if kind == "over" then return self end
+    if kind == "all" then
+      local seats, chosen = self.seats, self.chosen
+      for i = 1, #seats do
+        local s = seats[i]
+        if not chosen[s] then seat = s; break end
+      end
+      k = below(bot, #self.by_seat[seat]) + 1
+    elseif kind == "orders" then
+      -- the first seat still entering, as the bot inside enters them
+      local seats, entries = self.seats, self.entries
+      for i = 1, #seats do
+        local s = seats[i]
+        if not entries[s].done then seat = s; break end
+      end
+      k = below(bot, #entries[seat].opts) + 1
+    else
+      seat = self.seat
+      k = below(bot, #self.opts) + 1
+    end
+    local ok, err = step(self, seat, k)
+    if not ok then
+      rebuild(self, #self.rec - 1)
+      error(err, 0)
+    end
+    if check then check(self) end
+  end
+  if self.kind == "over" then return self end
+  error(format("the game did not end within %d steps", max_steps), 0)
+end
+
+-- A new game played to its end as Game:play_random(bot, nil, max_steps)
+-- plays it, its first decision included: the same game, its
+-- options made as the simulation makes every other decision's. Raises as
+-- M.new and Game:play_random do.
+-- `game` is new, not started (game/init.lua's M.playout).
+function M.playout(game, bot, max_steps)
+  driver.start(game, true)
+  return play_random_inside(game, bot, max_steps or 100000, true)
+end
+
+return M
