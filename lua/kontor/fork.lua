@@ -24,7 +24,7 @@ local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
 local new_pile, new_counter = core.pile, core.counter
-local Ctx, Game = gamemod.Ctx, gamemod.Game
+local Ctx = gamemod.Ctx
 local format = string.format
 -- The secret piles each game's rule script made, by the game's RNG
 -- (lua/kontor/sandbox.lua registers them when they are made).

@@ -68,7 +68,7 @@ describe("an error value", function()
     local ok, e = pcall(make)
     assert.is_false(ok)
     assert.are.equal("usage", e.kind)
-    assert.truthy(e.message:match("errors_spec%.lua:%d+: the seed must be a whole number, not '1%.5'$"), e.message)
+    assert.truthy(e.message:match("errors_spec%.lua:%d+: the seed must be a whole number or \"random\", not '1%.5'$"), e.message)
   end)
 
   it("of a rule set: usage for a name that does not exist, rules for a broken script", function()

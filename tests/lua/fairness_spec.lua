@@ -250,11 +250,11 @@ describe("every output a seat receives is the same whatever it cannot see", func
             local k = d == "chance" and 1 or rng:below(#a:options(d)) + 1
             local s = d == "chance" and 0 or d
             a:step(s, k)
-            local text = a.hist[#a.hist]
+            local _, text = a:step_at(a:step_count())
             local kept = {}
             for _, b in ipairs(twins) do
               local ok = not b:over() and pcall(b.apply, b, s == 0 and ("chance: " .. text) or text, s ~= 0 and s or nil)
-              if ok and #b.hist == #a.hist and seen(b, S) == seen(a, S) then kept[#kept + 1] = b end
+              if ok and b:step_count() == a:step_count() and seen(b, S) == seen(a, S) then kept[#kept + 1] = b end
             end
             twins = kept
           end
@@ -383,7 +383,7 @@ describe("a seat view", function()
     for _, c in ipairs { { rules = "sea_merchants", players = 3 }, { rules = "old_world", players = 3 } } do
       local g = new(c.rules, c, 1)
       for _ = 1, 12 do local d = decider(g); g:step(d == "chance" and 0 or d, 1) end
-      local targets = { [g] = true, [g.ctx] = true, [g.hist] = true, [g.co] = true, [g.params] = true }
+      local targets = { [g] = true, [g.ctx] = true, [g.rec] = true, [g.co] = true, [g.params] = true }
       local S = decider(g)
       S = type(S) == "number" and S or 1
       local v = seat.view(g, S)
@@ -412,7 +412,7 @@ describe("a seat view", function()
   it("what kontor play is given (seat.table) reaches no game either", function()
     local g = new("sea_merchants", { players = 3 }, 2)
     local tbl = seat.table(g)
-    local targets = { [g] = true, [g.ctx] = true, [g.hist] = true, [g.co] = true, [g.params] = true }
+    local targets = { [g] = true, [g.ctx] = true, [g.rec] = true, [g.co] = true, [g.params] = true }
     local b = assert(tbl.new_bot("mcts:iterations=5", 1))
     b:choose(tbl.views[1])
     assert.is_nil(reaches(tbl, targets))
@@ -516,7 +516,10 @@ describe("serve: a seat's requests tell it nothing of the others' secrets", func
     assert.are.equal("orders", g:decision().kind)
     assert.are.same({ 1 }, g:who())                    -- the bots have entered theirs
     local secret = {}
-    for i = g.ostart + 1, #g.hist do secret[#secret + 1] = g.hseat[i] .. ": " .. g.hist[i] end
+    for i = g.ostart + 1, g:step_count() do
+      local s, text = g:step_at(i)
+      secret[#secret + 1] = s .. ": " .. text
+    end
     assert.is_true(#secret > 0)
     local before = seat.view(g, 1).moves()
     local res = ask { op = "undo", game = "g", n = 1 }

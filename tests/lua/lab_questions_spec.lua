@@ -66,11 +66,11 @@ describe("move kinds", function()
       local g = gamemod.new(L.R, params, true)
       local counts, last, name = {}, 0, nil
       g:play_random(core.rng(core.derive_seed(gseed, 0)), function(game)
-        local n = #game.hist
+        local n = game:step_count()
         if n > last then
-          local key = name .. ": " .. moves.kind_of(game.hist[n])
+          local s, text = game:step_at(n)
+          local key = name .. ": " .. moves.kind_of(text)
           counts[key] = counts[key] or {}
-          local s = game.hseat[n]
           counts[key][s] = (counts[key][s] or 0) + 1
           last = n
         end
@@ -84,8 +84,8 @@ describe("move kinds", function()
           n = n + c
         end
       end
-      assert.are.equal(#g.hist, n)
-      assert.are.equal(#g.hist, fast.steps)
+      assert.are.equal(g:step_count(), n)
+      assert.are.equal(g:step_count(), fast.steps)
     end
   end)
 

@@ -145,7 +145,7 @@ end)
 local function load_rules(name, text)
   local ok, err = pcall(kontor.new_game, { rules = write(tmp(name), text) })
   if ok then return nil end
-  return err
+  return tostring(err)
 end
 
 describe("the language of a rule script keeps Lua 5.4.4's bugs out of reach (issue 24, item 8)", function()
