@@ -138,7 +138,11 @@ local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker"
   "wool_limit", "dye_limit", "raw_bonus", "port_gold" }
 local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
   fg_per_worker = true, fg_per_dye_house_worker = true }
-local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT
+local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST
+-- Option lists made once and shared (never changed once made): the
+-- acquisitions by sold-out tiles and gold, the bids by gold, the picks by
+-- what is in the line.
+local OFFERS, OFFERS_MADE, BIDS, PICKS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
 
@@ -190,7 +194,13 @@ function R.prepare()
     for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
     for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
   end
-  for i, t in ipairs(TILES_24) do t.index, t.release, t.assign = i, "release " .. t.id, "assign " .. t.id end
+  -- t.index: a tile's place in the canonical order, as a card lists its
+  -- tiles; t.bit marks it in a card's sold_out (see add_tile).
+  MAX_COST = 0
+  for i, t in ipairs(TILES_24) do
+    t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+    if t.cost > MAX_COST then MAX_COST = t.cost end
+  end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
   PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
            pirate = "pick pirate" }
@@ -199,6 +209,7 @@ function R.prepare()
   for _, port in ipairs(d.ports) do SAIL[port] = "sail " .. port end
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
+  OFFERS, OFFERS_MADE, BIDS, PICKS = {}, 0, {}, {}
 end
 R.prepare()
 
@@ -228,7 +239,9 @@ end
 local function effect(g, card, field)
   local n, crew = 0, card.crew
   local per = PER_WORKER[field]
-  for _, t in ipairs(HAVING[g.options.buildings_24][field]) do
+  local having = HAVING[g.options.buildings_24][field]
+  for i = 1, #having do
+    local t = having[i]
     local w = crew[t.id]
     if w and w > 0 then n = n + (per and t[field] * w or t[field]) end
   end
@@ -237,41 +250,54 @@ end
 
 local function best_effect(g, card, field)
   local n, crew = 0, card.crew
-  for _, t in ipairs(HAVING[g.options.buildings_24][field]) do
+  local having = HAVING[g.options.buildings_24][field]
+  for i = 1, #having do
+    local t = having[i]
     if (crew[t.id] or 0) > 0 and t[field] > n then n = t[field] end
   end
   return n
 end
 
--- card.tiles: the kinds of tile the card owns, in canonical order (T4, T5).
+-- card.tiles: the card's kinds of tile, as their places in the canonical
+-- order (T4, T5), ascending; card.sold_out: the tiles it holds as many of
+-- as a player may (a bit each, t.bit), which it can no longer acquire.
 local function new_card()
-  local card = { own = {}, crew = {}, tiles = {}, pool = {}, store = {}, ships = {} }
+  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, pool = {}, store = {}, ships = {} }
   for _, k in ipairs(KINDS) do card.pool[k] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
 end
 
 local function add_tile(card, id)
-  local own = card.own
-  if own[id] then own[id] = own[id] + 1; return end
-  own[id] = 1
-  local t, list = TILE[id], card.tiles
+  local t, own = TILE[id], card.own
+  local n = (own[id] or 0) + 1
+  own[id] = n
+  if n >= (t.count or 1) then card.sold_out = card.sold_out | t.bit end     -- T4, T5
+  if n > 1 then return end
+  local list, index = card.tiles, t.index
   local i = #list + 1
-  while i > 1 and list[i - 1].index > t.index do list[i] = list[i - 1]; i = i - 1 end
-  list[i] = t
+  while i > 1 and list[i - 1] > index do list[i] = list[i - 1]; i = i - 1 end
+  list[i] = index
 end
 
+-- A build order's working copy of a card (O15).
 local function copy_card(c)
-  local n = new_card()
-  local own, crew, nown, ncrew = c.own, c.crew, n.own, n.crew
-  for i, t in ipairs(c.tiles) do
-    local id = t.id
-    n.tiles[i], nown[id], ncrew[id] = t, own[id], crew[id]
+  local tiles, ships = c.tiles, c.ships
+  local own, crew, pool, store = {}, {}, {}, {}
+  local c_own, c_crew, c_pool, c_store = c.own, c.crew, c.pool, c.store
+  for i = 1, #tiles do
+    local id = TILES_24[tiles[i]].id
+    own[id], crew[id] = c_own[id], c_crew[id]
   end
-  for _, k in ipairs(KINDS) do n.pool[k] = c.pool[k] end
-  for _, good in ipairs(GOODS) do n.store[good] = c.store[good] end
-  for i, ship in ipairs(c.ships) do
-    n.ships[i] = { size = ship.size, crew = ship.crew, cargo = { table.unpack(ship.cargo) }, port = ship.port }
+  for i = 1, #KINDS do local kind = KINDS[i]; pool[kind] = c_pool[kind] end
+  for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
+  local n = { own = own, crew = crew, tiles = table.move(tiles, 1, #tiles, 1, {}), sold_out = c.sold_out,
+              pool = pool, store = store, ships = {} }
+  for i = 1, #ships do
+    local ship = ships[i]
+    local cargo = ship.cargo
+    n.ships[i] = { size = ship.size, crew = ship.crew, cargo = #cargo > 0 and table.move(cargo, 1, #cargo, 1, {}) or {},
+                   port = ship.port }
   end
   return n
 end
@@ -296,9 +322,13 @@ end
 
 local function empty_slots(card)
   local n = 0
-  local own, crew = card.own, card.crew
-  for _, t in ipairs(card.tiles) do n = n + own[t.id] * t.slots - (crew[t.id] or 0) end
-  for _, ship in ipairs(card.ships) do n = n + 1 - ship.crew end
+  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local id = t.id
+    n = n + own[id] * t.slots - (crew[id] or 0)
+  end
+  for i = 1, #ships do n = n + 1 - ships[i].crew end
   return n
 end
 
@@ -307,8 +337,9 @@ local function workers_on_card(card, kind)
   if kind == "seaman" then
     for _, ship in ipairs(card.ships) do n = n + ship.crew end
   else
-    local crew = card.crew
-    for _, t in ipairs(card.tiles) do
+    local crew, tiles = card.crew, card.tiles
+    for i = 1, #tiles do
+      local t = TILES_24[tiles[i]]
       if t.kind == kind then n = n + (crew[t.id] or 0) end
     end
   end
@@ -664,7 +695,7 @@ local function draw_worker(g)
   local k = 1
   if #kinds > 1 then
     local weights = {}
-    for i, kind in ipairs(kinds) do weights[i] = g.bag[kind] end
+    for i = 1, #kinds do weights[i] = g.bag[kinds[i]] end
     k = g:chance("draw", words, weights)
   end
   local kind = kinds[k]
@@ -722,8 +753,12 @@ local function bid(g)
     local gold = g.gold:get(s)
     bids[s] = 0
     if gold > 0 then                                   -- O32: with 0 gold, "bid 0" is not asked
-      local o = {}
-      for n = 0, gold do o[n + 1] = bid_text(n) end
+      local o = BIDS[gold]                             -- "bid 0" .. "bid <gold>", made once
+      if not o then
+        o = {}
+        for n = 0, gold do o[n + 1] = bid_text(n) end
+        BIDS[gold] = o
+      end
       seats[#seats + 1], by_seat[s] = s, o
     end
   end
@@ -752,12 +787,28 @@ function R.rules.pick_order(g, bids)
   return order
 end
 
-local function pick(g, seat)
-  local opts, what = {}, {}
-  for _, kind in ipairs(KINDS) do
-    if g.line[kind] > 0 then opts[#opts + 1] = PICK[kind]; what[#what + 1] = kind end
+-- The kinds in the line to pick from, and the pirate last (made once for
+-- each set of kinds there).
+local function pick_options(g)
+  local line, key = g.line, g.line.pirate and 1 or 0
+  for i = 1, #KINDS do
+    if line[KINDS[i]] > 0 then key = key | (1 << i) end
   end
-  if g.line.pirate then opts[#opts + 1] = PICK.pirate; what[#what + 1] = "pirate" end
+  local menu = PICKS[key]
+  if not menu then
+    local opts, what = {}, {}
+    for _, kind in ipairs(KINDS) do
+      if line[kind] > 0 then opts[#opts + 1] = PICK[kind]; what[#what + 1] = kind end
+    end
+    if line.pirate then opts[#opts + 1] = PICK.pirate; what[#what + 1] = "pirate" end
+    menu = { opts, what }
+    PICKS[key] = menu
+  end
+  return menu[1], menu[2]
+end
+
+local function pick(g, seat)
+  local opts, what = pick_options(g)
   local kind = what[#opts == 1 and 1 or g:choose(seat, "pick", opts)]   -- O32: one kind: not asked
   if kind == "pirate" then
     g.line.pirate = false
@@ -805,21 +856,31 @@ local function new_order(g, s)
            ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false }
 end
 
-local function affordable_acquisitions(g, s, o)
-  local card = o.card
+-- O14: the tiles in play that the seat may still acquire (T4, T5: not
+-- sold_out to it) and can pay for, in canonical order, then the next ship
+-- (T3, O14a) if it can pay for that. The same sold-out tiles and gold (all
+-- sums above the dearest tile alike) give the same list: made once.
+local function offers(g, sold_out, gold, ship)
+  if gold > MAX_COST then gold = MAX_COST end
+  local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
+  local menu = OFFERS[key]
+  if menu then return menu[1], menu[2] end
   local opts, what = { ACQUIRE_NONE }, { false }
   for _, t in ipairs(tiles_of(g)) do
-    local owned = card.own[t.id] or 0
-    if owned < (t.count or 1) and t.cost <= o.gold then
+    if sold_out & t.bit == 0 and t.cost <= gold then
       opts[#opts + 1] = ACQUIRE_TEXT[t.id]; what[#what + 1] = t.id
     end
   end
-  local k = #card.ships + 1
-  local size = ship_sizes(g)[k]
-  if size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship then
-    opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship"
-  end
+  if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
+  if OFFERS_MADE >= 4096 then OFFERS, OFFERS_MADE = {}, 0 end     -- a bound on the memory kept
+  OFFERS[key], OFFERS_MADE = { opts, what }, OFFERS_MADE + 1
   return opts, what
+end
+
+local function affordable_acquisitions(g, s, o)
+  local size = ship_sizes(g)[#o.card.ships + 1]
+  local ship = size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship
+  return offers(g, o.card.sold_out, o.gold, ship)
 end
 
 local function acquire(g, o, id)
@@ -836,34 +897,42 @@ local function acquire(g, o, id)
   end
 end
 
+-- O14: a worker off any staffed tile or ship, tiles first.
 local function release_options(o)
   local card = o.card
-  local opts, what = {}, {}
-  for _, t in ipairs(card.tiles) do
-    if (card.crew[t.id] or 0) > 0 then opts[#opts + 1] = t.release; what[#what + 1] = t.id end
+  local crew, tiles, ships = card.crew, card.tiles, card.ships
+  local opts, what, n = {}, {}, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local w = crew[t.id]
+    if w and w > 0 then n = n + 1; opts[n], what[n] = t.release, t.id end
   end
-  for k, ship in ipairs(card.ships) do
-    if ship.crew > 0 then opts[#opts + 1] = RELEASE_SHIP[k]; what[#what + 1] = k end
+  for k = 1, #ships do
+    if ships[k].crew > 0 then n = n + 1; opts[n], what[n] = RELEASE_SHIP[k], k end
   end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
+  opts[n + 1], what[n + 1] = DONE, false
   return opts, what
 end
 
+-- O14: a worker from the pool onto a tile of his kind with a slot free, or
+-- a seaman onto a ship without one.
 local function assign_options(o)
   local card = o.card
-  local opts, what = {}, {}
-  for _, t in ipairs(card.tiles) do
-    local owned = card.own[t.id]
-    if card.pool[t.kind] > 0 and (card.crew[t.id] or 0) < owned * t.slots then
-      opts[#opts + 1] = t.assign; what[#what + 1] = t.id
+  local own, crew, pool, tiles, ships = card.own, card.crew, card.pool, card.tiles, card.ships
+  local opts, what, n = {}, {}, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local id = t.id
+    if pool[t.kind] > 0 and (crew[id] or 0) < own[id] * t.slots then
+      n = n + 1; opts[n], what[n] = t.assign, id
     end
   end
-  if card.pool.seaman > 0 then
-    for k, ship in ipairs(card.ships) do
-      if ship.crew == 0 then opts[#opts + 1] = ASSIGN_SHIP[k]; what[#what + 1] = k end
+  if pool.seaman > 0 then
+    for k = 1, #ships do
+      if ships[k].crew == 0 then n = n + 1; opts[n], what[n] = ASSIGN_SHIP[k], k end
     end
   end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
+  opts[n + 1], what[n + 1] = DONE, false
   return opts, what
 end
 
@@ -996,18 +1065,7 @@ local function enter_order(g, seat, o, upto, draft)
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
-  local card = o.card
-  return { card = { own = card.own, crew = card.crew, pool = card.pool, store = card.store, ships = card.ships },
-           gold = o.gold, steps = o.steps }          -- the tiles' list is rebuilt at the reveal
-end
-
--- The tiles of a revealed card: the rule set's own, in the rule set's order.
-local function relist(card)
-  local list = {}
-  for _, t in ipairs(TILES_24) do
-    if card.own[t.id] then list[#list + 1] = t end
-  end
-  card.tiles = list
+  return { card = o.card, gold = o.gold, steps = o.steps }       -- plain data
 end
 
 -- Every seat enters its order at once and in secret (O14, O34).
@@ -1021,7 +1079,6 @@ end
 function R.rules.reveal(g, orders)
   for s = 1, g.players do
     local o = orders[s]
-    relist(o.card)
     g.card[s] = o.card
     g.gold:set(s, o.gold)
     if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
@@ -1117,6 +1174,7 @@ function R.rules.ship_yield(g, s, ship, k)
   local vp, gold, bonus_vp, bonus_gold = 0, 0, 0, 0
   local flat = g.options.raw_gold == "flat"
   local single = true
+  local raw_bonus = effect(g, card, "raw_bonus")                     -- T7 Customs House
   for _, good in ipairs(ship.cargo) do
     if good ~= ship.cargo[1] then single = false end
     local fg = FG_VALUE[good]
@@ -1124,7 +1182,7 @@ function R.rules.ship_yield(g, s, ship, k)
       vp = vp + R.rules.price(fg, k[good])
     else
       gold = gold + R.rules.price(flat and 1 or RAW_VALUE[good], k[good])
-      bonus_gold = bonus_gold + effect(g, card, "raw_bonus")           -- T7 Customs House
+      bonus_gold = bonus_gold + raw_bonus
     end
   end
   if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(g, card, "guild_vp") * #ship.cargo end
@@ -1201,9 +1259,9 @@ end
 
 -- O25, option production_optional: how many of `max` each seat makes.
 local function how_many(g, name, max_by_seat, good)
+  if not g.options.production_optional then return max_by_seat end   -- all of it
   local made = {}
   for s = 1, g.players do made[s] = max_by_seat[s] end
-  if not g.options.production_optional then return made end
   local seats, by_seat = {}, {}
   for s = 1, g.players do
     local m = max_by_seat[s]
@@ -1315,22 +1373,26 @@ function R.rules.dye_capacity(g, card, c)
 end
 
 function R.rules.dyes(g)                                     -- O27
+  local max = {}
   for _, c in ipairs(COLOURS) do
-    local max = {}
+    local dye, any = DYE_OF[c], false
     for s = 1, g.players do
       local card = g.card[s]
       local cap = R.rules.dye_capacity(g, card, c)
       if cap > 0 then
-        local room = dye_limit(g, card, c) - card.store[DYE_OF[c]] - card.store[FG_OF[c]]
+        local room = dye_limit(g, card, c) - card.store[dye] - card.store[FG_OF[c]]
         max[s] = math.max(0, math.min(cap, room))
+        any = any or max[s] > 0
       else
         max[s] = 0
       end
     end
-    local made = how_many(g, "make_dye", max, DYE_OF[c])
-    for s = 1, g.players do
-      local card = g.card[s]
-      card.store[DYE_OF[c]] = card.store[DYE_OF[c]] + made[s]
+    if any then                                              -- nobody makes this colour: nothing asked
+      local made = how_many(g, "make_dye", max, dye)
+      for s = 1, g.players do
+        local store = g.card[s].store
+        store[dye] = store[dye] + made[s]
+      end
     end
   end
 end
