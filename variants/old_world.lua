@@ -142,7 +142,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 -- Option lists made once and shared (never changed once made): the
 -- acquisitions by sold-out tiles and gold, the bids by gold, the picks by
 -- what is in the line.
-local OFFERS, OFFERS_MADE, BIDS, PICKS
+local OFFERS, OFFERS_MADE, BIDS, PICKS, MENUS, SHIP_BIT
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
 
@@ -210,6 +210,8 @@ function R.prepare()
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
   OFFERS, OFFERS_MADE, BIDS, PICKS = {}, 0, {}, {}
+  MENUS, SHIP_BIT = { release = {}, assign = {} }, {}
+  for k = 1, 8 do SHIP_BIT[k] = 1 << (32 + k) end
 end
 R.prepare()
 
@@ -824,14 +826,16 @@ end
 -- pick first (a scenario's stated position: table).
 local function picks(g, order, from)
   g.phase = "pick"
-  local started = from == nil
-  while line_items(g) > 0 do                            -- O13: round the order again
-    for _, s in ipairs(order) do
+  local started, left = from == nil, line_items(g)
+  while left > 0 do                                     -- O13: round the order again
+    for i = 1, #order do
+      local s = order[i]
       started = started or s == from
-      if line_items(g) == 0 then break end
+      if left == 0 then break end
       if started then
         g.active = s
-        pick(g, s)
+        pick(g, s)                                      -- one item out of the line
+        left = left - 1
       end
     end
   end
@@ -897,21 +901,38 @@ local function acquire(g, o, id)
   end
 end
 
+-- The release and assign options by the tiles and ships they name: a bit
+-- each (t.bit; ship k: SHIP_BIT[k]), the list made once for each set.
+local function menu(verb, key, card)
+  local made = MENUS[verb][key]
+  if made then return made[1], made[2] end
+  local opts, what = {}, {}
+  local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
+  for _, t in ipairs(TILES_24) do
+    if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
+  end
+  for k = 1, #card.ships do
+    if key & SHIP_BIT[k] ~= 0 then opts[#opts + 1] = ship_text[k]; what[#what + 1] = k end
+  end
+  opts[#opts + 1] = DONE; what[#what + 1] = false
+  MENUS[verb][key] = { opts, what }
+  return opts, what
+end
+
 -- O14: a worker off any staffed tile or ship, tiles first.
 local function release_options(o)
   local card = o.card
   local crew, tiles, ships = card.crew, card.tiles, card.ships
-  local opts, what, n = {}, {}, 0
+  local key = 0
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
     local w = crew[t.id]
-    if w and w > 0 then n = n + 1; opts[n], what[n] = t.release, t.id end
+    if w and w > 0 then key = key | t.bit end
   end
   for k = 1, #ships do
-    if ships[k].crew > 0 then n = n + 1; opts[n], what[n] = RELEASE_SHIP[k], k end
+    if ships[k].crew > 0 then key = key | SHIP_BIT[k] end
   end
-  opts[n + 1], what[n + 1] = DONE, false
-  return opts, what
+  return menu("release", key, card)
 end
 
 -- O14: a worker from the pool onto a tile of his kind with a slot free, or
@@ -919,21 +940,18 @@ end
 local function assign_options(o)
   local card = o.card
   local own, crew, pool, tiles, ships = card.own, card.crew, card.pool, card.tiles, card.ships
-  local opts, what, n = {}, {}, 0
+  local key = 0
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
     local id = t.id
-    if pool[t.kind] > 0 and (crew[id] or 0) < own[id] * t.slots then
-      n = n + 1; opts[n], what[n] = t.assign, id
-    end
+    if pool[t.kind] > 0 and (crew[id] or 0) < own[id] * t.slots then key = key | t.bit end
   end
   if pool.seaman > 0 then
     for k = 1, #ships do
-      if ships[k].crew == 0 then n = n + 1; opts[n], what[n] = ASSIGN_SHIP[k], k end
+      if ships[k].crew == 0 then key = key | SHIP_BIT[k] end
     end
   end
-  opts[n + 1], what[n + 1] = DONE, false
-  return opts, what
+  return menu("assign", key, card)
 end
 
 local function release(o, x)
