@@ -265,7 +265,7 @@ end
 -- as a player may (a bit each, t.bit), which it can no longer acquire.
 local function new_card()
   local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, pool = {}, store = {}, ships = {} }
-  for _, k in ipairs(KINDS) do card.pool[k] = 0 end
+  for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
 end
@@ -285,13 +285,13 @@ end
 -- A build order's working copy of a card (O15).
 local function copy_card(c)
   local tiles, ships = c.tiles, c.ships
-  local own, crew, pool, store = {}, {}, {}, {}
+  local own, crew, store = {}, {}, {}
   local c_own, c_crew, c_pool, c_store = c.own, c.crew, c.pool, c.store
   for i = 1, #tiles do
     local id = TILES_24[tiles[i]].id
     own[id], crew[id] = c_own[id], c_crew[id]
   end
-  for i = 1, #KINDS do local kind = KINDS[i]; pool[kind] = c_pool[kind] end
+  local pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
   for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
   local n = { own = own, crew = crew, tiles = table.move(tiles, 1, #tiles, 1, {}), sold_out = c.sold_out,
               pool = pool, store = store, ships = {} }
@@ -678,26 +678,26 @@ end
 local IN_BAG = {}
 local function kinds_in_bag(g)
   local key, bag = 0, g.bag
-  for i, kind in ipairs(KINDS) do
-    if bag[kind] > 0 then key = key | (1 << (i - 1)) end
+  for i = 1, #KINDS do
+    if bag[KINDS[i]] > 0 then key = key | (1 << (i - 1)) end
   end
   local e = IN_BAG[key]
   if not e then
-    e = { kinds = {}, words = {} }
+    e = { kinds = {}, words = {}, weights = {} }           -- weights: filled at each draw
     for i, kind in ipairs(KINDS) do
       if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
     end
     IN_BAG[key] = e
   end
-  return e.kinds, e.words
+  return e.kinds, e.words, e.weights
 end
 
 local function draw_worker(g)
-  local kinds, words = kinds_in_bag(g)
+  local kinds, words, weights = kinds_in_bag(g)
   local k = 1
   if #kinds > 1 then
-    local weights = {}
-    for i = 1, #kinds do weights[i] = g.bag[kinds[i]] end
+    local bag = g.bag
+    for i = 1, #kinds do weights[i] = bag[kinds[i]] end       -- as many as are in the bag
     k = g:chance("draw", words, weights)
   end
   local kind = kinds[k]
