@@ -142,7 +142,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 -- Option lists made once and shared (never changed once made): the
 -- acquisitions by sold-out tiles and gold, the bids by gold, the picks by
 -- what is in the line.
-local OFFERS, OFFERS_MADE, BIDS, PICKS, MENUS, SHIP_BIT
+local OFFERS, OFFERS_MADE, BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
 
@@ -211,7 +211,9 @@ function R.prepare()
   for n = 0, 200 do BID[n] = "bid " .. n end
   OFFERS, OFFERS_MADE, BIDS, PICKS = {}, 0, {}, {}
   MENUS, SHIP_BIT = { release = {}, assign = {} }, {}
-  for k = 1, 8 do SHIP_BIT[k] = 1 << (32 + k) end
+  KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
+  for k = 1, 8 do SHIP_BIT[k] = 1 << (32 + k); KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k] end
+  for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
 end
 R.prepare()
 
@@ -855,9 +857,30 @@ end
 -- (name, option texts, meanings); take_step applies one meaning.
 ---------------------------------------------------------------------------
 
+-- What the release and assign options read, kept up to date by the order's
+-- steps: o.manned, the tiles and ships with a worker (a bit each, t.bit and
+-- SHIP_BIT[k]); o.room, those with a slot free.
+local function note_workers(o)
+  local card = o.card
+  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
+  local manned, room = 0, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local w = crew[t.id] or 0
+    if w > 0 then manned = manned | t.bit end
+    if w < own[t.id] * t.slots then room = room | t.bit end
+  end
+  for k = 1, #ships do
+    if ships[k].crew > 0 then manned = manned | SHIP_BIT[k] else room = room | SHIP_BIT[k] end
+  end
+  o.manned, o.room = manned, room
+end
+
 local function new_order(g, s)
-  return { card = copy_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
-           ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false }
+  local o = { card = copy_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
+              ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false, manned = 0, room = 0 }
+  note_workers(o)
+  return o
 end
 
 -- O14: the tiles in play that the seat may still acquire (T4, T5: not
@@ -894,16 +917,18 @@ local function acquire(g, o, id)
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
     o.acquired = "ship"
+    o.room = o.room | SHIP_BIT[#card.ships]                 -- a ship without a seaman
   elseif id then
     add_tile(card, id)
+    o.room = o.room | TILE[id].bit                          -- its slots are free
     o.gold = o.gold - TILE[id].cost
     o.acquired = id
   end
 end
 
--- The release and assign options by the tiles and ships they name: a bit
--- each (t.bit; ship k: SHIP_BIT[k]), the list made once for each set.
-local function menu(verb, key, card)
+-- The release and assign options by the tiles and ships they name (a bit
+-- each, as in o.manned), the list made once for each set.
+local function menu(verb, key)
   local made = MENUS[verb][key]
   if made then return made[1], made[2] end
   local opts, what = {}, {}
@@ -911,7 +936,7 @@ local function menu(verb, key, card)
   for _, t in ipairs(TILES_24) do
     if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
   end
-  for k = 1, #card.ships do
+  for k = 1, #SHIP_BIT do
     if key & SHIP_BIT[k] ~= 0 then opts[#opts + 1] = ship_text[k]; what[#what + 1] = k end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
@@ -921,37 +946,18 @@ end
 
 -- O14: a worker off any staffed tile or ship, tiles first.
 local function release_options(o)
-  local card = o.card
-  local crew, tiles, ships = card.crew, card.tiles, card.ships
-  local key = 0
-  for i = 1, #tiles do
-    local t = TILES_24[tiles[i]]
-    local w = crew[t.id]
-    if w and w > 0 then key = key | t.bit end
-  end
-  for k = 1, #ships do
-    if ships[k].crew > 0 then key = key | SHIP_BIT[k] end
-  end
-  return menu("release", key, card)
+  return menu("release", o.manned)
 end
 
 -- O14: a worker from the pool onto a tile of his kind with a slot free, or
 -- a seaman onto a ship without one.
 local function assign_options(o)
-  local card = o.card
-  local own, crew, pool, tiles, ships = card.own, card.crew, card.pool, card.tiles, card.ships
-  local key = 0
-  for i = 1, #tiles do
-    local t = TILES_24[tiles[i]]
-    local id = t.id
-    if pool[t.kind] > 0 and (crew[id] or 0) < own[id] * t.slots then key = key | t.bit end
+  local pool, kinds = o.card.pool, 0
+  for i = 1, #KINDS do
+    local kind = KINDS[i]
+    if pool[kind] > 0 then kinds = kinds | KIND_BITS[kind] end
   end
-  if pool.seaman > 0 then
-    for k = 1, #ships do
-      if ships[k].crew == 0 then key = key | SHIP_BIT[k] end
-    end
-  end
-  return menu("assign", key, card)
+  return menu("assign", o.room & kinds)
 end
 
 local function release(o, x)
@@ -959,11 +965,13 @@ local function release(o, x)
   if type(x) == "number" then
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
+    o.manned, o.room = o.manned & ~SHIP_BIT[x], o.room | SHIP_BIT[x]
   else
+    local t = TILE[x]
     card.crew[x] = card.crew[x] - 1
-    if card.crew[x] == 0 then card.crew[x] = nil end
-    local kind = TILE[x].kind
-    card.pool[kind] = card.pool[kind] + 1
+    if card.crew[x] == 0 then card.crew[x] = nil; o.manned = o.manned & ~t.bit end
+    card.pool[t.kind] = card.pool[t.kind] + 1
+    o.room = o.room | t.bit
   end
 end
 
@@ -972,10 +980,13 @@ local function assign(o, x)
   if type(x) == "number" then
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
+    o.manned, o.room = o.manned | SHIP_BIT[x], o.room & ~SHIP_BIT[x]
   else
+    local t = TILE[x]
     card.crew[x] = (card.crew[x] or 0) + 1
-    local kind = TILE[x].kind
-    card.pool[kind] = card.pool[kind] - 1
+    card.pool[t.kind] = card.pool[t.kind] - 1
+    o.manned = o.manned | t.bit
+    if card.crew[x] == card.own[x] * t.slots then o.room = o.room & ~t.bit end
   end
 end
 
