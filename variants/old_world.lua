@@ -284,26 +284,49 @@ local function add_tile(card, id)
   list[i] = index
 end
 
--- A build order's working copy of a card (O15).
-local function copy_card(c)
-  local tiles, ships = c.tiles, c.ships
-  local own, crew, store = {}, {}, {}
-  local c_own, c_crew, c_pool, c_store = c.own, c.crew, c.pool, c.store
-  for i = 1, #tiles do
-    local id = TILES_24[tiles[i]].id
-    own[id], crew[id] = c_own[id], c_crew[id]
+-- A build order's working copy of a card (O15), a draft: it shares the
+-- card's parts until a step changes one, and copy_part copies that part
+-- then, once: "tiles" (own, the tiles' list), "workers" (crew, pool),
+-- "store", "ships".
+local function draft_card(c)
+  return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, pool = c.pool,
+           store = c.store, ships = c.ships, copied = {} }
+end
+
+local function copy_part(card, part)
+  local copied = card.copied
+  if not copied or copied[part] then return end
+  copied[part] = true
+  local tiles = card.tiles
+  if part == "tiles" then
+    local own, c_own = {}, card.own
+    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
+    card.own, card.tiles = own, table.move(tiles, 1, #tiles, 1, {})
+  elseif part == "workers" then
+    local crew, c_crew, c_pool = {}, card.crew, card.pool
+    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
+    card.crew = crew
+    card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
+  elseif part == "store" then
+    local store, c_store = {}, card.store
+    for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
+    card.store = store
+  else
+    local ships, c_ships = {}, card.ships
+    for i = 1, #c_ships do
+      local ship = c_ships[i]
+      local cargo = ship.cargo
+      ships[i] = { size = ship.size, crew = ship.crew, port = ship.port,
+                   cargo = #cargo > 0 and table.move(cargo, 1, #cargo, 1, {}) or {} }
+    end
+    card.ships = ships
   end
-  local pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
-  for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
-  local n = { own = own, crew = crew, tiles = table.move(tiles, 1, #tiles, 1, {}), sold_out = c.sold_out,
-              pool = pool, store = store, ships = {} }
-  for i = 1, #ships do
-    local ship = ships[i]
-    local cargo = ship.cargo
-    n.ships[i] = { size = ship.size, crew = ship.crew, cargo = #cargo > 0 and table.move(cargo, 1, #cargo, 1, {}) or {},
-                   port = ship.port }
-  end
-  return n
+end
+
+-- The revealed card (O16): the draft's parts, as a card.
+local function card_of(draft)
+  return { own = draft.own, crew = draft.crew, tiles = draft.tiles, sold_out = draft.sold_out,
+           pool = draft.pool, store = draft.store, ships = draft.ships }
 end
 
 -- Token limits (O5): wool + cloth, and each colour's dye + FG, counting
@@ -877,7 +900,7 @@ local function note_workers(o)
 end
 
 local function new_order(g, s)
-  local o = { card = copy_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
+  local o = { card = draft_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
               ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false, manned = 0, room = 0 }
   note_workers(o)
   return o
@@ -914,11 +937,13 @@ local function acquire(g, o, id)
   local card = o.card
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
+    copy_part(card, "ships")
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
     o.acquired = "ship"
     o.room = o.room | SHIP_BIT[#card.ships]                 -- a ship without a seaman
   elseif id then
+    copy_part(card, "tiles")
     add_tile(card, id)
     o.room = o.room | TILE[id].bit                          -- its slots are free
     o.gold = o.gold - TILE[id].cost
@@ -962,7 +987,9 @@ end
 
 local function release(o, x)
   local card = o.card
+  copy_part(card, "workers")
   if type(x) == "number" then
+    copy_part(card, "ships")
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
     o.manned, o.room = o.manned & ~SHIP_BIT[x], o.room | SHIP_BIT[x]
@@ -977,7 +1004,9 @@ end
 
 local function assign(o, x)
   local card = o.card
+  copy_part(card, "workers")
   if type(x) == "number" then
+    copy_part(card, "ships")
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
     o.manned, o.room = o.manned | SHIP_BIT[x], o.room & ~SHIP_BIT[x]
@@ -1060,16 +1089,18 @@ local function take_step(g, s, o, x)
   elseif stage == "assign" then
     if x then assign(o, x) else o.stage, o.ship = "next_ship", 0 end
   elseif stage == "load" then
-    local ship = o.card.ships[o.ship]
     if x then
+      copy_part(o.card, "store")
+      copy_part(o.card, "ships")
+      local ship = o.card.ships[o.ship]
       o.card.store[x] = o.card.store[x] - 1
       ship.cargo[#ship.cargo + 1] = x
     else
       o.stage = "sail"
     end
   elseif stage == "sail" then
-    local ship = o.card.ships[o.ship]
-    ship.port = x
+    copy_part(o.card, "ships")
+    o.card.ships[o.ship].port = x
     o.gold = o.gold - R.rules.shipping_cost(g, s, o.card, x)
     o.stage = "next_ship"
   end
@@ -1094,7 +1125,7 @@ local function enter_order(g, seat, o, upto, draft)
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
-  return { card = o.card, gold = o.gold, steps = o.steps }       -- plain data
+  return { card = card_of(o.card), gold = o.gold, steps = o.steps }       -- plain data
 end
 
 -- Every seat enters its order at once and in secret (O14, O34).
