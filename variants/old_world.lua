@@ -702,10 +702,8 @@ end
 -- once; never changed).
 local IN_BAG = {}
 local function kinds_in_bag(g)
-  local key, bag = 0, g.bag
-  for i = 1, #KINDS do
-    if bag[KINDS[i]] > 0 then key = key | (1 << (i - 1)) end
-  end
+  local bag = g.bag                                         -- O7's kinds, a bit each
+  local key = (bag.seaman > 0 and 1 or 0) | (bag.land > 0 and 2 or 0) | (bag.facility > 0 and 4 or 0)
   local e = IN_BAG[key]
   if not e then
     e = { kinds = {}, words = {}, weights = {} }           -- weights: filled at each draw
@@ -817,10 +815,9 @@ end
 -- The kinds in the line to pick from, and the pirate last (made once for
 -- each set of kinds there).
 local function pick_options(g)
-  local line, key = g.line, g.line.pirate and 1 or 0
-  for i = 1, #KINDS do
-    if line[KINDS[i]] > 0 then key = key | (1 << i) end
-  end
+  local line = g.line                                       -- O7's kinds and the pirate, a bit each
+  local key = (line.seaman > 0 and 1 or 0) | (line.land > 0 and 2 or 0) | (line.facility > 0 and 4 or 0)
+    | (line.pirate and 8 or 0)
   local menu = PICKS[key]
   if not menu then
     local opts, what = {}, {}
@@ -1115,11 +1112,12 @@ end
 -- starts; `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   draft.order = o
+  local steps = o.steps
   while true do
     local name, opts, what = next_step(g, seat, o, upto)
     if not name then break end
     local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-    o.steps[#o.steps + 1] = opts[k]
+    steps[#steps + 1] = opts[k]
     take_step(g, seat, o, what[k])
   end
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
@@ -1372,6 +1370,9 @@ local function fg_colours(g, left)
     local dyes, colours = dyes_in_store(card)
     return left[s] >= dyes or colours <= 1
   end
+  local any = false
+  for s = 1, g.players do any = any or left[s] > 0 end
+  if not any then return end                             -- nothing to dye
   for s = 1, g.players do
     local card = g.card[s]
     while left[s] > 0 and (forced(s) or g.options.fg_colours == "auto") do
@@ -1423,7 +1424,7 @@ end
 -- buildings that need one of them staffed.
 function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
-  local cap = staffed(card, land)
+  local cap = card.crew[land] or 0                           -- staffed(card, land)
   if cap > 0 then
     for _, t in ipairs(HAVING[g.options.buildings_24].dye_per_worker) do
       if t.dye == c and t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
