@@ -210,7 +210,7 @@ function R.prepare()
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
   OFFERS, OFFERS_MADE, BIDS, PICKS = {}, 0, {}, {}
-  MENUS, SHIP_BIT = { release = {}, assign = {} }, {}
+  MENUS, SHIP_BIT = { release = {}, assign = {}, load = {} }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
   for k = 1, 8 do SHIP_BIT[k] = 1 << (32 + k); KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k] end
   for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
@@ -1016,13 +1016,21 @@ local function assign(o, x)
   end
 end
 
+-- O14: a good from storage onto the ship, or done; the list made once for
+-- each set of goods in storage (a bit each).
 local function load_options(o)
-  local card = o.card
+  local store, key = o.card.store, 0
+  for i = 1, #GOODS do
+    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end
+  end
+  local made = MENUS.load[key]
+  if made then return made[1], made[2] end
   local opts, what = {}, {}
-  for _, good in ipairs(GOODS) do
-    if card.store[good] > 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
+  for i, good in ipairs(GOODS) do
+    if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
+  MENUS.load[key] = { opts, what }
   return opts, what
 end
 
@@ -1281,7 +1289,9 @@ function R.rules.trade(g)
     end
   end
   for s = 1, g.players do                                              -- O22: cargo back to supply
-    for _, ship in ipairs(g.card[s].ships) do ship.cargo, ship.port = {}, false end
+    for _, ship in ipairs(g.card[s].ships) do
+      if ship.port or #ship.cargo > 0 then ship.cargo, ship.port = {}, false end
+    end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
   if g.pirate_vp >= g.pirate_target then g.ending = g.ending or "pirate" end   -- O30 (2)
@@ -1295,8 +1305,9 @@ end
 function R.rules.limit_check(g)
   for s = 1, g.players do
     local card = g.card[s]
-    local keep = math.max(R.data.pool_keeps, best_effect(g, card, "keeps"))
-    local extra = count_of(card.pool) - keep
+    local workers, keep = count_of(card.pool), R.data.pool_keeps
+    if workers > keep then keep = math.max(keep, best_effect(g, card, "keeps")) end   -- a Tavern keeps more
+    local extra = workers - keep
     for _, kind in ipairs(KINDS) do                       -- seamen, then land, then facility
       if extra <= 0 then break end
       local n = math.min(extra, card.pool[kind])
