@@ -1019,4 +1019,57 @@ function R.score(g, seat)
   return s
 end
 
+-- Position evaluation (docs/bots.md)
+--
+-- R.estimate(g, seat): the coins the seat may expect to hold at the end
+-- (S11), from what it may see. The deck runs out after about
+-- deck / players more turns of each seat (a turn draws two cards or none).
+--   * its coins;
+--   * its hand: each product it holds, played at once on slots not
+--     showing it, earns each of its ships carrying that product the
+--     product's slots after the play (S8), and 2 coins a contract (S8);
+--     one product a turn, so only the best plays that the turns left allow
+--     count, at three quarters (others may cover the slots first). A card
+--     of a product it carries no ship for is worth a quarter coin (a ship
+--     may be exchanged to it);
+--   * its loaded ships: half of what each would earn now, for the plays of
+--     others to come;
+--   * its special cards other than ships: the price they were sold for
+--     (R.data.price, so a variant's prices count) times the share of the
+--     deck still to be drawn: the part of the game they still work in.
+local HAND_SHARE, LOOSE_CARD, OTHERS_PLAY = 3 / 4, 1 / 4, 1 / 2
+
+function R.estimate(g, seat)
+  local deck = g.deck:count()
+  local turns = deck / g.players
+  local share = deck / (D.cards_per_product * #D.products)
+  local est = g.coins:get(seat)
+  local ships, carried = g.ships[seat], {}
+  for _, p in ipairs(ships) do
+    if p > 0 then
+      carried[p] = (carried[p] or 0) + 1
+      est = est + OTHERS_PLAY * g.market:count_of(p)
+    end
+  end
+  local held, plays = R.cards_in_hand(g, seat), {}
+  local contracts = g.specials[seat].contract or 0
+  for p = 1, #D.products do
+    local h = held[p]
+    if h > 0 then
+      if carried[p] then
+        local shows = math.min(D.market_slots, g.market:count_of(p) + h)
+        plays[#plays + 1] = carried[p] * shows + contracts * D.contract_bonus
+      else
+        est = est + LOOSE_CARD * h
+      end
+    end
+  end
+  table.sort(plays, function(a, b) return a > b end)
+  for i = 1, math.min(#plays, math.ceil(turns)) do est = est + HAND_SHARE * plays[i] end
+  for card, n in pairs(g.specials[seat]) do
+    if card ~= "ship" and n > 0 and D.price[card] then est = est + n * D.price[card] * share end
+  end
+  return est
+end
+
 return R

@@ -19,7 +19,7 @@ local M = {}
 
 M.KINDS = {
   random = "picks one of the legal options uniformly at random",
-  greedy = "one step ahead: the option whose outcome scores best for it (R.score)",
+  greedy = "one step ahead: the option after which the rule set's estimate (R.estimate) is best for it",
   mcts = "information-set Monte Carlo tree search over what its seat may see",
 }
 
@@ -29,12 +29,12 @@ M.ORDER = { "random", "greedy", "mcts" }
 M.OPTIONS = {
   random = {},
   greedy = {
-    samples = { default = 2, type = "integer", min = 1, max = 64,
-                doc = "imagined deals of the unseen cards each option is scored on" },
-    depth = { default = 4, type = "integer", min = 1, max = 50,
-              doc = "own decisions looked through to the end of a move" },
-    budget = { default = 60, type = "integer", min = 1, max = 100000,
-               doc = "positions scored per decision at most" },
+    samples = { default = 1, type = "integer", min = 1, max = 64,
+                doc = "imagined deals of the unseen cards each option is judged on" },
+    depth = { default = 6, type = "integer", min = 1, max = 50,
+              doc = "own decisions of a move still open followed at most" },
+    budget = { default = 30, type = "integer", min = 1, max = 100000,
+               doc = "copies of the game a search makes beyond one per option" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -51,6 +51,18 @@ M.OPTIONS = {
                      .. "the shorter way is preferred, so a bot never stalls forever" },
   },
 }
+
+-- Restricted play (Jaffe et al. 2012), for every kind: moves the bot never
+-- takes while another is legal, or always takes when legal.
+local RESTRICT = {
+  avoid = { default = "", type = "moves",
+            doc = "moves never taken while another is legal: [DECISION:]TEXT;..." },
+  prefer = { default = "", type = "moves",
+             doc = "moves always taken when legal: [DECISION:]TEXT;..." },
+}
+for _, decl in pairs(M.OPTIONS) do
+  for k, d in pairs(RESTRICT) do decl[k] = d end
+end
 
 function M.list()
   return table.concat(M.ORDER, ", ")
@@ -103,18 +115,6 @@ local function score_of(game, seat)
   return v
 end
 
--- The value for `seat` less the best of the others.
-local function margin(game, seat)
-  local mine, best = score_of(game, seat), nil
-  for s = 1, game.players do
-    if s ~= seat then
-      local x = score_of(game, s)
-      if best == nil or x > best then best = x end
-    end
-  end
-  return mine - (best or 0)
-end
-
 ---------------------------------------------------------------------------
 -- random
 ---------------------------------------------------------------------------
@@ -122,72 +122,205 @@ end
 local Random = {}
 
 function Random:decide(view)
-  return self.rng:below(#view.options()) + 1
+  if not self.restricted then return self.rng:below(#view.options()) + 1 end
+  local allowed = self:allowed(view.decision, view.options())
+  return allowed[self.rng:below(#allowed) + 1]
 end
 
 ---------------------------------------------------------------------------
--- greedy: each option scored after it (through the rest of the bot's own
--- move, up to `depth` decisions), on `samples` imagined deals
+-- greedy: one ply on the rule set's estimate (R.estimate, docs/bots.md).
+-- Each option is taken in a copy of the game as the seat may imagine it
+-- and the position after it judged by the estimate: the seat's estimated
+-- final score less the best other seat's. An option that changes nothing
+-- the estimate sees (the "play" of "play fish on slots 1,4", a step of a
+-- move still open) is followed into the seat's next decision of the same
+-- turn, breadth first, while `budget` copies last; the best line found is
+-- the bot's plan for the rest of its move, taken without a new search
+-- while the game follows it. No rollouts.
 ---------------------------------------------------------------------------
 
 local Greedy = {}
 
+-- The estimates of every seat in a copy, as one list: R.estimate(g, seat),
+-- else R.score, else R.scores; at the end, the result (winners + 1000).
+local function estimates(game)
+  local R, players = game.R, game.players
+  local out = {}
+  if game.kind == "over" then
+    local res = game:result()
+    for s = 1, players do out[s] = res.scores[s] or 0 end
+    for _, w in ipairs(res.winners) do out[w] = out[w] + 1000 end
+    return out
+  end
+  local f = rawget(R, "estimate") and R.estimate or R.score
+  local ok, err
+  if f then
+    ok, err = csb.call(function(ctx)
+      for s = 1, players do out[s] = f(ctx, s) end
+    end, game.ctx)
+  else
+    ok, err = csb.call(function(ctx)
+      local sc = R.scores(ctx)
+      for s = 1, players do out[s] = sc[s] end
+    end, game.ctx)
+  end
+  local what = (f == nil and "R.scores") or (f == R.score and "R.score") or "R.estimate"
+  if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
+  for s = 1, players do
+    local v = out[s]
+    if type(v) ~= "number" or v ~= v then
+      error(format("%s: %s returned %s for seat %d, not a number", R.name, what, tostring(v), s), 0)
+    end
+  end
+  return out
+end
+M.estimates = estimates
+
+-- The seat's estimate less the best other seat's.
+local function lead(est, seat)
+  local best
+  for s = 1, #est do
+    if s ~= seat and (best == nil or est[s] > best) then best = est[s] end
+  end
+  return est[seat] - (best or 0)
+end
+
+-- Who decides next in a copy, and that seat's options. Its own choice in a
+-- simultaneous decision counts once all are in: the others' choices still
+-- open are taken as their first options.
+local function next_decider(g, seat)
+  local s, sopts = fork.decider(g, seat)
+  while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
+    fork.step(g, s, 1)
+    s, sopts = fork.decider(g, seat)
+  end
+  return s, sopts
+end
+
+-- The texts of the options of `seat` in a copy and a key for the whole
+-- decision (its name and texts), to know it again in the game.
+local function decision_key(name, texts)
+  return (name or "") .. "\0" .. table.concat(texts, "\0")
+end
+
+-- The index of option `text` among the options of `seat` in a copy.
+local function index_of(g, seat, text)
+  local t = g:options(seat)
+  for x = 1, #t do if t[x] == text then return x end end
+  error(format("%s: option '%s' is not offered in the bot's copy", g.R.name, text), 0)
+end
+
 function Greedy:decide(view)
   local opts = view.options()
   local n = #opts
-  if n == 1 then self.last = { { opts[1], value = 0 } }; return 1 end
+  local allowed = self:allowed(view.decision, opts)
+  if #allowed == 1 then self.last = { { opts[allowed[1]], value = 0 } }; return allowed[1] end
   local seat, o = self.seat, self.options
+  -- the plan of an earlier search of this move, while the game follows it
+  local plan = self.plan
+  self.plan = nil
+  if plan and plan.keys[plan.at] == decision_key(view.decision, opts) then
+    local text = plan[plan.at]
+    for _, k in ipairs(allowed) do
+      if opts[k] == text then
+        plan.at = plan.at + 1
+        if plan.at <= #plan then self.plan = plan end
+        self.last = plan.last
+        return k
+      end
+    end
+  end
   local seeds = {}
   for i = 1, o.samples do seeds[i] = self.rng:int(1, 0x3fffffffffffffff) end
-  local budget = o.budget
-  -- Who decides next in g, and that seat's options. Its own choice in a
-  -- simultaneous decision counts once all are in: the others' choices
-  -- still open are taken as their first options.
-  local function next_decider(g)
-    local s, sopts = fork.decider(g, seat)
-    while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
-      fork.step(g, s, 1)
-      s, sopts = fork.decider(g, seat)
+  local budget, turn0 = o.budget, nil
+  -- The node at the end of `path` (option texts from this decision): its
+  -- value (the lead, averaged over the samples) and, while the seat's
+  -- move goes on in it, its decision and the copy of sample 1 there.
+  local function judge(path, parent)
+    local total, first, nexts = 0, nil, nil
+    for i = 1, #seeds do
+      local g
+      if i == 1 and parent and parent.g then    -- the parent's copy, for its last child
+        g, parent.g = parent.g, nil
+        fork.step(g, seat, index_of(g, seat, path[#path]))
+      else
+        g = view.sample(core.rng(seeds[i]))
+        for j = 1, #path do
+          fork.step(g, seat, index_of(g, seat, path[j]))
+          if j < #path then next_decider(g, seat) end
+        end
+        budget = budget - 1
+      end
+      local s = next_decider(g, seat)
+      if i == 1 then first, nexts = g, s; turn0 = turn0 or g.ctx.turn end
+      total = total + lead(estimates(g), seat)
     end
-    return s, sopts
+    local node = { path = path, value = total / #seeds }
+    if nexts == seat and first.ctx.turn == turn0 then
+      node.g, node.dname = first, first.dname
+      node.texts = first:options(seat)
+    end
+    return node
   end
-  -- The value of the position after `path`, the best own continuation
-  -- within the same turn searched depth first while the budget lasts.
-  local function value(seed, path, depth)
-    local g = view.sample(core.rng(seed))
-    local s, sopts
-    for i = 1, #path do
-      fork.step(g, seat, path[i])
-      s, sopts = next_decider(g)
+  local root = judge({}, nil)
+  root.dname, root.texts = view.decision, opts
+  local queue, head = { root }, 1
+  while head <= #queue do
+    local node = queue[head]; head = head + 1
+    local texts = node.texts
+    local ks = node == root and allowed or self:allowed(node.dname, texts)
+    local kids = {}
+    for i, k in ipairs(ks) do
+      if node ~= root and budget <= 0 then break end
+      local path = { table.unpack(node.path) }
+      path[#path + 1] = texts[k]
+      local kid = judge(path, i == #ks and node or nil)
+      kid.text, kid.key = texts[k], decision_key(node.dname, texts)
+      kids[#kids + 1] = kid
     end
-    budget = budget - 1
-    if s ~= seat or depth >= o.depth or budget <= 0 or g.ctx.turn ~= self.turn0 then
-      return margin(g, seat)
+    node.g, node.kids = nil, kids
+    -- a line that changed nothing the estimate sees goes on: its move is open
+    for _, kid in ipairs(kids) do
+      if kid.texts and #kid.path < o.depth and math.abs(kid.value - node.value) <= 1e-9 then
+        queue[#queue + 1] = kid
+      else
+        kid.g = nil
+      end
     end
-    local best
-    for k = 1, #sopts do
-      if budget <= 0 then break end
-      path[#path + 1] = k
-      local v = value(seed, path, depth + 1)
-      path[#path] = nil
-      if best == nil or v > best then best = v end
-    end
-    return best or margin(g, seat)
   end
-  local probe = view.sample(core.rng(seeds[1]))
-  self.turn0 = probe.ctx.turn
+  -- backed up: after an open line the seat takes the best that follows
+  local function backed(node)
+    if not node.kids or #node.kids == 0 then return node.value end
+    local best, bestv
+    for _, kid in ipairs(node.kids) do
+      local v = backed(kid)
+      if bestv == nil or v > bestv then best, bestv = kid, v end
+    end
+    node.best = best
+    return bestv
+  end
   local scored, best, bests = {}, nil, {}
-  for k = 1, n do
-    local total = 0
-    for i = 1, #seeds do total = total + value(seeds[i], { k }, 1) end
-    local v = total / #seeds
-    scored[k] = { opts[k], value = v }
-    if best == nil or v > best + 1e-9 then best, bests = v, { k }
-    elseif math.abs(v - best) <= 1e-9 then bests[#bests + 1] = k end
+  for _, kid in ipairs(root.kids) do
+    local v = backed(kid)
+    scored[#scored + 1] = { kid.text, value = v }
+    if best == nil or v > best + 1e-9 then best, bests = v, { kid }
+    elseif math.abs(v - best) <= 1e-9 then bests[#bests + 1] = kid end
   end
-  table.sort(scored, function(a, b) return a.value > b.value end)
+  table.sort(scored, function(x, y) return x.value > y.value end)
   self.last = scored
-  return bests[self.rng:below(#bests) + 1]
+  local pick = bests[self.rng:below(#bests) + 1]
+  -- the plan: the best line below the pick
+  local line, keys, nd = { at = 1, last = scored }, {}, pick
+  while nd.best do
+    line[#line + 1], keys[#keys + 1] = nd.best.text, nd.best.key
+    nd = nd.best
+  end
+  line.keys = keys
+  if #line > 0 then self.plan = line end
+  for k = 1, n do
+    if opts[k] == pick.text then return k end
+  end
+  error("greedy: lost its pick", 0)
 end
 
 ---------------------------------------------------------------------------
@@ -240,6 +373,13 @@ end
 function Mcts:decide(view)
   local opts = view.options()
   local n = #opts
+  local ok_at_root
+  if self.restricted then                  -- restricted play: the root's options only
+    local allowed = self:allowed(view.decision, opts)
+    if #allowed == 1 then self.last = { { opts[allowed[1]], visits = 0, value = 0 } }; return allowed[1] end
+    ok_at_root = {}
+    for _, k in ipairs(allowed) do ok_at_root[opts[k]] = true end
+  end
   if n == 1 then self.last = { { opts[1], visits = 0, value = 0 } }; return 1 end
   local rng, o, players = self.rng, self.options, view.players
   local c = o.c
@@ -257,9 +397,12 @@ function Mcts:decide(view)
         local t = texts(g, s)
         local kids, untried = node.kids, nil
         local bestk, bestv
+        local only = node == root and s == self.seat and ok_at_root
         for k = 1, #t do
           local kid = kids[t[k]]
-          if kid then
+          if only and not only[t[k]] then              -- luacheck: ignore 542
+            -- never taken: not in the tree
+          elseif kid then
             kid.avail = kid.avail + 1
           else
             untried = untried or {}
@@ -276,8 +419,10 @@ function Mcts:decide(view)
         end
         for k = 1, #t do
           local kid = kids[t[k]]
-          local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
-          if bestv == nil or v > bestv then bestv, bestk = v, k end
+          if kid and not (only and not only[t[k]]) then
+            local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+            if bestv == nil or v > bestv then bestv, bestk = v, k end
+          end
         end
         node = kids[t[bestk]]
         path[#path + 1] = node
@@ -303,7 +448,7 @@ function Mcts:decide(view)
   end
   local stats, bestk, bestn = {}, 1, -1
   for k = 1, n do
-    local kid = root.kids[opts[k]]
+    local kid = (not ok_at_root or ok_at_root[opts[k]]) and root.kids[opts[k]]
     local visits = kid and kid.visits or 0
     stats[#stats + 1] = { opts[k], visits = visits, value = kid and visits > 0 and kid.total / visits or 0 }
     if visits > bestn then bestn, bestk = visits, k end
@@ -380,19 +525,25 @@ function M.hint(game, seat, spec)
   return lines
 end
 
--- The bot's name with its options, as given on a command line.
+-- The bot's name with its options, as given on a command line (a
+-- restriction only when one is given).
 function Bot:spec()
   local keys = {}
   for key in pairs(M.OPTIONS[self.kind]) do keys[#keys + 1] = key end
   table.sort(keys)
   local kv = {}
-  for _, key in ipairs(keys) do kv[#kv + 1] = key .. "=" .. tostring(self.options[key]) end
+  for _, key in ipairs(keys) do
+    local v = self.options[key]
+    if not (RESTRICT[key] and v == "") then kv[#kv + 1] = key .. "=" .. tostring(v) end
+  end
   if #kv == 0 then return self.kind end
   return self.kind .. ":" .. table.concat(kv, ",")
 end
 
 -- "mcts:iterations=500,c=0.7" -> "mcts", { iterations = "500", c = "0.7" };
--- or nil, message.
+-- or nil, message. A value runs to the next comma that starts another
+-- k=, so a restriction may name an option with a comma in it
+-- ("greedy:avoid=play fish on slots 1,4").
 function M.parse(spec)
   if type(spec) ~= "string" then return nil, "a bot is named by a text such as 'mcts:iterations=500'" end
   local kind, rest = spec:match("^%s*([%w_]+)%s*(.-)%s*$")
@@ -401,15 +552,77 @@ function M.parse(spec)
   if rest ~= "" then
     local body = rest:match("^:(.*)$")
     if not body then return nil, format("'%s': expected KIND[:k=v,...] (bots: %s)", spec, M.list()) end
-    for item in (body .. ","):gmatch("([^,]*),") do
+    local items, from = {}, 1
+    while true do
+      local at = body:find(",%s*[%w_]+%s*=", from)
+      if not at then items[#items + 1] = body:sub(from); break end
+      items[#items + 1] = body:sub(from, at - 1)
+      from = at + 1
+    end
+    for _, item in ipairs(items) do
       local k, v = item:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
       if not k or v == "" then
         return nil, format("'%s': expected k=v, got '%s'", spec, item)
       end
+      if opts[k] and RESTRICT[k] then v = opts[k] .. ";" .. v end   -- repeated: both
       opts[k] = v
     end
   end
   return kind, opts
+end
+
+-- "buy_card:buy contract; play fish" -> { { name = "buy_card", text =
+-- "buy contract" }, { text = "play fish" } }; or nil, message.
+local function parse_moves(v)
+  local out = {}
+  for item in (v .. ";"):gmatch("([^;]*);") do
+    item = item:match("^%s*(.-)%s*$")
+    if item ~= "" then
+      local name, text = item:match("^([%w_]+):%s*(.*)$")
+      out[#out + 1] = { name = name, text = name and text or item }
+    end
+  end
+  return out
+end
+
+-- Whether option `text` of decision `name` is one of `moves`: the
+-- decision's name is the one given (if one is), and the text given is the
+-- option's text or its beginning up to a space or a comma.
+local function matches(moves, name, text)
+  for i = 1, #moves do
+    local m = moves[i]
+    if m.name == nil or m.name == name then
+      local t = m.text
+      if t == "" or text == t then return true end
+      if text:sub(1, #t) == t then
+        local c = text:sub(#t + 1, #t + 1)
+        if c == " " or c == "," then return true end
+      end
+    end
+  end
+  return false
+end
+M.matches = function(spec, name, text) return matches(parse_moves(spec), name, text) end
+
+-- The options (indices) the bot may take at decision `name` with options
+-- `texts`: those it prefers, if any is legal, else all; less those it
+-- avoids, unless that leaves none.
+function Bot:allowed(name, opts)
+  local all = {}
+  for k = 1, #opts do all[k] = k end
+  if not self.restricted then return all end
+  local list = all
+  if #self.prefer > 0 then
+    local p = {}
+    for k = 1, #opts do if matches(self.prefer, name, opts[k]) then p[#p + 1] = k end end
+    if #p > 0 then list = p end
+  end
+  if #self.avoid > 0 then
+    local a = {}
+    for _, k in ipairs(list) do if not matches(self.avoid, name, opts[k]) then a[#a + 1] = k end end
+    if #a > 0 then list = a end
+  end
+  return list
 end
 
 -- The options of `kind` from given values (texts or numbers), checked
@@ -431,17 +644,24 @@ function resolve(kind, given)
         #known > 0 and table.concat(known, ", ") or "none")
     end
     local v = given[k]
-    local x = tonumber(v)
-    if d.type == "integer" then x = x and math.tointeger(x) end
-    if x == nil then
-      return nil, format("%s option %s=%s: expected %s", kind, k, tostring(v),
-        d.type == "integer" and "a whole number" or "a number")
+    if d.type == "moves" then
+      if type(v) ~= "string" then
+        return nil, format("%s option %s: expected moves as text, [DECISION:]TEXT;...", kind, k)
+      end
+      out[k] = v
+    else
+      local x = tonumber(v)
+      if d.type == "integer" then x = x and math.tointeger(x) end
+      if x == nil then
+        return nil, format("%s option %s=%s: expected %s", kind, k, tostring(v),
+          d.type == "integer" and "a whole number" or "a number")
+      end
+      if (d.min and x < d.min) or (d.max and x > d.max) then
+        return nil, format("%s option %s=%s: expected %s..%s", kind, k, tostring(v),
+          tostring(d.min), tostring(d.max))
+      end
+      out[k] = x
     end
-    if (d.min and x < d.min) or (d.max and x > d.max) then
-      return nil, format("%s option %s=%s: expected %s..%s", kind, k, tostring(v),
-        tostring(d.min), tostring(d.max))
-    end
-    out[k] = x
   end
   return out
 end
@@ -459,8 +679,10 @@ function M.new(kind, seat, seed, options)
   local opts, err = resolve(name, given)
   if not opts then return nil, err end
   local s = ((seed or 1) * 1000003 + seat * 7919 + SALT[name]) & 0x7fffffffffffffff
+  local avoid, prefer = parse_moves(opts.avoid), parse_moves(opts.prefer)
   return setmetatable({ kind = name, name = kind, seat = seat, options = opts, given = given,
-                        rng = core.rng(s) }, Bot)
+                        rng = core.rng(s), avoid = avoid, prefer = prefer,
+                        restricted = #avoid + #prefer > 0 }, Bot)
 end
 
 return M
