@@ -1020,4 +1020,41 @@ function R.score(g, seat)
   return v
 end
 
+-- Position evaluation (docs/bots.md)
+--
+-- R.estimate(g, seat): the influence the seat may expect at the end (C9),
+-- from what it may see:
+--   * its influence;
+--   * its coins, at what they hire: the influence of a person per coin of
+--     its cost, over the persons of the deck (R.data.persons, so a
+--     variant's prices count); coins of 12 and more at half, as a tax card
+--     would leave them (C5, R.data.tax_threshold);
+--   * its swords a twentieth each (a repelled ship pays nothing, but a
+--     seat that cannot repel must take what is revealed);
+--   * less the influence of the smallest expedition while it has none and
+--     needs one to win (C9).
+local function influence_per_coin()
+  local inf, cost = 0, 0
+  for _, p in ipairs(R.data.persons) do
+    if p[3] > 0 then inf, cost = inf + p[3] * p[4], cost + p[2] * p[4] end
+  end
+  return cost > 0 and inf / cost or 0
+end
+
+local function smallest_expedition()
+  local least
+  for _, e in ipairs(R.data.expeditions) do
+    if least == nil or e.influence < least then least = e.influence end
+  end
+  return least or 0
+end
+
+function R.estimate(g, seat)
+  local purse, cap = R.coins(g, seat), R.data.tax_threshold
+  if purse >= cap then purse = cap + (purse - cap) / 2 end
+  local v = R.influence(g, seat) + purse * influence_per_coin() + R.strength(g, seat) / 20
+  if not R.rules.can_win(g, seat) then v = v - smallest_expedition() end
+  return v
+end
+
 return R

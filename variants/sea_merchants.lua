@@ -1025,19 +1025,19 @@ end
 -- (S11), from what it may see. The deck runs out after about
 -- deck / players more turns of each seat (a turn draws two cards or none).
 --   * its coins;
---   * its hand: each product it holds, played at once on slots not
---     showing it, earns each of its ships carrying that product the
---     product's slots after the play (S8), and 2 coins a contract (S8);
---     one product a turn, so only the best plays that the turns left allow
---     count, at three quarters (others may cover the slots first). A card
---     of a product it carries no ship for is worth a quarter coin (a ship
---     may be exchanged to it);
---   * its loaded ships: half of what each would earn now, for the plays of
---     others to come;
+--   * its hand: a card of a product it carries adds a coin for each ship
+--     carrying it to the play it goes in (S8: N counts the slots showing
+--     the product after the play), and a play pays 2 coins a contract
+--     (S8); one product a turn, so only the best plays that the turns left
+--     allow count, at three quarters (others may cover the slots first).
+--     A card of a product it carries no ship for is worth a quarter coin
+--     (a ship may be exchanged to it);
+--   * its loaded ships: half a coin for each slot showing the product, for
+--     the plays of it to come (its own and others');
 --   * its special cards other than ships: the price they were sold for
 --     (R.data.price, so a variant's prices count) times the share of the
 --     deck still to be drawn: the part of the game they still work in.
-local HAND_SHARE, LOOSE_CARD, OTHERS_PLAY = 3 / 4, 1 / 4, 1 / 2
+local HAND_SHARE, LOOSE_CARD, SLOT_SHOWING = 3 / 4, 1 / 4, 1 / 2
 
 function R.estimate(g, seat)
   local deck = g.deck:count()
@@ -1048,7 +1048,7 @@ function R.estimate(g, seat)
   for _, p in ipairs(ships) do
     if p > 0 then
       carried[p] = (carried[p] or 0) + 1
-      est = est + OTHERS_PLAY * g.market:count_of(p)
+      est = est + SLOT_SHOWING * g.market:count_of(p)
     end
   end
   local held, plays = R.cards_in_hand(g, seat), {}
@@ -1057,8 +1057,7 @@ function R.estimate(g, seat)
     local h = held[p]
     if h > 0 then
       if carried[p] then
-        local shows = math.min(D.market_slots, g.market:count_of(p) + h)
-        plays[#plays + 1] = carried[p] * shows + contracts * D.contract_bonus
+        plays[#plays + 1] = carried[p] * math.min(h, D.market_slots) + contracts * D.contract_bonus
       else
         est = est + LOOSE_CARD * h
       end

@@ -35,6 +35,8 @@ M.OPTIONS = {
               doc = "own decisions of a move still open followed at most" },
     budget = { default = 30, type = "integer", min = 1, max = 100000,
                doc = "copies of the game a search makes beyond one per option" },
+    width = { default = 2, type = "integer", min = 1, max = 100,
+              doc = "open lines followed below the decision, per decision (drawn at random)" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -279,14 +281,23 @@ function Greedy:decide(view)
       kids[#kids + 1] = kid
     end
     node.g, node.kids = nil, kids
-    -- a line that changed nothing the estimate sees goes on: its move is open
+    -- a line that changed nothing the estimate sees goes on (its move is
+    -- open): all of them from the decision, `width` of them (drawn) below
+    local open = {}
     for _, kid in ipairs(kids) do
       if kid.texts and #kid.path < o.depth and math.abs(kid.value - node.value) <= 1e-9 then
-        queue[#queue + 1] = kid
+        open[#open + 1] = kid
       else
         kid.g = nil
       end
     end
+    local keep = node == root and #open or math.min(#open, o.width)
+    for i = 1, keep do
+      local j = i + self.rng:below(#open - i + 1)
+      open[i], open[j] = open[j], open[i]
+      queue[#queue + 1] = open[i]
+    end
+    for i = keep + 1, #open do open[i].g = nil end
   end
   -- backed up: after an open line the seat takes the best that follows
   local function backed(node)
