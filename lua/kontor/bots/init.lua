@@ -205,11 +205,13 @@ local function decision_key(name, texts)
   return (name or "") .. "\0" .. table.concat(texts, "\0")
 end
 
--- The index of option `text` among the options of `seat` in a copy.
+-- The index of option `text` among the options of `seat` in a copy (nil
+-- where another deal of the unseen cards does not offer it).
 local function index_of(g, seat, text)
   local t = g:options(seat)
+  if not t then return nil end
   for x = 1, #t do if t[x] == text then return x end end
-  error(format("%s: option '%s' is not offered in the bot's copy", g.R.name, text), 0)
+  return nil
 end
 
 function Greedy:decide(view)
@@ -239,7 +241,7 @@ function Greedy:decide(view)
   -- value (the lead, averaged over the samples) and, while the seat's
   -- move goes on in it, its decision and the copy of sample 1 there.
   local function judge(path, parent)
-    local total, first, nexts = 0, nil, nil
+    local total, first, nexts, counted = 0, nil, nil, 0
     for i = 1, #seeds do
       local g
       if i == 1 and parent and parent.g then    -- the parent's copy, for its last child
@@ -247,17 +249,21 @@ function Greedy:decide(view)
         fork.step(g, seat, index_of(g, seat, path[#path]))
       else
         g = view.sample(core.rng(seeds[i]))
+        budget = budget - 1
         for j = 1, #path do
-          fork.step(g, seat, index_of(g, seat, path[j]))
+          local k = index_of(g, seat, path[j])
+          if not k then g = nil; break end       -- this deal went another way
+          fork.step(g, seat, k)
           if j < #path then next_decider(g, seat) end
         end
-        budget = budget - 1
       end
-      local s = next_decider(g, seat)
-      if i == 1 then first, nexts = g, s; turn0 = turn0 or g.ctx.turn end
-      total = total + lead(estimates(g), seat)
+      if g then
+        local s = next_decider(g, seat)
+        if i == 1 then first, nexts = g, s; turn0 = turn0 or g.ctx.turn end
+        total, counted = total + lead(estimates(g), seat), counted + 1
+      end
     end
-    local node = { path = path, value = total / #seeds }
+    local node = { path = path, value = total / counted }
     if nexts == seat and first.ctx.turn == turn0 then
       node.g, node.dname = first, first.dname
       node.texts = first:options(seat)
