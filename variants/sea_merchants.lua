@@ -1063,7 +1063,7 @@ function R.estimate(g, seat)
       end
     end
   end
-  table.sort(plays, function(a, b) return a > b end)
+  if #plays > turns then table.sort(plays, function(a, b) return a > b end) end
   for i = 1, math.min(#plays, math.ceil(turns)) do est = est + HAND_SHARE * plays[i] end
   for card, n in pairs(g.specials[seat]) do
     if card ~= "ship" and n > 0 and D.price[card] then est = est + n * D.price[card] * share end

@@ -127,7 +127,7 @@ describe("restricted play", function()
     assert.are.same({ avoid = "buy contract;play fish on slots 1,4;phase2:draw", budget = "5" }, opts)
     local b = assert(bots.new("random:prefer=draw", 1, 1))
     assert.are.equal("random:prefer=draw", b:spec())
-    assert.are.equal("greedy:avoid=buy contract,budget=30,depth=6,samples=1,width=2",
+    assert.are.equal("greedy:avoid=buy contract,budget=12,depth=8,samples=1",
       assert(bots.new("greedy:avoid=buy contract", 1, 1)):spec())
   end)
 

@@ -31,12 +31,10 @@ M.OPTIONS = {
   greedy = {
     samples = { default = 1, type = "integer", min = 1, max = 64,
                 doc = "imagined deals of the unseen cards each option is judged on" },
-    depth = { default = 6, type = "integer", min = 1, max = 50,
-              doc = "own decisions of a move still open followed at most" },
-    budget = { default = 30, type = "integer", min = 1, max = 100000,
-               doc = "copies of the game a search makes beyond one per option" },
-    width = { default = 2, type = "integer", min = 1, max = 100,
-              doc = "open lines followed below the decision, per decision (drawn at random)" },
+    depth = { default = 8, type = "integer", min = 1, max = 50,
+              doc = "own decisions a line of a move still open follows at most" },
+    budget = { default = 12, type = "integer", min = 0, max = 100000,
+               doc = "lines tried beyond one per option, for options whose move stays open" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -145,36 +143,50 @@ local Greedy = {}
 
 -- The estimates of every seat in a copy, as one list: R.estimate(g, seat),
 -- else R.score, else R.scores; at the end, the result (winners + 1000).
-local function estimates(game)
-  local R, players = game.R, game.players
-  local out = {}
+local EST = setmetatable({}, { __mode = "k" })   -- R -> its sandboxed estimator
+
+local function estimator(R)
+  local e = EST[R]
+  if e then return e end
+  local f = rawget(R, "estimate") and R.estimate or R.score
+  local what = (f == nil and "R.scores") or (f == R.score and "R.score") or "R.estimate"
+  local out, first, last = {}, 1, 0
+  local run
+  if f then
+    run = function(ctx) for s = first, last do out[s] = f(ctx, s) end end
+  else
+    run = function(ctx)
+      local sc = R.scores(ctx)
+      for s = first, last do out[s] = sc[s] end
+    end
+  end
+  -- every seat's estimate, or (only = seat) that seat's
+  e = function(game, only)
+    first, last = only or 1, only or game.players
+    local ok, err = csb.call(run, game.ctx)
+    if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
+    local r = {}
+    for s = first, last do
+      local v = out[s]
+      if type(v) ~= "number" or v ~= v then
+        error(format("%s: %s returned %s for seat %d, not a number", R.name, what, tostring(v), s), 0)
+      end
+      r[s] = v
+    end
+    return r
+  end
+  EST[R] = e
+  return e
+end
+
+local function estimates(game, only)
   if game.kind == "over" then
-    local res = game:result()
-    for s = 1, players do out[s] = res.scores[s] or 0 end
+    local res, out = game:result(), {}
+    for s = 1, game.players do out[s] = res.scores[s] or 0 end
     for _, w in ipairs(res.winners) do out[w] = out[w] + 1000 end
     return out
   end
-  local f = rawget(R, "estimate") and R.estimate or R.score
-  local ok, err
-  if f then
-    ok, err = csb.call(function(ctx)
-      for s = 1, players do out[s] = f(ctx, s) end
-    end, game.ctx)
-  else
-    ok, err = csb.call(function(ctx)
-      local sc = R.scores(ctx)
-      for s = 1, players do out[s] = sc[s] end
-    end, game.ctx)
-  end
-  local what = (f == nil and "R.scores") or (f == R.score and "R.score") or "R.estimate"
-  if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
-  for s = 1, players do
-    local v = out[s]
-    if type(v) ~= "number" or v ~= v then
-      error(format("%s: %s returned %s for seat %d, not a number", R.name, what, tostring(v), s), 0)
-    end
-  end
-  return out
+  return estimator(game.R)(game, only)
 end
 M.estimates = estimates
 
@@ -205,21 +217,11 @@ local function decision_key(name, texts)
   return (name or "") .. "\0" .. table.concat(texts, "\0")
 end
 
--- The index of option `text` among the options of `seat` in a copy (nil
--- where another deal of the unseen cards does not offer it).
-local function index_of(g, seat, text)
-  local t = g:options(seat)
-  if not t then return nil end
-  for x = 1, #t do if t[x] == text then return x end end
-  return nil
-end
-
 function Greedy:decide(view)
   local opts = view.options()
-  local n = #opts
   local allowed = self:allowed(view.decision, opts)
   if #allowed == 1 then self.last = { { opts[allowed[1]], value = 0 } }; return allowed[1] end
-  local seat, o = self.seat, self.options
+  local seat, o, rng = self.seat, self.options, self.rng
   -- the plan of an earlier search of this move, while the game follows it
   local plan = self.plan
   self.plan = nil
@@ -235,109 +237,75 @@ function Greedy:decide(view)
     end
   end
   local seeds = {}
-  for i = 1, o.samples do seeds[i] = self.rng:int(1, 0x3fffffffffffffff) end
-  local budget, turn0 = o.budget, nil
-  -- The node at the end of `path` (option texts from this decision): its
-  -- value (the lead, averaged over the samples) and, while the seat's
-  -- move goes on in it, its decision and the copy of sample 1 there.
-  local function judge(path, parent)
-    local total, first, nexts, counted = 0, nil, nil, 0
-    for i = 1, #seeds do
-      local g
-      if i == 1 and parent and parent.g then    -- the parent's copy, for its last child
-        g, parent.g = parent.g, nil
-        fork.step(g, seat, index_of(g, seat, path[#path]))
-      else
-        g = view.sample(core.rng(seeds[i]))
-        budget = budget - 1
-        for j = 1, #path do
-          local k = index_of(g, seat, path[j])
-          if not k then g = nil; break end       -- this deal went another way
-          fork.step(g, seat, k)
-          if j < #path then next_decider(g, seat) end
-        end
+  for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
+  local v0, turn0                    -- the lead now, and the turn, from the first copy
+  local tried = {}                   -- line so far -> { [text] = true }: lines not yet taken first
+  local probes = 0
+  -- A line: option k of the decision, then (while the move stays open:
+  -- nothing the estimate sees has changed, the seat decides again in the
+  -- same turn) options drawn among those its lines have not taken yet.
+  -- One copy of the game walks the whole line. Returns its value, texts
+  -- and the decisions' keys along it.
+  local function line(k)
+    probes = probes + 1
+    local g = view.sample(core.rng(seeds[(probes - 1) % #seeds + 1]))
+    if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
+    local texts, keys, key = { opts[k] }, {}, opts[k]
+    fork.step(g, seat, k)
+    while true do
+      local s = next_decider(g, seat)
+      if s ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
+          or math.abs(estimates(g, seat)[seat] - v0) > 1e-9 then
+        return lead(estimates(g), seat), texts, keys
       end
-      if g then
-        local s = next_decider(g, seat)
-        if i == 1 then first, nexts = g, s; turn0 = turn0 or g.ctx.turn end
-        total, counted = total + lead(estimates(g), seat), counted + 1
-      end
+      local t = g:options(seat)
+      local ks = self:allowed(g.dname, t)
+      local seen = tried[key]
+      if not seen then seen = {}; tried[key] = seen end
+      local fresh = {}
+      for _, x in ipairs(ks) do if not seen[t[x]] then fresh[#fresh + 1] = x end end
+      local pool = #fresh > 0 and fresh or ks
+      local x = pool[rng:below(#pool) + 1]
+      seen[t[x]] = true
+      keys[#keys + 1] = decision_key(g.dname, t)
+      texts[#texts + 1] = t[x]
+      key = key .. "\0" .. t[x]
+      fork.step(g, seat, x)
     end
-    local node = { path = path, value = total / counted }
-    if nexts == seat and first.ctx.turn == turn0 then
-      node.g, node.dname = first, first.dname
-      node.texts = first:options(seat)
-    end
-    return node
   end
-  local root = judge({}, nil)
-  root.dname, root.texts = view.decision, opts
-  local queue, head = { root }, 1
-  while head <= #queue do
-    local node = queue[head]; head = head + 1
-    local texts = node.texts
-    local ks = node == root and allowed or self:allowed(node.dname, texts)
-    local kids = {}
-    for i, k in ipairs(ks) do
-      if node ~= root and budget <= 0 then break end
-      local path = { table.unpack(node.path) }
-      path[#path + 1] = texts[k]
-      local kid = judge(path, i == #ks and node or nil)
-      kid.text, kid.key = texts[k], decision_key(node.dname, texts)
-      kids[#kids + 1] = kid
-    end
-    node.g, node.kids = nil, kids
-    -- a line that changed nothing the estimate sees goes on (its move is
-    -- open): all of them from the decision, `width` of them (drawn) below
-    local open = {}
-    for _, kid in ipairs(kids) do
-      if kid.texts and #kid.path < o.depth and math.abs(kid.value - node.value) <= 1e-9 then
-        open[#open + 1] = kid
-      else
-        kid.g = nil
-      end
-    end
-    local keep = node == root and #open or math.min(#open, o.width)
-    for i = 1, keep do
-      local j = i + self.rng:below(#open - i + 1)
-      open[i], open[j] = open[j], open[i]
-      queue[#queue + 1] = open[i]
-    end
-    for i = keep + 1, #open do open[i].g = nil end
+  -- every option once; then more lines for those whose move stayed open
+  local best_of, open = {}, {}
+  for _, k in ipairs(allowed) do
+    local v, texts, keys = line(k)
+    best_of[k] = { value = v, texts = texts, keys = keys }
+    if #texts > 1 then open[#open + 1] = k end
   end
-  -- backed up: after an open line the seat takes the best that follows
-  local function backed(node)
-    if not node.kids or #node.kids == 0 then return node.value end
-    local best, bestv
-    for _, kid in ipairs(node.kids) do
-      local v = backed(kid)
-      if bestv == nil or v > bestv then best, bestv = kid, v end
-    end
-    node.best = best
-    return bestv
+  local extra, i = o.budget, 0
+  while extra > 0 and #open > 0 do
+    i = i % #open + 1
+    local k = open[i]
+    local v, texts, keys = line(k)
+    if v > best_of[k].value then best_of[k] = { value = v, texts = texts, keys = keys } end
+    extra = extra - 1
   end
   local scored, best, bests = {}, nil, {}
-  for _, kid in ipairs(root.kids) do
-    local v = backed(kid)
-    scored[#scored + 1] = { kid.text, value = v }
-    if best == nil or v > best + 1e-9 then best, bests = v, { kid }
-    elseif math.abs(v - best) <= 1e-9 then bests[#bests + 1] = kid end
+  for _, k in ipairs(allowed) do
+    local v = best_of[k].value
+    scored[#scored + 1] = { opts[k], value = v }
+    if best == nil or v > best + 1e-9 then best, bests = v, { k }
+    elseif math.abs(v - best) <= 1e-9 then bests[#bests + 1] = k end
   end
   table.sort(scored, function(x, y) return x.value > y.value end)
   self.last = scored
-  local pick = bests[self.rng:below(#bests) + 1]
-  -- the plan: the best line below the pick
-  local line, keys, nd = { at = 1, last = scored }, {}, pick
-  while nd.best do
-    line[#line + 1], keys[#keys + 1] = nd.best.text, nd.best.key
-    nd = nd.best
+  local pick = bests[rng:below(#bests) + 1]
+  -- the plan: the rest of the best line
+  local b = best_of[pick]
+  if #b.texts > 1 then
+    local rest = { at = 1, last = scored, keys = b.keys }
+    for j = 2, #b.texts do rest[j - 1] = b.texts[j] end
+    self.plan = rest
   end
-  line.keys = keys
-  if #line > 0 then self.plan = line end
-  for k = 1, n do
-    if opts[k] == pick.text then return k end
-  end
-  error("greedy: lost its pick", 0)
+  return pick
 end
 
 ---------------------------------------------------------------------------
