@@ -188,7 +188,7 @@ local function estimates(game, only)
   end
   return estimator(game.R)(game, only)
 end
-M.estimates = estimates
+M.estimates = function(g, only) return estimates(g, only) end
 
 -- The seat's estimate less the best other seat's.
 local function lead(est, seat)
@@ -250,13 +250,13 @@ function Greedy:decide(view)
     probes = probes + 1
     local g = view.sample(core.rng(seeds[(probes - 1) % #seeds + 1]))
     if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
-    local texts, keys, key = { opts[k] }, {}, opts[k]
+    local texts, keys, key, new = { opts[k] }, {}, opts[k], false
     fork.step(g, seat, k)
     while true do
       local s = next_decider(g, seat)
       if s ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
           or math.abs(estimates(g, seat)[seat] - v0) > 1e-9 then
-        return lead(estimates(g), seat), texts, keys
+        return lead(estimates(g), seat), texts, keys, new
       end
       local t = g:options(seat)
       local ks = self:allowed(g.dname, t)
@@ -265,6 +265,7 @@ function Greedy:decide(view)
       local fresh = {}
       for _, x in ipairs(ks) do if not seen[t[x]] then fresh[#fresh + 1] = x end end
       local pool = #fresh > 0 and fresh or ks
+      new = new or #fresh > 0
       local x = pool[rng:below(#pool) + 1]
       seen[t[x]] = true
       keys[#keys + 1] = decision_key(g.dname, t)
@@ -284,9 +285,10 @@ function Greedy:decide(view)
   while extra > 0 and #open > 0 do
     i = i % #open + 1
     local k = open[i]
-    local v, texts, keys = line(k)
+    local v, texts, keys, new = line(k)
     if v > best_of[k].value then best_of[k] = { value = v, texts = texts, keys = keys } end
     extra = extra - 1
+    if not new then table.remove(open, i); i = i - 1 end   -- its lines are all taken
   end
   local scored, best, bests = {}, nil, {}
   for _, k in ipairs(allowed) do
