@@ -246,9 +246,23 @@ function Greedy:decide(view)
   -- same turn) options drawn among those its lines have not taken yet.
   -- One copy of the game walks the whole line. Returns its value, texts
   -- and the decisions' keys along it.
+  -- The same line on deal i: its texts while they are offered; the lead
+  -- where it ends.
+  local function again(i, texts)
+    local g = view.sample(core.rng(seeds[i]))
+    for j = 1, #texts do
+      local t = g:options(seat)
+      local x
+      for y = 1, t and #t or 0 do if t[y] == texts[j] then x = y; break end end
+      if not x then break end
+      fork.step(g, seat, x)
+      if next_decider(g, seat) ~= seat then break end
+    end
+    return lead(estimates(g), seat)
+  end
   local function line(k)
     probes = probes + 1
-    local g = view.sample(core.rng(seeds[(probes - 1) % #seeds + 1]))
+    local g = view.sample(core.rng(seeds[1]))
     if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
     local texts, keys, key, new = { opts[k] }, {}, opts[k], false
     fork.step(g, seat, k)
@@ -256,7 +270,9 @@ function Greedy:decide(view)
       local s = next_decider(g, seat)
       if s ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
           or math.abs(estimates(g, seat)[seat] - v0) > 1e-9 then
-        return lead(estimates(g), seat), texts, keys, new
+        local v = lead(estimates(g), seat)          -- chance and unseen cards: averaged
+        for i = 2, #seeds do v = v + again(i, texts) end
+        return v / #seeds, texts, keys, new
       end
       local t = g:options(seat)
       local ks = self:allowed(g.dname, t)
