@@ -56,13 +56,28 @@ return { variant = true, name = "dear_office", base = "sea_merchants",
     local g = kontor.new_game { rules = "caribbean", players = 2, seed = 1 }
     -- 3 coins (C1); the persons with influence: 83 influence for 282 coins of
     -- cost over the deck (83/282 an influence a coin); no expedition
-    -- yet and one needed to win (C9): less the smallest, 4.
+    -- yet, no symbol towards one, and one needed to win (C9): less the
+    -- smallest, 4. Seat 1 discovers, and the harbour shows the Pinnace
+    -- 4/3 it revealed: a take of 3 coins.
+    assert.are.same({ "Pinnace 4/3" }, g:view(1).harbour)
     local est = bots.estimates(g)
-    assert.are.equal(3 * (83 / 282) - 4, est[1])
-    assert.are.equal(est[1], est[2])
+    assert.are.equal(3 * (83 / 282) - 4 + 3 * (83 / 282), est[1])
+    assert.are.equal(3 * (83 / 282) - 4, est[2])
     -- Port Royal needs no expedition (C10)
     local p = kontor.new_game { rules = "caribbean", players = 3, seed = 1, variants = { "port_royal" } }
     assert.are.equal(3 * (83 / 282), bots.estimates(p)[1])
+  end)
+
+  it("Caribbean: an expedition half gathered halves what its lack costs", function()
+    local g = kontor.new_game { rules = "caribbean", players = 2, seed = 1, scenario = {
+      displays = { [1] = { "Settler 4/1" } }, expeditions = { "expedition 2 houses" },
+      harbour = { "Captain 4/1" }, coins = { 5, 3 }, active = 1, phase = "discover" } }
+    local est = bots.estimates(g)
+    -- seat 1: 1 influence (the Settler), 5 coins, one house of the two the
+    -- expedition needs: less 4 x 1/2; the Captain in the harbour would
+    -- cost 4 coins for 1 influence, less than its price: not counted
+    assert.are.equal(1 + 5 * (83 / 282) - 4 * (1 - 1 / 2), est[1])
+    assert.are.equal(3 * (83 / 282) - 4, est[2])
   end)
 
   it("Old World: VP, a tenth of a VP a gold, and the works for the turns left", function()
