@@ -204,6 +204,28 @@ describe("restricted play", function()
     assert.matches("players      4 %(greedy, random, random, random%)", out)
   end)
 
+  it("sits at the REPL's bot command and at kontor play with spaces in its text", function()
+    local input = support.write(os.tmpname(), "bot 2=greedy:avoid=buy contract;play fish on slots 1,4\nbots\n")
+    local p = io.popen(support.binary() .. " repl --players 2 < " .. input .. " 2>&1")
+    local out = p:read("a"); p:close()
+    os.remove(input)
+    assert.matches("2  Player 2: greedy:avoid=buy contract;play fish on slots 1,4,budget=12,depth=8,samples=1 bot",
+      out, 1, true)
+    p = io.popen(support.binary() .. " play --players 2 --bot '2=random:prefer=draw' < /dev/null 2>&1")
+    out = p:read("a"); p:close()
+    assert.is_nil(out:find("expected SEAT=KIND", 1, true), out)
+  end)
+
+  it("sits at serve's bot seats: the bot takes the preferred move", function()
+    local input = support.write(os.tmpname(),
+      '{"id":1,"op":"new","players":2,"bots":{"2":"random:prefer=load fish"}}\n'
+      .. '{"id":2,"op":"apply","game":"g1","action":"load grain on ship 1"}\n')
+    local p = io.popen(support.binary() .. " serve < " .. input .. " 2>&1")
+    local out = p:read("a"); p:close()
+    os.remove(input)
+    assert.matches("Player 2 loads fish on ship %d", out)
+  end)
+
   it("refuses a restriction that is not text", function()
     local b, err = bots.new("random", 1, 1, { avoid = 3 })
     assert.is_nil(b)
