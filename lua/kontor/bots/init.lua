@@ -46,6 +46,9 @@ M.OPTIONS = {
     margin = { default = 0, type = "number", min = 0, max = 1e9,
                doc = "0: where a rollout stops before the end, the seat with the best R.score "
                   .. "wins it; x > 0: each seat gets 1/(1+e^(-lead/x)), its lead over the best other" },
+    estimate = { default = 0, type = "integer", min = 0, max = 1, quiet = true,
+                 doc = "1: a rollout that stops before the end is judged by the rule set's "
+                    .. "R.estimate (as greedy plays), 0: by R.score" },
     step_cost = { default = 0.001, type = "number", min = 0, max = 1,
                   doc = "what each step of an iteration costs, in wins: between equal outcomes "
                      .. "the shorter way is preferred, so a bot never stalls forever" },
@@ -55,9 +58,9 @@ M.OPTIONS = {
 -- Restricted play (Jaffe et al. 2012), for every kind: moves the bot never
 -- takes while another is legal, or always takes when legal.
 local RESTRICT = {
-  avoid = { default = "", type = "moves",
+  avoid = { default = "", type = "moves", quiet = true,
             doc = "moves never taken while another is legal: [DECISION:]TEXT;..." },
-  prefer = { default = "", type = "moves",
+  prefer = { default = "", type = "moves", quiet = true,
              doc = "moves always taken when legal: [DECISION:]TEXT;..." },
 }
 for _, decl in pairs(M.OPTIONS) do
@@ -342,7 +345,7 @@ local function new_node(seat)
 end
 
 -- Rewards per seat at the end of an iteration.
-local function rewards(g, players, scale)
+local function rewards(g, players, scale, by_estimate)
   local r = {}
   if g.kind == "over" then
     local res = g:result()
@@ -351,8 +354,9 @@ local function rewards(g, players, scale)
     return r
   end
   local vals, best, nbest, second = {}, nil, 0, nil
+  local est = by_estimate and estimates(g)
   for s = 1, players do
-    local v = score_of(g, s)
+    local v = est and est[s] or score_of(g, s)
     vals[s] = v
     if best == nil or v > best then best, nbest, second = v, 1, best
     elseif v == best then nbest = nbest + 1
@@ -442,7 +446,7 @@ function Mcts:decide(view)
     -- sooner beats an equal one that goes round in circles, such as
     -- revealing and repelling ships for ever in Merchants of the Caribbean
     -- when the outcome is settled either way.
-    local r, cost = rewards(g, players, o.margin), o.step_cost * steps
+    local r, cost = rewards(g, players, o.margin, o.estimate == 1), o.step_cost * steps
     for i = 1, #path do
       local nd = path[i]
       nd.visits = nd.visits + 1
@@ -528,16 +532,17 @@ function M.hint(game, seat, spec)
   return lines
 end
 
--- The bot's name with its options, as given on a command line (a
--- restriction only when one is given).
+-- The bot's name with its options, as given on a command line (a quiet
+-- option, such as a restriction, only when it is not its default).
 function Bot:spec()
+  local decl = M.OPTIONS[self.kind]
   local keys = {}
-  for key in pairs(M.OPTIONS[self.kind]) do keys[#keys + 1] = key end
+  for key in pairs(decl) do keys[#keys + 1] = key end
   table.sort(keys)
   local kv = {}
   for _, key in ipairs(keys) do
     local v = self.options[key]
-    if not (RESTRICT[key] and v == "") then kv[#kv + 1] = key .. "=" .. tostring(v) end
+    if not (decl[key].quiet and v == decl[key].default) then kv[#kv + 1] = key .. "=" .. tostring(v) end
   end
   if #kv == 0 then return self.kind end
   return self.kind .. ":" .. table.concat(kv, ",")
