@@ -1849,6 +1849,23 @@ function R.score(g, seat)
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card)
 end
 
+-- Position evaluation (docs/bots.md)
+--
+-- R.estimate(g, seat): the VP the seat may expect at the end (O31), from
+-- what it may see: R.score's parts (VP; a tenth of a VP a gold; goods on
+-- ships and in storage; ships with their seaman), and the works counted
+-- for the turns the game may still run, at most WORKS_TURNS: none on the
+-- last turn (R.data.turn_cap). Tile costs and the chain's capacities come
+-- from R.data and R.rules, so a variant's tiles count.
+function R.estimate(g, seat)
+  local card, gold = g.card[seat], g.gold:get(seat)
+  local d = g:draft(seat)
+  if d and d.order then card, gold = d.order.card, d.order.gold end
+  local turns = math.max(0, math.min(WORKS_TURNS, R.data.turn_cap - g.turn))
+  if g.ending then turns = 0 end
+  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card) * turns / WORKS_TURNS
+end
+
 ---------------------------------------------------------------------------
 -- Invariants: every worker accounted for, tokens within supplies, gold never
 -- negative, VP given never more than the bank allows.
