@@ -139,10 +139,12 @@ local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker"
 local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
   fg_per_worker = true, fg_per_dye_house_worker = true }
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST
--- Option lists made once and shared (never changed once made): the
--- acquisitions by sold-out tiles and gold, the bids by gold, the picks by
--- what is in the line.
-local OFFERS, OFFERS_MADE, BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
+-- Option lists made once and shared (never changed once made): the bids
+-- by gold, the picks by what is in the line, and MENUS[step][key] the
+-- build order's (acquire, release, assign, load) by what they offer.
+-- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
+-- in the bit sets an order keeps (see note_workers).
+local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
 
@@ -209,8 +211,8 @@ function R.prepare()
   for _, port in ipairs(d.ports) do SAIL[port] = "sail " .. port end
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
-  OFFERS, OFFERS_MADE, BIDS, PICKS = {}, 0, {}, {}
-  MENUS, SHIP_BIT = { release = {}, assign = {}, load = {} }, {}
+  BIDS, PICKS = {}, {}
+  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 } }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
   for k = 1, 8 do SHIP_BIT[k] = 1 << (32 + k); KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k] end
   for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
@@ -903,6 +905,15 @@ local function new_order(g, s)
   return o
 end
 
+-- Keeps an option list made for `key`, up to a bound on the memory kept
+-- (random play meets many sets of tiles): then that kind starts afresh.
+local function remember(kind, key, opts, what)
+  local made = MENUS[kind]
+  if made.size >= 4096 then made = { size = 0 }; MENUS[kind] = made end
+  made[key], made.size = { opts, what }, made.size + 1
+  return opts, what
+end
+
 -- O14: the tiles in play that the seat may still acquire (T4, T5: not
 -- sold_out to it) and can pay for, in canonical order, then the next ship
 -- (T3, O14a) if it can pay for that. The same sold-out tiles and gold (all
@@ -910,8 +921,8 @@ end
 local function offers(g, sold_out, gold, ship)
   if gold > MAX_COST then gold = MAX_COST end
   local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
-  local menu = OFFERS[key]
-  if menu then return menu[1], menu[2] end
+  local made = MENUS.acquire[key]
+  if made then return made[1], made[2] end
   local opts, what = { ACQUIRE_NONE }, { false }
   for _, t in ipairs(tiles_of(g)) do
     if sold_out & t.bit == 0 and t.cost <= gold then
@@ -919,9 +930,7 @@ local function offers(g, sold_out, gold, ship)
     end
   end
   if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
-  if OFFERS_MADE >= 4096 then OFFERS, OFFERS_MADE = {}, 0 end     -- a bound on the memory kept
-  OFFERS[key], OFFERS_MADE = { opts, what }, OFFERS_MADE + 1
-  return opts, what
+  return remember("acquire", key, opts, what)
 end
 
 local function affordable_acquisitions(g, s, o)
@@ -950,25 +959,25 @@ end
 
 -- The release and assign options by the tiles and ships they name (a bit
 -- each, as in o.manned), the list made once for each set.
-local function menu(verb, key)
+local function menu(verb, key, card)
   local made = MENUS[verb][key]
   if made then return made[1], made[2] end
   local opts, what = {}, {}
   local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
-  for _, t in ipairs(TILES_24) do
+  for _, i in ipairs(card.tiles) do
+    local t = TILES_24[i]
     if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
   end
-  for k = 1, #SHIP_BIT do
+  for k = 1, #card.ships do
     if key & SHIP_BIT[k] ~= 0 then opts[#opts + 1] = ship_text[k]; what[#what + 1] = k end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
-  MENUS[verb][key] = { opts, what }
-  return opts, what
+  return remember(verb, key, opts, what)
 end
 
 -- O14: a worker off any staffed tile or ship, tiles first.
 local function release_options(o)
-  return menu("release", o.manned)
+  return menu("release", o.manned, o.card)
 end
 
 -- O14: a worker from the pool onto a tile of his kind with a slot free, or
@@ -979,7 +988,7 @@ local function assign_options(o)
     local kind = KINDS[i]
     if pool[kind] > 0 then kinds = kinds | KIND_BITS[kind] end
   end
-  return menu("assign", o.room & kinds)
+  return menu("assign", o.room & kinds, o.card)
 end
 
 local function release(o, x)
@@ -1030,8 +1039,7 @@ local function load_options(o)
     if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
-  MENUS.load[key] = { opts, what }
-  return opts, what
+  return remember("load", key, opts, what)
 end
 
 local function sail_options(g, s, o)
