@@ -325,10 +325,10 @@ local function copy_part(card, part)
   end
 end
 
--- The revealed card (O16): the draft's parts, as a card.
+-- The card an order reveals (O16): its draft, done with copying.
 local function card_of(draft)
-  return { own = draft.own, crew = draft.crew, tiles = draft.tiles, sold_out = draft.sold_out,
-           pool = draft.pool, store = draft.store, ships = draft.ships }
+  draft.copied = nil
+  return draft
 end
 
 -- Token limits (O5): wool + cloth, and each colour's dye + FG, counting
@@ -1139,7 +1139,8 @@ local function enter_order(g, seat, o, upto, draft)
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
-  return { card = card_of(o.card), gold = o.gold, steps = o.steps }       -- plain data
+  o.card = card_of(o.card)
+  return o                                  -- plain data: the reveal reads its card, gold and steps
 end
 
 -- Every seat enters its order at once and in secret (O14, O34).
