@@ -1317,8 +1317,9 @@ function R.rules.limit_check(g)
     local workers, keep = count_of(card.pool), R.data.pool_keeps
     if workers > keep then keep = math.max(keep, best_effect(g, card, "keeps")) end   -- a Tavern keeps more
     local extra = workers - keep
-    for _, kind in ipairs(KINDS) do                       -- seamen, then land, then facility
+    for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
+      local kind = KINDS[i]
       local n = math.min(extra, card.pool[kind])
       if n > 0 then
         card.pool[kind] = card.pool[kind] - n
@@ -1367,9 +1368,9 @@ function R.rules.fg_capacity(g, card)
 end
 
 local function dyes_in_store(card)
-  local n, colours = 0, 0
-  for _, c in ipairs(COLOURS) do
-    local d = card.store[DYE_OF[c]]
+  local n, colours, store = 0, 0, card.store
+  for i = 1, #COLOURS do
+    local d = store[DYE_OF[COLOURS[i]]]
     n = n + d
     if d > 0 then colours = colours + 1 end
   end
@@ -1454,12 +1455,12 @@ function R.rules.dye_capacity(g, card, c)
 end
 
 function R.rules.dyes(g)                                     -- O27
-  local max = {}
+  local max, capacity = {}, R.rules.dye_capacity
   for _, c in ipairs(COLOURS) do
     local dye, any = DYE_OF[c], false
     for s = 1, g.players do
       local card = g.card[s]
-      local cap = R.rules.dye_capacity(g, card, c)
+      local cap = capacity(g, card, c)
       if cap > 0 then
         local room = dye_limit(g, card, c) - card.store[dye] - card.store[FG_OF[c]]
         max[s] = math.max(0, math.min(cap, room))
