@@ -67,8 +67,6 @@ local sellers = {}                                  -- sellers[(port - 1) * NG +
 local last, stamp = {}, {}                          -- the last seat counted there (O19); its trade
 local trades = 0                                    -- trades so far, in every game: the stamps
 
-local function staffed(s, t) return crew[s][t] > 0 and 1 or 0 end
-
 local function play(random, n)
   local steps, turns = 0, 0
   local function choose(k) steps = steps + 1; return random(k) end
@@ -112,7 +110,7 @@ local function play(random, n)
     local d = home[s] - to
     if d < 0 then d = -d end
     if nring - d < d then d = nring - d end
-    d = d - 1 - staffed(s, HARBOR)
+    d = d - 1 - crew[s][HARBOR]                     -- one slot: a building's crew is 0 or 1
     return d > 0 and d or 0
   end
 
@@ -309,8 +307,8 @@ local function play(random, n)
               if v > 0 then ggold = ggold + v end
             end
           end
-          local bonus = staffed(s, TRADE_HOUSE)
-          if single and FG_VP[hold[1]] then bonus = bonus + staffed(s, GUILD) * ld end
+          local bonus = crew[s][TRADE_HOUSE]
+          if single and FG_VP[hold[1]] then bonus = bonus + crew[s][GUILD] * ld end
           local owner_vp, owner_gold = gvp + bonus, ggold
           if s == robbed_s and k == robbed_k then   -- O21: the whole yield
             give_vp(0, gvp + bonus)
@@ -319,7 +317,7 @@ local function play(random, n)
           give_vp(s, owner_vp)
           gold[s] = gold[s] + owner_gold
           local owner = ring_seat[to]
-          if owner > 0 then give_vp(owner, staffed(owner, PIER)) end   -- O22
+          if owner > 0 then give_vp(owner, crew[owner][PIER]) end   -- O22
           port[s][k], load_n[s][k] = 0, 0
         end
         load_n[s][k] = 0
@@ -335,7 +333,7 @@ local function play(random, n)
       for k = 1, 3 do
         if extra <= 0 then break end
         local x = extra < p[k] and extra or p[k]
-        p[k], removed[k], extra = p[k] - x, removed[k] + x, extra - x
+        if x > 0 then p[k], removed[k], extra = p[k] - x, removed[k] + x, extra - x end
       end
     end
 
@@ -388,12 +386,12 @@ local function play(random, n)
     end
     for s = 1, n do                                 -- O28: cloth, O29: wool
       local c, st = crew[s], store[s]
-      local cap = staffed(s, STRAP) + 4 * staffed(s, POWER) + c[WARP]
+      local cap = c[STRAP] + 4 * c[POWER] + c[WARP]
       if st[WOOL] < cap then cap = st[WOOL] end
       st[WOOL], st[CLOTH] = st[WOOL] - cap, st[CLOTH] + cap
       local sheep = c[SHEEP]
       if sheep > 0 then
-        cap = sheep + staffed(s, SHED) + staffed(s, FULLING) + c[SHEARS] * sheep
+        cap = sheep + c[SHED] + c[FULLING] + c[SHEARS] * sheep
         local room = WOOL_TOKENS - st[WOOL] - st[CLOTH]
         if room < cap then cap = room end
         if cap > 0 then st[WOOL] = st[WOOL] + cap end
