@@ -52,6 +52,20 @@ return { variant = true, name = "dear_office", base = "sea_merchants",
     assert.are.equal(5 + 1.5 + 1.5 + 0.25 + 20 * 51 / 60, bots.estimates(g)[1])
   end)
 
+  it("a variant wraps R.estimate as it wraps any rule", function()
+    local dir = support.scratch()
+    local path = dir("bonus_estimate.lua")
+    support.write(path, [[
+return { variant = true, name = "bonus_estimate", base = "sea_merchants",
+         apply = function(R)
+           local base = R.estimate
+           function R.estimate(g, seat) return base(g, seat) + (seat == 2 and 10 or 0) end
+         end }
+]])
+    local est = bots.estimates(merchants({ path }))
+    assert.are.same({ 15.05, 11.0, 0.5, 1.0 }, est)
+  end)
+
   it("Caribbean: influence, coins at the persons' influence per coin, less an expedition", function()
     local g = kontor.new_game { rules = "caribbean", players = 2, seed = 1 }
     -- 3 coins (C1); the persons with influence: 83 influence for 282 coins of

@@ -134,12 +134,13 @@ end
 -- greedy: one ply on the rule set's estimate (R.estimate, docs/bots.md).
 -- Each option is taken in a copy of the game as the seat may imagine it
 -- and the position after it judged by the estimate: the seat's estimated
--- final score less the best other seat's. An option that changes nothing
--- the estimate sees (the "play" of "play fish on slots 1,4", a step of a
--- move still open) is followed into the seat's next decision of the same
--- turn, breadth first, while `budget` copies last; the best line found is
--- the bot's plan for the rest of its move, taken without a new search
--- while the game follows it. No rollouts.
+-- final score less the best other seat's. An option after which the
+-- seat's move is still open (the "play" of "play fish on slots 1,4":
+-- its own estimate unchanged, and it decides again in the same turn) is
+-- walked on, on the same copy, to where the move changes something; then
+-- `budget` more such lines go to the options whose move stayed open. The
+-- best line is the plan for the rest of the move, taken without a new
+-- search while the game follows it. No rollouts.
 ---------------------------------------------------------------------------
 
 local Greedy = {}
@@ -234,21 +235,15 @@ function Greedy:decide(view)
       if opts[k] == text then
         plan.at = plan.at + 1
         if plan.at <= #plan then self.plan = plan end
-        self.last = plan.last
+        self.last = { { text, value = plan.value } }
         return k
       end
     end
   end
   local seeds = {}
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
-  local v0, turn0                    -- the lead now, and the turn, from the first copy
+  local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
   local tried = {}                   -- line so far -> { [text] = true }: lines not yet taken first
-  local probes = 0
-  -- A line: option k of the decision, then (while the move stays open:
-  -- nothing the estimate sees has changed, the seat decides again in the
-  -- same turn) options drawn among those its lines have not taken yet.
-  -- One copy of the game walks the whole line. Returns its value, texts
-  -- and the decisions' keys along it.
   -- The same line on deal i: its texts while they are offered; the lead
   -- where it ends.
   local function again(i, texts)
@@ -263,8 +258,13 @@ function Greedy:decide(view)
     end
     return lead(estimates(g), seat)
   end
+  -- A line: option k of the decision, then (while the move stays open:
+  -- the seat's own estimate has not changed, and it decides again in the
+  -- same turn) options drawn among those its lines have not taken yet.
+  -- One copy of the game walks the whole line. Returns its value (the
+  -- lead where it ends, averaged over the deals), texts, the decisions'
+  -- keys along it, and whether it took an option not taken before.
   local function line(k)
-    probes = probes + 1
     local g = view.sample(core.rng(seeds[1]))
     if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
     local texts, keys, key, new = { opts[k] }, {}, opts[k], false
@@ -322,7 +322,7 @@ function Greedy:decide(view)
   -- the plan: the rest of the best line
   local b = best_of[pick]
   if #b.texts > 1 then
-    local rest = { at = 1, last = scored, keys = b.keys }
+    local rest = { at = 1, value = b.value, keys = b.keys }
     for j = 2, #b.texts do rest[j - 1] = b.texts[j] end
     self.plan = rest
   end
