@@ -198,11 +198,13 @@ function R.prepare()
   end
   -- t.index: a tile's place in the canonical order, as a card lists its
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
+  if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST = 0
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     if t.cost > MAX_COST then MAX_COST = t.cost end
   end
+  if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
   PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
            pirate = "pick pirate" }
@@ -214,7 +216,10 @@ function R.prepare()
   BIDS, PICKS = {}, {}
   MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 } }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
-  for k = 1, 8 do SHIP_BIT[k] = 1 << (32 + k); KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k] end
+  for k = 1, 8 do                                     -- after the tiles' bits
+    SHIP_BIT[k] = 1 << (#TILES_24 + k)
+    KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k]
+  end
   for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
 end
 R.prepare()
