@@ -1441,7 +1441,8 @@ function R.rules.finished_goods(g)                            -- O26
   local max = {}
   for s = 1, g.players do
     local card = g.card[s]
-    max[s] = math.min(R.rules.fg_capacity(g, card), card.store.cloth, (dyes_in_store(card)))
+    local cloth, dyes = card.store.cloth, dyes_in_store(card)           -- each unit: a cloth and a dye
+    max[s] = (cloth > 0 and dyes > 0) and math.min(R.rules.fg_capacity(g, card), cloth, dyes) or 0
   end
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
@@ -1492,7 +1493,8 @@ function R.rules.cloth(g)                                    -- O28
   local max = {}
   for s = 1, g.players do
     local card = g.card[s]
-    max[s] = math.min(R.rules.cloth_capacity(g, card), card.store.wool)
+    local wool = card.store.wool                                       -- each unit: a wool
+    max[s] = wool > 0 and math.min(R.rules.cloth_capacity(g, card), wool) or 0
   end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
