@@ -1441,8 +1441,9 @@ function R.rules.finished_goods(g)                            -- O26
   local max = {}
   for s = 1, g.players do
     local card = g.card[s]
-    local cloth, dyes = card.store.cloth, dyes_in_store(card)           -- each unit: a cloth and a dye
-    max[s] = (cloth > 0 and dyes > 0) and math.min(R.rules.fg_capacity(g, card), cloth, dyes) or 0
+    local cloth = card.store.cloth                                    -- each unit: a cloth and a dye
+    local dyes = cloth > 0 and dyes_in_store(card) or 0
+    max[s] = dyes > 0 and math.min(R.rules.fg_capacity(g, card), cloth, dyes) or 0
   end
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
