@@ -143,7 +143,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 -- by gold, the picks by what is in the line, and MENUS[step][key] the
 -- build order's (acquire, release, assign, load) by what they offer.
 -- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
--- in the bit sets an order keeps (see note_workers).
+-- in a card's bit sets (see new_card).
 local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
@@ -270,10 +270,14 @@ local function best_effect(g, card, field)
 end
 
 -- card.tiles: the card's kinds of tile, as their places in the canonical
--- order (T4, T5), ascending; card.sold_out: the tiles it holds as many of
--- as a player may (a bit each, t.bit), which it can no longer acquire.
+-- order (T4, T5), ascending. Bit sets (a bit each: t.bit, ship k
+-- SHIP_BIT[k]), kept up to date as tiles, ships and workers come and go:
+-- card.sold_out, the tiles it holds as many of as a player may, which it
+-- can no longer acquire; card.manned, the tiles and ships with a worker;
+-- card.room, those with a slot free.
 local function new_card()
-  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, pool = {}, store = {}, ships = {} }
+  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, pool = {}, store = {},
+                 ships = {} }
   for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
@@ -284,6 +288,7 @@ local function add_tile(card, id)
   local n = (own[id] or 0) + 1
   own[id] = n
   if n >= (t.count or 1) then card.sold_out = card.sold_out | t.bit end     -- T4, T5
+  card.room = card.room | t.bit                                            -- its slots are free
   if n > 1 then return end
   local list, index = card.tiles, t.index
   local i = #list + 1
@@ -296,8 +301,8 @@ end
 -- then, once: "tiles" (own, the tiles' list), "workers" (crew, pool),
 -- "store", "ships".
 local function draft_card(c)
-  return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, pool = c.pool,
-           store = c.store, ships = c.ships, copied = {} }
+  return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
+           pool = c.pool, store = c.store, ships = c.ships, copied = {} }
 end
 
 local function copy_part(card, part)
@@ -334,6 +339,29 @@ end
 local function card_of(draft)
   draft.copied = nil
   return draft
+end
+
+-- card.manned and card.room as the card's workers make them.
+local function worker_bits(card)
+  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
+  local manned, room = 0, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local w = crew[t.id] or 0
+    if w > 0 then manned = manned | t.bit end
+    if w < own[t.id] * t.slots then room = room | t.bit end
+  end
+  for k = 1, #ships do
+    if ships[k].crew > 0 then manned = manned | SHIP_BIT[k] else room = room | SHIP_BIT[k] end
+  end
+  return manned, room
+end
+
+-- For a card set up with its workers in place (setup, scenarios); the
+-- steps keep the bit sets after.
+local function note_workers(card)
+  card.manned, card.room = worker_bits(card)
+  return card
 end
 
 -- Token limits (O5): wool + cloth, and each colour's dye + FG, counting
@@ -433,6 +461,7 @@ end
 
 local function give_ship(card, size)
   card.ships[#card.ships + 1] = { size = size, crew = 0, cargo = {}, port = false }
+  card.room = card.room | SHIP_BIT[#card.ships]                            -- no seaman yet
 end
 
 local function standard_card(g)             -- O9: a sheep tile and ship 1, both staffed
@@ -441,7 +470,7 @@ local function standard_card(g)             -- O9: a sheep tile and ship 1, both
   card.crew.sheep_herding = 1
   give_ship(card, ship_sizes(g)[1])
   card.ships[1].crew = 1
-  return card
+  return note_workers(card)
 end
 
 local SCENARIO_FIELDS = { gold = true, vp = true, tiles = true, workers = true, storage = true,
@@ -512,7 +541,7 @@ local function scenario_card(g, s, tiles, workers, storage)
   for _, c in ipairs(COLOURS) do
     if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then bad("seat %d holds more %s than its tokens", s, c) end
   end
-  return card
+  return note_workers(card)
 end
 
 -- A player card in the shape g:state() gives ({own, crew, pool, store,
@@ -547,7 +576,7 @@ local function state_card(g, s, c)
       mine.port = to
     end
   end
-  return card
+  return note_workers(card)
 end
 
 local function set_up_scenario(g, sc)
@@ -884,30 +913,9 @@ end
 -- (name, option texts, meanings); take_step applies one meaning.
 ---------------------------------------------------------------------------
 
--- What the release and assign options read, kept up to date by the order's
--- steps: o.manned, the tiles and ships with a worker (a bit each, t.bit and
--- SHIP_BIT[k]); o.room, those with a slot free.
-local function note_workers(o)
-  local card = o.card
-  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
-  local manned, room = 0, 0
-  for i = 1, #tiles do
-    local t = TILES_24[tiles[i]]
-    local w = crew[t.id] or 0
-    if w > 0 then manned = manned | t.bit end
-    if w < own[t.id] * t.slots then room = room | t.bit end
-  end
-  for k = 1, #ships do
-    if ships[k].crew > 0 then manned = manned | SHIP_BIT[k] else room = room | SHIP_BIT[k] end
-  end
-  o.manned, o.room = manned, room
-end
-
 local function new_order(g, s)
-  local o = { card = draft_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
-              ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false, manned = 0, room = 0 }
-  note_workers(o)
-  return o
+  return { card = draft_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
+           ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false }
 end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
@@ -952,18 +960,16 @@ local function acquire(g, o, id)
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
     o.acquired = "ship"
-    o.room = o.room | SHIP_BIT[#card.ships]                 -- a ship without a seaman
   elseif id then
     copy_part(card, "tiles")
     add_tile(card, id)
-    o.room = o.room | TILE[id].bit                          -- its slots are free
     o.gold = o.gold - TILE[id].cost
     o.acquired = id
   end
 end
 
 -- The release and assign options by the tiles and ships they name (a bit
--- each, as in o.manned), the list made once for each set.
+-- each, as in card.manned), the list made once for each set.
 local function menu(verb, key, card)
   local made = MENUS[verb][key]
   if made then return made[1], made[2] end
@@ -982,7 +988,7 @@ end
 
 -- O14: a worker off any staffed tile or ship, tiles first.
 local function release_options(o)
-  return menu("release", o.manned, o.card)
+  return menu("release", o.card.manned, o.card)
 end
 
 -- O14: a worker from the pool onto a tile of his kind with a slot free, or
@@ -993,7 +999,7 @@ local function assign_options(o)
     local kind = KINDS[i]
     if pool[kind] > 0 then kinds = kinds | KIND_BITS[kind] end
   end
-  return menu("assign", o.room & kinds, o.card)
+  return menu("assign", o.card.room & kinds, o.card)
 end
 
 local function release(o, x)
@@ -1003,13 +1009,13 @@ local function release(o, x)
     copy_part(card, "ships")
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
-    o.manned, o.room = o.manned & ~SHIP_BIT[x], o.room | SHIP_BIT[x]
+    card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
   else
     local t = TILE[x]
     card.crew[x] = card.crew[x] - 1
-    if card.crew[x] == 0 then card.crew[x] = nil; o.manned = o.manned & ~t.bit end
+    if card.crew[x] == 0 then card.crew[x] = nil; card.manned = card.manned & ~t.bit end
     card.pool[t.kind] = card.pool[t.kind] + 1
-    o.room = o.room | t.bit
+    card.room = card.room | t.bit
   end
 end
 
@@ -1020,13 +1026,13 @@ local function assign(o, x)
     copy_part(card, "ships")
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
-    o.manned, o.room = o.manned | SHIP_BIT[x], o.room & ~SHIP_BIT[x]
+    card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
   else
     local t = TILE[x]
     card.crew[x] = (card.crew[x] or 0) + 1
     card.pool[t.kind] = card.pool[t.kind] - 1
-    o.manned = o.manned | t.bit
-    if card.crew[x] == card.own[x] * t.slots then o.room = o.room & ~t.bit end
+    card.manned = card.manned | t.bit
+    if card.crew[x] == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   end
 end
 
@@ -1921,6 +1927,18 @@ function R.invariants(g)
     end
     for id in pairs(card.crew) do
       if not card.own[id] then return "seat " .. s .. ": workers on " .. id .. ", which it does not own" end
+    end
+    local manned, room = worker_bits(card)
+    if manned ~= card.manned or room ~= card.room then
+      return ("seat %d: the card's manned and room bits are %x, %x; its workers make %x, %x"):format(s,
+        card.manned, card.room, manned, room)
+    end
+    local sold_out = 0
+    for _, t in ipairs(TILES_24) do
+      if (card.own[t.id] or 0) >= (t.count or 1) then sold_out = sold_out | t.bit end
+    end
+    if sold_out ~= card.sold_out then
+      return ("seat %d: the card's sold-out bits are %x; its tiles make %x"):format(s, card.sold_out, sold_out)
     end
     for _, good in ipairs(GOODS) do
       if card.store[good] < 0 then return "seat " .. s .. ": negative " .. good end
