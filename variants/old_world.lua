@@ -274,10 +274,10 @@ end
 -- SHIP_BIT[k]), kept up to date as tiles, ships and workers come and go:
 -- card.sold_out, the tiles it holds as many of as a player may, which it
 -- can no longer acquire; card.manned, the tiles and ships with a worker;
--- card.room, those with a slot free.
+-- card.room, those with a slot free. card.open: the free slots (O11).
 local function new_card()
-  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, pool = {}, store = {},
-                 ships = {} }
+  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = {},
+                 store = {}, ships = {} }
   for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
@@ -288,7 +288,7 @@ local function add_tile(card, id)
   local n = (own[id] or 0) + 1
   own[id] = n
   if n >= (t.count or 1) then card.sold_out = card.sold_out | t.bit end     -- T4, T5
-  card.room = card.room | t.bit                                            -- its slots are free
+  card.room, card.open = card.room | t.bit, card.open + t.slots             -- its slots are free
   if n > 1 then return end
   local list, index = card.tiles, t.index
   local i = #list + 1
@@ -302,7 +302,7 @@ end
 -- "store", "ships".
 local function draft_card(c)
   return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
-           pool = c.pool, store = c.store, ships = c.ships, copied = {} }
+           open = c.open, pool = c.pool, store = c.store, ships = c.ships, copied = {} }
 end
 
 local function copy_part(card, part)
@@ -341,6 +341,19 @@ local function card_of(draft)
   return draft
 end
 
+-- The free slots of a card's tiles and ships (O11), counted.
+local function empty_slots(card)
+  local n = 0
+  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local id = t.id
+    n = n + own[id] * t.slots - (crew[id] or 0)
+  end
+  for i = 1, #ships do n = n + 1 - ships[i].crew end
+  return n
+end
+
 -- card.manned and card.room as the card's workers make them.
 local function worker_bits(card)
   local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
@@ -361,6 +374,7 @@ end
 -- steps keep the bit sets after.
 local function note_workers(card)
   card.manned, card.room = worker_bits(card)
+  card.open = empty_slots(card)
   return card
 end
 
@@ -382,17 +396,6 @@ local function dye_limit(g, card, c)
   return R.data.dye_tokens[c] + effect(g, card, "dye_limit")
 end
 
-local function empty_slots(card)
-  local n = 0
-  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
-  for i = 1, #tiles do
-    local t = TILES_24[tiles[i]]
-    local id = t.id
-    n = n + own[id] * t.slots - (crew[id] or 0)
-  end
-  for i = 1, #ships do n = n + 1 - ships[i].crew end
-  return n
-end
 
 local function workers_on_card(card, kind)
   local n = card.pool[kind]
@@ -461,7 +464,7 @@ end
 
 local function give_ship(card, size)
   card.ships[#card.ships + 1] = { size = size, crew = 0, cargo = {}, port = false }
-  card.room = card.room | SHIP_BIT[#card.ships]                            -- no seaman yet
+  card.room, card.open = card.room | SHIP_BIT[#card.ships], card.open + 1  -- no seaman yet
 end
 
 local function standard_card(g)             -- O9: a sheep tile and ship 1, both staffed
@@ -767,7 +770,7 @@ end
 -- O11: floor(open slots / 2) + N; O30 (1): fewer in the bag ends the game.
 local function draw_count(g)
   local open = 0
-  for s = 1, g.players do open = open + empty_slots(g.card[s]) end
+  for s = 1, g.players do open = open + g.card[s].open end
   local need = open // 2 + g.players
   local inbag = count_of(g.bag)
   if inbag < need then
@@ -1010,12 +1013,13 @@ local function release(o, x)
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
+    card.open = card.open + 1
   else
     local t = TILE[x]
     card.crew[x] = card.crew[x] - 1
     if card.crew[x] == 0 then card.crew[x] = nil; card.manned = card.manned & ~t.bit end
     card.pool[t.kind] = card.pool[t.kind] + 1
-    card.room = card.room | t.bit
+    card.room, card.open = card.room | t.bit, card.open + 1
   end
 end
 
@@ -1027,11 +1031,12 @@ local function assign(o, x)
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
     card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
+    card.open = card.open - 1
   else
     local t = TILE[x]
     card.crew[x] = (card.crew[x] or 0) + 1
     card.pool[t.kind] = card.pool[t.kind] - 1
-    card.manned = card.manned | t.bit
+    card.manned, card.open = card.manned | t.bit, card.open - 1
     if card.crew[x] == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   end
 end
@@ -1932,6 +1937,9 @@ function R.invariants(g)
     if manned ~= card.manned or room ~= card.room then
       return ("seat %d: the card's manned and room bits are %x, %x; its workers make %x, %x"):format(s,
         card.manned, card.room, manned, room)
+    end
+    if card.open ~= empty_slots(card) then
+      return ("seat %d: the card counts %d free slots; its tiles and ships have %d"):format(s, card.open, empty_slots(card))
     end
     local sold_out = 0
     for _, t in ipairs(TILES_24) do
