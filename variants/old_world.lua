@@ -9,13 +9,16 @@
 --   g.gold, g.vp  counters, one per seat (min 0)
 --   g.card[s]     seat s's player card: own[tile], crew[tile] (workers on the
 --                 tiles of that kind), pool[kind], store[good], ships[k] =
---                 { size, crew = 0|1, cargo = {goods}, port = ring index|false }
+--                 { size, crew = 0|1, cargo = {goods}, port = ring index|false };
+--                 and, kept as they change (see new_card): tiles (its kinds of
+--                 tile), sold_out, manned, room (bit sets), open (free slots)
 --   g.bag         workers in the bag by kind; g.line the line by kind, and
 --                 g.line.pirate; g.removed workers out of the game by kind
 --   g.first       the first player token's holder; g.pirate_holder
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
 --   g:draft(s)    while the build orders are open: seat s's entry's draft,
---                 .order its working copy (see enter_order), O14-O16
+--                 .order its order, .order.card its card as the order leaves
+--                 it (see draft_card, enter_order), O14-O16
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
