@@ -276,7 +276,7 @@ local function bots_of(t, game)
   local bots = require "kontor.bots"
   local seats = {}
   for _, s in ipairs(t.bot or {}) do
-    local seat, kind = s:match("^%s*(%d+)%s*=%s*(%S+)%s*$")
+    local seat, kind = s:match("^%s*(%d+)%s*=%s*(%S.-)%s*$")   -- avoid=buy contract: spaces
     if not seat then
       return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=mcts (bots: %s)", s, bots.list())
     end

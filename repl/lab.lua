@@ -100,12 +100,10 @@ local function setup_of(t, base)
     local seat, kind, rest = b:match("^%s*(%d+)%s*=%s*([%w_]+)(.*)$")
     local opts = {}
     if seat and rest ~= "" then
-      local r = rest:match("^:(.*)$")
-      if not r then seat = nil else
-        local e
-        opts, e = kv_list(r, b)
-        if not opts then return nil, "--bot " .. e end
-      end
+      -- kontor.bots.parse: a restriction's text may hold commas
+      local k, o = require("kontor.bots").parse(kind .. rest)
+      if not k then return nil, "--bot " .. o end
+      opts = o
     end
     if not seat then
       return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random (bots: %s)",

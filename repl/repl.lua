@@ -951,7 +951,7 @@ end
 
 C.bot = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  local s, kind = arg:match("^([^=%s]+)%s*=%s*(%S+)$")
+  local s, kind = arg:match("^([^=%s]+)%s*=%s*(%S.-)%s*$")   -- avoid=buy contract: spaces
   if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end

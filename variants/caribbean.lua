@@ -1191,4 +1191,89 @@ function R.score(g, seat)
   return v
 end
 
+-- Position evaluation (docs/bots.md)
+--
+-- R.estimate(g, seat): the influence the seat may expect at the end (C9),
+-- from what it may see:
+--   * its influence;
+--   * its coins, at what they hire: the influence of a person per coin of
+--     its cost, over the persons of the deck (R.data.persons, so a
+--     variant's prices count); coins of 12 and more at half, as a tax card
+--     would leave them (C5, R.data.tax_threshold);
+--   * its swords a twentieth each (a repelled ship pays nothing, but a
+--     seat that cannot repel must take what is revealed);
+--   * while it has no expedition and needs one to win (C9): less the
+--     influence of the smallest expedition, times the share of the
+--     symbols still missing for the expedition on display it is closest
+--     to (any expedition of the deck when none is displayed);
+--   * while it discovers, the harbour: the cards it may take (C6: 1, 2 or
+--     3 by the ship names there, +1 a Governor), the best of them: a ship
+--     its coins (+1 a Trader of that ship) at the influence a coin, a
+--     person it can pay its influence less its cost at the influence a
+--     coin. So a reveal that brings a good card is worth taking the risk.
+local function influence_per_coin()
+  local inf, cost = 0, 0
+  for _, p in ipairs(R.data.persons) do
+    if p[3] > 0 then inf, cost = inf + p[3] * p[4], cost + p[2] * p[4] end
+  end
+  return cost > 0 and inf / cost or 0
+end
+
+local function smallest_expedition()
+  local least
+  for _, e in ipairs(R.data.expeditions) do
+    if least == nil or e.influence < least then least = e.influence end
+  end
+  return least or 0
+end
+
+-- The share of the symbols of expedition e that the seat's persons show
+-- (Jacks of all Trades for any).
+local function progress(st, e)
+  local have, matched, missing = st.symbols, 0, 0
+  for _, sym in ipairs(e.shown) do
+    local n = math.min(have[sym], e.needs[sym])
+    matched, missing = matched + n, missing + e.needs[sym] - n
+  end
+  return (matched + math.min(have.any, missing)) / e.symbols
+end
+
+local function closest(g, seat)
+  local st, best = g.st[seat], 0
+  local shown = #g.expeditions > 0
+  for i = 1, shown and #g.expeditions or #CARDS do
+    local e = CARDS[shown and g.expeditions:get(i) or i]
+    if e.kind == "expedition" then best = math.max(best, progress(st, e)) end
+  end
+  return best
+end
+
+local function harbour_worth(g, seat, per_coin)
+  if g.phase ~= "discover" or g.current ~= seat then return 0 end
+  local worth, ships, purse, st = {}, 0, R.coins(g, seat), g.st[seat]
+  for i = 1, #g.harbour do
+    local card = CARDS[g.harbour:get(i)]
+    if card.kind == "ship" then
+      ships = ships + 1
+      worth[#worth + 1] = (card.coins + st.trader[card.ship]) * per_coin
+    elseif card.kind == "person" and hire_cost(g, seat, card) <= purse then
+      worth[#worth + 1] = card.influence - hire_cost(g, seat, card) * per_coin
+    end
+  end
+  table.sort(worth, function(a, b) return a > b end)
+  local n = 0
+  for i = 1, math.min(#worth, allowance(g, seat, ships)) do
+    if worth[i] > 0 then n = n + worth[i] end
+  end
+  return n
+end
+
+function R.estimate(g, seat)
+  local purse, cap, per_coin = R.coins(g, seat), R.data.tax_threshold, influence_per_coin()
+  if purse >= cap then purse = cap + (purse - cap) / 2 end
+  local v = R.influence(g, seat) + purse * per_coin + R.strength(g, seat) / 20
+  if not R.rules.can_win(g, seat) then v = v - smallest_expedition() * (1 - closest(g, seat)) end
+  return v + harbour_worth(g, seat, per_coin)
+end
+
 return R

@@ -9,13 +9,16 @@
 --   g.gold, g.vp  counters, one per seat (min 0)
 --   g.card[s]     seat s's player card: own[tile], crew[tile] (workers on the
 --                 tiles of that kind), pool[kind], store[good], ships[k] =
---                 { size, crew = 0|1, cargo = {goods}, port = ring index|false }
+--                 { size, crew = 0|1, cargo = {goods}, port = ring index|false };
+--                 and, kept as they change (see new_card): tiles (its kinds of
+--                 tile), sold_out, manned, room (bit sets), open (free slots)
 --   g.bag         workers in the bag by kind; g.line the line by kind, and
 --                 g.line.pirate; g.removed workers out of the game by kind
 --   g.first       the first player token's holder; g.pirate_holder
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
 --   g:draft(s)    while the build orders are open: seat s's entry's draft,
---                 .order its working copy (see enter_order), O14-O16
+--                 .order its order, .order.card its card as the order leaves
+--                 it (see draft_card, enter_order), O14-O16
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
@@ -138,7 +141,13 @@ local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker"
   "wool_limit", "dye_limit", "raw_bonus", "port_gold" }
 local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
   fg_per_worker = true, fg_per_dye_house_worker = true }
-local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT
+local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST
+-- Option lists made once and shared (never changed once made): the bids
+-- by gold, the picks by what is in the line, and MENUS[step][key] the
+-- build order's (acquire, release, assign, load) by what they offer.
+-- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
+-- in a card's bit sets (see new_card).
+local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
 
@@ -190,7 +199,15 @@ function R.prepare()
     for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
     for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
   end
-  for i, t in ipairs(TILES_24) do t.index, t.release, t.assign = i, "release " .. t.id, "assign " .. t.id end
+  -- t.index: a tile's place in the canonical order, as a card lists its
+  -- tiles; t.bit marks it in a card's sold_out (see add_tile).
+  if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
+  MAX_COST = 0
+  for i, t in ipairs(TILES_24) do
+    t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+    if t.cost > MAX_COST then MAX_COST = t.cost end
+  end
+  if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
   PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
            pirate = "pick pirate" }
@@ -199,6 +216,14 @@ function R.prepare()
   for _, port in ipairs(d.ports) do SAIL[port] = "sail " .. port end
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
+  BIDS, PICKS = {}, {}
+  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 } }, {}
+  KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
+  for k = 1, 8 do                                     -- after the tiles' bits
+    SHIP_BIT[k] = 1 << (#TILES_24 + k)
+    KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k]
+  end
+  for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
 end
 R.prepare()
 
@@ -228,7 +253,9 @@ end
 local function effect(g, card, field)
   local n, crew = 0, card.crew
   local per = PER_WORKER[field]
-  for _, t in ipairs(HAVING[g.options.buildings_24][field]) do
+  local having = HAVING[g.options.buildings_24][field]
+  for i = 1, #having do
+    local t = having[i]
     local w = crew[t.id]
     if w and w > 0 then n = n + (per and t[field] * w or t[field]) end
   end
@@ -237,43 +264,121 @@ end
 
 local function best_effect(g, card, field)
   local n, crew = 0, card.crew
-  for _, t in ipairs(HAVING[g.options.buildings_24][field]) do
+  local having = HAVING[g.options.buildings_24][field]
+  for i = 1, #having do
+    local t = having[i]
     if (crew[t.id] or 0) > 0 and t[field] > n then n = t[field] end
   end
   return n
 end
 
--- card.tiles: the kinds of tile the card owns, in canonical order (T4, T5).
+-- card.tiles: the card's kinds of tile, as their places in the canonical
+-- order (T4, T5), ascending. Bit sets (a bit each: t.bit, ship k
+-- SHIP_BIT[k]), kept up to date as tiles, ships and workers come and go:
+-- card.sold_out, the tiles it holds as many of as a player may, which it
+-- can no longer acquire; card.manned, the tiles and ships with a worker;
+-- card.room, those with a slot free. card.open: the free slots (O11).
 local function new_card()
-  local card = { own = {}, crew = {}, tiles = {}, pool = {}, store = {}, ships = {} }
-  for _, k in ipairs(KINDS) do card.pool[k] = 0 end
+  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = {},
+                 store = {}, ships = {} }
+  for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
 end
 
 local function add_tile(card, id)
-  local own = card.own
-  if own[id] then own[id] = own[id] + 1; return end
-  own[id] = 1
-  local t, list = TILE[id], card.tiles
+  local t, own = TILE[id], card.own
+  local n = (own[id] or 0) + 1
+  own[id] = n
+  if n >= (t.count or 1) then card.sold_out = card.sold_out | t.bit end     -- T4, T5
+  card.room, card.open = card.room | t.bit, card.open + t.slots             -- its slots are free
+  if n > 1 then return end
+  local list, index = card.tiles, t.index
   local i = #list + 1
-  while i > 1 and list[i - 1].index > t.index do list[i] = list[i - 1]; i = i - 1 end
-  list[i] = t
+  while i > 1 and list[i - 1] > index do list[i] = list[i - 1]; i = i - 1 end
+  list[i] = index
 end
 
-local function copy_card(c)
-  local n = new_card()
-  local own, crew, nown, ncrew = c.own, c.crew, n.own, n.crew
-  for i, t in ipairs(c.tiles) do
+-- A build order's working copy of a card (O15), a draft: it shares the
+-- card's parts until a step changes one, and copy_part copies that part
+-- then, once: "tiles" (own, the tiles' list), "workers" (crew, pool),
+-- "store", "ships".
+local function draft_card(c)
+  return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
+           open = c.open, pool = c.pool, store = c.store, ships = c.ships, copied = {} }
+end
+
+local function copy_part(card, part)
+  local copied = card.copied
+  if not copied or copied[part] then return end
+  copied[part] = true
+  local tiles = card.tiles
+  if part == "tiles" then
+    local own, c_own = {}, card.own
+    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
+    card.own, card.tiles = own, table.move(tiles, 1, #tiles, 1, {})
+  elseif part == "workers" then
+    local crew, c_crew, c_pool = {}, card.crew, card.pool
+    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
+    card.crew = crew
+    card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
+  elseif part == "store" then
+    local store, c_store = {}, card.store
+    for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
+    card.store = store
+  else
+    local ships, c_ships = {}, card.ships
+    for i = 1, #c_ships do
+      local ship = c_ships[i]
+      local cargo = ship.cargo
+      ships[i] = { size = ship.size, crew = ship.crew, port = ship.port,
+                   cargo = #cargo > 0 and table.move(cargo, 1, #cargo, 1, {}) or {} }
+    end
+    card.ships = ships
+  end
+end
+
+-- The card an order reveals (O16): its draft, done with copying.
+local function card_of(draft)
+  draft.copied = nil
+  return draft
+end
+
+-- The free slots of a card's tiles and ships (O11), counted.
+local function empty_slots(card)
+  local n = 0
+  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
     local id = t.id
-    n.tiles[i], nown[id], ncrew[id] = t, own[id], crew[id]
+    n = n + own[id] * t.slots - (crew[id] or 0)
   end
-  for _, k in ipairs(KINDS) do n.pool[k] = c.pool[k] end
-  for _, good in ipairs(GOODS) do n.store[good] = c.store[good] end
-  for i, ship in ipairs(c.ships) do
-    n.ships[i] = { size = ship.size, crew = ship.crew, cargo = { table.unpack(ship.cargo) }, port = ship.port }
-  end
+  for i = 1, #ships do n = n + 1 - ships[i].crew end
   return n
+end
+
+-- card.manned and card.room as the card's workers make them.
+local function worker_bits(card)
+  local own, crew, tiles, ships = card.own, card.crew, card.tiles, card.ships
+  local manned, room = 0, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local w = crew[t.id] or 0
+    if w > 0 then manned = manned | t.bit end
+    if w < own[t.id] * t.slots then room = room | t.bit end
+  end
+  for k = 1, #ships do
+    if ships[k].crew > 0 then manned = manned | SHIP_BIT[k] else room = room | SHIP_BIT[k] end
+  end
+  return manned, room
+end
+
+-- For a card set up with its workers in place (setup, scenarios); the
+-- steps keep the bit sets after.
+local function note_workers(card)
+  card.manned, card.room = worker_bits(card)
+  card.open = empty_slots(card)
+  return card
 end
 
 -- Token limits (O5): wool + cloth, and each colour's dye + FG, counting
@@ -294,21 +399,15 @@ local function dye_limit(g, card, c)
   return R.data.dye_tokens[c] + effect(g, card, "dye_limit")
 end
 
-local function empty_slots(card)
-  local n = 0
-  local own, crew = card.own, card.crew
-  for _, t in ipairs(card.tiles) do n = n + own[t.id] * t.slots - (crew[t.id] or 0) end
-  for _, ship in ipairs(card.ships) do n = n + 1 - ship.crew end
-  return n
-end
 
 local function workers_on_card(card, kind)
   local n = card.pool[kind]
   if kind == "seaman" then
     for _, ship in ipairs(card.ships) do n = n + ship.crew end
   else
-    local crew = card.crew
-    for _, t in ipairs(card.tiles) do
+    local crew, tiles = card.crew, card.tiles
+    for i = 1, #tiles do
+      local t = TILES_24[tiles[i]]
       if t.kind == kind then n = n + (crew[t.id] or 0) end
     end
   end
@@ -368,6 +467,7 @@ end
 
 local function give_ship(card, size)
   card.ships[#card.ships + 1] = { size = size, crew = 0, cargo = {}, port = false }
+  card.room, card.open = card.room | SHIP_BIT[#card.ships], card.open + 1  -- no seaman yet
 end
 
 local function standard_card(g)             -- O9: a sheep tile and ship 1, both staffed
@@ -376,7 +476,7 @@ local function standard_card(g)             -- O9: a sheep tile and ship 1, both
   card.crew.sheep_herding = 1
   give_ship(card, ship_sizes(g)[1])
   card.ships[1].crew = 1
-  return card
+  return note_workers(card)
 end
 
 local SCENARIO_FIELDS = { gold = true, vp = true, tiles = true, workers = true, storage = true,
@@ -447,7 +547,7 @@ local function scenario_card(g, s, tiles, workers, storage)
   for _, c in ipairs(COLOURS) do
     if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then bad("seat %d holds more %s than its tokens", s, c) end
   end
-  return card
+  return note_workers(card)
 end
 
 -- A player card in the shape g:state() gives ({own, crew, pool, store,
@@ -482,7 +582,7 @@ local function state_card(g, s, c)
       mine.port = to
     end
   end
-  return card
+  return note_workers(card)
 end
 
 local function set_up_scenario(g, sc)
@@ -644,27 +744,25 @@ end
 -- once; never changed).
 local IN_BAG = {}
 local function kinds_in_bag(g)
-  local key, bag = 0, g.bag
-  for i, kind in ipairs(KINDS) do
-    if bag[kind] > 0 then key = key | (1 << (i - 1)) end
-  end
+  local bag = g.bag                                         -- O7's kinds, a bit each
+  local key = (bag.seaman > 0 and 1 or 0) | (bag.land > 0 and 2 or 0) | (bag.facility > 0 and 4 or 0)
   local e = IN_BAG[key]
   if not e then
-    e = { kinds = {}, words = {} }
+    e = { kinds = {}, words = {}, weights = {} }           -- weights: filled at each draw
     for i, kind in ipairs(KINDS) do
       if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
     end
     IN_BAG[key] = e
   end
-  return e.kinds, e.words
+  return e.kinds, e.words, e.weights
 end
 
 local function draw_worker(g)
-  local kinds, words = kinds_in_bag(g)
+  local kinds, words, weights = kinds_in_bag(g)
   local k = 1
   if #kinds > 1 then
-    local weights = {}
-    for i, kind in ipairs(kinds) do weights[i] = g.bag[kind] end
+    local bag = g.bag
+    for i = 1, #kinds do weights[i] = bag[kinds[i]] end       -- as many as are in the bag
     k = g:chance("draw", words, weights)
   end
   local kind = kinds[k]
@@ -675,7 +773,7 @@ end
 -- O11: floor(open slots / 2) + N; O30 (1): fewer in the bag ends the game.
 local function draw_count(g)
   local open = 0
-  for s = 1, g.players do open = open + empty_slots(g.card[s]) end
+  for s = 1, g.players do open = open + g.card[s].open end
   local need = open // 2 + g.players
   local inbag = count_of(g.bag)
   if inbag < need then
@@ -722,8 +820,12 @@ local function bid(g)
     local gold = g.gold:get(s)
     bids[s] = 0
     if gold > 0 then                                   -- O32: with 0 gold, "bid 0" is not asked
-      local o = {}
-      for n = 0, gold do o[n + 1] = bid_text(n) end
+      local o = BIDS[gold]                             -- "bid 0" .. "bid <gold>", made once
+      if not o then
+        o = {}
+        for n = 0, gold do o[n + 1] = bid_text(n) end
+        BIDS[gold] = o
+      end
       seats[#seats + 1], by_seat[s] = s, o
     end
   end
@@ -752,12 +854,27 @@ function R.rules.pick_order(g, bids)
   return order
 end
 
-local function pick(g, seat)
-  local opts, what = {}, {}
-  for _, kind in ipairs(KINDS) do
-    if g.line[kind] > 0 then opts[#opts + 1] = PICK[kind]; what[#what + 1] = kind end
+-- The kinds in the line to pick from, and the pirate last (made once for
+-- each set of kinds there).
+local function pick_options(g)
+  local line = g.line                                       -- O7's kinds and the pirate, a bit each
+  local key = (line.seaman > 0 and 1 or 0) | (line.land > 0 and 2 or 0) | (line.facility > 0 and 4 or 0)
+    | (line.pirate and 8 or 0)
+  local menu = PICKS[key]
+  if not menu then
+    local opts, what = {}, {}
+    for _, kind in ipairs(KINDS) do
+      if line[kind] > 0 then opts[#opts + 1] = PICK[kind]; what[#what + 1] = kind end
+    end
+    if line.pirate then opts[#opts + 1] = PICK.pirate; what[#what + 1] = "pirate" end
+    menu = { opts, what }
+    PICKS[key] = menu
   end
-  if g.line.pirate then opts[#opts + 1] = PICK.pirate; what[#what + 1] = "pirate" end
+  return menu[1], menu[2]
+end
+
+local function pick(g, seat)
+  local opts, what = pick_options(g)
   local kind = what[#opts == 1 and 1 or g:choose(seat, "pick", opts)]   -- O32: one kind: not asked
   if kind == "pirate" then
     g.line.pirate = false
@@ -773,14 +890,16 @@ end
 -- pick first (a scenario's stated position: table).
 local function picks(g, order, from)
   g.phase = "pick"
-  local started = from == nil
-  while line_items(g) > 0 do                            -- O13: round the order again
-    for _, s in ipairs(order) do
+  local started, left = from == nil, line_items(g)
+  while left > 0 do                                     -- O13: round the order again
+    for i = 1, #order do
+      local s = order[i]
       started = started or s == from
-      if line_items(g) == 0 then break end
+      if left == 0 then break end
       if started then
         g.active = s
-        pick(g, s)
+        pick(g, s)                                      -- one item out of the line
+        left = left - 1
       end
     end
   end
@@ -801,105 +920,145 @@ end
 ---------------------------------------------------------------------------
 
 local function new_order(g, s)
-  return { card = copy_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
+  return { card = draft_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
            ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false }
 end
 
-local function affordable_acquisitions(g, s, o)
-  local card = o.card
+-- Keeps an option list made for `key`, up to a bound on the memory kept
+-- (random play meets many sets of tiles): then that kind starts afresh.
+local function remember(kind, key, opts, what)
+  local made = MENUS[kind]
+  if made.size >= 4096 then made = { size = 0 }; MENUS[kind] = made end
+  made[key], made.size = { opts, what }, made.size + 1
+  return opts, what
+end
+
+-- O14: the tiles in play that the seat may still acquire (T4, T5: not
+-- sold_out to it) and can pay for, in canonical order, then the next ship
+-- (T3, O14a) if it can pay for that. The same sold-out tiles and gold (all
+-- sums above the dearest tile alike) give the same list: made once.
+local function offers(g, sold_out, gold, ship)
+  if gold > MAX_COST then gold = MAX_COST end
+  local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
+  local made = MENUS.acquire[key]
+  if made then return made[1], made[2] end
   local opts, what = { ACQUIRE_NONE }, { false }
   for _, t in ipairs(tiles_of(g)) do
-    local owned = card.own[t.id] or 0
-    if owned < (t.count or 1) and t.cost <= o.gold then
+    if sold_out & t.bit == 0 and t.cost <= gold then
       opts[#opts + 1] = ACQUIRE_TEXT[t.id]; what[#what + 1] = t.id
     end
   end
-  local k = #card.ships + 1
-  local size = ship_sizes(g)[k]
-  if size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship then
-    opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship"
-  end
-  return opts, what
+  if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
+  return remember("acquire", key, opts, what)
+end
+
+local function affordable_acquisitions(g, s, o)
+  local size = ship_sizes(g)[#o.card.ships + 1]
+  local ship = size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship
+  return offers(g, o.card.sold_out, o.gold, ship)
 end
 
 local function acquire(g, o, id)
   local card = o.card
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
+    copy_part(card, "ships")
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
     o.acquired = "ship"
   elseif id then
+    copy_part(card, "tiles")
     add_tile(card, id)
     o.gold = o.gold - TILE[id].cost
     o.acquired = id
   end
 end
 
-local function release_options(o)
-  local card = o.card
+-- The release and assign options by the tiles and ships they name (a bit
+-- each, as in card.manned), the list made once for each set.
+local function menu(verb, key, card)
+  local made = MENUS[verb][key]
+  if made then return made[1], made[2] end
   local opts, what = {}, {}
-  for _, t in ipairs(card.tiles) do
-    if (card.crew[t.id] or 0) > 0 then opts[#opts + 1] = t.release; what[#what + 1] = t.id end
+  local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
+  for _, i in ipairs(card.tiles) do
+    local t = TILES_24[i]
+    if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
   end
-  for k, ship in ipairs(card.ships) do
-    if ship.crew > 0 then opts[#opts + 1] = RELEASE_SHIP[k]; what[#what + 1] = k end
+  for k = 1, #card.ships do
+    if key & SHIP_BIT[k] ~= 0 then opts[#opts + 1] = ship_text[k]; what[#what + 1] = k end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
-  return opts, what
+  return remember(verb, key, opts, what)
 end
 
+-- O14: a worker off any staffed tile or ship, tiles first.
+local function release_options(o)
+  return menu("release", o.card.manned, o.card)
+end
+
+-- O14: a worker from the pool onto a tile of his kind with a slot free, or
+-- a seaman onto a ship without one.
 local function assign_options(o)
-  local card = o.card
-  local opts, what = {}, {}
-  for _, t in ipairs(card.tiles) do
-    local owned = card.own[t.id]
-    if card.pool[t.kind] > 0 and (card.crew[t.id] or 0) < owned * t.slots then
-      opts[#opts + 1] = t.assign; what[#what + 1] = t.id
-    end
+  local pool, kinds = o.card.pool, 0
+  for i = 1, #KINDS do
+    local kind = KINDS[i]
+    if pool[kind] > 0 then kinds = kinds | KIND_BITS[kind] end
   end
-  if card.pool.seaman > 0 then
-    for k, ship in ipairs(card.ships) do
-      if ship.crew == 0 then opts[#opts + 1] = ASSIGN_SHIP[k]; what[#what + 1] = k end
-    end
-  end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
-  return opts, what
+  return menu("assign", o.card.room & kinds, o.card)
 end
 
 local function release(o, x)
   local card = o.card
+  copy_part(card, "workers")
   if type(x) == "number" then
+    copy_part(card, "ships")
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
+    card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
+    card.open = card.open + 1
   else
+    local t = TILE[x]
     card.crew[x] = card.crew[x] - 1
-    if card.crew[x] == 0 then card.crew[x] = nil end
-    local kind = TILE[x].kind
-    card.pool[kind] = card.pool[kind] + 1
+    if card.crew[x] == 0 then card.crew[x] = nil; card.manned = card.manned & ~t.bit end
+    card.pool[t.kind] = card.pool[t.kind] + 1
+    card.room, card.open = card.room | t.bit, card.open + 1
   end
 end
 
 local function assign(o, x)
   local card = o.card
+  copy_part(card, "workers")
   if type(x) == "number" then
+    copy_part(card, "ships")
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
+    card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
+    card.open = card.open - 1
   else
+    local t = TILE[x]
     card.crew[x] = (card.crew[x] or 0) + 1
-    local kind = TILE[x].kind
-    card.pool[kind] = card.pool[kind] - 1
+    card.pool[t.kind] = card.pool[t.kind] - 1
+    card.manned, card.open = card.manned | t.bit, card.open - 1
+    if card.crew[x] == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   end
 end
 
+-- O14: a good from storage onto the ship, or done; the list made once for
+-- each set of goods in storage (a bit each).
 local function load_options(o)
-  local card = o.card
+  local store, key = o.card.store, 0
+  for i = 1, #GOODS do
+    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end
+  end
+  local made = MENUS.load[key]
+  if made then return made[1], made[2] end
   local opts, what = {}, {}
-  for _, good in ipairs(GOODS) do
-    if card.store[good] > 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
+  for i, good in ipairs(GOODS) do
+    if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
-  return opts, what
+  return remember("load", key, opts, what)
 end
 
 local function sail_options(g, s, o)
@@ -962,16 +1121,18 @@ local function take_step(g, s, o, x)
   elseif stage == "assign" then
     if x then assign(o, x) else o.stage, o.ship = "next_ship", 0 end
   elseif stage == "load" then
-    local ship = o.card.ships[o.ship]
     if x then
+      copy_part(o.card, "store")
+      copy_part(o.card, "ships")
+      local ship = o.card.ships[o.ship]
       o.card.store[x] = o.card.store[x] - 1
       ship.cargo[#ship.cargo + 1] = x
     else
       o.stage = "sail"
     end
   elseif stage == "sail" then
-    local ship = o.card.ships[o.ship]
-    ship.port = x
+    copy_part(o.card, "ships")
+    o.card.ships[o.ship].port = x
     o.gold = o.gold - R.rules.shipping_cost(g, s, o.card, x)
     o.stage = "next_ship"
   end
@@ -986,28 +1147,19 @@ end
 -- starts; `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   draft.order = o
+  local steps = o.steps
   while true do
     local name, opts, what = next_step(g, seat, o, upto)
     if not name then break end
     local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-    o.steps[#o.steps + 1] = opts[k]
+    steps[#steps + 1] = opts[k]
     take_step(g, seat, o, what[k])
   end
   if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
-  local card = o.card
-  return { card = { own = card.own, crew = card.crew, pool = card.pool, store = card.store, ships = card.ships },
-           gold = o.gold, steps = o.steps }          -- the tiles' list is rebuilt at the reveal
-end
-
--- The tiles of a revealed card: the rule set's own, in the rule set's order.
-local function relist(card)
-  local list = {}
-  for _, t in ipairs(TILES_24) do
-    if card.own[t.id] then list[#list + 1] = t end
-  end
-  card.tiles = list
+  o.card = card_of(o.card)
+  return o                                  -- plain data: the reveal reads its card, gold and steps
 end
 
 -- Every seat enters its order at once and in secret (O14, O34).
@@ -1021,7 +1173,6 @@ end
 function R.rules.reveal(g, orders)
   for s = 1, g.players do
     local o = orders[s]
-    relist(o.card)
     g.card[s] = o.card
     g.gold:set(s, o.gold)
     if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
@@ -1117,6 +1268,7 @@ function R.rules.ship_yield(g, s, ship, k)
   local vp, gold, bonus_vp, bonus_gold = 0, 0, 0, 0
   local flat = g.options.raw_gold == "flat"
   local single = true
+  local raw_bonus = effect(g, card, "raw_bonus")                     -- T7 Customs House
   for _, good in ipairs(ship.cargo) do
     if good ~= ship.cargo[1] then single = false end
     local fg = FG_VALUE[good]
@@ -1124,7 +1276,7 @@ function R.rules.ship_yield(g, s, ship, k)
       vp = vp + R.rules.price(fg, k[good])
     else
       gold = gold + R.rules.price(flat and 1 or RAW_VALUE[good], k[good])
-      bonus_gold = bonus_gold + effect(g, card, "raw_bonus")           -- T7 Customs House
+      bonus_gold = bonus_gold + raw_bonus
     end
   end
   if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(g, card, "guild_vp") * #ship.cargo end
@@ -1165,7 +1317,9 @@ function R.rules.trade(g)
     end
   end
   for s = 1, g.players do                                              -- O22: cargo back to supply
-    for _, ship in ipairs(g.card[s].ships) do ship.cargo, ship.port = {}, false end
+    for _, ship in ipairs(g.card[s].ships) do
+      if ship.port or #ship.cargo > 0 then ship.cargo, ship.port = {}, false end
+    end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
   if g.pirate_vp >= g.pirate_target then g.ending = g.ending or "pirate" end   -- O30 (2)
@@ -1179,10 +1333,12 @@ end
 function R.rules.limit_check(g)
   for s = 1, g.players do
     local card = g.card[s]
-    local keep = math.max(R.data.pool_keeps, best_effect(g, card, "keeps"))
-    local extra = count_of(card.pool) - keep
-    for _, kind in ipairs(KINDS) do                       -- seamen, then land, then facility
+    local workers, keep = count_of(card.pool), R.data.pool_keeps
+    if workers > keep then keep = math.max(keep, best_effect(g, card, "keeps")) end   -- a Tavern keeps more
+    local extra = workers - keep
+    for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
+      local kind = KINDS[i]
       local n = math.min(extra, card.pool[kind])
       if n > 0 then
         card.pool[kind] = card.pool[kind] - n
@@ -1201,9 +1357,9 @@ end
 
 -- O25, option production_optional: how many of `max` each seat makes.
 local function how_many(g, name, max_by_seat, good)
+  if not g.options.production_optional then return max_by_seat end   -- all of it
   local made = {}
   for s = 1, g.players do made[s] = max_by_seat[s] end
-  if not g.options.production_optional then return made end
   local seats, by_seat = {}, {}
   for s = 1, g.players do
     local m = max_by_seat[s]
@@ -1231,9 +1387,9 @@ function R.rules.fg_capacity(g, card)
 end
 
 local function dyes_in_store(card)
-  local n, colours = 0, 0
-  for _, c in ipairs(COLOURS) do
-    local d = card.store[DYE_OF[c]]
+  local n, colours, store = 0, 0, card.store
+  for i = 1, #COLOURS do
+    local d = store[DYE_OF[COLOURS[i]]]
     n = n + d
     if d > 0 then colours = colours + 1 end
   end
@@ -1254,6 +1410,9 @@ local function fg_colours(g, left)
     local dyes, colours = dyes_in_store(card)
     return left[s] >= dyes or colours <= 1
   end
+  local any = false
+  for s = 1, g.players do any = any or left[s] > 0 end
+  if not any then return end                             -- nothing to dye
   for s = 1, g.players do
     local card = g.card[s]
     while left[s] > 0 and (forced(s) or g.options.fg_colours == "auto") do
@@ -1296,7 +1455,9 @@ function R.rules.finished_goods(g)                            -- O26
   local max = {}
   for s = 1, g.players do
     local card = g.card[s]
-    max[s] = math.min(R.rules.fg_capacity(g, card), card.store.cloth, (dyes_in_store(card)))
+    local cloth = card.store.cloth                                    -- each unit: a cloth and a dye
+    local dyes = cloth > 0 and dyes_in_store(card) or 0
+    max[s] = dyes > 0 and math.min(R.rules.fg_capacity(g, card), cloth, dyes) or 0
   end
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
@@ -1305,7 +1466,7 @@ end
 -- buildings that need one of them staffed.
 function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
-  local cap = staffed(card, land)
+  local cap = card.crew[land] or 0                           -- staffed(card, land)
   if cap > 0 then
     for _, t in ipairs(HAVING[g.options.buildings_24].dye_per_worker) do
       if t.dye == c and t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
@@ -1315,22 +1476,26 @@ function R.rules.dye_capacity(g, card, c)
 end
 
 function R.rules.dyes(g)                                     -- O27
+  local max, capacity = {}, R.rules.dye_capacity
   for _, c in ipairs(COLOURS) do
-    local max = {}
+    local dye, any = DYE_OF[c], false
     for s = 1, g.players do
       local card = g.card[s]
-      local cap = R.rules.dye_capacity(g, card, c)
+      local cap = capacity(g, card, c)
       if cap > 0 then
-        local room = dye_limit(g, card, c) - card.store[DYE_OF[c]] - card.store[FG_OF[c]]
+        local room = dye_limit(g, card, c) - card.store[dye] - card.store[FG_OF[c]]
         max[s] = math.max(0, math.min(cap, room))
+        any = any or max[s] > 0
       else
         max[s] = 0
       end
     end
-    local made = how_many(g, "make_dye", max, DYE_OF[c])
-    for s = 1, g.players do
-      local card = g.card[s]
-      card.store[DYE_OF[c]] = card.store[DYE_OF[c]] + made[s]
+    if any then                                              -- nobody makes this colour: nothing asked
+      local made = how_many(g, "make_dye", max, dye)
+      for s = 1, g.players do
+        local store = g.card[s].store
+        store[dye] = store[dye] + made[s]
+      end
     end
   end
 end
@@ -1343,7 +1508,8 @@ function R.rules.cloth(g)                                    -- O28
   local max = {}
   for s = 1, g.players do
     local card = g.card[s]
-    max[s] = math.min(R.rules.cloth_capacity(g, card), card.store.wool)
+    local wool = card.store.wool                                       -- each unit: a wool
+    max[s] = wool > 0 and math.min(R.rules.cloth_capacity(g, card), wool) or 0
   end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
@@ -1715,6 +1881,23 @@ function R.score(g, seat)
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card)
 end
 
+-- Position evaluation (docs/bots.md)
+--
+-- R.estimate(g, seat): the VP the seat may expect at the end (O31), from
+-- what it may see: R.score's parts (VP; a tenth of a VP a gold; goods on
+-- ships and in storage; ships with their seaman), and the works counted
+-- for the turns the game may still run, at most WORKS_TURNS: none on the
+-- last turn (R.data.turn_cap). Tile costs and the chain's capacities come
+-- from R.data and R.rules, so a variant's tiles count.
+function R.estimate(g, seat)
+  local card, gold = g.card[seat], g.gold:get(seat)
+  local d = g:draft(seat)
+  if d and d.order then card, gold = d.order.card, d.order.gold end
+  local turns = math.max(0, math.min(WORKS_TURNS, R.data.turn_cap - g.turn))
+  if g.ending then turns = 0 end
+  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card) * turns / WORKS_TURNS
+end
+
 ---------------------------------------------------------------------------
 -- Invariants: every worker accounted for, tokens within supplies, gold never
 -- negative, VP given never more than the bank allows.
@@ -1752,6 +1935,21 @@ function R.invariants(g)
     end
     for id in pairs(card.crew) do
       if not card.own[id] then return "seat " .. s .. ": workers on " .. id .. ", which it does not own" end
+    end
+    local manned, room = worker_bits(card)
+    if manned ~= card.manned or room ~= card.room then
+      return ("seat %d: the card's manned and room bits are %x, %x; its workers make %x, %x"):format(s,
+        card.manned, card.room, manned, room)
+    end
+    if card.open ~= empty_slots(card) then
+      return ("seat %d: the card counts %d free slots; its tiles and ships have %d"):format(s, card.open, empty_slots(card))
+    end
+    local sold_out = 0
+    for _, t in ipairs(TILES_24) do
+      if (card.own[t.id] or 0) >= (t.count or 1) then sold_out = sold_out | t.bit end
+    end
+    if sold_out ~= card.sold_out then
+      return ("seat %d: the card's sold-out bits are %x; its tiles make %x"):format(s, card.sold_out, sold_out)
     end
     for _, good in ipairs(GOODS) do
       if card.store[good] < 0 then return "seat " .. s .. ": negative " .. good end

@@ -11,8 +11,8 @@
 -- turns a game agree within 4 standard errors); and, with valgrind, it
 -- counts instructions a game with callgrind: the difference between a run
 -- of A games and one of B games, divided by B - A, so that start-up does
--- not count. Old World 4p and 8p are measured the same way, their plain
--- side being the rule script itself under a stand-in engine. Then the
+-- not count. Old World 4p and 8p are measured the same way against their
+-- plain loop (tests/bench/old_world.lua). Then the
 -- engine's cost a step, the one comparison of rule sets that is alike: the
 -- same games played by the engine and by the rule script alone
 -- (tests/bench/same_games.lua), with whether Old World's is at or below Sea
@@ -39,12 +39,12 @@ local CASES = {
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.4 },
   { name = "caribbean", args = "--rules caribbean", players = 2,
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.5 },
-  -- Old World: its plain side is the rule script itself under a stand-in
-  -- engine (tests/bench/old_world.lua), so the difference is the engine's.
+  -- Old World: its plain loop (tests/bench/old_world.lua) plays the rules
+  -- alone; target 0.4: issue 25 asks the engine for at most 2.5x its Ir.
   { name = "old_world", args = "--rules old_world", players = 4,
-    kontor = 1000, plain = 1000, ir = { 10, 50 }, target = 0.5 },
+    kontor = 1000, plain = 4000, ir = { 10, 50 }, target = 0.4 },
   { name = "old_world", args = "--rules old_world", players = 8,
-    kontor = 500, plain = 500, ir = { 5, 25 }, target = 0.5 },
+    kontor = 500, plain = 2000, ir = { 5, 25 }, target = 0.4 },
 }
 if quick then
   for _, c in ipairs(CASES) do

@@ -2,7 +2,7 @@
 --
 --   lua5.4 tests/bench/plain.lua NAME PLAYERS GAMES SEED
 --
--- NAME: sea_merchants, house or caribbean. Prints one line of JSON with the
+-- NAME: sea_merchants, house, caribbean or old_world. Prints one line of JSON with the
 -- same fields as `kontor sim --json` (mean_turns, mean_steps, mean_score,
 -- games_per_second) plus the standard deviations of turns and steps a game,
 -- which tests/bench/bench.lua uses to judge whether the loop plays the same
@@ -18,7 +18,7 @@ local here = (debug and debug.getinfo and debug.getinfo(1, "S").source:match("^@
 local LOOPS = { sea_merchants = "sea_merchants", house = "sea_merchants", caribbean = "caribbean",
                 old_world = "old_world",
                 -- the rule scripts alone under a stand-in (tests/bench/script.lua)
-                sea_merchants_script = "script", caribbean_script = "script" }
+                sea_merchants_script = "script", caribbean_script = "script", old_world_script = "script" }
 
 function M.loop(name)
   local file = LOOPS[name] or error("no plain loop named " .. tostring(name), 0)
@@ -66,7 +66,7 @@ end
 if arg and arg[0] and arg[0]:match("plain%.lua$") then
   local name, players, games, seed = arg[1], tonumber(arg[2]), tonumber(arg[3]), tonumber(arg[4] or 1)
   if not (name and players and games) then
-    io.stderr:write("usage: lua5.4 tests/bench/plain.lua sea_merchants|house|caribbean PLAYERS GAMES [SEED]\n")
+    io.stderr:write("usage: lua5.4 tests/bench/plain.lua sea_merchants|house|caribbean|old_world PLAYERS GAMES [SEED]\n")
     os.exit(2)
   end
   math.randomseed(seed)

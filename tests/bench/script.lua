@@ -185,5 +185,5 @@ end
 
 M.sea_merchants_script = M.player("sea_merchants")
 M.caribbean_script = M.player("caribbean")
-M.old_world = M.player("old_world")
+M.old_world_script = M.player("old_world")
 return M

@@ -21,7 +21,7 @@ local M = {}
 
 M.KINDS = {
   random = "picks one of the legal options uniformly at random",
-  greedy = "one step ahead: the option whose outcome scores best for it (R.score)",
+  greedy = "one step ahead: the option after which the rule set's estimate (R.estimate) is best for it",
   mcts = "information-set Monte Carlo tree search over what its seat may see",
 }
 
@@ -31,12 +31,12 @@ M.ORDER = { "random", "greedy", "mcts" }
 M.OPTIONS = {
   random = {},
   greedy = {
-    samples = { default = 2, type = "integer", min = 1, max = 64,
-                doc = "imagined deals of the unseen cards each option is scored on" },
-    depth = { default = 4, type = "integer", min = 1, max = 50,
-              doc = "own decisions looked through to the end of a move" },
-    budget = { default = 60, type = "integer", min = 1, max = 100000,
-               doc = "positions scored per decision at most" },
+    samples = { default = 1, type = "integer", min = 1, max = 64,
+                doc = "imagined deals of the unseen cards each option is judged on" },
+    depth = { default = 8, type = "integer", min = 1, max = 50,
+              doc = "own decisions a line of a move still open follows at most" },
+    budget = { default = 12, type = "integer", min = 0, max = 100000,
+               doc = "lines tried beyond one per option, for options whose move stays open" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -48,11 +48,26 @@ M.OPTIONS = {
     margin = { default = 0, type = "number", min = 0, max = 1e9,
                doc = "0: where a rollout stops before the end, the seat with the best R.score "
                   .. "wins it; x > 0: each seat gets 1/(1+e^(-lead/x)), its lead over the best other" },
+    estimate = { default = 0, type = "integer", min = 0, max = 1, quiet = true,
+                 doc = "1: a rollout that stops before the end is judged by the rule set's "
+                    .. "R.estimate (as greedy plays), 0: by R.score" },
     step_cost = { default = 0.001, type = "number", min = 0, max = 1,
                   doc = "what each step of an iteration costs, in wins: between equal outcomes "
                      .. "the shorter way is preferred, so a bot never stalls forever" },
   },
 }
+
+-- Restricted play (Jaffe et al. 2012), for every kind: moves the bot never
+-- takes while another is legal, or always takes when legal.
+local RESTRICT = {
+  avoid = { default = "", type = "moves", quiet = true,
+            doc = "moves never taken while another is legal: [DECISION:]TEXT;..." },
+  prefer = { default = "", type = "moves", quiet = true,
+             doc = "moves always taken when legal: [DECISION:]TEXT;..." },
+}
+for _, decl in pairs(M.OPTIONS) do
+  for k, d in pairs(RESTRICT) do decl[k] = d end
+end
 
 function M.list()
   return table.concat(M.ORDER, ", ")
@@ -94,18 +109,6 @@ local function score_of(game, seat)
   return v
 end
 
--- The value for `seat` less the best of the others.
-local function margin(game, seat)
-  local mine, best = score_of(game, seat), nil
-  for s = 1, game.players do
-    if s ~= seat then
-      local x = score_of(game, s)
-      if best == nil or x > best then best = x end
-    end
-  end
-  return mine - (best or 0)
-end
-
 ---------------------------------------------------------------------------
 -- random
 ---------------------------------------------------------------------------
@@ -113,72 +116,208 @@ end
 local Random = {}
 
 function Random:decide(view)
-  return self.rng:below(#view.options()) + 1
+  if not self.restricted then return self.rng:below(#view.options()) + 1 end
+  local allowed = self:allowed(view.decision, view.options())
+  return allowed[self.rng:below(#allowed) + 1]
 end
 
 ---------------------------------------------------------------------------
--- greedy: each option scored after it (through the rest of the bot's own
--- move, up to `depth` decisions), on `samples` imagined deals
+-- greedy: one ply on the rule set's estimate (R.estimate, docs/bots.md).
+-- Each option is taken in a copy of the game as the seat may imagine it
+-- and the position after it judged by the estimate: the seat's estimated
+-- final score less the best other seat's. An option after which the
+-- seat's move is still open (the "play" of "play fish on slots 1,4":
+-- its own estimate unchanged, and it decides again in the same turn) is
+-- walked on, on the same copy, to where the move changes something; then
+-- `budget` more such lines go to the options whose move stayed open. The
+-- best line is the plan for the rest of the move, taken without a new
+-- search while the game follows it. No rollouts.
 ---------------------------------------------------------------------------
 
 local Greedy = {}
 
+-- The estimates of every seat in a copy, as one list: R.estimate(g, seat),
+-- else R.score, else R.scores; at the end, the result (winners + 1000).
+local EST = setmetatable({}, { __mode = "k" })   -- R -> its sandboxed estimator
+
+local function estimator(R)
+  local e = EST[R]
+  if e then return e end
+  local f = rawget(R, "estimate") and R.estimate or R.score
+  local what = (f == nil and "R.scores") or (f == R.score and "R.score") or "R.estimate"
+  local out, first, last = {}, 1, 0
+  local run
+  if f then
+    run = function(ctx) for s = first, last do out[s] = f(ctx, s) end end
+  else
+    run = function(ctx)
+      local sc = R.scores(ctx)
+      for s = first, last do out[s] = sc[s] end
+    end
+  end
+  -- every seat's estimate, or (only = seat) that seat's
+  e = function(game, only)
+    first, last = only or 1, only or game.players
+    local ok, err = csb.call(run, game.ctx)
+    if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
+    local r = {}
+    for s = first, last do
+      local v = out[s]
+      if type(v) ~= "number" or v ~= v then
+        error(format("%s: %s returned %s for seat %d, not a number", R.name, what, tostring(v), s), 0)
+      end
+      r[s] = v
+    end
+    return r
+  end
+  EST[R] = e
+  return e
+end
+
+local function estimates(game, only)
+  if game.kind == "over" then
+    local res, out = game:result(), {}
+    for s = 1, game.players do out[s] = res.scores[s] or 0 end
+    for _, w in ipairs(res.winners) do out[w] = out[w] + 1000 end
+    return out
+  end
+  return estimator(game.R)(game, only)
+end
+M.estimates = function(g, only) return estimates(g, only) end
+
+-- The seat's estimate less the best other seat's.
+local function lead(est, seat)
+  local best
+  for s = 1, #est do
+    if s ~= seat and (best == nil or est[s] > best) then best = est[s] end
+  end
+  return est[seat] - (best or 0)
+end
+
+-- Who decides next in a copy, and that seat's options. Its own choice in a
+-- simultaneous decision counts once all are in: the others' choices still
+-- open are taken as their first options.
+local function next_decider(g, seat)
+  local s, sopts = fork.decider(g, seat)
+  while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
+    fork.step(g, s, 1)
+    s, sopts = fork.decider(g, seat)
+  end
+  return s, sopts
+end
+
+-- The texts of the options of `seat` in a copy and a key for the whole
+-- decision (its name and texts), to know it again in the game.
+local function decision_key(name, texts)
+  return (name or "") .. "\0" .. table.concat(texts, "\0")
+end
+
 function Greedy:decide(view)
   local opts = view.options()
-  local n = #opts
-  if n == 1 then self.last = { { opts[1], value = 0 } }; return 1 end
-  local seat, o = self.seat, self.options
+  local allowed = self:allowed(view.decision, opts)
+  if #allowed == 1 then self.last = { { opts[allowed[1]], value = 0 } }; return allowed[1] end
+  local seat, o, rng = self.seat, self.options, self.rng
+  -- the plan of an earlier search of this move, while the game follows it
+  local plan = self.plan
+  self.plan = nil
+  if plan and plan.keys[plan.at] == decision_key(view.decision, opts) then
+    local text = plan[plan.at]
+    for _, k in ipairs(allowed) do
+      if opts[k] == text then
+        plan.at = plan.at + 1
+        if plan.at <= #plan then self.plan = plan end
+        self.last = { { text, value = plan.value } }
+        return k
+      end
+    end
+  end
   local seeds = {}
-  for i = 1, o.samples do seeds[i] = self.rng:int(1, 0x3fffffffffffffff) end
-  local budget = o.budget
-  -- Who decides next in g, and that seat's options. Its own choice in a
-  -- simultaneous decision counts once all are in: the others' choices
-  -- still open are taken as their first options.
-  local function next_decider(g)
-    local s, sopts = fork.decider(g, seat)
-    while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
-      fork.step(g, s, 1)
-      s, sopts = fork.decider(g, seat)
+  for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
+  local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
+  local tried = {}                   -- line so far -> { [text] = true }: lines not yet taken first
+  -- The same line on deal i: its texts while they are offered; the lead
+  -- where it ends.
+  local function again(i, texts)
+    local g = view.sample(core.rng(seeds[i]))
+    for j = 1, #texts do
+      local t = g:options(seat)
+      local x
+      for y = 1, t and #t or 0 do if t[y] == texts[j] then x = y; break end end
+      if not x then break end
+      fork.step(g, seat, x)
+      if next_decider(g, seat) ~= seat then break end
     end
-    return s, sopts
+    return lead(estimates(g), seat)
   end
-  -- The value of the position after `path`, the best own continuation
-  -- within the same turn searched depth first while the budget lasts.
-  local function value(seed, path, depth)
-    local g = view.sample(core.rng(seed))
-    local s, sopts
-    for i = 1, #path do
-      fork.step(g, seat, path[i])
-      s, sopts = next_decider(g)
+  -- A line: option k of the decision, then (while the move stays open:
+  -- the seat's own estimate has not changed, and it decides again in the
+  -- same turn) options drawn among those its lines have not taken yet.
+  -- One copy of the game walks the whole line. Returns its value (the
+  -- lead where it ends, averaged over the deals), texts, the decisions'
+  -- keys along it, and whether it took an option not taken before.
+  local function line(k)
+    local g = view.sample(core.rng(seeds[1]))
+    if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
+    local texts, keys, key, new = { opts[k] }, {}, opts[k], false
+    fork.step(g, seat, k)
+    while true do
+      local s = next_decider(g, seat)
+      if s ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
+          or math.abs(estimates(g, seat)[seat] - v0) > 1e-9 then
+        local v = lead(estimates(g), seat)          -- chance and unseen cards: averaged
+        for i = 2, #seeds do v = v + again(i, texts) end
+        return v / #seeds, texts, keys, new
+      end
+      local t = g:options(seat)
+      local ks = self:allowed(g.dname, t)
+      local seen = tried[key]
+      if not seen then seen = {}; tried[key] = seen end
+      local fresh = {}
+      for _, x in ipairs(ks) do if not seen[t[x]] then fresh[#fresh + 1] = x end end
+      local pool = #fresh > 0 and fresh or ks
+      new = new or #fresh > 0
+      local x = pool[rng:below(#pool) + 1]
+      seen[t[x]] = true
+      keys[#keys + 1] = decision_key(g.dname, t)
+      texts[#texts + 1] = t[x]
+      key = key .. "\0" .. t[x]
+      fork.step(g, seat, x)
     end
-    budget = budget - 1
-    if s ~= seat or depth >= o.depth or budget <= 0 or g.ctx.turn ~= self.turn0 then
-      return margin(g, seat)
-    end
-    local best
-    for k = 1, #sopts do
-      if budget <= 0 then break end
-      path[#path + 1] = k
-      local v = value(seed, path, depth + 1)
-      path[#path] = nil
-      if best == nil or v > best then best = v end
-    end
-    return best or margin(g, seat)
   end
-  local probe = view.sample(core.rng(seeds[1]))
-  self.turn0 = probe.ctx.turn
+  -- every option once; then more lines for those whose move stayed open
+  local best_of, open = {}, {}
+  for _, k in ipairs(allowed) do
+    local v, texts, keys = line(k)
+    best_of[k] = { value = v, texts = texts, keys = keys }
+    if #texts > 1 then open[#open + 1] = k end
+  end
+  local extra, i = o.budget, 0
+  while extra > 0 and #open > 0 do
+    i = i % #open + 1
+    local k = open[i]
+    local v, texts, keys, new = line(k)
+    if v > best_of[k].value then best_of[k] = { value = v, texts = texts, keys = keys } end
+    extra = extra - 1
+    if not new then table.remove(open, i); i = i - 1 end   -- its lines are all taken
+  end
   local scored, best, bests = {}, nil, {}
-  for k = 1, n do
-    local total = 0
-    for i = 1, #seeds do total = total + value(seeds[i], { k }, 1) end
-    local v = total / #seeds
-    scored[k] = { opts[k], value = v }
+  for _, k in ipairs(allowed) do
+    local v = best_of[k].value
+    scored[#scored + 1] = { opts[k], value = v }
     if best == nil or v > best + 1e-9 then best, bests = v, { k }
     elseif math.abs(v - best) <= 1e-9 then bests[#bests + 1] = k end
   end
-  table.sort(scored, function(a, b) return a.value > b.value end)
+  table.sort(scored, function(x, y) return x.value > y.value end)
   self.last = scored
-  return bests[self.rng:below(#bests) + 1]
+  local pick = bests[rng:below(#bests) + 1]
+  -- the plan: the rest of the best line
+  local b = best_of[pick]
+  if #b.texts > 1 then
+    local rest = { at = 1, value = b.value, keys = b.keys }
+    for j = 2, #b.texts do rest[j - 1] = b.texts[j] end
+    self.plan = rest
+  end
+  return pick
 end
 
 ---------------------------------------------------------------------------
@@ -197,7 +336,7 @@ local function new_node(seat)
 end
 
 -- Rewards per seat at the end of an iteration.
-local function rewards(g, players, scale)
+local function rewards(g, players, scale, by_estimate)
   local r = {}
   if g.kind == "over" then
     local res = g:result()
@@ -206,8 +345,9 @@ local function rewards(g, players, scale)
     return r
   end
   local vals, best, nbest, second = {}, nil, 0, nil
+  local est = by_estimate and estimates(g)
   for s = 1, players do
-    local v = score_of(g, s)
+    local v = est and est[s] or score_of(g, s)
     vals[s] = v
     if best == nil or v > best then best, nbest, second = v, 1, best
     elseif v == best then nbest = nbest + 1
@@ -231,6 +371,13 @@ end
 function Mcts:decide(view)
   local opts = view.options()
   local n = #opts
+  local ok_at_root
+  if self.restricted then                  -- restricted play: the root's options only
+    local allowed = self:allowed(view.decision, opts)
+    if #allowed == 1 then self.last = { { opts[allowed[1]], visits = 0, value = 0 } }; return allowed[1] end
+    ok_at_root = {}
+    for _, k in ipairs(allowed) do ok_at_root[opts[k]] = true end
+  end
   if n == 1 then self.last = { { opts[1], visits = 0, value = 0 } }; return 1 end
   local rng, o, players = self.rng, self.options, view.players
   local c = o.c
@@ -248,9 +395,12 @@ function Mcts:decide(view)
         local t = texts(g, s)
         local kids, untried = node.kids, nil
         local bestk, bestv
+        local only = node == root and s == self.seat and ok_at_root
         for k = 1, #t do
           local kid = kids[t[k]]
-          if kid then
+          if only and not only[t[k]] then              -- luacheck: ignore 542
+            -- never taken: not in the tree
+          elseif kid then
             kid.avail = kid.avail + 1
           else
             untried = untried or {}
@@ -267,8 +417,10 @@ function Mcts:decide(view)
         end
         for k = 1, #t do
           local kid = kids[t[k]]
-          local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
-          if bestv == nil or v > bestv then bestv, bestk = v, k end
+          if kid and not (only and not only[t[k]]) then
+            local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+            if bestv == nil or v > bestv then bestv, bestk = v, k end
+          end
         end
         node = kids[t[bestk]]
         path[#path + 1] = node
@@ -285,7 +437,7 @@ function Mcts:decide(view)
     -- sooner beats an equal one that goes round in circles, such as
     -- revealing and repelling ships for ever in Merchants of the Caribbean
     -- when the outcome is settled either way.
-    local r, cost = rewards(g, players, o.margin), o.step_cost * steps
+    local r, cost = rewards(g, players, o.margin, o.estimate == 1), o.step_cost * steps
     for i = 1, #path do
       local nd = path[i]
       nd.visits = nd.visits + 1
@@ -294,7 +446,7 @@ function Mcts:decide(view)
   end
   local stats, bestk, bestn = {}, 1, -1
   for k = 1, n do
-    local kid = root.kids[opts[k]]
+    local kid = (not ok_at_root or ok_at_root[opts[k]]) and root.kids[opts[k]]
     local visits = kid and kid.visits or 0
     stats[#stats + 1] = { opts[k], visits = visits, value = kid and visits > 0 and kid.total / visits or 0 }
     if visits > bestn then bestn, bestk = visits, k end
@@ -382,19 +534,26 @@ function M.hint(view, spec, seed)
   return lines
 end
 
--- The bot's name with its options, as given on a command line.
+-- The bot's name with its options, as given on a command line (a quiet
+-- option, such as a restriction, only when it is not its default).
 function Bot:spec()
+  local decl = M.OPTIONS[self.kind]
   local keys = {}
-  for key in pairs(M.OPTIONS[self.kind]) do keys[#keys + 1] = key end
+  for key in pairs(decl) do keys[#keys + 1] = key end
   table.sort(keys)
   local kv = {}
-  for _, key in ipairs(keys) do kv[#kv + 1] = key .. "=" .. tostring(self.options[key]) end
+  for _, key in ipairs(keys) do
+    local v = self.options[key]
+    if not (decl[key].quiet and v == decl[key].default) then kv[#kv + 1] = key .. "=" .. tostring(v) end
+  end
   if #kv == 0 then return self.kind end
   return self.kind .. ":" .. table.concat(kv, ",")
 end
 
 -- "mcts:iterations=500,c=0.7" -> "mcts", { iterations = "500", c = "0.7" };
--- or nil, message.
+-- or nil, message. A value runs to the next comma that starts another
+-- k=, so a restriction may name an option with a comma in it
+-- ("greedy:avoid=play fish on slots 1,4").
 function M.parse(spec)
   if type(spec) ~= "string" then return nil, "a bot is named by a text such as 'mcts:iterations=500'" end
   local kind, rest = spec:match("^%s*([%w_]+)%s*(.-)%s*$")
@@ -403,15 +562,77 @@ function M.parse(spec)
   if rest ~= "" then
     local body = rest:match("^:(.*)$")
     if not body then return nil, format("'%s': expected KIND[:k=v,...] (bots: %s)", spec, M.list()) end
-    for item in (body .. ","):gmatch("([^,]*),") do
+    local items, from = {}, 1
+    while true do
+      local at = body:find(",%s*[%w_]+%s*=", from)
+      if not at then items[#items + 1] = body:sub(from); break end
+      items[#items + 1] = body:sub(from, at - 1)
+      from = at + 1
+    end
+    for _, item in ipairs(items) do
       local k, v = item:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
       if not k or v == "" then
         return nil, format("'%s': expected k=v, got '%s'", spec, item)
       end
+      if opts[k] and RESTRICT[k] then v = opts[k] .. ";" .. v end   -- repeated: both
       opts[k] = v
     end
   end
   return kind, opts
+end
+
+-- "buy_card:buy contract; play fish" -> { { name = "buy_card", text =
+-- "buy contract" }, { text = "play fish" } }; or nil, message.
+local function parse_moves(v)
+  local out = {}
+  for item in (v .. ";"):gmatch("([^;]*);") do
+    item = item:match("^%s*(.-)%s*$")
+    if item ~= "" then
+      local name, text = item:match("^([%w_]+):%s*(.*)$")
+      out[#out + 1] = { name = name, text = name and text or item }
+    end
+  end
+  return out
+end
+
+-- Whether option `text` of decision `name` is one of `moves`: the
+-- decision's name is the one given (if one is), and the text given is the
+-- option's text or its beginning up to a space or a comma.
+local function matches(moves, name, text)
+  for i = 1, #moves do
+    local m = moves[i]
+    if m.name == nil or m.name == name then
+      local t = m.text
+      if t == "" or text == t then return true end
+      if text:sub(1, #t) == t then
+        local c = text:sub(#t + 1, #t + 1)
+        if c == " " or c == "," then return true end
+      end
+    end
+  end
+  return false
+end
+M.matches = function(spec, name, text) return matches(parse_moves(spec), name, text) end
+
+-- The options (indices) the bot may take at decision `name` with options
+-- `texts`: those it prefers, if any is legal, else all; less those it
+-- avoids, unless that leaves none.
+function Bot:allowed(name, opts)
+  local all = {}
+  for k = 1, #opts do all[k] = k end
+  if not self.restricted then return all end
+  local list = all
+  if #self.prefer > 0 then
+    local p = {}
+    for k = 1, #opts do if matches(self.prefer, name, opts[k]) then p[#p + 1] = k end end
+    if #p > 0 then list = p end
+  end
+  if #self.avoid > 0 then
+    local a = {}
+    for _, k in ipairs(list) do if not matches(self.avoid, name, opts[k]) then a[#a + 1] = k end end
+    if #a > 0 then list = a end
+  end
+  return list
 end
 
 -- The options of `kind` from given values (texts or numbers), checked
@@ -433,17 +654,24 @@ function resolve(kind, given)
         #known > 0 and table.concat(known, ", ") or "none")
     end
     local v = given[k]
-    local x = tonumber(v)
-    if d.type == "integer" then x = x and math.tointeger(x) end
-    if x == nil then
-      return nil, format("%s option %s=%s: expected %s", kind, k, tostring(v),
-        d.type == "integer" and "a whole number" or "a number")
+    if d.type == "moves" then
+      if type(v) ~= "string" then
+        return nil, format("%s option %s: expected moves as text, [DECISION:]TEXT;...", kind, k)
+      end
+      out[k] = v
+    else
+      local x = tonumber(v)
+      if d.type == "integer" then x = x and math.tointeger(x) end
+      if x == nil then
+        return nil, format("%s option %s=%s: expected %s", kind, k, tostring(v),
+          d.type == "integer" and "a whole number" or "a number")
+      end
+      if (d.min and x < d.min) or (d.max and x > d.max) then
+        return nil, format("%s option %s=%s: expected %s..%s", kind, k, tostring(v),
+          tostring(d.min), tostring(d.max))
+      end
+      out[k] = x
     end
-    if (d.min and x < d.min) or (d.max and x > d.max) then
-      return nil, format("%s option %s=%s: expected %s..%s", kind, k, tostring(v),
-        tostring(d.min), tostring(d.max))
-    end
-    out[k] = x
   end
   return out
 end
@@ -461,8 +689,10 @@ function M.new(kind, seat, seed, options)
   local opts, err = resolve(name, given)
   if not opts then return nil, err end
   local s = ((seed or 1) * 1000003 + seat * 7919 + SALT[name]) & 0x7fffffffffffffff
+  local avoid, prefer = parse_moves(opts.avoid), parse_moves(opts.prefer)
   return setmetatable({ kind = name, name = kind, seat = seat, options = opts, given = given,
-                        rng = core.rng(s) }, Bot)
+                        rng = core.rng(s), avoid = avoid, prefer = prefer,
+                        restricted = #avoid + #prefer > 0 }, Bot)
 end
 
 return M
