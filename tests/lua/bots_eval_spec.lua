@@ -240,6 +240,24 @@ describe("restricted play", function()
     assert.matches("Player 2 loads fish on ship %d", out)
   end)
 
+  it("takes a rule set's restriction (R.bot_options), unless its name gives one", function()
+    local dir = support.scratch()
+    local path = dir("draw_bots.lua")
+    support.write(path, [[
+return { variant = true, name = "draw_bots", base = "sea_merchants",
+         apply = function(R) R.bot_options = { random = { prefer = "draw" } } end }
+]])
+    local function first_phase2(spec, seed)
+      local g = merchants({ path })
+      local b = assert(bots.new(spec, 1, seed))
+      return g:options(1)[b:choose(g, 1)]
+    end
+    for seed = 1, 6 do
+      assert.are.equal("draw", first_phase2("random", seed))
+      assert.are.equal("play", first_phase2("random:prefer=play", seed))
+    end
+  end)
+
   it("refuses a restriction that is not text", function()
     local b, err = bots.new("random", 1, 1, { avoid = 3 })
     assert.is_nil(b)
