@@ -133,16 +133,26 @@ describe("one-ply greedy", function()
     assert.matches("^load cloth on ship %d$", g:options(1)[k])
   end)
 
-  it("costs one copy per option, no rollouts: a game of four greedy seats in counted copies", function()
+  it("costs a copy a line, no rollouts, and follows its plan through the move for free", function()
     local fork = require "kontor.fork"
     local orig, copies = fork.sample, 0
     fork.sample = function(...) copies = copies + 1; return orig(...) end
     local ok, err = pcall(function()
       local g = merchants()
       local b = assert(bots.new("greedy:budget=4", 1, 1))
-      local n = #g:options(1)
-      b:choose(g, 1)                  -- play, draw: the decision, then its two options
-      assert.is_true(copies <= 1 + n + 4, tostring(copies))
+      -- play, draw: a line each (draw ends the move at once), then 4 more
+      -- lines for play, whose move stays open
+      local k = b:choose(g, 1)
+      assert.are.equal(2 + 4, copies)
+      assert.are.equal("play", g:options(1)[k])
+      g:step(1, k)
+      local steps = 0
+      while g.dname ~= "office" do             -- the rest of the move: the plan
+        g:step(1, b:choose(g, 1))
+        steps = steps + 1
+      end
+      assert.is_true(steps >= 2)
+      assert.are.equal(6, copies)
     end)
     fork.sample = orig
     assert(ok, err)
@@ -238,6 +248,24 @@ describe("restricted play", function()
     local out = p:read("a"); p:close()
     os.remove(input)
     assert.matches("Player 2 loads fish on ship %d", out)
+  end)
+
+  it("takes a rule set's restriction (R.bot_options), unless its name gives one", function()
+    local dir = support.scratch()
+    local path = dir("draw_bots.lua")
+    support.write(path, [[
+return { variant = true, name = "draw_bots", base = "sea_merchants",
+         apply = function(R) R.bot_options = { random = { prefer = "draw" } } end }
+]])
+    local function first_phase2(spec, seed)
+      local g = merchants({ path })
+      local b = assert(bots.new(spec, 1, seed))
+      return g:options(1)[b:choose(g, 1)]
+    end
+    for seed = 1, 6 do
+      assert.are.equal("draw", first_phase2("random", seed))
+      assert.are.equal("play", first_phase2("random:prefer=play", seed))
+    end
   end)
 
   it("refuses a restriction that is not text", function()

@@ -486,6 +486,7 @@ function Bot:tune(R)
   local opts, err = resolve(self.kind, given)
   if not opts then error(format("%s: R.bot_options: %s", R.name, err), 0) end
   self.options = opts
+  self:restrict()
 end
 
 -- The engine's side of a decision: the bot is given its seat's view
@@ -614,6 +615,12 @@ local function matches(moves, name, text)
 end
 M.matches = function(spec, name, text) return matches(parse_moves(spec), name, text) end
 
+-- The restrictions of its options (avoid=, prefer=), read.
+function Bot:restrict()
+  self.avoid, self.prefer = parse_moves(self.options.avoid), parse_moves(self.options.prefer)
+  self.restricted = #self.avoid + #self.prefer > 0
+end
+
 -- The options (indices) the bot may take at decision `name` with options
 -- `texts`: those it prefers, if any is legal, else all; less those it
 -- avoids, unless that leaves none.
@@ -689,10 +696,10 @@ function M.new(kind, seat, seed, options)
   local opts, err = resolve(name, given)
   if not opts then return nil, err end
   local s = ((seed or 1) * 1000003 + seat * 7919 + SALT[name]) & 0x7fffffffffffffff
-  local avoid, prefer = parse_moves(opts.avoid), parse_moves(opts.prefer)
-  return setmetatable({ kind = name, name = kind, seat = seat, options = opts, given = given,
-                        rng = core.rng(s), avoid = avoid, prefer = prefer,
-                        restricted = #avoid + #prefer > 0 }, Bot)
+  local b = setmetatable({ kind = name, name = kind, seat = seat, options = opts, given = given,
+                          rng = core.rng(s) }, Bot)
+  b:restrict()
+  return b
 end
 
 return M
