@@ -14,7 +14,7 @@ for seed = 1, games do
   while not g:over() do
     local w = g:who()
     local s = type(w) == "table" and w[1] or w
-    if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(g, s)) end
+    if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(require("kontor.seat").view(g, s))) end
     steps = steps + 1
   end
 end

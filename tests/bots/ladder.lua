@@ -38,7 +38,7 @@ local function play(seed, a, b, sa)
     steps = steps + 1
     assert(steps < 20000, "a game did not end within 20000 steps")
     local s = decider(g)
-    if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(g, s)) end
+    if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(require("kontor.seat").view(g, s))) end
   end
   local share = 0
   local winners = g:result().winners

@@ -19,7 +19,7 @@ for d = from, from + deals - 1 do
     while not g:over() do
       local w = g:who()
       local s = type(w) == "table" and w[1] or w
-      if s == "chance" then g:step(0, 1) else g:step(s, bs[s]:choose(g, s)) end
+      if s == "chance" then g:step(0, 1) else g:step(s, s == h and bs[s]:choose(require("kontor.seat").view(g, s)) or bs[s]:choose(g, s)) end
     end
     for _, w in ipairs(g:result().winners) do
       if w == h then dsum = dsum + 1 / #g:result().winners end

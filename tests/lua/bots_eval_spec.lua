@@ -2,6 +2,7 @@
 -- that reads them, and restricted play (docs/bots.md).
 
 local bots = require "kontor.bots"
+local seatmod = require "kontor.seat"
 local support = require "tests.lua.support"
 
 -- Sea Merchants, 4 players, seat 1 to play phase II: 5 coins, an office,
@@ -112,7 +113,7 @@ describe("one-ply greedy", function()
     local b = assert(bots.new("greedy", 1, 1))
     local taken = {}
     while decider(g) == 1 and g.dname ~= "office" do
-      local k = b:choose(g, 1)
+      local k = b:choose(seatmod.view(g, 1))
       taken[#taken + 1] = g:options(1)[k]
       g:step(1, k)
     end
@@ -129,7 +130,7 @@ describe("one-ply greedy", function()
       market = { "grain", "wood", "porcelain", "fish", "spices", "cloth" },
       hands = { { "cloth", "cloth", "cloth" }, { "grain" } } } }
     local b = assert(bots.new("greedy", 1, 1))
-    local k = b:choose(g, 1)
+    local k = b:choose(seatmod.view(g, 1))
     assert.matches("^load cloth on ship %d$", g:options(1)[k])
   end)
 
@@ -142,13 +143,13 @@ describe("one-ply greedy", function()
       local b = assert(bots.new("greedy:budget=4", 1, 1))
       -- play, draw: a line each (draw ends the move at once), then 4 more
       -- lines for play, whose move stays open
-      local k = b:choose(g, 1)
+      local k = b:choose(seatmod.view(g, 1))
       assert.are.equal(2 + 4, copies)
       assert.are.equal("play", g:options(1)[k])
       g:step(1, k)
       local steps = 0
       while g.dname ~= "office" do             -- the rest of the move: the plan
-        g:step(1, b:choose(g, 1))
+        g:step(1, b:choose(seatmod.view(g, 1)))
         steps = steps + 1
       end
       assert.is_true(steps >= 2)
@@ -196,7 +197,7 @@ describe("restricted play", function()
         local opts = g:options(s)
         local k
         if s == 1 then
-          k = avoid:choose(g, s)
+          k = avoid:choose(seatmod.view(g, s))
           if #opts > 1 and (opts[k] == "draw" or opts[k] == "pass") then
             local other = false
             for _, t in ipairs(opts) do if t ~= "draw" and t ~= "pass" then other = true end end
@@ -204,7 +205,7 @@ describe("restricted play", function()
           end
           if opts[1] == "exchange" or opts[1] == "play" then checked.avoid = checked.avoid + 1 end
         elseif s == 2 then
-          k = prefer:choose(g, s)
+          k = prefer:choose(seatmod.view(g, s))
           local has = false
           for _, t in ipairs(opts) do if t == "exchange" then has = true end end
           if has then
@@ -212,7 +213,7 @@ describe("restricted play", function()
             checked.prefer = checked.prefer + 1
           end
         else
-          k = others[s]:choose(g, s)
+          k = others[s]:choose(seatmod.view(g, s))
         end
         g:step(s, k)
       end
@@ -260,7 +261,7 @@ return { variant = true, name = "draw_bots", base = "sea_merchants",
     local function first_phase2(spec, seed)
       local g = merchants({ path })
       local b = assert(bots.new(spec, 1, seed))
-      return g:options(1)[b:choose(g, 1)]
+      return g:options(1)[b:choose(seatmod.view(g, 1))]
     end
     for seed = 1, 6 do
       assert.are.equal("draw", first_phase2("random", seed))
