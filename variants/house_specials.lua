@@ -64,7 +64,13 @@ return {
     local describe = R.describe_option
     function R.describe_option(g, seat, decision, text)
       if text == "forklift draw" then return "draw 1 card more (H6)" end
-      return describe(g, seat, decision, text)
+      local said = describe(g, seat, decision, text)
+      -- H4: a play is a delivery: the mover's offices pay with it
+      local bonus = opts.office_bonus * g.specials[seat].office
+      if said and bonus > 0 and text:match("^play %a+ on slots? [%d,]+$") then
+        said = ("%s; your offices +%d (H4)"):format(said, bonus)
+      end
+      return said
     end
     R.move_words[#R.move_words + 1] = "forklift"
     R.move_words[#R.move_words + 1] = "crane"

@@ -72,6 +72,12 @@ return { variant = true, name = "cheap_dock", base = "sea_merchants",
     assert.are.equal("12 coins: one extra exchange after your phase I action, every turn (H7)", n["buy crane"])
     assert.are.equal("8 coins: +2 coins with every delivery of yours (H4)", n["buy office"])
     assert.is_nil(n["buy dock"])
+    -- H4: a play is a delivery, so the mover's office pays with it
+    local o = support.sea_merchants_game({ phase = "phase2", hands = { { "grain" }, {} },
+      specials = { { office = 1 }, {} } }, nil, nil, { "house" })
+    o:apply("play grain")
+    assert.are.equal("pays 2 per grain cube on a ship: you +2; your offices +2 (H4)",
+      notes(o)["play grain on slots 2"])
     local l = support.sea_merchants_game({ phase = "phase2", hands = { { "fish" }, {} } }, nil, nil,
       { "hand_limit:size=4" })
     assert.are.equal("draw 2 cards (S9); your hand holds 1 of 4", notes(l).draw)
