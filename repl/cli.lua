@@ -347,7 +347,7 @@ local function cmd_repl(kontor, args, first, mode)
     -- play is given the seats' views, never the game (docs/security.md)
     return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots })
   end
-  return require("repl").run(kontor, game, { mode = mode or "repl", bots = bots })
+  return require("repl").run(kontor, game, { bots = bots })
 end
 
 local function command(home, args)

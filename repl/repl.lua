@@ -7,8 +7,10 @@
 --
 -- Before Lua, a line may be a game command (`board`, `options`, `do 3`,
 -- `undo`, ... see HELP), a bare option number, or an action text at a
--- decision (`load fish on ship 1`). Anything else is Lua. The same loop
--- serves `kontor play` (repl/play.lua adds the turn display and hand-over).
+-- decision (`load fish on ship 1`). Anything else is Lua. This is the
+-- designer's prompt: it holds the game itself (the referee's view, every
+-- seat's cards). `kontor play` is repl/play.lua, a front end of its own that
+-- holds only seat views (kontor.seat) and never reaches this file.
 --
 -- With stdin not a terminal there is no prompt, no banner and no colour,
 -- so `kontor < commands.txt` gives plain output.
@@ -129,20 +131,9 @@ function Session:name(seat)
   return g and g.names[seat] or ("seat " .. tostring(seat))
 end
 
--- In `kontor play` the seat at the keyboard sees only its own view: these
--- refuse what would show another seat's hidden cards or choices.
-local function secret_seat(sess, seat, what)
-  if sess.mode ~= "play" or seat == nil or seat == sess.turn_seat or sess.bots[seat] then return false end
-  sess:err(string.format("%s: in play you see and act only for your own seat (%s); "
-    .. "the REPL (kontor repl) shows every seat", what, sess:name(sess.turn_seat)))
-  return true
-end
-
--- The seat whose view the board and the moves show: in play the seat at
--- the keyboard (or the last one, while no person is to decide); else the
--- `as` seat; nil for everything.
+-- The seat whose view the board and the moves show: the `as` seat; nil
+-- for everything.
 function Session:viewer()
-  if self.mode == "play" then return self.turn_seat or self.last_seat end
   return self.as
 end
 
@@ -191,7 +182,7 @@ function Session:status()
   end
   if d.kind == "orders" then
     -- secret orders: who still enters; each seat's own step only for itself
-    local me = self.turn_seat or self.as or (self.mode ~= "play" and self.order_seat)
+    local me = self.as or self.order_seat
     local line = string.format("%s to enter %s secret order%s (%s).", table.concat(names, ", "),
       #seats == 1 and "a" or "their", #seats == 1 and "" or "s", self:decision_words(d.name))
     if me and d.steps[me] then
@@ -204,13 +195,12 @@ function Session:status()
   return string.format("%s to choose (%s).", table.concat(names, ", "), self:decision_words(d.name))
 end
 
--- The seat a number or a text without "seat:" is for: the `as` seat or the
--- play-mode seat when it decides, else the first seat still to choose.
+-- The seat a number or a text without "seat:" is for: the `as` seat when
+-- it decides, else the first seat still to choose.
 function Session:acting_seat(g)
   local seats, d = deciders(g)
   if d.kind == "over" then return nil end
-  local want = self.turn_seat or self.as
-  for _, s in ipairs(seats) do if s == want then return s end end
+  for _, s in ipairs(seats) do if s == self.as then return s end end
   if d.kind == "orders" then
     -- the seat that entered the last step goes on with its order
     for _, s in ipairs(seats) do if s == self.order_seat then return s end end
@@ -341,12 +331,12 @@ function Session:after_move(n0)
   self:print_log_from(n0)
   if not ok then self:err(e) end
   if g:over() then
-    if self.mode == "repl" and not self.result_shown then self:print_result() end
-    self.result_shown = self.mode == "repl"
-  elseif self.mode == "repl" and mid_move(g) then
+    if not self.result_shown then self:print_result() end
+    self.result_shown = true
+  elseif mid_move(g) then
     self:say("The move goes on:")
     self:print_options()
-  elseif self.mode == "repl" then
+  else
     self:say(self:status())
   end
 end
@@ -364,11 +354,7 @@ function Session:do_action(arg)
   local action = math.tointeger(tonumber(arg:match("^%d+$") or ""))
   if action == nil then
     action = arg
-    local named = arg:match("^%s*(%d+)%s*:")
-    if named then
-      seat = nil
-      if secret_seat(self, tonumber(named), "do") then return end
-    elseif arg:match("^%w+:") then seat = nil end
+    if arg:match("^%s*%d+%s*:") or arg:match("^%w+:") then seat = nil end
   end
   local n0 = log_count(g)
   local ok, res, e = guarded(g.apply, g, action, seat)
@@ -483,12 +469,7 @@ function Session:parse_seat(s)
   return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
 end
 
-C.help = function(sess)
-  if sess.mode ~= "play" then return sess:say(HELP) end
-  -- play: the same commands, no Lua; what each person may see
-  sess:say((HELP:gsub("%(anything else is Lua; the game is `g`, the API `kontor`%)",
-    "(in play: no Lua, and only your own seat's view)")))
-end
+C.help = function(sess) sess:say(HELP) end
 
 C.board = function(sess)
   local g = need_game(sess); if not g then return end
@@ -510,8 +491,6 @@ C["do"] = function(sess, arg) sess:do_action(arg) end
 C.why = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("why what? why TEXT") end
-  local named = arg:match("^%s*(%d+)%s*:")
-  if named and secret_seat(sess, tonumber(named), "why") then return end
   local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
   if not ok then return sess:err(msg) end
   sess:say(msg or string.format("'%s' is legal now.", arg))
@@ -524,63 +503,17 @@ local function count_arg(sess, arg, what)
   return n
 end
 
--- In play, `undo N` takes back N of your own moves; the moves other people
--- made after them go too, but only when each of them agrees (they type yes).
--- Returns the moves undone, or nil when someone refused.
-function Session:play_undo(n)
-  local g = self:game()
-  local me = self.turn_seat
-  if not me then return {} end
-  local ml = g:move_list()
-  local mine, upto, others = 0, 0, {}
-  for i = #ml, 1, -1 do
-    local s = ml[i][1]
-    if s == me then
-      mine = mine + 1
-      upto = #ml - i + 1
-      if mine == n then break end
-    elseif s ~= 0 and not is_bot(self, s) and not others[s] then
-      others[s] = true
-      others[#others + 1] = s
-    end
-  end
-  if upto == 0 then return {} end
-  local asked = {}
-  for _, s in ipairs(others) do
-    -- only the people whose moves lie inside what is taken back
-    for i = #ml - upto + 1, #ml do if ml[i][1] == s then asked[#asked + 1] = s; break end end
-  end
-  for _, s in ipairs(asked) do
-    self:say(string.format("Undo takes back %s's move too.", self:name(s)))
-    io.stdout:flush()
-    local line = term.readline(self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
-    if not line or not trim(line):lower():match("^y") then
-      self:say(string.format("Not undone: %s did not agree. Only your own moves can be taken back "
-        .. "without the others' consent.", self:name(s)))
-      return nil
-    end
-  end
-  return g:undo_moves(upto)
-end
-
 -- While secret orders are open, `undo` takes back steps of the acting
 -- seat's own order (and nothing of the others'). Returns true when it did.
 local function undo_order_steps(sess, g, n)
   local d = g:decision()
   if d.kind ~= "orders" then return false end
-  local me = sess.mode == "play" and sess.turn_seat or sess:acting_seat(g)
-  if sess.mode ~= "play" and sess.order_seat and #g:pending(sess.order_seat) > 0 and not sess.as then
+  local me = sess:acting_seat(g)
+  if sess.order_seat and #g:pending(sess.order_seat) > 0 and not sess.as then
     me = sess.order_seat
   end
   if not me then return false end
   local before = g:pending(me)
-  if #before == 0 and sess.mode == "play" then
-    -- taking back a move before the orders would take back the others'
-    -- secret entries too (and show them): not at the keyboard
-    sess:say(string.format("Nothing of your order to take back, %s. The moves before the secret orders "
-      .. "can be taken back once the orders are revealed.", sess:name(me)))
-    return true
-  end
   if #before == 0 then return false end
   local ok, k = guarded(g.undo, g, n, me)
   if not ok then sess:err(k); return true end
@@ -598,12 +531,8 @@ C.undo = function(sess, arg)
   if undo_order_steps(sess, g, n) then return end
   -- undo replays the game: near the memory cap that can fail half-way
   -- (a memory error); g:atomically puts the game back as it was
-  local ok, undone = guarded(g.atomically, g, function()
-    if sess.mode == "play" then return sess:play_undo(n) end
-    return sess:undo_moves(n)
-  end)
+  local ok, undone = guarded(g.atomically, g, function() return sess:undo_moves(n) end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
-  if not undone then return end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
@@ -633,7 +562,7 @@ C.redo = function(sess, arg)
   for i = m0 + 1, #ml do list[#list + 1] = ml[i] end
   sess:say(string.format("Redid %d move%s.", #list, #list == 1 and "" or "s"))
   if g:over() then
-    if sess.mode == "repl" then sess:print_result(); sess.result_shown = true end
+    sess:print_result(); sess.result_shown = true
   else sess:say(sess:status()) end
 end
 
@@ -645,13 +574,10 @@ C.auto = function(sess, arg)
   sess.auto_bots = mine
   local m0 = #g:move_list()
   local played = 0
-  local me = sess.mode == "play" and sess.turn_seat or nil
   local ok, e = guarded(function()
     while played < n and not g:over() do
       local seat = sess:acting_seat(g)
       if seat == nil or seat == 0 then break end
-      -- in play, auto moves for you and the bots, never for another person
-      if me and seat ~= me and not is_bot(sess, seat) then break end
       if is_bot(sess, seat) then sess:run_bots()
       else
         mine[seat] = mine[seat] or assert(bots.new("random", seat, g.params.seed + 1))
@@ -671,9 +597,8 @@ C.auto = function(sess, arg)
   local total = #g:move_list() - m0
   sess:say(string.format("Played %d of your moves (%s in all).", played, ktext.count(total, "move")))
   if g:over() then
-    -- in play, the end of the game is shown once, before the next prompt
-    if sess.mode == "repl" and not sess.result_shown then sess:print_result() end
-    sess.result_shown = sess.mode == "repl"
+    if not sess.result_shown then sess:print_result() end
+    sess.result_shown = true
   else
     sess:say(sess:status())
   end
@@ -801,7 +726,6 @@ function Session:set_game(g)
   _G.g = g
   self.result_shown = false
   self.replay = nil
-  self.turn_seat = nil
   if self.as and self.as > g.players then self.as = nil end
   for s, b in pairs(self.bots) do
     if s > g.players then self.bots[s] = nil
@@ -841,7 +765,6 @@ C.save = function(sess, arg)
     seat = sess:parse_seat(spart)
     if seat then arg = fpart end
   end
-  if seat and secret_seat(sess, seat, "save") then return end
   local file = unquote(arg)
   local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
@@ -928,7 +851,6 @@ C.view = function(sess, arg)
   if arg == "" then return sess:err("view SEAT: which seat?") end
   local seat, e = sess:parse_seat(arg)
   if not seat then return sess:err(e) end
-  if secret_seat(sess, seat, "view") then return end
   local ok, s = pcall(g.show, g, seat)
   if not ok then return sess:err(s) end
   sess:say(s)
@@ -936,9 +858,6 @@ end
 
 C.as = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  if sess.mode == "play" then
-    return sess:err("as: in play the board shows your own seat; the REPL (kontor repl) shows every seat")
-  end
   if arg == "" or arg == "all" or arg == "0" then
     sess.as = nil
     return sess:say("Showing everything.")
@@ -955,7 +874,6 @@ C.bot = function(sess, arg)
   if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end
-  if secret_seat(sess, seat, "bot") then return end
   if kind == "off" or kind == "human" then
     sess.bots[seat] = nil
     return sess:say(string.format("%s is played by a person.", g.names[seat]))
@@ -1065,12 +983,10 @@ local function compile(src)
   return load(src, "=stdin", "t")
 end
 
--- Whether `text` is an option of a seat deciding now (in play: yours).
+-- Whether `text` is an option of a seat deciding now.
 function Session:is_option(text)
   local g = self:game()
-  local seats = deciders(g)
-  if self.mode == "play" then seats = { self.turn_seat } end
-  for _, s in ipairs(seats) do
+  for _, s in ipairs((deciders(g))) do
     for _, o in ipairs(g:options(s) or {}) do
       if o == text then return true end
     end
@@ -1094,7 +1010,7 @@ local function distance(a, b)
 end
 
 -- "did you mean `board`?" for an unknown word: the closest command, option
--- word or (outside play) global name.
+-- word or global name.
 function Session:suggest(word)
   local best, bestd = nil, 3
   if #word < 3 then return nil end
@@ -1107,8 +1023,7 @@ function Session:suggest(word)
   -- the moves first: on a tie they win
   local g = self:game()
   if g and not g:over() then
-    local seats = self.mode == "play" and { self.turn_seat } or deciders(g)
-    for _, s in ipairs(seats) do
+    for _, s in ipairs((deciders(g))) do
       for _, o in ipairs(g:options(s) or {}) do try(o:match("^%S+")) end
     end
   end
@@ -1117,9 +1032,7 @@ function Session:suggest(word)
   table.sort(words)
   for _, w in ipairs(words) do try(w) end
   for _, c in ipairs(COMMAND_NAMES) do try(c) end
-  if self.mode ~= "play" then
-    for k in pairs(_G) do if type(k) == "string" then try(k) end end
-  end
+  for k in pairs(_G) do if type(k) == "string" then try(k) end end
   return best
 end
 
@@ -1185,7 +1098,6 @@ function Session:dispatch(line)
     local lua = first and rawget(_G, first) ~= nil and compile(text)
     if not lua and describe_mod.is_move(g, text) then
       local named = text:match("^%s*(%d+)%s*:")
-      if named and secret_seat(self, tonumber(named), "why") then return true end
       local why = describe_mod.refusal(g, text, (not named) and self:acting_seat(g) or nil)
       if why then self:err(why) return true end
     end
@@ -1340,8 +1252,6 @@ function Session:complete(text, line)
   local p = action_prefix(line, g)
   if p and g and not g:over() then
     local seats = deciders(g)
-    -- in play, only the options of the seat at the keyboard
-    if self.mode == "play" then seats = { self.turn_seat } end
     local sp, body = p:match("^(%d+):%s*(.*)$")
     if sp then seats = { tonumber(sp) } else body = p end
     for _, s in ipairs(seats) do
@@ -1360,7 +1270,6 @@ function Session:complete(text, line)
       if c:sub(1, #text) == text then add(set, out, c) end
     end
   end
-  if self.mode == "play" then return out end   -- no Lua in play
   -- Lua: globals, table fields, methods
   local expr = line:match("([%a_][%w_]*[%.:][%w_%.:]*)$") or line:match("([%a_][%w_]*)$") or ""
   if expr == "" and text ~= "" then return out end
@@ -1397,12 +1306,23 @@ end
 -- The loop
 ---------------------------------------------------------------------------
 
+-- The REPL holds the game (every seat's cards): it has no play mode. A
+-- front end for players is repl/play.lua, given seat views only
+-- (docs/security.md, "Seat views"). The error points at the caller.
+local function only_repl(opts)
+  if opts.mode ~= nil and opts.mode ~= "repl" then
+    error(string.format("repl: no mode '%s': the REPL is the designer's prompt and sees every seat; "
+      .. "kontor play is repl/play.lua, given seat views", tostring(opts.mode)), 3)
+  end
+end
+
 function M.session(kontor, game, opts)
   opts = opts or {}
+  only_repl(opts)
   local tty = term.isatty(0) and term.isatty(1)
   local nc = os.getenv("NO_COLOR")
   local sess = setmetatable({
-    kontor = kontor, bots = {}, mode = opts.mode or "repl", tty = tty,
+    kontor = kontor, bots = {}, tty = tty,
     color = tty and (nc == nil or nc == ""),
   }, Session)
   _G.g = game
@@ -1435,6 +1355,7 @@ end
 
 function M.run(kontor, game, opts)
   opts = opts or {}
+  only_repl(opts)
   local sess = M.session(kontor, game, opts)
   _G.help = setmetatable({}, { __tostring = function() return HELP end })
   _G.new = function(t)
@@ -1445,7 +1366,6 @@ function M.run(kontor, game, opts)
     sess:set_game(ng)
     return ng
   end
-  local play = sess.mode == "play" and require("play") or nil
   local hist = (os.getenv("HOME") or ".") .. "/.kontor_history"
   if sess.tty then
     term.load_history(hist)
@@ -1454,24 +1374,17 @@ function M.run(kontor, game, opts)
       kontor.version, describe(sess, game))
     sess:say(sess:c("bold", intro))
   end
-  if play then
-    play.start(sess)
-  else
-    local n0 = log_count(game)
-    local ok, e = guarded(sess.run_bots, sess)
-    if next(sess.bots) then sess:print_log_from(n0) end
-    if not ok then sess:err(e) end
-    if sess.tty then sess:say(sess:status()) end
-  end
+  local n0 = log_count(game)
+  local ok, e = guarded(sess.run_bots, sess)
+  if next(sess.bots) then sess:print_log_from(n0) end
+  if not ok then sess:err(e) end
+  if sess.tty then sess:say(sess:status()) end
   local buffer = nil
   while not sess.quit do
     local prompt = ""
-    if play and not buffer then
-      if play.before_prompt(sess) == "over" then break end
-    end
     if sess.tty then
       -- no colour in the prompt: libedit would count the escape codes as width
-      prompt = buffer and ">> " or (play and play.prompt(sess) or "> ")
+      prompt = buffer and ">> " or "> "
     end
     local line, interrupted = term.readline(prompt)
     if line == nil then break end
@@ -1488,13 +1401,6 @@ function M.run(kontor, game, opts)
       if not f and incomplete(msg) then buffer = src
       else buffer = nil; sess:eval(src) end
     elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
-    elseif play then
-      -- no Lua in play: `g` would show every seat's cards
-      local word = trim(line):match("^[%a_][%w_]*")
-      local s = word and sess:suggest(word)
-      sess:err(string.format("'%s' is not a command or a move here%s. "
-        .. "Play runs game commands only; Lua is in the REPL (kontor repl), where every seat is visible.",
-        trim(line), s and (": did you mean `" .. s .. "`?") or " (help lists the commands)"))
     elseif sess:unknown_word(line) then
       sess:err(sess:unknown_word(line))
     else

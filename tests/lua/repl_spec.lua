@@ -1,4 +1,4 @@
--- The REPL, its game commands and play mode, driven through the real binary:
+-- The REPL and its game commands, driven through the real binary:
 -- through pipes for the scripted path, through tmux (a pseudo-terminal) for
 -- completion, history, Ctrl-C and colour.
 
