@@ -55,7 +55,7 @@ function M.overlaps(kind, kinds)
   local spec = M.restriction(kind)
   local out = {}
   if not spec then return out end
-  local name, words = kind:match("^([%w_]+): (.+)$")
+  local name = kind:match("^([%w_]+): ")
   for _, other in ipairs(kinds) do
     local oname, owords = other:match("^([%w_]+): (.+)$")
     if other ~= kind and oname == name and bots.matches(spec, name, owords) then out[#out + 1] = other end
@@ -141,15 +141,17 @@ function M.play(L, bot, kinds, seed, lo, hi, progress)
         local specs = {}
         for s = 1, P do specs[s] = s == r and r_bot or bot end
         local kept = 0
-        local game = M.walk(L, balance.game_seed(seed, i), specs, function(seat, name, opts, k, b)
+        local game = M.walk(L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
           if seat ~= r then return end
           a.decisions = a.decisions + 1
-          local allowed = b:allowed(name, opts)
-          if #allowed < #opts then
+          -- kept from it: an option of the kind and another were legal
+          local hit, other = false, false
+          for j = 1, #opts do
+            if bots.matches(spec, name, opts[j]) then hit = true else other = true end
+          end
+          if hit and other then
             kept = kept + 1
-            local ok = false
-            for _, j in ipairs(allowed) do if j == k then ok = true; break end end
-            if not ok then a.broken = a.broken + 1 end
+            if bots.matches(spec, name, opts[k]) then a.broken = a.broken + 1 end
           end
         end)
         local res = game:result()
