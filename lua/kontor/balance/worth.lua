@@ -214,9 +214,11 @@ function M.rows(L, kinds, acc)
       if n > 1 then
         local var = (a.wins2 - a.wins * a.wins / n) / (n - 1) / (W * W)
         if var < 0 then var = 0 end
+        -- the t interval of the mean, clipped to what a rate can be
         local h = stats.t975(n - 1) * math.sqrt(var / n)
-        row.ci = { r6(mean - h), r6(mean + h) }
-        row.diff_ci = { r6(mean - h - fair), r6(mean + h - fair) }
+        local lo, hi = math.max(0, mean - h), math.min(1, mean + h)
+        row.ci = { r6(lo), r6(hi) }
+        row.diff_ci = { r6(lo - fair), r6(hi - fair) }
       end
       row.diff = r6(mean - fair)
     end
@@ -243,8 +245,8 @@ function M.format(w)
   local width = #"kind"
   for _, r in ipairs(w.rows) do width = math.max(width, #text.escape(r.kind)) end
   local lines = {
-    string.format("What a move is worth: %s, %d players, %s a kind, the restricted seat in turn",
-      text.escape(w.bot), w.players, text.count(w.games, "game")),
+    string.format("What a move is worth: %s, %d players, %s a kind (seed %d), the restricted seat in turn",
+      text.escape(w.bot), w.players, text.count(w.games, "game"), w.seed),
     string.format("fair share %s (1/%d); win rate of the seat that never makes the move", num(w.fair), w.players),
     "",
     string.format("%-" .. width .. "s  %-23s  %-8s  %s", "kind", "win rate [95% interval]", "diff", "kept from it"),
