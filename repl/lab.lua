@@ -1,5 +1,5 @@
 -- lab (repl/lab.lua): the command line of the balance lab: `kontor
--- compare`, `kontor sweep`, `kontor merge`, and `kontor sim` with --jobs, --shard,
+-- compare`, `kontor sweep`, `kontor worth`, `kontor merge`, and `kontor sim` with --jobs, --shard,
 -- --range, --coverage, --report, --games-out or --until-width
 -- (docs/balance.md). Exit status as cli.lua: 0, 1 failure, 2 usage error.
 

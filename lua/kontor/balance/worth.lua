@@ -172,6 +172,9 @@ end
 -- Adds sums b into a (per kind).
 function M.add(a, b)
   for kind, s in pairs(b) do
+    if type(kind) ~= "string" or type(s) ~= "table" then
+      error(string.format("a part's sums of '%s' are not a kind's sums", tostring(kind)), 0)
+    end
     local t = a[kind]
     if not t then
       t = {}
@@ -179,7 +182,7 @@ function M.add(a, b)
       a[kind] = t
     end
     for _, f in ipairs(FIELDS) do
-      local v = math.tointeger(s[f])
+      local v = math.tointeger(s[f] or 0)
       if not v then error(string.format("a part's '%s' of '%s' is not a whole number", f, kind), 0) end
       t[f] = t[f] + v
     end
@@ -200,7 +203,7 @@ function M.rows(L, kinds, acc)
   local fair = 1 / P
   local rows = {}
   for _, kind in ipairs(kinds) do
-    local a = acc[kind]
+    local a = acc[kind] or M.add({}, { [kind] = {} })[kind]
     local spec, why = M.restriction(kind)
     local row = { kind = kind, restriction = spec, why = why, games = a.games, fair = r6(fair),
                   kept = a.kept, kept_games = a.kept_games, decisions = a.decisions, broken = a.broken,
