@@ -501,22 +501,22 @@ function M.worth(_, args)
     lo, hi = a, b
   end
   local worth = require("kontor.balance.worth")
+  local given
+  if t.kinds and t.kinds ~= "all" then
+    given = {}
+    for k in (t.kinds .. ";"):gmatch("([^;]*);") do
+      k = k:match("^%s*(.-)%s*$")
+      if k ~= "" then
+        local _, why = worth.restriction(k)
+        if why and not k:match("^[%w_]+: .+$") then return usage_error("worth: --kinds: " .. why) end
+        given[#given + 1] = k
+      end
+    end
+    if #given == 0 then return usage_error("worth: --kinds: no kind given (DECISION: WORDS;..., or all)") end
+  end
   local ok, res = pcall(function()
     local L = balance.load(setup)
-    local kinds = {}
-    if t.kinds and t.kinds ~= "all" then
-      for k in (t.kinds .. ";"):gmatch("([^;]*);") do
-        k = k:match("^%s*(.-)%s*$")
-        if k ~= "" then
-          local _, why = worth.restriction(k)
-          if why and not k:match("^[%w_]+: .+$") then error("--kinds: " .. why, 0) end
-          kinds[#kinds + 1] = k
-        end
-      end
-      if #kinds == 0 then error("--kinds: no kind given (DECISION: WORDS;..., or all)", 0) end
-    else
-      kinds = worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
-    end
+    local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
     local acc = {}
     jobs = jobs or run.cores()
     local n = math.min(jobs, hi - lo + 1)
@@ -539,7 +539,18 @@ function M.worth(_, args)
         worth.add(acc, part)
       end
     else
-      acc = worth.play(L, t.bot, kinds, seed, lo, hi)
+      local finish
+      local progress
+      if not t.part and core.term.isatty(2) then
+        local draw
+        draw, finish = progress_bar(want_color(2))
+        local total = #kinds * (hi - lo + 1)
+        progress = function(done) draw(done, total) end
+      end
+      local okp, got = pcall(worth.play, L, t.bot, kinds, seed, lo, hi, progress)
+      if finish then finish() end
+      if not okp then error(got, 0) end
+      acc = got
     end
     if t.part then out(json.encode(acc), "\n"); return end
     local w = worth.summary(L, probe:spec(), kinds, acc, hi - lo + 1, seed)
