@@ -22,6 +22,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                   [--unpaired] [--json] [sim's --jobs ... --until-width]
        kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
                   [--svg DIR] [sim's --seed ... --moves]
+       kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
+                  [--seed S|random] [--json] [--jobs N]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
@@ -45,6 +47,9 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            with its 95% interval and a verdict (docs/balance.md)
   sweep    play the same deals over an option's values; each measure per
            value with its interval and its change from the first value
+  worth    what each kind of move is worth: the win rate of a seat whose
+           bot never makes it against the same bot unrestricted, with its
+           95% interval (docs/balance.md)
   merge    combine the shards of a run into that run's result
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
@@ -378,6 +383,7 @@ local function command(home, args)
   if cmd == "compare" then return require("lab").compare(kontor, args) end
   if cmd == "merge" then return require("lab").merge(kontor, args) end
   if cmd == "sweep" then return require("lab").sweep(kontor, args) end
+  if cmd == "worth" then return require("lab").worth(kontor, args) end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end

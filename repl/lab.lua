@@ -1,5 +1,5 @@
 -- lab (repl/lab.lua): the command line of the balance lab: `kontor
--- compare`, `kontor sweep`, `kontor merge`, and `kontor sim` with --jobs, --shard,
+-- compare`, `kontor sweep`, `kontor worth`, `kontor merge`, and `kontor sim` with --jobs, --shard,
 -- --range, --coverage, --report, --games-out or --until-width
 -- (docs/balance.md). Exit status as cli.lua: 0, 1 failure, 2 usage error.
 
@@ -428,6 +428,147 @@ end
 function M.sim(_, args) return run_cmd(args, "sim") end
 function M.compare(_, args) return run_cmd(args, "compare") end
 function M.sweep(_, args) return run_cmd(args, "sweep") end
+
+---------------------------------------------------------------------------
+-- worth: what a kind of move is worth (kontor.balance.worth)
+---------------------------------------------------------------------------
+
+local WORTH_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
+  ["--option"] = "list", ["--bot"] = "value", ["--kinds"] = "value", ["--games"] = "value",
+  ["--seed"] = "value", ["--json"] = "bool", ["--jobs"] = "value", ["--shard"] = "value",
+  ["--range"] = "value", ["--part"] = "bool" }
+-- the games of the first run that finds the kinds (fewer if --games is)
+local DISCOVER = 20
+
+-- The arguments of a child job: the parent's setup, its seed and kinds.
+local function worth_child(args, seed, kinds, lo, hi)
+  local t = { program(args), "worth" }
+  local drop = { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1 }
+  local i = 2
+  while i <= #args do
+    local a = args[i]
+    local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
+    local d = drop[flag or a]
+    if d then
+      if not inline then i = i + d end
+    else
+      t[#t + 1] = a
+    end
+    i = i + 1
+  end
+  for _, x in ipairs { "--seed", tostring(seed), "--kinds", table.concat(kinds, ";"), "--range",
+                       lo .. "-" .. hi, "--jobs", "1", "--part" } do t[#t + 1] = x end
+  local q = {}
+  for j, x in ipairs(t) do q[j] = "'" .. x:gsub("'", "'\\''") .. "'" end
+  return table.concat(q, " ")
+end
+
+function M.worth(_, args)
+  local t, e = parse(args, 2, WORTH_FLAGS)
+  if not t then return usage_error("worth: " .. e) end
+  if t.shard then
+    return usage_error("worth: --shard is not supported (its parts are not merged by kontor merge); "
+      .. "use --jobs N on one machine")
+  end
+  if not t.bot then return usage_error("worth: --bot KIND[:k=v,...] is needed, e.g. --bot greedy (one bot for every seat)") end
+  if t.bot:match("^%s*%d+%s*=") then
+    return usage_error(string.format("worth: --bot %s: give the bot without a seat (every seat plays it), e.g. --bot greedy", t.bot))
+  end
+  local bots = require("kontor.bots")
+  local bkind, bopts = bots.parse(t.bot)
+  if not bkind then return usage_error("worth: --bot " .. bopts) end
+  if bopts.avoid or bopts.prefer then
+    return usage_error("worth: --bot " .. t.bot .. ": the bot is restricted by worth itself; give it without avoid= or prefer=")
+  end
+  local probe, pe = bots.new(t.bot, 1, 1)
+  if not probe then return usage_error("worth: --bot " .. pe) end
+  local setup_t = { rules = t.rules, variant = t.variant, players = t.players, option = t.option }
+  local setup, se = setup_of(setup_t)
+  if not setup then return usage_error("worth: " .. se) end
+  local games, ge = int_of(t, "games", 200, 1)
+  if not games then return usage_error("worth: " .. ge) end
+  local seed, sde = require("kontor").parse_seed(t.seed, 1)
+  if not seed then return usage_error("worth: " .. sde) end
+  local jobs, je = int_of(t, "jobs", nil, 1)
+  if je then return usage_error("worth: " .. je) end
+  local lo, hi = 1, games
+  if t.range then
+    local a, b = t.range:match("^(%d+)%-(%d+)$")
+    a, b = math.tointeger(tonumber(a)), math.tointeger(tonumber(b))
+    if not a or a < 1 or b < a then
+      return usage_error(string.format("worth: --range must be LO-HI (game numbers), not '%s'", t.range))
+    end
+    lo, hi = a, b
+  end
+  local worth = require("kontor.balance.worth")
+  local given
+  if t.kinds and t.kinds ~= "all" then
+    given = {}
+    for k in (t.kinds .. ";"):gmatch("([^;]*);") do
+      k = k:match("^%s*(.-)%s*$")
+      if k ~= "" then
+        local _, why = worth.restriction(k)
+        if why and not k:match("^[%w_]+: .+$") then return usage_error("worth: --kinds: " .. why) end
+        given[#given + 1] = k
+      end
+    end
+    if #given == 0 then return usage_error("worth: --kinds: no kind given (DECISION: WORDS;..., or all)") end
+  end
+  local ok, res = pcall(function()
+    local L = balance.load(setup)
+    local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
+    local acc = {}
+    jobs = jobs or run.cores()
+    local n = math.min(jobs, hi - lo + 1)
+    if n > 1 then
+      local procs = {}
+      for j = 1, n do
+        local a = lo + (hi - lo + 1) * (j - 1) // n
+        local b = lo + (hi - lo + 1) * j // n - 1
+        local p, pe2 = io.popen(worth_child(args, seed, kinds, a, b), "r")
+        if not p then error("cannot start a job: " .. tostring(pe2), 0) end
+        procs[j] = p
+      end
+      for j, p in ipairs(procs) do
+        local body = p:read("a")
+        local okc, why, code = p:close()
+        local part = okc and json.decode(body)
+        if type(part) ~= "table" then
+          error(string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code)), 0)
+        end
+        worth.add(acc, part)
+      end
+    else
+      local finish
+      local progress
+      if not t.part and core.term.isatty(2) then
+        local draw
+        draw, finish = progress_bar(want_color(2))
+        local total = #kinds * (hi - lo + 1)
+        progress = function(done) draw(done, total) end
+      end
+      local okp, got = pcall(worth.play, L, t.bot, kinds, seed, lo, hi, progress)
+      if finish then finish() end
+      if not okp then error(got, 0) end
+      acc = got
+    end
+    if t.part then out(json.encode(acc), "\n"); return end
+    local w = worth.summary(L, probe:spec(), kinds, acc, hi - lo + 1, seed)
+    if t.json then
+      for _, r in ipairs(w.rows) do
+        for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "kept_share",
+                             "kept_per_game" } do
+          if r[f] == nil then r[f] = json.null end
+        end
+      end
+      out(json.encode(w), "\n")
+    else
+      out(worth.format(w), "\n")
+    end
+  end)
+  if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
+  return 0
+end
 
 ---------------------------------------------------------------------------
 -- merge

@@ -1,0 +1,288 @@
+-- kontor.balance.worth: what a kind of move is worth (`kontor worth`,
+-- docs/balance.md "What is a move worth?"), after Jaffe et al.'s
+-- restricted play (AIIDE 2012, docs/bots.md "Restricted play").
+--
+-- For each kind of move ("decision: kind", as kontor.balance.moves counts
+-- them), game i of the run puts on seat ((i - 1) % players) + 1 the bot
+-- restricted with avoid=<the kind's restriction> and on the other seats
+-- the same bot unrestricted; every kind meets the same deals (game i starts
+-- from balance.game_seed(seed, i)). The restricted seat rotates, so the
+-- seat advantage cancels and an unrestricted seat's fair share is
+-- 1/players: a win rate below it says the move helps win, one equal to it
+-- that no one needs it.
+--
+-- A run keeps only whole-number sums per kind (games, wins in 1/W of a
+-- game, their squares, decisions and games where the restriction took an
+-- option away, and moves the restricted seat made that it should have
+-- avoided), so parts played anywhere (--jobs) add up to the same numbers.
+
+local gamemod = require "kontor.game"
+local bots = require "kontor.bots"
+local seatmod = require "kontor.seat"
+local balance = require "kontor.balance"
+local moves = require "kontor.balance.moves"
+local stats = require "kontor.balance.stats"
+local text = require "kontor.text"
+
+local M = {}
+
+-- The kind of option `opt` (its text) of decision `name`: the lab's
+-- "decision: kind" (kontor.balance.moves.kind_of).
+function M.kind_of(name, opt)
+  return tostring(name) .. ": " .. moves.kind_of(opt)
+end
+
+-- The restriction (an avoid= text, [DECISION:]TEXT) that matches the
+-- options of `kind`: "buy_card: buy contract" -> "buy_card:buy contract".
+-- An option's kind is its words up to the first number less the counted
+-- word and joiners (moves.kind_of), so every option of the kind begins
+-- with the kind's words followed by a space, or is those words: the
+-- restriction matches them all (bots' matching: the text or its beginning
+-- up to a space or a comma). It may match more: options of a longer kind
+-- of the same decision ("buy" matches "buy contract"); M.overlaps names
+-- them. Options that begin with a number (kind "#") cannot be named: nil
+-- and why.
+function M.restriction(kind)
+  local name, words = tostring(kind):match("^([%w_]+): (.+)$")
+  if not name then return nil, string.format("'%s' is not a kind of move (DECISION: WORDS)", tostring(kind)) end
+  if words == "#" then return nil, "its options begin with a number, which no restriction names" end
+  return name .. ":" .. words
+end
+
+-- The other kinds of `kinds` whose options kind's restriction matches too
+-- (a longer kind of the same decision), as a list.
+function M.overlaps(kind, kinds)
+  local spec = M.restriction(kind)
+  local out = {}
+  if not spec then return out end
+  local name = kind:match("^([%w_]+): ")
+  for _, other in ipairs(kinds) do
+    local oname, owords = other:match("^([%w_]+): (.+)$")
+    if other ~= kind and oname == name and bots.matches(spec, name, owords) then out[#out + 1] = other end
+  end
+  table.sort(out)
+  return out
+end
+
+-- Plays one game of setup L (kontor.balance.load) from `gseed` with the
+-- bots `specs` (seat -> bot text); on_decision(seat, name, opts, k, bot)
+-- is called before each step (k: the option the seat's bot chose).
+-- Returns the game.
+function M.walk(L, gseed, specs, on_decision)
+  local params = { rules = L.R.name, players = L.players, names = L.names, seed = gseed, options = L.options }
+  local game = gamemod.new(L.R, params, true)
+  local players = {}
+  for s = 1, L.players do
+    local bot, err = bots.new(specs[s], s, gseed)
+    if not bot then error(err, 0) end
+    players[s] = bot
+  end
+  for _ = 1, 100000 do
+    local kind = game.kind
+    if kind == "over" then return game end
+    local seat
+    if kind == "all" then
+      for _, s in ipairs(game.seats) do
+        if not game.chosen[s] then seat = s; break end
+      end
+    elseif kind == "orders" then
+      for _, s in ipairs(game.seats) do
+        if not game.entries[s].done then seat = s; break end
+      end
+    else
+      seat = game.seat
+    end
+    local view = seatmod.view(game, seat)
+    local k = players[seat]:choose(view)
+    if on_decision then on_decision(seat, view.decision, view.options(), k, players[seat]) end
+    game:step(seat, k)
+  end
+  error("the game did not end within 100000 steps", 0)
+end
+
+-- `bot` with avoid=`spec` added.
+function M.restricted(bot, spec)
+  return bot .. (bot:find(":", 1, true) and "," or ":") .. "avoid=" .. spec
+end
+
+-- The kinds of the moves `bot` makes in games lo..hi of a run with
+-- `seed` (every seat unrestricted), sorted.
+function M.discover(L, bot, seed, lo, hi)
+  local specs, seen, out = {}, {}, {}
+  for s = 1, L.players do specs[s] = bot end
+  for i = lo, hi do
+    M.walk(L, balance.game_seed(seed, i), specs, function(_, name, opts, k)
+      local kind = M.kind_of(name, opts[k])
+      if not seen[kind] then seen[kind] = true; out[#out + 1] = kind end
+    end)
+  end
+  table.sort(out)
+  return out
+end
+
+local FIELDS = { "games", "wins", "wins2", "kept", "kept_games", "decisions", "broken" }
+
+-- Plays games lo..hi for each of `kinds`; returns { [kind] = sums }.
+-- progress(done) after each game, if given.
+function M.play(L, bot, kinds, seed, lo, hi, progress)
+  local P = L.players
+  local W = balance.win_scale(P)
+  local acc = {}
+  local done = 0
+  for _, kind in ipairs(kinds) do
+    local a = {}
+    for _, f in ipairs(FIELDS) do a[f] = 0 end
+    acc[kind] = a
+    local spec = M.restriction(kind)
+    if spec then
+      local r_bot = M.restricted(bot, spec)
+      for i = lo, hi do
+        local r = (i - 1) % P + 1
+        local specs = {}
+        for s = 1, P do specs[s] = s == r and r_bot or bot end
+        local kept = 0
+        local game = M.walk(L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
+          if seat ~= r then return end
+          a.decisions = a.decisions + 1
+          -- kept from it: an option of the kind and another were legal
+          local hit, other = false, false
+          for j = 1, #opts do
+            if bots.matches(spec, name, opts[j]) then hit = true else other = true end
+          end
+          if hit and other then
+            kept = kept + 1
+            if bots.matches(spec, name, opts[k]) then a.broken = a.broken + 1 end
+          end
+        end)
+        local res = game:result()
+        local w = 0
+        for _, s in ipairs(res.winners) do if s == r then w = W // #res.winners end end
+        a.games = a.games + 1
+        a.wins, a.wins2 = a.wins + w, a.wins2 + w * w
+        a.kept = a.kept + kept
+        if kept > 0 then a.kept_games = a.kept_games + 1 end
+        done = done + 1
+        if progress then progress(done) end
+      end
+    end
+  end
+  return acc
+end
+
+-- Adds sums b into a (per kind).
+function M.add(a, b)
+  for kind, s in pairs(b) do
+    if type(kind) ~= "string" or type(s) ~= "table" then
+      error(string.format("a part's sums of '%s' are not a kind's sums", tostring(kind)), 0)
+    end
+    local t = a[kind]
+    if not t then
+      t = {}
+      for _, f in ipairs(FIELDS) do t[f] = 0 end
+      a[kind] = t
+    end
+    for _, f in ipairs(FIELDS) do
+      local v = math.tointeger(s[f] or 0)
+      if not v then error(string.format("a part's '%s' of '%s' is not a whole number", f, kind), 0) end
+      t[f] = t[f] + v
+    end
+  end
+  return a
+end
+
+local function r6(x) return x and balance.round(x) end
+
+-- The rows of a run: per kind its restriction, games, the restricted
+-- seat's win rate and 95% interval, the fair share, the difference and
+-- its interval, and how often the restriction kept the seat from a move;
+-- sorted by the difference (the moves that decide games first), the
+-- kinds never kept from last.
+function M.rows(L, kinds, acc)
+  local P = L.players
+  local W = balance.win_scale(P)
+  local fair = 1 / P
+  local rows = {}
+  for _, kind in ipairs(kinds) do
+    local a = acc[kind] or M.add({}, { [kind] = {} })[kind]
+    local spec, why = M.restriction(kind)
+    local row = { kind = kind, restriction = spec, why = why, games = a.games, fair = r6(fair),
+                  kept = a.kept, kept_games = a.kept_games, decisions = a.decisions, broken = a.broken,
+                  also = M.overlaps(kind, kinds) }
+    if a.games > 0 then
+      local n = a.games
+      local mean = a.wins / n / W
+      row.win_rate = r6(mean)
+      row.kept_share = r6(a.kept_games / n)
+      row.kept_per_game = r6(a.kept / n)
+      if n > 1 then
+        local var = (a.wins2 - a.wins * a.wins / n) / (n - 1) / (W * W)
+        if var < 0 then var = 0 end
+        -- the t interval of the mean, clipped to what a rate can be
+        local h = stats.t975(n - 1) * math.sqrt(var / n)
+        local lo, hi = math.max(0, mean - h), math.min(1, mean + h)
+        row.ci = { r6(lo), r6(hi) }
+        row.diff_ci = { r6(lo - fair), r6(hi - fair) }
+      end
+      row.diff = r6(mean - fair)
+    end
+    row.offered = a.kept > 0
+    rows[#rows + 1] = row
+  end
+  table.sort(rows, function(x, y)
+    if x.offered ~= y.offered then return x.offered end
+    local dx, dy = x.diff or math.huge, y.diff or math.huge
+    if dx ~= dy then return dx < dy end
+    return x.kind < y.kind
+  end)
+  return rows
+end
+
+local function num(x, signed)
+  if x == nil then return "-" end
+  return string.format(signed and "%+.4f" or "%.4f", x)
+end
+
+-- The rows as a table for people (through kontor.text: kinds come from
+-- rule scripts).
+function M.format(w)
+  local width = #"kind"
+  for _, r in ipairs(w.rows) do width = math.max(width, #text.escape(r.kind)) end
+  local lines = {
+    string.format("What a move is worth: %s, %d players, %s a kind (seed %d), the restricted seat in turn",
+      text.escape(w.bot), w.players, text.count(w.games, "game"), w.seed),
+    string.format("fair share %s (1/%d); win rate of the seat that never makes the move", num(w.fair), w.players),
+    "",
+    string.format("%-" .. width .. "s  %-23s  %-8s  %s", "kind", "win rate [95% interval]", "diff", "kept from it"),
+  }
+  local notes = {}
+  for _, r in ipairs(w.rows) do
+    local k = text.escape(r.kind)
+    if not r.restriction then
+      lines[#lines + 1] = string.format("%-" .. width .. "s  not measured: %s", k, r.why)
+    elseif not r.offered then
+      lines[#lines + 1] = string.format("%-" .. width .. "s  %s [%s, %s]  %-8s  never: tells nothing", k,
+        num(r.win_rate), num(r.ci and r.ci[1]), num(r.ci and r.ci[2]), num(r.diff, true))
+    else
+      lines[#lines + 1] = string.format("%-" .. width .. "s  %s [%s, %s]  %-8s  %s of games, %s a game", k,
+        num(r.win_rate), num(r.ci and r.ci[1]), num(r.ci and r.ci[2]), num(r.diff, true),
+        string.format("%.2f", r.kept_share), string.format("%.1f", r.kept_per_game))
+    end
+    if #r.also > 0 then
+      local also = {}
+      for i, o in ipairs(r.also) do also[i] = text.escape(o) end
+      notes[#notes + 1] = string.format("%s: avoid=%s also keeps it from %s", k, text.escape(r.restriction),
+        table.concat(also, ", "))
+    end
+  end
+  for _, n in ipairs(notes) do lines[#lines + 1] = n end
+  return table.concat(lines, "\n")
+end
+
+-- The summary of a run, as data (the --json output).
+function M.summary(L, bot, kinds, acc, games, seed)
+  return { kind = "worth", rules = L.info.rules, label = L.info.label, bot = bot, players = L.players,
+           games = games, seed = seed, fair = r6(1 / L.players), rows = M.rows(L, kinds, acc) }
+end
+
+M.FIELDS = FIELDS
+return M
