@@ -31,14 +31,15 @@ for _, a in ipairs(arg) do
 end
 
 -- name, kontor arguments, players, games (kontor, plain), callgrind games
--- (A, B), target ratio (issue 11).
+-- (A, B), target ratio: issue 25's, against loops as tight as a good Lua
+-- programmer writes them (Old World: 5M instructions a 4p game, 2.5x its loop).
 local CASES = {
   { name = "sea_merchants", args = "--rules sea_merchants", players = 4,
-    kontor = 10000, plain = 20000, ir = { 100, 500 }, target = 0.5 },
+    kontor = 10000, plain = 20000, ir = { 100, 500 }, target = 0.6 },
   { name = "house", args = "--rules sea_merchants --variant house", players = 4,
-    kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.4 },
-  { name = "caribbean", args = "--rules caribbean", players = 2,
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.5 },
+  { name = "caribbean", args = "--rules caribbean", players = 2,
+    kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.65 },
   -- Old World: its plain loop (tests/bench/old_world.lua) plays the rules
   -- alone; target 0.4: issue 25 asks the engine for at most 2.5x its Ir.
   { name = "old_world", args = "--rules old_world", players = 4,
