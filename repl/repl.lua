@@ -691,29 +691,10 @@ local function parse_new(sess, arg)
   return t
 end
 
-local function kv_text(t)
-  local keys = {}
-  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
-  return table.concat(keys, ", ")
-end
-
 -- The variants and the options given, "hand_limit (size=5); options
--- start_coins=3", or nil for the rules as they come.
-variants_text = function(g)
-  local parts = {}
-  for _, v in ipairs(g.R.applied or {}) do
-    if v.depth == 0 then
-      local o = kv_text(v.recorded)
-      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
-    end
-  end
-  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
-  local o = kv_text(g.params.given_options)
-  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
-  return s
-end
+-- start_coins=3", or nil for the rules as they come (kontor.seat's, which
+-- seat views show too).
+variants_text = seatmod.variants_text
 M.variants_text = variants_text
 
 describe = function(sess, g)
