@@ -443,9 +443,7 @@ C.result = function(sess)
   sess:print_result()
 end
 
-local function unquote(s)
-  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
-end
+local unquote = ui.unquote
 
 -- save FILE: the game as the seat at the keyboard sees it (the others'
 -- secret steps not yet revealed left out).

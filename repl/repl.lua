@@ -579,9 +579,7 @@ C.new = function(sess, arg)
   sess:say(sess:status())
 end
 
-local function unquote(s)
-  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
-end
+local unquote = ui.unquote
 
 C.save = function(sess, arg)
   local g = need_game(sess); if not g then return end

@@ -37,6 +37,11 @@ end
 
 function M.trim(s) return (s:match("^%s*(.-)%s*$")) end
 
+-- A file name as typed: without the quotes around it, if any.
+function M.unquote(s)
+  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
+end
+
 -- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
 function M.guarded(f, ...)
   csb.catch_sigint(true)
