@@ -291,21 +291,9 @@ end
 -- "Did you mean", completion
 ---------------------------------------------------------------------------
 
--- The edit distance of a and b (99 when their lengths differ by more than 2).
-function M.distance(a, b)
-  if math.abs(#a - #b) > 2 then return 99 end
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
-end
+-- The edit distance of a and b (99 when their lengths differ by more
+-- than 2): kontor.text's, which the API's "did you mean" uses too.
+M.distance = ktext.distance
 
 -- "did you mean `board`?": the word of `lists` (lists of words, tried in
 -- order: on a tie the earlier wins) closest to `word`, or nil.
