@@ -4,6 +4,18 @@
 local ui = require "ui"
 local ktext = require "kontor.text"
 
+local BIN = os.getenv("KONTOR_PLAIN") or "build/kontor"
+
+-- The program's output for `args` with `stdin` as its input.
+local function kontor_cmd(args, stdin)
+  local inp, out = os.tmpname(), os.tmpname()
+  local f = assert(io.open(inp, "w")); f:write(stdin); f:close()
+  os.execute(string.format("%s %s <%s >%s 2>&1", BIN, args, inp, out))
+  f = assert(io.open(out)); local s = f:read("a"); f:close()
+  os.remove(inp); os.remove(out)
+  return s
+end
+
 -- A session as the helpers see it: its output collected in `out`.
 local function fake_session()
   local s = { out = {}, bots = { [3] = {} }, names = { "Ann", "Bob", "Cy" } }
@@ -50,7 +62,11 @@ describe("repl/ui.lua", function()
     assert.are.equal(1, ui.count_arg(s, "", "undo"))
     assert.are.equal(3, ui.count_arg(s, "3", "undo"))
     assert.is_nil(ui.count_arg(s, "x", "log"))
-    assert.are.same({ "ERR log N: N must be a whole number above 0, not 'x'" }, s.out)
+    assert.is_nil(ui.count_arg(s, "0", "undo"))
+    assert.is_nil(ui.count_arg(s, "-2", "redo"))
+    assert.are.same({ "ERR log N: N must be a whole number above 0, not 'x'",
+      "ERR undo N: N must be a whole number above 0, not '0'",
+      "ERR redo N: N must be a whole number above 0, not '-2'" }, s.out)
   end)
 
   it("gives the number forms of a move's words", function()
@@ -99,5 +115,16 @@ describe("repl/ui.lua", function()
     ui.complete_commands(add, { "board", "bots", "undo" }, "bo")
     add("board")
     assert.are.same({ "fish", "board", "bots" }, out)
+  end)
+
+  it("a bad N refuses the command: undo 0 takes nothing back, in the REPL and in play", function()
+    for _, front in ipairs { "repl", "play" } do
+      local out = kontor_cmd(front .. " --players 2 --seed 4", "1\nundo 0\nundo -1\nmoves\n")
+      assert.truthy(out:find("undo N: N must be a whole number above 0, not '0'\n", 1, true))
+      assert.truthy(out:find("undo N: N must be a whole number above 0, not '-1'\n", 1, true))
+      assert.falsy(out:find("Undid", 1, true))
+      assert.falsy(out:find("count above 0", 1, true))
+      assert.truthy(out:find("\n1  Player 1: ", 1, true))
+    end
   end)
 end)
