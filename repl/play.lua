@@ -11,8 +11,8 @@
 
 local core = require "kontor.core"
 local ktext = require "kontor.text"
+local ui = require "ui"
 local term = core.term
-local csb = core.sandbox
 
 local M = {}
 
@@ -43,41 +43,15 @@ Game commands (in play: only your own seat's view):
 local P = {}
 P.__index = P
 
-local ESC = { red = "\27[31m", green = "\27[32m", cyan = "\27[36m", bold = "\27[1m", dim = "\27[2m",
-              reset = "\27[0m" }
-local Raw = {}
-Raw.__index = Raw
-local function raw(s) return setmetatable({ s = s }, Raw) end
-local function piece(v)
-  if getmetatable(v) == Raw then return v.s end
-  return ktext.escape(v, true)
-end
-Raw.__concat = function(a, b) return raw(piece(a) .. piece(b)) end
+function P:c(name, s) return ui.color(self.color, name, s) end
 
-function P:c(name, s)
-  if not self.color then return ktext.escape(s, true) end
-  return raw(ESC[name] .. ktext.escape(s, true) .. ESC.reset)
-end
-
-function P:say(...)
-  local parts = table.pack(...)
-  for i = 1, parts.n do io.stdout:write(piece(parts[i])) end
-  io.stdout:write("\n")
-end
+function P:say(...) ui.say(...) end
 
 function P:err(msg)
-  io.stdout:write(piece(self:c("red", ktext.error_line(tostring(msg)))), "\n")
+  io.stdout:write(ktext.piece(self:c("red", ktext.error_line(tostring(msg)))), "\n")
 end
 
-local function trim(s) return (s:match("^%s*(.-)%s*$")) end
-
--- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
-local function guarded(f, ...)
-  csb.catch_sigint(true)
-  local res = table.pack(pcall(f, ...))
-  csb.catch_sigint(false)
-  return table.unpack(res, 1, res.n)
-end
+local trim, guarded = ui.trim, ui.guarded
 
 ---------------------------------------------------------------------------
 -- The table: public facts come from any view, the rest from the seat's
@@ -94,12 +68,7 @@ function P:any() return self.views[self.turn_seat or self.last_seat or 1] end
 -- The view of the seat at the keyboard.
 function P:mine() return self.turn_seat and self.views[self.turn_seat] end
 
-function P:decision_words(name)
-  if type(name) ~= "string" then return tostring(name) end
-  local w = self.words[name]
-  if w then return w end
-  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
-end
+function P:decision_words(name) return ui.decision_words(name, self.words[name]) end
 
 -- The seats to decide now (a list; chance is "chance") and the decision's kind.
 function P:deciders()
@@ -114,100 +83,43 @@ function P:is_bot(s) return self.bots[s] ~= nil end
 
 function P:status()
   local seats, d = self:deciders()
-  if d.kind == "over" then return "The game is over." end
-  if d.kind == "chance" then return string.format("Chance decides (%s).", self:decision_words(d.name)) end
-  local names = {}
-  for i, s in ipairs(seats) do names[i] = self:name(s) .. (self.bots[s] and " (bot)" or "") end
+  local order
   if d.kind == "orders" then
-    local line = string.format("%s to enter %s secret order%s (%s).", table.concat(names, ", "),
-      #seats == 1 and "a" or "their", #seats == 1 and "" or "s", self:decision_words(d.name))
     local v = self:mine()
     local mine = v and v.now()
-    if mine and mine.step then
-      line = line .. string.format(" %s's order so far: %s; next: %s.", self:name(v.seat),
-        #mine.pending > 0 and table.concat(mine.pending, ", ") or "nothing", self:decision_words(mine.step))
-    end
-    return line
+    if mine and mine.step then order = { seat = v.seat, pending = mine.pending, step = mine.step } end
   end
-  return string.format("%s to choose (%s).", table.concat(names, ", "), self:decision_words(d.name))
+  return ui.status(self, seats, d, order)
 end
 
-function P:print_log_from(n0)
-  local lines = self:any().log()
-  for i = n0 + 1, #lines do self:say(ktext.escape(lines[i])) end
-  return #lines
-end
+function P:print_log_from(n0) return ui.print_log_from(self, self:any().log(), n0) end
 
 function P:print_options()
   local v = self:mine()
   if not v then return self:err("no seat of yours decides now") end
   if v.over() then return self:say("The game is over: no options.") end
   local opts = v.options() or {}
-  local w = #tostring(#opts)
   -- an option repeating the move so far ends the move there: say so
-  local acts = v.record()
-  local lseat, ltext = (acts[#acts] or ""):match("^(%w+): (.*)$")
-  local stop = lseat and tonumber(lseat) == v.seat and ltext or nil
-  if stop then
-    local goes_on = false
-    for _, o in ipairs(opts) do
-      if #o > #stop and o:sub(1, #stop) == stop and o:sub(#stop + 1, #stop + 1):match("[ ,]") then goes_on = true end
-    end
-    if not goes_on then stop = nil end
-  end
-  for i, o in ipairs(opts) do
-    local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
+  ui.print_options(self, opts, ui.stop_text(v.record(), v.seat, opts), function(o)
     local cost = v.note(o)
-    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), note,
-      cost and self:c("dim", "  (" .. cost .. ")") or "")
-  end
+    return cost and self:c("dim", "  (" .. cost .. ")") or ""
+  end)
 end
 
 function P:print_result()
-  local r, e = self:any().result()
-  if not r then return self:err(e) end
-  local win = {}
-  for _, s in ipairs(r.winners) do win[s] = true end
-  local w = 0
-  for s = 1, self.players do w = math.max(w, #self:name(s)) end
-  self:say(self:c("bold", "Game over.") .. " Final scores:")
-  for s = 1, self.players do
-    local line = string.format("  %-" .. w .. "s  %4s", self:name(s), tostring(r.scores[s]))
-    if win[s] then line = line .. "  " .. self:c("green", "winner") end
-    self:say(line)
-  end
-  local names = {}
-  for i, s in ipairs(r.winners) do names[i] = self:name(s) end
-  self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
   local v = self:any()
-  local why = v.why_won()
-  if why then self:say("Why: ", why) end
-  local seed = v.seed()
-  if seed then self:say(string.format("Seed %d (new seed=%d plays this deal again).", seed, seed)) end
+  local r, e = v.result()
+  if not r then return self:err(e) end
+  ui.print_result(self, r, self.players, v.why_won(), v.seed())
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
 function P:run_bots()
   if next(self.bots) == nil then return 0 end
-  local steps = 0
-  while steps < 100000 do
-    local seats, d = self:deciders()
-    if d.kind ~= "player" and d.kind ~= "simultaneous" and d.kind ~= "orders" then break end
-    local moved = false
-    for _, s in ipairs(seats) do
-      local b = self.bots[s]
-      if b then
-        local v = self.views[s]
-        local ok, e = v.apply(b:choose(v))
-        if not ok then error(e, 0) end
-        steps = steps + 1
-        moved = true
-        break
-      end
-    end
-    if not moved then break end
-  end
-  return steps
+  return ui.run_bots(self.bots, function() return self:deciders() end, function(s, b)
+    local v = self.views[s]
+    return v.apply(b:choose(v))
+  end)
 end
 
 -- The last step continues a move that is not finished yet: every option
@@ -220,14 +132,7 @@ local function mid_move(v)
   if tonumber(seat) ~= v.seat then return false end
   local opts = v.options()
   if not opts then return false end
-  local extends = false
-  for _, o in ipairs(opts) do
-    if o ~= text then
-      if #o <= #text or o:sub(1, #text) ~= text then return false end
-      extends = true
-    end
-  end
-  return extends
+  return ui.extends(opts, text)
 end
 
 ---------------------------------------------------------------------------
@@ -386,48 +291,10 @@ local function own_seat_only(sess, what)
     sess:name(sess.turn_seat)))
 end
 
-local function count_arg(sess, arg, what)
-  if arg == "" then return 1 end
-  local n = math.tointeger(tonumber(arg))
-  if not n or n < 1 then sess:err(string.format("%s N: N must be a whole number above 0, not '%s'", what, arg)) end
-  return n
-end
+local count_arg = ui.count_arg
 
 -- The seat a text names: a number or a name; nil and a message if none.
-function P:parse_seat(s)
-  s = trim(s or "")
-  local n = math.tointeger(tonumber(s))
-  if n and n >= 1 and n <= self.players then return n end
-  for i = 1, self.players do
-    if self.names[i]:lower() == s:lower() then return i end
-  end
-  local list = {}
-  for i = 1, self.players do list[i] = i .. " " .. self.names[i] end
-  return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
-end
-
-local function moves_text(sess, list)
-  local parts = {}
-  for i, m in ipairs(list) do parts[i] = sess:name(m[1]) .. ": " .. m[2] end
-  return table.concat(parts, "; ")
-end
-
--- The texts that differ from `s` by the number of a word before a number:
--- "slot 2" <-> "slots 2" (each such word alone, then all of them).
-local function number_forms(s)
-  local out = {}
-  local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
-  local pos = 1
-  while true do
-    local a, b, w = s:find("%f[%a](%a+) %d", pos)
-    if not a then break end
-    out[#out + 1] = s:sub(1, a - 1) .. toggle(w) .. s:sub(a + #w)
-    pos = b
-  end
-  local all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
-  if #out > 1 then out[#out + 1] = all end
-  return out
-end
+function P:parse_seat(s) return ui.parse_seat(s, self.names, self.players) end
 
 function P:do_action(arg)
   local v = self:mine()
@@ -438,20 +305,8 @@ function P:do_action(arg)
   if named and tonumber(named) ~= v.seat then return own_seat_only(self, "do") end
   local action = math.tointeger(tonumber(arg:match("^%d+$") or "")) or arg
   local n0 = #v.log()
-  local ok, res, e = guarded(v.apply, action)
+  local ok, res, e = ui.apply_text(v.apply, v.why, action)
   if not ok then return self:err(res) end
-  if not res and type(action) == "string" then
-    -- the log's words and the moves' may differ in number ("slot 2" in a
-    -- log line, "slots 2" in the move): try the other form
-    for _, alt in ipairs(number_forms(action)) do
-      local wok, why = pcall(v.why, alt)
-      if wok and why == nil then
-        ok, res, e = guarded(v.apply, alt)
-        if not ok then return self:err(res) end
-        break
-      end
-    end
-  end
   if not res then return self:err(e) end
   self:print_log_from(n0)
 end
@@ -516,9 +371,7 @@ C.undo = function(sess, arg)
     if not ok then return sess:err(taken) end
     local texts = {}
     for i, m in ipairs(taken) do texts[i] = m[2] end
-    sess:say(string.format("Took back %d step%s of %s's order: %s", #taken, #taken == 1 and "" or "s",
-      sess:name(v.seat), table.concat(texts, "; ")))
-    return sess:say(sess:status())
+    return ui.say_order_taken(sess, v.seat, #taken, texts)
   end
   local refused
   local ok, undone, why = guarded(v.undo, n, function(s)
@@ -534,8 +387,7 @@ C.undo = function(sess, arg)
   if not undone then return sess:err(why) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.last_shown = nil
-  sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
-  sess:say(sess:status())
+  ui.say_undone(sess, undone)
 end
 
 C.redo = function(sess, arg)
@@ -581,34 +433,17 @@ end
 
 C.moves = function(sess)
   local v = sess:mine() or sess:any()
-  local list = v.moves()
-  if #list == 0 then return sess:say("No moves yet.") end
-  local w = #tostring(#list)
-  for i, m in ipairs(list) do
-    local s, text = m:match("^(%w+): (.*)$")
-    sess:say(string.format("%" .. w .. "d  %s: %s", i, sess:name(tonumber(s) or s), text))
-  end
+  ui.print_moves(sess, v.moves())
 end
 
-C.log = function(sess, arg)
-  local lines = sess:any().log()
-  local first = 1
-  if arg ~= "" then
-    local n = count_arg(sess, arg, "log"); if not n then return end
-    first = math.max(1, #lines - n + 1)
-  end
-  if #lines == 0 then return sess:say("The log is empty.") end
-  for i = first, #lines do sess:say(ktext.escape(lines[i])) end
-end
+C.log = function(sess, arg) ui.print_log(sess, sess:any().log(), arg) end
 
 C.result = function(sess)
   if not sess:any().over() then return sess:say("The game is not over. " .. sess:status()) end
   sess:print_result()
 end
 
-local function unquote(s)
-  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
-end
+local unquote = ui.unquote
 
 -- save FILE: the game as the seat at the keyboard sees it (the others'
 -- secret steps not yet revealed left out).
@@ -678,41 +513,15 @@ table.sort(COMMAND_NAMES)
 -- Whether `word` starts an option of the seat at the keyboard.
 function P:action_word(word)
   local v = self:mine()
-  for _, o in ipairs(v and v.options() or {}) do
-    if o == word or (o:sub(1, #word) == word and o:sub(#word + 1, #word + 1) == " ") then return true end
-  end
-  return false
-end
-
-local function distance(a, b)
-  if math.abs(#a - #b) > 2 then return 99 end
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
+  return ui.starts_option(v and v.options() or {}, word)
 end
 
 -- "did you mean `board`?": the closest command or option word.
 function P:suggest(word)
-  if #word < 3 then return nil end
-  local best, bestd = nil, 3
-  local function try(c)
-    local d = distance(word:lower(), c:lower())
-    if d > math.max(1, #word // 3) then return end
-    if c:lower():sub(1, #word) == word:lower() then d = d - 0.5 end
-    if d < bestd then best, bestd = c, d end
-  end
   local v = self:mine()
-  for _, o in ipairs(v and v.options() or {}) do try(o:match("^%S+")) end
-  for _, c in ipairs(COMMAND_NAMES) do try(c) end
-  return best
+  local words = {}
+  for _, o in ipairs(v and v.options() or {}) do words[#words + 1] = o:match("^%S+") end
+  return ui.suggest(word, { words, COMMAND_NAMES })
 end
 
 function P:dispatch(line)
@@ -748,8 +557,7 @@ end
 
 -- TAB: the commands, and the options of the seat at the keyboard.
 function P:complete(text, line)
-  local out, set = {}, {}
-  local function add(s) if not set[s] then set[s] = true; out[#out + 1] = s end end
+  local out, add = ui.adder()
   local p = line:match("^%s*do%s+(.*)$") or line:match("^%s*why%s+(.*)$")
   local v = self:mine()
   if not p and v and not line:match("^%s*$") then
@@ -757,14 +565,10 @@ function P:complete(text, line)
     if word and self:action_word(word) then p = line:gsub("^%s+", "") end
   end
   if p and v then
-    for _, o in ipairs(v.options() or {}) do
-      if o:sub(1, #p) == p then add(text .. o:sub(#p + 1):match("^[^ ]*")) end
-    end
+    ui.complete_options(add, v.options() or {}, p, text)
     if #out > 0 then return out end
   end
-  if line:match("^%s*([%a_][%w_]*)$") then
-    for _, c in ipairs(COMMAND_NAMES) do if c:sub(1, #text) == text then add(c) end end
-  end
+  if line:match("^%s*([%a_][%w_]*)$") then ui.complete_commands(add, COMMAND_NAMES, text) end
   return out
 end
 

@@ -22,6 +22,7 @@ local bots = require "kontor.bots"
 local describe_mod = require "kontor.describe"
 local seatmod = require "kontor.seat"
 local ktext = require "kontor.text"
+local ui = require "ui"
 local term = core.term
 local csb = core.sandbox
 
@@ -74,26 +75,16 @@ M.is_game = is_game
 local Session = {}
 Session.__index = Session
 
-local ESC = {
-  red = "\27[31m", green = "\27[32m", yellow = "\27[33m", cyan = "\27[36m",
-  bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
-}
-
 -- Everything printed goes through say and err, which write through the one
 -- sink (kontor.text.write): names, options, log lines, boards and messages
 -- may come from rule scripts, variants or save files. The program's own
 -- escape codes (colours) are raw pieces, written as they are.
-local raw, piece = ktext.raw, ktext.piece
+-- (repl/ui.lua's color and say).
+local piece = ktext.piece
 
-function Session:c(name, s)
-  if not self.color then return ktext.escape(s, true) end
-  return raw(ESC[name] .. ktext.escape(s, true) .. ESC.reset)
-end
+function Session:c(name, s) return ui.color(self.color, name, s) end
 
-function Session:say(...)
-  ktext.write(io.stdout, ...)
-  io.stdout:write("\n")
-end
+function Session:say(...) ui.say(...) end
 
 -- An error message: its first line and the lines of rule scripts, never a
 -- traceback through the engine's or the REPL's own files.
@@ -137,15 +128,7 @@ function Session:viewer()
   return self.as
 end
 
--- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
-local function guarded(f, ...)
-  csb.catch_sigint(true)
-  local res = table.pack(pcall(f, ...))
-  csb.catch_sigint(false)
-  return table.unpack(res, 1, res.n)
-end
-
-local function trim(s) return (s:match("^%s*(.-)%s*$")) end
+local trim, guarded = ui.trim, ui.guarded
 
 ---------------------------------------------------------------------------
 -- The game: status, options, results, bots
@@ -162,37 +145,22 @@ end
 -- when it gives one, else the name with its _ and digits spaced
 -- ("phase1" -> "phase 1", "take_other" -> "take other").
 function Session:decision_words(name)
-  if type(name) ~= "string" then return tostring(name) end
   local g = self:game()
   local t = g and rawget(g.R, "decision_words")
-  local w = type(t) == "table" and rawget(t, name)
-  if type(w) == "string" then return w end
-  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
+  return ui.decision_words(name, type(t) == "table" and name ~= nil and rawget(t, name) or nil)
 end
 
 function Session:status()
   local g = self:game()
   if not g then return "no game (g is not a game)" end
   local seats, d = deciders(g)
-  if d.kind == "over" then return "The game is over." end
-  if d.kind == "chance" then return string.format("Chance decides (%s).", self:decision_words(d.name)) end
-  local names = {}
-  for i, s in ipairs(seats) do
-    names[i] = self:name(s) .. (self.bots[s] and " (bot)" or "")
-  end
+  local order
   if d.kind == "orders" then
     -- secret orders: who still enters; each seat's own step only for itself
     local me = self.as or self.order_seat
-    local line = string.format("%s to enter %s secret order%s (%s).", table.concat(names, ", "),
-      #seats == 1 and "a" or "their", #seats == 1 and "" or "s", self:decision_words(d.name))
-    if me and d.steps[me] then
-      local mine = g:pending(me)
-      line = line .. string.format(" %s's order so far: %s; next: %s.", self:name(me),
-        #mine > 0 and table.concat(mine, ", ") or "nothing", self:decision_words(d.steps[me]))
-    end
-    return line
+    if me and d.steps[me] then order = { seat = me, pending = g:pending(me), step = d.steps[me] } end
   end
-  return string.format("%s to choose (%s).", table.concat(names, ", "), self:decision_words(d.name))
+  return ui.status(self, seats, d, order)
 end
 
 -- The seat a number or a text without "seat:" is for: the `as` seat when
@@ -214,25 +182,10 @@ function Session:print_options(seat)
   if g:over() then return self:say("The game is over: no options.") end
   seat = seat or self:acting_seat(g)
   local opts = g:options(seat) or {}
-  local w = #tostring(#opts)
   -- an option repeating the move so far ends the move there: say so
-  local acts = g:actions()
-  local lseat, ltext = (acts[#acts] or ""):match("^(%w+): (.*)$")
-  local stop = lseat and tonumber(lseat) == seat and ltext or nil
-  if stop then
-    -- a stop only where another option goes on from that text
-    local goes_on = false
-    for _, o in ipairs(opts) do
-      if #o > #stop and o:sub(1, #stop) == stop and o:sub(#stop + 1, #stop + 1):match("[ ,]") then goes_on = true end
-    end
-    if not goes_on then stop = nil end
-  end
+  local stop = ui.stop_text(g:actions(), seat, opts)
   local decision = describe_mod.decision_name(g, seat)
-  for i, o in ipairs(opts) do
-    local note = o == stop and self:c("dim", "  (stop here: the move ends)") or ""
-    self:say(self:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), note,
-      self:option_note(seat, o, decision))
-  end
+  ui.print_options(self, opts, stop, function(o) return self:option_note(seat, o, decision) end)
 end
 
 -- What an option costs and does, when the rule set says
@@ -247,31 +200,10 @@ function Session:print_result()
   local g = self:game()
   local r, e = g:result()
   if not r then return self:err(e) end
-  local win = {}
-  for _, s in ipairs(r.winners) do win[s] = true end
-  local w = 0
-  for s = 1, g.players do w = math.max(w, #self:name(s)) end
-  self:say(self:c("bold", "Game over.") .. " Final scores:")
-  for s = 1, g.players do
-    local line = string.format("  %-" .. w .. "s  %4s", self:name(s), tostring(r.scores[s]))
-    if win[s] then line = line .. "  " .. self:c("green", "winner") end
-    self:say(line)
-  end
-  local names = {}
-  for i, s in ipairs(r.winners) do names[i] = self:name(s) end
-  self:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
-  local why = describe_mod.why_won(g)
-  if why then self:say("Why: ", why) end
-  -- the seed, so the same deal can be played again
-  self:say(string.format("Seed %d (new seed=%d plays this deal again).", g.params.seed, g.params.seed))
+  ui.print_result(self, r, g.players, describe_mod.why_won(g), g.params.seed)
 end
 
-function Session:print_log_from(n0)
-  local g = self:game()
-  local lines = g:log()
-  for i = n0 + 1, #lines do self:say(ktext.escape(lines[i])) end
-  return #lines
-end
+function Session:print_log_from(n0) return ui.print_log_from(self, self:game():log(), n0) end
 
 local function log_count(g) return #g:log() end
 
@@ -283,24 +215,9 @@ end
 function Session:run_bots()
   local g = self:game()
   if not g or not bots_on(self) then return 0 end
-  local steps = 0
-  while steps < 100000 do
-    local seats, d = deciders(g)
-    if d.kind ~= "player" and d.kind ~= "simultaneous" and d.kind ~= "orders" then break end
-    local moved = false
-    for _, s in ipairs(seats) do
-      local b = self.bots[s]
-      if b then
-        local ok, e = g:apply(b:choose(seatmod.view(g, s)), s)   -- seat registry: bots get seat views
-        if not ok then error(e, 0) end
-        steps = steps + 1
-        moved = true
-        break
-      end
-    end
-    if not moved then break end
-  end
-  return steps
+  return ui.run_bots(self.bots, function() return deciders(g) end, function(s, b)
+    return g:apply(b:choose(seatmod.view(g, s)), s)   -- seat registry: bots get seat views
+  end)
 end
 
 -- The last step continues a move that is not finished yet: every option of
@@ -312,14 +229,7 @@ local function mid_move(g)
   local seat, text = last:match("^(%w+): (.*)$")
   local opts = g:options(tonumber(seat))
   if not opts or #opts == 0 then return false end
-  local extends = false
-  for _, o in ipairs(opts) do
-    if o ~= text then   -- an option equal to the text ends the move there
-      if #o <= #text or o:sub(1, #text) ~= text then return false end
-      extends = true
-    end
-  end
-  return extends
+  return ui.extends(opts, text)
 end
 
 -- After a move: the new log lines, the bots' moves, the end of the game.
@@ -357,42 +267,13 @@ function Session:do_action(arg)
     if arg:match("^%s*%d+%s*:") or arg:match("^%w+:") then seat = nil end
   end
   local n0 = log_count(g)
-  local ok, res, e = guarded(g.apply, g, action, seat)
+  local ok, res, e = ui.apply_text(function(a) return g:apply(a, seat) end,
+    function(a) return g:why(a, seat) end, action)
   if not ok then return self:err(res) end
-  if not res and type(action) == "string" then
-    -- the log's words and the moves' may differ in number ("slot 2" in a
-    -- log line, "slots 2" in the move): try the other form
-    for _, alt in ipairs(self:number_forms(action)) do
-      local wok, why = pcall(g.why, g, alt, seat)
-      if wok and why == nil then
-        ok, res, e = guarded(g.apply, g, alt, seat)
-        if not ok then return self:err(res) end
-        break
-      end
-    end
-  end
   if not res then return self:err(e) end
   local named = type(action) == "string" and tonumber(action:match("^%s*(%d+)%s*:") or "")
   self.order_seat = named or seat
   self:after_move(n0)
-end
-
--- The texts that differ from `s` by the number of a word before a number:
--- "slot 2" <-> "slots 2" (each such word alone, then all of them).
-function Session:number_forms(s)
-  local out = {}
-  local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
-  local pos = 1
-  while true do
-    local a, b, w = s:find("%f[%a](%a+) %d", pos)
-    if not a then break end
-    local tw = toggle(w)
-    out[#out + 1] = s:sub(1, a - 1) .. tw .. s:sub(a + #w)
-    pos = b
-  end
-  local all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
-  if #out > 1 then out[#out + 1] = all end
-  return out
 end
 
 local function is_bot(sess, seat) return bots_on(sess) and sess.bots[seat] ~= nil end
@@ -438,11 +319,7 @@ function Session:redo_moves(n)
   return count
 end
 
-local function moves_text(sess, list)
-  local parts = {}
-  for i, m in ipairs(list) do parts[i] = sess:name(m[1]) .. ": " .. m[2] end
-  return table.concat(parts, "; ")
-end
+local moves_text = ui.moves_text
 
 ---------------------------------------------------------------------------
 -- Commands
@@ -458,15 +335,7 @@ end
 
 function Session:parse_seat(s)
   local g = self:game()
-  s = trim(s or "")
-  local n = math.tointeger(tonumber(s))
-  if n and n >= 1 and n <= g.players then return n end
-  for i = 1, g.players do
-    if g.names[i]:lower() == s:lower() then return i end
-  end
-  local list = {}
-  for i = 1, g.players do list[i] = i .. " " .. g.names[i] end
-  return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
+  return ui.parse_seat(s, g.names, g.players)
 end
 
 C.help = function(sess) sess:say(HELP) end
@@ -496,12 +365,7 @@ C.why = function(sess, arg)
   sess:say(msg or string.format("'%s' is legal now.", arg))
 end
 
-local function count_arg(sess, arg, what)
-  if arg == "" then return 1 end
-  local n = math.tointeger(tonumber(arg))
-  if not n or n < 1 then sess:err(string.format("%s N: N must be a whole number above 0, not '%s'", what, arg)) end
-  return n
-end
+local count_arg = ui.count_arg
 
 -- While secret orders are open, `undo` takes back steps of the acting
 -- seat's own order (and nothing of the others'). Returns true when it did.
@@ -519,9 +383,7 @@ local function undo_order_steps(sess, g, n)
   if not ok then sess:err(k); return true end
   local taken = {}
   for i = #before - k + 1, #before do taken[#taken + 1] = before[i] end
-  sess:say(string.format("Took back %d step%s of %s's order: %s", k, k == 1 and "" or "s", sess:name(me),
-    table.concat(taken, "; ")))
-  sess:say(sess:status())
+  ui.say_order_taken(sess, me, k, taken)
   return true
 end
 
@@ -535,8 +397,7 @@ C.undo = function(sess, arg)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
-  sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", moves_text(sess, undone)))
-  sess:say(sess:status())
+  ui.say_undone(sess, undone)
 end
 
 C.redo = function(sess, arg)
@@ -606,25 +467,12 @@ end
 
 C.moves = function(sess)
   local g = need_game(sess); if not g then return end
-  local list = g:moves(sess:viewer())
-  if #list == 0 then return sess:say("No moves yet.") end
-  local w = #tostring(#list)
-  for i, m in ipairs(list) do
-    local seat, text = m:match("^(%w+): (.*)$")
-    sess:say(string.format("%" .. w .. "d  %s: %s", i, sess:name(tonumber(seat) or seat), text))
-  end
+  ui.print_moves(sess, g:moves(sess:viewer()))
 end
 
 C.log = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  local lines = g:log()
-  local first = 1
-  if arg ~= "" then
-    local n = count_arg(sess, arg, "log"); if not n then return end
-    first = math.max(1, #lines - n + 1)
-  end
-  if #lines == 0 then return sess:say("The log is empty.") end
-  for i = first, #lines do sess:say(ktext.escape(lines[i])) end
+  ui.print_log(sess, g:log(), arg)
 end
 
 C.result = function(sess)
@@ -691,29 +539,10 @@ local function parse_new(sess, arg)
   return t
 end
 
-local function kv_text(t)
-  local keys = {}
-  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
-  return table.concat(keys, ", ")
-end
-
 -- The variants and the options given, "hand_limit (size=5); options
--- start_coins=3", or nil for the rules as they come.
-variants_text = function(g)
-  local parts = {}
-  for _, v in ipairs(g.R.applied or {}) do
-    if v.depth == 0 then
-      local o = kv_text(v.recorded)
-      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
-    end
-  end
-  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
-  local o = kv_text(g.params.given_options)
-  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
-  return s
-end
+-- start_coins=3", or nil for the rules as they come (kontor.seat's, which
+-- seat views show too).
+variants_text = seatmod.variants_text
 M.variants_text = variants_text
 
 describe = function(sess, g)
@@ -750,9 +579,7 @@ C.new = function(sess, arg)
   sess:say(sess:status())
 end
 
-local function unquote(s)
-  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
-end
+local unquote = ui.unquote
 
 C.save = function(sess, arg)
   local g = need_game(sess); if not g then return end
@@ -968,11 +795,7 @@ local function action_word(g, word)
   if not g or g:over() then return false end
   local seats = deciders(g)
   for _, s in ipairs(seats) do
-    for _, o in ipairs(g:options(s) or {}) do
-      if o == word or (o:sub(1, #word) == word and o:sub(#word + 1, #word + 1) == " ") then
-        return true
-      end
-    end
+    if ui.starts_option(g:options(s) or {}, word) then return true end
   end
   return false
 end
@@ -994,46 +817,24 @@ function Session:is_option(text)
   return false
 end
 
-local function distance(a, b)
-  if math.abs(#a - #b) > 2 then return 99 end
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-    end
-    prev = cur
-  end
-  return prev[#b]
-end
-
 -- "did you mean `board`?" for an unknown word: the closest command, option
 -- word or global name.
 function Session:suggest(word)
-  local best, bestd = nil, 3
   if #word < 3 then return nil end
-  local function try(c)
-    local d = distance(word:lower(), c:lower())
-    if d > math.max(1, #word // 3) then return end
-    if c:lower():sub(1, #word) == word:lower() then d = d - 0.5 end   -- a prefix: likelier
-    if d < bestd then best, bestd = c, d end
-  end
   -- the moves first: on a tie they win
   local g = self:game()
+  local now = {}
   if g and not g:over() then
     for _, s in ipairs((deciders(g))) do
-      for _, o in ipairs(g:options(s) or {}) do try(o:match("^%S+")) end
+      for _, o in ipairs(g:options(s) or {}) do now[#now + 1] = o:match("^%S+") end
     end
   end
   local words = {}                                  -- moves not legal now too
   for w in pairs(g and describe_mod.move_words(g) or {}) do words[#words + 1] = w end
   table.sort(words)
-  for _, w in ipairs(words) do try(w) end
-  for _, c in ipairs(COMMAND_NAMES) do try(c) end
-  for k in pairs(_G) do if type(k) == "string" then try(k) end end
-  return best
+  local globals = {}
+  for k in pairs(_G) do if type(k) == "string" then globals[#globals + 1] = k end end
+  return ui.suggest(word, { now, words, COMMAND_NAMES, globals })
 end
 
 -- The message for a line whose first word is not a command, a move or a
@@ -1254,22 +1055,12 @@ function Session:complete(text, line)
     local seats = deciders(g)
     local sp, body = p:match("^(%d+):%s*(.*)$")
     if sp then seats = { tonumber(sp) } else body = p end
-    for _, s in ipairs(seats) do
-      for _, o in ipairs(g:options(s) or {}) do
-        if o:sub(1, #body) == body then
-          local restw = o:sub(#body + 1):match("^[^ ]*")
-          add(set, out, text .. restw)
-        end
-      end
-    end
+    local function add1(x) add(set, out, x) end
+    for _, s in ipairs(seats) do ui.complete_options(add1, g:options(s) or {}, body, text) end
     if #out > 0 or line:match("^%s*do%s") or line:match("^%s*why%s") then return out end
   end
   local first = line:match("^%s*([%a_][%w_]*)$")
-  if first then
-    for _, c in ipairs(COMMAND_NAMES) do
-      if c:sub(1, #text) == text then add(set, out, c) end
-    end
-  end
+  if first then ui.complete_commands(function(x) add(set, out, x) end, COMMAND_NAMES, text) end
   -- Lua: globals, table fields, methods
   local expr = line:match("([%a_][%w_]*[%.:][%w_%.:]*)$") or line:match("([%a_][%w_]*)$") or ""
   if expr == "" and text ~= "" then return out end

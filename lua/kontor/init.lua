@@ -78,19 +78,7 @@ local HINT = {
     .. "play its b:choose(require(\"kontor.seat\").view(g, seat)) (docs/api.md, Bots)",
 }
 
-local function close_to(a, b)
-  if math.abs(#a - #b) > 2 then return false end
-  local prev = {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a:sub(i, i) == b:sub(j, j) and 0 or 1))
-    end
-    prev = cur
-  end
-  return prev[#b] <= 2
-end
+local function close_to(a, b) return text.distance(a, b) <= 2 end
 
 local function check_fields(fname, t, level)
   if type(t) ~= "table" then

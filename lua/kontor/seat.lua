@@ -347,6 +347,8 @@ function variants_text(game)
   if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
   return s
 end
+-- (the designer's REPL shows the same words: one function for both)
+M.variants_text = variants_text
 
 -- The fields a view has, read fresh at every access.
 local FIELDS = {

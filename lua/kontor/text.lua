@@ -120,6 +120,23 @@ function M.has_control(s)
   return M.escape(s) ~= s
 end
 
+-- The edit distance of a and b (letters inserted, deleted or changed),
+-- or 99 when their lengths differ by more than 2: for "did you mean".
+function M.distance(a, b)
+  if math.abs(#a - #b) > 2 then return 99 end
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
 -- "1 coin", "2 coins"; `plural` defaults to word .. "s".
 function M.count(n, word, plural)
   return string.format("%d %s", n, n == 1 and word or (plural or word .. "s"))

@@ -1,0 +1,337 @@
+-- ui (repl/ui.lua): the terminal helpers both front ends use, the
+-- designer's prompt (repl/repl.lua) and hot-seat play (repl/play.lua).
+--
+-- Every function here takes plain data: texts, lists of texts, numbers,
+-- and the front end's session only as its output (sess:say, sess:err,
+-- sess:c, sess:name, sess:status, sess.bots). None takes a game: play holds
+-- seat views only (kontor.seat), and what it gives these functions is what
+-- a view gave it.
+
+local core = require "kontor.core"
+local ktext = require "kontor.text"
+local csb = core.sandbox
+
+local M = {}
+
+---------------------------------------------------------------------------
+-- Output and input
+---------------------------------------------------------------------------
+
+M.ESC = {
+  red = "\27[31m", green = "\27[32m", yellow = "\27[33m", cyan = "\27[36m",
+  bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
+}
+
+-- s (escaped) in the colour `name` when `on`, else s escaped: a session's c.
+function M.color(on, name, s)
+  if not on then return ktext.escape(s, true) end
+  return ktext.raw(M.ESC[name] .. ktext.escape(s, true) .. M.ESC.reset)
+end
+
+-- Writes the pieces (escaped, colours raw) through the one sink, then a
+-- line break: a session's say.
+function M.say(...)
+  ktext.write(io.stdout, ...)
+  io.stdout:write("\n")
+end
+
+function M.trim(s) return (s:match("^%s*(.-)%s*$")) end
+
+-- A file name as typed: without the quotes around it, if any.
+function M.unquote(s)
+  return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
+end
+
+-- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
+function M.guarded(f, ...)
+  csb.catch_sigint(true)
+  local res = table.pack(pcall(f, ...))
+  csb.catch_sigint(false)
+  return table.unpack(res, 1, res.n)
+end
+
+-- The N of `undo N`, `log N` ...: 1 for "", nil (and a message through
+-- sess:err) for anything but a whole number above 0.
+function M.count_arg(sess, arg, what)
+  if arg == "" then return 1 end
+  local n = math.tointeger(tonumber(arg))
+  if not n or n < 1 then
+    sess:err(string.format("%s N: N must be a whole number above 0, not '%s'", what, arg))
+    return nil
+  end
+  return n
+end
+
+-- The seat a text names among `names` (players seats): a number or a
+-- name; nil and a message if none.
+function M.parse_seat(s, names, players)
+  s = M.trim(s or "")
+  local n = math.tointeger(tonumber(s))
+  if n and n >= 1 and n <= players then return n end
+  for i = 1, players do
+    if names[i]:lower() == s:lower() then return i end
+  end
+  local list = {}
+  for i = 1, players do list[i] = i .. " " .. names[i] end
+  return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
+end
+
+---------------------------------------------------------------------------
+-- Decisions and options
+---------------------------------------------------------------------------
+
+-- A decision's name in plain words: `words` (the rule set's
+-- R.decision_words[name]) when it is a text, else the name with its _ and
+-- digits spaced ("phase1" -> "phase 1", "take_other" -> "take other").
+function M.decision_words(name, words)
+  if type(name) ~= "string" then return tostring(name) end
+  if type(words) == "string" then return words end
+  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
+end
+
+-- The status line: who decides now (`seats`, the decision `d`). `order`,
+-- { seat =, pending =, step = }, is the secret order of the seat looking,
+-- shown only to it.
+function M.status(sess, seats, d, order)
+  if d.kind == "over" then return "The game is over." end
+  if d.kind == "chance" then return string.format("Chance decides (%s).", sess:decision_words(d.name)) end
+  local names = {}
+  for i, s in ipairs(seats) do
+    names[i] = sess:name(s) .. (sess.bots[s] and " (bot)" or "")
+  end
+  if d.kind == "orders" then
+    local line = string.format("%s to enter %s secret order%s (%s).", table.concat(names, ", "),
+      #seats == 1 and "a" or "their", #seats == 1 and "" or "s", sess:decision_words(d.name))
+    if order then
+      line = line .. string.format(" %s's order so far: %s; next: %s.", sess:name(order.seat),
+        #order.pending > 0 and table.concat(order.pending, ", ") or "nothing", sess:decision_words(order.step))
+    end
+    return line
+  end
+  return string.format("%s to choose (%s).", table.concat(names, ", "), sess:decision_words(d.name))
+end
+
+-- The option that ends a move where `seat`'s last step (`acts`, the record
+-- of "seat: text") stands, when another of `opts` goes on from it; or nil.
+function M.stop_text(acts, seat, opts)
+  local lseat, ltext = (acts[#acts] or ""):match("^(%w+): (.*)$")
+  local stop = lseat and tonumber(lseat) == seat and ltext or nil
+  if stop then
+    -- a stop only where another option goes on from that text
+    local goes_on = false
+    for _, o in ipairs(opts) do
+      if #o > #stop and o:sub(1, #stop) == stop and o:sub(#stop + 1, #stop + 1):match("[ ,]") then goes_on = true end
+    end
+    if not goes_on then stop = nil end
+  end
+  return stop
+end
+
+-- The options, numbered; the one that ends the move marked; note(o) is
+-- what follows each ("" or a dim "  (costs ...)").
+function M.print_options(sess, opts, stop, note)
+  local w = #tostring(#opts)
+  for i, o in ipairs(opts) do
+    local mark = o == stop and sess:c("dim", "  (stop here: the move ends)") or ""
+    sess:say(sess:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), mark, note(o))
+  end
+end
+
+-- Whether every option other than `text` extends `text` (and one does):
+-- the move that `text` began is not finished.
+function M.extends(opts, text)
+  local extends = false
+  for _, o in ipairs(opts) do
+    if o ~= text then   -- an option equal to the text ends the move there
+      if #o <= #text or o:sub(1, #text) ~= text then return false end
+      extends = true
+    end
+  end
+  return extends
+end
+
+-- Whether `word` starts one of `opts` (the whole option or its first words).
+function M.starts_option(opts, word)
+  for _, o in ipairs(opts) do
+    if o == word or (o:sub(1, #word) == word and o:sub(#word + 1, #word + 1) == " ") then return true end
+  end
+  return false
+end
+
+-- The texts that differ from `s` by the number of a word before a number:
+-- "slot 2" <-> "slots 2" (each such word alone, then all of them).
+function M.number_forms(s)
+  local out = {}
+  local function toggle(w) return w:sub(-1) == "s" and w:sub(1, -2) or w .. "s" end
+  local pos = 1
+  while true do
+    local a, b, w = s:find("%f[%a](%a+) %d", pos)
+    if not a then break end
+    out[#out + 1] = s:sub(1, a - 1) .. toggle(w) .. s:sub(a + #w)
+    pos = b
+  end
+  local all = s:gsub("%f[%a](%a+)( %d)", function(w, d) return toggle(w) .. d end)
+  if #out > 1 then out[#out + 1] = all end
+  return out
+end
+
+-- apply(action) under guarded; when a text is refused, the first of its
+-- number forms that why(text) finds legal instead (the log's words and
+-- the moves' may differ in number: "slot 2" in a log line, "slots 2" in
+-- the move). Returns guarded's results: ok, then apply's.
+function M.apply_text(apply, why, action)
+  local ok, res, e = M.guarded(apply, action)
+  if not ok then return ok, res end
+  if not res and type(action) == "string" then
+    for _, alt in ipairs(M.number_forms(action)) do
+      local wok, refused = pcall(why, alt)
+      if wok and refused == nil then
+        return M.guarded(apply, alt)
+      end
+    end
+  end
+  return ok, res, e
+end
+
+-- Lets the bots (sess.bots, seat -> bot) decide while it is their turn:
+-- deciders() gives the seats deciding and the decision, move(seat, bot)
+-- makes the bot's move (or fails: ok, error). Returns the number of steps.
+function M.run_bots(bots, deciders, move)
+  local steps = 0
+  while steps < 100000 do
+    local seats, d = deciders()
+    if d.kind ~= "player" and d.kind ~= "simultaneous" and d.kind ~= "orders" then break end
+    local moved = false
+    for _, s in ipairs(seats) do
+      local b = bots[s]
+      if b then
+        local ok, e = move(s, b)
+        if not ok then error(e, 0) end
+        steps = steps + 1
+        moved = true
+        break
+      end
+    end
+    if not moved then break end
+  end
+  return steps
+end
+
+---------------------------------------------------------------------------
+-- Moves, log, result
+---------------------------------------------------------------------------
+
+-- "Ann: buy dock; Bob: pass" for a list of { seat, text }.
+function M.moves_text(sess, list)
+  local parts = {}
+  for i, m in ipairs(list) do parts[i] = sess:name(m[1]) .. ": " .. m[2] end
+  return table.concat(parts, "; ")
+end
+
+-- After an undo of the moves `undone` ({ seat, text }): what went, and
+-- who decides now.
+function M.say_undone(sess, undone)
+  sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", M.moves_text(sess, undone)))
+  sess:say(sess:status())
+end
+
+-- After taking back `k` steps (`texts`) of `seat`'s secret order.
+function M.say_order_taken(sess, seat, k, texts)
+  sess:say(string.format("Took back %d step%s of %s's order: %s", k, k == 1 and "" or "s", sess:name(seat),
+    table.concat(texts, "; ")))
+  sess:say(sess:status())
+end
+
+-- The moves so far (texts "seat: text"), numbered, with the seats' names.
+function M.print_moves(sess, list)
+  if #list == 0 then return sess:say("No moves yet.") end
+  local w = #tostring(#list)
+  for i, m in ipairs(list) do
+    local seat, text = m:match("^(%w+): (.*)$")
+    sess:say(string.format("%" .. w .. "d  %s: %s", i, sess:name(tonumber(seat) or seat), text))
+  end
+end
+
+-- The log lines after the first n0; returns how many there are.
+function M.print_log_from(sess, lines, n0)
+  for i = n0 + 1, #lines do sess:say(ktext.escape(lines[i])) end
+  return #lines
+end
+
+-- `log [N]`: the log, or its last N lines.
+function M.print_log(sess, lines, arg)
+  local first = 1
+  if arg ~= "" then
+    local n = M.count_arg(sess, arg, "log"); if not n then return end
+    first = math.max(1, #lines - n + 1)
+  end
+  if #lines == 0 then return sess:say("The log is empty.") end
+  for i = first, #lines do sess:say(ktext.escape(lines[i])) end
+end
+
+-- The final scores (the result r: scores, winners) of `players` seats,
+-- the winners, why they won (or nil) and the seed (or nil).
+function M.print_result(sess, r, players, why, seed)
+  local win = {}
+  for _, s in ipairs(r.winners) do win[s] = true end
+  local w = 0
+  for s = 1, players do w = math.max(w, #sess:name(s)) end
+  sess:say(sess:c("bold", "Game over.") .. " Final scores:")
+  for s = 1, players do
+    local line = string.format("  %-" .. w .. "s  %4s", sess:name(s), tostring(r.scores[s]))
+    if win[s] then line = line .. "  " .. sess:c("green", "winner") end
+    sess:say(line)
+  end
+  local names = {}
+  for i, s in ipairs(r.winners) do names[i] = sess:name(s) end
+  sess:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  if why then sess:say("Why: ", why) end
+  -- the seed, so the same deal can be played again
+  if seed then sess:say(string.format("Seed %d (new seed=%d plays this deal again).", seed, seed)) end
+end
+
+---------------------------------------------------------------------------
+-- "Did you mean", completion
+---------------------------------------------------------------------------
+
+-- The edit distance of a and b (99 when their lengths differ by more
+-- than 2): kontor.text's, which the API's "did you mean" uses too.
+M.distance = ktext.distance
+
+-- "did you mean `board`?": the word of `lists` (lists of words, tried in
+-- order: on a tie the earlier wins) closest to `word`, or nil.
+function M.suggest(word, lists)
+  if #word < 3 then return nil end
+  local best, bestd = nil, 3
+  for _, list in ipairs(lists) do
+    for _, c in ipairs(list) do
+      local d = M.distance(word:lower(), c:lower())
+      if d <= math.max(1, #word // 3) then
+        if c:lower():sub(1, #word) == word:lower() then d = d - 0.5 end   -- a prefix: likelier
+        if d < bestd then best, bestd = c, d end
+      end
+    end
+  end
+  return best
+end
+
+-- A list that takes each text once: out, and add(text).
+function M.adder()
+  local out, set = {}, {}
+  return out, function(s) if not set[s] then set[s] = true; out[#out + 1] = s end end
+end
+
+-- TAB on an action: for each of `opts` that starts with the typed `body`,
+-- `text` (the word being completed) and the rest of the option's word.
+function M.complete_options(add, opts, body, text)
+  for _, o in ipairs(opts) do
+    if o:sub(1, #body) == body then add(text .. o:sub(#body + 1):match("^[^ ]*")) end
+  end
+end
+
+-- TAB on a first word: the command names that start with `text`.
+function M.complete_commands(add, names, text)
+  for _, c in ipairs(names) do if c:sub(1, #text) == text then add(c) end end
+end
+
+return M
