@@ -1210,6 +1210,7 @@ end
 --     (R.data.price, so a variant's prices count) times the share of the
 --     deck still to be drawn: the part of the game they still work in.
 local HAND_SHARE, LOOSE_CARD, SLOT_SHOWING = 3 / 4, 1 / 4, 1 / 2
+local function more(a, b) return a > b end
 
 function R.estimate(g, seat)
   local deck = g.deck:count()
@@ -1217,28 +1218,35 @@ function R.estimate(g, seat)
   local share = deck / (D.cards_per_product * #D.products)
   local est = g.coins:get(seat)
   local ships, carried = g.ships[seat], {}
-  for _, p in ipairs(ships) do
+  for i = 1, #ships do
+    local p = ships[i]
     if p > 0 then
       carried[p] = (carried[p] or 0) + 1
       est = est + SLOT_SHOWING * g.market:count_of(p)
     end
   end
-  local held, plays = R.cards_in_hand(g, seat), {}
+  local held, plays, m = R.cards_in_hand(g, seat), {}, 0
   local contracts = g.specials[seat].contract or 0
   for p = 1, #D.products do
     local h = held[p]
     if h > 0 then
       if carried[p] then
-        plays[#plays + 1] = carried[p] * math.min(h, D.market_slots) + contracts * D.contract_bonus
+        m = m + 1
+        plays[m] = carried[p] * math.min(h, D.market_slots) + contracts * D.contract_bonus
       else
         est = est + LOOSE_CARD * h
       end
     end
   end
-  if #plays > turns then table.sort(plays, function(a, b) return a > b end) end
-  for i = 1, math.min(#plays, math.ceil(turns)) do est = est + HAND_SHARE * plays[i] end
-  for card, n in pairs(g.specials[seat]) do
-    if card ~= "ship" and n > 0 and D.price[card] then est = est + n * D.price[card] * share end
+  if m > turns then table.sort(plays, more) end
+  for i = 1, math.min(m, math.ceil(turns)) do est = est + HAND_SHARE * plays[i] end
+  -- the special cards in R.data's order (a loop, not pairs: the sandbox's
+  -- pairs orders the keys at every call)
+  local owned, specials, price = g.specials[seat], D.specials, D.price
+  for i = 1, #specials do
+    local card = specials[i]
+    local n = owned[card] or 0
+    if card ~= "ship" and n > 0 and price[card] then est = est + n * price[card] * share end
   end
   return est
 end
