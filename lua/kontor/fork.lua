@@ -154,11 +154,44 @@ local function reach(roots, visit)
   for i = 1, #roots do walk(roots[i]) end
 end
 
+-- The same piles as reach, in no fixed order: for the checks, which only
+-- need to know which piles are reachable (no key sorted, nothing made).
+local function reach_any(roots, visit)
+  local seen = {}
+  local function walk(v)
+    local tv = type(v)
+    if tv == "userdata" then
+      if not seen[v] and dgetmetatable(v) == PILE_MT then
+        seen[v] = true
+        visit(v)
+      end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      for k, x in next, v do
+        local tk = type(k)
+        if tk == "table" or tk == "userdata" then walk(k) end
+        local tx = type(x)
+        if tx == "table" or tx == "userdata" then walk(x) end
+      end
+      local mt = dgetmetatable(v)
+      if type(mt) == "table" then walk(mt) end
+    end
+  end
+  for i = 1, #roots do walk(roots[i]) end
+end
+
 -- The piles of `fields` that `seat` cannot see, in a fixed order (sorted
--- keys, depth first), each once.
+-- keys, depth first), each once. A saved state is never changed, so its
+-- list is kept (per seat) while the state lives.
+local UNSEEN = setmetatable({}, { __mode = "k" })
 local function unseen_piles(fields, seat)
-  local out = {}
+  local by = UNSEEN[fields]
+  if not by then by = {}; UNSEEN[fields] = by end
+  local out = by[seat]
+  if out then return out end
+  out = {}
   reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end)
+  by[seat] = out
   return out
 end
 
@@ -258,7 +291,8 @@ end
 -- made (sandbox.secret_piles) that none of that reaches, or a reachable
 -- hidden pile made as the script loaded (shared by every game), is an
 -- error that names it.
-local function secret_piles(game, seat)
+local function secret_piles(game, seat, check_only)
+  local walk_all = check_only and reach_any or reach
   local R = game.R
   local out, reached = {}, {}
   local function visit(p)
@@ -274,7 +308,7 @@ local function secret_piles(game, seat)
     table.sort(m)
     return m
   end
-  reach({ rule_fields(game.ctx) }, visit)
+  walk_all({ rule_fields(game.ctx) }, visit)
   local m = missing()
   if #m > 0 then
     -- not all in g: the rule script's frames, then piles no longer used go
@@ -286,10 +320,11 @@ local function secret_piles(game, seat)
         if e then stack_values(e.co, roots) end
       end
     end
-    reach(roots, visit)
+    walk_all(roots, visit)
     m = missing()
     if #m > 0 then collectgarbage("collect"); m = missing() end
   end
+  if #m > 0 and check_only then return secret_piles(game, seat) end   -- the message, as always
   if #m > 0 then
     error(format("%s: the hidden pile made at %s is kept where the engine cannot deal it again "
       .. "for a bot (not in g's fields or R.play's locals); keep hidden cards where g reaches them",
@@ -297,6 +332,7 @@ local function secret_piles(game, seat)
   end
   for i = 1, #out do
     local where = LOADED[out[i]]
+    if where and check_only then return secret_piles(game, seat) end  -- the first in order
     if where then
       error(format("%s: the hidden pile made at %s (%s) was made as the rule script loaded: "
         .. "every game shares it, and a bot's imagined deal would change them all; make hidden "
@@ -316,14 +352,20 @@ local function plain_secrets(game, seat)
   local fields = rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
-  reach({ fields }, function(p)
+  local text_of = {}                   -- card -> its text (false: none), asked once a card
+  reach_any({ fields }, function(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
         local c = cards[i]
         if card_text then
-          local ok, t = csb.call(card_text, game.ctx, c)
-          if ok and type(t) == "string" then c = t end
+          local t = text_of[c]
+          if t == nil then
+            local ok, x = csb.call(card_text, game.ctx, c)
+            t = ok and type(x) == "string" and x
+            text_of[c] = t
+          end
+          if t then c = t end
         end
         if type(c) == "string" then unseen[c] = true; any = true end
       end
@@ -331,7 +373,27 @@ local function plain_secrets(game, seat)
   end)
   if not any then return end
   local shown
-  local seen = {}
+  -- first whether any such text is kept and not shown (no paths made);
+  -- only then the walk in order that names the first
+  local seen, found = {}, false
+  local function look(v)
+    local tv = type(v)
+    if tv == "string" then
+      if unseen[v] then
+        if shown == nil then shown = core.json.encode(game:view(seat)) end
+        if not shown:find(format("%q", v), 1, true) then found = true end
+      end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      for _, x in next, v do
+        if found then return end
+        look(x)
+      end
+    end
+  end
+  for _, v in next, fields do look(v) end
+  if not found then return end
+  seen = {}
   local function walk(v, path)
     local tv = type(v)
     if tv == "string" then
@@ -422,7 +484,7 @@ function M.base(game, seat)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  secret_piles(game, seat)
+  secret_piles(game, seat, true)
   plain_secrets(rp.copy, seat)
   local ss, si = {}, {}
   for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
