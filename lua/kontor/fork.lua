@@ -573,6 +573,7 @@ function M.twin(base, rng, swaps)
 end
 
 -- Deals the cards of `piles` again with `rng`, each pile keeping its count.
+-- Returns the piles' new cards (lists, in the piles' order).
 local function redeal_pool(piles, rng)
   local pool, counts = {}, {}
   for i = 1, #piles do
@@ -587,26 +588,52 @@ local function redeal_pool(piles, rng)
     local j = rng:below(i) + 1
     pool[i], pool[j] = pool[j], pool[i]
   end
-  local at = 0
+  local at, dealt = 0, {}
   for i = 1, #piles do
-    local p = piles[i]
-    for _ = 1, counts[i] do at = at + 1; p:push(pool[at]) end
+    local p, cards = piles[i], {}
+    for j = 1, counts[i] do at = at + 1; p:push(pool[at]); cards[j] = pool[at] end
+    dealt[i] = cards
   end
+  return dealt
 end
 
 -- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
 -- cards never move between piles of different pools, so a bag of workers
 -- and a deck of cards stay what they are. Piles without a pool share one.
+-- Returns each pile's new cards, by its place in `piles`.
 local function redeal(piles, rng)
-  local by, names = {}, {}
+  local by, names, at = {}, {}, {}
   for i = 1, #piles do
     local name = piles[i]:pool() or ""
-    if not by[name] then by[name] = {}; names[#names + 1] = name end
+    if not by[name] then by[name] = {}; at[name] = {}; names[#names + 1] = name end
     local list = by[name]
     list[#list + 1] = piles[i]
+    at[name][#list] = i
   end
   table.sort(names)
-  for i = 1, #names do redeal_pool(by[names[i]], rng) end
+  local dealt = {}
+  for i = 1, #names do
+    local got, where = redeal_pool(by[names[i]], rng), at[names[i]]
+    for j = 1, #got do dealt[where[j]] = got[j] end
+  end
+  return dealt
+end
+
+-- The deal of an earlier sample of the same base with the same RNG, laid
+-- out again: every copy of a base is the same game at the same decision,
+-- so the same RNG deals it the same cards (greedy judges all the lines of
+-- a decision on one deal). False when the piles' counts differ.
+local function deal_again(piles, dealt)
+  if #piles ~= #dealt then return false end
+  for i = 1, #piles do
+    if piles[i]:count() ~= #dealt[i] then return false end
+  end
+  for i = 1, #piles do
+    local p, cards = piles[i], dealt[i]
+    p:clear()
+    for j = 1, #cards do p:push(cards[j]) end
+  end
+  return true
 end
 
 -- The parameters of a sample: a copy of the game's, without its seed
@@ -651,9 +678,18 @@ function M.sample(base, rng)
   else
     piles = secret_piles(game, seat)
   end
-  redeal(piles, rng)
+  -- the last deal of this base is kept: the same RNG deals it again
+  local from, last = rng:state(), base.last_deal
+  if last and last.from == from and deal_again(piles, last.dealt) then
+    rng:set_state(last.rng_after)
+  else
+    last = { from = from, dealt = redeal(piles, rng) }
+    last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
+    last.rng_after = rng:state()
+    base.last_deal = last
+  end
   resampled(base.R, game.ctx)
-  game.ctx.rng:set_state(core.rng(rng:int(1, 0x3fffffffffffffff)):state())
+  game.ctx.rng:set_state(last.game_rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil
