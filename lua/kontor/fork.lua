@@ -23,7 +23,7 @@ local dgetmetatable = debug.getmetatable
 local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
-local new_pile, new_counter = core.pile, core.counter
+local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 local Ctx = gamemod.Ctx
 local format = string.format
 -- The secret piles each game's rule script made, by the game's RNG
@@ -67,13 +67,9 @@ local function copy_value(v, memo)
     if c then return c end
     local mt = dgetmetatable(v)
     if mt == PILE_MT then
-      c = new_pile { vis = v:vis(), owner = v:owner(), pool = v:pool() }
-      local cards = v:cards()
-      for i = 1, #cards do c:push(cards[i]) end
+      c = pile_copy(v)
     elseif mt == COUNTER_MT then
-      local n = v:count()
-      c = new_counter { n = n, min = v:min(), max = v:max() }
-      for i = 1, n do c:set(i, v:get(i)) end
+      c = counter_copy(v)
     elseif mt == RNG_MT then
       c = v:clone()
     else
@@ -83,6 +79,101 @@ local function copy_value(v, memo)
     return c
   end
   return v
+end
+
+-- A saved state is copied for every copy of a game made from it, so it is
+-- read once into a plan: its objects in a list (the tables, piles,
+-- counters and RNGs copy_value would copy, each once), each table's
+-- entries split into plain ones and those that refer to another object by
+-- its number. A copy then makes the objects and fills the tables from the
+-- lists, with no type tests, no memo and no recursion: the same copy as
+-- copy_value's. A saved state is never changed, so its plan is kept while
+-- it lives.
+local TABLE, PILE, COUNTER, RNG = 1, 2, 3, 4
+local PLANS = setmetatable({}, { __mode = "k" })
+
+local function plan_of(root)
+  local plan = PLANS[root]
+  if plan then return plan end
+  local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
+  local n = 0
+  local function num(v)
+    local i = index[v]
+    if i then return i end
+    local tv, kind = type(v), nil
+    if tv == "table" then
+      kind = TABLE
+    elseif tv == "userdata" then
+      local mt = dgetmetatable(v)
+      kind = (mt == PILE_MT and PILE) or (mt == COUNTER_MT and COUNTER) or (mt == RNG_MT and RNG) or nil
+    end
+    if not kind then return nil end
+    n = n + 1
+    i = n
+    index[v], objs[i], kinds[i] = i, v, kind
+    if kind == TABLE then
+      -- plain key and value; plain key, an object's value; the rest
+      local e = { pk = {}, pv = {}, rk = {}, rv = {}, xk = {}, xv = {}, xf = {}, mt = dgetmetatable(v) }
+      order[#order + 1] = i
+      for k, x in next, v do
+        local ki = type(k) == "table" and num(k) or nil
+        local xi = num(x)
+        if ki then
+          local j = #e.xk + 1
+          e.xk[j], e.xv[j], e.xf[j] = ki, xi or x, xi ~= nil
+        elseif xi then
+          local j = #e.rk + 1
+          e.rk[j], e.rv[j] = k, xi
+        else
+          local j = #e.pk + 1
+          e.pk[j], e.pv[j] = k, x
+        end
+      end
+      ents[i] = e
+    end
+    return i
+  end
+  num(root)
+  local secret = {}                    -- the hidden and owner-only piles
+  for i = 1, n do
+    if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
+  end
+  plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
+  PLANS[root] = plan
+  return plan
+end
+
+-- A copy of the saved state `root` by its plan. Returns the copy of root
+-- and the list of the copies (by the originals' numbers, plan.index).
+local function copy_planned(root)
+  local plan = plan_of(root)
+  local objs, kinds, order, ents = plan.objs, plan.kinds, plan.order, plan.ents
+  local made = {}
+  for i = 1, plan.n do
+    local kind = kinds[i]
+    if kind == TABLE then made[i] = {}
+    elseif kind == PILE then made[i] = pile_copy(objs[i])
+    elseif kind == COUNTER then made[i] = counter_copy(objs[i])
+    else made[i] = objs[i]:clone() end
+  end
+  for t = 1, #order do
+    local i = order[t]
+    local c, e = made[i], ents[i]
+    local pk, pv, rk, rv = e.pk, e.pv, e.rk, e.rv
+    for j = 1, #pk do c[pk[j]] = pv[j] end
+    for j = 1, #rk do c[rk[j]] = made[rv[j]] end
+    local xk = e.xk
+    if #xk > 0 then
+      local xv, xf = e.xv, e.xf
+      for j = 1, #xk do
+        local x = xv[j]
+        if xf[j] then x = made[x] end
+        c[made[xk[j]]] = x
+      end
+    end
+    if e.mt then setmetatable(c, e.mt) end
+  end
+  return made[1], made, plan
 end
 
 -- The rule set's fields of a context (its state), not copied.
@@ -506,16 +597,23 @@ local function register_copies(game, memo)
 end
 
 -- A copy of the game at the base's decision (the true game: not for bots).
--- Returns the copy and the map from the base's state to the copy's.
+-- Returns the copy and, when it was made from a saved state, the copies
+-- of that state's objects and their plan (plan.index: original -> number).
 function M.copy(base)
-  local game, memo
+  local game, made, plan
   local snap = base.snap
   if snap then
-    memo = {}
-    game = gamemod.restore(base.R, base.params, copy_value(snap.fields, memo), snap.turn,
+    local fields
+    fields, made, plan = copy_planned(snap.fields)
+    game = gamemod.restore(base.R, base.params, fields, snap.turn,
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
-    register_copies(game, memo)
+    local secret = plan.secret
+    if #secret > 0 then
+      -- the copies of the saved state's secret piles are the new game's own
+      local reg = registry_of(game)
+      for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
+    end
   else
     game = restart(base.R, base.params, nil, nil)
   end
@@ -529,7 +627,7 @@ function M.copy(base)
     game.rec = core.steps(64)
     game.origin = base
   end
-  return game, memo
+  return game, made, plan
 end
 
 -- A twin of the game at the base's decision for the fairness test: the
@@ -573,7 +671,6 @@ function M.twin(base, rng, swaps)
 end
 
 -- Deals the cards of `piles` again with `rng`, each pile keeping its count.
--- Returns the piles' new cards (lists, in the piles' order).
 local function redeal_pool(piles, rng)
   local pool, counts = {}, {}
   for i = 1, #piles do
@@ -588,51 +685,39 @@ local function redeal_pool(piles, rng)
     local j = rng:below(i) + 1
     pool[i], pool[j] = pool[j], pool[i]
   end
-  local at, dealt = 0, {}
+  local at = 0
   for i = 1, #piles do
-    local p, cards = piles[i], {}
-    for j = 1, counts[i] do at = at + 1; p:push(pool[at]); cards[j] = pool[at] end
-    dealt[i] = cards
+    local p = piles[i]
+    for _ = 1, counts[i] do at = at + 1; p:push(pool[at]) end
   end
-  return dealt
 end
 
 -- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
 -- cards never move between piles of different pools, so a bag of workers
 -- and a deck of cards stay what they are. Piles without a pool share one.
--- Returns each pile's new cards, by its place in `piles`.
 local function redeal(piles, rng)
-  local by, names, at = {}, {}, {}
+  local by, names = {}, {}
   for i = 1, #piles do
     local name = piles[i]:pool() or ""
-    if not by[name] then by[name] = {}; at[name] = {}; names[#names + 1] = name end
+    if not by[name] then by[name] = {}; names[#names + 1] = name end
     local list = by[name]
     list[#list + 1] = piles[i]
-    at[name][#list] = i
   end
   table.sort(names)
-  local dealt = {}
-  for i = 1, #names do
-    local got, where = redeal_pool(by[names[i]], rng), at[names[i]]
-    for j = 1, #got do dealt[where[j]] = got[j] end
-  end
-  return dealt
+  for i = 1, #names do redeal_pool(by[names[i]], rng) end
 end
 
--- The deal of an earlier sample of the same base with the same RNG, laid
--- out again: every copy of a base is the same game at the same decision,
--- so the same RNG deals it the same cards (greedy judges all the lines of
--- a decision on one deal). False when the piles' counts differ.
+-- The deal of an earlier sample of the same base with the same RNG (its
+-- piles as they were dealt), laid out again: every copy of a base is the
+-- same game at the same decision, so the same RNG deals it the same cards
+-- (greedy judges all the lines of a decision on one deal). False when the
+-- piles' counts differ.
 local function deal_again(piles, dealt)
   if #piles ~= #dealt then return false end
   for i = 1, #piles do
-    if piles[i]:count() ~= #dealt[i] then return false end
+    if piles[i]:count() ~= dealt[i]:count() then return false end
   end
-  for i = 1, #piles do
-    local p, cards = piles[i], dealt[i]
-    p:clear()
-    for j = 1, #cards do p:push(cards[j]) end
-  end
+  for i = 1, #piles do pile_copy(dealt[i], piles[i]) end
   return true
 end
 
@@ -652,16 +737,16 @@ end
 
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.
 function M.sample(base, rng)
-  local game, memo = M.copy(base)
+  local game, made, plan = M.copy(base)
   local seat = base.seat
   local piles
-  if memo then
+  if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
     -- more: then everything is looked for again
     piles = {}
-    local known = {}
+    local known, index = {}, plan.index
     for i, p in ipairs(base.unseen) do
-      local c = memo[p]
+      local c = made[index[p]]
       piles[i], known[c] = c, true
     end
     local reg, more = SECRET[game.rng], false
@@ -672,7 +757,7 @@ function M.sample(base, rng)
     end
     if more then
       -- a copy no longer in the game may go before the search
-      memo, known, piles = nil, nil, nil   -- luacheck: ignore 311
+      made, known, piles = nil, nil, nil   -- luacheck: ignore 311
       piles = secret_piles(game, seat)
     end
   else
@@ -683,7 +768,9 @@ function M.sample(base, rng)
   if last and last.from == from and deal_again(piles, last.dealt) then
     rng:set_state(last.rng_after)
   else
-    last = { from = from, dealt = redeal(piles, rng) }
+    redeal(piles, rng)
+    last = { from = from, dealt = {} }
+    for i = 1, #piles do last.dealt[i] = pile_copy(piles[i]) end
     last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
     last.rng_after = rng:state()
     base.last_deal = last
