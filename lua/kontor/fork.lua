@@ -195,13 +195,23 @@ local function key_less(a, b)
   return a < b
 end
 
+-- (Keys all numbers or all strings sort by table.sort's own `<`, in C:
+-- the same order as key_less, which compares them with `<` too.)
 local function sorted_keys(t)
-  local keys, other = {}, nil
+  local keys, n, other, kind, mixed = {}, 0, nil, nil, false
   for k in next, t do
-    if KEY_RANK[type(k)] then keys[#keys + 1] = k
-    else other = other or {}; other[#other + 1] = k end
+    local tk = type(k)
+    if KEY_RANK[tk] then
+      n = n + 1
+      keys[n] = k
+      if kind == nil then kind = tk elseif tk ~= kind then mixed = true end
+    else
+      other = other or {}; other[#other + 1] = k
+    end
   end
-  table.sort(keys, key_less)
+  if n > 1 then
+    if mixed or kind == "boolean" then table.sort(keys, key_less) else table.sort(keys) end
+  end
   if other then for i = 1, #other do keys[#keys + 1] = other[i] end end
   return keys
 end
