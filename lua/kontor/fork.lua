@@ -370,8 +370,9 @@ local function resampled(R, ctx)
 end
 
 -- A game started from its origin: the parameters (a fresh start), or for a
--- copy the saved state it was restored from. hook as in game.start_hooked.
-local function restart(R, params, origin, hook)
+-- copy the saved state it was restored from. hook and at_start as in
+-- game.start_hooked.
+local function restart(R, params, origin, hook, at_start)
   if origin then
     local snap = origin.snap
     local game = gamemod.restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
@@ -380,7 +381,7 @@ local function restart(R, params, origin, hook)
     return game
   end
   local game = gamemod.new_copy(R, params)
-  gamemod.start_hooked(game, hook)
+  gamemod.start_hooked(game, hook, at_start)
   return game
 end
 
@@ -565,7 +566,10 @@ function M.base(game, seat)
         rp.at = rp.done
       end
     end
-    rp.copy = restart(R, game.params, origin, hook)
+    -- the state when R.setup is done is saved too: R.play runs from its
+    -- start on it, as after any setup, so a decision before the first
+    -- turn begins is copied from it as well
+    rp.copy = restart(R, game.params, origin, hook, hook)
   end
   local copy, ds, di = rp.copy, rp.seats, rp.idx
   for i = rp.done + 1, #all_seat do
