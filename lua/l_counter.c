@@ -227,8 +227,26 @@ static const luaL_Reg counter_meta[] = {
     {NULL, NULL}
 };
 
+/* core.counter_copy(c): a new counter with c's values and range (the
+ * engine's copies of a game for search, lua/kontor/fork.lua). Not in a
+ * rule script's kontor table. */
+static int l_copy(lua_State *L)
+{
+    kn_counter *src = check_counter(L, 1);
+    kn_counter *c = (kn_counter *)kn_newudata(L, sizeof(kn_counter), 0, &counter_tag);
+    kn_counter_init(c, 0, INT64_MIN, INT64_MAX, 0);   /* safe for __gc */
+    luaL_setmetatable(L, KONTOR_COUNTER);
+    int rc = kn_counter_init(c, src->n, src->min, src->max, src->min);
+    if (rc < 0)
+        return luaL_error(L, "%s", kn_strerror(rc));
+    if (src->n > 0)
+        memcpy(c->v, src->v, (size_t)src->n * sizeof *src->v);
+    return 1;
+}
+
 static const luaL_Reg counter_funcs[] = {
     {"counter", l_new},
+    {"counter_copy", l_copy},
     {NULL, NULL}
 };
 

@@ -386,8 +386,34 @@ static const luaL_Reg pile_meta[] = {
     {NULL, NULL}
 };
 
+/* core.pile_copy(p [, into]): a new pile with p's cards, visibility,
+ * owner and pool; or, with `into`, into's cards replaced by p's. The
+ * engine's copies of a game for search (lua/kontor/fork.lua): a whole
+ * pile in one call. Not in a rule script's kontor table. */
+static int l_copy(lua_State *L)
+{
+    kn_pile *src = check_pile(L, 1);
+    if (!lua_isnoneornil(L, 2)) {
+        kn_pile *dst = check_pile(L, 2);
+        kn_vis vis = dst->vis;
+        int owner = dst->owner;
+        check_rc(L, kn_pile_copy(dst, src));
+        dst->vis = vis;
+        dst->owner = owner;
+        return 0;
+    }
+    kn_pile *p = (kn_pile *)kn_newudata(L, sizeof(kn_pile), 1, &pile_tag);
+    kn_pile_init(p, src->vis, src->owner);
+    lua_getiuservalue(L, 1, 1);
+    lua_setiuservalue(L, -2, 1);
+    luaL_setmetatable(L, KONTOR_PILE);
+    check_rc(L, kn_pile_copy(p, src));
+    return 1;
+}
+
 static const luaL_Reg pile_funcs[] = {
     {"pile", l_new},
+    {"pile_copy", l_copy},
     {NULL, NULL}
 };
 

@@ -23,7 +23,7 @@ local dgetmetatable = debug.getmetatable
 local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
-local new_pile, new_counter = core.pile, core.counter
+local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 local Ctx = gamemod.Ctx
 local format = string.format
 -- The secret piles each game's rule script made, by the game's RNG
@@ -67,13 +67,9 @@ local function copy_value(v, memo)
     if c then return c end
     local mt = dgetmetatable(v)
     if mt == PILE_MT then
-      c = new_pile { vis = v:vis(), owner = v:owner(), pool = v:pool() }
-      local cards = v:cards()
-      for i = 1, #cards do c:push(cards[i]) end
+      c = pile_copy(v)
     elseif mt == COUNTER_MT then
-      local n = v:count()
-      c = new_counter { n = n, min = v:min(), max = v:max() }
-      for i = 1, n do c:set(i, v:get(i)) end
+      c = counter_copy(v)
     elseif mt == RNG_MT then
       c = v:clone()
     else
@@ -83,6 +79,101 @@ local function copy_value(v, memo)
     return c
   end
   return v
+end
+
+-- A saved state is copied for every copy of a game made from it, so it is
+-- read once into a plan: its objects in a list (the tables, piles,
+-- counters and RNGs copy_value would copy, each once), each table's
+-- entries split into plain ones and those that refer to another object by
+-- its number. A copy then makes the objects and fills the tables from the
+-- lists, with no type tests, no memo and no recursion: the same copy as
+-- copy_value's. A saved state is never changed, so its plan is kept while
+-- it lives.
+local TABLE, PILE, COUNTER, RNG = 1, 2, 3, 4
+local PLANS = setmetatable({}, { __mode = "k" })
+
+local function plan_of(root)
+  local plan = PLANS[root]
+  if plan then return plan end
+  local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
+  local n = 0
+  local function num(v)
+    local i = index[v]
+    if i then return i end
+    local tv, kind = type(v), nil
+    if tv == "table" then
+      kind = TABLE
+    elseif tv == "userdata" then
+      local mt = dgetmetatable(v)
+      kind = (mt == PILE_MT and PILE) or (mt == COUNTER_MT and COUNTER) or (mt == RNG_MT and RNG) or nil
+    end
+    if not kind then return nil end
+    n = n + 1
+    i = n
+    index[v], objs[i], kinds[i] = i, v, kind
+    if kind == TABLE then
+      -- plain key and value; plain key, an object's value; the rest
+      local e = { pk = {}, pv = {}, rk = {}, rv = {}, xk = {}, xv = {}, xf = {}, mt = dgetmetatable(v) }
+      order[#order + 1] = i
+      for k, x in next, v do
+        local ki = type(k) == "table" and num(k) or nil
+        local xi = num(x)
+        if ki then
+          local j = #e.xk + 1
+          e.xk[j], e.xv[j], e.xf[j] = ki, xi or x, xi ~= nil
+        elseif xi then
+          local j = #e.rk + 1
+          e.rk[j], e.rv[j] = k, xi
+        else
+          local j = #e.pk + 1
+          e.pk[j], e.pv[j] = k, x
+        end
+      end
+      ents[i] = e
+    end
+    return i
+  end
+  num(root)
+  local secret = {}                    -- the hidden and owner-only piles
+  for i = 1, n do
+    if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
+  end
+  plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
+  PLANS[root] = plan
+  return plan
+end
+
+-- A copy of the saved state `root` by its plan. Returns the copy of root
+-- and the list of the copies (by the originals' numbers, plan.index).
+local function copy_planned(root)
+  local plan = plan_of(root)
+  local objs, kinds, order, ents = plan.objs, plan.kinds, plan.order, plan.ents
+  local made = {}
+  for i = 1, plan.n do
+    local kind = kinds[i]
+    if kind == TABLE then made[i] = {}
+    elseif kind == PILE then made[i] = pile_copy(objs[i])
+    elseif kind == COUNTER then made[i] = counter_copy(objs[i])
+    else made[i] = objs[i]:clone() end
+  end
+  for t = 1, #order do
+    local i = order[t]
+    local c, e = made[i], ents[i]
+    local pk, pv, rk, rv = e.pk, e.pv, e.rk, e.rv
+    for j = 1, #pk do c[pk[j]] = pv[j] end
+    for j = 1, #rk do c[rk[j]] = made[rv[j]] end
+    local xk = e.xk
+    if #xk > 0 then
+      local xv, xf = e.xv, e.xf
+      for j = 1, #xk do
+        local x = xv[j]
+        if xf[j] then x = made[x] end
+        c[made[xk[j]]] = x
+      end
+    end
+    if e.mt then setmetatable(c, e.mt) end
+  end
+  return made[1], made, plan
 end
 
 -- The rule set's fields of a context (its state), not copied.
@@ -104,13 +195,23 @@ local function key_less(a, b)
   return a < b
 end
 
+-- (Keys all numbers or all strings sort by table.sort's own `<`, in C:
+-- the same order as key_less, which compares them with `<` too.)
 local function sorted_keys(t)
-  local keys, other = {}, nil
+  local keys, n, other, kind, mixed = {}, 0, nil, nil, false
   for k in next, t do
-    if KEY_RANK[type(k)] then keys[#keys + 1] = k
-    else other = other or {}; other[#other + 1] = k end
+    local tk = type(k)
+    if KEY_RANK[tk] then
+      n = n + 1
+      keys[n] = k
+      if kind == nil then kind = tk elseif tk ~= kind then mixed = true end
+    else
+      other = other or {}; other[#other + 1] = k
+    end
   end
-  table.sort(keys, key_less)
+  if n > 1 then
+    if mixed or kind == "boolean" then table.sort(keys, key_less) else table.sort(keys) end
+  end
   if other then for i = 1, #other do keys[#keys + 1] = other[i] end end
   return keys
 end
@@ -154,11 +255,44 @@ local function reach(roots, visit)
   for i = 1, #roots do walk(roots[i]) end
 end
 
+-- The same piles as reach, in no fixed order: for the checks, which only
+-- need to know which piles are reachable (no key sorted, nothing made).
+local function reach_any(roots, visit)
+  local seen = {}
+  local function walk(v)
+    local tv = type(v)
+    if tv == "userdata" then
+      if not seen[v] and dgetmetatable(v) == PILE_MT then
+        seen[v] = true
+        visit(v)
+      end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      for k, x in next, v do
+        local tk = type(k)
+        if tk == "table" or tk == "userdata" then walk(k) end
+        local tx = type(x)
+        if tx == "table" or tx == "userdata" then walk(x) end
+      end
+      local mt = dgetmetatable(v)
+      if type(mt) == "table" then walk(mt) end
+    end
+  end
+  for i = 1, #roots do walk(roots[i]) end
+end
+
 -- The piles of `fields` that `seat` cannot see, in a fixed order (sorted
--- keys, depth first), each once.
+-- keys, depth first), each once. A saved state is never changed, so its
+-- list is kept (per seat) while the state lives.
+local UNSEEN = setmetatable({}, { __mode = "k" })
 local function unseen_piles(fields, seat)
-  local out = {}
+  local by = UNSEEN[fields]
+  if not by then by = {}; UNSEEN[fields] = by end
+  local out = by[seat]
+  if out then return out end
+  out = {}
   reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end)
+  by[seat] = out
   return out
 end
 
@@ -236,8 +370,9 @@ local function resampled(R, ctx)
 end
 
 -- A game started from its origin: the parameters (a fresh start), or for a
--- copy the saved state it was restored from. hook as in game.start_hooked.
-local function restart(R, params, origin, hook)
+-- copy the saved state it was restored from. hook and at_start as in
+-- game.start_hooked.
+local function restart(R, params, origin, hook, at_start)
   if origin then
     local snap = origin.snap
     local game = gamemod.restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
@@ -246,7 +381,7 @@ local function restart(R, params, origin, hook)
     return game
   end
   local game = gamemod.new_copy(R, params)
-  gamemod.start_hooked(game, hook)
+  gamemod.start_hooked(game, hook, at_start)
   return game
 end
 
@@ -258,7 +393,8 @@ end
 -- made (sandbox.secret_piles) that none of that reaches, or a reachable
 -- hidden pile made as the script loaded (shared by every game), is an
 -- error that names it.
-local function secret_piles(game, seat)
+local function secret_piles(game, seat, check_only)
+  local walk_all = check_only and reach_any or reach
   local R = game.R
   local out, reached = {}, {}
   local function visit(p)
@@ -274,7 +410,7 @@ local function secret_piles(game, seat)
     table.sort(m)
     return m
   end
-  reach({ rule_fields(game.ctx) }, visit)
+  walk_all({ rule_fields(game.ctx) }, visit)
   local m = missing()
   if #m > 0 then
     -- not all in g: the rule script's frames, then piles no longer used go
@@ -286,10 +422,11 @@ local function secret_piles(game, seat)
         if e then stack_values(e.co, roots) end
       end
     end
-    reach(roots, visit)
+    walk_all(roots, visit)
     m = missing()
     if #m > 0 then collectgarbage("collect"); m = missing() end
   end
+  if #m > 0 and check_only then return secret_piles(game, seat) end   -- the message, as always
   if #m > 0 then
     error(format("%s: the hidden pile made at %s is kept where the engine cannot deal it again "
       .. "for a bot (not in g's fields or R.play's locals); keep hidden cards where g reaches them",
@@ -297,6 +434,7 @@ local function secret_piles(game, seat)
   end
   for i = 1, #out do
     local where = LOADED[out[i]]
+    if where and check_only then return secret_piles(game, seat) end  -- the first in order
     if where then
       error(format("%s: the hidden pile made at %s (%s) was made as the rule script loaded: "
         .. "every game shares it, and a bot's imagined deal would change them all; make hidden "
@@ -316,14 +454,20 @@ local function plain_secrets(game, seat)
   local fields = rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
-  reach({ fields }, function(p)
+  local text_of = {}                   -- card -> its text (false: none), asked once a card
+  reach_any({ fields }, function(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
         local c = cards[i]
         if card_text then
-          local ok, t = csb.call(card_text, game.ctx, c)
-          if ok and type(t) == "string" then c = t end
+          local t = text_of[c]
+          if t == nil then
+            local ok, x = csb.call(card_text, game.ctx, c)
+            t = ok and type(x) == "string" and x
+            text_of[c] = t
+          end
+          if t then c = t end
         end
         if type(c) == "string" then unseen[c] = true; any = true end
       end
@@ -331,7 +475,27 @@ local function plain_secrets(game, seat)
   end)
   if not any then return end
   local shown
-  local seen = {}
+  -- first whether any such text is kept and not shown (no paths made);
+  -- only then the walk in order that names the first
+  local seen, found = {}, false
+  local function look(v)
+    local tv = type(v)
+    if tv == "string" then
+      if unseen[v] then
+        if shown == nil then shown = core.json.encode(game:view(seat)) end
+        if not shown:find(format("%q", v), 1, true) then found = true end
+      end
+    elseif tv == "table" and not seen[v] then
+      seen[v] = true
+      for _, x in next, v do
+        if found then return end
+        look(x)
+      end
+    end
+  end
+  for _, v in next, fields do look(v) end
+  if not found then return end
+  seen = {}
   local function walk(v, path)
     local tv = type(v)
     if tv == "string" then
@@ -402,7 +566,10 @@ function M.base(game, seat)
         rp.at = rp.done
       end
     end
-    rp.copy = restart(R, game.params, origin, hook)
+    -- the state when R.setup is done is saved too: R.play runs from its
+    -- start on it, as after any setup, so a decision before the first
+    -- turn begins is copied from it as well
+    rp.copy = restart(R, game.params, origin, hook, hook)
   end
   local copy, ds, di = rp.copy, rp.seats, rp.idx
   for i = rp.done + 1, #all_seat do
@@ -422,7 +589,7 @@ function M.base(game, seat)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  secret_piles(game, seat)
+  secret_piles(game, seat, true)
   plain_secrets(rp.copy, seat)
   local ss, si = {}, {}
   for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
@@ -444,16 +611,23 @@ local function register_copies(game, memo)
 end
 
 -- A copy of the game at the base's decision (the true game: not for bots).
--- Returns the copy and the map from the base's state to the copy's.
+-- Returns the copy and, when it was made from a saved state, the copies
+-- of that state's objects and their plan (plan.index: original -> number).
 function M.copy(base)
-  local game, memo
+  local game, made, plan
   local snap = base.snap
   if snap then
-    memo = {}
-    game = gamemod.restore(base.R, base.params, copy_value(snap.fields, memo), snap.turn,
+    local fields
+    fields, made, plan = copy_planned(snap.fields)
+    game = gamemod.restore(base.R, base.params, fields, snap.turn,
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
-    register_copies(game, memo)
+    local secret = plan.secret
+    if #secret > 0 then
+      -- the copies of the saved state's secret piles are the new game's own
+      local reg = registry_of(game)
+      for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
+    end
   else
     game = restart(base.R, base.params, nil, nil)
   end
@@ -467,7 +641,7 @@ function M.copy(base)
     game.rec = core.steps(64)
     game.origin = base
   end
-  return game, memo
+  return game, made, plan
 end
 
 -- A twin of the game at the base's decision for the fairness test: the
@@ -547,6 +721,20 @@ local function redeal(piles, rng)
   for i = 1, #names do redeal_pool(by[names[i]], rng) end
 end
 
+-- The deal of an earlier sample of the same base with the same RNG (its
+-- piles as they were dealt), laid out again: every copy of a base is the
+-- same game at the same decision, so the same RNG deals it the same cards
+-- (greedy judges all the lines of a decision on one deal). False when the
+-- piles' counts differ.
+local function deal_again(piles, dealt)
+  if #piles ~= #dealt then return false end
+  for i = 1, #piles do
+    if piles[i]:count() ~= dealt[i]:count() then return false end
+  end
+  for i = 1, #piles do pile_copy(dealt[i], piles[i]) end
+  return true
+end
+
 -- The parameters of a sample: a copy of the game's, without its seed
 -- (which would deal the true cards again).
 local function imagined_params(params)
@@ -563,16 +751,16 @@ end
 
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.
 function M.sample(base, rng)
-  local game, memo = M.copy(base)
+  local game, made, plan = M.copy(base)
   local seat = base.seat
   local piles
-  if memo then
+  if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
     -- more: then everything is looked for again
     piles = {}
-    local known = {}
+    local known, index = {}, plan.index
     for i, p in ipairs(base.unseen) do
-      local c = memo[p]
+      local c = made[index[p]]
       piles[i], known[c] = c, true
     end
     local reg, more = SECRET[game.rng], false
@@ -583,15 +771,26 @@ function M.sample(base, rng)
     end
     if more then
       -- a copy no longer in the game may go before the search
-      memo, known, piles = nil, nil, nil   -- luacheck: ignore 311
+      made, known, piles = nil, nil, nil   -- luacheck: ignore 311
       piles = secret_piles(game, seat)
     end
   else
     piles = secret_piles(game, seat)
   end
-  redeal(piles, rng)
+  -- the last deal of this base is kept: the same RNG deals it again
+  local from, last = rng:state(), base.last_deal
+  if last and last.from == from and deal_again(piles, last.dealt) then
+    rng:set_state(last.rng_after)
+  else
+    redeal(piles, rng)
+    last = { from = from, dealt = {} }
+    for i = 1, #piles do last.dealt[i] = pile_copy(piles[i]) end
+    last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
+    last.rng_after = rng:state()
+    base.last_deal = last
+  end
   resampled(base.R, game.ctx)
-  game.ctx.rng:set_state(core.rng(rng:int(1, 0x3fffffffffffffff)):state())
+  game.ctx.rng:set_state(last.game_rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil

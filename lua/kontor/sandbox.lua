@@ -59,17 +59,23 @@ local function key_less(a, b)
   return a < b
 end
 
+-- (Keys all numbers or all strings sort by sort's own `<`, in C: the
+-- same order as key_less, which compares them with `<` too.)
 local function sorted_keys(t, fname)
-  local keys, n = {}, 0
+  local keys, n, kind, mixed = {}, 0, nil, false
   for k in raw_next, t do
-    if not KEY_RANK[type(k)] then
+    local tk = type(k)
+    if not KEY_RANK[tk] then
       error(string.format("%s: a %s key has no fixed order (keys must be booleans, numbers or strings)",
-        fname, type(k)), 3)
+        fname, tk), 3)
     end
     n = n + 1
     keys[n] = k
+    if kind == nil then kind = tk elseif tk ~= kind then mixed = true end
   end
-  sort(keys, key_less)
+  if n > 1 then
+    if mixed or kind == "boolean" then sort(keys, key_less) else sort(keys) end
+  end
   return keys, n
 end
 

@@ -145,21 +145,23 @@ local function estimator(R)
   if e then return e end
   local f = rawget(R, "estimate") and R.estimate or R.score
   local what = (f == nil and "R.scores") or (f == R.score and "R.score") or "R.estimate"
-  local out, first, last = {}, 1, 0
+  local out, first, last, skip = {}, 1, 0, nil
   local run
   if f then
-    run = function(ctx) for s = first, last do out[s] = f(ctx, s) end end
+    run = function(ctx) for s = first, last do if s ~= skip then out[s] = f(ctx, s) end end end
   else
     run = function(ctx)
       local sc = R.scores(ctx)
-      for s = first, last do out[s] = sc[s] end
+      for s = first, last do if s ~= skip then out[s] = sc[s] end end
     end
   end
-  -- every seat's estimate, or (only = seat) that seat's
-  e = function(game, only)
-    first, last = only or 1, only or game.players
+  -- every seat's estimate, or (only = seat) that seat's; `known` = seat
+  -- `known_v`: that seat's, already asked for in this position
+  e = function(game, only, known, known_v)
+    first, last, skip = only or 1, only or game.players, known
     local ok, err = csb.call(run, game.ctx)
     if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
+    if known then out[known] = known_v end
     local r = {}
     for s = first, last do
       local v = out[s]
@@ -174,14 +176,14 @@ local function estimator(R)
   return e
 end
 
-local function estimates(game, only)
+local function estimates(game, only, known, known_v)
   if game.kind == "over" then
     local res, out = game:result(), {}
     for s = 1, game.players do out[s] = res.scores[s] or 0 end
     for _, w in ipairs(res.winners) do out[w] = out[w] + 1000 end
     return out
   end
-  return estimator(game.R)(game, only)
+  return estimator(game.R)(game, only, known, known_v)
 end
 M.estimates = function(g, only) return estimates(g, only) end
 
@@ -253,23 +255,56 @@ function Greedy:decide(view)
   -- the seat's own estimate has not changed, and it decides again in the
   -- same turn) options drawn among those its lines have not taken yet.
   -- One copy of the game walks the whole line. Returns its value (the
-  -- lead where it ends, averaged over the deals), texts, the decisions'
-  -- keys along it, and whether it took an option not taken before.
+  -- lead where it ends, averaged over the deals), texts, the positions
+  -- along it, and whether it took an option not taken before.
+  -- Every line starts from the same deal, so the position a line reaches
+  -- is a function of its texts: what a position showed (the seat's
+  -- options there, or the line's value where it ends) is kept by texts
+  -- (`at`), and a line makes its copy only when it reaches a position not
+  -- seen yet (the deal, then the line's steps so far).
+  local at = {}
   local function line(k)
-    local g = view.sample(core.rng(seeds[1]))
-    if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
-    local texts, keys, key, new = { opts[k] }, {}, opts[k], false
-    fork.step(g, seat, k)
-    while true do
-      local s = next_decider(g, seat)
-      if s ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
-          or math.abs(estimates(g, seat)[seat] - v0) > 1e-9 then
-        local v = lead(estimates(g), seat)          -- chance and unseen cards: averaged
-        for i = 2, #seeds do v = v + again(i, texts) end
-        return v / #seeds, texts, keys, new
+    local texts, steps, key, new = { opts[k] }, {}, opts[k], false
+    local path, g, gs = {}, nil, nil        -- option numbers taken; the copy, who decides in it
+    local function make_copy()
+      g = view.sample(core.rng(seeds[1]))
+      if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
+      for j = 1, #path do
+        fork.step(g, seat, path[j])
+        gs = next_decider(g, seat)
       end
-      local t = g:options(seat)
-      local ks = self:allowed(g.dname, t)
+    end
+    local function take(x)
+      path[#path + 1] = x
+      if g then
+        fork.step(g, seat, x)
+        gs = next_decider(g, seat)
+      end
+    end
+    if v0 == nil then make_copy() end
+    take(k)
+    while true do
+      local pos = at[key]
+      if not pos then
+        if not g then make_copy() end
+        local own                                 -- the seat's estimate here, when asked
+        local ends = gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
+        if not ends then
+          own = estimates(g, seat)[seat]
+          ends = math.abs(own - v0) > 1e-9
+        end
+        if ends then
+          local v = lead(estimates(g, nil, own and seat, own), seat)   -- chance and unseen cards: averaged
+          for i = 2, #seeds do v = v + again(i, texts) end
+          pos = { value = v / #seeds }
+        else
+          local t = g:options(seat)
+          pos = { t = t, ks = self:allowed(g.dname, t), dname = g.dname }
+        end
+        at[key] = pos
+      end
+      if pos.value then return pos.value, texts, steps, new end
+      local t, ks = pos.t, pos.ks
       local seen = tried[key]
       if not seen then seen = {}; tried[key] = seen end
       local fresh = {}
@@ -278,25 +313,25 @@ function Greedy:decide(view)
       new = new or #fresh > 0
       local x = pool[rng:below(#pool) + 1]
       seen[t[x]] = true
-      keys[#keys + 1] = decision_key(g.dname, t)
+      steps[#steps + 1] = pos
       texts[#texts + 1] = t[x]
       key = key .. "\0" .. t[x]
-      fork.step(g, seat, x)
+      take(x)
     end
   end
   -- every option once; then more lines for those whose move stayed open
   local best_of, open = {}, {}
   for _, k in ipairs(allowed) do
-    local v, texts, keys = line(k)
-    best_of[k] = { value = v, texts = texts, keys = keys }
+    local v, texts, steps = line(k)
+    best_of[k] = { value = v, texts = texts, steps = steps }
     if #texts > 1 then open[#open + 1] = k end
   end
   local extra, i = o.budget, 0
   while extra > 0 and #open > 0 do
     i = i % #open + 1
     local k = open[i]
-    local v, texts, keys, new = line(k)
-    if v > best_of[k].value then best_of[k] = { value = v, texts = texts, keys = keys } end
+    local v, texts, steps, new = line(k)
+    if v > best_of[k].value then best_of[k] = { value = v, texts = texts, steps = steps } end
     extra = extra - 1
     if not new then table.remove(open, i); i = i - 1 end   -- its lines are all taken
   end
@@ -313,8 +348,12 @@ function Greedy:decide(view)
   -- the plan: the rest of the best line
   local b = best_of[pick]
   if #b.texts > 1 then
-    local rest = { at = 1, value = b.value, keys = b.keys }
-    for j = 2, #b.texts do rest[j - 1] = b.texts[j] end
+    local rest = { at = 1, value = b.value, keys = {} }
+    for j = 2, #b.texts do
+      rest[j - 1] = b.texts[j]
+      local pos = b.steps[j - 1]                -- the decision of that step, as the game names it
+      rest.keys[j - 1] = decision_key(pos.dname, pos.t)
+    end
     self.plan = rest
   end
   return pick

@@ -347,9 +347,15 @@ local function check_seat(game, seat, fname)
   end
 end
 
--- Starts `game` afresh with hook(ctx, seat) called before each turn begins.
-function M.start_hooked(game, hook)
-  start(game)
+-- Starts `game` afresh with hook(ctx, seat) called before each turn begins
+-- (after the first decision). at_start(ctx), if given, runs once R.setup
+-- is done, before R.play starts.
+function M.start_hooked(game, hook, at_start)
+  start(game, at_start ~= nil)
+  if at_start then
+    at_start(game.ctx)
+    run_to_decision(game)
+  end
   context.set_turn_hook(game.ctx, hook)
 end
 
