@@ -18,7 +18,9 @@
 local core = require "kontor.core"
 local dump = require "kontor.dump"
 local gamemod = require "kontor.game"
-local bots = require "kontor.bots"
+-- the bots (and the copies they search) load when a bot is first asked for:
+-- the first prompt does not wait for them
+local bots = setmetatable({}, { __index = function(_, k) return require("kontor.bots")[k] end })
 local describe_mod = require "kontor.describe"
 local seatmod = require "kontor.seat"
 local ktext = require "kontor.text"

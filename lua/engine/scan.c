@@ -46,17 +46,25 @@ static int is_name_char(int c) {
     return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-static int word_is(const char *w, size_t n, const char *kw) {
-    return strlen(kw) == n && memcmp(w, kw, n) == 0;
+static int word_is_n(const char *w, size_t n, const char *kw, size_t kn) {
+    return n == kn && memcmp(w, kw, n) == 0;
 }
 
+/* A word against a string literal: its length is known at compile time
+ * (the scanner meets tens of thousands of words in a rule set). */
+#define word_is(w, n, lit) word_is_n((w), (n), "" lit, sizeof(lit) - 1)
+
 static int is_keyword(const char *w, size_t n) {
-    static const char *const kws[] = {
-        "and", "break", "do", "else", "elseif", "end", "for", "function",
-        "goto", "if", "in", "local", "not", "or", "repeat", "return", "then",
-        "until", "while", NULL };
-    for (int i = 0; kws[i]; i++)
-        if (word_is(w, n, kws[i])) return 1;
+#define KW(s) { s, sizeof(s) - 1 }
+    static const struct { const char *s; size_t n; } kws[] = {
+        KW("and"), KW("break"), KW("do"), KW("else"), KW("elseif"), KW("end"),
+        KW("for"), KW("function"), KW("goto"), KW("if"), KW("in"), KW("local"),
+        KW("not"), KW("or"), KW("repeat"), KW("return"), KW("then"),
+        KW("until"), KW("while") };
+#undef KW
+    if (n < 2 || n > 8) return 0;
+    for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
+        if (kws[i].n == n && kws[i].s[0] == w[0] && memcmp(w, kws[i].s, n) == 0) return 1;
     return 0;
 }
 

@@ -18,7 +18,6 @@
 --
 -- seat.referee(game) is the all-seeing view, for the REPL and tests only.
 
-local fork = require "kontor.fork"
 local csb = require("kontor.core").sandbox
 
 local format = string.format
@@ -267,10 +266,10 @@ function METHODS.sample(v, game, seat, rng)
   local c = BASE[v]
   local ctx, n = game.ctx, game:step_count()
   if not (c and c.ctx == ctx and c.n == n) then
-    c = { ctx = ctx, n = n, base = fork.base(game, seat) }
+    c = { ctx = ctx, n = n, base = require("kontor.fork").base(game, seat) }
     BASE[v] = c
   end
-  return fork.sample(c.base, rng)
+  return require("kontor.fork").sample(c.base, rng)
 end
 
 -- What an option costs and does, when the rule set says
