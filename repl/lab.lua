@@ -195,13 +195,14 @@ local DROP = { ["--jobs"] = 1, ["--shard"] = 1, ["--range"] = 1, ["--report"] = 
   ["--games-out"] = 1, ["--until-width"] = 1, ["--json"] = 0, ["--svg"] = 1, ["--seed"] = 1 }
 -- (the seed is given as the number the parent uses: `--seed random` draws
 -- it once)
-local function child_args(args, first, seed)
-  local t = { program(args), args[1] }
+-- t with args[first..] appended, less each flag of `drop` (flag -> how
+-- many values follow it; a --flag=value form takes its value with it).
+local function append_without(t, args, first, drop)
   local i = first
   while i <= #args do
     local a = args[i]
     local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
-    local d = DROP[flag or a]
+    local d = drop[flag or a]
     if d then
       if not inline then i = i + d end
     else
@@ -209,6 +210,11 @@ local function child_args(args, first, seed)
     end
     i = i + 1
   end
+  return t
+end
+
+local function child_args(args, first, seed)
+  local t = append_without({ program(args), args[1] }, args, first, DROP)
   t[#t + 1] = "--seed"
   t[#t + 1] = tostring(seed)
   t[#t + 1] = "--jobs"
@@ -442,20 +448,8 @@ local DISCOVER = 20
 
 -- The arguments of a child job: the parent's setup, its seed and kinds.
 local function worth_child(args, seed, kinds, lo, hi)
-  local t = { program(args), "worth" }
-  local drop = { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1 }
-  local i = 2
-  while i <= #args do
-    local a = args[i]
-    local flag, inline = a:match("^(%-%-[%w%-]+)=(.*)$")
-    local d = drop[flag or a]
-    if d then
-      if not inline then i = i + d end
-    else
-      t[#t + 1] = a
-    end
-    i = i + 1
-  end
+  local t = append_without({ program(args), "worth" }, args, 2,
+    { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1 })
   for _, x in ipairs { "--seed", tostring(seed), "--kinds", table.concat(kinds, ";"), "--range",
                        lo .. "-" .. hi, "--jobs", "1", "--part" } do t[#t + 1] = x end
   local q = {}

@@ -544,17 +544,20 @@ function M.games_keeper(kind, nsides)
   return k
 end
 
+-- Reads the open file f to its end into put(chunk), 64 KiB at a time.
+local function copy_chunks(f, put)
+  while true do
+    local chunk = f:read(65536)
+    if not chunk then return end
+    put(chunk)
+  end
+end
+
 -- Streams the file at `src` into put(chunk) and removes it.
 local function pour(src, put)
   local f, err = io.open(src, "rb")
   if not f then error(err, 0) end
-  local ok, e = pcall(function()
-    while true do
-      local chunk = f:read(65536)
-      if not chunk then break end
-      put(chunk)
-    end
-  end)
+  local ok, e = pcall(copy_chunks, f, put)
   f:close()
   os.remove(src)
   if not ok then error(e, 0) end
@@ -576,13 +579,7 @@ local function scratch()
     local ok, e = f:flush()
     if not ok then f:close(); error("a scratch file: write failed: " .. tostring(e), 0) end
     f:seek("set", 0)
-    local pok, perr = pcall(function()
-      while true do
-        local chunk = f:read(65536)
-        if not chunk then break end
-        put(chunk)
-      end
-    end)
+    local pok, perr = pcall(copy_chunks, f, put)
     f:close()
     if not pok then error(perr, 0) end
   end
