@@ -230,8 +230,10 @@ end
 
 -- Calls visit(pile) for every pile reachable from the values of `roots`
 -- (tables through their keys, values and metatables, at any depth), each
--- once, in a fixed order.
-local function reach(roots, visit)
+-- once. `ordered`: in a fixed order (keys sorted, depth first), for the
+-- deal; else in no fixed order, for the checks, which only need to know
+-- which piles are reachable (no key sorted, nothing made).
+local function reach(roots, visit, ordered)
   local seen = {}
   local function walk(v)
     local tv = type(v)
@@ -242,37 +244,19 @@ local function reach(roots, visit)
       end
     elseif tv == "table" and not seen[v] then
       seen[v] = true
-      local keys = sorted_keys(v)
-      for i = 1, #keys do
-        local k = keys[i]
-        if not KEY_RANK[type(k)] then walk(k) end
-        walk(rawget(v, k))
-      end
-      local mt = dgetmetatable(v)
-      if type(mt) == "table" then walk(mt) end
-    end
-  end
-  for i = 1, #roots do walk(roots[i]) end
-end
-
--- The same piles as reach, in no fixed order: for the checks, which only
--- need to know which piles are reachable (no key sorted, nothing made).
-local function reach_any(roots, visit)
-  local seen = {}
-  local function walk(v)
-    local tv = type(v)
-    if tv == "userdata" then
-      if not seen[v] and dgetmetatable(v) == PILE_MT then
-        seen[v] = true
-        visit(v)
-      end
-    elseif tv == "table" and not seen[v] then
-      seen[v] = true
-      for k, x in next, v do
-        local tk = type(k)
-        if tk == "table" or tk == "userdata" then walk(k) end
-        local tx = type(x)
-        if tx == "table" or tx == "userdata" then walk(x) end
+      if ordered then
+        local keys = sorted_keys(v)
+        for i = 1, #keys do
+          local k = keys[i]
+          if not KEY_RANK[type(k)] then walk(k) end
+          walk(rawget(v, k))
+        end
+      else
+        for k, x in next, v do
+          local tk, tx = type(k), type(x)
+          if tk == "table" or tk == "userdata" then walk(k) end
+          if tx == "table" or tx == "userdata" then walk(x) end
+        end
       end
       local mt = dgetmetatable(v)
       if type(mt) == "table" then walk(mt) end
@@ -291,7 +275,7 @@ local function unseen_piles(fields, seat)
   local out = by[seat]
   if out then return out end
   out = {}
-  reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end)
+  reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end, true)
   by[seat] = out
   return out
 end
@@ -394,7 +378,6 @@ end
 -- hidden pile made as the script loaded (shared by every game), is an
 -- error that names it.
 local function secret_piles(game, seat, check_only)
-  local walk_all = check_only and reach_any or reach
   local R = game.R
   local out, reached = {}, {}
   local function visit(p)
@@ -410,7 +393,7 @@ local function secret_piles(game, seat, check_only)
     table.sort(m)
     return m
   end
-  walk_all({ rule_fields(game.ctx) }, visit)
+  reach({ rule_fields(game.ctx) }, visit, not check_only)
   local m = missing()
   if #m > 0 then
     -- not all in g: the rule script's frames, then piles no longer used go
@@ -422,7 +405,7 @@ local function secret_piles(game, seat, check_only)
         if e then stack_values(e.co, roots) end
       end
     end
-    walk_all(roots, visit)
+    reach(roots, visit, not check_only)
     m = missing()
     if #m > 0 then collectgarbage("collect"); m = missing() end
   end
@@ -455,7 +438,7 @@ local function plain_secrets(game, seat)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
   local text_of = {}                   -- card -> its text (false: none), asked once a card
-  reach_any({ fields }, function(p)
+  reach({ fields }, function(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
@@ -472,7 +455,7 @@ local function plain_secrets(game, seat)
         if type(c) == "string" then unseen[c] = true; any = true end
       end
     end
-  end)
+  end, false)
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
