@@ -126,10 +126,10 @@ describe("kontor --version, --help and --list", function()
     assert.truthy(out:find("usage: kontor", 1, true))
   end)
 
-  it("--list loads the rule finder only, and lists the same", function()
+  it("--list loads the rule finder only (and the error values it makes), and lists the same", function()
     local status, loaded, out = fresh_main { "--list" }
     assert.are.equal(0, status)
-    assert.are.equal("kontor.rules", loaded)
+    assert.are.equal("kontor.errors kontor.rules", loaded)
     local listed, code = run(BIN .. " --list")
     assert.are.equal(0, code)
     assert.are.equal(listed, out)

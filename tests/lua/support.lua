@@ -16,6 +16,63 @@ function M.binary()
   return "build/kontor"
 end
 
+-- The plain (not sanitized) build, for the command-line specs: $KONTOR_PLAIN
+-- or build/kontor.
+function M.plain_binary()
+  return os.getenv("KONTOR_PLAIN") or "build/kontor"
+end
+
+-- Runs a shell command with `stdin` (a text; without it, /dev/null) as its
+-- input. Returns its output, stderr after stdout as they came, and its
+-- exit status (128 + N for a signal N).
+function M.run(cmd, stdin)
+  local out = os.tmpname()
+  local inp = stdin and M.write(os.tmpname(), stdin)
+  local _, how, code = os.execute(string.format("%s >%s 2>&1 <%s", cmd, out, inp or "/dev/null"))
+  local text = M.read(out)
+  os.remove(out)
+  if inp then os.remove(inp) end
+  return text, (how == "exit" and code or 128 + code)
+end
+
+-- As run, stdout and stderr apart: out, err, status.
+function M.run_split(cmd, stdin)
+  local o, e = os.tmpname(), os.tmpname()
+  local inp = stdin and M.write(os.tmpname(), stdin)
+  local _, how, code = os.execute(string.format("%s >%s 2>%s <%s", cmd, o, e, inp or "/dev/null"))
+  local out, err = M.read(o), M.read(e)
+  os.remove(o); os.remove(e)
+  if inp then os.remove(inp) end
+  return out, err, (how == "exit" and code or 128 + code)
+end
+
+-- Whether s holds `needle` (plain text, no pattern).
+function M.has(s, needle) return s:find(needle, 1, true) ~= nil end
+
+-- The lines of s ("a\nb\n" -> "a", "b", "").
+function M.lines(s)
+  local t = {}
+  for l in s:gmatch("[^\n]*") do t[#t + 1] = l end
+  return t
+end
+
+-- A fresh empty folder (mode 700); the caller removes it.
+function M.tmpdir()
+  local name = os.tmpname()
+  os.remove(name)
+  assert(os.execute("mkdir -m 700 " .. M.sh_quote(name)))
+  return name
+end
+
+-- The files of folder `dir` whose name holds ".tmp." (temp files left).
+function M.temps(dir)
+  local out = {}
+  for _, f in ipairs(require("kontor").core.fs.list(dir) or {}) do
+    if f:find(".tmp.", 1, true) then out[#out + 1] = f end
+  end
+  return out
+end
+
 function M.write(path, text)
   local f = assert(io.open(path, "wb"))
   f:write(text)
@@ -35,11 +92,7 @@ end
 function M.scratch()
   local dir
   local function tmp(name)
-    if not dir then
-      dir = os.tmpname()
-      os.remove(dir)
-      assert(os.execute("mkdir -m 700 " .. M.sh_quote(dir)))
-    end
+    if not dir then dir = M.tmpdir() end
     return dir .. "/" .. name
   end
   local function cleanup()
