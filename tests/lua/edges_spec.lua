@@ -5,38 +5,18 @@
 
 local support = require "tests.lua.support"
 
-local BIN = kontor.core.fs.realpath(os.getenv("KONTOR_PLAIN") or "build/kontor")
+local BIN = kontor.core.fs.realpath(support.plain_binary())
 local q = support.sh_quote
 local tmp, cleanup = support.scratch()
 local fs = kontor.core.fs
 
--- Runs `cmd` through sh (stdin from a string): stdout, stderr, status.
-local function sh(cmd, stdin)
-  local o, e = os.tmpname(), os.tmpname()
-  local full = string.format("%s >%s 2>%s", cmd, o, e)
-  if stdin then
-    local inp = os.tmpname()
-    support.write(inp, stdin)
-    full = full .. " <" .. inp
-  end
-  local _, how, code = os.execute(full)
-  local out, err = support.read(o), support.read(e)
-  os.remove(o); os.remove(e)
-  return out, err, (how == "exit" and code or 128 + code)
-end
+local sh = support.run_split
 
 local function kontor_cmd(args, stdin, prefix)
   return sh((prefix or "") .. BIN .. " " .. args, stdin)
 end
 
--- The files of a folder whose name holds ".tmp." (temp files left).
-local function temps(dir)
-  local out = {}
-  for _, f in ipairs(fs.list(dir) or {}) do
-    if f:find(".tmp.", 1, true) then out[#out + 1] = f end
-  end
-  return out
-end
+local temps = support.temps
 
 -- A rule set whose every name is hostile: control sequences that would
 -- retitle the window (OSC 0), write the clipboard (OSC 52), clear the

@@ -10,16 +10,9 @@ local write = support.write
 local tmp, cleanup_tmp = support.scratch()
 local csb = kontor.core.sandbox
 
--- A rule set file of two players whose R.play runs `body`.
+-- A rule set for 1 or 2 players whose R.play runs `body`.
 local function rules_with(name, body, setup)
-  return write(tmp(name .. ".lua"), ([[
-local R = { name = "%s", players = { min = 1, max = 2 } }
-function R.setup(g) %s end
-function R.play(g)
-%s
-end
-function R.scores() return { 0, 0 } end
-return R]]):format(name, setup or "", body))
+  return support.rule_set(tmp(name .. ".lua"), name, body, setup, 1)
 end
 
 -- A variant of sea_merchants whose apply runs `body`.

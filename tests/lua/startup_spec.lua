@@ -8,12 +8,7 @@ local support = require "tests.lua.support"
 local BIN = support.binary()
 local q = support.sh_quote
 
-local function run(cmd)
-  local p = assert(io.popen(cmd .. " 2>&1"))
-  local out = p:read("a")
-  local ok, _, code = p:close()
-  return out, ok and 0 or code
-end
+local run = support.run
 
 local function line_of(path, pattern)
   local n = 0

@@ -64,11 +64,11 @@ function M.tmpdir()
   return name
 end
 
--- The files of folder `dir` whose name holds ".tmp." (temp files left).
+-- The temp files fs.write_atomic left in folder `dir`: ".NAME.tmp.PID.N".
 function M.temps(dir)
   local out = {}
-  for _, f in ipairs(require("kontor").core.fs.list(dir) or {}) do
-    if f:find(".tmp.", 1, true) then out[#out + 1] = f end
+  for _, f in ipairs(kontor.core.fs.list(dir) or {}) do
+    if f:find("%.tmp%.%d+%.%d+$") then out[#out + 1] = f end
   end
   return out
 end
@@ -100,6 +100,68 @@ function M.scratch()
     dir = nil
   end
   return tmp, cleanup
+end
+
+-- Terminal sessions (tests/repl/tmux.lua) for the tests of one describe
+-- block, each test with a fresh HOME and its sessions stopped after it
+-- (also when it failed). Call it in the block with busted's before_each
+-- and after_each; returns start(cmd, env, width, height) -> the session
+-- (env.HOME is the test's home unless given) and home() -> that folder.
+function M.terminals(before_each, after_each)
+  local tmux = dofile("tests/repl/tmux.lua")
+  local home, sessions = nil, {}
+  before_each(function() home = M.tmpdir() end)
+  after_each(function()
+    for _, t in ipairs(sessions) do t:stop() end
+    sessions = {}
+    os.execute("rm -rf " .. M.sh_quote(home))
+  end)
+  local function start(cmd, env, width, height)
+    env = env or {}
+    env.HOME = env.HOME or home
+    local t = tmux.start(cmd, env, width, height)
+    sessions[#sessions + 1] = t
+    return t
+  end
+  return start, function() return home end
+end
+
+-- A random policy for the bench's plain loops: n -> 1..n, from a
+-- kontor.rng seeded with `seed`.
+function M.random_of(seed)
+  local rng = kontor.rng(seed)
+  return function(n) return rng:below(n) + 1 end
+end
+
+-- Raises unless kontor's summary `k` (of `kgames` games) and a plain
+-- loop's `p` (of `pgames`) agree on mean turns and steps within 4
+-- standard errors, and the turns' tolerance is under 5% of the mean (one
+-- that could not tell a different game apart would prove nothing).
+-- Returns the tolerances of turns and steps.
+function M.same_game(k, p, kgames, pgames)
+  local se = math.sqrt(1 / kgames + 1 / pgames)
+  local turns_tol, steps_tol = 4 * p.sd_turns * se, 4 * p.sd_steps * se
+  assert(math.abs(k.mean_turns - p.mean_turns) <= turns_tol,
+    ("mean turns: kontor %.2f, plain %.2f, tolerance %.2f"):format(k.mean_turns, p.mean_turns, turns_tol))
+  assert(math.abs(k.mean_steps - p.mean_steps) <= steps_tol,
+    ("mean steps: kontor %.2f, plain %.2f, tolerance %.2f"):format(k.mean_steps, p.mean_steps, steps_tol))
+  assert(turns_tol < 0.05 * p.mean_turns, "the tolerance of turns is over 5% of the mean")
+  return turns_tol, steps_tol
+end
+
+-- Writes a small rule set to `path`: named `name`, for `min` (default 2)
+-- to 2 players, its R.setup running `setup` (Lua source, default none)
+-- and its R.play `play` (from line 4 of the file on), scores { 0, 0 }.
+-- Returns path.
+function M.rule_set(path, name, play, setup, min)
+  return M.write(path, ([[
+local R = { name = "%s", players = { min = %d, max = 2 } }
+function R.setup(g) %s end
+function R.play(g)
+%s
+end
+function R.scores() return { 0, 0 } end
+return R]]):format(name, min or 2, setup or "", play))
 end
 
 -- Raises unless fn() fails with `message` in its error.
