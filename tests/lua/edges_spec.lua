@@ -18,6 +18,22 @@ end
 
 local temps = support.temps
 
+-- A one-seat rule set `name` whose every move keeps 13 MB more: the game
+-- of the memory cap's tests.
+local function growing(name)
+  return ([[
+return { name = "%s", players = { min = 1, max = 2, default = 1 },
+  setup = function(g) g.keep = {} end,
+  scores = function(g) return { 0, 0 } end,
+  play = function(g)
+    for i = 1, 10 do
+      g:choose(1, "grow", { "grow", "stop" })
+      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
+    end
+  end }
+]]):format(name)
+end
+
 -- A rule set whose every name is hostile: control sequences that would
 -- retitle the window (OSC 0), write the clipboard (OSC 52), clear the
 -- screen and ring the bell.
@@ -379,17 +395,7 @@ return { name = "biglog", players = { min = 1, max = 2, default = 1 },
   end)
 
   it("undo near the memory cap fails whole: the game is as it was", function()
-    local f = support.write(tmp("big.lua"), [[
-return { name = "big", players = { min = 1, max = 2, default = 1 },
-  setup = function(g) g.keep = {} end,
-  scores = function(g) return { 0, 0 } end,
-  play = function(g)
-    for i = 1, 10 do
-      g:choose(1, "grow", { "grow", "stop" })
-      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
-    end
-  end }
-]])
+    local f = support.write(tmp("big.lua"), growing("big"))
     local out, err, code = kontor_cmd("--rules " .. q(f) .. " --seed 1",
       -- a cap of 64 MiB: three moves of 13 MB fit, and the two of the undo
       -- do not fit beside them (k holds them)
@@ -403,17 +409,7 @@ end)
 
 describe("Game:atomically (the REPL's and serve's undo)", function()
   it("a memory error half-way through an undo puts the game back as it was", function()
-    local f = support.write(tmp("grow.lua"), [[
-return { name = "grow", players = { min = 1, max = 2, default = 1 },
-  setup = function(g) g.keep = {} end,
-  scores = function(g) return { 0, 0 } end,
-  play = function(g)
-    for i = 1, 10 do
-      g:choose(1, "grow", { "grow", "stop" })
-      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
-    end
-  end }
-]])
+    local f = support.write(tmp("grow.lua"), growing("grow"))
     local sb = kontor.core.sandbox
     local old = sb.limits().memory
     sb.limits { memory = 64 * 1024 * 1024 }

@@ -89,11 +89,7 @@ local function new(R, c, seed)
   return kontor.new_game { rules = R, variants = c.variants, players = c.players, seed = seed }
 end
 
-local function decider(g)
-  local w = g:who()
-  if type(w) == "table" then return w[1] end
-  return w
-end
+local decider = support.decider
 
 local function enc(...)
   local t = table.pack(...)

@@ -164,6 +164,13 @@ function R.scores() return { 0, 0 } end
 return R]]):format(name, min or 2, setup or "", play))
 end
 
+-- The seat that decides now: g:who()'s, the first of several.
+function M.decider(g)
+  local w = g:who()
+  if type(w) == "table" then return w[1] end
+  return w
+end
+
 -- Raises unless fn() fails with `message` in its error.
 function M.fails(fn, message)
   local done, err = pcall(fn)
