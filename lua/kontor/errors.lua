@@ -79,10 +79,10 @@ function M.raise(kind, msg, fields, level)
 end
 
 -- Raises the error value e, its message led by the position `level`
--- names (as raise's).
+-- names (as raise's); Ctrl-C's as it is ("interrupted" happened nowhere).
 function M.throw(e, level)
   level = level or 1
-  if level > 0 then e.message = where(level) .. e.message end
+  if level > 0 and rawget(e, "kind") ~= "interrupt" then e.message = where(level) .. e.message end
   error(e, 0)
 end
 

@@ -189,6 +189,18 @@ describe("Ctrl-C raises an error of kind interrupt where the hook raises it", fu
     assert.are.equal("interrupted", require("kontor.text").error_line(got))
   end)
 
+  it("while a rule script loads: load_rules raises the same value, with no position", function()
+    local file = write(tmp("spin_top.lua"), "local n = 0; while n < 1e12 do n = n + 1 end\nreturn {}\n")
+    local e = errors.interrupt()
+    csb.catch_sigint(true, e)
+    ctrl_c_in(0.3)
+    local ok, got = pcall(kontor.load_rules, file)
+    csb.catch_sigint(false)
+    assert.is_false(ok)
+    assert.are.equal(e, got)
+    assert.are.equal("interrupted", got.message)
+  end)
+
   it("inside a rule script's step: the same value comes out, and the game is as it was", function()
     local file = rules_with("spin_on_b", [[
   while true do
