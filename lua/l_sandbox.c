@@ -142,10 +142,24 @@ static void limit_error(lua_State *L) {
     lua_error(L);
 }
 
+/* The registry key of what Ctrl-C raises: catch_sigint's second argument
+ * (the engine's error value of kind "interrupt"), or nil. */
+static const char interrupt_key = 'i';
+
+/* Whether the error object at the top of `co` is what Ctrl-C raised. */
+static int is_interrupt(lua_State *co) {
+    if (!lua_checkstack(co, 1)) return 0;
+    lua_rawgetp(co, LUA_REGISTRYINDEX, &interrupt_key);
+    int yes = !lua_isnil(co, -1) && lua_rawequal(co, -1, -2);
+    lua_pop(co, 1);
+    return yes;
+}
+
 static void sb_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     if (lim.interrupted) {
         lim.interrupted = 0;
+        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &interrupt_key) != LUA_TNIL) lua_error(L);
         luaL_error(L, "interrupted");
     }
     if (lim.armed && (lim.killed || lim.expired)) limit_error(L);
@@ -334,11 +348,17 @@ static int is_memory_error(lua_State *co, int status) {
 }
 
 /* Turns the error object at the top of `co` into the value returned to
- * the engine, pushed on L: the finish token as is; anything else as one
- * string with the script's file:line and a traceback of `co`. */
+ * the engine, pushed on L: the finish token and Ctrl-C's value as they
+ * are; anything else as one string with the script's file:line and a
+ * traceback of `co`. */
 static void push_error(lua_State *L, lua_State *co, int memory) {
     if (lim.finishing || lua_touserdata(co, -1) == &finish_token) {
         lua_pushlightuserdata(L, &finish_token);
+        return;
+    }
+    if (!memory && is_interrupt(co)) {
+        lua_pushvalue(co, -1);
+        lua_xmove(co, L, 1);
         return;
     }
     const char *msg;
@@ -715,10 +735,15 @@ static int sb_limits(lua_State *L) {
     return 1;
 }
 
-/* sandbox.catch_sigint(on): while on, Ctrl-C raises "interrupted" in
- * whatever Lua code runs (lua.c's approach: the handler only sets a flag). */
+/* sandbox.catch_sigint(on [, err]): while on, Ctrl-C raises err (the
+ * engine's error value of kind "interrupt"; without it, the message
+ * "interrupted") in whatever Lua code runs (lua.c's approach: the handler
+ * only sets a flag), and a rule script's call gives err back as it is. */
 static int sb_catch_sigint(lua_State *L) {
     int on = lua_toboolean(L, 1);
+    lua_settop(L, 2);
+    if (!on) lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &interrupt_key);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on ? on_sigint : SIG_DFL;

@@ -113,7 +113,8 @@ end
 
 -- Parses --flag value pairs against one or more specs (flag -> "value",
 -- "list", "bool" or "kv"; repl/lab.lua shares it). Returns the table (with
--- the "kv" flags' pairs in t.option), or nil and a message.
+-- the "kv" flags' pairs in t.option), or nil and a message (and, for an
+-- option no spec has, the option: "--games" of "--games=3").
 function M.parse_flags(args, first, ...)
   local specs = { ... }
   local t = { option = {} }
@@ -125,7 +126,7 @@ function M.parse_flags(args, first, ...)
     local kind
     for _, spec in ipairs(specs) do kind = kind or spec[flag] end
     if not kind then
-      if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a) end
+      if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a), flag end
       return nil, string.format("unexpected argument '%s'", a)
     end
     local key = flag:sub(3):gsub("%-", "_")

@@ -330,10 +330,10 @@ local function run_cmd(args, kind)
     for i, side in ipairs { "a", "b" } do
       local words, we = M.words(t[side])
       if not words then return usage_error("compare: --" .. side .. ": " .. we) end
-      local st, se = parse(words, 1, SETUP_FLAGS)
+      local st, se, unknown = parse(words, 1, SETUP_FLAGS)
       if not st then
         local hint = ""
-        if se:match("unknown option '%-%-") and RUN_FLAGS[se:match("'(%-%-[%w%-]+)")] then
+        if unknown and RUN_FLAGS[unknown] then
           hint = " (it is common to both setups: give it outside --a and --b)"
         end
         return usage_error(string.format("compare: --%s '%s': %s%s", side, t[side], se, hint))

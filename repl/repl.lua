@@ -24,6 +24,7 @@ local bots = setmetatable({}, { __index = function(_, k) return require("kontor.
 local describe_mod = require "kontor.describe"
 local seatmod = require "kontor.seat"
 local ktext = require "kontor.text"
+local kerrors = require "kontor.errors"
 local ui = require "ui"
 local term = core.term
 local csb = core.sandbox
@@ -91,11 +92,12 @@ function Session:say(...) ui.say(...) end
 -- An error message: its first line and the lines of rule scripts, never a
 -- traceback through the engine's or the REPL's own files.
 function Session:err(msg)
+  local interrupt = kerrors.kind(msg) == "interrupt"
   msg = tostring(msg)
   local first = ktext.error_line(msg)
   local keep = { first }
   local tb = msg:match("\nstack traceback:\n(.*)$")
-  if tb and first ~= "interrupted" then
+  if tb and not interrupt then
     local frames = {}
     for line in tb:gmatch("[^\n]+") do
       local file = line:match("^%s*([^:]+):") or ""
@@ -917,6 +919,8 @@ local function incomplete(msg)
 end
 
 local function traceback(m)
+  if kerrors.kind(m) == "interrupt" then return m end   -- Ctrl-C: no traceback
+  if kerrors.is(m) then m = kerrors.message(m) end
   if type(m) ~= "string" then m = "(error object is a " .. type(m) .. " value)" end
   local tb = debug.traceback(m, 2):gsub("\n%s*%[C%]: in %?", "")
   -- the REPL's own frames say nothing: cut at the xpcall that ran the line
@@ -940,7 +944,7 @@ end
 function Session:eval(src)
   local f, msg = compile(src)
   if not f then return self:err(msg) end
-  csb.catch_sigint(true)
+  csb.catch_sigint(true, kerrors.interrupt())
   local res = table.pack(xpcall(f, traceback))
   csb.catch_sigint(false)
   if not res[1] then return self:err(res[2]) end
@@ -1139,7 +1143,7 @@ for _, name in ipairs { "dispatch", "eval" } do
     local res = table.pack(pcall(f, self, ...))
     if res[1] then return table.unpack(res, 2, res.n) end
     collectgarbage()
-    self:err(tostring(res[2]):find("not enough memory", 1, true)
+    self:err(kerrors.is_out_of_memory(res[2])
       and "not enough memory for that (the memory limit is the interpreter's; the game is as it was)"
       or res[2])
     return true

@@ -31,8 +31,9 @@ local MAX_BOT_STEPS = 100000
 local errors = require "kontor.errors"
 local function is_failure(v) return errors.kind(v) == "protocol" end
 
+-- `fmt` is always a format: a message from elsewhere goes in as "%s".
 local function fail(code, fmt, ...)
-  errors.raise("protocol", select("#", ...) > 0 and fmt:format(...) or fmt, { code = code }, 0)
+  errors.raise("protocol", fmt:format(...), { code = code }, 0)
 end
 
 -- Calls the engine: a raised message (a rule-script error, a limit) becomes
@@ -41,7 +42,7 @@ local function engine(code, f, ...)
   local res = table.pack(pcall(f, ...))
   if not res[1] then
     if is_failure(res[2]) then error(res[2], 0) end
-    fail(code or "script_error", tostring(res[2]))
+    fail(code or "script_error", "%s", tostring(res[2]))
   end
   return table.unpack(res, 2, res.n)
 end

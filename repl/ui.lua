@@ -9,6 +9,7 @@
 
 local core = require "kontor.core"
 local ktext = require "kontor.text"
+local kerrors = require "kontor.errors"
 local csb = core.sandbox
 
 local M = {}
@@ -42,9 +43,10 @@ function M.unquote(s)
   return s:match('^"(.*)"$') or s:match("^'(.*)'$") or s
 end
 
--- Runs f with Ctrl-C turned into an "interrupted" error; returns pcall's results.
+-- Runs f with Ctrl-C turned into an error of kind "interrupt"
+-- (kontor.errors: its message "interrupted"); returns pcall's results.
 function M.guarded(f, ...)
-  csb.catch_sigint(true)
+  csb.catch_sigint(true, kerrors.interrupt())
   local res = table.pack(pcall(f, ...))
   csb.catch_sigint(false)
   return table.unpack(res, 1, res.n)

@@ -13,6 +13,9 @@
 --             memory)
 --   file      a file cannot be read, written or understood (a save file)
 --   protocol  a request of kontor serve that is not of the protocol
+--   interrupt Ctrl-C, raised wherever Lua was running (its message:
+--             "interrupted"); kontor.core.sandbox.catch_sigint(true, e)
+--             gives the hook the value to raise (M.interrupt())
 --
 -- A value prints as its message (tostring, ..), and string methods read
 -- the message (err:find(...), err:match(...)): code that treated errors
@@ -20,21 +23,29 @@
 
 local M = {}
 
-M.KINDS = { usage = true, rules = true, limit = true, file = true, protocol = true }
+M.KINDS = { usage = true, rules = true, limit = true, file = true, protocol = true,
+            interrupt = true }
 
 local Error = {}
-local function message(e) return rawget(e, "message") end
+local getmt = debug.getmetatable
+-- always a string: a rule script that caught an error value may have set
+-- its fields, and no code of its may run from here
+local function message(e)
+  local m = rawget(e, "message")
+  return type(m) == "string" and m or "(an error value without a message)"
+end
 
 Error.__name = "kontor.Error"
+Error.__metatable = false   -- a rule script that catches one cannot reach this table
 Error.__tostring = message
 Error.__concat = function(a, b)
-  if getmetatable(a) == Error then a = message(a) end
-  if getmetatable(b) == Error then b = message(b) end
+  if getmt(a) == Error then a = message(a) end
+  if getmt(b) == Error then b = message(b) end
   return a .. b
 end
 -- err:find(...), err:match(...), ...: the string methods, on the message
 Error.__index = function(_, k)
-  local f = string[k]
+  local f = k ~= "dump" and string[k]
   if f then return function(self, ...) return f(message(self), ...) end end
   return nil
 end
@@ -68,28 +79,40 @@ function M.raise(kind, msg, fields, level)
 end
 
 -- Raises the error value e, its message led by the position `level`
--- names (as raise's).
+-- names (as raise's); Ctrl-C's as it is ("interrupted" happened nowhere).
 function M.throw(e, level)
   level = level or 1
-  if level > 0 then e.message = where(level) .. e.message end
+  if level > 0 and rawget(e, "kind") ~= "interrupt" then e.message = where(level) .. e.message end
   error(e, 0)
 end
 
 -- Whether v is an error value.
 function M.is(v)
-  return getmetatable(v) == Error
+  return getmt(v) == Error
 end
 
 -- The kind of an error value; nil for anything else.
 function M.kind(v)
-  if getmetatable(v) == Error then return rawget(v, "kind") end
+  if getmt(v) == Error then return rawget(v, "kind") end
   return nil
 end
 
 -- The message of an error value, or tostring(v).
 function M.message(v)
-  if getmetatable(v) == Error then return message(v) end
+  if getmt(v) == Error then return message(v) end
   return tostring(v)
+end
+
+-- A fresh value for Ctrl-C to raise: kind "interrupt", "interrupted".
+function M.interrupt()
+  return M.new("interrupt", "interrupted")
+end
+
+-- Whether v is (or tells of) the interpreter's memory error: Lua raises
+-- it with its own text and no value of ours. The engine's one reading of
+-- Lua's text.
+function M.is_out_of_memory(v)
+  return M.message(v):find("not enough memory", 1, true) ~= nil
 end
 
 -- The kind of what a rule script's call raised (kontor.core.sandbox's
@@ -100,22 +123,6 @@ function M.of_script(msg)
   local first = tostring(msg):match("^[^\n]*")
   if first:match("limit reached") or first:match("not enough memory") then return "limit" end
   return "rules"
-end
-
--- A failure of kontor.rules.load as an error value: kind "rules" when a
--- script is broken (the message names file.lua:line, or file.lua: then
--- why), its field `script` that line without a "variant NAME: " prefix;
--- else kind "usage" (an unknown name, a variant that does not fit, a bad
--- option), its field `lists_available` true when the message already
--- lists the names there are. The engine's one reading of the loader's text.
-function M.of_load(msg)
-  if M.is(msg) then return msg end
-  local first = tostring(msg):match("^[^\n]*")
-  local inner = first:match("^variant [^%s:]+: (.*)$") or first
-  if inner:match("%.lua:%d+:") or inner:match("^[^%s]+%.lua: ") then
-    return M.new("rules", msg, { script = inner })
-  end
-  return M.new("usage", msg, { lists_available = first:find("(available:", 1, true) ~= nil })
 end
 
 return M

@@ -45,7 +45,7 @@ kontor.set_home(default_home())
 -- name or variant that does not fit, "rules" for a broken script.
 function kontor.load_rules(spec, variants)
   local R, err = rules.load(spec or "sea_merchants", variants)
-  if not R then errors.throw(errors.of_load(err), 2) end
+  if not R then errors.throw(err, 2) end
   return R
 end
 
@@ -170,7 +170,7 @@ function kontor.new_game(t)
   if type(R) ~= "table" then
     local err
     R, err = rules.load(R or "sea_merchants", t.variants)
-    if not R then errors.throw(errors.of_load(err), 2) end
+    if not R then errors.throw(err, 2) end
   end
   local params = params_for(R, t)
   local ok, g = pcall(gamemod.new, R, params, t.quiet)

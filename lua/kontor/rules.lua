@@ -6,11 +6,42 @@
 
 local core = require "kontor.core"
 local sandbox = require "kontor.sandbox"
+local errors = require "kontor.errors"
 local fs = core.fs
 
 local M = {}
 
 M.home = nil  -- set by kontor.init from the program's home folder
+
+-- What goes wrong is an error value (kontor.errors), made here where it
+-- is known: kind "usage" for what was asked for (an unknown name, a
+-- variant that does not fit, a bad option; `lists_available` when the
+-- message lists the names there are), "file" for a file that is not
+-- there, and for a broken script "rules" (or "limit": the sandbox's)
+-- with `script`, the message's first line without "variant NAME: ".
+local function usage(msg, fields) return nil, errors.new("usage", msg, fields) end
+
+local function script_line(msg)
+  local first = tostring(msg):match("^[^\n]*")
+  return first:match("^variant [^%s:]+: (.*)$") or first
+end
+
+local function broken(msg, kind)
+  return nil, errors.new(kind or "rules", msg, { script = script_line(msg) })
+end
+
+-- What a script's call raised (`err`), told as `msg`: its kind the
+-- sandbox's (kontor.errors.of_script); Ctrl-C's error value as it is.
+local function failed(msg, err)
+  if errors.kind(err) == "interrupt" then return nil, err end
+  return broken(msg, errors.of_script(err))
+end
+
+-- e again, its message `msg` (what it is part of says where).
+local function again(e, msg)
+  if errors.kind(e) == "usage" then return usage(msg, { lists_available = e.lists_available }) end
+  return broken(msg, errors.kind(e))
+end
 
 -- The folders searched for rule sets by name, in order.
 function M.path()
@@ -30,14 +61,14 @@ end
 -- name or path -> absolute-ish file path, or nil and a message listing what exists.
 function M.find(spec)
   if type(spec) ~= "string" or spec == "" then
-    return nil, "a rule set name or file is expected"
+    return usage("a rule set name or file is expected")
   end
   if is_path(spec) then
     if fs.exists(spec) then return spec end
-    return nil, string.format("%s: no such file", spec)
+    return nil, errors.new("file", string.format("%s: no such file", spec))
   end
   if not spec:match("^[%w_%-]+$") then
-    return nil, string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec)
+    return usage(string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec))
   end
   for _, d in ipairs(M.path()) do
     local p = d .. "/" .. spec .. ".lua"
@@ -45,8 +76,8 @@ function M.find(spec)
   end
   local names = {}
   for _, e in ipairs(M.list()) do names[#names + 1] = e.name end
-  return nil, string.format("unknown rule set or variant '%s' (available: %s)",
-    spec, #names > 0 and table.concat(names, ", ") or "none")
+  return usage(string.format("unknown rule set or variant '%s' (available: %s)",
+    spec, #names > 0 and table.concat(names, ", ") or "none"), { lists_available = true })
 end
 
 -- The rule-script half of the kontor module.
@@ -133,14 +164,14 @@ local function freeze(R, file)
   if not ok then
     if E == core.sandbox.FINISH then E = "g:finish() called while loading" end
     -- The message only: the traceback would show the engine's own code.
-    return nil, string.format("%s: %s", file, tostring(E):match("^[^\n]*"))
+    return failed(string.format("%s: %s", file, tostring(E):match("^[^\n]*")), E)
   end
   return E
 end
 M.freeze = freeze
 
 local function check_ruleset(R, file)
-  local function bad(msg) return nil, file .. ": " .. msg end
+  local function bad(msg) return broken(file .. ": " .. msg) end
   if type(R) ~= "table" then
     return bad("the rule script must return a table (got " .. type(R) .. ")")
   end
@@ -175,13 +206,14 @@ end
 -- and a message with file:line.
 function M.load_file(file)
   local src, err = fs.read(file)
-  if not src then return nil, err end
+  if not src then return nil, errors.new("file", err) end
   local R, msg = sandbox.run(src, "@" .. file, api)
   if R == nil then
-    return nil, msg or (file .. ": the rule script returned nothing")
+    if msg then return failed(msg, msg) end
+    return broken(file .. ": the rule script returned nothing")
   end
   if type(R) ~= "table" then
-    return nil, file .. ": the rule script must return a table (got " .. type(R) .. ")"
+    return broken(file .. ": the rule script must return a table (got " .. type(R) .. ")")
   end
   local E, ferr = freeze(R, file)
   if not E then return nil, ferr end
@@ -194,7 +226,7 @@ end
 local function option_value(name, decl, v, owner)
   local t = decl.type or math.type(decl.default) or type(decl.default)
   local function bad(why)
-    return nil, string.format("option %s of %s: %s", name, owner, why)
+    return usage(string.format("option %s of %s: %s", name, owner, why))
   end
   if type(v) == "string" and t ~= "string" then
     if t == "integer" then v = math.tointeger(tonumber(v)) or v
@@ -238,8 +270,8 @@ function M.resolve_options(R, given)
       local names = {}
       for n in pairs(R.options) do names[#names + 1] = n end
       table.sort(names)
-      return nil, string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
-        #names > 0 and table.concat(names, ", ") or "none")
+      return usage(string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
+        #names > 0 and table.concat(names, ", ") or "none"))
     end
   end
   for k, decl in pairs(R.options) do
@@ -263,7 +295,7 @@ function M.parse_variant(s)
   local opts = {}
   for kv in rest:gmatch("[^,]+") do
     local k, v = kv:match("^%s*([%w_][%w_.]*)%s*=%s*(.-)%s*$")
-    if not k then return nil, string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s) end
+    if not k then return usage(string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s)) end
     opts[k] = v
   end
   return name, opts
@@ -276,8 +308,8 @@ local function variant_spec(v)
   local spec, opts = v, nil
   if type(v) == "table" then spec, opts = v[1] or v.spec, v.options end
   if type(spec) ~= "string" then
-    return nil, string.format("a variant is a name, a file or { name, options = {...} }, not %s",
-      type(spec) == "nil" and "a table without a name" or ("a " .. type(spec)))
+    return usage(string.format("a variant is a name, a file or { name, options = {...} }, not %s",
+      type(spec) == "nil" and "a table without a name" or ("a " .. type(spec))))
   end
   local name, parsed = M.parse_variant(spec)
   if not name then return nil, parsed end
@@ -294,17 +326,17 @@ end
 -- variants' explanations and `applied` what was applied. `claims` maps what
 -- a variant replaces ("the special cards") to the variant that did.
 local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
-  if depth > 8 then return nil, "variants include each other too deeply (a cycle?)" end
+  if depth > 8 then return usage("variants include each other too deeply (a cycle?)") end
   local vfile, verr = M.find(vspec)
   if not vfile then return nil, verr end
   local V, vlerr = M.load_file(vfile)
   if not V then return nil, vlerr end
   if not V.variant then
-    return nil, string.format("%s is a rule set, not a variant (a variant returns { variant = true, base = ..., apply = function(R, opts) ... end })", vfile)
+    return usage(string.format("%s is a rule set, not a variant (a variant returns { variant = true, base = ..., apply = function(R, opts) ... end })", vfile))
   end
   V.name = V.name or vspec
   if V.base and V.base ~= E.name then
-    return nil, string.format("variant %s is for %s, not %s", V.name, V.base, E.name)
+    return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
   end
   V.options = V.options or {}
   V.explain = V.explain or {}
@@ -332,33 +364,35 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       for k, v in pairs(inc) do if k ~= 1 then iopts[k] = v end end
     end
     if type(ispec) ~= "string" then
-      return nil, string.format("variant %s: R.includes lists names or { name, option = value }", V.name)
+      return broken(string.format("variant %s: R.includes lists names or { name, option = value }", V.name))
     end
     do   -- "name:k=v" too
       local name, parsed = M.parse_variant(ispec)
-      if not name then return nil, string.format("%s (included by %s)", parsed, V.name) end
+      if not name then return again(parsed, string.format("%s (included by %s)", parsed, V.name)) end
       ispec = name
       for k, v in pairs(parsed or {}) do if iopts[k] == nil then iopts[k] = v end end
     end
     for k, v in pairs(forwarded[ispec] or {}) do iopts[k] = v end
     forwarded[ispec] = nil
     local ok, ierr = apply_variant(E, R0, ispec, iopts, claims, depth + 1, extra, applied)
-    if not ok then return nil, string.format("%s (included by %s)", ierr, V.name) end
+    if not ok then return again(ierr, string.format("%s (included by %s)", ierr, V.name)) end
   end
   local stray = next(forwarded)
   if stray then
-    return nil, string.format("variant %s includes no variant '%s'", V.name, stray)
+    return usage(string.format("variant %s includes no variant '%s'", V.name, stray))
   end
   for _, what in ipairs(V.replaces or {}) do
     if claims[what] then
-      return nil, string.format("variants %s and %s cannot be used together: both replace %s",
-        claims[what], V.name, what)
+      return usage(string.format("variants %s and %s cannot be used together: both replace %s",
+        claims[what], V.name, what))
     end
     claims[what] = V.name
   end
   if V.apply then
     local ok, aerr = core.sandbox.call(V.apply, R0, opts)
-    if not ok then return nil, string.format("variant %s: %s", V.name, tostring(aerr)) end
+    if not ok then
+      return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
+    end
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
   applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
@@ -377,7 +411,7 @@ function M.load(spec, variants)
   local E, R0 = M.load_file(file)
   if not E then return nil, R0 end
   if E.variant then
-    return nil, string.format("%s is a variant (of %s), not a rule set", file, tostring(E.base))
+    return usage(string.format("%s is a variant (of %s), not a rule set", file, tostring(E.base)))
   end
   -- Variants add to these: the rule set's own table has them.
   if rawget(R0, "constraints") == nil then rawset(R0, "constraints", {}) end
@@ -387,7 +421,7 @@ function M.load(spec, variants)
     local vspec, vopts = variant_spec(v)
     if not vspec then return nil, vopts end
     if seen[vspec] then
-      return nil, string.format("variant %s is given twice", vspec)
+      return usage(string.format("variant %s is given twice", vspec))
     end
     seen[vspec] = true
     local ok, verr = apply_variant(E, R0, vspec, vopts, claims, 0, extra, applied)
@@ -402,7 +436,9 @@ function M.load(spec, variants)
   end
   if E.prepare then   -- rebuild what the rule set derives from its data
     local ok, perr = core.sandbox.call(E.prepare)
-    if not ok then return nil, string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)) end
+    if not ok then
+      return failed(string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)), perr)
+    end
   end
   for _, x in ipairs(extra) do E.explain[x[1]] = E.explain[x[1]] or x[2] end
   E.constraints = E.constraints or {}
@@ -433,7 +469,7 @@ function M.list()
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
             summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
         else
-          out[#out + 1] = { name = name, kind = "broken", summary = err, file = d .. "/" .. f }
+          out[#out + 1] = { name = name, kind = "broken", summary = errors.message(err), file = d .. "/" .. f }
         end
       end
     end

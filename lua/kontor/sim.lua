@@ -69,6 +69,7 @@ function M.run(opts)
     local bot = core.rng(derive(gseed, 0))
     local pok, game = pcall(M.playout, R, params, bot, opts.check, true)
     if not pok then
+      if errors.kind(game) == "interrupt" then error(game, 0) end   -- Ctrl-C: as it is
       errors.raise(errors.of_script(game), string.format("game %d (seed %d): %s", i, gseed, tostring(game)),
         { game = i, seed = gseed, why = tostring(game) }, 0)
     end

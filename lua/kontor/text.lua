@@ -142,14 +142,12 @@ function M.count(n, word, plural)
   return string.format("%d %s", n, n == 1 and word or (plural or word .. "s"))
 end
 
--- The first line of an error message, with the engine's own frames out:
--- what a person needs is the file:line in their script and the message.
+-- The first line of an error message (an error value's too), with the
+-- engine's own frames out: what a person needs is the file:line in their
+-- script and the message. Ctrl-C's error value (kind "interrupt") is
+-- "interrupted", with no internal path.
 function M.error_line(msg)
-  msg = tostring(msg)
-  local first = msg:match("^[^\n]*")
-  -- "interrupted" raised by Ctrl-C wherever Lua was: no internal path
-  if first:match("interrupted$") then return "interrupted" end
-  return first
+  return (tostring(msg):match("^[^\n]*"))
 end
 
 return M

@@ -1,22 +1,9 @@
 -- The kontor command line, driven through the real binary.
 
-local BIN = os.getenv("KONTOR_PLAIN") or "build/kontor"
+local support = require "tests.lua.support"
 
-local function sh(cmd, stdin)
-  local tmp = os.tmpname()
-  local full = string.format("%s >%s 2>&1", cmd, tmp)
-  if stdin then
-    local inp = os.tmpname()
-    local f = assert(io.open(inp, "w")); f:write(stdin); f:close()
-    full = full .. " <" .. inp
-  end
-  local _, how, code = os.execute(full)
-  local f = assert(io.open(tmp)); local out = f:read("a"); f:close()
-  os.remove(tmp)
-  return out, (how == "exit" and code or 128 + code)
-end
-
-local function kontor_cmd(args, stdin) return sh(BIN .. " " .. args, stdin) end
+local BIN = support.plain_binary()
+local function kontor_cmd(args, stdin) return support.run(BIN .. " " .. args, stdin) end
 
 describe("kontor", function()
   it("--version prints the version and exits 0", function()

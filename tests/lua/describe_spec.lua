@@ -9,13 +9,7 @@ teardown(cleanup_tmp)
 
 local BIN = support.binary()
 
-local function run(args, stdin)
-  local inp = support.write(tmp("stdin"), stdin)
-  local p = io.popen(string.format("%s %s <%s 2>&1", BIN, args, inp))
-  local out = p:read("a")
-  p:close()
-  return out
-end
+local function run(args, stdin) return (support.run(BIN .. " " .. args, stdin)) end
 
 -- option text -> description, for the seat to move
 local function notes(g, seat)

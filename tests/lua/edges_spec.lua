@@ -5,37 +5,33 @@
 
 local support = require "tests.lua.support"
 
-local BIN = kontor.core.fs.realpath(os.getenv("KONTOR_PLAIN") or "build/kontor")
+local BIN = kontor.core.fs.realpath(support.plain_binary())
 local q = support.sh_quote
 local tmp, cleanup = support.scratch()
 local fs = kontor.core.fs
 
--- Runs `cmd` through sh (stdin from a string): stdout, stderr, status.
-local function sh(cmd, stdin)
-  local o, e = os.tmpname(), os.tmpname()
-  local full = string.format("%s >%s 2>%s", cmd, o, e)
-  if stdin then
-    local inp = os.tmpname()
-    support.write(inp, stdin)
-    full = full .. " <" .. inp
-  end
-  local _, how, code = os.execute(full)
-  local out, err = support.read(o), support.read(e)
-  os.remove(o); os.remove(e)
-  return out, err, (how == "exit" and code or 128 + code)
-end
+local sh = support.run_split
 
 local function kontor_cmd(args, stdin, prefix)
   return sh((prefix or "") .. BIN .. " " .. args, stdin)
 end
 
--- The files of a folder whose name holds ".tmp." (temp files left).
-local function temps(dir)
-  local out = {}
-  for _, f in ipairs(fs.list(dir) or {}) do
-    if f:find(".tmp.", 1, true) then out[#out + 1] = f end
-  end
-  return out
+local temps = support.temps
+
+-- A one-seat rule set `name` whose every move keeps 13 MB more: the game
+-- of the memory cap's tests.
+local function growing(name)
+  return ([[
+return { name = "%s", players = { min = 1, max = 2, default = 1 },
+  setup = function(g) g.keep = {} end,
+  scores = function(g) return { 0, 0 } end,
+  play = function(g)
+    for i = 1, 10 do
+      g:choose(1, "grow", { "grow", "stop" })
+      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
+    end
+  end }
+]]):format(name)
 end
 
 -- A rule set whose every name is hostile: control sequences that would
@@ -399,17 +395,7 @@ return { name = "biglog", players = { min = 1, max = 2, default = 1 },
   end)
 
   it("undo near the memory cap fails whole: the game is as it was", function()
-    local f = support.write(tmp("big.lua"), [[
-return { name = "big", players = { min = 1, max = 2, default = 1 },
-  setup = function(g) g.keep = {} end,
-  scores = function(g) return { 0, 0 } end,
-  play = function(g)
-    for i = 1, 10 do
-      g:choose(1, "grow", { "grow", "stop" })
-      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
-    end
-  end }
-]])
+    local f = support.write(tmp("big.lua"), growing("big"))
     local out, err, code = kontor_cmd("--rules " .. q(f) .. " --seed 1",
       -- a cap of 64 MiB: three moves of 13 MB fit, and the two of the undo
       -- do not fit beside them (k holds them)
@@ -423,17 +409,7 @@ end)
 
 describe("Game:atomically (the REPL's and serve's undo)", function()
   it("a memory error half-way through an undo puts the game back as it was", function()
-    local f = support.write(tmp("grow.lua"), [[
-return { name = "grow", players = { min = 1, max = 2, default = 1 },
-  setup = function(g) g.keep = {} end,
-  scores = function(g) return { 0, 0 } end,
-  play = function(g)
-    for i = 1, 10 do
-      g:choose(1, "grow", { "grow", "stop" })
-      g.keep[#g.keep + 1] = string.rep("x", 13 * 1024 * 1024 + i)
-    end
-  end }
-]])
+    local f = support.write(tmp("grow.lua"), growing("grow"))
     local sb = kontor.core.sandbox
     local old = sb.limits().memory
     sb.limits { memory = 64 * 1024 * 1024 }

@@ -11,16 +11,7 @@ local tmp, cleanup_tmp = support.scratch()
 local RACE = "tests/rulesets/race.lua"
 
 -- A two-player rule set whose R.play runs `body`.
-local function rules_with(name, body)
-  return write(tmp(name .. ".lua"), ([[
-local R = { name = "%s", players = { min = 2, max = 2 } }
-function R.setup(g) end
-function R.play(g)
-%s
-end
-function R.scores() return { 0, 0 } end
-return R]]):format(name, body))
-end
+local function rules_with(name, body) return support.rule_set(tmp(name .. ".lua"), name, body) end
 
 describe("an error value", function()
   teardown(cleanup_tmp)

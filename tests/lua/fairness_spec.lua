@@ -89,11 +89,7 @@ local function new(R, c, seed)
   return kontor.new_game { rules = R, variants = c.variants, players = c.players, seed = seed }
 end
 
-local function decider(g)
-  local w = g:who()
-  if type(w) == "table" then return w[1] end
-  return w
-end
+local decider = support.decider
 
 local function enc(...)
   local t = table.pack(...)
@@ -741,15 +737,9 @@ end)
 local BIN = support.binary()
 local tmux = dofile("tests/repl/tmux.lua")
 
-local function play(args, stdin)
-  local inp = support.write(tmp("stdin.txt"), stdin or "")
-  local p = io.popen(string.format("%s play %s < %s 2>&1", BIN, args, inp))
-  local out = p:read("a")
-  p:close()
-  return out
-end
+local function play(args, stdin) return (support.run(BIN .. " play " .. args, stdin or "")) end
 
-local function has(s, needle) return s:find(needle, 1, true) ~= nil end
+local has = support.has
 
 describe("kontor play shows a seat only what its view shows", function()
   it("view of a bot's seat is refused, and no board shows a bot's hand", function()
@@ -790,20 +780,9 @@ end)
 local pty = tmux.available() and describe or pending
 
 pty("kontor play in a terminal", function()
-  local home
-  local sessions = {}
-  before_each(function()
-    local p = io.popen("mktemp -d"); home = p:read("l"); p:close()
-  end)
-  after_each(function()
-    for _, t in ipairs(sessions) do t:stop() end
-    sessions = {}
-    os.execute("rm -rf " .. home)
-  end)
+  local session, home = support.terminals(before_each, after_each)
   local function start(args)
-    local t = tmux.start(BIN .. " play " .. args, { HOME = home, NO_COLOR = "1" }, 220, 30)
-    sessions[#sessions + 1] = t
-    return t
+    return session(BIN .. " play " .. args, { NO_COLOR = "1" }, 220, 30)
   end
   local function enter(t, who)
     assert.truthy(t:wait_for("Pass the keyboard to " .. who, 3, true))
@@ -846,7 +825,7 @@ pty("kontor play in a terminal", function()
     t:send("Enter")
     enter(t, "Bob (seat 2)")
     t:send("C-d")
-    local path = home .. "/.kontor_autosave.json"
+    local path = home() .. "/.kontor_autosave.json"
     local s = t:wait_for("go on with: kontor play --load " .. path, 3, true)
     assert.truthy(s, t:screen())
     assert.truthy(has(s, "The game is not over: saved 1 move to " .. path), s)

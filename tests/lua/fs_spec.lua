@@ -1,21 +1,13 @@
 -- fs_spec.lua - kontor.core.fs: reading, atomic writing, listing.
 local fs = kontor.core.fs
 
-local function sh_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
+local support = require "tests.lua.support"
+local sh_quote = support.sh_quote
+local make_tmpdir = support.tmpdir   -- a fresh empty folder for each test
 
 local function sh(cmd)
   local ok = os.execute(cmd)
   assert(ok, "command failed: " .. cmd)
-end
-
--- A fresh empty directory for each test.
-local function make_tmpdir()
-  local name = os.tmpname()
-  os.remove(name)
-  sh("mkdir -m 700 " .. sh_quote(name))
-  return name
 end
 
 local function all_bytes()

@@ -9,12 +9,7 @@ teardown(cleanup_tmp)
 local q = support.sh_quote
 local SRC = (function() local p = io.popen("pwd"); local d = p:read("l"); p:close(); return d end)()
 
-local function sh(cmd)
-  local p = io.popen("(" .. cmd .. ") 2>&1")
-  local out = p:read("a")
-  local ok, _, code = p:close()
-  return out, ok and 0 or code
-end
+local function sh(cmd) return support.run("(" .. cmd .. ")") end
 
 local function has_tool(name) return (sh("command -v " .. name)) ~= "" end
 

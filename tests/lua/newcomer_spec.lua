@@ -5,20 +5,16 @@
 -- drawer before the hand-over (at a real terminal: tmux).
 local support = require "tests.lua.support"
 local tmux = dofile("tests/repl/tmux.lua")
-local tmp, cleanup_tmp = support.scratch()
-teardown(cleanup_tmp)
 
 local BIN = support.binary()
 
+-- The output, then "rc=" and the exit status.
 local function run(args, stdin)
-  local inp = support.write(tmp("stdin"), stdin or "")
-  local p = io.popen(string.format("%s %s <%s 2>&1; echo \"rc=$?\"", BIN, args, inp))
-  local out = p:read("a")
-  p:close()
-  return out
+  local out, code = support.run(BIN .. " " .. args, stdin or "")
+  return out .. "rc=" .. code .. "\n"
 end
 
-local function has(s, sub) return s:find(sub, 1, true) ~= nil end
+local has = support.has
 
 describe("the newcomer's list", function()
   it("reload names the rule set's file and each variant's", function()
@@ -55,19 +51,9 @@ end)
 local pty = tmux.available() and describe or pending
 
 pty("the hand-over at a terminal (tmux)", function()
-  local home, sessions
-  before_each(function()
-    sessions = {}
-    local p = io.popen("mktemp -d"); home = p:read("l"); p:close()
-  end)
-  after_each(function()
-    for _, t in ipairs(sessions) do t:stop() end
-    os.execute("rm -rf " .. home)
-  end)
+  local session = support.terminals(before_each, after_each)
   local function start(args)
-    local t = tmux.start(BIN .. " " .. args, { HOME = home, NO_COLOR = "1" }, 120, 30)
-    sessions[#sessions + 1] = t
-    return t
+    return session(BIN .. " " .. args, { NO_COLOR = "1" }, 120, 30)
   end
 
   it("Sea Merchants: the drawn cards, then 'hide your hand'", function()
@@ -95,8 +81,7 @@ pty("the hand-over at a terminal (tmux)", function()
   end)
 
   it("the REPL at a terminal: descriptions dimmed after the options, a refused move's reason in red", function()
-    local t = tmux.start(BIN .. " --players 2 --seed 3", { HOME = home }, 140, 30)
-    sessions[#sessions + 1] = t
+    local t = session(BIN .. " --players 2 --seed 3", nil, 140, 30)
     assert.truthy(t:wait_for("\n>$", 5))
     t:send('g = kontor.new_game{ players = 2, scenario = { market = {"grain","wood","porcelain","fish","spices","cloth"}, '
       .. 'ships = {{"grain","wood"},{"cloth","spices"}}, coins = {9, 0}, phase = "phase1", active = 1 } }', "Enter")

@@ -2,43 +2,14 @@
 -- through pipes for the scripted path, through tmux (a pseudo-terminal) for
 -- completion, history, Ctrl-C and colour.
 
-local BIN = os.getenv("KONTOR_PLAIN") or "build/kontor"
+local support = require "tests.lua.support"
 local tmux = dofile("tests/repl/tmux.lua")
 
-local function write(path, s) local f = assert(io.open(path, "w")); f:write(s); f:close() end
-local function read(path) local f = assert(io.open(path)); local s = f:read("a"); f:close(); return s end
+local BIN = support.plain_binary()
+local write, read, tmpdir, lines, has = support.write, support.read, support.tmpdir, support.lines, support.has
+local sh = support.run
 
-local function sh(cmd, stdin)
-  local tmp = os.tmpname()
-  local full = string.format("%s >%s 2>&1", cmd, tmp)
-  local inp
-  if stdin then
-    inp = os.tmpname()
-    write(inp, stdin)
-    full = full .. " <" .. inp
-  else
-    full = full .. " </dev/null"
-  end
-  local _, how, code = os.execute(full)
-  local out = read(tmp)
-  os.remove(tmp)
-  if inp then os.remove(inp) end
-  return out, (how == "exit" and code or 128 + code)
-end
-
-local function kontor_cmd(args, stdin) return sh(BIN .. " " .. args, stdin) end
-
-local function tmpdir()
-  local p = io.popen("mktemp -d"); local d = p:read("l"); p:close(); return d
-end
-
-local function lines(s)
-  local t = {}
-  for l in s:gmatch("[^\n]*") do t[#t + 1] = l end
-  return t
-end
-
-local function has(s, needle) return s:find(needle, 1, true) ~= nil end
+local function kontor_cmd(args, stdin) return support.run(BIN .. " " .. args, stdin) end
 
 describe("kontor repl, scripted (stdin is a pipe)", function()
   it("help lists every command", function()
@@ -428,20 +399,10 @@ end)
 local pty = tmux.available() and describe or pending
 
 pty("kontor in a terminal (tmux)", function()
-  local home
-  local sessions = {}
-  before_each(function() home = tmpdir() end)
-  after_each(function()
-    for _, t in ipairs(sessions) do t:stop() end   -- also when a test failed
-    sessions = {}
-    os.execute("rm -rf " .. home)
-  end)
+  local session, home = support.terminals(before_each, after_each)
 
   local function start(args, env)
-    env = env or {}
-    env.HOME = home
-    local t = tmux.start(BIN .. " " .. args, env)
-    sessions[#sessions + 1] = t
+    local t = session(BIN .. " " .. args, env)
     assert.truthy(t:wait_for("\n>$"), "no prompt")
     return t
   end
@@ -508,7 +469,7 @@ pty("kontor in a terminal (tmux)", function()
     assert.truthy(t:wait_for("[exit 0]", 3, true))
     t:stop()
     -- libedit's format: a header line, then lines with spaces written \040
-    local h = read(home .. "/.kontor_history")
+    local h = read(home() .. "/.kontor_history")
     assert.truthy(has(h:gsub("\\040", " "), "40 + 2"))
     t = start("--players 2", { NO_COLOR = "1" })
     t:send("Up")
@@ -524,7 +485,7 @@ pty("kontor in a terminal (tmux)", function()
     assert.truthy(t:wait_for("Player 2 to choose", 3, true))
     t:send("C-d")
     local s = t:wait_for("[exit 0]", 3, true)
-    local path = home .. "/.kontor_autosave.json"
+    local path = home() .. "/.kontor_autosave.json"
     s = s and s:gsub("\n", "")   -- the line wraps at the screen's width
     assert.truthy(s and has(s, "The game is not over: saved 1 move to " .. path
       .. " (load it with: kontor, then load " .. path .. ")."), s)
@@ -611,8 +572,7 @@ pty("kontor in a terminal (tmux)", function()
   end)
 
   it("play: the mover sees the result, the hand-over clears the scrollback, the next player is greeted", function()
-    local t = tmux.start(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { HOME = home, NO_COLOR = "1" }, 120, 20)
-    sessions[#sessions + 1] = t
+    local t = session(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { NO_COLOR = "1" }, 120, 20)
     assert.truthy(t:wait_for("Pass the keyboard to Ann (seat 1) and press Enter.", 3, true))
     t:send("Enter")
     assert.truthy(t:wait_for("\nAnn>$"))
@@ -660,8 +620,7 @@ pty("kontor in a terminal (tmux)", function()
   end)
 
   it("play: a hand-over screen between two people, cleared, waiting for Enter", function()
-    local t = tmux.start(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { HOME = home, NO_COLOR = "1" })
-    sessions[#sessions + 1] = t
+    local t = session(BIN .. " play --players 2 --seed 3 --names Ann,Bob", { NO_COLOR = "1" })
     assert.truthy(t:wait_for("Pass the keyboard to Ann (seat 1) and press Enter.", 3, true))
     t:send("Enter")
     assert.truthy(t:wait_for("\nAnn>$"))

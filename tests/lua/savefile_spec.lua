@@ -28,14 +28,7 @@ local function snapshot(g)
     .. table.concat(g:actions(), "\n")
 end
 
--- Temp files fs.write_atomic left in a folder: ".NAME.tmp.PID.N".
-local function temps(dir)
-  local out = {}
-  for _, f in ipairs(kontor.core.fs.list(dir) or {}) do
-    if f:find("%.tmp%.%d+%.%d+$") then out[#out + 1] = f end
-  end
-  return out
-end
+local temps = support.temps
 
 -- Runs Lua source in a fresh kontor process through `sh -c`, with `prefix`
 -- before the command (ulimit, strace). Returns exit status and output.

@@ -8,12 +8,7 @@ local support = require "tests.lua.support"
 local BIN = support.binary()
 local q = support.sh_quote
 
-local function run(cmd)
-  local p = assert(io.popen(cmd .. " 2>&1"))
-  local out = p:read("a")
-  local ok, _, code = p:close()
-  return out, ok and 0 or code
-end
+local run = support.run
 
 local function line_of(path, pattern)
   local n = 0
@@ -126,10 +121,10 @@ describe("kontor --version, --help and --list", function()
     assert.truthy(out:find("usage: kontor", 1, true))
   end)
 
-  it("--list loads the rule finder only, and lists the same", function()
+  it("--list loads the rule finder only (and the error values it makes), and lists the same", function()
     local status, loaded, out = fresh_main { "--list" }
     assert.are.equal(0, status)
-    assert.are.equal("kontor.rules", loaded)
+    assert.are.equal("kontor.errors kontor.rules", loaded)
     local listed, code = run(BIN .. " --list")
     assert.are.equal(0, code)
     assert.are.equal(listed, out)

@@ -16,6 +16,63 @@ function M.binary()
   return "build/kontor"
 end
 
+-- The plain (not sanitized) build, for the command-line specs: $KONTOR_PLAIN
+-- or build/kontor.
+function M.plain_binary()
+  return os.getenv("KONTOR_PLAIN") or "build/kontor"
+end
+
+-- Runs a shell command with `stdin` (a text; without it, /dev/null) as its
+-- input. Returns its output, stderr after stdout as they came, and its
+-- exit status (128 + N for a signal N).
+function M.run(cmd, stdin)
+  local out = os.tmpname()
+  local inp = stdin and M.write(os.tmpname(), stdin)
+  local _, how, code = os.execute(string.format("%s >%s 2>&1 <%s", cmd, out, inp or "/dev/null"))
+  local text = M.read(out)
+  os.remove(out)
+  if inp then os.remove(inp) end
+  return text, (how == "exit" and code or 128 + code)
+end
+
+-- As run, stdout and stderr apart: out, err, status.
+function M.run_split(cmd, stdin)
+  local o, e = os.tmpname(), os.tmpname()
+  local inp = stdin and M.write(os.tmpname(), stdin)
+  local _, how, code = os.execute(string.format("%s >%s 2>%s <%s", cmd, o, e, inp or "/dev/null"))
+  local out, err = M.read(o), M.read(e)
+  os.remove(o); os.remove(e)
+  if inp then os.remove(inp) end
+  return out, err, (how == "exit" and code or 128 + code)
+end
+
+-- Whether s holds `needle` (plain text, no pattern).
+function M.has(s, needle) return s:find(needle, 1, true) ~= nil end
+
+-- The lines of s ("a\nb\n" -> "a", "b", "").
+function M.lines(s)
+  local t = {}
+  for l in s:gmatch("[^\n]*") do t[#t + 1] = l end
+  return t
+end
+
+-- A fresh empty folder (mode 700); the caller removes it.
+function M.tmpdir()
+  local name = os.tmpname()
+  os.remove(name)
+  assert(os.execute("mkdir -m 700 " .. M.sh_quote(name)))
+  return name
+end
+
+-- The temp files fs.write_atomic left in folder `dir`: ".NAME.tmp.PID.N".
+function M.temps(dir)
+  local out = {}
+  for _, f in ipairs(kontor.core.fs.list(dir) or {}) do
+    if f:find("%.tmp%.%d+%.%d+$") then out[#out + 1] = f end
+  end
+  return out
+end
+
 function M.write(path, text)
   local f = assert(io.open(path, "wb"))
   f:write(text)
@@ -35,11 +92,7 @@ end
 function M.scratch()
   local dir
   local function tmp(name)
-    if not dir then
-      dir = os.tmpname()
-      os.remove(dir)
-      assert(os.execute("mkdir -m 700 " .. M.sh_quote(dir)))
-    end
+    if not dir then dir = M.tmpdir() end
     return dir .. "/" .. name
   end
   local function cleanup()
@@ -47,6 +100,75 @@ function M.scratch()
     dir = nil
   end
   return tmp, cleanup
+end
+
+-- Terminal sessions (tests/repl/tmux.lua) for the tests of one describe
+-- block, each test with a fresh HOME and its sessions stopped after it
+-- (also when it failed). Call it in the block with busted's before_each
+-- and after_each; returns start(cmd, env, width, height) -> the session
+-- (env.HOME is the test's home unless given) and home() -> that folder.
+function M.terminals(before_each, after_each)
+  local tmux = dofile("tests/repl/tmux.lua")
+  local home, sessions = nil, {}
+  before_each(function() home = M.tmpdir() end)
+  after_each(function()
+    for _, t in ipairs(sessions) do t:stop() end
+    sessions = {}
+    os.execute("rm -rf " .. M.sh_quote(home))
+  end)
+  local function start(cmd, env, width, height)
+    env = env or {}
+    env.HOME = env.HOME or home
+    local t = tmux.start(cmd, env, width, height)
+    sessions[#sessions + 1] = t
+    return t
+  end
+  return start, function() return home end
+end
+
+-- A random policy for the bench's plain loops: n -> 1..n, from a
+-- kontor.rng seeded with `seed`.
+function M.random_of(seed)
+  local rng = kontor.rng(seed)
+  return function(n) return rng:below(n) + 1 end
+end
+
+-- Raises unless kontor's summary `k` (of `kgames` games) and a plain
+-- loop's `p` (of `pgames`) agree on mean turns and steps within 4
+-- standard errors, and the turns' tolerance is under 5% of the mean (one
+-- that could not tell a different game apart would prove nothing).
+-- Returns the tolerances of turns and steps.
+function M.same_game(k, p, kgames, pgames)
+  local se = math.sqrt(1 / kgames + 1 / pgames)
+  local turns_tol, steps_tol = 4 * p.sd_turns * se, 4 * p.sd_steps * se
+  assert(math.abs(k.mean_turns - p.mean_turns) <= turns_tol,
+    ("mean turns: kontor %.2f, plain %.2f, tolerance %.2f"):format(k.mean_turns, p.mean_turns, turns_tol))
+  assert(math.abs(k.mean_steps - p.mean_steps) <= steps_tol,
+    ("mean steps: kontor %.2f, plain %.2f, tolerance %.2f"):format(k.mean_steps, p.mean_steps, steps_tol))
+  assert(turns_tol < 0.05 * p.mean_turns, "the tolerance of turns is over 5% of the mean")
+  return turns_tol, steps_tol
+end
+
+-- Writes a small rule set to `path`: named `name`, for `min` (default 2)
+-- to 2 players, its R.setup running `setup` (Lua source, default none)
+-- and its R.play `play` (from line 4 of the file on), scores { 0, 0 }.
+-- Returns path.
+function M.rule_set(path, name, play, setup, min)
+  return M.write(path, ([[
+local R = { name = "%s", players = { min = %d, max = 2 } }
+function R.setup(g) %s end
+function R.play(g)
+%s
+end
+function R.scores() return { 0, 0 } end
+return R]]):format(name, min or 2, setup or "", play))
+end
+
+-- The seat that decides now: g:who()'s, the first of several.
+function M.decider(g)
+  local w = g:who()
+  if type(w) == "table" then return w[1] end
+  return w
 end
 
 -- Raises unless fn() fails with `message` in its error.

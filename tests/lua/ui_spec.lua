@@ -4,17 +4,11 @@
 local ui = require "ui"
 local ktext = require "kontor.text"
 
-local BIN = os.getenv("KONTOR_PLAIN") or "build/kontor"
+local support = require "tests.lua.support"
+local BIN = support.plain_binary()
 
 -- The program's output for `args` with `stdin` as its input.
-local function kontor_cmd(args, stdin)
-  local inp, out = os.tmpname(), os.tmpname()
-  local f = assert(io.open(inp, "w")); f:write(stdin); f:close()
-  os.execute(string.format("%s %s <%s >%s 2>&1", BIN, args, inp, out))
-  f = assert(io.open(out)); local s = f:read("a"); f:close()
-  os.remove(inp); os.remove(out)
-  return s
-end
+local function kontor_cmd(args, stdin) return (support.run(BIN .. " " .. args, stdin)) end
 
 -- A session as the helpers see it: its output collected in `out`.
 local function fake_session()

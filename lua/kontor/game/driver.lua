@@ -7,6 +7,7 @@
 local core = require "kontor.core"
 local sandbox = require "kontor.sandbox"
 local context = require "kontor.game.context"
+local errors = require "kontor.errors"
 
 local csb = core.sandbox
 local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
@@ -180,6 +181,7 @@ local function start(game, deferred)
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
+    if errors.kind(err) == "interrupt" then error(err, 0) end   -- Ctrl-C: as it is
     if err == FINISH then err = "g:finish() called during setup" end
     error(format("setting up %s failed: %s", R.name, err), 0)
   end

@@ -258,7 +258,8 @@ function Game:save(path, viewer)
   return save.write(self, path, viewer)
 end
 
--- Ctrl-C in the REPL raises "interrupted" wherever Lua runs, so it can land
+-- Ctrl-C in the REPL raises an error of kind "interrupt" (kontor.errors)
+-- wherever Lua runs, so it can land
 -- inside the engine's own bookkeeping (between recording a step and giving
 -- it to the rule script). These calls then put the game back as it was
 -- before them: the step record only grows past its old length, so its
@@ -270,7 +271,7 @@ local function protect(name)
     local future = { table.unpack(self.future) }
     local res = table.pack(pcall(f, self, ...))
     if res[1] then return table.unpack(res, 2, res.n) end
-    if type(res[2]) == "string" and res[2]:match("interrupted$") then
+    if errors.kind(res[2]) == "interrupt" then
       replay_record(self, rec, n0)
       self.future = future
     end
