@@ -494,7 +494,8 @@ function M.sweep_html(sw)
   end
   if #chance > 0 then
     add('<p class="chance">%d more %s an interval that leaves out zero, but among %d comparisons that can be chance (Holm\'s correction does not hold %s): %s.</p>',
-      #chance, #chance == 1 and "measure has" or "measures have", m, #chance == 1 and "it" or "them", table.concat(chance, "; "))
+      #chance, #chance == 1 and "measure has" or "measures have", m, #chance == 1 and "it" or "them",
+      table.concat(chance, "; ", 1, math.min(#chance, 12)) .. (#chance > 12 and string.format("; and %d more", #chance - 12) or ""))
   end
   add('</div>')
   for _, sec in ipairs(SECTIONS) do
