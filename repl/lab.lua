@@ -398,7 +398,10 @@ local function run_cmd(args, kind)
       job.progress = progress
       -- a job of --jobs sends its sums alone; a shard keeps its games too
       local part = os.getenv("KONTOR_LAB_PART")
-      if not part and kind ~= "sweep" then job.kept = run.games_keeper(kind, #sides) end
+      -- (games its own jobs play are not kept: its memory stays flat, and
+      -- merge --games-out says to make it without --jobs)
+      local here = not (job.jobs > 1 and hi > lo)
+      if not part and kind ~= "sweep" and here then job.kept = run.games_keeper(kind, #sides) end
       if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
       if hi >= lo then
         local okp, perr = pcall(run.play_range, job, state, lo, hi, 0, (hi - lo + 1) * #sides)
