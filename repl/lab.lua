@@ -235,6 +235,8 @@ local function make_dir(dir)
   if not ok then error(e, 0) end
 end
 
+local spill_keeper
+
 local function sweep_output(t, sw)
   local report = require("kontor.balance.report")
   local sweepmod = require("kontor.balance.sweep")
@@ -261,6 +263,46 @@ local function sweep_output(t, sw)
   out(require("kontor.balance.sweep").format(sw), "\n")
   if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end
+end
+
+-- A keeper of a shard's games (for merge --games-out) that holds none in
+-- memory: each game's JSON goes to a scratch file of its side as it is
+-- played, and k:emit(text) prints the shard's JSON text with each side's
+-- games poured in where its placeholder (k.games[s], a text) stands. The
+-- shard printed is the one a keeper of every game would print.
+function spill_keeper(kind, nsides)
+  local k = { games = {}, files = {}, count = {} }
+  for s = 1, nsides do
+    local f, e = io.tmpfile()
+    if not f then error("cannot make a scratch file: " .. tostring(e), 0) end
+    k.files[s], k.count[s] = f, 0
+    k.games[s] = string.format("\1kontor: the games of side %d\1", s)
+  end
+  function k:game(s, info, rec)
+    local ok, e = self.files[s]:write(self.count[s] > 0 and "," or "", json.encode(run.game_line(kind, s, info, rec)))
+    if not ok then error("a scratch file: write failed: " .. tostring(e), 0) end
+    self.count[s] = self.count[s] + 1
+  end
+  function k:close() end
+  function k:emit(text)
+    local pos = 1
+    for s = 1, nsides do
+      local a, b = text:find(json.encode(self.games[s]), pos, true)
+      out(text:sub(pos, a - 1), raw("["))
+      local f = self.files[s]
+      f:seek("set", 0)
+      while true do
+        local chunk = f:read(65536)
+        if not chunk then break end
+        out(raw(chunk))
+      end
+      f:close()
+      out(raw("]"))
+      pos = b + 1
+    end
+    out(text:sub(pos), "\n")
+  end
+  return k
 end
 
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
@@ -401,7 +443,7 @@ local function run_cmd(args, kind)
       -- (games its own jobs play are not kept: its memory stays flat, and
       -- merge --games-out says to make it without --jobs)
       local here = not (job.jobs > 1 and hi > lo)
-      if not part and kind ~= "sweep" and here then job.kept = run.games_keeper(kind, #sides) end
+      if not part and kind ~= "sweep" and here then job.kept = spill_keeper(kind, #sides) end
       if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
       if hi >= lo then
         local okp, perr = pcall(run.play_range, job, state, lo, hi, 0, (hi - lo + 1) * #sides)
@@ -412,7 +454,8 @@ local function run_cmd(args, kind)
       end
       if job.games_out then job.games_out:close() end
       local got, diffs = run.collect(job, state)
-      out(json.encode(run.shard(kind, job, got, games, lo, hi, diffs)), "\n")
+      local text = json.encode(run.shard(kind, job, got, games, lo, hi, diffs))
+      if job.kept then job.kept:emit(text) else out(text, "\n") end
       return
     end
     if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides) end

@@ -50,6 +50,26 @@ describe("the lab's memory", function()
     end)
   end
 
+  it("is flat for a shard that keeps its games for merge --games-out, which gets them all", function()
+    local args = "compare --players 3 --a '' --b '--variant hand_limit' --shard 1/1 --games "
+    local small, large = max_rss(args .. "150"), max_rss(args .. "1500")
+    -- (it held them all before: 10.9 MB for 150 games, 25.3 MB for 1500)
+    assert.is_true(large < small * 1.15 + 512, string.format("%d KiB for 150 games, %d KiB for 1500", small, large))
+    local shard = tmp("kept.json")
+    support.write(shard, (kontor_cmd(args .. "150")))
+    local sh = json.decode(support.read(shard))
+    assert.are.equal(150, #sh.sides[1].games)
+    assert.are.equal(150, #sh.sides[2].games)
+    assert.are.equal(150, sh.sides[2].games[150].game)
+    assert.are.equal("b", sh.sides[2].games[1].side)
+    local g = tmp("kept.jsonl")
+    local _, e, code = kontor_cmd("merge " .. q(shard) .. " --games-out " .. q(g))
+    assert.are.equal(0, code, e)
+    local n = 0
+    for _ in support.read(g):gmatch("[^\n]+") do n = n + 1 end
+    assert.are.equal(300, n)
+  end)
+
   it("is flat for a shard its own jobs play: it keeps no games, and merges", function()
     local a, e, code = kontor_cmd("compare --players 3 --a '' --b '--variant hand_limit' --games 40 --shard 1/2 --jobs 2")
     assert.are.equal(0, code, e)
