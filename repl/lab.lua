@@ -692,7 +692,7 @@ function M.merge(_, args)
   end
   local t, e = parse(rest, 1, MERGE_FLAGS)
   if not t then return usage_error("merge: " .. e) end
-  if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare --shard K/N)") end
+  if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare|sweep|worth --shard K/N)") end
   local ok, res = pcall(function()
     local shards = run.read_shards(files)
     -- the shards of kontor worth: sums per kind of move, not per side
