@@ -694,7 +694,7 @@ function M.merge(_, args)
   if not t then return usage_error("merge: " .. e) end
   if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare|sweep|worth --shard K/N)") end
   local ok, res = pcall(function()
-    local shards = run.read_shards(files)
+    local shards = run.read_shards(files, not t.games_out)
     -- the shards of kontor worth: sums per kind of move, not per side
     for _, sh in ipairs(shards) do
       if sh.kind == "worth" then
