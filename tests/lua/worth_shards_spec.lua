@@ -3,7 +3,7 @@
 -- adds shards up to exactly what one run prints (byte for byte, text and
 -- JSON), --jobs passes its parts through the same checks, and a shard that
 -- is wrong is refused field by field with FILE:LINE: why, before anything
--- is printed.
+-- is printed. A sweep's shards merge to the bytes of one run too.
 
 local support = require "tests.lua.support"
 local json = kontor.core.json
@@ -151,5 +151,29 @@ describe("kontor worth --shard", function()
     support.write(sim, (kontor_cmd("sim --players 3 --games 10 --shard 1/1")))
     assert.are.equal(string.format("kontor: merge: %s:1: a sim shard, not one of kontor worth\n", sim),
       merge_err(q(shard(1)) .. " " .. q(sim)))
+  end)
+end)
+
+describe("kontor sweep in shards", function()
+  it("merges to the bytes one run prints: JSON, text and report, and --jobs 2 too", function()
+    local args = "sweep --rules tests/balance/dice.lua --over target=15..18 --games 90 --seed 4 --moves"
+    local files = {}
+    for k = 1, 3 do
+      local out, e, code = kontor_cmd(args .. " --shard " .. k .. "/3")
+      assert.are.equal(0, code, e)
+      files[k] = tmp("sweep-" .. k .. ".json")
+      support.write(files[k], out)
+    end
+    local list = q(files[2]) .. " " .. q(files[3]) .. " " .. q(files[1])
+    local one = kontor_cmd(args .. " --jobs 1 --json")
+    assert.are.equal("sweep", json.decode(one).kind)
+    assert.are.equal(one, (kontor_cmd("merge " .. list .. " --json")))
+    assert.are.equal(one, (kontor_cmd(args .. " --jobs 2 --json")))
+    assert.are.equal(kontor_cmd(args .. " --jobs 1"), (kontor_cmd("merge " .. list)))
+    local r1, r2 = tmp("sweep1.html"), tmp("sweep2.html")
+    kontor_cmd(args .. " --jobs 1 --report " .. q(r1))
+    kontor_cmd("merge " .. list .. " --report " .. q(r2))
+    assert.truthy(support.read(r1):find('<section id="sweep-moves">', 1, true))
+    assert.are.equal(support.read(r1), support.read(r2))
   end)
 end)
