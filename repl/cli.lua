@@ -23,7 +23,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
                   [--svg DIR] [sim's --seed ... --moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
-                  [--seed S|random] [--json] [--jobs N]
+                  [--seed S|random] [--json] [--jobs N] [--shard K/N] [--report FILE.html]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 

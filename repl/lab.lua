@@ -235,6 +235,8 @@ local function make_dir(dir)
   if not ok then error(e, 0) end
 end
 
+local spill_keeper
+
 local function sweep_output(t, sw)
   local report = require("kontor.balance.report")
   local sweepmod = require("kontor.balance.sweep")
@@ -261,6 +263,46 @@ local function sweep_output(t, sw)
   out(require("kontor.balance.sweep").format(sw), "\n")
   if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end
+end
+
+-- A keeper of a shard's games (for merge --games-out) that holds none in
+-- memory: each game's JSON goes to a scratch file of its side as it is
+-- played, and k:emit(text) prints the shard's JSON text with each side's
+-- games poured in where its placeholder (k.games[s], a text) stands. The
+-- shard printed is the one a keeper of every game would print.
+function spill_keeper(kind, nsides)
+  local k = { games = {}, files = {}, count = {} }
+  for s = 1, nsides do
+    local f, e = io.tmpfile()
+    if not f then error("cannot make a scratch file: " .. tostring(e), 0) end
+    k.files[s], k.count[s] = f, 0
+    k.games[s] = string.format("\1kontor: the games of side %d\1", s)
+  end
+  function k:game(s, info, rec)
+    local ok, e = self.files[s]:write(self.count[s] > 0 and "," or "", json.encode(run.game_line(kind, s, info, rec)))
+    if not ok then error("a scratch file: write failed: " .. tostring(e), 0) end
+    self.count[s] = self.count[s] + 1
+  end
+  function k:close() end
+  function k:emit(text)
+    local pos = 1
+    for s = 1, nsides do
+      local a, b = text:find(json.encode(self.games[s]), pos, true)
+      out(text:sub(pos, a - 1), raw("["))
+      local f = self.files[s]
+      f:seek("set", 0)
+      while true do
+        local chunk = f:read(65536)
+        if not chunk then break end
+        out(raw(chunk))
+      end
+      f:close()
+      out(raw("]"))
+      pos = b + 1
+    end
+    out(text:sub(pos), "\n")
+  end
+  return k
 end
 
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
@@ -398,7 +440,10 @@ local function run_cmd(args, kind)
       job.progress = progress
       -- a job of --jobs sends its sums alone; a shard keeps its games too
       local part = os.getenv("KONTOR_LAB_PART")
-      if not part and kind ~= "sweep" then job.kept = run.games_keeper(kind, #sides) end
+      -- (games its own jobs play are not kept: its memory stays flat, and
+      -- merge --games-out says to make it without --jobs)
+      local here = not (job.jobs > 1 and hi > lo)
+      if not part and kind ~= "sweep" and here then job.kept = spill_keeper(kind, #sides) end
       if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides, part) end
       if hi >= lo then
         local okp, perr = pcall(run.play_range, job, state, lo, hi, 0, (hi - lo + 1) * #sides)
@@ -409,7 +454,8 @@ local function run_cmd(args, kind)
       end
       if job.games_out then job.games_out:close() end
       local got, diffs = run.collect(job, state)
-      out(json.encode(run.shard(kind, job, got, games, lo, hi, diffs)), "\n")
+      local text = json.encode(run.shard(kind, job, got, games, lo, hi, diffs))
+      if job.kept then job.kept:emit(text) else out(text, "\n") end
       return
     end
     if t.games_out then job.games_out = run.games_writer(t.games_out, kind, #sides) end
@@ -442,28 +488,80 @@ function M.sweep(_, args) return run_cmd(args, "sweep") end
 local WORTH_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
   ["--option"] = "list", ["--bot"] = "value", ["--kinds"] = "value", ["--games"] = "value",
   ["--seed"] = "value", ["--json"] = "bool", ["--jobs"] = "value", ["--shard"] = "value",
-  ["--range"] = "value", ["--part"] = "bool" }
+  ["--range"] = "value", ["--report"] = "value" }
 -- the games of the first run that finds the kinds (fewer if --games is)
 local DISCOVER = 20
 
--- The arguments of a child job: the parent's setup, its seed and kinds.
+-- The command of a child job: the parent's setup, its seed and kinds, and
+-- games lo..hi; it prints their shard (and progress lines).
 local function worth_child(args, seed, kinds, lo, hi)
   local t = append_without({ program(args), "worth" }, args, 2,
-    { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1 })
+    { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1, ["--shard"] = 1,
+      ["--report"] = 1 })
   for _, x in ipairs { "--seed", tostring(seed), "--kinds", table.concat(kinds, ";"), "--range",
-                       lo .. "-" .. hi, "--jobs", "1", "--part" } do t[#t + 1] = x end
+                       lo .. "-" .. hi, "--jobs", "1" } do t[#t + 1] = x end
   local q = {}
   for j, x in ipairs(t) do q[j] = "'" .. x:gsub("'", "'\\''") .. "'" end
-  return table.concat(q, " ")
+  return "KONTOR_LAB_PROGRESS=1 " .. table.concat(q, " ")
+end
+
+-- Plays games lo..hi of every kind in n child jobs (each a shard, checked
+-- as kontor merge checks a file's) and adds their sums into acc.
+local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
+  local worth = require("kontor.balance.worth")
+  local procs = {}
+  for j = 1, n do
+    local a, b = run.shard_range(j, n, hi - lo + 1)
+    local p, pe = io.popen(worth_child(args, seed, kinds, lo + a - 1, lo + b - 1), "r")
+    if not p then error("cannot start a job: " .. tostring(pe), 0) end
+    procs[j] = { p = p, games = (b - a + 1) * #kinds }
+  end
+  local finished, failed = 0, nil
+  -- every child is waited for, whatever happened to the one before
+  for j, c in ipairs(procs) do
+    local body
+    for l in c.p:lines() do
+      local d = l:match("^progress (%d+)$")
+      if d then
+        if progress then progress(finished + tonumber(d) * (n - j + 1)) end
+      else
+        body = l
+      end
+    end
+    local okc, why, code = c.p:close()
+    if not okc then
+      failed = failed or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
+    elseif not failed then
+      local okd, part = pcall(json.decode, body or "")
+      local okk, ke = pcall(worth.check_shard, okd and part or nil, string.format("job %d of %d", j, n))
+      if not okk then failed = tostring(ke) else worth.add_shard(acc, part) end
+    end
+    finished = finished + c.games
+  end
+  if failed then error(failed, 0) end
+end
+
+-- The summary of a run of worth: text, --json, and --report.
+local function worth_output(t, w)
+  local worth = require("kontor.balance.worth")
+  if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w)) end
+  if t.json then
+    for _, r in ipairs(w.rows) do
+      for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "p", "kept_share",
+                           "kept_per_game" } do
+        if r[f] == nil then r[f] = json.null end
+      end
+    end
+    out(json.encode(w), "\n")
+  else
+    out(worth.format(w), "\n")
+    if t.report then out("\nreport written to ", t.report, "\n") end
+  end
 end
 
 function M.worth(_, args)
   local t, e = parse(args, 2, WORTH_FLAGS)
   if not t then return usage_error("worth: " .. e) end
-  if t.shard then
-    return usage_error("worth: --shard is not supported (its parts are not merged by kontor merge); "
-      .. "use --jobs N on one machine")
-  end
   if not t.bot then return usage_error("worth: --bot KIND[:k=v,...] is needed, e.g. --bot greedy (one bot for every seat)") end
   if t.bot:match("^%s*%d+%s*=") then
     return usage_error(string.format("worth: --bot %s: give the bot without a seat (every seat plays it), e.g. --bot greedy", t.bot))
@@ -485,14 +583,32 @@ function M.worth(_, args)
   if not seed then return usage_error("worth: " .. sde) end
   local jobs, je = int_of(t, "jobs", nil, 1)
   if je then return usage_error("worth: " .. je) end
-  local lo, hi = 1, games
+  -- a shard (--shard K/N, or --range LO-HI as the jobs get) prints its
+  -- games' sums for kontor merge, as sim, compare and sweep do
+  local lo, hi
+  if t.shard then
+    local k, n = t.shard:match("^(%d+)/(%d+)$")
+    k, n = math.tointeger(tonumber(k)), math.tointeger(tonumber(n))
+    if not k or n < 1 or k < 1 or k > n then
+      return usage_error(string.format("worth: --shard must be K/N with 1 <= K <= N, not '%s'", t.shard))
+    end
+    lo, hi = run.shard_range(k, n, games)
+  end
   if t.range then
     local a, b = t.range:match("^(%d+)%-(%d+)$")
     a, b = math.tointeger(tonumber(a)), math.tointeger(tonumber(b))
-    if not a or a < 1 or b < a then
-      return usage_error(string.format("worth: --range must be LO-HI (game numbers), not '%s'", t.range))
+    if not a or a < 1 or b < a - 1 or b > games then
+      return usage_error(string.format("worth: --range must be LO-HI (game numbers 1-%d), not '%s'", games, t.range))
     end
+    if t.shard then return usage_error("worth: --range and --shard cannot be used together") end
     lo, hi = a, b
+  end
+  if lo and t.seed == "random" then
+    return usage_error("worth: --seed random would draw another seed in each shard: give every shard "
+      .. "the same whole number")
+  end
+  if lo and t.report then
+    return usage_error("worth: --report cannot be used with --shard (use it with kontor merge)")
   end
   local worth = require("kontor.balance.worth")
   local given
@@ -510,55 +626,40 @@ function M.worth(_, args)
   end
   local ok, res = pcall(function()
     local L = balance.load(setup)
+    -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
+    local a, b = lo or 1, hi or games
     local acc = {}
-    jobs = jobs or run.cores()
-    local n = math.min(jobs, hi - lo + 1)
-    if n > 1 then
-      local procs = {}
-      for j = 1, n do
-        local a = lo + (hi - lo + 1) * (j - 1) // n
-        local b = lo + (hi - lo + 1) * j // n - 1
-        local p, pe2 = io.popen(worth_child(args, seed, kinds, a, b), "r")
-        if not p then error("cannot start a job: " .. tostring(pe2), 0) end
-        procs[j] = p
+    jobs = jobs or (lo and 1 or run.cores())
+    local n = math.min(jobs, b - a + 1)
+    local total = #kinds * (b - a + 1)
+    local progress, finish
+    local child = os.getenv("KONTOR_LAB_PROGRESS")
+    if child and lo then
+      -- a child job: a line every 25 games for the parent's bar
+      progress = function(done)
+        if done % 25 == 0 then out("progress ", done, "\n"); io.stdout:flush() end
       end
-      for j, p in ipairs(procs) do
-        local body = p:read("a")
-        local okc, why, code = p:close()
-        local part = okc and json.decode(body)
-        if type(part) ~= "table" then
-          error(string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code)), 0)
-        end
-        worth.add(acc, part)
-      end
-    else
-      local finish
-      local progress
-      if not t.part and core.term.isatty(2) then
-        local draw
-        draw, finish = progress_bar(want_color(2))
-        local total = #kinds * (hi - lo + 1)
-        progress = function(done) draw(done, total) end
-      end
-      local okp, got = pcall(worth.play, L, t.bot, kinds, seed, lo, hi, progress)
-      if finish then finish() end
-      if not okp then error(got, 0) end
-      acc = got
+    elseif core.term.isatty(2) then
+      local draw
+      draw, finish = progress_bar(want_color(2))
+      progress = function(done) draw(math.min(done, total), total) end
     end
-    if t.part then out(json.encode(acc), "\n"); return end
-    local w = worth.summary(L, probe:spec(), kinds, acc, hi - lo + 1, seed)
-    if t.json then
-      for _, r in ipairs(w.rows) do
-        for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "kept_share",
-                             "kept_per_game" } do
-          if r[f] == nil then r[f] = json.null end
-        end
+    local okp, got = pcall(function()
+      if n > 1 then
+        worth_children(args, seed, kinds, a, b, n, acc, progress)
+        return acc
       end
-      out(json.encode(w), "\n")
-    else
-      out(worth.format(w), "\n")
+      return worth.play(L, t.bot, kinds, seed, a, b, progress)
+    end)
+    if finish then finish() end
+    if not okp then error(got, 0) end
+    acc = got
+    if lo then
+      out(json.encode(worth.shard(L, probe:spec(), kinds, acc, games, seed, lo, hi)), "\n")
+      return
     end
+    worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed))
   end)
   if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
   return 0
@@ -591,9 +692,16 @@ function M.merge(_, args)
   end
   local t, e = parse(rest, 1, MERGE_FLAGS)
   if not t then return usage_error("merge: " .. e) end
-  if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare --shard K/N)") end
+  if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare|sweep|worth --shard K/N)") end
   local ok, res = pcall(function()
-    local shards = run.read_shards(files)
+    local shards = run.read_shards(files, not t.games_out)
+    -- the shards of kontor worth: sums per kind of move, not per side
+    for _, sh in ipairs(shards) do
+      if sh.kind == "worth" then
+        if t.games_out then error("--games-out is for the shards of sim and compare, not of worth", 0) end
+        return worth_output(t, require("kontor.balance.worth").merge(shards))
+      end
+    end
     local sides, first, diffs = run.merge(shards)
     if t.games_out then
       if first.kind == "sweep" then error("--games-out is for the shards of sim and compare, not of a sweep", 0) end

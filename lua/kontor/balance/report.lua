@@ -409,7 +409,41 @@ function M.line_chart(m, values, opts)
   return table.concat(out, "\n")
 end
 
--- The report of a sweep: its table and a line chart per measure.
+-- Holm's correction over the differences of a sweep from its first value
+-- (every measure at every other value): { [key] = { [value index] = true } }
+-- for those that hold, and how many were compared.
+local function sweep_holm(sw)
+  local at, p = {}, {}
+  for _, key in ipairs(sw.order) do
+    for i, r in ipairs(sw.measures[key].rows) do
+      if i > 1 and r.diff_ci and r.diff then
+        at[#at + 1] = { key, i }
+        p[#p + 1] = stats.p_of(r.diff, r.diff_ci)
+      end
+    end
+  end
+  local keep = stats.holm(p)
+  local out = {}
+  for j, k in ipairs(at) do
+    if keep[j] then
+      out[k[1]] = out[k[1]] or {}
+      out[k[1]][k[2]] = true
+    end
+  end
+  return out, #at
+end
+M.sweep_holm = sweep_holm
+
+local SECTIONS = {
+  { "result", "Results", "sweep-results" },
+  { "tension", "Is it still a game?", "sweep-tension" },
+  { "moves", "What players do", "sweep-moves" },
+}
+
+-- The report of a sweep: what changes over the values in plain words
+-- (Holm's correction over every measure at every value), then a section
+-- of line charts per kind of measure (results, is it still a game, what
+-- players do).
 function M.sweep_html(sw)
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end
@@ -419,15 +453,220 @@ function M.sweep_html(sw)
   add('<h1>Kontor sweep report</h1>')
   local seats = {}
   for s, b in ipairs(sw.seats) do seats[s] = string.format("seat %d %s", s, b) end
-  add('<p class="summary">%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; "- first" is the paired difference from %s=%s.</p>',
+  local keep, m = sweep_holm(sw)
+  add('<div class="summary"><h2>What changes with %s</h2>', esc(sw.over))
+  add('<p>%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; each is compared with the first, %s=%s.</p>',
     esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
     sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
-  add('<h2>Sweep</h2>')
+  local changed, chance = {}, {}
   for _, key in ipairs(sw.order) do
-    local m = sw.measures[key]
-    add('<figure>%s<figcaption>%s per value of %s, with 95%% intervals; orange where it differs from the first value.</figcaption></figure>',
-      M.line_chart(m, sw.values, { id = "sweep-" .. key:gsub("[^%w_%-]+", "_"), over = sw.over }), esc(m.label), esc(sw.over))
+    local ms = sw.measures[key]
+    local at, z, lone = {}, 0, {}
+    for i, r in ipairs(ms.rows) do
+      if r.verdict then
+        if keep[key] and keep[key][i] then
+          at[#at + 1] = string.format("%s at %s (%s)", esc(r.verdict), esc(r.value), fmtsigned(r.diff))
+          local zi = math.abs(z_of { diff = r.diff, ci = r.diff_ci })
+          if zi > z then z = zi end
+        else
+          lone[#lone + 1] = esc(r.value)
+        end
+      end
+    end
+    if #at > 0 then changed[#changed + 1] = { key = key, label = ms.label, words = at, z = z } end
+    if #lone > 0 then chance[#chance + 1] = string.format("%s at %s", esc(ms.label), table.concat(lone, ", ")) end
   end
+  table.sort(changed, function(x, y) if x.z ~= y.z then return x.z > y.z end return x.key < y.key end)
+  if #changed == 0 then
+    add('<p>Nothing measurably changes: no difference from %s=%s of the %d compared holds after Holm\'s correction for %d comparisons.</p>',
+      esc(sw.over), esc(sw.values[1]), m, m)
+  else
+    add('<p>The measures that change from %s=%s, biggest effect first (in standard errors), at the values where the difference holds after Holm\'s correction for the %d comparisons (every measure at every value):</p><ol id="changed">',
+      esc(sw.over), esc(sw.values[1]), m)
+    for i, c in ipairs(changed) do
+      if i > 12 then
+        add('<li>and %d more (the charts below)</li>', #changed - 12)
+        break
+      end
+      add('<li>%s: %s</li>', esc(c.label), table.concat(c.words, ", "))
+    end
+    add('</ol>')
+  end
+  if #chance > 0 then
+    add('<p class="chance">%d more %s an interval that leaves out zero, but among %d comparisons that can be chance (Holm\'s correction does not hold %s): %s.</p>',
+      #chance, #chance == 1 and "measure has" or "measures have", m, #chance == 1 and "it" or "them",
+      table.concat(chance, "; ", 1, math.min(#chance, 12)) .. (#chance > 12 and string.format("; and %d more", #chance - 12) or ""))
+  end
+  add('</div>')
+  for _, sec in ipairs(SECTIONS) do
+    local keys = {}
+    for _, key in ipairs(sw.order) do
+      if sw.measures[key].section == sec[1] then keys[#keys + 1] = key end
+    end
+    if #keys > 0 then
+      add('<section id="%s"><h2>%s</h2>', sec[3], sec[2])
+      for _, key in ipairs(keys) do
+        local ms = sw.measures[key]
+        add('<figure>%s<figcaption>%s per value of %s, with 95%% intervals; orange where it differs from the first value.</figcaption></figure>',
+          M.line_chart(ms, sw.values, { id = "sweep-" .. key:gsub("[^%w_%-]+", "_"), over = sw.over }), esc(ms.label), esc(sw.over))
+      end
+      add('</section>')
+    end
+  end
+  add('<p><small>Written by kontor %s.</small></p>', esc(require("kontor.core").version))
+  add('</body>\n</html>\n')
+  return table.concat(out, "\n")
+end
+
+-- Holm's correction over the kinds of a worth run that were measured and
+-- kept from (row.p, the difference from the fair share): { [kind] = true }
+-- for those that hold, and how many were compared.
+local function worth_holm(w)
+  local kinds, p = {}, {}
+  for _, r in ipairs(w.rows) do
+    if r.offered and type(r.p) == "number" then kinds[#kinds + 1] = r.kind; p[#p + 1] = r.p end
+  end
+  local keep = stats.holm(p)
+  local out = {}
+  for i, k in ipairs(kinds) do if keep[i] then out[k] = true end end
+  return out, #kinds
+end
+M.worth_holm = worth_holm
+
+local function has_ci(r) return type(r.ci) == "table" and type(r.win_rate) == "number" end
+
+-- The chart of a worth run: a row per kind, its win rate (dot) and 95%
+-- interval (line) on one axis of win rates from 0, the fair share a
+-- dashed line; blue where the seat wins less without the move (it helps
+-- win), orange more (it costs), grey where the difference could be chance
+-- or the seat was never kept from it.
+local function worth_chart(w, keep)
+  local rows = {}
+  for _, r in ipairs(w.rows) do if has_ci(r) then rows[#rows + 1] = r end end
+  local rh = 20
+  local lw = 260
+  local h = MT + #rows * rh + 44
+  local pw = W - lw - MR - 8
+  local max = w.fair
+  for _, r in ipairs(rows) do max = math.max(max, r.ci[2]) end
+  local top, step = nice(max)
+  local function x(v) return lw + pw * math.max(0, math.min(top, v)) / top end
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<svg class="chart" id="worth" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="win rate without each kind of move, with 95%% intervals">',
+    W, h, W, h)
+  add('<title>Win rate of the seat that never makes the move, with 95%% intervals; the fair share %s dashed</title>', fmt(w.fair))
+  local ybot = MT + #rows * rh
+  for k = 0, 4 do
+    local v = step * k
+    add('<line class="tick" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#eee"/>', x(v), x(v), MT - 4, ybot)
+    add('<text class="tick" x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">%s</text>', x(v), ybot + 14, tick_text(v))
+  end
+  add('<line class="axis" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333"/>', x(0), x(top), ybot, ybot)
+  add('<line class="fair" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333" stroke-dasharray="3 3"/>', x(w.fair), x(w.fair), MT - 8, ybot)
+  add('<text class="fair" x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#333">fair share %s (1/%d)</text>',
+    x(w.fair), MT - 10 > 8 and MT - 10 or 10, fmt(w.fair), w.players)
+  add('<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#333">win rate of the seat that never makes the move</text>',
+    lw + pw / 2, ybot + 32)
+  for i, r in ipairs(rows) do
+    local y = MT + (i - 0.5) * rh
+    local color = "#777"
+    if r.offered and keep[r.kind] then color = r.diff < 0 and COLORS[1] or COLORS[2] end
+    add('<text class="kind" x="%d" y="%.1f" font-size="11" fill="%s">%s%s</text>', 4, y + 4, r.offered and "#222" or "#888",
+      esc(r.kind), r.offered and "" or " (never kept from it)")
+    add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(r.ci[1]), y, x(r.ci[2]), color)
+    add('<circle class="point" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %s [%s, %s], %s the fair share%s</title></circle>',
+      x(r.win_rate), y, color, esc(r.kind), fmt(r.win_rate), fmt(r.ci[1]), fmt(r.ci[2]), fmtsigned(r.diff),
+      not r.offered and "; never kept from it: tells nothing" or (keep[r.kind] and "; holds after Holm" or ""))
+  end
+  add('</svg>')
+  return table.concat(out, "\n")
+end
+
+-- The report of `kontor worth` (its summary, kontor.balance.worth): what
+-- the moves are worth in plain words, the chart, the table.
+function M.worth_html(w)
+  local out = {}
+  local function add(...) out[#out + 1] = string.format(...) end
+  add('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">')
+  add('<meta name="viewport" content="width=device-width, initial-scale=1">')
+  add('<title>Kontor worth report</title>\n<style>%s</style>\n</head>\n<body>', M.CSS)
+  add('<h1>Kontor worth report</h1>')
+  local keep, m = worth_holm(w)
+  add('<div class="summary"><h2>What a move is worth</h2>')
+  add('<p>%d games for each kind of move of %s (<code>%s</code>), %d players, every seat %s, seed %d. In each game one seat in turn never makes the move while another is legal; its fair share of the wins is %s (1/%d).</p>',
+    w.games, esc(w.rules), esc(w.label), w.players, esc(w.bot), w.seed, fmt(w.fair), w.players)
+  local helps, costs, chance, none, never = {}, {}, {}, {}, {}
+  for _, r in ipairs(w.rows) do
+    if not r.restriction then
+      never[#never + 1] = esc(r.kind) .. " (not measured)"
+    elseif not r.offered then
+      never[#never + 1] = esc(r.kind)
+    elseif has_ci(r) and (r.diff_ci[1] > 0 or r.diff_ci[2] < 0) then
+      if keep[r.kind] then
+        local z = math.abs(z_of { diff = r.diff, ci = r.diff_ci })
+        local item = { r = r, z = z }
+        if r.diff < 0 then helps[#helps + 1] = item else costs[#costs + 1] = item end
+      else
+        chance[#chance + 1] = esc(r.kind)
+      end
+    elseif has_ci(r) then
+      none[#none + 1] = esc(r.kind)
+    end
+  end
+  local function by_z(x, y) if x.z ~= y.z then return x.z > y.z end return x.r.kind < y.r.kind end
+  table.sort(helps, by_z)
+  table.sort(costs, by_z)
+  local function item(i)
+    local r = i.r
+    return string.format('<li>%s: the seat without it wins %s [%s, %s], %s from the fair share</li>', esc(r.kind), fmt(r.win_rate), fmt(r.ci[1]),
+      fmt(r.ci[2]), fmtsigned(r.diff))
+  end
+  if #helps + #costs == 0 then
+    add('<p>No move measurably decides games: no difference from the fair share of the %d kinds compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
+  end
+  if #helps > 0 then
+    add('<p>Moves that help win: a seat that never makes them wins less than its fair share (after Holm\'s correction for the %d kinds compared), biggest effect first:</p><ol id="helps">', m)
+    for _, i in ipairs(helps) do add('%s', item(i)) end
+    add('</ol>')
+  end
+  if #costs > 0 then
+    add('<p>Moves that cost games: a seat that never makes them wins more than its fair share (after Holm\'s correction for the %d kinds compared), biggest effect first:</p><ol id="costs">', m)
+    for _, i in ipairs(costs) do add('%s', item(i)) end
+    add('</ol>')
+  end
+  if #chance > 0 then
+    add('<p class="chance">%d more %s an interval that leaves out the fair share, but among %d comparisons that can be chance (Holm\'s correction does not hold %s): %s.</p>',
+      #chance, #chance == 1 and "kind has" or "kinds have", m, #chance == 1 and "it" or "them", table.concat(chance, "; "))
+  end
+  if #none > 0 then
+    add('<p>No one needs (the seat wins its fair share without them, as far as %d games tell): %s.</p>', w.games, table.concat(none, "; "))
+  end
+  if #never > 0 then
+    add('<p>Tell nothing (the seat never had a move of the kind and another at once): %s.</p>', table.concat(never, "; "))
+  end
+  add('</div>')
+  add('<h2>Win rate without each move</h2>')
+  add('<figure>%s<figcaption>The win rate of the seat that never makes the move (dot) and its 95%% interval (line), on one axis from 0; the dashed line is the fair share %s. Blue: the move helps win; orange: it costs games (both after Holm\'s correction); grey: could be chance, or the seat was never kept from it.</figcaption></figure>',
+    worth_chart(w, keep), fmt(w.fair))
+  add('<h2>Every kind</h2>')
+  add('<table id="worth-table">')
+  add('<tr><th>kind</th><th>win rate</th><th>95%% interval</th><th>- fair share</th><th>after Holm</th><th>kept from it</th></tr>')
+  for _, r in ipairs(w.rows) do
+    local verdict = ""
+    if has_ci(r) and r.offered and (r.diff_ci[1] > 0 or r.diff_ci[2] < 0) then
+      verdict = keep[r.kind] and (r.diff < 0 and "helps win" or "costs games") or "could be chance"
+    end
+    local kept
+    if not r.restriction then kept = "not measured: " .. esc(r.why or "")
+    elseif not r.offered then kept = "never: tells nothing"
+    else kept = string.format("%.2f of games, %.1f a game", r.kept_share, r.kept_per_game) end
+    add('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class="verdict">%s</td><td>%s</td></tr>', esc(r.kind),
+      type(r.win_rate) == "number" and fmt(r.win_rate) or "-",
+      has_ci(r) and string.format("[%s, %s]", fmt(r.ci[1]), fmt(r.ci[2])) or "-",
+      type(r.diff) == "number" and fmtsigned(r.diff) or "-", verdict, kept)
+  end
+  add('</table>')
   add('<p><small>Written by kontor %s.</small></p>', esc(require("kontor.core").version))
   add('</body>\n</html>\n')
   return table.concat(out, "\n")

@@ -475,8 +475,10 @@ function M.merge(shards)
 end
 
 -- Reads shard objects from files holding one JSON object per line. A line
--- that is not JSON or not a shard is refused with "file:line: why".
-function M.read_shards(files)
+-- that is not JSON or not a shard is refused with "file:line: why". With
+-- `drop_games`, the games a shard keeps are let go as it is read (a merge
+-- without --games-out: its memory stays that of the sums).
+function M.read_shards(files, drop_games)
   local shards = {}
   for _, file in ipairs(files) do
     local f, err = io.open(file, "r")
@@ -496,6 +498,9 @@ function M.read_shards(files)
           error(string.format("%s:%d: not a kontor shard (made by --shard K/N)", file, lineno), 0)
         end
         rawset(sh, "_where", string.format("%s:%d", file, lineno))
+        if drop_games and type(sh.sides) == "table" then
+          for _, side in pairs(sh.sides) do if type(side) == "table" then side.games = nil end end
+        end
         shards[#shards + 1] = sh
       end
     end

@@ -222,6 +222,9 @@ function M.rows(L, kinds, acc)
         local lo, hi = math.max(0, mean - h), math.min(1, mean + h)
         row.ci = { r6(lo), r6(hi) }
         row.diff_ci = { r6(lo - fair), r6(hi - fair) }
+        -- the two-sided p of the difference from the fair share (from the
+        -- interval before clipping), for Holm's correction in the report
+        row.p = r6(stats.p_of(mean - fair, { mean - h - fair, mean + h - fair }))
       end
       row.diff = r6(mean - fair)
     end
@@ -282,6 +285,151 @@ end
 function M.summary(L, bot, kinds, acc, games, seed)
   return { kind = "worth", rules = L.info.rules, label = L.info.label, bot = bot, players = L.players,
            games = games, seed = seed, fair = r6(1 / L.players), rows = M.rows(L, kinds, acc) }
+end
+
+---------------------------------------------------------------------------
+-- Shards: a range of games as data, for kontor merge (and --jobs)
+---------------------------------------------------------------------------
+
+-- The shard of games lo..hi of a run of `games` games: the lab's version-2
+-- shard (kontor.balance.run), kind "worth": the setup (`info`), the bot,
+-- the kinds, and per kind (in the order of `kinds`) its sums.
+function M.shard(L, bot, kinds, acc, games, seed, lo, hi)
+  local sums = {}
+  for i, kind in ipairs(kinds) do
+    local a = acc[kind] or M.add({}, { [kind] = {} })[kind]
+    local t = {}
+    for _, f in ipairs(FIELDS) do t[f] = a[f] end
+    sums[i] = t
+  end
+  return { kontor = "shard", version = 2, kind = "worth", seed = seed, games = games, lo = lo, hi = hi,
+           bot = bot, info = { rules = L.info.rules, label = L.info.label, players = L.players },
+           kinds = kinds, sums = sums }
+end
+
+local function fail(...) error(string.format(...), 0) end
+local function is_int(x) return math.type(x) == "integer" end
+local function is_text(x) return type(x) == "string" end
+
+-- t must be a JSON list of exactly n entries (n nil: any length).
+local function list_of(t, n, what)
+  if type(t) ~= "table" then fail("%s is missing", what) end
+  local len = 0
+  for k in pairs(t) do
+    if not is_int(k) or k < 1 then fail("%s is not a list", what) end
+    if k > len then len = k end
+  end
+  if n and len ~= n then fail("%s: %d given, %d expected", what, len, n) end
+  return len
+end
+
+-- Checks a worth shard field by field before anything adds it; raises
+-- "NAME: why" (NAME: its file:line, or "job k of n").
+function M.check_shard(sh, name)
+  local ok, e = pcall(function()
+    if type(sh) ~= "table" or sh.kontor ~= "shard" then fail("not a kontor shard (made by --shard K/N)") end
+    if sh.version ~= 2 then fail("made by an older kontor (its games, not their sums): make it again") end
+    if sh.kind ~= "worth" then fail("a %s shard, not one of kontor worth", tostring(sh.kind)) end
+    if not (is_int(sh.games) and is_int(sh.lo) and is_int(sh.hi)) then
+      fail("\"games\", \"lo\" and \"hi\" must be whole numbers")
+    end
+    if sh.games < 1 or sh.lo < 1 or sh.hi > sh.games or sh.hi < sh.lo - 1 then
+      fail("games %d-%d are not a range of games 1-%d", sh.lo, sh.hi, sh.games)
+    end
+    if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
+    if not is_text(sh.bot) or sh.bot == "" then fail("\"bot\" must be a bot's text (e.g. \"greedy\")") end
+    local info = sh.info
+    if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
+    if not is_int(info.players) or info.players < 1 or info.players > 1000 then
+      fail("\"info\": \"players\" is not a seat count")
+    end
+    if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
+    local nk = list_of(sh.kinds, nil, "\"kinds\"")
+    if nk == 0 then fail("\"kinds\" is empty") end
+    local seen = {}
+    for i = 1, nk do
+      local k = sh.kinds[i]
+      if not is_text(k) or not k:match("^[%w_]+: .+$") then
+        fail("\"kinds\": entry %d is not a kind of move (DECISION: WORDS)", i)
+      end
+      if seen[k] then fail("\"kinds\": '%s' is given twice", k) end
+      seen[k] = true
+    end
+    list_of(sh.sums, nk, "\"sums\" (one per kind)")
+    local n, W = sh.hi - sh.lo + 1, balance.win_scale(info.players)
+    for i, k in ipairs(sh.kinds) do
+      local a = sh.sums[i]
+      local what = string.format("the sums of '%s'", k)
+      if type(a) ~= "table" then fail("%s are not an object", what) end
+      for _, f in ipairs(FIELDS) do
+        local v = a[f]
+        if not is_int(v) then fail("%s: \"%s\" must be a whole number", what, f) end
+        if v < 0 then fail("%s: \"%s\" is %d, below 0", what, f, v) end
+      end
+      local want = M.restriction(k) and n or 0
+      if a.games ~= want then fail("%s are of %s, the shard has %d", what, text.count(a.games, "game"), want) end
+      if a.wins > a.games * W then fail("%s: the seat won more than its %s", what, text.count(a.games, "game")) end
+      -- each game's w is 0..W: sum w^2 <= W sum w, and n sum w^2 >= (sum w)^2
+      if a.wins2 > W * a.wins or a.games * a.wins2 < a.wins * a.wins then
+        fail("%s: \"wins2\" (%d) cannot be the squares of wins adding up to %d", what, a.wins2, a.wins)
+      end
+      if a.kept_games > a.games then fail("%s: kept from it in %d games of %d", what, a.kept_games, a.games) end
+      if a.kept_games > a.kept then fail("%s: kept from it in %d games but %d times", what, a.kept_games, a.kept) end
+      if a.kept > a.decisions then fail("%s: kept from it %d times in %d decisions", what, a.kept, a.decisions) end
+      if a.broken > a.kept then fail("%s: %d avoided moves made, kept from it %d times", what, a.broken, a.kept) end
+    end
+  end)
+  if not ok then error(tostring(name) .. ": " .. tostring(e), 0) end
+end
+
+-- What must agree between the shards of one run.
+local function run_key(sh)
+  return table.concat({ tostring(sh.seed), tostring(sh.games), sh.bot, sh.info.label, tostring(sh.info.players),
+                        table.concat(sh.kinds, "\0") }, "\1")
+end
+
+local function where(sh, i)
+  return type(sh) == "table" and rawget(sh, "_where") or (type(i) == "string" and i or string.format("shard %d", i))
+end
+
+-- Adds the sums of a checked shard into acc.
+function M.add_shard(acc, sh)
+  local part = {}
+  for i, k in ipairs(sh.kinds) do part[k] = sh.sums[i] end
+  return M.add(acc, part)
+end
+
+-- Merges worth shards (each checked first) into the summary one run of
+-- all their games would give; raises "file:line: why", or which games are
+-- missing or in two shards.
+function M.merge(shards)
+  if #shards == 0 then error("no shards to merge", 0) end
+  for i, sh in ipairs(shards) do M.check_shard(sh, where(sh, i)) end
+  local key = run_key(shards[1])
+  for i = 2, #shards do
+    if run_key(shards[i]) ~= key then
+      error(string.format("%s: games %d-%d are from another run than %s (setup, bot, kinds, seed or games differ)",
+        where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1)), 0)
+    end
+  end
+  table.sort(shards, function(x, y) return x.lo < y.lo end)
+  local next_game = 1
+  for _, sh in ipairs(shards) do
+    if sh.lo > next_game then
+      error(string.format("games %d-%d are missing (no shard has them)", next_game, sh.lo - 1), 0)
+    elseif sh.lo < next_game then
+      error(string.format("games %d-%d are in two shards", sh.lo, math.min(sh.hi, next_game - 1)), 0)
+    end
+    next_game = sh.hi + 1
+  end
+  local first = shards[1]
+  if next_game <= first.games then
+    error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
+  end
+  local acc = {}
+  for _, sh in ipairs(shards) do M.add_shard(acc, sh) end
+  local L = { players = first.info.players, info = first.info }
+  return M.summary(L, first.bot, first.kinds, acc, first.games, first.seed)
 end
 
 M.FIELDS = FIELDS
