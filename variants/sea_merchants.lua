@@ -74,6 +74,7 @@ R.rules = {}
 local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
 local SLOTS               -- the market slots, { 1, 2, ..., 6 }
+local CHEAPEST            -- the lowest price of a special card (S7)
 
 function R.prepare()
   D = R.data
@@ -81,6 +82,8 @@ function R.prepare()
   for p, name in ipairs(D.products) do PRODUCT[name] = p end
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
   for s = 1, D.market_slots do SLOTS[s] = s end
+  CHEAPEST = math.huge
+  for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
 end
 R.prepare()
 
@@ -483,18 +486,41 @@ local function exchangeable_ships(g, seat)
   return list
 end
 
--- S7: the special cards whose price the player has, still in the pool; a
--- ship also needs a cube to load (S12).
+-- S6: whether some ship of the player can be exchanged.
+local function may_exchange(g, seat)
+  local in_pool = g.cubes:sum()
+  for k = 1, #g.ships[seat] do
+    if can_exchange(g, seat, k, in_pool) then return true end
+  end
+  return false
+end
+
+-- S7: a special card the player can buy: its price paid, one left in the
+-- pool; a ship also needs a cube to load (S12).
+local function can_buy(g, seat, card, coins)
+  return coins >= D.price[card] and g.pool[card] > 0
+    and (card ~= "ship" or other_cube_in_pool(g, 0))
+end
+
+-- S7: the special cards the player can buy, in canonical order.
 local function buyable_cards(g, seat)
   local list, coins = {}, g.coins:get(seat)
   for i = 1, #D.specials do
     local card = D.specials[i]
-    if coins >= D.price[card] and g.pool[card] > 0
-        and (card ~= "ship" or other_cube_in_pool(g, 0)) then
-      list[#list + 1] = card
-    end
+    if can_buy(g, seat, card, coins) then list[#list + 1] = card end
   end
   return list
+end
+
+-- S7: whether the player can buy some special card (none below the
+-- cheapest price).
+local function may_buy(g, seat)
+  local coins = g.coins:get(seat)
+  if coins < CHEAPEST then return false end
+  for i = 1, #D.specials do
+    if can_buy(g, seat, D.specials[i], coins) then return true end
+  end
+  return false
 end
 
 -- Swap the cube on ship k for product p from the pool; the old cube returns.
@@ -518,8 +544,8 @@ local function choose_product(g, seat, name, words, k)
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat, ships)
-  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", ships })
+local function exchange_action(g, seat)
+  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", exchangeable_ships(g, seat) })
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -537,9 +563,9 @@ local function buy_a_ship(g, seat)
   g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
 end
 
--- Phase I action 2: buy one of the special cards `cards` (S7).
-local function buy_action(g, seat, cards)
-  local card = g:choose_from(seat, "buy_card", { "buy", cards })
+-- Phase I action 2: buy one of the special cards the player can buy (S7).
+local function buy_action(g, seat)
+  local card = g:choose_from(seat, "buy_card", { "buy", buyable_cards(g, seat) })
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -568,20 +594,24 @@ function R.rules.extra_exchanges(g, seat)
   end
 end
 
+-- S5: the phase I actions open to a player, by whether a ship can be
+-- exchanged and whether a card can be bought; pass is always open.
+local PHASE1 = {
+  [true] = { [true] = { "exchange", "buy", "pass" }, [false] = { "exchange", "pass" } },
+  [false] = { [true] = { "buy", "pass" }, [false] = { "pass" } },
+}
+
 -- S5: exactly one of exchange, buy, pass; then the docks.
 local function phase_one(g, seat)
   if g.step ~= "dock" then                          -- table: a scenario may start at the docks
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
-    local options, ships, cards = {}, exchangeable_ships(g, seat), buyable_cards(g, seat)
-    if #ships > 0 then options[#options + 1] = "exchange" end
-    if #cards > 0 then options[#options + 1] = "buy" end
-    options[#options + 1] = "pass"
+    local options = PHASE1[may_exchange(g, seat)][may_buy(g, seat)]
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
-      exchange_action(g, seat, ships)
+      exchange_action(g, seat)
     elseif action == "buy" then
-      buy_action(g, seat, cards)
+      buy_action(g, seat)
     else
       g:log("%s passes", g.names[seat])
     end
