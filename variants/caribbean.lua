@@ -270,6 +270,7 @@ local function tally(st, person, d)
   if person.symbol then
     st.symbols[person.symbol] = st.symbols[person.symbol] + d
     st.symbol_persons = st.symbol_persons + d
+    st._none = nil                       -- what it can fulfil may change (fulfillable)
   end
 end
 
@@ -529,11 +530,13 @@ end
 
 -- The expeditions `seat` can fulfil now, in display order, identical ones
 -- once. Only Settlers, Captains, Priests and Jacks of all
--- Trades fulfil expeditions.
+-- Trades fulfil expeditions. A seat that can fulfil none stays so until
+-- its symbols change or an expedition is revealed: the tally keeps that
+-- (st._none, "_": not part of the state; see tally and reveal).
 local NONE = {}
 local function fulfillable(g, seat)
   local st, out, display = g.st[seat], NONE, g.expeditions
-  if st.symbol_persons < FEWEST_SYMBOLS then return NONE end
+  if st.symbol_persons < FEWEST_SYMBOLS or st._none then return NONE end
   for i = 1, #display do
     local e = CARDS[display:get(i)]
     if can_fulfil(st, e) and not contains(out, e) then
@@ -541,7 +544,14 @@ local function fulfillable(g, seat)
       out[#out + 1] = e
     end
   end
+  if out == NONE then st._none = true end
   return out
+end
+
+-- A new expedition on display: every seat may now fulfil it.
+local function expedition_revealed(g, card)
+  g.expeditions:push(card)
+  for s = 1, g.players do g.st[s]._none = nil end
 end
 
 -- Discard persons whose symbols match (specific ones first, from the top
@@ -673,7 +683,7 @@ local function reveal(g, seat)
   if kind == "person" then
     g.harbour:push(card)
   elseif kind == "expedition" then
-    g.expeditions:push(card)
+    expedition_revealed(g, card)
   elseif kind == "tax" then
     tax_increase(g, seat, card)
   else
