@@ -75,6 +75,7 @@ local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
 local SLOTS               -- the market slots, { 1, 2, ..., 6 }
 local CHEAPEST            -- the lowest price of a special card (S7)
+local PLAYS, LONGER       -- PLAYS[p][s]: the play of product p on slot s; LONGER: see longer_plays
 
 function R.prepare()
   D = R.data
@@ -82,6 +83,11 @@ function R.prepare()
   for p, name in ipairs(D.products) do PRODUCT[name] = p end
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
   for s = 1, D.market_slots do SLOTS[s] = s end
+  PLAYS, LONGER = {}, {}
+  for p, name in ipairs(D.products) do
+    PLAYS[p] = {}
+    for s = 1, D.market_slots do PLAYS[p][s] = { "play", name, "on slots", s } end
+  end
   CHEAPEST = math.huge
   for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
 end
@@ -673,11 +679,14 @@ function R.rules.trade(g, seat, p, slots)
   local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
   local order = g:turn_order(seat)
+  local on_ships = D.cubes_per_product - g.cubes:get(p)   -- S12: the cubes not in the pool
   for i = 1, #order do
+    if on_ships == 0 then break end                       -- every ship carrying p is paid
     local q, ships, cubes = order[i], g.ships[order[i]], 0
     for k = 1, #ships do
       if ships[k] == p then cubes = cubes + 1 end
     end
+    on_ships = on_ships - cubes
     if cubes * shows > 0 then
       local contracts = g.specials[q].contract or 0   -- a variant may have no contracts
       local bonus = contracts * D.contract_bonus
@@ -693,19 +702,30 @@ function R.rules.trade(g, seat, p, slots)
   return shows, report
 end
 
--- S8: the player picks the product, then the slots one at a time, in
--- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
-local function choose_slots(g, seat, p, have)
-  local name = D.products[p]
-  local first = g:choose_from(seat, "play_slot", { "play", name, "on slots", SLOTS })
-  local play, slots = { "play", name, "on slots", first }, { first }
-  while #slots < have and slots[#slots] < D.market_slots do
-    local options = { play }                            -- first: stop here
-    for s = slots[#slots] + 1, D.market_slots do
-      local more = { table.unpack(play) }
+-- S8: after `play`, the options: stop here, or one more slot to the right
+-- of its last. Each list is made once and kept (LONGER): options are data
+-- that nothing changes.
+local function longer_plays(play)
+  local options = LONGER[play]
+  if not options then
+    options = { play }                                  -- first: stop here
+    for s = play[#play] + 1, D.market_slots do
+      local more = table.move(play, 1, #play, 1, {})
       more[#more + 1] = s
       options[#options + 1] = more
     end
+    LONGER[play] = options
+  end
+  return options
+end
+
+-- S8: the player picks the product, then the slots one at a time, in
+-- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
+local function choose_slots(g, seat, p, have)
+  local first = g:choose_from(seat, "play_slot", { "play", D.products[p], "on slots", SLOTS })
+  local play, slots = PLAYS[p][first], { first }
+  while #slots < have and slots[#slots] < D.market_slots do
+    local options = longer_plays(play)
     local k = g:choose(seat, "play_more", options)
     if k == 1 then break end
     play = options[k]
