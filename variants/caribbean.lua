@@ -158,7 +158,7 @@ function R.prepare(RS)
     for _, c in ipairs(s.cards) do
       add({ kind = "ship", ship = s.name, swords = c[1], coins = c[2],
             name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2],
-            take = { "loot", s.name, c[2] } }, c[3])
+            take = { "loot", s.name, c[2] }, whys = {} }, c[3])   -- whys: why_not_repelled
     end
   end
   local known = { any = true }
@@ -649,15 +649,27 @@ local function bust(g, seat, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
 
+-- C4: why a player of `strength` cannot repel `ship`, or nil if they can.
+-- Each text is made once per card and strength, then kept on the card.
+local function why_not_repelled(ship, strength)
+  if ship.swords and strength >= ship.swords then return nil end
+  local why = ship.whys[strength]
+  if not why then
+    why = not ship.swords and ("the " .. ship.name .. " has a skull: it cannot be repelled")
+      or ("strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+    ship.whys[strength] = why
+  end
+  return why
+end
+
 -- C4: the active player may repel a ship if their strength is at least
 -- the ship's and it has no skull; otherwise it stays, or busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship, strength = CARDS[card], g.st[seat].strength
-  if not ship.swords then
-    g:skip(seat, "repel", "the " .. ship.name .. " has a skull: it cannot be repelled")
-  elseif strength < ship.swords then
-    g:skip(seat, "repel", "strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+  local ship = CARDS[card]
+  local why = why_not_repelled(ship, g.st[seat].strength)
+  if why then
+    g:skip(seat, "repel", why)
   else
     g.revealed:push(card)                          -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
