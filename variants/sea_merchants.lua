@@ -76,6 +76,7 @@ local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
 local SLOTS               -- the market slots, { 1, 2, ..., 6 }
 local CHEAPEST            -- the lowest price of a special card (S7)
 local PLAYS, LONGER       -- PLAYS[p][s]: the play of product p on slot s; LONGER: see longer_plays
+local EXTRA               -- the extra exchange's options (S5): words, ship[k], none
 
 function R.prepare()
   D = R.data
@@ -84,6 +85,9 @@ function R.prepare()
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
   for s = 1, D.market_slots do SLOTS[s] = s end
   PLAYS, LONGER = {}, {}
+  EXTRA = { words = D.exchange_card .. " exchange", ship = {} }
+  EXTRA.none = "no " .. EXTRA.words
+  for k = 1, D.supply.ship do EXTRA.ship[k] = { EXTRA.words, "ship", k } end
   for p, name in ipairs(D.products) do
     PLAYS[p] = {}
     for s = 1, D.market_slots do PLAYS[p][s] = { "play", name, "on slots", s } end
@@ -584,15 +588,14 @@ end
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
 function R.rules.extra_exchanges(g, seat)
-  local dock = D.exchange_card
-  for _ = 1, (g.specials[seat][dock] or 0) - (g.new_dock and 1 or 0) do
-    local words, options = dock .. " exchange", {}      -- "dock exchange"
-    local ships = exchangeable_ships(g, seat)
-    for i = 1, #ships do options[i] = { words, "ship", ships[i] } end
+  local words = EXTRA.words                             -- "dock exchange"
+  for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
+    local options, ships = {}, exchangeable_ships(g, seat)
+    for i = 1, #ships do options[i] = EXTRA.ship[ships[i]] end
     if #options == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
-    options[#options + 1] = "no " .. words
+    options[#options + 1] = EXTRA.none                  -- "no dock exchange"
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
