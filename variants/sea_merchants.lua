@@ -422,7 +422,7 @@ local function load_a_ship(g, seat)
   local p = PRODUCT[name]
   g.cubes:add(p, -1)
   ships[k] = p
-  g:log("%s loads %s on ship %d", g.names[seat], name, k)
+  if g.logging then g:log("%s loads %s on ship %d", g.names[seat], name, k) end
 end
 
 local function has_empty_ship(g, seat)
@@ -540,7 +540,9 @@ local function swap_cube(g, seat, k, p, how)
   g.cubes:add(p, -1)
   g.ships[seat][k] = p
   g.exchanged[k] = true
-  g:log("%s %s %s for %s on ship %d", g.names[seat], how, D.products[old], D.products[p], k)
+  if g.logging then
+    g:log("%s %s %s for %s on ship %d", g.names[seat], how, D.products[old], D.products[p], k)
+  end
 end
 
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
@@ -570,7 +572,9 @@ local function buy_a_ship(g, seat)
   ships[#ships + 1] = p
   g.cubes:add(p, -1)
   g.new_ship = not g.options.exchange_new_ship and #ships   -- S6: not exchanged this phase
-  g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
+  if g.logging then
+    g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
+  end
 end
 
 -- Phase I action 2: buy one of the special cards the player can buy (S7).
@@ -581,7 +585,7 @@ local function buy_action(g, seat)
   g.pool[card] = g.pool[card] - 1
   g.specials[seat][card] = g.specials[seat][card] + 1
   if card == D.exchange_card and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
-  g:log("%s buys %s %s for %d", g.names[seat], D.article[card], card, D.price[card])
+  if g.logging then g:log("%s buys %s %s for %d", g.names[seat], D.article[card], card, D.price[card]) end
 end
 
 -- S5: each dock owned allows one optional extra exchange in phase I, after
@@ -622,7 +626,7 @@ local function phase_one(g, seat)
     elseif action == "buy" then
       buy_action(g, seat)
     else
-      g:log("%s passes", g.names[seat])
+      if g.logging then g:log("%s passes", g.names[seat]) end
     end
   end
   g.step = "dock"
