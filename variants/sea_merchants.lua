@@ -75,8 +75,17 @@ local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
 local SLOTS               -- the market slots, { 1, 2, ..., 6 }
 local CHEAPEST            -- the lowest price of a special card (S7)
-local PLAYS, LONGER       -- PLAYS[p][s]: the play of product p on slot s; LONGER: see longer_plays
+local PLAYS               -- PLAYS[p][s]: the play of product p on slot s; .first: the slot's family
+local LONGER, SLOTS_OF    -- see longer_plays and new_play
 local EXTRA               -- the extra exchange's options (S5): words, ship[k], none
+
+-- S8: a play as an option, { "play", "fish", "on slots", 1, 4 }, kept
+-- with its slots { 1, 4 } (SLOTS_OF).
+local function new_play(name, slots)
+  local play = { "play", name, "on slots", table.unpack(slots) }
+  SLOTS_OF[play] = slots
+  return play
+end
 
 function R.prepare()
   D = R.data
@@ -84,13 +93,13 @@ function R.prepare()
   for p, name in ipairs(D.products) do PRODUCT[name] = p end
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
   for s = 1, D.market_slots do SLOTS[s] = s end
-  PLAYS, LONGER = {}, {}
+  PLAYS, LONGER, SLOTS_OF = {}, {}, {}
   EXTRA = { words = D.exchange_card .. " exchange", ship = {} }
   EXTRA.none = "no " .. EXTRA.words
   for k = 1, D.supply.ship do EXTRA.ship[k] = { EXTRA.words, "ship", k } end
   for p, name in ipairs(D.products) do
-    PLAYS[p] = {}
-    for s = 1, D.market_slots do PLAYS[p][s] = { "play", name, "on slots", s } end
+    PLAYS[p] = { first = { "play", name, "on slots", SLOTS } }
+    for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
   end
   CHEAPEST = math.huge
   for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
@@ -716,10 +725,11 @@ local function longer_plays(play)
   local options = LONGER[play]
   if not options then
     options = { play }                                  -- first: stop here
-    for s = play[#play] + 1, D.market_slots do
-      local more = table.move(play, 1, #play, 1, {})
+    local slots = SLOTS_OF[play]
+    for s = slots[#slots] + 1, D.market_slots do
+      local more = table.move(slots, 1, #slots, 1, {})
       more[#more + 1] = s
-      options[#options + 1] = more
+      options[#options + 1] = new_play(play[2], more)
     end
     LONGER[play] = options
   end
@@ -727,18 +737,16 @@ local function longer_plays(play)
 end
 
 -- S8: the player picks the product, then the slots one at a time, in
--- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
+-- ascending order, one card each. Returns the slots.
 local function choose_slots(g, seat, p, have)
-  local first = g:choose_from(seat, "play_slot", { "play", D.products[p], "on slots", SLOTS })
-  local play, slots = PLAYS[p][first], { first }
-  while #slots < have and slots[#slots] < D.market_slots do
+  local play = PLAYS[p][g:choose_from(seat, "play_slot", PLAYS[p].first)]
+  while #SLOTS_OF[play] < have and play[#play] < D.market_slots do
     local options = longer_plays(play)
     local k = g:choose(seat, "play_more", options)
     if k == 1 then break end
     play = options[k]
-    slots[#slots + 1] = play[#play]
   end
-  return slots
+  return SLOTS_OF[play]
 end
 
 -- S8: one or more cards of one product, each on a different market slot;
