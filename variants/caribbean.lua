@@ -158,7 +158,7 @@ function R.prepare(RS)
     for _, c in ipairs(s.cards) do
       add({ kind = "ship", ship = s.name, swords = c[1], coins = c[2],
             name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2],
-            take = { "loot", s.name, c[2] } }, c[3])
+            take = { "loot", s.name, c[2] }, whys = {} }, c[3])   -- whys: why_not_repelled
     end
   end
   local known = { any = true }
@@ -270,6 +270,7 @@ local function tally(st, person, d)
   if person.symbol then
     st.symbols[person.symbol] = st.symbols[person.symbol] + d
     st.symbol_persons = st.symbol_persons + d
+    st._none = nil                       -- what it can fulfil may change (fulfillable)
   end
 end
 
@@ -529,11 +530,13 @@ end
 
 -- The expeditions `seat` can fulfil now, in display order, identical ones
 -- once. Only Settlers, Captains, Priests and Jacks of all
--- Trades fulfil expeditions.
+-- Trades fulfil expeditions. A seat that can fulfil none stays so until
+-- its symbols change or an expedition is revealed: the tally keeps that
+-- (st._none, "_": not part of the state; see tally and reveal).
 local NONE = {}
 local function fulfillable(g, seat)
   local st, out, display = g.st[seat], NONE, g.expeditions
-  if st.symbol_persons < FEWEST_SYMBOLS then return NONE end
+  if st.symbol_persons < FEWEST_SYMBOLS or st._none then return NONE end
   for i = 1, #display do
     local e = CARDS[display:get(i)]
     if can_fulfil(st, e) and not contains(out, e) then
@@ -541,7 +544,14 @@ local function fulfillable(g, seat)
       out[#out + 1] = e
     end
   end
+  if out == NONE then st._none = true end
   return out
+end
+
+-- A new expedition on display: every seat may now fulfil it.
+local function expedition_revealed(g, card)
+  g.expeditions:push(card)
+  for s = 1, g.players do g.st[s]._none = nil end
 end
 
 -- Discard persons whose symbols match (specific ones first, from the top
@@ -639,15 +649,27 @@ local function bust(g, seat, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
 
+-- C4: why a player of `strength` cannot repel `ship`, or nil if they can.
+-- Each text is made once per card and strength, then kept on the card.
+local function why_not_repelled(ship, strength)
+  if ship.swords and strength >= ship.swords then return nil end
+  local why = ship.whys[strength]
+  if not why then
+    why = not ship.swords and ("the " .. ship.name .. " has a skull: it cannot be repelled")
+      or ("strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+    ship.whys[strength] = why
+  end
+  return why
+end
+
 -- C4: the active player may repel a ship if their strength is at least
 -- the ship's and it has no skull; otherwise it stays, or busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship, strength = CARDS[card], g.st[seat].strength
-  if not ship.swords then
-    g:skip(seat, "repel", "the " .. ship.name .. " has a skull: it cannot be repelled")
-  elseif strength < ship.swords then
-    g:skip(seat, "repel", "strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+  local ship = CARDS[card]
+  local why = why_not_repelled(ship, g.st[seat].strength)
+  if why then
+    g:skip(seat, "repel", why)
   else
     g.revealed:push(card)                          -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
@@ -673,7 +695,7 @@ local function reveal(g, seat)
   if kind == "person" then
     g.harbour:push(card)
   elseif kind == "expedition" then
-    g.expeditions:push(card)
+    expedition_revealed(g, card)
   elseif kind == "tax" then
     tax_increase(g, seat, card)
   else

@@ -74,6 +74,18 @@ R.rules = {}
 local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
 local SLOTS               -- the market slots, { 1, 2, ..., 6 }
+local CHEAPEST            -- the lowest price of a special card (S7)
+local PLAYS               -- PLAYS[p][s]: the play of product p on slot s; .first: the slot's family
+local LONGER, SLOTS_OF    -- see longer_plays and new_play
+local EXTRA               -- the extra exchange's options (S5): words, ship[k], none
+
+-- S8: a play as an option, { "play", "fish", "on slots", 1, 4 }, kept
+-- with its slots { 1, 4 } (SLOTS_OF).
+local function new_play(name, slots)
+  local play = { "play", name, "on slots", table.unpack(slots) }
+  SLOTS_OF[play] = slots
+  return play
+end
 
 function R.prepare()
   D = R.data
@@ -81,6 +93,16 @@ function R.prepare()
   for p, name in ipairs(D.products) do PRODUCT[name] = p end
   for _, card in ipairs(D.specials) do IS_SPECIAL[card] = true end
   for s = 1, D.market_slots do SLOTS[s] = s end
+  PLAYS, LONGER, SLOTS_OF = {}, {}, {}
+  EXTRA = { words = D.exchange_card .. " exchange", ship = {} }
+  EXTRA.none = "no " .. EXTRA.words
+  for k = 1, D.supply.ship do EXTRA.ship[k] = { EXTRA.words, "ship", k } end
+  for p, name in ipairs(D.products) do
+    PLAYS[p] = { first = { "play", name, "on slots", SLOTS } }
+    for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
+  end
+  CHEAPEST = math.huge
+  for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
 end
 R.prepare()
 
@@ -409,7 +431,7 @@ local function load_a_ship(g, seat)
   local p = PRODUCT[name]
   g.cubes:add(p, -1)
   ships[k] = p
-  g:log("%s loads %s on ship %d", g.names[seat], name, k)
+  if g.logging then g:log("%s loads %s on ship %d", g.names[seat], name, k) end
 end
 
 local function has_empty_ship(g, seat)
@@ -483,18 +505,41 @@ local function exchangeable_ships(g, seat)
   return list
 end
 
--- S7: the special cards whose price the player has, still in the pool; a
--- ship also needs a cube to load (S12).
+-- S6: whether some ship of the player can be exchanged.
+local function may_exchange(g, seat)
+  local in_pool = g.cubes:sum()
+  for k = 1, #g.ships[seat] do
+    if can_exchange(g, seat, k, in_pool) then return true end
+  end
+  return false
+end
+
+-- S7: a special card the player can buy: its price paid, one left in the
+-- pool; a ship also needs a cube to load (S12).
+local function can_buy(g, seat, card, coins)
+  return coins >= D.price[card] and g.pool[card] > 0
+    and (card ~= "ship" or other_cube_in_pool(g, 0))
+end
+
+-- S7: the special cards the player can buy, in canonical order.
 local function buyable_cards(g, seat)
   local list, coins = {}, g.coins:get(seat)
   for i = 1, #D.specials do
     local card = D.specials[i]
-    if coins >= D.price[card] and g.pool[card] > 0
-        and (card ~= "ship" or other_cube_in_pool(g, 0)) then
-      list[#list + 1] = card
-    end
+    if can_buy(g, seat, card, coins) then list[#list + 1] = card end
   end
   return list
+end
+
+-- S7: whether the player can buy some special card (none below the
+-- cheapest price).
+local function may_buy(g, seat)
+  local coins = g.coins:get(seat)
+  if coins < CHEAPEST then return false end
+  for i = 1, #D.specials do
+    if can_buy(g, seat, D.specials[i], coins) then return true end
+  end
+  return false
 end
 
 -- Swap the cube on ship k for product p from the pool; the old cube returns.
@@ -504,7 +549,9 @@ local function swap_cube(g, seat, k, p, how)
   g.cubes:add(p, -1)
   g.ships[seat][k] = p
   g.exchanged[k] = true
-  g:log("%s %s %s for %s on ship %d", g.names[seat], how, D.products[old], D.products[p], k)
+  if g.logging then
+    g:log("%s %s %s for %s on ship %d", g.names[seat], how, D.products[old], D.products[p], k)
+  end
 end
 
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
@@ -518,8 +565,8 @@ local function choose_product(g, seat, name, words, k)
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat, ships)
-  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", ships })
+local function exchange_action(g, seat)
+  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", exchangeable_ships(g, seat) })
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -534,33 +581,34 @@ local function buy_a_ship(g, seat)
   ships[#ships + 1] = p
   g.cubes:add(p, -1)
   g.new_ship = not g.options.exchange_new_ship and #ships   -- S6: not exchanged this phase
-  g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
+  if g.logging then
+    g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
+  end
 end
 
--- Phase I action 2: buy one of the special cards `cards` (S7).
-local function buy_action(g, seat, cards)
-  local card = g:choose_from(seat, "buy_card", { "buy", cards })
+-- Phase I action 2: buy one of the special cards the player can buy (S7).
+local function buy_action(g, seat)
+  local card = g:choose_from(seat, "buy_card", { "buy", buyable_cards(g, seat) })
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
   g.specials[seat][card] = g.specials[seat][card] + 1
   if card == D.exchange_card and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
-  g:log("%s buys %s %s for %d", g.names[seat], D.article[card], card, D.price[card])
+  if g.logging then g:log("%s buys %s %s for %d", g.names[seat], D.article[card], card, D.price[card]) end
 end
 
 -- S5: each dock owned allows one optional extra exchange in phase I, after
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
 function R.rules.extra_exchanges(g, seat)
-  local dock = D.exchange_card
-  for _ = 1, (g.specials[seat][dock] or 0) - (g.new_dock and 1 or 0) do
-    local words, options = dock .. " exchange", {}      -- "dock exchange"
-    local ships = exchangeable_ships(g, seat)
-    for i = 1, #ships do options[i] = { words, "ship", ships[i] } end
+  local words = EXTRA.words                             -- "dock exchange"
+  for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
+    local options, ships = {}, exchangeable_ships(g, seat)
+    for i = 1, #ships do options[i] = EXTRA.ship[ships[i]] end
     if #options == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
-    options[#options + 1] = "no " .. words
+    options[#options + 1] = EXTRA.none                  -- "no dock exchange"
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
@@ -568,22 +616,26 @@ function R.rules.extra_exchanges(g, seat)
   end
 end
 
+-- S5: the phase I actions open to a player, by whether a ship can be
+-- exchanged and whether a card can be bought; pass is always open.
+local PHASE1 = {
+  [true] = { [true] = { "exchange", "buy", "pass" }, [false] = { "exchange", "pass" } },
+  [false] = { [true] = { "buy", "pass" }, [false] = { "pass" } },
+}
+
 -- S5: exactly one of exchange, buy, pass; then the docks.
 local function phase_one(g, seat)
   if g.step ~= "dock" then                          -- table: a scenario may start at the docks
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
-    local options, ships, cards = {}, exchangeable_ships(g, seat), buyable_cards(g, seat)
-    if #ships > 0 then options[#options + 1] = "exchange" end
-    if #cards > 0 then options[#options + 1] = "buy" end
-    options[#options + 1] = "pass"
+    local options = PHASE1[may_exchange(g, seat)][may_buy(g, seat)]
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
-      exchange_action(g, seat, ships)
+      exchange_action(g, seat)
     elseif action == "buy" then
-      buy_action(g, seat, cards)
+      buy_action(g, seat)
     else
-      g:log("%s passes", g.names[seat])
+      if g.logging then g:log("%s passes", g.names[seat]) end
     end
   end
   g.step = "dock"
@@ -643,11 +695,14 @@ function R.rules.trade(g, seat, p, slots)
   local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
   local order = g:turn_order(seat)
+  local on_ships = D.cubes_per_product - g.cubes:get(p)   -- S12: the cubes not in the pool
   for i = 1, #order do
+    if on_ships == 0 then break end                       -- every ship carrying p is paid
     local q, ships, cubes = order[i], g.ships[order[i]], 0
     for k = 1, #ships do
       if ships[k] == p then cubes = cubes + 1 end
     end
+    on_ships = on_ships - cubes
     if cubes * shows > 0 then
       local contracts = g.specials[q].contract or 0   -- a variant may have no contracts
       local bonus = contracts * D.contract_bonus
@@ -663,25 +718,35 @@ function R.rules.trade(g, seat, p, slots)
   return shows, report
 end
 
--- S8: the player picks the product, then the slots one at a time, in
--- ascending order, one card each: { "play", "fish", "on slots", 1, 4 }.
-local function choose_slots(g, seat, p, have)
-  local name = D.products[p]
-  local first = g:choose_from(seat, "play_slot", { "play", name, "on slots", SLOTS })
-  local play, slots = { "play", name, "on slots", first }, { first }
-  while #slots < have and slots[#slots] < D.market_slots do
-    local options = { play }                            -- first: stop here
+-- S8: after `play`, the options: stop here, or one more slot to the right
+-- of its last. Each list is made once and kept (LONGER): options are data
+-- that nothing changes.
+local function longer_plays(play)
+  local options = LONGER[play]
+  if not options then
+    options = { play }                                  -- first: stop here
+    local slots = SLOTS_OF[play]
     for s = slots[#slots] + 1, D.market_slots do
-      local more = { table.unpack(play) }
+      local more = table.move(slots, 1, #slots, 1, {})
       more[#more + 1] = s
-      options[#options + 1] = more
+      options[#options + 1] = new_play(play[2], more)
     end
+    LONGER[play] = options
+  end
+  return options
+end
+
+-- S8: the player picks the product, then the slots one at a time, in
+-- ascending order, one card each. Returns the slots.
+local function choose_slots(g, seat, p, have)
+  local play = PLAYS[p][g:choose_from(seat, "play_slot", PLAYS[p].first)]
+  while #SLOTS_OF[play] < have and play[#play] < D.market_slots do
+    local options = longer_plays(play)
     local k = g:choose(seat, "play_more", options)
     if k == 1 then break end
     play = options[k]
-    slots[#slots + 1] = play[#play]
   end
-  return slots
+  return SLOTS_OF[play]
 end
 
 -- S8: one or more cards of one product, each on a different market slot;
