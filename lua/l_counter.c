@@ -127,11 +127,20 @@ static int l_add(lua_State *L)
     return 1;
 }
 
+/* values([into]): the values as a list: a new one, or `into` (a table the
+ * caller keeps, its entries 1..n written raw) returned again, a read that
+ * makes no table. Charges n. */
 static int l_values(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
+    int into = !lua_isnoneornil(L, 2);
+    if (into)
+        luaL_checktype(L, 2, LUA_TTABLE);
     kn_sandbox_charge(L, (double)c->n);
-    lua_createtable(L, (int)c->n, 0);
+    if (into)
+        lua_settop(L, 2);
+    else
+        lua_createtable(L, (int)c->n, 0);
     for (uint32_t i = 0; i < c->n; i++) {
         lua_pushinteger(L, c->v[i]);
         lua_rawseti(L, -2, (lua_Integer)i + 1);

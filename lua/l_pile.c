@@ -241,14 +241,19 @@ static int l_count_of(lua_State *L)
     return 1;
 }
 
-/* counts(n): a new list of n counts, entry c the cards c the pile holds
- * (cards outside 1..n are not counted): a hand whose cards are numbers
- * 1..n counted in one pass. Charges the pile's size and n. */
+/* counts(n [, into]): a list of n counts, entry c the cards c the pile
+ * holds (cards outside 1..n are not counted): a hand whose cards are
+ * numbers 1..n counted in one pass. A new list, or `into` (a table the
+ * caller keeps, its entries 1..n written raw) returned again: a read that
+ * makes no table. Charges the pile's size and n. */
 static int l_counts(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
     lua_Integer n = luaL_checkinteger(L, 2);
     luaL_argcheck(L, n >= 0 && n <= INT32_MAX, 2, "must be 0 or more");
+    int into = !lua_isnoneornil(L, 3);
+    if (into)
+        luaL_checktype(L, 3, LUA_TTABLE);
     kn_sandbox_charge(L, (double)p->n + (double)n);
     uint32_t small[64], *count = small;
     if (n > 64)
@@ -259,7 +264,10 @@ static int l_counts(lua_State *L)
         if (c >= 1 && c <= n)
             count[c - 1]++;
     }
-    lua_createtable(L, (int)n, 0);
+    if (into)
+        lua_settop(L, 3);
+    else
+        lua_createtable(L, (int)n, 0);
     for (lua_Integer c = 1; c <= n; c++) {
         lua_pushinteger(L, count[c - 1]);
         lua_rawseti(L, -2, c);

@@ -1169,6 +1169,119 @@ static int guard_close(lua_State *L) {
     return n;
 }
 
+/* ---- pairs and next in a fixed order ------------------------------------ */
+
+/* The sandbox's pairs and next (lua/kontor/sandbox.lua) visit keys
+ * booleans first (false, true), then numbers ascending, then strings
+ * (docs/security.md, "Determinism and pairs"). The keys are gathered
+ * here, in C, and sorted only when they do not come in order already (a
+ * list's 1..n do: its array part comes first); the sort is the
+ * sandbox's table.sort (upvalue 1, charged as table.sort is), with the
+ * Lua comparison of mixed keys (upvalue 2). The walk is charged a unit a
+ * key, 256 at a time. */
+
+enum { KEY_NONE, KEY_BOOLEAN, KEY_NUMBER, KEY_STRING, KEY_MIXED };
+
+#define KEYS_PER_CHARGE 256
+
+/* Pushes the list of the keys of the table at 1, in order; returns how
+ * many. A key that is not a boolean, a number or a string raises
+ * "<fname>: a table key has no fixed order ..." at the script's line
+ * (level 2: the sandbox's pairs or next called this, the script them). */
+static lua_Integer ordered_keys(lua_State *L, const char *fname) {
+    lua_createtable(L, 8, 0);                        /* 2: the keys */
+    int keys = lua_gettop(L), kind = KEY_NONE, ascending = 1;
+    lua_Integer n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);                               /* the value */
+        int t = lua_type(L, -1);
+        int k = t == LUA_TBOOLEAN ? KEY_BOOLEAN : t == LUA_TNUMBER ? KEY_NUMBER
+              : t == LUA_TSTRING ? KEY_STRING : KEY_NONE;
+        if (k == KEY_NONE) {
+            luaL_where(L, 2);
+            lua_pushfstring(L, "%s: a %s key has no fixed order (keys must be booleans, numbers or strings)",
+                            fname, lua_typename(L, t));
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+        if (kind == KEY_NONE) {
+            kind = k;
+        } else if (k != kind) {
+            kind = KEY_MIXED;
+        } else if (ascending && kind != KEY_BOOLEAN) {
+            lua_rawgeti(L, keys, n);                 /* the key before: ascending if it is less */
+            ascending = lua_compare(L, -1, -2, LUA_OPLT);
+            lua_pop(L, 1);
+        }
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, keys, ++n);
+        if (n % KEYS_PER_CHARGE == 0) charge(L, KEYS_PER_CHARGE);
+    }
+    charge(L, (double)(n % KEYS_PER_CHARGE));
+    if (n > 1 && !(ascending && (kind == KEY_NUMBER || kind == KEY_STRING))) {
+        /* numbers or strings alone sort by sort's own `<`, as the comparison
+         * of upvalue 2 orders them */
+        int with_less = kind == KEY_MIXED || kind == KEY_BOOLEAN;
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_pushvalue(L, keys);
+        if (with_less) lua_pushvalue(L, lua_upvalueindex(2));
+        lua_call(L, 1 + with_less, 0);
+    }
+    return n;
+}
+
+/* The iterator of ordered_pairs: upvalues the table, its keys in order
+ * and the place reached. */
+static int ordered_step(lua_State *L) {
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(3)) + 1;
+    if (lua_rawgeti(L, lua_upvalueindex(2), i) == LUA_TNIL) return 0;
+    lua_pushinteger(L, i);
+    lua_replace(L, lua_upvalueindex(3));
+    lua_pushvalue(L, -1);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 2;
+}
+
+/* pairs(t) for a table t (the sandbox's pairs checked the rest) ->
+ * iterator, t, nil. */
+static int ordered_pairs(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    ordered_keys(L, "pairs");
+    lua_pushvalue(L, 1);
+    lua_insert(L, 2);                                /* t keys */
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, ordered_step, 3);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* keys(t, fname) -> the list of t's keys in order, and their number. */
+static int ordered_list(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    const char *fname = luaL_checkstring(L, 2);
+    lua_settop(L, 2);
+    lua_pushinteger(L, ordered_keys(L, fname));
+    return 2;
+}
+
+/* sandbox.ordered(sort, less) -> pairs, keys: the C side of the sandbox's
+ * pairs and next, with its table.sort and its comparison of mixed keys. */
+static int sb_ordered(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, ordered_pairs, 2);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, ordered_list, 2);
+    return 2;
+}
+
 /* Replaces lib[name] by the guard, with the original (and `extra`) as its
  * upvalues. */
 static void guard(lua_State *L, const char *lib, const char *name, lua_CFunction g,
@@ -1229,6 +1342,7 @@ static const luaL_Reg sandbox_funcs[] = {
     {"thread", sb_thread},
     {"rearm", sb_rearm},
     {"replay", sb_replay},
+    {"ordered", sb_ordered},
     {NULL, NULL}
 };
 

@@ -396,7 +396,8 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
     if (lua_type(L, nameidx) != LUA_TSTRING)
         return fail(L, "%s: the decision's name must be a string, not %s", what,
                           luaL_typename(L, nameidx));
-    const char *name = lua_tostring(L, nameidx);
+    /* the name's text only for a message (a string: no conversion) */
+#define name lua_tostring(L, nameidx)
     if (players > 0) {
         int isnum = 0;
         lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
@@ -433,6 +434,7 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
                               name, seat, why);
     }
 #undef seat
+#undef name
     return n;
 }
 
@@ -525,9 +527,10 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
         /* the seat and name first, then the list, as kn_options_check */
         return kn_options_check(L, family, seatidx, nameidx, players, what);
     }
-    if (lua_type(L, nameidx) != LUA_TSTRING || lua_rawlen(L, family) == 0)
+    lua_Integer n = (lua_Integer)lua_rawlen(L, family), count = 1;
+    if (lua_type(L, nameidx) != LUA_TSTRING || n == 0)
         return kn_options_check(L, family, seatidx, nameidx, players, what);
-    const char *name = lua_tostring(L, nameidx);
+#define name lua_tostring(L, nameidx)
     if (players > 0) {
         int isnum = 0;
         lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
@@ -535,7 +538,6 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
             return kn_options_check(L, family, seatidx, nameidx, players, what);
     }
 #define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
-    lua_Integer n = (lua_Integer)lua_rawlen(L, family), count = 1;
     if (n > KN_MAX_WORDS)
         return fail(L, "%s: the family of decision '%s' of seat %s has more than 64 entries", what, name, seat);
     shape->n = (int)n;
@@ -569,6 +571,7 @@ lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, 
                        "(split it into steps)", what, name, seat, all, KN_MAX_OPTIONS);
     }
 #undef seat
+#undef name
     return count;
 }
 

@@ -59,25 +59,13 @@ local function key_less(a, b)
   return a < b
 end
 
--- (Keys all numbers or all strings sort by sort's own `<`, in C: the
--- same order as key_less, which compares them with `<` too.)
-local function sorted_keys(t, fname)
-  local keys, n, kind, mixed = {}, 0, nil, false
-  for k in raw_next, t do
-    local tk = type(k)
-    if not KEY_RANK[tk] then
-      error(string.format("%s: a %s key has no fixed order (keys must be booleans, numbers or strings)",
-        fname, tk), 3)
-    end
-    n = n + 1
-    keys[n] = k
-    if kind == nil then kind = tk elseif tk ~= kind then mixed = true end
-  end
-  if n > 1 then
-    if mixed or kind == "boolean" then sort(keys, key_less) else sort(keys) end
-  end
-  return keys, n
-end
+-- The keys are gathered and ordered in C (lua/l_sandbox.c, "pairs and
+-- next in a fixed order"): sorted by `sort` (table.sort: keys all numbers
+-- or all strings by its own `<`, the same order as key_less, which
+-- compares them with `<` too; mixed keys by key_less), and not sorted at
+-- all when they come in order already, as a list's 1..n do.
+-- c_pairs(t) -> iterator, t, nil; sorted_keys(t, fname) -> keys, n.
+local c_pairs, sorted_keys = csb.ordered(sort, key_less)
 
 local function ordered_pairs(t)
   local mt = getmetatable(t)
@@ -85,13 +73,7 @@ local function ordered_pairs(t)
   if type(t) ~= "table" then
     error(string.format("bad argument #1 to 'pairs' (table expected, got %s)", type(t)), 2)
   end
-  local keys = sorted_keys(t, "pairs")
-  local i = 0
-  return function()
-    i = i + 1
-    local k = keys[i]
-    if k ~= nil then return k, rawget(t, k) end
-  end, t, nil
+  return c_pairs(t)
 end
 
 local function ordered_next(t, k)

@@ -277,10 +277,14 @@ function Ctx:chance(name, options, weights)
 end
 
 -- A decision the rules skip (nobody to ask, or nothing to choose): no
--- step, but a trace a script can read with g:skipped() (issue 12).
+-- step, but a trace a script can read with g:skipped() (issue 12). Kept
+-- flat, four entries a skip (seat, decision, why, turn), so that a skip
+-- makes no table; Game:skipped makes the records when asked.
 function Ctx:skip(seat, name, why)
   local list = rawget(self, "_skipped")
-  list[#list + 1] = { seat = seat, decision = name, why = why, turn = self.turn }
+  local n = #list
+  -- false for a missing one: a hole would leave #list undefined
+  list[n + 1], list[n + 2], list[n + 3], list[n + 4] = seat or false, name or false, why or false, self.turn or false
 end
 
 -- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn

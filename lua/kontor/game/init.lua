@@ -168,15 +168,12 @@ end
 function Game:skipped()
   local out, list = {}, rawget(self.ctx, "_skipped")
   if type(list) ~= "table" then return out end
-  for i = 1, rawlen(list) do
-    local e = rawget(list, i)
-    if type(e) == "table" then
-      local seat, name, why, turn = rawget(e, "seat"), rawget(e, "decision"), rawget(e, "why"), rawget(e, "turn")
-      out[#out + 1] = { seat = math.type(seat) == "integer" and seat or nil,
-                        decision = type(name) == "string" and name or nil,
-                        why = type(why) == "string" and why or nil,
-                        turn = math.type(turn) == "integer" and turn or nil }
-    end
+  for i = 1, rawlen(list) - 3, 4 do    -- flat: seat, decision, why, turn (Ctx:skip)
+    local seat, name, why, turn = rawget(list, i), rawget(list, i + 1), rawget(list, i + 2), rawget(list, i + 3)
+    out[#out + 1] = { seat = math.type(seat) == "integer" and seat or nil,
+                      decision = type(name) == "string" and name or nil,
+                      why = type(why) == "string" and why or nil,
+                      turn = math.type(turn) == "integer" and turn or nil }
   end
   return out
 end
