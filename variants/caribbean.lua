@@ -762,17 +762,19 @@ end
 -- "take nothing". Also returns the number of ships in the harbour (one per
 -- name, C4).
 local function take_options(g, seat, budget)
-  local options, ships, harbour = {}, 0, g.harbour
+  local options, n, ships, harbour = {}, 0, 0, g.harbour
   for i = 1, #harbour do
     local card = CARDS[harbour:get(i)]
-    if card.kind == "ship" then
+    if card.kind == "ship" then                 -- one of a name (C4): never twice
       ships = ships + 1
-      options[#options + 1] = card.take
+      n = n + 1
+      options[n] = card.take
     elseif hire_cost(g, seat, card) <= budget and not contains(options, card.take) then
-      options[#options + 1] = card.take
+      n = n + 1
+      options[n] = card.take
     end
   end
-  options[#options + 1] = "take nothing"
+  options[n + 1] = "take nothing"
   return options, ships
 end
 

@@ -78,6 +78,9 @@ local CHEAPEST            -- the lowest price of a special card (S7)
 local PLAYS               -- PLAYS[p][s]: the play of product p on slot s; .first: the slot's family
 local LONGER, SLOTS_OF    -- see longer_plays and new_play
 local EXTRA               -- the extra exchange's options (S5): words, ship[k], none
+local NP, BIT             -- the number of products; BIT[i] = 1 << (i - 1), for sets as bit masks
+local KEPT                -- option lists and families by the sets they offer (see `kept`)
+local CUBES, HELD         -- scratch lists g.cubes:values and pile:counts fill, read before any choice
 
 -- S8: a play as an option, { "play", "fish", "on slots", 1, 4 }, kept
 -- with its slots { 1, 4 } (SLOTS_OF).
@@ -101,6 +104,8 @@ function R.prepare()
     PLAYS[p] = { first = { "play", name, "on slots", SLOTS } }
     for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
   end
+  NP, BIT, KEPT, CUBES, HELD = #D.products, {}, {}, {}, {}
+  for i = 1, math.max(NP, D.supply.ship, #D.specials) do BIT[i] = 1 << (i - 1) end
   CHEAPEST = math.huge
   for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
 end
@@ -109,6 +114,35 @@ R.prepare()
 ---------------------------------------------------------------------------
 -- Small helpers
 ---------------------------------------------------------------------------
+
+-- Options are data that nothing changes, so a list or family is made once
+-- for each set it offers and kept: KEPT[kind][key], made by make(key, a).
+-- A set (of products, ships or cards) is a bit mask: BIT[i] for entry i.
+local function kept(kind, key, make, a)
+  local by = KEPT[kind]
+  if not by then by = {}; KEPT[kind] = by end
+  local v = by[key]
+  if v == nil then v = make(key, a); by[key] = v end
+  return v
+end
+
+-- The entries of `list` whose bits are in `mask`, in order.
+local function subset(mask, list)
+  local out = {}
+  for i = 1, #list do
+    if mask & BIT[i] ~= 0 then out[#out + 1] = list[i] end
+  end
+  return out
+end
+
+local function product_names(mask) return subset(mask, D.products) end
+local function ship_numbers(mask)
+  local out = {}
+  for k = 1, D.supply.ship do
+    if mask & BIT[k] ~= 0 then out[#out + 1] = k end
+  end
+  return out
+end
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -409,25 +443,32 @@ end
 -- Loading (S4)
 ---------------------------------------------------------------------------
 
--- S12: the products with a cube in the pool, by name, in canonical order.
-local function products_in_pool(g)
-  local list, cubes = {}, g.cubes:values()
-  for p = 1, #D.products do
-    if cubes[p] > 0 then list[#list + 1] = D.products[p] end
+-- S12: the products with a cube in the pool, but `except` (0: none), as a
+-- set (a bit mask).
+local function pool_set(g, except)
+  local cubes, set = g.cubes:values(CUBES), 0
+  for p = 1, NP do
+    if cubes[p] > 0 and p ~= except then set = set | BIT[p] end
   end
-  return list
+  return set
 end
 
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
+-- key: the products (low NP bits) and the empty ships (the bits above)
+local function load_family(key)
+  local pool, empty = key & ((1 << NP) - 1), key >> NP
+  return { "load", kept("names", pool, product_names), "on ship", kept("ships", empty, ship_numbers) }
+end
+
 local function load_a_ship(g, seat)
-  local ships, empty = g.ships[seat], {}
+  local ships, empty = g.ships[seat], 0
   for k = 1, #ships do
-    if ships[k] == 0 then empty[#empty + 1] = k end
+    if ships[k] == 0 then empty = empty | BIT[k] end
   end
-  local names = products_in_pool(g)
-  if #names == 0 or #empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
-  local name, k = g:choose_from(seat, "load", { "load", names, "on ship", empty })
+  local pool = pool_set(g, 0)
+  if pool == 0 or empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
+  local name, k = g:choose_from(seat, "load", kept("load", pool | empty << NP, load_family))
   local p = PRODUCT[name]
   g.cubes:add(p, -1)
   ships[k] = p
@@ -497,12 +538,13 @@ local function can_exchange(g, seat, k, in_pool)
   return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
 end
 
+-- The ships that can be exchanged, as a set.
 local function exchangeable_ships(g, seat)
-  local list, in_pool = {}, g.cubes:sum()
+  local set, in_pool = 0, g.cubes:sum()
   for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k, in_pool) then list[#list + 1] = k end
+    if can_exchange(g, seat, k, in_pool) then set = set | BIT[k] end
   end
-  return list
+  return set
 end
 
 -- S6: whether some ship of the player can be exchanged.
@@ -521,14 +563,13 @@ local function can_buy(g, seat, card, coins)
     and (card ~= "ship" or other_cube_in_pool(g, 0))
 end
 
--- S7: the special cards the player can buy, in canonical order.
+-- S7: the special cards the player can buy, as a set (canonical order).
 local function buyable_cards(g, seat)
-  local list, coins = {}, g.coins:get(seat)
+  local set, coins = 0, g.coins:get(seat)
   for i = 1, #D.specials do
-    local card = D.specials[i]
-    if can_buy(g, seat, card, coins) then list[#list + 1] = card end
+    if can_buy(g, seat, D.specials[i], coins) then set = set | BIT[i] end
   end
-  return list
+  return set
 end
 
 -- S7: whether the player can buy some special card (none below the
@@ -554,26 +595,36 @@ local function swap_cube(g, seat, k, p, how)
   end
 end
 
+-- key: the products (low NP bits) and the ship (above)
+local function product_family(key, words)
+  return { words, "ship", key >> NP, "to", kept("names", key & ((1 << NP) - 1), product_names) }
+end
+
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local products, cube, cubes = {}, g.ships[seat][k], g.cubes:values()
-  for p = 1, #D.products do
-    if p ~= cube and cubes[p] > 0 then products[#products + 1] = D.products[p] end
-  end
-  return PRODUCT[g:choose_from(seat, name, { words, "ship", k, "to", products })]
+  local products = pool_set(g, g.ships[seat][k])
+  return PRODUCT[g:choose_from(seat, name, kept(name, products | k << NP, product_family, words))]
+end
+
+local function exchange_family(ships)
+  return { "exchange", "ship", kept("ships", ships, ship_numbers) }
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
 local function exchange_action(g, seat)
-  local k = g:choose_from(seat, "exchange_ship", { "exchange", "ship", exchangeable_ships(g, seat) })
+  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat), exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
+local function buy_ship_family(pool)
+  return { "buy ship and load", kept("names", pool, product_names) }
+end
+
 local function buy_a_ship(g, seat)
-  local p = PRODUCT[g:choose_from(seat, "load_ship", { "buy ship and load", products_in_pool(g) })]
+  local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", pool_set(g, 0), buy_ship_family))]
   local ships = g.ships[seat]
   g.coins:add(seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
@@ -586,9 +637,13 @@ local function buy_a_ship(g, seat)
   end
 end
 
+local function buy_family(cards)
+  return { "buy", subset(cards, D.specials) }
+end
+
 -- Phase I action 2: buy one of the special cards the player can buy (S7).
 local function buy_action(g, seat)
-  local card = g:choose_from(seat, "buy_card", { "buy", buyable_cards(g, seat) })
+  local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat), buy_family))
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -600,15 +655,23 @@ end
 -- S5: each dock owned allows one optional extra exchange in phase I, after
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
+local function dock_options(ships)
+  local options = {}
+  for k = 1, D.supply.ship do
+    if ships & BIT[k] ~= 0 then options[#options + 1] = EXTRA.ship[k] end
+  end
+  options[#options + 1] = EXTRA.none                    -- "no dock exchange"
+  return options
+end
+
 function R.rules.extra_exchanges(g, seat)
   local words = EXTRA.words                             -- "dock exchange"
   for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
-    local options, ships = {}, exchangeable_ships(g, seat)
-    for i = 1, #ships do options[i] = EXTRA.ship[ships[i]] end
-    if #options == 0 then
+    local ships = exchangeable_ships(g, seat)
+    if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
-    options[#options + 1] = EXTRA.none                  -- "no dock exchange"
+    local options = kept("dock", ships, dock_options)
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
@@ -641,7 +704,8 @@ local function phase_one(g, seat)
   g.step = "dock"
   R.rules.extra_exchanges(g, seat)
   g.step = nil
-  g.exchanged = {}                                  -- S6 holds within one phase I
+  local exchanged = g.exchanged                     -- S6 holds within one phase I
+  for k = 1, #g.ships[seat] do exchanged[k] = nil end
 end
 
 ---------------------------------------------------------------------------
@@ -751,13 +815,17 @@ end
 
 -- S8: one or more cards of one product, each on a different market slot;
 -- covered cards leave play; then the trade.
+local function play_family(products)
+  return { "play", kept("names", products, product_names) }
+end
+
 local function play_cards(g, seat)
-  local held, products = R.cards_in_hand(g, seat), {}
-  for p = 1, #D.products do
-    if held[p] > 0 then products[#products + 1] = D.products[p] end
+  local hand, held, products = g.hands[seat], g.hands[seat]:counts(NP, HELD), 0
+  for p = 1, NP do
+    if held[p] > 0 then products = products | BIT[p] end
   end
-  local p = PRODUCT[g:choose_from(seat, "play_product", { "play", products })]
-  local slots = choose_slots(g, seat, p, held[p])
+  local p = PRODUCT[g:choose_from(seat, "play_product", kept("play", products, play_family))]
+  local slots = choose_slots(g, seat, p, hand:count_of(p))
   for i = 1, #slots do
     local s = slots[i]
     g.covered:push(g.market:get(s))
