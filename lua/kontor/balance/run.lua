@@ -416,6 +416,8 @@ function M.check_shard(sh, name)
       if sh.coverage == true then object(side.coverage, what .. ": the coverage") end
       if side.games ~= nil then
         list_of(side.games, n, what .. ": the games kept", function(x) return type(x) == "table" end, "a game")
+      elseif rawget(side, "_games_kept") and side._games_kept ~= n then
+        fail("%s: the games kept: %d given, %d expected", what, side._games_kept, n)
       end
     end
     if nsides >= 2 and sh.unpaired ~= true then
@@ -474,6 +476,19 @@ function M.merge(shards)
   return sides, first, diffs
 end
 
+-- Lets a side's kept games go, keeping their number for check_shard; a
+-- list that is not one of games stays, for check_shard to refuse.
+local function drop_kept_games(side)
+  if type(side) ~= "table" or type(side.games) ~= "table" then return end
+  local len = 0
+  for k, v in pairs(side.games) do
+    if not is_int(k) or k < 1 or type(v) ~= "table" then return end
+    if k > len then len = k end
+  end
+  side.games = nil
+  rawset(side, "_games_kept", len)
+end
+
 -- Reads shard objects from files holding one JSON object per line. A line
 -- that is not JSON or not a shard is refused with "file:line: why". With
 -- `drop_games`, the games a shard keeps are let go as it is read (a merge
@@ -499,7 +514,7 @@ function M.read_shards(files, drop_games)
         end
         rawset(sh, "_where", string.format("%s:%d", file, lineno))
         if drop_games and type(sh.sides) == "table" then
-          for _, side in pairs(sh.sides) do if type(side) == "table" then side.games = nil end end
+          for _, side in pairs(sh.sides) do drop_kept_games(side) end
         end
         shards[#shards + 1] = sh
       end
