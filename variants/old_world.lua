@@ -205,6 +205,8 @@ function R.prepare()
   MAX_COST = 0
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+    t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
+    for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
     if t.cost > MAX_COST then MAX_COST = t.cost end
   end
   if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
@@ -248,26 +250,40 @@ local function staffed(card, id)
   return card.crew[id] or 0
 end
 
--- The sum of a building effect over a card's staffed buildings (O8): a
+-- The building effects of a card's staffed tiles (O8), summed by field: a
 -- field ending in _per_worker counts staffed slots, any other counts once.
-local function effect(g, card, field)
-  local n, crew = 0, card.crew
-  local per = PER_WORKER[field]
-  local having = HAVING[g.options.buildings_24][field]
-  for i = 1, #having do
-    local t = having[i]
+-- Kept in card._fx until its workers change (a "_" field: not state).
+local function effects_of(card)
+  local fx, crew, tiles = {}, card.crew, card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
     local w = crew[t.id]
-    if w and w > 0 then n = n + (per and t[field] * w or t[field]) end
+    if w and w > 0 then
+      local fields = t.effects
+      for j = 1, #fields do
+        local field = fields[j]
+        fx[field] = (fx[field] or 0) + (PER_WORKER[field] and t[field] * w or t[field])
+      end
+    end
   end
-  return n
+  return fx
 end
 
-local function best_effect(g, card, field)
-  local n, crew = 0, card.crew
-  local having = HAVING[g.options.buildings_24][field]
-  for i = 1, #having do
-    local t = having[i]
-    if (crew[t.id] or 0) > 0 and t[field] > n then n = t[field] end
+-- The sum of a building effect over a card's staffed buildings (O8).
+local function effect(card, field)
+  local fx = card._fx
+  if not fx then fx = effects_of(card); card._fx = fx end
+  return fx[field] or 0
+end
+
+-- The largest of a building effect over a card's staffed buildings (the
+-- pool a Tavern or a Lodge keeps, O23).
+local function best_effect(card, field)
+  local n, crew, tiles = 0, card.crew, card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local v = t[field]
+    if v and v > n and (crew[t.id] or 0) > 0 then n = v end
   end
   return n
 end
@@ -301,28 +317,29 @@ end
 
 -- A build order's working copy of a card (O15), a draft: it shares the
 -- card's parts until a step changes one, and copy_part copies that part
--- then, once: "tiles" (own, the tiles' list), "workers" (crew, pool),
--- "store", "ships".
+-- then, once: TILES (own, the tiles' list), WORKERS (crew, pool), STORE,
+-- SHIPS; draft.copied marks the parts copied, a bit each.
+local TILES, WORKERS, STORE, SHIPS = 1, 2, 4, 8
 local function draft_card(c)
   return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
-           open = c.open, pool = c.pool, store = c.store, ships = c.ships, copied = {} }
+           open = c.open, pool = c.pool, store = c.store, ships = c.ships, _fx = c._fx, copied = 0 }
 end
 
 local function copy_part(card, part)
   local copied = card.copied
-  if not copied or copied[part] then return end
-  copied[part] = true
+  if not copied or copied & part ~= 0 then return end
+  card.copied = copied | part
   local tiles = card.tiles
-  if part == "tiles" then
+  if part == TILES then
     local own, c_own = {}, card.own
     for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
-    card.own, card.tiles = own, table.move(tiles, 1, #tiles, 1, {})
-  elseif part == "workers" then
+    card.own, card.tiles = own, { table.unpack(tiles) }
+  elseif part == WORKERS then
     local crew, c_crew, c_pool = {}, card.crew, card.pool
     for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
     card.crew = crew
     card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
-  elseif part == "store" then
+  elseif part == STORE then
     local store, c_store = {}, card.store
     for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
     card.store = store
@@ -330,9 +347,7 @@ local function copy_part(card, part)
     local ships, c_ships = {}, card.ships
     for i = 1, #c_ships do
       local ship = c_ships[i]
-      local cargo = ship.cargo
-      ships[i] = { size = ship.size, crew = ship.crew, port = ship.port,
-                   cargo = #cargo > 0 and table.move(cargo, 1, #cargo, 1, {}) or {} }
+      ships[i] = { size = ship.size, crew = ship.crew, port = ship.port, cargo = { table.unpack(ship.cargo) } }
     end
     card.ships = ships
   end
@@ -377,6 +392,7 @@ end
 -- steps keep the bit sets after.
 local function note_workers(card)
   card.manned, card.room = worker_bits(card)
+  card._fx = nil
   card.open = empty_slots(card)
   return card
 end
@@ -392,11 +408,11 @@ local function held(card, good)
 end
 
 local function wool_limit(g, card)
-  return R.data.wool_tokens + effect(g, card, "wool_limit")
+  return R.data.wool_tokens + effect(card, "wool_limit")
 end
 
 local function dye_limit(g, card, c)
-  return R.data.dye_tokens[c] + effect(g, card, "dye_limit")
+  return R.data.dye_tokens[c] + effect(card, "dye_limit")
 end
 
 
@@ -441,7 +457,7 @@ function R.rules.shipping_cost(g, seat, card, to)
   local n = #g.ring
   local d = math.abs(g.home[seat] - to)
   if n - d < d then d = n - d end
-  local cost = d - 1 - effect(g, card, "harbor")
+  local cost = d - 1 - effect(card, "harbor")
   return cost > 0 and cost or 0
 end
 
@@ -915,13 +931,23 @@ end
 
 ---------------------------------------------------------------------------
 -- The build order (O14-O16, O32): per seat, a run of small steps on a
--- private copy of the seat's card. next_step gives the seat's next decision
--- (name, option texts, meanings); take_step applies one meaning.
+-- private copy of the seat's card, stage by stage in the rulebook's order:
+-- the acquisition, the releases, the assignments, then each ship's cargo
+-- and port.
 ---------------------------------------------------------------------------
 
 local function new_order(g, s)
-  return { card = draft_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
-           ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false }
+  return { card = draft_card(g.card[s]), gold = g.gold:get(s), stage = "acquire",
+           extra_ship = false, steps = {} }
+end
+
+-- One step of an order: the seat's choice among `opts` (a step with one
+-- option is taken without asking, O32), its text kept for the reveal's log.
+local function take(g, seat, o, name, opts)
+  local k = #opts == 1 and 1 or g:choose(seat, name, opts)
+  local steps = o.steps
+  steps[#steps + 1] = opts[k]
+  return k
 end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
@@ -943,7 +969,9 @@ local function offers(g, sold_out, gold, ship)
   local made = MENUS.acquire[key]
   if made then return made[1], made[2] end
   local opts, what = { ACQUIRE_NONE }, { false }
-  for _, t in ipairs(tiles_of(g)) do
+  local tiles = tiles_of(g)
+  for i = 1, #tiles do
+    local t = tiles[i]
     if sold_out & t.bit == 0 and t.cost <= gold then
       opts[#opts + 1] = ACQUIRE_TEXT[t.id]; what[#what + 1] = t.id
     end
@@ -952,7 +980,7 @@ local function offers(g, sold_out, gold, ship)
   return remember("acquire", key, opts, what)
 end
 
-local function affordable_acquisitions(g, s, o)
+local function affordable_acquisitions(g, o)
   local size = ship_sizes(g)[#o.card.ships + 1]
   local ship = size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship
   return offers(g, o.card.sold_out, o.gold, ship)
@@ -962,16 +990,27 @@ local function acquire(g, o, id)
   local card = o.card
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
-    copy_part(card, "ships")
+    copy_part(card, SHIPS)
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
-    o.acquired = "ship"
   elseif id then
-    copy_part(card, "tiles")
+    copy_part(card, TILES)
     add_tile(card, id)
     o.gold = o.gold - TILE[id].cost
-    o.acquired = id
   end
+end
+
+-- O14: one acquisition, or none; with the option ship_is_acquisition off,
+-- a ship leaves the turn's building or land still to come.
+local function acquisition(g, seat, o)
+  while true do
+    local opts, what = affordable_acquisitions(g, o)
+    local x = what[take(g, seat, o, "acquire", opts)]
+    acquire(g, o, x)
+    if x ~= "ship" or g.options.ship_is_acquisition then break end
+    o.extra_ship = true
+  end
+  o.stage = "release"
 end
 
 -- The release and assign options by the tiles and ships they name (a bit
@@ -981,8 +1020,9 @@ local function menu(verb, key, card)
   if made then return made[1], made[2] end
   local opts, what = {}, {}
   local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
-  for _, i in ipairs(card.tiles) do
-    local t = TILES_24[i]
+  local tiles = card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
     if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
   end
   for k = 1, #card.ships do
@@ -992,79 +1032,116 @@ local function menu(verb, key, card)
   return remember(verb, key, opts, what)
 end
 
--- O14: a worker off any staffed tile or ship, tiles first.
-local function release_options(o)
-  return menu("release", o.card.manned, o.card)
-end
-
--- O14: a worker from the pool onto a tile of his kind with a slot free, or
--- a seaman onto a ship without one.
-local function assign_options(o)
-  local pool, kinds = o.card.pool, 0
-  for i = 1, #KINDS do
-    local kind = KINDS[i]
-    if pool[kind] > 0 then kinds = kinds | KIND_BITS[kind] end
-  end
-  return menu("assign", o.card.room & kinds, o.card)
-end
-
-local function release(o, x)
-  local card = o.card
-  copy_part(card, "workers")
-  if type(x) == "number" then
-    copy_part(card, "ships")
+-- A worker off tile x back to the pool, or ship x's seaman.
+local function release(card, x)
+  copy_part(card, WORKERS)
+  card._fx = nil                                   -- the effects change
+  local t = TILE[x]
+  if t then
+    local crew = card.crew
+    local w = crew[x] - 1
+    if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
+    card.pool[t.kind] = card.pool[t.kind] + 1
+    card.room, card.open = card.room | t.bit, card.open + 1
+  else
+    copy_part(card, SHIPS)
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
     card.open = card.open + 1
-  else
-    local t = TILE[x]
-    card.crew[x] = card.crew[x] - 1
-    if card.crew[x] == 0 then card.crew[x] = nil; card.manned = card.manned & ~t.bit end
-    card.pool[t.kind] = card.pool[t.kind] + 1
-    card.room, card.open = card.room | t.bit, card.open + 1
   end
 end
 
-local function assign(o, x)
-  local card = o.card
-  copy_part(card, "workers")
-  if type(x) == "number" then
-    copy_part(card, "ships")
+-- O14: workers off any staffed tile or ship, tiles first, one at a time.
+local function releases(g, seat, o)
+  while true do
+    local card = o.card
+    local opts, what = menu("release", card.manned, card)
+    local x = what[take(g, seat, o, "release", opts)]
+    if not x then break end
+    release(card, x)
+  end
+  o.stage = "assign"
+end
+
+-- A worker from the pool onto tile x, or a seaman onto ship x.
+local function assign(card, x)
+  copy_part(card, WORKERS)
+  card._fx = nil                                   -- the effects change
+  local t = TILE[x]
+  if t then
+    local crew = card.crew
+    local w = (crew[x] or 0) + 1
+    crew[x] = w
+    card.pool[t.kind] = card.pool[t.kind] - 1
+    card.manned, card.open = card.manned | t.bit, card.open - 1
+    if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
+  else
+    copy_part(card, SHIPS)
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
     card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
     card.open = card.open - 1
-  else
-    local t = TILE[x]
-    card.crew[x] = (card.crew[x] or 0) + 1
-    card.pool[t.kind] = card.pool[t.kind] - 1
-    card.manned, card.open = card.manned | t.bit, card.open - 1
-    if card.crew[x] == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   end
+end
+
+-- O14: workers from the pool onto tiles of their kind with a slot free, or
+-- seamen onto ships without one, one at a time.
+local function assignments(g, seat, o)
+  while true do
+    local card = o.card
+    local pool = card.pool                         -- O7's kinds
+    local kinds = (pool.seaman > 0 and KIND_BITS.seaman or 0) | (pool.land > 0 and KIND_BITS.land or 0)
+      | (pool.facility > 0 and KIND_BITS.facility or 0)
+    local opts, what = menu("assign", card.room & kinds, card)
+    local x = what[take(g, seat, o, "assign", opts)]
+    if not x then break end
+    assign(card, x)
+  end
+  o.stage = "ships"
 end
 
 -- O14: a good from storage onto the ship, or done; the list made once for
 -- each set of goods in storage (a bit each).
-local function load_options(o)
-  local store, key = o.card.store, 0
+local function load_options(card)
+  local store, key = card.store, 0
   for i = 1, #GOODS do
     if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end
   end
   local made = MENUS.load[key]
   if made then return made[1], made[2] end
   local opts, what = {}, {}
-  for i, good in ipairs(GOODS) do
-    if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
+  for i = 1, #GOODS do
+    if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[GOODS[i]]; what[#what + 1] = GOODS[i] end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
   return remember("load", key, opts, what)
 end
 
+-- O14: goods from storage onto ship k, one at a time, until it is full or
+-- the seat is done.
+local function loading(g, seat, o, k)
+  while true do
+    local card = o.card
+    local ship = card.ships[k]
+    if #ship.cargo >= ship.size then return end
+    local opts, what = load_options(card)
+    local good = what[take(g, seat, o, "load", opts)]
+    if not good then return end
+    copy_part(card, STORE)
+    copy_part(card, SHIPS)
+    local cargo = card.ships[k].cargo
+    card.store[good] = card.store[good] - 1
+    cargo[#cargo + 1] = good
+  end
+end
+
+-- O3, O14: the ports a loaded ship may sail to, from the clockwise
+-- neighbour round the ring (O32), those whose shipping cost the seat can pay.
 local function sail_options(g, s, o)
   local opts, what = {}, {}
   local n, home = #g.ring, g.home[s]
-  for i = 1, n - 1 do                                    -- O32: from the clockwise neighbour
+  for i = 1, n - 1 do
     local to = (home + i - 1) % n + 1
     if R.rules.shipping_cost(g, s, o.card, to) <= o.gold then
       opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to
@@ -1073,89 +1150,37 @@ local function sail_options(g, s, o)
   return opts, what
 end
 
--- The next ship (from o.ship + 1) with a seaman, or nil.
-local function next_crewed_ship(o, from)
-  for k = from, #o.card.ships do
-    if o.card.ships[k].crew > 0 then return k end
-  end
+local function sailing(g, seat, o, k)
+  local opts, what = sail_options(g, seat, o)
+  local to = what[take(g, seat, o, "sail", opts)]
+  copy_part(o.card, SHIPS)
+  o.card.ships[k].port = to
+  o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
 
--- Returns the name, options and meanings of seat s's next step, or nil when
--- its order (up to `upto`, a stage name where it pauses) is finished.
-local function next_step(g, s, o, upto)
-  while true do
-    local stage = o.stage
-    if stage == upto or stage == "finished" then return nil end
-    if stage == "acquire" then
-      return "acquire", affordable_acquisitions(g, s, o)
-    elseif stage == "release" then
-      return "release", release_options(o)
-    elseif stage == "assign" then
-      return "assign", assign_options(o)
-    elseif stage == "load" then
-      local ship = o.card.ships[o.ship]
-      if not ship then o.stage = "finished"
-      elseif #ship.cargo >= ship.size then o.stage = "sail"
-      else return "load", load_options(o) end
-    elseif stage == "sail" then
-      if #o.card.ships[o.ship].cargo == 0 then o.stage = "next_ship"
-      else return "sail", sail_options(g, s, o) end
-    elseif stage == "next_ship" then
-      local k = next_crewed_ship(o, o.ship + 1)
-      if k then o.ship, o.stage = k, "load" else o.stage = "finished" end
+-- O14: each ship with a seaman in turn: its cargo, then, if it has any,
+-- its port.
+local function shipments(g, seat, o)
+  for k = 1, #o.card.ships do
+    if o.card.ships[k].crew > 0 then
+      loading(g, seat, o, k)
+      if #o.card.ships[k].cargo > 0 then sailing(g, seat, o, k) end
     end
   end
+  o.stage = "finished"
 end
 
-local function take_step(g, s, o, x)
-  local stage = o.stage
-  if stage == "acquire" then
-    acquire(g, o, x)
-    if x == "ship" and not g.options.ship_is_acquisition then
-      o.extra_ship = true            -- option off: the turn's building or land may still come
-    else
-      o.stage = "release"
-    end
-  elseif stage == "release" then
-    if x then release(o, x) else o.stage = "assign" end
-  elseif stage == "assign" then
-    if x then assign(o, x) else o.stage, o.ship = "next_ship", 0 end
-  elseif stage == "load" then
-    if x then
-      copy_part(o.card, "store")
-      copy_part(o.card, "ships")
-      local ship = o.card.ships[o.ship]
-      o.card.store[x] = o.card.store[x] - 1
-      ship.cargo[#ship.cargo + 1] = x
-    else
-      o.stage = "sail"
-    end
-  elseif stage == "sail" then
-    copy_part(o.card, "ships")
-    o.card.ships[o.ship].port = x
-    o.gold = o.gold - R.rules.shipping_cost(g, s, o.card, x)
-    o.stage = "next_ship"
-  end
-end
+local STAGE = { acquire = acquisition, release = releases, assign = assignments, ships = shipments }
 
--- One seat's order (O14, O32), entered with g:choose_orders: step by step,
--- each checked against the seat's own copy of its card (O15). A step with
--- one option is taken without asking and logged at the reveal (O32). The
--- entry changes nothing of the game; it keeps its working copy in its
+-- One seat's order (O14, O32), entered with g:choose_orders: stage by
+-- stage, each step checked against the seat's own copy of its card (O15).
+-- The entry changes nothing of the game; it keeps its working copy in its
 -- draft, which R.view and R.board show to that seat alone (O32: "a player
 -- sees their own card as the order so far leaves it"). `o` is where it
 -- starts; `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   draft.order = o
-  local steps = o.steps
-  while true do
-    local name, opts, what = next_step(g, seat, o, upto)
-    if not name then break end
-    local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-    steps[#steps + 1] = opts[k]
-    take_step(g, seat, o, what[k])
-  end
-  if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
+  while o.stage ~= "finished" and o.stage ~= upto do STAGE[o.stage](g, seat, o) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
   o.card = card_of(o.card)
@@ -1185,14 +1210,14 @@ end
 
 local function from_the_ships(g, s)                    -- option secret_build = two_rounds
   local o = new_order(g, s)
-  o.stage, o.ship = "next_ship", 0
+  o.stage = "ships"
   return o
 end
 
 local function build_phase(g)
   g.phase = "build"
   if g.options.secret_build == "two_rounds" then          -- O34 option: two rounds
-    R.rules.reveal(g, R.rules.enter_orders(g, from_the_start, "next_ship"))
+    R.rules.reveal(g, R.rules.enter_orders(g, from_the_start, "ships"))
     R.rules.reveal(g, R.rules.enter_orders(g, from_the_ships))
   else
     R.rules.reveal(g, R.rules.enter_orders(g, from_the_start))
@@ -1268,7 +1293,7 @@ function R.rules.ship_yield(g, s, ship, k)
   local vp, gold, bonus_vp, bonus_gold = 0, 0, 0, 0
   local flat = g.options.raw_gold == "flat"
   local single = true
-  local raw_bonus = effect(g, card, "raw_bonus")                     -- T7 Customs House
+  local raw_bonus = effect(card, "raw_bonus")                     -- T7 Customs House
   for _, good in ipairs(ship.cargo) do
     if good ~= ship.cargo[1] then single = false end
     local fg = FG_VALUE[good]
@@ -1279,8 +1304,8 @@ function R.rules.ship_yield(g, s, ship, k)
       bonus_gold = bonus_gold + raw_bonus
     end
   end
-  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(g, card, "guild_vp") * #ship.cargo end
-  bonus_vp = bonus_vp + effect(g, card, "ship_vp")                     -- Trade House
+  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(card, "guild_vp") * #ship.cargo end
+  bonus_vp = bonus_vp + effect(card, "ship_vp")                     -- Trade House
   return vp, gold, bonus_vp, bonus_gold
 end
 
@@ -1310,8 +1335,8 @@ function R.rules.trade(g)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
-          give_vp(g, owner, effect(g, g.card[owner], "pier_vp"))
-          g.gold:add(owner, effect(g, g.card[owner], "port_gold"))      -- T7 Lighthouse
+          give_vp(g, owner, effect(g.card[owner], "pier_vp"))
+          g.gold:add(owner, effect(g.card[owner], "port_gold"))      -- T7 Lighthouse
         end
       end
     end
@@ -1334,7 +1359,7 @@ function R.rules.limit_check(g)
   for s = 1, g.players do
     local card = g.card[s]
     local workers, keep = count_of(card.pool), R.data.pool_keeps
-    if workers > keep then keep = math.max(keep, best_effect(g, card, "keeps")) end   -- a Tavern keeps more
+    if workers > keep then keep = math.max(keep, best_effect(card, "keeps")) end   -- a Tavern keeps more
     local extra = workers - keep
     for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
@@ -1378,8 +1403,8 @@ end
 
 -- O26: capacity of the dye houses, with the Mordant Bath.
 function R.rules.fg_capacity(g, card)
-  local cap = effect(g, card, "fg_per_worker")
-  local bath = effect(g, card, "fg_per_dye_house_worker")
+  local cap = effect(card, "fg_per_worker")
+  local bath = effect(card, "fg_per_dye_house_worker")
   if bath > 0 then
     for _, id in ipairs(R.data.dye_houses) do cap = cap + bath * staffed(card, id) end
   end
@@ -1501,7 +1526,7 @@ function R.rules.dyes(g)                                     -- O27
 end
 
 function R.rules.cloth_capacity(g, card)                      -- O28: the looms
-  return effect(g, card, "cloth") + effect(g, card, "cloth_per_worker")
+  return effect(card, "cloth") + effect(card, "cloth_per_worker")
 end
 
 function R.rules.cloth(g)                                    -- O28
@@ -1522,7 +1547,7 @@ end
 function R.rules.wool_capacity(g, card)                       -- O29
   local sheep = staffed(card, "sheep_herding")
   if sheep == 0 then return 0 end
-  return sheep + effect(g, card, "wool_if_sheep") + effect(g, card, "wool_per_sheep") * sheep
+  return sheep + effect(card, "wool_if_sheep") + effect(card, "wool_per_sheep") * sheep
 end
 
 function R.rules.wool(g)                                     -- O29
@@ -1943,6 +1968,15 @@ function R.invariants(g)
     end
     if card.open ~= empty_slots(card) then
       return ("seat %d: the card counts %d free slots; its tiles and ships have %d"):format(s, card.open, empty_slots(card))
+    end
+    if card._fx then
+      local fresh = effects_of(card)
+      for _, field in ipairs(EFFECTS) do
+        if (card._fx[field] or 0) ~= (fresh[field] or 0) then
+          return ("seat %d: the card keeps %s %d; its staffed tiles make %d"):format(s, field,
+            card._fx[field] or 0, fresh[field] or 0)
+        end
+      end
     end
     local sold_out = 0
     for _, t in ipairs(TILES_24) do
