@@ -134,7 +134,7 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
-local LAND, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING
+local LAND, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
@@ -198,6 +198,14 @@ function R.prepare()
     HAVING[false][field], HAVING[true][field] = {}, {}
     for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
     for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
+  end
+  EXTRACT = { {}, {} }     -- EXTRACT[buildings_24 and 2 or 1][colour]: the tiles adding dye of it (O27)
+  for i, having in ipairs { HAVING[false], HAVING[true] } do
+    for _, c in ipairs(COLOURS) do EXTRACT[i][c] = {} end
+    for _, t in ipairs(having.dye_per_worker) do
+      local list = EXTRACT[i][t.dye]
+      if list then list[#list + 1] = t end
+    end
   end
   -- t.index: a tile's place in the canonical order, as a card lists its
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
@@ -773,18 +781,6 @@ local function kinds_in_bag(g)
   return e.kinds, e.words, e.weights
 end
 
-local function draw_worker(g)
-  local kinds, words, weights = kinds_in_bag(g)
-  local k = 1
-  if #kinds > 1 then
-    local bag = g.bag
-    for i = 1, #kinds do weights[i] = bag[kinds[i]] end       -- as many as are in the bag
-    k = g:chance("draw", words, weights)
-  end
-  local kind = kinds[k]
-  g.bag[kind] = g.bag[kind] - 1
-  g.line[kind] = g.line[kind] + 1
-end
 
 -- O11: floor(open slots / 2) + N; O30 (1): fewer in the bag ends the game.
 local function draw_count(g)
@@ -799,9 +795,20 @@ local function draw_count(g)
   return need
 end
 
+-- O11: each worker drawn from the bag into the line at random, each kind
+-- as likely as there are of it in the bag.
 function R.rules.draw(g)
   local need = draw_count(g)
-  for _ = 1, need do draw_worker(g) end
+  local bag, line = g.bag, g.line
+  for _ = 1, need do
+    local kinds, words, weights = kinds_in_bag(g)
+    local kind = kinds[1]
+    if #kinds > 1 then
+      for i = 1, #kinds do weights[i] = bag[kinds[i]] end
+      kind = kinds[g:chance("draw", words, weights)]
+    end
+    bag[kind], line[kind] = bag[kind] - 1, line[kind] + 1
+  end
   if g.logging then g:log("turn %d: %d drawn into the line", g.turn, need) end
 end
 
@@ -824,9 +831,8 @@ end
 ---------------------------------------------------------------------------
 
 local function line_items(g)
-  local n = g.line.pirate and 1 or 0
-  for _, kind in ipairs(KINDS) do n = n + g.line[kind] end
-  return n
+  local line = g.line
+  return count_of(line) + (line.pirate and 1 or 0)
 end
 
 local function bid(g)
@@ -847,7 +853,7 @@ local function bid(g)
   end
   if #seats > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for _, s in ipairs(seats) do bids[s] = chosen[s] - 1 end
+    for i = 1, #seats do bids[seats[i]] = chosen[seats[i]] - 1 end
   end
   for s = 1, g.players do g.gold:add(s, -bids[s]) end   -- "this amount is lost"
   g.bids = bids
@@ -860,13 +866,14 @@ local function bid(g)
 end
 
 -- O12: higher bid first; equal bids in seat order from the token's holder.
+-- Each seat in turn order goes in after those who bid at least as much.
 function R.rules.pick_order(g, bids)
-  local order, pos = {}, {}
-  for i, s in ipairs(g:turn_order(g.first)) do order[i], pos[s] = s, i end
-  table.sort(order, function(a, b)
-    if bids[a] ~= bids[b] then return bids[a] > bids[b] end
-    return pos[a] < pos[b]
-  end)
+  local order, from = {}, g:turn_order(g.first)
+  for i = 1, #from do
+    local s, j = from[i], i - 1
+    while j > 0 and bids[order[j]] < bids[s] do order[j + 1] = order[j]; j = j - 1 end
+    order[j + 1] = s
+  end
   return order
 end
 
@@ -1264,12 +1271,14 @@ end
 local function sellers(g)
   local k, seen = {}, {}                 -- k[port][good]; seen[port][good]: the last seat counted
   for s = 1, g.players do
-    for _, ship in ipairs(g.card[s].ships) do
-      local port = ship.port
+    local ships = g.card[s].ships
+    for i = 1, #ships do
+      local port, cargo = ships[i].port, ships[i].cargo
       if port then
         local count, last = k[port], seen[port]
         if not count then count, last = {}, {}; k[port], seen[port] = count, last end
-        for _, good in ipairs(ship.cargo) do
+        for j = 1, #cargo do
+          local good = cargo[j]
           if last[good] ~= s then            -- a player counts once (O19)
             last[good] = s
             count[good] = (count[good] or 0) + 1
@@ -1294,8 +1303,10 @@ function R.rules.ship_yield(g, s, ship, k)
   local flat = g.options.raw_gold == "flat"
   local single = true
   local raw_bonus = effect(card, "raw_bonus")                     -- T7 Customs House
-  for _, good in ipairs(ship.cargo) do
-    if good ~= ship.cargo[1] then single = false end
+  local cargo = ship.cargo
+  for i = 1, #cargo do
+    local good = cargo[i]
+    if good ~= cargo[1] then single = false end
     local fg = FG_VALUE[good]
     if fg then
       vp = vp + R.rules.price(fg, k[good])
@@ -1311,12 +1322,14 @@ end
 
 function R.rules.trade(g)
   g.phase = "trade"
-  local k = sellers(g)
+  local k = false                                    -- sellers(g), once a ship sells
   local robbed = g.robbed
   for s = 1, g.players do
-    local card = g.card[s]
-    for i, ship in ipairs(card.ships) do
+    local ships = g.card[s].ships
+    for i = 1, #ships do
+      local ship = ships[i]
       if ship.port then
+        k = k or sellers(g)
         local vp, gold, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k[ship.port])
         local owner_vp, owner_gold = vp + bonus_vp, gold + bonus_gold
         if robbed and robbed[1] == s and robbed[2] == i then             -- O21
@@ -1342,8 +1355,12 @@ function R.rules.trade(g)
     end
   end
   for s = 1, g.players do                                              -- O22: cargo back to supply
-    for _, ship in ipairs(g.card[s].ships) do
-      if ship.port or #ship.cargo > 0 then ship.cargo, ship.port = {}, false end
+    local ships = g.card[s].ships
+    for i = 1, #ships do
+      local ship = ships[i]
+      local cargo = ship.cargo
+      for j = #cargo, 1, -1 do cargo[j] = nil end
+      ship.port = false
     end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
@@ -1356,18 +1373,23 @@ end
 ---------------------------------------------------------------------------
 
 function R.rules.limit_check(g)
+  local to_bag = g.options.removed_workers == "bag"
   for s = 1, g.players do
     local card = g.card[s]
-    local workers, keep = count_of(card.pool), R.data.pool_keeps
-    if workers > keep then keep = math.max(keep, best_effect(card, "keeps")) end   -- a Tavern keeps more
+    local pool = card.pool
+    local workers, keep = count_of(pool), R.data.pool_keeps
+    if workers > keep then                                -- a Tavern keeps more
+      local best = best_effect(card, "keeps")
+      if best > keep then keep = best end
+    end
     local extra = workers - keep
     for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
       local kind = KINDS[i]
-      local n = math.min(extra, card.pool[kind])
+      local n = pool[kind] < extra and pool[kind] or extra
       if n > 0 then
-        card.pool[kind] = card.pool[kind] - n
-        if g.options.removed_workers == "bag" then g.bag[kind] = g.bag[kind] + n
+        pool[kind] = pool[kind] - n
+        if to_bag then g.bag[kind] = g.bag[kind] + n
         else g.removed[kind] = g.removed[kind] + n end
         extra = extra - n
         if g.logging then g:log("%s removes %d %s", g.names[s], n, KIND_WORDS[kind]) end
@@ -1379,6 +1401,14 @@ end
 ---------------------------------------------------------------------------
 -- Production (O25-O29), in the rulebook's order: FG, dyes, cloth, wool
 ---------------------------------------------------------------------------
+
+-- The most each seat may make of a good, a list kept for the game (a "_"
+-- field: not state): each step of production fills it afresh.
+local function most_by_seat(g)
+  local max = g._most
+  if not max then max = {}; g._most = max end
+  return max
+end
 
 -- O25, option production_optional: how many of `max` each seat makes.
 local function how_many(g, name, max_by_seat, good)
@@ -1427,28 +1457,34 @@ local function flip_to_fg(card, c)
   card.store.cloth = card.store.cloth - 1              -- its token goes back to the supply
 end
 
+-- A cloth dyed with the most valuable dye in storage.
+local function flip_best(card)
+  local store = card.store
+  for i = #COLOURS, 1, -1 do
+    local c = COLOURS[i]
+    if store[DYE_OF[c]] > 0 then flip_to_fg(card, c); return end
+  end
+end
+
+-- O33: no real choice: the seat dyes all its dyes, or has one colour.
+local function colours_forced(card, left)
+  local dyes, colours = dyes_in_store(card)
+  return left >= dyes or colours <= 1
+end
+
 -- O33: the colours, one unit at a time, only while there is a real choice;
 -- option fg_colours = auto: the most valuable first.
 local function fg_colours(g, left)
-  local function forced(s)
-    local card = g.card[s]
-    local dyes, colours = dyes_in_store(card)
-    return left[s] >= dyes or colours <= 1
-  end
-  local any = false
-  for s = 1, g.players do any = any or left[s] > 0 end
-  if not any then return end                             -- nothing to dye
+  local auto, choice = g.options.fg_colours == "auto", false
   for s = 1, g.players do
     local card = g.card[s]
-    while left[s] > 0 and (forced(s) or g.options.fg_colours == "auto") do
-      for i = #COLOURS, 1, -1 do
-        local c = COLOURS[i]
-        if card.store[DYE_OF[c]] > 0 then flip_to_fg(card, c); break end
-      end
+    while left[s] > 0 and (colours_forced(card, left[s]) or auto) do
+      flip_best(card)
       left[s] = left[s] - 1
     end
+    choice = choice or left[s] > 0
   end
-  while true do
+  while choice do
     local seats, by_seat, meaning = {}, {}, {}
     for s = 1, g.players do
       if left[s] > 0 then
@@ -1462,14 +1498,11 @@ local function fg_colours(g, left)
     if #seats == 0 then return end
     local chosen = g:choose_all(seats, "colour", by_seat)
     for _, s in ipairs(seats) do
-      flip_to_fg(g.card[s], meaning[s][chosen[s]])
-      left[s] = left[s] - 1
       local card = g.card[s]
-      while left[s] > 0 and forced(s) do           -- the rest may be forced now
-        for i = #COLOURS, 1, -1 do
-          local c = COLOURS[i]
-          if card.store[DYE_OF[c]] > 0 then flip_to_fg(card, c); break end
-        end
+      flip_to_fg(card, meaning[s][chosen[s]])
+      left[s] = left[s] - 1
+      while left[s] > 0 and colours_forced(card, left[s]) do    -- the rest may be forced now
+        flip_best(card)
         left[s] = left[s] - 1
       end
     end
@@ -1477,12 +1510,17 @@ local function fg_colours(g, left)
 end
 
 function R.rules.finished_goods(g)                            -- O26
-  local max = {}
+  local max = most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
     local cloth = card.store.cloth                                    -- each unit: a cloth and a dye
-    local dyes = cloth > 0 and dyes_in_store(card) or 0
-    max[s] = dyes > 0 and math.min(R.rules.fg_capacity(g, card), cloth, dyes) or 0
+    local n = cloth > 0 and dyes_in_store(card) or 0
+    if n > 0 then
+      local cap = R.rules.fg_capacity(g, card)
+      if cloth < n then n = cloth end
+      if cap < n then n = cap end
+    end
+    max[s] = n
   end
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
@@ -1493,27 +1531,31 @@ function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
   local cap = card.crew[land] or 0                           -- staffed(card, land)
   if cap > 0 then
-    for _, t in ipairs(HAVING[g.options.buildings_24].dye_per_worker) do
-      if t.dye == c and t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
+    local extract = EXTRACT[g.options.buildings_24 and 2 or 1][c]
+    for i = 1, #extract do
+      local t = extract[i]
+      if t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
     end
   end
   return cap
 end
 
 function R.rules.dyes(g)                                     -- O27
-  local max, capacity = {}, R.rules.dye_capacity
-  for _, c in ipairs(COLOURS) do
-    local dye, any = DYE_OF[c], false
+  local max, capacity = most_by_seat(g), R.rules.dye_capacity
+  for i = 1, #COLOURS do
+    local c = COLOURS[i]
+    local dye, fg, any = DYE_OF[c], FG_OF[c], false
     for s = 1, g.players do
       local card = g.card[s]
-      local cap = capacity(g, card, c)
-      if cap > 0 then
-        local room = dye_limit(g, card, c) - card.store[dye] - card.store[FG_OF[c]]
-        max[s] = math.max(0, math.min(cap, room))
-        any = any or max[s] > 0
+      local n = capacity(g, card, c)
+      if n > 0 then
+        local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
+        if room < n then n = room end
+        if n > 0 then any = true else n = 0 end
       else
-        max[s] = 0
+        n = 0
       end
+      max[s] = n
     end
     if any then                                              -- nobody makes this colour: nothing asked
       local made = how_many(g, "make_dye", max, dye)
@@ -1530,17 +1572,21 @@ function R.rules.cloth_capacity(g, card)                      -- O28: the looms
 end
 
 function R.rules.cloth(g)                                    -- O28
-  local max = {}
+  local max = most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
-    local wool = card.store.wool                                       -- each unit: a wool
-    max[s] = wool > 0 and math.min(R.rules.cloth_capacity(g, card), wool) or 0
+    local n = card.store.wool                                          -- each unit: a wool
+    if n > 0 then
+      local cap = R.rules.cloth_capacity(g, card)
+      if cap < n then n = cap end
+    end
+    max[s] = n
   end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
-    local card = g.card[s]
-    card.store.wool = card.store.wool - made[s]               -- each unit flips a wool token
-    card.store.cloth = card.store.cloth + made[s]
+    local store = g.card[s].store
+    store.wool = store.wool - made[s]                          -- each unit flips a wool token
+    store.cloth = store.cloth + made[s]
   end
 end
 
@@ -1551,14 +1597,19 @@ function R.rules.wool_capacity(g, card)                       -- O29
 end
 
 function R.rules.wool(g)                                     -- O29
-  local max = {}
+  local max = most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
+    local n = R.rules.wool_capacity(g, card)
     local room = wool_limit(g, card) - card.store.wool - card.store.cloth
-    max[s] = math.max(0, math.min(R.rules.wool_capacity(g, card), room))
+    if room < n then n = room end
+    max[s] = n > 0 and n or 0
   end
   local made = how_many(g, "make_wool", max, "wool")
-  for s = 1, g.players do g.card[s].store.wool = g.card[s].store.wool + made[s] end
+  for s = 1, g.players do
+    local store = g.card[s].store
+    store.wool = store.wool + made[s]
+  end
 end
 
 local function production(g)
