@@ -147,7 +147,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 -- build order's (acquire, release, assign, load) by what they offer.
 -- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
 -- in a card's bit sets (see new_card).
-local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
+local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local DONE = "done"
 
@@ -234,6 +234,7 @@ function R.prepare()
     KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k]
   end
   for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
+  SEAMAN_BITS, LAND_BITS, FACILITY_BITS = KIND_BITS.seaman, KIND_BITS.land, KIND_BITS.facility
 end
 R.prepare()
 
@@ -324,41 +325,53 @@ local function add_tile(card, id)
 end
 
 -- A build order's working copy of a card (O15), a draft: it shares the
--- card's parts until a step changes one, and copy_part copies that part
--- then, once: TILES (own, the tiles' list), WORKERS (crew, pool), STORE,
--- SHIPS; draft.copied marks the parts copied, a bit each.
+-- card's parts until a step changes one, and the copy_ functions copy that
+-- part then, once: its tiles (own, the tiles' list), workers (crew, pool),
+-- storage, ships; draft.copied marks the parts copied, a bit each.
 local TILES, WORKERS, STORE, SHIPS = 1, 2, 4, 8
 local function draft_card(c)
   return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
            open = c.open, pool = c.pool, store = c.store, ships = c.ships, _fx = c._fx, copied = 0 }
 end
 
-local function copy_part(card, part)
+local function copy_tiles(card)
   local copied = card.copied
-  if not copied or copied & part ~= 0 then return end
-  card.copied = copied | part
-  local tiles = card.tiles
-  if part == TILES then
-    local own, c_own = {}, card.own
-    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
-    card.own, card.tiles = own, { table.unpack(tiles) }
-  elseif part == WORKERS then
-    local crew, c_crew, c_pool = {}, card.crew, card.pool
-    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
-    card.crew = crew
-    card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
-  elseif part == STORE then
-    local store, c_store = {}, card.store
-    for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
-    card.store = store
-  else
-    local ships, c_ships = {}, card.ships
-    for i = 1, #c_ships do
-      local ship = c_ships[i]
-      ships[i] = { size = ship.size, crew = ship.crew, port = ship.port, cargo = { table.unpack(ship.cargo) } }
-    end
-    card.ships = ships
+  if not copied or copied & TILES ~= 0 then return end
+  card.copied = copied | TILES
+  local own, c_own, tiles = {}, card.own, card.tiles
+  for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
+  card.own, card.tiles = own, { table.unpack(tiles) }
+end
+
+local function copy_workers(card)
+  local copied = card.copied
+  if not copied or copied & WORKERS ~= 0 then return end
+  card.copied = copied | WORKERS
+  local crew, c_crew, c_pool, tiles = {}, card.crew, card.pool, card.tiles
+  for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
+  card.crew = crew
+  card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
+end
+
+local function copy_store(card)
+  local copied = card.copied
+  if not copied or copied & STORE ~= 0 then return end
+  card.copied = copied | STORE
+  local store, c_store = {}, card.store
+  for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
+  card.store = store
+end
+
+local function copy_ships(card)
+  local copied = card.copied
+  if not copied or copied & SHIPS ~= 0 then return end
+  card.copied = copied | SHIPS
+  local ships, c_ships = {}, card.ships
+  for i = 1, #c_ships do
+    local ship = c_ships[i]
+    ships[i] = { size = ship.size, crew = ship.crew, port = ship.port, cargo = { table.unpack(ship.cargo) } }
   end
+  card.ships = ships
 end
 
 -- The card an order reveals (O16): its draft, done with copying.
@@ -997,11 +1010,11 @@ local function acquire(g, o, id)
   local card = o.card
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
-    copy_part(card, SHIPS)
+    copy_ships(card)
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
   elseif id then
-    copy_part(card, TILES)
+    copy_tiles(card)
     add_tile(card, id)
     o.gold = o.gold - TILE[id].cost
   end
@@ -1041,7 +1054,7 @@ end
 
 -- A worker off tile x back to the pool, or ship x's seaman.
 local function release(card, x)
-  copy_part(card, WORKERS)
+  copy_workers(card)
   card._fx = nil                                   -- the effects change
   local t = TILE[x]
   if t then
@@ -1051,7 +1064,7 @@ local function release(card, x)
     card.pool[t.kind] = card.pool[t.kind] + 1
     card.room, card.open = card.room | t.bit, card.open + 1
   else
-    copy_part(card, SHIPS)
+    copy_ships(card)
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
@@ -1073,7 +1086,7 @@ end
 
 -- A worker from the pool onto tile x, or a seaman onto ship x.
 local function assign(card, x)
-  copy_part(card, WORKERS)
+  copy_workers(card)
   card._fx = nil                                   -- the effects change
   local t = TILE[x]
   if t then
@@ -1084,7 +1097,7 @@ local function assign(card, x)
     card.manned, card.open = card.manned | t.bit, card.open - 1
     if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   else
-    copy_part(card, SHIPS)
+    copy_ships(card)
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
     card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
@@ -1098,8 +1111,8 @@ local function assignments(g, seat, o)
   while true do
     local card = o.card
     local pool = card.pool                         -- O7's kinds
-    local kinds = (pool.seaman > 0 and KIND_BITS.seaman or 0) | (pool.land > 0 and KIND_BITS.land or 0)
-      | (pool.facility > 0 and KIND_BITS.facility or 0)
+    local kinds = (pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
+      | (pool.facility > 0 and FACILITY_BITS or 0)
     local opts, what = menu("assign", card.room & kinds, card)
     local x = what[take(g, seat, o, "assign", opts)]
     if not x then break end
@@ -1135,8 +1148,8 @@ local function loading(g, seat, o, k)
     local opts, what = load_options(card)
     local good = what[take(g, seat, o, "load", opts)]
     if not good then return end
-    copy_part(card, STORE)
-    copy_part(card, SHIPS)
+    copy_store(card)
+    copy_ships(card)
     local cargo = card.ships[k].cargo
     card.store[good] = card.store[good] - 1
     cargo[#cargo + 1] = good
@@ -1160,7 +1173,7 @@ end
 local function sailing(g, seat, o, k)
   local opts, what = sail_options(g, seat, o)
   local to = what[take(g, seat, o, "sail", opts)]
-  copy_part(o.card, SHIPS)
+  copy_ships(o.card)
   o.card.ships[k].port = to
   o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
@@ -1177,8 +1190,6 @@ local function shipments(g, seat, o)
   o.stage = "finished"
 end
 
-local STAGE = { acquire = acquisition, release = releases, assign = assignments, ships = shipments }
-
 -- One seat's order (O14, O32), entered with g:choose_orders: stage by
 -- stage, each step checked against the seat's own copy of its card (O15).
 -- The entry changes nothing of the game; it keeps its working copy in its
@@ -1187,7 +1198,10 @@ local STAGE = { acquire = acquisition, release = releases, assign = assignments,
 -- starts; `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   draft.order = o
-  while o.stage ~= "finished" and o.stage ~= upto do STAGE[o.stage](g, seat, o) end
+  if o.stage == "acquire" then acquisition(g, seat, o) end
+  if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
+  if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
+  if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
   o.card = card_of(o.card)
