@@ -18,7 +18,8 @@
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
 --   g:draft(s)    while the build orders are open: seat s's entry's draft,
 --                 .order its order, .order.card its card as the order leaves
---                 it (see draft_card, enter_order), O14-O16
+--                 it, the seat's desk (see new_order, enter_order), O14-O16
+--   g._desks[s], g._most, card._fx: kept for speed, not state (see there)
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
@@ -324,60 +325,33 @@ local function add_tile(card, id)
   list[i] = index
 end
 
--- A build order's working copy of a card (O15), a draft: it shares the
--- card's parts until a step changes one, and the copy_ functions copy that
--- part then, once: its tiles (own, the tiles' list), workers (crew, pool),
--- storage, ships; draft.copied marks the parts copied, a bit each.
-local TILES, WORKERS, STORE, SHIPS = 1, 2, 4, 8
-local function draft_card(c)
-  return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
-           open = c.open, pool = c.pool, store = c.store, ships = c.ships, _fx = c._fx, copied = 0 }
-end
-
-local function copy_tiles(card)
-  local copied = card.copied
-  if not copied or copied & TILES ~= 0 then return end
-  card.copied = copied | TILES
-  local own, c_own, tiles = {}, card.own, card.tiles
-  for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
-  card.own, card.tiles = own, { table.unpack(tiles) }
-end
-
-local function copy_workers(card)
-  local copied = card.copied
-  if not copied or copied & WORKERS ~= 0 then return end
-  card.copied = copied | WORKERS
-  local crew, c_crew, c_pool, tiles = {}, card.crew, card.pool, card.tiles
-  for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
-  card.crew = crew
-  card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
-end
-
-local function copy_store(card)
-  local copied = card.copied
-  if not copied or copied & STORE ~= 0 then return end
-  card.copied = copied | STORE
-  local store, c_store = {}, card.store
-  for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
-  card.store = store
-end
-
-local function copy_ships(card)
-  local copied = card.copied
-  if not copied or copied & SHIPS ~= 0 then return end
-  card.copied = copied | SHIPS
-  local ships, c_ships = {}, card.ships
-  for i = 1, #c_ships do
-    local ship = c_ships[i]
-    ships[i] = { size = ship.size, crew = ship.crew, port = ship.port, cargo = { table.unpack(ship.cargo) } }
+-- A build order's working copy of a card (O15): `d` made equal to `c`,
+-- in d's own tables. d is an older card of the same seat (see new_order),
+-- and a card never loses a tile or a ship (no rule takes one), so d has no
+-- tile that c lacks.
+local function copy_card(d, c)
+  local tiles, own, crew = c.tiles, c.own, c.crew
+  local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
+  for i = 1, #tiles do
+    local index = tiles[i]
+    local id = TILES_24[index].id
+    d_tiles[i], d_own[id], d_crew[id] = index, own[id], crew[id]
   end
-  card.ships = ships
-end
-
--- The card an order reveals (O16): its draft, done with copying.
-local function card_of(draft)
-  draft.copied = nil
-  return draft
+  local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
+  d_pool.seaman, d_pool.land, d_pool.facility = pool.seaman, pool.land, pool.facility
+  local store, d_store = c.store, d.store
+  for i = 1, #GOODS do local good = GOODS[i]; d_store[good] = store[good] end
+  local ships, d_ships = c.ships, d.ships
+  for k = 1, #ships do
+    local ship, mine = ships[k], d_ships[k]
+    if not mine then mine = { cargo = {} }; d_ships[k] = mine end
+    mine.size, mine.crew, mine.port = ship.size, ship.crew, ship.port
+    local cargo, into = ship.cargo, mine.cargo
+    for j = #into, #cargo + 1, -1 do into[j] = nil end
+    for j = 1, #cargo do into[j] = cargo[j] end
+  end
+  d.sold_out, d.manned, d.room, d.open, d._fx = c.sold_out, c.manned, c.room, c.open, c._fx
+  return d
 end
 
 -- The free slots of a card's tiles and ships (O11), counted.
@@ -956,8 +930,15 @@ end
 -- and port.
 ---------------------------------------------------------------------------
 
+-- An order works on its seat's desk: a second card the seat keeps for the
+-- game (g._desks[s], a "_" field: not state), made equal to its card; the
+-- reveal swaps the two, and the old card is the next order's desk.
 local function new_order(g, s)
-  return { card = draft_card(g.card[s]), gold = g.gold:get(s), stage = "acquire",
+  local desks = g._desks
+  if not desks then desks = {}; g._desks = desks end
+  local desk = desks[s]
+  if not desk then desk = new_card(); desks[s] = desk end
+  return { card = copy_card(desk, g.card[s]), gold = g.gold:get(s), stage = "acquire",
            extra_ship = false, steps = {} }
 end
 
@@ -1010,11 +991,9 @@ local function acquire(g, o, id)
   local card = o.card
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
-    copy_ships(card)
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
   elseif id then
-    copy_tiles(card)
     add_tile(card, id)
     o.gold = o.gold - TILE[id].cost
   end
@@ -1054,7 +1033,6 @@ end
 
 -- A worker off tile x back to the pool, or ship x's seaman.
 local function release(card, x)
-  copy_workers(card)
   card._fx = nil                                   -- the effects change
   local t = TILE[x]
   if t then
@@ -1064,7 +1042,6 @@ local function release(card, x)
     card.pool[t.kind] = card.pool[t.kind] + 1
     card.room, card.open = card.room | t.bit, card.open + 1
   else
-    copy_ships(card)
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
@@ -1086,7 +1063,6 @@ end
 
 -- A worker from the pool onto tile x, or a seaman onto ship x.
 local function assign(card, x)
-  copy_workers(card)
   card._fx = nil                                   -- the effects change
   local t = TILE[x]
   if t then
@@ -1097,7 +1073,6 @@ local function assign(card, x)
     card.manned, card.open = card.manned | t.bit, card.open - 1
     if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   else
-    copy_ships(card)
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
     card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
@@ -1148,8 +1123,6 @@ local function loading(g, seat, o, k)
     local opts, what = load_options(card)
     local good = what[take(g, seat, o, "load", opts)]
     if not good then return end
-    copy_store(card)
-    copy_ships(card)
     local cargo = card.ships[k].cargo
     card.store[good] = card.store[good] - 1
     cargo[#cargo + 1] = good
@@ -1173,7 +1146,6 @@ end
 local function sailing(g, seat, o, k)
   local opts, what = sail_options(g, seat, o)
   local to = what[take(g, seat, o, "sail", opts)]
-  copy_ships(o.card)
   o.card.ships[k].port = to
   o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
@@ -1204,7 +1176,6 @@ local function enter_order(g, seat, o, upto, draft)
   if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
-  o.card = card_of(o.card)
   return o                                  -- plain data: the reveal reads its card, gold and steps
 end
 
@@ -1217,9 +1188,13 @@ end
 
 -- O16: all orders become public at once; costs are paid to the bank.
 function R.rules.reveal(g, orders)
+  local desks = g._desks
   for s = 1, g.players do
-    local o = orders[s]
-    g.card[s] = o.card
+    local o, card = orders[s], g.card[s]
+    if o.card ~= card then                            -- the old card: the next order's desk
+      g.card[s] = o.card
+      if desks then desks[s] = card end
+    end
     g.gold:set(s, o.gold)
     if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
   end
