@@ -260,9 +260,10 @@ local function staffed(card, id)
   return card.crew[id] or 0
 end
 
--- The building effects of a card's staffed tiles (O8), summed by field: a
--- field ending in _per_worker counts staffed slots, any other counts once.
--- Kept in card._fx until its workers change (a "_" field: not state).
+-- The building effects of a card's staffed tiles (O8), by field: a field
+-- ending in _per_worker counts staffed slots, any other counts once; they
+-- add up, but for the pool kept at the limit check (keeps: a Tavern's or
+-- a Lodge's, the larger, O23). Absent: none.
 local function effects_of(card)
   local fx, crew, tiles = {}, card.crew, card.tiles
   for i = 1, #tiles do
@@ -272,30 +273,26 @@ local function effects_of(card)
       local fields = t.effects
       for j = 1, #fields do
         local field = fields[j]
-        fx[field] = (fx[field] or 0) + (PER_WORKER[field] and t[field] * w or t[field])
+        local n = PER_WORKER[field] and t[field] * w or t[field]
+        if field == "keeps" then fx[field] = math.max(fx[field] or 0, n)
+        else fx[field] = (fx[field] or 0) + n end
       end
     end
   end
   return fx
 end
 
--- The sum of a building effect over a card's staffed buildings (O8).
-local function effect(card, field)
+-- A card's effects, kept in card._fx until its workers change (a "_"
+-- field: not state).
+local function effects(card)
   local fx = card._fx
   if not fx then fx = effects_of(card); card._fx = fx end
-  return fx[field] or 0
+  return fx
 end
 
--- The largest of a building effect over a card's staffed buildings (the
--- pool a Tavern or a Lodge keeps, O23).
-local function best_effect(card, field)
-  local n, crew, tiles = 0, card.crew, card.tiles
-  for i = 1, #tiles do
-    local t = TILES_24[tiles[i]]
-    local v = t[field]
-    if v and v > n and (crew[t.id] or 0) > 0 then n = v end
-  end
-  return n
+-- A building effect of a card's staffed buildings (O8).
+local function effect(card, field)
+  return effects(card)[field] or 0
 end
 
 -- card.tiles: the card's kinds of tile, as their places in the canonical
@@ -787,14 +784,15 @@ end
 function R.rules.draw(g)
   local need = draw_count(g)
   local bag, line = g.bag, g.line
+  local kinds, words, weights = kinds_in_bag(g)
   for _ = 1, need do
-    local kinds, words, weights = kinds_in_bag(g)
     local kind = kinds[1]
     if #kinds > 1 then
       for i = 1, #kinds do weights[i] = bag[kinds[i]] end
       kind = kinds[g:chance("draw", words, weights)]
     end
     bag[kind], line[kind] = bag[kind] - 1, line[kind] + 1
+    if bag[kind] == 0 then kinds, words, weights = kinds_in_bag(g) end   -- a kind runs out
   end
   if g.logging then g:log("turn %d: %d drawn into the line", g.turn, need) end
 end
@@ -1340,16 +1338,10 @@ function R.rules.trade(g)
           give_vp(g, owner, effect(g.card[owner], "pier_vp"))
           g.gold:add(owner, effect(g.card[owner], "port_gold"))      -- T7 Lighthouse
         end
+        ship.port = false
       end
-    end
-  end
-  for s = 1, g.players do                                              -- O22: cargo back to supply
-    local ships = g.card[s].ships
-    for i = 1, #ships do
-      local ship = ships[i]
-      local cargo = ship.cargo
+      local cargo = ship.cargo                                         -- O22: back to supply
       for j = #cargo, 1, -1 do cargo[j] = nil end
-      ship.port = false
     end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
@@ -1367,10 +1359,8 @@ function R.rules.limit_check(g)
     local card = g.card[s]
     local pool = card.pool
     local workers, keep = count_of(pool), R.data.pool_keeps
-    if workers > keep then                                -- a Tavern keeps more
-      local best = best_effect(card, "keeps")
-      if best > keep then keep = best end
-    end
+    local tavern = effect(card, "keeps")                  -- a Tavern keeps more
+    if tavern > keep then keep = tavern end
     local extra = workers - keep
     for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
@@ -1422,8 +1412,8 @@ end
 
 -- O26: capacity of the dye houses, with the Mordant Bath.
 function R.rules.fg_capacity(g, card)
-  local cap = effect(card, "fg_per_worker")
-  local bath = effect(card, "fg_per_dye_house_worker")
+  local fx = effects(card)
+  local cap, bath = fx.fg_per_worker or 0, fx.fg_per_dye_house_worker or 0
   if bath > 0 then
     for _, id in ipairs(R.data.dye_houses) do cap = cap + bath * staffed(card, id) end
   end
@@ -1557,7 +1547,8 @@ function R.rules.dyes(g)                                     -- O27
 end
 
 function R.rules.cloth_capacity(g, card)                      -- O28: the looms
-  return effect(card, "cloth") + effect(card, "cloth_per_worker")
+  local fx = effects(card)
+  return (fx.cloth or 0) + (fx.cloth_per_worker or 0)
 end
 
 function R.rules.cloth(g)                                    -- O28
@@ -1580,9 +1571,10 @@ function R.rules.cloth(g)                                    -- O28
 end
 
 function R.rules.wool_capacity(g, card)                       -- O29
-  local sheep = staffed(card, "sheep_herding")
+  local sheep = card.crew.sheep_herding or 0                  -- staffed(card, "sheep_herding")
   if sheep == 0 then return 0 end
-  return sheep + effect(card, "wool_if_sheep") + effect(card, "wool_per_sheep") * sheep
+  local fx = effects(card)
+  return sheep + (fx.wool_if_sheep or 0) + (fx.wool_per_sheep or 0) * sheep
 end
 
 function R.rules.wool(g)                                     -- O29
