@@ -949,6 +949,12 @@ local function take(g, seat, o, name, opts)
   return k
 end
 
+-- A step with one option, taken without asking (O32): its text only.
+local function unasked(o, text)
+  local steps = o.steps
+  steps[#steps + 1] = text
+end
+
 -- Keeps an option list made for `key`, up to a bound on the memory kept
 -- (random play meets many sets of tiles): then that kind starts afresh.
 local function remember(kind, key, opts, what)
@@ -1049,8 +1055,9 @@ end
 
 -- O14: workers off any staffed tile or ship, tiles first, one at a time.
 local function releases(g, seat, o)
+  local card = o.card
   while true do
-    local card = o.card
+    if card.manned == 0 then unasked(o, DONE); break end
     local opts, what = menu("release", card.manned, card)
     local x = what[take(g, seat, o, "release", opts)]
     if not x then break end
@@ -1081,12 +1088,12 @@ end
 -- O14: workers from the pool onto tiles of their kind with a slot free, or
 -- seamen onto ships without one, one at a time.
 local function assignments(g, seat, o)
+  local card, pool = o.card, o.card.pool
   while true do
-    local card = o.card
-    local pool = card.pool                         -- O7's kinds
-    local kinds = (pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
-      | (pool.facility > 0 and FACILITY_BITS or 0)
-    local opts, what = menu("assign", card.room & kinds, card)
+    local key = card.room & ((pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
+      | (pool.facility > 0 and FACILITY_BITS or 0))                            -- O7's kinds
+    if key == 0 then unasked(o, DONE); break end
+    local opts, what = menu("assign", key, card)
     local x = what[take(g, seat, o, "assign", opts)]
     if not x then break end
     assign(card, x)
@@ -1096,11 +1103,15 @@ end
 
 -- O14: a good from storage onto the ship, or done; the list made once for
 -- each set of goods in storage (a bit each).
-local function load_options(card)
+local function goods_in_store(card)
   local store, key = card.store, 0
   for i = 1, #GOODS do
     if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end
   end
+  return key
+end
+
+local function load_options(key)
   local made = MENUS.load[key]
   if made then return made[1], made[2] end
   local opts, what = {}, {}
@@ -1118,7 +1129,9 @@ local function loading(g, seat, o, k)
     local card = o.card
     local ship = card.ships[k]
     if #ship.cargo >= ship.size then return end
-    local opts, what = load_options(card)
+    local key = goods_in_store(card)
+    if key == 0 then unasked(o, DONE); return end
+    local opts, what = load_options(key)
     local good = what[take(g, seat, o, "load", opts)]
     if not good then return end
     local cargo = card.ships[k].cargo
