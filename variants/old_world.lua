@@ -134,7 +134,7 @@ R.data = {
 R.rules = {}   -- the rules a variant may replace; each defined below with its rule
 
 -- Derived from R.data by R.prepare.
-local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
+local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
 local LAND, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
@@ -169,7 +169,8 @@ function R.prepare()
     FG_VALUE[fg] = d.fg_value[c]
     FG_OF[c] = fg
   end
-  for i, good in ipairs(GOODS) do GOOD_INDEX[good] = i end          -- O18: 12 goods
+  GOOD_BIT = {}
+  for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
   LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
   ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
   for _, t in ipairs(d.lands) do
@@ -1106,7 +1107,8 @@ end
 local function goods_in_store(card)
   local store, key = card.store, 0
   for i = 1, #GOODS do
-    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end
+    local good = GOODS[i]
+    if store[good] > 0 then key = key | GOOD_BIT[good] end
   end
   return key
 end
@@ -1116,7 +1118,8 @@ local function load_options(key)
   if made then return made[1], made[2] end
   local opts, what = {}, {}
   for i = 1, #GOODS do
-    if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[GOODS[i]]; what[#what + 1] = GOODS[i] end
+    local good = GOODS[i]
+    if key & GOOD_BIT[good] ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
   return remember("load", key, opts, what)
@@ -1125,18 +1128,17 @@ end
 -- O14: goods from storage onto ship k, one at a time, until it is full or
 -- the seat is done.
 local function loading(g, seat, o, k)
-  while true do
-    local card = o.card
-    local ship = card.ships[k]
-    if #ship.cargo >= ship.size then return end
-    local key = goods_in_store(card)
+  local card = o.card
+  local store, cargo, size = card.store, card.ships[k].cargo, card.ships[k].size
+  local key = goods_in_store(card)                   -- a bit each (GOOD_BIT)
+  while #cargo < size do
     if key == 0 then unasked(o, DONE); return end
     local opts, what = load_options(key)
     local good = what[take(g, seat, o, "load", opts)]
     if not good then return end
-    local cargo = card.ships[k].cargo
-    card.store[good] = card.store[good] - 1
+    store[good] = store[good] - 1
     cargo[#cargo + 1] = good
+    if store[good] == 0 then key = key & ~GOOD_BIT[good] end
   end
 end
 
@@ -1532,14 +1534,16 @@ function R.rules.dye_capacity(g, card, c)
   return cap
 end
 
-function R.rules.dyes(g)                                     -- O27
+-- O27: a colour is made only with a staffed plantation of it; its
+-- capacity is asked for those cards.
+function R.rules.dyes(g)
   local max, capacity = most_by_seat(g), R.rules.dye_capacity
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    local dye, fg, any = DYE_OF[c], FG_OF[c], false
+    local dye, fg, land, any = DYE_OF[c], FG_OF[c], LAND[c], false
     for s = 1, g.players do
       local card = g.card[s]
-      local n = capacity(g, card, c)
+      local n = card.crew[land] and capacity(g, card, c) or 0
       if n > 0 then
         local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
         if room < n then n = room end
