@@ -799,7 +799,10 @@ function R.rules.draw(g)
 end
 
 local function turn_start(g)
+  local desks = g._desks                -- scratch (new_order): not in the state a copy of
+  g._desks = nil                        -- the game for search saves at a turn's start
   g:begin_turn(g.first)                 -- g.turn: this turn's number (O10)
+  g._desks = desks
   R.rules.move_token(g)
   g.active = g.first
   if g.stated_line then                 -- a scenario's line replaces the draw
