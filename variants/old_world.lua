@@ -934,14 +934,19 @@ end
 
 -- An order works on its seat's desk: a second card the seat keeps for the
 -- game (g._desks[s], a "_" field: not state), made equal to its card; the
--- reveal swaps the two, and the old card is the next order's desk.
+-- reveal swaps the two, and the old card is the next order's desk. The
+-- seat's order table is kept too (desks.orders[s]): an order lives until
+-- its reveal.
 local function new_order(g, s)
   local desks = g._desks
-  if not desks then desks = {}; g._desks = desks end
-  local desk = desks[s]
+  if not desks then desks = { orders = {} }; g._desks = desks end
+  local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
-  return { card = copy_card(desk, g.card[s]), gold = g.gold:get(s), stage = "acquire",
-           extra_ship = false, steps = {} }
+  if not o then o = { steps = {} }; desks.orders[s] = o end
+  local steps = o.steps
+  for i = #steps, 1, -1 do steps[i] = nil end
+  o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
+  return o
 end
 
 -- One step of an order: the seat's choice among `opts` (a step with one
