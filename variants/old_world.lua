@@ -142,7 +142,7 @@ local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker"
   "wool_limit", "dye_limit", "raw_bonus", "port_gold" }
 local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
   fg_per_worker = true, fg_per_dye_house_worker = true }
-local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST
+local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line, and MENUS[step][key] the
 -- build order's (acquire, release, assign, load) by what they offer.
@@ -150,6 +150,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 -- in a card's bit sets (see new_card).
 local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
+local NO_OFFER, NO_TILE = { ACQUIRE_NONE }, { false }          -- nothing to acquire
 local DONE = "done"
 
 function R.prepare()
@@ -212,12 +213,13 @@ function R.prepare()
   -- t.index: a tile's place in the canonical order, as a card lists its
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
-  MAX_COST = 0
+  MAX_COST, MIN_COST = 0, math.huge
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
     for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
     if t.cost > MAX_COST then MAX_COST = t.cost end
+    if t.cost < MIN_COST then MIN_COST = t.cost end
   end
   if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
@@ -978,6 +980,7 @@ end
 -- (T3, O14a) if it can pay for that. The same sold-out tiles and gold (all
 -- sums above the dearest tile alike) give the same list: made once.
 local function offers(g, sold_out, gold, ship)
+  if gold < MIN_COST and not ship then return NO_OFFER, NO_TILE end   -- nothing affordable
   if gold > MAX_COST then gold = MAX_COST end
   local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
   local made = MENUS.acquire[key]
@@ -995,9 +998,10 @@ local function offers(g, sold_out, gold, ship)
 end
 
 local function affordable_acquisitions(g, o)
-  local size = ship_sizes(g)[#o.card.ships + 1]
-  local ship = size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship
-  return offers(g, o.card.sold_out, o.gold, ship)
+  local card, gold = o.card, o.gold
+  local size = R.data.ships[g.players][#card.ships + 1]                     -- ship_sizes(g)
+  local ship = size and size * R.data.ship_cost_per_slot <= gold and not o.extra_ship
+  return offers(g, card.sold_out, gold, ship)
 end
 
 local function acquire(g, o, id)
@@ -1018,6 +1022,7 @@ local function acquisition(g, seat, o)
   while true do
     local opts, what = affordable_acquisitions(g, o)
     local x = what[take(g, seat, o, "acquire", opts)]
+    if not x then break end
     acquire(g, o, x)
     if x ~= "ship" or g.options.ship_is_acquisition then break end
     o.extra_ship = true
