@@ -135,7 +135,7 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
-local LAND, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
+local LAND, LAND_BIT, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
@@ -214,8 +214,10 @@ function R.prepare()
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
+  LAND_BIT = {}                                       -- LAND_BIT[colour]: its plantation's bit
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+    if t.land and t.dye then LAND_BIT[t.dye] = t.bit end
     t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
     for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
     if t.cost > MAX_COST then MAX_COST = t.cost end
@@ -1547,29 +1549,33 @@ function R.rules.dye_capacity(g, card, c)
   return cap
 end
 
--- O27: a colour is made only with a staffed plantation of it; its
--- capacity is asked for those cards.
+-- O27: a colour is made only with a staffed plantation of it (a bit of
+-- card.manned); its capacity is asked for those cards.
 function R.rules.dyes(g)
-  local max, capacity = most_by_seat(g), R.rules.dye_capacity
+  local max, capacity, cards = most_by_seat(g), R.rules.dye_capacity, g.card
+  local manned = 0                                           -- the tiles staffed on any card
+  for s = 1, g.players do manned = manned | cards[s].manned end
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    local dye, fg, land, any = DYE_OF[c], FG_OF[c], LAND[c], false
-    for s = 1, g.players do
-      local card = g.card[s]
-      local n = card.crew[land] and capacity(g, card, c) or 0
-      if n > 0 then
-        local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
-        if room < n then n = room end
-        if n > 0 then any = true else n = 0 end
-      else
-        n = 0
+    local dye, fg, bit, any = DYE_OF[c], FG_OF[c], LAND_BIT[c] or 0, false
+    if manned & bit ~= 0 then                                -- else nobody makes this colour
+      for s = 1, g.players do
+        local card = cards[s]
+        local n = card.manned & bit ~= 0 and capacity(g, card, c) or 0
+        if n > 0 then
+          local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
+          if room < n then n = room end
+          if n > 0 then any = true else n = 0 end
+        else
+          n = 0
+        end
+        max[s] = n
       end
-      max[s] = n
     end
-    if any then                                              -- nobody makes this colour: nothing asked
+    if any then                                              -- nothing to make: nothing asked
       local made = how_many(g, "make_dye", max, dye)
       for s = 1, g.players do
-        local store = g.card[s].store
+        local store = cards[s].store
         store[dye] = store[dye] + made[s]
       end
     end
