@@ -135,7 +135,7 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
-local LAND, LAND_BIT, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
+local LAND, LAND_BIT, LOOMS, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
@@ -214,10 +214,11 @@ function R.prepare()
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
-  LAND_BIT = {}                                       -- LAND_BIT[colour]: its plantation's bit
+  LAND_BIT, LOOMS = {}, 0                             -- LAND_BIT[colour]: its plantation's bit
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     if t.land and t.dye then LAND_BIT[t.dye] = t.bit end
+    if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
     t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
     for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
     if t.cost > MAX_COST then MAX_COST = t.cost end
@@ -1587,17 +1588,20 @@ function R.rules.cloth_capacity(g, card)                      -- O28: the looms
   return (fx.cloth or 0) + (fx.cloth_per_worker or 0)
 end
 
-function R.rules.cloth(g)                                    -- O28
-  local max = most_by_seat(g)
+-- O28: cloth only on a card with a loom staffed (a bit of card.manned).
+function R.rules.cloth(g)
+  local max, any = most_by_seat(g), false
   for s = 1, g.players do
     local card = g.card[s]
-    local n = card.store.wool                                          -- each unit: a wool
+    local n = card.manned & LOOMS ~= 0 and card.store.wool or 0        -- each unit: a wool
     if n > 0 then
       local cap = R.rules.cloth_capacity(g, card)
       if cap < n then n = cap end
+      any = any or n > 0
     end
     max[s] = n
   end
+  if not any then return end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
     local store = g.card[s].store
