@@ -1938,15 +1938,31 @@ R.bot_options = { mcts = { margin = 3 } }
 local GOLD, STORED_FG, CREWED_SHIP, INPUT = 1 / 10, 3 / 4, 1 / 2, 1 / 5
 local WORKS_TURNS = 2
 
-local function goods_worth(card)
-  local n = 0
+-- A good's worth in storage and on a ship, by the weights above (made
+-- again when R.prepare has made the goods again).
+local STORED_WORTH, SHIPPED_WORTH, WORTH_OF = {}, {}, nil
+local function worths()
+  if WORTH_OF == GOODS then return end
   for _, good in ipairs(GOODS) do
     local fg = FG_VALUE[good]
-    n = n + card.store[good] * (fg and STORED_FG * fg or GOLD * RAW_VALUE[good])
+    STORED_WORTH[good] = fg and STORED_FG * fg or GOLD * RAW_VALUE[good]
+    SHIPPED_WORTH[good] = FG_VALUE[good] or GOLD * RAW_VALUE[good]
   end
-  for _, ship in ipairs(card.ships) do
+  WORTH_OF = GOODS
+end
+
+local function goods_worth(card)
+  worths()
+  local n, store, ships = 0, card.store, card.ships
+  for i = 1, #GOODS do
+    local good = GOODS[i]
+    n = n + store[good] * STORED_WORTH[good]
+  end
+  for k = 1, #ships do
+    local ship = ships[k]
     if ship.crew > 0 then n = n + CREWED_SHIP end
-    for _, good in ipairs(ship.cargo) do n = n + (FG_VALUE[good] or GOLD * RAW_VALUE[good]) end
+    local cargo = ship.cargo
+    for j = 1, #cargo do n = n + SHIPPED_WORTH[cargo[j]] end
   end
   return n
 end
@@ -1958,10 +1974,14 @@ local function works_worth(g, card)
   local wool_room = wool_limit(g, card) - store.wool - store.cloth + cloth
   local wool = math.max(0, math.min(wool_cap, wool_room))
   local dyes, fg_vp = 0, 0
-  for _, c in ipairs(COLOURS) do
-    local room = dye_limit(g, card, c) - store[DYE_OF[c]] - store[FG_OF[c]] + fg_cap
-    local n = math.max(0, math.min(R.rules.dye_capacity(g, card, c), room))
-    dyes, fg_vp = dyes + n, fg_vp + n * FG_VALUE[FG_OF[c]]
+  for i = 1, #COLOURS do                     -- O27: only with the colour's plantation staffed
+    local c = COLOURS[i]
+    if card.manned & (LAND_BIT[c] or 0) ~= 0 then
+      local room = dye_limit(g, card, c) - store[DYE_OF[c]] - store[FG_OF[c]] + fg_cap
+      local n = R.rules.dye_capacity(g, card, c)
+      if room < n then n = room end
+      if n > 0 then dyes, fg_vp = dyes + n, fg_vp + n * FG_VALUE[FG_OF[c]] end
+    end
   end
   local fg = math.min(fg_cap, cloth, dyes)
   local n = wool * GOLD * RAW_VALUE.wool + (cloth + dyes) * INPUT
