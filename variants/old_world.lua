@@ -135,7 +135,7 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
-local LAND, LAND_BIT, LOOMS, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
+local LAND, LAND_BIT, LOOMS, TILE, TILE_ID, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
@@ -214,9 +214,10 @@ function R.prepare()
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
-  LAND_BIT, LOOMS = {}, 0                             -- LAND_BIT[colour]: its plantation's bit
+  LAND_BIT, LOOMS, TILE_ID = {}, 0, {}                -- LAND_BIT[colour]: its plantation's bit
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+    TILE_ID[i] = t.id                                   -- a tile's id by its index
     if t.land and t.dye then LAND_BIT[t.dye] = t.bit end
     if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
     t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
@@ -337,7 +338,7 @@ local function copy_card(d, c)
   local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
   for i = 1, #tiles do
     local index = tiles[i]
-    local id = TILES_24[index].id
+    local id = TILE_ID[index]
     d_tiles[i], d_own[id], d_crew[id] = index, own[id], crew[id]
   end
   local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
@@ -1390,8 +1391,7 @@ function R.rules.limit_check(g)
     local card = g.card[s]
     local pool = card.pool
     local workers, keep = count_of(pool), R.data.pool_keeps
-    local tavern = effect(card, "keeps")                  -- a Tavern keeps more
-    if tavern > keep then keep = tavern end
+    if workers > keep then keep = math.max(keep, effect(card, "keeps")) end   -- a Tavern keeps more
     local extra = workers - keep
     for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
