@@ -891,9 +891,8 @@ local function pick_options(g)
   return menu[1], menu[2]
 end
 
-local function pick(g, seat)
-  local opts, what = pick_options(g)
-  local kind = what[#opts == 1 and 1 or g:choose(seat, "pick", opts)]   -- O32: one kind: not asked
+-- O13: the picked worker to the seat's pool, or the pirate to the seat.
+local function pick(g, seat, kind)
   if kind == "pirate" then
     g.line.pirate = false
     g.pirate_holder = seat
@@ -905,10 +904,12 @@ local function pick(g, seat)
 end
 
 -- O13: round the order until the line is empty; `from` is the seat to
--- pick first (a scenario's stated position: table).
+-- pick first (a scenario's stated position: table). The options change
+-- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
   local started, left = from == nil, line_items(g)
+  local opts, what = pick_options(g)
   while left > 0 do                                     -- O13: round the order again
     for i = 1, #order do
       local s = order[i]
@@ -916,8 +917,10 @@ local function picks(g, order, from)
       if left == 0 then break end
       if started then
         g.active = s
-        pick(g, s)                                      -- one item out of the line
+        local kind = what[#opts == 1 and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
+        pick(g, s, kind)                                -- one item out of the line
         left = left - 1
+        if kind == "pirate" or g.line[kind] == 0 then opts, what = pick_options(g) end
       end
     end
   end
