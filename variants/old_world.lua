@@ -19,7 +19,8 @@
 --   g:draft(s)    while the build orders are open: seat s's entry's draft,
 --                 .order its order, .order.card its card as the order leaves
 --                 it, the seat's desk (see new_order, enter_order), O14-O16
---   g._desks[s], g._most, card._fx: kept for speed, not state (see there)
+--   g._desks (new_order), g._most (most_by_seat), card._fx (effects): kept
+--                 for speed, "_" fields: not state
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
@@ -332,7 +333,7 @@ end
 -- A build order's working copy of a card (O15): `d` made equal to `c`,
 -- in d's own tables. d is an older card of the same seat (see new_order),
 -- and a card never loses a tile or a ship (no rule takes one), so d has no
--- tile that c lacks.
+-- tile or ship that c lacks.
 local function copy_card(d, c)
   local tiles, own, crew = c.tiles, c.own, c.crew
   local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
