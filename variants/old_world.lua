@@ -1059,9 +1059,9 @@ end
 
 -- A worker off tile x back to the pool, or ship x's seaman.
 local function release(card, x)
-  card._fx = nil                                   -- the effects change
   local t = TILE[x]
   if t then
+    if t.effects[1] then card._fx = nil end        -- the effects change
     local crew = card.crew
     local w = crew[x] - 1
     if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
@@ -1090,9 +1090,9 @@ end
 
 -- A worker from the pool onto tile x, or a seaman onto ship x.
 local function assign(card, x)
-  card._fx = nil                                   -- the effects change
   local t = TILE[x]
   if t then
+    if t.effects[1] then card._fx = nil end        -- the effects change
     local crew = card.crew
     local w = (crew[x] or 0) + 1
     crew[x] = w
