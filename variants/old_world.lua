@@ -144,6 +144,7 @@ local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker"
 local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
   fg_per_worker = true, fg_per_dye_house_worker = true }
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
+local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line, and MENUS[step][key] the
 -- build order's (acquire, release, assign, load) by what they offer.
@@ -227,6 +228,13 @@ function R.prepare()
     if t.cost < MIN_COST then MIN_COST = t.cost end
   end
   if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
+  COSTING_UPTO = {}
+  for gold = 0, MAX_COST do
+    COSTING_UPTO[gold] = 0
+    for _, t in ipairs(TILES_24) do
+      if t.cost <= gold then COSTING_UPTO[gold] = COSTING_UPTO[gold] | t.bit end
+    end
+  end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
   PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
            pirate = "pick pirate" }
@@ -990,6 +998,7 @@ end
 local function offers(g, sold_out, gold, ship)
   if gold < MIN_COST and not ship then return NO_OFFER, NO_TILE end   -- nothing affordable
   if gold > MAX_COST then gold = MAX_COST end
+  sold_out = sold_out & COSTING_UPTO[gold]             -- what it cannot pay for is not offered anyway
   local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
   local made = MENUS.acquire[key]
   if made then return made[1], made[2] end
