@@ -18,7 +18,9 @@
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
 --   g:draft(s)    while the build orders are open: seat s's entry's draft,
 --                 .order its order, .order.card its card as the order leaves
---                 it (see draft_card, enter_order), O14-O16
+--                 it, the seat's desk (see new_order, enter_order), O14-O16
+--   g._desks (new_order), g._most (most_by_seat), card._fx (effects): kept
+--                 for speed, "_" fields: not state
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
 --   g.ending      false, or why this turn is the last (O30)
 
@@ -133,22 +135,24 @@ R.data = {
 R.rules = {}   -- the rules a variant may replace; each defined below with its rule
 
 -- Derived from R.data by R.prepare.
-local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
-local LAND, TILE, TILES_BASE, TILES_24, BASE_ID, HAVING
+local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
+local LAND, LAND_BIT, LOOMS, TILE, TILE_ID, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
   "wool_limit", "dye_limit", "raw_bonus", "port_gold" }
 local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_worker = true,
   fg_per_worker = true, fg_per_dye_house_worker = true }
-local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST
+local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
+local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line, and MENUS[step][key] the
 -- build order's (acquire, release, assign, load) by what they offer.
 -- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
 -- in a card's bit sets (see new_card).
-local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS
+local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_BITS
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
+local NO_OFFER, NO_TILE = { ACQUIRE_NONE }, { false }          -- nothing to acquire
 local DONE = "done"
 
 function R.prepare()
@@ -168,7 +172,8 @@ function R.prepare()
     FG_VALUE[fg] = d.fg_value[c]
     FG_OF[c] = fg
   end
-  for i, good in ipairs(GOODS) do GOOD_INDEX[good] = i end          -- O18: 12 goods
+  GOOD_BIT = {}
+  for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
   LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
   ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
   for _, t in ipairs(d.lands) do
@@ -199,15 +204,37 @@ function R.prepare()
     for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
     for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
   end
+  EXTRACT = { {}, {} }     -- EXTRACT[buildings_24 and 2 or 1][colour]: the tiles adding dye of it (O27)
+  for i, having in ipairs { HAVING[false], HAVING[true] } do
+    for _, c in ipairs(COLOURS) do EXTRACT[i][c] = {} end
+    for _, t in ipairs(having.dye_per_worker) do
+      local list = EXTRACT[i][t.dye]
+      if list then list[#list + 1] = t end
+    end
+  end
   -- t.index: a tile's place in the canonical order, as a card lists its
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
-  MAX_COST = 0
+  MAX_COST, MIN_COST = 0, math.huge
+  LAND_BIT, LOOMS, TILE_ID = {}, 0, {}                -- LAND_BIT[colour]: its plantation's bit
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+    TILE_ID[i] = t.id                                   -- a tile's id by its index
+    if t.land and t.dye then LAND_BIT[t.dye] = t.bit end
+    if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
+    t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
+    for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
     if t.cost > MAX_COST then MAX_COST = t.cost end
+    if t.cost < MIN_COST then MIN_COST = t.cost end
   end
   if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
+  COSTING_UPTO = {}
+  for gold = 0, MAX_COST do
+    COSTING_UPTO[gold] = 0
+    for _, t in ipairs(TILES_24) do
+      if t.cost <= gold then COSTING_UPTO[gold] = COSTING_UPTO[gold] | t.bit end
+    end
+  end
   for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
   PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
            pirate = "pick pirate" }
@@ -224,6 +251,7 @@ function R.prepare()
     KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k]
   end
   for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
+  SEAMAN_BITS, LAND_BITS, FACILITY_BITS = KIND_BITS.seaman, KIND_BITS.land, KIND_BITS.facility
 end
 R.prepare()
 
@@ -248,28 +276,39 @@ local function staffed(card, id)
   return card.crew[id] or 0
 end
 
--- The sum of a building effect over a card's staffed buildings (O8): a
--- field ending in _per_worker counts staffed slots, any other counts once.
-local function effect(g, card, field)
-  local n, crew = 0, card.crew
-  local per = PER_WORKER[field]
-  local having = HAVING[g.options.buildings_24][field]
-  for i = 1, #having do
-    local t = having[i]
+-- The building effects of a card's staffed tiles (O8), by field: a field
+-- ending in _per_worker counts staffed slots, any other counts once; they
+-- add up, but for the pool kept at the limit check (keeps: a Tavern's or
+-- a Lodge's, the larger, O23). Absent: none.
+local function effects_of(card)
+  local fx, crew, tiles = {}, card.crew, card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
     local w = crew[t.id]
-    if w and w > 0 then n = n + (per and t[field] * w or t[field]) end
+    if w and w > 0 then
+      local fields = t.effects
+      for j = 1, #fields do
+        local field = fields[j]
+        local n = PER_WORKER[field] and t[field] * w or t[field]
+        if field == "keeps" then fx[field] = math.max(fx[field] or 0, n)
+        else fx[field] = (fx[field] or 0) + n end
+      end
+    end
   end
-  return n
+  return fx
 end
 
-local function best_effect(g, card, field)
-  local n, crew = 0, card.crew
-  local having = HAVING[g.options.buildings_24][field]
-  for i = 1, #having do
-    local t = having[i]
-    if (crew[t.id] or 0) > 0 and t[field] > n then n = t[field] end
-  end
-  return n
+-- A card's effects, kept in card._fx until its workers change (a "_"
+-- field: not state).
+local function effects(card)
+  local fx = card._fx
+  if not fx then fx = effects_of(card); card._fx = fx end
+  return fx
+end
+
+-- A building effect of a card's staffed buildings (O8).
+local function effect(card, field)
+  return effects(card)[field] or 0
 end
 
 -- card.tiles: the card's kinds of tile, as their places in the canonical
@@ -299,49 +338,33 @@ local function add_tile(card, id)
   list[i] = index
 end
 
--- A build order's working copy of a card (O15), a draft: it shares the
--- card's parts until a step changes one, and copy_part copies that part
--- then, once: "tiles" (own, the tiles' list), "workers" (crew, pool),
--- "store", "ships".
-local function draft_card(c)
-  return { own = c.own, crew = c.crew, tiles = c.tiles, sold_out = c.sold_out, manned = c.manned, room = c.room,
-           open = c.open, pool = c.pool, store = c.store, ships = c.ships, copied = {} }
-end
-
-local function copy_part(card, part)
-  local copied = card.copied
-  if not copied or copied[part] then return end
-  copied[part] = true
-  local tiles = card.tiles
-  if part == "tiles" then
-    local own, c_own = {}, card.own
-    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; own[id] = c_own[id] end
-    card.own, card.tiles = own, table.move(tiles, 1, #tiles, 1, {})
-  elseif part == "workers" then
-    local crew, c_crew, c_pool = {}, card.crew, card.pool
-    for i = 1, #tiles do local id = TILES_24[tiles[i]].id; crew[id] = c_crew[id] end
-    card.crew = crew
-    card.pool = { seaman = c_pool.seaman, land = c_pool.land, facility = c_pool.facility }   -- O7's kinds
-  elseif part == "store" then
-    local store, c_store = {}, card.store
-    for i = 1, #GOODS do local good = GOODS[i]; store[good] = c_store[good] end
-    card.store = store
-  else
-    local ships, c_ships = {}, card.ships
-    for i = 1, #c_ships do
-      local ship = c_ships[i]
-      local cargo = ship.cargo
-      ships[i] = { size = ship.size, crew = ship.crew, port = ship.port,
-                   cargo = #cargo > 0 and table.move(cargo, 1, #cargo, 1, {}) or {} }
-    end
-    card.ships = ships
+-- A build order's working copy of a card (O15): `d` made equal to `c`,
+-- in d's own tables. d is an older card of the same seat (see new_order),
+-- and a card never loses a tile or a ship (no rule takes one), so d has no
+-- tile or ship that c lacks.
+local function copy_card(d, c)
+  local tiles, own, crew = c.tiles, c.own, c.crew
+  local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
+  for i = 1, #tiles do
+    local index = tiles[i]
+    local id = TILE_ID[index]
+    d_tiles[i], d_own[id], d_crew[id] = index, own[id], crew[id]
   end
-end
-
--- The card an order reveals (O16): its draft, done with copying.
-local function card_of(draft)
-  draft.copied = nil
-  return draft
+  local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
+  d_pool.seaman, d_pool.land, d_pool.facility = pool.seaman, pool.land, pool.facility
+  local store, d_store = c.store, d.store
+  for i = 1, #GOODS do local good = GOODS[i]; d_store[good] = store[good] end
+  local ships, d_ships = c.ships, d.ships
+  for k = 1, #ships do
+    local ship, mine = ships[k], d_ships[k]
+    if not mine then mine = { cargo = {} }; d_ships[k] = mine end
+    mine.size, mine.crew, mine.port = ship.size, ship.crew, ship.port
+    local cargo, into = ship.cargo, mine.cargo
+    for j = #into, #cargo + 1, -1 do into[j] = nil end
+    for j = 1, #cargo do into[j] = cargo[j] end
+  end
+  d.sold_out, d.manned, d.room, d.open, d._fx = c.sold_out, c.manned, c.room, c.open, c._fx
+  return d
 end
 
 -- The free slots of a card's tiles and ships (O11), counted.
@@ -377,6 +400,7 @@ end
 -- steps keep the bit sets after.
 local function note_workers(card)
   card.manned, card.room = worker_bits(card)
+  card._fx = nil
   card.open = empty_slots(card)
   return card
 end
@@ -392,11 +416,11 @@ local function held(card, good)
 end
 
 local function wool_limit(g, card)
-  return R.data.wool_tokens + effect(g, card, "wool_limit")
+  return R.data.wool_tokens + effect(card, "wool_limit")
 end
 
 local function dye_limit(g, card, c)
-  return R.data.dye_tokens[c] + effect(g, card, "dye_limit")
+  return R.data.dye_tokens[c] + effect(card, "dye_limit")
 end
 
 
@@ -441,7 +465,7 @@ function R.rules.shipping_cost(g, seat, card, to)
   local n = #g.ring
   local d = math.abs(g.home[seat] - to)
   if n - d < d then d = n - d end
-  local cost = d - 1 - effect(g, card, "harbor")
+  local cost = d - 1 - effect(card, "harbor")
   return cost > 0 and cost or 0
 end
 
@@ -757,18 +781,6 @@ local function kinds_in_bag(g)
   return e.kinds, e.words, e.weights
 end
 
-local function draw_worker(g)
-  local kinds, words, weights = kinds_in_bag(g)
-  local k = 1
-  if #kinds > 1 then
-    local bag = g.bag
-    for i = 1, #kinds do weights[i] = bag[kinds[i]] end       -- as many as are in the bag
-    k = g:chance("draw", words, weights)
-  end
-  local kind = kinds[k]
-  g.bag[kind] = g.bag[kind] - 1
-  g.line[kind] = g.line[kind] + 1
-end
 
 -- O11: floor(open slots / 2) + N; O30 (1): fewer in the bag ends the game.
 local function draw_count(g)
@@ -783,14 +795,29 @@ local function draw_count(g)
   return need
 end
 
+-- O11: each worker drawn from the bag into the line at random, each kind
+-- as likely as there are of it in the bag.
 function R.rules.draw(g)
   local need = draw_count(g)
-  for _ = 1, need do draw_worker(g) end
+  local bag, line = g.bag, g.line
+  local kinds, words, weights = kinds_in_bag(g)
+  for _ = 1, need do
+    local kind = kinds[1]
+    if #kinds > 1 then
+      for i = 1, #kinds do weights[i] = bag[kinds[i]] end
+      kind = kinds[g:chance("draw", words, weights)]
+    end
+    bag[kind], line[kind] = bag[kind] - 1, line[kind] + 1
+    if bag[kind] == 0 then kinds, words, weights = kinds_in_bag(g) end   -- a kind runs out
+  end
   if g.logging then g:log("turn %d: %d drawn into the line", g.turn, need) end
 end
 
 local function turn_start(g)
+  local desks = g._desks                -- scratch (new_order): not in the state a copy of
+  g._desks = nil                        -- the game for search saves at a turn's start
   g:begin_turn(g.first)                 -- g.turn: this turn's number (O10)
+  g._desks = desks
   R.rules.move_token(g)
   g.active = g.first
   if g.stated_line then                 -- a scenario's line replaces the draw
@@ -808,9 +835,8 @@ end
 ---------------------------------------------------------------------------
 
 local function line_items(g)
-  local n = g.line.pirate and 1 or 0
-  for _, kind in ipairs(KINDS) do n = n + g.line[kind] end
-  return n
+  local line = g.line
+  return count_of(line) + (line.pirate and 1 or 0)
 end
 
 local function bid(g)
@@ -831,7 +857,7 @@ local function bid(g)
   end
   if #seats > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for _, s in ipairs(seats) do bids[s] = chosen[s] - 1 end
+    for i = 1, #seats do bids[seats[i]] = chosen[seats[i]] - 1 end
   end
   for s = 1, g.players do g.gold:add(s, -bids[s]) end   -- "this amount is lost"
   g.bids = bids
@@ -844,13 +870,14 @@ local function bid(g)
 end
 
 -- O12: higher bid first; equal bids in seat order from the token's holder.
+-- Each seat in turn order goes in after those who bid at least as much.
 function R.rules.pick_order(g, bids)
-  local order, pos = {}, {}
-  for i, s in ipairs(g:turn_order(g.first)) do order[i], pos[s] = s, i end
-  table.sort(order, function(a, b)
-    if bids[a] ~= bids[b] then return bids[a] > bids[b] end
-    return pos[a] < pos[b]
-  end)
+  local order, from = {}, g:turn_order(g.first)
+  for i = 1, #from do
+    local s, j = from[i], i - 1
+    while j > 0 and bids[order[j]] < bids[s] do order[j + 1] = order[j]; j = j - 1 end
+    order[j + 1] = s
+  end
   return order
 end
 
@@ -873,9 +900,8 @@ local function pick_options(g)
   return menu[1], menu[2]
 end
 
-local function pick(g, seat)
-  local opts, what = pick_options(g)
-  local kind = what[#opts == 1 and 1 or g:choose(seat, "pick", opts)]   -- O32: one kind: not asked
+-- O13: the picked worker to the seat's pool, or the pirate to the seat.
+local function pick(g, seat, kind)
   if kind == "pirate" then
     g.line.pirate = false
     g.pirate_holder = seat
@@ -887,10 +913,12 @@ local function pick(g, seat)
 end
 
 -- O13: round the order until the line is empty; `from` is the seat to
--- pick first (a scenario's stated position: table).
+-- pick first (a scenario's stated position: table). The options change
+-- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
   local started, left = from == nil, line_items(g)
+  local opts, what = pick_options(g)
   while left > 0 do                                     -- O13: round the order again
     for i = 1, #order do
       local s = order[i]
@@ -898,8 +926,10 @@ local function picks(g, order, from)
       if left == 0 then break end
       if started then
         g.active = s
-        pick(g, s)                                      -- one item out of the line
+        local kind = what[#opts == 1 and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
+        pick(g, s, kind)                                -- one item out of the line
         left = left - 1
+        if kind == "pirate" or g.line[kind] == 0 then opts, what = pick_options(g) end
       end
     end
   end
@@ -915,13 +945,41 @@ end
 
 ---------------------------------------------------------------------------
 -- The build order (O14-O16, O32): per seat, a run of small steps on a
--- private copy of the seat's card. next_step gives the seat's next decision
--- (name, option texts, meanings); take_step applies one meaning.
+-- private copy of the seat's card, stage by stage in the rulebook's order:
+-- the acquisition, the releases, the assignments, then each ship's cargo
+-- and port.
 ---------------------------------------------------------------------------
 
+-- An order works on its seat's desk: a second card the seat keeps for the
+-- game (g._desks[s], a "_" field: not state), made equal to its card; the
+-- reveal swaps the two, and the old card is the next order's desk. The
+-- seat's order table is kept too (desks.orders[s]): an order lives until
+-- its reveal.
 local function new_order(g, s)
-  return { card = draft_card(g.card[s]), gold = g.gold:get(s), paid = 0, stage = "acquire",
-           ship = 0, acquired = false, extra_ship = false, steps = {}, finished = false }
+  local desks = g._desks
+  if not desks then desks = { orders = {} }; g._desks = desks end
+  local desk, o = desks[s], desks.orders[s]
+  if not desk then desk = new_card(); desks[s] = desk end
+  if not o then o = { steps = {} }; desks.orders[s] = o end
+  local steps = o.steps
+  for i = #steps, 1, -1 do steps[i] = nil end
+  o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
+  return o
+end
+
+-- One step of an order: the seat's choice among `opts` (a step with one
+-- option is taken without asking, O32), its text kept for the reveal's log.
+local function take(g, seat, o, name, opts)
+  local k = #opts == 1 and 1 or g:choose(seat, name, opts)
+  local steps = o.steps
+  steps[#steps + 1] = opts[k]
+  return k
+end
+
+-- A step with one option, taken without asking (O32): its text only.
+local function unasked(o, text)
+  local steps = o.steps
+  steps[#steps + 1] = text
 end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
@@ -938,12 +996,16 @@ end
 -- (T3, O14a) if it can pay for that. The same sold-out tiles and gold (all
 -- sums above the dearest tile alike) give the same list: made once.
 local function offers(g, sold_out, gold, ship)
+  if gold < MIN_COST and not ship then return NO_OFFER, NO_TILE end   -- nothing affordable
   if gold > MAX_COST then gold = MAX_COST end
+  sold_out = sold_out & COSTING_UPTO[gold]             -- what it cannot pay for is not offered anyway
   local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
   local made = MENUS.acquire[key]
   if made then return made[1], made[2] end
   local opts, what = { ACQUIRE_NONE }, { false }
-  for _, t in ipairs(tiles_of(g)) do
+  local tiles = tiles_of(g)
+  for i = 1, #tiles do
+    local t = tiles[i]
     if sold_out & t.bit == 0 and t.cost <= gold then
       opts[#opts + 1] = ACQUIRE_TEXT[t.id]; what[#what + 1] = t.id
     end
@@ -952,26 +1014,37 @@ local function offers(g, sold_out, gold, ship)
   return remember("acquire", key, opts, what)
 end
 
-local function affordable_acquisitions(g, s, o)
-  local size = ship_sizes(g)[#o.card.ships + 1]
-  local ship = size and size * R.data.ship_cost_per_slot <= o.gold and not o.extra_ship
-  return offers(g, o.card.sold_out, o.gold, ship)
+local function affordable_acquisitions(g, o)
+  local card, gold = o.card, o.gold
+  local size = R.data.ships[g.players][#card.ships + 1]                     -- ship_sizes(g)
+  local ship = size and size * R.data.ship_cost_per_slot <= gold and not o.extra_ship
+  return offers(g, card.sold_out, gold, ship)
 end
 
 local function acquire(g, o, id)
   local card = o.card
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
-    copy_part(card, "ships")
     give_ship(card, size)
     o.gold = o.gold - size * R.data.ship_cost_per_slot
-    o.acquired = "ship"
   elseif id then
-    copy_part(card, "tiles")
     add_tile(card, id)
     o.gold = o.gold - TILE[id].cost
-    o.acquired = id
   end
+end
+
+-- O14: one acquisition, or none; with the option ship_is_acquisition off,
+-- a ship leaves the turn's building or land still to come.
+local function acquisition(g, seat, o)
+  while true do
+    local opts, what = affordable_acquisitions(g, o)
+    local x = what[take(g, seat, o, "acquire", opts)]
+    if not x then break end
+    acquire(g, o, x)
+    if x ~= "ship" or g.options.ship_is_acquisition then break end
+    o.extra_ship = true
+  end
+  o.stage = "release"
 end
 
 -- The release and assign options by the tiles and ships they name (a bit
@@ -981,8 +1054,9 @@ local function menu(verb, key, card)
   if made then return made[1], made[2] end
   local opts, what = {}, {}
   local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
-  for _, i in ipairs(card.tiles) do
-    local t = TILES_24[i]
+  local tiles = card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
     if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
   end
   for k = 1, #card.ships do
@@ -992,79 +1066,118 @@ local function menu(verb, key, card)
   return remember(verb, key, opts, what)
 end
 
--- O14: a worker off any staffed tile or ship, tiles first.
-local function release_options(o)
-  return menu("release", o.card.manned, o.card)
-end
-
--- O14: a worker from the pool onto a tile of his kind with a slot free, or
--- a seaman onto a ship without one.
-local function assign_options(o)
-  local pool, kinds = o.card.pool, 0
-  for i = 1, #KINDS do
-    local kind = KINDS[i]
-    if pool[kind] > 0 then kinds = kinds | KIND_BITS[kind] end
-  end
-  return menu("assign", o.card.room & kinds, o.card)
-end
-
-local function release(o, x)
-  local card = o.card
-  copy_part(card, "workers")
-  if type(x) == "number" then
-    copy_part(card, "ships")
+-- A worker off tile x back to the pool, or ship x's seaman.
+local function release(card, x)
+  local t = TILE[x]
+  if t then
+    if t.effects[1] then card._fx = nil end        -- the effects change
+    local crew = card.crew
+    local w = crew[x] - 1
+    if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
+    card.pool[t.kind] = card.pool[t.kind] + 1
+    card.room, card.open = card.room | t.bit, card.open + 1
+  else
     card.ships[x].crew = 0
     card.pool.seaman = card.pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
     card.open = card.open + 1
-  else
-    local t = TILE[x]
-    card.crew[x] = card.crew[x] - 1
-    if card.crew[x] == 0 then card.crew[x] = nil; card.manned = card.manned & ~t.bit end
-    card.pool[t.kind] = card.pool[t.kind] + 1
-    card.room, card.open = card.room | t.bit, card.open + 1
   end
 end
 
-local function assign(o, x)
+-- O14: workers off any staffed tile or ship, tiles first, one at a time.
+local function releases(g, seat, o)
   local card = o.card
-  copy_part(card, "workers")
-  if type(x) == "number" then
-    copy_part(card, "ships")
+  while true do
+    if card.manned == 0 then unasked(o, DONE); break end
+    local opts, what = menu("release", card.manned, card)
+    local x = what[take(g, seat, o, "release", opts)]
+    if not x then break end
+    release(card, x)
+  end
+  o.stage = "assign"
+end
+
+-- A worker from the pool onto tile x, or a seaman onto ship x.
+local function assign(card, x)
+  local t = TILE[x]
+  if t then
+    if t.effects[1] then card._fx = nil end        -- the effects change
+    local crew = card.crew
+    local w = (crew[x] or 0) + 1
+    crew[x] = w
+    card.pool[t.kind] = card.pool[t.kind] - 1
+    card.manned, card.open = card.manned | t.bit, card.open - 1
+    if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
+  else
     card.ships[x].crew = 1
     card.pool.seaman = card.pool.seaman - 1
     card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
     card.open = card.open - 1
-  else
-    local t = TILE[x]
-    card.crew[x] = (card.crew[x] or 0) + 1
-    card.pool[t.kind] = card.pool[t.kind] - 1
-    card.manned, card.open = card.manned | t.bit, card.open - 1
-    if card.crew[x] == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   end
+end
+
+-- O14: workers from the pool onto tiles of their kind with a slot free, or
+-- seamen onto ships without one, one at a time.
+local function assignments(g, seat, o)
+  local card, pool = o.card, o.card.pool
+  while true do
+    local key = card.room & ((pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
+      | (pool.facility > 0 and FACILITY_BITS or 0))                            -- O7's kinds
+    if key == 0 then unasked(o, DONE); break end
+    local opts, what = menu("assign", key, card)
+    local x = what[take(g, seat, o, "assign", opts)]
+    if not x then break end
+    assign(card, x)
+  end
+  o.stage = "ships"
 end
 
 -- O14: a good from storage onto the ship, or done; the list made once for
 -- each set of goods in storage (a bit each).
-local function load_options(o)
-  local store, key = o.card.store, 0
+local function goods_in_store(card)
+  local store, key = card.store, 0
   for i = 1, #GOODS do
-    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end
+    local good = GOODS[i]
+    if store[good] > 0 then key = key | GOOD_BIT[good] end
   end
+  return key
+end
+
+local function load_options(key)
   local made = MENUS.load[key]
   if made then return made[1], made[2] end
   local opts, what = {}, {}
-  for i, good in ipairs(GOODS) do
-    if key & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
+  for i = 1, #GOODS do
+    local good = GOODS[i]
+    if key & GOOD_BIT[good] ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
   end
   opts[#opts + 1] = DONE; what[#what + 1] = false
   return remember("load", key, opts, what)
 end
 
+-- O14: goods from storage onto ship k, one at a time, until it is full or
+-- the seat is done.
+local function loading(g, seat, o, k)
+  local card = o.card
+  local store, cargo, size = card.store, card.ships[k].cargo, card.ships[k].size
+  local key = goods_in_store(card)                   -- a bit each (GOOD_BIT)
+  while #cargo < size do
+    if key == 0 then unasked(o, DONE); return end
+    local opts, what = load_options(key)
+    local good = what[take(g, seat, o, "load", opts)]
+    if not good then return end
+    store[good] = store[good] - 1
+    cargo[#cargo + 1] = good
+    if store[good] == 0 then key = key & ~GOOD_BIT[good] end
+  end
+end
+
+-- O3, O14: the ports a loaded ship may sail to, from the clockwise
+-- neighbour round the ring (O32), those whose shipping cost the seat can pay.
 local function sail_options(g, s, o)
   local opts, what = {}, {}
   local n, home = #g.ring, g.home[s]
-  for i = 1, n - 1 do                                    -- O32: from the clockwise neighbour
+  for i = 1, n - 1 do
     local to = (home + i - 1) % n + 1
     if R.rules.shipping_cost(g, s, o.card, to) <= o.gold then
       opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to
@@ -1073,92 +1186,39 @@ local function sail_options(g, s, o)
   return opts, what
 end
 
--- The next ship (from o.ship + 1) with a seaman, or nil.
-local function next_crewed_ship(o, from)
-  for k = from, #o.card.ships do
-    if o.card.ships[k].crew > 0 then return k end
-  end
+local function sailing(g, seat, o, k)
+  local opts, what = sail_options(g, seat, o)
+  local to = what[take(g, seat, o, "sail", opts)]
+  o.card.ships[k].port = to
+  o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
 
--- Returns the name, options and meanings of seat s's next step, or nil when
--- its order (up to `upto`, a stage name where it pauses) is finished.
-local function next_step(g, s, o, upto)
-  while true do
-    local stage = o.stage
-    if stage == upto or stage == "finished" then return nil end
-    if stage == "acquire" then
-      return "acquire", affordable_acquisitions(g, s, o)
-    elseif stage == "release" then
-      return "release", release_options(o)
-    elseif stage == "assign" then
-      return "assign", assign_options(o)
-    elseif stage == "load" then
-      local ship = o.card.ships[o.ship]
-      if not ship then o.stage = "finished"
-      elseif #ship.cargo >= ship.size then o.stage = "sail"
-      else return "load", load_options(o) end
-    elseif stage == "sail" then
-      if #o.card.ships[o.ship].cargo == 0 then o.stage = "next_ship"
-      else return "sail", sail_options(g, s, o) end
-    elseif stage == "next_ship" then
-      local k = next_crewed_ship(o, o.ship + 1)
-      if k then o.ship, o.stage = k, "load" else o.stage = "finished" end
+-- O14: each ship with a seaman in turn: its cargo, then, if it has any,
+-- its port.
+local function shipments(g, seat, o)
+  for k = 1, #o.card.ships do
+    if o.card.ships[k].crew > 0 then
+      loading(g, seat, o, k)
+      if #o.card.ships[k].cargo > 0 then sailing(g, seat, o, k) end
     end
   end
+  o.stage = "finished"
 end
 
-local function take_step(g, s, o, x)
-  local stage = o.stage
-  if stage == "acquire" then
-    acquire(g, o, x)
-    if x == "ship" and not g.options.ship_is_acquisition then
-      o.extra_ship = true            -- option off: the turn's building or land may still come
-    else
-      o.stage = "release"
-    end
-  elseif stage == "release" then
-    if x then release(o, x) else o.stage = "assign" end
-  elseif stage == "assign" then
-    if x then assign(o, x) else o.stage, o.ship = "next_ship", 0 end
-  elseif stage == "load" then
-    if x then
-      copy_part(o.card, "store")
-      copy_part(o.card, "ships")
-      local ship = o.card.ships[o.ship]
-      o.card.store[x] = o.card.store[x] - 1
-      ship.cargo[#ship.cargo + 1] = x
-    else
-      o.stage = "sail"
-    end
-  elseif stage == "sail" then
-    copy_part(o.card, "ships")
-    o.card.ships[o.ship].port = x
-    o.gold = o.gold - R.rules.shipping_cost(g, s, o.card, x)
-    o.stage = "next_ship"
-  end
-end
-
--- One seat's order (O14, O32), entered with g:choose_orders: step by step,
--- each checked against the seat's own copy of its card (O15). A step with
--- one option is taken without asking and logged at the reveal (O32). The
--- entry changes nothing of the game; it keeps its working copy in its
+-- One seat's order (O14, O32), entered with g:choose_orders: stage by
+-- stage, each step checked against the seat's own copy of its card (O15).
+-- The entry changes nothing of the game; it keeps its working copy in its
 -- draft, which R.view and R.board show to that seat alone (O32: "a player
 -- sees their own card as the order so far leaves it"). `o` is where it
 -- starts; `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   draft.order = o
-  local steps = o.steps
-  while true do
-    local name, opts, what = next_step(g, seat, o, upto)
-    if not name then break end
-    local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-    steps[#steps + 1] = opts[k]
-    take_step(g, seat, o, what[k])
-  end
-  if o.stage ~= "finished" and o.stage ~= upto then error("an order ended at stage " .. o.stage) end
+  if o.stage == "acquire" then acquisition(g, seat, o) end
+  if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
+  if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
+  if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
   o.stage = "finished"
   draft.finished = true                                -- public: who has finished (O32)
-  o.card = card_of(o.card)
   return o                                  -- plain data: the reveal reads its card, gold and steps
 end
 
@@ -1171,9 +1231,13 @@ end
 
 -- O16: all orders become public at once; costs are paid to the bank.
 function R.rules.reveal(g, orders)
+  local desks = g._desks
   for s = 1, g.players do
-    local o = orders[s]
-    g.card[s] = o.card
+    local o, card = orders[s], g.card[s]
+    if o.card ~= card then                            -- the old card: the next order's desk
+      g.card[s] = o.card
+      if desks then desks[s] = card end
+    end
     g.gold:set(s, o.gold)
     if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
   end
@@ -1185,14 +1249,14 @@ end
 
 local function from_the_ships(g, s)                    -- option secret_build = two_rounds
   local o = new_order(g, s)
-  o.stage, o.ship = "next_ship", 0
+  o.stage = "ships"
   return o
 end
 
 local function build_phase(g)
   g.phase = "build"
   if g.options.secret_build == "two_rounds" then          -- O34 option: two rounds
-    R.rules.reveal(g, R.rules.enter_orders(g, from_the_start, "next_ship"))
+    R.rules.reveal(g, R.rules.enter_orders(g, from_the_start, "ships"))
     R.rules.reveal(g, R.rules.enter_orders(g, from_the_ships))
   else
     R.rules.reveal(g, R.rules.enter_orders(g, from_the_start))
@@ -1239,12 +1303,14 @@ end
 local function sellers(g)
   local k, seen = {}, {}                 -- k[port][good]; seen[port][good]: the last seat counted
   for s = 1, g.players do
-    for _, ship in ipairs(g.card[s].ships) do
-      local port = ship.port
+    local ships = g.card[s].ships
+    for i = 1, #ships do
+      local port, cargo = ships[i].port, ships[i].cargo
       if port then
         local count, last = k[port], seen[port]
         if not count then count, last = {}, {}; k[port], seen[port] = count, last end
-        for _, good in ipairs(ship.cargo) do
+        for j = 1, #cargo do
+          local good = cargo[j]
           if last[good] ~= s then            -- a player counts once (O19)
             last[good] = s
             count[good] = (count[good] or 0) + 1
@@ -1268,9 +1334,11 @@ function R.rules.ship_yield(g, s, ship, k)
   local vp, gold, bonus_vp, bonus_gold = 0, 0, 0, 0
   local flat = g.options.raw_gold == "flat"
   local single = true
-  local raw_bonus = effect(g, card, "raw_bonus")                     -- T7 Customs House
-  for _, good in ipairs(ship.cargo) do
-    if good ~= ship.cargo[1] then single = false end
+  local raw_bonus = effect(card, "raw_bonus")                     -- T7 Customs House
+  local cargo = ship.cargo
+  for i = 1, #cargo do
+    local good = cargo[i]
+    if good ~= cargo[1] then single = false end
     local fg = FG_VALUE[good]
     if fg then
       vp = vp + R.rules.price(fg, k[good])
@@ -1279,19 +1347,21 @@ function R.rules.ship_yield(g, s, ship, k)
       bonus_gold = bonus_gold + raw_bonus
     end
   end
-  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(g, card, "guild_vp") * #ship.cargo end
-  bonus_vp = bonus_vp + effect(g, card, "ship_vp")                     -- Trade House
+  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(card, "guild_vp") * #ship.cargo end
+  bonus_vp = bonus_vp + effect(card, "ship_vp")                     -- Trade House
   return vp, gold, bonus_vp, bonus_gold
 end
 
 function R.rules.trade(g)
   g.phase = "trade"
-  local k = sellers(g)
+  local k = false                                    -- sellers(g), once a ship sells
   local robbed = g.robbed
   for s = 1, g.players do
-    local card = g.card[s]
-    for i, ship in ipairs(card.ships) do
+    local ships = g.card[s].ships
+    for i = 1, #ships do
+      local ship = ships[i]
       if ship.port then
+        k = k or sellers(g)
         local vp, gold, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k[ship.port])
         local owner_vp, owner_gold = vp + bonus_vp, gold + bonus_gold
         if robbed and robbed[1] == s and robbed[2] == i then             -- O21
@@ -1310,15 +1380,13 @@ function R.rules.trade(g)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
-          give_vp(g, owner, effect(g, g.card[owner], "pier_vp"))
-          g.gold:add(owner, effect(g, g.card[owner], "port_gold"))      -- T7 Lighthouse
+          give_vp(g, owner, effect(g.card[owner], "pier_vp"))
+          g.gold:add(owner, effect(g.card[owner], "port_gold"))      -- T7 Lighthouse
         end
+        ship.port = false
       end
-    end
-  end
-  for s = 1, g.players do                                              -- O22: cargo back to supply
-    for _, ship in ipairs(g.card[s].ships) do
-      if ship.port or #ship.cargo > 0 then ship.cargo, ship.port = {}, false end
+      local cargo = ship.cargo                                         -- O22: back to supply
+      for j = #cargo, 1, -1 do cargo[j] = nil end
     end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
@@ -1331,18 +1399,20 @@ end
 ---------------------------------------------------------------------------
 
 function R.rules.limit_check(g)
+  local to_bag = g.options.removed_workers == "bag"
   for s = 1, g.players do
     local card = g.card[s]
-    local workers, keep = count_of(card.pool), R.data.pool_keeps
-    if workers > keep then keep = math.max(keep, best_effect(g, card, "keeps")) end   -- a Tavern keeps more
+    local pool = card.pool
+    local workers, keep = count_of(pool), R.data.pool_keeps
+    if workers > keep then keep = math.max(keep, effect(card, "keeps")) end   -- a Tavern keeps more
     local extra = workers - keep
     for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
       local kind = KINDS[i]
-      local n = math.min(extra, card.pool[kind])
+      local n = pool[kind] < extra and pool[kind] or extra
       if n > 0 then
-        card.pool[kind] = card.pool[kind] - n
-        if g.options.removed_workers == "bag" then g.bag[kind] = g.bag[kind] + n
+        pool[kind] = pool[kind] - n
+        if to_bag then g.bag[kind] = g.bag[kind] + n
         else g.removed[kind] = g.removed[kind] + n end
         extra = extra - n
         if g.logging then g:log("%s removes %d %s", g.names[s], n, KIND_WORDS[kind]) end
@@ -1354,6 +1424,14 @@ end
 ---------------------------------------------------------------------------
 -- Production (O25-O29), in the rulebook's order: FG, dyes, cloth, wool
 ---------------------------------------------------------------------------
+
+-- The most each seat may make of a good, a list kept for the game (a "_"
+-- field: not state): each step of production fills it afresh.
+local function most_by_seat(g)
+  local max = g._most
+  if not max then max = {}; g._most = max end
+  return max
+end
 
 -- O25, option production_optional: how many of `max` each seat makes.
 local function how_many(g, name, max_by_seat, good)
@@ -1378,8 +1456,8 @@ end
 
 -- O26: capacity of the dye houses, with the Mordant Bath.
 function R.rules.fg_capacity(g, card)
-  local cap = effect(g, card, "fg_per_worker")
-  local bath = effect(g, card, "fg_per_dye_house_worker")
+  local fx = effects(card)
+  local cap, bath = fx.fg_per_worker or 0, fx.fg_per_dye_house_worker or 0
   if bath > 0 then
     for _, id in ipairs(R.data.dye_houses) do cap = cap + bath * staffed(card, id) end
   end
@@ -1402,28 +1480,34 @@ local function flip_to_fg(card, c)
   card.store.cloth = card.store.cloth - 1              -- its token goes back to the supply
 end
 
+-- A cloth dyed with the most valuable dye in storage.
+local function flip_best(card)
+  local store = card.store
+  for i = #COLOURS, 1, -1 do
+    local c = COLOURS[i]
+    if store[DYE_OF[c]] > 0 then flip_to_fg(card, c); return end
+  end
+end
+
+-- O33: no real choice: the seat dyes all its dyes, or has one colour.
+local function colours_forced(card, left)
+  local dyes, colours = dyes_in_store(card)
+  return left >= dyes or colours <= 1
+end
+
 -- O33: the colours, one unit at a time, only while there is a real choice;
 -- option fg_colours = auto: the most valuable first.
 local function fg_colours(g, left)
-  local function forced(s)
-    local card = g.card[s]
-    local dyes, colours = dyes_in_store(card)
-    return left[s] >= dyes or colours <= 1
-  end
-  local any = false
-  for s = 1, g.players do any = any or left[s] > 0 end
-  if not any then return end                             -- nothing to dye
+  local auto, choice = g.options.fg_colours == "auto", false
   for s = 1, g.players do
     local card = g.card[s]
-    while left[s] > 0 and (forced(s) or g.options.fg_colours == "auto") do
-      for i = #COLOURS, 1, -1 do
-        local c = COLOURS[i]
-        if card.store[DYE_OF[c]] > 0 then flip_to_fg(card, c); break end
-      end
+    while left[s] > 0 and (colours_forced(card, left[s]) or auto) do
+      flip_best(card)
       left[s] = left[s] - 1
     end
+    choice = choice or left[s] > 0
   end
-  while true do
+  while choice do
     local seats, by_seat, meaning = {}, {}, {}
     for s = 1, g.players do
       if left[s] > 0 then
@@ -1437,14 +1521,11 @@ local function fg_colours(g, left)
     if #seats == 0 then return end
     local chosen = g:choose_all(seats, "colour", by_seat)
     for _, s in ipairs(seats) do
-      flip_to_fg(g.card[s], meaning[s][chosen[s]])
-      left[s] = left[s] - 1
       local card = g.card[s]
-      while left[s] > 0 and forced(s) do           -- the rest may be forced now
-        for i = #COLOURS, 1, -1 do
-          local c = COLOURS[i]
-          if card.store[DYE_OF[c]] > 0 then flip_to_fg(card, c); break end
-        end
+      flip_to_fg(card, meaning[s][chosen[s]])
+      left[s] = left[s] - 1
+      while left[s] > 0 and colours_forced(card, left[s]) do    -- the rest may be forced now
+        flip_best(card)
         left[s] = left[s] - 1
       end
     end
@@ -1452,12 +1533,17 @@ local function fg_colours(g, left)
 end
 
 function R.rules.finished_goods(g)                            -- O26
-  local max = {}
+  local max = most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
     local cloth = card.store.cloth                                    -- each unit: a cloth and a dye
-    local dyes = cloth > 0 and dyes_in_store(card) or 0
-    max[s] = dyes > 0 and math.min(R.rules.fg_capacity(g, card), cloth, dyes) or 0
+    local n = cloth > 0 and dyes_in_store(card) or 0
+    if n > 0 then
+      local cap = R.rules.fg_capacity(g, card)
+      if cloth < n then n = cloth end
+      if cap < n then n = cap end
+    end
+    max[s] = n
   end
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
@@ -1468,32 +1554,42 @@ function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
   local cap = card.crew[land] or 0                           -- staffed(card, land)
   if cap > 0 then
-    for _, t in ipairs(HAVING[g.options.buildings_24].dye_per_worker) do
-      if t.dye == c and t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
+    local extract = EXTRACT[g.options.buildings_24 and 2 or 1][c]
+    for i = 1, #extract do
+      local t = extract[i]
+      if t.needs == land then cap = cap + t.dye_per_worker * staffed(card, t.id) end
     end
   end
   return cap
 end
 
-function R.rules.dyes(g)                                     -- O27
-  local max, capacity = {}, R.rules.dye_capacity
-  for _, c in ipairs(COLOURS) do
-    local dye, any = DYE_OF[c], false
-    for s = 1, g.players do
-      local card = g.card[s]
-      local cap = capacity(g, card, c)
-      if cap > 0 then
-        local room = dye_limit(g, card, c) - card.store[dye] - card.store[FG_OF[c]]
-        max[s] = math.max(0, math.min(cap, room))
-        any = any or max[s] > 0
-      else
-        max[s] = 0
+-- O27: a colour is made only with a staffed plantation of it (a bit of
+-- card.manned); its capacity is asked for those cards.
+function R.rules.dyes(g)
+  local max, capacity, cards = most_by_seat(g), R.rules.dye_capacity, g.card
+  local manned = 0                                           -- the tiles staffed on any card
+  for s = 1, g.players do manned = manned | cards[s].manned end
+  for i = 1, #COLOURS do
+    local c = COLOURS[i]
+    local dye, fg, bit, any = DYE_OF[c], FG_OF[c], LAND_BIT[c] or 0, false
+    if manned & bit ~= 0 then                                -- else nobody makes this colour
+      for s = 1, g.players do
+        local card = cards[s]
+        local n = card.manned & bit ~= 0 and capacity(g, card, c) or 0
+        if n > 0 then
+          local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
+          if room < n then n = room end
+          if n > 0 then any = true else n = 0 end
+        else
+          n = 0
+        end
+        max[s] = n
       end
     end
-    if any then                                              -- nobody makes this colour: nothing asked
+    if any then                                              -- nothing to make: nothing asked
       local made = how_many(g, "make_dye", max, dye)
       for s = 1, g.players do
-        local store = g.card[s].store
+        local store = cards[s].store
         store[dye] = store[dye] + made[s]
       end
     end
@@ -1501,39 +1597,53 @@ function R.rules.dyes(g)                                     -- O27
 end
 
 function R.rules.cloth_capacity(g, card)                      -- O28: the looms
-  return effect(g, card, "cloth") + effect(g, card, "cloth_per_worker")
+  local fx = effects(card)
+  return (fx.cloth or 0) + (fx.cloth_per_worker or 0)
 end
 
-function R.rules.cloth(g)                                    -- O28
-  local max = {}
+-- O28: cloth only on a card with a loom staffed (a bit of card.manned).
+function R.rules.cloth(g)
+  local max, any = most_by_seat(g), false
   for s = 1, g.players do
     local card = g.card[s]
-    local wool = card.store.wool                                       -- each unit: a wool
-    max[s] = wool > 0 and math.min(R.rules.cloth_capacity(g, card), wool) or 0
+    local n = card.manned & LOOMS ~= 0 and card.store.wool or 0        -- each unit: a wool
+    if n > 0 then
+      local cap = R.rules.cloth_capacity(g, card)
+      if cap < n then n = cap end
+      any = any or n > 0
+    end
+    max[s] = n
   end
+  if not any then return end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
-    local card = g.card[s]
-    card.store.wool = card.store.wool - made[s]               -- each unit flips a wool token
-    card.store.cloth = card.store.cloth + made[s]
+    local store = g.card[s].store
+    store.wool = store.wool - made[s]                          -- each unit flips a wool token
+    store.cloth = store.cloth + made[s]
   end
 end
 
 function R.rules.wool_capacity(g, card)                       -- O29
-  local sheep = staffed(card, "sheep_herding")
+  local sheep = card.crew.sheep_herding or 0                  -- staffed(card, "sheep_herding")
   if sheep == 0 then return 0 end
-  return sheep + effect(g, card, "wool_if_sheep") + effect(g, card, "wool_per_sheep") * sheep
+  local fx = effects(card)
+  return sheep + (fx.wool_if_sheep or 0) + (fx.wool_per_sheep or 0) * sheep
 end
 
 function R.rules.wool(g)                                     -- O29
-  local max = {}
+  local max = most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
+    local n = R.rules.wool_capacity(g, card)
     local room = wool_limit(g, card) - card.store.wool - card.store.cloth
-    max[s] = math.max(0, math.min(R.rules.wool_capacity(g, card), room))
+    if room < n then n = room end
+    max[s] = n > 0 and n or 0
   end
   local made = how_many(g, "make_wool", max, "wool")
-  for s = 1, g.players do g.card[s].store.wool = g.card[s].store.wool + made[s] end
+  for s = 1, g.players do
+    local store = g.card[s].store
+    store.wool = store.wool + made[s]
+  end
 end
 
 local function production(g)
@@ -1841,15 +1951,31 @@ R.bot_options = { mcts = { margin = 3 } }
 local GOLD, STORED_FG, CREWED_SHIP, INPUT = 1 / 10, 3 / 4, 1 / 2, 1 / 5
 local WORKS_TURNS = 2
 
-local function goods_worth(card)
-  local n = 0
+-- A good's worth in storage and on a ship, by the weights above (made
+-- again when R.prepare has made the goods again).
+local STORED_WORTH, SHIPPED_WORTH, WORTH_OF = {}, {}, nil
+local function worths()
+  if WORTH_OF == GOODS then return end
   for _, good in ipairs(GOODS) do
     local fg = FG_VALUE[good]
-    n = n + card.store[good] * (fg and STORED_FG * fg or GOLD * RAW_VALUE[good])
+    STORED_WORTH[good] = fg and STORED_FG * fg or GOLD * RAW_VALUE[good]
+    SHIPPED_WORTH[good] = FG_VALUE[good] or GOLD * RAW_VALUE[good]
   end
-  for _, ship in ipairs(card.ships) do
+  WORTH_OF = GOODS
+end
+
+local function goods_worth(card)
+  worths()
+  local n, store, ships = 0, card.store, card.ships
+  for i = 1, #GOODS do
+    local good = GOODS[i]
+    n = n + store[good] * STORED_WORTH[good]
+  end
+  for k = 1, #ships do
+    local ship = ships[k]
     if ship.crew > 0 then n = n + CREWED_SHIP end
-    for _, good in ipairs(ship.cargo) do n = n + (FG_VALUE[good] or GOLD * RAW_VALUE[good]) end
+    local cargo = ship.cargo
+    for j = 1, #cargo do n = n + SHIPPED_WORTH[cargo[j]] end
   end
   return n
 end
@@ -1861,10 +1987,14 @@ local function works_worth(g, card)
   local wool_room = wool_limit(g, card) - store.wool - store.cloth + cloth
   local wool = math.max(0, math.min(wool_cap, wool_room))
   local dyes, fg_vp = 0, 0
-  for _, c in ipairs(COLOURS) do
-    local room = dye_limit(g, card, c) - store[DYE_OF[c]] - store[FG_OF[c]] + fg_cap
-    local n = math.max(0, math.min(R.rules.dye_capacity(g, card, c), room))
-    dyes, fg_vp = dyes + n, fg_vp + n * FG_VALUE[FG_OF[c]]
+  for i = 1, #COLOURS do                     -- O27: only with the colour's plantation staffed
+    local c = COLOURS[i]
+    if card.manned & (LAND_BIT[c] or 0) ~= 0 then
+      local room = dye_limit(g, card, c) - store[DYE_OF[c]] - store[FG_OF[c]] + fg_cap
+      local n = R.rules.dye_capacity(g, card, c)
+      if room < n then n = room end
+      if n > 0 then dyes, fg_vp = dyes + n, fg_vp + n * FG_VALUE[FG_OF[c]] end
+    end
   end
   local fg = math.min(fg_cap, cloth, dyes)
   local n = wool * GOLD * RAW_VALUE.wool + (cloth + dyes) * INPUT
@@ -1943,6 +2073,15 @@ function R.invariants(g)
     end
     if card.open ~= empty_slots(card) then
       return ("seat %d: the card counts %d free slots; its tiles and ships have %d"):format(s, card.open, empty_slots(card))
+    end
+    if card._fx then
+      local fresh = effects_of(card)
+      for _, field in ipairs(EFFECTS) do
+        if (card._fx[field] or 0) ~= (fresh[field] or 0) then
+          return ("seat %d: the card keeps %s %d; its staffed tiles make %d"):format(s, field,
+            card._fx[field] or 0, fresh[field] or 0)
+        end
+      end
     end
     local sold_out = 0
     for _, t in ipairs(TILES_24) do
