@@ -162,6 +162,7 @@ local function play_with_bots(L, game, gseed, cov)
     if not bot then error(err, 0) end
     players[s] = bot
   end
+  local tally = moves.tally_of(L.R)
   for _ = 1, 100000 do
     local kind = game.kind
     if kind == "over" then return end
@@ -179,6 +180,7 @@ local function play_with_bots(L, game, gseed, cov)
     end
     local name = game.dname
     local k = players[seat]:choose(seatmod.view(game, seat))   -- seat registry: a seat view
+    if tally then moves.note(tally, game, seat, k) end
     game:step(seat, k)
     if cov then cov:step(name, select(2, game:step_at(game:step_count()))) end
   end
@@ -189,7 +191,7 @@ local function play_one(L, gseed, cov)
   local params = { rules = L.R.name, players = L.players, names = L.names, seed = gseed,
                    options = L.options }
   if not (L.bots or cov) then   -- no step texts: only the result is read
-    return gamemod.playout(L.R, params, core.rng(derive(gseed, 0)), nil, false, true)
+    return gamemod.playout(L.R, params, core.rng(derive(gseed, 0)), nil, false, true, moves.tally_of(L.R))
   end
   local game = gamemod.new(L.R, params, true)
   if cov then cov:game_start(game) end
@@ -197,7 +199,7 @@ local function play_one(L, gseed, cov)
     play_with_bots(L, game, gseed, cov)
   else
     -- a check forces the step-by-step driver, which plays the same game
-    game:play_random(core.rng(derive(gseed, 0)), cov:checker(game))
+    game:play_random(core.rng(derive(gseed, 0)), cov:checker(game), nil, moves.tally_of(L.R))
   end
   return game
 end
@@ -233,17 +235,6 @@ local SEAT_KEYS = setmetatable({}, { __index = function(t, P)
 end })
 local STAT_KEYS = setmetatable({}, { __index = function(t, name)
   local k = "stat." .. name
-  t[name] = k
-  return k
-end })
-
--- The measure keys of a kind of move: per game, share of games, per seat.
-local MOVE_KEYS = setmetatable({}, { __index = function(t, name)
-  local k = setmetatable({ total = "moves." .. name, share = "share." .. name }, { __index = function(kt, s)
-    local key = "moves." .. name .. " #" .. s
-    kt[s] = key
-    return key
-  end })
   t[name] = k
   return k
 end })
@@ -302,16 +293,7 @@ function M.play_game(L, seed, i, opts)
   if mv then
     v.branching = mv.decisions > 0 and whole(mv.options / mv.decisions, FRACTION) or 0
     v.forced = mv.decisions > 0 and whole(mv.single / mv.decisions, FRACTION) or 0
-    for name, by_seat in pairs(mv.counts) do
-      local keys = MOVE_KEYS[name]
-      local total = 0
-      for s, n in pairs(by_seat) do
-        v[keys[s]] = n
-        total = total + n
-      end
-      v[keys.total] = total
-      v[keys.share] = 1
-    end
+    moves.values(mv, v)
   end
   local rec = { scores = res.scores, winners = res.winners, turns = res.turns, steps = steps,
                 stats = st, game = i, seed = gseed }
