@@ -17,11 +17,11 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S|random [--option k=v]... [--game I] [--json]
                   [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
-                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--moves]
+                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--no-moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
                   [--unpaired] [--json] [sim's --jobs ... --until-width]
        kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
-                  [--svg DIR] [sim's --seed ... --moves]
+                  [--svg DIR] [sim's --seed ... --no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
                   [--seed S|random] [--json] [--jobs N]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
