@@ -223,8 +223,10 @@ static int tally_m_add(lua_State *L) {
     return 0;
 }
 
-/* tally:take() -> decisions, options, single, { id, seat, n, ... }: the
- * counts since the last take (or reset), which start again from 0. */
+/* tally:take([more]) -> decisions, options, single, { id, seat, n, ... },
+ * and an empty table with room for a key per cell and two per kind, and
+ * `more` (a game's measure values: balance.play_game): the counts since
+ * the last take (or reset), which start again from 0. */
 static int tally_m_take(lua_State *L) {
     struct tally *t = check_tally(L, 1);
     lua_pushinteger(L, t->decisions);
@@ -242,9 +244,12 @@ static int tally_m_take(lua_State *L) {
         lua_rawseti(L, -2, i * 3 + 3);
         t->count[cell] = 0;
     }
+    lua_Integer more = luaL_optinteger(L, 2, 0);
+    lua_Integer room = t->ntouched * 2 + (more > 0 && more < 1024 ? more : 0);
+    lua_createtable(L, 0, (int)(room < 4096 ? room : 4096));
     t->ntouched = 0;
     t->decisions = t->options = t->single = 0;
-    return 4;
+    return 5;
 }
 
 static void tally_clear(struct tally *t) {

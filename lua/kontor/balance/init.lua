@@ -253,7 +253,8 @@ function M.play_game(L, seed, i, opts)
   local res = game:result()
   local P = info.players
   local W = win_scale(P)
-  local v = {}
+  local mv, finish = moves.of_game(game, 3 * P + #info.stats + 16)
+  local v = mv and mv.values or {}
   local share = W // #res.winners
   local K = SEAT_KEYS[P]
   for s = 1, P do
@@ -283,7 +284,6 @@ function M.play_game(L, seed, i, opts)
     st[name] = counted[name] or 0
     v[STAT_KEYS[name]] = whole(st[name], 1)
   end
-  local mv, finish = moves.of_game(game)
   if finish then
     local t = finish(res.scores, res.winners)
     v.lead_changes = t.lead_changes

@@ -292,17 +292,19 @@ end
 
 -- The moves of a finished game: { cells = { id, seat, n, ... } (the
 -- kinds by id: M.key_by_id), decisions = n, options = total options over
--- its decisions, single = decisions with one option }, and its tracker's
+-- its decisions, single = decisions with one option, values = an empty
+-- table with room for M.values' keys and `more` others (a table grown
+-- key by key rehashes itself as it goes) }, and its tracker's
 -- finish(scores, winners) (kontor.balance.measures). nil when the game
 -- kept no record (a rule set not instrumented). The game's tally starts
 -- again from 0.
-function M.of_game(game)
+function M.of_game(game, more)
   local rec = REC[game.ctx]
   if not rec then return nil end
   local tally = rec.tally
   if not tally then return nil, rec.finish end
-  local decisions, options, single, cells = tally:take()
-  return { cells = cells, decisions = decisions, options = options, single = single }, rec.finish
+  local decisions, options, single, cells, values = tally:take(more)
+  return { cells = cells, decisions = decisions, options = options, single = single, values = values }, rec.finish
 end
 
 -- The counts of M.of_game's moves by kind and seat:
