@@ -199,7 +199,7 @@ local function play_one(L, gseed, cov)
     play_with_bots(L, game, gseed, cov)
   else
     -- a check forces the step-by-step driver, which plays the same game
-    game:play_random(core.rng(derive(gseed, 0)), cov:checker(game), nil, moves.tally_of(L.R))
+    game:play_random(core.rng(derive(gseed, 0)), cov:checker(game), nil, nil, moves.tally_of(L.R))
   end
   return game
 end

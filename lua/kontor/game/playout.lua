@@ -19,7 +19,7 @@ local function NO_CHECK() end
 -- A game started with its first decision deferred, played to the end.
 local function play_from_start(self, bot, check, max_steps, tally)
   run_to_decision(self)
-  return Game.play_random(self, bot, check, max_steps, tally)
+  return Game.play_random(self, bot, check, max_steps, nil, tally)
 end
 
 -- The simulation's fast path: the bot answers inside the game's coroutine,
@@ -37,7 +37,7 @@ local function play_random_inside(self, bot, max_steps, deferred, tally)
   local rbot = core.random_bot(bot, self.rec, max_steps, tally)
   self.texts = false
   local outer_ctx, outer_bot, outer_players = context.enter_sim(ctx, rbot)
-  local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps, tally)
+  local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps, nil, tally)
   context.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   if not ok then error(err, 0) end
   return self
@@ -50,10 +50,10 @@ end
 -- inside (play_random_inside): its steps are kept as seats and option
 -- numbers, and the texts are made by replaying
 -- when something reads them (kontor sim wants the result alone).
--- `tally` (a kontor.Tally, or nil; the fourth argument was once whether
--- to make the texts as it plays: false is nil): each step's kind is
+-- (The fourth argument, once whether to make the texts as it plays, is
+-- not read.) `tally` (a kontor.Tally, or nil): each step's kind is
 -- counted in it (the balance lab's moves, kontor.balance.moves).
-function Game:play_random(bot, check, max_steps, tally)
+function Game:play_random(bot, check, max_steps, _, tally)
   max_steps = max_steps or 100000
   local below = bot.below
   if not tally then tally = nil end
