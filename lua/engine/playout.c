@@ -42,6 +42,7 @@ struct tally {
     lua_Integer ids;         /* ids 0..ids-1 have room in count */
     lua_Integer *touched;    /* the cells counted this game, in order: TV_TOUCHED's block */
     lua_Integer ntouched, cap;
+    lua_Integer kinds;       /* the kinds among them */
 };
 
 /* The bot's own numbers, in a userdata only its closure holds. */
@@ -83,6 +84,9 @@ static void tally_add(lua_State *L, int tally, struct tally *t, lua_Integer id, 
     }
     lua_Integer cell = id * stride + seat;
     if (t->count[cell]++ == 0) {
+        int seen = 0;
+        for (lua_Integer s = 1; s <= t->players && !seen; s++) seen = s != seat && t->count[id * stride + s] > 0;
+        if (!seen) t->kinds++;
         if (t->ntouched == t->cap) {
             lua_Integer cap = t->cap * 2 + 32;
             t->touched = (lua_Integer *)regrow(L, tally, TV_TOUCHED, t->touched,
@@ -224,9 +228,11 @@ static int tally_m_add(lua_State *L) {
 }
 
 /* tally:take([more]) -> decisions, options, single, { id, seat, n, ... },
- * and an empty table with room for a key per cell and two per kind, and
- * `more` (a game's measure values: balance.play_game): the counts since
- * the last take (or reset), which start again from 0. */
+ * and an empty table with room for a key per cell, two per kind and
+ * `more` (a game's measure values: balance.play_game; sized to what it
+ * will hold, not more: a table a size too big each game grew the resident
+ * set of a long run by 2 MB): the counts since the last take (or reset),
+ * which start again from 0. */
 static int tally_m_take(lua_State *L) {
     struct tally *t = check_tally(L, 1);
     lua_pushinteger(L, t->decisions);
@@ -245,16 +251,16 @@ static int tally_m_take(lua_State *L) {
         t->count[cell] = 0;
     }
     lua_Integer more = luaL_optinteger(L, 2, 0);
-    lua_Integer room = t->ntouched * 2 + (more > 0 && more < 1024 ? more : 0);
+    lua_Integer room = t->ntouched + 2 * t->kinds + (more > 0 && more < 1024 ? more : 0);
     lua_createtable(L, 0, (int)(room < 4096 ? room : 4096));
-    t->ntouched = 0;
+    t->ntouched = t->kinds = 0;
     t->decisions = t->options = t->single = 0;
     return 5;
 }
 
 static void tally_clear(struct tally *t) {
     for (lua_Integer i = 0; i < t->ntouched; i++) t->count[t->touched[i]] = 0;
-    t->ntouched = 0;
+    t->ntouched = t->kinds = 0;
     t->decisions = t->options = t->single = 0;
 }
 

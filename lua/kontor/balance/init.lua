@@ -253,7 +253,9 @@ function M.play_game(L, seed, i, opts)
   local res = game:result()
   local P = info.players
   local W = win_scale(P)
-  local mv, finish = moves.of_game(game, 3 * P + #info.stats + 16)
+  -- the values' table, sized for the moves and the keys below: win_rate.S,
+  -- score.S, won.S, stat.NAME and 9 more at most
+  local mv, finish = moves.of_game(game, 3 * P + #info.stats + 9)
   local v = mv and mv.values or {}
   local share = W // #res.winners
   local K = SEAT_KEYS[P]
