@@ -17,11 +17,11 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
                   --games G --seed S|random [--option k=v]... [--game I] [--json]
                   [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
-                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--moves]
+                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--no-moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
-                  [--unpaired] [--json] [sim's --jobs ... --until-width]
+                  [--unpaired] [--json] [sim's --jobs ... --no-moves]
        kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
-                  [--svg DIR] [sim's --seed ... --moves]
+                  [--svg DIR] [sim's --seed ... --no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
                   [--seed S|random] [--json] [--jobs N] [--shard K/N] [--report FILE.html]
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
@@ -41,8 +41,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
   sim      play G random games and print a summary (the same seed gives
            the same summary; only the speed varies); --game I plays game I
            of the run alone (a failing game's message gives the command);
-           the balance lab's flags add intervals, cores, shards, coverage,
-           a report
+           the balance lab's flags add intervals, what players do (each
+           kind of move), cores, shards, coverage, a report
   compare  play two setups on the same deals; each measure's difference
            with its 95% interval and a verdict (docs/balance.md)
   sweep    play the same deals over an option's values; each measure per

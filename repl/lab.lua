@@ -25,9 +25,10 @@ local function usage_error(msg)
   return 2
 end
 
--- The flags that make `kontor sim` the lab's.
+-- The flags that make `kontor sim` the lab's (--moves: the lab counts
+-- the moves unless told --no-moves; the flag asks for the lab's sim).
 M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width",
-  "--moves" }
+  "--moves", "--no-moves" }
 
 function M.wants(args)
   for i = 2, #args do
@@ -43,7 +44,8 @@ local SETUP_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players
   ["--option"] = "list", ["--bot"] = "list" }
 local RUN_FLAGS = { ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool",
   ["--jobs"] = "value", ["--shard"] = "value", ["--range"] = "value", ["--coverage"] = "bool",
-  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value", ["--moves"] = "bool" }
+  ["--report"] = "value", ["--games-out"] = "value", ["--until-width"] = "value", ["--moves"] = "bool",
+  ["--no-moves"] = "bool" }
 -- kontor sweep: compare's run over one option's values (kontor.balance.sweep).
 local SWEEP_FLAGS = { ["--over"] = "value", ["--svg"] = "value" }
 local COMPARE_FLAGS = { ["--a"] = "value", ["--b"] = "value", ["--unpaired"] = "bool" }
@@ -353,6 +355,8 @@ local function run_cmd(args, kind)
   if not t then return usage_error(name .. ": " .. e) end
   local common, ce = setup_of(t)
   if not common then return usage_error(name .. ": " .. ce) end
+  if t.moves and t.no_moves then return usage_error(name .. ": --moves and --no-moves: give one") end
+  common.moves = not t.no_moves      -- what players do: counted unless --no-moves
   local setups = { common }
   local sweep
   if kind == "sweep" then

@@ -8,22 +8,274 @@
  * fresh budget. Rule code calls it from inside the game's coroutine: a
  * decision costs one C call and no coroutine switch, and no text is made
  * (the driver makes the texts from the record when they are asked for).
+ *
+ * kontor.core.tally(players, roots, miss) makes a kontor.Tally: the count
+ * of each kind of move a game's seats made (the balance lab's "what do
+ * players do", lua/kontor/balance/moves.lua). Given to random_bot as its
+ * fourth argument, the bot counts each step it takes as it takes it:
+ * the kind is a lookup in `roots`, a trie of the decisions' option words
+ * that moves.lua keeps (roots[name] is the node of a decision; a node's
+ * [word or entry] is the node after it, or the kind's id when the entry
+ * holds a number; [1] the id when a number comes next, [2] when the
+ * option ends there; a decision's [3] maps whole option texts to ids).
+ * What the trie does not know yet, miss(name, options, family, k) works
+ * out and adds (once per new entry). No text is made.
  */
 #include "binding.h"
 #include "engine/engine.h"
 #include "rng.h"
 
 #include <stdint.h>
+#include <string.h>
 
-enum { UP_STATE = 1, UP_RNG, UP_REC, UP_N = UP_REC };
+#define KONTOR_TALLY "kontor.Tally"
+
+enum { UP_STATE = 1, UP_RNG, UP_REC, UP_TALLY, UP_N = UP_TALLY };
+/* The tally's user values. */
+enum { TV_ROOTS = 1, TV_MISS, TV_COUNT, TV_TOUCHED, TV_N = TV_TOUCHED };
+
+/* Counts by (kind id, seat) of one game, and its decisions. */
+struct tally {
+    lua_Integer players;
+    lua_Integer decisions, options, single;   /* decisions, their options, those with one */
+    uint32_t *count;         /* [id * (players + 1) + seat]: TV_COUNT's block */
+    lua_Integer ids;         /* ids 0..ids-1 have room in count */
+    lua_Integer *touched;    /* the cells counted this game, in order: TV_TOUCHED's block */
+    lua_Integer ntouched, cap;
+    lua_Integer kinds;       /* the kinds among them */
+};
 
 /* The bot's own numbers, in a userdata only its closure holds. */
 struct bot_state {
     struct kn_rng *rng;      /* UP_RNG's, which keeps it alive */
     struct kn_steps *rec;    /* UP_REC's, which keeps it alive */
+    struct tally *tally;     /* UP_TALLY's, or NULL */
     lua_Integer max;         /* the most steps it takes */
     lua_Integer count;       /* steps taken */
 };
+
+/* ---- the tally ------------------------------------------------------------ */
+
+static struct tally *check_tally(lua_State *L, int i) {
+    return (struct tally *)luaL_checkudata(L, i, KONTOR_TALLY);
+}
+
+/* A new block of n bytes as the tally's user value uv (the old one, if
+ * any, copied in and left to the collector); returns it. */
+static void *regrow(lua_State *L, int tally, int uv, const void *old, size_t oldn, size_t n) {
+    void *p = lua_newuserdatauv(L, n, 0);
+    memset(p, 0, n);
+    if (old != NULL) memcpy(p, old, oldn);
+    lua_setiuservalue(L, tally, uv);
+    return p;
+}
+
+/* Counts one decision of `seat` with `nopts` options, answered by an
+ * option of kind `id`. */
+static void tally_add(lua_State *L, int tally, struct tally *t, lua_Integer id, lua_Integer seat,
+                      lua_Integer nopts) {
+    if (seat < 1 || seat > t->players || id < 0) return;
+    lua_Integer stride = t->players + 1;
+    if (id >= t->ids) {
+        lua_Integer ids = t->ids * 2 > id + 16 ? t->ids * 2 : id + 16;
+        t->count = (uint32_t *)regrow(L, tally, TV_COUNT, t->count, (size_t)(t->ids * stride) * sizeof *t->count,
+                                      (size_t)(ids * stride) * sizeof *t->count);
+        t->ids = ids;
+    }
+    lua_Integer cell = id * stride + seat;
+    if (t->count[cell]++ == 0) {
+        int seen = 0;
+        for (lua_Integer s = 1; s <= t->players && !seen; s++) seen = s != seat && t->count[id * stride + s] > 0;
+        if (!seen) t->kinds++;
+        if (t->ntouched == t->cap) {
+            lua_Integer cap = t->cap * 2 + 32;
+            t->touched = (lua_Integer *)regrow(L, tally, TV_TOUCHED, t->touched,
+                                               (size_t)t->cap * sizeof *t->touched, (size_t)cap * sizeof *t->touched);
+            t->cap = cap;
+        }
+        t->touched[t->ntouched++] = cell;
+    }
+    t->decisions++;
+    t->options += nopts;
+    if (nopts == 1) t->single++;
+}
+
+/* One step of the trie from the node at `node` over the entry on top of
+ * the stack (popped): 1 and the node replaced by the next one, 0 and *id
+ * set when the kind ends there, -1 when the trie does not know. */
+static int trie_step(lua_State *L, int node, lua_Integer *id) {
+    int t;
+    if (lua_type(L, -1) == LUA_TNUMBER) {
+        lua_pop(L, 1);
+        t = lua_rawgeti(L, node, 1);
+    } else {
+        t = lua_rawget(L, node);
+    }
+    if (t == LUA_TTABLE) {
+        lua_replace(L, node);
+        return 1;
+    }
+    if (t == LUA_TNUMBER) {
+        *id = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pop(L, 1);
+    return -1;
+}
+
+/* The kind id of option k of the decision `name` (at its index) whose
+ * options are at `options`: a list, or with `shape` a family, `pick` the
+ * choices of option k. -1 when the trie does not know it. */
+static lua_Integer trie_kind(lua_State *L, int tally, int name, int options, lua_Integer k,
+                             const struct kn_family *shape, const lua_Integer *pick) {
+    lua_Integer id = -1;
+    int top = lua_gettop(L);
+    lua_getiuservalue(L, tally, TV_ROOTS);
+    lua_pushvalue(L, name);
+    if (lua_rawget(L, -2) != LUA_TTABLE) goto done;
+    int node = lua_gettop(L);
+    int list, n;
+    if (shape == NULL) {
+        int t = lua_rawgeti(L, options, k);
+        if (t == LUA_TSTRING) {                 /* the most common option: one lookup */
+            if (lua_rawgeti(L, node, 3) == LUA_TTABLE) {
+                lua_pushvalue(L, -2);
+                if (lua_rawget(L, -2) == LUA_TNUMBER) id = lua_tointeger(L, -1);
+            }
+            goto done;
+        }
+        if (t != LUA_TTABLE) goto done;
+        list = lua_gettop(L);
+        n = (int)lua_rawlen(L, list);
+    } else {
+        list = options;
+        n = shape->n;
+    }
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, list, i);
+        if (shape != NULL && shape->size[i] > 0) {
+            lua_rawgeti(L, -1, pick[i]);
+            lua_remove(L, -2);
+        }
+        int r = trie_step(L, node, &id);
+        if (r == 0) goto done;
+        if (r < 0) { id = -1; goto done; }
+    }
+    if (lua_rawgeti(L, node, 2) == LUA_TNUMBER) id = lua_tointeger(L, -1);
+done:
+    lua_settop(L, top);
+    return id;
+}
+
+/* Counts option k of the decision (name, options [, shape, pick]) for
+ * `seat`: its kind from the trie, or from miss() the first time. */
+static void tally_count(lua_State *L, int tally, struct tally *t, lua_Integer seat, int name, int options,
+                        lua_Integer k, lua_Integer nopts, const struct kn_family *shape, const lua_Integer *pick) {
+    lua_Integer id = trie_kind(L, tally, name, options, k, shape, pick);
+    if (id < 0) {
+        luaL_checkstack(L, 6, "the tally");
+        lua_getiuservalue(L, tally, TV_MISS);
+        lua_pushvalue(L, name);
+        lua_pushvalue(L, options);
+        lua_pushboolean(L, shape != NULL);
+        lua_pushinteger(L, k);
+        lua_call(L, 4, 1);
+        id = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    tally_add(L, tally, t, id, seat, nopts);
+}
+
+/* tally(players, roots, miss) -> a new kontor.Tally. */
+static int l_tally(lua_State *L) {
+    lua_Integer players = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, players >= 1 && players <= 1000, 1, "players 1..1000 expected");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TFUNCTION);
+    struct tally *t = (struct tally *)lua_newuserdatauv(L, sizeof *t, TV_N);
+    memset(t, 0, sizeof *t);
+    t->players = players;
+    luaL_setmetatable(L, KONTOR_TALLY);
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, -2, TV_ROOTS);
+    lua_pushvalue(L, 3);
+    lua_setiuservalue(L, -2, TV_MISS);
+    return 1;
+}
+
+/* tally:add(seat, name, options, k [, family]): counts option k of a
+ * decision answered outside random_bot (the driver's steps: bots). */
+static int tally_m_add(lua_State *L) {
+    struct tally *t = check_tally(L, 1);
+    lua_Integer seat = luaL_checkinteger(L, 2);
+    luaL_checktype(L, 3, LUA_TSTRING);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    lua_Integer k = luaL_checkinteger(L, 5);
+    int family = lua_toboolean(L, 6);
+    struct kn_family shape;
+    lua_Integer pick[64 + 1];
+    lua_Integer nopts;
+    if (family) {
+        nopts = kn_family_check(L, 4, 2, 3, 0, "tally:add", &shape);
+        kn_family_picks(&shape, k, pick);
+    } else {
+        nopts = (lua_Integer)lua_rawlen(L, 4);
+    }
+    luaL_argcheck(L, k >= 1 && k <= nopts, 5, "not an option of the decision");
+    tally_count(L, 1, t, seat, 3, 4, k, nopts, family ? &shape : NULL, pick);
+    return 0;
+}
+
+/* tally:take([more]) -> decisions, options, single, { id, seat, n, ... },
+ * and an empty table with room for a key per cell, two per kind and
+ * `more` (a game's measure values: balance.play_game; sized to what it
+ * will hold, not more: a table a size too big each game grew the resident
+ * set of a long run by 2 MB): the counts since the last take (or reset),
+ * which start again from 0. */
+static int tally_m_take(lua_State *L) {
+    struct tally *t = check_tally(L, 1);
+    lua_pushinteger(L, t->decisions);
+    lua_pushinteger(L, t->options);
+    lua_pushinteger(L, t->single);
+    lua_createtable(L, (int)(t->ntouched * 3), 0);
+    lua_Integer stride = t->players + 1;
+    for (lua_Integer i = 0; i < t->ntouched; i++) {
+        lua_Integer cell = t->touched[i];
+        lua_pushinteger(L, cell / stride);
+        lua_rawseti(L, -2, i * 3 + 1);
+        lua_pushinteger(L, cell % stride);
+        lua_rawseti(L, -2, i * 3 + 2);
+        lua_pushinteger(L, (lua_Integer)t->count[cell]);
+        lua_rawseti(L, -2, i * 3 + 3);
+        t->count[cell] = 0;
+    }
+    lua_Integer more = luaL_optinteger(L, 2, 0);
+    lua_Integer room = t->ntouched + 2 * t->kinds + (more > 0 && more < 1024 ? more : 0);
+    lua_createtable(L, 0, (int)(room < 4096 ? room : 4096));
+    t->ntouched = t->kinds = 0;
+    t->decisions = t->options = t->single = 0;
+    return 5;
+}
+
+static void tally_clear(struct tally *t) {
+    for (lua_Integer i = 0; i < t->ntouched; i++) t->count[t->touched[i]] = 0;
+    t->ntouched = t->kinds = 0;
+    t->decisions = t->options = t->single = 0;
+}
+
+/* tally:reset(): forgets the counts so far. */
+static int tally_m_reset(lua_State *L) {
+    tally_clear(check_tally(L, 1));
+    return 0;
+}
+
+static const luaL_Reg tally_meta[] = { { NULL, NULL } };
+static const luaL_Reg tally_methods[] = {
+    { "add", tally_m_add }, { "take", tally_m_take }, { "reset", tally_m_reset }, { NULL, NULL },
+};
+
+/* ---- the bot ---------------------------------------------------------------- */
 
 /* What the bot returns for option k: k, or the choices of a family's
  * option k (2: the family, checked, with its shape). */
@@ -46,24 +298,26 @@ static int chosen(lua_State *L, lua_Integer k, const struct kn_family *shape) {
     return lists;
 }
 
-/* bot(seat, options [, name, players [, family]]): with a name, options are
- * checked as g:choose checks them (lua/engine/options.c); with `family` true,
- * `options` is a family (g:choose_from), checked as such, and the bot
- * returns the entries the chosen option takes from its lists instead of k. */
+/* bot(seat, options [, name [, players [, family]]]): with players, options
+ * are checked as g:choose checks them (lua/engine/options.c); with `family`
+ * true, `options` is a family (g:choose_from), checked as such, and the bot
+ * returns the entries the chosen option takes from its lists instead of k.
+ * The name (a string) is the decision's, which a tally counts under. */
 static int bot_choose(lua_State *L) {
     lua_Integer nopts;
     struct kn_family shape;
     int family = lua_toboolean(L, 5);
     if (family) {
         nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from", &shape);
-        lua_settop(L, 2);
+        lua_settop(L, 3);
     } else if (lua_gettop(L) >= 4) {
         nopts = kn_options_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose");
-        lua_settop(L, 2);
+        lua_settop(L, 3);
     } else {
         luaL_checktype(L, 2, LUA_TTABLE);
         nopts = (lua_Integer)lua_rawlen(L, 2);
         luaL_argcheck(L, nopts > 0, 2, "no options");
+        lua_settop(L, 3);
     }
     lua_Integer seat = luaL_checkinteger(L, 1);
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
@@ -74,26 +328,43 @@ static int bot_choose(lua_State *L) {
 
     lua_Integer k = (lua_Integer)kn_rng_below(b->rng, (uint64_t)nopts) + 1;
     kn_steps_add(L, b->rec, seat, k);
+    if (b->tally != NULL && lua_type(L, 3) == LUA_TSTRING) {
+        lua_Integer pick[64 + 1];
+        if (family) kn_family_picks(&shape, k, pick);
+        lua_pushvalue(L, lua_upvalueindex(UP_TALLY));
+        tally_count(L, 4, b->tally, seat, 3, 2, k, nopts, family ? &shape : NULL, pick);
+        lua_settop(L, 3);
+    }
     kn_sandbox_rearm();
     return chosen(L, k, family ? &shape : NULL);
 }
 
+/* random_bot(rng, rec, max_steps [, tally]): with a tally, each step is
+ * counted in it as it is taken (the tally is reset first). */
 static int l_random_bot(lua_State *L) {
     struct kn_rng *rng = kn_check_rng(L, 1);
     struct kn_steps *rec = kn_check_steps(L, 2);
     lua_Integer max = luaL_checkinteger(L, 3);
-    lua_settop(L, 2);
+    struct tally *t = lua_isnoneornil(L, 4) ? NULL : check_tally(L, 4);
+    if (t != NULL) tally_clear(t);
+    lua_settop(L, 4);
+    lua_rotate(L, 3, 1);                                   /* rng rec nil|tally max */
+    lua_settop(L, 3);                                      /* rng rec tally */
     struct bot_state *b = (struct bot_state *)lua_newuserdatauv(L, sizeof *b, 0);
     b->rng = rng;
     b->rec = rec;
+    b->tally = t;
     b->max = max;
     b->count = 0;
-    lua_insert(L, 1);                                      /* state rng rec */
+    lua_insert(L, 1);                                      /* state rng rec tally */
     lua_pushcclosure(L, bot_choose, UP_N);
     return 1;
 }
 
 void kn_open_playout(lua_State *L) {
+    kn_newtype(L, KONTOR_TALLY, tally_meta, tally_methods);
     lua_pushcfunction(L, l_random_bot);
     lua_setfield(L, -2, "random_bot");
+    lua_pushcfunction(L, l_tally);
+    lua_setfield(L, -2, "tally");
 }

@@ -1,5 +1,5 @@
 -- The lab answers a designer's questions (docs/balance.md): what players
--- do (move kinds counted from the decisions, --moves), is it still a game
+-- do (move kinds counted from the decisions, unless --no-moves), is it still a game
 -- (lead changes, decisiveness, margin, branching), which value is right
 -- (kontor sweep), the report's summary with Holm's correction (headless
 -- Chromium), and sums whose memory does not grow with the games.
@@ -102,19 +102,24 @@ describe("move kinds", function()
     end
   end)
 
-  it("change no game: the lab's numbers with --moves are those without", function()
-    local with = json.decode((kontor_cmd("sim --players 3 --games 60 --jobs 1 --json --moves")))
-    local without = json.decode((kontor_cmd("sim --players 3 --games 60 --jobs 1 --json")))
+  it("change no game: the lab's numbers are those of --no-moves; --moves asks for the lab's sim", function()
+    local with = json.decode((kontor_cmd("sim --players 3 --games 60 --jobs 1 --json")))
+    local without = json.decode((kontor_cmd("sim --players 3 --games 60 --jobs 1 --json --no-moves")))
+    assert.are.same(with, json.decode((kontor_cmd("sim --players 3 --games 60 --json --moves"))))
     for _, key in ipairs(without.order) do
       assert.are.same(without.measures[key], with.measures[key], key)
     end
     assert.are.same(without.wins, with.wins)
     assert.is_true(with.measures["moves.phase2: draw"].mean > 0)
     assert.is_nil(without.measures["moves.phase2: draw"])
+    assert.is_nil(without.measures.branching)
+    local _, err, code = kontor_cmd("sim --games 5 --moves --no-moves")
+    assert.are.equal(2, code)
+    assert.are.equal("kontor: sim: --moves and --no-moves: give one\nTry 'kontor --help'.\n", err)
   end)
 
   it("are rows of kontor compare: A, B, B - A, interval", function()
-    local out, err, code = kontor_cmd("compare --a '' --b '--variant hand_limit' --games 200 --jobs 1 --moves")
+    local out, err, code = kontor_cmd("compare --a '' --b '--variant hand_limit' --games 200 --jobs 1")
     assert.are.equal(0, code, err)
     local row = out:match("\n(phase2: draw per game[^\n]*)")
     assert.truthy(row, out)
@@ -148,7 +153,7 @@ describe("is it still a game", function()
   it("reports them for every rule set, from R.scores each turn", function()
     for _, setup in ipairs { "--players 3", "--rules tests/balance/dice.lua", "--rules old_world --players 3",
                              "--rules caribbean" } do
-      local out, err, code = kontor_cmd("sim " .. setup .. " --games 12 --jobs 1 --json --moves")
+      local out, err, code = kontor_cmd("sim " .. setup .. " --games 12 --jobs 1 --json")
       assert.are.equal(0, code, setup .. ": " .. err)
       local s = json.decode(out)
       for _, key in ipairs { "lead_changes", "decided", "margin", "branching", "forced" } do
@@ -253,7 +258,7 @@ describe("the report a designer can act on", function()
     local chromium = io.popen("command -v chromium"):read("l")
     assert.truthy(chromium, "chromium is missing (Debian package chromium, .ci/deps --test)")
     local report = tmp("q.html")
-    local _, err, code = kontor_cmd("compare --players 3 --a '' --b '--variant hand_limit:size=4' --games 300 --jobs 1 --moves --report "
+    local _, err, code = kontor_cmd("compare --players 3 --a '' --b '--variant hand_limit:size=4' --games 300 --jobs 1 --report "
       .. q(report))
     assert.are.equal(0, code, err)
     local html = support.read(report)
@@ -306,9 +311,12 @@ describe("the report a designer can act on", function()
       charts = charts + 1
       for _ in svg:gmatch('<circle class="point"') do points = points + 1 end
     end
-    -- dice: 2 win rates, 2 scores, turns, first player, 2 stats, 3 tension measures
-    assert.are.equal(11, charts)
-    assert.are.equal(4 * 11, points)
+    -- dice: 2 win rates, 2 scores, turns, first player, 2 stats, 3 tension measures,
+    -- options per decision and forced decisions, and what players do: turn: bank and
+    -- turn: roll, each per game and its share of games
+    assert.are.equal(17, charts)
+    assert.are.equal(4 * 17, points)
+    assert.truthy(d:find('id="moves_turn_roll"', 1, true) or d:find("turn: roll per game", 1, true))
   end)
 end)
 

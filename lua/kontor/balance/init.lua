@@ -162,6 +162,7 @@ local function play_with_bots(L, game, gseed, cov)
     if not bot then error(err, 0) end
     players[s] = bot
   end
+  local tally = moves.tally_of(L.R)
   for _ = 1, 100000 do
     local kind = game.kind
     if kind == "over" then return end
@@ -179,6 +180,7 @@ local function play_with_bots(L, game, gseed, cov)
     end
     local name = game.dname
     local k = players[seat]:choose(seatmod.view(game, seat))   -- seat registry: a seat view
+    if tally then moves.note(tally, game, seat, k) end
     game:step(seat, k)
     if cov then cov:step(name, select(2, game:step_at(game:step_count()))) end
   end
@@ -189,7 +191,7 @@ local function play_one(L, gseed, cov)
   local params = { rules = L.R.name, players = L.players, names = L.names, seed = gseed,
                    options = L.options }
   if not (L.bots or cov) then   -- no step texts: only the result is read
-    return gamemod.playout(L.R, params, core.rng(derive(gseed, 0)), nil, false, true)
+    return gamemod.playout(L.R, params, core.rng(derive(gseed, 0)), nil, false, true, moves.tally_of(L.R))
   end
   local game = gamemod.new(L.R, params, true)
   if cov then cov:game_start(game) end
@@ -197,7 +199,7 @@ local function play_one(L, gseed, cov)
     play_with_bots(L, game, gseed, cov)
   else
     -- a check forces the step-by-step driver, which plays the same game
-    game:play_random(core.rng(derive(gseed, 0)), cov:checker(game))
+    game:play_random(core.rng(derive(gseed, 0)), cov:checker(game), nil, nil, moves.tally_of(L.R))
   end
   return game
 end
@@ -237,17 +239,6 @@ local STAT_KEYS = setmetatable({}, { __index = function(t, name)
   return k
 end })
 
--- The measure keys of a kind of move: per game, share of games, per seat.
-local MOVE_KEYS = setmetatable({}, { __index = function(t, name)
-  local k = setmetatable({ total = "moves." .. name, share = "share." .. name }, { __index = function(kt, s)
-    local key = "moves." .. name .. " #" .. s
-    kt[s] = key
-    return key
-  end })
-  t[name] = k
-  return k
-end })
-
 -- Plays game i of a run with `seed` (the game's seed as M.game_seed);
 -- returns its values (measure keys to scaled numbers, 0s left out but the
 -- fixed ones) and its record (scores, winners, turns, steps, stats).
@@ -262,7 +253,10 @@ function M.play_game(L, seed, i, opts)
   local res = game:result()
   local P = info.players
   local W = win_scale(P)
-  local v = {}
+  -- the values' table, sized for the moves and the keys below: win_rate.S,
+  -- score.S, won.S, stat.NAME and 9 more at most
+  local mv, finish = moves.of_game(game, 3 * P + #info.stats + 9)
+  local v = mv and mv.values or {}
   local share = W // #res.winners
   local K = SEAT_KEYS[P]
   for s = 1, P do
@@ -292,7 +286,6 @@ function M.play_game(L, seed, i, opts)
     st[name] = counted[name] or 0
     v[STAT_KEYS[name]] = whole(st[name], 1)
   end
-  local mv, finish = moves.of_game(game)
   if finish then
     local t = finish(res.scores, res.winners)
     v.lead_changes = t.lead_changes
@@ -302,16 +295,7 @@ function M.play_game(L, seed, i, opts)
   if mv then
     v.branching = mv.decisions > 0 and whole(mv.options / mv.decisions, FRACTION) or 0
     v.forced = mv.decisions > 0 and whole(mv.single / mv.decisions, FRACTION) or 0
-    for name, by_seat in pairs(mv.counts) do
-      local keys = MOVE_KEYS[name]
-      local total = 0
-      for s, n in pairs(by_seat) do
-        v[keys[s]] = n
-        total = total + n
-      end
-      v[keys.total] = total
-      v[keys.share] = 1
-    end
+    moves.values(mv, v)
   end
   local rec = { scores = res.scores, winners = res.winners, turns = res.turns, steps = steps,
                 stats = st, game = i, seed = gseed }

@@ -4,22 +4,29 @@
 --
 -- A move's kind is its decision's name and the option's first words up to
 -- the first argument (kind_of): "buy_card: buy contract", "exchange_ship:
--- exchange". The lab wraps a loaded rule set's R.play (instrument): when a
--- game starts, the wrapper wraps that game's g:choose, g:choose_from,
--- g:choose_all and g:begin_turn. Each wrapper notes the decision's name and
--- options (the table the script passed: no text is made) in a queue per
--- seat and tail-calls the engine's method, so an error in the script's
--- arguments still names the script's line. After the game, the step record
--- (game.rec, kontor.Steps: the seat and option number of each step) says
--- which option each queued decision took; only then is the chosen option's
--- kind found, once per distinct option text (a cache).
+-- exchange". Each step is counted as it is taken, in a kontor.Tally (C:
+-- lua/engine/playout.c): the simulation's bot counts its own steps
+-- (core.random_bot's fourth argument), and where the driver takes the
+-- steps (bots, coverage) the lab counts each before it is taken (M.note,
+-- Game:play_random's tally). The kind of an option is a lookup in a trie
+-- of the decisions' option words that this file keeps, which the C reads:
+-- no text is made, and the words of an option are looked at once per run.
+-- A tally counts the options the seat had (after R.constraints), so the
+-- kind counted is always that of the option taken.
+--
+-- The lab also wraps a loaded rule set's R.play (instrument): when a game
+-- it plays starts, g:begin_turn notes the worth of each seat every turn
+-- (kontor.balance.measures).
 --
 -- Reads of the engine (kept few, for the coordinator): game.ctx (the `g`
--- of the game), game.rec (the step record), and the ctx
--- fields choose, choose_from, choose_all, begin_turn.
+-- of the game), the ctx field begin_turn, and driver.options_of/dname_of.
 
+local core = require "kontor.core"
 local measures = require "kontor.balance.measures"
 local coverage = require "kontor.balance.coverage"
+local driver = require "kontor.game.driver"
+
+local options_of, dname_of = driver.options_of, driver.dname_of
 
 
 local M = {}
@@ -51,187 +58,192 @@ function M.kind_of(text)
   return table.concat(words, " ")
 end
 
--- Kinds without making texts: a trie per decision name over the words of
--- the chosen option up to its first number. A node keeps its words and,
--- once asked, its key ("fin": the option had no number; "num": it had).
-local ROOT = {}
-
-local function node_kind(node, number)
-  local slot = number and "num" or "fin"
-  local k = node[slot]
-  if not k then
-    k = node.name .. ": " .. M.kind_of(table.concat(node.words, " ") .. (number and " 1" or ""))
-    node[slot] = k
+-- The kinds of moves: ids for the C tally. KEYS["decision: kind"] = id,
+-- LIST[id] = the key. Ids are those of this process only (they never leave it).
+local KEYS, LIST = {}, {}
+local function id_of(key)
+  local id = KEYS[key]
+  if not id then
+    id = #LIST + 1
+    LIST[id] = key
+    KEYS[key] = id
   end
-  return k
+  return id
+end
+M.key_by_id = LIST
+
+-- Kinds without making texts: a trie per decision name over the words of
+-- an option, in plain tables the C reads (lua/engine/playout.c). A node:
+-- node[entry] = the node after that entry (a word, or words, of an
+-- option or of a family's list) or, when the entry holds a number, the id
+-- of the kind that ends there; node[1] = the id when a number comes next,
+-- node[2] = the id when the option ends at the node; node[4] its words.
+-- A decision's root also has [3] = { [option text] = id } and [5] = its name.
+local ROOTS = {}
+
+local function node_kind(node, root, number)
+  local slot = number and 1 or 2
+  local id = node[slot]
+  if not id then
+    id = id_of(root[5] .. ": " .. M.kind_of(table.concat(node[4], " ") .. (number and " 1" or "")))
+    node[slot] = id
+  end
+  return id
 end
 
 local function child(node, w)
-  local c = node.next[w]
-  if not c then
-    local words = { table.unpack(node.words) }
+  local c = node[w]
+  if type(c) ~= "table" then
+    local words = { table.unpack(node[4]) }
     words[#words + 1] = w
-    c = { next = {}, via = {}, stop = {}, words = words, name = node.name }
-    node.next[w] = c
+    c = { [4] = words }
+    node[w] = c
   end
   return c
 end
 
--- The words of a text or word entry, split once.
-local SPLIT = setmetatable({}, { __index = function(t, s)
-  local ws = {}
-  for w in s:gmatch("%S+") do ws[#ws + 1] = w end
-  t[s] = ws
-  return ws
-end })
-
-local NUMERIC = setmetatable({}, { __index = function(t, w)
-  local v = is_number(w)
-  t[w] = v
-  return v
-end })
-
--- Steps from node over entry e (a word or words, or a number), the slow
--- way, once per node and entry: returns the node reached (kept in
--- node.via[e]), or nil and the key when a number ends the kind there (kept
--- in node.stop[e]).
-local function step(node, e)
-  if type(e) ~= "string" then
-    local key = node_kind(node, true)
-    node.stop[e] = key
-    return nil, key
-  end
+-- Steps from node over entry e (a word or words, or a whole number), the
+-- slow way, once per node and entry: returns the node reached (kept in
+-- node[e]), or nil and the kind's id when a number ends the kind there
+-- (kept in node[e], or node[1] for a number entry).
+local function step(node, root, e)
+  if type(e) ~= "string" then return nil, node_kind(node, root, true) end
   local at = node
-  for _, w in ipairs(SPLIT[e]) do
-    if NUMERIC[w] then
-      local key = node_kind(at, true)
-      node.stop[e] = key
-      return nil, key
+  for w in e:gmatch("%S+") do
+    if is_number(w) then
+      local id = node_kind(at, root, true)
+      node[e] = id
+      return nil, id
     end
     at = child(at, w)
   end
-  node.via[e] = at
+  node[e] = at
   return at
 end
 
 local function root_of(name)
-  local r = ROOT[name]
+  local r = ROOTS[name]
   if not r then
-    r = { next = {}, via = {}, stop = {}, words = {}, name = tostring(name), text = {} }
-    ROOT[name] = r
+    r = { [3] = {}, [4] = {}, [5] = tostring(name) }
+    ROOTS[name] = r
   end
   return r
 end
 
-local picks = {}   -- scratch: the entry each list of a family gives
-
--- The key ("decision: kind") of option k of a decision's options or
--- family, and how many options it had. Per entry: a table lookup or two
--- once the trie knows it.
-local function key_of(name, opts, family, k)
-  local node = root_of(name)
-  local count
-  local n
+-- The kind id of option k of a decision's options (a list) or family, and
+-- how many options it had: the trie's lookups, and its slow steps where it
+-- does not know the words yet (what the C does, lua/engine/playout.c).
+local function id_of_option(name, opts, family, k)
+  local root = root_of(name)
+  local node = root
+  local count, n
+  local entries
   if not family then
     count = #opts
     local o = opts[k]
     if type(o) == "string" then
-      local key = node.text[o]
-      if not key then
-        local at, stop = step(node, o)
-        key = stop or node_kind(at, false)
-        node.text[o] = key
+      local texts = root[3]
+      local id = texts[o]
+      if not id then
+        local at, stop = step(root, root, o)
+        id = stop or node_kind(at, root, false)
+        texts[o] = id
       end
-      return key, count
+      return id, count
     end
-    opts, n = o, #o
+    entries, n = o, #o
   else
     -- the entry each list gives option k (the last list varies fastest)
     n = #opts
+    entries = {}
     local rest = k - 1
     count = 1
     for i = n, 1, -1 do
       local e = opts[i]
       if type(e) == "table" then
         local size = #e
-        picks[i] = e[rest % size + 1]
+        entries[i] = e[rest % size + 1]
         rest = rest // size
         count = count * size
       else
-        picks[i] = e
+        entries[i] = e
       end
     end
-    opts = picks
   end
   for i = 1, n do
-    local e = opts[i]
-    local nxt = node.via[e]
-    if nxt then
+    local e = entries[i]
+    local nxt = type(e) == "string" and node[e] or (type(e) ~= "string" and node[1]) or nil
+    if type(nxt) == "table" then
       node = nxt
+    elseif nxt then
+      return nxt, count
     else
-      local key = node.stop[e]
-      if key then return key, count end
-      nxt, key = step(node, e)
-      if key then return key, count end
+      local id
+      nxt, id = step(node, root, e)
+      if id then return id, count end
       node = nxt
     end
   end
-  return node_kind(node, false), count
+  return node_kind(node, root, false), count
 end
-M.key_of = key_of
+
+-- The key ("decision: kind") of option k of a decision's options or
+-- family, and how many options it had.
+function M.key_of(name, opts, family, k)
+  local id, count = id_of_option(name, opts, family, k)
+  return LIST[id], count
+end
+
+-- What the C calls when its trie does not know an option yet.
+local function miss(name, opts, family, k)
+  return (id_of_option(name, opts, family, k))
+end
 
 ---------------------------------------------------------------------------
--- The wrappers
+-- Tallies and the game's record
 ---------------------------------------------------------------------------
 
 local REC = setmetatable({}, { __mode = "k" })      -- g -> its game's record
 local WRAPPED = setmetatable({}, { __mode = "k" })
 local ARMED = setmetatable({}, { __mode = "k" })
+local TALLY = setmetatable({}, { __mode = "k" })    -- R -> its tally (counting moves)
+
+-- A new tally of the moves of a game of `players` seats (kontor.Tally).
+function M.new_tally(players)
+  return core.tally(players, ROOTS, miss)
+end
+
+-- The tally the next game of R counts its moves in, or nil when R's
+-- games count none (instrumented without moves).
+function M.tally_of(R)
+  return TALLY[R]
+end
 
 -- The next game of R to start keeps a record; the games a bot starts to
 -- search (kontor.fork's copies, started during the game) do not. The lab
--- arms R just before it starts each game.
-function M.arm(R) ARMED[R] = true end
+-- arms R just before it starts each game; its tally starts from 0.
+function M.arm(R)
+  ARMED[R] = true
+  local t = TALLY[R]
+  if t then t:reset() end
+end
 
--- Wraps the methods of game `g` (its context): g:begin_turn notes the
--- worth of each seat; with moves, g:choose, g:choose_from and g:choose_all
--- note each decision in its seat's queue, a flat list of (name, options,
--- family) triples, q.n entries long. Each wrapper ends in a tail call, so
--- an error the engine raises at the script's line still names that line.
-local function install(g, evaluate, with_moves)
+-- Counts the step `seat` is about to take, option k, in a game the
+-- driver plays (a bot's): from the game's pending decision.
+function M.note(tally, game, seat, k)
+  tally:add(seat, dname_of(game, seat), (options_of(game, seat)), k)
+end
+
+-- Wraps g:begin_turn of game `g` (its context) to note the worth of each
+-- seat. The wrapper ends in a tail call, so an error the engine raises at
+-- the script's line still names that line.
+local function install(g, evaluate, tally)
   local point, finish = measures.tracker()
-  local rec = { finish = finish }
-  REC[g] = rec
+  REC[g] = { finish = finish, tally = tally }
   local begin_turn = g.begin_turn
   g.begin_turn = function(self, seat)
     point(evaluate(self))
     return begin_turn(self, seat)
-  end
-  if not with_moves then return end
-  local qs = {}
-  for s = 1, g.players do qs[s] = { n = 0 } end
-  rec.q = qs
-  local choose, choose_from, choose_all = g.choose, g.choose_from, g.choose_all
-  g.choose = function(self, seat, name, options)
-    local q = qs[seat]
-    if q then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, options, false end
-    return choose(self, seat, name, options)
-  end
-  g.choose_from = function(self, seat, name, family)
-    local q = qs[seat]
-    if q then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, family, true end
-    return choose_from(self, seat, name, family)
-  end
-  g.choose_all = function(self, seats, name, by_seat)
-    if type(seats) == "table" and type(by_seat) == "table" then   -- raw: the engine checks them
-      for i = 1, rawlen(seats) do
-        local s = rawget(seats, i)
-        local q = qs[s]
-        local o = q and rawget(by_seat, s)
-        if o ~= nil then local n = q.n + 3; q.n = n; q[n - 2], q[n - 1], q[n] = name, o, false end
-      end
-    end
-    return choose_all(self, seats, name, by_seat)
   end
 end
 
@@ -240,9 +252,9 @@ end
 -- The position's worth each turn: R.estimate(g, seat) where the rule set
 -- has it, else R.scores(g) (one call a turn: R.score, a bot's heuristic
 -- called once a seat, cost a Sea Merchants game 25% more).
--- With `with_moves`, also g:choose, g:choose_from and g:choose_all (the
--- counts of moves, options and forced decisions).
-function M.instrument(R, with_moves)
+-- With `with_moves`, R's games count their moves too (M.tally_of(R), for
+-- `players` seats).
+function M.instrument(R, with_moves, players)
   if WRAPPED[R] then
     if WRAPPED[R] ~= (with_moves and "moves" or "turns") then
       error("kontor.balance.moves: a rule set is instrumented once, with or without moves", 2)
@@ -250,6 +262,7 @@ function M.instrument(R, with_moves)
     return R
   end
   WRAPPED[R] = with_moves and "moves" or "turns"
+  if with_moves then TALLY[R] = M.new_tally(players or R.players.max) end
   local evaluate
   local per_seat = type(R.estimate) == "function" and R.estimate or nil
   if per_seat then
@@ -265,7 +278,7 @@ function M.instrument(R, with_moves)
   R.play = function(g, ...)
     if ARMED[R] then
       ARMED[R] = nil
-      install(g, evaluate, with_moves)
+      install(g, evaluate, TALLY[R])
     end
     return play(g, ...)
   end
@@ -277,36 +290,61 @@ end
 -- After a game
 ---------------------------------------------------------------------------
 
--- The moves of a finished game: { counts = { ["decision: kind"] = { [seat] = n } },
--- decisions = n, options = total options over its decisions, single = decisions
--- with one option }, and its tracker's finish(scores, winners)
--- (kontor.balance.measures). nil when the game kept no
--- record (a rule set not instrumented).
-function M.of_game(game)
+-- The moves of a finished game: { cells = { id, seat, n, ... } (the
+-- kinds by id: M.key_by_id), decisions = n, options = total options over
+-- its decisions, single = decisions with one option, values = an empty
+-- table with room for M.values' keys and `more` others (a table grown
+-- key by key rehashes itself as it goes) }, and its tracker's
+-- finish(scores, winners) (kontor.balance.measures). nil when the game
+-- kept no record (a rule set not instrumented). The game's tally starts
+-- again from 0.
+function M.of_game(game, more)
   local rec = REC[game.ctx]
   if not rec then return nil end
-  if not rec.q then return nil, rec.finish end
-  local steps = game.rec                  -- the step record (kontor.Steps)
-  local qs = rec.q
-  local counts, pos = {}, {}
-  for s = 1, #qs do pos[s] = 0 end
-  local decisions, options, single = 0, 0, 0
-  for i = 1, #steps do
-    local seat = steps:seat(i)
-    local q = qs[seat]
-    local j = q and pos[seat] + 3
-    if q and j <= q.n then
-      pos[seat] = j
-      local name, opts, family = q[j - 2], q[j - 1], q[j]
-      local key, n = key_of(name, opts, family, steps:option(i))
-      local c = counts[key]
-      if not c then c = {}; counts[key] = c end
-      c[seat] = (c[seat] or 0) + 1
-      decisions, options = decisions + 1, options + n
-      if n == 1 then single = single + 1 end
-    end
+  local tally = rec.tally
+  if not tally then return nil, rec.finish end
+  local decisions, options, single, cells, values = tally:take(more)
+  return { cells = cells, decisions = decisions, options = options, single = single, values = values }, rec.finish
+end
+
+-- The counts of M.of_game's moves by kind and seat:
+-- { ["decision: kind"] = { [seat] = n } }.
+function M.counts(mv)
+  local counts, cells = {}, mv.cells
+  for i = 1, #cells, 3 do
+    local key = LIST[cells[i]]
+    local c = counts[key]
+    if not c then c = {}; counts[key] = c end
+    c[cells[i + 1]] = cells[i + 2]
   end
-  return { counts = counts, decisions = decisions, options = options, single = single }, rec.finish
+  return counts
+end
+
+-- The measure keys of a kind of move by its id: per game ("moves.K"),
+-- share of games ("share.K"), per seat ("moves.K #S"), made once.
+local VKEYS = setmetatable({}, { __index = function(t, id)
+  local name = LIST[id]
+  local k = setmetatable({ total = "moves." .. name, share = "share." .. name }, { __index = function(kt, s)
+    local key = "moves." .. name .. " #" .. s
+    kt[s] = key
+    return key
+  end })
+  t[id] = k
+  return k
+end })
+
+-- Adds the moves of M.of_game to a game's measure values v (the balance
+-- lab's): each kind's count per seat and in all, and 1 for the share of
+-- games it happened in.
+function M.values(mv, v)
+  local cells = mv.cells
+  for i = 1, #cells, 3 do
+    local keys, n = VKEYS[cells[i]], cells[i + 2]
+    v[keys[cells[i + 1]]] = n
+    local total = keys.total
+    local t = v[total]
+    if t then v[total] = t + n else v[total] = n; v[keys.share] = 1 end
+  end
 end
 
 return M

@@ -4,8 +4,8 @@
 -- measures table, A against B (each difference in standard errors, with
 -- its interval, on one axis with a zero line), win rate per seat with 95%
 -- error bars, score distributions per seat, the game length and lead
--- changes histograms (the sides share the bins), what players do (with
--- --moves) and coverage; a sweep's report: a line chart per measure.
+-- changes histograms (the sides share the bins), what players do (unless
+-- --no-moves) and coverage; a sweep's report: a line chart per measure.
 --
 -- Every bar is a <rect class="bar">, every chart an <svg class="chart"
 -- id=...>, so a test can count them.

@@ -74,7 +74,7 @@ local function choose_allowed(self, cons, seat, name, options, family)
   local bot, k = self == sim_ctx and sim_bot or GAMES[self]._bot
   if bot then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
-    k = bot(seat, options)
+    k = bot(seat, options, name)      -- the name: a tally counts under it
   else
     k = yield(PLAYER, seat, name, options)
   end
@@ -193,7 +193,7 @@ function Ctx:choose_all(seats, name, by_seat)
   local bot = game._bot
   if bot then
     chosen = {}
-    for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s]) end
+    for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s], name) end
   else
     chosen = yield(ALL, seats, name, by_seat)
   end

@@ -54,9 +54,10 @@ end
 
 -- A new game played to its end by `bot` (game/playout.lua). The fifth
 -- argument (whether to make the texts as it plays) is not read: texts are
--- made from the step record when asked for.
-function M.playout(R, params, bot, max_steps, _, quiet)
-  return playout.playout(new_game(R, params, quiet), bot, max_steps)
+-- made from the step record when asked for. `tally`: the balance lab's
+-- count of moves (game/playout.lua), or nil.
+function M.playout(R, params, bot, max_steps, _, quiet, tally)
+  return playout.playout(new_game(R, params, quiet), bot, max_steps, tally)
 end
 
 -- The number of players of a game of R: `players`, or R's default; raises
