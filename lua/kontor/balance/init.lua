@@ -257,7 +257,8 @@ function M.play_game(L, seed, i, opts)
   -- score.S, won.S, stat.NAME and 9 more at most
   local mv, finish = moves.of_game(game, 3 * P + #info.stats + 9)
   local v = mv and mv.values or {}
-  local share = W // #res.winners
+  -- a game may end with no winner (Caribbean's C9): no seat's win counts
+  local share = #res.winners > 0 and W // #res.winners or 0
   local K = SEAT_KEYS[P]
   for s = 1, P do
     v[K.win[s]] = 0
@@ -268,6 +269,7 @@ function M.play_game(L, seed, i, opts)
     v[K.won[w]] = 1
   end
   if #res.winners > 1 then v.shared = 1 end
+  if #res.winners == 0 then v.no_winner = 1 end
   v.turns = res.turns
   local steps = game:step_count()
   v.steps = steps
@@ -417,7 +419,7 @@ local function rci(ci) return ci and { r6(ci[1]), r6(ci[2]) } or nil end
 local function whole_wins(info, acc)
   local wins = {}
   for s = 1, info.players do wins[s] = acc.sum["won." .. s] or 0 end
-  return wins, acc.sum.shared or 0
+  return wins, acc.sum.shared or 0, acc.sum.no_winner or 0
 end
 
 -- The summary of one setup's games (kontor sim with the lab's flags): d
@@ -430,14 +432,14 @@ function M.summary(info, d, seed)
     order[#order + 1] = m.key
     measures[m.key] = { label = m.label, mean = r6(r.mean), ci = rci(r.ci), section = m.section }
   end
-  local wins, shared = whole_wins(info, acc)
+  local wins, shared, no_winner = whole_wins(info, acc)
   local mean_score = {}
   for s = 1, info.players do mean_score[s] = r6((stats.acc_mean_var(acc, "score." .. s))) end
   return {
     kind = "sim", rules = info.rules, variants = info.variants, players = info.players,
     seats = info.seats, setup = info.label, games = acc.n, seed = seed,
     mean_turns = r6((stats.acc_mean_var(acc, "turns"))), mean_steps = r6((stats.acc_mean_var(acc, "steps"))),
-    wins = wins, shared_wins = shared, mean_score = mean_score,
+    wins = wins, shared_wins = shared, no_winner = no_winner, mean_score = mean_score,
     measures = measures, order = order,
   }
 end
@@ -537,7 +539,8 @@ function M.format_sim(s)
   add("mean turns   %.2f (%.1f steps)", s.mean_turns, s.mean_steps)
   local w = {}
   for i = 1, s.players do w[i] = string.format("%d: %d", i, s.wins[i]) end
-  add("wins         %s (%d games shared)", table.concat(w, "  "), s.shared_wins)
+  local none = (s.no_winner or 0) > 0 and string.format(", %d without a winner", s.no_winner) or ""
+  add("wins         %s (%d games shared%s)", table.concat(w, "  "), s.shared_wins, none)
   local section
   local lw
   for _, key in ipairs(s.order) do

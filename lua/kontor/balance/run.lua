@@ -304,9 +304,9 @@ end
 local function is_text(x) return type(x) == "string" end
 
 -- The measure keys whose sums count games (never below zero, at most one
--- a game: `won.S`, `shared`) or steps of them (never below zero).
+-- a game: `won.S`, `shared`, `no_winner`) or steps of them (never below zero).
 local function count_key(key)
-  if key == "shared" or key:match("^won%.%d+$") then return "games" end
+  if key == "shared" or key == "no_winner" or key:match("^won%.%d+$") then return "games" end
   if key == "turns" or key == "steps" or key:match("^win_rate%.%d+$") or key:match("^moves%.")
       or key:match("^share%.") then
     return "count"
@@ -409,6 +409,8 @@ function M.check_shard(sh, name)
         if w > n * W then fail("%s: seat %d won more than the %s", what, seat, games_of(n)) end
         wins = wins + w
       end
+      -- a game without a winner (Caribbean's C9) counts no win
+      wins = wins + (sum.no_winner or 0) * W
       if wins ~= n * W then
         fail("%s: the wins add up to %s games, not the %s of the shard", what,
           string.format("%g", wins / W), games_of(n))

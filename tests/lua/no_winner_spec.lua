@@ -1,0 +1,36 @@
+-- A game may end with no winner (Merchants of the Caribbean, ruling C9:
+-- nobody fulfilled an expedition). The lab counts it as a game no seat won,
+-- in sim, merge and compare, and says how many there were.
+
+local support = require "tests.lua.support"
+local json = kontor.core.json
+
+local K = support.binary()
+local CMD = K .. " sim --rules caribbean --players 4 --games 100 --seed 1"
+
+describe("a game without a winner in the lab", function()
+  it("sim with the lab's flags counts it and adds it to the wins line", function()
+    local out, code = support.run(CMD .. " --jobs 1")
+    assert.are.equal(0, code, out)
+    assert.truthy(support.has(out, "wins         1: 25  2: 17  3: 27  4: 30 (0 games shared, 1 without a winner)\n"), out)
+    local js = json.decode((support.run(CMD .. " --jobs 2 --json")))
+    assert.are.equal(1, js.no_winner)
+    assert.are.same({ 25, 17, 27, 30 }, js.wins)
+  end)
+
+  it("its shards merge: the wins and the games without one add up to the games", function()
+    local d = support.tmpdir()
+    support.write(d .. "/a.json", (support.run(CMD .. " --shard 1/2")))
+    support.write(d .. "/b.json", (support.run(CMD .. " --shard 2/2")))
+    local out, code = support.run(K .. " merge " .. d .. "/a.json " .. d .. "/b.json")
+    assert.are.equal(0, code, out)
+    assert.truthy(support.has(out, "(0 games shared, 1 without a winner)"), out)
+    os.execute("rm -rf " .. d)
+  end)
+
+  it("a game every seat can win shows no count of games without a winner", function()
+    local out = support.run(K .. " sim --rules sea_merchants --players 3 --games 20 --seed 1 --jobs 1")
+    assert.falsy(support.has(out, "without a winner"), out)
+    assert.truthy(support.has(out, "games shared)\n"), out)
+  end)
+end)
