@@ -510,7 +510,7 @@ end
 -- next decision replays only the steps taken since its last one.
 local REPLAYS = setmetatable({}, { __mode = "k" })
 
-function M.base(game, seat)
+function M.base(game, seat, every)
   local R = game.R
   local rec = game.rec
   local n = #rec
@@ -539,27 +539,44 @@ function M.base(game, seat)
   else
     rp = nil
   end
+  -- The state is saved only when the turn the game is in begins (the
+  -- turns of the others' steps replayed before it are not needed): the
+  -- replay's turns follow the game's. Should a turn begin that was not
+  -- saved (the replay's count of turns and the game's differ), the replay
+  -- is made again saving every turn.
+  local want = every and 0 or (game.ctx and game.ctx.turn or 0)
   if not rp then
     rp = { origin = origin, done = 0, seats = {}, idx = {} }
-    local hook
+    local hook, at_start
     if rawget(R, "resumes_at_turn") then
-      hook = function(ctx)
+      local function save(ctx)
         rp.snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
                     rng = ctx.rng:state() }
-        rp.at = rp.done
+        rp.at, rp.saved = rp.done, ctx.turn
       end
+      hook = function(ctx)
+        rp.began = ctx.turn
+        if ctx.turn + 1 >= rp.want then save(ctx) end
+      end
+      at_start = function(ctx) rp.began = ctx.turn; save(ctx) end
     end
     -- the state when R.setup is done is saved too: R.play runs from its
     -- start on it, as after any setup, so a decision before the first
     -- turn begins is copied from it as well
-    rp.copy = restart(R, game.params, origin, hook, hook)
+    rp.want = want
+    rp.copy = restart(R, game.params, origin, hook, at_start)
   end
+  rp.want = want
   local copy, ds, di = rp.copy, rp.seats, rp.idx
   for i = rp.done + 1, #all_seat do
     rp.done = i                        -- the hook sees the step being taken
     ds[i], di[i] = all_seat[i], all_idx[i]
     local ok, err = raw_step(copy, all_seat[i], all_idx[i])
     if not ok then REPLAYS[game] = nil; error(err, 0) end
+  end
+  if rp.began ~= rp.saved then         -- a turn began that was not saved
+    REPLAYS[game] = nil
+    return M.base(game, seat, true)
   end
   REPLAYS[game] = rp
   local base = { R = R, params = game.params, seat = seat }
