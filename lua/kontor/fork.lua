@@ -92,6 +92,27 @@ end
 local TABLE, PILE, COUNTER, RNG = 1, 2, 3, 4
 local PLANS = setmetatable({}, { __mode = "k" })
 
+-- A function that makes an empty table with room for na array entries
+-- and nh others: a table constructor of that size (its nil fields are not
+-- stored), compiled once per size. Filling a table made at its size
+-- costs no rehash, where one grown from {} is rehashed at every power of 2.
+local SIZED = {}
+local function sized(na, nh)
+  local key = na * 65536 + nh
+  local f = SIZED[key]
+  if f then return f end
+  if na > 64 or nh > 64 then
+    f = function() return {} end
+  else
+    local parts = {}
+    for _ = 1, na do parts[#parts + 1] = "nil" end
+    for j = 1, nh do parts[#parts + 1] = "_" .. j .. "=nil" end
+    f = assert(load("return function() return {" .. table.concat(parts, ",") .. "} end", "=sized", "t", {}))()
+  end
+  SIZED[key] = f
+  return f
+end
+
 local function plan_of(root)
   local plan = PLANS[root]
   if plan then return plan end
@@ -134,6 +155,16 @@ local function plan_of(root)
     return i
   end
   num(root)
+  -- each table made at its size (no rehash as it is filled): its keys 1..na
+  -- in the array part, the others in the hash part
+  for t = 1, #order do
+    local i = order[t]
+    local e, v = ents[i], objs[i]
+    local na, all = 0, 0
+    while rawget(v, na + 1) ~= nil do na = na + 1 end
+    for _ in next, v do all = all + 1 end
+    e.new = sized(na, all - na)
+  end
   local secret = {}                    -- the hidden and owner-only piles
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
@@ -151,7 +182,7 @@ local function copy_planned(root)
   local made = {}
   for i = 1, plan.n do
     local kind = kinds[i]
-    if kind == TABLE then made[i] = {}
+    if kind == TABLE then made[i] = ents[i].new()
     elseif kind == PILE then made[i] = pile_copy(objs[i])
     elseif kind == COUNTER then made[i] = counter_copy(objs[i])
     else made[i] = objs[i]:clone() end
