@@ -302,11 +302,21 @@ end
 local UNSEEN = setmetatable({}, { __mode = "k" })
 local function unseen_piles(fields, seat)
   local by = UNSEEN[fields]
-  if not by then by = {}; UNSEEN[fields] = by end
+  if not by then
+    -- one ordered walk for every seat: the piles not every seat sees
+    local closed = {}
+    reach({ fields }, function(p) if p:vis() ~= "public" then closed[#closed + 1] = p end end, true)
+    by = { closed = closed }
+    UNSEEN[fields] = by
+  end
   local out = by[seat]
   if out then return out end
   out = {}
-  reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end, true)
+  local closed = by.closed
+  for i = 1, #closed do
+    local p = closed[i]
+    if hidden_from(p, seat) then out[#out + 1] = p end
+  end
   by[seat] = out
   return out
 end
