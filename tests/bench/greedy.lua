@@ -54,14 +54,24 @@ local DEALS, TARGET_DEALS, TARGET_S = quick and 20 or 100, 10000, 600
 local B = bots("greedy", 4)
 local cmd = ("%s compare --rules sea_merchants --players 4 --a '%s' --b '--variant house %s' --games %d --seed 1 --jobs 2 --json")
   :format(KONTOR, B, B, DEALS)
+-- (/usr/bin/time, when there is one, adds the CPU time of the run and of
+-- its jobs: on a shared machine the wall time counts the others' load)
+local has_time = io.popen("command -v /usr/bin/time"):read("a") ~= ""
 local t0 = now()
-local out = run(cmd)
+local out = run((has_time and "/usr/bin/time -f 'cpu %U %S' " or "") .. cmd)
 local wall = now() - t0
 local projected = wall * TARGET_DEALS / DEALS
 print(("== kontor compare, sea_merchants 4p against --variant house, 4 greedy seats a side: %d paired deals (%d games), --jobs 2")
   :format(DEALS, 2 * DEALS))
 print(("   %.2f s wall; 10,000 paired deals at that pace: %.0f s (%.1f min), target %d s (10 min): %s")
   :format(wall, projected, projected / 60, TARGET_S, projected <= TARGET_S and "met" or "NOT MET"))
+local user, sys = out:match("cpu ([%d.]+) ([%d.]+)")
+if user then
+  local cpu = tonumber(user) + tonumber(sys)
+  local free = cpu / 2 * TARGET_DEALS / DEALS
+  print(("   %.2f s of CPU (%.1f ms a game); on 2 free cores 10,000 paired deals: %.0f s (%.1f min): %s")
+    :format(cpu, cpu / (2 * DEALS) * 1000, free, free / 60, free <= TARGET_S and "met" or "NOT MET"))
+end
 if not out:match('"a"') then print("   (no result in the output)") end
 
 -- 2. greedy against random, instructions a game
