@@ -435,6 +435,7 @@ local function secret_piles(game, seat, check_only)
     return m
   end
   reach({ rule_fields(game.ctx) }, visit, not check_only)
+  local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
     -- not all in g: the rule script's frames, then piles no longer used go
@@ -465,7 +466,7 @@ local function secret_piles(game, seat, check_only)
         .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
-  return out
+  return out, in_fields
 end
 M.secret_piles = secret_piles
 
@@ -474,12 +475,14 @@ M.secret_piles = secret_piles
 -- name, R.card_text) and that the seat's view does not show. The
 -- determiniser deals piles again, not plain values, so a bot would read
 -- such a card where it lies; the error names the value and where it is.
-local function plain_secrets(game, seat)
+-- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
+-- when the caller has them: hidden[1..n].)
+local function plain_secrets(game, seat, hidden, n)
   local fields = rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
   local text_of = {}                   -- card -> its text (false: none), asked once a card
-  reach({ fields }, function(p)
+  local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
@@ -496,7 +499,12 @@ local function plain_secrets(game, seat)
         if type(c) == "string" then unseen[c] = true; any = true end
       end
     end
-  end, false)
+  end
+  if hidden then
+    for i = 1, n do visit(hidden[i]) end
+  else
+    reach({ fields }, visit, false)
+  end
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
@@ -630,8 +638,14 @@ function M.base(game, seat, every)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  secret_piles(game, seat, true)
-  plain_secrets(rp.copy, seat)
+  local hidden, nh = secret_piles(game, seat, true)
+  if game.kind == "player" or game.kind == "chance" then
+    -- no step left out of the replay: its state is the game's, so the
+    -- hidden piles the check found are those of its fields
+    plain_secrets(game, seat, hidden, nh)
+  else
+    plain_secrets(rp.copy, seat)
+  end
   local ss, si = {}, {}
   for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
   base.steps_seat, base.steps_idx = ss, si
