@@ -36,6 +36,20 @@ local function registry_of(game)
   return reg
 end
 local raw_step = gamemod.raw_step
+local driver = require "kontor.game.driver"
+local compile_constraints = require("kontor.game.context").compile_constraints
+
+-- A game restarted from a saved state (game/init.lua's restore), with the
+-- rule set's constraints compiled once per rule set, not once per copy
+-- (the house preset's hand limit: 5% of a greedy game).
+local CONS = setmetatable({}, { __mode = "k" })
+local function restore(R, params, ...)
+  local c = CONS[R]
+  if c == nil then c = compile_constraints(R) or false; CONS[R] = c end
+  local game = gamemod.new_copy(R, params)
+  game.cons, game.cons_of = c or nil, R
+  return driver.restore(game, R, ...)
+end
 
 local M = {}
 
@@ -400,7 +414,7 @@ end
 local function restart(R, params, origin, hook, at_start)
   if origin then
     local snap = origin.snap
-    local game = gamemod.restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
+    local game = restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
       snap.rng, hook, origin.dealt and function(ctx) resampled(R, ctx) end)
     game.origin = origin
     return game
@@ -674,7 +688,7 @@ function M.copy(base)
   if snap then
     local fields
     fields, made, plan = copy_planned(snap.fields)
-    game = gamemod.restore(base.R, base.params, fields, snap.turn,
+    game = restore(base.R, base.params, fields, snap.turn,
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
     local secret = plan.secret
@@ -727,7 +741,7 @@ function M.twin(base, rng, swaps)
   local origin = { snap = { fields = fields, turn = snap.turn, active = snap.active, rng = snap.rng },
                    dealt = true, steps_seat = base.steps_seat, steps_idx = base.steps_idx }
   local tmemo = {}
-  local twin = gamemod.restore(base.R, base.params, copy_value(fields, tmemo), snap.turn, snap.active,
+  local twin = restore(base.R, base.params, copy_value(fields, tmemo), snap.turn, snap.active,
     snap.rng, nil, function(ctx) resampled(base.R, ctx) end)
   register_copies(twin, tmemo)
   for i = 1, #base.steps_seat do
