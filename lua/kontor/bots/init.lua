@@ -676,9 +676,15 @@ end
 -- The options (indices) the bot may take at decision `name` with options
 -- `texts`: those it prefers, if any is legal, else all; less those it
 -- avoids, unless that leaves none.
+local ALL = {}                           -- n -> { 1, ..., n }, shared: read only
 function Bot:allowed(name, opts)
-  local all = {}
-  for k = 1, #opts do all[k] = k end
+  local n = #opts
+  local all = ALL[n]
+  if not all then
+    all = {}
+    for k = 1, n do all[k] = k end
+    ALL[n] = all
+  end
   if not self.restricted then return all end
   local list = all
   if #self.prefer > 0 then
