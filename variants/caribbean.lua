@@ -1296,4 +1296,8 @@ function R.estimate(g, seat)
   return v + harbour_worth(g, seat, per_coin)
 end
 
+-- greedy gives its lines beyond one per option to the best option so far,
+-- and half as many: as strong as 12 in turn (docs/bots.md).
+R.bot_options = { greedy = { budget = 6, focus = 1 } }
+
 return R
