@@ -132,9 +132,11 @@ end
 -- seat's move is still open (the "play" of "play fish on slots 1,4":
 -- its own estimate unchanged, and it decides again in the same turn) is
 -- walked on, on the same copy, to where the move changes something; then
--- `budget` more such lines go to the options whose move stayed open. The
--- best line is the plan for the rest of the move, taken without a new
--- search while the game follows it. No rollouts.
+-- `budget` more such lines go to the options whose move stayed open: a
+-- share `focus` of them to the option whose best line is best so far, the
+-- others to each in turn. The best line is the plan for the rest of the
+-- move, taken without a new search while the game follows it. No
+-- rollouts.
 ---------------------------------------------------------------------------
 
 local Greedy = {}
