@@ -1347,7 +1347,7 @@ local function more(a, b) return a > b end
 local min, ceil, sort = math.min, math.ceil, table.sort
 -- Scratch lists, emptied at every call (the estimate is asked for often:
 -- no new tables): the ships carrying each product, the plays.
-local CARRIED, PLAYS = {}, {}
+local CARRIED, HELD_PLAYS = {}, {}
 
 function R.estimate(g, seat)
   local deck = g.deck:count()
@@ -1364,7 +1364,7 @@ function R.estimate(g, seat)
       est = est + SLOT_SHOWING * market:count_of(p)
     end
   end
-  local held, plays, m = R.cards_in_hand(g, seat), PLAYS, 0
+  local held, plays, m = R.cards_in_hand(g, seat), HELD_PLAYS, 0
   local bonus = (g.specials[seat].contract or 0) * D.contract_bonus
   local slots = D.market_slots
   for p = 1, n do
