@@ -18,6 +18,9 @@
 --   g.st[s]       what seat s's persons and expeditions add up to: strength,
 --                 influence and the persons' skills (see `tally`)
 --   g.phase       "discover" | "loot" | "over";  g.current, g.first, g.ending
+--   g.revealing, g.loot_at, g.takes_left, g.fulfilling: where the turn is
+--                 (docs/rules/caribbean.md, "Scenario set-up"); false when
+--                 not in use, never nil, so that the table keeps their slots
 
 local R = {
   name = "caribbean",
@@ -252,7 +255,7 @@ end
 
 local function new_tally()
   local st = { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-               trader = {}, symbols = { any = 0 }, symbol_persons = 0 }
+               trader = {}, symbols = { any = 0 }, symbol_persons = 0, _none = false }
   for _, s in ipairs(R.data.ships) do st.trader[s.name] = 0 end
   for _, sym in ipairs(R.data.symbols) do st.symbols[sym] = 0 end
   return st
@@ -270,7 +273,7 @@ local function tally(st, person, d)
   if person.symbol then
     st.symbols[person.symbol] = st.symbols[person.symbol] + d
     st.symbol_persons = st.symbol_persons + d
-    st._none = nil                       -- what it can fulfil may change (fulfillable)
+    st._none = false                     -- what it can fulfil may change (fulfillable)
   end
 end
 
@@ -339,6 +342,7 @@ local function new_components(g)
   end
   g.idle = 0                                      -- turns in a row where nothing could happen
   g.ending = false
+  g.revealing, g.loot_at, g.takes_left, g.fulfilling = false, false, false, false   -- where the turn is
   g.expedition_coins = {}                         -- a scenario's coins per expedition name
 end
 
@@ -467,13 +471,13 @@ local function set_up_scenario(g, sc)
         g.st[g.current].strength)
     end
   end
-  if sc.loot_at ~= nil then
+  if sc.loot_at then
     if g.phase ~= "loot" or math.type(sc.loot_at) ~= "integer" or sc.loot_at < 1 or sc.loot_at > n then
       bad("loot_at: the place in the turn order (1 = the active player) of the seat taking, in the loot phase")
     end
     g.loot_at = sc.loot_at
   end
-  if sc.takes_left ~= nil then
+  if sc.takes_left then
     if not g.loot_at or math.type(sc.takes_left) ~= "integer" or sc.takes_left < 0 then
       bad("takes_left: the takes left to the seat at loot_at (0: the active player's fulfil after them)")
     end
@@ -551,7 +555,7 @@ end
 -- A new expedition on display: every seat may now fulfil it.
 local function expedition_revealed(g, card)
   g.expeditions:push(card)
-  for s = 1, g.players do g.st[s]._none = nil end
+  for s = 1, g.players do g.st[s]._none = false end
 end
 
 -- Discard persons whose symbols match (specific ones first, from the top
@@ -760,16 +764,18 @@ end
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
 -- "take nothing". Also returns the number of ships in the harbour (one per
--- name, C4).
+-- name, C4). The list is made with room for 8 options (its nils), so that
+-- filling it never grows it: a harbour holds at most 5 ships and a few persons.
 local function take_options(g, seat, budget)
-  local options, n, ships, harbour = {}, 0, 0, g.harbour
+  local options, n, ships, harbour = { nil, nil, nil, nil, nil, nil, nil, nil }, 0, 0, g.harbour
+  budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
   for i = 1, #harbour do
     local card = CARDS[harbour:get(i)]
     if card.kind == "ship" then                 -- one of a name (C4): never twice
       ships = ships + 1
       n = n + 1
       options[n] = card.take
-    elseif hire_cost(g, seat, card) <= budget and not contains(options, card.take) then
+    elseif card.cost <= budget and not contains(options, card.take) then
       n = n + 1
       options[n] = card.take
     end
@@ -840,7 +846,7 @@ local function active_takes(g, seat)
   if g.fulfilling or g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
     g.fulfilling = true                            -- asked again after each fulfil (a state's copy knows)
     ask(g, seat, "fulfil", DO_NOT_FULFIL)
-    g.fulfilling = nil
+    g.fulfilling = false
   end
 end
 
@@ -868,11 +874,11 @@ local function loot_and_hire(g, seat)
   local order = g:turn_order(seat)
   local from = g.loot_at                          -- table: a scenario at a seat's takes
   for i = from or 1, #order do
-    if i ~= from then admirals_and_jesters(g, order[i]); g.takes_left = nil end
+    if i ~= from then admirals_and_jesters(g, order[i]); g.takes_left = false end
     g.loot_at = i
     if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
-  g.loot_at, g.takes_left = nil, nil
+  g.loot_at, g.takes_left = false, false
   g.harbour:move_to(g.discard, #g.harbour)
 end
 
@@ -903,7 +909,7 @@ function R.play(g)
       return
     end
     local looting = g.phase == "loot" or discover(g, seat)
-    g.revealing = nil
+    g.revealing = false
     if looting then
       loot_and_hire(g, seat)
     else                                           -- C7: after a bust, the Jesters
