@@ -9,6 +9,8 @@
 --   g.deck        pile, hidden: top = the next card revealed or gained
 --   g.discard     pile, public
 --   g.harbour     pile, public: the cards revealed this turn
+--   g._harbour    the same cards as a plain list of ids, bottom first (kept
+--                 with the pile by to_harbour, from_harbour and harbour_discarded)
 --   g.expeditions pile, public: the expedition display
 --   g.revealed    pile, public: the ship just revealed, while its repel is decided
 --   g.box         pile: cards out of play (a scenario with a stated deck)
@@ -250,6 +252,34 @@ local function pay(g, seat, n)
 end
 
 ---------------------------------------------------------------------------
+-- The harbour: the pile g.harbour, and g._harbour, its ids as a plain list
+-- that the rules read without a call into C a card ("_": not part of the
+-- state). These three are the only ways the harbour changes.
+---------------------------------------------------------------------------
+
+local function to_harbour(g, card)
+  g.harbour:push(card)
+  local h = g._harbour
+  h[#h + 1] = card
+end
+
+-- Takes the card at place pos (1 = the first revealed) out of the harbour.
+local function from_harbour(g, pos)
+  local h = g._harbour
+  local n = #h
+  for i = pos, n - 1 do h[i] = h[i + 1] end
+  h[n] = nil
+  return g.harbour:remove(pos)
+end
+
+-- The whole harbour goes to the discard pile (a bust, the end of a turn).
+local function harbour_discarded(g)
+  local h = g._harbour
+  g.harbour:move_to(g.discard, #h)
+  for i = #h, 1, -1 do h[i] = nil end
+end
+
+---------------------------------------------------------------------------
 -- What a player's persons and expeditions add up to (g.st[seat])
 ---------------------------------------------------------------------------
 
@@ -330,6 +360,7 @@ local function new_components(g)
   g.deck = kontor.pile{ vis = "hidden" }
   g.discard = kontor.pile{ vis = "public" }
   g.harbour = kontor.pile{ vis = "public" }
+  g._harbour = {}
   g.expeditions = kontor.pile{ vis = "public" }
   g.box = kontor.pile{ vis = "public" }
   g.revealed = kontor.pile{ vis = "public" }
@@ -394,6 +425,7 @@ local function set_up_scenario(g, sc)
     end
     g.harbour:push(id)
   end
+  g._harbour = g.harbour:cards()
   for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
     if i > 1 then bad("revealed: one ship at most") end
     g.revealed:push(card(name, "revealed", { ship = true }))
@@ -640,15 +672,16 @@ local function tax_increase(g, seat, card)
 end
 
 local function ship_in_harbour(g, ship)
-  for i = 1, #g.harbour do
-    if CARDS[g.harbour:get(i)].ship == ship then return true end
+  local h = g._harbour
+  for i = 1, #h do
+    if CARDS[h[i]].ship == ship then return true end
   end
   return false
 end
 
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
-  g.harbour:move_to(g.discard, #g.harbour)
+  harbour_discarded(g)
   g.discard:push(card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
@@ -685,7 +718,7 @@ local function ship_revealed(g, seat, card)
     end
   end
   if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
-  g.harbour:push(card)
+  to_harbour(g, card)
   return true
 end
 
@@ -697,7 +730,7 @@ local function reveal(g, seat)
   local kind = CARDS[card].kind
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
   if kind == "person" then
-    g.harbour:push(card)
+    to_harbour(g, card)
   elseif kind == "expedition" then
     expedition_revealed(g, card)
   elseif kind == "tax" then
@@ -715,7 +748,7 @@ local function discover(g, seat)
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
-  elseif #g.harbour == 0 and g.options.must_reveal and not g.revealing then
+  elseif #g._harbour == 0 and g.options.must_reveal and not g.revealing then
     if not can_draw(g) then return true end
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
@@ -744,7 +777,7 @@ end
 local function admirals_and_jesters(g, seat)
   local st = g.st[seat]
   if st.admiral == 0 and st.jester == 0 then return end
-  local n = #g.harbour
+  local n = #g._harbour
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -767,10 +800,10 @@ end
 -- name, C4). The list is made with room for 8 options (its nils), so that
 -- filling it never grows it: a harbour holds at most 5 ships and a few persons.
 local function take_options(g, seat, budget)
-  local options, n, ships, harbour = { nil, nil, nil, nil, nil, nil, nil, nil }, 0, 0, g.harbour
+  local options, n, ships, harbour = { nil, nil, nil, nil, nil, nil, nil, nil }, 0, 0, g._harbour
   budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
   for i = 1, #harbour do
-    local card = CARDS[harbour:get(i)]
+    local card = CARDS[harbour[i]]
     if card.kind == "ship" then                 -- one of a name (C4): never twice
       ships = ships + 1
       n = n + 1
@@ -793,9 +826,9 @@ end
 -- or hire a person. A player other than the active one pays them 1 coin first.
 local function take(g, seat, active, option)
   if seat ~= active then g.purse[seat]:move_to(g.purse[active], 1) end
-  local pos = 1
-  while CARDS[g.harbour:get(pos)].take ~= option do pos = pos + 1 end
-  local id = g.harbour:remove(pos)
+  local pos, h = 1, g._harbour
+  while CARDS[h[pos]].take ~= option do pos = pos + 1 end
+  local id = from_harbour(g, pos)
   local card, st = CARDS[id], g.st[seat]
   if card.kind == "ship" then
     g.discard:push(id)
@@ -820,7 +853,7 @@ end
 -- The active player takes cards while the allowance lasts (counted from
 -- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  if #g.harbour == 0 then
+  if #g._harbour == 0 then
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, ship_names = take_options(g, seat, #g.purse[seat])
@@ -837,7 +870,7 @@ local function active_takes(g, seat)
         take(g, seat, seat, options[k])
         left = left - 1
         g.takes_left = left
-        if left == 0 or #g.harbour == 0 then break end
+        if left == 0 or #g._harbour == 0 then break end
       end
       options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
     end
@@ -855,7 +888,7 @@ end
 local function other_takes(g, seat, active)
   g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
   while g.takes_left > 0 do
-    if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    if #g._harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = #g.purse[seat]
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options = take_options(g, seat, c - 1)
@@ -879,7 +912,7 @@ local function loot_and_hire(g, seat)
     if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
   g.loot_at, g.takes_left = false, false
-  g.harbour:move_to(g.discard, #g.harbour)
+  harbour_discarded(g)
 end
 
 ---------------------------------------------------------------------------
@@ -890,7 +923,7 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or can_draw(g) or #g.harbour > 0 or #fulfillable(g, seat) > 0 then
+  if g.phase ~= "discover" or can_draw(g) or #g._harbour > 0 or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
   end
@@ -995,8 +1028,10 @@ function R.invariants(g)
   local total = 0
   for id = 1, #CARDS do if in_game(id, n) then total = total + 1 end end
   if count ~= total then return ("%d cards accounted for, not %d"):format(count, total) end
-  local ships = {}
-  for _, id in ipairs(g.harbour:cards()) do
+  local ships, cards = {}, g.harbour:cards()
+  if #cards ~= #g._harbour then return "g._harbour is not the harbour" end
+  for i, id in ipairs(cards) do
+    if g._harbour[i] ~= id then return "g._harbour is not the harbour" end
     local ship = CARDS[id].ship
     if ship and ships[ship] then return "two ships of one name in the harbour" end
     if ship then ships[ship] = true end
