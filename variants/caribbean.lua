@@ -429,6 +429,7 @@ local function set_up_scenario(g, sc)
   for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
     if i > 1 then bad("revealed: one ship at most") end
     g.revealed:push(card(name, "revealed", { ship = true }))
+    g.revealing = true                                   -- so the turn's first card is out
   end
   for i, name in ipairs(sc.expeditions or {}) do
     g.expeditions:push(card(name, "expedition " .. i, { expedition = true }))
@@ -568,11 +569,12 @@ end
 -- once. Only Settlers, Captains, Priests and Jacks of all
 -- Trades fulfil expeditions. A seat that can fulfil none stays so until
 -- its symbols change or an expedition is revealed: the tally keeps that
--- (st._none, "_": not part of the state; see tally and reveal).
+-- (st._none, "_": not part of the state; see tally and expedition_revealed).
 local NONE = {}
 local function fulfillable(g, seat)
   local st, out, display = g.st[seat], NONE, g.expeditions
-  if st.symbol_persons < FEWEST_SYMBOLS or st._none then return NONE end
+  if st._none then return NONE end
+  if st.symbol_persons < FEWEST_SYMBOLS then st._none = true; return NONE end
   for i = 1, #display do
     local e = CARDS[display:get(i)]
     if can_fulfil(st, e) and not contains(out, e) then
@@ -630,10 +632,13 @@ end
 -- expedition they can fulfil (C8). Returns the number of the option chosen
 -- among `options`, or nil when they fulfilled an expedition.
 local function decide(g, seat, name, options)
+  if g.st[seat]._none then return g:choose(seat, name, options) end    -- fulfils none (fulfillable)
   local can = fulfillable(g, seat)
   if #can == 0 then return g:choose(seat, name, options) end
-  local all = table.move(options, 1, #options, 1, {})
-  for i = 1, #can do all[#options + i] = can[i].fulfil end
+  local n = #options
+  local all = { nil, nil, nil, nil, nil, nil, nil, nil }   -- room for 8: filled without growing
+  for i = 1, n do all[i] = options[i] end
+  for i = 1, #can do all[n + i] = can[i].fulfil end
   local k = g:choose(seat, name, all)
   if k <= #options then return k end
   fulfil(g, seat, can[k - #options])
@@ -744,7 +749,7 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  local pending = g.revealed:pop()                -- table: a scenario at a repel
+  local pending = g.revealing and g.revealed:pop()    -- table: a scenario at a repel
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
@@ -756,7 +761,7 @@ local function discover(g, seat)
   g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
-    if not can_draw(g) then
+    if #g.deck == 0 and #g.discard == 0 then                -- nothing to draw (can_draw)
       options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
