@@ -7,6 +7,8 @@
 --
 -- State (all on g):
 --   g.deck        pile, hidden: top = the next card revealed or gained
+--   g._in_deck    its count, kept by reveal, gain and shuffle_in_discard (the
+--                 only ways the deck changes once the game is set up)
 --   g.discard     pile, public
 --   g.harbour     pile, public: the cards revealed this turn
 --   g._harbour    the same cards as a plain list of ids, bottom first (kept
@@ -219,13 +221,14 @@ local function shuffle_in_discard(g)
   local n = #g.discard
   if n == 0 then return false end
   g.discard:move_to(g.deck, n)
+  g._in_deck = n
   g.deck:shuffle(g.rng)
   if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
   return true
 end
 
 local function can_draw(g)
-  return #g.deck > 0 or #g.discard > 0
+  return g._in_deck > 0 or #g.discard > 0
 end
 
 local function coins(g, seat) return #g.purse[seat] end
@@ -234,13 +237,14 @@ local function coins(g, seat) return #g.purse[seat] end
 local function gain(g, seat, n)
   local got = 0
   while got < n do
-    local k = #g.deck
+    local k = g._in_deck
     if k == 0 then
       if not shuffle_in_discard(g) then break end
-      k = #g.deck
+      k = g._in_deck
     end
     if k > n - got then k = n - got end
     g.deck:move_to(g.purse[seat], k)
+    g._in_deck = g._in_deck - k
     got = got + k
   end
   return got
@@ -358,6 +362,7 @@ end
 
 local function new_components(g)
   g.deck = kontor.pile{ vis = "hidden" }
+  g._in_deck = 0
   g.discard = kontor.pile{ vis = "public" }
   g.harbour = kontor.pile{ vis = "public" }
   g._harbour = {}
@@ -482,6 +487,7 @@ local function set_up_scenario(g, sc)
     for _, id in ipairs(rest) do g.deck:push(id) end
     g.deck:shuffle(g.rng)
   end
+  g._in_deck = #g.deck
   for name, c in pairs(sc.expedition_coins or {}) do
     if not IDS[name] or CARDS[IDS[name][1]].kind ~= "expedition" then
       bad("expedition_coins: '%s' is not an expedition", tostring(name))
@@ -544,6 +550,7 @@ function R.setup(g, scenario)
     if in_game(id, n) then g.deck:push(id) end
   end
   g.deck:shuffle(g.rng)
+  g._in_deck = #g.deck
   for s = 1, n do gain(g, s, g.options.start_coins) end           -- C1
   g.current = g.first
   g.phase = "discover"
@@ -646,6 +653,7 @@ end
 
 -- The same, asked again after each fulfil until an option is chosen.
 local function ask(g, seat, name, options)
+  if g.st[seat]._none then return options[g:choose(seat, name, options)] end   -- fulfils none
   local k
   repeat k = decide(g, seat, name, options) until k
   return options[k]
@@ -729,9 +737,9 @@ end
 
 -- C4: reveal one card; returns false on a bust.
 local function reveal(g, seat)
+  if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- a fulfil took the last card
   local card = g.deck:pop()
-  if not card and shuffle_in_discard(g) then card = g.deck:pop() end
-  if not card then return true end                -- a fulfil took the last card
+  g._in_deck = g._in_deck - 1
   local kind = CARDS[card].kind
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
   if kind == "person" then
@@ -761,7 +769,7 @@ local function discover(g, seat)
   g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
-    if #g.deck == 0 and #g.discard == 0 then                -- nothing to draw (can_draw)
+    if g._in_deck == 0 and #g.discard == 0 then             -- nothing to draw (can_draw)
       options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
@@ -881,7 +889,7 @@ local function active_takes(g, seat)
     end
   end
   g.takes_left = 0
-  if g.fulfilling or g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+  if g.fulfilling or g.options.fulfil_after_takes and not g.st[seat]._none and #fulfillable(g, seat) > 0 then  -- C8: after the last take
     g.fulfilling = true                            -- asked again after each fulfil (a state's copy knows)
     ask(g, seat, "fulfil", DO_NOT_FULFIL)
     g.fulfilling = false
@@ -912,7 +920,11 @@ local function loot_and_hire(g, seat)
   local order = g:turn_order(seat)
   local from = g.loot_at                          -- table: a scenario at a seat's takes
   for i = from or 1, #order do
-    if i ~= from then admirals_and_jesters(g, order[i]); g.takes_left = false end
+    if i ~= from then
+      local st = g.st[order[i]]
+      if st.admiral > 0 or st.jester > 0 then admirals_and_jesters(g, order[i]) end   -- C7
+      g.takes_left = false
+    end
     g.loot_at = i
     if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
   end
@@ -1015,6 +1027,7 @@ function R.invariants(g)
     or each(g.expeditions, "the expedition display", { expedition = true })
     or each(g.box, "the box") or each(g.revealed, "the ship just revealed")
   if err then return err end
+  if g._in_deck ~= #g.deck then return ("g._in_deck is %d, the deck holds %d"):format(g._in_deck, #g.deck) end
   for s = 1, n do
     err = each(g.display[s], "display " .. s, { person = true })
       or each(g.done[s], "expeditions of " .. s, { expedition = true }) or each(g.purse[s], "coins of " .. s)
