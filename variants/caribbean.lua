@@ -821,7 +821,7 @@ local function take_options(g, seat, budget)
       ships = ships + 1
       n = n + 1
       options[n] = card.take
-    elseif card.cost <= budget and not contains(options, card.take) then
+    elseif card.cost <= budget and not contains(options, card.take) then   -- identical persons once
       n = n + 1
       options[n] = card.take
     end
@@ -917,16 +917,16 @@ end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
-  local order = g:turn_order(seat)
-  local from = g.loot_at                          -- table: a scenario at a seat's takes
-  for i = from or 1, #order do
+  local from, n = g.loot_at, g.players            -- table: a scenario at a seat's takes
+  for i = from or 1, n do
+    local s = (seat + i - 2) % n + 1              -- the i-th in turn order (1: the active player)
     if i ~= from then
-      local st = g.st[order[i]]
-      if st.admiral > 0 or st.jester > 0 then admirals_and_jesters(g, order[i]) end   -- C7
+      local st = g.st[s]
+      if st.admiral > 0 or st.jester > 0 then admirals_and_jesters(g, s) end   -- C7
       g.takes_left = false
     end
     g.loot_at = i
-    if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
+    if i == 1 then active_takes(g, seat) else other_takes(g, s, seat) end
   end
   g.loot_at, g.takes_left = false, false
   harbour_discarded(g)
@@ -971,7 +971,7 @@ function R.play(g)
       g.ending = true
       if g.logging then g:log("the end is triggered: the round is finished") end
     end
-    seat = g:next_seat(seat)
+    seat = seat % g.players + 1                    -- the next seat
     if g.ending and seat == g.first then
       g.phase = "over"
       if g.logging then g:log("the game ends") end
