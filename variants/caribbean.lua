@@ -126,6 +126,7 @@ R.rules = {}
 -- IDS[name]: the ids of the cards of that name.
 local CARDS, IDS
 local FEWEST_SYMBOLS         -- the fewest symbols an expedition needs
+local IN_GAME                -- IN_GAME[players]: the ids in such a game (cards_in_game)
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -151,7 +152,7 @@ end
 function R.prepare(RS)
   R = RS or R                      -- rebind the script to the (copied) rule set
   local d = R.data
-  CARDS, IDS, FEWEST_SYMBOLS = {}, {}, math.huge
+  CARDS, IDS, FEWEST_SYMBOLS, IN_GAME = {}, {}, math.huge, {}
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}
     for _ = 1, count do
@@ -200,6 +201,20 @@ R.prepare()
 
 local function in_game(id, players)                                    -- C3
   return CARDS[id].kind ~= "expedition" or CARDS[id].min_players <= players
+end
+
+-- The ids of the cards in a game of `players` players (C3), in id order;
+-- kept in IN_GAME from the first game of that size (R.prepare forgets them).
+local function cards_in_game(players)
+  local ids = IN_GAME[players]
+  if not ids then
+    ids = {}
+    for id = 1, #CARDS do
+      if in_game(id, players) then ids[#ids + 1] = id end
+    end
+    IN_GAME[players] = ids
+  end
+  return ids
 end
 
 -- The options that are the same in every game.
@@ -546,9 +561,9 @@ function R.setup(g, scenario)
   end
   new_components(g)
   if scenario then return set_up_scenario(g, scenario) end
-  for id = 1, #CARDS do                                           -- C3
-    if in_game(id, n) then g.deck:push(id) end
-  end
+  local deck, ids = g.deck, cards_in_game(n)                     -- C3
+  local push = deck.push
+  for i = 1, #ids do push(deck, ids[i]) end
   g.deck:shuffle(g.rng)
   g._in_deck = #g.deck
   for s = 1, n do gain(g, s, g.options.start_coins) end           -- C1
