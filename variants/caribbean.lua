@@ -777,7 +777,7 @@ local function discover(g, seat)
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
   elseif #g._harbour == 0 and g.options.must_reveal and not g.revealing then
-    if not can_draw(g) then return true end
+    if g._in_deck == 0 and not can_draw(g) then return true end   -- nothing to reveal
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
   end
@@ -825,10 +825,10 @@ end
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
 -- "take nothing". Also returns the number of ships in the harbour (one per
--- name, C4). The list is made with room for 8 options (its nils), so that
--- filling it never grows it: a harbour holds at most 5 ships and a few persons.
+-- name, C4). The list is made with room for 4 options (its nils), so that
+-- filling it seldom grows it: nearly all takes offer 2 to 4.
 local function take_options(g, seat, budget)
-  local options, n, ships, harbour = { nil, nil, nil, nil, nil, nil, nil, nil }, 0, 0, g._harbour
+  local options, n, ships, harbour = { nil, nil, nil, nil }, 0, 0, g._harbour
   budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
   for i = 1, #harbour do
     local card = CARDS[harbour[i]]
@@ -955,7 +955,8 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or can_draw(g) or #g._harbour > 0 or #fulfillable(g, seat) > 0 then
+  if g.phase ~= "discover" or g._in_deck > 0 or can_draw(g) or #g._harbour > 0   -- a card to reveal or gain
+     or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
   end
