@@ -14,6 +14,8 @@
 --   g._harbour    the same cards as a plain list of ids, bottom first (kept
 --                 with the pile by to_harbour, from_harbour and harbour_discarded)
 --   g.expeditions pile, public: the expedition display
+--   g._expeditions the same ids as a plain list, bottom first (kept with the
+--                 pile by expedition_revealed and fulfil)
 --   g.revealed    pile, public: the ship just revealed, while its repel is decided
 --   g.box         pile: cards out of play (a scenario with a stated deck)
 --   g.display[s]  pile, public: the persons seat s hired
@@ -382,6 +384,7 @@ local function new_components(g)
   g.harbour = kontor.pile{ vis = "public" }
   g._harbour = {}
   g.expeditions = kontor.pile{ vis = "public" }
+  g._expeditions = {}
   g.box = kontor.pile{ vis = "public" }
   g.revealed = kontor.pile{ vis = "public" }
   g.display, g.done, g.purse, g.st = {}, {}, {}, {}
@@ -454,6 +457,7 @@ local function set_up_scenario(g, sc)
   for i, name in ipairs(sc.expeditions or {}) do
     g.expeditions:push(card(name, "expedition " .. i, { expedition = true }))
   end
+  g._expeditions = g.expeditions:cards()
   if sc.display and sc.displays then bad("give displays or display (g:state()'s name), not both") end
   if sc.purse and sc.coins then bad("give coins or purse (g:state()'s name), not both") end
   sc.displays, sc.coins = sc.displays or sc.display, sc.coins or sc.purse
@@ -594,11 +598,11 @@ end
 -- (st._none, "_": not part of the state; see tally and expedition_revealed).
 local NONE = {}
 local function fulfillable(g, seat)
-  local st, out, display = g.st[seat], NONE, g.expeditions
+  local st, out, display = g.st[seat], NONE, g._expeditions
   if st._none then return NONE end
   if st.symbol_persons < FEWEST_SYMBOLS then st._none = true; return NONE end
   for i = 1, #display do
-    local e = CARDS[display:get(i)]
+    local e = CARDS[display[i]]
     if can_fulfil(st, e) and not contains(out, e) then
       if out == NONE then out = {} end
       out[#out + 1] = e
@@ -611,6 +615,8 @@ end
 -- A new expedition on display: every seat may now fulfil it.
 local function expedition_revealed(g, card)
   g.expeditions:push(card)
+  local shown = g._expeditions
+  shown[#shown + 1] = card
   for s = 1, g.players do g.st[s]._none = false end
 end
 
@@ -619,10 +625,11 @@ end
 -- and its coins.
 local function fulfil(g, seat, e)
   local st, display = g.st[seat], g.display[seat]
-  local pos
-  for i = #g.expeditions, 1, -1 do
-    if CARDS[g.expeditions:get(i)] == e then pos = i end
+  local shown, pos = g._expeditions, nil
+  for i = #shown, 1, -1 do
+    if CARDS[shown[i]] == e then pos = i end
   end
+  table.remove(shown, pos)
   local id = g.expeditions:remove(pos)
   local short, jokers = {}, 0
   for _, sym in ipairs(R.data.symbols) do
@@ -1043,6 +1050,11 @@ function R.invariants(g)
     or each(g.expeditions, "the expedition display", { expedition = true })
     or each(g.box, "the box") or each(g.revealed, "the ship just revealed")
   if err then return err end
+  local shown = g.expeditions:cards()
+  if #shown ~= #g._expeditions then return "g._expeditions is not the expedition display" end
+  for i = 1, #shown do
+    if shown[i] ~= g._expeditions[i] then return "g._expeditions is not the expedition display" end
+  end
   if g._in_deck ~= #g.deck then return ("g._in_deck is %d, the deck holds %d"):format(g._in_deck, #g.deck) end
   for s = 1, n do
     err = each(g.display[s], "display " .. s, { person = true })
