@@ -201,6 +201,15 @@ function R.prepare(RS)
 end
 R.prepare()
 
+-- The pile methods the rules call at every turn, looked up once: a method
+-- call (pile:push(card)) looks its method up through the pile's metatable
+-- each time. push(pile, card), pop(pile), remove(pile, i), move_to(pile, other, n).
+local push, pop, remove, move_to
+do
+  local any = kontor.pile{ vis = "public" }
+  push, pop, remove, move_to = any.push, any.pop, any.remove, any.move_to
+end
+
 local function in_game(id, players)                                    -- C3
   return CARDS[id].kind ~= "expedition" or CARDS[id].min_players <= players
 end
@@ -237,7 +246,7 @@ end
 local function shuffle_in_discard(g)
   local n = #g.discard
   if n == 0 then return false end
-  g.discard:move_to(g.deck, n)
+  move_to(g.discard, g.deck, n)
   g._in_deck = n
   g.deck:shuffle(g.rng)
   if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
@@ -260,7 +269,7 @@ local function gain(g, seat, n)
       k = g._in_deck
     end
     if k > n - got then k = n - got end
-    g.deck:move_to(g.purse[seat], k)
+    move_to(g.deck, g.purse[seat], k)
     g._in_deck = g._in_deck - k
     got = got + k
   end
@@ -269,7 +278,7 @@ end
 
 -- Pay n coins to the discard pile (a hire, a tax).
 local function pay(g, seat, n)
-  if n > 0 then g.purse[seat]:move_to(g.discard, n) end
+  if n > 0 then move_to(g.purse[seat], g.discard, n) end
 end
 
 ---------------------------------------------------------------------------
@@ -279,7 +288,7 @@ end
 ---------------------------------------------------------------------------
 
 local function to_harbour(g, card)
-  g.harbour:push(card)
+  push(g.harbour, card)
   local h = g._harbour
   h[#h + 1] = card
 end
@@ -290,13 +299,13 @@ local function from_harbour(g, pos)
   local n = #h
   for i = pos, n - 1 do h[i] = h[i + 1] end
   h[n] = nil
-  return g.harbour:remove(pos)
+  return remove(g.harbour, pos)
 end
 
 -- The whole harbour goes to the discard pile (a bust, the end of a turn).
 local function harbour_discarded(g)
   local h = g._harbour
-  g.harbour:move_to(g.discard, #h)
+  move_to(g.harbour, g.discard, #h)
   for i = #h, 1, -1 do h[i] = nil end
 end
 
@@ -566,7 +575,6 @@ function R.setup(g, scenario)
   new_components(g)
   if scenario then return set_up_scenario(g, scenario) end
   local deck, ids = g.deck, cards_in_game(n)                     -- C3
-  local push = deck.push
   for i = 1, #ids do push(deck, ids[i]) end
   g.deck:shuffle(g.rng)
   g._in_deck = #g.deck
@@ -614,7 +622,7 @@ end
 
 -- A new expedition on display: every seat may now fulfil it.
 local function expedition_revealed(g, card)
-  g.expeditions:push(card)
+  push(g.expeditions, card)
   local shown = g._expeditions
   shown[#shown + 1] = card
   for s = 1, g.players do g.st[s]._none = false end
@@ -630,7 +638,7 @@ local function fulfil(g, seat, e)
     if CARDS[shown[i]] == e then pos = i end
   end
   table.remove(shown, pos)
-  local id = g.expeditions:remove(pos)
+  local id = remove(g.expeditions, pos)
   local short, jokers = {}, 0
   for _, sym in ipairs(R.data.symbols) do
     short[sym] = e.needs[sym] or 0
@@ -643,12 +651,12 @@ local function fulfil(g, seat, e)
     local use = (short[sym] or 0) > 0 or (sym == "any" and jokers > 0)
     if use then
       if sym == "any" then jokers = jokers - 1 else short[sym] = short[sym] - 1 end
-      g.discard:push(display:remove(k))
+      push(g.discard, remove(display, k))
       tally(st, person, -1)
       gone[#gone + 1] = person.name
     end
   end
-  g.done[seat]:push(id)
+  push(g.done[seat], id)
   st.influence = st.influence + e.influence
   local got = gain(g, seat, g.expedition_coins[e.name] or e.coins)
   if g.logging then
@@ -697,7 +705,7 @@ local function tax_increase(g, seat, card)
       if g.logging then g:log("%s loses %s to the tax", g.names[s], plural(c // 2, "coin")) end
     end
   end
-  g.discard:push(card)
+  push(g.discard, card)
   local winners = R.rules.tax_winners(g, card, seat)
   for i = 1, #winners do
     local s = winners[i]
@@ -717,7 +725,7 @@ end
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
   harbour_discarded(g)
-  g.discard:push(card)
+  push(g.discard, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
 
@@ -743,11 +751,11 @@ local function ship_revealed(g, seat, card)
   if why then
     g:skip(seat, "repel", why)
   else
-    g.revealed:push(card)                          -- while the player decides
+    push(g.revealed, card)                          -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
-    g.revealed:pop()
+    pop(g.revealed)
     if choice == "repel" then
-      g.discard:push(card)
+      push(g.discard, card)
       if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
       return true
     end
@@ -760,7 +768,7 @@ end
 -- C4: reveal one card; returns false on a bust.
 local function reveal(g, seat)
   if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- a fulfil took the last card
-  local card = g.deck:pop()
+  local card = pop(g.deck)
   g._in_deck = g._in_deck - 1
   local kind = CARDS[card].kind
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
@@ -779,7 +787,7 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  local pending = g.revealing and g.revealed:pop()    -- table: a scenario at a repel
+  local pending = g.revealing and pop(g.revealed)    -- table: a scenario at a repel
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
@@ -860,13 +868,13 @@ end
 -- C6: take the first card in the harbour that `option` takes: loot a ship
 -- or hire a person. A player other than the active one pays them 1 coin first.
 local function take(g, seat, active, option)
-  if seat ~= active then g.purse[seat]:move_to(g.purse[active], 1) end
+  if seat ~= active then move_to(g.purse[seat], g.purse[active], 1) end
   local pos, h = 1, g._harbour
   while CARDS[h[pos]].take ~= option do pos = pos + 1 end
   local id = from_harbour(g, pos)
   local card, st = CARDS[id], g.st[seat]
   if card.kind == "ship" then
-    g.discard:push(id)
+    push(g.discard, id)
     local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: +1 each
     if g.logging then
       g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid(g, seat, active))
@@ -874,7 +882,7 @@ local function take(g, seat, active, option)
   else
     local cost = hire_cost(g, seat, card)
     pay(g, seat, cost)
-    g.display[seat]:push(id)
+    push(g.display[seat], id)
     tally(st, card, 1)
     if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid(g, seat, active)) end
   end
