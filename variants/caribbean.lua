@@ -284,7 +284,8 @@ end
 ---------------------------------------------------------------------------
 -- The harbour: the pile g.harbour, and g._harbour, its ids as a plain list
 -- that the rules read without a call into C a card ("_": not part of the
--- state). These three are the only ways the harbour changes.
+-- state). Once the game is set up, these three are the only ways the
+-- harbour changes.
 ---------------------------------------------------------------------------
 
 local function to_harbour(g, card)
@@ -751,7 +752,7 @@ local function ship_revealed(g, seat, card)
   if why then
     g:skip(seat, "repel", why)
   else
-    push(g.revealed, card)                          -- while the player decides
+    push(g.revealed, card)                         -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
     pop(g.revealed)
     if choice == "repel" then
@@ -787,7 +788,7 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  local pending = g.revealing and pop(g.revealed)    -- table: a scenario at a repel
+  local pending = g.revealing and pop(g.revealed)  -- table: a scenario at a repel
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
