@@ -7,9 +7,15 @@
 --
 -- State (all on g):
 --   g.deck        pile, hidden: top = the next card revealed or gained
+--   g._in_deck    its count, kept by reveal, gain and shuffle_in_discard (the
+--                 only ways the deck changes once the game is set up)
 --   g.discard     pile, public
 --   g.harbour     pile, public: the cards revealed this turn
+--   g._harbour    the same cards as a plain list of ids, bottom first (kept
+--                 with the pile by to_harbour, from_harbour and harbour_discarded)
 --   g.expeditions pile, public: the expedition display
+--   g._expeditions the same ids as a plain list, bottom first (kept with the
+--                 pile by expedition_revealed and fulfil)
 --   g.revealed    pile, public: the ship just revealed, while its repel is decided
 --   g.box         pile: cards out of play (a scenario with a stated deck)
 --   g.display[s]  pile, public: the persons seat s hired
@@ -18,6 +24,9 @@
 --   g.st[s]       what seat s's persons and expeditions add up to: strength,
 --                 influence and the persons' skills (see `tally`)
 --   g.phase       "discover" | "loot" | "over";  g.current, g.first, g.ending
+--   g.revealing, g.loot_at, g.takes_left, g.fulfilling: where the turn is
+--                 (docs/rules/caribbean.md, "Scenario set-up"); false when
+--                 not in use, never nil, so that the table keeps their slots
 
 local R = {
   name = "caribbean",
@@ -119,6 +128,7 @@ R.rules = {}
 -- IDS[name]: the ids of the cards of that name.
 local CARDS, IDS
 local FEWEST_SYMBOLS         -- the fewest symbols an expedition needs
+local IN_GAME                -- IN_GAME[players]: the ids in such a game (cards_in_game)
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -144,7 +154,7 @@ end
 function R.prepare(RS)
   R = RS or R                      -- rebind the script to the (copied) rule set
   local d = R.data
-  CARDS, IDS, FEWEST_SYMBOLS = {}, {}, math.huge
+  CARDS, IDS, FEWEST_SYMBOLS, IN_GAME = {}, {}, math.huge, {}
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}
     for _ = 1, count do
@@ -191,8 +201,31 @@ function R.prepare(RS)
 end
 R.prepare()
 
+-- The pile methods the rules call at every turn, looked up once: a method
+-- call (pile:push(card)) looks its method up through the pile's metatable
+-- each time. push(pile, card), pop(pile), remove(pile, i), move_to(pile, other, n).
+local push, pop, remove, move_to
+do
+  local any = kontor.pile{ vis = "public" }
+  push, pop, remove, move_to = any.push, any.pop, any.remove, any.move_to
+end
+
 local function in_game(id, players)                                    -- C3
   return CARDS[id].kind ~= "expedition" or CARDS[id].min_players <= players
+end
+
+-- The ids of the cards in a game of `players` players (C3), in id order;
+-- kept in IN_GAME from the first game of that size (R.prepare forgets them).
+local function cards_in_game(players)
+  local ids = IN_GAME[players]
+  if not ids then
+    ids = {}
+    for id = 1, #CARDS do
+      if in_game(id, players) then ids[#ids + 1] = id end
+    end
+    IN_GAME[players] = ids
+  end
+  return ids
 end
 
 -- The options that are the same in every game.
@@ -213,14 +246,15 @@ end
 local function shuffle_in_discard(g)
   local n = #g.discard
   if n == 0 then return false end
-  g.discard:move_to(g.deck, n)
+  move_to(g.discard, g.deck, n)
+  g._in_deck = n
   g.deck:shuffle(g.rng)
   if g.logging then g:log("the discard pile is shuffled into a new draw deck") end
   return true
 end
 
 local function can_draw(g)
-  return #g.deck > 0 or #g.discard > 0
+  return g._in_deck > 0 or #g.discard > 0
 end
 
 local function coins(g, seat) return #g.purse[seat] end
@@ -229,13 +263,14 @@ local function coins(g, seat) return #g.purse[seat] end
 local function gain(g, seat, n)
   local got = 0
   while got < n do
-    local k = #g.deck
+    local k = g._in_deck
     if k == 0 then
       if not shuffle_in_discard(g) then break end
-      k = #g.deck
+      k = g._in_deck
     end
     if k > n - got then k = n - got end
-    g.deck:move_to(g.purse[seat], k)
+    move_to(g.deck, g.purse[seat], k)
+    g._in_deck = g._in_deck - k
     got = got + k
   end
   return got
@@ -243,7 +278,36 @@ end
 
 -- Pay n coins to the discard pile (a hire, a tax).
 local function pay(g, seat, n)
-  if n > 0 then g.purse[seat]:move_to(g.discard, n) end
+  if n > 0 then move_to(g.purse[seat], g.discard, n) end
+end
+
+---------------------------------------------------------------------------
+-- The harbour: the pile g.harbour, and g._harbour, its ids as a plain list
+-- that the rules read without a call into C a card ("_": not part of the
+-- state). Once the game is set up, these three are the only ways the
+-- harbour changes.
+---------------------------------------------------------------------------
+
+local function to_harbour(g, card)
+  push(g.harbour, card)
+  local h = g._harbour
+  h[#h + 1] = card
+end
+
+-- Takes the card at place pos (1 = the first revealed) out of the harbour.
+local function from_harbour(g, pos)
+  local h = g._harbour
+  local n = #h
+  for i = pos, n - 1 do h[i] = h[i + 1] end
+  h[n] = nil
+  return remove(g.harbour, pos)
+end
+
+-- The whole harbour goes to the discard pile (a bust, the end of a turn).
+local function harbour_discarded(g)
+  local h = g._harbour
+  move_to(g.harbour, g.discard, #h)
+  for i = #h, 1, -1 do h[i] = nil end
 end
 
 ---------------------------------------------------------------------------
@@ -252,7 +316,7 @@ end
 
 local function new_tally()
   local st = { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-               trader = {}, symbols = { any = 0 }, symbol_persons = 0 }
+               trader = {}, symbols = { any = 0 }, symbol_persons = 0, _none = false }
   for _, s in ipairs(R.data.ships) do st.trader[s.name] = 0 end
   for _, sym in ipairs(R.data.symbols) do st.symbols[sym] = 0 end
   return st
@@ -270,7 +334,7 @@ local function tally(st, person, d)
   if person.symbol then
     st.symbols[person.symbol] = st.symbols[person.symbol] + d
     st.symbol_persons = st.symbol_persons + d
-    st._none = nil                       -- what it can fulfil may change (fulfillable)
+    st._none = false                     -- what it can fulfil may change (fulfillable)
   end
 end
 
@@ -325,9 +389,12 @@ end
 
 local function new_components(g)
   g.deck = kontor.pile{ vis = "hidden" }
+  g._in_deck = 0
   g.discard = kontor.pile{ vis = "public" }
   g.harbour = kontor.pile{ vis = "public" }
+  g._harbour = {}
   g.expeditions = kontor.pile{ vis = "public" }
+  g._expeditions = {}
   g.box = kontor.pile{ vis = "public" }
   g.revealed = kontor.pile{ vis = "public" }
   g.display, g.done, g.purse, g.st = {}, {}, {}, {}
@@ -339,6 +406,7 @@ local function new_components(g)
   end
   g.idle = 0                                      -- turns in a row where nothing could happen
   g.ending = false
+  g.revealing, g.loot_at, g.takes_left, g.fulfilling = false, false, false, false   -- where the turn is
   g.expedition_coins = {}                         -- a scenario's coins per expedition name
 end
 
@@ -390,13 +458,16 @@ local function set_up_scenario(g, sc)
     end
     g.harbour:push(id)
   end
+  g._harbour = g.harbour:cards()
   for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
     if i > 1 then bad("revealed: one ship at most") end
     g.revealed:push(card(name, "revealed", { ship = true }))
+    g.revealing = true                                   -- so the turn's first card is out
   end
   for i, name in ipairs(sc.expeditions or {}) do
     g.expeditions:push(card(name, "expedition " .. i, { expedition = true }))
   end
+  g._expeditions = g.expeditions:cards()
   if sc.display and sc.displays then bad("give displays or display (g:state()'s name), not both") end
   if sc.purse and sc.coins then bad("give coins or purse (g:state()'s name), not both") end
   sc.displays, sc.coins = sc.displays or sc.display, sc.coins or sc.purse
@@ -445,6 +516,7 @@ local function set_up_scenario(g, sc)
     for _, id in ipairs(rest) do g.deck:push(id) end
     g.deck:shuffle(g.rng)
   end
+  g._in_deck = #g.deck
   for name, c in pairs(sc.expedition_coins or {}) do
     if not IDS[name] or CARDS[IDS[name][1]].kind ~= "expedition" then
       bad("expedition_coins: '%s' is not an expedition", tostring(name))
@@ -467,13 +539,13 @@ local function set_up_scenario(g, sc)
         g.st[g.current].strength)
     end
   end
-  if sc.loot_at ~= nil then
+  if sc.loot_at then
     if g.phase ~= "loot" or math.type(sc.loot_at) ~= "integer" or sc.loot_at < 1 or sc.loot_at > n then
       bad("loot_at: the place in the turn order (1 = the active player) of the seat taking, in the loot phase")
     end
     g.loot_at = sc.loot_at
   end
-  if sc.takes_left ~= nil then
+  if sc.takes_left then
     if not g.loot_at or math.type(sc.takes_left) ~= "integer" or sc.takes_left < 0 then
       bad("takes_left: the takes left to the seat at loot_at (0: the active player's fulfil after them)")
     end
@@ -503,10 +575,10 @@ function R.setup(g, scenario)
   end
   new_components(g)
   if scenario then return set_up_scenario(g, scenario) end
-  for id = 1, #CARDS do                                           -- C3
-    if in_game(id, n) then g.deck:push(id) end
-  end
+  local deck, ids = g.deck, cards_in_game(n)                     -- C3
+  for i = 1, #ids do push(deck, ids[i]) end
   g.deck:shuffle(g.rng)
+  g._in_deck = #g.deck
   for s = 1, n do gain(g, s, g.options.start_coins) end           -- C1
   g.current = g.first
   g.phase = "discover"
@@ -532,13 +604,14 @@ end
 -- once. Only Settlers, Captains, Priests and Jacks of all
 -- Trades fulfil expeditions. A seat that can fulfil none stays so until
 -- its symbols change or an expedition is revealed: the tally keeps that
--- (st._none, "_": not part of the state; see tally and reveal).
+-- (st._none, "_": not part of the state; see tally and expedition_revealed).
 local NONE = {}
 local function fulfillable(g, seat)
-  local st, out, display = g.st[seat], NONE, g.expeditions
-  if st.symbol_persons < FEWEST_SYMBOLS or st._none then return NONE end
+  local st, out, display = g.st[seat], NONE, g._expeditions
+  if st._none then return NONE end
+  if st.symbol_persons < FEWEST_SYMBOLS then st._none = true; return NONE end
   for i = 1, #display do
-    local e = CARDS[display:get(i)]
+    local e = CARDS[display[i]]
     if can_fulfil(st, e) and not contains(out, e) then
       if out == NONE then out = {} end
       out[#out + 1] = e
@@ -550,8 +623,10 @@ end
 
 -- A new expedition on display: every seat may now fulfil it.
 local function expedition_revealed(g, card)
-  g.expeditions:push(card)
-  for s = 1, g.players do g.st[s]._none = nil end
+  push(g.expeditions, card)
+  local shown = g._expeditions
+  shown[#shown + 1] = card
+  for s = 1, g.players do g.st[s]._none = false end
 end
 
 -- Discard persons whose symbols match (specific ones first, from the top
@@ -559,11 +634,12 @@ end
 -- and its coins.
 local function fulfil(g, seat, e)
   local st, display = g.st[seat], g.display[seat]
-  local pos
-  for i = #g.expeditions, 1, -1 do
-    if CARDS[g.expeditions:get(i)] == e then pos = i end
+  local shown, pos = g._expeditions, nil
+  for i = #shown, 1, -1 do
+    if CARDS[shown[i]] == e then pos = i end
   end
-  local id = g.expeditions:remove(pos)
+  table.remove(shown, pos)
+  local id = remove(g.expeditions, pos)
   local short, jokers = {}, 0
   for _, sym in ipairs(R.data.symbols) do
     short[sym] = e.needs[sym] or 0
@@ -576,12 +652,12 @@ local function fulfil(g, seat, e)
     local use = (short[sym] or 0) > 0 or (sym == "any" and jokers > 0)
     if use then
       if sym == "any" then jokers = jokers - 1 else short[sym] = short[sym] - 1 end
-      g.discard:push(display:remove(k))
+      push(g.discard, remove(display, k))
       tally(st, person, -1)
       gone[#gone + 1] = person.name
     end
   end
-  g.done[seat]:push(id)
+  push(g.done[seat], id)
   st.influence = st.influence + e.influence
   local got = gain(g, seat, g.expedition_coins[e.name] or e.coins)
   if g.logging then
@@ -594,10 +670,13 @@ end
 -- expedition they can fulfil (C8). Returns the number of the option chosen
 -- among `options`, or nil when they fulfilled an expedition.
 local function decide(g, seat, name, options)
+  if g.st[seat]._none then return g:choose(seat, name, options) end    -- fulfils none (fulfillable)
   local can = fulfillable(g, seat)
   if #can == 0 then return g:choose(seat, name, options) end
-  local all = table.move(options, 1, #options, 1, {})
-  for i = 1, #can do all[#options + i] = can[i].fulfil end
+  local n = #options
+  local all = { nil, nil, nil, nil, nil, nil, nil, nil }   -- room for 8: filled without growing
+  for i = 1, n do all[i] = options[i] end
+  for i = 1, #can do all[n + i] = can[i].fulfil end
   local k = g:choose(seat, name, all)
   if k <= #options then return k end
   fulfil(g, seat, can[k - #options])
@@ -605,6 +684,7 @@ end
 
 -- The same, asked again after each fulfil until an option is chosen.
 local function ask(g, seat, name, options)
+  if g.st[seat]._none then return options[g:choose(seat, name, options)] end   -- fulfils none
   local k
   repeat k = decide(g, seat, name, options) until k
   return options[k]
@@ -626,7 +706,7 @@ local function tax_increase(g, seat, card)
       if g.logging then g:log("%s loses %s to the tax", g.names[s], plural(c // 2, "coin")) end
     end
   end
-  g.discard:push(card)
+  push(g.discard, card)
   local winners = R.rules.tax_winners(g, card, seat)
   for i = 1, #winners do
     local s = winners[i]
@@ -636,16 +716,17 @@ local function tax_increase(g, seat, card)
 end
 
 local function ship_in_harbour(g, ship)
-  for i = 1, #g.harbour do
-    if CARDS[g.harbour:get(i)].ship == ship then return true end
+  local h = g._harbour
+  for i = 1, #h do
+    if CARDS[h[i]].ship == ship then return true end
   end
   return false
 end
 
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
-  g.harbour:move_to(g.discard, #g.harbour)
-  g.discard:push(card)
+  harbour_discarded(g)
+  push(g.discard, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
 
@@ -671,29 +752,29 @@ local function ship_revealed(g, seat, card)
   if why then
     g:skip(seat, "repel", why)
   else
-    g.revealed:push(card)                          -- while the player decides
+    push(g.revealed, card)                         -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
-    g.revealed:pop()
+    pop(g.revealed)
     if choice == "repel" then
-      g.discard:push(card)
+      push(g.discard, card)
       if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
       return true
     end
   end
   if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
-  g.harbour:push(card)
+  to_harbour(g, card)
   return true
 end
 
 -- C4: reveal one card; returns false on a bust.
 local function reveal(g, seat)
-  local card = g.deck:pop()
-  if not card and shuffle_in_discard(g) then card = g.deck:pop() end
-  if not card then return true end                -- a fulfil took the last card
+  if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- a fulfil took the last card
+  local card = pop(g.deck)
+  g._in_deck = g._in_deck - 1
   local kind = CARDS[card].kind
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
   if kind == "person" then
-    g.harbour:push(card)
+    to_harbour(g, card)
   elseif kind == "expedition" then
     expedition_revealed(g, card)
   elseif kind == "tax" then
@@ -707,19 +788,19 @@ end
 -- Reveal as long as the player wants; returns false on a bust.
 local function discover(g, seat)
   g.phase = "discover"
-  local pending = g.revealed:pop()                -- table: a scenario at a repel
+  local pending = g.revealing and pop(g.revealed)  -- table: a scenario at a repel
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
-  elseif #g.harbour == 0 and g.options.must_reveal and not g.revealing then
-    if not can_draw(g) then return true end
+  elseif #g._harbour == 0 and g.options.must_reveal and not g.revealing then
+    if g._in_deck == 0 and not can_draw(g) then return true end   -- nothing to reveal
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
   end
   g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
-    if not can_draw(g) then
+    if g._in_deck == 0 and #g.discard == 0 then             -- nothing to draw (can_draw)
       options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
@@ -740,7 +821,7 @@ end
 local function admirals_and_jesters(g, seat)
   local st = g.st[seat]
   if st.admiral == 0 and st.jester == 0 then return end
-  local n = #g.harbour
+  local n = #g._harbour
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -760,16 +841,18 @@ end
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
 -- "take nothing". Also returns the number of ships in the harbour (one per
--- name, C4).
+-- name, C4). The list is made with room for 4 options (its nils), so that
+-- filling it seldom grows it: nearly all takes offer 2 to 4.
 local function take_options(g, seat, budget)
-  local options, n, ships, harbour = {}, 0, 0, g.harbour
+  local options, n, ships, harbour = { nil, nil, nil, nil }, 0, 0, g._harbour
+  budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
   for i = 1, #harbour do
-    local card = CARDS[harbour:get(i)]
+    local card = CARDS[harbour[i]]
     if card.kind == "ship" then                 -- one of a name (C4): never twice
       ships = ships + 1
       n = n + 1
       options[n] = card.take
-    elseif hire_cost(g, seat, card) <= budget and not contains(options, card.take) then
+    elseif card.cost <= budget and not contains(options, card.take) then   -- identical persons once
       n = n + 1
       options[n] = card.take
     end
@@ -786,13 +869,13 @@ end
 -- C6: take the first card in the harbour that `option` takes: loot a ship
 -- or hire a person. A player other than the active one pays them 1 coin first.
 local function take(g, seat, active, option)
-  if seat ~= active then g.purse[seat]:move_to(g.purse[active], 1) end
-  local pos = 1
-  while CARDS[g.harbour:get(pos)].take ~= option do pos = pos + 1 end
-  local id = g.harbour:remove(pos)
+  if seat ~= active then move_to(g.purse[seat], g.purse[active], 1) end
+  local pos, h = 1, g._harbour
+  while CARDS[h[pos]].take ~= option do pos = pos + 1 end
+  local id = from_harbour(g, pos)
   local card, st = CARDS[id], g.st[seat]
   if card.kind == "ship" then
-    g.discard:push(id)
+    push(g.discard, id)
     local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: +1 each
     if g.logging then
       g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid(g, seat, active))
@@ -800,7 +883,7 @@ local function take(g, seat, active, option)
   else
     local cost = hire_cost(g, seat, card)
     pay(g, seat, cost)
-    g.display[seat]:push(id)
+    push(g.display[seat], id)
     tally(st, card, 1)
     if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid(g, seat, active)) end
   end
@@ -814,7 +897,7 @@ end
 -- The active player takes cards while the allowance lasts (counted from
 -- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  if #g.harbour == 0 then
+  if #g._harbour == 0 then
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, ship_names = take_options(g, seat, #g.purse[seat])
@@ -831,16 +914,16 @@ local function active_takes(g, seat)
         take(g, seat, seat, options[k])
         left = left - 1
         g.takes_left = left
-        if left == 0 or #g.harbour == 0 then break end
+        if left == 0 or #g._harbour == 0 then break end
       end
       options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
     end
   end
   g.takes_left = 0
-  if g.fulfilling or g.options.fulfil_after_takes and #fulfillable(g, seat) > 0 then  -- C8: after the last take
+  if g.fulfilling or g.options.fulfil_after_takes and not g.st[seat]._none and #fulfillable(g, seat) > 0 then  -- C8: after the last take
     g.fulfilling = true                            -- asked again after each fulfil (a state's copy knows)
     ask(g, seat, "fulfil", DO_NOT_FULFIL)
-    g.fulfilling = nil
+    g.fulfilling = false
   end
 end
 
@@ -849,7 +932,7 @@ end
 local function other_takes(g, seat, active)
   g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
   while g.takes_left > 0 do
-    if #g.harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    if #g._harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = #g.purse[seat]
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options = take_options(g, seat, c - 1)
@@ -865,15 +948,19 @@ end
 
 local function loot_and_hire(g, seat)
   g.phase = "loot"
-  local order = g:turn_order(seat)
-  local from = g.loot_at                          -- table: a scenario at a seat's takes
-  for i = from or 1, #order do
-    if i ~= from then admirals_and_jesters(g, order[i]); g.takes_left = nil end
+  local from, n = g.loot_at, g.players            -- table: a scenario at a seat's takes
+  for i = from or 1, n do
+    local s = (seat + i - 2) % n + 1              -- the i-th in turn order (1: the active player)
+    if i ~= from then
+      local st = g.st[s]
+      if st.admiral > 0 or st.jester > 0 then admirals_and_jesters(g, s) end   -- C7
+      g.takes_left = false
+    end
     g.loot_at = i
-    if i == 1 then active_takes(g, seat) else other_takes(g, order[i], seat) end
+    if i == 1 then active_takes(g, seat) else other_takes(g, s, seat) end
   end
-  g.loot_at, g.takes_left = nil, nil
-  g.harbour:move_to(g.discard, #g.harbour)
+  g.loot_at, g.takes_left = false, false
+  harbour_discarded(g)
 end
 
 ---------------------------------------------------------------------------
@@ -884,7 +971,8 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or can_draw(g) or #g.harbour > 0 or #fulfillable(g, seat) > 0 then
+  if g.phase ~= "discover" or g._in_deck > 0 or can_draw(g) or #g._harbour > 0   -- a card to reveal or gain
+     or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
   end
@@ -903,7 +991,7 @@ function R.play(g)
       return
     end
     local looting = g.phase == "loot" or discover(g, seat)
-    g.revealing = nil
+    g.revealing = false
     if looting then
       loot_and_hire(g, seat)
     else                                           -- C7: after a bust, the Jesters
@@ -915,7 +1003,7 @@ function R.play(g)
       g.ending = true
       if g.logging then g:log("the end is triggered: the round is finished") end
     end
-    seat = g:next_seat(seat)
+    seat = seat % g.players + 1                    -- the next seat
     if g.ending and seat == g.first then
       g.phase = "over"
       if g.logging then g:log("the game ends") end
@@ -971,6 +1059,12 @@ function R.invariants(g)
     or each(g.expeditions, "the expedition display", { expedition = true })
     or each(g.box, "the box") or each(g.revealed, "the ship just revealed")
   if err then return err end
+  local shown = g.expeditions:cards()
+  if #shown ~= #g._expeditions then return "g._expeditions is not the expedition display" end
+  for i = 1, #shown do
+    if shown[i] ~= g._expeditions[i] then return "g._expeditions is not the expedition display" end
+  end
+  if g._in_deck ~= #g.deck then return ("g._in_deck is %d, the deck holds %d"):format(g._in_deck, #g.deck) end
   for s = 1, n do
     err = each(g.display[s], "display " .. s, { person = true })
       or each(g.done[s], "expeditions of " .. s, { expedition = true }) or each(g.purse[s], "coins of " .. s)
@@ -989,8 +1083,10 @@ function R.invariants(g)
   local total = 0
   for id = 1, #CARDS do if in_game(id, n) then total = total + 1 end end
   if count ~= total then return ("%d cards accounted for, not %d"):format(count, total) end
-  local ships = {}
-  for _, id in ipairs(g.harbour:cards()) do
+  local ships, cards = {}, g.harbour:cards()
+  if #cards ~= #g._harbour then return "g._harbour is not the harbour" end
+  for i, id in ipairs(cards) do
+    if g._harbour[i] ~= id then return "g._harbour is not the harbour" end
     local ship = CARDS[id].ship
     if ship and ships[ship] then return "two ships of one name in the harbour" end
     if ship then ships[ship] = true end
