@@ -3,7 +3,7 @@
 -- They replace the base set: ship 10 (14 cards), office 8 (2), warehouse 15
 -- (2), forklift 15 (2), crane 12 (2); no contract, no dock.
 
-local FORKLIFT = { "forklift draw", "no forklift draw" }
+local FORKLIFT, NO_FORKLIFT = { "forklift draw", "no forklift draw" }, { "no forklift draw" }
 
 return {
   variant = true,
@@ -45,7 +45,8 @@ return {
     function R.rules.draw_action(g, seat)
       draw_action(g, seat)
       for _ = 1, g.specials[seat].forklift do
-        if FORKLIFT[g:choose(seat, "forklift", FORKLIFT)] ~= "forklift draw" then return end
+        local options = R.rules.no_draw(g, seat) and NO_FORKLIFT or FORKLIFT   -- a hand limit (H5)
+        if options[g:choose(seat, "forklift", options)] ~= "forklift draw" then return end
         R.rules.draw_cards(g, seat, 1, " (forklift)")
       end
     end
@@ -72,10 +73,11 @@ return {
       end
       return said
     end
+    R.explain.forklift = function(g, seat, text)
+      return text == "forklift draw" and R.rules.no_draw(g, seat)
+        or "your forklift: 'forklift draw' or 'no forklift draw'"
+    end
     R.move_words[#R.move_words + 1] = "forklift"
     R.move_words[#R.move_words + 1] = "crane"
   end,
-  explain = {
-    forklift = function() return "your forklift: 'forklift draw' or 'no forklift draw'" end,
-  },
 }
