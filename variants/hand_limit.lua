@@ -24,6 +24,8 @@ return {
                     .. "is offered no draw (H5); 'discard': draw all, then discard down to the limit" },
   },
   apply = function(R, opts)
+    -- H5: `size` cards, + `per_warehouse` for each warehouse owned. The two
+    -- rules every draw asks (draw_card, no_draw) write this sum out.
     local size, per_warehouse = opts.size, opts.per_warehouse
     local function limit(g, seat)
       return size + per_warehouse * (g.specials[seat].warehouse or 0)
@@ -49,13 +51,13 @@ return {
       -- H5: a card that would exceed the limit is not drawn: it stays in the deck.
       local draw_card = R.rules.draw_card
       function R.rules.draw_card(g, seat)
-        if g.hands[seat]:count() >= limit(g, seat) then return false end
+        if g.hands[seat]:count() >= size + per_warehouse * (g.specials[seat].warehouse or 0) then return false end
         return draw_card(g, seat)
       end
       -- H5: drawing is not an available action with a full hand (the draw
       -- action, an office draw, a forklift draw: none is offered).
       function R.rules.no_draw(g, seat)
-        local n, lim = g.hands[seat]:count(), limit(g, seat)
+        local n, lim = g.hands[seat]:count(), size + per_warehouse * (g.specials[seat].warehouse or 0)
         if n >= lim then return ("your hand is full (%d cards, the limit is %d)"):format(n, lim) end
       end
     else
