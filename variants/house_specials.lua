@@ -29,10 +29,10 @@ return {
     -- H4: the house office draws nothing at the end of phase II ...
     function R.rules.end_of_phase_two() end
     -- ... it pays its owner 2 coins with every delivery, product or not.
-    local trade = R.rules.trade
+    local trade, office_bonus = R.rules.trade, opts.office_bonus
     function R.rules.trade(g, seat, p, slots)
       local shows, report = trade(g, seat, p, slots)
-      local bonus = opts.office_bonus * g.specials[seat].office
+      local bonus = office_bonus * g.specials[seat].office
       if bonus > 0 then
         g.coins:add(seat, bonus)
         if report then report[#report + 1] = ("%s earns %d (office)"):format(g.names[seat], bonus) end
