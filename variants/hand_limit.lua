@@ -24,12 +24,11 @@ return {
                     .. "is offered no draw (H5); 'discard': draw all, then discard down to the limit" },
   },
   apply = function(R, opts)
+    -- H5: `size` cards, + `per_warehouse` for each warehouse owned. The two
+    -- rules every draw asks (draw_card, no_draw) write this sum out.
+    local size, per_warehouse = opts.size, opts.per_warehouse
     local function limit(g, seat)
-      return opts.size + opts.per_warehouse * (g.specials[seat].warehouse or 0)
-    end
-
-    local function full(g, seat)
-      return g.hands[seat]:count() >= limit(g, seat)
+      return size + per_warehouse * (g.specials[seat].warehouse or 0)
     end
 
     -- Discard down to the limit, one card at a time (overflow=discard).
@@ -52,16 +51,15 @@ return {
       -- H5: a card that would exceed the limit is not drawn: it stays in the deck.
       local draw_card = R.rules.draw_card
       function R.rules.draw_card(g, seat)
-        if full(g, seat) then return false end
+        if g.hands[seat]:count() >= size + per_warehouse * (g.specials[seat].warehouse or 0) then return false end
         return draw_card(g, seat)
       end
-      -- H5: drawing is not an available action with a full hand.
-      R.constraints[#R.constraints + 1] = { decisions = { "phase2", "office", "forklift" },
-        check = function(g, seat, decision, text)
-          if DRAWS[decision] == text and full(g, seat) then
-            return ("your hand is full (%d cards, the limit is %d)"):format(g.hands[seat]:count(), limit(g, seat))
-          end
-        end }
+      -- H5: drawing is not an available action with a full hand (the draw
+      -- action, an office draw, a forklift draw: none is offered).
+      function R.rules.no_draw(g, seat)
+        local n, lim = g.hands[seat]:count(), size + per_warehouse * (g.specials[seat].warehouse or 0)
+        if n >= lim then return ("your hand is full (%d cards, the limit is %d)"):format(n, lim) end
+      end
     else
       local draw_cards = R.rules.draw_cards
       function R.rules.draw_cards(g, seat, n, why)

@@ -3,7 +3,7 @@
 -- They replace the base set: ship 10 (14 cards), office 8 (2), warehouse 15
 -- (2), forklift 15 (2), crane 12 (2); no contract, no dock.
 
-local FORKLIFT = { "forklift draw", "no forklift draw" }
+local FORKLIFT, NO_FORKLIFT = { "forklift draw", "no forklift draw" }, { "no forklift draw" }
 
 return {
   variant = true,
@@ -29,10 +29,10 @@ return {
     -- H4: the house office draws nothing at the end of phase II ...
     function R.rules.end_of_phase_two() end
     -- ... it pays its owner 2 coins with every delivery, product or not.
-    local trade = R.rules.trade
+    local trade, office_bonus = R.rules.trade, opts.office_bonus
     function R.rules.trade(g, seat, p, slots)
       local shows, report = trade(g, seat, p, slots)
-      local bonus = opts.office_bonus * g.specials[seat].office
+      local bonus = office_bonus * g.specials[seat].office
       if bonus > 0 then
         g.coins:add(seat, bonus)
         if report then report[#report + 1] = ("%s earns %d (office)"):format(g.names[seat], bonus) end
@@ -45,7 +45,8 @@ return {
     function R.rules.draw_action(g, seat)
       draw_action(g, seat)
       for _ = 1, g.specials[seat].forklift do
-        if FORKLIFT[g:choose(seat, "forklift", FORKLIFT)] ~= "forklift draw" then return end
+        local options = R.rules.no_draw(g, seat) and NO_FORKLIFT or FORKLIFT   -- a hand limit (H5)
+        if options[g:choose(seat, "forklift", options)] ~= "forklift draw" then return end
         R.rules.draw_cards(g, seat, 1, " (forklift)")
       end
     end
@@ -72,10 +73,11 @@ return {
       end
       return said
     end
+    R.explain.forklift = function(g, seat, text)
+      return text == "forklift draw" and R.rules.no_draw(g, seat)
+        or "your forklift: 'forklift draw' or 'no forklift draw'"
+    end
     R.move_words[#R.move_words + 1] = "forklift"
     R.move_words[#R.move_words + 1] = "crane"
   end,
-  explain = {
-    forklift = function() return "your forklift: 'forklift draw' or 'no forklift draw'" end,
-  },
 }

@@ -735,6 +735,12 @@ function R.rules.draw_cards(g, seat, n, why)
   return drawn
 end
 
+-- S9: every hand may draw. A variant that takes the draw away returns the
+-- reason here (hand_limit, H5): the draw is then not offered.
+function R.rules.no_draw(g, seat)
+  return nil
+end
+
 -- S9: phase II's draw action.
 function R.rules.draw_action(g, seat)
   R.rules.draw_cards(g, seat, D.cards_per_draw, "")
@@ -839,11 +845,12 @@ local function play_cards(g, seat)
   end
 end
 
-local PLAY_OR_DRAW, DRAW = { "play", "draw" }, { "draw" }
+local PLAY_OR_DRAW, DRAW, PLAY = { "play", "draw" }, { "draw" }, { "play" }
 
 local function phase_two(g, seat)
   g.phase = "phase2"
-  local options = g.hands[seat]:count() > 0 and PLAY_OR_DRAW or DRAW
+  local options = DRAW
+  if g.hands[seat]:count() > 0 then options = R.rules.no_draw(g, seat) and PLAY or PLAY_OR_DRAW end
   if options[g:choose(seat, "phase2", options)] == "play" then
     play_cards(g, seat)
   else
@@ -853,11 +860,12 @@ end
 
 -- S10: at the end of phase II, each office owned: an optional draw of 1,
 -- one at a time. Offices are alike, so a "no office draw" ends them.
-local OFFICE = { "office draw", "no office draw" }
+local OFFICE, NO_OFFICE = { "office draw", "no office draw" }, { "no office draw" }
 
 function R.rules.end_of_phase_two(g, seat)
   for _ = 1, g.specials[seat].office or 0 do
-    if OFFICE[g:choose(seat, "office", OFFICE)] ~= "office draw" then return end
+    local options = R.rules.no_draw(g, seat) and NO_OFFICE or OFFICE
+    if options[g:choose(seat, "office", options)] ~= "office draw" then return end
     R.rules.draw_cards(g, seat, 1, " (office)")
   end
 end
@@ -1168,9 +1176,10 @@ local function explain(stage)
     end
     if stage == "phase2" then
       if verb == "play" then return why_not_play(g, seat, rest) end
-      if text == "draw" then return nil end
+      if text == "draw" then return R.rules.no_draw(g, seat) end
     end
-    if stage == "office" and (text == "office draw" or text == "no office draw") then return nil end
+    if stage == "office" and text == "office draw" then return R.rules.no_draw(g, seat) end
+    if stage == "office" and text == "no office draw" then return nil end
     if (verb == "play" or verb == "draw") and stage ~= "phase2" then
       return NOW[stage] .. " (play and draw are phase II actions)"
     end
