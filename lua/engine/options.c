@@ -1101,11 +1101,10 @@ static int opt_allowed(lua_State *L) {
         return 1;
     }
     if (kept == 0) {
+        const char *seat = luaL_tolstring(L, 3, NULL);
+        const char *name = luaL_tolstring(L, 4, NULL);
         luaL_where(L, 2);
-        lua_pushfstring(L, "the constraints of the variants leave seat %s no option at decision '%s'",
-                        luaL_tolstring(L, 3, NULL), luaL_tolstring(L, 4, NULL));
-        lua_remove(L, -2);
-        lua_remove(L, -3);
+        lua_pushfstring(L, "the constraints of the variants leave seat %s no option at decision '%s'", seat, name);
         lua_concat(L, 2);
         return lua_error(L);
     }

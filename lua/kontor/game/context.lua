@@ -102,9 +102,18 @@ end
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
   local by = self._cons
-  if self == sim_ctx and not (by and by[name]) then
+  if self == sim_ctx then
+    local cons = by and by[name]
+    if not cons then
+      if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+      return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+    end
+    -- constraints look at it: checked and asked in one call, then the bot
+    local opts, map = allowed(self, cons, seat, name, options, sim_players)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
-    return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+    local k = sim_bot(seat, opts)
+    if map then k = map[k] end
+    return k
   end
   local game = GAMES[self] or game_of(self, "g:choose")
   local players = game.players
