@@ -627,15 +627,15 @@ static int wrong_const(lua_State *L, const struct kn_const *c, int seatidx, int 
  * g:choose, g:choose_all and g:chance (with players, seat must be one of
  * 1..players). Raises an error located at the rule script's line (level 2:
  * the caller of the engine function that called check). A constant list
- * (kontor.options) was checked when it was made: it is replaced on the
- * stack by its plain list, and only the seat and the name are checked. */
+ * (kontor.options) was checked when it was made: only the seat and the
+ * name are checked (a caller that reads the options takes its plain list,
+ * unwrap_const). */
 lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
                              const char *what) {
     check_who(L, seatidx, nameidx, players, what);
     if (lua_type(L, list) == LUA_TUSERDATA) {              /* a constant: checked when made */
-        lua_Integer n = unwrap_const(L, list, CONST_OPTIONS);
-        if (n > 0) return n;
         struct kn_const *c = to_const(L, list);
+        if (c && c->kind == CONST_OPTIONS) return c->n;
         if (c) return wrong_const(L, c, seatidx, nameidx, what);
     }
 #define name lua_tostring(L, nameidx)
@@ -708,10 +708,9 @@ static int opt_seats(lua_State *L) {
 static int opt_check(lua_State *L) {
     const char *what = luaL_optstring(L, 5, "g:choose");
     lua_Integer players = luaL_optinteger(L, 4, 0);
-    int constant = lua_type(L, 1) == LUA_TUSERDATA;
     lua_pushinteger(L, kn_options_check(L, 1, 2, 3, players, what));
-    if (!constant) return 1;
-    lua_pushvalue(L, 1);                                   /* the constant's plain list */
+    if (lua_type(L, 1) != LUA_TUSERDATA) return 1;
+    lua_getiuservalue(L, 1, 1);                            /* a constant's plain list */
     return 2;
 }
 
@@ -1031,8 +1030,10 @@ static int opt_allowed(lua_State *L) {
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 7);
     lua_pushvalue(L, 5);                                   /* 8: the options as given */
-    if (!lua_isnil(L, 6))
+    if (!lua_isnil(L, 6)) {
         kn_options_check(L, 5, 3, 4, luaL_checkinteger(L, 6), luaL_optstring(L, 7, "g:choose"));
+        unwrap_const(L, 5, CONST_OPTIONS);
+    }
     luaL_checktype(L, 5, LUA_TTABLE);
     int constant = !lua_rawequal(L, 5, 8);
     if (constant && lua_getmetatable(L, 8)) {              /* 8: what the script reads */
