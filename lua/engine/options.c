@@ -397,6 +397,7 @@ struct kn_const {
     int kind;
     lua_Integer n;               /* entries: options, a family's entries, words */
     lua_Integer count;           /* the options it stands for (a family: the product) */
+    int tables;                  /* some entry is a table (a list option, a family's list) */
     struct kn_family shape;      /* a family's, as kn_family_check gives it */
 };
 
@@ -450,6 +451,7 @@ static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int pl
     c->kind = kind;
     c->n = n;
     c->count = n;
+    c->tables = 0;
     lua_pushvalue(L, plain);
     lua_setiuservalue(L, -2, 1);
     lua_createtable(L, 0, 5);                       /* its own metatable */
@@ -497,7 +499,7 @@ static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *s
 /* The engine's copy and the script's view of the plain list at 1, whose
  * entries `bad` accepted: strings and whole numbers as they are, each
  * table copied (a words constant in the view). */
-static void copy_entries(lua_State *L, lua_Integer n) {
+static int copy_entries(lua_State *L, lua_Integer n) {
     lua_createtable(L, (int)n, 0);                   /* 2: the engine's copy */
     lua_createtable(L, (int)n, 0);                   /* 3: the script's view */
     int tables = 0;
@@ -518,6 +520,34 @@ static void copy_entries(lua_State *L, lua_Integer n) {
         lua_pop(L, 1);
         lua_pushvalue(L, 2);
     }
+    return tables;
+}
+
+/* Pushes the plain list of the constant list of options at idx for a
+ * decision the engine keeps and hands on (the driver, text parser and
+ * R.constraints' explanations read it): its own copy, or, when it has
+ * list options, a new list with those lists copied, so that no script
+ * ever holds a table of the constant's. */
+static void push_plain(lua_State *L, int idx) {
+    struct kn_const *c = to_const(L, idx);
+    idx = lua_absindex(L, idx);
+    lua_getiuservalue(L, idx, 1);
+    if (c == NULL || !c->tables) return;
+    int plain = lua_gettop(L);
+    lua_createtable(L, (int)c->n, 0);
+    for (lua_Integer i = 1; i <= c->n; i++) {
+        if (lua_rawgeti(L, plain, i) == LUA_TTABLE) {
+            lua_Integer m = (lua_Integer)lua_rawlen(L, -1);
+            lua_createtable(L, (int)m, 0);
+            for (lua_Integer j = 1; j <= m; j++) {
+                lua_rawgeti(L, -2, j);
+                lua_rawseti(L, -2, j);
+            }
+            lua_replace(L, -2);
+        }
+        lua_rawseti(L, -2, i);
+    }
+    lua_replace(L, plain);
 }
 
 /* kontor.options(list): the constant list of options `list` stands for,
@@ -538,8 +568,8 @@ static int opt_constant(lua_State *L) {
         lua_pop(L, 1);
         if (why) return const_fail(L, "kontor.options: option %I %s", i, why);
     }
-    copy_entries(L, n);
-    push_const(L, CONST_OPTIONS, n, 2, 3);
+    int tables = copy_entries(L, n);
+    push_const(L, CONST_OPTIONS, n, 2, 3)->tables = tables;
     return 1;
 }
 
@@ -568,8 +598,9 @@ static int opt_constant_family(lua_State *L) {
     if (count > KN_MAX_OPTIONS)
         return const_fail(L, "kontor.family: the family stands for more than %d options (split it into steps)",
                           KN_MAX_OPTIONS);
-    copy_entries(L, n);
+    int tables = copy_entries(L, n);
     struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3);
+    c->tables = tables;
     c->count = count;
     c->shape = shape;
     return 1;
@@ -710,7 +741,7 @@ static int opt_check(lua_State *L) {
     lua_Integer players = luaL_optinteger(L, 4, 0);
     lua_pushinteger(L, kn_options_check(L, 1, 2, 3, players, what));
     if (lua_type(L, 1) != LUA_TUSERDATA) return 1;
-    lua_getiuservalue(L, 1, 1);                            /* a constant's plain list */
+    push_plain(L, 1);                                      /* a constant's plain list */
     return 2;
 }
 
@@ -1032,7 +1063,10 @@ static int opt_allowed(lua_State *L) {
     lua_pushvalue(L, 5);                                   /* 8: the options as given */
     if (!lua_isnil(L, 6)) {
         kn_options_check(L, 5, 3, 4, luaL_checkinteger(L, 6), luaL_optstring(L, 7, "g:choose"));
-        unwrap_const(L, 5, CONST_OPTIONS);
+        if (lua_type(L, 5) == LUA_TUSERDATA) {
+            push_plain(L, 5);
+            lua_replace(L, 5);
+        }
     }
     luaL_checktype(L, 5, LUA_TTABLE);
     int constant = !lua_rawequal(L, 5, 8);

@@ -122,6 +122,29 @@ return R]])
     assert.are.same({ "a", "b 1,2" }, g:options())
   end)
 
+  it("never hand a table of theirs to the engine's decision, which constraints are told about", function()
+    local file = write(tmp("kept.lua"), [[
+local R = { name = "kept", players = { min = 2, max = 2 } }
+local L = kontor.options{ "a", { "b", 1 } }
+function R.setup(g) g.L = L end
+function R.play(g) g:choose(1, "x", L); g:choose(1, "y", L) end
+function R.scores(g) return { 0, 0 } end
+return R]])
+    local plain = kontor.core.options.plain
+    for _, cons in ipairs({ false, true }) do
+      local R = kontor.load_rules(file)
+      if cons then R.constraints = { function() end } end
+      local g = kontor.new_game { rules = R, seed = 1 }
+      local own = plain(g.ctx.L)                  -- the constant's own copy
+      assert.are.same({ "a", { "b", 1 } }, g.opts)
+      assert.are.equal("a", own[1])
+      assert.are_not.equal(own[2], g.opts[2])     -- the decision's is another table
+      assert.are.same(own[2], g.opts[2])
+      assert.is_true(g:apply("b 1"))
+      assert.are.same({ "a", "b 1" }, g:options())
+    end
+  end)
+
   it("are checked when made, at the script's line", function()
     local cases = {
       { "kontor.options('a')", "kontor.options: the options must be a plain list, not string" },
