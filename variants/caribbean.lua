@@ -229,8 +229,8 @@ local function cards_in_game(players)
 end
 
 -- The options that are the same in every game.
-local REVEAL_OR_STOP, STOP = { "reveal", "stop" }, { "stop" }
-local REPEL_OR_NOT, DO_NOT_FULFIL = { "repel", "do not repel" }, { "do not fulfil" }
+local REVEAL_OR_STOP, STOP = kontor.options{ "reveal", "stop" }, kontor.options{ "stop" }
+local REPEL_OR_NOT, DO_NOT_FULFIL = kontor.options{ "repel", "do not repel" }, kontor.options{ "do not fulfil" }
 
 local function contains(list, x)
   for i = 1, #list do if list[i] == x then return true end end

@@ -101,7 +101,7 @@ function R.prepare()
   EXTRA.none = "no " .. EXTRA.words
   for k = 1, D.supply.ship do EXTRA.ship[k] = { EXTRA.words, "ship", k } end
   for p, name in ipairs(D.products) do
-    PLAYS[p] = { first = { "play", name, "on slots", SLOTS } }
+    PLAYS[p] = { first = kontor.family{ "play", name, "on slots", SLOTS } }
     for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
   end
   NP, BIT, KEPT, CUBES, HELD = #D.products, {}, {}, {}, {}
@@ -682,8 +682,8 @@ end
 -- S5: the phase I actions open to a player, by whether a ship can be
 -- exchanged and whether a card can be bought; pass is always open.
 local PHASE1 = {
-  [true] = { [true] = { "exchange", "buy", "pass" }, [false] = { "exchange", "pass" } },
-  [false] = { [true] = { "buy", "pass" }, [false] = { "pass" } },
+  [true] = { [true] = kontor.options{ "exchange", "buy", "pass" }, [false] = kontor.options{ "exchange", "pass" } },
+  [false] = { [true] = kontor.options{ "buy", "pass" }, [false] = kontor.options{ "pass" } },
 }
 
 -- S5: exactly one of exchange, buy, pass; then the docks.
@@ -845,7 +845,8 @@ local function play_cards(g, seat)
   end
 end
 
-local PLAY_OR_DRAW, DRAW, PLAY = { "play", "draw" }, { "draw" }, { "play" }
+local PLAY_OR_DRAW = kontor.options{ "play", "draw" }
+local DRAW, PLAY = kontor.options{ "draw" }, kontor.options{ "play" }
 
 local function phase_two(g, seat)
   g.phase = "phase2"
@@ -860,7 +861,8 @@ end
 
 -- S10: at the end of phase II, each office owned: an optional draw of 1,
 -- one at a time. Offices are alike, so a "no office draw" ends them.
-local OFFICE, NO_OFFICE = { "office draw", "no office draw" }, { "no office draw" }
+local OFFICE = kontor.options{ "office draw", "no office draw" }
+local NO_OFFICE = kontor.options{ "no office draw" }
 
 function R.rules.end_of_phase_two(g, seat)
   for _ = 1, g.specials[seat].office or 0 do

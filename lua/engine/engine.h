@@ -19,14 +19,16 @@ void kn_open_options(lua_State *L);
 void kn_open_playout(lua_State *L);
 
 /* The boundary check of g:choose: n, or raises at the rule script's line
- * (players > 0: the seat must be 1..players). */
+ * (players > 0: the seat must be 1..players). A constant list
+ * (kontor.options) is taken as checked when it was made. */
 lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
                              const char *what);
 
 /* A family of options (g:choose_from). Its check returns the number of
  * options, or raises at the rule script's line, and gives its shape: n
  * entries, size[i] the choices of entry i if it is a list, 0 if it is a
- * word or a number. */
+ * word or a number. A constant family (kontor.family) is taken as checked
+ * when it was made, and replaced on the stack by its plain list. */
 struct kn_family {
     int n;
     lua_Integer size[64 + 1];

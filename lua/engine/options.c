@@ -25,7 +25,11 @@
  *   pick(family, k) -> values               the entries option k of a family takes from its lists
  *   family_draw(family, random) -> values   the entries of option random(n) (the bench's stand-in)
  *   seats(list, players, what) -> n         the seats of g:choose_all and g:choose_orders, checked
- *   allowed(g, cons, seat, name, options) -> [kept, indices]   the options R.constraints allow
+ *   allowed(g, cons, seat, name, options [, players [, what]]) -> list [, indices]
+ *                                            the options R.constraints allow (checked first, with players)
+ *   constant(list) -> constant              kontor.options: a list of options no script can change, checked once
+ *   constant_family(family) -> constant     kontor.family: a family alike
+ *   plain(v) -> table                       a constant's plain list (the engine's copy), v otherwise
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
@@ -375,6 +379,233 @@ static const char *bad_option(lua_State *L, int idx) {
     return ok ? NULL : "has an entry that is not a string or a whole number";
 }
 
+/* ---- constant option lists (kontor.options, kontor.family) ------------- */
+
+/* A constant is a full userdata that no rule script can change: its
+ * entries live in a plain table kept as its user value (the engine's
+ * copy, which the engine reads as it reads a plain list), and the script
+ * reads them through the userdata's own metatable, hidden (__metatable
+ * false): __index is a table (a read costs what a table's does, no call),
+ * __len gives the count, __newindex raises. A table option of a list, and
+ * a list of choices of a family, read back as a constant of their own
+ * (CONST_WORDS), so nothing the script reads leads to a table it could
+ * change. A list or a family is checked once, when it is made, as g:choose
+ * and g:choose_from check; they then take it without reading it again. */
+enum { CONST_OPTIONS = 1, CONST_FAMILY, CONST_WORDS };
+
+struct kn_const {
+    int kind;
+    lua_Integer n;               /* entries: options, a family's entries, words */
+    lua_Integer count;           /* the options it stands for (a family: the product) */
+    int tables;                  /* some entry is a table (a list option, a family's list) */
+    struct kn_family shape;      /* a family's, as kn_family_check gives it */
+};
+
+static const char CONST_TAG = 0;
+
+/* The constant at idx, or NULL. */
+static struct kn_const *to_const(lua_State *L, int idx) {
+    char *p = (char *)lua_touserdata(L, idx);
+    if (p != NULL && lua_rawlen(L, idx) >= KN_UD_HEAD + sizeof(struct kn_const)) {
+        const void *got;
+        memcpy(&got, p, sizeof got);
+        if (got == (const void *)&CONST_TAG) return (struct kn_const *)(p + KN_UD_HEAD);
+    }
+    return NULL;
+}
+
+/* If the value at idx is a constant of `kind`, replaces it on the stack by
+ * its plain table (the engine's copy) and returns its count of options; 0
+ * otherwise. (The constant may go with the slot: read it before.) */
+static lua_Integer unwrap_const(lua_State *L, int idx, int kind) {
+    struct kn_const *c = to_const(L, idx);
+    if (c == NULL || c->kind != kind) return 0;
+    lua_Integer count = c->count;
+    idx = lua_absindex(L, idx);
+    lua_getiuservalue(L, idx, 1);
+    lua_replace(L, idx);
+    return count;
+}
+
+static int const_len(lua_State *L) {
+    struct kn_const *c = to_const(L, 1);
+    lua_pushinteger(L, c ? c->n : 0);
+    return 1;
+}
+
+static int const_newindex(lua_State *L) {
+    return luaL_error(L, "a constant list (kontor.options, kontor.family) cannot be changed");
+}
+
+static const char *const_name(int kind) {
+    return kind == CONST_OPTIONS ? "kontor.options" : kind == CONST_FAMILY ? "kontor.family" : "kontor.words";
+}
+
+/* Pushes a constant of `kind` with n entries over the plain table at
+ * `plain` (the engine's copy, made by the caller) and `view` (what its
+ * reads give: the same table, or one whose tables are constants). */
+static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int plain, int view) {
+    plain = lua_absindex(L, plain);
+    view = lua_absindex(L, view);
+    struct kn_const *c = (struct kn_const *)kn_newudata(L, sizeof *c, 1, &CONST_TAG);
+    c->kind = kind;
+    c->n = n;
+    c->count = n;
+    c->tables = 0;
+    lua_pushvalue(L, plain);
+    lua_setiuservalue(L, -2, 1);
+    lua_createtable(L, 0, 5);                       /* its own metatable */
+    lua_pushvalue(L, view);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, const_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, const_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushstring(L, const_name(kind));
+    lua_setfield(L, -2, "__name");
+    lua_setmetatable(L, -2);
+    return c;
+}
+
+/* Raises at the line of the script that called the constructor. */
+static int const_fail(lua_State *L, const char *fmt, ...) {
+    va_list ap;
+    luaL_where(L, 1);
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+/* Copies the plain list at idx (strings and whole numbers, checked) into
+ * a new table and pushes the words constant over it, then the copy. */
+static void push_words(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
+    lua_createtable(L, (int)n, 0);
+    for (lua_Integer j = 1; j <= n; j++) {
+        lua_rawgeti(L, idx, j);
+        lua_rawseti(L, -2, j);
+    }
+    push_const(L, CONST_WORDS, n, -1, -1);
+    lua_insert(L, -2);
+}
+
+static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *size);
+
+/* The engine's copy and the script's view of the plain list at 1, whose
+ * entries `bad` accepted: strings and whole numbers as they are, each
+ * table copied (a words constant in the view). */
+static int copy_entries(lua_State *L, lua_Integer n) {
+    lua_createtable(L, (int)n, 0);                   /* 2: the engine's copy */
+    lua_createtable(L, (int)n, 0);                   /* 3: the script's view */
+    int tables = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, 1, i) == LUA_TTABLE) {
+            push_words(L, -1);                       /* entry, constant, copy */
+            lua_rawseti(L, 2, i);
+            lua_rawseti(L, 3, i);
+            lua_pop(L, 1);
+            tables = 1;
+        } else {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 2, i);
+            lua_rawseti(L, 3, i);
+        }
+    }
+    if (!tables) {                                  /* one table serves both */
+        lua_pop(L, 1);
+        lua_pushvalue(L, 2);
+    }
+    return tables;
+}
+
+/* Pushes the plain list of the constant list of options at idx for a
+ * decision the engine keeps and hands on (the driver, text parser and
+ * R.constraints' explanations read it): its own copy, or, when it has
+ * list options, a new list with those lists copied, so that no script
+ * ever holds a table of the constant's. */
+static void push_plain(lua_State *L, int idx) {
+    struct kn_const *c = to_const(L, idx);
+    idx = lua_absindex(L, idx);
+    lua_getiuservalue(L, idx, 1);
+    if (c == NULL || !c->tables) return;
+    int plain = lua_gettop(L);
+    lua_createtable(L, (int)c->n, 0);
+    for (lua_Integer i = 1; i <= c->n; i++) {
+        if (lua_rawgeti(L, plain, i) == LUA_TTABLE) {
+            lua_Integer m = (lua_Integer)lua_rawlen(L, -1);
+            lua_createtable(L, (int)m, 0);
+            for (lua_Integer j = 1; j <= m; j++) {
+                lua_rawgeti(L, -2, j);
+                lua_rawseti(L, -2, j);
+            }
+            lua_replace(L, -2);
+        }
+        lua_rawseti(L, -2, i);
+    }
+    lua_replace(L, plain);
+}
+
+/* kontor.options(list): the constant list of options `list` stands for,
+ * checked now as g:choose checks a list. */
+static int opt_constant(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
+        return const_fail(L, "kontor.options: the options must be a plain list, not %s",
+                          lua_type(L, 1) == LUA_TTABLE ? "a table with a metatable" : luaL_typename(L, 1));
+    lua_settop(L, 1);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    if (n == 0) return const_fail(L, "kontor.options: no options");
+    if (n > KN_MAX_OPTIONS)
+        return const_fail(L, "kontor.options: %I options; a decision may have at most %d (split it into steps)",
+                          n, KN_MAX_OPTIONS);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 1, i);
+        const char *why = bad_option(L, -1);
+        lua_pop(L, 1);
+        if (why) return const_fail(L, "kontor.options: option %I %s", i, why);
+    }
+    int tables = copy_entries(L, n);
+    push_const(L, CONST_OPTIONS, n, 2, 3)->tables = tables;
+    return 1;
+}
+
+/* kontor.family(family): the constant family, checked now as
+ * g:choose_from checks one. */
+static int opt_constant_family(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
+        return const_fail(L, "kontor.family: the family must be a plain list, not %s",
+                          lua_type(L, 1) == LUA_TTABLE ? "a table with a metatable" : luaL_typename(L, 1));
+    lua_settop(L, 1);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1), count = 1;
+    if (n == 0) return const_fail(L, "kontor.family: the family is an empty list");
+    if (n > KN_MAX_WORDS) return const_fail(L, "kontor.family: the family has more than 64 entries");
+    struct kn_family shape;
+    shape.n = (int)n;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_Integer size;
+        int t = lua_rawgeti(L, 1, i);
+        const char *why = bad_family_entry(L, 2, t, &size);
+        lua_settop(L, 1);
+        if (why) return const_fail(L, "kontor.family: entry %I of the family %s", i, why);
+        shape.size[i] = size;
+        if (size > 0) count *= size;
+        if (count > KN_MAX_OPTIONS) count = KN_MAX_OPTIONS + 1;
+    }
+    if (count > KN_MAX_OPTIONS)
+        return const_fail(L, "kontor.family: the family stands for more than %d options (split it into steps)",
+                          KN_MAX_OPTIONS);
+    int tables = copy_entries(L, n);
+    struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3);
+    c->tables = tables;
+    c->count = count;
+    c->shape = shape;
+    return 1;
+}
+
 /* Raises a message located at the rule script's line: level 2, the caller
  * of the engine function (g:choose, ...) that called check. */
 static int fail(lua_State *L, const char *fmt, ...) {
@@ -387,14 +618,10 @@ static int fail(lua_State *L, const char *fmt, ...) {
     return lua_error(L);
 }
 
-/* check(list, seat, name [, players [, what]]) -> n: the boundary check of
- * g:choose, g:choose_all and g:chance (with players, seat must be one of
- * 1..players). Raises an error located at the rule script's line (level 2:
- * the caller of the engine function that called check). */
-lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
-                             const char *what) {
+/* The decision's name and seat, checked as kn_options_check checks them. */
+static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what) {
     if (lua_type(L, nameidx) != LUA_TSTRING)
-        return fail(L, "%s: the decision's name must be a string, not %s", what,
+        fail(L, "%s: the decision's name must be a string, not %s", what,
                           luaL_typename(L, nameidx));
     /* the name's text only for a message (a string: no conversion) */
 #define name lua_tostring(L, nameidx)
@@ -403,12 +630,46 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
         lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
         if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players) {
             if (lua_type(L, seatidx) == LUA_TNUMBER)
-                return fail(L, "%s: decision '%s' is for seat %s, not a seat 1..%I", what, name,
+                fail(L, "%s: decision '%s' is for seat %s, not a seat 1..%I", what, name,
                                   lua_tostring(L, seatidx), players);
-            return fail(L, "%s: decision '%s' is for a %s, not a seat 1..%I", what, name,
+            fail(L, "%s: decision '%s' is for a %s, not a seat 1..%I", what, name,
                               luaL_typename(L, seatidx), players);
         }
     }
+#undef name
+}
+
+/* The message of a constant of the wrong kind: given to g:choose, a
+ * family; to g:choose_from, a list of options. */
+static int wrong_const(lua_State *L, const struct kn_const *c, int seatidx, int nameidx, const char *what) {
+    const char *seat = lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx);
+    const char *name = lua_tostring(L, nameidx);
+    if (c->kind == CONST_FAMILY)
+        return fail(L, "%s: the options of decision '%s' of seat %s are a family (kontor.family): "
+                       "g:choose_from takes it", what, name, seat);
+    if (c->kind == CONST_OPTIONS)
+        return fail(L, "%s: the family of decision '%s' of seat %s is a list of options (kontor.options): "
+                       "g:choose takes it", what, name, seat);
+    return fail(L, "%s: the options of decision '%s' of seat %s are one option's words, not a list of options",
+                what, name, seat);
+}
+
+/* check(list, seat, name [, players [, what]]) -> n: the boundary check of
+ * g:choose, g:choose_all and g:chance (with players, seat must be one of
+ * 1..players). Raises an error located at the rule script's line (level 2:
+ * the caller of the engine function that called check). A constant list
+ * (kontor.options) was checked when it was made: only the seat and the
+ * name are checked (a caller that reads the options takes its plain list,
+ * unwrap_const). */
+lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
+                             const char *what) {
+    check_who(L, seatidx, nameidx, players, what);
+    if (lua_type(L, list) == LUA_TUSERDATA) {              /* a constant: checked when made */
+        struct kn_const *c = to_const(L, list);
+        if (c && c->kind == CONST_OPTIONS) return c->n;
+        if (c) return wrong_const(L, c, seatidx, nameidx, what);
+    }
+#define name lua_tostring(L, nameidx)
 #define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
     if (lua_type(L, list) != LUA_TTABLE)
         return fail(L, "%s: the options of decision '%s' of seat %s must be a list, not %s",
@@ -479,7 +740,9 @@ static int opt_check(lua_State *L) {
     const char *what = luaL_optstring(L, 5, "g:choose");
     lua_Integer players = luaL_optinteger(L, 4, 0);
     lua_pushinteger(L, kn_options_check(L, 1, 2, 3, players, what));
-    return 1;
+    if (lua_type(L, 1) != LUA_TUSERDATA) return 1;
+    push_plain(L, 1);                                      /* a constant's plain list */
+    return 2;
 }
 
 /* ---- a family of options (g:choose_from) -------------------------------- */
@@ -523,6 +786,16 @@ static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *s
 lua_Integer kn_family_check(lua_State *L, int family, int seatidx, int nameidx, lua_Integer players,
                             const char *what, struct kn_family *shape) {
     family = lua_absindex(L, family);
+    if (lua_type(L, family) == LUA_TUSERDATA) {            /* a constant: checked when made */
+        struct kn_const *c = to_const(L, family);
+        if (c) {
+            check_who(L, seatidx, nameidx, players, what);
+            if (c->kind != CONST_FAMILY) return wrong_const(L, c, seatidx, nameidx, what);
+            memcpy(shape->size, c->shape.size, sizeof shape->size[0] * (size_t)(c->shape.n + 1));
+            shape->n = c->shape.n;
+            return unwrap_const(L, family, CONST_FAMILY);
+        }
+    }
     if (lua_type(L, family) != LUA_TTABLE || lua_getmetatable(L, family)) {
         /* the seat and name first, then the list, as kn_options_check */
         return kn_options_check(L, family, seatidx, nameidx, players, what);
@@ -639,6 +912,7 @@ static int opt_expand(lua_State *L) {
  * lists (the family checked again: any plain value may come here). */
 static int opt_pick(lua_State *L) {
     struct kn_family shape;
+    unwrap_const(L, 1, CONST_FAMILY);
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer k = luaL_checkinteger(L, 2);
     lua_settop(L, 2);
@@ -739,11 +1013,13 @@ static int opt_draw(lua_State *L) {
 
 static int opt_text(lua_State *L) {
     luaL_checkany(L, 1);
+    unwrap_const(L, 1, CONST_WORDS);                        /* an option read from a constant list */
     kn_option_push_text(L, 1);
     return 1;
 }
 
 static int opt_texts(lua_State *L) {
+    unwrap_const(L, 1, CONST_OPTIONS);
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
     lua_createtable(L, (int)n, 0);
@@ -770,26 +1046,46 @@ static int opt_extends(lua_State *L) {
     return 1;
 }
 
-/* allowed(g, constraints, seat, name, options) -> [kept, indices]: the
- * options (checked) that every constraint allows, each constraint called
- * as f(g, seat, name, text, option) and refusing with anything but nil;
- * nothing when all are allowed, else the allowed options in order and
- * their indices in `options` (lua/kontor/game.lua, allowed). */
+/* allowed(g, constraints, seat, name, options [, players [, what]]) ->
+ * list [, indices]: the options that every constraint allows, each
+ * constraint called as f(g, seat, name, text, option) and refusing with
+ * anything but nil. With `players`, the options are checked first as
+ * check(options, seat, name, players, what) checks them (a constant list
+ * is taken as it is); without, they were checked by the caller. Returns
+ * the options (a constant's plain list) when all are allowed, else the
+ * allowed options in order and their indices in `options`; raises, at the
+ * rule script's line (the caller of the g: method that called allowed),
+ * when none is allowed. A constraint is given an option as the script
+ * reads it: a table option of a constant list as its constant words. */
 static int opt_allowed(lua_State *L) {
     luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 7);
+    lua_pushvalue(L, 5);                                   /* 8: the options as given */
+    if (!lua_isnil(L, 6)) {
+        kn_options_check(L, 5, 3, 4, luaL_checkinteger(L, 6), luaL_optstring(L, 7, "g:choose"));
+        if (lua_type(L, 5) == LUA_TUSERDATA) {
+            push_plain(L, 5);
+            lua_replace(L, 5);
+        }
+    }
     luaL_checktype(L, 5, LUA_TTABLE);
-    lua_settop(L, 5);
+    int constant = !lua_rawequal(L, 5, 8);
+    if (constant && lua_getmetatable(L, 8)) {              /* 8: what the script reads */
+        lua_getfield(L, -1, "__index");
+        lua_replace(L, 8);
+        lua_pop(L, 1);
+    }
     lua_Integer n = (lua_Integer)lua_rawlen(L, 5), ncons = (lua_Integer)lua_rawlen(L, 2), kept = 0;
-    lua_pushnil(L);                                        /* 6: the options kept */
-    lua_pushnil(L);                                        /* 7: their indices */
+    lua_pushnil(L);                                        /* 9: the options kept */
+    lua_pushnil(L);                                        /* 10: their indices */
     for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, 5, i) != LUA_TSTRING) {         /* 8: the option */
+        int t = lua_rawgeti(L, 5, i);                      /* 11: the option */
+        if (t != LUA_TSTRING) {
             /* checked at the boundary, but a constraint asked before may
-             * have changed the list: said at the rule script's line (level
-             * 3: allowed, its caller, then the g: method's caller) */
-            const char *why = bad_option(L, 8);
+             * have changed the list: said at the rule script's line */
+            const char *why = bad_option(L, 11);
             if (why) {
-                luaL_where(L, 3);
+                luaL_where(L, 2);
                 lua_pushfstring(L, "a constraint changed the options of decision '%s' of seat %s while "
                                    "they were asked: option %I %s", luaL_tolstring(L, 4, NULL),
                                 luaL_tolstring(L, 3, NULL), i, why);
@@ -799,20 +1095,22 @@ static int opt_allowed(lua_State *L) {
                 return lua_error(L);
             }
         }
-        kn_option_push_text(L, 8);                         /* 9: its text */
+        kn_option_push_text(L, 11);                        /* 12: its text */
+        if (t == LUA_TSTRING || !constant) lua_pushvalue(L, 11);
+        else lua_rawgeti(L, 8, i);                         /* 13: the option the script reads */
         int ok = 1;
         for (lua_Integer j = 1; j <= ncons && ok; j++) {
             lua_rawgeti(L, 2, j);
             lua_pushvalue(L, 1);
             lua_pushvalue(L, 3);
             lua_pushvalue(L, 4);
-            lua_pushvalue(L, 9);
-            lua_pushvalue(L, 8);
+            lua_pushvalue(L, 12);
+            lua_pushvalue(L, 13);
             lua_call(L, 5, 1);
             ok = lua_isnil(L, -1);
             lua_pop(L, 1);
         }
-        if (!ok && lua_isnil(L, 6)) {                      /* the first refused: keep those before */
+        if (!ok && lua_isnil(L, 9)) {                      /* the first refused: keep those before */
             lua_createtable(L, (int)(n - 1), 0);
             lua_createtable(L, (int)(n - 1), 0);
             for (lua_Integer m = 1; m < i; m++) {
@@ -822,18 +1120,39 @@ static int opt_allowed(lua_State *L) {
                 lua_rawseti(L, -2, m);
             }
             kept = i - 1;
-            lua_replace(L, 7);
-            lua_replace(L, 6);
-        } else if (ok && !lua_isnil(L, 6)) {
+            lua_replace(L, 10);
+            lua_replace(L, 9);
+        } else if (ok && !lua_isnil(L, 9)) {
             kept++;
-            lua_pushvalue(L, 8);
-            lua_rawseti(L, 6, kept);
+            lua_pushvalue(L, 11);
+            lua_rawseti(L, 9, kept);
             lua_pushinteger(L, i);
-            lua_rawseti(L, 7, kept);
+            lua_rawseti(L, 10, kept);
         }
-        lua_settop(L, 7);
+        lua_settop(L, 10);
     }
-    return lua_isnil(L, 6) ? 0 : 2;
+    if (lua_isnil(L, 9)) {
+        lua_settop(L, 5);
+        return 1;
+    }
+    if (kept == 0) {
+        const char *seat = luaL_tolstring(L, 3, NULL);
+        const char *name = luaL_tolstring(L, 4, NULL);
+        luaL_where(L, 2);
+        lua_pushfstring(L, "the constraints of the variants leave seat %s no option at decision '%s'", seat, name);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    return 2;
+}
+
+/* The engine's plain list of a constant list of options or family (the
+ * constant as it is otherwise). */
+static int opt_plain(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    if (to_const(L, 1) != NULL) lua_getiuservalue(L, 1, 1);
+    return 1;
 }
 
 static const luaL_Reg opt_funcs[] = {
@@ -848,6 +1167,9 @@ static const luaL_Reg opt_funcs[] = {
     {"pick", opt_pick},
     {"family_draw", opt_family_draw},
     {"allowed", opt_allowed},
+    {"plain", opt_plain},
+    {"constant", opt_constant},
+    {"constant_family", opt_constant_family},
     {NULL, NULL}
 };
 

@@ -236,6 +236,8 @@ function M.env(api)
   end
   env.kontor = copy(api, API_NAMES)   -- each script its own table
   env.kontor.pile = registering_pile(api.pile)   -- seat registry: secret piles registered
+  -- constant option lists and families, checked once (docs/api.md, "Constant options")
+  env.kontor.options, env.kontor.family = core.options.constant, core.options.constant_family
   env._G = env
   return env
 end

@@ -167,7 +167,9 @@ local M = {}
 
 function M.player(name, api)
   api = api or LUA_API
-  local env = setmetatable({ kontor = { pile = api.pile, counter = api.counter } }, { __index = _G })
+  local same = function(t) return t end                 -- constant lists: the stand-in checks nothing
+  local env = setmetatable({ kontor = { pile = api.pile, counter = api.counter, options = same, family = same } },
+                           { __index = _G })
   local R = assert(loadfile(here .. "../../variants/" .. name .. ".lua", "t", env))()
   return function(random, players, rng)
     rng = rng or { below = function(_, n) return random(n) - 1 end }

@@ -43,20 +43,16 @@ local sim_ctx, sim_bot, sim_players = nil, nil, nil
 
 local Ctx = {}
 
--- The options R.constraints allow at one decision: `cons` are the
+-- The options R.constraints allow at one decision (lua/engine/options.c):
+-- allowed(ctx, cons, seat, name, options [, players [, what]]), `cons` the
 -- constraints that look at it (see compile_constraints), each a function
 -- (g, seat, decision, text, option) -> a reason, or nil when the option is
--- allowed. Returns nil when every option is allowed, else the allowed
--- options and their indices in `options`.
-local copt_allowed = copt.allowed   -- the loop, in C (lua/engine/options.c)
-local function allowed(ctx, cons, seat, name, options)
-  local kept, map = copt_allowed(ctx, cons, seat, name, options)
-  if kept and kept[1] == nil then
-    error(format("the constraints of the variants leave seat %s no option at decision '%s'",
-      tostring(seat), tostring(name)), 3)
-  end
-  return kept, map
-end
+-- allowed. With `players` it checks the options first, as check_options
+-- does (a constant list as it was made). Returns the options (a constant's
+-- plain list) when every one is allowed, else the allowed options and their
+-- indices in `options`; raises at the script's line (it is called from the
+-- g: method itself) when it leaves none.
+local allowed = copt.allowed
 
 -- The error of an order entry's g:choose for another seat.
 local function other_seat(entering, seat)
@@ -64,13 +60,13 @@ local function other_seat(entering, seat)
     entering, tostring(seat))
 end
 
--- While a simulation's bot plays inside the game (Game:play_random),
--- game._bot answers decisions without leaving the coroutine. With a
--- `family` (g:choose_from, `options` its options made), returns the
--- entries the chosen option takes from the family's lists.
-local function choose_allowed(self, cons, seat, name, options, family)
-  local kept, map = allowed(self, cons, seat, name, options)
-  if kept then options = kept end
+-- A decision that constraints look at, its options `options` (plain,
+-- checked) and `map` (nil, or the indices of the allowed options in the
+-- list the script gave). While a simulation's bot plays inside the game
+-- (Game:play_random), game._bot answers without leaving the coroutine.
+-- With a `family` (g:choose_from, `options` its options made), returns
+-- the entries the chosen option takes from the family's lists.
+local function choose_allowed(self, seat, name, options, map, family)
   local bot, k = self == sim_ctx and sim_bot or GAMES[self]._bot
   if bot then
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
@@ -106,17 +102,26 @@ end
 -- words and whole numbers), `name` a string and `seat` a seat.
 function Ctx:choose(seat, name, options)
   local by = self._cons
-  if self == sim_ctx and not (by and by[name]) then
+  if self == sim_ctx then
+    local cons = by and by[name]
+    if not cons then
+      if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
+      return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+    end
+    -- constraints look at it: checked and asked in one call, then the bot
+    local opts, map = allowed(self, cons, seat, name, options, sim_players)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
-    return sim_bot(seat, options, name, sim_players)   -- checks as check_options
+    local k = sim_bot(seat, opts)
+    if map then k = map[k] end
+    return k
   end
   local game = GAMES[self] or game_of(self, "g:choose")
   local players = game.players
   if by then
     local cons = by[name]
     if cons then
-      check_options(options, seat, name, players)
-      return choose_allowed(self, cons, seat, name, options)
+      local opts, map = allowed(self, cons, seat, name, options, players)   -- checks, then asks
+      return choose_allowed(self, seat, name, opts, map)
     end
   end
   local bot = game._bot
@@ -125,8 +130,8 @@ function Ctx:choose(seat, name, options)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return bot(seat, options, name, players)   -- checks as check_options
   end
-  check_options(options, seat, name, players)
-  return yield(PLAYER, seat, name, options)
+  local _, plain = check_options(options, seat, name, players)   -- plain: a constant's own list
+  return yield(PLAYER, seat, name, plain or options)
 end
 
 -- g:choose_from(seat, name, family): g:choose of the options a family
@@ -146,7 +151,8 @@ function Ctx:choose_from(seat, name, family)
   if by then
     local cons = by[name]
     if cons then
-      return choose_allowed(self, cons, seat, name, expand(family, seat, name, players), family)
+      local opts, map = allowed(self, cons, seat, name, expand(family, seat, name, players))
+      return choose_allowed(self, seat, name, opts, map, family)
     end
   end
   local bot = game._bot
@@ -173,8 +179,8 @@ function Ctx:choose_all(seats, name, by_seat)
   for i = 1, nseats do
     local s = rawget(seats, i)
     local o = rawget(by_seat, s)
-    check_options(o, s, name, game.players, "g:choose_all")
-    lists[s] = o
+    local _, plain = check_options(o, s, name, game.players, "g:choose_all")
+    lists[s] = plain or o
   end
   seats = { table.unpack(seats, 1, nseats) }
   by_seat = lists
@@ -184,7 +190,7 @@ function Ctx:choose_all(seats, name, by_seat)
     local filtered = {}
     for _, s in ipairs(seats) do
       local kept, map = allowed(self, cons, s, name, by_seat[s])
-      filtered[s] = kept or by_seat[s]
+      filtered[s] = kept
       if map then maps = maps or {}; maps[s] = map end
     end
     by_seat = filtered
@@ -268,8 +274,8 @@ end
 function Ctx:chance(name, options, weights)
   if self._entering then not_in_entry(self, "g:chance") end
   if self._manual_chance then
-    check_options(options, 0, name, nil, "g:chance")
-    return yield(CHANCE, 0, name, options)
+    local _, plain = check_options(options, 0, name, nil, "g:chance")
+    return yield(CHANCE, 0, name, plain or options)
   end
   local k = draw(self.rng, options, name, weights)   -- checks the options and the weights
   if not self._quiet then self._log:add(format("chance %s: %s", name, option_text(options[k]))) end
