@@ -339,9 +339,10 @@ local function add_tile(card, id)
 end
 
 -- A build order's working copy of a card (O15): `d` made equal to `c`,
--- in d's own tables. d is an older card of the same seat (see new_order),
--- and a card never loses a tile or a ship (no rule takes one), so d has no
--- tile or ship that c lacks.
+-- in d's own tables but for the storage, which only loading changes: d
+-- shares c's until the order loads a ship (own_store). d is an older card
+-- of the same seat (see new_order), and a card never loses a tile or a
+-- ship (no rule takes one), so d has no tile or ship that c lacks.
 local function copy_card(d, c)
   local tiles, own, crew = c.tiles, c.own, c.crew
   local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
@@ -352,8 +353,7 @@ local function copy_card(d, c)
   end
   local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
   d_pool.seaman, d_pool.land, d_pool.facility = pool.seaman, pool.land, pool.facility
-  local store, d_store = c.store, d.store
-  for i = 1, #GOODS do local good = GOODS[i]; d_store[good] = store[good] end
+  d.store = c.store
   local ships, d_ships = c.ships, d.ships
   for k = 1, #ships do
     local ship, mine = ships[k], d_ships[k]
@@ -957,10 +957,11 @@ end
 -- its reveal.
 local function new_order(g, s)
   local desks = g._desks
-  if not desks then desks = { orders = {} }; g._desks = desks end
+  if not desks then desks = { orders = {}, stores = {} }; g._desks = desks end
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then o = { steps = {} }; desks.orders[s] = o end
+  if desk.store ~= g.card[s].store then desks.stores[s] = desk.store end   -- see own_store
   local steps = o.steps
   for i = #steps, 1, -1 do steps[i] = nil end
   o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
@@ -1155,10 +1156,22 @@ local function load_options(key)
   return remember("load", key, opts, what)
 end
 
+-- The order's card gets storage of its own before it loads a good (its
+-- desk shares the seat's card's until then, copy_card): the seat's second
+-- storage table, kept for the game in g._desks.stores (new_order).
+local function own_store(g, seat, card)
+  local store = g.card[seat].store
+  if card.store ~= store then return end
+  local mine = g._desks.stores[seat]
+  for i = 1, #GOODS do local good = GOODS[i]; mine[good] = store[good] end
+  card.store = mine
+end
+
 -- O14: goods from storage onto ship k, one at a time, until it is full or
 -- the seat is done.
 local function loading(g, seat, o, k)
   local card = o.card
+  own_store(g, seat, card)
   local store, cargo, size = card.store, card.ships[k].cargo, card.ships[k].size
   local key = goods_in_store(card)                   -- a bit each (GOOD_BIT)
   while #cargo < size do
