@@ -299,7 +299,7 @@ local function effects_of(card)
 end
 
 -- A card's effects, kept in card._fx until its workers change (a "_"
--- field: not state).
+-- field: not state; false when they must be summed again).
 local function effects(card)
   local fx = card._fx
   if not fx then fx = effects_of(card); card._fx = fx end
@@ -319,7 +319,7 @@ end
 -- card.room, those with a slot free. card.open: the free slots (O11).
 local function new_card()
   local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = {},
-                 store = {}, ships = {} }
+                 store = {}, ships = {}, _fx = false }
   for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
@@ -400,7 +400,7 @@ end
 -- steps keep the bit sets after.
 local function note_workers(card)
   card.manned, card.room = worker_bits(card)
-  card._fx = nil
+  card._fx = false
   card.open = empty_slots(card)
   return card
 end
@@ -1071,7 +1071,7 @@ end
 local function release(card, x)
   local t = TILE[x]
   if t then
-    if t.effects[1] then card._fx = nil end        -- the effects change
+    if t.effects[1] then card._fx = false end      -- the effects change
     local crew = card.crew
     local w = crew[x] - 1
     if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
@@ -1102,7 +1102,7 @@ end
 local function assign(card, x)
   local t = TILE[x]
   if t then
-    if t.effects[1] then card._fx = nil end        -- the effects change
+    if t.effects[1] then card._fx = false end      -- the effects change
     local crew = card.crew
     local w = (crew[x] or 0) + 1
     crew[x] = w
@@ -1168,21 +1168,23 @@ local function own_store(g, seat, card)
 end
 
 -- O14: goods from storage onto ship k, one at a time, until it is full or
--- the seat is done.
-local function loading(g, seat, o, k)
+-- the seat is done; `key` the goods in storage (a bit each, GOOD_BIT),
+-- returned as the loading leaves them.
+local function loading(g, seat, o, k, key)
   local card = o.card
-  own_store(g, seat, card)
-  local store, cargo, size = card.store, card.ships[k].cargo, card.ships[k].size
-  local key = goods_in_store(card)                   -- a bit each (GOOD_BIT)
+  local cargo, size = card.ships[k].cargo, card.ships[k].size
   while #cargo < size do
-    if key == 0 then unasked(o, DONE); return end
+    if key == 0 then unasked(o, DONE); return key end
     local opts, what = load_options(key)
     local good = what[take(g, seat, o, "load", opts)]
-    if not good then return end
+    if not good then return key end
+    own_store(g, seat, card)
+    local store = card.store
     store[good] = store[good] - 1
     cargo[#cargo + 1] = good
     if store[good] == 0 then key = key & ~GOOD_BIT[good] end
   end
+  return key
 end
 
 -- O3, O14: the ports a loaded ship may sail to, from the clockwise
@@ -1209,9 +1211,10 @@ end
 -- O14: each ship with a seaman in turn: its cargo, then, if it has any,
 -- its port.
 local function shipments(g, seat, o)
+  local key                                          -- the goods in storage, at the first ship
   for k = 1, #o.card.ships do
     if o.card.ships[k].crew > 0 then
-      loading(g, seat, o, k)
+      key = loading(g, seat, o, k, key or goods_in_store(o.card))
       if #o.card.ships[k].cargo > 0 then sailing(g, seat, o, k) end
     end
   end
