@@ -147,7 +147,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line, and MENUS[step][key] the
--- build order's (acquire, release, assign, load) by what they offer.
+-- build order's (acquire, release, assign, load, sail) by what they offer.
 -- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
 -- in a card's bit sets (see new_card).
 local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_BITS
@@ -244,7 +244,8 @@ function R.prepare()
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
   BIDS, PICKS = {}, {}
-  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 } }, {}
+  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 },
+                    sail = { size = 0 } }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
   for k = 1, 8 do                                     -- after the tiles' bits
     SHIP_BIT[k] = 1 << (#TILES_24 + k)
@@ -1189,16 +1190,23 @@ end
 
 -- O3, O14: the ports a loaded ship may sail to, from the clockwise
 -- neighbour round the ring (O32), those whose shipping cost the seat can pay.
+-- The list is made once for each home port, ring and set of ports within
+-- reach (a bit each, from the clockwise neighbour).
 local function sail_options(g, s, o)
-  local opts, what = {}, {}
-  local n, home = #g.ring, g.home[s]
+  local n, home, reach = #g.ring, g.home[s], 0
   for i = 1, n - 1 do
     local to = (home + i - 1) % n + 1
-    if R.rules.shipping_cost(g, s, o.card, to) <= o.gold then
-      opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to
-    end
+    if R.rules.shipping_cost(g, s, o.card, to) <= o.gold then reach = reach | (1 << (i - 1)) end
   end
-  return opts, what
+  local key = (reach * 16 + home) * 16 + g.players       -- 8 ports at most (O2)
+  local made = MENUS.sail[key]
+  if made then return made[1], made[2] end
+  local opts, what = {}, {}
+  for i = 1, n - 1 do
+    local to = (home + i - 1) % n + 1
+    if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+  end
+  return remember("sail", key, opts, what)
 end
 
 local function sailing(g, seat, o, k)
