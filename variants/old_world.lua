@@ -961,10 +961,9 @@ local function new_order(g, s)
   if not desks then desks = { orders = {}, stores = {} }; g._desks = desks end
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
-  if not o then o = { steps = {} }; desks.orders[s] = o end
+  if not o then o = { steps = {}, n = 0 }; desks.orders[s] = o end
   if desk.store ~= g.card[s].store then desks.stores[s] = desk.store end   -- see own_store
-  local steps = o.steps
-  for i = #steps, 1, -1 do steps[i] = nil end
+  o.n = 0                                    -- o.steps[1..n]: this order's steps
   o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
   return o
 end
@@ -973,15 +972,15 @@ end
 -- option is taken without asking, O32), its text kept for the reveal's log.
 local function take(g, seat, o, name, opts)
   local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-  local steps = o.steps
-  steps[#steps + 1] = opts[k]
+  local n = o.n + 1
+  o.steps[n], o.n = opts[k], n
   return k
 end
 
 -- A step with one option, taken without asking (O32): its text only.
 local function unasked(o, text)
-  local steps = o.steps
-  steps[#steps + 1] = text
+  local n = o.n + 1
+  o.steps[n], o.n = text, n
 end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
@@ -1263,7 +1262,7 @@ function R.rules.reveal(g, orders)
       if desks then desks[s] = card end
     end
     g.gold:set(s, o.gold)
-    if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
+    if g.logging and o.n > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ", 1, o.n)) end
   end
 end
 
@@ -2174,7 +2173,7 @@ function R.view(g, seat)
       p.order_finished = d.finished or false
       local o = seat == s and d.order           -- O34: a seat sees its own order only
       if o then
-        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps) } }
+        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
       end
     end
     v.players[s] = p
