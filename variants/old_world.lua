@@ -147,7 +147,7 @@ local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEX
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line, and MENUS[step][key] the
--- build order's (acquire, release, assign, load) by what they offer.
+-- build order's (acquire, release, assign, load, sail) by what they offer.
 -- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
 -- in a card's bit sets (see new_card).
 local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_BITS
@@ -244,7 +244,8 @@ function R.prepare()
   for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
   for n = 0, 200 do BID[n] = "bid " .. n end
   BIDS, PICKS = {}, {}
-  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 } }, {}
+  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 },
+                    sail = { size = 0 } }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
   for k = 1, 8 do                                     -- after the tiles' bits
     SHIP_BIT[k] = 1 << (#TILES_24 + k)
@@ -299,7 +300,7 @@ local function effects_of(card)
 end
 
 -- A card's effects, kept in card._fx until its workers change (a "_"
--- field: not state).
+-- field: not state; false when they must be summed again).
 local function effects(card)
   local fx = card._fx
   if not fx then fx = effects_of(card); card._fx = fx end
@@ -319,7 +320,7 @@ end
 -- card.room, those with a slot free. card.open: the free slots (O11).
 local function new_card()
   local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = {},
-                 store = {}, ships = {} }
+                 store = {}, ships = {}, _fx = false }
   for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
   for _, good in ipairs(GOODS) do card.store[good] = 0 end
   return card
@@ -339,9 +340,10 @@ local function add_tile(card, id)
 end
 
 -- A build order's working copy of a card (O15): `d` made equal to `c`,
--- in d's own tables. d is an older card of the same seat (see new_order),
--- and a card never loses a tile or a ship (no rule takes one), so d has no
--- tile or ship that c lacks.
+-- in d's own tables but for the storage, which only loading changes: d
+-- shares c's until the order loads a ship (own_store). d is an older card
+-- of the same seat (see new_order), and a card never loses a tile or a
+-- ship (no rule takes one), so d has no tile or ship that c lacks.
 local function copy_card(d, c)
   local tiles, own, crew = c.tiles, c.own, c.crew
   local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
@@ -352,8 +354,7 @@ local function copy_card(d, c)
   end
   local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
   d_pool.seaman, d_pool.land, d_pool.facility = pool.seaman, pool.land, pool.facility
-  local store, d_store = c.store, d.store
-  for i = 1, #GOODS do local good = GOODS[i]; d_store[good] = store[good] end
+  d.store = c.store
   local ships, d_ships = c.ships, d.ships
   for k = 1, #ships do
     local ship, mine = ships[k], d_ships[k]
@@ -400,7 +401,7 @@ end
 -- steps keep the bit sets after.
 local function note_workers(card)
   card.manned, card.room = worker_bits(card)
-  card._fx = nil
+  card._fx = false
   card.open = empty_slots(card)
   return card
 end
@@ -957,12 +958,12 @@ end
 -- its reveal.
 local function new_order(g, s)
   local desks = g._desks
-  if not desks then desks = { orders = {} }; g._desks = desks end
+  if not desks then desks = { orders = {}, stores = {} }; g._desks = desks end
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
-  if not o then o = { steps = {} }; desks.orders[s] = o end
-  local steps = o.steps
-  for i = #steps, 1, -1 do steps[i] = nil end
+  if not o then o = { steps = {}, n = 0 }; desks.orders[s] = o end
+  if desk.store ~= g.card[s].store then desks.stores[s] = desk.store end   -- see own_store
+  o.n = 0                                    -- o.steps[1..n]: this order's steps
   o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
   return o
 end
@@ -971,15 +972,15 @@ end
 -- option is taken without asking, O32), its text kept for the reveal's log.
 local function take(g, seat, o, name, opts)
   local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-  local steps = o.steps
-  steps[#steps + 1] = opts[k]
+  local n = o.n + 1
+  o.steps[n], o.n = opts[k], n
   return k
 end
 
 -- A step with one option, taken without asking (O32): its text only.
 local function unasked(o, text)
-  local steps = o.steps
-  steps[#steps + 1] = text
+  local n = o.n + 1
+  o.steps[n], o.n = text, n
 end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
@@ -1070,7 +1071,7 @@ end
 local function release(card, x)
   local t = TILE[x]
   if t then
-    if t.effects[1] then card._fx = nil end        -- the effects change
+    if t.effects[1] then card._fx = false end      -- the effects change
     local crew = card.crew
     local w = crew[x] - 1
     if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
@@ -1101,7 +1102,7 @@ end
 local function assign(card, x)
   local t = TILE[x]
   if t then
-    if t.effects[1] then card._fx = nil end        -- the effects change
+    if t.effects[1] then card._fx = false end      -- the effects change
     local crew = card.crew
     local w = (crew[x] or 0) + 1
     crew[x] = w
@@ -1155,35 +1156,56 @@ local function load_options(key)
   return remember("load", key, opts, what)
 end
 
+-- The order's card gets storage of its own before it loads a good (its
+-- desk shares the seat's card's until then, copy_card): the seat's second
+-- storage table, kept for the game in g._desks.stores (new_order).
+local function own_store(g, seat, card)
+  local store = g.card[seat].store
+  if card.store ~= store then return end
+  local mine = g._desks.stores[seat]
+  for i = 1, #GOODS do local good = GOODS[i]; mine[good] = store[good] end
+  card.store = mine
+end
+
 -- O14: goods from storage onto ship k, one at a time, until it is full or
--- the seat is done.
-local function loading(g, seat, o, k)
+-- the seat is done; `key` the goods in storage (a bit each, GOOD_BIT),
+-- returned as the loading leaves them.
+local function loading(g, seat, o, k, key)
   local card = o.card
-  local store, cargo, size = card.store, card.ships[k].cargo, card.ships[k].size
-  local key = goods_in_store(card)                   -- a bit each (GOOD_BIT)
+  local cargo, size = card.ships[k].cargo, card.ships[k].size
   while #cargo < size do
-    if key == 0 then unasked(o, DONE); return end
+    if key == 0 then unasked(o, DONE); return key end
     local opts, what = load_options(key)
     local good = what[take(g, seat, o, "load", opts)]
-    if not good then return end
+    if not good then return key end
+    own_store(g, seat, card)
+    local store = card.store
     store[good] = store[good] - 1
     cargo[#cargo + 1] = good
     if store[good] == 0 then key = key & ~GOOD_BIT[good] end
   end
+  return key
 end
 
 -- O3, O14: the ports a loaded ship may sail to, from the clockwise
 -- neighbour round the ring (O32), those whose shipping cost the seat can pay.
+-- The list is made once for each home port, ring and set of ports within
+-- reach (a bit each, from the clockwise neighbour).
 local function sail_options(g, s, o)
-  local opts, what = {}, {}
-  local n, home = #g.ring, g.home[s]
+  local n, home, reach = #g.ring, g.home[s], 0
   for i = 1, n - 1 do
     local to = (home + i - 1) % n + 1
-    if R.rules.shipping_cost(g, s, o.card, to) <= o.gold then
-      opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to
-    end
+    if R.rules.shipping_cost(g, s, o.card, to) <= o.gold then reach = reach | (1 << (i - 1)) end
   end
-  return opts, what
+  local key = (reach * 16 + home) * 16 + g.players       -- 8 ports at most (O2)
+  local made = MENUS.sail[key]
+  if made then return made[1], made[2] end
+  local opts, what = {}, {}
+  for i = 1, n - 1 do
+    local to = (home + i - 1) % n + 1
+    if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+  end
+  return remember("sail", key, opts, what)
 end
 
 local function sailing(g, seat, o, k)
@@ -1196,9 +1218,10 @@ end
 -- O14: each ship with a seaman in turn: its cargo, then, if it has any,
 -- its port.
 local function shipments(g, seat, o)
+  local key                                          -- the goods in storage, at the first ship
   for k = 1, #o.card.ships do
     if o.card.ships[k].crew > 0 then
-      loading(g, seat, o, k)
+      key = loading(g, seat, o, k, key or goods_in_store(o.card))
       if #o.card.ships[k].cargo > 0 then sailing(g, seat, o, k) end
     end
   end
@@ -1239,7 +1262,7 @@ function R.rules.reveal(g, orders)
       if desks then desks[s] = card end
     end
     g.gold:set(s, o.gold)
-    if g.logging and #o.steps > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ")) end
+    if g.logging and o.n > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ", 1, o.n)) end
   end
 end
 
@@ -2150,7 +2173,7 @@ function R.view(g, seat)
       p.order_finished = d.finished or false
       local o = seat == s and d.order           -- O34: a seat sees its own order only
       if o then
-        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps) } }
+        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
       end
     end
     v.players[s] = p
