@@ -56,8 +56,7 @@ local M = {}
 -- Fields of the context that are the engine's, not the rule set's state.
 local ENGINE = { players = true, names = true, options = true, rng = true, turn = true,
                  active = true, logging = true, _log = true, _quiet = true, _orders = true,
-                 _text = true, _manual_chance = true, _cons = true, _bot = true,
-                 _kept_drafts = true }
+                 _text = true, _manual_chance = true, _cons = true, _bot = true }
 
 -- A deep copy of v: tables (metatables kept), piles, counters and RNGs are
 -- new; shared references stay shared. memo maps originals to copies.

@@ -244,20 +244,15 @@ function Ctx:choose_orders(seats, name, enter)
     -- the reveal of an order entered step by step does.
     -- g:choose checks that an entry chooses only for its own seat
     -- (entering_ctx, entering_seat).
-    -- The drafts are kept for the game (ctx._kept_drafts, emptied here;
-    -- fork.lua leaves them out of a copy): an entry's draft lives until
-    -- the reveal, and the simulation enters orders every turn.
-    local orders, rng, drafts = {}, sandbox.current_rng, self._kept_drafts
-    if not drafts then drafts = {}; self._kept_drafts = drafts end
+    local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
     for i = 1, nseats do
       local s = seats[i]
       local outer_ctx, outer_seat = entering_ctx, entering_seat
       self._entering, entering_ctx, entering_seat = s, self, s
-      local draft = drafts[s]
-      if draft then for k in next, draft do draft[k] = nil end
-      else draft = {}; drafts[s] = draft end
+      local draft = {}
+      drafts[s] = draft
       local order = enter(self, s, draft)
       self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
       orders[s] = order
