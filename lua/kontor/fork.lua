@@ -26,13 +26,21 @@ local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 local Ctx = gamemod.Ctx
 local format = string.format
+local unpack = table.unpack
 -- The secret piles each game's rule script made, by the game's RNG
 -- (lua/kontor/sandbox.lua registers them when they are made).
 local SECRET = require("kontor.sandbox").secret_piles
 local LOADED = require("kontor.sandbox").loaded_piles
-local function registry_of(game)
+local WEAK_KEYS = { __mode = "k" }
+-- (`room`: how many piles it will hold, when the caller knows: made at
+-- that size. `sized` is below.)
+local sized
+local function registry_of(game, room)
   local reg = SECRET[game.rng]
-  if not reg then reg = setmetatable({}, { __mode = "k" }); SECRET[game.rng] = reg end
+  if not reg then
+    reg = setmetatable(room and sized(0, room)() or {}, WEAK_KEYS)
+    SECRET[game.rng] = reg
+  end
   return reg
 end
 local raw_step = gamemod.raw_step
@@ -111,7 +119,7 @@ local PLANS = setmetatable({}, { __mode = "k" })
 -- stored), compiled once per size. Filling a table made at its size
 -- costs no rehash, where one grown from {} is rehashed at every power of 2.
 local SIZED = {}
-local function sized(na, nh)
+function sized(na, nh)
   local key = na * 65536 + nh
   local f = SIZED[key]
   if f then return f end
@@ -193,7 +201,8 @@ end
 local function copy_planned(root)
   local plan = plan_of(root)
   local objs, kinds, order, ents = plan.objs, plan.kinds, plan.order, plan.ents
-  local made = {}
+  -- made at its size (each entry is replaced below)
+  local made = plan.n <= 4096 and { unpack(objs, 1, plan.n) } or {}
   for i = 1, plan.n do
     local kind = kinds[i]
     if kind == TABLE then made[i] = ents[i].new()
@@ -712,7 +721,7 @@ function M.copy(base)
     local secret = plan.secret
     if #secret > 0 then
       -- the copies of the saved state's secret piles are the new game's own
-      local reg = registry_of(game)
+      local reg = registry_of(game, #secret)
       for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
     end
   else
@@ -844,10 +853,12 @@ function M.sample(base, rng)
   if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
     -- more: then everything is looked for again
-    piles = {}
-    local known, index = {}, plan.index
-    for i, p in ipairs(base.unseen) do
-      local c = made[index[p]]
+    local unseen, index = base.unseen, plan.index
+    local nu = #unseen
+    local known
+    piles, known = sized(nu, 0)(), sized(0, nu)()
+    for i = 1, nu do
+      local c = made[index[unseen[i]]]
       piles[i], known[c] = c, true
     end
     local reg, more = SECRET[game.rng], false

@@ -434,7 +434,10 @@ end
 local function deep_copy(v)
   if type(v) ~= "table" then return v end
   local t = {}
-  for k, x in pairs(v) do t[k] = deep_copy(x) end
+  for k, x in next, v do
+    if type(x) == "table" then x = deep_copy(x) end
+    t[k] = x
+  end
   return t
 end
 
