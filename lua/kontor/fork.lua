@@ -135,9 +135,182 @@ function sized(na, nh)
   return f
 end
 
+-- A plan is also compiled: a function that makes every object of the copy
+-- with the plan's values, each table by one constructor of its entries (in
+-- a fixed order: those it refers to first), which is what a copy costs
+-- least as. The source depends only on the state's shape (which tables,
+-- which keys, which entries refer to which objects), not on its values
+-- (read from a list, plan.vals), so the states saved at each turn of a game
+-- share one compiled function while their shape stays. A state too large
+-- is copied by the lists alone (copy_planned).
+local COMPILED, n_compiled = {}, 0
+local GEN_ENV = {}
+local function compile_plan(plan)
+  local n, kinds, ents = plan.n, plan.kinds, plan.ents
+  if n > 2000 then return end
+  local vals, nv, mts = {}, 0, {}
+  -- where each value is read from: table vi[j], key vk[j] (for a state
+  -- of the same shape); a key read from the list makes the shape not
+  -- reusable (a float key)
+  local vi, vk, reusable = {}, {}, true
+  local function val(x, i, k) nv = nv + 1; vals[nv], vi[nv], vk[nv] = x, i, k; return "V[" .. nv .. "]" end
+  local function key(k)
+    local tk = type(k)
+    if tk == "string" then return format("[%q]", k) end
+    if tk == "boolean" then return k and "[true]" or "[false]" end
+    if math.type(k) == "integer" then return format("[%d]", k) end
+    reusable = false
+    return "[" .. val(k) .. "]"
+  end
+  local out = { "local pc, cc, setmt, unpack = ...\nreturn function(V, O, MT)\nlocal m = { unpack(O, 1, ",
+                n, ") }\n" }
+  local function emit(x) out[#out + 1] = x end
+  for i = 1, n do
+    local kind = kinds[i]
+    if kind == PILE then emit(format("m[%d] = pc(O[%d])\n", i, i))
+    elseif kind == COUNTER then emit(format("m[%d] = cc(O[%d])\n", i, i))
+    elseif kind == RNG then emit(format("m[%d] = O[%d]:clone()\n", i, i)) end
+  end
+  -- the tables, each after those it refers to (but around a cycle)
+  local post, seen = {}, {}
+  local function visit(i)
+    seen[i] = true
+    local e = ents[i]
+    for j = 1, #e.rv do
+      local r = e.rv[j]
+      if kinds[r] == TABLE and not seen[r] then visit(r) end
+    end
+    for j = 1, #e.xk do
+      local r = e.xk[j]
+      if kinds[r] == TABLE and not seen[r] then visit(r) end
+      r = e.xv[j]
+      if e.xf[j] and kinds[r] == TABLE and not seen[r] then visit(r) end
+    end
+    post[#post + 1] = i
+  end
+  visit(1)
+  if #post ~= #plan.order then return end
+  local made, later = {}, {}
+  for t = 1, #post do
+    local i = post[t]
+    local e = ents[i]
+    local arr, na, hash = {}, 0, {}
+    local function put(k, expr)
+      if math.type(k) == "integer" and k >= 1 then arr[k] = expr else hash[#hash + 1] = key(k) .. " = " .. expr end
+    end
+    for j = 1, #e.pk do put(e.pk[j], val(e.pv[j], i, e.pk[j])) end
+    for j = 1, #e.rk do
+      local r = e.rv[j]
+      if kinds[r] ~= TABLE or made[r] then
+        put(e.rk[j], "m[" .. r .. "]")
+      else                             -- made later: its place kept, filled then
+        put(e.rk[j], "false")
+        later[#later + 1] = format("m[%d]%s = m[%d]\n", i, key(e.rk[j]), r)
+      end
+    end
+    while arr[na + 1] do na = na + 1 end
+    for k = na + 1, math.huge do       -- integer keys past the array part
+      local x = arr[k]
+      if x == nil then break end
+      hash[#hash + 1] = format("[%d] = %s", k, x)
+      arr[k] = nil
+    end
+    for k, x in next, arr do
+      if k > na then hash[#hash + 1] = format("[%d] = %s", k, x) end
+    end
+    emit(format("m[%d] = { ", i))
+    for k = 1, na do emit(arr[k]); emit(", ") end
+    emit(table.concat(hash, ", "))
+    emit(" }\n")
+    for j = 1, #e.xk do
+      local x = e.xv[j]
+      reusable = false
+      later[#later + 1] = format("m[%d][m[%d]] = %s\n", i, e.xk[j], e.xf[j] and ("m[" .. x .. "]") or val(x))
+    end
+    if e.mt then mts[i] = e.mt end
+    made[i] = true
+  end
+  for j = 1, #later do emit(later[j]) end
+  for t = 1, #post do
+    local i = post[t]
+    if mts[i] then emit(format("setmt(m[%d], MT[%d])\n", i, i)) end
+  end
+  emit("return m\nend\n")
+  local src = table.concat(out)
+  local f = COMPILED[src]
+  if not f then
+    if n_compiled >= 256 then COMPILED, n_compiled = {}, 0 end
+    f = assert(load(src, "=(fork copy)", "t", GEN_ENV))(pile_copy, counter_copy, setmetatable, unpack)
+    COMPILED[src], n_compiled = f, n_compiled + 1
+  end
+  plan.fn, plan.vals, plan.mts = f, vals, mts
+  if reusable then plan.vi, plan.vk = vi, vk end
+end
+
+-- Whether a userdata is one a copy makes anew (and of which kind).
+local function object_kind(x)
+  local tx = type(x)
+  if tx == "table" then return TABLE end
+  if tx ~= "userdata" then return nil end
+  local mt = dgetmetatable(x)
+  return (mt == PILE_MT and PILE) or (mt == COUNTER_MT and COUNTER) or (mt == RNG_MT and RNG) or nil
+end
+
+-- The plan of `root` from the plan `tp` of a state of the same shape (the
+-- same tables and keys, each entry a plain value or the same object as
+-- there: the state saved at the next turn, mostly), or nil when the shape
+-- differs. Its objects are found by tp's entries, its values read by
+-- tp's list; the compiled function is tp's.
+local function plan_like(tp, root)
+  if type(root) ~= "table" then return nil end
+  local n, kinds, ents, order, tmts = tp.n, tp.kinds, tp.ents, tp.order, tp.mts
+  local objs, index = { root }, { [root] = 1 }
+  local mts = {}
+  for t = 1, #order do
+    local i = order[t]
+    local v, e = objs[i], ents[i]
+    local mt = dgetmetatable(v)
+    if (mt ~= nil) ~= (tmts[i] ~= nil) then return nil end
+    mts[i] = mt
+    local pk, rk, rv = e.pk, e.rk, e.rv
+    local cnt = 0
+    for _ in next, v do cnt = cnt + 1 end
+    if cnt ~= #pk + #rk then return nil end
+    for j = 1, #pk do
+      local x = rawget(v, pk[j])
+      if x == nil or object_kind(x) then return nil end
+    end
+    for j = 1, #rk do
+      local x, r = rawget(v, rk[j]), rv[j]
+      local have = objs[r]
+      if have == nil then
+        if x == nil or index[x] or object_kind(x) ~= kinds[r] then return nil end
+        objs[r], index[x] = x, r
+      elseif have ~= x then
+        return nil
+      end
+    end
+  end
+  for i = 1, n do if objs[i] == nil then return nil end end
+  local vi, vk, vals = tp.vi, tp.vk, {}
+  for j = 1, #vi do vals[j] = rawget(objs[vi[j]], vk[j]) end
+  local secret = {}
+  for i = 1, n do
+    if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
+  end
+  return { n = n, objs = objs, kinds = kinds, order = order, index = index, secret = secret,
+           fn = tp.fn, vals = vals, mts = mts, template = tp }
+end
+local last_shape                       -- the plan a new state is tried against first
+
 local function plan_of(root)
   local plan = PLANS[root]
   if plan then return plan end
+  plan = last_shape and plan_like(last_shape, root)
+  if plan then
+    PLANS[root] = plan
+    return plan
+  end
   local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
   local n = 0
   local function num(v)
@@ -192,7 +365,9 @@ local function plan_of(root)
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
   plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
+  compile_plan(plan)
   PLANS[root] = plan
+  if plan.vi then last_shape = plan end
   return plan
 end
 
@@ -200,6 +375,10 @@ end
 -- and the list of the copies (by the originals' numbers, plan.index).
 local function copy_planned(root)
   local plan = plan_of(root)
+  if plan.fn then
+    local made = plan.fn(plan.vals, plan.objs, plan.mts)
+    return made[1], made, plan
+  end
   local objs, kinds, order, ents = plan.objs, plan.kinds, plan.order, plan.ents
   -- made at its size (each entry is replaced below)
   local made = plan.n <= 4096 and { unpack(objs, 1, plan.n) } or {}
@@ -930,4 +1109,5 @@ function M.step(game, seat, k)
 end
 
 M.copy_value = copy_value
+M.copy_planned = copy_planned   -- (for tests/lua/fastfork_spec.lua)
 return M
