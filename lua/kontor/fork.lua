@@ -498,6 +498,27 @@ local function reach(roots, visit, ordered)
   for i = 1, #roots do walk(roots[i]) end
 end
 
+-- The piles of a plan's state in the order of reach's ordered walk, by
+-- their numbers: the same for every state of its shape (the same keys,
+-- sorted the same, the same references), so walked once per shape. False
+-- when the walk may go where the plan does not (a metatable, a pile as a
+-- key): those states are walked each.
+local function pile_order(tp)
+  local order = tp.pile_order
+  if order ~= nil then return order end
+  order = false
+  if tp.fn and tp.vi and next(tp.mts) == nil then
+    local index, list, ok = tp.index, {}, true
+    reach({ tp.objs[1] }, function(p)
+      local i = index[p]
+      if i then list[#list + 1] = i else ok = false end
+    end, true)
+    order = ok and list
+  end
+  tp.pile_order = order
+  return order
+end
+
 -- The piles of `fields` that `seat` cannot see, in a fixed order (sorted
 -- keys, depth first), each once. A saved state is never changed, so its
 -- list is kept (per seat) while the state lives.
@@ -507,7 +528,17 @@ local function unseen_piles(fields, seat)
   if not by then
     -- one ordered walk for every seat: the piles not every seat sees
     local closed = {}
-    reach({ fields }, function(p) if p:vis() ~= "public" then closed[#closed + 1] = p end end, true)
+    local plan = plan_of(fields)
+    local order = pile_order(plan.template or plan)
+    if order then                      -- the walk of a state of the same shape
+      local objs = plan.objs
+      for i = 1, #order do
+        local p = objs[order[i]]
+        if p:vis() ~= "public" then closed[#closed + 1] = p end
+      end
+    else
+      reach({ fields }, function(p) if p:vis() ~= "public" then closed[#closed + 1] = p end end, true)
+    end
     by = { closed = closed }
     UNSEEN[fields] = by
   end

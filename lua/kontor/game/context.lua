@@ -451,7 +451,8 @@ local CTX_META = { __index = Ctx, __metatable = false }
 -- g.players or g.names changes only what it sees itself.
 local function new_ctx(game)
   local p = game.params
-  for i, name in ipairs(p.names or {}) do
+  -- (a copy for search has the parameters of a game made before: checked)
+  for i, name in ipairs(not game.copy and p.names or {}) do
     if type(name) ~= "string" or not utf8.len(name) then
       error(format("the name of player %d is not valid UTF-8 text", i), 0)
     end
