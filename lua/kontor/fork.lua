@@ -411,7 +411,7 @@ end
 
 -- The rule set's fields of a context (its state), not copied.
 local function rule_fields(ctx)
-  local t = {}
+  local t = sized(0, 32)()             -- (room for a rule set's fields: no rehash as it fills)
   for k, v in next, ctx do
     if not ENGINE[k] and Ctx[k] ~= v then t[k] = v end
   end
@@ -667,7 +667,8 @@ local function secret_piles(game, seat, check_only)
     table.sort(m)
     return m
   end
-  reach({ rule_fields(game.ctx) }, visit, not check_only)
+  local fields = rule_fields(game.ctx)
+  reach({ fields }, visit, not check_only)
   local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
@@ -699,7 +700,7 @@ local function secret_piles(game, seat, check_only)
         .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
-  return out, in_fields
+  return out, in_fields, fields
 end
 M.secret_piles = secret_piles
 
@@ -709,9 +710,10 @@ M.secret_piles = secret_piles
 -- determiniser deals piles again, not plain values, so a bot would read
 -- such a card where it lies; the error names the value and where it is.
 -- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
--- when the caller has them: hidden[1..n].)
-local function plain_secrets(game, seat, hidden, n)
-  local fields = rule_fields(game.ctx)
+-- when the caller has them: hidden[1..n]; `fields`: the rule fields of
+-- g, when it has them too.)
+local function plain_secrets(game, seat, hidden, n, fields)
+  fields = fields or rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
   local text_of = {}                   -- card -> its text (false: none), asked once a card
@@ -889,11 +891,11 @@ function M.base(game, seat, every)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  local hidden, nh = secret_piles(game, seat, true)
+  local hidden, nh, fields = secret_piles(game, seat, true)
   if game.kind == "player" or game.kind == "chance" then
     -- no step left out of the replay: its state is the game's, so the
     -- hidden piles the check found are those of its fields
-    plain_secrets(game, seat, hidden, nh)
+    plain_secrets(game, seat, hidden, nh, fields)
   else
     plain_secrets(rp.copy, seat)
   end
