@@ -470,6 +470,9 @@ local function new_ctx(game)
     choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
     log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
+    -- (nil, not stored: they make the table with room for 64 fields, so
+    -- the rule set's, set by R.setup or a copy's restore, cause no rehash)
+    _room1 = nil, _room2 = nil, _room3 = nil, _room4 = nil,
   }, CTX_META)
   GAMES[ctx] = game
   -- a new ctx starts them afresh; false, not nil: a game's missing field
