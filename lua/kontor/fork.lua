@@ -1044,7 +1044,9 @@ local function deal_again(piles, dealt)
 end
 
 -- The parameters of a sample: a copy of the game's, without its seed
--- (which would deal the true cards again).
+-- (which would deal the true cards again). Made once per game's
+-- parameters (which never change), kept while they live.
+local IMAGINED = setmetatable({}, WEAK_KEYS)
 local function imagined_params(params)
   local function copy(v)
     if type(v) ~= "table" then return v end
@@ -1104,7 +1106,12 @@ function M.sample(base, rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil
-  base.imagined = base.imagined or imagined_params(base.params)
+  local imagined = base.imagined or IMAGINED[base.params]
+  if not imagined then
+    imagined = imagined_params(base.params)
+    IMAGINED[base.params] = imagined
+  end
+  base.imagined = imagined
   game.params = base.imagined
   return game
 end
