@@ -301,15 +301,26 @@ local function plan_like(tp, root)
   return { n = n, objs = objs, kinds = kinds, order = order, index = index, secret = secret,
            fn = tp.fn, vals = vals, mts = mts, template = tp }
 end
-local last_shape                       -- the plan a new state is tried against first
+-- The plan a new state is tried against first: the last one compiled.
+-- A rule set whose states change shape from turn to turn (a list that
+-- grows) would pay for a source and a compilation at every turn, more
+-- than its copies gain: while the last shape has not been used again, a
+-- new state is tried against it twice only, and a new plan is compiled
+-- only one time in 16 (its copies are made by the lists).
+local last_shape
+local misses, n_new = 0, 0
 
 local function plan_of(root)
   local plan = PLANS[root]
   if plan then return plan end
-  plan = last_shape and plan_like(last_shape, root)
-  if plan then
-    PLANS[root] = plan
-    return plan
+  if last_shape and (last_shape.reused or misses < 2) then
+    plan = plan_like(last_shape, root)
+    if plan then
+      last_shape.reused, misses = true, 0
+      PLANS[root] = plan
+      return plan
+    end
+    misses = misses + 1
   end
   local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
   local n = 0
@@ -365,9 +376,12 @@ local function plan_of(root)
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
   plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
-  compile_plan(plan)
+  n_new = n_new + 1
+  if last_shape == nil or last_shape.reused or n_new % 16 == 0 then
+    compile_plan(plan)
+    if plan.vi then last_shape, misses = plan, 0 end
+  end
   PLANS[root] = plan
-  if plan.vi then last_shape = plan end
   return plan
 end
 
