@@ -26,13 +26,21 @@ local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 local Ctx = gamemod.Ctx
 local format = string.format
+local unpack = table.unpack
 -- The secret piles each game's rule script made, by the game's RNG
 -- (lua/kontor/sandbox.lua registers them when they are made).
 local SECRET = require("kontor.sandbox").secret_piles
 local LOADED = require("kontor.sandbox").loaded_piles
-local function registry_of(game)
+local WEAK_KEYS = { __mode = "k" }
+-- (`room`: how many piles it will hold, when the caller knows: made at
+-- that size. `sized` is below.)
+local sized
+local function registry_of(game, room)
   local reg = SECRET[game.rng]
-  if not reg then reg = setmetatable({}, { __mode = "k" }); SECRET[game.rng] = reg end
+  if not reg then
+    reg = setmetatable(room and sized(0, room)() or {}, WEAK_KEYS)
+    SECRET[game.rng] = reg
+  end
   return reg
 end
 local raw_step = gamemod.raw_step
@@ -111,7 +119,7 @@ local PLANS = setmetatable({}, { __mode = "k" })
 -- stored), compiled once per size. Filling a table made at its size
 -- costs no rehash, where one grown from {} is rehashed at every power of 2.
 local SIZED = {}
-local function sized(na, nh)
+function sized(na, nh)
   local key = na * 65536 + nh
   local f = SIZED[key]
   if f then return f end
@@ -127,9 +135,193 @@ local function sized(na, nh)
   return f
 end
 
+-- A plan is also compiled: a function that makes every object of the copy
+-- with the plan's values, each table by one constructor of its entries (in
+-- a fixed order: those it refers to first), which is what a copy costs
+-- least as. The source depends only on the state's shape (which tables,
+-- which keys, which entries refer to which objects), not on its values
+-- (read from a list, plan.vals), so the states saved at each turn of a game
+-- share one compiled function while their shape stays. A state too large
+-- is copied by the lists alone (copy_planned).
+local COMPILED, n_compiled = {}, 0
+local GEN_ENV = {}
+local function compile_plan(plan)
+  local n, kinds, ents = plan.n, plan.kinds, plan.ents
+  if n > 2000 then return end
+  local vals, nv, mts = {}, 0, {}
+  -- where each value is read from: table vi[j], key vk[j] (for a state
+  -- of the same shape); a key read from the list makes the shape not
+  -- reusable (a float key)
+  local vi, vk, reusable = {}, {}, true
+  local function val(x, i, k) nv = nv + 1; vals[nv], vi[nv], vk[nv] = x, i, k; return "V[" .. nv .. "]" end
+  local function key(k)
+    local tk = type(k)
+    if tk == "string" then return format("[%q]", k) end
+    if tk == "boolean" then return k and "[true]" or "[false]" end
+    if math.type(k) == "integer" then return format("[%d]", k) end
+    reusable = false
+    return "[" .. val(k) .. "]"
+  end
+  local out = { "local pc, cc, setmt, unpack = ...\nreturn function(V, O, MT)\nlocal m = { unpack(O, 1, ",
+                n, ") }\n" }
+  local function emit(x) out[#out + 1] = x end
+  for i = 1, n do
+    local kind = kinds[i]
+    if kind == PILE then emit(format("m[%d] = pc(O[%d])\n", i, i))
+    elseif kind == COUNTER then emit(format("m[%d] = cc(O[%d])\n", i, i))
+    elseif kind == RNG then emit(format("m[%d] = O[%d]:clone()\n", i, i)) end
+  end
+  -- the tables, each after those it refers to (but around a cycle)
+  local post, seen = {}, {}
+  local function visit(i)
+    seen[i] = true
+    local e = ents[i]
+    for j = 1, #e.rv do
+      local r = e.rv[j]
+      if kinds[r] == TABLE and not seen[r] then visit(r) end
+    end
+    for j = 1, #e.xk do
+      local r = e.xk[j]
+      if kinds[r] == TABLE and not seen[r] then visit(r) end
+      r = e.xv[j]
+      if e.xf[j] and kinds[r] == TABLE and not seen[r] then visit(r) end
+    end
+    post[#post + 1] = i
+  end
+  visit(1)
+  if #post ~= #plan.order then return end
+  local made, later = {}, {}
+  for t = 1, #post do
+    local i = post[t]
+    local e = ents[i]
+    local arr, na, hash = {}, 0, {}
+    local function put(k, expr)
+      if math.type(k) == "integer" and k >= 1 then arr[k] = expr else hash[#hash + 1] = key(k) .. " = " .. expr end
+    end
+    for j = 1, #e.pk do put(e.pk[j], val(e.pv[j], i, e.pk[j])) end
+    for j = 1, #e.rk do
+      local r = e.rv[j]
+      if kinds[r] ~= TABLE or made[r] then
+        put(e.rk[j], "m[" .. r .. "]")
+      else                             -- made later: its place kept, filled then
+        put(e.rk[j], "false")
+        later[#later + 1] = format("m[%d]%s = m[%d]\n", i, key(e.rk[j]), r)
+      end
+    end
+    while arr[na + 1] do na = na + 1 end
+    for k = na + 1, math.huge do       -- integer keys past the array part
+      local x = arr[k]
+      if x == nil then break end
+      hash[#hash + 1] = format("[%d] = %s", k, x)
+      arr[k] = nil
+    end
+    for k, x in next, arr do
+      if k > na then hash[#hash + 1] = format("[%d] = %s", k, x) end
+    end
+    emit(format("m[%d] = { ", i))
+    for k = 1, na do emit(arr[k]); emit(", ") end
+    emit(table.concat(hash, ", "))
+    emit(" }\n")
+    for j = 1, #e.xk do
+      local x = e.xv[j]
+      reusable = false
+      later[#later + 1] = format("m[%d][m[%d]] = %s\n", i, e.xk[j], e.xf[j] and ("m[" .. x .. "]") or val(x))
+    end
+    if e.mt then mts[i] = e.mt end
+    made[i] = true
+  end
+  for j = 1, #later do emit(later[j]) end
+  for t = 1, #post do
+    local i = post[t]
+    if mts[i] then emit(format("setmt(m[%d], MT[%d])\n", i, i)) end
+  end
+  emit("return m\nend\n")
+  local src = table.concat(out)
+  local f = COMPILED[src]
+  if not f then
+    if n_compiled >= 256 then COMPILED, n_compiled = {}, 0 end
+    f = assert(load(src, "=(fork copy)", "t", GEN_ENV))(pile_copy, counter_copy, setmetatable, unpack)
+    COMPILED[src], n_compiled = f, n_compiled + 1
+  end
+  plan.fn, plan.vals, plan.mts = f, vals, mts
+  if reusable then plan.vi, plan.vk = vi, vk end
+end
+
+-- Whether a userdata is one a copy makes anew (and of which kind).
+local function object_kind(x)
+  local tx = type(x)
+  if tx == "table" then return TABLE end
+  if tx ~= "userdata" then return nil end
+  local mt = dgetmetatable(x)
+  return (mt == PILE_MT and PILE) or (mt == COUNTER_MT and COUNTER) or (mt == RNG_MT and RNG) or nil
+end
+
+-- The plan of `root` from the plan `tp` of a state of the same shape (the
+-- same tables and keys, each entry a plain value or the same object as
+-- there: the state saved at the next turn, mostly), or nil when the shape
+-- differs. Its objects are found by tp's entries, its values read by
+-- tp's list; the compiled function is tp's.
+local function plan_like(tp, root)
+  if type(root) ~= "table" then return nil end
+  local n, kinds, ents, order, tmts = tp.n, tp.kinds, tp.ents, tp.order, tp.mts
+  local objs, index = { root }, { [root] = 1 }
+  local mts = {}
+  for t = 1, #order do
+    local i = order[t]
+    local v, e = objs[i], ents[i]
+    local mt = dgetmetatable(v)
+    if (mt ~= nil) ~= (tmts[i] ~= nil) then return nil end
+    mts[i] = mt
+    local pk, rk, rv = e.pk, e.rk, e.rv
+    local cnt = 0
+    for _ in next, v do cnt = cnt + 1 end
+    if cnt ~= #pk + #rk then return nil end
+    for j = 1, #pk do
+      local x = rawget(v, pk[j])
+      if x == nil or object_kind(x) then return nil end
+    end
+    for j = 1, #rk do
+      local x, r = rawget(v, rk[j]), rv[j]
+      local have = objs[r]
+      if have == nil then
+        if x == nil or index[x] or object_kind(x) ~= kinds[r] then return nil end
+        objs[r], index[x] = x, r
+      elseif have ~= x then
+        return nil
+      end
+    end
+  end
+  for i = 1, n do if objs[i] == nil then return nil end end
+  local vi, vk, vals = tp.vi, tp.vk, {}
+  for j = 1, #vi do vals[j] = rawget(objs[vi[j]], vk[j]) end
+  local secret = {}
+  for i = 1, n do
+    if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
+  end
+  return { n = n, objs = objs, kinds = kinds, order = order, index = index, secret = secret,
+           fn = tp.fn, vals = vals, mts = mts, template = tp }
+end
+-- The plan a new state is tried against first: the last one compiled.
+-- A rule set whose states change shape from turn to turn (a list that
+-- grows) would pay for a source and a compilation at every turn, more
+-- than its copies gain: while the last shape has not been used again, a
+-- new state is tried against it twice only, and a new plan is compiled
+-- only one time in 16 (its copies are made by the lists).
+local last_shape
+local misses, n_new = 0, 0
+
 local function plan_of(root)
   local plan = PLANS[root]
   if plan then return plan end
+  if last_shape and (last_shape.reused or misses < 2) then
+    plan = plan_like(last_shape, root)
+    if plan then
+      last_shape.reused, misses = true, 0
+      PLANS[root] = plan
+      return plan
+    end
+    misses = misses + 1
+  end
   local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
   local n = 0
   local function num(v)
@@ -184,6 +376,11 @@ local function plan_of(root)
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
   plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
+  n_new = n_new + 1
+  if last_shape == nil or last_shape.reused or n_new % 16 == 0 then
+    compile_plan(plan)
+    if plan.vi then last_shape, misses = plan, 0 end
+  end
   PLANS[root] = plan
   return plan
 end
@@ -192,8 +389,13 @@ end
 -- and the list of the copies (by the originals' numbers, plan.index).
 local function copy_planned(root)
   local plan = plan_of(root)
+  if plan.fn then
+    local made = plan.fn(plan.vals, plan.objs, plan.mts)
+    return made[1], made, plan
+  end
   local objs, kinds, order, ents = plan.objs, plan.kinds, plan.order, plan.ents
-  local made = {}
+  -- made at its size (each entry is replaced below)
+  local made = plan.n <= 4096 and { unpack(objs, 1, plan.n) } or {}
   for i = 1, plan.n do
     local kind = kinds[i]
     if kind == TABLE then made[i] = ents[i].new()
@@ -223,7 +425,7 @@ end
 
 -- The rule set's fields of a context (its state), not copied.
 local function rule_fields(ctx)
-  local t = {}
+  local t = sized(0, 32)()             -- (room for a rule set's fields: no rehash as it fills)
   for k, v in next, ctx do
     if not ENGINE[k] and Ctx[k] ~= v then t[k] = v end
   end
@@ -310,6 +512,27 @@ local function reach(roots, visit, ordered)
   for i = 1, #roots do walk(roots[i]) end
 end
 
+-- The piles of a plan's state in the order of reach's ordered walk, by
+-- their numbers: the same for every state of its shape (the same keys,
+-- sorted the same, the same references), so walked once per shape. False
+-- when the walk may go where the plan does not (a metatable, a pile as a
+-- key): those states are walked each.
+local function pile_order(tp)
+  local order = tp.pile_order
+  if order ~= nil then return order end
+  order = false
+  if tp.fn and tp.vi and next(tp.mts) == nil then
+    local index, list, ok = tp.index, {}, true
+    reach({ tp.objs[1] }, function(p)
+      local i = index[p]
+      if i then list[#list + 1] = i else ok = false end
+    end, true)
+    order = ok and list
+  end
+  tp.pile_order = order
+  return order
+end
+
 -- The piles of `fields` that `seat` cannot see, in a fixed order (sorted
 -- keys, depth first), each once. A saved state is never changed, so its
 -- list is kept (per seat) while the state lives.
@@ -319,7 +542,17 @@ local function unseen_piles(fields, seat)
   if not by then
     -- one ordered walk for every seat: the piles not every seat sees
     local closed = {}
-    reach({ fields }, function(p) if p:vis() ~= "public" then closed[#closed + 1] = p end end, true)
+    local plan = plan_of(fields)
+    local order = pile_order(plan.template or plan)
+    if order then                      -- the walk of a state of the same shape
+      local objs = plan.objs
+      for i = 1, #order do
+        local p = objs[order[i]]
+        if p:vis() ~= "public" then closed[#closed + 1] = p end
+      end
+    else
+      reach({ fields }, function(p) if p:vis() ~= "public" then closed[#closed + 1] = p end end, true)
+    end
     by = { closed = closed }
     UNSEEN[fields] = by
   end
@@ -448,7 +681,8 @@ local function secret_piles(game, seat, check_only)
     table.sort(m)
     return m
   end
-  reach({ rule_fields(game.ctx) }, visit, not check_only)
+  local fields = rule_fields(game.ctx)
+  reach({ fields }, visit, not check_only)
   local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
@@ -480,7 +714,7 @@ local function secret_piles(game, seat, check_only)
         .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
-  return out, in_fields
+  return out, in_fields, fields
 end
 M.secret_piles = secret_piles
 
@@ -490,9 +724,10 @@ M.secret_piles = secret_piles
 -- determiniser deals piles again, not plain values, so a bot would read
 -- such a card where it lies; the error names the value and where it is.
 -- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
--- when the caller has them: hidden[1..n].)
-local function plain_secrets(game, seat, hidden, n)
-  local fields = rule_fields(game.ctx)
+-- when the caller has them: hidden[1..n]; `fields`: the rule fields of
+-- g, when it has them too.)
+local function plain_secrets(game, seat, hidden, n, fields)
+  fields = fields or rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
   local text_of = {}                   -- card -> its text (false: none), asked once a card
@@ -670,11 +905,11 @@ function M.base(game, seat, every)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  local hidden, nh = secret_piles(game, seat, true)
+  local hidden, nh, fields = secret_piles(game, seat, true)
   if game.kind == "player" or game.kind == "chance" then
     -- no step left out of the replay: its state is the game's, so the
     -- hidden piles the check found are those of its fields
-    plain_secrets(game, seat, hidden, nh)
+    plain_secrets(game, seat, hidden, nh, fields)
   else
     plain_secrets(rp.copy, seat)
   end
@@ -712,7 +947,7 @@ function M.copy(base)
     local secret = plan.secret
     if #secret > 0 then
       -- the copies of the saved state's secret piles are the new game's own
-      local reg = registry_of(game)
+      local reg = registry_of(game, #secret)
       for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
     end
   else
@@ -823,7 +1058,9 @@ local function deal_again(piles, dealt)
 end
 
 -- The parameters of a sample: a copy of the game's, without its seed
--- (which would deal the true cards again).
+-- (which would deal the true cards again). Made once per game's
+-- parameters (which never change), kept while they live.
+local IMAGINED = setmetatable({}, WEAK_KEYS)
 local function imagined_params(params)
   local function copy(v)
     if type(v) ~= "table" then return v end
@@ -844,10 +1081,12 @@ function M.sample(base, rng)
   if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
     -- more: then everything is looked for again
-    piles = {}
-    local known, index = {}, plan.index
-    for i, p in ipairs(base.unseen) do
-      local c = made[index[p]]
+    local unseen, index = base.unseen, plan.index
+    local nu = #unseen
+    local known
+    piles, known = sized(nu, 0)(), sized(0, nu)()
+    for i = 1, nu do
+      local c = made[index[unseen[i]]]
       piles[i], known[c] = c, true
     end
     local reg, more = SECRET[game.rng], false
@@ -881,7 +1120,12 @@ function M.sample(base, rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil
-  base.imagined = base.imagined or imagined_params(base.params)
+  local imagined = base.imagined or IMAGINED[base.params]
+  if not imagined then
+    imagined = imagined_params(base.params)
+    IMAGINED[base.params] = imagined
+  end
+  base.imagined = imagined
   game.params = base.imagined
   return game
 end
@@ -919,4 +1163,5 @@ function M.step(game, seat, k)
 end
 
 M.copy_value = copy_value
+M.copy_planned = copy_planned   -- (for tests/lua/fastfork_spec.lua)
 return M

@@ -440,7 +440,10 @@ end
 local function deep_copy(v)
   if type(v) ~= "table" then return v end
   local t = {}
-  for k, x in pairs(v) do t[k] = deep_copy(x) end
+  for k, x in next, v do
+    if type(x) == "table" then x = deep_copy(x) end
+    t[k] = x
+  end
   return t
 end
 
@@ -454,7 +457,8 @@ local CTX_META = { __index = Ctx, __metatable = false }
 -- g.players or g.names changes only what it sees itself.
 local function new_ctx(game)
   local p = game.params
-  for i, name in ipairs(p.names or {}) do
+  -- (a copy for search has the parameters of a game made before: checked)
+  for i, name in ipairs(not game.copy and p.names or {}) do
     if type(name) ~= "string" or not utf8.len(name) then
       error(format("the name of player %d is not valid UTF-8 text", i), 0)
     end
@@ -472,6 +476,9 @@ local function new_ctx(game)
     choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
     log = Ctx.log, finish = Ctx.finish, stat = Ctx.stat, text = Ctx.text,
+    -- (nil, not stored: they make the table with room for 64 fields, so
+    -- the rule set's, set by R.setup or a copy's restore, cause no rehash)
+    _room1 = nil, _room2 = nil, _room3 = nil, _room4 = nil,
   }, CTX_META)
   GAMES[ctx] = game
   -- a new ctx starts them afresh; false, not nil: a game's missing field

@@ -290,8 +290,13 @@ M.start_hooked = driver.start_hooked
 M.raw_step = step
 
 -- A new copy of a game for search, not started: fork.lua starts it.
+-- (Made with room for the fields the driver sets, which are nil until it
+-- does: no rehash as a copy for search is started.)
 function M.new_copy(R, params)
-  return setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true }, Game)
+  return setmetatable({ R = R, params = params, quiet = true, future = {}, copy = true,
+    ctx = nil, rec = nil, texts = nil, co = nil, log_obj = nil, players = nil, rng = nil,
+    cons = nil, cons_of = nil, _stats = nil, _bot = nil, _turn_hook = nil, kind = nil,
+    seat = nil, opts = nil, dname = nil, origin = nil }, Game)
 end
 
 -- A game restarted from a turn's beginning (driver.restore).
