@@ -116,7 +116,8 @@ R.prepare()
 ---------------------------------------------------------------------------
 
 -- Options are data that nothing changes, so a list or family is made once
--- for each set it offers and kept: KEPT[kind][key], made by make(key, a).
+-- for each set it offers and kept: KEPT[kind][key], made by make(key, a)
+-- (a constant, kontor.options or kontor.family: checked once, when made).
 -- A set (of products, ships or cards) is a bit mask: BIT[i] for entry i.
 local function kept(kind, key, make, a)
   local by = KEPT[kind]
@@ -458,7 +459,7 @@ end
 -- key: the products (low NP bits) and the empty ships (the bits above)
 local function load_family(key)
   local pool, empty = key & ((1 << NP) - 1), key >> NP
-  return { "load", kept("names", pool, product_names), "on ship", kept("ships", empty, ship_numbers) }
+  return kontor.family{ "load", kept("names", pool, product_names), "on ship", kept("ships", empty, ship_numbers) }
 end
 
 local function load_a_ship(g, seat)
@@ -597,7 +598,7 @@ end
 
 -- key: the products (low NP bits) and the ship (above)
 local function product_family(key, words)
-  return { words, "ship", key >> NP, "to", kept("names", key & ((1 << NP) - 1), product_names) }
+  return kontor.family{ words, "ship", key >> NP, "to", kept("names", key & ((1 << NP) - 1), product_names) }
 end
 
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
@@ -608,7 +609,7 @@ local function choose_product(g, seat, name, words, k)
 end
 
 local function exchange_family(ships)
-  return { "exchange", "ship", kept("ships", ships, ship_numbers) }
+  return kontor.family{ "exchange", "ship", kept("ships", ships, ship_numbers) }
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
@@ -620,7 +621,7 @@ end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_ship_family(pool)
-  return { "buy ship and load", kept("names", pool, product_names) }
+  return kontor.family{ "buy ship and load", kept("names", pool, product_names) }
 end
 
 local function buy_a_ship(g, seat)
@@ -638,7 +639,7 @@ local function buy_a_ship(g, seat)
 end
 
 local function buy_family(cards)
-  return { "buy", subset(cards, D.specials) }
+  return kontor.family{ "buy", subset(cards, D.specials) }
 end
 
 -- Phase I action 2: buy one of the special cards the player can buy (S7).
@@ -661,7 +662,7 @@ local function dock_options(ships)
     if ships & BIT[k] ~= 0 then options[#options + 1] = EXTRA.ship[k] end
   end
   options[#options + 1] = EXTRA.none                    -- "no dock exchange"
-  return options
+  return kontor.options(options)
 end
 
 function R.rules.extra_exchanges(g, seat)
@@ -822,7 +823,7 @@ end
 -- S8: one or more cards of one product, each on a different market slot;
 -- covered cards leave play; then the trade.
 local function play_family(products)
-  return { "play", kept("names", products, product_names) }
+  return kontor.family{ "play", kept("names", products, product_names) }
 end
 
 local function play_cards(g, seat)
