@@ -191,13 +191,25 @@ M.loaded_piles = setmetatable({}, { __mode = "k" })
 local loading = false
 
 local getinfo = debug.getinfo
+-- A function's short_src, asked once a function: getinfo's "S" costs
+-- about 7,000 instructions a call (its table of seven fields), and a game
+-- makes its secret piles from a few functions, again every game.
+local SOURCE = setmetatable({}, { __mode = "k" })
+local function made_at(level)
+  local info = getinfo(level + 1, "fl")
+  if not info then return "?" end
+  local f = info.func
+  local src = SOURCE[f]
+  if not src then src = getinfo(f, "S").short_src; SOURCE[f] = src end
+  return src .. ":" .. tostring(info.currentline)
+end
+
 local function registering_pile(make)
   return function(spec)
     local p = make(spec)
     local rng = M.current_rng
     if (rng or loading) and p:vis() ~= "public" then
-      local info = getinfo(2, "Sl")
-      local where = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
+      local where = made_at(2)
       if rng then
         local reg = M.secret_piles[rng]
         if not reg then reg = setmetatable({}, { __mode = "k" }); M.secret_piles[rng] = reg end
