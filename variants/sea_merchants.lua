@@ -790,7 +790,8 @@ function R.rules.trade(g, seat, p, slots)
 end
 
 -- S8: after `play`, the options: stop here, or one more slot to the right
--- of its last. Each list is made once and kept (LONGER): options are data
+-- of its last. Each list is made once and kept (LONGER), with the
+-- constant the engine is asked with (.ask, checked once): options are data
 -- that nothing changes.
 local function longer_plays(play)
   local options = LONGER[play]
@@ -802,6 +803,7 @@ local function longer_plays(play)
       more[#more + 1] = s
       options[#options + 1] = new_play(play[2], more)
     end
+    options = { list = options, ask = kontor.options(options) }
     LONGER[play] = options
   end
   return options
@@ -813,9 +815,9 @@ local function choose_slots(g, seat, p, have)
   local play = PLAYS[p][g:choose_from(seat, "play_slot", PLAYS[p].first)]
   while #SLOTS_OF[play] < have and play[#play] < D.market_slots do
     local options = longer_plays(play)
-    local k = g:choose(seat, "play_more", options)
+    local k = g:choose(seat, "play_more", options.ask)
     if k == 1 then break end
-    play = options[k]
+    play = options.list[k]
   end
   return SLOTS_OF[play]
 end
