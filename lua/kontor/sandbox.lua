@@ -191,17 +191,20 @@ M.loaded_piles = setmetatable({}, { __mode = "k" })
 local loading = false
 
 local getinfo = debug.getinfo
--- A function's short_src, asked once a function: getinfo's "S" costs
--- about 7,000 instructions a call (its table of seven fields), and a game
--- makes its secret piles from a few functions, again every game.
-local SOURCE = setmetatable({}, { __mode = "k" })
+-- "file:line" of the caller `level` up, made once for each function and
+-- line (PLACES[f][line]): getinfo's "S" costs about 7,000 instructions a
+-- call (its table of seven fields), and a game makes its secret piles at
+-- the same few lines, again every game.
+local PLACES = setmetatable({}, { __mode = "k" })
 local function made_at(level)
   local info = getinfo(level + 1, "fl")
   if not info then return "?" end
-  local f = info.func
-  local src = SOURCE[f]
-  if not src then src = getinfo(f, "S").short_src; SOURCE[f] = src end
-  return src .. ":" .. tostring(info.currentline)
+  local f, line = info.func, info.currentline
+  local at = PLACES[f]
+  if not at then at = { src = getinfo(f, "S").short_src }; PLACES[f] = at end
+  local where = at[line]
+  if not where then where = at.src .. ":" .. tostring(line); at[line] = where end
+  return where
 end
 
 local function registering_pile(make)
