@@ -197,9 +197,7 @@ local function shuffle_and_deal(g)
   for p = 1, #D.products do g.deck:push(p, D.cards_per_product) end
   g.deck:shuffle(g.rng)
   g.deck:move_to(g.market, D.market_slots)
-  for seat = 1, g.players do
-    for _ = 1, D.hand_at_start do g.hands[seat]:push(g.deck:pop()) end
-  end
+  for seat = 1, g.players do g.deck:move_to(g.hands[seat], D.hand_at_start) end
 end
 
 ---------------------------------------------------------------------------
@@ -716,7 +714,7 @@ end
 -- S9: one card from the top of the deck to the hand. Returns false when
 -- the card is not drawn (no base rule refuses one; a hand limit may).
 function R.rules.draw_card(g, seat)
-  g.hands[seat]:push(g.deck:pop())
+  g.deck:move_to(g.hands[seat], 1)
   return true
 end
 
