@@ -537,9 +537,10 @@ local function can_exchange(g, seat, k, in_pool)
   return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
 end
 
--- The ships that can be exchanged, as a set.
-local function exchangeable_ships(g, seat)
-  local set, in_pool = 0, g.cubes:sum()
+-- The ships that can be exchanged, as a set (`in_pool`: the cubes in
+-- the pool, g.cubes:sum()).
+local function exchangeable_ships(g, seat, in_pool)
+  local set = 0
   for k = 1, #g.ships[seat] do
     if can_exchange(g, seat, k, in_pool) then set = set | BIT[k] end
   end
@@ -547,8 +548,7 @@ local function exchangeable_ships(g, seat)
 end
 
 -- S6: whether some ship of the player can be exchanged.
-local function may_exchange(g, seat)
-  local in_pool = g.cubes:sum()
+local function may_exchange(g, seat, in_pool)
   for k = 1, #g.ships[seat] do
     if can_exchange(g, seat, k, in_pool) then return true end
   end
@@ -556,28 +556,29 @@ local function may_exchange(g, seat)
 end
 
 -- S7: a special card the player can buy: its price paid, one left in the
--- pool; a ship also needs a cube to load (S12).
-local function can_buy(g, seat, card, coins)
+-- pool; a ship also needs a cube to load (S12: `in_pool`, the cubes in
+-- the pool).
+local function can_buy(g, card, coins, in_pool)
   return coins >= D.price[card] and g.pool[card] > 0
-    and (card ~= "ship" or other_cube_in_pool(g, 0))
+    and (card ~= "ship" or in_pool > 0)
 end
 
 -- S7: the special cards the player can buy, as a set (canonical order).
-local function buyable_cards(g, seat)
+local function buyable_cards(g, seat, in_pool)
   local set, coins = 0, g.coins:get(seat)
   for i = 1, #D.specials do
-    if can_buy(g, seat, D.specials[i], coins) then set = set | BIT[i] end
+    if can_buy(g, D.specials[i], coins, in_pool) then set = set | BIT[i] end
   end
   return set
 end
 
 -- S7: whether the player can buy some special card (none below the
 -- cheapest price).
-local function may_buy(g, seat)
+local function may_buy(g, seat, in_pool)
   local coins = g.coins:get(seat)
   if coins < CHEAPEST then return false end
   for i = 1, #D.specials do
-    if can_buy(g, seat, D.specials[i], coins) then return true end
+    if can_buy(g, D.specials[i], coins, in_pool) then return true end
   end
   return false
 end
@@ -611,8 +612,8 @@ local function exchange_family(ships)
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat)
-  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat), exchange_family))
+local function exchange_action(g, seat, in_pool)
+  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat, in_pool), exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -641,8 +642,8 @@ local function buy_family(cards)
 end
 
 -- Phase I action 2: buy one of the special cards the player can buy (S7).
-local function buy_action(g, seat)
-  local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat), buy_family))
+local function buy_action(g, seat, in_pool)
+  local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat, in_pool), buy_family))
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -666,7 +667,7 @@ end
 function R.rules.extra_exchanges(g, seat)
   local words = EXTRA.words                             -- "dock exchange"
   for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
-    local ships = exchangeable_ships(g, seat)
+    local ships = exchangeable_ships(g, seat, g.cubes:sum())
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
@@ -690,12 +691,13 @@ local function phase_one(g, seat)
   if g.step ~= "dock" then                          -- table: a scenario may start at the docks
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
-    local options = PHASE1[may_exchange(g, seat)][may_buy(g, seat)]
+    local in_pool = g.cubes:sum()                 -- S12: the cubes in the pool
+    local options = PHASE1[may_exchange(g, seat, in_pool)][may_buy(g, seat, in_pool)]
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
-      exchange_action(g, seat)
+      exchange_action(g, seat, in_pool)
     elseif action == "buy" then
-      buy_action(g, seat)
+      buy_action(g, seat, in_pool)
     else
       if g.logging then g:log("%s passes", g.names[seat]) end
     end
