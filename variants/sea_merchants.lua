@@ -447,8 +447,9 @@ end
 local function pool_set(g, except)
   local cubes, set = g.cubes:values(CUBES), 0
   for p = 1, NP do
-    if cubes[p] > 0 and p ~= except then set = set | BIT[p] end
+    if cubes[p] > 0 then set = set | BIT[p] end
   end
+  if except > 0 then set = set & ~BIT[except] end
   return set
 end
 
@@ -765,11 +766,12 @@ end
 function R.rules.trade(g, seat, p, slots)
   local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
-  local order = g:turn_order(seat)
+  local order, all_ships = g:turn_order(seat), g.ships
   local on_ships = D.cubes_per_product - g.cubes:get(p)   -- S12: the cubes not in the pool
   for i = 1, #order do
     if on_ships == 0 then break end                       -- every ship carrying p is paid
-    local q, ships, cubes = order[i], g.ships[order[i]], 0
+    local q = order[i]
+    local ships, cubes = all_ships[q], 0
     for k = 1, #ships do
       if ships[k] == p then cubes = cubes + 1 end
     end
@@ -829,7 +831,8 @@ local function play_family(products)
 end
 
 local function play_cards(g, seat)
-  local hand, held, products = g.hands[seat], g.hands[seat]:counts(NP, HELD), 0
+  local hand, products = g.hands[seat], 0
+  local held = hand:counts(NP, HELD)
   for p = 1, NP do
     if held[p] > 0 then products = products | BIT[p] end
   end
