@@ -687,9 +687,10 @@ local PHASE1 = {
   [false] = { [true] = kontor.options{ "buy", "pass" }, [false] = kontor.options{ "pass" } },
 }
 
--- S5: exactly one of exchange, buy, pass; then the docks.
-local function phase_one(g, seat)
-  if g.step ~= "dock" then                          -- table: a scenario may start at the docks
+-- S5: exactly one of exchange, buy, pass; then the docks (`at_docks`: a
+-- scenario starts there, table).
+local function phase_one(g, seat, at_docks)
+  if not at_docks then
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
     local in_pool = g.cubes:sum()                 -- S12: the cubes in the pool
@@ -888,12 +889,13 @@ function R.play(g)
     g.current = g.first
     g.phase = "phase1"
   end
-  local seat = g.current
+  local seat, step = g.current, g.step            -- a scenario's step, its first turn only
   while true do                                  -- ends in draw_cards (S11)
     g.current = seat
     g:begin_turn(seat)
-    if g.phase ~= "phase2" then phase_one(g, seat) end   -- a scenario may start in phase II
-    if g.step ~= "office" then phase_two(g, seat) end     -- ... or at the office draws (table)
+    if g.phase ~= "phase2" then phase_one(g, seat, step == "dock") end   -- a scenario may start in phase II
+    if step ~= "office" then phase_two(g, seat) end       -- ... or at the office draws (table)
+    step = nil
     g.step = "office"
     R.rules.end_of_phase_two(g, seat)
     g.step = nil
