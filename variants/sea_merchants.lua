@@ -173,19 +173,21 @@ local function new_components(g)
   g.deck = kontor.pile{ vis = "hidden" }
   g.market = kontor.pile{ vis = "public" }
   g.covered = kontor.pile{ vis = "public" }
+  local specials = D.specials
   g.hands, g.ships, g.specials = {}, {}, {}
   for seat = 1, n do
     g.hands[seat] = kontor.pile{ vis = "owner", owner = seat }
-    g.ships[seat] = {}
-    for k = 1, D.ships_at_start do g.ships[seat][k] = 0 end   -- S3: 2 empty ships
-    g.specials[seat] = {}
-    for _, card in ipairs(D.specials) do g.specials[seat][card] = 0 end
+    local ships, owned = {}, {}
+    for k = 1, D.ships_at_start do ships[k] = 0 end     -- S3: 2 empty ships
+    for i = 1, #specials do owned[specials[i]] = 0 end
+    g.ships[seat], g.specials[seat] = ships, owned
   end
   g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
   g.cubes = kontor.counter{ n = #D.products, min = 0, max = D.cubes_per_product,
                             init = D.cubes_per_product }        -- S12
-  g.pool = {}
-  for _, card in ipairs(D.specials) do g.pool[card] = D.supply[card] end
+  local pool = {}
+  for i = 1, #specials do pool[specials[i]] = D.supply[specials[i]] end
+  g.pool = pool
   g.pool.ship = D.supply.ship - D.ships_at_start * n           -- S2: 2 ships per player dealt
   g.exchanged = {}
   g.new_ship, g.new_dock = false, false
