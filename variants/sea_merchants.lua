@@ -153,6 +153,15 @@ function R.product_number(name)           -- "fish" -> 4
   return PRODUCT[name]
 end
 
+-- The ships of a list that carry a cube.
+local function loaded_ships(ships)
+  local n = 0
+  for k = 1, #ships do
+    if ships[k] ~= 0 then n = n + 1 end
+  end
+  return n
+end
+
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
   return g.hands[seat]:counts(#D.products)
@@ -415,9 +424,7 @@ local function set_up_scenario(g, sc)
   place_step(g, sc)
   if sc.engine and type(sc.engine.rng) == "string" then g.rng:set_state(sc.engine.rng) end   -- goes on alike
   if g.phase == "load" then
-    local loaded = 0
-    for _, c in ipairs(g.ships[g.current]) do if c ~= 0 then loaded = loaded + 1 end end
-    if loaded >= D.ships_at_start then bad("active seat %d has no empty ship to load", g.current) end
+    if loaded_ships(g.ships[g.current]) >= D.ships_at_start then bad("active seat %d has no empty ship to load", g.current) end
   end
 end
 
@@ -499,15 +506,9 @@ end
 local function loading(g)
   local rounds = R.rules.loading_order(g)
   local start_round, start_at, loaded = 1, 1, 0
-  for seat = 1, g.players do
-    for _, c in ipairs(g.ships[seat]) do
-      if c ~= 0 then loaded = loaded + 1 end
-    end
-  end
+  for seat = 1, g.players do loaded = loaded + loaded_ships(g.ships[seat]) end
   if loaded > 0 then   -- a scenario stopped mid-loading: resume at the active seat
-    for _, c in ipairs(g.ships[g.current]) do
-      if c ~= 0 then start_round = start_round + 1 end
-    end
+    start_round = start_round + loaded_ships(g.ships[g.current])
     for i, seat in ipairs(rounds[start_round] or {}) do
       if seat == g.current then start_at = i; break end
     end
