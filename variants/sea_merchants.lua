@@ -533,28 +533,30 @@ local function other_cube_in_pool(g, p)
   return g.cubes:sum() > (p > 0 and g.cubes:get(p) or 0)
 end
 
--- S6, S12: ship k can be exchanged if it carries a cube, was not
--- exchanged yet in this phase I, was not bought in it, and another product
--- is in the pool: more cubes are there (`in_pool`) than of its own.
-local function can_exchange(g, seat, k, in_pool)
-  local cube = g.ships[seat][k]
+-- S6, S12: ship k of `ships` (a seat's) can be exchanged if it carries a
+-- cube, was not exchanged yet in this phase I, was not bought in it, and
+-- another product is in the pool: more cubes are there (`in_pool`) than
+-- of its own.
+local function can_exchange(g, ships, k, in_pool)
+  local cube = ships[k]
   return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
 end
 
 -- The ships that can be exchanged, as a set (`in_pool`: the cubes in
 -- the pool, g.cubes:sum()).
 local function exchangeable_ships(g, seat, in_pool)
-  local set = 0
-  for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k, in_pool) then set = set | BIT[k] end
+  local ships, set = g.ships[seat], 0
+  for k = 1, #ships do
+    if can_exchange(g, ships, k, in_pool) then set = set | BIT[k] end
   end
   return set
 end
 
 -- S6: whether some ship of the player can be exchanged.
 local function may_exchange(g, seat, in_pool)
-  for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k, in_pool) then return true end
+  local ships = g.ships[seat]
+  for k = 1, #ships do
+    if can_exchange(g, ships, k, in_pool) then return true end
   end
   return false
 end
