@@ -116,7 +116,8 @@ R.prepare()
 ---------------------------------------------------------------------------
 
 -- Options are data that nothing changes, so a list or family is made once
--- for each set it offers and kept: KEPT[kind][key], made by make(key, a).
+-- for each set it offers and kept: KEPT[kind][key], made by make(key, a)
+-- (a constant, kontor.options or kontor.family: checked once, when made).
 -- A set (of products, ships or cards) is a bit mask: BIT[i] for entry i.
 local function kept(kind, key, make, a)
   local by = KEPT[kind]
@@ -152,6 +153,15 @@ function R.product_number(name)           -- "fish" -> 4
   return PRODUCT[name]
 end
 
+-- The ships of a list that carry a cube.
+local function loaded_ships(ships)
+  local n = 0
+  for k = 1, #ships do
+    if ships[k] ~= 0 then n = n + 1 end
+  end
+  return n
+end
+
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
   return g.hands[seat]:counts(#D.products)
@@ -172,19 +182,21 @@ local function new_components(g)
   g.deck = kontor.pile{ vis = "hidden" }
   g.market = kontor.pile{ vis = "public" }
   g.covered = kontor.pile{ vis = "public" }
+  local specials = D.specials
   g.hands, g.ships, g.specials = {}, {}, {}
   for seat = 1, n do
     g.hands[seat] = kontor.pile{ vis = "owner", owner = seat }
-    g.ships[seat] = {}
-    for k = 1, D.ships_at_start do g.ships[seat][k] = 0 end   -- S3: 2 empty ships
-    g.specials[seat] = {}
-    for _, card in ipairs(D.specials) do g.specials[seat][card] = 0 end
+    local ships, owned = {}, {}
+    for k = 1, D.ships_at_start do ships[k] = 0 end     -- S3: 2 empty ships
+    for i = 1, #specials do owned[specials[i]] = 0 end
+    g.ships[seat], g.specials[seat] = ships, owned
   end
   g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
   g.cubes = kontor.counter{ n = #D.products, min = 0, max = D.cubes_per_product,
                             init = D.cubes_per_product }        -- S12
-  g.pool = {}
-  for _, card in ipairs(D.specials) do g.pool[card] = D.supply[card] end
+  local pool = {}
+  for i = 1, #specials do pool[specials[i]] = D.supply[specials[i]] end
+  g.pool = pool
   g.pool.ship = D.supply.ship - D.ships_at_start * n           -- S2: 2 ships per player dealt
   g.exchanged = {}
   g.new_ship, g.new_dock = false, false
@@ -196,9 +208,7 @@ local function shuffle_and_deal(g)
   for p = 1, #D.products do g.deck:push(p, D.cards_per_product) end
   g.deck:shuffle(g.rng)
   g.deck:move_to(g.market, D.market_slots)
-  for seat = 1, g.players do
-    for _ = 1, D.hand_at_start do g.hands[seat]:push(g.deck:pop()) end
-  end
+  for seat = 1, g.players do g.deck:move_to(g.hands[seat], D.hand_at_start) end
 end
 
 ---------------------------------------------------------------------------
@@ -414,9 +424,7 @@ local function set_up_scenario(g, sc)
   place_step(g, sc)
   if sc.engine and type(sc.engine.rng) == "string" then g.rng:set_state(sc.engine.rng) end   -- goes on alike
   if g.phase == "load" then
-    local loaded = 0
-    for _, c in ipairs(g.ships[g.current]) do if c ~= 0 then loaded = loaded + 1 end end
-    if loaded >= D.ships_at_start then bad("active seat %d has no empty ship to load", g.current) end
+    if loaded_ships(g.ships[g.current]) >= D.ships_at_start then bad("active seat %d has no empty ship to load", g.current) end
   end
 end
 
@@ -448,8 +456,9 @@ end
 local function pool_set(g, except)
   local cubes, set = g.cubes:values(CUBES), 0
   for p = 1, NP do
-    if cubes[p] > 0 and p ~= except then set = set | BIT[p] end
+    if cubes[p] > 0 then set = set | BIT[p] end
   end
+  if except > 0 then set = set & ~BIT[except] end
   return set
 end
 
@@ -458,7 +467,7 @@ end
 -- key: the products (low NP bits) and the empty ships (the bits above)
 local function load_family(key)
   local pool, empty = key & ((1 << NP) - 1), key >> NP
-  return { "load", kept("names", pool, product_names), "on ship", kept("ships", empty, ship_numbers) }
+  return kontor.family{ "load", kept("names", pool, product_names), "on ship", kept("ships", empty, ship_numbers) }
 end
 
 local function load_a_ship(g, seat)
@@ -497,15 +506,9 @@ end
 local function loading(g)
   local rounds = R.rules.loading_order(g)
   local start_round, start_at, loaded = 1, 1, 0
-  for seat = 1, g.players do
-    for _, c in ipairs(g.ships[seat]) do
-      if c ~= 0 then loaded = loaded + 1 end
-    end
-  end
+  for seat = 1, g.players do loaded = loaded + loaded_ships(g.ships[seat]) end
   if loaded > 0 then   -- a scenario stopped mid-loading: resume at the active seat
-    for _, c in ipairs(g.ships[g.current]) do
-      if c ~= 0 then start_round = start_round + 1 end
-    end
+    start_round = start_round + loaded_ships(g.ships[g.current])
     for i, seat in ipairs(rounds[start_round] or {}) do
       if seat == g.current then start_at = i; break end
     end
@@ -530,55 +533,58 @@ local function other_cube_in_pool(g, p)
   return g.cubes:sum() > (p > 0 and g.cubes:get(p) or 0)
 end
 
--- S6, S12: ship k can be exchanged if it carries a cube, was not
--- exchanged yet in this phase I, was not bought in it, and another product
--- is in the pool: more cubes are there (`in_pool`) than of its own.
-local function can_exchange(g, seat, k, in_pool)
-  local cube = g.ships[seat][k]
+-- S6, S12: ship k of `ships` (a seat's) can be exchanged if it carries a
+-- cube, was not exchanged yet in this phase I, was not bought in it, and
+-- another product is in the pool: more cubes are there (`in_pool`) than
+-- of its own.
+local function can_exchange(g, ships, k, in_pool)
+  local cube = ships[k]
   return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
 end
 
--- The ships that can be exchanged, as a set.
-local function exchangeable_ships(g, seat)
-  local set, in_pool = 0, g.cubes:sum()
-  for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k, in_pool) then set = set | BIT[k] end
+-- The ships that can be exchanged, as a set (`in_pool`: the cubes in
+-- the pool, g.cubes:sum()).
+local function exchangeable_ships(g, seat, in_pool)
+  local ships, set = g.ships[seat], 0
+  for k = 1, #ships do
+    if can_exchange(g, ships, k, in_pool) then set = set | BIT[k] end
   end
   return set
 end
 
 -- S6: whether some ship of the player can be exchanged.
-local function may_exchange(g, seat)
-  local in_pool = g.cubes:sum()
-  for k = 1, #g.ships[seat] do
-    if can_exchange(g, seat, k, in_pool) then return true end
+local function may_exchange(g, seat, in_pool)
+  local ships = g.ships[seat]
+  for k = 1, #ships do
+    if can_exchange(g, ships, k, in_pool) then return true end
   end
   return false
 end
 
 -- S7: a special card the player can buy: its price paid, one left in the
--- pool; a ship also needs a cube to load (S12).
-local function can_buy(g, seat, card, coins)
+-- pool; a ship also needs a cube to load (S12: `in_pool`, the cubes in
+-- the pool).
+local function can_buy(g, card, coins, in_pool)
   return coins >= D.price[card] and g.pool[card] > 0
-    and (card ~= "ship" or other_cube_in_pool(g, 0))
+    and (card ~= "ship" or in_pool > 0)
 end
 
 -- S7: the special cards the player can buy, as a set (canonical order).
-local function buyable_cards(g, seat)
+local function buyable_cards(g, seat, in_pool)
   local set, coins = 0, g.coins:get(seat)
   for i = 1, #D.specials do
-    if can_buy(g, seat, D.specials[i], coins) then set = set | BIT[i] end
+    if can_buy(g, D.specials[i], coins, in_pool) then set = set | BIT[i] end
   end
   return set
 end
 
 -- S7: whether the player can buy some special card (none below the
 -- cheapest price).
-local function may_buy(g, seat)
+local function may_buy(g, seat, in_pool)
   local coins = g.coins:get(seat)
   if coins < CHEAPEST then return false end
   for i = 1, #D.specials do
-    if can_buy(g, seat, D.specials[i], coins) then return true end
+    if can_buy(g, D.specials[i], coins, in_pool) then return true end
   end
   return false
 end
@@ -597,7 +603,7 @@ end
 
 -- key: the products (low NP bits) and the ship (above)
 local function product_family(key, words)
-  return { words, "ship", key >> NP, "to", kept("names", key & ((1 << NP) - 1), product_names) }
+  return kontor.family{ words, "ship", key >> NP, "to", kept("names", key & ((1 << NP) - 1), product_names) }
 end
 
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
@@ -608,19 +614,19 @@ local function choose_product(g, seat, name, words, k)
 end
 
 local function exchange_family(ships)
-  return { "exchange", "ship", kept("ships", ships, ship_numbers) }
+  return kontor.family{ "exchange", "ship", kept("ships", ships, ship_numbers) }
 end
 
 -- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat)
-  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat), exchange_family))
+local function exchange_action(g, seat, in_pool)
+  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat, in_pool), exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
 local function buy_ship_family(pool)
-  return { "buy ship and load", kept("names", pool, product_names) }
+  return kontor.family{ "buy ship and load", kept("names", pool, product_names) }
 end
 
 local function buy_a_ship(g, seat)
@@ -638,12 +644,12 @@ local function buy_a_ship(g, seat)
 end
 
 local function buy_family(cards)
-  return { "buy", subset(cards, D.specials) }
+  return kontor.family{ "buy", subset(cards, D.specials) }
 end
 
 -- Phase I action 2: buy one of the special cards the player can buy (S7).
-local function buy_action(g, seat)
-  local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat), buy_family))
+local function buy_action(g, seat, in_pool)
+  local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat, in_pool), buy_family))
   if card == "ship" then return buy_a_ship(g, seat) end
   g.coins:add(seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -661,13 +667,13 @@ local function dock_options(ships)
     if ships & BIT[k] ~= 0 then options[#options + 1] = EXTRA.ship[k] end
   end
   options[#options + 1] = EXTRA.none                    -- "no dock exchange"
-  return options
+  return kontor.options(options)
 end
 
 function R.rules.extra_exchanges(g, seat)
   local words = EXTRA.words                             -- "dock exchange"
   for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
-    local ships = exchangeable_ships(g, seat)
+    local ships = exchangeable_ships(g, seat, g.cubes:sum())
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
@@ -686,17 +692,19 @@ local PHASE1 = {
   [false] = { [true] = kontor.options{ "buy", "pass" }, [false] = kontor.options{ "pass" } },
 }
 
--- S5: exactly one of exchange, buy, pass; then the docks.
-local function phase_one(g, seat)
-  if g.step ~= "dock" then                          -- table: a scenario may start at the docks
+-- S5: exactly one of exchange, buy, pass; then the docks (`at_docks`: a
+-- scenario starts there, table).
+local function phase_one(g, seat, at_docks)
+  if not at_docks then
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
-    local options = PHASE1[may_exchange(g, seat)][may_buy(g, seat)]
+    local in_pool = g.cubes:sum()                 -- S12: the cubes in the pool
+    local options = PHASE1[may_exchange(g, seat, in_pool)][may_buy(g, seat, in_pool)]
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
-      exchange_action(g, seat)
+      exchange_action(g, seat, in_pool)
     elseif action == "buy" then
-      buy_action(g, seat)
+      buy_action(g, seat, in_pool)
     else
       if g.logging then g:log("%s passes", g.names[seat]) end
     end
@@ -715,7 +723,7 @@ end
 -- S9: one card from the top of the deck to the hand. Returns false when
 -- the card is not drawn (no base rule refuses one; a hand limit may).
 function R.rules.draw_card(g, seat)
-  g.hands[seat]:push(g.deck:pop())
+  g.deck:move_to(g.hands[seat], 1)
   return true
 end
 
@@ -764,11 +772,12 @@ end
 function R.rules.trade(g, seat, p, slots)
   local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
-  local order = g:turn_order(seat)
+  local order, all_ships = g:turn_order(seat), g.ships
   local on_ships = D.cubes_per_product - g.cubes:get(p)   -- S12: the cubes not in the pool
   for i = 1, #order do
     if on_ships == 0 then break end                       -- every ship carrying p is paid
-    local q, ships, cubes = order[i], g.ships[order[i]], 0
+    local q = order[i]
+    local ships, cubes = all_ships[q], 0
     for k = 1, #ships do
       if ships[k] == p then cubes = cubes + 1 end
     end
@@ -789,7 +798,8 @@ function R.rules.trade(g, seat, p, slots)
 end
 
 -- S8: after `play`, the options: stop here, or one more slot to the right
--- of its last. Each list is made once and kept (LONGER): options are data
+-- of its last. Each list is made once and kept (LONGER), with the
+-- constant the engine is asked with (.ask, checked once): options are data
 -- that nothing changes.
 local function longer_plays(play)
   local options = LONGER[play]
@@ -801,6 +811,7 @@ local function longer_plays(play)
       more[#more + 1] = s
       options[#options + 1] = new_play(play[2], more)
     end
+    options = { list = options, ask = kontor.options(options) }
     LONGER[play] = options
   end
   return options
@@ -812,9 +823,9 @@ local function choose_slots(g, seat, p, have)
   local play = PLAYS[p][g:choose_from(seat, "play_slot", PLAYS[p].first)]
   while #SLOTS_OF[play] < have and play[#play] < D.market_slots do
     local options = longer_plays(play)
-    local k = g:choose(seat, "play_more", options)
+    local k = g:choose(seat, "play_more", options.ask)
     if k == 1 then break end
-    play = options[k]
+    play = options.list[k]
   end
   return SLOTS_OF[play]
 end
@@ -822,11 +833,12 @@ end
 -- S8: one or more cards of one product, each on a different market slot;
 -- covered cards leave play; then the trade.
 local function play_family(products)
-  return { "play", kept("names", products, product_names) }
+  return kontor.family{ "play", kept("names", products, product_names) }
 end
 
 local function play_cards(g, seat)
-  local hand, held, products = g.hands[seat], g.hands[seat]:counts(NP, HELD), 0
+  local hand, products = g.hands[seat], 0
+  local held = hand:counts(NP, HELD)
   for p = 1, NP do
     if held[p] > 0 then products = products | BIT[p] end
   end
@@ -882,12 +894,13 @@ function R.play(g)
     g.current = g.first
     g.phase = "phase1"
   end
-  local seat = g.current
+  local seat, step = g.current, g.step            -- a scenario's step, its first turn only
   while true do                                  -- ends in draw_cards (S11)
     g.current = seat
     g:begin_turn(seat)
-    if g.phase ~= "phase2" then phase_one(g, seat) end   -- a scenario may start in phase II
-    if g.step ~= "office" then phase_two(g, seat) end     -- ... or at the office draws (table)
+    if g.phase ~= "phase2" then phase_one(g, seat, step == "dock") end   -- a scenario may start in phase II
+    if step ~= "office" then phase_two(g, seat) end       -- ... or at the office draws (table)
+    step = nil
     g.step = "office"
     R.rules.end_of_phase_two(g, seat)
     g.step = nil

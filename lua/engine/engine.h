@@ -24,11 +24,6 @@ void kn_open_playout(lua_State *L);
 lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
                              const char *what);
 
-/* Pushes the plain list of the constant list of options at idx (or, for a
- * plain list, that list): what the engine reads and keeps of a decision,
- * with no table of the constant's own in it. */
-void kn_options_push_plain(lua_State *L, int idx);
-
 /* A family of options (g:choose_from). Its check returns the number of
  * options, or raises at the rule script's line, and gives its shape: n
  * entries, size[i] the choices of entry i if it is a list, 0 if it is a

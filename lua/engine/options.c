@@ -528,7 +528,7 @@ static int copy_entries(lua_State *L, lua_Integer n) {
  * R.constraints' explanations read it): its own copy, or, when it has
  * list options, a new list with those lists copied, so that no script
  * ever holds a table of the constant's. */
-void kn_options_push_plain(lua_State *L, int idx) {
+static void push_plain(lua_State *L, int idx) {
     struct kn_const *c = to_const(L, idx);
     idx = lua_absindex(L, idx);
     lua_getiuservalue(L, idx, 1);
@@ -741,7 +741,7 @@ static int opt_check(lua_State *L) {
     lua_Integer players = luaL_optinteger(L, 4, 0);
     lua_pushinteger(L, kn_options_check(L, 1, 2, 3, players, what));
     if (lua_type(L, 1) != LUA_TUSERDATA) return 1;
-    kn_options_push_plain(L, 1);                          /* a constant's plain list */
+    push_plain(L, 1);                                      /* a constant's plain list */
     return 2;
 }
 
@@ -1064,7 +1064,7 @@ static int opt_allowed(lua_State *L) {
     if (!lua_isnil(L, 6)) {
         kn_options_check(L, 5, 3, 4, luaL_checkinteger(L, 6), luaL_optstring(L, 7, "g:choose"));
         if (lua_type(L, 5) == LUA_TUSERDATA) {
-            kn_options_push_plain(L, 5);
+            push_plain(L, 5);
             lua_replace(L, 5);
         }
     }

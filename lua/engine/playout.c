@@ -330,8 +330,10 @@ static int bot_choose(lua_State *L) {
     kn_steps_add(L, b->rec, seat, k);
     if (b->tally != NULL && lua_type(L, 3) == LUA_TSTRING) {
         lua_Integer pick[64 + 1];
-        if (lua_type(L, 2) == LUA_TUSERDATA) {             /* a constant list: its entries */
-            kn_options_push_plain(L, 2);
+        if (!family && lua_type(L, 2) == LUA_TUSERDATA) {
+            /* a constant list (kontor.options), which the check took as it
+             * is: the tally reads its plain list (the constant's user value) */
+            lua_getiuservalue(L, 2, 1);
             lua_replace(L, 2);
         }
         if (family) kn_family_picks(&shape, k, pick);

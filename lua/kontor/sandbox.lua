@@ -191,13 +191,28 @@ M.loaded_piles = setmetatable({}, { __mode = "k" })
 local loading = false
 
 local getinfo = debug.getinfo
+-- "file:line" of the caller `level` up, made once for each function and
+-- line (PLACES[f][line]): getinfo's "S" costs about 7,000 instructions a
+-- call (its table of seven fields), and a game makes its secret piles at
+-- the same few lines, again every game.
+local PLACES = setmetatable({}, { __mode = "k" })
+local function made_at(level)
+  local info = getinfo(level + 1, "fl")
+  if not info then return "?" end
+  local f, line = info.func, info.currentline
+  local at = PLACES[f]
+  if not at then at = { src = getinfo(f, "S").short_src }; PLACES[f] = at end
+  local where = at[line]
+  if not where then where = at.src .. ":" .. tostring(line); at[line] = where end
+  return where
+end
+
 local function registering_pile(make)
   return function(spec)
     local p = make(spec)
     local rng = M.current_rng
     if (rng or loading) and p:vis() ~= "public" then
-      local info = getinfo(2, "Sl")
-      local where = info and (info.short_src .. ":" .. tostring(info.currentline)) or "?"
+      local where = made_at(2)
       if rng then
         local reg = M.secret_piles[rng]
         if not reg then reg = setmetatable({}, { __mode = "k" }); M.secret_piles[rng] = reg end
