@@ -1,5 +1,5 @@
 -- lab (repl/lab.lua): the command line of the balance lab: `kontor
--- compare`, `kontor sweep`, `kontor worth`, `kontor merge`, and `kontor sim` with --jobs, --shard,
+-- compare`, `kontor sweep`, `kontor worth`, `kontor ladder`, `kontor merge`, and `kontor sim` with --jobs, --shard,
 -- --range, --coverage, --report, --games-out or --until-width
 -- (docs/balance.md). Exit status as cli.lua: 0, 1 failure, 2 usage error.
 
@@ -561,6 +561,72 @@ function M.worth(_, args)
     end
   end)
   if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
+  return 0
+end
+
+---------------------------------------------------------------------------
+-- ladder: a round robin of bots, rated (kontor.balance.ladder)
+---------------------------------------------------------------------------
+
+local LADDER_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
+  ["--option"] = "list", ["--deals"] = "value", ["--seed"] = "value", ["--json"] = "bool" }
+
+function M.ladder(_, args)
+  -- the bots are the words that are neither a flag nor a flag's value
+  local flags, names = {}, {}
+  local i = 2
+  while i <= #args do
+    local a = args[i]
+    local flag = a:match("^(%-%-[%w%-]+)")
+    if flag then
+      flags[#flags + 1] = a
+      if LADDER_FLAGS[flag] and LADDER_FLAGS[flag] ~= "bool" and not a:find("=", 1, true) and args[i + 1] then
+        i = i + 1
+        flags[#flags + 1] = args[i]
+      end
+    else
+      names[#names + 1] = a
+    end
+    i = i + 1
+  end
+  local t, e = parse(flags, 1, LADDER_FLAGS)
+  if not t then return usage_error("ladder: " .. e) end
+  local ladder = require("kontor.balance.ladder")
+  if #names < 2 then
+    return usage_error("ladder: give two bots or more to rate, e.g. kontor ladder --rules caribbean "
+      .. "random greedy mcts:iterations=100")
+  end
+  local seen = {}
+  for _, b in ipairs(names) do
+    local _, be = require("kontor.bots").new(b, 1, 1)
+    if be then return usage_error("ladder: " .. be) end
+    local c = ladder.canonical(b)
+    if seen[c] then return usage_error(string.format("ladder: the bot '%s' is given twice", b)) end
+    seen[c] = true
+  end
+  local setup, se = setup_of({ rules = t.rules, variant = t.variant, players = t.players, option = t.option })
+  if not setup then return usage_error("ladder: " .. se) end
+  setup.players = setup.players or 2
+  local deals, de = int_of(t, "deals", 10, 1)
+  if not deals then return usage_error("ladder: " .. de) end
+  local seed, sde = require("kontor").parse_seed(t.seed, 1)
+  if not seed then return usage_error("ladder: " .. sde) end
+  local ok, res = pcall(function()
+    local L = balance.load(setup)
+    local progress, finish
+    if core.term.isatty(2) then progress, finish = progress_bar(want_color(2)) end
+    local okr, ran = pcall(ladder.run, L, names, deals, seed, progress)
+    if finish then finish() end
+    if not okr then error(ran, 0) end
+    local s = ladder.summary(L, names, deals, seed, ran)
+    if t.json then
+      for _, r in ipairs(s.ratings) do if r.ci == nil then r.ci = json.null end end
+      out(json.encode(s), "\n")
+    else
+      out(ladder.format(s), "\n")
+    end
+  end)
+  if not ok then err("kontor: ladder: ", tostring(res), "\n"); return 1 end
   return 0
 end
 
