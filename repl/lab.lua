@@ -259,12 +259,34 @@ local function sweep_output(t, sw)
     return
   end
   out(require("kontor.balance.sweep").format(sw), "\n")
+  if sw.bots_text then out(sw.bots_text, "\n") end
   if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end
 end
 
+-- Which bots played each side, with the skill ladder's rating of each
+-- (kontor.balance.ladder): { desc = { side's list, ... }, lines = {...} };
+-- setups that play the same bots get one line.
+local function bots_of(sides)
+  local ladder = require("kontor.balance.ladder")
+  local desc, lines = {}, {}
+  for i, side in ipairs(sides) do
+    local info = side.info
+    desc[i] = ladder.describe(info.rules, info.variants, info.players, ladder.specs_of(info))
+    lines[i] = ladder.line(desc[i])
+  end
+  if #lines == 2 and lines[1] ~= lines[2] then
+    lines = { ladder.line(desc[1], "bots A"), ladder.line(desc[2], "bots B") }
+  elseif #lines > 1 then
+    lines = { lines[1] }
+  end
+  return { desc = desc, lines = lines }
+end
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
+  local played = bots_of(sides)
+  summary.bots, summary.bots_text = played.desc, table.concat(played.lines, "\n")
   if kind == "sweep" then return sweep_output(t, summary) end
   if t.report then
     write_file(t.report, require("kontor.balance.report").html(summary, sides))
@@ -292,6 +314,7 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
     else
       out(balance.format_sim(summary), "\n")
     end
+    if summary.bots_text then out(summary.bots_text, "\n") end
     if summary.coverage then
       for i, c in ipairs(summary.coverage) do
         local title = kind == "compare" and (i == 1 and "A" or "B") or nil
@@ -548,6 +571,11 @@ function M.worth(_, args)
     end
     if t.part then out(json.encode(acc), "\n"); return end
     local w = worth.summary(L, probe:spec(), kinds, acc, hi - lo + 1, seed)
+    local ladder = require("kontor.balance.ladder")
+    local every = {}
+    for s = 1, L.players do every[s] = t.bot end
+    w.bots = ladder.describe(L.info.rules, L.info.variants, L.players, every)
+    w.bots_text = ladder.line(w.bots) .. ", one seat restricted in turn"
     if t.json then
       for _, r in ipairs(w.rows) do
         for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "kept_share",
@@ -557,7 +585,7 @@ function M.worth(_, args)
       end
       out(json.encode(w), "\n")
     else
-      out(worth.format(w), "\n")
+      out(worth.format(w), "\n", w.bots_text, "\n")
     end
   end)
   if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end

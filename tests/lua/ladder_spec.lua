@@ -122,3 +122,57 @@ describe("kontor ladder", function()
     assert.is_truthy(e:find("^kontor: ladder: .*nowhere"), e)
   end)
 end)
+
+describe("the lab's bots line", function()
+  local TABLE = {
+    { rules = "sea_merchants", variants = {}, players = 2, deals = 8, commit = "abc1234",
+      ratings = { random = { 0 }, greedy = { 2133, 2097, 2183 }, ["mcts:iterations=100"] = { 1909, 1886, 1926 } } },
+    { rules = "sea_merchants", variants = {}, players = 4, deals = 4, commit = "abc1234",
+      ratings = { random = { 0 }, greedy = { 900, 800, 1000 } } },
+  }
+
+  it("finds a bot's rating in its rule set, the same player count first", function()
+    assert.are.same({ rating = 1909, ci = { 1886, 1926 }, players = 2, deals = 8, commit = "abc1234" },
+      ladder.rating("sea_merchants", {}, 2, "mcts:iterations=100", TABLE))
+    assert.are.equal(900, ladder.rating("sea_merchants", {}, 4, "greedy", TABLE).rating)
+    assert.are.equal(2133, ladder.rating("sea_merchants", {}, 3, "greedy", TABLE).rating)
+    assert.is_nil(ladder.rating("sea_merchants", { "house" }, 2, "greedy", TABLE))
+    assert.is_nil(ladder.rating("caribbean", {}, 2, "greedy", TABLE))
+    assert.is_nil(ladder.rating("sea_merchants", {}, 2, "mcts:iterations=30", TABLE))
+  end)
+
+  it("reads a run's bots from its setup label", function()
+    assert.are.same({ "random", "greedy:avoid=phase1:buy contract", "random", "mcts:iterations=30" },
+      ladder.specs_of { players = 4,
+        label = "--rules sea_merchants --players 4 --bot 2=greedy:avoid=phase1:buy contract --bot 4=mcts:iterations=30" })
+  end)
+
+  it("names each bot, its seats and its rating", function()
+    local d = ladder.describe("sea_merchants", {}, 4, { "greedy", "random", "greedy", "mcts:iterations=7" }, {})
+    assert.are.equal("bots: greedy on seats 1, 3 (not on the ladder); random on seat 2 (ladder: 0, the floor); "
+      .. "mcts:iterations=7 on seat 4 (not on the ladder)", ladder.line(d))
+    d[1].ladder = ladder.rating("sea_merchants", {}, 2, "greedy", TABLE)
+    assert.are.equal("bots A: greedy on seats 1, 3 (ladder: 2133 [2097, 2183] over random, 2 players); "
+      .. "random on seat 2 (ladder: 0, the floor); mcts:iterations=7 on seat 4 (not on the ladder)",
+      ladder.line(d, "bots A"))
+  end)
+
+  it("ends compare's output, one line a setup when their bots differ", function()
+    local out, e, code = kontor_cmd("compare --rules sea_merchants --players 2 --games 4 --jobs 1 "
+      .. "--a '--bot 1=random:avoid=phase1:buy' --b ''")
+    assert.are.equal(0, code, e)
+    local lines = support.lines(out)
+    assert.are.same({
+      "bots A: random:avoid=phase1:buy on seat 1 (not on the ladder); random on seat 2 (ladder: 0, the floor)",
+      "bots B: random on seats 1-2 (ladder: 0, the floor)",
+    }, { lines[#lines - 2], lines[#lines - 1] })
+    out, e, code = kontor_cmd("compare --rules sea_merchants --players 2 --games 4 --jobs 1 --json "
+      .. "--a '--bot 1=random:avoid=phase1:buy' --b ''")
+    assert.are.equal(0, code, e)
+    local s = json.decode(out)
+    assert.are.same({ { bot = "random:avoid=phase1:buy", seats = { 1 } },
+                      { bot = "random", seats = { 2 }, ladder = { rating = 0, anchor = true } } }, s.bots[1])
+    assert.are.equal("bots A: random:avoid=phase1:buy on seat 1 (not on the ladder); random on seat 2 "
+      .. "(ladder: 0, the floor)\nbots B: random on seats 1-2 (ladder: 0, the floor)", s.bots_text)
+  end)
+end)

@@ -190,4 +190,96 @@ function M.format(s)
   return table.concat(lines, "\n")
 end
 
+---------------------------------------------------------------------------
+-- Which bots a verdict came from (the lab's "bots:" line)
+---------------------------------------------------------------------------
+
+-- The ladder's rating of bot `spec` in rule set `rules` with `variants`
+-- (names) for `players`: { rating, lo, hi, players =, deals =, commit = }
+-- from kontor.balance.ratings, the entry of the same player count first;
+-- nil when the ladder has not rated it there.
+function M.rating(rules, variants, players, spec, table_)
+  local key = M.canonical(spec)
+  if not key then return nil end
+  local vkey = table.concat(variants or {}, "+")
+  local best
+  for _, e in ipairs(table_ or require("kontor.balance.ratings")) do
+    local r
+    for b, x in pairs(e.ratings) do if M.canonical(b) == key then r = x end end
+    if r and e.rules == rules and table.concat(e.variants, "+") == vkey
+       and (not best or (e.players == players and best.players ~= players)) then
+      best = { rating = r[1], ci = r[2] and { r[2], r[3] } or nil, players = e.players, deals = e.deals,
+               commit = e.commit }
+    end
+  end
+  return best
+end
+
+-- Seats as text: { 1, 2, 3 } -> "seats 1-3", { 2 } -> "seat 2", { 1, 3 } -> "seats 1, 3".
+local function seats_text(list)
+  if #list == 1 then return "seat " .. list[1] end
+  local run = true
+  for i = 2, #list do if list[i] ~= list[i - 1] + 1 then run = false end end
+  if run then return string.format("seats %d-%d", list[1], list[#list]) end
+  return "seats " .. table.concat(list, ", ")
+end
+
+-- The bots of seats seat -> text (every seat of 1..players) with the
+-- ladder's rating of each: { { bot =, seats = {...}, ladder = M.rating(...) or nil } }
+-- (table_: the ratings, kontor.balance.ratings unless given).
+function M.describe(rules, variants, players, specs, table_)
+  local out, by = {}, {}
+  for s = 1, players do
+    local b = specs[s] or "random"
+    local key = M.canonical(b) or b
+    if not by[key] then
+      -- random is every ladder's anchor: 0 by definition, in any rule set
+      local l = key == "random" and { rating = 0, anchor = true } or M.rating(rules, variants, players, b, table_)
+      by[key] = { bot = key, seats = {}, ladder = l }
+      out[#out + 1] = by[key]
+    end
+    table.insert(by[key].seats, s)
+  end
+  return out
+end
+
+-- The bot texts of a run's sides, seat by seat, from its summary data
+-- (info: players and the setup's label, "--rules x --bot 2=mcts:k=v"; a
+-- merged run has only these): every seat without a --bot is random.
+function M.specs_of(info)
+  local specs = {}
+  for seat = 1, info.players do specs[seat] = "random" end
+  local l = " " .. (info.label or "")
+  local at = l:find(" %-%-")
+  while at do
+    local nxt = l:find(" %-%-", at + 3)
+    local seat, spec = l:sub(at + 3, (nxt or #l + 1) - 1):match("^bot (%d+)=(.+)$")
+    seat = tonumber(seat)
+    if seat and specs[seat] then specs[seat] = spec end
+    at = nxt
+  end
+  return specs
+end
+
+-- The "bots:" line: "bots: greedy on seats 1-4 (ladder: 2133 [2097,
+-- 2183] over random, 2 players)".
+function M.line(desc, title)
+  local parts = {}
+  for _, d in ipairs(desc) do
+    local l = d.ladder
+    local rated
+    if not l then
+      rated = "not on the ladder"
+    elseif l.anchor then
+      rated = "ladder: 0, the floor"
+    elseif not l.ci then
+      rated = string.format("ladder: %d, %d players", l.rating, l.players)
+    else
+      rated = string.format("ladder: %d [%d, %d] over random, %d players", l.rating, l.ci[1], l.ci[2], l.players)
+    end
+    parts[#parts + 1] = string.format("%s on %s (%s)", d.bot, seats_text(d.seats), rated)
+  end
+  return (title or "bots") .. ": " .. table.concat(parts, "; ")
+end
+
 return M
