@@ -1276,4 +1276,7 @@ function R.estimate(g, seat)
   return v + harbour_worth(g, seat, per_coin)
 end
 
+-- mcts: rollouts of 5 steps judged by R.estimate (docs/bots.md "Strength")
+R.bot_options = { mcts = { estimate = 1, rollout = 5 } }
+
 return R
