@@ -1238,11 +1238,30 @@ local function progress(st, e)
   return (matched + math.min(have.any, missing)) / e.symbols
 end
 
+-- What the estimate reads from the deck, worked out once per deck: the
+-- influence a coin, the smallest expedition, the expeditions' cards. The
+-- deck (CARDS) is made again whenever R.data changes (R.prepare), and so
+-- are these.
+local derived_for, PER_COIN, LEAST, EXPEDITIONS
+local function derived()
+  if derived_for ~= CARDS then
+    PER_COIN, LEAST, EXPEDITIONS = influence_per_coin(), smallest_expedition(), {}
+    for i = 1, #CARDS do
+      if CARDS[i].kind == "expedition" then EXPEDITIONS[#EXPEDITIONS + 1] = CARDS[i] end
+    end
+    derived_for = CARDS
+  end
+end
+
 local function closest(g, seat)
   local st, best = g.st[seat], 0
-  local shown = #g.expeditions > 0
-  for i = 1, shown and #g.expeditions or #CARDS do
-    local e = CARDS[shown and g.expeditions:get(i) or i]
+  local n = #g.expeditions
+  if n == 0 then
+    for i = 1, #EXPEDITIONS do best = math.max(best, progress(st, EXPEDITIONS[i])) end
+    return best
+  end
+  for i = 1, n do
+    local e = CARDS[g.expeditions:get(i)]
     if e.kind == "expedition" then best = math.max(best, progress(st, e)) end
   end
   return best
@@ -1269,10 +1288,11 @@ local function harbour_worth(g, seat, per_coin)
 end
 
 function R.estimate(g, seat)
-  local purse, cap, per_coin = R.coins(g, seat), R.data.tax_threshold, influence_per_coin()
+  derived()
+  local purse, cap, per_coin = R.coins(g, seat), R.data.tax_threshold, PER_COIN
   if purse >= cap then purse = cap + (purse - cap) / 2 end
   local v = R.influence(g, seat) + purse * per_coin + R.strength(g, seat) / 20
-  if not R.rules.can_win(g, seat) then v = v - smallest_expedition() * (1 - closest(g, seat)) end
+  if not R.rules.can_win(g, seat) then v = v - LEAST * (1 - closest(g, seat)) end
   return v + harbour_worth(g, seat, per_coin)
 end
 

@@ -1211,42 +1211,51 @@ end
 --     deck still to be drawn: the part of the game they still work in.
 local HAND_SHARE, LOOSE_CARD, SLOT_SHOWING = 3 / 4, 1 / 4, 1 / 2
 local function more(a, b) return a > b end
+local min, ceil, sort = math.min, math.ceil, table.sort
+-- Scratch lists, emptied at every call (the estimate is asked for often:
+-- no new tables): the ships carrying each product, the plays.
+local CARRIED, PLAYS = {}, {}
 
 function R.estimate(g, seat)
   local deck = g.deck:count()
   local turns = deck / g.players
   local share = deck / (D.cards_per_product * #D.products)
   local est = g.coins:get(seat)
-  local ships, carried = g.ships[seat], {}
+  local ships, carried, market = g.ships[seat], CARRIED, g.market
+  local n = #D.products
+  for p = 1, n do carried[p] = 0 end
   for i = 1, #ships do
     local p = ships[i]
     if p > 0 then
-      carried[p] = (carried[p] or 0) + 1
-      est = est + SLOT_SHOWING * g.market:count_of(p)
+      carried[p] = carried[p] + 1
+      est = est + SLOT_SHOWING * market:count_of(p)
     end
   end
-  local held, plays, m = R.cards_in_hand(g, seat), {}, 0
-  local contracts = g.specials[seat].contract or 0
-  for p = 1, #D.products do
+  local held, plays, m = R.cards_in_hand(g, seat), PLAYS, 0
+  local bonus = (g.specials[seat].contract or 0) * D.contract_bonus
+  local slots = D.market_slots
+  for p = 1, n do
     local h = held[p]
     if h > 0 then
-      if carried[p] then
+      local c = carried[p]
+      if c > 0 then
         m = m + 1
-        plays[m] = carried[p] * math.min(h, D.market_slots) + contracts * D.contract_bonus
+        plays[m] = c * min(h, slots) + bonus
       else
         est = est + LOOSE_CARD * h
       end
     end
   end
-  if m > turns then table.sort(plays, more) end
-  for i = 1, math.min(m, math.ceil(turns)) do est = est + HAND_SHARE * plays[i] end
+  for i = #plays, m + 1, -1 do plays[i] = nil end
+  if m > turns then sort(plays, more) end
+  for i = 1, min(m, ceil(turns)) do est = est + HAND_SHARE * plays[i] end
   -- the special cards in R.data's order (a loop, not pairs: the sandbox's
   -- pairs orders the keys at every call)
   local owned, specials, price = g.specials[seat], D.specials, D.price
   for i = 1, #specials do
     local card = specials[i]
-    local n = owned[card] or 0
-    if card ~= "ship" and n > 0 and price[card] then est = est + n * price[card] * share end
+    local k = owned[card] or 0
+    if card ~= "ship" and k > 0 and price[card] then est = est + k * price[card] * share end
   end
   return est
 end

@@ -36,6 +36,20 @@ local function registry_of(game)
   return reg
 end
 local raw_step = gamemod.raw_step
+local driver = require "kontor.game.driver"
+local compile_constraints = require("kontor.game.context").compile_constraints
+
+-- A game restarted from a saved state (game/init.lua's restore), with the
+-- rule set's constraints compiled once per rule set, not once per copy
+-- (the house preset's hand limit: 5% of a greedy game).
+local CONS = setmetatable({}, { __mode = "k" })
+local function restore(R, params, ...)
+  local c = CONS[R]
+  if c == nil then c = compile_constraints(R) or false; CONS[R] = c end
+  local game = gamemod.new_copy(R, params)
+  game.cons, game.cons_of = c or nil, R
+  return driver.restore(game, R, ...)
+end
 
 local M = {}
 
@@ -92,6 +106,27 @@ end
 local TABLE, PILE, COUNTER, RNG = 1, 2, 3, 4
 local PLANS = setmetatable({}, { __mode = "k" })
 
+-- A function that makes an empty table with room for na array entries
+-- and nh others: a table constructor of that size (its nil fields are not
+-- stored), compiled once per size. Filling a table made at its size
+-- costs no rehash, where one grown from {} is rehashed at every power of 2.
+local SIZED = {}
+local function sized(na, nh)
+  local key = na * 65536 + nh
+  local f = SIZED[key]
+  if f then return f end
+  if na > 64 or nh > 64 then
+    f = function() return {} end
+  else
+    local parts = {}
+    for _ = 1, na do parts[#parts + 1] = "nil" end
+    for j = 1, nh do parts[#parts + 1] = "_" .. j .. "=nil" end
+    f = assert(load("return function() return {" .. table.concat(parts, ",") .. "} end", "=sized", "t", {}))()
+  end
+  SIZED[key] = f
+  return f
+end
+
 local function plan_of(root)
   local plan = PLANS[root]
   if plan then return plan end
@@ -134,6 +169,16 @@ local function plan_of(root)
     return i
   end
   num(root)
+  -- each table made at its size (no rehash as it is filled): its keys 1..na
+  -- in the array part, the others in the hash part
+  for t = 1, #order do
+    local i = order[t]
+    local e, v = ents[i], objs[i]
+    local na, all = 0, 0
+    while rawget(v, na + 1) ~= nil do na = na + 1 end
+    for _ in next, v do all = all + 1 end
+    e.new = sized(na, all - na)
+  end
   local secret = {}                    -- the hidden and owner-only piles
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
@@ -151,7 +196,7 @@ local function copy_planned(root)
   local made = {}
   for i = 1, plan.n do
     local kind = kinds[i]
-    if kind == TABLE then made[i] = {}
+    if kind == TABLE then made[i] = ents[i].new()
     elseif kind == PILE then made[i] = pile_copy(objs[i])
     elseif kind == COUNTER then made[i] = counter_copy(objs[i])
     else made[i] = objs[i]:clone() end
@@ -271,11 +316,21 @@ end
 local UNSEEN = setmetatable({}, { __mode = "k" })
 local function unseen_piles(fields, seat)
   local by = UNSEEN[fields]
-  if not by then by = {}; UNSEEN[fields] = by end
+  if not by then
+    -- one ordered walk for every seat: the piles not every seat sees
+    local closed = {}
+    reach({ fields }, function(p) if p:vis() ~= "public" then closed[#closed + 1] = p end end, true)
+    by = { closed = closed }
+    UNSEEN[fields] = by
+  end
   local out = by[seat]
   if out then return out end
   out = {}
-  reach({ fields }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end, true)
+  local closed = by.closed
+  for i = 1, #closed do
+    local p = closed[i]
+    if hidden_from(p, seat) then out[#out + 1] = p end
+  end
   by[seat] = out
   return out
 end
@@ -359,7 +414,7 @@ end
 local function restart(R, params, origin, hook, at_start)
   if origin then
     local snap = origin.snap
-    local game = gamemod.restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
+    local game = restore(R, params, copy_value(snap.fields, {}), snap.turn, snap.active,
       snap.rng, hook, origin.dealt and function(ctx) resampled(R, ctx) end)
     game.origin = origin
     return game
@@ -394,6 +449,7 @@ local function secret_piles(game, seat, check_only)
     return m
   end
   reach({ rule_fields(game.ctx) }, visit, not check_only)
+  local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
     -- not all in g: the rule script's frames, then piles no longer used go
@@ -424,7 +480,7 @@ local function secret_piles(game, seat, check_only)
         .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
-  return out
+  return out, in_fields
 end
 M.secret_piles = secret_piles
 
@@ -433,12 +489,14 @@ M.secret_piles = secret_piles
 -- name, R.card_text) and that the seat's view does not show. The
 -- determiniser deals piles again, not plain values, so a bot would read
 -- such a card where it lies; the error names the value and where it is.
-local function plain_secrets(game, seat)
+-- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
+-- when the caller has them: hidden[1..n].)
+local function plain_secrets(game, seat, hidden, n)
   local fields = rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
   local text_of = {}                   -- card -> its text (false: none), asked once a card
-  reach({ fields }, function(p)
+  local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
@@ -455,7 +513,12 @@ local function plain_secrets(game, seat)
         if type(c) == "string" then unseen[c] = true; any = true end
       end
     end
-  end, false)
+  end
+  if hidden then
+    for i = 1, n do visit(hidden[i]) end
+  else
+    reach({ fields }, visit, false)
+  end
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
@@ -510,7 +573,7 @@ end
 -- next decision replays only the steps taken since its last one.
 local REPLAYS = setmetatable({}, { __mode = "k" })
 
-function M.base(game, seat)
+function M.base(game, seat, every)
   local R = game.R
   local rec = game.rec
   local n = #rec
@@ -539,27 +602,44 @@ function M.base(game, seat)
   else
     rp = nil
   end
+  -- The state is saved only when the turn the game is in begins (the
+  -- turns of the others' steps replayed before it are not needed): the
+  -- replay's turns follow the game's. Should a turn begin that was not
+  -- saved (the replay's count of turns and the game's differ), the replay
+  -- is made again saving every turn.
+  local want = every and 0 or (game.ctx and game.ctx.turn or 0)
   if not rp then
     rp = { origin = origin, done = 0, seats = {}, idx = {} }
-    local hook
+    local hook, at_start
     if rawget(R, "resumes_at_turn") then
-      hook = function(ctx)
+      local function save(ctx)
         rp.snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
                     rng = ctx.rng:state() }
-        rp.at = rp.done
+        rp.at, rp.saved = rp.done, ctx.turn
       end
+      hook = function(ctx)
+        rp.began = ctx.turn
+        if ctx.turn + 1 >= rp.want then save(ctx) end
+      end
+      at_start = function(ctx) rp.began = ctx.turn; save(ctx) end
     end
     -- the state when R.setup is done is saved too: R.play runs from its
     -- start on it, as after any setup, so a decision before the first
     -- turn begins is copied from it as well
-    rp.copy = restart(R, game.params, origin, hook, hook)
+    rp.want = want
+    rp.copy = restart(R, game.params, origin, hook, at_start)
   end
+  rp.want = want
   local copy, ds, di = rp.copy, rp.seats, rp.idx
   for i = rp.done + 1, #all_seat do
     rp.done = i                        -- the hook sees the step being taken
     ds[i], di[i] = all_seat[i], all_idx[i]
     local ok, err = raw_step(copy, all_seat[i], all_idx[i])
     if not ok then REPLAYS[game] = nil; error(err, 0) end
+  end
+  if rp.began ~= rp.saved then         -- a turn began that was not saved
+    REPLAYS[game] = nil
+    return M.base(game, seat, true)
   end
   REPLAYS[game] = rp
   local base = { R = R, params = game.params, seat = seat }
@@ -572,8 +652,14 @@ function M.base(game, seat)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  secret_piles(game, seat, true)
-  plain_secrets(rp.copy, seat)
+  local hidden, nh = secret_piles(game, seat, true)
+  if game.kind == "player" or game.kind == "chance" then
+    -- no step left out of the replay: its state is the game's, so the
+    -- hidden piles the check found are those of its fields
+    plain_secrets(game, seat, hidden, nh)
+  else
+    plain_secrets(rp.copy, seat)
+  end
   local ss, si = {}, {}
   for i = from + 1, #all_seat do ss[#ss + 1], si[#si + 1] = all_seat[i], all_idx[i] end
   base.steps_seat, base.steps_idx = ss, si
@@ -602,7 +688,7 @@ function M.copy(base)
   if snap then
     local fields
     fields, made, plan = copy_planned(snap.fields)
-    game = gamemod.restore(base.R, base.params, fields, snap.turn,
+    game = restore(base.R, base.params, fields, snap.turn,
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
     local secret = plan.secret
@@ -655,7 +741,7 @@ function M.twin(base, rng, swaps)
   local origin = { snap = { fields = fields, turn = snap.turn, active = snap.active, rng = snap.rng },
                    dealt = true, steps_seat = base.steps_seat, steps_idx = base.steps_idx }
   local tmemo = {}
-  local twin = gamemod.restore(base.R, base.params, copy_value(fields, tmemo), snap.turn, snap.active,
+  local twin = restore(base.R, base.params, copy_value(fields, tmemo), snap.turn, snap.active,
     snap.rng, nil, function(ctx) resampled(base.R, ctx) end)
   register_copies(twin, tmemo)
   for i = 1, #base.steps_seat do

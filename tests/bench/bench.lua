@@ -218,6 +218,12 @@ print(("race (tests/rulesets/race.lua, target=91): %.1f steps a game, %.0f games
   field(race, "mean_steps"), field(race, "games_per_second"),
   1e6 / (field(race, "games_per_second") * field(race, "mean_steps"))))
 
+-- The greedy bot's part (issue 27): the lab with four greedy seats a side,
+-- and greedy's cost against random (tests/bench/greedy.lua).
+print()
+os.execute(("%s tests/bench/greedy.lua%s%s"):format(LUA, quick and " --quick" or "",
+  callgrind and "" or " --no-callgrind"))
+
 if failed then
   print("\nA plain loop does not play the game of its rule set: fix tests/bench before reading the ratios.")
   os.exit(1)

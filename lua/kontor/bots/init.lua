@@ -35,8 +35,11 @@ M.OPTIONS = {
                 doc = "imagined deals of the unseen cards each option is judged on" },
     depth = { default = 8, type = "integer", min = 1, max = 50,
               doc = "own decisions a line of a move still open follows at most" },
-    budget = { default = 12, type = "integer", min = 0, max = 100000,
+    budget = { default = 6, type = "integer", min = 0, max = 100000,
                doc = "lines tried beyond one per option, for options whose move stays open" },
+    focus = { default = 1, type = "number", min = 0, max = 1, quiet = true,
+              doc = "the share of the lines beyond one per option that go to the best option so far "
+                 .. "(the others go round the options in turn)" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -326,9 +329,19 @@ function Greedy:decide(view)
     best_of[k] = { value = v, texts = texts, steps = steps }
     if #texts > 1 then open[#open + 1] = k end
   end
-  local extra, i = o.budget, 0
+  local extra, i, credit = o.budget, 0, 0
   while extra > 0 and #open > 0 do
-    i = i % #open + 1
+    credit = credit + o.focus
+    if credit >= 1 - 1e-9 then               -- a share `focus` of them: the best option so far
+      credit = credit - 1
+      local bi = 1
+      for j = 2, #open do
+        if best_of[open[j]].value > best_of[open[bi]].value + 1e-9 then bi = j end
+      end
+      i = bi
+    else
+      i = i % #open + 1
+    end
     local k = open[i]
     local v, texts, steps, new = line(k)
     if v > best_of[k].value then best_of[k] = { value = v, texts = texts, steps = steps } end
@@ -663,9 +676,15 @@ end
 -- The options (indices) the bot may take at decision `name` with options
 -- `texts`: those it prefers, if any is legal, else all; less those it
 -- avoids, unless that leaves none.
+local ALL = {}                           -- n -> { 1, ..., n }, shared: read only
 function Bot:allowed(name, opts)
-  local all = {}
-  for k = 1, #opts do all[k] = k end
+  local n = #opts
+  local all = ALL[n]
+  if not all then
+    all = {}
+    for k = 1, n do all[k] = k end
+    ALL[n] = all
+  end
   if not self.restricted then return all end
   local list = all
   if #self.prefer > 0 then
