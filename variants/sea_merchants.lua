@@ -1262,6 +1262,8 @@ end
 
 -- mcts judges a rollout that stops before the end by this estimate, after
 -- 5 random steps: stronger than 30 steps judged by R.score, and cheaper.
-R.bot_options = { mcts = { estimate = 1, rollout = 5 } }
+-- greedy gives its lines beyond one per option to the best option so far,
+-- and half as many: as strong as 12 in turn, and cheaper (docs/bots.md).
+R.bot_options = { mcts = { estimate = 1, rollout = 5 }, greedy = { budget = 6, focus = 1 } }
 
 return R

@@ -579,22 +579,39 @@ function M.base(game, seat, every)
   local n = #rec
   local first_secret = secret_from(game)
   local origin = game.origin
-  -- all steps from the origin: the origin's own, then the game's
-  local all_seat, all_idx = {}, {}
-  if origin then
-    for i = 1, #origin.steps_seat do all_seat[i], all_idx[i] = origin.steps_seat[i], origin.steps_idx[i] end
+  local rp = REPLAYS[game]
+  local all_seat, all_idx, n0
+  -- A step record only grows (undo and rollback make a new one): while no
+  -- step is left out, the steps read at the last decision are still the
+  -- first ones of the same record, and only those since are read.
+  local read = rp and rp.rec == rec and rp.origin == origin and not rp.left_out and first_secret > n
+    and rp.n_read <= n
+  if read and rp.n_read > 0 then         -- (and the last one read is still there)
+    local j = rp.n0 + rp.n_read
+    read = rec:seat(rp.n_read) == rp.all_seat[j] and rec:option(rp.n_read) == rp.all_idx[j]
   end
-  local n0 = #all_seat
-  for i = 1, n do
-    local s = rec:seat(i)
-    if i < first_secret or s == seat then
-      all_seat[#all_seat + 1], all_idx[#all_idx + 1] = s, rec:option(i)
+  if read then
+    all_seat, all_idx, n0 = rp.all_seat, rp.all_idx, rp.n0
+    for i = rp.n_read + 1, n do all_seat[#all_seat + 1], all_idx[#all_idx + 1] = rec:seat(i), rec:option(i) end
+  else
+    -- all steps from the origin: the origin's own, then the game's
+    all_seat, all_idx = {}, {}
+    if origin then
+      for i = 1, #origin.steps_seat do all_seat[i], all_idx[i] = origin.steps_seat[i], origin.steps_idx[i] end
+    end
+    n0 = #all_seat
+    for i = 1, n do
+      local s = rec:seat(i)
+      if i < first_secret or s == seat then
+        all_seat[#all_seat + 1], all_idx[#all_idx + 1] = s, rec:option(i)
+      end
     end
   end
   -- the replay so far, if it is a prefix of these steps (undo, a secret
   -- choice left out or another origin start a new one)
-  local rp = REPLAYS[game]
-  if rp and rp.origin == origin and rp.done <= #all_seat then
+  if read then                           -- luacheck: ignore 542
+    -- it is: the steps it took are those read before
+  elseif rp and rp.origin == origin and rp.done <= #all_seat then
     local ds, di = rp.seats, rp.idx
     for i = 1, rp.done do
       if ds[i] ~= all_seat[i] or di[i] ~= all_idx[i] then rp = nil; break end
@@ -641,6 +658,7 @@ function M.base(game, seat, every)
     REPLAYS[game] = nil
     return M.base(game, seat, true)
   end
+  rp.rec, rp.n_read, rp.left_out, rp.all_seat, rp.all_idx, rp.n0 = rec, n, first_secret <= n, all_seat, all_idx, n0
   REPLAYS[game] = rp
   local base = { R = R, params = game.params, seat = seat }
   local from = 0

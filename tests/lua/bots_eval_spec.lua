@@ -167,7 +167,7 @@ describe("restricted play", function()
     assert.are.same({ avoid = "buy contract;play fish on slots 1,4;phase2:draw", budget = "5" }, opts)
     local b = assert(bots.new("random:prefer=draw", 1, 1))
     assert.are.equal("random:prefer=draw", b:spec())
-    assert.are.equal("greedy:avoid=buy contract,budget=6,depth=8,samples=1",
+    assert.are.equal("greedy:avoid=buy contract,budget=12,depth=8,samples=1",
       assert(bots.new("greedy:avoid=buy contract", 1, 1)):spec())
   end)
 
@@ -234,7 +234,7 @@ describe("restricted play", function()
     local p = io.popen(support.binary() .. " repl --players 2 < " .. input .. " 2>&1")
     local out = p:read("a"); p:close()
     os.remove(input)
-    assert.matches("2  Player 2: greedy:avoid=buy contract;play fish on slots 1,4,budget=6,depth=8,samples=1 bot",
+    assert.matches("2  Player 2: greedy:avoid=buy contract;play fish on slots 1,4,budget=6,depth=8,focus=1,samples=1 bot",
       out, 1, true)
     p = io.popen(support.binary() .. " play --players 2 --bot '2=random:prefer=draw' < /dev/null 2>&1")
     out = p:read("a"); p:close()

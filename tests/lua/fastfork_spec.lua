@@ -131,3 +131,57 @@ describe("a decision before the first turn begins", function()
     assert.are.equal(fork.seen_piles(g, s), fork.seen_piles(sample, s))
   end)
 end)
+
+describe("a bot's replay of the game between its decisions", function()
+  local function play(g, rng, n)
+    for _ = 1, n do
+      local s = decider(g)
+      g:step(s, rng:below(#g:options(s)) + 1)
+    end
+  end
+
+  -- The same game played straight, from g's steps.
+  local function straight(g)
+    local h = kontor.new_game { rules = "sea_merchants", players = 4, seed = g.params.seed }
+    for i = 1, g:step_count() do
+      local s, _, k = g:step_at(i)
+      h:step(s, k)
+    end
+    return h
+  end
+
+  it("reads only the steps since the last decision, and copies as a replay from the start does", function()
+    for seed = 1, 6 do
+      local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = seed }
+      local rng = kontor.rng(seed)
+      for _ = 1, 4 do
+        play(g, rng, 9)
+        local s = decider(g)
+        local base = fork.base(g, s)
+        local copy = fork.copy(base)
+        assert.are.equal(json.encode(g:state()), json.encode(copy:state()))
+        local h = straight(g)
+        local a = fork.sample(base, kontor.rng(seed))
+        local b = fork.sample(fork.base(h, s), kontor.rng(seed))
+        assert.are.equal(json.encode(b:state()), json.encode(a:state()))
+      end
+    end
+  end)
+
+  it("after an undo and other steps, copies the game as it is now", function()
+    for seed = 1, 6 do
+      local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = seed }
+      play(g, kontor.rng(seed), 30)
+      fork.base(g, decider(g))                 -- the replay is kept for g
+      g:undo(); g:undo(); g:undo()
+      play(g, kontor.rng(seed + 100), 5)
+      local s = decider(g)
+      local copy = fork.copy(fork.base(g, s))
+      assert.are.equal(json.encode(g:state()), json.encode(copy:state()))
+      assert.are.same(g:options(s), copy:options(s))
+      local a = fork.sample(fork.base(g, s), kontor.rng(9))
+      local b = fork.sample(fork.base(straight(g), s), kontor.rng(9))
+      assert.are.equal(json.encode(b:state()), json.encode(a:state()))
+    end
+  end)
+end)

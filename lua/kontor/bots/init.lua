@@ -35,9 +35,9 @@ M.OPTIONS = {
                 doc = "imagined deals of the unseen cards each option is judged on" },
     depth = { default = 8, type = "integer", min = 1, max = 50,
               doc = "own decisions a line of a move still open follows at most" },
-    budget = { default = 6, type = "integer", min = 0, max = 100000,
+    budget = { default = 12, type = "integer", min = 0, max = 100000,
                doc = "lines tried beyond one per option, for options whose move stays open" },
-    focus = { default = 1, type = "number", min = 0, max = 1, quiet = true,
+    focus = { default = 0, type = "number", min = 0, max = 1, quiet = true,
               doc = "the share of the lines beyond one per option that go to the best option so far "
                  .. "(the others go round the options in turn)" },
   },
@@ -132,9 +132,11 @@ end
 -- seat's move is still open (the "play" of "play fish on slots 1,4":
 -- its own estimate unchanged, and it decides again in the same turn) is
 -- walked on, on the same copy, to where the move changes something; then
--- `budget` more such lines go to the options whose move stayed open. The
--- best line is the plan for the rest of the move, taken without a new
--- search while the game follows it. No rollouts.
+-- `budget` more such lines go to the options whose move stayed open: a
+-- share `focus` of them to the option whose best line is best so far, the
+-- others to each in turn. The best line is the plan for the rest of the
+-- move, taken without a new search while the game follows it. No
+-- rollouts.
 ---------------------------------------------------------------------------
 
 local Greedy = {}
