@@ -16,4 +16,13 @@ return {
       ["mcts:iterations=300"] = { 1856, 1814, 1908 },
       ["random"] = { 0 },
     } },
+  -- 55d78cd (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 5
+  --   random greedy mcts:iterations=30 mcts:iterations=100
+  { rules = "old_world", variants = {}, players = 2, deals = 5, commit = "55d78cd",
+    ratings = {
+      ["mcts:iterations=100"] = { 836, 555, 1805 },
+      ["greedy"] = { 306, 151, 635 },
+      ["mcts:iterations=30"] = { 306, 215, 495 },
+      ["random"] = { 0 },
+    } },
 }
