@@ -7,13 +7,22 @@
 -- A bot's defaults may change with a rule set's R.bot_options: a rating
 -- holds for the defaults of its commit.
 return {
-  -- a76800f (docs/bots.md): build/kontor run tests/bots/ladder.lua sea_merchants 8
+  -- 76af8a0 (docs/bots.md): kontor ladder --rules sea_merchants --deals 5
   --   random greedy mcts:iterations=100 mcts:iterations=300
-  { rules = "sea_merchants", variants = {}, players = 2, deals = 8, commit = "a76800f",
+  { rules = "sea_merchants", variants = {}, players = 2, deals = 5, commit = "76af8a0",
     ratings = {
-      ["mcts:iterations=300"] = { 2201, 2128, 2330 },
-      ["greedy"] = { 2133, 2097, 2183 },
-      ["mcts:iterations=100"] = { 1909, 1886, 1926 },
+      ["greedy"] = { 1977, 1877, 2146 },
+      ["mcts:iterations=100"] = { 1880, 1799, 1977 },
+      ["mcts:iterations=300"] = { 1856, 1814, 1908 },
+      ["random"] = { 0 },
+    } },
+  -- 55d78cd (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 5
+  --   random greedy mcts:iterations=30 mcts:iterations=100
+  { rules = "old_world", variants = {}, players = 2, deals = 5, commit = "55d78cd",
+    ratings = {
+      ["mcts:iterations=100"] = { 836, 555, 1805 },
+      ["greedy"] = { 306, 151, 635 },
+      ["mcts:iterations=30"] = { 306, 215, 495 },
       ["random"] = { 0 },
     } },
 }
