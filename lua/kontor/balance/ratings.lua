@@ -1,7 +1,7 @@
 -- kontor.balance.ratings: the skill ladder's ratings, so the lab can say
 -- which skill level a verdict came from (kontor.balance.ladder.describe,
 -- docs/bots.md "Skill ladder"). Each entry is one `kontor ladder` run,
--- copied from its --json output (rules, variants, players, and each bot's
+-- copied from its output (rules, variants, players, and each bot's
 -- rating and interval, the first bot, random, at 0); the command and the
 -- commit it ran at are beside it, and the same table is in docs/bots.md.
 -- A bot's defaults may change with a rule set's R.bot_options: a rating
