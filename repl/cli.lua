@@ -24,6 +24,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                   [--svg DIR] [sim's --seed ... --no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
                   [--seed S|random] [--json] [--jobs N] [--shard K/N] [--report FILE.html]
+       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S] [--json] BOT BOT...
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
@@ -50,6 +51,9 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
   worth    what each kind of move is worth: the win rate of a seat whose
            bot never makes it against the same bot unrestricted, with its
            95% interval (docs/balance.md)
+  ladder   a round robin of BOTs (KIND[:k=v,...]) on the same deals: each
+           bot's rating (Bradley-Terry, Elo scale) with its 95% interval
+           (docs/bots.md "Skill ladder")
   merge    combine the shards of a run into that run's result
 
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
@@ -385,6 +389,7 @@ local function command(home, args)
   if cmd == "merge" then return require("lab").merge(kontor, args) end
   if cmd == "sweep" then return require("lab").sweep(kontor, args) end
   if cmd == "worth" then return require("lab").worth(kontor, args) end
+  if cmd == "ladder" then return require("lab").ladder(kontor, args) end
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end

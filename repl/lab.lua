@@ -1,5 +1,5 @@
 -- lab (repl/lab.lua): the command line of the balance lab: `kontor
--- compare`, `kontor sweep`, `kontor worth`, `kontor merge`, and `kontor sim` with --jobs, --shard,
+-- compare`, `kontor sweep`, `kontor worth`, `kontor ladder`, `kontor merge`, and `kontor sim` with --jobs, --shard,
 -- --range, --coverage, --report, --games-out or --until-width
 -- (docs/balance.md). Exit status as cli.lua: 0, 1 failure, 2 usage error.
 
@@ -263,6 +263,7 @@ local function sweep_output(t, sw)
     return
   end
   out(require("kontor.balance.sweep").format(sw), "\n")
+  if sw.bots_text then out(sw.bots_text, "\n") end
   if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end
 end
@@ -307,8 +308,29 @@ function spill_keeper(kind, nsides)
   return k
 end
 
+-- Which bots played each side, with the skill ladder's rating of each
+-- (kontor.balance.ladder): { desc = { side's list, ... }, lines = {...} };
+-- setups that play the same bots get one line.
+local function bots_of(sides)
+  local ladder = require("kontor.balance.ladder")
+  local desc, lines = {}, {}
+  for i, side in ipairs(sides) do
+    local info = side.info
+    desc[i] = ladder.describe(info.rules, info.variants, info.players, ladder.specs_of(info))
+    lines[i] = ladder.line(desc[i])
+  end
+  if #lines == 2 and lines[1] ~= lines[2] then
+    lines = { ladder.line(desc[1], "bots A"), ladder.line(desc[2], "bots B") }
+  elseif #lines > 1 then
+    lines = { lines[1] }
+  end
+  return { desc = desc, lines = lines }
+end
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
+  local played = bots_of(sides)
+  summary.bots, summary.bots_text = played.desc, table.concat(played.lines, "\n")
   if kind == "sweep" then return sweep_output(t, summary) end
   if t.report then
     write_file(t.report, require("kontor.balance.report").html(summary, sides))
@@ -336,6 +358,7 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
     else
       out(balance.format_sim(summary), "\n")
     end
+    if summary.bots_text then out(summary.bots_text, "\n") end
     if summary.coverage then
       for i, c in ipairs(summary.coverage) do
         local title = kind == "compare" and (i == 1 and "A" or "B") or nil
@@ -546,8 +569,14 @@ local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
 end
 
 -- The summary of a run of worth: text, --json, and --report.
-local function worth_output(t, w)
+local function worth_output(t, w, variants)
   local worth = require("kontor.balance.worth")
+  -- the bot of every seat, with its skill ladder rating (kontor.balance.ladder)
+  local ladder = require("kontor.balance.ladder")
+  local every = {}
+  for s = 1, w.players do every[s] = w.bot end
+  w.bots = ladder.describe(w.rules, variants, w.players, every)
+  w.bots_text = ladder.line(w.bots) .. ", one seat restricted in turn"
   if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w)) end
   if t.json then
     for _, r in ipairs(w.rows) do
@@ -558,7 +587,7 @@ local function worth_output(t, w)
     end
     out(json.encode(w), "\n")
   else
-    out(worth.format(w), "\n")
+    out(worth.format(w), "\n", w.bots_text, "\n")
     if t.report then out("\nreport written to ", t.report, "\n") end
   end
 end
@@ -663,9 +692,75 @@ function M.worth(_, args)
       out(json.encode(worth.shard(L, probe:spec(), kinds, acc, games, seed, lo, hi)), "\n")
       return
     end
-    worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed))
+    worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed), L.info.variants)
   end)
   if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
+  return 0
+end
+
+---------------------------------------------------------------------------
+-- ladder: a round robin of bots, rated (kontor.balance.ladder)
+---------------------------------------------------------------------------
+
+local LADDER_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
+  ["--option"] = "list", ["--deals"] = "value", ["--seed"] = "value", ["--json"] = "bool" }
+
+function M.ladder(_, args)
+  -- the bots are the words that are neither a flag nor a flag's value
+  local flags, names = {}, {}
+  local i = 2
+  while i <= #args do
+    local a = args[i]
+    local flag = a:match("^(%-%-[%w%-]+)")
+    if flag then
+      flags[#flags + 1] = a
+      if LADDER_FLAGS[flag] and LADDER_FLAGS[flag] ~= "bool" and not a:find("=", 1, true) and args[i + 1] then
+        i = i + 1
+        flags[#flags + 1] = args[i]
+      end
+    else
+      names[#names + 1] = a
+    end
+    i = i + 1
+  end
+  local t, e = parse(flags, 1, LADDER_FLAGS)
+  if not t then return usage_error("ladder: " .. e) end
+  local ladder = require("kontor.balance.ladder")
+  if #names < 2 then
+    return usage_error("ladder: give two bots or more to rate, e.g. kontor ladder --rules caribbean "
+      .. "random greedy mcts:iterations=100")
+  end
+  local seen = {}
+  for _, b in ipairs(names) do
+    local _, be = require("kontor.bots").new(b, 1, 1)
+    if be then return usage_error("ladder: " .. be) end
+    local c = ladder.canonical(b)
+    if seen[c] then return usage_error(string.format("ladder: the bot '%s' is given twice", b)) end
+    seen[c] = true
+  end
+  local setup, se = setup_of({ rules = t.rules, variant = t.variant, players = t.players, option = t.option })
+  if not setup then return usage_error("ladder: " .. se) end
+  setup.players = setup.players or 2
+  local deals, de = int_of(t, "deals", 10, 1)
+  if not deals then return usage_error("ladder: " .. de) end
+  local seed, sde = require("kontor").parse_seed(t.seed, 1)
+  if not seed then return usage_error("ladder: " .. sde) end
+  local ok, res = pcall(function()
+    local L = balance.load(setup)
+    local progress, finish
+    if core.term.isatty(2) then progress, finish = progress_bar(want_color(2)) end
+    local okr, ran = pcall(ladder.run, L, names, deals, seed, progress)
+    if finish then finish() end
+    if not okr then error(ran, 0) end
+    local s = ladder.summary(L, names, deals, seed, ran)
+    if t.json then
+      for _, r in ipairs(s.ratings) do if r.ci == nil then r.ci = json.null end end
+      out(json.encode(s), "\n")
+    else
+      out(ladder.format(s), "\n")
+    end
+  end)
+  if not ok then err("kontor: ladder: ", tostring(res), "\n"); return 1 end
   return 0
 end
 

@@ -1416,8 +1416,9 @@ function R.estimate(g, seat)
   return v + harbour_worth(g, seat, per_coin)
 end
 
+-- mcts: rollouts of 5 steps judged by R.estimate (docs/bots.md "Strength");
 -- greedy gives its lines beyond one per option to the best option so far,
 -- and half as many: as strong as 12 in turn (docs/bots.md).
-R.bot_options = { greedy = { budget = 6, focus = 1 } }
+R.bot_options = { mcts = { estimate = 1, rollout = 5 }, greedy = { budget = 6, focus = 1 } }
 
 return R

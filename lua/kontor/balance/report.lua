@@ -458,6 +458,7 @@ function M.sweep_html(sw)
   add('<p>%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; each is compared with the first, %s=%s.</p>',
     esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
     sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
+  if sw.bots_text then add('<p class="bots">%s</p>', esc(sw.bots_text)) end
   local changed, chance = {}, {}
   for _, key in ipairs(sw.order) do
     local ms = sw.measures[key]
@@ -749,6 +750,7 @@ function M.html(summary, sides)
   summary_words(summary, sides, add)
   add('<p>%d %sgames, seed %d.</p>', summary.games,
     compare and (summary.paired and "paired " or "unpaired ") or "", summary.seed)
+  if summary.bots_text then add('<p class="bots">%s</p>', (esc(summary.bots_text):gsub("\n", "<br>"))) end
   add('<p class="key">')
   for s = 1, #sides do
     add('<span style="background:%s"></span><code>%s</code><br>', COLORS[s], esc(side_label(summary, s)))

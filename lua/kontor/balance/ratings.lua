@@ -1,0 +1,28 @@
+-- kontor.balance.ratings: the skill ladder's ratings, so the lab can say
+-- which skill level a verdict came from (kontor.balance.ladder.describe,
+-- docs/bots.md "Skill ladder"). Each entry is one `kontor ladder` run,
+-- copied from its output (rules, variants, players, and each bot's
+-- rating and interval, the first bot, random, at 0); the command and the
+-- commit it ran at are beside it, and the same table is in docs/bots.md.
+-- A bot's defaults may change with a rule set's R.bot_options: a rating
+-- holds for the defaults of its commit.
+return {
+  -- 76af8a0 (docs/bots.md): kontor ladder --rules sea_merchants --deals 5
+  --   random greedy mcts:iterations=100 mcts:iterations=300
+  { rules = "sea_merchants", variants = {}, players = 2, deals = 5, commit = "76af8a0",
+    ratings = {
+      ["greedy"] = { 1977, 1877, 2146 },
+      ["mcts:iterations=100"] = { 1880, 1799, 1977 },
+      ["mcts:iterations=300"] = { 1856, 1814, 1908 },
+      ["random"] = { 0 },
+    } },
+  -- 55d78cd (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 5
+  --   random greedy mcts:iterations=30 mcts:iterations=100
+  { rules = "old_world", variants = {}, players = 2, deals = 5, commit = "55d78cd",
+    ratings = {
+      ["mcts:iterations=100"] = { 836, 555, 1805 },
+      ["greedy"] = { 306, 151, 635 },
+      ["mcts:iterations=30"] = { 306, 215, 495 },
+      ["random"] = { 0 },
+    } },
+}
