@@ -659,6 +659,7 @@ function M.worth(_, args)
   end
   local ok, res = pcall(function()
     local L = balance.load(setup)
+    probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
     local a, b = lo or 1, hi or games

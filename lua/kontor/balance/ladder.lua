@@ -198,14 +198,33 @@ end
 -- (names) for `players`: { rating, lo, hi, players =, deals =, commit = }
 -- from kontor.balance.ratings, the entry of the same player count first;
 -- nil when the ladder has not rated it there.
+-- The bot a spec makes in a rule set: its options with its kind's defaults
+-- and the rule set's own (R.bot_options) filled in, so that "greedy" and
+-- "greedy:budget=6,focus=1" are one bot where the rule set says so.
+local RULE_SETS = {}
+local function resolved(spec, rules, variants)
+  local vkey = rules .. "+" .. table.concat(variants or {}, "+")
+  local R = RULE_SETS[vkey]
+  if R == nil then
+    R = require("kontor.rules").load(rules, variants or {}) or false
+    RULE_SETS[vkey] = R
+  end
+  local b = bots.new(spec, 1, 1)
+  if not b then return M.canonical(spec) end
+  if R then b:tune(R) end
+  return b:spec()
+end
+
 function M.rating(rules, variants, players, spec, table_)
-  local key = M.canonical(spec)
-  if not key then return nil end
+  if not M.canonical(spec) then return nil end
+  local key = resolved(spec, rules, variants)
   local vkey = table.concat(variants or {}, "+")
   local best
   for _, e in ipairs(table_ or require("kontor.balance.ratings")) do
     local r
-    for b, x in pairs(e.ratings) do if M.canonical(b) == key then r = x end end
+    if e.rules == rules and table.concat(e.variants, "+") == vkey then
+      for b, x in pairs(e.ratings) do if resolved(b, rules, variants) == key then r = x end end
+    end
     if r and e.rules == rules and table.concat(e.variants, "+") == vkey
        and (not best or (e.players == players and best.players ~= players)) then
       best = { rating = r[1], ci = r[2] and { r[2], r[3] } or nil, players = e.players, deals = e.deals,
