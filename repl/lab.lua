@@ -447,6 +447,11 @@ local function run_cmd(args, kind)
     return usage_error(name .. ": --seed random would draw another seed in each shard: give every shard "
       .. "the same whole number")
   end
+  -- a sweep plays every value to the same count and reports no coverage
+  if kind == "sweep" and (width or t.coverage) then
+    return usage_error(string.format("sweep: --%s is for sim and compare; a sweep plays --games at every value",
+      width and "until-width" or "coverage"))
+  end
   if lo and (width or t.report) then
     return usage_error(string.format("%s: --%s cannot be used with --shard (use it with kontor merge)",
       name, width and "until-width" or "report"))

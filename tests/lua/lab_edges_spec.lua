@@ -1,4 +1,4 @@
--- A game may end with no winner (Merchants of the Caribbean, ruling C9:
+-- The lab at its edges. A game may end with no winner (Merchants of the Caribbean, ruling C9:
 -- nobody fulfilled an expedition). The lab counts it as a game no seat won,
 -- in sim, merge and compare, and says how many there were.
 
@@ -32,5 +32,15 @@ describe("a game without a winner in the lab", function()
     local out = support.run(K .. " sim --rules sea_merchants --players 3 --games 20 --seed 1 --jobs 1")
     assert.falsy(support.has(out, "without a winner"), out)
     assert.truthy(support.has(out, "games shared)\n"), out)
+  end)
+end)
+
+describe("sweep's flags", function()
+  it("refuses --until-width and --coverage, which it would ignore", function()
+    for _, flag in ipairs({ "--until-width 5", "--coverage" }) do
+      local out, code = support.run(K .. " sweep --variant hand_limit --over size=4,6 --games 3 " .. flag .. " 2>&1")
+      assert.are.equal(2, code, out)
+      assert.truthy(support.has(out, "kontor: sweep: " .. flag:match("^%S+") .. " is for sim and compare; a sweep plays --games at every value\n"), out)
+    end
   end)
 end)
