@@ -191,28 +191,32 @@ end
 -- Game preparation (S1, S2, S3)
 ---------------------------------------------------------------------------
 
+-- The tables of the components are made by constructors with room for
+-- what they hold in the base game (4 seats, 2 ships, 4 special cards; a
+-- nil field takes no key but makes room): a table grown key by key is
+-- rebuilt each time it fills.
 local function new_components(g)
-  local n = g.players
+  local n, specials = g.players, D.specials
   g.deck = kontor.pile{ vis = "hidden" }
   g.market = kontor.pile{ vis = "public" }
   g.covered = kontor.pile{ vis = "public" }
-  local specials = D.specials
-  g.hands, g.ships, g.specials = {}, {}, {}
+  local hands, all_ships, all_owned = { nil, nil, nil, nil }, { nil, nil, nil, nil }, { nil, nil, nil, nil }
   for seat = 1, n do
-    g.hands[seat] = kontor.pile{ vis = "owner", owner = seat }
-    local ships, owned = {}, {}
+    hands[seat] = kontor.pile{ vis = "owner", owner = seat }
+    local ships, owned = { nil, nil }, { ship = nil, contract = nil, office = nil, dock = nil }
     for k = 1, D.ships_at_start do ships[k] = 0 end     -- S3: 2 empty ships
     for i = 1, #specials do owned[specials[i]] = 0 end
-    g.ships[seat], g.specials[seat] = ships, owned
+    all_ships[seat], all_owned[seat] = ships, owned
   end
+  g.hands, g.ships, g.specials = hands, all_ships, all_owned
   g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
-  g.cubes = kontor.counter{ n = #D.products, min = 0, max = D.cubes_per_product,
+  g.cubes = kontor.counter{ n = NP, min = 0, max = D.cubes_per_product,
                             init = D.cubes_per_product }        -- S12
-  local pool = {}
+  local pool = { ship = nil, contract = nil, office = nil, dock = nil }
   for i = 1, #specials do pool[specials[i]] = D.supply[specials[i]] end
+  pool.ship = D.supply.ship - D.ships_at_start * n              -- S2: 2 ships per player dealt
   g.pool = pool
-  g.pool.ship = D.supply.ship - D.ships_at_start * n           -- S2: 2 ships per player dealt
-  g.exchanged = {}
+  g.exchanged = { nil, nil }
   g.new_ship, g.new_dock = false, false
 end
 
