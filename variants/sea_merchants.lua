@@ -12,6 +12,8 @@
 --   g.hands[s]  pile, owner s
 --   g.coins     counter, one per seat (min 0)
 --   g.cubes     counter, one per product: cubes in the pool (0..5)
+--   g._pool     the products with a cube in the pool, as a set (a bit mask,
+--               see BIT), kept with g.cubes by cube_to_ship and cube_to_pool
 --   g.ships[s]  list of product numbers, one per ship (0 = empty)
 --   g.specials[s] {ship = ships bought, contract = n, office = n, dock = n}
 --   g.pool      special cards left in the pool {ship =, contract =, ...}
@@ -176,6 +178,26 @@ local function loaded_ships(ships)
   return n
 end
 
+-- S12: the products with a cube in the pool, read from g.cubes, as a set
+-- (a bit mask). The rules read it kept in g._pool.
+local function products_in_pool(g)
+  local cubes, set = g.cubes:values(CUBES), 0
+  for p = 1, NP do
+    if cubes[p] > 0 then set = set | BIT[p] end
+  end
+  return set
+end
+
+-- S12: a cube of product p goes from the pool onto a ship; one returns.
+local function cube_to_ship(g, p)
+  if add(g.cubes, p, -1) == 0 then g._pool = g._pool & ~BIT[p] end
+end
+
+local function cube_to_pool(g, p)
+  add(g.cubes, p, 1)
+  g._pool = g._pool | BIT[p]
+end
+
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
   return g.hands[seat]:counts(#D.products)
@@ -212,6 +234,7 @@ local function new_components(g)
   g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
   g.cubes = kontor.counter{ n = NP, min = 0, max = D.cubes_per_product,
                             init = D.cubes_per_product }        -- S12
+  g._pool = D.cubes_per_product > 0 and (1 << NP) - 1 or 0     -- every product's cubes
   local pool = { ship = nil, contract = nil, office = nil, dock = nil }
   for i = 1, #specials do pool[specials[i]] = D.supply[specials[i]] end
   pool.ship = D.supply.ship - D.ships_at_start * n              -- S2: 2 ships per player dealt
@@ -352,6 +375,7 @@ local function place_ships(g, sc)
     end
     g.cubes:set(p, D.cubes_per_product - on_ships[p])
   end
+  g._pool = products_in_pool(g)
   if all_ships > D.supply.ship then bad("%d ships, but there are only %d", all_ships, D.supply.ship) end
   g.pool.ship = D.supply.ship - all_ships
   return any_empty
@@ -473,10 +497,7 @@ end
 -- S12: the products with a cube in the pool, but `except` (0: none), as a
 -- set (a bit mask).
 local function pool_set(g, except)
-  local cubes, set = values(g.cubes, CUBES), 0
-  for p = 1, NP do
-    if cubes[p] > 0 then set = set | BIT[p] end
-  end
+  local set = g._pool
   if except > 0 then set = set & ~BIT[except] end
   return set
 end
@@ -498,7 +519,7 @@ local function load_a_ship(g, seat)
   if pool == 0 or empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
   local name, k = g:choose_from(seat, "load", kept("load", pool | empty << NP, load_family))
   local p = PRODUCT[name]
-  add(g.cubes, p, -1)
+  cube_to_ship(g, p)
   ships[k] = p
   if g.logging then g:log("%s loads %s on ship %d", g.names[seat], name, k) end
 end
@@ -555,15 +576,15 @@ end
 
 -- S6, S12: ship k of `ships` (a seat's) can be exchanged if it carries a
 -- cube, was not exchanged yet in this phase I, was not bought in it, and
--- another product is in the pool: more cubes are there (`in_pool`) than
--- of its own.
+-- another product is in the pool (`in_pool`: the products with a cube
+-- there, a set).
 local function can_exchange(g, ships, k, in_pool)
   local cube = ships[k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > get(g.cubes, cube)
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool & ~BIT[cube] ~= 0
 end
 
--- The ships that can be exchanged, as a set (`in_pool`: the cubes in
--- the pool, g.cubes:sum()).
+-- The ships that can be exchanged, as a set (`in_pool`: the products
+-- with a cube in the pool, g._pool).
 local function exchangeable_ships(g, seat, in_pool)
   local ships, set = g.ships[seat], 0
   for k = 1, #ships do
@@ -582,11 +603,11 @@ local function may_exchange(g, seat, in_pool)
 end
 
 -- S7: a special card the player can buy: its price paid, one left in the
--- pool; a ship also needs a cube to load (S12: `in_pool`, the cubes in
--- the pool).
+-- pool; a ship also needs a cube to load (S12: `in_pool`, the products
+-- with a cube in the pool).
 local function can_buy(g, card, coins, in_pool)
   return coins >= D.price[card] and g.pool[card] > 0
-    and (card ~= "ship" or in_pool > 0)
+    and (card ~= "ship" or in_pool ~= 0)
 end
 
 -- S7: the special cards the player can buy, as a set (canonical order).
@@ -611,9 +632,9 @@ end
 
 -- Swap the cube on ship k for product p from the pool; the old cube returns.
 local function swap_cube(g, seat, k, p, how)
-  local old, cubes = g.ships[seat][k], g.cubes
-  add(cubes, old, 1)
-  add(cubes, p, -1)
+  local old = g.ships[seat][k]
+  cube_to_pool(g, old)
+  cube_to_ship(g, p)
   g.ships[seat][k] = p
   g.exchanged[k] = true
   if g.logging then
@@ -656,7 +677,7 @@ local function buy_a_ship(g, seat)
   g.pool.ship = g.pool.ship - 1
   g.specials[seat].ship = g.specials[seat].ship + 1
   ships[#ships + 1] = p
-  add(g.cubes, p, -1)
+  cube_to_ship(g, p)
   g.new_ship = not g.options.exchange_new_ship and #ships   -- S6: not exchanged this phase
   if g.logging then
     g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
@@ -693,7 +714,7 @@ end
 function R.rules.extra_exchanges(g, seat)
   local words = EXTRA.words                             -- "dock exchange"
   for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
-    local ships = exchangeable_ships(g, seat, sum(g.cubes))
+    local ships = exchangeable_ships(g, seat, g._pool)
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
@@ -718,7 +739,7 @@ local function phase_one(g, seat, at_docks)
   if not at_docks then
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
-    local in_pool = sum(g.cubes)                   -- S12: the cubes in the pool
+    local in_pool = g._pool                       -- S12: the products in the pool
     local options = PHASE1[may_exchange(g, seat, in_pool)][may_buy(g, seat, in_pool)]
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
@@ -987,6 +1008,9 @@ function R.invariants(g)
     if cubes[p] ~= D.cubes_per_product then
       return ("%d %s cubes in pool and on ships, not %d"):format(cubes[p], name, D.cubes_per_product)
     end
+  end
+  if g._pool ~= products_in_pool(g) then
+    return ("the pool's products kept (%d) are not those with a cube there (%d)"):format(g._pool, products_in_pool(g))
   end
   for _, card in ipairs(D.specials) do
     local owned = 0
