@@ -12,6 +12,8 @@
 --   g.hands[s]  pile, owner s
 --   g.coins     counter, one per seat (min 0)
 --   g.cubes     counter, one per product: cubes in the pool (0..5)
+--   g._pool     the products with a cube in the pool, as a set (a bit mask,
+--               see BIT), kept with g.cubes by cube_to_ship and cube_to_pool
 --   g.ships[s]  list of product numbers, one per ship (0 = empty)
 --   g.specials[s] {ship = ships bought, contract = n, office = n, dock = n}
 --   g.pool      special cards left in the pool {ship =, contract =, ...}
@@ -111,6 +113,20 @@ function R.prepare()
 end
 R.prepare()
 
+-- The pile and counter methods the rules call at every turn, looked up
+-- once: a method call (g.cubes:get(p)) looks its method up through the
+-- userdata's metatable each time. Called as get(g.cubes, p),
+-- move_to(g.deck, hand, n), card_at(g.market, s), number_of(pile) for
+-- pile:count(). Scenarios, the views and the texts keep the method calls.
+local push, move_to, number_of, count_of, counts, take, card_at, set_card   -- piles
+local get, add, sum, values                                              -- counters
+do
+  local pile, counter = kontor.pile{ vis = "public" }, kontor.counter{ n = 1 }
+  push, move_to, number_of, count_of, counts = pile.push, pile.move_to, pile.count, pile.count_of, pile.counts
+  take, card_at, set_card = pile.take, pile.get, pile.set
+  get, add, sum, values = counter.get, counter.add, counter.sum, counter.values
+end
+
 ---------------------------------------------------------------------------
 -- Small helpers
 ---------------------------------------------------------------------------
@@ -162,6 +178,26 @@ local function loaded_ships(ships)
   return n
 end
 
+-- S12: the products with a cube in the pool, read from g.cubes, as a set
+-- (a bit mask). The rules read it kept in g._pool.
+local function products_in_pool(g)
+  local cubes, set = g.cubes:values(CUBES), 0
+  for p = 1, NP do
+    if cubes[p] > 0 then set = set | BIT[p] end
+  end
+  return set
+end
+
+-- S12: a cube of product p goes from the pool onto a ship; one returns.
+local function cube_to_ship(g, p)
+  if add(g.cubes, p, -1) == 0 then g._pool = g._pool & ~BIT[p] end
+end
+
+local function cube_to_pool(g, p)
+  add(g.cubes, p, 1)
+  g._pool = g._pool | BIT[p]
+end
+
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat)
   return g.hands[seat]:counts(#D.products)
@@ -177,38 +213,44 @@ end
 -- Game preparation (S1, S2, S3)
 ---------------------------------------------------------------------------
 
+-- The tables of the components are made by constructors with room for
+-- what they hold in the base game (4 seats, 2 ships, 4 special cards; a
+-- nil field takes no key but makes room): a table grown key by key is
+-- rebuilt each time it fills.
 local function new_components(g)
-  local n = g.players
+  local n, specials = g.players, D.specials
   g.deck = kontor.pile{ vis = "hidden" }
   g.market = kontor.pile{ vis = "public" }
   g.covered = kontor.pile{ vis = "public" }
-  local specials = D.specials
-  g.hands, g.ships, g.specials = {}, {}, {}
+  local hands, all_ships, all_owned = { nil, nil, nil, nil }, { nil, nil, nil, nil }, { nil, nil, nil, nil }
   for seat = 1, n do
-    g.hands[seat] = kontor.pile{ vis = "owner", owner = seat }
-    local ships, owned = {}, {}
+    hands[seat] = kontor.pile{ vis = "owner", owner = seat }
+    local ships, owned = { nil, nil }, { ship = nil, contract = nil, office = nil, dock = nil }
     for k = 1, D.ships_at_start do ships[k] = 0 end     -- S3: 2 empty ships
     for i = 1, #specials do owned[specials[i]] = 0 end
-    g.ships[seat], g.specials[seat] = ships, owned
+    all_ships[seat], all_owned[seat] = ships, owned
   end
+  g.hands, g.ships, g.specials = hands, all_ships, all_owned
   g.coins = kontor.counter{ n = n, min = 0, init = g.options.start_coins }  -- S1: 0 coins, unlimited
-  g.cubes = kontor.counter{ n = #D.products, min = 0, max = D.cubes_per_product,
+  g.cubes = kontor.counter{ n = NP, min = 0, max = D.cubes_per_product,
                             init = D.cubes_per_product }        -- S12
-  local pool = {}
+  g._pool = D.cubes_per_product > 0 and (1 << NP) - 1 or 0     -- every product's cubes
+  local pool = { ship = nil, contract = nil, office = nil, dock = nil }
   for i = 1, #specials do pool[specials[i]] = D.supply[specials[i]] end
+  pool.ship = D.supply.ship - D.ships_at_start * n              -- S2: 2 ships per player dealt
   g.pool = pool
-  g.pool.ship = D.supply.ship - D.ships_at_start * n           -- S2: 2 ships per player dealt
-  g.exchanged = {}
+  g.exchanged = { nil, nil }
   g.new_ship, g.new_dock = false, false
 end
 
 -- S3: shuffle; 6 cards to market slots 1..6; 3 cards to each player in seat
 -- order, one player at a time.
 local function shuffle_and_deal(g)
-  for p = 1, #D.products do g.deck:push(p, D.cards_per_product) end
-  g.deck:shuffle(g.rng)
-  g.deck:move_to(g.market, D.market_slots)
-  for seat = 1, g.players do g.deck:move_to(g.hands[seat], D.hand_at_start) end
+  local deck, hands = g.deck, g.hands
+  for p = 1, NP do push(deck, p, D.cards_per_product) end
+  deck:shuffle(g.rng)
+  move_to(deck, g.market, D.market_slots)
+  for seat = 1, g.players do move_to(deck, hands[seat], D.hand_at_start) end
 end
 
 ---------------------------------------------------------------------------
@@ -333,6 +375,7 @@ local function place_ships(g, sc)
     end
     g.cubes:set(p, D.cubes_per_product - on_ships[p])
   end
+  g._pool = products_in_pool(g)
   if all_ships > D.supply.ship then bad("%d ships, but there are only %d", all_ships, D.supply.ship) end
   g.pool.ship = D.supply.ship - all_ships
   return any_empty
@@ -454,10 +497,7 @@ end
 -- S12: the products with a cube in the pool, but `except` (0: none), as a
 -- set (a bit mask).
 local function pool_set(g, except)
-  local cubes, set = g.cubes:values(CUBES), 0
-  for p = 1, NP do
-    if cubes[p] > 0 then set = set | BIT[p] end
-  end
+  local set = g._pool
   if except > 0 then set = set & ~BIT[except] end
   return set
 end
@@ -479,7 +519,7 @@ local function load_a_ship(g, seat)
   if pool == 0 or empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
   local name, k = g:choose_from(seat, "load", kept("load", pool | empty << NP, load_family))
   local p = PRODUCT[name]
-  g.cubes:add(p, -1)
+  cube_to_ship(g, p)
   ships[k] = p
   if g.logging then g:log("%s loads %s on ship %d", g.names[seat], name, k) end
 end
@@ -530,20 +570,21 @@ end
 -- S12: whether the pool holds a cube of a product other than `p` (p = 0:
 -- any cube).
 local function other_cube_in_pool(g, p)
-  return g.cubes:sum() > (p > 0 and g.cubes:get(p) or 0)
+  local cubes = g.cubes
+  return sum(cubes) > (p > 0 and get(cubes, p) or 0)
 end
 
 -- S6, S12: ship k of `ships` (a seat's) can be exchanged if it carries a
 -- cube, was not exchanged yet in this phase I, was not bought in it, and
--- another product is in the pool: more cubes are there (`in_pool`) than
--- of its own.
+-- another product is in the pool (`in_pool`: the products with a cube
+-- there, a set).
 local function can_exchange(g, ships, k, in_pool)
   local cube = ships[k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool > g.cubes:get(cube)
+  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool & ~BIT[cube] ~= 0
 end
 
--- The ships that can be exchanged, as a set (`in_pool`: the cubes in
--- the pool, g.cubes:sum()).
+-- The ships that can be exchanged, as a set (`in_pool`: the products
+-- with a cube in the pool, g._pool).
 local function exchangeable_ships(g, seat, in_pool)
   local ships, set = g.ships[seat], 0
   for k = 1, #ships do
@@ -562,16 +603,16 @@ local function may_exchange(g, seat, in_pool)
 end
 
 -- S7: a special card the player can buy: its price paid, one left in the
--- pool; a ship also needs a cube to load (S12: `in_pool`, the cubes in
--- the pool).
+-- pool; a ship also needs a cube to load (S12: `in_pool`, the products
+-- with a cube in the pool).
 local function can_buy(g, card, coins, in_pool)
   return coins >= D.price[card] and g.pool[card] > 0
-    and (card ~= "ship" or in_pool > 0)
+    and (card ~= "ship" or in_pool ~= 0)
 end
 
 -- S7: the special cards the player can buy, as a set (canonical order).
 local function buyable_cards(g, seat, in_pool)
-  local set, coins = 0, g.coins:get(seat)
+  local set, coins = 0, get(g.coins, seat)
   for i = 1, #D.specials do
     if can_buy(g, D.specials[i], coins, in_pool) then set = set | BIT[i] end
   end
@@ -581,7 +622,7 @@ end
 -- S7: whether the player can buy some special card (none below the
 -- cheapest price).
 local function may_buy(g, seat, in_pool)
-  local coins = g.coins:get(seat)
+  local coins = get(g.coins, seat)
   if coins < CHEAPEST then return false end
   for i = 1, #D.specials do
     if can_buy(g, D.specials[i], coins, in_pool) then return true end
@@ -592,8 +633,8 @@ end
 -- Swap the cube on ship k for product p from the pool; the old cube returns.
 local function swap_cube(g, seat, k, p, how)
   local old = g.ships[seat][k]
-  g.cubes:add(old, 1)
-  g.cubes:add(p, -1)
+  cube_to_pool(g, old)
+  cube_to_ship(g, p)
   g.ships[seat][k] = p
   g.exchanged[k] = true
   if g.logging then
@@ -632,11 +673,11 @@ end
 local function buy_a_ship(g, seat)
   local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", pool_set(g, 0), buy_ship_family))]
   local ships = g.ships[seat]
-  g.coins:add(seat, -D.price.ship)
+  add(g.coins, seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
   g.specials[seat].ship = g.specials[seat].ship + 1
   ships[#ships + 1] = p
-  g.cubes:add(p, -1)
+  cube_to_ship(g, p)
   g.new_ship = not g.options.exchange_new_ship and #ships   -- S6: not exchanged this phase
   if g.logging then
     g:log("%s buys a ship for %d and loads %s on it (ship %d)", g.names[seat], D.price.ship, D.products[p], #ships)
@@ -651,7 +692,7 @@ end
 local function buy_action(g, seat, in_pool)
   local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat, in_pool), buy_family))
   if card == "ship" then return buy_a_ship(g, seat) end
-  g.coins:add(seat, -D.price[card])
+  add(g.coins, seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
   g.specials[seat][card] = g.specials[seat][card] + 1
   if card == D.exchange_card and not g.options.dock_at_once then g.new_dock = true end   -- S5 option
@@ -673,7 +714,7 @@ end
 function R.rules.extra_exchanges(g, seat)
   local words = EXTRA.words                             -- "dock exchange"
   for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
-    local ships = exchangeable_ships(g, seat, g.cubes:sum())
+    local ships = exchangeable_ships(g, seat, g._pool)
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
@@ -698,7 +739,7 @@ local function phase_one(g, seat, at_docks)
   if not at_docks then
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
-    local in_pool = g.cubes:sum()                 -- S12: the cubes in the pool
+    local in_pool = g._pool                       -- S12: the products in the pool
     local options = PHASE1[may_exchange(g, seat, in_pool)][may_buy(g, seat, in_pool)]
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
@@ -723,7 +764,7 @@ end
 -- S9: one card from the top of the deck to the hand. Returns false when
 -- the card is not drawn (no base rule refuses one; a hand limit may).
 function R.rules.draw_card(g, seat)
-  g.deck:move_to(g.hands[seat], 1)
+  move_to(g.deck, g.hands[seat], 1)
   return true
 end
 
@@ -734,7 +775,7 @@ function R.rules.draw_cards(g, seat, n, why)
   for _ = 1, n do
     if not R.rules.draw_card(g, seat) then break end
     drawn = drawn + 1
-    if g.deck:count() == 0 then
+    if number_of(g.deck) == 0 then
       if g.logging then g:log("%s draws %s%s", g.names[seat], plural(drawn, "card"), why) end
       end_of_game(g)
     end
@@ -756,7 +797,7 @@ end
 
 -- Take one card of product p from the hand.
 function R.rules.take_from_hand(g, seat, p)
-  g.hands[seat]:take(p)
+  take(g.hands[seat], p)
   return p
 end
 
@@ -773,7 +814,7 @@ function R.rules.trade(g, seat, p, slots)
   local shows = R.rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
   local order, all_ships = g:turn_order(seat), g.ships
-  local on_ships = D.cubes_per_product - g.cubes:get(p)   -- S12: the cubes not in the pool
+  local on_ships = D.cubes_per_product - get(g.cubes, p)   -- S12: the cubes not in the pool
   for i = 1, #order do
     if on_ships == 0 then break end                       -- every ship carrying p is paid
     local q = order[i]
@@ -785,7 +826,7 @@ function R.rules.trade(g, seat, p, slots)
     if cubes * shows > 0 then
       local contracts = g.specials[q].contract or 0   -- a variant may have no contracts
       local bonus = contracts * D.contract_bonus
-      g.coins:add(q, cubes * shows + bonus)
+      add(g.coins, q, cubes * shows + bonus)
       if report then
         report[#report + 1] = bonus > 0
           and ("%s earns %d (+%d %s)"):format(g.names[q], cubes * shows + bonus, bonus,
@@ -838,16 +879,17 @@ end
 
 local function play_cards(g, seat)
   local hand, products = g.hands[seat], 0
-  local held = hand:counts(NP, HELD)
+  local held = counts(hand, NP, HELD)
   for p = 1, NP do
     if held[p] > 0 then products = products | BIT[p] end
   end
   local p = PRODUCT[g:choose_from(seat, "play_product", kept("play", products, play_family))]
-  local slots = choose_slots(g, seat, p, hand:count_of(p))
+  local slots = choose_slots(g, seat, p, count_of(hand, p))
+  local market, covered = g.market, g.covered
   for i = 1, #slots do
     local s = slots[i]
-    g.covered:push(g.market:get(s))
-    g.market:set(s, R.rules.take_from_hand(g, seat, p))
+    push(covered, card_at(market, s))
+    set_card(market, s, R.rules.take_from_hand(g, seat, p))
   end
   local shows, report = R.rules.trade(g, seat, p, slots)
   if report then
@@ -863,7 +905,7 @@ local DRAW, PLAY = kontor.options{ "draw" }, kontor.options{ "play" }
 local function phase_two(g, seat)
   g.phase = "phase2"
   local options = DRAW
-  if g.hands[seat]:count() > 0 then options = R.rules.no_draw(g, seat) and PLAY or PLAY_OR_DRAW end
+  if number_of(g.hands[seat]) > 0 then options = R.rules.no_draw(g, seat) and PLAY or PLAY_OR_DRAW end
   if options[g:choose(seat, "phase2", options)] == "play" then
     play_cards(g, seat)
   else
@@ -910,7 +952,7 @@ function R.play(g)
 end
 
 function R.scores(g)                             -- S11: most coins wins, ties share
-  return g.coins:values()
+  return values(g.coins)
 end
 
 function R.card_text(g, card)
@@ -966,6 +1008,9 @@ function R.invariants(g)
     if cubes[p] ~= D.cubes_per_product then
       return ("%d %s cubes in pool and on ships, not %d"):format(cubes[p], name, D.cubes_per_product)
     end
+  end
+  if g._pool ~= products_in_pool(g) then
+    return ("the pool's products kept (%d) are not those with a cube there (%d)"):format(g._pool, products_in_pool(g))
   end
   for _, card in ipairs(D.specials) do
     local owned = 0
