@@ -283,8 +283,9 @@ local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"
 -- "--bot 2=random" values -> { [2] = "random" }, checked against the game;
 -- a kind may carry options: --bot 2=mcts:iterations=500.
 local function bots_of(t, game)
-  local bots = require "kontor.bots"
   local seats = {}
+  if not t.bot then return seats end   -- no bot: the bots' modules are not loaded
+  local bots = require "kontor.bots"
   for _, s in ipairs(t.bot or {}) do
     local seat, kind = s:match("^%s*(%d+)%s*=%s*(%S.-)%s*$")   -- avoid=buy contract: spaces
     if not seat then
