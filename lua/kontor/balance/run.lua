@@ -442,20 +442,8 @@ function M.merge(shards)
         i, shards[i].lo, shards[i].hi), 0)
     end
   end
-  table.sort(shards, function(x, y) return x.lo < y.lo end)
-  local next_game = 1
-  for _, sh in ipairs(shards) do
-    if sh.lo > next_game then
-      error(string.format("games %d-%d are missing (no shard has them)", next_game, sh.lo - 1), 0)
-    elseif sh.lo < next_game then
-      error(string.format("games %d-%d are in two shards", sh.lo, math.min(sh.hi, next_game - 1)), 0)
-    end
-    next_game = sh.hi + 1
-  end
+  M.cover(shards)
   local first = shards[1]
-  if next_game <= first.games then
-    error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
-  end
   local sides, diffs = {}, nil
   if #first.sides >= 2 and not first.unpaired then
     diffs = {}
@@ -476,6 +464,26 @@ function M.merge(shards)
     end
   end
   return sides, first, diffs
+end
+
+-- Sorts shards (of one run: checked before) by their first game and
+-- raises unless their ranges cover the run's games once each: which games
+-- are missing or in two shards.
+function M.cover(shards)
+  table.sort(shards, function(x, y) return x.lo < y.lo end)
+  local next_game = 1
+  for _, sh in ipairs(shards) do
+    if sh.lo > next_game then
+      error(string.format("games %d-%d are missing (no shard has them)", next_game, sh.lo - 1), 0)
+    elseif sh.lo < next_game then
+      error(string.format("games %d-%d are in two shards", sh.lo, math.min(sh.hi, next_game - 1)), 0)
+    end
+    next_game = sh.hi + 1
+  end
+  local first = shards[1]
+  if next_game <= first.games then
+    error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
+  end
 end
 
 -- Lets a side's kept games go, keeping their number for check_shard; a

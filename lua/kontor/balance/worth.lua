@@ -412,20 +412,8 @@ function M.merge(shards)
         where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1)), 0)
     end
   end
-  table.sort(shards, function(x, y) return x.lo < y.lo end)
-  local next_game = 1
-  for _, sh in ipairs(shards) do
-    if sh.lo > next_game then
-      error(string.format("games %d-%d are missing (no shard has them)", next_game, sh.lo - 1), 0)
-    elseif sh.lo < next_game then
-      error(string.format("games %d-%d are in two shards", sh.lo, math.min(sh.hi, next_game - 1)), 0)
-    end
-    next_game = sh.hi + 1
-  end
+  require("kontor.balance.run").cover(shards)
   local first = shards[1]
-  if next_game <= first.games then
-    error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
-  end
   local acc = {}
   for _, sh in ipairs(shards) do M.add_shard(acc, sh) end
   local L = { players = first.info.players, info = first.info }
