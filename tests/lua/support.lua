@@ -204,4 +204,23 @@ function M.sea_merchants_game(sc, players, options, variants)
                            names = names, seed = 1, scenario = sc, options = options }
 end
 
+-- The program run from the repository's root ($KONTOR_PLAIN or the
+-- running binary), with a scratch folder: { root, binary, abs(path),
+-- tmp(name), cleanup(), run(args) -> stdout, stderr, status }.
+function M.lab()
+  local root = assert(io.popen("pwd")):read("l")
+  local function abs(p) return p:sub(1, 1) == "/" and p or (root .. "/" .. p) end
+  local binary = abs(os.getenv("KONTOR_PLAIN") or M.binary())
+  local tmp, cleanup = M.scratch()
+  local q = M.sh_quote
+  local function run(args)
+    local errf = tmp("stderr.txt")
+    local p = assert(io.popen(string.format("cd %s && %s %s 2>%s", q(root), q(binary), args, q(errf))))
+    local out = p:read("a")
+    local _, _, code = p:close()
+    return out, M.read(errf), code
+  end
+  return { root = root, binary = binary, abs = abs, tmp = tmp, cleanup = cleanup, run = run }
+end
+
 return M

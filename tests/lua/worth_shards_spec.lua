@@ -9,21 +9,9 @@ local support = require "tests.lua.support"
 local json = kontor.core.json
 
 local q = support.sh_quote
-local ROOT = assert(io.popen("pwd")):read("l")
-local function abs(p) return p:sub(1, 1) == "/" and p or (ROOT .. "/" .. p) end
-local PLAIN = abs(os.getenv("KONTOR_PLAIN") or support.binary())
-local tmp, cleanup = support.scratch()
-
-local function kontor_cmd(args)
-  local errf = tmp("stderr.txt")
-  local cmd = string.format("cd %s && %s %s 2>%s", q(ROOT), q(PLAIN), args, q(errf))
-  local p = assert(io.popen(cmd))
-  local out = p:read("a")
-  local _, _, code = p:close()
-  return out, support.read(errf), code
-end
-
-teardown(function() cleanup() end)
+local runner = support.lab()
+local tmp, kontor_cmd = runner.tmp, runner.run
+teardown(runner.cleanup)
 
 local RUN = "worth --players 3 --bot random --games 45 --seed 9 "
   .. "--kinds 'phase1: buy;phase2: draw;buy_card: buy contract;play_more: play fish'"
