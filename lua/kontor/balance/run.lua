@@ -301,6 +301,8 @@ local function list_of(t, n, what, ok, want)
   return len
 end
 
+M.list_of = list_of
+
 local function is_text(x) return type(x) == "string" end
 
 -- The measure keys whose sums count games (never below zero, at most one

@@ -311,17 +311,9 @@ local function fail(...) error(string.format(...), 0) end
 local function is_int(x) return math.type(x) == "integer" end
 local function is_text(x) return type(x) == "string" end
 
--- t must be a JSON list of exactly n entries (n nil: any length).
-local function list_of(t, n, what)
-  if type(t) ~= "table" then fail("%s is missing", what) end
-  local len = 0
-  for k in pairs(t) do
-    if not is_int(k) or k < 1 then fail("%s is not a list", what) end
-    if k > len then len = k end
-  end
-  if n and len ~= n then fail("%s: %d given, %d expected", what, len, n) end
-  return len
-end
+-- t must be a JSON list of exactly n entries (n nil: any length), as the
+-- other shards' lists are checked.
+local list_of = require("kontor.balance.run").list_of
 
 -- Checks a worth shard field by field before anything adds it; raises
 -- "NAME: why" (NAME: its file:line, or "job k of n").
