@@ -777,6 +777,7 @@ local function kinds_in_bag(g)
     for i, kind in ipairs(KINDS) do
       if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
     end
+    if #e.words > 1 then e.words = kontor.options(e.words) end   -- a constant: checked once
     IN_BAG[key] = e
   end
   return e.kinds, e.words, e.weights
@@ -851,6 +852,7 @@ local function bid(g)
       if not o then
         o = {}
         for n = 0, gold do o[n + 1] = bid_text(n) end
+        o = kontor.options(o)                          -- a constant: checked once
         BIDS[gold] = o
       end
       seats[#seats + 1], by_seat[s] = s, o
