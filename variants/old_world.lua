@@ -146,8 +146,11 @@ local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_wor
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 -- Option lists made once and shared (never changed once made): the bids
--- by gold, the picks by what is in the line, and MENUS[step][key] the
--- build order's (acquire, release, assign, load, sail) by what they offer.
+-- by gold, the picks by what is in the line (constants, kontor.options:
+-- checked once), and MENUS[step][key] the build order's (acquire,
+-- release, assign, load, sail) by what they offer (plain lists: random
+-- play meets a few new ones a game, and a constant costs more to make
+-- than the checks of its few decisions save).
 -- SHIP_BIT[k], KIND_BITS[kind]: ship k, and what a kind of worker staffs,
 -- in a card's bit sets (see new_card).
 local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_BITS
@@ -777,6 +780,7 @@ local function kinds_in_bag(g)
     for i, kind in ipairs(KINDS) do
       if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
     end
+    if #e.words > 1 then e.words = kontor.options(e.words) end   -- a constant: checked once
     IN_BAG[key] = e
   end
   return e.kinds, e.words, e.weights
@@ -851,6 +855,7 @@ local function bid(g)
       if not o then
         o = {}
         for n = 0, gold do o[n + 1] = bid_text(n) end
+        o = kontor.options(o)                          -- a constant: checked once
         BIDS[gold] = o
       end
       seats[#seats + 1], by_seat[s] = s, o
@@ -895,7 +900,7 @@ local function pick_options(g)
       if line[kind] > 0 then opts[#opts + 1] = PICK[kind]; what[#what + 1] = kind end
     end
     if line.pirate then opts[#opts + 1] = PICK.pirate; what[#what + 1] = "pirate" end
-    menu = { opts, what }
+    menu = { #opts > 1 and kontor.options(opts) or opts, what }   -- a constant: checked once
     PICKS[key] = menu
   end
   return menu[1], menu[2]
@@ -927,7 +932,7 @@ local function picks(g, order, from)
       if left == 0 then break end
       if started then
         g.active = s
-        local kind = what[#opts == 1 and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
+        local kind = what[#what == 1 and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
         pick(g, s, kind)                                -- one item out of the line
         left = left - 1
         if kind == "pirate" or g.line[kind] == 0 then opts, what = pick_options(g) end
