@@ -251,6 +251,15 @@ local function forest(c, keys)
   return table.concat(out, "\n")
 end
 
+-- The keys whose p values (p[i] for keys[i]) hold after Holm's
+-- correction, as a set, and how many were compared.
+local function holding(keys, p)
+  local keep = stats.holm(p)
+  local out = {}
+  for i, key in ipairs(keys) do if keep[i] then out[key] = true end end
+  return out, #keys
+end
+
 -- Holm's correction over every row with an interval: { [key] = true } for
 -- the rows whose difference holds after it.
 local function holm(c)
@@ -259,10 +268,7 @@ local function holm(c)
     local m = c.measures[key]
     if m.ci and not key:match("^moves%..* #%d+$") then keys[#keys + 1] = key; p[#p + 1] = stats.p_of(m.diff, m.ci) end
   end
-  local keep = stats.holm(p)
-  local out = {}
-  for i, key in ipairs(keys) do if keep[i] then out[key] = true end end
-  return out, #keys
+  return holding(keys, p)
 end
 M.holm = holm
 
@@ -527,10 +533,7 @@ local function worth_holm(w)
   for _, r in ipairs(w.rows) do
     if r.offered and type(r.p) == "number" then kinds[#kinds + 1] = r.kind; p[#p + 1] = r.p end
   end
-  local keep = stats.holm(p)
-  local out = {}
-  for i, k in ipairs(kinds) do if keep[i] then out[k] = true end end
-  return out, #kinds
+  return holding(kinds, p)
 end
 M.worth_holm = worth_holm
 
