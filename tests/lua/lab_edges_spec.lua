@@ -44,3 +44,12 @@ describe("sweep's flags", function()
     end
   end)
 end)
+
+describe("the lab's bots line", function()
+  it("reaches the terminal through the text sink: a bot's text with control codes is escaped", function()
+    local out, code = support.run(K .. " sim --games 1 --jobs 1 --bot '1=greedy:avoid=\27]0;pwn\7x'")
+    assert.are.equal(0, code, out)
+    assert.falsy(out:find("\27", 1, true), out)
+    assert.truthy(support.has(out, "bots: greedy:avoid=\\e]0;pwn\\ax on seat 1 (not on the ladder); random on seats 2-4"), out)
+  end)
+end)
