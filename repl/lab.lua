@@ -524,53 +524,69 @@ local WORTH_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players
 -- the games of the first run that finds the kinds (fewer if --games is)
 local DISCOVER = 20
 
--- The command of a child job: the parent's setup, its seed and kinds, and
--- games lo..hi; it prints their shard (and progress lines).
-local function worth_child(args, seed, kinds, lo, hi)
-  local t = append_without({ program(args), "worth" }, args, 2,
-    { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1, ["--shard"] = 1,
-      ["--report"] = 1 })
-  for _, x in ipairs { "--seed", tostring(seed), "--kinds", table.concat(kinds, ";"), "--range",
-                       lo .. "-" .. hi, "--jobs", "1" } do t[#t + 1] = x end
+-- A child job's command line: `words` quoted for the shell, with the
+-- variable that makes it print progress lines for its parent.
+local function child_command(words)
   local q = {}
-  for j, x in ipairs(t) do q[j] = "'" .. x:gsub("'", "'\\''") .. "'" end
+  for j, x in ipairs(words) do q[j] = "'" .. x:gsub("'", "'\\''") .. "'" end
   return "KONTOR_LAB_PROGRESS=1 " .. table.concat(q, " ")
 end
 
--- Plays games lo..hi of every kind in n child jobs (each a shard, checked
--- as kontor merge checks a file's) and adds their sums into acc.
-local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
-  local worth = require("kontor.balance.worth")
-  local procs = {}
-  for j = 1, n do
-    local a, b = run.shard_range(j, n, hi - lo + 1)
-    local p, pe = io.popen(worth_child(args, seed, kinds, lo + a - 1, lo + b - 1), "r")
+-- Runs child jobs (commands, each printing "progress D" lines and then one
+-- line of JSON, its shard) all at once, and waits for every one, whatever
+-- happened to the one before. sizes[j]: what job j does (games), for
+-- progress(done); take(shard, "job j of n") checks and adds a shard.
+local function run_children(cmds, sizes, progress, take)
+  local procs, n = {}, #cmds
+  for j, cmd in ipairs(cmds) do
+    local p, pe = io.popen(cmd, "r")
     if not p then error("cannot start a job: " .. tostring(pe), 0) end
-    procs[j] = { p = p, games = (b - a + 1) * #kinds }
+    procs[j] = p
   end
   local finished, failed = 0, nil
-  -- every child is waited for, whatever happened to the one before
-  for j, c in ipairs(procs) do
+  for j, p in ipairs(procs) do
     local body
-    for l in c.p:lines() do
+    for l in p:lines() do
       local d = l:match("^progress (%d+)$")
       if d then
+        -- the jobs still running are about as far as this one
         if progress then progress(finished + tonumber(d) * (n - j + 1)) end
       else
         body = l
       end
     end
-    local okc, why, code = c.p:close()
+    local okc, why, code = p:close()
     if not okc then
       failed = failed or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
     elseif not failed then
       local okd, part = pcall(json.decode, body or "")
-      local okk, ke = pcall(worth.check_shard, okd and part or nil, string.format("job %d of %d", j, n))
-      if not okk then failed = tostring(ke) else worth.add_shard(acc, part) end
+      local okk, ke = pcall(take, okd and part or nil, string.format("job %d of %d", j, n))
+      if not okk then failed = tostring(ke) end
     end
-    finished = finished + c.games
+    finished = finished + sizes[j]
   end
   if failed then error(failed, 0) end
+end
+
+-- Plays games lo..hi of every kind in n child jobs (each a shard, checked
+-- as kontor merge checks a file's) and adds their sums into acc. A child
+-- gets the parent's setup, its seed and kinds, and its games.
+local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
+  local worth = require("kontor.balance.worth")
+  local cmds, sizes = {}, {}
+  for j = 1, n do
+    local a, b = run.shard_range(j, n, hi - lo + 1)
+    local t = append_without({ program(args), "worth" }, args, 2,
+      { ["--jobs"] = 1, ["--seed"] = 1, ["--kinds"] = 1, ["--json"] = 0, ["--range"] = 1, ["--shard"] = 1,
+        ["--report"] = 1 })
+    for _, x in ipairs { "--seed", tostring(seed), "--kinds", table.concat(kinds, ";"), "--range",
+                         (lo + a - 1) .. "-" .. (lo + b - 1), "--jobs", "1" } do t[#t + 1] = x end
+    cmds[j], sizes[j] = child_command(t), (b - a + 1) * #kinds
+  end
+  run_children(cmds, sizes, progress, function(part, name)
+    worth.check_shard(part, name)
+    worth.add_shard(acc, part)
+  end)
 end
 
 -- The summary of a run of worth: text, --json, and --report.
@@ -709,7 +725,67 @@ end
 ---------------------------------------------------------------------------
 
 local LADDER_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
-  ["--option"] = "list", ["--deals"] = "value", ["--seed"] = "value", ["--json"] = "bool" }
+  ["--option"] = "list", ["--deals"] = "value", ["--seed"] = "value", ["--json"] = "bool",
+  ["--jobs"] = "value", ["--shard"] = "value", ["--range"] = "value" }
+
+-- The summary of a ladder: text or --json.
+local function ladder_output(t, s)
+  if t.json then
+    for _, r in ipairs(s.ratings) do if r.ci == nil then r.ci = json.null end end
+    out(json.encode(s), "\n")
+  else
+    out(require("kontor.balance.ladder").format(s), "\n")
+  end
+end
+
+-- Plays deals lo..hi in n child jobs (each a shard, checked as kontor
+-- merge checks a file's); returns what one run of them would: { results,
+-- cpu (the children's, summed) }.
+local function ladder_children(args, seed, lo, hi, n, progress)
+  local ladder = require("kontor.balance.ladder")
+  local cmds, sizes, ran = {}, {}, { results = {}, cpu = 0 }
+  for j = 1, n do
+    local a, b = run.shard_range(j, n, hi - lo + 1)
+    local t = append_without({ program(args), "ladder" }, args, 2,
+      { ["--jobs"] = 1, ["--seed"] = 1, ["--json"] = 0, ["--range"] = 1, ["--shard"] = 1 })
+    for _, x in ipairs { "--seed", tostring(seed), "--range", (lo + a - 1) .. "-" .. (lo + b - 1),
+                         "--jobs", "1" } do t[#t + 1] = x end
+    cmds[j], sizes[j] = child_command(t), b - a + 1
+  end
+  run_children(cmds, sizes, progress, function(part, name)
+    ladder.check_shard(part, name)
+    for i, r in ipairs(part.results) do ran.results[part.lo + i - 1] = r end
+    ran.cpu = ran.cpu + part.cpu
+  end)
+  return ran
+end
+
+-- Deals lo..hi of --shard K/N or --range LO-HI; nothing when neither is
+-- given; nil, nil, why for a bad one.
+local function ladder_range(t, deals)
+  local lo, hi
+  if t.shard then
+    local k, n = t.shard:match("^(%d+)/(%d+)$")
+    k, n = math.tointeger(tonumber(k)), math.tointeger(tonumber(n))
+    if not k or n < 1 or k < 1 or k > n then
+      return nil, nil, string.format("--shard must be K/N with 1 <= K <= N, not '%s'", t.shard)
+    end
+    lo, hi = run.shard_range(k, n, deals)
+  end
+  if t.range then
+    if t.shard then return nil, nil, "--range and --shard cannot be used together" end
+    local a, b = t.range:match("^(%d+)%-(%d+)$")
+    a, b = math.tointeger(tonumber(a)), math.tointeger(tonumber(b))
+    if not a or a < 1 or b < a - 1 or b > deals then
+      return nil, nil, string.format("--range must be LO-HI (deal numbers 1-%d), not '%s'", deals, t.range)
+    end
+    lo, hi = a, b
+  end
+  if lo and t.seed == "random" then
+    return nil, nil, "--seed random would draw another seed in each shard: give every shard the same whole number"
+  end
+  return lo, hi
+end
 
 function M.ladder(_, args)
   -- the bots are the words that are neither a flag nor a flag's value
@@ -751,20 +827,39 @@ function M.ladder(_, args)
   if not deals then return usage_error("ladder: " .. de) end
   local seed, sde = require("kontor").parse_seed(t.seed, 1)
   if not seed then return usage_error("ladder: " .. sde) end
+  local jobs, je = int_of(t, "jobs", nil, 1)
+  if je then return usage_error("ladder: " .. je) end
+  local lo, hi, re = ladder_range(t, deals)
+  if re then return usage_error("ladder: " .. re) end
   local ok, res = pcall(function()
     local L = balance.load(setup)
+    local a, b = lo or 1, hi or deals
+    local n = math.min(jobs or (lo and 1 or run.cores()), math.max(1, b - a + 1))
+    local games_a_deal = 2 * #ladder.pairs(#names)
+    local total = games_a_deal * (b - a + 1)
     local progress, finish
-    if core.term.isatty(2) then progress, finish = progress_bar(want_color(2)) end
-    local okr, ran = pcall(ladder.run, L, names, deals, seed, progress)
+    if os.getenv("KONTOR_LAB_PROGRESS") and lo then
+      -- a child job: a line after every deal for the parent's bar
+      progress = function(done)
+        if done % games_a_deal == 0 then out("progress ", done // games_a_deal, "\n"); io.stdout:flush() end
+      end
+    elseif core.term.isatty(2) then
+      local draw
+      draw, finish = progress_bar(want_color(2))
+      progress = n > 1 and function(d) draw(math.min(d, b - a + 1), b - a + 1) end
+                 or function(d) draw(math.min(d, total), total) end
+    end
+    local okr, ran = pcall(function()
+      if n > 1 then return ladder_children(args, seed, a, b, n, progress) end
+      return ladder.run(L, names, deals, seed, progress, a, b)
+    end)
     if finish then finish() end
     if not okr then error(ran, 0) end
-    local s = ladder.summary(L, names, deals, seed, ran)
-    if t.json then
-      for _, r in ipairs(s.ratings) do if r.ci == nil then r.ci = json.null end end
-      out(json.encode(s), "\n")
-    else
-      out(ladder.format(s), "\n")
+    if lo then
+      out(json.encode(ladder.shard(L, names, deals, seed, lo, hi, ran)), "\n")
+      return
     end
+    ladder_output(t, ladder.summary(L, names, deals, seed, ran))
   end)
   if not ok then err("kontor: ladder: ", tostring(res), "\n"); return 1 end
   return 0
@@ -800,6 +895,11 @@ function M.merge(_, args)
   if #files == 0 then return usage_error("merge: shard files are expected (made by kontor sim|compare|sweep|worth --shard K/N)") end
   local ok, res = pcall(function()
     local shards = run.read_shards(files, not t.games_out)
+    -- the shards of kontor ladder: each deal's results, merged into a ladder
+    if shards[1].kind == "ladder" then
+      if t.games_out or t.report then error("--games-out and --report are for the lab's runs, not a ladder", 0) end
+      return ladder_output(t, require("kontor.balance.ladder").merge(shards))
+    end
     -- the shards of kontor worth: sums per kind of move, not per side
     for _, sh in ipairs(shards) do
       if sh.kind == "worth" then

@@ -66,14 +66,17 @@ function M.play(L, gseed, a, b, k)
 end
 
 -- Plays the round robin of `names` (bot texts, at least two) on setup L
--- (kontor.balance.load) over deals 1..deals of `seed`. progress(done,
--- total) after each game. Returns { results = results[d][p] (the pair p's
--- first bot's wins of deal d's two games, 0..2), cpu = seconds }.
-function M.run(L, names, deals, seed, progress)
+-- (kontor.balance.load) over deals lo..hi (default 1..deals) of `seed`.
+-- progress(done, total) after each game. Returns { results = results[d][p]
+-- (the pair p's first bot's wins of deal d's two games, 0..2), cpu =
+-- seconds }. A deal's games depend on its number alone, so deals played
+-- in several jobs or shards give the same results as one run.
+function M.run(L, names, deals, seed, progress, lo, hi)
+  lo, hi = lo or 1, hi or deals
   local pl = M.pairs(#names)
-  local results, total, done = {}, 2 * deals * #pl, 0
+  local results, total, done = {}, 2 * (hi - lo + 1) * #pl, 0
   local t0 = os.clock()
-  for d = 1, deals do
+  for d = lo, hi do
     local gseed = balance.game_seed(seed, d)
     results[d] = {}
     for p, xy in ipairs(pl) do
@@ -167,6 +170,101 @@ function M.summary(L, names, deals, seed, ran)
     label = L.info.label, deals = deals, seed = seed, games = 2 * deals * #pl, anchor = names[1],
     cpu = round(ran.cpu), ratings = ratings, pairs = shares,
   }
+end
+
+---------------------------------------------------------------------------
+-- Shards: a ladder played in pieces (--jobs, --shard K/N, kontor merge)
+---------------------------------------------------------------------------
+
+-- The shard of deals lo..hi of a run: what kontor merge needs to make the
+-- summary one run of every deal would give.
+function M.shard(L, names, deals, seed, lo, hi, ran)
+  local results = {}
+  for d = lo, hi do results[#results + 1] = ran.results[d] end
+  return { kontor = "shard", version = 2, kind = "ladder", seed = seed, deals = deals, lo = lo, hi = hi,
+           bots = names, info = { rules = L.info.rules, variants = L.info.variants, label = L.info.label,
+                                  players = L.players },
+           results = results, cpu = ran.cpu }
+end
+
+local function fail(...) error(string.format(...), 0) end
+local function is_int(x) return math.type(x) == "integer" end
+local function is_text(x) return type(x) == "string" end
+local function where(sh, i)
+  return type(sh) == "table" and rawget(sh, "_where") or (type(i) == "string" and i or string.format("shard %d", i))
+end
+
+-- Checks a ladder shard field by field before anything reads it; raises
+-- "NAME: why" (NAME: its file:line, or "job k of n").
+function M.check_shard(sh, name)
+  local list_of = require("kontor.balance.run").list_of
+  local ok, e = pcall(function()
+    if type(sh) ~= "table" or sh.kontor ~= "shard" then fail("not a kontor shard (made by --shard K/N)") end
+    if sh.version ~= 2 then fail("made by another version of kontor: make it again") end
+    if sh.kind ~= "ladder" then fail("a %s shard, not one of kontor ladder", tostring(sh.kind)) end
+    if not (is_int(sh.deals) and is_int(sh.lo) and is_int(sh.hi)) then
+      fail("\"deals\", \"lo\" and \"hi\" must be whole numbers")
+    end
+    if sh.deals < 1 or sh.lo < 1 or sh.hi > sh.deals or sh.hi < sh.lo - 1 then
+      fail("deals %d-%d are not a range of deals 1-%d", sh.lo, sh.hi, sh.deals)
+    end
+    if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
+    local nb = list_of(sh.bots, nil, "\"bots\"")
+    if nb < 2 then fail("\"bots\": two bots or more are rated, %d given", nb) end
+    local seen = {}
+    for i = 1, nb do
+      local c = is_text(sh.bots[i]) and bots.new(sh.bots[i], 1, 1) and M.canonical(sh.bots[i])
+      if not c then fail("\"bots\": entry %d is not a bot's text (e.g. \"greedy\")", i) end
+      if seen[c] then fail("\"bots\": '%s' is given twice", c) end
+      seen[c] = true
+    end
+    local info = sh.info
+    if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
+    if not is_int(info.players) or info.players < 1 or info.players > 1000 then
+      fail("\"info\": \"players\" is not a seat count")
+    end
+    if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
+    list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
+    local np = #M.pairs(nb)
+    list_of(sh.results, sh.hi - sh.lo + 1, "\"results\" (one per deal)")
+    for i, r in ipairs(sh.results) do
+      list_of(r, np, string.format("\"results\" of deal %d (one per pair of bots)", sh.lo + i - 1),
+        function(x) return type(x) == "number" and x >= 0 and x <= 2 end, "a share of two games, 0 to 2")
+    end
+    if type(sh.cpu) ~= "number" or not (sh.cpu >= 0 and sh.cpu < math.huge) then
+      fail("\"cpu\" must be the seconds of CPU the shard took")
+    end
+  end)
+  if not ok then error(string.format("%s: %s", where(sh, name), tostring(e)), 0) end
+end
+
+local function run_key(sh)
+  return table.concat({ tostring(sh.seed), tostring(sh.deals), table.concat(sh.bots, "\0"), sh.info.rules,
+                        table.concat(sh.info.variants, "\0"), sh.info.label, tostring(sh.info.players) }, "\1")
+end
+
+-- Merges ladder shards (each checked first) into the summary one run of
+-- all their deals would give; raises "file:line: why", or which deals are
+-- missing or in two shards.
+function M.merge(shards)
+  if #shards == 0 then error("no shards to merge", 0) end
+  for i, sh in ipairs(shards) do M.check_shard(sh, i) end
+  local key = run_key(shards[1])
+  for i = 2, #shards do
+    if run_key(shards[i]) ~= key then
+      error(string.format("%s: deals %d-%d are from another ladder than %s (setup, bots, seed or deals differ)",
+        where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1)), 0)
+    end
+  end
+  require("kontor.balance.run").cover(shards, "deals", "deals")
+  local first = shards[1]
+  local ran = { results = {}, cpu = 0 }
+  for _, sh in ipairs(shards) do
+    for i, r in ipairs(sh.results) do ran.results[sh.lo + i - 1] = r end
+    ran.cpu = ran.cpu + sh.cpu
+  end
+  local L = { players = first.info.players, info = first.info }
+  return M.summary(L, first.bots, first.deals, first.seed, ran)
 end
 
 -- The ladder as text for people.

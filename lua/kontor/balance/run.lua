@@ -470,21 +470,23 @@ end
 
 -- Sorts shards (of one run: checked before) by their first game and
 -- raises unless their ranges cover the run's games once each: which games
--- are missing or in two shards.
-function M.cover(shards)
+-- are missing or in two shards. `field` names the run's count (default
+-- "games"; a ladder's shards count "deals"), `noun` what the message says.
+function M.cover(shards, field, noun)
+  field, noun = field or "games", noun or "games"
   table.sort(shards, function(x, y) return x.lo < y.lo end)
   local next_game = 1
   for _, sh in ipairs(shards) do
     if sh.lo > next_game then
-      error(string.format("games %d-%d are missing (no shard has them)", next_game, sh.lo - 1), 0)
+      error(string.format("%s %d-%d are missing (no shard has them)", noun, next_game, sh.lo - 1), 0)
     elseif sh.lo < next_game then
-      error(string.format("games %d-%d are in two shards", sh.lo, math.min(sh.hi, next_game - 1)), 0)
+      error(string.format("%s %d-%d are in two shards", noun, sh.lo, math.min(sh.hi, next_game - 1)), 0)
     end
     next_game = sh.hi + 1
   end
   local first = shards[1]
-  if next_game <= first.games then
-    error(string.format("games %d-%d are missing (no shard has them)", next_game, first.games), 0)
+  if next_game <= first[field] then
+    error(string.format("%s %d-%d are missing (no shard has them)", noun, next_game, first[field]), 0)
   end
 end
 
