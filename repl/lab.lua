@@ -590,13 +590,13 @@ local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
 end
 
 -- The summary of a run of worth: text, --json, and --report.
-local function worth_output(t, w, variants)
+local function worth_output(t, w)
   local worth = require("kontor.balance.worth")
   -- the bot of every seat, with its skill ladder rating (kontor.balance.ladder)
   local ladder = require("kontor.balance.ladder")
   local every = {}
   for s = 1, w.players do every[s] = w.bot end
-  w.bots = ladder.describe(w.rules, variants, w.players, every)
+  w.bots = ladder.describe(w.rules, w.variants, w.players, every)
   w.bots_text = ladder.line(w.bots) .. ", one seat restricted in turn"
   if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w)) end
   if t.json then
@@ -714,7 +714,7 @@ function M.worth(_, args)
       out(json.encode(worth.shard(L, probe:spec(), kinds, acc, games, seed, lo, hi)), "\n")
       return
     end
-    worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed), L.info.variants)
+    worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed))
   end)
   if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
   return 0

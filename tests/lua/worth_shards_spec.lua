@@ -52,7 +52,8 @@ describe("kontor worth --shard", function()
     assert.are.equal("worth", sh.kind)
     assert.are.same({ 16, 30, 45, 9 }, { sh.lo, sh.hi, sh.games, sh.seed })
     assert.are.equal("random", sh.bot)
-    assert.are.same({ label = "--rules sea_merchants --players 3", players = 3, rules = "sea_merchants" }, sh.info)
+    assert.are.same({ label = "--rules sea_merchants --players 3", players = 3, rules = "sea_merchants",
+                      variants = {} }, sh.info)
     assert.are.same({ "phase1: buy", "phase2: draw", "buy_card: buy contract", "play_more: play fish" }, sh.kinds)
     for _, a in ipairs(sh.sums) do
       assert.are.equal(15, a.games)
@@ -115,6 +116,8 @@ describe("kontor worth --shard", function()
       { function(sh) sh.info = nil end, 'it has no "info" (the setup)' },
       { function(sh) sh.info.players = 0 end, '"info": "players" is not a seat count' },
       { function(sh) sh.info.label = false end, '"info": "label" and "rules" must be texts' },
+      { function(sh) sh.info.variants = nil end, '"info": "variants" is missing' },
+      { function(sh) sh.info.variants = { 7 } end, '"info": "variants": entry 1 is not a variant\'s name' },
       { function(sh) sh.kinds = {} end, '"kinds" is empty' },
       { function(sh) sh.kinds[2] = "draw" end, '"kinds": entry 2 is not a kind of move (DECISION: WORDS)' },
       { function(sh) sh.kinds[2] = "phase1: buy" end, "\"kinds\": 'phase1: buy' is given twice" },
@@ -163,5 +166,28 @@ describe("kontor sweep in shards", function()
     kontor_cmd("merge " .. list .. " --report " .. q(r2))
     assert.truthy(support.read(r1):find('<section id="sweep-moves">', 1, true))
     assert.are.equal(support.read(r1), support.read(r2))
+  end)
+end)
+
+describe("kontor merge of a variant's worth shards", function()
+  it("names its bots with the variant's ladder, as one run does", function()
+    -- greedy is on Sea Merchants' ladder but not on the house preset's: a
+    -- merged run must not borrow the base game's rating
+    local run = "worth --variant house --bot greedy --games 2 --seed 3 --kinds 'phase1: buy'"
+    local whole, e, code = kontor_cmd(run)
+    assert.are.equal(0, code, e)
+    local parts = {}
+    for k = 1, 2 do
+      local out, pe, pc = kontor_cmd(run .. " --shard " .. k .. "/2")
+      assert.are.equal(0, pc, pe)
+      parts[k] = tmp("house-" .. k .. ".json")
+      support.write(parts[k], out)
+    end
+    local merged, me, mc = kontor_cmd("merge " .. q(parts[1]) .. " " .. q(parts[2]))
+    assert.are.equal(0, mc, me)
+    assert.are.equal(whole, merged)
+    assert.is_truthy(merged:find("bots: greedy:budget=6,depth=8,focus=1,samples=1 on seats 1-4 (not on the ladder)",
+      1, true), merged)
+    assert.are.same({ "house" }, json.decode(support.read(parts[1])).info.variants)
   end)
 end)

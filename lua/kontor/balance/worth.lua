@@ -283,7 +283,8 @@ end
 
 -- The summary of a run, as data (the --json output).
 function M.summary(L, bot, kinds, acc, games, seed)
-  return { kind = "worth", rules = L.info.rules, label = L.info.label, bot = bot, players = L.players,
+  return { kind = "worth", rules = L.info.rules, variants = L.info.variants, label = L.info.label, bot = bot,
+           players = L.players,
            games = games, seed = seed, fair = r6(1 / L.players), rows = M.rows(L, kinds, acc) }
 end
 
@@ -303,7 +304,8 @@ function M.shard(L, bot, kinds, acc, games, seed, lo, hi)
     sums[i] = t
   end
   return { kontor = "shard", version = 2, kind = "worth", seed = seed, games = games, lo = lo, hi = hi,
-           bot = bot, info = { rules = L.info.rules, label = L.info.label, players = L.players },
+           bot = bot, info = { rules = L.info.rules, variants = L.info.variants, label = L.info.label,
+                               players = L.players },
            kinds = kinds, sums = sums }
 end
 
@@ -336,6 +338,7 @@ function M.check_shard(sh, name)
       fail("\"info\": \"players\" is not a seat count")
     end
     if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
+    list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
     local nk = list_of(sh.kinds, nil, "\"kinds\"")
     if nk == 0 then fail("\"kinds\" is empty") end
     local seen = {}
@@ -377,7 +380,7 @@ end
 -- What must agree between the shards of one run.
 local function run_key(sh)
   return table.concat({ tostring(sh.seed), tostring(sh.games), sh.bot, sh.info.label, tostring(sh.info.players),
-                        table.concat(sh.kinds, "\0") }, "\1")
+                        table.concat(sh.info.variants, "\0"), table.concat(sh.kinds, "\0") }, "\1")
 end
 
 local function where(sh, i)
