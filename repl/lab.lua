@@ -199,6 +199,21 @@ local DROP = { ["--jobs"] = 1, ["--shard"] = 1, ["--range"] = 1, ["--report"] = 
 -- it once)
 -- t with args[first..] appended, less each flag of `drop` (flag -> how
 -- many values follow it; a --flag=value form takes its value with it).
+-- A child job's progress lines for its parent's bar (done: games played;
+-- a line says done // unit). At most about 200 lines, whatever the job's
+-- size: the parent reads the jobs' pipes one after another, and a job
+-- whose pipe filled would wait for the ones before it.
+local function child_progress(total, unit)
+  unit = unit or 1
+  local next_at = unit
+  return function(done)
+    if done < next_at then return end
+    next_at = done + math.max(unit, total // 200)
+    out("progress ", done // unit, "\n")
+    io.stdout:flush()
+  end
+end
+
 local function append_without(t, args, first, drop)
   local i = first
   while i <= #args do
@@ -465,11 +480,7 @@ local function run_cmd(args, kind)
     if lo then
       -- a shard: its games, as data
       local state = run.new_state(job)
-      local progress = os.getenv("KONTOR_LAB_PROGRESS") and function(done)
-        out("progress ", done, "\n")
-        io.stdout:flush()
-      end
-      job.progress = progress
+      job.progress = os.getenv("KONTOR_LAB_PROGRESS") and child_progress((hi - lo + 1) * #sides)
       -- a job of --jobs sends its sums alone; a shard keeps its games too
       local part = os.getenv("KONTOR_LAB_PART")
       -- (games its own jobs play are not kept: its memory stays flat, and
@@ -691,10 +702,7 @@ function M.worth(_, args)
     local progress, finish
     local child = os.getenv("KONTOR_LAB_PROGRESS")
     if child and lo then
-      -- a child job: a line every 25 games for the parent's bar
-      progress = function(done)
-        if done % 25 == 0 then out("progress ", done, "\n"); io.stdout:flush() end
-      end
+      progress = child_progress(total)
     elseif core.term.isatty(2) then
       local draw
       draw, finish = progress_bar(want_color(2))
@@ -839,10 +847,7 @@ function M.ladder(_, args)
     local total = games_a_deal * (b - a + 1)
     local progress, finish
     if os.getenv("KONTOR_LAB_PROGRESS") and lo then
-      -- a child job: a line after every deal for the parent's bar
-      progress = function(done)
-        if done % games_a_deal == 0 then out("progress ", done // games_a_deal, "\n"); io.stdout:flush() end
-      end
+      progress = child_progress(total, games_a_deal)
     elseif core.term.isatty(2) then
       local draw
       draw, finish = progress_bar(want_color(2))

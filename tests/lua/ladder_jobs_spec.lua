@@ -129,3 +129,37 @@ describe("kontor ladder --shard and kontor merge", function()
     end
   end)
 end)
+
+describe("a child job's progress lines", function()
+  -- the parent reads its jobs' pipes one after another: a job that wrote
+  -- a line every few games could fill its pipe and wait for the others
+  local function lines_of(args)
+    local p = assert(io.popen(string.format("cd %s && KONTOR_LAB_PROGRESS=1 %s %s 2>&1",
+      support.sh_quote(runner.root), support.sh_quote(runner.binary), args)))
+    local progress, last, rest = 0, -1, {}
+    for l in p:lines() do
+      local d = tonumber(l:match("^progress (%d+)$"))
+      if d then
+        assert.is_true(d > last, l)
+        progress, last = progress + 1, d
+      else
+        rest[#rest + 1] = l
+      end
+    end
+    p:close()
+    return progress, last, rest
+  end
+
+  it("are about 200 at most, however many games the job plays", function()
+    local n, last, rest = lines_of("compare --a '' --b '--variant house' --games 5000 --range 1-5000 --seed 1 --no-moves")
+    assert.is_true(n >= 150 and n <= 201, tostring(n))
+    assert.is_true(last > 9000 and last <= 10000, tostring(last))   -- games played, both sides
+    assert.are.equal(1, #rest)                                       -- then the shard
+    assert.are.equal("shard", json.decode(rest[1]).kontor)
+  end)
+
+  it("count a ladder's deals, one line a deal while there are few", function()
+    local n, last = lines_of(RUN .. " --range 1-5")
+    assert.are.same({ 5, 5 }, { n, last })
+  end)
+end)
