@@ -543,42 +543,6 @@ local function child_command(words)
   return "KONTOR_LAB_PROGRESS=1 " .. table.concat(q, " ")
 end
 
--- Runs child jobs (commands, each printing "progress D" lines and then one
--- line of JSON, its shard) all at once, and waits for every one, whatever
--- happened to the one before. sizes[j]: what job j does (games), for
--- progress(done); take(shard, "job j of n") checks and adds a shard.
-local function run_children(cmds, sizes, progress, take)
-  local procs, n = {}, #cmds
-  for j, cmd in ipairs(cmds) do
-    local p, pe = io.popen(cmd, "r")
-    if not p then error("cannot start a job: " .. tostring(pe), 0) end
-    procs[j] = p
-  end
-  local finished, failed = 0, nil
-  for j, p in ipairs(procs) do
-    local body
-    for l in p:lines() do
-      local d = l:match("^progress (%d+)$")
-      if d then
-        -- the jobs still running are about as far as this one
-        if progress then progress(finished + tonumber(d) * (n - j + 1)) end
-      else
-        body = l
-      end
-    end
-    local okc, why, code = p:close()
-    if not okc then
-      failed = failed or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
-    elseif not failed then
-      local okd, part = pcall(json.decode, body or "")
-      local okk, ke = pcall(take, okd and part or nil, string.format("job %d of %d", j, n))
-      if not okk then failed = tostring(ke) end
-    end
-    finished = finished + sizes[j]
-  end
-  if failed then error(failed, 0) end
-end
-
 -- Plays games lo..hi of every kind in n child jobs (each a shard, checked
 -- as kontor merge checks a file's) and adds their sums into acc. A child
 -- gets the parent's setup, its seed and kinds, and its games.
@@ -594,7 +558,7 @@ local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
                          (lo + a - 1) .. "-" .. (lo + b - 1), "--jobs", "1" } do t[#t + 1] = x end
     cmds[j], sizes[j] = child_command(t), (b - a + 1) * #kinds
   end
-  run_children(cmds, sizes, progress, function(part, name)
+  run.children(cmds, sizes, progress, function(part, name)
     worth.check_shard(part, name)
     worth.add_shard(acc, part)
   end)
@@ -760,7 +724,7 @@ local function ladder_children(args, seed, lo, hi, n, progress)
                          "--jobs", "1" } do t[#t + 1] = x end
     cmds[j], sizes[j] = child_command(t), b - a + 1
   end
-  run_children(cmds, sizes, progress, function(part, name)
+  run.children(cmds, sizes, progress, function(part, name)
     ladder.check_shard(part, name)
     for i, r in ipairs(part.results) do ran.results[part.lo + i - 1] = r end
     ran.cpu = ran.cpu + part.cpu

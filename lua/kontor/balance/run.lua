@@ -83,63 +83,68 @@ local function play_here(job, state, lo, hi, done0, total)
   return done
 end
 
+-- Runs child jobs (shell command lines, each printing "progress D" lines
+-- and then one line of JSON, its shard) all at once, and waits for every
+-- one, whatever happened to the one before (a child still running would
+-- write its part after the parent gave up). sizes[j]: what job j plays
+-- (games), for progress(done), an estimate; take(shard, "job j of n")
+-- checks and adds a shard (nil when its line was not JSON).
+function M.children(cmds, sizes, progress, take)
+  local procs, n = {}, #cmds
+  for j, cmd in ipairs(cmds) do
+    local p, pe = io.popen(cmd, "r")
+    if not p then error("cannot start a job: " .. tostring(pe), 0) end
+    procs[j] = p
+  end
+  local finished, failed = 0, nil
+  for j, p in ipairs(procs) do
+    local body
+    for l in p:lines() do
+      local d = l:match("^progress (%d+)$")
+      if d then
+        -- the jobs still running are about as far as this one
+        if progress then progress(finished + tonumber(d) * (n - j + 1)) end
+      else
+        body = l
+      end
+    end
+    local okc, why, code = p:close()
+    if not okc then
+      failed = failed or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
+    elseif not failed then
+      local okd, part = pcall(json.decode, body or "")
+      local okk, ke = pcall(take, okd and part or nil, string.format("job %d of %d", j, n), j)
+      if not okk then failed = tostring(ke) end
+    end
+    finished = finished + sizes[j]
+  end
+  if failed then error(failed, 0) end
+  return finished
+end
+
 local function play_children(job, state, lo, hi, done0, total)
   local n = math.min(job.jobs, hi - lo + 1)
-  local pipes = {}
+  local cmds, sizes, parts = {}, {}, {}
   for k = 1, n do
     local a, b = M.shard_range(k, n, hi - lo + 1)
     local cmd = {}
     for i, x in ipairs(job.child) do cmd[i] = quote(x) end
     cmd[#cmd + 1] = "--range"
     cmd[#cmd + 1] = string.format("%d-%d", lo + a - 1, lo + b - 1)
-    local part
     if job.games_out then
-      part = job.games_out:part(k)
+      parts[k] = job.games_out:part(k)
       cmd[#cmd + 1] = "--games-out"
-      cmd[#cmd + 1] = quote(part)
+      cmd[#cmd + 1] = quote(parts[k])
     end
-    local line = "KONTOR_LAB_PROGRESS=1 KONTOR_LAB_PART=1 " .. table.concat(cmd, " ")
-    local p, err = io.popen(line, "r")
-    if not p then error("cannot start a job: " .. tostring(err), 0) end
-    pipes[k] = { p = p, games = (b - a + 1) * #job.sides, part = part }
+    cmds[k] = "KONTOR_LAB_PROGRESS=1 KONTOR_LAB_PART=1 " .. table.concat(cmd, " ")
+    sizes[k] = (b - a + 1) * #job.sides
   end
-  local finished = done0
-  local failed
-  -- every child is waited for, whatever happened to the one before (a
-  -- child still running would write its part after the parent gave up)
-  for k, c in ipairs(pipes) do
-    local text
-    for l in c.p:lines() do
-      local d = l:match("^progress (%d+)$")
-      if d then
-        if job.progress then
-          local est = finished + tonumber(d) * (n - k + 1)
-          job.progress(math.min(est, total), total)
-        end
-      else
-        text = l
-      end
-    end
-    local ok, how, code = c.p:close()
-    if not ok then
-      failed = failed or string.format("job %d of %d failed (%s %s)", k, n, tostring(how), tostring(code))
-    elseif not failed then
-      local shard = json.decode(text or "")
-      local cok, cerr = pcall(M.check_shard, shard, string.format("job %d of %d", k, n))
-      if not cok then
-        failed = tostring(cerr)
-      else
-        M.add_shard(job, state, shard)
-        if c.part then
-          local tok, terr = pcall(job.games_out.take, job.games_out, c.part)
-          if not tok then failed = tostring(terr) end
-        end
-      end
-    end
-    finished = finished + c.games
-  end
-  if failed then error(failed, 0) end
-  return finished
+  local progress = job.progress and function(done) job.progress(math.min(done0 + done, total), total) end
+  return done0 + M.children(cmds, sizes, progress, function(shard, name, k)
+    M.check_shard(shard, name)
+    M.add_shard(job, state, shard)
+    if parts[k] then job.games_out:take(parts[k]) end
+  end)
 end
 
 -- Plays games lo..hi of the job into state, here or in children.
