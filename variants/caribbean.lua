@@ -117,13 +117,14 @@ R.rules = {}
 -- CARDS[id]: what card id is, made from R.data by R.prepare (cards of one
 -- name share one table); `take` and `fulfil` are the options that take it:
 --   { kind = "ship", name = "Flute 2/2", ship = "Flute", swords = 2 (false: skull),
---     coins = 2, take = { "loot", "Flute", 2 } }
---   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, take = { "hire",
---     "Sailor 3/1" }, and the skill's swords, symbol, discount, takes, admiral,
---     jester, trader (a ship name) }
+--     coins = 2, take = "loot Flute 2" }
+--   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, take = "hire Sailor 3/1",
+--     and the skill's swords, symbol, discount, takes, admiral, jester, trader (a ship name) }
 --   { kind = "expedition", name = "expedition 2 anchors", needs = { anchor = 2 },
 --     shown = { "anchor" }, symbols = 2, influence = 4, coins = 2, min_players = 0,
---     fulfil = { "fulfil", "expedition 2 anchors" } }
+--     fulfil = "fulfil expedition 2 anchors" }
+-- (An option is its text: a string, which g:choose takes without reading
+-- its words one by one.)
 --   { kind = "tax", name = "tax most swords", mark = "most swords" }
 -- IDS[name]: the ids of the cards of that name.
 local CARDS, IDS
@@ -168,7 +169,7 @@ function R.prepare(RS)
     for _, c in ipairs(s.cards) do
       add({ kind = "ship", ship = s.name, swords = c[1], coins = c[2],
             name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2],
-            take = { "loot", s.name, c[2] }, whys = {} }, c[3])   -- whys: why_not_repelled
+            take = "loot " .. s.name .. " " .. c[2], whys = {} }, c[3])   -- whys: why_not_repelled
     end
   end
   local known = { any = true }
@@ -179,7 +180,7 @@ function R.prepare(RS)
     if does.symbol and not known[does.symbol] then error("unknown symbol " .. does.symbol) end
     if does.trader and not ship_names[p.ship] then error("R.data.persons: a Trader needs a ship name") end
     local name = (p.ship and (skill .. " " .. p.ship) or skill) .. " " .. cost .. "/" .. influence
-    add({ kind = "person", cost = cost, influence = influence, name = name, take = { "hire", name },
+    add({ kind = "person", cost = cost, influence = influence, name = name, take = "hire " .. name,
           swords = does.swords or 0, symbol = does.symbol, discount = does.discount or 0,
           takes = does.takes or 0, admiral = does.admiral or 0, jester = does.jester or 0,
           trader = does.trader and p.ship }, count)
@@ -193,7 +194,7 @@ function R.prepare(RS)
     local name = "expedition " .. needs_text(e.needs)
     add({ kind = "expedition", name = name, needs = e.needs, shown = shown, symbols = symbols,
           influence = e.influence, coins = e.coins, min_players = e.min_players or 0,
-          fulfil = { "fulfil", name } }, e.count or 1)
+          fulfil = "fulfil " .. name }, e.count or 1)
   end
   for _, t in ipairs(d.taxes) do
     add({ kind = "tax", name = "tax " .. t.mark, mark = t.mark }, t.count)
@@ -1155,7 +1156,7 @@ local function why_take(g, seat, text)
   if verb ~= "loot" and verb ~= "hire" then return nil end
   local card
   for _, id in ipairs(g.harbour:cards()) do
-    if table.concat(CARDS[id].take, " ") == text then card = CARDS[id] end
+    if CARDS[id].take == text then card = CARDS[id] end
   end
   if not card then return "no such card in the harbour" end
   local other = seat ~= g.current
@@ -1216,7 +1217,7 @@ end
 local function card_named(g, pile, text)
   for _, id in ipairs(pile:cards()) do
     local c = CARDS[id]
-    if (c.take and table.concat(c.take, " ") == text) or (c.fulfil and table.concat(c.fulfil, " ") == text) then
+    if c.take == text or c.fulfil == text then
       return c
     end
   end
