@@ -365,9 +365,10 @@ function R.coins(g, seat) return coins(g, seat) end
 -- C9: the end is triggered once a player has end_influence and (if
 -- required) a fulfilled expedition.
 function R.rules.game_end(g)
-  local d = R.data
+  local d, st = R.data, g.st
+  local needed = d.end_influence
   for s = 1, g.players do
-    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or count(g.done[s]) > 0) then
+    if st[s].influence >= needed and (not d.expedition_to_end or count(g.done[s]) > 0) then
       return true
     end
   end
@@ -396,6 +397,9 @@ end
 -- Game preparation (C1, C2, C3)
 ---------------------------------------------------------------------------
 
+-- A list with a place for each seat (at most 5, C1), filled without growing.
+local function per_seat() return { nil, nil, nil, nil, nil } end
+
 local function new_components(g)
   g.deck = kontor.pile(HIDDEN)
   g._in_deck = 0
@@ -406,7 +410,7 @@ local function new_components(g)
   g._expeditions = {}
   g.box = kontor.pile(PUBLIC)
   g.revealed = kontor.pile(PUBLIC)
-  g.display, g.done, g.purse, g.st = {}, {}, {}, {}
+  g.display, g.done, g.purse, g.st = per_seat(), per_seat(), per_seat(), per_seat()
   for s = 1, g.players do
     g.display[s] = kontor.pile(PUBLIC)
     g.done[s] = kontor.pile(PUBLIC)
