@@ -324,11 +324,12 @@ end
 ---------------------------------------------------------------------------
 
 local function new_tally()
-  local st = { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-               trader = {}, symbols = { any = 0 }, symbol_persons = 0, _none = false }
-  for _, s in ipairs(R.data.ships) do st.trader[s.name] = 0 end
-  for _, sym in ipairs(R.data.symbols) do st.symbols[sym] = 0 end
-  return st
+  local ships, symbols = R.data.ships, R.data.symbols
+  local trader, shown = {}, { any = 0 }
+  for i = 1, #ships do trader[ships[i].name] = 0 end
+  for i = 1, #symbols do shown[symbols[i]] = 0 end
+  return { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
+           trader = trader, symbols = shown, symbol_persons = 0, _none = false }
 end
 
 -- A person joins (d = 1) or leaves (d = -1) a display.
