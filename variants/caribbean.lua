@@ -126,11 +126,14 @@ R.rules = {}
 --   { kind = "tax", name = "tax most swords", mark = "most swords" }
 -- An option is its text: a string, which g:choose takes without reading
 -- its words one by one. A ship or a person also has `alone`: the options
--- of a take that offers only it (take_options).
+-- of a take that offers only it (take_options), a constant kept in
+-- ALONE[take] (the text decides the list, whichever copy of the rule set
+-- R.prepare makes it for).
 -- IDS[name]: the ids of the cards of that name.
 local CARDS, IDS
 local FEWEST_SYMBOLS         -- the fewest symbols an expedition needs
 local IN_GAME                -- IN_GAME[players]: the ids in such a game (cards_in_game)
+local ALONE = {}
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -201,8 +204,11 @@ function R.prepare(RS)
     add({ kind = "tax", name = "tax " .. t.mark, mark = t.mark }, t.count)
   end
   for id = 1, #CARDS do
-    local c = CARDS[id]
-    if c.take and not c.alone then c.alone = kontor.options{ c.take, "take nothing" } end
+    local take = CARDS[id].take
+    if take then
+      ALONE[take] = ALONE[take] or kontor.options{ take, "take nothing" }
+      CARDS[id].alone = ALONE[take]
+    end
   end
 end
 R.prepare()
