@@ -117,18 +117,23 @@ R.rules = {}
 -- CARDS[id]: what card id is, made from R.data by R.prepare (cards of one
 -- name share one table); `take` and `fulfil` are the options that take it:
 --   { kind = "ship", name = "Flute 2/2", ship = "Flute", swords = 2 (false: skull),
---     coins = 2, take = { "loot", "Flute", 2 } }
---   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, take = { "hire",
---     "Sailor 3/1" }, and the skill's swords, symbol, discount, takes, admiral,
---     jester, trader (a ship name) }
+--     coins = 2, take = "loot Flute 2" }
+--   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, take = "hire Sailor 3/1",
+--     and the skill's swords, symbol, discount, takes, admiral, jester, trader (a ship name) }
 --   { kind = "expedition", name = "expedition 2 anchors", needs = { anchor = 2 },
 --     shown = { "anchor" }, symbols = 2, influence = 4, coins = 2, min_players = 0,
---     fulfil = { "fulfil", "expedition 2 anchors" } }
+--     fulfil = "fulfil expedition 2 anchors" }
 --   { kind = "tax", name = "tax most swords", mark = "most swords" }
+-- An option is its text: a string, which g:choose takes without reading
+-- its words one by one. A ship or a person also has `alone`: the options
+-- of a take that offers only it (take_options), a constant kept in
+-- ALONE[take] (the text decides the list, whichever copy of the rule set
+-- R.prepare makes it for).
 -- IDS[name]: the ids of the cards of that name.
 local CARDS, IDS
 local FEWEST_SYMBOLS         -- the fewest symbols an expedition needs
 local IN_GAME                -- IN_GAME[players]: the ids in such a game (cards_in_game)
+local ALONE = {}
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -168,7 +173,7 @@ function R.prepare(RS)
     for _, c in ipairs(s.cards) do
       add({ kind = "ship", ship = s.name, swords = c[1], coins = c[2],
             name = s.name .. " " .. (c[1] or "skull") .. "/" .. c[2],
-            take = { "loot", s.name, c[2] }, whys = {} }, c[3])   -- whys: why_not_repelled
+            take = "loot " .. s.name .. " " .. c[2], whys = {} }, c[3])   -- whys: why_not_repelled
     end
   end
   local known = { any = true }
@@ -179,7 +184,7 @@ function R.prepare(RS)
     if does.symbol and not known[does.symbol] then error("unknown symbol " .. does.symbol) end
     if does.trader and not ship_names[p.ship] then error("R.data.persons: a Trader needs a ship name") end
     local name = (p.ship and (skill .. " " .. p.ship) or skill) .. " " .. cost .. "/" .. influence
-    add({ kind = "person", cost = cost, influence = influence, name = name, take = { "hire", name },
+    add({ kind = "person", cost = cost, influence = influence, name = name, take = "hire " .. name,
           swords = does.swords or 0, symbol = does.symbol, discount = does.discount or 0,
           takes = does.takes or 0, admiral = does.admiral or 0, jester = does.jester or 0,
           trader = does.trader and p.ship }, count)
@@ -193,21 +198,30 @@ function R.prepare(RS)
     local name = "expedition " .. needs_text(e.needs)
     add({ kind = "expedition", name = name, needs = e.needs, shown = shown, symbols = symbols,
           influence = e.influence, coins = e.coins, min_players = e.min_players or 0,
-          fulfil = { "fulfil", name } }, e.count or 1)
+          fulfil = "fulfil " .. name }, e.count or 1)
   end
   for _, t in ipairs(d.taxes) do
     add({ kind = "tax", name = "tax " .. t.mark, mark = t.mark }, t.count)
+  end
+  for id = 1, #CARDS do
+    local take = CARDS[id].take
+    if take then
+      ALONE[take] = ALONE[take] or kontor.options{ take, "take nothing" }
+      CARDS[id].alone = ALONE[take]
+    end
   end
 end
 R.prepare()
 
 -- The pile methods the rules call at every turn, looked up once: a method
 -- call (pile:push(card)) looks its method up through the pile's metatable
--- each time. push(pile, card), pop(pile), remove(pile, i), move_to(pile, other, n).
-local push, pop, remove, move_to
+-- each time, and #pile calls its count through the metatable's __len.
+-- push(pile, card), pop(pile), remove(pile, i), move_to(pile, other, n), count(pile).
+local PUBLIC, HIDDEN = { vis = "public" }, { vis = "hidden" }     -- kontor.pile's arguments
+local push, pop, remove, move_to, count
 do
-  local any = kontor.pile{ vis = "public" }
-  push, pop, remove, move_to = any.push, any.pop, any.remove, any.move_to
+  local any = kontor.pile(PUBLIC)
+  push, pop, remove, move_to, count = any.push, any.pop, any.remove, any.move_to, any.count
 end
 
 local function in_game(id, players)                                    -- C3
@@ -231,6 +245,7 @@ end
 -- The options that are the same in every game.
 local REVEAL_OR_STOP, STOP = kontor.options{ "reveal", "stop" }, kontor.options{ "stop" }
 local REPEL_OR_NOT, DO_NOT_FULFIL = kontor.options{ "repel", "do not repel" }, kontor.options{ "do not fulfil" }
+local NOTHING_TO_TAKE = kontor.options{ "take nothing" }
 
 local function contains(list, x)
   for i = 1, #list do if list[i] == x then return true end end
@@ -244,7 +259,7 @@ end
 -- When a card is needed and the deck is empty, the discard pile is
 -- shuffled into a new deck. False if it is empty too.
 local function shuffle_in_discard(g)
-  local n = #g.discard
+  local n = count(g.discard)
   if n == 0 then return false end
   move_to(g.discard, g.deck, n)
   g._in_deck = n
@@ -254,10 +269,10 @@ local function shuffle_in_discard(g)
 end
 
 local function can_draw(g)
-  return g._in_deck > 0 or #g.discard > 0
+  return g._in_deck > 0 or count(g.discard) > 0
 end
 
-local function coins(g, seat) return #g.purse[seat] end
+local function coins(g, seat) return count(g.purse[seat]) end
 
 -- Gain n coins: n cards face down from the deck (fewer if there are none).
 local function gain(g, seat, n)
@@ -315,11 +330,12 @@ end
 ---------------------------------------------------------------------------
 
 local function new_tally()
-  local st = { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
-               trader = {}, symbols = { any = 0 }, symbol_persons = 0, _none = false }
-  for _, s in ipairs(R.data.ships) do st.trader[s.name] = 0 end
-  for _, sym in ipairs(R.data.symbols) do st.symbols[sym] = 0 end
-  return st
+  local ships, symbols = R.data.ships, R.data.symbols
+  local trader, shown = {}, { any = 0 }
+  for i = 1, #ships do trader[ships[i].name] = 0 end
+  for i = 1, #symbols do shown[symbols[i]] = 0 end
+  return { strength = 0, influence = 0, discount = 0, takes = 0, admiral = 0, jester = 0,
+           trader = trader, symbols = shown, symbol_persons = 0, _none = false }
 end
 
 -- A person joins (d = 1) or leaves (d = -1) a display.
@@ -356,9 +372,10 @@ function R.coins(g, seat) return coins(g, seat) end
 -- C9: the end is triggered once a player has end_influence and (if
 -- required) a fulfilled expedition.
 function R.rules.game_end(g)
-  local d = R.data
+  local d, st = R.data, g.st
+  local needed = d.end_influence
   for s = 1, g.players do
-    if g.st[s].influence >= d.end_influence and (not d.expedition_to_end or #g.done[s] > 0) then
+    if st[s].influence >= needed and (not d.expedition_to_end or count(g.done[s]) > 0) then
       return true
     end
   end
@@ -366,7 +383,7 @@ function R.rules.game_end(g)
 end
 
 function R.rules.can_win(g, seat)               -- C9
-  return not R.data.expedition_to_win or #g.done[seat] > 0
+  return not R.data.expedition_to_win or count(g.done[seat]) > 0
 end
 
 -- C5 / C10: who gains the tax card's coin: a list of seats, in turn order
@@ -387,21 +404,24 @@ end
 -- Game preparation (C1, C2, C3)
 ---------------------------------------------------------------------------
 
+-- A list with a place for each seat (at most 5, C1), filled without growing.
+local function per_seat() return { nil, nil, nil, nil, nil } end
+
 local function new_components(g)
-  g.deck = kontor.pile{ vis = "hidden" }
+  g.deck = kontor.pile(HIDDEN)
   g._in_deck = 0
-  g.discard = kontor.pile{ vis = "public" }
-  g.harbour = kontor.pile{ vis = "public" }
+  g.discard = kontor.pile(PUBLIC)
+  g.harbour = kontor.pile(PUBLIC)
   g._harbour = {}
-  g.expeditions = kontor.pile{ vis = "public" }
+  g.expeditions = kontor.pile(PUBLIC)
   g._expeditions = {}
-  g.box = kontor.pile{ vis = "public" }
-  g.revealed = kontor.pile{ vis = "public" }
-  g.display, g.done, g.purse, g.st = {}, {}, {}, {}
+  g.box = kontor.pile(PUBLIC)
+  g.revealed = kontor.pile(PUBLIC)
+  g.display, g.done, g.purse, g.st = per_seat(), per_seat(), per_seat(), per_seat()
   for s = 1, g.players do
-    g.display[s] = kontor.pile{ vis = "public" }
-    g.done[s] = kontor.pile{ vis = "public" }
-    g.purse[s] = kontor.pile{ vis = "hidden" }    -- C2: nobody may look, not even the owner
+    g.display[s] = kontor.pile(PUBLIC)
+    g.done[s] = kontor.pile(PUBLIC)
+    g.purse[s] = kontor.pile(HIDDEN)    -- C2: nobody may look, not even the owner
     g.st[s] = new_tally()
   end
   g.idle = 0                                      -- turns in a row where nothing could happen
@@ -800,7 +820,7 @@ local function discover(g, seat)
   g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
-    if g._in_deck == 0 and #g.discard == 0 then             -- nothing to draw (can_draw)
+    if g._in_deck == 0 and count(g.discard) == 0 then       -- nothing to draw (can_draw)
       options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
@@ -838,27 +858,42 @@ local function hire_cost(g, seat, person)
   return cost > 0 and cost or 0
 end
 
+-- The cards take_options offers, while it works (it never waits for a
+-- decision, so no other game can use it meanwhile).
+local OFFERED = {}
+
+local function offered(n, card)                 -- among the first n offered (identical persons)
+  for i = 1, n do if OFFERED[i].take == card.take then return true end end
+  return false
+end
+
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
--- "take nothing". Also returns the number of ships in the harbour (one per
--- name, C4). The list is made with room for 4 options (its nils), so that
--- filling it seldom grows it: nearly all takes offer 2 to 4.
+-- "take nothing". Also returns the number of cards offered (the options
+-- before "take nothing") and the number of ships in the harbour (one per
+-- name, C4). Three takes in four offer no card or one, whose lists are
+-- made once (NOTHING_TO_TAKE, card.alone); a longer list is made with room
+-- for 4 options (its nils), so that filling it seldom grows it.
 local function take_options(g, seat, budget)
-  local options, n, ships, harbour = { nil, nil, nil, nil }, 0, 0, g._harbour
+  local n, ships, harbour = 0, 0, g._harbour
   budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
   for i = 1, #harbour do
     local card = CARDS[harbour[i]]
     if card.kind == "ship" then                 -- one of a name (C4): never twice
       ships = ships + 1
       n = n + 1
-      options[n] = card.take
-    elseif card.cost <= budget and not contains(options, card.take) then   -- identical persons once
+      OFFERED[n] = card
+    elseif card.cost <= budget and not offered(n, card) then   -- identical persons once
       n = n + 1
-      options[n] = card.take
+      OFFERED[n] = card
     end
   end
+  if n == 0 then return NOTHING_TO_TAKE, 0, ships end
+  if n == 1 then return OFFERED[1].alone, 1, ships end
+  local options = { nil, nil, nil, nil }
+  for i = 1, n do options[i] = OFFERED[i].take end
   options[n + 1] = "take nothing"
-  return options, ships
+  return options, n, ships
 end
 
 -- The end of a take's log line: what a player other than the active one paid.
@@ -900,23 +935,23 @@ local function active_takes(g, seat)
   if #g._harbour == 0 then
     g:skip(seat, "take", "the harbour is empty")
   else
-    local options, ship_names = take_options(g, seat, #g.purse[seat])
-    local left = g.takes_left or allowance(g, seat, ship_names)     -- a scenario's (table)
+    local options, cards, ships = take_options(g, seat, count(g.purse[seat]))
+    local left = g.takes_left or allowance(g, seat, ships)          -- a scenario's (table)
     g.takes_left = left
     while left > 0 do
-      if #options == 1 and #fulfillable(g, seat) == 0 then             -- nothing to decide
+      if cards == 0 and #fulfillable(g, seat) == 0 then              -- nothing to decide
         g:skip(seat, "take", "nothing in the harbour is affordable")
         break
       end
       local k = decide(g, seat, "take", options)
-      if k == #options then return end                               -- take nothing
+      if k == cards + 1 then return end                              -- take nothing
       if k then
         take(g, seat, seat, options[k])
         left = left - 1
         g.takes_left = left
         if left == 0 or #g._harbour == 0 then break end
       end
-      options = take_options(g, seat, #g.purse[seat])                -- coins and harbour changed
+      options, cards = take_options(g, seat, count(g.purse[seat]))       -- coins and harbour changed
     end
   end
   g.takes_left = 0
@@ -933,14 +968,14 @@ local function other_takes(g, seat, active)
   g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
   while g.takes_left > 0 do
     if #g._harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
-    local c = #g.purse[seat]
+    local c = count(g.purse[seat])
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
-    local options = take_options(g, seat, c - 1)
-    if #options == 1 then                                            -- nothing affordable
+    local options, cards = take_options(g, seat, c - 1)
+    if cards == 0 then                                               -- nothing affordable
       return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
     end
     local k = g:choose(seat, "take_other", options)
-    if k == #options then return end                                 -- take nothing
+    if k == cards + 1 then return end                                -- take nothing
     take(g, seat, active, options[k])
     g.takes_left = g.takes_left - 1
   end
@@ -1042,7 +1077,7 @@ end
 
 function R.invariants(g)
   local n = g.players
-  local seen, count = {}, 0
+  local seen, counted = {}, 0
   local function each(pile, where, kinds)
     for _, c in ipairs(pile:cards()) do
       if math.type(c) ~= "integer" or not CARDS[c] or not in_game(c, n) then
@@ -1051,7 +1086,7 @@ function R.invariants(g)
       if seen[c] then return ("card %d is both in %s and in %s"):format(c, seen[c], where) end
       if kinds and not kinds[CARDS[c].kind] then return ("%s holds a %s"):format(where, CARDS[c].name) end
       seen[c] = where
-      count = count + 1
+      counted = counted + 1
     end
   end
   local err = each(g.deck, "the deck") or each(g.discard, "the discard pile")
@@ -1082,7 +1117,7 @@ function R.invariants(g)
   end
   local total = 0
   for id = 1, #CARDS do if in_game(id, n) then total = total + 1 end end
-  if count ~= total then return ("%d cards accounted for, not %d"):format(count, total) end
+  if counted ~= total then return ("%d cards accounted for, not %d"):format(counted, total) end
   local ships, cards = {}, g.harbour:cards()
   if #cards ~= #g._harbour then return "g._harbour is not the harbour" end
   for i, id in ipairs(cards) do
@@ -1155,7 +1190,7 @@ local function why_take(g, seat, text)
   if verb ~= "loot" and verb ~= "hire" then return nil end
   local card
   for _, id in ipairs(g.harbour:cards()) do
-    if table.concat(CARDS[id].take, " ") == text then card = CARDS[id] end
+    if CARDS[id].take == text then card = CARDS[id] end
   end
   if not card then return "no such card in the harbour" end
   local other = seat ~= g.current
@@ -1216,7 +1251,7 @@ end
 local function card_named(g, pile, text)
   for _, id in ipairs(pile:cards()) do
     local c = CARDS[id]
-    if (c.take and table.concat(c.take, " ") == text) or (c.fulfil and table.concat(c.fulfil, " ") == text) then
+    if c.take == text or c.fulfil == text then
       return c
     end
   end
