@@ -574,32 +574,19 @@ local function other_cube_in_pool(g, p)
   return sum(cubes) > (p > 0 and get(cubes, p) or 0)
 end
 
--- S6, S12: ship k of `ships` (a seat's) can be exchanged if it carries a
--- cube, was not exchanged yet in this phase I, was not bought in it, and
--- another product is in the pool (`in_pool`: the products with a cube
--- there, a set).
-local function can_exchange(g, ships, k, in_pool)
-  local cube = ships[k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool & ~BIT[cube] ~= 0
-end
-
--- The ships that can be exchanged, as a set (`in_pool`: the products
--- with a cube in the pool, g._pool).
+-- S6, S12: the ships of the player that can be exchanged, as a set: a
+-- ship that carries a cube, was not exchanged yet in this phase I, was not
+-- bought in it, while another product is in the pool (`in_pool`: the
+-- products with a cube there, a set).
 local function exchangeable_ships(g, seat, in_pool)
-  local ships, set = g.ships[seat], 0
+  local ships, exchanged, new_ship, set = g.ships[seat], g.exchanged, g.new_ship, 0
   for k = 1, #ships do
-    if can_exchange(g, ships, k, in_pool) then set = set | BIT[k] end
+    local cube = ships[k]
+    if cube ~= 0 and not exchanged[k] and new_ship ~= k and in_pool & ~BIT[cube] ~= 0 then
+      set = set | BIT[k]
+    end
   end
   return set
-end
-
--- S6: whether some ship of the player can be exchanged.
-local function may_exchange(g, seat, in_pool)
-  local ships = g.ships[seat]
-  for k = 1, #ships do
-    if can_exchange(g, ships, k, in_pool) then return true end
-  end
-  return false
 end
 
 -- S7: a special card the player can buy: its price paid, one left in the
@@ -658,9 +645,10 @@ local function exchange_family(ships)
   return kontor.family{ "exchange", "ship", kept("ships", ships, ship_numbers) }
 end
 
--- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat, in_pool)
-  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat, in_pool), exchange_family))
+-- Phase I action 1: exchange a product cube, once, on one of `ships` (S6:
+-- those that can be, a set).
+local function exchange_action(g, seat, ships)
+  local k = g:choose_from(seat, "exchange_ship", kept("exchange", ships, exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -728,10 +716,8 @@ end
 
 -- S5: the phase I actions open to a player, by whether a ship can be
 -- exchanged and whether a card can be bought; pass is always open.
-local PHASE1 = {
-  [true] = { [true] = kontor.options{ "exchange", "buy", "pass" }, [false] = kontor.options{ "exchange", "pass" } },
-  [false] = { [true] = kontor.options{ "buy", "pass" }, [false] = kontor.options{ "pass" } },
-}
+local EXCHANGE_BUY, EXCHANGE = kontor.options{ "exchange", "buy", "pass" }, kontor.options{ "exchange", "pass" }
+local BUY, PASS = kontor.options{ "buy", "pass" }, kontor.options{ "pass" }
 
 -- S5: exactly one of exchange, buy, pass; then the docks (`at_docks`: a
 -- scenario starts there, table).
@@ -740,10 +726,11 @@ local function phase_one(g, seat, at_docks)
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
     local in_pool = g._pool                       -- S12: the products in the pool
-    local options = PHASE1[may_exchange(g, seat, in_pool)][may_buy(g, seat, in_pool)]
+    local ships, buy = exchangeable_ships(g, seat, in_pool), may_buy(g, seat, in_pool)
+    local options = ships ~= 0 and (buy and EXCHANGE_BUY or EXCHANGE) or (buy and BUY or PASS)
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
-      exchange_action(g, seat, in_pool)
+      exchange_action(g, seat, ships)
     elseif action == "buy" then
       buy_action(g, seat, in_pool)
     else
