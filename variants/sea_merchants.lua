@@ -83,7 +83,7 @@ local PLAYS               -- PLAYS[p][s]: the play of product p on slot s; .firs
 local LONGER, SLOTS_OF    -- see longer_plays and new_play
 local EXTRA               -- the extra exchange's options (S5): words, ship[k], none
 local NP, BIT             -- the number of products; BIT[i] = 1 << (i - 1), for sets as bit masks
-local KEPT = {}           -- the tables of option lists and families `kept` made
+local KEPT                -- option lists and families by the sets they offer (see `kept`)
 local CUBES, HELD         -- scratch lists g.cubes:values and pile:counts fill, read before any choice
 
 -- S8: a play as an option, { "play", "fish", "on slots", 1, 4 }, kept
@@ -108,10 +108,7 @@ function R.prepare()
     PLAYS[p] = { first = kontor.family{ "play", name, "on slots", SLOTS } }
     for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
   end
-  NP, BIT, CUBES, HELD = #D.products, {}, {}, {}
-  for _, by in ipairs(KEPT) do                  -- made from the data before: made again
-    for key in pairs(by) do by[key] = nil end
-  end
+  NP, BIT, KEPT, CUBES, HELD = #D.products, {}, {}, {}, {}
   for i = 1, math.max(NP, D.supply.ship, #D.specials) do BIT[i] = 1 << (i - 1) end
   CHEAPEST = math.huge
   for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
@@ -137,18 +134,15 @@ end
 ---------------------------------------------------------------------------
 
 -- Options are data that nothing changes, so a list or family is made once
--- for each set it offers and kept: kept(make) is a table whose entry for a
--- set `key` is make(key), made when first read (a constant, kontor.options
--- or kontor.family: checked once, when made). A set (of products, ships
--- or cards) is a bit mask: BIT[i] for entry i.
-local function kept(make)
-  local by = setmetatable({}, { __index = function(t, key)
-    local v = make(key)
-    t[key] = v
-    return v
-  end })
-  KEPT[#KEPT + 1] = by
-  return by
+-- for each set it offers and kept: KEPT[kind][key], made by make(key, a)
+-- (a constant, kontor.options or kontor.family: checked once, when made).
+-- A set (of products, ships or cards) is a bit mask: BIT[i] for entry i.
+local function kept(kind, key, make, a)
+  local by = KEPT[kind]
+  if not by then by = {}; KEPT[kind] = by end
+  local v = by[key]
+  if v == nil then v = make(key, a); by[key] = v end
+  return v
 end
 
 -- The entries of `list` whose bits are in `mask`, in order.
@@ -160,16 +154,14 @@ local function subset(mask, list)
   return out
 end
 
--- NAMES[set]: the names of a set of products; SHIP_NUMBERS[set]: the
--- numbers of a set of ships.
-local NAMES = kept(function(mask) return subset(mask, D.products) end)
-local SHIP_NUMBERS = kept(function(mask)
+local function product_names(mask) return subset(mask, D.products) end
+local function ship_numbers(mask)
   local out = {}
   for k = 1, D.supply.ship do
     if mask & BIT[k] ~= 0 then out[#out + 1] = k end
   end
   return out
-end)
+end
 
 local function plural(n, word)
   return n == 1 and ("1 " .. word) or (n .. " " .. word .. "s")
@@ -515,10 +507,10 @@ end
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 -- key: the products (low NP bits) and the empty ships (the bits above)
-local LOAD_FAMILIES = kept(function(key)
+local function load_family(key)
   local pool, empty = key & ((1 << NP) - 1), key >> NP
-  return kontor.family{ "load", NAMES[pool], "on ship", SHIP_NUMBERS[empty] }
-end)
+  return kontor.family{ "load", kept("names", pool, product_names), "on ship", kept("ships", empty, ship_numbers) }
+end
 
 local function load_a_ship(g, seat)
   local ships, empty = g.ships[seat], 0
@@ -527,7 +519,7 @@ local function load_a_ship(g, seat)
   end
   local pool = pool_set(g, 0)
   if pool == 0 or empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
-  local name, k = g:choose_from(seat, "load", LOAD_FAMILIES[pool | empty << NP])
+  local name, k = g:choose_from(seat, "load", kept("load", pool | empty << NP, load_family))
   local p = PRODUCT[name]
   cube_to_ship(g, p)
   ships[k] = p
@@ -639,41 +631,37 @@ local function swap_cube(g, seat, k, p, how)
   end
 end
 
--- "<words> ship k to fish", kept by the products (low NP bits) and the
--- ship (above): the exchange's, and the dock's (EXTRA.words, read from
--- R.data when made).
+-- key: the products (low NP bits) and the ship (above)
 local function product_family(key, words)
-  return kontor.family{ words, "ship", key >> NP, "to", NAMES[key & ((1 << NP) - 1)] }
+  return kontor.family{ words, "ship", key >> NP, "to", kept("names", key & ((1 << NP) - 1), product_names) }
 end
-local EXCHANGE_PRODUCTS = kept(function(key) return product_family(key, "exchange") end)
-local DOCK_PRODUCTS = kept(function(key) return product_family(key, EXTRA.words) end)
 
--- S6, S12: the product for ship k, chosen at decision `name` from
--- `families` (those above): every other product with a cube in the pool.
-local function choose_product(g, seat, name, families, k)
+-- S6, S12: the product for ship k, chosen at decision `name`: every other
+-- product with a cube in the pool, "<words> ship k to fish".
+local function choose_product(g, seat, name, words, k)
   local products = pool_set(g, g.ships[seat][k])
-  return PRODUCT[g:choose_from(seat, name, families[products | k << NP])]
+  return PRODUCT[g:choose_from(seat, name, kept(name, products | k << NP, product_family, words))]
 end
 
-local EXCHANGES = kept(function(ships)
-  return kontor.family{ "exchange", "ship", SHIP_NUMBERS[ships] }
-end)
+local function exchange_family(ships)
+  return kontor.family{ "exchange", "ship", kept("ships", ships, ship_numbers) }
+end
 
 -- Phase I action 1: exchange a product cube, once, on one of `ships` (S6:
 -- those that can be, a set).
 local function exchange_action(g, seat, ships)
-  local k = g:choose_from(seat, "exchange_ship", EXCHANGES[ships])
-  local p = choose_product(g, seat, "exchange_product", EXCHANGE_PRODUCTS, k)
+  local k = g:choose_from(seat, "exchange_ship", kept("exchange", ships, exchange_family))
+  local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
 
 -- S7: a bought ship is loaded at once with 1 cube of any product in the pool.
-local SHIP_LOADS = kept(function(pool)
-  return kontor.family{ "buy ship and load", NAMES[pool] }
-end)
+local function buy_ship_family(pool)
+  return kontor.family{ "buy ship and load", kept("names", pool, product_names) }
+end
 
 local function buy_a_ship(g, seat)
-  local p = PRODUCT[g:choose_from(seat, "load_ship", SHIP_LOADS[pool_set(g, 0)])]
+  local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", pool_set(g, 0), buy_ship_family))]
   local ships = g.ships[seat]
   add(g.coins, seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
@@ -686,13 +674,13 @@ local function buy_a_ship(g, seat)
   end
 end
 
-local BUYS = kept(function(cards)
+local function buy_family(cards)
   return kontor.family{ "buy", subset(cards, D.specials) }
-end)
+end
 
 -- Phase I action 2: buy one of the special cards the player can buy (S7).
 local function buy_action(g, seat, in_pool)
-  local card = g:choose_from(seat, "buy_card", BUYS[buyable_cards(g, seat, in_pool)])
+  local card = g:choose_from(seat, "buy_card", kept("buy", buyable_cards(g, seat, in_pool), buy_family))
   if card == "ship" then return buy_a_ship(g, seat) end
   add(g.coins, seat, -D.price[card])
   g.pool[card] = g.pool[card] - 1
@@ -704,26 +692,27 @@ end
 -- S5: each dock owned allows one optional extra exchange in phase I, after
 -- the main action, whatever it was; a dock bought this phase counts.
 -- Docks are alike, so a "no dock exchange" ends them.
-local DOCK_OPTIONS = kept(function(ships)
+local function dock_options(ships)
   local options = {}
   for k = 1, D.supply.ship do
     if ships & BIT[k] ~= 0 then options[#options + 1] = EXTRA.ship[k] end
   end
   options[#options + 1] = EXTRA.none                    -- "no dock exchange"
   return kontor.options(options)
-end)
+end
 
 function R.rules.extra_exchanges(g, seat)
+  local words = EXTRA.words                             -- "dock exchange"
   for _ = 1, (g.specials[seat][D.exchange_card] or 0) - (g.new_dock and 1 or 0) do
     local ships = exchangeable_ships(g, seat, g._pool)
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
-    local options = DOCK_OPTIONS[ships]
+    local options = kept("dock", ships, dock_options)
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
-    swap_cube(g, seat, k, choose_product(g, seat, "dock_product", DOCK_PRODUCTS, k), "uses a dock: exchanges")
+    swap_cube(g, seat, k, choose_product(g, seat, "dock_product", words, k), "uses a dock: exchanges")
   end
 end
 
@@ -873,9 +862,9 @@ end
 
 -- S8: one or more cards of one product, each on a different market slot;
 -- covered cards leave play; then the trade.
-local PLAY_PRODUCTS = kept(function(products)
-  return kontor.family{ "play", NAMES[products] }
-end)
+local function play_family(products)
+  return kontor.family{ "play", kept("names", products, product_names) }
+end
 
 local function play_cards(g, seat)
   local hand, products = g.hands[seat], 0
@@ -883,7 +872,7 @@ local function play_cards(g, seat)
   for p = 1, NP do
     if held[p] > 0 then products = products | BIT[p] end
   end
-  local p = PRODUCT[g:choose_from(seat, "play_product", PLAY_PRODUCTS[products])]
+  local p = PRODUCT[g:choose_from(seat, "play_product", kept("play", products, play_family))]
   local slots = choose_slots(g, seat, p, count_of(hand, p))
   local market, covered = g.market, g.covered
   for i = 1, #slots do

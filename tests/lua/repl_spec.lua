@@ -127,7 +127,7 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     end
     local out, code = kontor_cmd("--rules " .. rules .. " --players 3 --seed 7",
       "1\n1\n1\n" .. edit("loads %%s on ship", "stows %%s on ship") .. "reload\n=#g:moves()\nlog\n"
-      .. edit('{ "load", NAMES', '{ "stow", NAMES') .. "reload\n=#g:moves()\noptions\n")
+      .. edit('{ "load", kept%(', '{ "stow", kept(') .. "reload\n=#g:moves()\noptions\n")
     assert.are.equal(0, code)
     assert.truthy(has(out, "Reloaded sea_merchants (" .. rules .. "); replayed 3 moves."), out)
     assert.truthy(has(out, "\n3\nPlayer 1 stows grain on ship 1\n"))
@@ -142,7 +142,7 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
     local original = read("variants/sea_merchants.lua")
     write(rules, original)
     write(dir .. "/orig.lua", original)
-    write(dir .. "/stow.lua", (original:gsub('{ "load", NAMES', '{ "stow", NAMES')))
+    write(dir .. "/stow.lua", (original:gsub('{ "load", kept%(', '{ "stow", kept(')))
     local set = function(which)
       return string.format("os.execute('cp %s/%s.lua %s')\n", dir, which, rules)
     end
