@@ -9,6 +9,10 @@
 
 local DRAWS = { phase2 = "draw", office = "office draw", forklift = "forklift draw" }
 
+-- pile:count(), looked up once: the rules below ask it at every draw, and
+-- a method call looks its method up through the pile's metatable each time.
+local count = kontor.pile{ vis = "public" }.count
+
 return {
   variant = true,
   name = "hand_limit",
@@ -51,13 +55,13 @@ return {
       -- H5: a card that would exceed the limit is not drawn: it stays in the deck.
       local draw_card = R.rules.draw_card
       function R.rules.draw_card(g, seat)
-        if g.hands[seat]:count() >= size + per_warehouse * (g.specials[seat].warehouse or 0) then return false end
+        if count(g.hands[seat]) >= size + per_warehouse * (g.specials[seat].warehouse or 0) then return false end
         return draw_card(g, seat)
       end
       -- H5: drawing is not an available action with a full hand (the draw
       -- action, an office draw, a forklift draw: none is offered).
       function R.rules.no_draw(g, seat)
-        local n, lim = g.hands[seat]:count(), size + per_warehouse * (g.specials[seat].warehouse or 0)
+        local n, lim = count(g.hands[seat]), size + per_warehouse * (g.specials[seat].warehouse or 0)
         if n >= lim then return ("your hand is full (%d cards, the limit is %d)"):format(n, lim) end
       end
     else

@@ -3,7 +3,10 @@
 -- They replace the base set: ship 10 (14 cards), office 8 (2), warehouse 15
 -- (2), forklift 15 (2), crane 12 (2); no contract, no dock.
 
-local FORKLIFT, NO_FORKLIFT = { "forklift draw", "no forklift draw" }, { "no forklift draw" }
+local FORKLIFT, NO_FORKLIFT = kontor.options{ "forklift draw", "no forklift draw" }, kontor.options{ "no forklift draw" }
+-- counter:add, looked up once: an office pays at every delivery (H4), and a
+-- method call looks its method up through the counter's metatable each time.
+local add = kontor.counter{ n = 1 }.add
 
 return {
   variant = true,
@@ -34,7 +37,7 @@ return {
       local shows, report = trade(g, seat, p, slots)
       local bonus = office_bonus * g.specials[seat].office
       if bonus > 0 then
-        g.coins:add(seat, bonus)
+        add(g.coins, seat, bonus)
         if report then report[#report + 1] = ("%s earns %d (office)"):format(g.names[seat], bonus) end
       end
       return shows, report

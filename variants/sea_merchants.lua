@@ -69,9 +69,11 @@ R.data = {
 }
 
 -- The rules a variant may replace or wrap (docs/designing-variants.md).
--- The script calls them through this table, so a replacement takes effect
--- everywhere; each is defined below with the rule it implements.
+-- The script calls them through this table (`rules`, R.rules itself), so a
+-- replacement takes effect everywhere; each is defined below with the rule
+-- it implements.
 R.rules = {}
+local rules = R.rules
 
 local D                   -- R.data
 local PRODUCT, IS_SPECIAL -- product name -> number; special card name -> true
@@ -544,7 +546,7 @@ end
 -- The loading, in the order of R.rules.loading_order. (A scenario may start
 -- in the middle: at the active seat, in the round its loaded ships show.)
 local function loading(g)
-  local rounds = R.rules.loading_order(g)
+  local rounds = rules.loading_order(g)
   local start_round, start_at, loaded = 1, 1, 0
   for seat = 1, g.players do loaded = loaded + loaded_ships(g.ships[seat]) end
   if loaded > 0 then   -- a scenario stopped mid-loading: resume at the active seat
@@ -574,32 +576,19 @@ local function other_cube_in_pool(g, p)
   return sum(cubes) > (p > 0 and get(cubes, p) or 0)
 end
 
--- S6, S12: ship k of `ships` (a seat's) can be exchanged if it carries a
--- cube, was not exchanged yet in this phase I, was not bought in it, and
--- another product is in the pool (`in_pool`: the products with a cube
--- there, a set).
-local function can_exchange(g, ships, k, in_pool)
-  local cube = ships[k]
-  return cube ~= 0 and not g.exchanged[k] and g.new_ship ~= k and in_pool & ~BIT[cube] ~= 0
-end
-
--- The ships that can be exchanged, as a set (`in_pool`: the products
--- with a cube in the pool, g._pool).
+-- S6, S12: the ships of the player that can be exchanged, as a set: a
+-- ship that carries a cube, was not exchanged yet in this phase I, was not
+-- bought in it, while another product is in the pool (`in_pool`: the
+-- products with a cube there, a set).
 local function exchangeable_ships(g, seat, in_pool)
-  local ships, set = g.ships[seat], 0
+  local ships, exchanged, new_ship, set = g.ships[seat], g.exchanged, g.new_ship, 0
   for k = 1, #ships do
-    if can_exchange(g, ships, k, in_pool) then set = set | BIT[k] end
+    local cube = ships[k]
+    if cube ~= 0 and not exchanged[k] and new_ship ~= k and in_pool & ~BIT[cube] ~= 0 then
+      set = set | BIT[k]
+    end
   end
   return set
-end
-
--- S6: whether some ship of the player can be exchanged.
-local function may_exchange(g, seat, in_pool)
-  local ships = g.ships[seat]
-  for k = 1, #ships do
-    if can_exchange(g, ships, k, in_pool) then return true end
-  end
-  return false
 end
 
 -- S7: a special card the player can buy: its price paid, one left in the
@@ -658,9 +647,10 @@ local function exchange_family(ships)
   return kontor.family{ "exchange", "ship", kept("ships", ships, ship_numbers) }
 end
 
--- Phase I action 1: exchange a product cube, once, on one ship (S6).
-local function exchange_action(g, seat, in_pool)
-  local k = g:choose_from(seat, "exchange_ship", kept("exchange", exchangeable_ships(g, seat, in_pool), exchange_family))
+-- Phase I action 1: exchange a product cube, once, on one of `ships` (S6:
+-- those that can be, a set).
+local function exchange_action(g, seat, ships)
+  local k = g:choose_from(seat, "exchange_ship", kept("exchange", ships, exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -728,10 +718,8 @@ end
 
 -- S5: the phase I actions open to a player, by whether a ship can be
 -- exchanged and whether a card can be bought; pass is always open.
-local PHASE1 = {
-  [true] = { [true] = kontor.options{ "exchange", "buy", "pass" }, [false] = kontor.options{ "exchange", "pass" } },
-  [false] = { [true] = kontor.options{ "buy", "pass" }, [false] = kontor.options{ "pass" } },
-}
+local EXCHANGE_BUY, EXCHANGE = kontor.options{ "exchange", "buy", "pass" }, kontor.options{ "exchange", "pass" }
+local BUY, PASS = kontor.options{ "buy", "pass" }, kontor.options{ "pass" }
 
 -- S5: exactly one of exchange, buy, pass; then the docks (`at_docks`: a
 -- scenario starts there, table).
@@ -740,10 +728,11 @@ local function phase_one(g, seat, at_docks)
     g.phase = "phase1"
     g.new_ship, g.new_dock = false, false
     local in_pool = g._pool                       -- S12: the products in the pool
-    local options = PHASE1[may_exchange(g, seat, in_pool)][may_buy(g, seat, in_pool)]
+    local ships, buy = exchangeable_ships(g, seat, in_pool), may_buy(g, seat, in_pool)
+    local options = ships ~= 0 and (buy and EXCHANGE_BUY or EXCHANGE) or (buy and BUY or PASS)
     local action = options[g:choose(seat, "phase1", options)]
     if action == "exchange" then
-      exchange_action(g, seat, in_pool)
+      exchange_action(g, seat, ships)
     elseif action == "buy" then
       buy_action(g, seat, in_pool)
     else
@@ -751,7 +740,7 @@ local function phase_one(g, seat, at_docks)
     end
   end
   g.step = "dock"
-  R.rules.extra_exchanges(g, seat)
+  rules.extra_exchanges(g, seat)
   g.step = nil
   local exchanged = g.exchanged                     -- S6 holds within one phase I
   for k = 1, #g.ships[seat] do exchanged[k] = nil end
@@ -773,7 +762,7 @@ end
 function R.rules.draw_cards(g, seat, n, why)
   local drawn = 0
   for _ = 1, n do
-    if not R.rules.draw_card(g, seat) then break end
+    if not rules.draw_card(g, seat) then break end
     drawn = drawn + 1
     if number_of(g.deck) == 0 then
       if g.logging then g:log("%s draws %s%s", g.names[seat], plural(drawn, "card"), why) end
@@ -792,7 +781,7 @@ end
 
 -- S9: phase II's draw action.
 function R.rules.draw_action(g, seat)
-  R.rules.draw_cards(g, seat, D.cards_per_draw, "")
+  rules.draw_cards(g, seat, D.cards_per_draw, "")
 end
 
 -- Take one card of product p from the hand.
@@ -811,7 +800,7 @@ end
 -- the product; a player who earned also gets 2 coins per contract (once
 -- per play). Returns N and, when logging, who earned what.
 function R.rules.trade(g, seat, p, slots)
-  local shows = R.rules.payout_count(g, p, slots)
+  local shows = rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
   local order, all_ships = g:turn_order(seat), g.ships
   local on_ships = D.cubes_per_product - get(g.cubes, p)   -- S12: the cubes not in the pool
@@ -889,9 +878,9 @@ local function play_cards(g, seat)
   for i = 1, #slots do
     local s = slots[i]
     push(covered, card_at(market, s))
-    set_card(market, s, R.rules.take_from_hand(g, seat, p))
+    set_card(market, s, rules.take_from_hand(g, seat, p))
   end
-  local shows, report = R.rules.trade(g, seat, p, slots)
+  local shows, report = rules.trade(g, seat, p, slots)
   if report then
     g:log("%s plays %s on %s %s: %s shows %d; %s", g.names[seat], D.products[p],
           #slots == 1 and "slot" or "slots", table.concat(slots, ","), D.products[p], shows,
@@ -905,11 +894,11 @@ local DRAW, PLAY = kontor.options{ "draw" }, kontor.options{ "play" }
 local function phase_two(g, seat)
   g.phase = "phase2"
   local options = DRAW
-  if number_of(g.hands[seat]) > 0 then options = R.rules.no_draw(g, seat) and PLAY or PLAY_OR_DRAW end
+  if number_of(g.hands[seat]) > 0 then options = rules.no_draw(g, seat) and PLAY or PLAY_OR_DRAW end
   if options[g:choose(seat, "phase2", options)] == "play" then
     play_cards(g, seat)
   else
-    R.rules.draw_action(g, seat)
+    rules.draw_action(g, seat)
   end
 end
 
@@ -920,9 +909,9 @@ local NO_OFFICE = kontor.options{ "no office draw" }
 
 function R.rules.end_of_phase_two(g, seat)
   for _ = 1, g.specials[seat].office or 0 do
-    local options = R.rules.no_draw(g, seat) and NO_OFFICE or OFFICE
+    local options = rules.no_draw(g, seat) and NO_OFFICE or OFFICE
     if options[g:choose(seat, "office", options)] ~= "office draw" then return end
-    R.rules.draw_cards(g, seat, 1, " (office)")
+    rules.draw_cards(g, seat, 1, " (office)")
   end
 end
 
@@ -944,7 +933,7 @@ function R.play(g)
     if step ~= "office" then phase_two(g, seat) end       -- ... or at the office draws (table)
     step = nil
     g.step = "office"
-    R.rules.end_of_phase_two(g, seat)
+    rules.end_of_phase_two(g, seat)
     g.step = nil
     g.phase = "phase1"
     seat = g:next_seat(seat)
@@ -1236,9 +1225,9 @@ local function explain(stage)
     end
     if stage == "phase2" then
       if verb == "play" then return why_not_play(g, seat, rest) end
-      if text == "draw" then return R.rules.no_draw(g, seat) end
+      if text == "draw" then return rules.no_draw(g, seat) end
     end
-    if stage == "office" and text == "office draw" then return R.rules.no_draw(g, seat) end
+    if stage == "office" and text == "office draw" then return rules.no_draw(g, seat) end
     if stage == "office" and text == "no office draw" then return nil end
     if (verb == "play" or verb == "draw") and stage ~= "phase2" then
       return NOW[stage] .. " (play and draw are phase II actions)"
@@ -1295,7 +1284,7 @@ local function payout_text(g, seat, p, slots)
     if g.market:get(s) ~= p then after = after + 1 end
   end
   local market = { count_of = function(_, q) return q == p and after or g.market:count_of(q) end }
-  local shows = R.rules.payout_count(setmetatable({ market = market }, { __index = g }), p, slots)
+  local shows = rules.payout_count(setmetatable({ market = market }, { __index = g }), p, slots)
   local parts = {}
   for _, q in ipairs(g:turn_order(seat)) do
     local cubes = 0
