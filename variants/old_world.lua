@@ -768,22 +768,24 @@ function R.rules.move_token(g)
   g.gold:add(g.first, R.data.first_player_gold)
 end
 
--- The kinds in the bag and their words, by which kinds are there (built
--- once; never changed).
+-- The kinds in the bag, their words (built once for each set of kinds;
+-- never changed) and their counts in the bag (the weights of the draw).
 local IN_BAG = {}
 local function kinds_in_bag(g)
   local bag = g.bag                                         -- O7's kinds, a bit each
   local key = (bag.seaman > 0 and 1 or 0) | (bag.land > 0 and 2 or 0) | (bag.facility > 0 and 4 or 0)
   local e = IN_BAG[key]
   if not e then
-    e = { kinds = {}, words = {}, weights = {} }           -- weights: filled at each draw
+    e = { kinds = {}, words = {}, weights = {} }
     for i, kind in ipairs(KINDS) do
       if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
     end
     if #e.words > 1 then e.words = kontor.options(e.words) end   -- a constant: checked once
     IN_BAG[key] = e
   end
-  return e.kinds, e.words, e.weights
+  local kinds, weights = e.kinds, e.weights
+  for i = 1, #kinds do weights[i] = bag[kinds[i]] end
+  return kinds, e.words, weights
 end
 
 
@@ -806,14 +808,15 @@ function R.rules.draw(g)
   local need = draw_count(g)
   local bag, line = g.bag, g.line
   local kinds, words, weights = kinds_in_bag(g)
+  local one = #kinds == 1
   for _ = 1, need do
-    local kind = kinds[1]
-    if #kinds > 1 then
-      for i = 1, #kinds do weights[i] = bag[kinds[i]] end
-      kind = kinds[g:chance("draw", words, weights)]
+    local i = one and 1 or g:chance("draw", words, weights)
+    local kind, left = kinds[i], weights[i] - 1
+    bag[kind], line[kind], weights[i] = left, line[kind] + 1, left
+    if left == 0 then                                  -- a kind runs out
+      kinds, words, weights = kinds_in_bag(g)
+      one = #kinds == 1
     end
-    bag[kind], line[kind] = bag[kind] - 1, line[kind] + 1
-    if bag[kind] == 0 then kinds, words, weights = kinds_in_bag(g) end   -- a kind runs out
   end
   if g.logging then g:log("turn %d: %d drawn into the line", g.turn, need) end
 end
