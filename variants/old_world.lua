@@ -312,7 +312,9 @@ end
 
 -- A building effect of a card's staffed buildings (O8).
 local function effect(card, field)
-  return effects(card)[field] or 0
+  local fx = card._fx
+  if not fx then fx = effects_of(card); card._fx = fx end
+  return fx[field] or 0
 end
 
 -- card.tiles: the card's kinds of tile, as their places in the canonical
@@ -915,8 +917,8 @@ local function pick(g, seat, kind)
     g.line.pirate = false
     g.pirate_holder = seat
   else
-    g.line[kind] = g.line[kind] - 1
-    g.card[seat].pool[kind] = g.card[seat].pool[kind] + 1                -- O13: to the pool
+    local line, pool = g.line, g.card[seat].pool
+    line[kind], pool[kind] = line[kind] - 1, pool[kind] + 1             -- O13: to the pool
   end
   if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
 end
@@ -1430,13 +1432,15 @@ end
 ---------------------------------------------------------------------------
 
 function R.rules.limit_check(g)
-  local to_bag = g.options.removed_workers == "bag"
+  local to_bag, keeps, cards = g.options.removed_workers == "bag", R.data.pool_keeps, g.card
   for s = 1, g.players do
-    local card = g.card[s]
+    local card = cards[s]
     local pool = card.pool
-    local workers, keep = count_of(pool), R.data.pool_keeps
-    if workers > keep then keep = math.max(keep, effect(card, "keeps")) end   -- a Tavern keeps more
-    local extra = workers - keep
+    local extra = count_of(pool) - keeps
+    if extra > 0 then
+      local more = effect(card, "keeps")                  -- a Tavern keeps more
+      if more > keeps then extra = extra - (more - keeps) end
+    end
     for i = 1, #KINDS do                                  -- seamen, then land, then facility
       if extra <= 0 then break end
       local kind = KINDS[i]
@@ -1597,18 +1601,20 @@ end
 -- O27: a colour is made only with a staffed plantation of it (a bit of
 -- card.manned); its capacity is asked for those cards.
 function R.rules.dyes(g)
-  local max, capacity, cards = most_by_seat(g), R.rules.dye_capacity, g.card
+  local max, capacity, cards, players = most_by_seat(g), R.rules.dye_capacity, g.card, g.players
   local manned = 0                                           -- the tiles staffed on any card
-  for s = 1, g.players do manned = manned | cards[s].manned end
+  for s = 1, players do manned = manned | cards[s].manned end
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    local dye, fg, bit, any = DYE_OF[c], FG_OF[c], LAND_BIT[c] or 0, false
+    local bit = LAND_BIT[c] or 0
     if manned & bit ~= 0 then                                -- else nobody makes this colour
-      for s = 1, g.players do
+      local dye, fg, any = DYE_OF[c], FG_OF[c], false
+      for s = 1, players do
         local card = cards[s]
         local n = card.manned & bit ~= 0 and capacity(g, card, c) or 0
         if n > 0 then
-          local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
+          local store = card.store
+          local room = dye_limit(g, card, c) - store[dye] - store[fg]
           if room < n then n = room end
           if n > 0 then any = true else n = 0 end
         else
@@ -1616,12 +1622,12 @@ function R.rules.dyes(g)
         end
         max[s] = n
       end
-    end
-    if any then                                              -- nothing to make: nothing asked
-      local made = how_many(g, "make_dye", max, dye)
-      for s = 1, g.players do
-        local store = cards[s].store
-        store[dye] = store[dye] + made[s]
+      if any then                                            -- nothing to make: nothing asked
+        local made = how_many(g, "make_dye", max, dye)
+        for s = 1, players do
+          local store = cards[s].store
+          store[dye] = store[dye] + made[s]
+        end
       end
     end
   end
