@@ -145,6 +145,7 @@ local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_wor
   fg_per_worker = true, fg_per_dye_house_worker = true }
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
+local EMPTY_POOL, EMPTY_STORE        -- functions: a new card's pool and storage (see zeros)
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line (constants, kontor.options:
 -- checked once), and MENUS[step][key] the build order's (acquire,
@@ -157,6 +158,15 @@ local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local NO_OFFER, NO_TILE = { ACQUIRE_NONE }, { false }          -- nothing to acquire
 local DONE = "done"
+
+-- A function making a table of `keys`, each 0, with one table
+-- constructor: the table is made at its size at once (filled a key at a
+-- time, it grows four or five times, which costs twice as much).
+local function zeros(keys)
+  local fields = {}
+  for i, key in ipairs(keys) do fields[i] = ("[%q] = 0"):format(key) end
+  return load("return { " .. table.concat(fields, ", ") .. " }")
+end
 
 function R.prepare()
   local d = R.data
@@ -177,6 +187,7 @@ function R.prepare()
   end
   GOOD_BIT = {}
   for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
+  EMPTY_POOL, EMPTY_STORE = zeros(KINDS), zeros(GOODS)
   LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
   ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
   for _, t in ipairs(d.lands) do
@@ -324,11 +335,8 @@ end
 -- can no longer acquire; card.manned, the tiles and ships with a worker;
 -- card.room, those with a slot free. card.open: the free slots (O11).
 local function new_card()
-  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = {},
-                 store = {}, ships = {}, _fx = false }
-  for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
-  for _, good in ipairs(GOODS) do card.store[good] = 0 end
-  return card
+  return { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = EMPTY_POOL(),
+           store = EMPTY_STORE(), ships = {}, _fx = false }
 end
 
 local function add_tile(card, id)
@@ -352,10 +360,11 @@ end
 local function copy_card(d, c)
   local tiles, own, crew = c.tiles, c.own, c.crew
   local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
-  for i = 1, #tiles do
-    local index = tiles[i]
-    local id = TILE_ID[index]
-    d_tiles[i], d_own[id], d_crew[id] = index, own[id], crew[id]
+  local n = #tiles
+  if #d_tiles < n then table.move(tiles, 1, n, 1, d_tiles) end     -- else the same kinds
+  for i = 1, n do
+    local id = TILE_ID[tiles[i]]
+    d_own[id], d_crew[id] = own[id], crew[id]
   end
   local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
   d_pool.seaman, d_pool.land, d_pool.facility = pool.seaman, pool.land, pool.facility
@@ -363,11 +372,13 @@ local function copy_card(d, c)
   local ships, d_ships = c.ships, d.ships
   for k = 1, #ships do
     local ship, mine = ships[k], d_ships[k]
-    if not mine then mine = { cargo = {} }; d_ships[k] = mine end
-    mine.size, mine.crew, mine.port = ship.size, ship.crew, ship.port
+    if not mine then mine = { size = ship.size, cargo = {} }; d_ships[k] = mine end
+    mine.crew, mine.port = ship.crew, ship.port
     local cargo, into = ship.cargo, mine.cargo
-    for j = #into, #cargo + 1, -1 do into[j] = nil end
-    for j = 1, #cargo do into[j] = cargo[j] end
+    if cargo[1] or into[1] then                                        -- (trade empties the cargo)
+      for j = #into, #cargo + 1, -1 do into[j] = nil end
+      for j = 1, #cargo do into[j] = cargo[j] end
+    end
   end
   d.sold_out, d.manned, d.room, d.open, d._fx = c.sold_out, c.manned, c.room, c.open, c._fx
   return d
@@ -1148,8 +1159,7 @@ end
 local function goods_in_store(card)
   local store, key = card.store, 0
   for i = 1, #GOODS do
-    local good = GOODS[i]
-    if store[good] > 0 then key = key | GOOD_BIT[good] end
+    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end       -- GOOD_BIT
   end
   return key
 end
