@@ -998,6 +998,17 @@ local function take(g, seat, o, name, opts)
   return k
 end
 
+-- One step of an order from a kept menu (`made`: its options, ending in
+-- "done", so two at least and always asked, and what each names): the
+-- seat's choice, its text kept, and what it names.
+local function take_menu(g, seat, o, name, made)
+  local opts = made[1]
+  local k = g:choose(seat, name, opts)
+  local n = o.n + 1
+  o.steps[n], o.n = opts[k], n
+  return made[2][k]
+end
+
 -- A step with one option, taken without asking (O32): its text only.
 local function unasked(o, text)
   local n = o.n + 1
@@ -1009,8 +1020,9 @@ end
 local function remember(kind, key, opts, what)
   local made = MENUS[kind]
   if made.size >= 4096 then made = { size = 0 }; MENUS[kind] = made end
-  made[key], made.size = { opts, what }, made.size + 1
-  return opts, what
+  local menu = { opts, what }
+  made[key], made.size = menu, made.size + 1
+  return menu
 end
 
 -- O14: the tiles in play that the seat may still acquire (T4, T5: not
@@ -1033,7 +1045,8 @@ local function offers(g, sold_out, gold, ship)
     end
   end
   if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
-  return remember("acquire", key, opts, what)
+  made = remember("acquire", key, opts, what)
+  return made[1], made[2]
 end
 
 local function affordable_acquisitions(g, o)
@@ -1070,10 +1083,8 @@ local function acquisition(g, seat, o)
 end
 
 -- The release and assign options by the tiles and ships they name (a bit
--- each, as in card.manned), the list made once for each set.
+-- each, as in card.manned), the list made once for each set (MENUS[verb]).
 local function menu(verb, key, card)
-  local made = MENUS[verb][key]
-  if made then return made[1], made[2] end
   local opts, what = {}, {}
   local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
   local tiles = card.tiles
@@ -1111,8 +1122,8 @@ local function releases(g, seat, o)
   local card = o.card
   while true do
     if card.manned == 0 then unasked(o, DONE); break end
-    local opts, what = menu("release", card.manned, card)
-    local x = what[take(g, seat, o, "release", opts)]
+    local key = card.manned
+    local x = take_menu(g, seat, o, "release", MENUS.release[key] or menu("release", key, card))
     if not x then break end
     release(card, x)
   end
@@ -1146,8 +1157,7 @@ local function assignments(g, seat, o)
     local key = card.room & ((pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
       | (pool.facility > 0 and FACILITY_BITS or 0))                            -- O7's kinds
     if key == 0 then unasked(o, DONE); break end
-    local opts, what = menu("assign", key, card)
-    local x = what[take(g, seat, o, "assign", opts)]
+    local x = take_menu(g, seat, o, "assign", MENUS.assign[key] or menu("assign", key, card))
     if not x then break end
     assign(card, x)
   end
@@ -1165,8 +1175,6 @@ local function goods_in_store(card)
 end
 
 local function load_options(key)
-  local made = MENUS.load[key]
-  if made then return made[1], made[2] end
   local opts, what = {}, {}
   for i = 1, #GOODS do
     local good = GOODS[i]
@@ -1195,8 +1203,7 @@ local function loading(g, seat, o, k, key)
   local cargo, size = card.ships[k].cargo, card.ships[k].size
   while #cargo < size do
     if key == 0 then unasked(o, DONE); return key end
-    local opts, what = load_options(key)
-    local good = what[take(g, seat, o, "load", opts)]
+    local good = take_menu(g, seat, o, "load", MENUS.load[key] or load_options(key))
     if not good then return key end
     own_store(g, seat, card)
     local store = card.store
@@ -1219,13 +1226,15 @@ local function sail_options(g, s, o)
   end
   local key = (reach * 16 + home) * 16 + g.players       -- 8 ports at most (O2)
   local made = MENUS.sail[key]
-  if made then return made[1], made[2] end
-  local opts, what = {}, {}
-  for i = 1, n - 1 do
-    local to = (home + i - 1) % n + 1
-    if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+  if not made then
+    local opts, what = {}, {}
+    for i = 1, n - 1 do
+      local to = (home + i - 1) % n + 1
+      if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+    end
+    made = remember("sail", key, opts, what)
   end
-  return remember("sail", key, opts, what)
+  return made[1], made[2]
 end
 
 local function sailing(g, seat, o, k)
@@ -1286,9 +1295,7 @@ function R.rules.reveal(g, orders)
   end
 end
 
-local function from_the_start(g, s)
-  return new_order(g, s)
-end
+local from_the_start = new_order                       -- (g, s): a new order, at its acquisition
 
 local function from_the_ships(g, s)                    -- option secret_build = two_rounds
   local o = new_order(g, s)
