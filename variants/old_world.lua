@@ -433,11 +433,11 @@ local function held(card, good)
 end
 
 local function wool_limit(g, card)
-  return R.data.wool_tokens + effect(card, "wool_limit")
+  return R.data.wool_tokens + ((card._fx or effects(card)).wool_limit or 0)     -- effect(card, "wool_limit")
 end
 
 local function dye_limit(g, card, c)
-  return R.data.dye_tokens[c] + effect(card, "dye_limit")
+  return R.data.dye_tokens[c] + ((card._fx or effects(card)).dye_limit or 0)    -- effect(card, "dye_limit")
 end
 
 
@@ -1449,26 +1449,28 @@ end
 ---------------------------------------------------------------------------
 
 function R.rules.limit_check(g)
-  local to_bag, keeps, cards = g.options.removed_workers == "bag", R.data.pool_keeps, g.card
+  local keeps, cards = R.data.pool_keeps, g.card
+  local out = g.options.removed_workers == "bag" and g.bag or g.removed     -- O23
   for s = 1, g.players do
     local card = cards[s]
     local pool = card.pool
-    local extra = count_of(pool) - keeps
+    local extra = pool.seaman + pool.land + pool.facility - keeps      -- count_of(pool)
     if extra > 0 then
       local more = effect(card, "keeps")                  -- a Tavern keeps more
       if more > keeps then extra = extra - (more - keeps) end
     end
-    for i = 1, #KINDS do                                  -- seamen, then land, then facility
-      if extra <= 0 then break end
+    local i = 1
+    while extra > 0 and i <= #KINDS do                    -- seamen, then land, then facility
       local kind = KINDS[i]
-      local n = pool[kind] < extra and pool[kind] or extra
+      local n = pool[kind]
       if n > 0 then
+        if n > extra then n = extra end
         pool[kind] = pool[kind] - n
-        if to_bag then g.bag[kind] = g.bag[kind] + n
-        else g.removed[kind] = g.removed[kind] + n end
+        out[kind] = out[kind] + n
         extra = extra - n
         if g.logging then g:log("%s removes %d %s", g.names[s], n, KIND_WORDS[kind]) end
       end
+      i = i + 1
     end
   end
 end
@@ -1477,11 +1479,12 @@ end
 -- Production (O25-O29), in the rulebook's order: FG, dyes, cloth, wool
 ---------------------------------------------------------------------------
 
--- The most each seat may make of a good, a list kept for the game (a "_"
--- field: not state): each step of production fills it afresh.
+-- The most each seat may make of a good, a list kept for the game
+-- (g._most, a "_" field: not state), made at the first production (each
+-- step reads `g._most or most_by_seat(g)`); each step fills it afresh.
 local function most_by_seat(g)
-  local max = g._most
-  if not max then max = {}; g._most = max end
+  local max = {}
+  g._most = max
   return max
 end
 
@@ -1508,7 +1511,7 @@ end
 
 -- O26: capacity of the dye houses, with the Mordant Bath.
 function R.rules.fg_capacity(g, card)
-  local fx = effects(card)
+  local fx = card._fx or effects(card)
   local cap, bath = fx.fg_per_worker or 0, fx.fg_per_dye_house_worker or 0
   if bath > 0 then
     for _, id in ipairs(R.data.dye_houses) do cap = cap + bath * staffed(card, id) end
@@ -1585,7 +1588,7 @@ local function fg_colours(g, left)
 end
 
 function R.rules.finished_goods(g)                            -- O26
-  local max = most_by_seat(g)
+  local max = g._most or most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
     local cloth = card.store.cloth                                    -- each unit: a cloth and a dye
@@ -1618,7 +1621,7 @@ end
 -- O27: a colour is made only with a staffed plantation of it (a bit of
 -- card.manned); its capacity is asked for those cards.
 function R.rules.dyes(g)
-  local max, capacity, cards, players = most_by_seat(g), R.rules.dye_capacity, g.card, g.players
+  local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.dye_capacity, g.card, g.players
   local manned = 0                                           -- the tiles staffed on any card
   for s = 1, players do manned = manned | cards[s].manned end
   for i = 1, #COLOURS do
@@ -1651,15 +1654,15 @@ function R.rules.dyes(g)
 end
 
 function R.rules.cloth_capacity(g, card)                      -- O28: the looms
-  local fx = effects(card)
+  local fx = card._fx or effects(card)
   return (fx.cloth or 0) + (fx.cloth_per_worker or 0)
 end
 
 -- O28: cloth only on a card with a loom staffed (a bit of card.manned).
 function R.rules.cloth(g)
-  local max, any = most_by_seat(g), false
+  local max, any, cards = g._most or most_by_seat(g), false, g.card
   for s = 1, g.players do
-    local card = g.card[s]
+    local card = cards[s]
     local n = card.manned & LOOMS ~= 0 and card.store.wool or 0        -- each unit: a wool
     if n > 0 then
       local cap = R.rules.cloth_capacity(g, card)
@@ -1671,7 +1674,7 @@ function R.rules.cloth(g)
   if not any then return end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
-    local store = g.card[s].store
+    local store = cards[s].store
     store.wool = store.wool - made[s]                          -- each unit flips a wool token
     store.cloth = store.cloth + made[s]
   end
@@ -1680,22 +1683,22 @@ end
 function R.rules.wool_capacity(g, card)                       -- O29
   local sheep = card.crew.sheep_herding or 0                  -- staffed(card, "sheep_herding")
   if sheep == 0 then return 0 end
-  local fx = effects(card)
+  local fx = card._fx or effects(card)
   return sheep + (fx.wool_if_sheep or 0) + (fx.wool_per_sheep or 0) * sheep
 end
 
 function R.rules.wool(g)                                     -- O29
-  local max = most_by_seat(g)
-  for s = 1, g.players do
-    local card = g.card[s]
-    local n = R.rules.wool_capacity(g, card)
-    local room = wool_limit(g, card) - card.store.wool - card.store.cloth
+  local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.wool_capacity, g.card, g.players
+  for s = 1, players do
+    local card = cards[s]
+    local n, store = capacity(g, card), card.store
+    local room = wool_limit(g, card) - store.wool - store.cloth
     if room < n then n = room end
     max[s] = n > 0 and n or 0
   end
   local made = how_many(g, "make_wool", max, "wool")
-  for s = 1, g.players do
-    local store = g.card[s].store
+  for s = 1, players do
+    local store = cards[s].store
     store.wool = store.wool + made[s]
   end
 end
