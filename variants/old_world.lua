@@ -857,7 +857,7 @@ end
 
 local function line_items(g)
   local line = g.line
-  return count_of(line) + (line.pirate and 1 or 0)
+  return line.seaman + line.land + line.facility + (line.pirate and 1 or 0)    -- count_of(line)
 end
 
 local function bid(g)
@@ -879,9 +879,13 @@ local function bid(g)
   end
   if #seats > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for i = 1, #seats do bids[seats[i]] = chosen[seats[i]] - 1 end
+    for i = 1, #seats do
+      local s = seats[i]
+      local n = chosen[s] - 1
+      bids[s] = n
+      if n > 0 then g.gold:add(s, -n) end              -- "this amount is lost"
+    end
   end
-  for s = 1, g.players do g.gold:add(s, -bids[s]) end   -- "this amount is lost"
   g.bids = bids
   if g.logging then
     local parts = {}
@@ -939,8 +943,9 @@ end
 -- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
-  local started, left = from == nil, line_items(g)
+  local started, left, line = from == nil, line_items(g), g.line
   local opts, what = pick_options(g)
+  local one = #what == 1
   while left > 0 do                                     -- O13: round the order again
     for i = 1, #order do
       local s = order[i]
@@ -948,10 +953,13 @@ local function picks(g, order, from)
       if left == 0 then break end
       if started then
         g.active = s
-        local kind = what[#what == 1 and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
+        local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
         pick(g, s, kind)                                -- one item out of the line
         left = left - 1
-        if kind == "pirate" or g.line[kind] == 0 then opts, what = pick_options(g) end
+        if kind == "pirate" or line[kind] == 0 then
+          opts, what = pick_options(g)
+          one = #what == 1
+        end
       end
     end
   end
@@ -983,9 +991,10 @@ local function new_order(g, s)
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then o = { steps = {}, n = 0 }; desks.orders[s] = o end
-  if desk.store ~= g.card[s].store then desks.stores[s] = desk.store end   -- see own_store
+  local card = g.card[s]
+  if desk.store ~= card.store then desks.stores[s] = desk.store end   -- see own_store
   o.n = 0                                    -- o.steps[1..n]: this order's steps
-  o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
+  o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, card), g.gold:get(s), "acquire", false
   return o
 end
 
@@ -1195,12 +1204,12 @@ local function own_store(g, seat, card)
   card.store = mine
 end
 
--- O14: goods from storage onto ship k, one at a time, until it is full or
+-- O14: goods from storage onto `ship`, one at a time, until it is full or
 -- the seat is done; `key` the goods in storage (a bit each, GOOD_BIT),
 -- returned as the loading leaves them.
-local function loading(g, seat, o, k, key)
+local function loading(g, seat, o, ship, key)
   local card = o.card
-  local cargo, size = card.ships[k].cargo, card.ships[k].size
+  local cargo, size = ship.cargo, ship.size
   while #cargo < size do
     if key == 0 then unasked(o, DONE); return key end
     local good = take_menu(g, seat, o, "load", MENUS.load[key] or load_options(key))
@@ -1237,10 +1246,10 @@ local function sail_options(g, s, o)
   return made[1], made[2]
 end
 
-local function sailing(g, seat, o, k)
+local function sailing(g, seat, o, ship)
   local opts, what = sail_options(g, seat, o)
   local to = what[take(g, seat, o, "sail", opts)]
-  o.card.ships[k].port = to
+  ship.port = to
   o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
 
@@ -1248,10 +1257,12 @@ end
 -- its port.
 local function shipments(g, seat, o)
   local key                                          -- the goods in storage, at the first ship
-  for k = 1, #o.card.ships do
-    if o.card.ships[k].crew > 0 then
-      key = loading(g, seat, o, k, key or goods_in_store(o.card))
-      if #o.card.ships[k].cargo > 0 then sailing(g, seat, o, k) end
+  local ships = o.card.ships
+  for k = 1, #ships do
+    local ship = ships[k]
+    if ship.crew > 0 then
+      key = loading(g, seat, o, ship, key or goods_in_store(o.card))
+      if ship.cargo[1] then sailing(g, seat, o, ship) end
     end
   end
   o.stage = "finished"
