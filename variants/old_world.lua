@@ -1434,15 +1434,17 @@ function R.rules.trade(g)
           if g.logging then g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i) end
         end
         give_vp(g, s, owner_vp)
-        g.gold:add(s, owner_gold)
+        if owner_gold > 0 then g.gold:add(s, owner_gold) end
         if g.logging then
           g:log("%s's ship %d sells %s at %s: %d VP, %d gold", g.names[s], i,
                 table.concat(ship.cargo, ","), port_name(g, ship.port), owner_vp, owner_gold)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
-          give_vp(g, owner, effect(g.card[owner], "pier_vp"))
-          g.gold:add(owner, effect(g.card[owner], "port_gold"))      -- T7 Lighthouse
+          local card = g.card[owner]
+          give_vp(g, owner, effect(card, "pier_vp"))
+          local gold = effect(card, "port_gold")                       -- T7 Lighthouse
+          if gold > 0 then g.gold:add(owner, gold) end
         end
         ship.port = false
       end
@@ -1471,8 +1473,9 @@ function R.rules.limit_check(g)
       if more > keeps then extra = extra - (more - keeps) end
     end
     local i = 1
-    while extra > 0 and i <= #KINDS do                    -- seamen, then land, then facility
+    while extra > 0 do                                    -- seamen, then land, then facility
       local kind = KINDS[i]
+      if not kind then break end
       local n = pool[kind]
       if n > 0 then
         if n > extra then n = extra end
