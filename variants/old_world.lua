@@ -1443,8 +1443,8 @@ function R.rules.trade(g)
         if owner then
           local card = g.card[owner]
           give_vp(g, owner, effect(card, "pier_vp"))
-          local gold = effect(card, "port_gold")                       -- T7 Lighthouse
-          if gold > 0 then g.gold:add(owner, gold) end
+          local port_gold = effect(card, "port_gold")                       -- T7 Lighthouse
+          if port_gold > 0 then g.gold:add(owner, port_gold) end
         end
         ship.port = false
       end
