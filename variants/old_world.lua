@@ -1659,8 +1659,11 @@ function R.rules.dyes(g)
       if any then                                            -- nothing to make: nothing asked
         local made = how_many(g, "make_dye", max, dye)
         for s = 1, players do
-          local store = cards[s].store
-          store[dye] = store[dye] + made[s]
+          local n = made[s]
+          if n > 0 then
+            local store = cards[s].store
+            store[dye] = store[dye] + n
+          end
         end
       end
     end
