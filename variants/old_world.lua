@@ -145,6 +145,7 @@ local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_wor
   fg_per_worker = true, fg_per_dye_house_worker = true }
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
+local WITH_EFFECTS                   -- the bits of the tiles with a field of EFFECTS
 local EMPTY_POOL, EMPTY_STORE        -- functions: a new card's pool and storage (see zeros)
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line (constants, kontor.options:
@@ -230,7 +231,7 @@ function R.prepare()
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
-  LAND_BIT, LOOMS, TILE_ID = {}, 0, {}                -- LAND_BIT[colour]: its plantation's bit
+  LAND_BIT, LOOMS, TILE_ID, WITH_EFFECTS = {}, 0, {}, 0   -- LAND_BIT[colour]: its plantation's bit
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     TILE_ID[i] = t.id                                   -- a tile's id by its index
@@ -238,6 +239,7 @@ function R.prepare()
     if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
     t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
     for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
+    if t.effects[1] then WITH_EFFECTS = WITH_EFFECTS | t.bit end
     if t.cost > MAX_COST then MAX_COST = t.cost end
     if t.cost < MIN_COST then MIN_COST = t.cost end
   end
@@ -297,11 +299,12 @@ end
 -- a Lodge's, the larger, O23). Absent: none.
 local function effects_of(card)
   local fx, crew, tiles = {}, card.crew, card.tiles
+  local working = card.manned & WITH_EFFECTS            -- the staffed tiles with an effect
+  if working == 0 then return fx end
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
-    local w = crew[t.id]
-    if w and w > 0 then
-      local fields = t.effects
+    if working & t.bit ~= 0 then
+      local w, fields = crew[t.id], t.effects
       for j = 1, #fields do
         local field = fields[j]
         local n = PER_WORKER[field] and t[field] * w or t[field]
