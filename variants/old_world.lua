@@ -482,8 +482,8 @@ end
 
 -- O3: d - 1 for a ring distance d, -1 with a staffed Deep Harbor, never below 0.
 function R.rules.shipping_cost(g, seat, card, to)
-  local n = #g.ring
-  local d = math.abs(g.home[seat] - to)
+  local n, d = #g.ring, g.home[seat] - to
+  if d < 0 then d = -d end
   if n - d < d then d = n - d end
   local cost = d - 1 - effect(card, "harbor")
   return cost > 0 and cost or 0
@@ -997,7 +997,8 @@ local function new_order(g, s)
   local card = g.card[s]
   if desk.store ~= card.store then desks.stores[s] = desk.store end   -- see own_store
   o.n = 0                                    -- o.steps[1..n]: this order's steps
-  o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, card), g.gold:get(s), "acquire", false
+  local gold = g.gold:get(s)
+  o.card, o.gold, o.paid_from, o.stage, o.extra_ship = copy_card(desk, card), gold, gold, "acquire", false
   return o
 end
 
@@ -1304,7 +1305,7 @@ function R.rules.reveal(g, orders)
       g.card[s] = o.card
       if desks then desks[s] = card end
     end
-    g.gold:set(s, o.gold)
+    if o.gold ~= o.paid_from then g.gold:set(s, o.gold) end          -- else it paid nothing
     if g.logging and o.n > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ", 1, o.n)) end
   end
 end
