@@ -145,6 +145,8 @@ local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_wor
   fg_per_worker = true, fg_per_dye_house_worker = true }
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
+local WITH_EFFECTS                   -- the bits of the tiles with a field of EFFECTS
+local EMPTY_POOL, EMPTY_STORE        -- functions: a new card's pool and storage (see zeros)
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line (constants, kontor.options:
 -- checked once), and MENUS[step][key] the build order's (acquire,
@@ -157,6 +159,15 @@ local BIDS, PICKS, MENUS, SHIP_BIT, KIND_BITS, SEAMAN_BITS, LAND_BITS, FACILITY_
 local ACQUIRE_NONE, ACQUIRE_SHIP = "acquire none", "acquire ship"
 local NO_OFFER, NO_TILE = { ACQUIRE_NONE }, { false }          -- nothing to acquire
 local DONE = "done"
+
+-- A function making a table of `keys`, each 0, with one table
+-- constructor: the table is made at its size at once (filled a key at a
+-- time, it grows four or five times, which costs twice as much).
+local function zeros(keys)
+  local fields = {}
+  for i, key in ipairs(keys) do fields[i] = ("[%q] = 0"):format(key) end
+  return load("return { " .. table.concat(fields, ", ") .. " }")
+end
 
 function R.prepare()
   local d = R.data
@@ -177,6 +188,7 @@ function R.prepare()
   end
   GOOD_BIT = {}
   for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
+  EMPTY_POOL, EMPTY_STORE = zeros(KINDS), zeros(GOODS)
   LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
   ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
   for _, t in ipairs(d.lands) do
@@ -219,7 +231,7 @@ function R.prepare()
   -- tiles; t.bit marks it in a card's sold_out (see add_tile).
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
-  LAND_BIT, LOOMS, TILE_ID = {}, 0, {}                -- LAND_BIT[colour]: its plantation's bit
+  LAND_BIT, LOOMS, TILE_ID, WITH_EFFECTS = {}, 0, {}, 0   -- LAND_BIT[colour]: its plantation's bit
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     TILE_ID[i] = t.id                                   -- a tile's id by its index
@@ -227,6 +239,7 @@ function R.prepare()
     if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
     t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
     for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
+    if t.effects[1] then WITH_EFFECTS = WITH_EFFECTS | t.bit end
     if t.cost > MAX_COST then MAX_COST = t.cost end
     if t.cost < MIN_COST then MIN_COST = t.cost end
   end
@@ -286,11 +299,12 @@ end
 -- a Lodge's, the larger, O23). Absent: none.
 local function effects_of(card)
   local fx, crew, tiles = {}, card.crew, card.tiles
+  local working = card.manned & WITH_EFFECTS            -- the staffed tiles with an effect
+  if working == 0 then return fx end
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
-    local w = crew[t.id]
-    if w and w > 0 then
-      local fields = t.effects
+    if working & t.bit ~= 0 then
+      local w, fields = crew[t.id], t.effects
       for j = 1, #fields do
         local field = fields[j]
         local n = PER_WORKER[field] and t[field] * w or t[field]
@@ -312,7 +326,9 @@ end
 
 -- A building effect of a card's staffed buildings (O8).
 local function effect(card, field)
-  return effects(card)[field] or 0
+  local fx = card._fx
+  if not fx then fx = effects_of(card); card._fx = fx end
+  return fx[field] or 0
 end
 
 -- card.tiles: the card's kinds of tile, as their places in the canonical
@@ -322,11 +338,8 @@ end
 -- can no longer acquire; card.manned, the tiles and ships with a worker;
 -- card.room, those with a slot free. card.open: the free slots (O11).
 local function new_card()
-  local card = { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = {},
-                 store = {}, ships = {}, _fx = false }
-  for _, kind in ipairs(KINDS) do card.pool[kind] = 0 end
-  for _, good in ipairs(GOODS) do card.store[good] = 0 end
-  return card
+  return { own = {}, crew = {}, tiles = {}, sold_out = 0, manned = 0, room = 0, open = 0, pool = EMPTY_POOL(),
+           store = EMPTY_STORE(), ships = {}, _fx = false }
 end
 
 local function add_tile(card, id)
@@ -350,10 +363,11 @@ end
 local function copy_card(d, c)
   local tiles, own, crew = c.tiles, c.own, c.crew
   local d_tiles, d_own, d_crew = d.tiles, d.own, d.crew
-  for i = 1, #tiles do
-    local index = tiles[i]
-    local id = TILE_ID[index]
-    d_tiles[i], d_own[id], d_crew[id] = index, own[id], crew[id]
+  local n = #tiles
+  if #d_tiles < n then table.move(tiles, 1, n, 1, d_tiles) end     -- else the same kinds
+  for i = 1, n do
+    local id = TILE_ID[tiles[i]]
+    d_own[id], d_crew[id] = own[id], crew[id]
   end
   local pool, d_pool = c.pool, d.pool                                  -- O7's kinds
   d_pool.seaman, d_pool.land, d_pool.facility = pool.seaman, pool.land, pool.facility
@@ -361,11 +375,13 @@ local function copy_card(d, c)
   local ships, d_ships = c.ships, d.ships
   for k = 1, #ships do
     local ship, mine = ships[k], d_ships[k]
-    if not mine then mine = { cargo = {} }; d_ships[k] = mine end
-    mine.size, mine.crew, mine.port = ship.size, ship.crew, ship.port
+    if not mine then mine = { size = ship.size, cargo = {} }; d_ships[k] = mine end
+    mine.crew, mine.port = ship.crew, ship.port
     local cargo, into = ship.cargo, mine.cargo
-    for j = #into, #cargo + 1, -1 do into[j] = nil end
-    for j = 1, #cargo do into[j] = cargo[j] end
+    if cargo[1] or into[1] then                                        -- (trade empties the cargo)
+      for j = #into, #cargo + 1, -1 do into[j] = nil end
+      for j = 1, #cargo do into[j] = cargo[j] end
+    end
   end
   d.sold_out, d.manned, d.room, d.open, d._fx = c.sold_out, c.manned, c.room, c.open, c._fx
   return d
@@ -420,11 +436,11 @@ local function held(card, good)
 end
 
 local function wool_limit(g, card)
-  return R.data.wool_tokens + effect(card, "wool_limit")
+  return R.data.wool_tokens + ((card._fx or effects(card)).wool_limit or 0)     -- effect(card, "wool_limit")
 end
 
 local function dye_limit(g, card, c)
-  return R.data.dye_tokens[c] + effect(card, "dye_limit")
+  return R.data.dye_tokens[c] + ((card._fx or effects(card)).dye_limit or 0)    -- effect(card, "dye_limit")
 end
 
 
@@ -466,8 +482,8 @@ end
 
 -- O3: d - 1 for a ring distance d, -1 with a staffed Deep Harbor, never below 0.
 function R.rules.shipping_cost(g, seat, card, to)
-  local n = #g.ring
-  local d = math.abs(g.home[seat] - to)
+  local n, d = #g.ring, g.home[seat] - to
+  if d < 0 then d = -d end
   if n - d < d then d = n - d end
   local cost = d - 1 - effect(card, "harbor")
   return cost > 0 and cost or 0
@@ -768,22 +784,24 @@ function R.rules.move_token(g)
   g.gold:add(g.first, R.data.first_player_gold)
 end
 
--- The kinds in the bag and their words, by which kinds are there (built
--- once; never changed).
+-- The kinds in the bag, their words (built once for each set of kinds;
+-- never changed) and their counts in the bag (the weights of the draw).
 local IN_BAG = {}
 local function kinds_in_bag(g)
   local bag = g.bag                                         -- O7's kinds, a bit each
   local key = (bag.seaman > 0 and 1 or 0) | (bag.land > 0 and 2 or 0) | (bag.facility > 0 and 4 or 0)
   local e = IN_BAG[key]
   if not e then
-    e = { kinds = {}, words = {}, weights = {} }           -- weights: filled at each draw
+    e = { kinds = {}, words = {}, weights = {} }
     for i, kind in ipairs(KINDS) do
       if key & (1 << (i - 1)) ~= 0 then e.kinds[#e.kinds + 1] = kind; e.words[#e.words + 1] = KIND_WORDS[kind] end
     end
     if #e.words > 1 then e.words = kontor.options(e.words) end   -- a constant: checked once
     IN_BAG[key] = e
   end
-  return e.kinds, e.words, e.weights
+  local kinds, weights = e.kinds, e.weights
+  for i = 1, #kinds do weights[i] = bag[kinds[i]] end
+  return kinds, e.words, weights
 end
 
 
@@ -806,14 +824,15 @@ function R.rules.draw(g)
   local need = draw_count(g)
   local bag, line = g.bag, g.line
   local kinds, words, weights = kinds_in_bag(g)
+  local one = #kinds == 1
   for _ = 1, need do
-    local kind = kinds[1]
-    if #kinds > 1 then
-      for i = 1, #kinds do weights[i] = bag[kinds[i]] end
-      kind = kinds[g:chance("draw", words, weights)]
+    local i = one and 1 or g:chance("draw", words, weights)
+    local kind, left = kinds[i], weights[i] - 1
+    bag[kind], line[kind], weights[i] = left, line[kind] + 1, left
+    if left == 0 then                                  -- a kind runs out
+      kinds, words, weights = kinds_in_bag(g)
+      one = #kinds == 1
     end
-    bag[kind], line[kind] = bag[kind] - 1, line[kind] + 1
-    if bag[kind] == 0 then kinds, words, weights = kinds_in_bag(g) end   -- a kind runs out
   end
   if g.logging then g:log("turn %d: %d drawn into the line", g.turn, need) end
 end
@@ -841,7 +860,7 @@ end
 
 local function line_items(g)
   local line = g.line
-  return count_of(line) + (line.pirate and 1 or 0)
+  return line.seaman + line.land + line.facility + (line.pirate and 1 or 0)    -- count_of(line)
 end
 
 local function bid(g)
@@ -863,9 +882,13 @@ local function bid(g)
   end
   if #seats > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for i = 1, #seats do bids[seats[i]] = chosen[seats[i]] - 1 end
+    for i = 1, #seats do
+      local s = seats[i]
+      local n = chosen[s] - 1
+      bids[s] = n
+      if n > 0 then g.gold:add(s, -n) end              -- "this amount is lost"
+    end
   end
-  for s = 1, g.players do g.gold:add(s, -bids[s]) end   -- "this amount is lost"
   g.bids = bids
   if g.logging then
     local parts = {}
@@ -912,8 +935,8 @@ local function pick(g, seat, kind)
     g.line.pirate = false
     g.pirate_holder = seat
   else
-    g.line[kind] = g.line[kind] - 1
-    g.card[seat].pool[kind] = g.card[seat].pool[kind] + 1                -- O13: to the pool
+    local line, pool = g.line, g.card[seat].pool
+    line[kind], pool[kind] = line[kind] - 1, pool[kind] + 1             -- O13: to the pool
   end
   if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
 end
@@ -923,8 +946,9 @@ end
 -- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
-  local started, left = from == nil, line_items(g)
+  local started, left, line = from == nil, line_items(g), g.line
   local opts, what = pick_options(g)
+  local one = #what == 1
   while left > 0 do                                     -- O13: round the order again
     for i = 1, #order do
       local s = order[i]
@@ -932,10 +956,13 @@ local function picks(g, order, from)
       if left == 0 then break end
       if started then
         g.active = s
-        local kind = what[#what == 1 and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
+        local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
         pick(g, s, kind)                                -- one item out of the line
         left = left - 1
-        if kind == "pirate" or g.line[kind] == 0 then opts, what = pick_options(g) end
+        if kind == "pirate" or line[kind] == 0 then
+          opts, what = pick_options(g)
+          one = #what == 1
+        end
       end
     end
   end
@@ -967,9 +994,11 @@ local function new_order(g, s)
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then o = { steps = {}, n = 0 }; desks.orders[s] = o end
-  if desk.store ~= g.card[s].store then desks.stores[s] = desk.store end   -- see own_store
+  local card = g.card[s]
+  if desk.store ~= card.store then desks.stores[s] = desk.store end   -- see own_store
   o.n = 0                                    -- o.steps[1..n]: this order's steps
-  o.card, o.gold, o.stage, o.extra_ship = copy_card(desk, g.card[s]), g.gold:get(s), "acquire", false
+  local gold = g.gold:get(s)
+  o.card, o.gold, o.paid_from, o.stage, o.extra_ship = copy_card(desk, card), gold, gold, "acquire", false
   return o
 end
 
@@ -980,6 +1009,17 @@ local function take(g, seat, o, name, opts)
   local n = o.n + 1
   o.steps[n], o.n = opts[k], n
   return k
+end
+
+-- One step of an order from a kept menu (`made`: its options, ending in
+-- "done", so two at least and always asked, and what each names): the
+-- seat's choice, its text kept, and what it names.
+local function take_menu(g, seat, o, name, made)
+  local opts = made[1]
+  local k = g:choose(seat, name, opts)
+  local n = o.n + 1
+  o.steps[n], o.n = opts[k], n
+  return made[2][k]
 end
 
 -- A step with one option, taken without asking (O32): its text only.
@@ -993,8 +1033,9 @@ end
 local function remember(kind, key, opts, what)
   local made = MENUS[kind]
   if made.size >= 4096 then made = { size = 0 }; MENUS[kind] = made end
-  made[key], made.size = { opts, what }, made.size + 1
-  return opts, what
+  local menu = { opts, what }
+  made[key], made.size = menu, made.size + 1
+  return menu
 end
 
 -- O14: the tiles in play that the seat may still acquire (T4, T5: not
@@ -1017,7 +1058,8 @@ local function offers(g, sold_out, gold, ship)
     end
   end
   if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
-  return remember("acquire", key, opts, what)
+  made = remember("acquire", key, opts, what)
+  return made[1], made[2]
 end
 
 local function affordable_acquisitions(g, o)
@@ -1054,10 +1096,8 @@ local function acquisition(g, seat, o)
 end
 
 -- The release and assign options by the tiles and ships they name (a bit
--- each, as in card.manned), the list made once for each set.
+-- each, as in card.manned), the list made once for each set (MENUS[verb]).
 local function menu(verb, key, card)
-  local made = MENUS[verb][key]
-  if made then return made[1], made[2] end
   local opts, what = {}, {}
   local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
   local tiles = card.tiles
@@ -1095,8 +1135,8 @@ local function releases(g, seat, o)
   local card = o.card
   while true do
     if card.manned == 0 then unasked(o, DONE); break end
-    local opts, what = menu("release", card.manned, card)
-    local x = what[take(g, seat, o, "release", opts)]
+    local key = card.manned
+    local x = take_menu(g, seat, o, "release", MENUS.release[key] or menu("release", key, card))
     if not x then break end
     release(card, x)
   end
@@ -1130,8 +1170,7 @@ local function assignments(g, seat, o)
     local key = card.room & ((pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
       | (pool.facility > 0 and FACILITY_BITS or 0))                            -- O7's kinds
     if key == 0 then unasked(o, DONE); break end
-    local opts, what = menu("assign", key, card)
-    local x = what[take(g, seat, o, "assign", opts)]
+    local x = take_menu(g, seat, o, "assign", MENUS.assign[key] or menu("assign", key, card))
     if not x then break end
     assign(card, x)
   end
@@ -1143,15 +1182,12 @@ end
 local function goods_in_store(card)
   local store, key = card.store, 0
   for i = 1, #GOODS do
-    local good = GOODS[i]
-    if store[good] > 0 then key = key | GOOD_BIT[good] end
+    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end       -- GOOD_BIT
   end
   return key
 end
 
 local function load_options(key)
-  local made = MENUS.load[key]
-  if made then return made[1], made[2] end
   local opts, what = {}, {}
   for i = 1, #GOODS do
     local good = GOODS[i]
@@ -1172,16 +1208,15 @@ local function own_store(g, seat, card)
   card.store = mine
 end
 
--- O14: goods from storage onto ship k, one at a time, until it is full or
+-- O14: goods from storage onto `ship`, one at a time, until it is full or
 -- the seat is done; `key` the goods in storage (a bit each, GOOD_BIT),
 -- returned as the loading leaves them.
-local function loading(g, seat, o, k, key)
+local function loading(g, seat, o, ship, key)
   local card = o.card
-  local cargo, size = card.ships[k].cargo, card.ships[k].size
+  local cargo, size = ship.cargo, ship.size
   while #cargo < size do
     if key == 0 then unasked(o, DONE); return key end
-    local opts, what = load_options(key)
-    local good = what[take(g, seat, o, "load", opts)]
+    local good = take_menu(g, seat, o, "load", MENUS.load[key] or load_options(key))
     if not good then return key end
     own_store(g, seat, card)
     local store = card.store
@@ -1204,19 +1239,21 @@ local function sail_options(g, s, o)
   end
   local key = (reach * 16 + home) * 16 + g.players       -- 8 ports at most (O2)
   local made = MENUS.sail[key]
-  if made then return made[1], made[2] end
-  local opts, what = {}, {}
-  for i = 1, n - 1 do
-    local to = (home + i - 1) % n + 1
-    if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+  if not made then
+    local opts, what = {}, {}
+    for i = 1, n - 1 do
+      local to = (home + i - 1) % n + 1
+      if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+    end
+    made = remember("sail", key, opts, what)
   end
-  return remember("sail", key, opts, what)
+  return made[1], made[2]
 end
 
-local function sailing(g, seat, o, k)
+local function sailing(g, seat, o, ship)
   local opts, what = sail_options(g, seat, o)
   local to = what[take(g, seat, o, "sail", opts)]
-  o.card.ships[k].port = to
+  ship.port = to
   o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
 
@@ -1224,10 +1261,12 @@ end
 -- its port.
 local function shipments(g, seat, o)
   local key                                          -- the goods in storage, at the first ship
-  for k = 1, #o.card.ships do
-    if o.card.ships[k].crew > 0 then
-      key = loading(g, seat, o, k, key or goods_in_store(o.card))
-      if #o.card.ships[k].cargo > 0 then sailing(g, seat, o, k) end
+  local ships = o.card.ships
+  for k = 1, #ships do
+    local ship = ships[k]
+    if ship.crew > 0 then
+      key = loading(g, seat, o, ship, key or goods_in_store(o.card))
+      if ship.cargo[1] then sailing(g, seat, o, ship) end
     end
   end
   o.stage = "finished"
@@ -1266,14 +1305,12 @@ function R.rules.reveal(g, orders)
       g.card[s] = o.card
       if desks then desks[s] = card end
     end
-    g.gold:set(s, o.gold)
+    if o.gold ~= o.paid_from then g.gold:set(s, o.gold) end          -- else it paid nothing
     if g.logging and o.n > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ", 1, o.n)) end
   end
 end
 
-local function from_the_start(g, s)
-  return new_order(g, s)
-end
+local from_the_start = new_order                       -- (g, s): a new order, at its acquisition
 
 local function from_the_ships(g, s)                    -- option secret_build = two_rounds
   local o = new_order(g, s)
@@ -1401,15 +1438,17 @@ function R.rules.trade(g)
           if g.logging then g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i) end
         end
         give_vp(g, s, owner_vp)
-        g.gold:add(s, owner_gold)
+        if owner_gold > 0 then g.gold:add(s, owner_gold) end
         if g.logging then
           g:log("%s's ship %d sells %s at %s: %d VP, %d gold", g.names[s], i,
                 table.concat(ship.cargo, ","), port_name(g, ship.port), owner_vp, owner_gold)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
-          give_vp(g, owner, effect(g.card[owner], "pier_vp"))
-          g.gold:add(owner, effect(g.card[owner], "port_gold"))      -- T7 Lighthouse
+          local card = g.card[owner]
+          give_vp(g, owner, effect(card, "pier_vp"))
+          local port_gold = effect(card, "port_gold")                       -- T7 Lighthouse
+          if port_gold > 0 then g.gold:add(owner, port_gold) end
         end
         ship.port = false
       end
@@ -1427,24 +1466,29 @@ end
 ---------------------------------------------------------------------------
 
 function R.rules.limit_check(g)
-  local to_bag = g.options.removed_workers == "bag"
+  local keeps, cards = R.data.pool_keeps, g.card
+  local out = g.options.removed_workers == "bag" and g.bag or g.removed     -- O23
   for s = 1, g.players do
-    local card = g.card[s]
+    local card = cards[s]
     local pool = card.pool
-    local workers, keep = count_of(pool), R.data.pool_keeps
-    if workers > keep then keep = math.max(keep, effect(card, "keeps")) end   -- a Tavern keeps more
-    local extra = workers - keep
-    for i = 1, #KINDS do                                  -- seamen, then land, then facility
-      if extra <= 0 then break end
+    local extra = pool.seaman + pool.land + pool.facility - keeps      -- count_of(pool)
+    if extra > 0 then
+      local more = effect(card, "keeps")                  -- a Tavern keeps more
+      if more > keeps then extra = extra - (more - keeps) end
+    end
+    local i = 1
+    while extra > 0 do                                    -- seamen, then land, then facility
       local kind = KINDS[i]
-      local n = pool[kind] < extra and pool[kind] or extra
+      if not kind then break end
+      local n = pool[kind]
       if n > 0 then
+        if n > extra then n = extra end
         pool[kind] = pool[kind] - n
-        if to_bag then g.bag[kind] = g.bag[kind] + n
-        else g.removed[kind] = g.removed[kind] + n end
+        out[kind] = out[kind] + n
         extra = extra - n
         if g.logging then g:log("%s removes %d %s", g.names[s], n, KIND_WORDS[kind]) end
       end
+      i = i + 1
     end
   end
 end
@@ -1453,11 +1497,12 @@ end
 -- Production (O25-O29), in the rulebook's order: FG, dyes, cloth, wool
 ---------------------------------------------------------------------------
 
--- The most each seat may make of a good, a list kept for the game (a "_"
--- field: not state): each step of production fills it afresh.
+-- The most each seat may make of a good, a list kept for the game
+-- (g._most, a "_" field: not state), made at the first production (each
+-- step reads `g._most or most_by_seat(g)`); each step fills it afresh.
 local function most_by_seat(g)
-  local max = g._most
-  if not max then max = {}; g._most = max end
+  local max = {}
+  g._most = max
   return max
 end
 
@@ -1484,7 +1529,7 @@ end
 
 -- O26: capacity of the dye houses, with the Mordant Bath.
 function R.rules.fg_capacity(g, card)
-  local fx = effects(card)
+  local fx = card._fx or effects(card)
   local cap, bath = fx.fg_per_worker or 0, fx.fg_per_dye_house_worker or 0
   if bath > 0 then
     for _, id in ipairs(R.data.dye_houses) do cap = cap + bath * staffed(card, id) end
@@ -1561,7 +1606,7 @@ local function fg_colours(g, left)
 end
 
 function R.rules.finished_goods(g)                            -- O26
-  local max = most_by_seat(g)
+  local max = g._most or most_by_seat(g)
   for s = 1, g.players do
     local card = g.card[s]
     local cloth = card.store.cloth                                    -- each unit: a cloth and a dye
@@ -1594,18 +1639,20 @@ end
 -- O27: a colour is made only with a staffed plantation of it (a bit of
 -- card.manned); its capacity is asked for those cards.
 function R.rules.dyes(g)
-  local max, capacity, cards = most_by_seat(g), R.rules.dye_capacity, g.card
+  local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.dye_capacity, g.card, g.players
   local manned = 0                                           -- the tiles staffed on any card
-  for s = 1, g.players do manned = manned | cards[s].manned end
+  for s = 1, players do manned = manned | cards[s].manned end
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    local dye, fg, bit, any = DYE_OF[c], FG_OF[c], LAND_BIT[c] or 0, false
+    local bit = LAND_BIT[c] or 0
     if manned & bit ~= 0 then                                -- else nobody makes this colour
-      for s = 1, g.players do
+      local dye, fg, any = DYE_OF[c], FG_OF[c], false
+      for s = 1, players do
         local card = cards[s]
         local n = card.manned & bit ~= 0 and capacity(g, card, c) or 0
         if n > 0 then
-          local room = dye_limit(g, card, c) - card.store[dye] - card.store[fg]
+          local store = card.store
+          local room = dye_limit(g, card, c) - store[dye] - store[fg]
           if room < n then n = room end
           if n > 0 then any = true else n = 0 end
         else
@@ -1613,27 +1660,30 @@ function R.rules.dyes(g)
         end
         max[s] = n
       end
-    end
-    if any then                                              -- nothing to make: nothing asked
-      local made = how_many(g, "make_dye", max, dye)
-      for s = 1, g.players do
-        local store = cards[s].store
-        store[dye] = store[dye] + made[s]
+      if any then                                            -- nothing to make: nothing asked
+        local made = how_many(g, "make_dye", max, dye)
+        for s = 1, players do
+          local n = made[s]
+          if n > 0 then
+            local store = cards[s].store
+            store[dye] = store[dye] + n
+          end
+        end
       end
     end
   end
 end
 
 function R.rules.cloth_capacity(g, card)                      -- O28: the looms
-  local fx = effects(card)
+  local fx = card._fx or effects(card)
   return (fx.cloth or 0) + (fx.cloth_per_worker or 0)
 end
 
 -- O28: cloth only on a card with a loom staffed (a bit of card.manned).
 function R.rules.cloth(g)
-  local max, any = most_by_seat(g), false
+  local max, any, cards = g._most or most_by_seat(g), false, g.card
   for s = 1, g.players do
-    local card = g.card[s]
+    local card = cards[s]
     local n = card.manned & LOOMS ~= 0 and card.store.wool or 0        -- each unit: a wool
     if n > 0 then
       local cap = R.rules.cloth_capacity(g, card)
@@ -1645,7 +1695,7 @@ function R.rules.cloth(g)
   if not any then return end
   local made = how_many(g, "make_cloth", max, "cloth")
   for s = 1, g.players do
-    local store = g.card[s].store
+    local store = cards[s].store
     store.wool = store.wool - made[s]                          -- each unit flips a wool token
     store.cloth = store.cloth + made[s]
   end
@@ -1654,22 +1704,22 @@ end
 function R.rules.wool_capacity(g, card)                       -- O29
   local sheep = card.crew.sheep_herding or 0                  -- staffed(card, "sheep_herding")
   if sheep == 0 then return 0 end
-  local fx = effects(card)
+  local fx = card._fx or effects(card)
   return sheep + (fx.wool_if_sheep or 0) + (fx.wool_per_sheep or 0) * sheep
 end
 
 function R.rules.wool(g)                                     -- O29
-  local max = most_by_seat(g)
-  for s = 1, g.players do
-    local card = g.card[s]
-    local n = R.rules.wool_capacity(g, card)
-    local room = wool_limit(g, card) - card.store.wool - card.store.cloth
+  local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.wool_capacity, g.card, g.players
+  for s = 1, players do
+    local card = cards[s]
+    local n, store = capacity(g, card), card.store
+    local room = wool_limit(g, card) - store.wool - store.cloth
     if room < n then n = room end
     max[s] = n > 0 and n or 0
   end
   local made = how_many(g, "make_wool", max, "wool")
-  for s = 1, g.players do
-    local store = g.card[s].store
+  for s = 1, players do
+    local store = cards[s].store
     store.wool = store.wool + made[s]
   end
 end
