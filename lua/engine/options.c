@@ -395,11 +395,21 @@ enum { CONST_OPTIONS = 1, CONST_FAMILY, CONST_WORDS };
 
 struct kn_const {
     int kind;
+    int tables;                  /* some entry is a table (a list option, a family's list) */
+    int flat;                    /* a family's choices are its user values too (below) */
     lua_Integer n;               /* entries: options, a family's entries, words */
     lua_Integer count;           /* the options it stands for (a family: the product) */
-    int tables;                  /* some entry is a table (a list option, a family's list) */
+    /* A family with at most FLAT_CHOICES choices in all keeps them as the
+     * userdata's user values 2.., list i's from first[i] + 1 on: the
+     * simulation's bot takes an option's choices from the userdata itself
+     * (next to its header) instead of from the family's list and each
+     * list's own table, which are rarely in the cache by the time a
+     * decision comes back (three cache misses a decision, perf). */
+    unsigned short first[KN_MAX_WORDS + 1];
     struct kn_family shape;      /* a family's, as kn_family_check gives it */
 };
+
+#define FLAT_CHOICES 512
 
 static const char CONST_TAG = 0;
 
@@ -444,14 +454,15 @@ static const char *const_name(int kind) {
 /* Pushes a constant of `kind` with n entries over the plain table at
  * `plain` (the engine's copy, made by the caller) and `view` (what its
  * reads give: the same table, or one whose tables are constants). */
-static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int plain, int view) {
+static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int plain, int view, int nuv) {
     plain = lua_absindex(L, plain);
     view = lua_absindex(L, view);
-    struct kn_const *c = (struct kn_const *)kn_newudata(L, sizeof *c, 1, &CONST_TAG);
+    struct kn_const *c = (struct kn_const *)kn_newudata(L, sizeof *c, nuv, &CONST_TAG);
     c->kind = kind;
     c->n = n;
     c->count = n;
     c->tables = 0;
+    c->flat = 0;
     lua_pushvalue(L, plain);
     lua_setiuservalue(L, -2, 1);
     lua_createtable(L, 0, 5);                       /* its own metatable */
@@ -490,7 +501,7 @@ static void push_words(lua_State *L, int idx) {
         lua_rawgeti(L, idx, j);
         lua_rawseti(L, -2, j);
     }
-    push_const(L, CONST_WORDS, n, -1, -1);
+    push_const(L, CONST_WORDS, n, -1, -1, 1);
     lua_insert(L, -2);
 }
 
@@ -569,7 +580,7 @@ static int opt_constant(lua_State *L) {
         if (why) return const_fail(L, "kontor.options: option %I %s", i, why);
     }
     int tables = copy_entries(L, n);
-    push_const(L, CONST_OPTIONS, n, 2, 3)->tables = tables;
+    push_const(L, CONST_OPTIONS, n, 2, 3, 1)->tables = tables;
     return 1;
 }
 
@@ -598,12 +609,60 @@ static int opt_constant_family(lua_State *L) {
     if (count > KN_MAX_OPTIONS)
         return const_fail(L, "kontor.family: the family stands for more than %d options (split it into steps)",
                           KN_MAX_OPTIONS);
+    lua_Integer choices = 0;
+    for (lua_Integer i = 1; i <= n; i++) choices += shape.size[i];
+    int flat = choices > 0 && choices <= FLAT_CHOICES;
     int tables = copy_entries(L, n);
-    struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3);
+    struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3, flat ? 1 + (int)choices : 1);
     c->tables = tables;
     c->count = count;
     c->shape = shape;
+    if (flat) {                                     /* the choices as user values 2.. */
+        int uv = 1;
+        for (lua_Integer i = 1; i <= n; i++) {
+            c->first[i] = (unsigned short)uv;
+            if (shape.size[i] == 0) continue;
+            lua_rawgeti(L, 2, i);                   /* the engine's copy of list i */
+            for (lua_Integer j = 1; j <= shape.size[i]; j++) {
+                lua_rawgeti(L, -1, j);
+                lua_setiuservalue(L, -3, ++uv);
+            }
+            lua_pop(L, 1);
+        }
+        c->flat = 1;
+    }
     return 1;
+}
+
+static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what);
+
+/* The simulation's bot on a constant family (lua/engine/playout.c): the
+ * check of kn_family_check for the constant at idx (seat and name), and
+ * its count of options; NULL, and nothing checked, for anything but a
+ * flat constant family (kn_family_check then takes it). */
+const struct kn_const *kn_family_const(lua_State *L, int idx, int seatidx, int nameidx,
+                                       lua_Integer players, const char *what, lua_Integer *count) {
+    struct kn_const *c = to_const(L, idx);
+    if (c == NULL || c->kind != CONST_FAMILY || !c->flat) return NULL;
+    check_who(L, seatidx, nameidx, players, what);
+    *count = c->count;
+    return c;
+}
+
+/* Pushes the choices option k of the flat constant family c (at idx)
+ * takes from its lists, in order; returns how many. */
+int kn_family_push_choices(lua_State *L, int idx, const struct kn_const *c, lua_Integer k) {
+    lua_Integer pick[KN_MAX_WORDS + 1];
+    const struct kn_family *shape = &c->shape;
+    kn_family_picks(shape, k, pick);
+    luaL_checkstack(L, shape->n, "a family's choices");
+    int lists = 0;
+    for (int i = 1; i <= shape->n; i++) {
+        if (shape->size[i] == 0) continue;
+        lua_getiuservalue(L, idx, c->first[i] + (int)pick[i]);
+        lists++;
+    }
+    return lists;
 }
 
 /* Raises a message located at the rule script's line: level 2, the caller
