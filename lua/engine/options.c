@@ -410,6 +410,7 @@ struct kn_const {
 };
 
 #define FLAT_CHOICES 512
+#define CHECK_RUN 16
 
 static const char CONST_TAG = 0;
 
@@ -742,16 +743,26 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
     if (n > KN_MAX_OPTIONS)
         return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
                           "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
-    for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, list, i) == LUA_TSTRING) {       /* the most common option */
+    /* Options are read CHECK_RUN at a time and popped together (a pop
+     * is a call of its own): only a run with an option that is not a
+     * string is read again, one by one. */
+    if (list < 0) list = lua_absindex(L, list);
+    int top = lua_gettop(L);
+    luaL_checkstack(L, CHECK_RUN, "a decision's options");
+    for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
+        lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
+        int all_strings = 1;
+        for (lua_Integer j = 0; j < m; j++) all_strings &= lua_rawgeti(L, list, i + j) == LUA_TSTRING;
+        lua_settop(L, top);
+        if (all_strings) continue;                          /* the most common run */
+        for (lua_Integer j = i; j < i + m; j++) {
+            lua_rawgeti(L, list, j);
+            const char *why = lua_type(L, -1) == LUA_TSTRING ? NULL : bad_option(L, -1);
             lua_pop(L, 1);
-            continue;
+            if (why)
+                return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, j,
+                                  name, seat, why);
         }
-        const char *why = bad_option(L, -1);
-        lua_pop(L, 1);
-        if (why)
-            return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i,
-                              name, seat, why);
     }
 #undef seat
 #undef name

@@ -314,12 +314,17 @@ static lua_Integer take_step(lua_State *L, struct bot_state *b, lua_Integer seat
 /* bot(seat, options [, name [, players [, family]]]): with players, options
  * are checked as g:choose checks them (lua/engine/options.c); with `family`
  * true, `options` is a family (g:choose_from), checked as such, and the bot
- * returns the entries the chosen option takes from its lists instead of k.
+ * returns the entries the chosen option takes from its lists instead of k;
+ * `family` a string instead names the g: method the check's messages
+ * name (g:choose_all).
  * The name (a string) is the decision's, which a tally counts under. */
 static int bot_choose(lua_State *L) {
     lua_Integer nopts;
     struct kn_family shape;
-    int family = lua_toboolean(L, 5);
+    /* the 5th argument: true for a family, or the name of the g: method
+     * whose options these are (its messages name it) */
+    int family = lua_type(L, 5) == LUA_TBOOLEAN && lua_toboolean(L, 5);
+    const char *what = lua_type(L, 5) == LUA_TSTRING ? lua_tostring(L, 5) : "g:choose";
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
     if (family && b->tally == NULL) {
         /* a constant family: checked when made, its choices its own */
@@ -335,8 +340,13 @@ static int bot_choose(lua_State *L) {
         nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from", &shape);
         lua_settop(L, 3);
     } else if (lua_gettop(L) >= 4) {
-        nopts = kn_options_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose");
+        lua_Integer players = lua_tointeger(L, 4);
+        nopts = kn_options_check(L, 2, 1, 3, players, what);
         lua_settop(L, 3);
+        if (players > 0 && b->tally == NULL) {     /* the seat is checked 1..players */
+            lua_pushinteger(L, take_step(L, b, lua_tointeger(L, 1), nopts));
+            return 1;
+        }
     } else {
         luaL_checktype(L, 2, LUA_TTABLE);
         nopts = (lua_Integer)lua_rawlen(L, 2);
