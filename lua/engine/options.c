@@ -410,7 +410,7 @@ struct kn_const {
 };
 
 #define FLAT_CHOICES 512
-#define CHECK_RUN 16
+#define CHECK_RUN 8
 
 static const char CONST_TAG = 0;
 
@@ -724,14 +724,15 @@ static int wrong_const(lua_State *L, const struct kn_const *c, int seatidx, int 
 lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
                              const char *what) {
     check_who(L, seatidx, nameidx, players, what);
-    if (lua_type(L, list) == LUA_TUSERDATA) {              /* a constant: checked when made */
+    int type = lua_type(L, list);
+    if (type == LUA_TUSERDATA) {                           /* a constant: checked when made */
         struct kn_const *c = to_const(L, list);
         if (c && c->kind == CONST_OPTIONS) return c->n;
         if (c) return wrong_const(L, c, seatidx, nameidx, what);
     }
 #define name lua_tostring(L, nameidx)
 #define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
-    if (lua_type(L, list) != LUA_TTABLE)
+    if (type != LUA_TTABLE)
         return fail(L, "%s: the options of decision '%s' of seat %s must be a list, not %s",
                           what, name, seat, luaL_typename(L, list));
     if (lua_getmetatable(L, list))
@@ -745,10 +746,11 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
                           "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
     /* Options are read CHECK_RUN at a time and popped together (a pop
      * is a call of its own): only a run with an option that is not a
-     * string is read again, one by one. */
+     * string is read again, one by one. The callers check near their
+     * start, with at most 8 values pushed: a run fits in the LUA_MINSTACK
+     * (20) slots Lua gives every C function. */
     if (list < 0) list = lua_absindex(L, list);
     int top = lua_gettop(L);
-    luaL_checkstack(L, CHECK_RUN, "a decision's options");
     for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
         lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
         int all_strings = 1;
