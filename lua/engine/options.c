@@ -411,6 +411,7 @@ struct kn_const {
 
 #define FLAT_CHOICES 512
 #define CHECK_RUN 8
+#define DRAW_KEPT 64
 
 static const char CONST_TAG = 0;
 
@@ -1055,27 +1056,40 @@ static int opt_draw(lua_State *L) {
     const char *name = lua_tostring(L, 3);
     if (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4))
         return fail(L, "g:chance: the weights of '%s' must be a plain list of whole numbers", name);
-    uint64_t total = 0;
-    for (lua_Integer i = 1; i <= n; i++) {
-        int isint = 0;
-        lua_rawgeti(L, 4, i);
-        lua_Integer w = lua_tointegerx(L, -1, &isint);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            return fail(L, "g:chance: weight %I of '%s' is a %s, not a whole number 0..2^48", i, name,
-                        luaL_typename(L, -1));
-        if (!isint || w < 0 || w > ((lua_Integer)1 << 48))
-            return fail(L, "g:chance: weight %I of '%s' is %s, not a whole number 0..2^48", i, name,
-                        luaL_tolstring(L, -1, NULL));
-        lua_pop(L, 1);
-        total += (uint64_t)w;
+    /* The weights are read CHECK_RUN at a time (as kn_options_check reads
+     * options) and the first DRAW_KEPT kept, so that the draw reads them
+     * again from here, not from the table. */
+    uint64_t total = 0, kept[DRAW_KEPT];
+    int top = lua_gettop(L);
+    for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
+        lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
+        for (lua_Integer j = 0; j < m; j++) lua_rawgeti(L, 4, i + j);
+        for (lua_Integer j = 0; j < m; j++) {
+            int at = top + 1 + (int)j, isint = 0;
+            if (lua_type(L, at) != LUA_TNUMBER)
+                return fail(L, "g:chance: weight %I of '%s' is a %s, not a whole number 0..2^48", i + j, name,
+                            luaL_typename(L, at));
+            lua_Integer w = lua_tointegerx(L, at, &isint);
+            if (!isint || w < 0 || w > ((lua_Integer)1 << 48))
+                return fail(L, "g:chance: weight %I of '%s' is %s, not a whole number 0..2^48", i + j, name,
+                            luaL_tolstring(L, at, NULL));
+            if (i + j <= DRAW_KEPT) kept[i + j - 1] = (uint64_t)w;
+            total += (uint64_t)w;
+        }
+        lua_settop(L, top);
     }
     if (total == 0) return fail(L, "g:chance: the weights of '%s' are all 0", name);
     uint64_t r = kn_rng_below(rng, total);
     lua_Integer k = 1;
     for (;; k++) {
-        lua_rawgeti(L, 4, k);
-        uint64_t w = (uint64_t)lua_tointeger(L, -1);
-        lua_pop(L, 1);
+        uint64_t w;
+        if (k <= DRAW_KEPT) {
+            w = kept[k - 1];
+        } else {
+            lua_rawgeti(L, 4, k);
+            w = (uint64_t)lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
         if (r < w) break;
         r -= w;
     }
