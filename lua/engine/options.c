@@ -405,7 +405,9 @@ struct kn_const {
      * (next to its header) instead of from the family's list and each
      * list's own table, which are rarely in the cache by the time a
      * decision comes back (three cache misses a decision, perf). */
-    unsigned short first[KN_MAX_WORDS + 1];
+    /* Next to the head, so that a decision reads one or two cache lines of
+     * the constant: each entry's first user value and its list's size. */
+    struct { unsigned short first, size; } ent[KN_MAX_WORDS + 1];
     struct kn_family shape;      /* a family's, as kn_family_check gives it */
 };
 
@@ -622,7 +624,8 @@ static int opt_constant_family(lua_State *L) {
     if (flat) {                                     /* the choices as user values 2.. */
         int uv = 1;
         for (lua_Integer i = 1; i <= n; i++) {
-            c->first[i] = (unsigned short)uv;
+            c->ent[i].first = (unsigned short)uv;
+            c->ent[i].size = (unsigned short)shape.size[i];
             if (shape.size[i] == 0) continue;
             lua_rawgeti(L, 2, i);                   /* the engine's copy of list i */
             for (lua_Integer j = 1; j <= shape.size[i]; j++) {
@@ -654,16 +657,16 @@ const struct kn_const *kn_family_const(lua_State *L, int idx, int seatidx, int n
 /* Pushes the choices option k of the flat constant family c (at idx)
  * takes from its lists, in order; returns how many. */
 int kn_family_push_choices(lua_State *L, int idx, const struct kn_const *c, lua_Integer k) {
-    lua_Integer pick[KN_MAX_WORDS + 1];
-    const struct kn_family *shape = &c->shape;
-    kn_family_picks(shape, k, pick);
-    luaL_checkstack(L, shape->n, "a family's choices");
-    int lists = 0;
-    for (int i = 1; i <= shape->n; i++) {
-        if (shape->size[i] == 0) continue;
-        lua_getiuservalue(L, idx, c->first[i] + (int)pick[i]);
-        lists++;
+    int uv[KN_MAX_WORDS + 1], lists = 0;
+    lua_Integer rest = k - 1;
+    for (int i = (int)c->n; i >= 1; i--) {          /* as kn_family_picks: the last list fastest */
+        lua_Integer size = c->ent[i].size;
+        if (size == 0) continue;
+        uv[lists++] = c->ent[i].first + (int)(rest % size) + 1;
+        rest /= size;
     }
+    luaL_checkstack(L, lists, "a family's choices");
+    for (int j = lists - 1; j >= 0; j--) lua_getiuservalue(L, idx, uv[j]);
     return lists;
 }
 
