@@ -757,18 +757,18 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
     int top = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
         lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
-        int all_strings = 1;
-        for (lua_Integer j = 0; j < m; j++) all_strings &= lua_rawgeti(L, list, i + j) == LUA_TSTRING;
-        lua_settop(L, top);
-        if (all_strings) continue;                          /* the most common run */
-        for (lua_Integer j = i; j < i + m; j++) {
-            lua_rawgeti(L, list, j);
-            const char *why = lua_type(L, -1) == LUA_TSTRING ? NULL : bad_option(L, -1);
-            lua_pop(L, 1);
-            if (why)
-                return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, j,
-                                  name, seat, why);
+        int types[CHECK_RUN], all_strings = 1;
+        for (lua_Integer j = 0; j < m; j++) all_strings &= (types[j] = lua_rawgeti(L, list, i + j)) == LUA_TSTRING;
+        if (!all_strings) {                                 /* a list option, or not an option */
+            for (lua_Integer j = 0; j < m; j++) {
+                if (types[j] == LUA_TSTRING) continue;
+                const char *why = bad_option(L, top + 1 + (int)j);
+                if (why)
+                    return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i + j,
+                                      name, seat, why);
+            }
         }
+        lua_settop(L, top);
     }
 #undef seat
 #undef name
