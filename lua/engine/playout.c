@@ -323,8 +323,9 @@ static int bot_choose(lua_State *L) {
     struct kn_family shape;
     /* the 5th argument: true for a family, or the name of the g: method
      * whose options these are (its messages name it) */
-    int family = lua_type(L, 5) == LUA_TBOOLEAN && lua_toboolean(L, 5);
-    const char *what = lua_type(L, 5) == LUA_TSTRING ? lua_tostring(L, 5) : "g:choose";
+    int t5 = lua_type(L, 5);
+    int family = t5 == LUA_TBOOLEAN && lua_toboolean(L, 5);
+    const char *what = t5 == LUA_TSTRING ? lua_tostring(L, 5) : "g:choose";
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
     if (family && b->tally == NULL) {
         /* a constant family: checked when made, its choices its own */
@@ -342,11 +343,11 @@ static int bot_choose(lua_State *L) {
     } else if (lua_gettop(L) >= 4) {
         lua_Integer players = lua_tointeger(L, 4);
         nopts = kn_options_check(L, 2, 1, 3, players, what);
-        lua_settop(L, 3);
         if (players > 0 && b->tally == NULL) {     /* the seat is checked 1..players */
             lua_pushinteger(L, take_step(L, b, lua_tointeger(L, 1), nopts));
-            return 1;
+            return 1;                               /* k, on top */
         }
+        lua_settop(L, 3);
     } else {
         luaL_checktype(L, 2, LUA_TTABLE);
         nopts = (lua_Integer)lua_rawlen(L, 2);
