@@ -58,8 +58,15 @@ static struct {
     volatile sig_atomic_t armed, interrupted, expired, ticks_left;  /* read by on_tick */
     lua_State *volatile running;
     sig_atomic_t ticks, replay_ticks;   /* time and replay_time in ticks; 0: not counted yet */
+    /* An allocation was refused (the cap, or the C library) and neither
+     * retried with success (Lua's emergency collection) nor caught by the
+     * script's pcall: the error now unwinding is a memory error. The
+     * allocator says so, not the error's text. */
+    int oom;
+    void *oom_ptr;
+    size_t oom_size;
 } lim = { 0, DEFAULT_MEMORY, DEFAULT_TIME, DEFAULT_REPLAY_TIME, DEFAULT_WORK, 0,
-          0, WHY_NONE, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0 };
+          0, WHY_NONE, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, NULL, 0 };
 
 /* The address is the token: g:finish() raises it to end a game at once. */
 static char finish_token;
@@ -114,7 +121,20 @@ static void *pool_realloc(void *ptr, size_t osize, size_t nsize) {
     return b;
 }
 
-static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+/* A refused block: what kind of error follows is known here (lim.oom). */
+static void *refuse(void *ptr, size_t nsize) {
+    lim.oom = 1;
+    lim.oom_ptr = ptr;
+    lim.oom_size = nsize;
+    return NULL;
+}
+
+/* Every allocation but the two below: resizes, large blocks, the C
+ * library's, a host's allocator, a refusal. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void *sb_alloc_slow(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud;
     size_t tag = osize;
     if (ptr == NULL) osize = 0;  /* osize is a type tag then */
@@ -125,12 +145,38 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         lim.used -= osize;
         return NULL;
     }
-    if (nsize > osize && lim.used - osize + nsize > cap()) return NULL;
+    if (nsize > osize && lim.used - osize + nsize > cap()) return refuse(ptr, nsize);
     void *p = pooled ? pool_realloc(ptr, osize, nsize)
             : host_alloc ? host_alloc(host_ud, ptr, tag, nsize) : realloc(ptr, nsize);
-    if (p == NULL) return NULL;
+    if (p == NULL) return refuse(ptr, nsize);
+    /* Lua retries a refused block after an emergency collection: no error */
+    if (lim.oom && ptr == lim.oom_ptr && nsize == lim.oom_size) lim.oom = 0;
     lim.used = lim.used - osize + nsize;
     return p;
+}
+
+/* The interpreter's allocator. Most calls are a new small block or a
+ * pooled block given back: those two are done here, with nothing else in
+ * the function, so that it saves no registers (the whole allocator in one
+ * function spent a third of its instructions on its prologue and
+ * epilogue); the rest is sb_alloc_slow. */
+static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    if (pooled) {
+        if (ptr == NULL) {                  /* osize is a type tag */
+            if (!lim.oom && lim.used + nsize <= cap()) {
+                void *b = kn_pool_alloc(&pool, nsize);
+                if (b != NULL) {
+                    lim.used += nsize;
+                    return b;
+                }
+            }
+        } else if (nsize == 0 && kn_pool_owns(&pool, ptr)) {
+            kn_pool_free(&pool, ptr, osize);
+            lim.used -= osize;
+            return NULL;
+        }
+    }
+    return sb_alloc_slow(ud, ptr, osize, nsize);
 }
 
 /* ---- hook and watchdog -------------------------------------------------- */
@@ -315,6 +361,7 @@ static void reset_clock(void) {
 
 static void arm(lua_State *running) {
     lim.killed = 0;
+    lim.oom = 0;
     lim.why = WHY_NONE;
     lim.finishing = 0;
     lim.expired = 0;
@@ -335,16 +382,45 @@ static void disarm(void) {
     lim.running = NULL;
 }
 
+/* Lua's own memory error, or a library's that ran out (lauxlib's buffers
+ * raise a runtime error): the allocator refused a block and nothing took
+ * the error since (lim.oom). Not the message: a memory error caught by a
+ * script's pcall does not make later errors read as one, and no text a
+ * script raises reads as a memory error. */
 static int is_memory_error(lua_State *co, int status) {
-    if (status == LUA_ERRMEM) return 1;
-    /* Lua's own message, or a library's that ran out ("file:line: not
-     * enough memory"), and nothing else: a memory error caught by a
-     * script's pcall does not make later errors read as one. */
-    if (lua_type(co, -1) != LUA_TSTRING) return 0;
-    size_t len;
-    const char *msg = lua_tolstring(co, -1, &len);
-    static const char tail[] = "not enough memory";
-    return len >= sizeof tail - 1 && strcmp(msg + len - (sizeof tail - 1), tail) == 0;
+    (void)co;
+    return status == LUA_ERRMEM || lim.oom;
+}
+
+/* The registry key of the engine's maker of limit errors:
+ * sandbox.limit_errors(f), f(limit, message) -> the error value (kind
+ * "limit", lua/kontor/errors.lua), limit "time", "work" or "memory". */
+static const char limit_key = 'l';
+
+/* Replaces the message at the top of L by the engine's error value of the
+ * limit `which`, where the limit is known: here, not by its text. Keeps
+ * the message when no maker is set (a host's own use of kontor.core) or
+ * the maker fails (no memory left for a table). */
+static void make_limit_error(lua_State *L, const char *which) {
+    if (!lua_checkstack(L, 4)) return;
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &limit_key) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushstring(L, which);
+    lua_pushvalue(L, -3);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK || lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_replace(L, -2);
+}
+
+/* The limit an armed call's error reached: "time", "work", "memory", or
+ * NULL (the script's own error). */
+static const char *limit_of(int memory) {
+    if (lim.killed) return lim.why == WHY_TIME ? "time" : "work";
+    return memory ? "memory" : NULL;
 }
 
 /* Turns the error object at the top of `co` into the value returned to
@@ -399,6 +475,8 @@ static void push_error(lua_State *L, lua_State *co, int memory) {
     } else {
         luaL_traceback(L, co, msg, 0);
     }
+    const char *which = limit_of(memory);
+    if (which != NULL) make_limit_error(L, which);
 }
 
 static int msgh(lua_State *L) {
@@ -426,6 +504,10 @@ static int sb_call(lua_State *L) {
     if (!was_armed && lua_gethook(L) == sb_hook && old_hook != sb_hook)
         lua_sethook(L, old_hook, old_mask, old_count);
     if (status != LUA_OK) {
+        /* a memory error (LUA_ERRMEM) reaches no message handler: its
+         * message is Lua's, its kind the allocator's (msgh made the rest) */
+        if (status == LUA_ERRMEM && !lim.finishing) make_limit_error(L, "memory");
+        if (!was_armed) lim.oom = 0;
         lua_pushboolean(L, 0);
         lua_insert(L, -2);
         return 2;
@@ -488,6 +570,7 @@ static int sb_resume(lua_State *L) {
         if (!was_armed) disarm();
         else lim.running = was_running;
     }
+    if (!was_armed) lim.oom = 0;             /* told in the error returned */
     lua_settop(co, 0);
     return 2;
 }
@@ -575,6 +658,7 @@ static int sb_finish(lua_State *L) {
 static int finish_pcall(lua_State *L, int status, lua_KContext extra) {
     if (status != LUA_OK && status != LUA_YIELD) {
         if (must_rethrow(L)) return lua_error(L);
+        lim.oom = 0;                         /* the script took it */
         lua_pushboolean(L, 0);
         lua_pushvalue(L, -2);
         return 2;
@@ -601,6 +685,7 @@ static int finish_xpcall(lua_State *L, int status, lua_KContext extra) {
         lua_pushvalue(L, 2);
         lua_insert(L, -2);
         if (lua_pcall(L, 1, 1, 0) != LUA_OK && must_rethrow(L)) return lua_error(L);
+        lim.oom = 0;                         /* the script took it */
         lua_pushboolean(L, 0);
         lua_insert(L, -2);
         return 2;
@@ -648,6 +733,7 @@ static int sb_coresume(lua_State *L) {
     }
     lua_xmove(co, L, 1);
     if (must_rethrow(L)) return lua_error(L);
+    lim.oom = 0;                             /* the script took it */
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
     return 2;
@@ -1329,7 +1415,29 @@ static void open_guards(lua_State *L) {
     guard(L, "_G", "tonumber", guard_bytes, 16 * 256 + 2);
 }
 
+/* sandbox.limit_errors(f): f(limit, message) makes the error value a
+ * limit's error is returned as (limit "time", "work" or "memory"); nil:
+ * the message alone. */
+static int sb_limit_errors(lua_State *L) {
+    if (!lua_isnil(L, 1)) luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &limit_key);
+    return 0;
+}
+
+/* sandbox.out_of_memory() -> whether an allocation was refused since the
+ * last armed call began (or the last time this was asked) and no script
+ * took the error: a memory error outside a rule script's call (the REPL's
+ * Lua line) is told by the allocator, not by Lua's message. Clears it. */
+static int sb_out_of_memory(lua_State *L) {
+    lua_pushboolean(L, lim.oom);
+    lim.oom = 0;
+    return 1;
+}
+
 static const luaL_Reg sandbox_funcs[] = {
+    {"limit_errors", sb_limit_errors},
+    {"out_of_memory", sb_out_of_memory},
     {"call", sb_call},
     {"resume", sb_resume},
     {"pcall", sb_pcall},

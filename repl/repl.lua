@@ -914,6 +914,10 @@ end
 -- Lua
 ---------------------------------------------------------------------------
 
+-- A line that ends before its statement does (the prompt then asks for
+-- more): Lua's compiler tells it only by its message ending in "<eof>",
+-- which is the way the Lua manual's own interpreter (lua.c, incomplete)
+-- tells it; there is no other (docs/architecture.md, "Errors as data").
 local function incomplete(msg)
   return type(msg) == "string" and msg:sub(-5) == "<eof>"
 end

@@ -42,7 +42,9 @@ local function engine(code, f, ...)
   local res = table.pack(pcall(f, ...))
   if not res[1] then
     if is_failure(res[2]) then error(res[2], 0) end
-    fail(code or "script_error", "%s", tostring(res[2]))
+    -- a sandbox limit says which (kontor.errors: kind "limit", its `limit`)
+    local limit = errors.kind(res[2]) == "limit" and rawget(res[2], "limit") or nil
+    errors.raise("protocol", tostring(res[2]), { code = code or "script_error", limit = limit }, 0)
   end
   return table.unpack(res, 2, res.n)
 end
@@ -729,7 +731,7 @@ function Session:handle(line)
   end)
   if ok then return { id = id, ok = true, result = res } end
   if is_failure(res) then
-    return { id = id, ok = false, error = { code = res.code, message = res.message } }
+    return { id = id, ok = false, error = { code = res.code, message = res.message, limit = res.limit } }
   end
   return { id = id, ok = false, error = { code = "internal", message = tostring(res) } }
 end

@@ -39,4 +39,14 @@ lua_Integer kn_family_check(lua_State *L, int family, int seat, int name, lua_In
  * each entry i with shape->size[i] > 0. */
 void kn_family_picks(const struct kn_family *shape, lua_Integer k, lua_Integer *pick);
 
+/* The simulation's bot's way with a constant family (kontor.family) whose
+ * choices its userdata keeps (most do): kn_family_const checks the seat
+ * and the name as kn_family_check does and gives the count of options
+ * (NULL, nothing checked, for any other value); kn_family_push_choices
+ * pushes the choices option k takes, in order, and returns how many. */
+struct kn_const;
+const struct kn_const *kn_family_const(lua_State *L, int idx, int seat, int name, lua_Integer players,
+                                       const char *what, lua_Integer *count);
+int kn_family_push_choices(lua_State *L, int idx, const struct kn_const *c, lua_Integer k);
+
 #endif

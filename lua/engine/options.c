@@ -395,11 +395,25 @@ enum { CONST_OPTIONS = 1, CONST_FAMILY, CONST_WORDS };
 
 struct kn_const {
     int kind;
+    int tables;                  /* some entry is a table (a list option, a family's list) */
+    int flat;                    /* a family's choices are its user values too (below) */
     lua_Integer n;               /* entries: options, a family's entries, words */
     lua_Integer count;           /* the options it stands for (a family: the product) */
-    int tables;                  /* some entry is a table (a list option, a family's list) */
+    /* A family with at most FLAT_CHOICES choices in all keeps them as the
+     * userdata's user values 2.., list i's from first[i] + 1 on: the
+     * simulation's bot takes an option's choices from the userdata itself
+     * (next to its header) instead of from the family's list and each
+     * list's own table, which are rarely in the cache by the time a
+     * decision comes back (three cache misses a decision, perf). */
+    /* Next to the head, so that a decision reads one or two cache lines of
+     * the constant: each entry's first user value and its list's size. */
+    struct { unsigned short first, size; } ent[KN_MAX_WORDS + 1];
     struct kn_family shape;      /* a family's, as kn_family_check gives it */
 };
+
+#define FLAT_CHOICES 512
+#define CHECK_RUN 8
+#define DRAW_KEPT 64
 
 static const char CONST_TAG = 0;
 
@@ -444,14 +458,15 @@ static const char *const_name(int kind) {
 /* Pushes a constant of `kind` with n entries over the plain table at
  * `plain` (the engine's copy, made by the caller) and `view` (what its
  * reads give: the same table, or one whose tables are constants). */
-static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int plain, int view) {
+static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int plain, int view, int nuv) {
     plain = lua_absindex(L, plain);
     view = lua_absindex(L, view);
-    struct kn_const *c = (struct kn_const *)kn_newudata(L, sizeof *c, 1, &CONST_TAG);
+    struct kn_const *c = (struct kn_const *)kn_newudata(L, sizeof *c, nuv, &CONST_TAG);
     c->kind = kind;
     c->n = n;
     c->count = n;
     c->tables = 0;
+    c->flat = 0;
     lua_pushvalue(L, plain);
     lua_setiuservalue(L, -2, 1);
     lua_createtable(L, 0, 5);                       /* its own metatable */
@@ -490,7 +505,7 @@ static void push_words(lua_State *L, int idx) {
         lua_rawgeti(L, idx, j);
         lua_rawseti(L, -2, j);
     }
-    push_const(L, CONST_WORDS, n, -1, -1);
+    push_const(L, CONST_WORDS, n, -1, -1, 1);
     lua_insert(L, -2);
 }
 
@@ -569,7 +584,7 @@ static int opt_constant(lua_State *L) {
         if (why) return const_fail(L, "kontor.options: option %I %s", i, why);
     }
     int tables = copy_entries(L, n);
-    push_const(L, CONST_OPTIONS, n, 2, 3)->tables = tables;
+    push_const(L, CONST_OPTIONS, n, 2, 3, 1)->tables = tables;
     return 1;
 }
 
@@ -598,12 +613,61 @@ static int opt_constant_family(lua_State *L) {
     if (count > KN_MAX_OPTIONS)
         return const_fail(L, "kontor.family: the family stands for more than %d options (split it into steps)",
                           KN_MAX_OPTIONS);
+    lua_Integer choices = 0;
+    for (lua_Integer i = 1; i <= n; i++) choices += shape.size[i];
+    int flat = choices > 0 && choices <= FLAT_CHOICES;
     int tables = copy_entries(L, n);
-    struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3);
+    struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3, flat ? 1 + (int)choices : 1);
     c->tables = tables;
     c->count = count;
     c->shape = shape;
+    if (flat) {                                     /* the choices as user values 2.. */
+        int uv = 1;
+        for (lua_Integer i = 1; i <= n; i++) {
+            c->ent[i].first = (unsigned short)uv;
+            c->ent[i].size = (unsigned short)shape.size[i];
+            if (shape.size[i] == 0) continue;
+            lua_rawgeti(L, 2, i);                   /* the engine's copy of list i */
+            for (lua_Integer j = 1; j <= shape.size[i]; j++) {
+                lua_rawgeti(L, -1, j);
+                lua_setiuservalue(L, -3, ++uv);
+            }
+            lua_pop(L, 1);
+        }
+        c->flat = 1;
+    }
     return 1;
+}
+
+static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what);
+
+/* The simulation's bot on a constant family (lua/engine/playout.c): the
+ * check of kn_family_check for the constant at idx (seat and name), and
+ * its count of options; NULL, and nothing checked, for anything but a
+ * flat constant family (kn_family_check then takes it). */
+const struct kn_const *kn_family_const(lua_State *L, int idx, int seatidx, int nameidx,
+                                       lua_Integer players, const char *what, lua_Integer *count) {
+    struct kn_const *c = to_const(L, idx);
+    if (c == NULL || c->kind != CONST_FAMILY || !c->flat) return NULL;
+    check_who(L, seatidx, nameidx, players, what);
+    *count = c->count;
+    return c;
+}
+
+/* Pushes the choices option k of the flat constant family c (at idx)
+ * takes from its lists, in order; returns how many. */
+int kn_family_push_choices(lua_State *L, int idx, const struct kn_const *c, lua_Integer k) {
+    int uv[KN_MAX_WORDS + 1], lists = 0;
+    lua_Integer rest = k - 1;
+    for (int i = (int)c->n; i >= 1; i--) {          /* as kn_family_picks: the last list fastest */
+        lua_Integer size = c->ent[i].size;
+        if (size == 0) continue;
+        uv[lists++] = c->ent[i].first + (int)(rest % size) + 1;
+        rest /= size;
+    }
+    luaL_checkstack(L, lists, "a family's choices");
+    for (int j = lists - 1; j >= 0; j--) lua_getiuservalue(L, idx, uv[j]);
+    return lists;
 }
 
 /* Raises a message located at the rule script's line: level 2, the caller
@@ -664,14 +728,15 @@ static int wrong_const(lua_State *L, const struct kn_const *c, int seatidx, int 
 lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
                              const char *what) {
     check_who(L, seatidx, nameidx, players, what);
-    if (lua_type(L, list) == LUA_TUSERDATA) {              /* a constant: checked when made */
+    int type = lua_type(L, list);
+    if (type == LUA_TUSERDATA) {                           /* a constant: checked when made */
         struct kn_const *c = to_const(L, list);
         if (c && c->kind == CONST_OPTIONS) return c->n;
         if (c) return wrong_const(L, c, seatidx, nameidx, what);
     }
 #define name lua_tostring(L, nameidx)
 #define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
-    if (lua_type(L, list) != LUA_TTABLE)
+    if (type != LUA_TTABLE)
         return fail(L, "%s: the options of decision '%s' of seat %s must be a list, not %s",
                           what, name, seat, luaL_typename(L, list));
     if (lua_getmetatable(L, list))
@@ -683,16 +748,27 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
     if (n > KN_MAX_OPTIONS)
         return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
                           "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
-    for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, list, i) == LUA_TSTRING) {       /* the most common option */
-            lua_pop(L, 1);
-            continue;
+    /* Options are read CHECK_RUN at a time and popped together (a pop
+     * is a call of its own): only a run with an option that is not a
+     * string is read again, one by one. The callers check near their
+     * start, with at most 8 values pushed: a run fits in the LUA_MINSTACK
+     * (20) slots Lua gives every C function. */
+    if (list < 0) list = lua_absindex(L, list);
+    int top = lua_gettop(L);
+    for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
+        lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
+        int types[CHECK_RUN], all_strings = 1;
+        for (lua_Integer j = 0; j < m; j++) all_strings &= (types[j] = lua_rawgeti(L, list, i + j)) == LUA_TSTRING;
+        if (!all_strings) {                                 /* a list option, or not an option */
+            for (lua_Integer j = 0; j < m; j++) {
+                if (types[j] == LUA_TSTRING) continue;
+                const char *why = bad_option(L, top + 1 + (int)j);
+                if (why)
+                    return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i + j,
+                                      name, seat, why);
+            }
         }
-        const char *why = bad_option(L, -1);
-        lua_pop(L, 1);
-        if (why)
-            return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i,
-                              name, seat, why);
+        lua_settop(L, top);
     }
 #undef seat
 #undef name
@@ -983,27 +1059,40 @@ static int opt_draw(lua_State *L) {
     const char *name = lua_tostring(L, 3);
     if (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4))
         return fail(L, "g:chance: the weights of '%s' must be a plain list of whole numbers", name);
-    uint64_t total = 0;
-    for (lua_Integer i = 1; i <= n; i++) {
-        int isint = 0;
-        lua_rawgeti(L, 4, i);
-        lua_Integer w = lua_tointegerx(L, -1, &isint);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            return fail(L, "g:chance: weight %I of '%s' is a %s, not a whole number 0..2^48", i, name,
-                        luaL_typename(L, -1));
-        if (!isint || w < 0 || w > ((lua_Integer)1 << 48))
-            return fail(L, "g:chance: weight %I of '%s' is %s, not a whole number 0..2^48", i, name,
-                        luaL_tolstring(L, -1, NULL));
-        lua_pop(L, 1);
-        total += (uint64_t)w;
+    /* The weights are read CHECK_RUN at a time (as kn_options_check reads
+     * options) and the first DRAW_KEPT kept, so that the draw reads them
+     * again from here, not from the table. */
+    uint64_t total = 0, kept[DRAW_KEPT];
+    int top = lua_gettop(L);
+    for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
+        lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
+        for (lua_Integer j = 0; j < m; j++) lua_rawgeti(L, 4, i + j);
+        for (lua_Integer j = 0; j < m; j++) {
+            int at = top + 1 + (int)j, isint = 0;
+            if (lua_type(L, at) != LUA_TNUMBER)
+                return fail(L, "g:chance: weight %I of '%s' is a %s, not a whole number 0..2^48", i + j, name,
+                            luaL_typename(L, at));
+            lua_Integer w = lua_tointegerx(L, at, &isint);
+            if (!isint || w < 0 || w > ((lua_Integer)1 << 48))
+                return fail(L, "g:chance: weight %I of '%s' is %s, not a whole number 0..2^48", i + j, name,
+                            luaL_tolstring(L, at, NULL));
+            if (i + j <= DRAW_KEPT) kept[i + j - 1] = (uint64_t)w;
+            total += (uint64_t)w;
+        }
+        lua_settop(L, top);
     }
     if (total == 0) return fail(L, "g:chance: the weights of '%s' are all 0", name);
     uint64_t r = kn_rng_below(rng, total);
     lua_Integer k = 1;
     for (;; k++) {
-        lua_rawgeti(L, 4, k);
-        uint64_t w = (uint64_t)lua_tointeger(L, -1);
-        lua_pop(L, 1);
+        uint64_t w;
+        if (k <= DRAW_KEPT) {
+            w = kept[k - 1];
+        } else {
+            lua_rawgeti(L, 4, k);
+            w = (uint64_t)lua_tointeger(L, -1);
+            lua_pop(L, 1);
+        }
         if (r < w) break;
         r -= w;
     }

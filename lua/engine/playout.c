@@ -298,20 +298,55 @@ static int chosen(lua_State *L, lua_Integer k, const struct kn_family *shape) {
     return lists;
 }
 
+/* One step of `seat` among nopts options: drawn, recorded, and the next
+ * step given a fresh budget; returns the option. */
+static lua_Integer take_step(lua_State *L, struct bot_state *b, lua_Integer seat, lua_Integer nopts) {
+    lua_Integer count = b->count + 1;
+    if (count > b->max)
+        return luaL_error(L, "the game did not end within %d steps", (int)b->max);
+    b->count = count;
+    lua_Integer k = (lua_Integer)kn_rng_below(b->rng, (uint64_t)nopts) + 1;
+    kn_steps_add(L, b->rec, seat, k);
+    kn_sandbox_rearm();
+    return k;
+}
+
 /* bot(seat, options [, name [, players [, family]]]): with players, options
  * are checked as g:choose checks them (lua/engine/options.c); with `family`
  * true, `options` is a family (g:choose_from), checked as such, and the bot
- * returns the entries the chosen option takes from its lists instead of k.
+ * returns the entries the chosen option takes from its lists instead of k;
+ * `family` a string instead names the g: method the check's messages
+ * name (g:choose_all).
  * The name (a string) is the decision's, which a tally counts under. */
 static int bot_choose(lua_State *L) {
     lua_Integer nopts;
     struct kn_family shape;
-    int family = lua_toboolean(L, 5);
+    /* the 5th argument: true for a family, or the name of the g: method
+     * whose options these are (its messages name it) */
+    int t5 = lua_type(L, 5);
+    int family = t5 == LUA_TBOOLEAN && lua_toboolean(L, 5);
+    const char *what = t5 == LUA_TSTRING ? lua_tostring(L, 5) : "g:choose";
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
+    if (family && b->tally == NULL) {
+        /* a constant family: checked when made, its choices its own */
+        lua_Integer players = lua_tointeger(L, 4);
+        const struct kn_const *c = kn_family_const(L, 2, 1, 3, players, "g:choose_from", &nopts);
+        if (c != NULL) {
+            /* the seat: checked 1..players (the bot is always given them) */
+            lua_Integer k = take_step(L, b, players > 0 ? lua_tointeger(L, 1) : luaL_checkinteger(L, 1), nopts);
+            return kn_family_push_choices(L, 2, c, k);
+        }
+    }
     if (family) {
         nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from", &shape);
         lua_settop(L, 3);
     } else if (lua_gettop(L) >= 4) {
-        nopts = kn_options_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose");
+        lua_Integer players = lua_tointeger(L, 4);
+        nopts = kn_options_check(L, 2, 1, 3, players, what);
+        if (players > 0 && b->tally == NULL) {     /* the seat is checked 1..players */
+            lua_pushinteger(L, take_step(L, b, lua_tointeger(L, 1), nopts));
+            return 1;                               /* k, on top */
+        }
         lua_settop(L, 3);
     } else {
         luaL_checktype(L, 2, LUA_TTABLE);
@@ -320,14 +355,7 @@ static int bot_choose(lua_State *L) {
         lua_settop(L, 3);
     }
     lua_Integer seat = luaL_checkinteger(L, 1);
-    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
-    lua_Integer count = b->count + 1;
-    if (count > b->max)
-        return luaL_error(L, "the game did not end within %d steps", (int)b->max);
-    b->count = count;
-
-    lua_Integer k = (lua_Integer)kn_rng_below(b->rng, (uint64_t)nopts) + 1;
-    kn_steps_add(L, b->rec, seat, k);
+    lua_Integer k = take_step(L, b, seat, nopts);
     if (b->tally != NULL && lua_type(L, 3) == LUA_TSTRING) {
         lua_Integer pick[64 + 1];
         if (!family && lua_type(L, 2) == LUA_TUSERDATA) {
@@ -341,7 +369,6 @@ static int bot_choose(lua_State *L) {
         tally_count(L, 4, b->tally, seat, 3, 2, k, nopts, family ? &shape : NULL, pick);
         lua_settop(L, 3);
     }
-    kn_sandbox_rearm();
     return chosen(L, k, family ? &shape : NULL);
 }
 

@@ -10,7 +10,8 @@
 --             (a syntax error, an error in R.setup, a move that no longer
 --             replays under the rules)
 --   limit     a rule script reached a limit of the sandbox (time, work,
---             memory)
+--             memory): the sandbox returns it as such a value, its field
+--             `limit` "time", "work" or "memory" (M.limit)
 --   file      a file cannot be read, written or understood (a save file)
 --   protocol  a request of kontor serve that is not of the protocol
 --   interrupt Ctrl-C, raised wherever Lua was running (its message:
@@ -108,21 +109,34 @@ function M.interrupt()
   return M.new("interrupt", "interrupted")
 end
 
--- Whether v is (or tells of) the interpreter's memory error: Lua raises
--- it with its own text and no value of ours. The engine's one reading of
--- Lua's text.
+-- Whether v is (or tells of) a memory error: a limit error of a rule
+-- script's call whose `limit` is "memory", or, outside one (Lua raises
+-- its memory error with its own text and no value of ours), whether the
+-- sandbox's allocator refused a block since the last call began
+-- (kontor.core.sandbox.out_of_memory, which it clears). No text is read.
 function M.is_out_of_memory(v)
-  return M.message(v):find("not enough memory", 1, true) ~= nil
+  if getmt(v) == Error and rawget(v, "kind") == "limit" and rawget(v, "limit") == "memory" then
+    return true
+  end
+  local ok, core = pcall(require, "kontor.core")
+  return ok and core.sandbox.out_of_memory() or false
 end
 
--- The kind of what a rule script's call raised (kontor.core.sandbox's
--- messages: docs/security.md): a limit, else an error of the script.
--- The engine's one reading of its own C's text.
+-- The kind of what a rule script's call raised: the sandbox returns a
+-- limit's error as an error value of kind "limit" (made where the limit
+-- is reached: its watchdog, its work counter, its allocator; the value's
+-- `limit` is "time", "work" or "memory"); anything else is an error of
+-- the script. No text is read.
 function M.of_script(msg)
   if M.is(msg) then return M.kind(msg) end
-  local first = tostring(msg):match("^[^\n]*")
-  if first:match("limit reached") or first:match("not enough memory") then return "limit" end
   return "rules"
+end
+
+-- The error value of a limit the sandbox reached (kontor.core.sandbox's
+-- limit_errors; lua/l_sandbox.c): `limit` "time", "work" or "memory",
+-- `message` the sandbox's, with the script's traceback.
+function M.limit(limit, msg)
+  return M.new("limit", msg, { limit = limit })
 end
 
 return M

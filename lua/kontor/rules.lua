@@ -34,7 +34,9 @@ end
 -- sandbox's (kontor.errors.of_script); Ctrl-C's error value as it is.
 local function failed(msg, err)
   if errors.kind(err) == "interrupt" then return nil, err end
-  return broken(msg, errors.of_script(err))
+  local _, e = broken(msg, errors.of_script(err))
+  if errors.is(err) then rawset(e, "limit", rawget(err, "limit")) end   -- which limit
+  return nil, e
 end
 
 -- e again, its message `msg` (what it is part of says where).

@@ -6,7 +6,12 @@
 -- budget, memory cap) live in C (lua/l_sandbox.c).
 
 local core = require "kontor.core"
+local errors = require "kontor.errors"
 local csb = core.sandbox
+
+-- A limit's error comes back from csb.call and csb.resume as an error
+-- value of kind "limit" (kontor.errors), made where the limit is reached.
+csb.limit_errors(errors.limit)
 
 local M = {}
 

@@ -71,7 +71,7 @@ function M.run(opts)
     if not pok then
       if errors.kind(game) == "interrupt" then error(game, 0) end   -- Ctrl-C: as it is
       errors.raise(errors.of_script(game), string.format("game %d (seed %d): %s", i, gseed, tostring(game)),
-        { game = i, seed = gseed, why = tostring(game) }, 0)
+        { game = i, seed = gseed, why = tostring(game), limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
     end
     local res = game:result()
     turns = turns + res.turns

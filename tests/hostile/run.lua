@@ -21,7 +21,8 @@ local function run(file, action)
   local ok, err = pcall(g.apply, g, action)
   local out = { ok = ok, err = type(err) == "string" and (#err > 4000 and err:sub(1, 2000) .. err:sub(-2000) or err)
       or tostring(err),
-    err_type = type(err), same = snapshot(g) == before }
+    err_type = type(err), err_kind = kontor.errors.kind(err), err_limit = type(err) == "table" and err.limit or nil,
+    same = snapshot(g) == before }
   -- The game goes on, and the host still works.
   assert(g:apply("safe"))
   out.after = #g:log()

@@ -47,9 +47,20 @@ end
 
 -- The step failed with a message matching `pattern`, changed nothing, and
 -- the game and the host went on.
+local LIMITS = { ["^time limit reached"] = "time", ["^work limit reached"] = "work",
+  ["memory limit reached"] = "memory" }
 local function refused(r, pattern)
   assert.is_false(r.ok, "the step was not refused")
-  assert.are.equal("string", r.err_type)
+  -- a limit's error is a value of kind "limit" that says which (made where
+  -- the limit is reached, lua/l_sandbox.c); any other is the script's text
+  if r.err_kind == "limit" then
+    assert.are.equal("table", r.err_type)
+    assert.is_truthy(({ time = 1, work = 1, memory = 1 })[r.err_limit], tostring(r.err_limit))
+    if LIMITS[pattern] then assert.are.equal(LIMITS[pattern], r.err_limit) end
+  else
+    assert.is_nil(LIMITS[pattern], "a limit's error without its kind: " .. tostring(r.err))
+    assert.are.equal("string", r.err_type)
+  end
   assert.is_truthy(r.err:find(pattern), r.err)
   assert.is_true(r.same, "the failed step changed the game")
   assert.are.equal(2, r.after)            -- two safe steps logged, nothing else
@@ -236,7 +247,8 @@ return R]]):format(c[2]))
                          "loop in xpcall handler" } do
       local okk, err = pcall(g.apply, g, a)
       assert.is_false(okk)
-      assert.are.equal("string", type(err))
+      -- a string, or a limit's error value (kind "limit")
+      assert.is_true(type(err) == "string" or kontor.errors.kind(err) == "limit", tostring(err))
       assert.are.equal(before, json.encode(g:state()) .. table.concat(g:log(), "\n"))
     end
     assert(g:apply("safe"))

@@ -175,6 +175,20 @@ function Ctx:choose_all(seats, name, by_seat)
   if type(by_seat) ~= "table" or getmetatable(by_seat) ~= nil then
     error("g:choose_all: the options by seat must be a plain table", 2)
   end
+  local bot = game._bot
+  if bot and not (self._cons and self._cons[name]) then
+    -- The simulation's bot answers inside: each seat's options checked as
+    -- below as it takes them (one C call a seat, no copies: nothing runs
+    -- between the check and the choice). A list that fails its check ends
+    -- the step as below, after the seats before it chose: the step is
+    -- undone either way.
+    local players, chosen = game.players, {}
+    for i = 1, nseats do
+      local s = rawget(seats, i)
+      chosen[s] = bot(s, rawget(by_seat, s), name, players, "g:choose_all")
+    end
+    return chosen
+  end
   local lists = {}        -- the engine's own copies: seats and their lists, read raw once
   for i = 1, nseats do
     local s = rawget(seats, i)
@@ -196,7 +210,6 @@ function Ctx:choose_all(seats, name, by_seat)
     by_seat = filtered
   end
   local chosen
-  local bot = game._bot
   if bot then
     chosen = {}
     for _, s in ipairs(seats) do chosen[s] = bot(s, by_seat[s], name) end

@@ -183,7 +183,12 @@ local function start(game, deferred)
   if not ok then
     if errors.kind(err) == "interrupt" then error(err, 0) end   -- Ctrl-C: as it is
     if err == FINISH then err = "g:finish() called during setup" end
-    error(format("setting up %s failed: %s", R.name, err), 0)
+    local msg = format("setting up %s failed: %s", R.name, errors.message(err))
+    if errors.is(err) then   -- a limit's: its kind goes with it
+      rawset(err, "message", msg)
+      error(err, 0)
+    end
+    error(msg, 0)
   end
   game.co = csb.thread(R.play)
   if not deferred then run_to_decision(game) end
