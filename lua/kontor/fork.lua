@@ -932,10 +932,11 @@ local function register_copies(game, memo)
   end
 end
 
--- A copy of the game at the base's decision (the true game: not for bots).
--- Returns the copy and, when it was made from a saved state, the copies
--- of that state's objects and their plan (plan.index: original -> number).
-function M.copy(base)
+-- A copy of the game at the base's decision. `register`: the copies of
+-- the saved state's secret piles are registered as the new game's own
+-- before the turn's steps are replayed (M.sample registers them after,
+-- having looked first for piles the steps made).
+local function copy_at(base, register)
   local game, made, plan
   local snap = base.snap
   if snap then
@@ -945,7 +946,7 @@ function M.copy(base)
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
     local secret = plan.secret
-    if #secret > 0 then
+    if register and #secret > 0 then
       -- the copies of the saved state's secret piles are the new game's own
       local reg = registry_of(game, #secret)
       for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
@@ -964,6 +965,13 @@ function M.copy(base)
     game.origin = base
   end
   return game, made, plan
+end
+
+-- A copy of the game at the base's decision (the true game: not for bots).
+-- Returns the copy and, when it was made from a saved state, the copies
+-- of that state's objects and their plan (plan.index: original -> number).
+function M.copy(base)
+  return copy_at(base, true)
 end
 
 -- A twin of the game at the base's decision for the fairness test: the
@@ -1048,10 +1056,10 @@ end
 -- same game at the same decision, so the same RNG deals it the same cards
 -- (greedy judges all the lines of a decision on one deal). False when the
 -- piles' counts differ.
-local function deal_again(piles, dealt)
+local function deal_again(piles, dealt, counts)
   if #piles ~= #dealt then return false end
   for i = 1, #piles do
-    if piles[i]:count() ~= dealt[i]:count() then return false end
+    if piles[i]:count() ~= counts[i] then return false end
   end
   for i = 1, #piles do pile_copy(dealt[i], piles[i]) end
   return true
@@ -1075,42 +1083,44 @@ end
 
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.
 function M.sample(base, rng)
-  local game, made, plan = M.copy(base)
+  local game, made, plan = copy_at(base, false)
   local seat = base.seat
   local piles
   if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
-    -- more: then everything is looked for again
-    local unseen, index = base.unseen, plan.index
-    local nu = #unseen
-    local known
-    piles, known = sized(nu, 0)(), sized(0, nu)()
-    for i = 1, nu do
-      local c = made[index[unseen[i]]]
-      piles[i], known[c] = c, true
-    end
+    -- more (the piles registered so far are those the restart and the
+    -- steps made): then everything is looked for again
     local reg, more = SECRET[game.rng], false
     if reg then
       for p in next, reg do
-        if not known[p] and hidden_from(p, seat) then more = true; break end
+        if hidden_from(p, seat) then more = true; break end
       end
     end
+    local secret = plan.secret
+    if #secret > 0 then
+      -- the copies of the saved state's secret piles are the new game's own
+      reg = reg or registry_of(game, #secret)
+      for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
+    end
     if more then
-      -- a copy no longer in the game may go before the search
-      made, known, piles = nil, nil, nil   -- luacheck: ignore 311
       piles = secret_piles(game, seat)
+    else
+      local unseen, index = base.unseen, plan.index
+      local nu = #unseen
+      piles = sized(nu, 0)()
+      for i = 1, nu do piles[i] = made[index[unseen[i]]] end
     end
   else
     piles = secret_piles(game, seat)
   end
   -- the last deal of this base is kept: the same RNG deals it again
   local from, last = rng:state(), base.last_deal
-  if last and last.from == from and deal_again(piles, last.dealt) then
+  if last and last.from == from and deal_again(piles, last.dealt, last.counts) then
     rng:set_state(last.rng_after)
   else
     redeal(piles, rng)
-    last = { from = from, dealt = {} }
-    for i = 1, #piles do last.dealt[i] = pile_copy(piles[i]) end
+    last = { from = from, dealt = {}, counts = {} }
+    for i = 1, #piles do last.dealt[i], last.counts[i] = pile_copy(piles[i]), piles[i]:count() end
     last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
     last.rng_after = rng:state()
     base.last_deal = last
