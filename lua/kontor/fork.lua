@@ -385,6 +385,28 @@ local function plan_of(root)
   return plan
 end
 
+-- A deep copy of a live state `root` (copy_value's copy) to be saved:
+-- when it has the shape of the last compiled plan, made by that plan's
+-- function, and the copy's own plan made from the objects it returns (no
+-- walk of the copy, no memo). Otherwise copy_value's, planned later.
+local function snapshot(root)
+  local tp = last_shape
+  if tp and (tp.reused or misses < 2) then
+    local live = plan_like(tp, root)
+    if live then
+      local n = live.n
+      local made = live.fn(live.vals, live.objs, live.mts)
+      local index = sized(0, n)()
+      for i = 1, n do index[made[i]] = i end
+      PLANS[made[1]] = { n = n, objs = made, kinds = live.kinds, order = live.order, index = index,
+                         secret = live.secret, fn = live.fn, vals = live.vals, mts = live.mts, template = tp }
+      tp.reused, misses = true, 0
+      return made[1]
+    end
+  end
+  return copy_value(root, {})
+end
+
 -- A copy of the saved state `root` by its plan. Returns the copy of root
 -- and the list of the copies (by the originals' numbers, plan.index).
 local function copy_planned(root)
@@ -865,7 +887,7 @@ function M.base(game, seat, every)
     local hook, at_start
     if rawget(R, "resumes_at_turn") then
       local function save(ctx)
-        rp.snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
+        rp.snap = { fields = snapshot(rule_fields(ctx)), turn = ctx.turn, active = ctx.active,
                     rng = ctx.rng:state() }
         rp.at, rp.saved = rp.done, ctx.turn
       end
