@@ -1038,24 +1038,34 @@ end
 
 -- Deals the cards of `piles` again with `rng`, each pile keeping its count.
 local function redeal_pool(piles, rng)
-  local pool, counts = {}, {}
+  local pool, counts, n = {}, {}, 0
   for i = 1, #piles do
     local p = piles[i]
     local cards = p:cards()
-    counts[i] = #cards
-    for j = 1, #cards do pool[#pool + 1] = cards[j] end
+    local c = #cards
+    counts[i] = c
+    table.move(cards, 1, c, n + 1, pool)
+    n = n + c
     p:clear()
   end
   table.sort(pool)                     -- where they were tells nothing
-  for i = #pool, 2, -1 do
-    local j = rng:below(i) + 1
-    pool[i], pool[j] = pool[j], pool[i]
+  -- shuffled in a pile (core/rng.c's shuffle is the Fisher-Yates of
+  -- rng:below, from the last card down, as a loop here would be), the
+  -- sorted cards pushed run by run
+  local deck = core.pile {}
+  local i = 1
+  while i <= n do
+    local c, j = pool[i], i
+    while pool[j + 1] == c do j = j + 1 end
+    deck:push(c, j - i + 1)
+    i = j + 1
   end
-  local at = 0
-  for i = 1, #piles do
-    local p = piles[i]
-    for _ = 1, counts[i] do at = at + 1; p:push(pool[at]) end
-  end
+  deck:shuffle(rng)
+  -- pile 1 gets the shuffled cards 1..counts[1] in that order, and so on:
+  -- move_to takes from the top, so the deck is turned over first
+  local turned = core.pile {}
+  deck:move_to(turned, n)
+  for k = 1, #piles do turned:move_to(piles[k], counts[k]) end
 end
 
 -- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
