@@ -1121,26 +1121,31 @@ function M.sample(base, rng)
   if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
     -- more (the piles registered so far are those the restart and the
-    -- steps made): then everything is looked for again
+    -- steps made): then the copies of the saved state's secret piles are
+    -- registered as the new game's own and everything is looked for
+    -- again. (Otherwise they are not: nothing reads a sample's registry.)
     local reg, more = SECRET[game.rng], false
     if reg then
       for p in next, reg do
         if hidden_from(p, seat) then more = true; break end
       end
     end
-    local secret = plan.secret
-    if #secret > 0 then
-      -- the copies of the saved state's secret piles are the new game's own
-      reg = reg or registry_of(game, #secret)
-      for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
-    end
     if more then
+      local secret = plan.secret
+      for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
       piles = secret_piles(game, seat)
     else
-      local unseen, index = base.unseen, plan.index
-      local nu = #unseen
+      -- (the unseen piles' numbers in the plan, once per base)
+      local nums = base.unseen_nums
+      if not nums or base.unseen_plan ~= plan then
+        local unseen, index = base.unseen, plan.index
+        nums = {}
+        for i = 1, #unseen do nums[i] = index[unseen[i]] end
+        base.unseen_nums, base.unseen_plan = nums, plan
+      end
+      local nu = #nums
       piles = sized(nu, 0)()
-      for i = 1, nu do piles[i] = made[index[unseen[i]]] end
+      for i = 1, nu do piles[i] = made[nums[i]] end
     end
   else
     piles = secret_piles(game, seat)
