@@ -752,22 +752,20 @@ local function plain_secrets(game, seat, hidden, n, fields)
   fields = fields or rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
-  local text_of = {}                   -- card -> its text (false: none), asked once a card
+  local done = {}                      -- the cards looked at (each once: a deck repeats them)
   local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
         local c = cards[i]
-        if card_text then
-          local t = text_of[c]
-          if t == nil then
+        if not done[c] then
+          done[c] = true
+          if card_text then          -- (its text, once a card)
             local ok, x = csb.call(card_text, game.ctx, c)
-            t = ok and type(x) == "string" and x
-            text_of[c] = t
+            if ok and type(x) == "string" then c = x end
           end
-          if t then c = t end
+          if type(c) == "string" then unseen[c] = true; any = true end
         end
-        if type(c) == "string" then unseen[c] = true; any = true end
       end
     end
   end
