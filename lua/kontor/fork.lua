@@ -541,8 +541,10 @@ end
 -- (tables through their keys, values and metatables, at any depth), each
 -- once. `ordered`: in a fixed order (keys sorted, depth first), for the
 -- deal; else in no fixed order, for the checks, which only need to know
--- which piles are reachable (no key sorted, nothing made).
-local function reach(roots, visit, ordered)
+-- which piles are reachable (no key sorted, nothing made); then
+-- `strings`, if given, gets every text found as a value of a table the
+-- walk reaches (strings[text] = true).
+local function reach(roots, visit, ordered, strings)
   local seen = {}
   local function walk(v)
     local tv = type(v)
@@ -564,7 +566,8 @@ local function reach(roots, visit, ordered)
         for k, x in next, v do
           local tk, tx = type(k), type(x)
           if tk == "table" or tk == "userdata" then walk(k) end
-          if tx == "table" or tx == "userdata" then walk(x) end
+          if tx == "table" or tx == "userdata" then walk(x)
+          elseif strings and tx == "string" then strings[x] = true end
         end
       end
       local mt = dgetmetatable(v)
@@ -744,7 +747,8 @@ local function secret_piles(game, seat, check_only)
     return m
   end
   local fields = rule_fields(game.ctx)
-  reach({ fields }, visit, not check_only)
+  local strings = check_only and {} or nil
+  reach({ fields }, visit, not check_only, strings)
   local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
@@ -757,7 +761,7 @@ local function secret_piles(game, seat, check_only)
         if e then stack_values(e.co, roots) end
       end
     end
-    reach(roots, visit, not check_only)
+    reach(roots, visit, not check_only, strings)
     m = missing()
     if #m > 0 then collectgarbage("collect"); m = missing() end
   end
@@ -776,7 +780,7 @@ local function secret_piles(game, seat, check_only)
         .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
-  return out, in_fields, fields
+  return out, in_fields, fields, strings
 end
 M.secret_piles = secret_piles
 
@@ -787,12 +791,13 @@ M.secret_piles = secret_piles
 -- such a card where it lies; the error names the value and where it is.
 -- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
 -- when the caller has them: hidden[1..n]; `fields`: the rule fields of
--- g, when it has them too.)
-local function plain_secrets(game, seat, hidden, n, fields)
+-- g, when it has them too; `strings`: every text the check's walk of g
+-- found (secret_piles), a set that holds at least those this walk would.)
+local function plain_secrets(game, seat, hidden, n, fields, strings)
   fields = fields or rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
-  local done = {}                      -- the cards looked at (each once: a deck repeats them)
+  local done, cards_seen = {}, {}      -- each card value once (a deck repeats them)
   local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
@@ -800,11 +805,7 @@ local function plain_secrets(game, seat, hidden, n, fields)
         local c = cards[i]
         if not done[c] then
           done[c] = true
-          if card_text then          -- (its text, once a card)
-            local ok, x = csb.call(card_text, game.ctx, c)
-            if ok and type(x) == "string" then c = x end
-          end
-          if type(c) == "string" then unseen[c] = true; any = true end
+          cards_seen[#cards_seen + 1] = c
         end
       end
     end
@@ -814,29 +815,62 @@ local function plain_secrets(game, seat, hidden, n, fields)
   else
     reach({ fields }, visit, false)
   end
+  local nc = #cards_seen
+  if card_text and nc > 0 then
+    -- their texts, in one armed call; should it fail, one call a card
+    -- (a card whose text fails has none)
+    local texts = {}
+    local ok = csb.call(function(ctx)
+      for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
+    end, game.ctx)
+    for i = 1, nc do
+      local x
+      if ok then x = texts[i]
+      else
+        local fine
+        fine, x = csb.call(card_text, game.ctx, cards_seen[i])
+        if not fine then x = nil end
+      end
+      if type(x) == "string" then cards_seen[i] = x end
+    end
+  end
+  for i = 1, nc do
+    local c = cards_seen[i]
+    if type(c) == "string" then unseen[c] = true; any = true end
+  end
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
   -- only then the walk in order that names the first
-  local seen, found = {}, false
-  local function look(v)
-    local tv = type(v)
-    if tv == "string" then
+  local found = false
+  if strings then
+    for v in next, strings do
       if unseen[v] then
         if shown == nil then shown = core.json.encode(game:view(seat)) end
-        if not shown:find(format("%q", v), 1, true) then found = true end
-      end
-    elseif tv == "table" and not seen[v] then
-      seen[v] = true
-      for _, x in next, v do
-        if found then return end
-        look(x)
+        if not shown:find(format("%q", v), 1, true) then found = true; break end
       end
     end
+  else
+    local seen = {}
+    local function look(v)
+      local tv = type(v)
+      if tv == "string" then
+        if unseen[v] then
+          if shown == nil then shown = core.json.encode(game:view(seat)) end
+          if not shown:find(format("%q", v), 1, true) then found = true end
+        end
+      elseif tv == "table" and not seen[v] then
+        seen[v] = true
+        for _, x in next, v do
+          if found then return end
+          look(x)
+        end
+      end
+    end
+    for _, v in next, fields do look(v) end
   end
-  for _, v in next, fields do look(v) end
   if not found then return end
-  seen = {}
+  local seen = {}
   local function walk(v, path)
     local tv = type(v)
     if tv == "string" then
@@ -965,11 +999,11 @@ function M.base(game, seat, every)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  local hidden, nh, fields = secret_piles(game, seat, true)
+  local hidden, nh, fields, strings = secret_piles(game, seat, true)
   if game.kind == "player" or game.kind == "chance" then
     -- no step left out of the replay: its state is the game's, so the
     -- hidden piles the check found are those of its fields
-    plain_secrets(game, seat, hidden, nh, fields)
+    plain_secrets(game, seat, hidden, nh, fields, strings)
   else
     plain_secrets(rp.copy, seat)
   end
