@@ -350,18 +350,8 @@ end
 local last_shape
 local misses, n_new = 0, 0
 
-local function plan_of(root)
-  local plan = PLANS[root]
-  if plan then return plan end
-  if last_shape and (last_shape.reused or misses < 2) then
-    plan = plan_like(last_shape, root)
-    if plan then
-      last_shape.reused, misses = true, 0
-      PLANS[root] = plan
-      return plan
-    end
-    misses = misses + 1
-  end
+-- A new plan of `root` (its walk), not kept: plan_of keeps it.
+local function new_plan(root)
   local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
   local n = 0
   local function num(v)
@@ -415,42 +405,36 @@ local function plan_of(root)
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
-  plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
+  local plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
   n_new = n_new + 1
   if last_shape == nil or last_shape.reused or n_new % 16 == 0 then
     compile_plan(plan)
     if plan.vi then last_shape, misses = plan, 0 end
   end
+  return plan
+end
+
+local function plan_of(root)
+  local plan = PLANS[root]
+  if plan then return plan end
+  if last_shape and (last_shape.reused or misses < 2) then
+    plan = plan_like(last_shape, root)
+    if plan then
+      last_shape.reused, misses = true, 0
+      PLANS[root] = plan
+      return plan
+    end
+    misses = misses + 1
+  end
+  plan = new_plan(root)
   PLANS[root] = plan
   return plan
 end
 
--- A deep copy of a live state `root` (copy_value's copy) to be saved:
--- when it has the shape of the last compiled plan, made by that plan's
--- function, and the copy's own plan made from the objects it returns (no
--- walk of the copy, no memo). Otherwise copy_value's, planned later.
-local function snapshot(root)
-  local tp = last_shape
-  if tp and (tp.reused or misses < 2) then
-    local live = plan_like(tp, root)
-    if live then
-      local n = live.n
-      local made = live.fn(live.vals, live.objs, live.mts)
-      local index = sized(0, n)()
-      for i = 1, n do index[made[i]] = i end
-      PLANS[made[1]] = { n = n, objs = made, kinds = live.kinds, order = live.order, index = index,
-                         secret = live.secret, fn = live.fn, vals = live.vals, mts = live.mts, template = tp }
-      tp.reused, misses = true, 0
-      return made[1]
-    end
-  end
-  return copy_value(root, {})
-end
 
 -- A copy of the saved state `root` by its plan. Returns the copy of root
 -- and the list of the copies (by the originals' numbers, plan.index).
-local function copy_planned(root)
-  local plan = plan_of(root)
+local function copy_by(plan)
   if plan.fn then
     local made = plan.fn(plan.vals, plan.objs, plan.mts)
     return made[1], made, plan
@@ -483,6 +467,43 @@ local function copy_planned(root)
     if e.mt then setmetatable(c, e.mt) end
   end
   return made[1], made, plan
+end
+
+local function copy_planned(root)
+  return copy_by(plan_of(root))
+end
+
+-- A deep copy of a live state `root` (copy_value's copy) to be saved,
+-- with its plan, in one walk of the live state: when it has the shape of
+-- the last compiled plan, made by that plan's function and the copy's own
+-- plan made from the objects it returns; otherwise the live state is
+-- planned and copied by its plan.
+local function snapshot(root)
+  local tp = last_shape
+  if tp and (tp.reused or misses < 2) then
+    local live = plan_like(tp, root)
+    if live then
+      local n = live.n
+      local made = live.fn(live.vals, live.objs, live.mts)
+      local index = sized(0, n)()
+      for i = 1, n do index[made[i]] = i end
+      PLANS[made[1]] = { n = n, objs = made, kinds = live.kinds, order = live.order, index = index,
+                         secret = live.secret, fn = live.fn, vals = live.vals, mts = live.mts, template = tp }
+      tp.reused, misses = true, 0
+      return made[1]
+    end
+    misses = misses + 1
+  end
+  -- another shape: planned by a walk of the live state, copied by that
+  -- plan, and the plan turned to the copy (whose walk it would be: the
+  -- same tables, keys and references; only its objects are others)
+  local plan = new_plan(root)
+  local copy, made = copy_by(plan)
+  local index = sized(0, plan.n)()
+  for i = 1, plan.n do index[made[i]] = i end
+  plan.objs, plan.index = made, index
+  PLANS[copy] = plan
+  return copy
 end
 
 -- The rule set's fields of a context (its state), not copied.
