@@ -577,11 +577,22 @@ local function reach(roots, visit, ordered, strings)
     elseif tv == "table" and not seen[v] then
       seen[v] = true
       if ordered then
-        local keys = sorted_keys(v)
-        for i = 1, #keys do
-          local k = keys[i]
-          if not KEY_RANK[type(k)] then walk(k) end
-          walk(rawget(v, k))
+        -- (a table with no table or userdata in it visits nothing: its
+        -- keys need no order)
+        local deeper = false
+        for k, x in next, v do
+          local tk, tx = type(k), type(x)
+          if tk == "table" or tk == "userdata" or tx == "table" or tx == "userdata" then deeper = true; break end
+        end
+        if deeper then
+          local keys = sorted_keys(v)
+          for i = 1, #keys do
+            local k = keys[i]
+            if not KEY_RANK[type(k)] then walk(k) end
+            local x = rawget(v, k)
+            local tx = type(x)
+            if tx == "table" or tx == "userdata" then walk(x) end
+          end
         end
       else
         for k, x in next, v do
