@@ -1085,10 +1085,10 @@ local function copy_at(base, register)
     local ok, err = raw_step(game, ss[i], si[i])
     if not ok then error(err, 0) end
   end
-  if snap then
-    -- the copy's own step record starts at its decision
+  if snap and #game.rec > 0 then
+    -- the copy's own step record starts at its decision (an empty one,
+    -- with no step replayed, does already)
     game.rec = core.steps(64)
-    game.origin = base
   end
   return game, made, plan
 end
