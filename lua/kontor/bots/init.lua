@@ -316,29 +316,14 @@ function Greedy:decide(view)
       local t, ks = pos.t, pos.ks
       -- the options whose text no line has taken here yet, in their order
       local fresh = tried[key]
-      if not fresh then
-        fresh = table.move(ks, 1, #ks, 1, {})
-        local texts_here = {}
-        for i = 1, #ks do
-          local x = ks[i]
-          if texts_here[t[x]] then fresh.same = {}; break end   -- two options of one text
-          texts_here[t[x]] = true
-        end
-        tried[key] = fresh
-      end
+      if not fresh then fresh = table.move(ks, 1, #ks, 1, {}); tried[key] = fresh end
       local nf = #fresh
       local pool = nf > 0 and fresh or ks
       new = new or nf > 0
-      local j = rng:below(#pool) + 1
-      local x = pool[j]
-      if nf > 0 then
-        local same = fresh.same
-        if same then                   -- every option of that text goes
-          same[t[x]] = true
-          for i = nf, 1, -1 do if same[t[fresh[i]]] then table.remove(fresh, i) end end
-        else
-          table.remove(fresh, j)
-        end
+      local x = pool[rng:below(#pool) + 1]
+      if nf > 0 then                   -- every option of its text goes (texts may repeat)
+        local tx = t[x]
+        for i = nf, 1, -1 do if t[fresh[i]] == tx then table.remove(fresh, i) end end
       end
       steps[#steps + 1] = pos
       texts[#texts + 1] = t[x]
