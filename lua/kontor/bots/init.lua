@@ -209,6 +209,8 @@ end
 -- simultaneous decision counts once all are in: the others' choices still
 -- open are taken as their first options.
 local function next_decider(g, seat)
+  local kind = g.kind
+  if kind == "player" or kind == "chance" then return g.seat, g.opts end   -- (fork.decider's first case)
   local s, sopts = fork.decider(g, seat)
   while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
     fork.step(g, s, 1)
