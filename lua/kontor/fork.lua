@@ -73,11 +73,11 @@ local function fresh_params(params)
     for i = 1, n do parts[i] = expr(rawget(v, i), depth + 1) end
     for k, x in next, v do
       if not (math.type(k) == "integer" and k >= 1 and k <= n) then
-        local tk, key = type(k), nil
-        if tk == "string" then key = format("[%q]", k)
-        elseif math.type(k) == "integer" then key = format("[%d]", k)
-        elseif tk == "boolean" then key = k and "[true]" or "[false]"
-        else key = "[" .. val(k) .. "]" end
+        local tk = type(k)
+        local key = (tk == "string" and format("[%q]", k))
+          or (math.type(k) == "integer" and format("[%d]", k))
+          or (tk == "boolean" and (k and "[true]" or "[false]"))
+          or "[" .. val(k) .. "]"
         parts[#parts + 1] = key .. " = " .. expr(x, depth + 1)
       end
     end
