@@ -564,9 +564,9 @@ end
 -- deal; else in no fixed order, for the checks, which only need to know
 -- which piles are reachable (no key sorted, nothing made); then
 -- `strings`, if given, gets every text found as a value of a table the
--- walk reaches (strings[text] = true).
+-- walk reaches (a list: a text may come more than once).
 local function reach(roots, visit, ordered, strings)
-  local seen = {}
+  local seen, ns = {}, strings and #strings or 0
   local function walk(v)
     local tv = type(v)
     if tv == "userdata" then
@@ -599,7 +599,7 @@ local function reach(roots, visit, ordered, strings)
           local tk, tx = type(k), type(x)
           if tk == "table" or tk == "userdata" then walk(k) end
           if tx == "table" or tx == "userdata" then walk(x)
-          elseif strings and tx == "string" then strings[x] = true end
+          elseif strings and tx == "string" then ns = ns + 1; strings[ns] = x end
         end
       end
       local mt = dgetmetatable(v)
@@ -824,7 +824,7 @@ M.secret_piles = secret_piles
 -- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
 -- when the caller has them: hidden[1..n]; `fields`: the rule fields of
 -- g, when it has them too; `strings`: every text the check's walk of g
--- found (secret_piles), a set that holds at least those this walk would.)
+-- found (secret_piles), a list that holds at least those this walk would.)
 local function plain_secrets(game, seat, hidden, n, fields, strings)
   fields = fields or rule_fields(game.ctx)
   local unseen, any = {}, false
@@ -876,7 +876,8 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
   -- only then the walk in order that names the first
   local found = false
   if strings then
-    for v in next, strings do
+    for i = 1, #strings do
+      local v = strings[i]
       if unseen[v] then
         if shown == nil then shown = core.json.encode(game:view(seat)) end
         if not shown:find(format("%q", v), 1, true) then found = true; break end
