@@ -234,6 +234,14 @@ local function compile_plan(plan)
   for t = 1, #post do
     local i = post[t]
     local e = ents[i]
+    if e.plain then
+      -- a list of plain values (no metatable): read from the saved table
+      -- whatever its length, which then is no part of the shape
+      emit(format("m[%d] = #O[%d] == 0 and {} or { unpack(O[%d]) }\n", i, i, i))
+      made[i] = true
+      goto next_table
+    end
+    do
     local arr, na, hash = {}, 0, {}
     local function put(k, expr)
       if math.type(k) == "integer" and k >= 1 then arr[k] = expr else hash[#hash + 1] = key(k) .. " = " .. expr end
@@ -269,6 +277,8 @@ local function compile_plan(plan)
     end
     if e.mt then mts[i] = e.mt end
     made[i] = true
+    end
+    ::next_table::
   end
   for j = 1, #later do emit(later[j]) end
   for t = 1, #post do
@@ -314,6 +324,14 @@ local function plan_like(tp, root)
     mts[i] = mt
     local pk, rk, rv = e.pk, e.rk, e.rv
     local cnt = 0
+    if e.plain then                    -- a list of plain values, of any length
+      for _ in next, v do cnt = cnt + 1 end
+      for k = 1, cnt do                -- (cnt keys, each of 1..cnt: no hole)
+        local x = rawget(v, k)
+        if x == nil or object_kind(x) then return nil end
+      end
+      goto checked
+    end
     for _ in next, v do cnt = cnt + 1 end
     if cnt ~= #pk + #rk then return nil end
     for j = 1, #pk do
@@ -330,6 +348,7 @@ local function plan_like(tp, root)
         return nil
       end
     end
+    ::checked::
   end
   for i = 1, n do if objs[i] == nil then return nil end end
   local vi, vk, vals = tp.vi, tp.vk, {}
@@ -400,6 +419,11 @@ local function new_plan(root)
     while rawget(v, na + 1) ~= nil do na = na + 1 end
     for _ in next, v do all = all + 1 end
     e.new = sized(na, all - na)
+    -- a list of plain values, 1..na and nothing else, with no metatable,
+    -- empty or of 8 values or more: a list that grows (Caribbean's)
+    -- changes no shape (short ones are copied faster by a constructor of
+    -- their entries)
+    e.plain = na == all and (na == 0 or na >= 8) and #e.rk == 0 and #e.xk == 0 and e.mt == nil
   end
   local secret = {}                    -- the hidden and owner-only piles
   for i = 1, n do

@@ -100,6 +100,57 @@ describe("a sample's deal", function()
   end)
 end)
 
+describe("a saved state's lists of plain values", function()
+  -- a state whose list `log` has n texts (a hole at `hole`, a table at
+  -- `deep`) and whose list `seen` is empty or not
+  local function state(n, opts)
+    opts = opts or {}
+    local log = {}
+    for i = 1, n do log[i] = "v" .. i end
+    if opts.hole then log[opts.hole] = nil end
+    if opts.deep then log[opts.deep] = { "inner" } end
+    local deck = core.pile { vis = "hidden" }
+    deck:push(n)
+    return { log = log, seen = opts.seen or {}, deck = deck, pair = { 1, 2 }, phase = "trade" }
+  end
+  local function check(s)
+    local c = fork.copy_planned(s)
+    assert.are_not.equal(s.log, c.log)
+    assert.are_not.equal(s.seen, c.seen)
+    for k, v in pairs(s.log) do
+      if type(v) == "table" then
+        assert.are_not.equal(v, c.log[k])
+        assert.are.same(v, c.log[k])
+      else
+        assert.are.equal(v, c.log[k])
+      end
+    end
+    for k in pairs(c.log) do assert.is_not_nil(s.log[k]) end
+    assert.are.same(s.seen, c.seen)
+    assert.are.same(s.deck:cards(), c.deck:cards())
+    return c
+  end
+
+  it("are copied whatever their length, each its own table", function()
+    for _ = 1, 3 do check(state(10)) end      -- (the shape used again: compiled)
+    local c = check(state(14, { seen = { 3, 4 } }))
+    assert.are.equal(14, #c.log)
+    assert.are.equal("v14", c.log[14])
+    check(state(9))
+    assert.are.same({}, check(state(12)).seen)
+  end)
+
+  it("keep their holes and copy the tables put in them", function()
+    for _ = 1, 3 do check(state(10)) end
+    local c = check(state(20, { hole = 16 }))
+    assert.is_nil(c.log[16])
+    assert.are.equal("v20", c.log[20])
+    c = check(state(11, { deep = 4 }))
+    assert.are.same({ "inner" }, c.log[4])
+    check(state(10))
+  end)
+end)
+
 describe("a copy's names and options", function()
   it("are the game's, in tables of the copy's own", function()
     local g, s = at_turn(5)
