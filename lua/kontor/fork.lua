@@ -102,9 +102,12 @@ end
 local M = {}
 
 -- Fields of the context that are the engine's, not the rule set's state.
+-- (`_skipped`, g:skip's trace, grows all game long: a copy starts it
+-- empty, as it starts its log; `_entering` is false between decisions.)
 local ENGINE = { players = true, names = true, options = true, rng = true, turn = true,
                  active = true, logging = true, _log = true, _quiet = true, _orders = true,
-                 _text = true, _manual_chance = true, _cons = true, _bot = true }
+                 _text = true, _manual_chance = true, _cons = true, _bot = true,
+                 _skipped = true, _entering = true }
 
 -- A deep copy of v: tables (metatables kept), piles, counters and RNGs are
 -- new; shared references stay shared. memo maps originals to copies.

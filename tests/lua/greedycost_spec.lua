@@ -171,6 +171,32 @@ describe("a copy's names and options", function()
   end)
 end)
 
+describe("a copy's trace of skipped decisions", function()
+  it("starts empty at the turn's start (it grows all game long); the game keeps its own", function()
+    local g = kontor.new_game { rules = "caribbean", players = 2, seed = 3 }
+    local r = core.rng(3)
+    while not g:over() and (g.turn < 10 or decider(g) == "chance") do
+      local s = decider(g)
+      g:step(s, r:below(#g:options(s)) + 1)
+    end
+    local trace = g:skipped()
+    assert.is_true(#trace > 2)
+    local s = decider(g)
+    local copy = fork.sample(fork.base(g, s), core.rng(1))
+    local this_turn = {}                      -- what the turn skipped so far: the copy replays it
+    for _, t in ipairs(trace) do
+      if t.turn == g.ctx.turn then this_turn[#this_turn + 1] = t end
+    end
+    assert.is_true(#this_turn < #trace)
+    assert.are.same(this_turn, copy:skipped())
+    assert.are.same(trace, g:skipped())
+    copy.ctx:skip(1, "a decision", "why")
+    this_turn[#this_turn + 1] = { seat = 1, decision = "a decision", why = "why", turn = copy.ctx.turn }
+    assert.are.same(this_turn, copy:skipped())
+    assert.are.same(trace, g:skipped())
+  end)
+end)
+
 describe("bots.estimates", function()
   it("gives a list of its own with one estimate a seat", function()
     local g4 = kontor.new_game { rules = "sea_merchants", players = 4, seed = 1 }
