@@ -500,11 +500,10 @@ local function copy_planned(root)
   return copy_by(plan_of(root))
 end
 
--- A deep copy of a live state `root` (copy_value's copy) to be saved,
--- with its plan, in one walk of the live state: when it has the shape of
--- the last compiled plan, made by that plan's function and the copy's own
--- plan made from the objects it returns; otherwise the live state is
--- planned and copied by its plan.
+-- A deep copy of a live state `root` (copy_value's copy) to be saved:
+-- when it has the shape of the last compiled plan, made by that plan's
+-- function, with the copy's own plan made from the objects it returns (no
+-- walk of the copy).
 local function snapshot(root)
   local tp = last_shape
   if tp and (tp.reused or misses < 2) then
@@ -521,16 +520,9 @@ local function snapshot(root)
     end
     misses = misses + 1
   end
-  -- another shape: planned by a walk of the live state, copied by that
-  -- plan, and the plan turned to the copy (whose walk it would be: the
-  -- same tables, keys and references; only its objects are others)
-  local plan = new_plan(root)
-  local copy, made = copy_by(plan)
-  local index = sized(0, plan.n)()
-  for i = 1, plan.n do index[made[i]] = i end
-  plan.objs, plan.index = made, index
-  PLANS[copy] = plan
-  return copy
+  -- another shape: copied as it is, planned when a copy is made from it
+  -- (many saved states never are: Old World's)
+  return copy_value(root, {})
 end
 
 -- The rule set's fields of a context (its state), not copied.
