@@ -1,13 +1,16 @@
 -- tests/bots/profile.lua: where a greedy game's work goes (docs/bots.md,
 -- "What it costs"). A benchmark, not a test:
---   build/kontor run tests/bots/profile.lua RULES PLAYERS SPEC GAMES [TOP]
+--   build/kontor run tests/bots/profile.lua RULES PLAYERS SPEC GAMES [TOP] [CHAIN]
 -- Plays games of seeds 1..GAMES with SPEC on every seat (as
 -- tests/bots/cost.lua), with a count hook on every thread (one sample every
 -- 97 VM instructions: Lua only, C functions are not sampled, callgrind
 -- counts those). Each sample is counted for the chain of phases it is in:
 -- the engine's and the bot's functions below are wrapped, each pushes its
--- name while it runs (`decide>sample>copy>restart` is the R.play restart
--- of a line's copy). Prints each chain's samples and calls.
+-- name while it runs (`game>decide>sample>copy>restart` is the R.play
+-- restart of a line's copy). Prints each chain's samples, CPU time (the
+-- wrappers' own cost included: rough) and calls a game; with CHAIN
+-- (`game>decide>base`, or `game>decide>base*` for it and all below it),
+-- that chain's samples by source line too.
 local core = require "kontor.core"
 local fork = require "kontor.fork"
 local gamemod = require "kontor.game"
