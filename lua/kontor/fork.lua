@@ -51,20 +51,63 @@ local compile_constraints = require("kontor.game.context").compile_constraints
 -- rule set's constraints compiled once per rule set, not once per copy
 -- (the house preset's hand limit: 5% of a greedy game).
 local CONS = setmetatable({}, { __mode = "k" })
+
+-- A function that copies the names and the options of `params` as
+-- game/context.lua's deep_copy does for every new `g` (every table new,
+-- no metatable, keys as they are), each table made by one constructor at
+-- its size, where deep_copy's grow as they fill (11% of a copy). Compiled
+-- once per parameters, which never change; nil for parameters it does not
+-- take (a table deeper than 8, a cycle): then deep_copy copies them.
+local FRESH = setmetatable({}, { __mode = "k" })
+local function fresh_params(params)
+  local f = FRESH[params]
+  if f ~= nil then return f or nil end
+  local vals, nv, ok = {}, 0, true
+  local function val(x) nv = nv + 1; vals[nv] = x; return "V[" .. nv .. "]" end
+  local function expr(v, depth)
+    if type(v) ~= "table" then return val(v) end
+    if depth > 8 then ok = false; return "nil" end
+    local n = 0
+    while rawget(v, n + 1) ~= nil do n = n + 1 end
+    local parts = {}
+    for i = 1, n do parts[i] = expr(rawget(v, i), depth + 1) end
+    for k, x in next, v do
+      if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+        local tk = type(k)
+        local key = (tk == "string" and format("[%q]", k))
+          or (math.type(k) == "integer" and format("[%d]", k))
+          or (tk == "boolean" and (k and "[true]" or "[false]"))
+          or "[" .. val(k) .. "]"
+        parts[#parts + 1] = key .. " = " .. expr(x, depth + 1)
+      end
+    end
+    return "{ " .. table.concat(parts, ", ") .. " }"
+  end
+  local src = "local V = ...\nreturn function() return " .. expr(params.names, 1) .. ", "
+    .. expr(params.options, 1) .. " end"
+  f = ok and assert(load(src, "=(fork params)", "t", {}))(vals) or false
+  FRESH[params] = f
+  return f or nil
+end
+
 local function restore(R, params, ...)
   local c = CONS[R]
   if c == nil then c = compile_constraints(R) or false; CONS[R] = c end
   local game = gamemod.new_copy(R, params)
   game.cons, game.cons_of = c or nil, R
+  game.fresh_params = fresh_params(params)
   return driver.restore(game, R, ...)
 end
 
 local M = {}
 
 -- Fields of the context that are the engine's, not the rule set's state.
+-- (`_skipped`, g:skip's trace, grows all game long: a copy starts it
+-- empty, as it starts its log; `_entering` is false between decisions.)
 local ENGINE = { players = true, names = true, options = true, rng = true, turn = true,
                  active = true, logging = true, _log = true, _quiet = true, _orders = true,
-                 _text = true, _manual_chance = true, _cons = true, _bot = true }
+                 _text = true, _manual_chance = true, _cons = true, _bot = true,
+                 _skipped = true, _entering = true }
 
 -- A deep copy of v: tables (metatables kept), piles, counters and RNGs are
 -- new; shared references stay shared. memo maps originals to copies.
@@ -194,6 +237,14 @@ local function compile_plan(plan)
   for t = 1, #post do
     local i = post[t]
     local e = ents[i]
+    if e.plain then
+      -- a list of plain values (no metatable): read from the saved table
+      -- whatever its length, which then is no part of the shape
+      emit(format("m[%d] = #O[%d] == 0 and {} or { unpack(O[%d]) }\n", i, i, i))
+      made[i] = true
+      goto next_table
+    end
+    do
     local arr, na, hash = {}, 0, {}
     local function put(k, expr)
       if math.type(k) == "integer" and k >= 1 then arr[k] = expr else hash[#hash + 1] = key(k) .. " = " .. expr end
@@ -229,6 +280,8 @@ local function compile_plan(plan)
     end
     if e.mt then mts[i] = e.mt end
     made[i] = true
+    end
+    ::next_table::
   end
   for j = 1, #later do emit(later[j]) end
   for t = 1, #post do
@@ -274,6 +327,14 @@ local function plan_like(tp, root)
     mts[i] = mt
     local pk, rk, rv = e.pk, e.rk, e.rv
     local cnt = 0
+    if e.plain then                    -- a list of plain values, of any length
+      for _ in next, v do cnt = cnt + 1 end
+      for k = 1, cnt do                -- (cnt keys, each of 1..cnt: no hole)
+        local x = rawget(v, k)
+        if x == nil or object_kind(x) then return nil end
+      end
+      goto checked
+    end
     for _ in next, v do cnt = cnt + 1 end
     if cnt ~= #pk + #rk then return nil end
     for j = 1, #pk do
@@ -290,6 +351,7 @@ local function plan_like(tp, root)
         return nil
       end
     end
+    ::checked::
   end
   for i = 1, n do if objs[i] == nil then return nil end end
   local vi, vk, vals = tp.vi, tp.vk, {}
@@ -310,18 +372,8 @@ end
 local last_shape
 local misses, n_new = 0, 0
 
-local function plan_of(root)
-  local plan = PLANS[root]
-  if plan then return plan end
-  if last_shape and (last_shape.reused or misses < 2) then
-    plan = plan_like(last_shape, root)
-    if plan then
-      last_shape.reused, misses = true, 0
-      PLANS[root] = plan
-      return plan
-    end
-    misses = misses + 1
-  end
+-- A new plan of `root` (its walk), not kept: plan_of keeps it.
+local function new_plan(root)
   local index, objs, kinds, order, ents = {}, {}, {}, {}, {}
   local n = 0
   local function num(v)
@@ -370,25 +422,46 @@ local function plan_of(root)
     while rawget(v, na + 1) ~= nil do na = na + 1 end
     for _ in next, v do all = all + 1 end
     e.new = sized(na, all - na)
+    -- a list of plain values, 1..na and nothing else, with no metatable,
+    -- empty or of 8 values or more: a list that grows (Caribbean's)
+    -- changes no shape (short ones are copied faster by a constructor of
+    -- their entries)
+    e.plain = na == all and (na == 0 or na >= 8) and #e.rk == 0 and #e.xk == 0 and e.mt == nil
   end
   local secret = {}                    -- the hidden and owner-only piles
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
-  plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
+  local plan = { n = n, objs = objs, kinds = kinds, order = order, ents = ents, index = index, secret = secret }
   n_new = n_new + 1
   if last_shape == nil or last_shape.reused or n_new % 16 == 0 then
     compile_plan(plan)
     if plan.vi then last_shape, misses = plan, 0 end
   end
+  return plan
+end
+
+local function plan_of(root)
+  local plan = PLANS[root]
+  if plan then return plan end
+  if last_shape and (last_shape.reused or misses < 2) then
+    plan = plan_like(last_shape, root)
+    if plan then
+      last_shape.reused, misses = true, 0
+      PLANS[root] = plan
+      return plan
+    end
+    misses = misses + 1
+  end
+  plan = new_plan(root)
   PLANS[root] = plan
   return plan
 end
 
+
 -- A copy of the saved state `root` by its plan. Returns the copy of root
 -- and the list of the copies (by the originals' numbers, plan.index).
-local function copy_planned(root)
-  local plan = plan_of(root)
+local function copy_by(plan)
   if plan.fn then
     local made = plan.fn(plan.vals, plan.objs, plan.mts)
     return made[1], made, plan
@@ -421,6 +494,35 @@ local function copy_planned(root)
     if e.mt then setmetatable(c, e.mt) end
   end
   return made[1], made, plan
+end
+
+local function copy_planned(root)
+  return copy_by(plan_of(root))
+end
+
+-- A deep copy of a live state `root` (copy_value's copy) to be saved:
+-- when it has the shape of the last compiled plan, made by that plan's
+-- function, with the copy's own plan made from the objects it returns (no
+-- walk of the copy).
+local function snapshot(root)
+  local tp = last_shape
+  if tp and (tp.reused or misses < 2) then
+    local live = plan_like(tp, root)
+    if live then
+      local n = live.n
+      local made = live.fn(live.vals, live.objs, live.mts)
+      local index = sized(0, n)()
+      for i = 1, n do index[made[i]] = i end
+      PLANS[made[1]] = { n = n, objs = made, kinds = live.kinds, order = live.order, index = index,
+                         secret = live.secret, fn = live.fn, vals = live.vals, mts = live.mts, template = tp }
+      tp.reused, misses = true, 0
+      return made[1]
+    end
+    misses = misses + 1
+  end
+  -- another shape: copied as it is, planned when a copy is made from it
+  -- (many saved states never are: Old World's)
+  return copy_value(root, {})
 end
 
 -- The rule set's fields of a context (its state), not copied.
@@ -479,9 +581,11 @@ end
 -- (tables through their keys, values and metatables, at any depth), each
 -- once. `ordered`: in a fixed order (keys sorted, depth first), for the
 -- deal; else in no fixed order, for the checks, which only need to know
--- which piles are reachable (no key sorted, nothing made).
-local function reach(roots, visit, ordered)
-  local seen = {}
+-- which piles are reachable (no key sorted, nothing made); then
+-- `strings`, if given, gets every text found as a value of a table the
+-- walk reaches (a list: a text may come more than once).
+local function reach(roots, visit, ordered, strings)
+  local seen, ns = {}, strings and #strings or 0
   local function walk(v)
     local tv = type(v)
     if tv == "userdata" then
@@ -492,17 +596,29 @@ local function reach(roots, visit, ordered)
     elseif tv == "table" and not seen[v] then
       seen[v] = true
       if ordered then
-        local keys = sorted_keys(v)
-        for i = 1, #keys do
-          local k = keys[i]
-          if not KEY_RANK[type(k)] then walk(k) end
-          walk(rawget(v, k))
+        -- (a table with no table or userdata in it visits nothing: its
+        -- keys need no order)
+        local deeper = false
+        for k, x in next, v do
+          local tk, tx = type(k), type(x)
+          if tk == "table" or tk == "userdata" or tx == "table" or tx == "userdata" then deeper = true; break end
+        end
+        if deeper then
+          local keys = sorted_keys(v)
+          for i = 1, #keys do
+            local k = keys[i]
+            if not KEY_RANK[type(k)] then walk(k) end
+            local x = rawget(v, k)
+            local tx = type(x)
+            if tx == "table" or tx == "userdata" then walk(x) end
+          end
         end
       else
         for k, x in next, v do
           local tk, tx = type(k), type(x)
           if tk == "table" or tk == "userdata" then walk(k) end
-          if tx == "table" or tx == "userdata" then walk(x) end
+          if tx == "table" or tx == "userdata" then walk(x)
+          elseif strings and tx == "string" then ns = ns + 1; strings[ns] = x end
         end
       end
       local mt = dgetmetatable(v)
@@ -682,7 +798,8 @@ local function secret_piles(game, seat, check_only)
     return m
   end
   local fields = rule_fields(game.ctx)
-  reach({ fields }, visit, not check_only)
+  local strings = check_only and {} or nil
+  reach({ fields }, visit, not check_only, strings)
   local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
@@ -695,7 +812,7 @@ local function secret_piles(game, seat, check_only)
         if e then stack_values(e.co, roots) end
       end
     end
-    reach(roots, visit, not check_only)
+    reach(roots, visit, not check_only, strings)
     m = missing()
     if #m > 0 then collectgarbage("collect"); m = missing() end
   end
@@ -714,7 +831,7 @@ local function secret_piles(game, seat, check_only)
         .. "piles in R.setup or R.play", R.name, where, pile_name(out[i])), 0)
     end
   end
-  return out, in_fields, fields
+  return out, in_fields, fields, strings
 end
 M.secret_piles = secret_piles
 
@@ -725,27 +842,22 @@ M.secret_piles = secret_piles
 -- such a card where it lies; the error names the value and where it is.
 -- (`hidden`, `n`: the piles hidden from the seat that g's fields reach,
 -- when the caller has them: hidden[1..n]; `fields`: the rule fields of
--- g, when it has them too.)
-local function plain_secrets(game, seat, hidden, n, fields)
+-- g, when it has them too; `strings`: every text the check's walk of g
+-- found (secret_piles), a list that holds at least those this walk would.)
+local function plain_secrets(game, seat, hidden, n, fields, strings)
   fields = fields or rule_fields(game.ctx)
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
-  local text_of = {}                   -- card -> its text (false: none), asked once a card
+  local done, cards_seen = {}, {}      -- each card value once (a deck repeats them)
   local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
       for i = 1, #cards do
         local c = cards[i]
-        if card_text then
-          local t = text_of[c]
-          if t == nil then
-            local ok, x = csb.call(card_text, game.ctx, c)
-            t = ok and type(x) == "string" and x
-            text_of[c] = t
-          end
-          if t then c = t end
+        if not done[c] then
+          done[c] = true
+          cards_seen[#cards_seen + 1] = c
         end
-        if type(c) == "string" then unseen[c] = true; any = true end
       end
     end
   end
@@ -754,29 +866,63 @@ local function plain_secrets(game, seat, hidden, n, fields)
   else
     reach({ fields }, visit, false)
   end
+  local nc = #cards_seen
+  if card_text and nc > 0 then
+    -- their texts, in one armed call; should it fail, one call a card
+    -- (a card whose text fails has none)
+    local texts = {}
+    local ok = csb.call(function(ctx)
+      for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
+    end, game.ctx)
+    for i = 1, nc do
+      local x
+      if ok then x = texts[i]
+      else
+        local fine
+        fine, x = csb.call(card_text, game.ctx, cards_seen[i])
+        if not fine then x = nil end
+      end
+      if type(x) == "string" then cards_seen[i] = x end
+    end
+  end
+  for i = 1, nc do
+    local c = cards_seen[i]
+    if type(c) == "string" then unseen[c] = true; any = true end
+  end
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
   -- only then the walk in order that names the first
-  local seen, found = {}, false
-  local function look(v)
-    local tv = type(v)
-    if tv == "string" then
+  local found = false
+  if strings then
+    for i = 1, #strings do
+      local v = strings[i]
       if unseen[v] then
         if shown == nil then shown = core.json.encode(game:view(seat)) end
-        if not shown:find(format("%q", v), 1, true) then found = true end
-      end
-    elseif tv == "table" and not seen[v] then
-      seen[v] = true
-      for _, x in next, v do
-        if found then return end
-        look(x)
+        if not shown:find(format("%q", v), 1, true) then found = true; break end
       end
     end
+  else
+    local seen = {}
+    local function look(v)
+      local tv = type(v)
+      if tv == "string" then
+        if unseen[v] then
+          if shown == nil then shown = core.json.encode(game:view(seat)) end
+          if not shown:find(format("%q", v), 1, true) then found = true end
+        end
+      elseif tv == "table" and not seen[v] then
+        seen[v] = true
+        for _, x in next, v do
+          if found then return end
+          look(x)
+        end
+      end
+    end
+    for _, v in next, fields do look(v) end
   end
-  for _, v in next, fields do look(v) end
   if not found then return end
-  seen = {}
+  local seen = {}
   local function walk(v, path)
     local tv = type(v)
     if tv == "string" then
@@ -865,7 +1011,7 @@ function M.base(game, seat, every)
     local hook, at_start
     if rawget(R, "resumes_at_turn") then
       local function save(ctx)
-        rp.snap = { fields = copy_value(rule_fields(ctx), {}), turn = ctx.turn, active = ctx.active,
+        rp.snap = { fields = snapshot(rule_fields(ctx)), turn = ctx.turn, active = ctx.active,
                     rng = ctx.rng:state() }
         rp.at, rp.saved = rp.done, ctx.turn
       end
@@ -905,11 +1051,11 @@ function M.base(game, seat, every)
   if base.snap then base.unseen = unseen_piles(base.snap.fields, seat) end
   -- fail closed: the game's own secret piles all where a copy finds them,
   -- no hidden card kept outside a pile
-  local hidden, nh, fields = secret_piles(game, seat, true)
+  local hidden, nh, fields, strings = secret_piles(game, seat, true)
   if game.kind == "player" or game.kind == "chance" then
     -- no step left out of the replay: its state is the game's, so the
     -- hidden piles the check found are those of its fields
-    plain_secrets(game, seat, hidden, nh, fields)
+    plain_secrets(game, seat, hidden, nh, fields, strings)
   else
     plain_secrets(rp.copy, seat)
   end
@@ -932,10 +1078,11 @@ local function register_copies(game, memo)
   end
 end
 
--- A copy of the game at the base's decision (the true game: not for bots).
--- Returns the copy and, when it was made from a saved state, the copies
--- of that state's objects and their plan (plan.index: original -> number).
-function M.copy(base)
+-- A copy of the game at the base's decision. `register`: the copies of
+-- the saved state's secret piles are registered as the new game's own
+-- before the turn's steps are replayed (M.sample registers them after,
+-- having looked first for piles the steps made).
+local function copy_at(base, register)
   local game, made, plan
   local snap = base.snap
   if snap then
@@ -945,7 +1092,7 @@ function M.copy(base)
       snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
     game.origin = base
     local secret = plan.secret
-    if #secret > 0 then
+    if register and #secret > 0 then
       -- the copies of the saved state's secret piles are the new game's own
       local reg = registry_of(game, #secret)
       for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
@@ -958,12 +1105,19 @@ function M.copy(base)
     local ok, err = raw_step(game, ss[i], si[i])
     if not ok then error(err, 0) end
   end
-  if snap then
-    -- the copy's own step record starts at its decision
+  if snap and #game.rec > 0 then
+    -- the copy's own step record starts at its decision (an empty one,
+    -- with no step replayed, does already)
     game.rec = core.steps(64)
-    game.origin = base
   end
   return game, made, plan
+end
+
+-- A copy of the game at the base's decision (the true game: not for bots).
+-- Returns the copy and, when it was made from a saved state, the copies
+-- of that state's objects and their plan (plan.index: original -> number).
+function M.copy(base)
+  return copy_at(base, true)
 end
 
 -- A twin of the game at the base's decision for the fairness test: the
@@ -1008,24 +1162,34 @@ end
 
 -- Deals the cards of `piles` again with `rng`, each pile keeping its count.
 local function redeal_pool(piles, rng)
-  local pool, counts = {}, {}
+  local pool, counts, n = {}, {}, 0
   for i = 1, #piles do
     local p = piles[i]
     local cards = p:cards()
-    counts[i] = #cards
-    for j = 1, #cards do pool[#pool + 1] = cards[j] end
+    local c = #cards
+    counts[i] = c
+    table.move(cards, 1, c, n + 1, pool)
+    n = n + c
     p:clear()
   end
   table.sort(pool)                     -- where they were tells nothing
-  for i = #pool, 2, -1 do
-    local j = rng:below(i) + 1
-    pool[i], pool[j] = pool[j], pool[i]
+  -- shuffled in a pile (core/rng.c's shuffle is the Fisher-Yates of
+  -- rng:below, from the last card down, as a loop here would be), the
+  -- sorted cards pushed run by run
+  local deck = core.pile {}
+  local i = 1
+  while i <= n do
+    local c, j = pool[i], i
+    while pool[j + 1] == c do j = j + 1 end
+    deck:push(c, j - i + 1)
+    i = j + 1
   end
-  local at = 0
-  for i = 1, #piles do
-    local p = piles[i]
-    for _ = 1, counts[i] do at = at + 1; p:push(pool[at]) end
-  end
+  deck:shuffle(rng)
+  -- pile 1 gets the shuffled cards 1..counts[1] in that order, and so on:
+  -- move_to takes from the top, so the deck is turned over first
+  local turned = core.pile {}
+  deck:move_to(turned, n)
+  for k = 1, #piles do turned:move_to(piles[k], counts[k]) end
 end
 
 -- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
@@ -1048,10 +1212,10 @@ end
 -- same game at the same decision, so the same RNG deals it the same cards
 -- (greedy judges all the lines of a decision on one deal). False when the
 -- piles' counts differ.
-local function deal_again(piles, dealt)
+local function deal_again(piles, dealt, counts)
   if #piles ~= #dealt then return false end
   for i = 1, #piles do
-    if piles[i]:count() ~= dealt[i]:count() then return false end
+    if piles[i]:count() ~= counts[i] then return false end
   end
   for i = 1, #piles do pile_copy(dealt[i], piles[i]) end
   return true
@@ -1075,42 +1239,49 @@ end
 
 -- A copy of the game as base.seat may imagine it, drawn with `rng`.
 function M.sample(base, rng)
-  local game, made, plan = M.copy(base)
+  local game, made, plan = copy_at(base, false)
   local seat = base.seat
   local piles
   if made then
     -- the copies of the turn's unseen piles, unless the turn's steps made
-    -- more: then everything is looked for again
-    local unseen, index = base.unseen, plan.index
-    local nu = #unseen
-    local known
-    piles, known = sized(nu, 0)(), sized(0, nu)()
-    for i = 1, nu do
-      local c = made[index[unseen[i]]]
-      piles[i], known[c] = c, true
-    end
+    -- more (the piles registered so far are those the restart and the
+    -- steps made): then the copies of the saved state's secret piles are
+    -- registered as the new game's own and everything is looked for
+    -- again. (Otherwise they are not: nothing reads a sample's registry.)
     local reg, more = SECRET[game.rng], false
     if reg then
       for p in next, reg do
-        if not known[p] and hidden_from(p, seat) then more = true; break end
+        if hidden_from(p, seat) then more = true; break end
       end
     end
     if more then
-      -- a copy no longer in the game may go before the search
-      made, known, piles = nil, nil, nil   -- luacheck: ignore 311
+      local secret = plan.secret
+      for i = 1, #secret do reg[made[secret[i]]] = "the state saved when the turn began" end
       piles = secret_piles(game, seat)
+    else
+      -- (the unseen piles' numbers in the plan, once per base)
+      local nums = base.unseen_nums
+      if not nums or base.unseen_plan ~= plan then
+        local unseen, index = base.unseen, plan.index
+        nums = {}
+        for i = 1, #unseen do nums[i] = index[unseen[i]] end
+        base.unseen_nums, base.unseen_plan = nums, plan
+      end
+      local nu = #nums
+      piles = sized(nu, 0)()
+      for i = 1, nu do piles[i] = made[nums[i]] end
     end
   else
     piles = secret_piles(game, seat)
   end
   -- the last deal of this base is kept: the same RNG deals it again
   local from, last = rng:state(), base.last_deal
-  if last and last.from == from and deal_again(piles, last.dealt) then
+  if last and last.from == from and deal_again(piles, last.dealt, last.counts) then
     rng:set_state(last.rng_after)
   else
     redeal(piles, rng)
-    last = { from = from, dealt = {} }
-    for i = 1, #piles do last.dealt[i] = pile_copy(piles[i]) end
+    last = { from = from, dealt = {}, counts = {} }
+    for i = 1, #piles do last.dealt[i], last.counts[i] = pile_copy(piles[i]), piles[i]:count() end
     last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
     last.rng_after = rng:state()
     base.last_deal = last

@@ -161,21 +161,21 @@ local function estimator(R)
     end
   end
   -- every seat's estimate, or (only = seat) that seat's; `known` = seat
-  -- `known_v`: that seat's, already asked for in this position
+  -- `known_v`: that seat's, already asked for in this position. The list
+  -- is the estimator's own, read at once and never kept (the next call
+  -- writes it again; with `only`, the other seats' entries are old).
   e = function(game, only, known, known_v)
     first, last, skip = only or 1, only or game.players, known
     local ok, err = csb.call(run, game.ctx)
     if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
     if known then out[known] = known_v end
-    local r = {}
     for s = first, last do
       local v = out[s]
       if type(v) ~= "number" or v ~= v then
         error(format("%s: %s returned %s for seat %d, not a number", R.name, what, tostring(v), s), 0)
       end
-      r[s] = v
     end
-    return r
+    return out
   end
   EST[R] = e
   return e
@@ -190,12 +190,16 @@ local function estimates(game, only, known, known_v)
   end
   return estimator(game.R)(game, only, known, known_v)
 end
-M.estimates = function(g, only) return estimates(g, only) end
+M.estimates = function(g, only)
+  local est, out = estimates(g, only), {}
+  for s = only or 1, only or g.players do out[s] = est[s] end
+  return out
+end
 
--- The seat's estimate less the best other seat's.
-local function lead(est, seat)
+-- The seat's estimate less the best other seat's (of seats 1..n).
+local function lead(est, seat, n)
   local best
-  for s = 1, #est do
+  for s = 1, n do
     if s ~= seat and (best == nil or est[s] > best) then best = est[s] end
   end
   return est[seat] - (best or 0)
@@ -205,6 +209,8 @@ end
 -- simultaneous decision counts once all are in: the others' choices still
 -- open are taken as their first options.
 local function next_decider(g, seat)
+  local kind = g.kind
+  if kind == "player" or kind == "chance" then return g.seat, g.opts end   -- (fork.decider's first case)
   local s, sopts = fork.decider(g, seat)
   while s and s ~= seat and g.kind == "all" and g.chosen[seat] do
     fork.step(g, s, 1)
@@ -241,7 +247,7 @@ function Greedy:decide(view)
   local seeds = {}
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
   local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
-  local tried = {}                   -- line so far -> { [text] = true }: lines not yet taken first
+  local tried = {}                   -- line so far -> the options there no line has taken yet
   -- The same line on deal i: its texts while they are offered; the lead
   -- where it ends.
   local function again(i, texts)
@@ -254,7 +260,7 @@ function Greedy:decide(view)
       fork.step(g, seat, x)
       if next_decider(g, seat) ~= seat then break end
     end
-    return lead(estimates(g), seat)
+    return lead(estimates(g), seat, g.players)
   end
   -- A line: option k of the decision, then (while the move stays open:
   -- the seat's own estimate has not changed, and it decides again in the
@@ -299,7 +305,7 @@ function Greedy:decide(view)
           ends = math.abs(own - v0) > 1e-9
         end
         if ends then
-          local v = lead(estimates(g, nil, own and seat, own), seat)   -- chance and unseen cards: averaged
+          local v = lead(estimates(g, nil, own and seat, own), seat, g.players)   -- chance and unseen cards: averaged
           for i = 2, #seeds do v = v + again(i, texts) end
           pos = { value = v / #seeds }
         else
@@ -310,14 +316,17 @@ function Greedy:decide(view)
       end
       if pos.value then return pos.value, texts, steps, new end
       local t, ks = pos.t, pos.ks
-      local seen = tried[key]
-      if not seen then seen = {}; tried[key] = seen end
-      local fresh = {}
-      for _, x in ipairs(ks) do if not seen[t[x]] then fresh[#fresh + 1] = x end end
-      local pool = #fresh > 0 and fresh or ks
-      new = new or #fresh > 0
+      -- the options whose text no line has taken here yet, in their order
+      local fresh = tried[key]
+      if not fresh then fresh = table.move(ks, 1, #ks, 1, {}); tried[key] = fresh end
+      local nf = #fresh
+      local pool = nf > 0 and fresh or ks
+      new = new or nf > 0
       local x = pool[rng:below(#pool) + 1]
-      seen[t[x]] = true
+      if nf > 0 then                   -- every option of its text goes (texts may repeat)
+        local tx = t[x]
+        for i = nf, 1, -1 do if t[fresh[i]] == tx then table.remove(fresh, i) end end
+      end
       steps[#steps + 1] = pos
       texts[#texts + 1] = t[x]
       key = key .. "\0" .. t[x]

@@ -478,8 +478,12 @@ local function new_ctx(game)
   end
   local log, rng = core.log(), core.rng(p.seed)
   game.log_obj, game.players, game.rng = log, p.players, rng
+  -- (a copy for search brings a function that copies them, fork.lua)
+  local fresh = rawget(game, "fresh_params")
+  local names, options
+  if fresh then names, options = fresh() else names, options = deep_copy(p.names), deep_copy(p.options) end
   local ctx = setmetatable({
-    players = p.players, names = deep_copy(p.names), options = deep_copy(p.options),
+    players = p.players, names = names, options = options,
     rng = rng, turn = 0, active = nil, logging = not game.quiet,
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
     _manual_chance = p.manual_chance or false,
