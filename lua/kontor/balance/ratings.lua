@@ -16,6 +16,15 @@ return {
       ["mcts:iterations=300"] = { 1856, 1814, 1908 },
       ["random"] = { 0 },
     } },
+  -- ce88c19 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1
+  --   random greedy mcts:iterations=50 mcts:iterations=150 (in 6 shards, merged)
+  { rules = "caribbean", variants = {}, players = 2, deals = 24, commit = "ce88c19",
+    ratings = {
+      ["mcts:iterations=150"] = { 721, 579, 2335 },
+      ["mcts:iterations=50"] = { 678, 530, 2298 },
+      ["greedy"] = { 621, 481, 2254 },
+      ["random"] = { 0 },
+    } },
   -- 55d78cd (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 5
   --   random greedy mcts:iterations=30 mcts:iterations=100
   { rules = "old_world", variants = {}, players = 2, deals = 5, commit = "55d78cd",
