@@ -97,7 +97,7 @@ describe("kontor ladder --shard and kontor merge", function()
       return path
     end
     local cases = {
-      { function(sh) sh.version = 1 end, "made by another version of kontor: make it again" },
+      { function(sh) sh.version = 1 end, "made by an older kontor (another form of ladder): make it again" },
       { function(sh) sh.hi = 9 end, "deals 4-9 are not a range of deals 1-5" },
       { function(sh) sh.results[2][3] = 2.5 end,
         "\"results\" of deal 5 (one per pair of bots): entry 3 is not a share of two games, 0 to 2" },

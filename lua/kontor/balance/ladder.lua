@@ -188,27 +188,16 @@ function M.shard(L, names, deals, seed, lo, hi, ran)
 end
 
 local function fail(...) error(string.format(...), 0) end
-local function is_int(x) return math.type(x) == "integer" end
 local function is_text(x) return type(x) == "string" end
-local function where(sh, i)
-  return type(sh) == "table" and rawget(sh, "_where") or (type(i) == "string" and i or string.format("shard %d", i))
-end
+local where = function(sh, i) return require("kontor.balance.run").where(sh, i) end
 
 -- Checks a ladder shard field by field before anything reads it; raises
 -- "NAME: why" (NAME: its file:line, or "job k of n").
 function M.check_shard(sh, name)
-  local list_of = require("kontor.balance.run").list_of
+  local run = require("kontor.balance.run")
+  local list_of = run.list_of
   local ok, e = pcall(function()
-    if type(sh) ~= "table" or sh.kontor ~= "shard" then fail("not a kontor shard (made by --shard K/N)") end
-    if sh.version ~= 2 then fail("made by another version of kontor: make it again") end
-    if sh.kind ~= "ladder" then fail("a %s shard, not one of kontor ladder", tostring(sh.kind)) end
-    if not (is_int(sh.deals) and is_int(sh.lo) and is_int(sh.hi)) then
-      fail("\"deals\", \"lo\" and \"hi\" must be whole numbers")
-    end
-    if sh.deals < 1 or sh.lo < 1 or sh.hi > sh.deals or sh.hi < sh.lo - 1 then
-      fail("deals %d-%d are not a range of deals 1-%d", sh.lo, sh.hi, sh.deals)
-    end
-    if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
+    run.check_head(sh, "ladder", "deals", "another form of ladder")
     local nb = list_of(sh.bots, nil, "\"bots\"")
     if nb < 2 then fail("\"bots\": two bots or more are rated, %d given", nb) end
     local seen = {}
@@ -218,13 +207,6 @@ function M.check_shard(sh, name)
       if seen[c] then fail("\"bots\": '%s' is given twice", c) end
       seen[c] = true
     end
-    local info = sh.info
-    if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
-    if not is_int(info.players) or info.players < 1 or info.players > 1000 then
-      fail("\"info\": \"players\" is not a seat count")
-    end
-    if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
-    list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
     local np = #M.pairs(nb)
     list_of(sh.results, sh.hi - sh.lo + 1, "\"results\" (one per deal)")
     for i, r in ipairs(sh.results) do

@@ -374,6 +374,34 @@ local function check_info(info, what)
   return P
 end
 
+-- What the shards of worth and ladder share, checked in this order: a
+-- kontor shard of version 2 (`old`: what the message says an older one
+-- held), of `kind`, with a range lo..hi of 1..sh[count] ("games" or
+-- "deals"), a seed, and the setup (`info`: rules, variants, label,
+-- players). Raises the first thing wrong, without the shard's name.
+function M.check_head(sh, kind, count, old)
+  if type(sh) ~= "table" or sh.kontor ~= "shard" then fail("not a kontor shard (made by --shard K/N)") end
+  if sh.version ~= 2 then fail("made by an older kontor (%s): make it again", old) end
+  if sh.kind ~= kind then fail("a %s shard, not one of kontor %s", tostring(sh.kind), kind) end
+  local n = sh[count]
+  if not (is_int(n) and is_int(sh.lo) and is_int(sh.hi)) then
+    fail("\"%s\", \"lo\" and \"hi\" must be whole numbers", count)
+  end
+  if n < 1 or sh.lo < 1 or sh.hi > n or sh.hi < sh.lo - 1 then
+    fail("%s %d-%d are not a range of %s 1-%d", count, sh.lo, sh.hi, count, n)
+  end
+  if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
+  local info = sh.info
+  if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
+  if not is_int(info.players) or info.players < 1 or info.players > 1000 then
+    fail("\"info\": \"players\" is not a seat count")
+  end
+  if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
+  list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
+end
+
+M.where = where
+
 -- Checks one shard before anything merges it: its version and range, and
 -- each side's sums: of as many games as the shard claims, finite, counts
 -- not below zero, wins that add up to one a game. Raises

@@ -313,32 +313,18 @@ local function fail(...) error(string.format(...), 0) end
 local function is_int(x) return math.type(x) == "integer" end
 local function is_text(x) return type(x) == "string" end
 
+local run = require("kontor.balance.run")
 -- t must be a JSON list of exactly n entries (n nil: any length), as the
 -- other shards' lists are checked.
-local list_of = require("kontor.balance.run").list_of
+local list_of = run.list_of
 
 -- Checks a worth shard field by field before anything adds it; raises
 -- "NAME: why" (NAME: its file:line, or "job k of n").
 function M.check_shard(sh, name)
   local ok, e = pcall(function()
-    if type(sh) ~= "table" or sh.kontor ~= "shard" then fail("not a kontor shard (made by --shard K/N)") end
-    if sh.version ~= 2 then fail("made by an older kontor (its games, not their sums): make it again") end
-    if sh.kind ~= "worth" then fail("a %s shard, not one of kontor worth", tostring(sh.kind)) end
-    if not (is_int(sh.games) and is_int(sh.lo) and is_int(sh.hi)) then
-      fail("\"games\", \"lo\" and \"hi\" must be whole numbers")
-    end
-    if sh.games < 1 or sh.lo < 1 or sh.hi > sh.games or sh.hi < sh.lo - 1 then
-      fail("games %d-%d are not a range of games 1-%d", sh.lo, sh.hi, sh.games)
-    end
-    if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
+    run.check_head(sh, "worth", "games", "its games, not their sums")
     if not is_text(sh.bot) or sh.bot == "" then fail("\"bot\" must be a bot's text (e.g. \"greedy\")") end
     local info = sh.info
-    if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
-    if not is_int(info.players) or info.players < 1 or info.players > 1000 then
-      fail("\"info\": \"players\" is not a seat count")
-    end
-    if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
-    list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
     local nk = list_of(sh.kinds, nil, "\"kinds\"")
     if nk == 0 then fail("\"kinds\" is empty") end
     local seen = {}
@@ -383,9 +369,7 @@ local function run_key(sh)
                         table.concat(sh.info.variants, "\0"), table.concat(sh.kinds, "\0") }, "\1")
 end
 
-local function where(sh, i)
-  return type(sh) == "table" and rawget(sh, "_where") or (type(i) == "string" and i or string.format("shard %d", i))
-end
+local where = run.where
 
 -- Adds the sums of a checked shard into acc.
 function M.add_shard(acc, sh)
