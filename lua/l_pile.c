@@ -25,10 +25,10 @@ static kn_pile *check_pile(lua_State *L, int arg)
     return (kn_pile *)kn_checkudata(L, arg, &pile_tag, KONTOR_PILE);
 }
 
-static int32_t check_card(lua_State *L, int arg)
+static inline int32_t check_card(lua_State *L, int arg)
 {
-    lua_Integer c = luaL_checkinteger(L, arg);
-    if (c < INT32_MIN || c > INT32_MAX)
+    lua_Integer c = kn_checkinteger(L, arg);
+    if (__builtin_expect(c < INT32_MIN || c > INT32_MAX, 0))
         luaL_argerror(L, arg,
             lua_pushfstring(L, "card %I is outside the int32 range", c));
     return (int32_t)c;
@@ -43,10 +43,10 @@ static void check_rc(lua_State *L, int rc)
 }
 
 /* A 1-based index at arg that must lie in 1..n, as a 0-based index. */
-static uint32_t check_index(lua_State *L, int arg, lua_Integer n)
+static inline uint32_t check_index(lua_State *L, int arg, lua_Integer n)
 {
-    lua_Integer i = luaL_checkinteger(L, arg);
-    if (i < 1 || i > n) {
+    lua_Integer i = kn_checkinteger(L, arg);
+    if (__builtin_expect(i < 1 || i > n, 0)) {
         if (n == 0)
             luaL_argerror(L, arg, lua_pushfstring(L,
                 "index %I out of range (the pile is empty)", i));
@@ -129,11 +129,14 @@ static int l_push(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
     int32_t card = check_card(L, 2);
-    if (lua_isnoneornil(L, 3)) {
-        check_rc(L, kn_pile_push(p, card));
+    if (lua_type(L, 3) <= LUA_TNIL) {      /* none or nil: one card */
+        if (__builtin_expect(p->n < p->cap, 1))
+            p->cards[p->n++] = card;       /* kn_pile_push, room known */
+        else
+            check_rc(L, kn_pile_push(p, card));
         return 0;
     }
-    lua_Integer n = luaL_checkinteger(L, 3);
+    lua_Integer n = kn_checkinteger(L, 3);
     luaL_argcheck(L, n >= 0, 3, "must not be negative");
     kn_sandbox_charge(L, (double)n);
     if ((lua_Integer)p->n + n > (lua_Integer)KN_PILE_MAX)
@@ -147,9 +150,8 @@ static int l_push(lua_State *L)
 static int l_pop(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    int32_t c;
-    if (kn_pile_pop(p, &c) == KN_OK)
-        lua_pushinteger(L, c);
+    if (p->n > 0)                          /* kn_pile_pop */
+        lua_pushinteger(L, p->cards[--p->n]);
     else
         lua_pushnil(L);
     return 1;
@@ -175,7 +177,7 @@ static int l_count(lua_State *L)
 static int l_get(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    lua_Integer i = luaL_checkinteger(L, 2);
+    lua_Integer i = kn_checkinteger(L, 2);
     if (i >= 1 && i <= p->n)
         lua_pushinteger(L, p->cards[i - 1]);
     else
@@ -279,12 +281,16 @@ static int l_move_to(lua_State *L)
 {
     kn_pile *from = check_pile(L, 1);
     kn_pile *to = check_pile(L, 2);
-    lua_Integer k = luaL_optinteger(L, 3, 1);
+    lua_Integer k = lua_type(L, 3) <= LUA_TNIL ? 1 : kn_checkinteger(L, 3);
     luaL_argcheck(L, k >= 0, 3, "must not be negative");
     kn_sandbox_charge(L, (double)k);
     if (k > from->n)
         return luaL_error(L, "pile has %I card%s, cannot move %I",
                           (lua_Integer)from->n, from->n == 1 ? "" : "s", k);
+    if (k == 1 && from != to && to->n < to->cap) {   /* kn_pile_move of one card, room known */
+        to->cards[to->n++] = from->cards[--from->n];
+        return 0;
+    }
     check_rc(L, kn_pile_move(from, to, (uint32_t)k));
     return 0;
 }
