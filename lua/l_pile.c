@@ -147,6 +147,50 @@ static int l_push(lua_State *L)
     return 0;
 }
 
+/* push_all(list): list's cards pushed in its order (list[1] first, the
+ * last entry on top), the same as push(list[1]), push(list[2]), ... in one
+ * call: the set-up of a deck from a list of card ids. The list is plain
+ * (its entries read raw, 1..#list by rawlen); every entry is checked
+ * before the pile changes, so a bad entry leaves the pile as it was.
+ * Charges #list. */
+#define PUSH_RUN 16   /* entries read onto the stack, then popped together */
+static int l_push_all(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_Unsigned n = lua_rawlen(L, 2);
+    kn_sandbox_charge(L, (double)n);
+    if (n == 0)
+        return 0;
+    if ((lua_Unsigned)p->n + n > (lua_Unsigned)KN_PILE_MAX)
+        check_rc(L, KN_ENOMEM);
+    check_rc(L, kn_pile_reserve(p, p->n + (uint32_t)n));
+    int32_t *to = p->cards + p->n;          /* written past n; n moves at the end */
+    for (lua_Unsigned i = 1; i <= n; i += PUSH_RUN) {
+        int run = n - i + 1 < PUSH_RUN ? (int)(n - i + 1) : PUSH_RUN;
+        for (int j = 0; j < run; j++)
+            lua_rawgeti(L, 2, (lua_Integer)(i + (lua_Unsigned)j));
+        for (int j = 0; j < run; j++) {
+            int isint;
+            lua_Integer c = lua_tointegerx(L, 3 + j, &isint);
+            if (__builtin_expect(!isint || c < INT32_MIN || c > INT32_MAX, 0)) {
+                lua_Integer at = (lua_Integer)(i + (lua_Unsigned)j);
+                if (!isint)
+                    return luaL_argerror(L, 2, lua_pushfstring(L,
+                        "entry %I must be a card (a whole number), got %s", at,
+                        lua_type(L, 3 + j) == LUA_TNUMBER ? lua_tostring(L, 3 + j) : luaL_typename(L, 3 + j)));
+                return luaL_argerror(L, 2, lua_pushfstring(L,
+                    "entry %I: card %I is outside the int32 range", at, c));
+            }
+            to[i - 1 + (lua_Unsigned)j] = (int32_t)c;
+        }
+        lua_settop(L, 2);
+    }
+    p->n += (uint32_t)n;
+    return 0;
+}
+
 static int l_pop(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
@@ -372,6 +416,7 @@ static int l_gc(lua_State *L)
 
 static const luaL_Reg pile_methods[] = {
     {"push", l_push},
+    {"push_all", l_push_all},
     {"pop", l_pop},
     {"top", l_top},
     {"count", l_count},

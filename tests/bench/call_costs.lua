@@ -31,6 +31,7 @@ local OPS = {
   ["119 cards pushed one by one"] = function()
     for _ = 1, n do deck:clear(); for i = 1, #cards do deck:push(cards[i]) end end
   end,
+  ["119 cards by one deck:push_all(list)"] = function() for _ = 1, n do deck:clear(); deck:push_all(cards) end end,
 }
 if op == "list" then
   local names = {}

@@ -93,4 +93,42 @@ describe("pile methods", function()
     assert.is_nil(p:get(0))
     assert.has_error(function() p:get("a") end, "bad argument #1 to 'get' (number expected, got string)")
   end)
+
+  it("push_all pushes a list's cards as push would one by one", function()
+    local cards = {}
+    for i = 1, 119 do cards[i] = i % 17 - 3 end
+    local a, b = core.pile {}, core.pile {}
+    a:push(99)
+    b:push(99)
+    a:push_all(cards)
+    for i = 1, #cards do b:push(cards[i]) end
+    assert.same(b:cards(), a:cards())
+    assert.equal(120, #a)
+    assert.equal(cards[119], a:pop())
+    a:push_all({})
+    assert.equal(119, #a)
+    a:push_all({ "5", 6.0 })                                   -- as push takes them
+    assert.same({ 5, 6 }, { a:get(120), a:get(121) })
+  end)
+
+  it("push_all checks every entry before the pile changes", function()
+    local p = core.pile {}
+    p:push(1)
+    local list = {}
+    for i = 1, 40 do list[i] = i end
+    list[20] = "x"
+    assert.has_error(function() p:push_all(list) end,
+      "bad argument #1 to 'push_all' (entry 20 must be a card (a whole number), got string)")
+    list[20] = 2.5
+    assert.has_error(function() p:push_all(list) end,
+      "bad argument #1 to 'push_all' (entry 20 must be a card (a whole number), got 2.5)")
+    list[20] = {}
+    assert.has_error(function() p:push_all(list) end,
+      "bad argument #1 to 'push_all' (entry 20 must be a card (a whole number), got table)")
+    list[20] = 2 ^ 31
+    assert.has_error(function() p:push_all(list) end,
+      "bad argument #1 to 'push_all' (entry 20: card 2147483648 is outside the int32 range)")
+    assert.has_error(function() p:push_all(7) end, "bad argument #1 to 'push_all' (table expected, got number)")
+    assert.same({ 1 }, p:cards())
+  end)
 end)
