@@ -295,7 +295,7 @@ static int l_count_of(lua_State *L)
 static int l_counts(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    lua_Integer n = luaL_checkinteger(L, 2);
+    lua_Integer n = kn_checkinteger(L, 2);
     luaL_argcheck(L, n >= 0 && n <= INT32_MAX, 2, "must be 0 or more");
     int into = !lua_isnoneornil(L, 3);
     if (into)
