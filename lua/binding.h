@@ -91,6 +91,16 @@ static inline void *kn_checkudata(lua_State *L, int arg, const void *tag,
     return NULL;
 }
 
+/* luaL_checkinteger's value and error, one API call on the common path
+ * (luaL_checkinteger is a call around lua_tointegerx): the methods rule
+ * scripts call most read their integers so. */
+static inline lua_Integer kn_checkinteger(lua_State *L, int arg) {
+    int isint;
+    lua_Integer v = lua_tointegerx(L, arg, &isint);
+    if (__builtin_expect(isint, 1)) return v;
+    return luaL_checkinteger(L, arg);   /* raises luaL_checkinteger's error */
+}
+
 /* A game's step record (lua/l_steps.c): the simulation's bot records into
  * it. kn_steps_add raises on a failed allocation. */
 struct kn_steps;

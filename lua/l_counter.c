@@ -23,17 +23,17 @@ static kn_counter *check_counter(lua_State *L, int arg)
 }
 
 /* A 1-based index at arg that must lie in 1..n, as a 0-based index. */
-static uint32_t check_index(lua_State *L, kn_counter *c, int arg)
+static inline uint32_t check_index(lua_State *L, kn_counter *c, int arg)
 {
-    lua_Integer i = luaL_checkinteger(L, arg);
-    if (i < 1 || i > c->n)
+    lua_Integer i = kn_checkinteger(L, arg);
+    if (__builtin_expect(i < 1 || i > c->n, 0))
         luaL_argerror(L, arg, lua_pushfstring(L,
             "index %I out of range 1..%I", i, (lua_Integer)c->n));
     return (uint32_t)(i - 1);
 }
 
 /* Raises "counter 2: 6 is above the maximum 5" if v leaves the bounds. */
-static void check_bounds(lua_State *L, kn_counter *c, uint32_t i, lua_Integer v)
+static void bounds_error(lua_State *L, kn_counter *c, uint32_t i, lua_Integer v)
 {
     if (v > c->max)
         luaL_error(L, "counter %I: %I is above the maximum %I",
@@ -41,6 +41,12 @@ static void check_bounds(lua_State *L, kn_counter *c, uint32_t i, lua_Integer v)
     if (v < c->min)
         luaL_error(L, "counter %I: %I is below the minimum %I",
                    (lua_Integer)i + 1, v, (lua_Integer)c->min);
+}
+
+static inline void check_bounds(lua_State *L, kn_counter *c, uint32_t i, lua_Integer v)
+{
+    if (__builtin_expect(v > c->max || v < c->min, 0))
+        bounds_error(L, c, i, v);
 }
 
 /* Field `name` of the options table at arg: an integer, or def when nil. */
@@ -106,9 +112,9 @@ static int l_set(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
     uint32_t i = check_index(L, c, 2);
-    lua_Integer v = luaL_checkinteger(L, 3);
+    lua_Integer v = kn_checkinteger(L, 3);
     check_bounds(L, c, i, v);
-    kn_counter_set(c, i, v);
+    c->v[i] = v;                          /* kn_counter_set, its checks done */
     return 0;
 }
 
@@ -116,14 +122,14 @@ static int l_add(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
     uint32_t i = check_index(L, c, 2);
-    lua_Integer d = luaL_checkinteger(L, 3);
-    lua_Integer cur = c->v[i];
-    if ((d > 0 && cur > INT64_MAX - d) || (d < 0 && cur < INT64_MIN - d))
+    lua_Integer d = kn_checkinteger(L, 3);
+    lua_Integer cur = c->v[i], sum;
+    if (__builtin_expect(__builtin_add_overflow(cur, d, &sum), 0))
         return luaL_error(L, "counter %I: %I + %I overflows",
                           (lua_Integer)i + 1, cur, d);
-    check_bounds(L, c, i, cur + d);
-    kn_counter_add(c, i, d, NULL);
-    lua_pushinteger(L, c->v[i]);
+    check_bounds(L, c, i, sum);
+    c->v[i] = sum;                        /* kn_counter_add, its checks done */
+    lua_pushinteger(L, sum);
     return 1;
 }
 

@@ -25,10 +25,10 @@ static kn_pile *check_pile(lua_State *L, int arg)
     return (kn_pile *)kn_checkudata(L, arg, &pile_tag, KONTOR_PILE);
 }
 
-static int32_t check_card(lua_State *L, int arg)
+static inline int32_t check_card(lua_State *L, int arg)
 {
-    lua_Integer c = luaL_checkinteger(L, arg);
-    if (c < INT32_MIN || c > INT32_MAX)
+    lua_Integer c = kn_checkinteger(L, arg);
+    if (__builtin_expect(c < INT32_MIN || c > INT32_MAX, 0))
         luaL_argerror(L, arg,
             lua_pushfstring(L, "card %I is outside the int32 range", c));
     return (int32_t)c;
@@ -43,10 +43,10 @@ static void check_rc(lua_State *L, int rc)
 }
 
 /* A 1-based index at arg that must lie in 1..n, as a 0-based index. */
-static uint32_t check_index(lua_State *L, int arg, lua_Integer n)
+static inline uint32_t check_index(lua_State *L, int arg, lua_Integer n)
 {
-    lua_Integer i = luaL_checkinteger(L, arg);
-    if (i < 1 || i > n) {
+    lua_Integer i = kn_checkinteger(L, arg);
+    if (__builtin_expect(i < 1 || i > n, 0)) {
         if (n == 0)
             luaL_argerror(L, arg, lua_pushfstring(L,
                 "index %I out of range (the pile is empty)", i));
@@ -129,11 +129,14 @@ static int l_push(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
     int32_t card = check_card(L, 2);
-    if (lua_isnoneornil(L, 3)) {
-        check_rc(L, kn_pile_push(p, card));
+    if (lua_type(L, 3) <= LUA_TNIL) {      /* none or nil: one card */
+        if (__builtin_expect(p->n < p->cap, 1))
+            p->cards[p->n++] = card;       /* kn_pile_push, room known */
+        else
+            check_rc(L, kn_pile_push(p, card));
         return 0;
     }
-    lua_Integer n = luaL_checkinteger(L, 3);
+    lua_Integer n = kn_checkinteger(L, 3);
     luaL_argcheck(L, n >= 0, 3, "must not be negative");
     kn_sandbox_charge(L, (double)n);
     if ((lua_Integer)p->n + n > (lua_Integer)KN_PILE_MAX)
@@ -144,12 +147,55 @@ static int l_push(lua_State *L)
     return 0;
 }
 
+/* push_all(list): list's cards pushed in its order (list[1] first, the
+ * last entry on top), the same as push(list[1]), push(list[2]), ... in one
+ * call: the set-up of a deck from a list of card ids. The list is plain
+ * (its entries read raw, 1..#list by rawlen); every entry is checked
+ * before the pile changes, so a bad entry leaves the pile as it was.
+ * Charges #list. */
+#define PUSH_RUN 16   /* entries read onto the stack, then popped together */
+static int l_push_all(lua_State *L)
+{
+    kn_pile *p = check_pile(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_Unsigned n = lua_rawlen(L, 2);
+    kn_sandbox_charge(L, (double)n);
+    if (n == 0)
+        return 0;
+    if ((lua_Unsigned)p->n + n > (lua_Unsigned)KN_PILE_MAX)
+        check_rc(L, KN_ENOMEM);
+    check_rc(L, kn_pile_reserve(p, p->n + (uint32_t)n));
+    int32_t *to = p->cards + p->n;          /* written past n; n moves at the end */
+    for (lua_Unsigned i = 1; i <= n; i += PUSH_RUN) {
+        int run = n - i + 1 < PUSH_RUN ? (int)(n - i + 1) : PUSH_RUN;
+        for (int j = 0; j < run; j++)
+            lua_rawgeti(L, 2, (lua_Integer)(i + (lua_Unsigned)j));
+        for (int j = 0; j < run; j++) {
+            int isint;
+            lua_Integer c = lua_tointegerx(L, 3 + j, &isint);
+            if (__builtin_expect(!isint || c < INT32_MIN || c > INT32_MAX, 0)) {
+                lua_Integer at = (lua_Integer)(i + (lua_Unsigned)j);
+                if (!isint)
+                    return luaL_argerror(L, 2, lua_pushfstring(L,
+                        "entry %I must be a card (a whole number), got %s", at,
+                        lua_type(L, 3 + j) == LUA_TNUMBER ? lua_tostring(L, 3 + j) : luaL_typename(L, 3 + j)));
+                return luaL_argerror(L, 2, lua_pushfstring(L,
+                    "entry %I: card %I is outside the int32 range", at, c));
+            }
+            to[i - 1 + (lua_Unsigned)j] = (int32_t)c;
+        }
+        lua_settop(L, 2);
+    }
+    p->n += (uint32_t)n;
+    return 0;
+}
+
 static int l_pop(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    int32_t c;
-    if (kn_pile_pop(p, &c) == KN_OK)
-        lua_pushinteger(L, c);
+    if (p->n > 0)                          /* kn_pile_pop */
+        lua_pushinteger(L, p->cards[--p->n]);
     else
         lua_pushnil(L);
     return 1;
@@ -175,7 +221,7 @@ static int l_count(lua_State *L)
 static int l_get(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    lua_Integer i = luaL_checkinteger(L, 2);
+    lua_Integer i = kn_checkinteger(L, 2);
     if (i >= 1 && i <= p->n)
         lua_pushinteger(L, p->cards[i - 1]);
     else
@@ -249,7 +295,7 @@ static int l_count_of(lua_State *L)
 static int l_counts(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
-    lua_Integer n = luaL_checkinteger(L, 2);
+    lua_Integer n = kn_checkinteger(L, 2);
     luaL_argcheck(L, n >= 0 && n <= INT32_MAX, 2, "must be 0 or more");
     int into = !lua_isnoneornil(L, 3);
     if (into)
@@ -279,12 +325,16 @@ static int l_move_to(lua_State *L)
 {
     kn_pile *from = check_pile(L, 1);
     kn_pile *to = check_pile(L, 2);
-    lua_Integer k = luaL_optinteger(L, 3, 1);
+    lua_Integer k = lua_type(L, 3) <= LUA_TNIL ? 1 : kn_checkinteger(L, 3);
     luaL_argcheck(L, k >= 0, 3, "must not be negative");
     kn_sandbox_charge(L, (double)k);
     if (k > from->n)
         return luaL_error(L, "pile has %I card%s, cannot move %I",
                           (lua_Integer)from->n, from->n == 1 ? "" : "s", k);
+    if (k == 1 && from != to && to->n < to->cap) {   /* kn_pile_move of one card, room known */
+        to->cards[to->n++] = from->cards[--from->n];
+        return 0;
+    }
     check_rc(L, kn_pile_move(from, to, (uint32_t)k));
     return 0;
 }
@@ -366,6 +416,7 @@ static int l_gc(lua_State *L)
 
 static const luaL_Reg pile_methods[] = {
     {"push", l_push},
+    {"push_all", l_push_all},
     {"pop", l_pop},
     {"top", l_top},
     {"count", l_count},

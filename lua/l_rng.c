@@ -62,7 +62,7 @@ static int l_derive_seed(lua_State *L)
 static int l_below(lua_State *L)
 {
     kn_rng *r = kn_check_rng(L, 1);
-    lua_Integer n = luaL_checkinteger(L, 2);
+    lua_Integer n = kn_checkinteger(L, 2);
     luaL_argcheck(L, n >= 1, 2, "must be at least 1");
     lua_pushinteger(L, (lua_Integer)kn_rng_below(r, (uint64_t)n));
     return 1;
@@ -71,8 +71,8 @@ static int l_below(lua_State *L)
 static int l_int(lua_State *L)
 {
     kn_rng *r = kn_check_rng(L, 1);
-    lua_Integer lo = luaL_checkinteger(L, 2);
-    lua_Integer hi = luaL_checkinteger(L, 3);
+    lua_Integer lo = kn_checkinteger(L, 2);
+    lua_Integer hi = kn_checkinteger(L, 3);
     uint64_t span;
     luaL_argcheck(L, lo <= hi, 3, "interval is empty");
     span = (uint64_t)hi - (uint64_t)lo + 1;   /* 0: the whole int64 range */

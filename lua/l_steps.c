@@ -41,7 +41,7 @@ void kn_steps_add(lua_State *L, kn_steps *s, lua_Integer seat, lua_Integer optio
 /* Step i (argument 2, 1-based) of the record at 1. */
 static const kn_step *check_step(lua_State *L, kn_steps *s)
 {
-    lua_Integer i = luaL_checkinteger(L, 2);
+    lua_Integer i = kn_checkinteger(L, 2);
     luaL_argcheck(L, i >= 1 && (size_t)i <= s->n, 2, "no such step");
     return kn_steps_at(s, (size_t)i - 1);
 }
@@ -62,8 +62,8 @@ static int l_new(lua_State *L)
 static int l_push(lua_State *L)
 {
     kn_steps *s = kn_check_steps(L, 1);
-    lua_Integer seat = luaL_checkinteger(L, 2);
-    lua_Integer option = luaL_checkinteger(L, 3);
+    lua_Integer seat = kn_checkinteger(L, 2);
+    lua_Integer option = kn_checkinteger(L, 3);
     luaL_argcheck(L, seat >= 0 && seat <= INT32_MAX, 2, "a seat 0.. expected");
     luaL_argcheck(L, option >= 1 && option <= INT32_MAX, 3, "an option number 1.. expected");
     uint16_t flags = lua_toboolean(L, 4) ? KN_STEP_STOP : 0, rank = 0;

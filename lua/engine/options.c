@@ -33,6 +33,7 @@
  *   MAX                                     the most options one decision may have
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -417,10 +418,14 @@ struct kn_const {
 
 static const char CONST_TAG = 0;
 
+/* A list's or words' constant is the head of struct kn_const, up to
+ * `ent`; only a family's has the rest (the flat choices, the shape). */
+#define CONST_HEAD offsetof(struct kn_const, ent)
+
 /* The constant at idx, or NULL. */
 static struct kn_const *to_const(lua_State *L, int idx) {
     char *p = (char *)lua_touserdata(L, idx);
-    if (p != NULL && lua_rawlen(L, idx) >= KN_UD_HEAD + sizeof(struct kn_const)) {
+    if (p != NULL && lua_rawlen(L, idx) >= KN_UD_HEAD + CONST_HEAD) {
         const void *got;
         memcpy(&got, p, sizeof got);
         if (got == (const void *)&CONST_TAG) return (struct kn_const *)(p + KN_UD_HEAD);
@@ -455,13 +460,38 @@ static const char *const_name(int kind) {
     return kind == CONST_OPTIONS ? "kontor.options" : kind == CONST_FAMILY ? "kontor.family" : "kontor.words";
 }
 
+/* What every constant's metatable is made of, kept as upvalues of the
+ * two constructors (kontor.options, kontor.family; push_const runs only
+ * inside them): the keys, the two metamethods and the kinds' names, so
+ * that making a metatable interns no string and looks nothing up. */
+enum { UV_INDEX = 1, UV_LEN, UV_NEWINDEX, UV_METATABLE, UV_NAME, UV_LENF, UV_NEWINDEXF, UV_KINDS };
+#define UV_COUNT (UV_KINDS + 2)   /* the last of the three kinds' names */
+
+static void push_const_upvalues(lua_State *L) {
+    static const char *const keys[] = { "__index", "__len", "__newindex", "__metatable", "__name" };
+    for (int i = 0; i < 5; i++) lua_pushstring(L, keys[i]);
+    lua_pushcfunction(L, const_len);
+    lua_pushcfunction(L, const_newindex);
+    for (int kind = CONST_OPTIONS; kind <= CONST_WORDS; kind++) lua_pushstring(L, const_name(kind));
+}
+
+/* Sets t[upvalue k] = upvalue v for the table on top. */
+static void set_uv(lua_State *L, int k, int v) {
+    lua_pushvalue(L, lua_upvalueindex(k));
+    lua_pushvalue(L, v);
+    lua_rawset(L, -3);
+}
+
 /* Pushes a constant of `kind` with n entries over the plain table at
  * `plain` (the engine's copy, made by the caller) and `view` (what its
- * reads give: the same table, or one whose tables are constants). */
+ * reads give: the same table, or one whose tables are constants). Each
+ * has its own metatable, as __index must be its view (a table: a read
+ * costs what a table's does, no call); the rest is shared. */
 static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int plain, int view, int nuv) {
     plain = lua_absindex(L, plain);
     view = lua_absindex(L, view);
-    struct kn_const *c = (struct kn_const *)kn_newudata(L, sizeof *c, nuv, &CONST_TAG);
+    size_t size = kind == CONST_FAMILY ? sizeof(struct kn_const) : CONST_HEAD;
+    struct kn_const *c = (struct kn_const *)kn_newudata(L, size, nuv, &CONST_TAG);
     c->kind = kind;
     c->n = n;
     c->count = n;
@@ -470,16 +500,13 @@ static struct kn_const *push_const(lua_State *L, int kind, lua_Integer n, int pl
     lua_pushvalue(L, plain);
     lua_setiuservalue(L, -2, 1);
     lua_createtable(L, 0, 5);                       /* its own metatable */
-    lua_pushvalue(L, view);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, const_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, const_newindex);
-    lua_setfield(L, -2, "__newindex");
+    set_uv(L, UV_INDEX, view);
+    set_uv(L, UV_LEN, lua_upvalueindex(UV_LENF));
+    set_uv(L, UV_NEWINDEX, lua_upvalueindex(UV_NEWINDEXF));
+    lua_pushvalue(L, lua_upvalueindex(UV_METATABLE));
     lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pushstring(L, const_name(kind));
-    lua_setfield(L, -2, "__name");
+    lua_rawset(L, -3);
+    set_uv(L, UV_NAME, lua_upvalueindex(UV_KINDS + kind - CONST_OPTIONS));
     lua_setmetatable(L, -2);
     return c;
 }
@@ -511,30 +538,43 @@ static void push_words(lua_State *L, int idx) {
 
 static const char *bad_family_entry(lua_State *L, int idx, int t, lua_Integer *size);
 
-/* The engine's copy and the script's view of the plain list at 1, whose
- * entries `bad` accepted: strings and whole numbers as they are, each
- * table copied (a words constant in the view). */
-static int copy_entries(lua_State *L, lua_Integer n) {
+/* The engine's copy and the script's view of the plain list at 1 (with
+ * `check`, each entry checked as an option as it is read; else checked
+ * before): strings and whole numbers as they are, each table copied (a
+ * words constant in the view). */
+static int copy_entries(lua_State *L, lua_Integer n, int check) {
     lua_createtable(L, (int)n, 0);                   /* 2: the engine's copy */
-    lua_createtable(L, (int)n, 0);                   /* 3: the script's view */
     int tables = 0;
     for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, 1, i) == LUA_TTABLE) {
+        int t = lua_rawgeti(L, 1, i);
+        if (check) {                                 /* kontor.options: each read once, checked here */
+            const char *why = bad_option(L, -1);
+            if (why) const_fail(L, "kontor.options: option %I %s", i, why);
+        }
+        if (t == LUA_TTABLE) {
+            if (!tables) {                           /* 3: the script's view, from the first table on */
+                lua_createtable(L, (int)n, 0);
+                for (lua_Integer j = 1; j < i; j++) {
+                    lua_rawgeti(L, 2, j);
+                    lua_rawseti(L, -2, j);
+                }
+                lua_insert(L, 3);
+                tables = 1;
+            }
             push_words(L, -1);                       /* entry, constant, copy */
             lua_rawseti(L, 2, i);
             lua_rawseti(L, 3, i);
             lua_pop(L, 1);
-            tables = 1;
-        } else {
+        } else if (tables) {
             lua_pushvalue(L, -1);
             lua_rawseti(L, 2, i);
             lua_rawseti(L, 3, i);
+        } else {
+            lua_rawseti(L, 2, i);
         }
     }
-    if (!tables) {                                  /* one table serves both */
-        lua_pop(L, 1);
+    if (!tables)                                    /* one table serves both */
         lua_pushvalue(L, 2);
-    }
     return tables;
 }
 
@@ -577,13 +617,7 @@ static int opt_constant(lua_State *L) {
     if (n > KN_MAX_OPTIONS)
         return const_fail(L, "kontor.options: %I options; a decision may have at most %d (split it into steps)",
                           n, KN_MAX_OPTIONS);
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 1, i);
-        const char *why = bad_option(L, -1);
-        lua_pop(L, 1);
-        if (why) return const_fail(L, "kontor.options: option %I %s", i, why);
-    }
-    int tables = copy_entries(L, n);
+    int tables = copy_entries(L, n, 1);
     push_const(L, CONST_OPTIONS, n, 2, 3, 1)->tables = tables;
     return 1;
 }
@@ -616,7 +650,7 @@ static int opt_constant_family(lua_State *L) {
     lua_Integer choices = 0;
     for (lua_Integer i = 1; i <= n; i++) choices += shape.size[i];
     int flat = choices > 0 && choices <= FLAT_CHOICES;
-    int tables = copy_entries(L, n);
+    int tables = copy_entries(L, n, 0);
     struct kn_const *c = push_const(L, CONST_FAMILY, n, 2, 3, flat ? 1 + (int)choices : 1);
     c->tables = tables;
     c->count = count;
@@ -1257,13 +1291,17 @@ static const luaL_Reg opt_funcs[] = {
     {"family_draw", opt_family_draw},
     {"allowed", opt_allowed},
     {"plain", opt_plain},
-    {"constant", opt_constant},
-    {"constant_family", opt_constant_family},
     {NULL, NULL}
 };
 
 void kn_open_options(lua_State *L) {
     luaL_newlib(L, opt_funcs);
+    push_const_upvalues(L);
+    lua_pushcclosure(L, opt_constant, UV_COUNT);
+    lua_setfield(L, -2, "constant");
+    push_const_upvalues(L);
+    lua_pushcclosure(L, opt_constant_family, UV_COUNT);
+    lua_setfield(L, -2, "constant_family");
     lua_pushinteger(L, KN_MAX_OPTIONS);
     lua_setfield(L, -2, "MAX");
     lua_setfield(L, -2, "options");
