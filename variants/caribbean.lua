@@ -531,9 +531,9 @@ local function set_up_scenario(g, sc)
   end
   for i, name in ipairs(sc.box or {}) do g.box:push(card(name, "box card " .. i)) end
   if sc.deck then
-    for _, id in ipairs(rest) do g.box:push(id) end                -- out of play
+    g.box:push_all(rest)                          -- out of play
   else
-    for _, id in ipairs(rest) do g.deck:push(id) end
+    g.deck:push_all(rest)
     g.deck:shuffle(g.rng)
   end
   g._in_deck = #g.deck
@@ -595,8 +595,7 @@ function R.setup(g, scenario)
   end
   new_components(g)
   if scenario then return set_up_scenario(g, scenario) end
-  local deck, ids = g.deck, cards_in_game(n)                     -- C3
-  for i = 1, #ids do push(deck, ids[i]) end
+  g.deck:push_all(cards_in_game(n))                              -- C3
   g.deck:shuffle(g.rng)
   g._in_deck = #g.deck
   for s = 1, n do gain(g, s, g.options.start_coins) end           -- C1
