@@ -863,12 +863,18 @@ local function line_items(g)
   return line.seaman + line.land + line.facility + (line.pirate and 1 or 0)    -- count_of(line)
 end
 
+-- O12: every seat with gold bids at once, in secret. The seats asked and
+-- their options go in two lists kept for the game (g._bidders, a "_"
+-- field: not state; g:choose_all reads them and keeps its own copies);
+-- the bids are made at their size, 0 for each seat.
+local NO_BIDS = { 0, 0, 0, 0, 0, 0, 0, 0 }                    -- O1: 8 seats at most
 local function bid(g)
-  local seats, by_seat = {}, {}
-  local bids = {}
+  local kept = g._bidders
+  if not kept then kept = { {}, {} }; g._bidders = kept end
+  local seats, by_seat, asked = kept[1], kept[2], 0
+  local bids = { table.unpack(NO_BIDS, 1, g.players) }
   for s = 1, g.players do
     local gold = g.gold:get(s)
-    bids[s] = 0
     if gold > 0 then                                   -- O32: with 0 gold, "bid 0" is not asked
       local o = BIDS[gold]                             -- "bid 0" .. "bid <gold>", made once
       if not o then
@@ -877,12 +883,14 @@ local function bid(g)
         o = kontor.options(o)                          -- a constant: checked once
         BIDS[gold] = o
       end
-      seats[#seats + 1], by_seat[s] = s, o
+      asked = asked + 1
+      seats[asked], by_seat[s] = s, o
     end
   end
-  if #seats > 0 then
+  for i = #seats, asked + 1, -1 do seats[i] = nil end
+  if asked > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for i = 1, #seats do
+    for i = 1, asked do
       local s = seats[i]
       local n = chosen[s] - 1
       bids[s] = n
@@ -901,7 +909,8 @@ end
 -- O12: higher bid first; equal bids in seat order from the token's holder.
 -- Each seat in turn order goes in after those who bid at least as much.
 function R.rules.pick_order(g, bids)
-  local order, from = {}, g:turn_order(g.first)
+  local from = g:turn_order(g.first)
+  local order = { table.unpack(from) }                 -- made at its size; sorted in place
   for i = 1, #from do
     local s, j = from[i], i - 1
     while j > 0 and bids[order[j]] < bids[s] do order[j + 1] = order[j]; j = j - 1 end
