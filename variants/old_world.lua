@@ -1373,11 +1373,19 @@ end
 -- Trade (O18-O22)
 ---------------------------------------------------------------------------
 
--- O19: for each port and good, the number of different players sending it.
+-- O19: for each port and good, the number of different players sending it
+-- (k[port][good], read for the goods ships send there). The tables are
+-- kept for the game (g._sellers, a "_" field: not state), each trade
+-- numbered: last[port][good] is the trade's mark plus the last seat counted,
+-- and a count from an earlier trade starts again at 1.
 local function sellers(g)
-  local k, seen = {}, {}                 -- k[port][good]; seen[port][good]: the last seat counted
+  local kept = g._sellers
+  if not kept then kept = { trades = 0, count = {}, last = {} }; g._sellers = kept end
+  local trades = kept.trades + 1
+  kept.trades = trades
+  local mark, k, seen = trades * 16, kept.count, kept.last     -- 8 seats at most (O1)
   for s = 1, g.players do
-    local ships = g.card[s].ships
+    local ships, seat = g.card[s].ships, mark + s
     for i = 1, #ships do
       local port, cargo = ships[i].port, ships[i].cargo
       if port then
@@ -1385,9 +1393,10 @@ local function sellers(g)
         if not count then count, last = {}, {}; k[port], seen[port] = count, last end
         for j = 1, #cargo do
           local good = cargo[j]
-          if last[good] ~= s then            -- a player counts once (O19)
-            last[good] = s
-            count[good] = (count[good] or 0) + 1
+          local before = last[good] or 0
+          if before ~= seat then               -- a player counts once (O19)
+            last[good] = seat
+            count[good] = before > mark and count[good] + 1 or 1
           end
         end
       end
