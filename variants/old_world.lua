@@ -1285,17 +1285,23 @@ end
 -- stage, each step checked against the seat's own copy of its card (O15).
 -- The entry changes nothing of the game; it keeps its working copy in its
 -- draft, which R.view and R.board show to that seat alone (O32: "a player
--- sees their own card as the order so far leaves it"). `o` is where it
--- starts; `upto` a stage where it stops.
+-- sees their own card as the order so far leaves it"), and whether it has
+-- finished: its stage (public, O32; see finished). `o` is where it starts;
+-- `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   draft.order = o
   if o.stage == "acquire" then acquisition(g, seat, o) end
   if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
   if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
   if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
-  o.stage = "finished"
-  draft.finished = true                                -- public: who has finished (O32)
+  o.stage = "finished"                                 -- public: who has finished (O32)
   return o                                  -- plain data: the reveal reads its card, gold and steps
+end
+
+-- O32: whether a seat's entry (its draft) has finished its order.
+local function finished(draft)
+  local o = draft.order
+  return o ~= nil and o.stage == "finished"
 end
 
 -- Every seat enters its order at once and in secret (O14, O34).
@@ -2243,7 +2249,7 @@ function R.view(g, seat)
     p.name, p.gold, p.vp, p.port = g.names[s], g.gold:get(s), g.vp:get(s), port_name(g, g.home[s])
     local d = g:draft(s)
     if d then
-      p.order_finished = d.finished or false
+      p.order_finished = finished(d)
       local o = seat == s and d.order           -- O34: a seat sees its own order only
       if o then
         p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
@@ -2370,7 +2376,7 @@ function R.board(g, seat)
     if d then
       local o = (seat == nil or seat == s) and d.order                  -- O34
       if o then card, gold = o.card, o.gold end
-      mark = d.finished and "v " or "  "
+      mark = finished(d) and "v " or "  "
       drafts = true
     end
     card_lines(g, s, card, gold, out, mark)
