@@ -1039,10 +1039,13 @@ end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
 -- (random play meets many sets of tiles): then that kind starts afresh.
-local function remember(kind, key, opts, what)
+-- The list is written in OPTS[1..n] and what each names in WHAT[1..n]
+-- (shared scratch), and kept in two tables made at their size.
+local OPTS, WHAT = {}, {}
+local function remember(kind, key, n)
   local made = MENUS[kind]
   if made.size >= 4096 then made = { size = 0 }; MENUS[kind] = made end
-  local menu = { opts, what }
+  local menu = { { table.unpack(OPTS, 1, n) }, { table.unpack(WHAT, 1, n) } }
   made[key], made.size = menu, made.size + 1
   return menu
 end
@@ -1058,16 +1061,16 @@ local function offers(g, sold_out, gold, ship)
   local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
   local made = MENUS.acquire[key]
   if made then return made[1], made[2] end
-  local opts, what = { ACQUIRE_NONE }, { false }
-  local tiles = tiles_of(g)
+  local n, tiles = 1, tiles_of(g)
+  OPTS[1], WHAT[1] = ACQUIRE_NONE, false
   for i = 1, #tiles do
     local t = tiles[i]
     if sold_out & t.bit == 0 and t.cost <= gold then
-      opts[#opts + 1] = ACQUIRE_TEXT[t.id]; what[#what + 1] = t.id
+      n = n + 1; OPTS[n], WHAT[n] = ACQUIRE_TEXT[t.id], t.id
     end
   end
-  if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
-  made = remember("acquire", key, opts, what)
+  if ship then n = n + 1; OPTS[n], WHAT[n] = ACQUIRE_SHIP, "ship" end
+  made = remember("acquire", key, n)
   return made[1], made[2]
 end
 
@@ -1107,18 +1110,17 @@ end
 -- The release and assign options by the tiles and ships they name (a bit
 -- each, as in card.manned), the list made once for each set (MENUS[verb]).
 local function menu(verb, key, card)
-  local opts, what = {}, {}
-  local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
+  local n, ship_text = 0, verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
   local tiles = card.tiles
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
-    if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
+    if key & t.bit ~= 0 then n = n + 1; OPTS[n], WHAT[n] = t[verb], t.id end
   end
   for k = 1, #card.ships do
-    if key & SHIP_BIT[k] ~= 0 then opts[#opts + 1] = ship_text[k]; what[#what + 1] = k end
+    if key & SHIP_BIT[k] ~= 0 then n = n + 1; OPTS[n], WHAT[n] = ship_text[k], k end
   end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
-  return remember(verb, key, opts, what)
+  n = n + 1; OPTS[n], WHAT[n] = DONE, false
+  return remember(verb, key, n)
 end
 
 -- A worker off tile x back to the pool, or ship x's seaman.
@@ -1197,13 +1199,13 @@ local function goods_in_store(card)
 end
 
 local function load_options(key)
-  local opts, what = {}, {}
+  local n = 0
   for i = 1, #GOODS do
     local good = GOODS[i]
-    if key & GOOD_BIT[good] ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
+    if key & GOOD_BIT[good] ~= 0 then n = n + 1; OPTS[n], WHAT[n] = LOAD[good], good end
   end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
-  return remember("load", key, opts, what)
+  n = n + 1; OPTS[n], WHAT[n] = DONE, false
+  return remember("load", key, n)
 end
 
 -- The order's card gets storage of its own before it loads a good (its
@@ -1249,12 +1251,12 @@ local function sail_options(g, s, o)
   local key = (reach * 16 + home) * 16 + g.players       -- 8 ports at most (O2)
   local made = MENUS.sail[key]
   if not made then
-    local opts, what = {}, {}
+    local m = 0
     for i = 1, n - 1 do
       local to = (home + i - 1) % n + 1
-      if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+      if reach & (1 << (i - 1)) ~= 0 then m = m + 1; OPTS[m], WHAT[m] = SAIL[port_name(g, to)], to end
     end
-    made = remember("sail", key, opts, what)
+    made = remember("sail", key, m)
   end
   return made[1], made[2]
 end
