@@ -16,9 +16,9 @@
 --                 g.line.pirate; g.removed workers out of the game by kind
 --   g.first       the first player token's holder; g.pirate_holder
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
---   g:draft(s)    while the build orders are open: seat s's entry's draft,
---                 .order its order, .order.card its card as the order leaves
---                 it, the seat's desk (see new_order, enter_order), O14-O16
+--   g:draft(s)    while the build orders are open: seat s's entry's draft;
+--                 order_of(g, s) its order, whose card is the card as the
+--                 order leaves it, the seat's desk (see new_order), O14-O16
 --   g._desks (new_order), g._most (most_by_seat), card._fx (effects): kept
 --                 for speed, "_" fields: not state
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
@@ -1291,7 +1291,7 @@ end
 -- finished: its stage (public, O32; see finished). `o` is where it starts;
 -- `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
-  draft.order = o
+  o.draft = draft                                      -- see order_of
   if o.stage == "acquire" then acquisition(g, seat, o) end
   if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
   if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
@@ -1300,9 +1300,19 @@ local function enter_order(g, seat, o, upto, draft)
   return o                                  -- plain data: the reveal reads its card, gold and steps
 end
 
--- O32: whether a seat's entry (its draft) has finished its order.
-local function finished(draft)
-  local o = draft.order
+-- The order a seat is entering while the orders are open, or nil: the
+-- seat's kept order (new_order) while it belongs to the seat's draft.
+local function order_of(g, seat)
+  local d = g:draft(seat)
+  local desks = d and g._desks
+  local o = desks and desks.orders[seat]
+  if o and o.draft == d then return o end
+  return nil
+end
+
+-- O32: whether a seat has finished its order.
+local function finished(g, seat)
+  local o = order_of(g, seat)
   return o ~= nil and o.stage == "finished"
 end
 
@@ -1869,12 +1879,6 @@ function R.tile_effect(id)
   return table.concat(out, ", ")
 end
 
--- The order a seat is entering (its draft), or nil.
-local function order_of(g, seat)
-  local d = g:draft(seat)
-  return d and d.order or nil
-end
-
 local function tile_description(g, seat, id)
   local t = TILE[id]
   local o = order_of(g, seat)
@@ -2110,8 +2114,8 @@ end
 -- leaves them (O34: a seat sees its own order).
 function R.score(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
-  local d = g:draft(seat)
-  if d and d.order then card, gold = d.order.card, d.order.gold end
+  local o = order_of(g, seat)
+  if o then card, gold = o.card, o.gold end
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card)
 end
 
@@ -2125,8 +2129,8 @@ end
 -- from R.data and R.rules, so a variant's tiles count.
 function R.estimate(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
-  local d = g:draft(seat)
-  if d and d.order then card, gold = d.order.card, d.order.gold end
+  local o = order_of(g, seat)
+  if o then card, gold = o.card, o.gold end
   local turns = math.max(0, math.min(WORKS_TURNS, R.data.turn_cap - g.turn))
   if g.ending then turns = 0 end
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card) * turns / WORKS_TURNS
@@ -2154,8 +2158,8 @@ function R.invariants(g)
     local card = g.card[s]
     given = given + g.vp:get(s)
     if g.gold:get(s) < 0 then return "negative gold" end
-    local d = g:draft(s)
-    if d and d.order and d.order.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
+    local o = order_of(g, s)
+    if o and o.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
     if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then return "seat " .. s .. ": wool + cloth above the tokens" end
     for _, c in ipairs(COLOURS) do
       if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then
@@ -2251,8 +2255,8 @@ function R.view(g, seat)
     p.name, p.gold, p.vp, p.port = g.names[s], g.gold:get(s), g.vp:get(s), port_name(g, g.home[s])
     local d = g:draft(s)
     if d then
-      p.order_finished = finished(d)
-      local o = seat == s and d.order           -- O34: a seat sees its own order only
+      p.order_finished = finished(g, s)
+      local o = seat == s and order_of(g, s)    -- O34: a seat sees its own order only
       if o then
         p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
       end
@@ -2376,9 +2380,9 @@ function R.board(g, seat)
     local card, gold = g.card[s], g.gold:get(s)
     local mark = "  "
     if d then
-      local o = (seat == nil or seat == s) and d.order                  -- O34
+      local o = (seat == nil or seat == s) and order_of(g, s)           -- O34
       if o then card, gold = o.card, o.gold end
-      mark = finished(d) and "v " or "  "
+      mark = finished(g, s) and "v " or "  "
       drafts = true
     end
     card_lines(g, s, card, gold, out, mark)
