@@ -146,6 +146,7 @@ local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_wor
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 local WITH_EFFECTS                   -- the bits of the tiles with a field of EFFECTS
+local FX                             -- FX[key]: summed effects by their key (effects_of), or false
 local EMPTY_POOL, EMPTY_STORE        -- functions: a new card's pool and storage (see zeros)
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line (constants, kontor.options:
@@ -243,6 +244,21 @@ function R.prepare()
     if t.cost > MAX_COST then MAX_COST = t.cost end
     if t.cost < MIN_COST then MIN_COST = t.cost end
   end
+  -- t.fx_place: a tile with effects, its digit in the key of a card's
+  -- effects (its workers times this; the base: the most workers a tile
+  -- may hold, plus 1); the effects are not kept by key (FX false) when
+  -- the key would not fit in an integer.
+  local base, place = 2, 1
+  for _, t in ipairs(TILES_24) do
+    if t.effects[1] then base = math.max(base, (t.count or 1) * t.slots + 1) end
+  end
+  FX = { size = 0 }
+  for _, t in ipairs(TILES_24) do
+    if t.effects[1] then
+      t.fx_place = place
+      if place > math.maxinteger // base then FX = false else place = place * base end
+    end
+  end
   if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
   COSTING_UPTO = {}
   for gold = 0, MAX_COST do
@@ -297,10 +313,8 @@ end
 -- ending in _per_worker counts staffed slots, any other counts once; they
 -- add up, but for the pool kept at the limit check (keeps: a Tavern's or
 -- a Lodge's, the larger, O23). Absent: none.
-local function effects_of(card)
+local function sum_effects(card, working)
   local fx, crew, tiles = {}, card.crew, card.tiles
-  local working = card.manned & WITH_EFFECTS            -- the staffed tiles with an effect
-  if working == 0 then return fx end
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
     if working & t.bit ~= 0 then
@@ -312,6 +326,28 @@ local function effects_of(card)
         else fx[field] = (fx[field] or 0) + n end
       end
     end
+  end
+  return fx
+end
+
+-- A card's effects, summed once for each set of staffed tiles with an
+-- effect and their workers (the key: a digit each, t.fx_place), kept in
+-- FX up to a bound on the memory kept; shared, never changed.
+local NO_EFFECTS = {}
+local function effects_of(card)
+  local working = card.manned & WITH_EFFECTS            -- the staffed tiles with an effect
+  if working == 0 then return NO_EFFECTS end
+  if not FX then return sum_effects(card, working) end
+  local crew, tiles, key = card.crew, card.tiles, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    if working & t.bit ~= 0 then key = key + crew[t.id] * t.fx_place end
+  end
+  local fx = FX[key]
+  if not fx then
+    if FX.size >= 4096 then FX = { size = 0 } end
+    fx = sum_effects(card, working)
+    FX[key], FX.size = fx, FX.size + 1
   end
   return fx
 end
