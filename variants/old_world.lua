@@ -1352,11 +1352,18 @@ local function finished(g, seat)
   return o ~= nil and o.stage == "finished"
 end
 
--- Every seat enters its order at once and in secret (O14, O34).
+-- Every seat enters its order at once and in secret (O14, O34). The
+-- entry of each start and stop is made once (ENTRIES[start][upto]).
+local ENTRIES = {}
 function R.rules.enter_orders(g, start, upto)
-  return g:choose_orders(g:turn_order(1), "build order", function(g2, seat, draft)
-    return enter_order(g2, seat, start(g2, seat), upto, draft)
-  end)
+  local made = ENTRIES[start]
+  if not made then made = {}; ENTRIES[start] = made end
+  local enter = made[upto or "all"]
+  if not enter then
+    enter = function(g2, seat, draft) return enter_order(g2, seat, start(g2, seat), upto, draft) end
+    made[upto or "all"] = enter
+  end
+  return g:choose_orders(g:turn_order(1), "build order", enter)
 end
 
 -- O16: all orders become public at once; costs are paid to the bank.
