@@ -148,6 +148,7 @@ local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tile
 local WITH_EFFECTS                   -- the bits of the tiles with a field of EFFECTS
 local FX                             -- FX[key]: summed effects by their key (effects_of), or false
 local EMPTY_POOL, EMPTY_STORE        -- functions: a new card's pool and storage (see zeros)
+local STORED, COPY_STORE             -- functions: the goods in a storage, a storage copied (see by_good)
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line (constants, kontor.options:
 -- checked once), and MENUS[step][key] the build order's (acquire,
@@ -170,6 +171,21 @@ local function zeros(keys)
   return load("return { " .. table.concat(fields, ", ") .. " }")
 end
 
+-- Functions reading a storage good by good, each good named in their
+-- code (made by R.prepare from GOODS, as zeros): STORED(store), the goods
+-- it holds as a bit set (GOOD_BIT); COPY_STORE(into, from).
+local function by_good(goods)
+  local held, fields = {}, {}
+  for i, good in ipairs(goods) do
+    held[i] = ("(s[%q] > 0 and %d or 0)"):format(good, 1 << (i - 1))
+    fields[i] = ("[%q]"):format(good)
+  end
+  local stored = load("local s = ...; return " .. table.concat(held, " | "))
+  local copy = load("local into, from = ...; into" .. table.concat(fields, ", into") .. " = from"
+    .. table.concat(fields, ", from"))
+  return stored, copy
+end
+
 function R.prepare()
   local d = R.data
   KINDS, KIND_WORDS, COLOURS = d.kinds, d.kind_words, d.colours
@@ -190,6 +206,7 @@ function R.prepare()
   GOOD_BIT = {}
   for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
   EMPTY_POOL, EMPTY_STORE = zeros(KINDS), zeros(GOODS)
+  STORED, COPY_STORE = by_good(GOODS)
   LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
   ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
   for _, t in ipairs(d.lands) do
@@ -1227,11 +1244,7 @@ end
 -- O14: a good from storage onto the ship, or done; the list made once for
 -- each set of goods in storage (a bit each).
 local function goods_in_store(card)
-  local store, key = card.store, 0
-  for i = 1, #GOODS do
-    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end       -- GOOD_BIT
-  end
-  return key
+  return STORED(card.store)
 end
 
 local function load_options(key)
@@ -1251,7 +1264,7 @@ local function own_store(g, seat, card)
   local store = g.card[seat].store
   if card.store ~= store then return end
   local mine = g._desks.stores[seat]
-  for i = 1, #GOODS do local good = GOODS[i]; mine[good] = store[good] end
+  COPY_STORE(mine, store)
   card.store = mine
 end
 
