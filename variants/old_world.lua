@@ -1545,7 +1545,7 @@ function R.rules.trade(g)
         ship.port = false
       end
       local cargo = ship.cargo                                         -- O22: back to supply
-      for j = #cargo, 1, -1 do cargo[j] = nil end
+      if cargo[1] then for j = #cargo, 1, -1 do cargo[j] = nil end end
     end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
@@ -1804,15 +1804,21 @@ function R.rules.wool(g)                                     -- O29
   local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.wool_capacity, g.card, g.players
   for s = 1, players do
     local card = cards[s]
-    local n, store = capacity(g, card), card.store
-    local room = wool_limit(g, card) - store.wool - store.cloth
-    if room < n then n = room end
-    max[s] = n > 0 and n or 0
+    local n = capacity(g, card)
+    if n > 0 then                                            -- O5: within the tokens
+      local store = card.store
+      local room = wool_limit(g, card) - store.wool - store.cloth
+      if room < n then n = room > 0 and room or 0 end
+    end
+    max[s] = n
   end
   local made = how_many(g, "make_wool", max, "wool")
   for s = 1, players do
-    local store = cards[s].store
-    store.wool = store.wool + made[s]
+    local n = made[s]
+    if n > 0 then
+      local store = cards[s].store
+      store.wool = store.wool + n
+    end
   end
 end
 
