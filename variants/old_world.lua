@@ -972,12 +972,18 @@ function R.rules.pick_order(g, bids)
   return order
 end
 
--- The kinds in the line to pick from, and the pirate last (made once for
--- each set of kinds there).
-local function pick_options(g)
-  local line = g.line                                       -- O7's kinds and the pirate, a bit each
-  local key = (line.seaman > 0 and 1 or 0) | (line.land > 0 and 2 or 0) | (line.facility > 0 and 4 or 0)
+-- What the line holds: O7's kinds and the pirate, a bit each (IN_LINE).
+local IN_LINE = { seaman = 1, land = 2, facility = 4, pirate = 8 }
+local function in_line(g)
+  local line = g.line
+  return (line.seaman > 0 and 1 or 0) | (line.land > 0 and 2 or 0) | (line.facility > 0 and 4 or 0)
     | (line.pirate and 8 or 0)
+end
+
+-- The kinds in the line to pick from, and the pirate last (made once for
+-- each set of kinds there, `key` as in_line gives it).
+local function pick_options(g, key)
+  local line = g.line
   local menu = PICKS[key]
   if not menu then
     local opts, what = {}, {}
@@ -1009,7 +1015,8 @@ end
 local function picks(g, order, from)
   g.phase = "pick"
   local started, left, line = from == nil, line_items(g), g.line
-  local opts, what = pick_options(g)
+  local key = in_line(g)
+  local opts, what = pick_options(g, key)
   local one = #what == 1
   while left > 0 do                                     -- O13: round the order again
     for i = 1, #order do
@@ -1021,8 +1028,9 @@ local function picks(g, order, from)
         local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
         pick(g, s, kind)                                -- one item out of the line
         left = left - 1
-        if kind == "pirate" or line[kind] == 0 then
-          opts, what = pick_options(g)
+        if kind == "pirate" or line[kind] == 0 then     -- it runs out
+          key = key & ~IN_LINE[kind]
+          opts, what = pick_options(g, key)
           one = #what == 1
         end
       end
