@@ -538,7 +538,7 @@ function R.rules.shipping_cost(g, seat, card, to)
   local n, d = #g.ring, g.home[seat] - to
   if d < 0 then d = -d end
   if n - d < d then d = n - d end
-  local cost = d - 1 - effect(card, "harbor")
+  local cost = d - 1 - ((card._fx or effects(card)).harbor or 0)          -- effect(card, "harbor")
   return cost > 0 and cost or 0
 end
 
@@ -1499,7 +1499,8 @@ function R.rules.ship_yield(g, s, ship, k)
   local vp, gold, bonus_vp, bonus_gold = 0, 0, 0, 0
   local flat = g.options.raw_gold == "flat"
   local single = true
-  local raw_bonus = effect(card, "raw_bonus")                     -- T7 Customs House
+  local fx = card._fx or effects(card)
+  local raw_bonus = fx.raw_bonus or 0                               -- T7 Customs House
   local cargo = ship.cargo
   for i = 1, #cargo do
     local good = cargo[i]
@@ -1512,8 +1513,8 @@ function R.rules.ship_yield(g, s, ship, k)
       bonus_gold = bonus_gold + raw_bonus
     end
   end
-  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(card, "guild_vp") * #ship.cargo end
-  bonus_vp = bonus_vp + effect(card, "ship_vp")                     -- Trade House
+  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + (fx.guild_vp or 0) * #ship.cargo end
+  bonus_vp = bonus_vp + (fx.ship_vp or 0)                           -- Trade House
   return vp, gold, bonus_vp, bonus_gold
 end
 
@@ -1546,8 +1547,9 @@ function R.rules.trade(g)
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
           local card = g.card[owner]
-          give_vp(g, owner, effect(card, "pier_vp"))
-          local port_gold = effect(card, "port_gold")                       -- T7 Lighthouse
+          local fx = card._fx or effects(card)
+          give_vp(g, owner, fx.pier_vp or 0)
+          local port_gold = fx.port_gold or 0                               -- T7 Lighthouse
           if port_gold > 0 then g.gold:add(owner, port_gold) end
         end
         ship.port = false
