@@ -1192,11 +1192,13 @@ local function release(card, x)
     local crew = card.crew
     local w = crew[x] - 1
     if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
-    card.pool[t.kind] = card.pool[t.kind] + 1
+    local pool, kind = card.pool, t.kind
+    pool[kind] = pool[kind] + 1
     card.room, card.open = card.room | t.bit, card.open + 1
   else
     card.ships[x].crew = 0
-    card.pool.seaman = card.pool.seaman + 1
+    local pool = card.pool
+    pool.seaman = pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
     card.open = card.open + 1
   end
@@ -1223,12 +1225,14 @@ local function assign(card, x)
     local crew = card.crew
     local w = (crew[x] or 0) + 1
     crew[x] = w
-    card.pool[t.kind] = card.pool[t.kind] - 1
+    local pool, kind = card.pool, t.kind
+    pool[kind] = pool[kind] - 1
     card.manned, card.open = card.manned | t.bit, card.open - 1
     if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
   else
     card.ships[x].crew = 1
-    card.pool.seaman = card.pool.seaman - 1
+    local pool = card.pool
+    pool.seaman = pool.seaman - 1
     card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
     card.open = card.open - 1
   end
