@@ -1057,13 +1057,24 @@ end
 -- game (g._desks[s], a "_" field: not state), made equal to its card; the
 -- reveal swaps the two, and the old card is the next order's desk. The
 -- seat's order table is kept too (desks.orders[s]): an order lives until
--- its reveal.
+-- its reveal. The tables are made at their size: by seat (8 seats at most,
+-- O1), an order with all its fields and room for 16 steps.
+local BY_SEAT = { false, false, false, false, false, false, false, false }
+local STEPS = { DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE }
 local function new_order(g, s)
   local desks = g._desks
-  if not desks then desks = { orders = {}, stores = {} }; g._desks = desks end
+  if not desks then
+    desks = { table.unpack(BY_SEAT, 1, g.players) }
+    desks.orders, desks.stores = { table.unpack(BY_SEAT, 1, g.players) }, { table.unpack(BY_SEAT, 1, g.players) }
+    g._desks = desks
+  end
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
-  if not o then o = { steps = {}, n = 0 }; desks.orders[s] = o end
+  if not o then
+    o = { steps = { table.unpack(STEPS) }, n = 0, card = false, gold = 0, paid_from = 0, stage = false,
+          extra_ship = false, draft = false }
+    desks.orders[s] = o
+  end
   local card = g.card[s]
   if desk.store ~= card.store then desks.stores[s] = desk.store end   -- see own_store
   o.n = 0                                    -- o.steps[1..n]: this order's steps
