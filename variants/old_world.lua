@@ -1228,7 +1228,8 @@ local function releases(g, seat, o)
   o.stage = "assign"
 end
 
--- A worker from the pool onto tile x, or a seaman onto ship x.
+-- A worker from the pool onto tile x, or a seaman onto ship x; the kind
+-- of worker.
 local function assign(card, x)
   local t = TILE[x]
   if t then
@@ -1240,26 +1241,29 @@ local function assign(card, x)
     pool[kind] = pool[kind] - 1
     card.manned, card.open = card.manned | t.bit, card.open - 1
     if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
-  else
-    card.ships[x].crew = 1
-    local pool = card.pool
-    pool.seaman = pool.seaman - 1
-    card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
-    card.open = card.open - 1
+    return kind
   end
+  card.ships[x].crew = 1
+  local pool = card.pool
+  pool.seaman = pool.seaman - 1
+  card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
+  card.open = card.open - 1
+  return "seaman"
 end
 
 -- O14: workers from the pool onto tiles of their kind with a slot free, or
 -- seamen onto ships without one, one at a time.
 local function assignments(g, seat, o)
   local card, pool = o.card, o.card.pool
+  local staffs = (pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
+    | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
   while true do
-    local key = card.room & ((pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
-      | (pool.facility > 0 and FACILITY_BITS or 0))                            -- O7's kinds
+    local key = card.room & staffs
     if key == 0 then unasked(o, DONE); break end
     local x = take_menu(g, seat, o, "assign", MENUS.assign[key] or menu("assign", key, card))
     if not x then break end
-    assign(card, x)
+    local kind = assign(card, x)
+    if pool[kind] == 0 then staffs = staffs & ~KIND_BITS[kind] end      -- the last of its kind
   end
   o.stage = "ships"
 end
