@@ -997,13 +997,14 @@ local function pick_options(g, key)
   return menu[1], menu[2]
 end
 
--- O13: the picked worker to the seat's pool, or the pirate to the seat.
-local function pick(g, seat, kind)
+-- O13: the picked worker to the seat's pool (`cards`: g.card), or the
+-- pirate to the seat.
+local function pick(g, seat, kind, line, cards)
   if kind == "pirate" then
-    g.line.pirate = false
+    line.pirate = false
     g.pirate_holder = seat
   else
-    local line, pool = g.line, g.card[seat].pool
+    local pool = cards[seat].pool
     line[kind], pool[kind] = line[kind] - 1, pool[kind] + 1             -- O13: to the pool
   end
   if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
@@ -1014,7 +1015,7 @@ end
 -- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
-  local started, left, line = from == nil, line_items(g), g.line
+  local started, left, line, cards = from == nil, line_items(g), g.line, g.card
   local key = in_line(g)
   local opts, what = pick_options(g, key)
   local one = #what == 1
@@ -1026,7 +1027,7 @@ local function picks(g, order, from)
       if started then
         g.active = s
         local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
-        pick(g, s, kind)                                -- one item out of the line
+        pick(g, s, kind, line, cards)                   -- one item out of the line
         left = left - 1
         if kind == "pirate" or line[kind] == 0 then     -- it runs out
           key = key & ~IN_LINE[kind]
