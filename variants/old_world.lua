@@ -16,9 +16,9 @@
 --                 g.line.pirate; g.removed workers out of the game by kind
 --   g.first       the first player token's holder; g.pirate_holder
 --   g.pirate_vp, g.vp_given (against the VP bank, O24)
---   g:draft(s)    while the build orders are open: seat s's entry's draft,
---                 .order its order, .order.card its card as the order leaves
---                 it, the seat's desk (see new_order, enter_order), O14-O16
+--   g:draft(s)    while the build orders are open: seat s's entry's draft;
+--                 order_of(g, s) its order, whose card is the card as the
+--                 order leaves it, the seat's desk (see new_order), O14-O16
 --   g._desks (new_order), g._most (most_by_seat), card._fx (effects): kept
 --                 for speed, "_" fields: not state
 --   g.phase       "bid" | "pick" | "build" | "pirate" | "trade" | "produce" | "over"
@@ -146,7 +146,9 @@ local PER_WORKER = { wool_per_sheep = true, cloth_per_worker = true, dye_per_wor
 local PICK, RELEASE_SHIP, ASSIGN_SHIP, LOAD, SAIL, ACQUIRE_TEXT, BID, COLOUR_TEXT, MAX_COST, MIN_COST
 local COSTING_UPTO                   -- COSTING_UPTO[gold]: the bits of the tiles costing at most that
 local WITH_EFFECTS                   -- the bits of the tiles with a field of EFFECTS
+local FX                             -- FX[key]: summed effects by their key (effects_of), or false
 local EMPTY_POOL, EMPTY_STORE        -- functions: a new card's pool and storage (see zeros)
+local STORED, COPY_STORE             -- functions: the goods in a storage, a storage copied (see by_good)
 -- Option lists made once and shared (never changed once made): the bids
 -- by gold, the picks by what is in the line (constants, kontor.options:
 -- checked once), and MENUS[step][key] the build order's (acquire,
@@ -169,6 +171,21 @@ local function zeros(keys)
   return load("return { " .. table.concat(fields, ", ") .. " }")
 end
 
+-- Functions reading a storage good by good, each good named in their
+-- code (made by R.prepare from GOODS, as zeros): STORED(store), the goods
+-- it holds as a bit set (GOOD_BIT); COPY_STORE(into, from).
+local function by_good(goods)
+  local held, fields = {}, {}
+  for i, good in ipairs(goods) do
+    held[i] = ("(s[%q] > 0 and %d or 0)"):format(good, 1 << (i - 1))
+    fields[i] = ("[%q]"):format(good)
+  end
+  local stored = load("local s = ...; return " .. table.concat(held, " | "))
+  local copy = load("local into, from = ...; into" .. table.concat(fields, ", into") .. " = from"
+    .. table.concat(fields, ", from"))
+  return stored, copy
+end
+
 function R.prepare()
   local d = R.data
   KINDS, KIND_WORDS, COLOURS = d.kinds, d.kind_words, d.colours
@@ -189,6 +206,7 @@ function R.prepare()
   GOOD_BIT = {}
   for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
   EMPTY_POOL, EMPTY_STORE = zeros(KINDS), zeros(GOODS)
+  STORED, COPY_STORE = by_good(GOODS)
   LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
   ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
   for _, t in ipairs(d.lands) do
@@ -242,6 +260,21 @@ function R.prepare()
     if t.effects[1] then WITH_EFFECTS = WITH_EFFECTS | t.bit end
     if t.cost > MAX_COST then MAX_COST = t.cost end
     if t.cost < MIN_COST then MIN_COST = t.cost end
+  end
+  -- t.fx_place: a tile with effects, its digit in the key of a card's
+  -- effects (its workers times this; the base: the most workers a tile
+  -- may hold, plus 1); the effects are not kept by key (FX false) when
+  -- the key would not fit in an integer.
+  local base, place = 2, 1
+  for _, t in ipairs(TILES_24) do
+    if t.effects[1] then base = math.max(base, (t.count or 1) * t.slots + 1) end
+  end
+  FX = { size = 0 }
+  for _, t in ipairs(TILES_24) do
+    if t.effects[1] then
+      t.fx_place = place
+      if place > math.maxinteger // base then FX = false else place = place * base end
+    end
   end
   if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
   COSTING_UPTO = {}
@@ -297,10 +330,8 @@ end
 -- ending in _per_worker counts staffed slots, any other counts once; they
 -- add up, but for the pool kept at the limit check (keeps: a Tavern's or
 -- a Lodge's, the larger, O23). Absent: none.
-local function effects_of(card)
+local function sum_effects(card, working)
   local fx, crew, tiles = {}, card.crew, card.tiles
-  local working = card.manned & WITH_EFFECTS            -- the staffed tiles with an effect
-  if working == 0 then return fx end
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
     if working & t.bit ~= 0 then
@@ -312,6 +343,28 @@ local function effects_of(card)
         else fx[field] = (fx[field] or 0) + n end
       end
     end
+  end
+  return fx
+end
+
+-- A card's effects, summed once for each set of staffed tiles with an
+-- effect and their workers (the key: a digit each, t.fx_place), kept in
+-- FX up to a bound on the memory kept; shared, never changed.
+local NO_EFFECTS = {}
+local function effects_of(card)
+  local working = card.manned & WITH_EFFECTS            -- the staffed tiles with an effect
+  if working == 0 then return NO_EFFECTS end
+  if not FX then return sum_effects(card, working) end
+  local crew, tiles, key = card.crew, card.tiles, 0
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    if working & t.bit ~= 0 then key = key + crew[t.id] * t.fx_place end
+  end
+  local fx = FX[key]
+  if not fx then
+    if FX.size >= 4096 then FX = { size = 0 } end
+    fx = sum_effects(card, working)
+    FX[key], FX.size = fx, FX.size + 1
   end
   return fx
 end
@@ -485,7 +538,7 @@ function R.rules.shipping_cost(g, seat, card, to)
   local n, d = #g.ring, g.home[seat] - to
   if d < 0 then d = -d end
   if n - d < d then d = n - d end
-  local cost = d - 1 - effect(card, "harbor")
+  local cost = d - 1 - ((card._fx or effects(card)).harbor or 0)          -- effect(card, "harbor")
   return cost > 0 and cost or 0
 end
 
@@ -863,12 +916,18 @@ local function line_items(g)
   return line.seaman + line.land + line.facility + (line.pirate and 1 or 0)    -- count_of(line)
 end
 
+-- O12: every seat with gold bids at once, in secret. The seats asked and
+-- their options go in two lists kept for the game (g._bidders, a "_"
+-- field: not state; g:choose_all reads them and keeps its own copies);
+-- the bids are made at their size, 0 for each seat.
+local NO_BIDS = { 0, 0, 0, 0, 0, 0, 0, 0 }                    -- O1: 8 seats at most
 local function bid(g)
-  local seats, by_seat = {}, {}
-  local bids = {}
+  local kept = g._bidders
+  if not kept then kept = { {}, {} }; g._bidders = kept end
+  local seats, by_seat, asked = kept[1], kept[2], 0
+  local bids = { table.unpack(NO_BIDS, 1, g.players) }
   for s = 1, g.players do
     local gold = g.gold:get(s)
-    bids[s] = 0
     if gold > 0 then                                   -- O32: with 0 gold, "bid 0" is not asked
       local o = BIDS[gold]                             -- "bid 0" .. "bid <gold>", made once
       if not o then
@@ -877,12 +936,14 @@ local function bid(g)
         o = kontor.options(o)                          -- a constant: checked once
         BIDS[gold] = o
       end
-      seats[#seats + 1], by_seat[s] = s, o
+      asked = asked + 1
+      seats[asked], by_seat[s] = s, o
     end
   end
-  if #seats > 0 then
+  for i = #seats, asked + 1, -1 do seats[i] = nil end
+  if asked > 0 then
     local chosen = g:choose_all(seats, "bid", by_seat)
-    for i = 1, #seats do
+    for i = 1, asked do
       local s = seats[i]
       local n = chosen[s] - 1
       bids[s] = n
@@ -901,7 +962,8 @@ end
 -- O12: higher bid first; equal bids in seat order from the token's holder.
 -- Each seat in turn order goes in after those who bid at least as much.
 function R.rules.pick_order(g, bids)
-  local order, from = {}, g:turn_order(g.first)
+  local from = g:turn_order(g.first)
+  local order = { table.unpack(from) }                 -- made at its size; sorted in place
   for i = 1, #from do
     local s, j = from[i], i - 1
     while j > 0 and bids[order[j]] < bids[s] do order[j + 1] = order[j]; j = j - 1 end
@@ -910,12 +972,18 @@ function R.rules.pick_order(g, bids)
   return order
 end
 
--- The kinds in the line to pick from, and the pirate last (made once for
--- each set of kinds there).
-local function pick_options(g)
-  local line = g.line                                       -- O7's kinds and the pirate, a bit each
-  local key = (line.seaman > 0 and 1 or 0) | (line.land > 0 and 2 or 0) | (line.facility > 0 and 4 or 0)
+-- What the line holds: O7's kinds and the pirate, a bit each (IN_LINE).
+local IN_LINE = { seaman = 1, land = 2, facility = 4, pirate = 8 }
+local function in_line(g)
+  local line = g.line
+  return (line.seaman > 0 and 1 or 0) | (line.land > 0 and 2 or 0) | (line.facility > 0 and 4 or 0)
     | (line.pirate and 8 or 0)
+end
+
+-- The kinds in the line to pick from, and the pirate last (made once for
+-- each set of kinds there, `key` as in_line gives it).
+local function pick_options(g, key)
+  local line = g.line
   local menu = PICKS[key]
   if not menu then
     local opts, what = {}, {}
@@ -929,13 +997,14 @@ local function pick_options(g)
   return menu[1], menu[2]
 end
 
--- O13: the picked worker to the seat's pool, or the pirate to the seat.
-local function pick(g, seat, kind)
+-- O13: the picked worker to the seat's pool (`cards`: g.card), or the
+-- pirate to the seat.
+local function pick(g, seat, kind, line, cards)
   if kind == "pirate" then
-    g.line.pirate = false
+    line.pirate = false
     g.pirate_holder = seat
   else
-    local line, pool = g.line, g.card[seat].pool
+    local pool = cards[seat].pool
     line[kind], pool[kind] = line[kind] - 1, pool[kind] + 1             -- O13: to the pool
   end
   if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
@@ -946,8 +1015,9 @@ end
 -- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
-  local started, left, line = from == nil, line_items(g), g.line
-  local opts, what = pick_options(g)
+  local started, left, line, cards = from == nil, line_items(g), g.line, g.card
+  local key = in_line(g)
+  local opts, what = pick_options(g, key)
   local one = #what == 1
   while left > 0 do                                     -- O13: round the order again
     for i = 1, #order do
@@ -957,10 +1027,11 @@ local function picks(g, order, from)
       if started then
         g.active = s
         local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
-        pick(g, s, kind)                                -- one item out of the line
+        pick(g, s, kind, line, cards)                   -- one item out of the line
         left = left - 1
-        if kind == "pirate" or line[kind] == 0 then
-          opts, what = pick_options(g)
+        if kind == "pirate" or line[kind] == 0 then     -- it runs out
+          key = key & ~IN_LINE[kind]
+          opts, what = pick_options(g, key)
           one = #what == 1
         end
       end
@@ -987,13 +1058,24 @@ end
 -- game (g._desks[s], a "_" field: not state), made equal to its card; the
 -- reveal swaps the two, and the old card is the next order's desk. The
 -- seat's order table is kept too (desks.orders[s]): an order lives until
--- its reveal.
+-- its reveal. The tables are made at their size: by seat (8 seats at most,
+-- O1), an order with all its fields and room for 16 steps.
+local BY_SEAT = { false, false, false, false, false, false, false, false }
+local STEPS = { DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE, DONE }
 local function new_order(g, s)
   local desks = g._desks
-  if not desks then desks = { orders = {}, stores = {} }; g._desks = desks end
+  if not desks then
+    desks = { table.unpack(BY_SEAT, 1, g.players) }
+    desks.orders, desks.stores = { table.unpack(BY_SEAT, 1, g.players) }, { table.unpack(BY_SEAT, 1, g.players) }
+    g._desks = desks
+  end
   local desk, o = desks[s], desks.orders[s]
   if not desk then desk = new_card(); desks[s] = desk end
-  if not o then o = { steps = {}, n = 0 }; desks.orders[s] = o end
+  if not o then
+    o = { steps = { table.unpack(STEPS) }, n = 0, card = false, gold = 0, paid_from = 0, stage = false,
+          extra_ship = false, draft = false }
+    desks.orders[s] = o
+  end
   local card = g.card[s]
   if desk.store ~= card.store then desks.stores[s] = desk.store end   -- see own_store
   o.n = 0                                    -- o.steps[1..n]: this order's steps
@@ -1030,10 +1112,13 @@ end
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
 -- (random play meets many sets of tiles): then that kind starts afresh.
-local function remember(kind, key, opts, what)
+-- The list is written in OPTS[1..n] and what each names in WHAT[1..n]
+-- (shared scratch), and kept in two tables made at their size.
+local OPTS, WHAT = {}, {}
+local function remember(kind, key, n)
   local made = MENUS[kind]
   if made.size >= 4096 then made = { size = 0 }; MENUS[kind] = made end
-  local menu = { opts, what }
+  local menu = { { table.unpack(OPTS, 1, n) }, { table.unpack(WHAT, 1, n) } }
   made[key], made.size = menu, made.size + 1
   return menu
 end
@@ -1049,16 +1134,16 @@ local function offers(g, sold_out, gold, ship)
   local key = ((sold_out * (MAX_COST + 1) + gold) * 2 + (ship and 1 or 0)) * 2 + (g.options.buildings_24 and 1 or 0)
   local made = MENUS.acquire[key]
   if made then return made[1], made[2] end
-  local opts, what = { ACQUIRE_NONE }, { false }
-  local tiles = tiles_of(g)
+  local n, tiles = 1, tiles_of(g)
+  OPTS[1], WHAT[1] = ACQUIRE_NONE, false
   for i = 1, #tiles do
     local t = tiles[i]
     if sold_out & t.bit == 0 and t.cost <= gold then
-      opts[#opts + 1] = ACQUIRE_TEXT[t.id]; what[#what + 1] = t.id
+      n = n + 1; OPTS[n], WHAT[n] = ACQUIRE_TEXT[t.id], t.id
     end
   end
-  if ship then opts[#opts + 1] = ACQUIRE_SHIP; what[#what + 1] = "ship" end
-  made = remember("acquire", key, opts, what)
+  if ship then n = n + 1; OPTS[n], WHAT[n] = ACQUIRE_SHIP, "ship" end
+  made = remember("acquire", key, n)
   return made[1], made[2]
 end
 
@@ -1098,18 +1183,17 @@ end
 -- The release and assign options by the tiles and ships they name (a bit
 -- each, as in card.manned), the list made once for each set (MENUS[verb]).
 local function menu(verb, key, card)
-  local opts, what = {}, {}
-  local ship_text = verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
+  local n, ship_text = 0, verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
   local tiles = card.tiles
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
-    if key & t.bit ~= 0 then opts[#opts + 1] = t[verb]; what[#what + 1] = t.id end
+    if key & t.bit ~= 0 then n = n + 1; OPTS[n], WHAT[n] = t[verb], t.id end
   end
   for k = 1, #card.ships do
-    if key & SHIP_BIT[k] ~= 0 then opts[#opts + 1] = ship_text[k]; what[#what + 1] = k end
+    if key & SHIP_BIT[k] ~= 0 then n = n + 1; OPTS[n], WHAT[n] = ship_text[k], k end
   end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
-  return remember(verb, key, opts, what)
+  n = n + 1; OPTS[n], WHAT[n] = DONE, false
+  return remember(verb, key, n)
 end
 
 -- A worker off tile x back to the pool, or ship x's seaman.
@@ -1120,11 +1204,13 @@ local function release(card, x)
     local crew = card.crew
     local w = crew[x] - 1
     if w == 0 then crew[x] = nil; card.manned = card.manned & ~t.bit else crew[x] = w end
-    card.pool[t.kind] = card.pool[t.kind] + 1
+    local pool, kind = card.pool, t.kind
+    pool[kind] = pool[kind] + 1
     card.room, card.open = card.room | t.bit, card.open + 1
   else
     card.ships[x].crew = 0
-    card.pool.seaman = card.pool.seaman + 1
+    local pool = card.pool
+    pool.seaman = pool.seaman + 1
     card.manned, card.room = card.manned & ~SHIP_BIT[x], card.room | SHIP_BIT[x]
     card.open = card.open + 1
   end
@@ -1143,7 +1229,8 @@ local function releases(g, seat, o)
   o.stage = "assign"
 end
 
--- A worker from the pool onto tile x, or a seaman onto ship x.
+-- A worker from the pool onto tile x, or a seaman onto ship x; the kind
+-- of worker.
 local function assign(card, x)
   local t = TILE[x]
   if t then
@@ -1151,28 +1238,33 @@ local function assign(card, x)
     local crew = card.crew
     local w = (crew[x] or 0) + 1
     crew[x] = w
-    card.pool[t.kind] = card.pool[t.kind] - 1
+    local pool, kind = card.pool, t.kind
+    pool[kind] = pool[kind] - 1
     card.manned, card.open = card.manned | t.bit, card.open - 1
     if w == card.own[x] * t.slots then card.room = card.room & ~t.bit end
-  else
-    card.ships[x].crew = 1
-    card.pool.seaman = card.pool.seaman - 1
-    card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
-    card.open = card.open - 1
+    return kind
   end
+  card.ships[x].crew = 1
+  local pool = card.pool
+  pool.seaman = pool.seaman - 1
+  card.manned, card.room = card.manned | SHIP_BIT[x], card.room & ~SHIP_BIT[x]
+  card.open = card.open - 1
+  return "seaman"
 end
 
 -- O14: workers from the pool onto tiles of their kind with a slot free, or
 -- seamen onto ships without one, one at a time.
 local function assignments(g, seat, o)
   local card, pool = o.card, o.card.pool
+  local staffs = (pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
+    | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
   while true do
-    local key = card.room & ((pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
-      | (pool.facility > 0 and FACILITY_BITS or 0))                            -- O7's kinds
+    local key = card.room & staffs
     if key == 0 then unasked(o, DONE); break end
     local x = take_menu(g, seat, o, "assign", MENUS.assign[key] or menu("assign", key, card))
     if not x then break end
-    assign(card, x)
+    local kind = assign(card, x)
+    if pool[kind] == 0 then staffs = staffs & ~KIND_BITS[kind] end      -- the last of its kind
   end
   o.stage = "ships"
 end
@@ -1180,21 +1272,17 @@ end
 -- O14: a good from storage onto the ship, or done; the list made once for
 -- each set of goods in storage (a bit each).
 local function goods_in_store(card)
-  local store, key = card.store, 0
-  for i = 1, #GOODS do
-    if store[GOODS[i]] > 0 then key = key | (1 << (i - 1)) end       -- GOOD_BIT
-  end
-  return key
+  return STORED(card.store)
 end
 
 local function load_options(key)
-  local opts, what = {}, {}
+  local n = 0
   for i = 1, #GOODS do
     local good = GOODS[i]
-    if key & GOOD_BIT[good] ~= 0 then opts[#opts + 1] = LOAD[good]; what[#what + 1] = good end
+    if key & GOOD_BIT[good] ~= 0 then n = n + 1; OPTS[n], WHAT[n] = LOAD[good], good end
   end
-  opts[#opts + 1] = DONE; what[#what + 1] = false
-  return remember("load", key, opts, what)
+  n = n + 1; OPTS[n], WHAT[n] = DONE, false
+  return remember("load", key, n)
 end
 
 -- The order's card gets storage of its own before it loads a good (its
@@ -1204,7 +1292,7 @@ local function own_store(g, seat, card)
   local store = g.card[seat].store
   if card.store ~= store then return end
   local mine = g._desks.stores[seat]
-  for i = 1, #GOODS do local good = GOODS[i]; mine[good] = store[good] end
+  COPY_STORE(mine, store)
   card.store = mine
 end
 
@@ -1240,12 +1328,12 @@ local function sail_options(g, s, o)
   local key = (reach * 16 + home) * 16 + g.players       -- 8 ports at most (O2)
   local made = MENUS.sail[key]
   if not made then
-    local opts, what = {}, {}
+    local m = 0
     for i = 1, n - 1 do
       local to = (home + i - 1) % n + 1
-      if reach & (1 << (i - 1)) ~= 0 then opts[#opts + 1] = SAIL[port_name(g, to)]; what[#what + 1] = to end
+      if reach & (1 << (i - 1)) ~= 0 then m = m + 1; OPTS[m], WHAT[m] = SAIL[port_name(g, to)], to end
     end
-    made = remember("sail", key, opts, what)
+    made = remember("sail", key, m)
   end
   return made[1], made[2]
 end
@@ -1276,24 +1364,47 @@ end
 -- stage, each step checked against the seat's own copy of its card (O15).
 -- The entry changes nothing of the game; it keeps its working copy in its
 -- draft, which R.view and R.board show to that seat alone (O32: "a player
--- sees their own card as the order so far leaves it"). `o` is where it
--- starts; `upto` a stage where it stops.
+-- sees their own card as the order so far leaves it"), and whether it has
+-- finished: its stage (public, O32; see finished). `o` is where it starts;
+-- `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
-  draft.order = o
+  o.draft = draft                                      -- see order_of
   if o.stage == "acquire" then acquisition(g, seat, o) end
   if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
   if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
   if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
-  o.stage = "finished"
-  draft.finished = true                                -- public: who has finished (O32)
+  o.stage = "finished"                                 -- public: who has finished (O32)
   return o                                  -- plain data: the reveal reads its card, gold and steps
 end
 
--- Every seat enters its order at once and in secret (O14, O34).
+-- The order a seat is entering while the orders are open, or nil: the
+-- seat's kept order (new_order) while it belongs to the seat's draft.
+local function order_of(g, seat)
+  local d = g:draft(seat)
+  local desks = d and g._desks
+  local o = desks and desks.orders[seat]
+  if o and o.draft == d then return o end
+  return nil
+end
+
+-- O32: whether a seat has finished its order.
+local function finished(g, seat)
+  local o = order_of(g, seat)
+  return o ~= nil and o.stage == "finished"
+end
+
+-- Every seat enters its order at once and in secret (O14, O34). The
+-- entry of each start and stop is made once (ENTRIES[start][upto]).
+local ENTRIES = {}
 function R.rules.enter_orders(g, start, upto)
-  return g:choose_orders(g:turn_order(1), "build order", function(g2, seat, draft)
-    return enter_order(g2, seat, start(g2, seat), upto, draft)
-  end)
+  local made = ENTRIES[start]
+  if not made then made = {}; ENTRIES[start] = made end
+  local enter = made[upto or "all"]
+  if not enter then
+    enter = function(g2, seat, draft) return enter_order(g2, seat, start(g2, seat), upto, draft) end
+    made[upto or "all"] = enter
+  end
+  return g:choose_orders(g:turn_order(1), "build order", enter)
 end
 
 -- O16: all orders become public at once; costs are paid to the bank.
@@ -1364,11 +1475,19 @@ end
 -- Trade (O18-O22)
 ---------------------------------------------------------------------------
 
--- O19: for each port and good, the number of different players sending it.
+-- O19: for each port and good, the number of different players sending it
+-- (k[port][good], read for the goods ships send there). The tables are
+-- kept for the game (g._sellers, a "_" field: not state), each trade
+-- numbered: last[port][good] is the trade's mark plus the last seat counted,
+-- and a count from an earlier trade starts again at 1.
 local function sellers(g)
-  local k, seen = {}, {}                 -- k[port][good]; seen[port][good]: the last seat counted
+  local kept = g._sellers
+  if not kept then kept = { trades = 0, count = {}, last = {} }; g._sellers = kept end
+  local trades = kept.trades + 1
+  kept.trades = trades
+  local mark, k, seen = trades * 16, kept.count, kept.last     -- 8 seats at most (O1)
   for s = 1, g.players do
-    local ships = g.card[s].ships
+    local ships, seat = g.card[s].ships, mark + s
     for i = 1, #ships do
       local port, cargo = ships[i].port, ships[i].cargo
       if port then
@@ -1376,9 +1495,10 @@ local function sellers(g)
         if not count then count, last = {}, {}; k[port], seen[port] = count, last end
         for j = 1, #cargo do
           local good = cargo[j]
-          if last[good] ~= s then            -- a player counts once (O19)
-            last[good] = s
-            count[good] = (count[good] or 0) + 1
+          local before = last[good] or 0
+          if before ~= seat then               -- a player counts once (O19)
+            last[good] = seat
+            count[good] = before > mark and count[good] + 1 or 1
           end
         end
       end
@@ -1399,7 +1519,8 @@ function R.rules.ship_yield(g, s, ship, k)
   local vp, gold, bonus_vp, bonus_gold = 0, 0, 0, 0
   local flat = g.options.raw_gold == "flat"
   local single = true
-  local raw_bonus = effect(card, "raw_bonus")                     -- T7 Customs House
+  local fx = card._fx or effects(card)
+  local raw_bonus = fx.raw_bonus or 0                               -- T7 Customs House
   local cargo = ship.cargo
   for i = 1, #cargo do
     local good = cargo[i]
@@ -1412,8 +1533,8 @@ function R.rules.ship_yield(g, s, ship, k)
       bonus_gold = bonus_gold + raw_bonus
     end
   end
-  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + effect(card, "guild_vp") * #ship.cargo end
-  bonus_vp = bonus_vp + effect(card, "ship_vp")                     -- Trade House
+  if single and FG_VALUE[ship.cargo[1]] then bonus_vp = bonus_vp + (fx.guild_vp or 0) * #ship.cargo end
+  bonus_vp = bonus_vp + (fx.ship_vp or 0)                           -- Trade House
   return vp, gold, bonus_vp, bonus_gold
 end
 
@@ -1446,14 +1567,15 @@ function R.rules.trade(g)
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
           local card = g.card[owner]
-          give_vp(g, owner, effect(card, "pier_vp"))
-          local port_gold = effect(card, "port_gold")                       -- T7 Lighthouse
+          local fx = card._fx or effects(card)
+          give_vp(g, owner, fx.pier_vp or 0)
+          local port_gold = fx.port_gold or 0                               -- T7 Lighthouse
           if port_gold > 0 then g.gold:add(owner, port_gold) end
         end
         ship.port = false
       end
       local cargo = ship.cargo                                         -- O22: back to supply
-      for j = #cargo, 1, -1 do cargo[j] = nil end
+      if cargo[1] then for j = #cargo, 1, -1 do cargo[j] = nil end end
     end
   end
   g.pirate_holder, g.robbed = false, false                             -- O17: back beside the bank
@@ -1712,15 +1834,21 @@ function R.rules.wool(g)                                     -- O29
   local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.wool_capacity, g.card, g.players
   for s = 1, players do
     local card = cards[s]
-    local n, store = capacity(g, card), card.store
-    local room = wool_limit(g, card) - store.wool - store.cloth
-    if room < n then n = room end
-    max[s] = n > 0 and n or 0
+    local n = capacity(g, card)
+    if n > 0 then                                            -- O5: within the tokens
+      local store = card.store
+      local room = wool_limit(g, card) - store.wool - store.cloth
+      if room < n then n = room > 0 and room or 0 end
+    end
+    max[s] = n
   end
   local made = how_many(g, "make_wool", max, "wool")
   for s = 1, players do
-    local store = cards[s].store
-    store.wool = store.wool + made[s]
+    local n = made[s]
+    if n > 0 then
+      local store = cards[s].store
+      store.wool = store.wool + n
+    end
   end
 end
 
@@ -1841,12 +1969,6 @@ function R.tile_effect(id)
     if t[field] then out[#out + 1] = TILE_EFFECT[field](t[field]) end
   end
   return table.concat(out, ", ")
-end
-
--- The order a seat is entering (its draft), or nil.
-local function order_of(g, seat)
-  local d = g:draft(seat)
-  return d and d.order or nil
 end
 
 local function tile_description(g, seat, id)
@@ -2084,8 +2206,8 @@ end
 -- leaves them (O34: a seat sees its own order).
 function R.score(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
-  local d = g:draft(seat)
-  if d and d.order then card, gold = d.order.card, d.order.gold end
+  local o = order_of(g, seat)
+  if o then card, gold = o.card, o.gold end
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card)
 end
 
@@ -2099,8 +2221,8 @@ end
 -- from R.data and R.rules, so a variant's tiles count.
 function R.estimate(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
-  local d = g:draft(seat)
-  if d and d.order then card, gold = d.order.card, d.order.gold end
+  local o = order_of(g, seat)
+  if o then card, gold = o.card, o.gold end
   local turns = math.max(0, math.min(WORKS_TURNS, R.data.turn_cap - g.turn))
   if g.ending then turns = 0 end
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card) * turns / WORKS_TURNS
@@ -2128,8 +2250,8 @@ function R.invariants(g)
     local card = g.card[s]
     given = given + g.vp:get(s)
     if g.gold:get(s) < 0 then return "negative gold" end
-    local d = g:draft(s)
-    if d and d.order and d.order.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
+    local o = order_of(g, s)
+    if o and o.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
     if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then return "seat " .. s .. ": wool + cloth above the tokens" end
     for _, c in ipairs(COLOURS) do
       if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then
@@ -2225,8 +2347,8 @@ function R.view(g, seat)
     p.name, p.gold, p.vp, p.port = g.names[s], g.gold:get(s), g.vp:get(s), port_name(g, g.home[s])
     local d = g:draft(s)
     if d then
-      p.order_finished = d.finished or false
-      local o = seat == s and d.order           -- O34: a seat sees its own order only
+      p.order_finished = finished(g, s)
+      local o = seat == s and order_of(g, s)    -- O34: a seat sees its own order only
       if o then
         p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
       end
@@ -2350,9 +2472,9 @@ function R.board(g, seat)
     local card, gold = g.card[s], g.gold:get(s)
     local mark = "  "
     if d then
-      local o = (seat == nil or seat == s) and d.order                  -- O34
+      local o = (seat == nil or seat == s) and order_of(g, s)           -- O34
       if o then card, gold = o.card, o.gold end
-      mark = d.finished and "v " or "  "
+      mark = finished(g, s) and "v " or "  "
       drafts = true
     end
     card_lines(g, s, card, gold, out, mark)
