@@ -25,7 +25,13 @@ return function(data)
     local opts = g:options()
     if type(opts) ~= "table" or #opts == 0 then break end
     local sok, serr = pcall(g.apply, g, bot:int(1, #opts))
-    if not sok then assert(type(serr) == "string", "apply raised a " .. type(serr)); break end
+    if not sok then
+      -- the script's own error: its message; a limit it reached: an error
+      -- value of kind "limit" (docs/api.md, "Errors")
+      assert(type(serr) == "string" or (kontor.errors.kind(serr) == "limit" and type(serr.message) == "string"),
+        "apply raised a " .. type(serr))
+      break
+    end
   end
   pcall(function() return kontor.json.encode(g:state()) end)
 end
