@@ -7,13 +7,13 @@
 -- A bot's defaults may change with a rule set's R.bot_options: a rating
 -- holds for the defaults of its commit.
 return {
-  -- 76af8a0 (docs/bots.md): kontor ladder --rules sea_merchants --deals 5
-  --   random greedy mcts:iterations=100 mcts:iterations=300
-  { rules = "sea_merchants", variants = {}, players = 2, deals = 5, commit = "76af8a0",
+  -- a816150 (docs/bots.md): kontor ladder --rules sea_merchants --deals 24 --seed 1
+  --   random greedy mcts:iterations=100 mcts:iterations=300 (in 6 shards, merged)
+  { rules = "sea_merchants", variants = {}, players = 2, deals = 24, commit = "a816150",
     ratings = {
-      ["greedy"] = { 1977, 1877, 2146 },
-      ["mcts:iterations=100"] = { 1880, 1799, 1977 },
-      ["mcts:iterations=300"] = { 1856, 1814, 1908 },
+      ["greedy"] = { 2464, 2400, 2556 },
+      ["mcts:iterations=300"] = { 2386, 2332, 2465 },
+      ["mcts:iterations=100"] = { 2179, 2150, 2212 },
       ["random"] = { 0 },
     } },
   -- ce88c19 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1
