@@ -673,7 +673,7 @@ static int opt_constant_family(lua_State *L) {
     return 1;
 }
 
-static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what);
+static lua_Integer check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what);
 
 /* The simulation's bot on a constant family (lua/engine/playout.c): the
  * check of kn_family_check for the constant at idx (seat and name), and
@@ -716,16 +716,18 @@ static int fail(lua_State *L, const char *fmt, ...) {
     return lua_error(L);
 }
 
-/* The decision's name and seat, checked as kn_options_check checks them. */
-static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what) {
+/* The decision's name and seat, checked as kn_options_check checks them;
+ * returns the seat (0 when players is 0: not checked). */
+static lua_Integer check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what) {
     if (lua_type(L, nameidx) != LUA_TSTRING)
         fail(L, "%s: the decision's name must be a string, not %s", what,
                           luaL_typename(L, nameidx));
     /* the name's text only for a message (a string: no conversion) */
 #define name lua_tostring(L, nameidx)
+    lua_Integer seat = 0;
     if (players > 0) {
         int isnum = 0;
-        lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
+        seat = lua_tointegerx(L, seatidx, &isnum);
         if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players) {
             if (lua_type(L, seatidx) == LUA_TNUMBER)
                 fail(L, "%s: decision '%s' is for seat %s, not a seat 1..%I", what, name,
@@ -735,6 +737,7 @@ static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer player
         }
     }
 #undef name
+    return seat;
 }
 
 /* The message of a constant of the wrong kind: given to g:choose, a
@@ -761,7 +764,15 @@ static int wrong_const(lua_State *L, const struct kn_const *c, int seatidx, int 
  * unwrap_const). */
 lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
                              const char *what) {
-    check_who(L, seatidx, nameidx, players, what);
+    lua_Integer seat;
+    return kn_options_check_seat(L, list, seatidx, nameidx, players, what, &seat);
+}
+
+/* kn_options_check, giving the seat it checked (players > 0) in *seatp:
+ * the caller need not read it again. */
+lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
+                                  const char *what, lua_Integer *seatp) {
+    *seatp = check_who(L, seatidx, nameidx, players, what);
     int type = lua_type(L, list);
     if (type == LUA_TUSERDATA) {                           /* a constant: checked when made */
         struct kn_const *c = to_const(L, list);
