@@ -727,8 +727,15 @@ static lua_Integer check_who(lua_State *L, int seatidx, int nameidx, lua_Integer
     lua_Integer seat = 0;
     if (players > 0) {
         int isnum = 0;
-        seat = lua_tointegerx(L, seatidx, &isnum);
-        if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players) {
+        /* an integer (the common case): one read; a float with an
+         * integral value is a seat too */
+        if (lua_isinteger(L, seatidx)) {
+            seat = lua_tointegerx(L, seatidx, NULL);
+            isnum = 1;
+        } else if (lua_type(L, seatidx) == LUA_TNUMBER) {
+            seat = lua_tointegerx(L, seatidx, &isnum);
+        }
+        if (!isnum || seat < 1 || seat > players) {
             if (lua_type(L, seatidx) == LUA_TNUMBER)
                 fail(L, "%s: decision '%s' is for seat %s, not a seat 1..%I", what, name,
                                   lua_tostring(L, seatidx), players);

@@ -24,6 +24,7 @@
 #include "binding.h"
 #include "engine/engine.h"
 #include "rng.h"
+#include "steps.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -306,7 +307,16 @@ static lua_Integer take_step(lua_State *L, struct bot_state *b, lua_Integer seat
         return luaL_error(L, "the game did not end within %d steps", (int)b->max);
     b->count = count;
     lua_Integer k = (lua_Integer)kn_rng_below(b->rng, (uint64_t)nopts) + 1;
-    kn_steps_add(L, b->rec, seat, k);
+    kn_steps *rec = b->rec;
+    if (rec->n < rec->cap) {               /* room: written in place, as kn_steps_push writes it */
+        kn_step *st = &rec->v[rec->n++];
+        st->seat = (int32_t)seat;
+        st->option = (int32_t)k;
+        st->flags = 0;
+        st->rank = 0;
+    } else {
+        kn_steps_add(L, rec, seat, k);
+    }
     kn_sandbox_rearm();
     return k;
 }
