@@ -808,12 +808,12 @@ lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int namei
     if (list < 0) list = lua_absindex(L, list);
     int top = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
-        lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
-        int types[CHECK_RUN], all_strings = 1;
-        for (lua_Integer j = 0; j < m; j++) all_strings &= (types[j] = lua_rawgeti(L, list, i + j)) == LUA_TSTRING;
+        lua_Integer e = n - i < CHECK_RUN ? n : i + CHECK_RUN - 1;   /* the run: i..e */
+        int all_strings = 1;
+        for (lua_Integer j = i; j <= e; j++) all_strings &= lua_rawgeti(L, list, j) == LUA_TSTRING;
         if (!all_strings) {                                 /* a list option, or not an option */
-            for (lua_Integer j = 0; j < m; j++) {
-                if (types[j] == LUA_TSTRING) continue;
+            for (lua_Integer j = 0; j <= e - i; j++) {
+                if (lua_type(L, top + 1 + (int)j) == LUA_TSTRING) continue;
                 const char *why = bad_option(L, top + 1 + (int)j);
                 if (why)
                     return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i + j,
