@@ -23,6 +23,9 @@ void kn_open_playout(lua_State *L);
  * (kontor.options) is taken as checked when it was made. */
 lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Integer players,
                              const char *what);
+/* The same, giving the seat it checked in *seatp (players > 0; 0 else). */
+lua_Integer kn_options_check_seat(lua_State *L, int list, int seat, int name, lua_Integer players,
+                                  const char *what, lua_Integer *seatp);
 
 /* A family of options (g:choose_from). Its check returns the number of
  * options, or raises at the rule script's line, and gives its shape: n

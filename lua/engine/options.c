@@ -673,7 +673,7 @@ static int opt_constant_family(lua_State *L) {
     return 1;
 }
 
-static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what);
+static lua_Integer check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what);
 
 /* The simulation's bot on a constant family (lua/engine/playout.c): the
  * check of kn_family_check for the constant at idx (seat and name), and
@@ -716,17 +716,26 @@ static int fail(lua_State *L, const char *fmt, ...) {
     return lua_error(L);
 }
 
-/* The decision's name and seat, checked as kn_options_check checks them. */
-static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what) {
+/* The decision's name and seat, checked as kn_options_check checks them;
+ * returns the seat (0 when players is 0: not checked). */
+static lua_Integer check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what) {
     if (lua_type(L, nameidx) != LUA_TSTRING)
         fail(L, "%s: the decision's name must be a string, not %s", what,
                           luaL_typename(L, nameidx));
     /* the name's text only for a message (a string: no conversion) */
 #define name lua_tostring(L, nameidx)
+    lua_Integer seat = 0;
     if (players > 0) {
         int isnum = 0;
-        lua_Integer seat = lua_tointegerx(L, seatidx, &isnum);
-        if (!isnum || lua_type(L, seatidx) != LUA_TNUMBER || seat < 1 || seat > players) {
+        /* an integer (the common case): one read; a float with an
+         * integral value is a seat too */
+        if (lua_isinteger(L, seatidx)) {
+            seat = lua_tointegerx(L, seatidx, NULL);
+            isnum = 1;
+        } else if (lua_type(L, seatidx) == LUA_TNUMBER) {
+            seat = lua_tointegerx(L, seatidx, &isnum);
+        }
+        if (!isnum || seat < 1 || seat > players) {
             if (lua_type(L, seatidx) == LUA_TNUMBER)
                 fail(L, "%s: decision '%s' is for seat %s, not a seat 1..%I", what, name,
                                   lua_tostring(L, seatidx), players);
@@ -735,6 +744,7 @@ static void check_who(lua_State *L, int seatidx, int nameidx, lua_Integer player
         }
     }
 #undef name
+    return seat;
 }
 
 /* The message of a constant of the wrong kind: given to g:choose, a
@@ -761,7 +771,15 @@ static int wrong_const(lua_State *L, const struct kn_const *c, int seatidx, int 
  * unwrap_const). */
 lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
                              const char *what) {
-    check_who(L, seatidx, nameidx, players, what);
+    lua_Integer seat;
+    return kn_options_check_seat(L, list, seatidx, nameidx, players, what, &seat);
+}
+
+/* kn_options_check, giving the seat it checked (players > 0) in *seatp:
+ * the caller need not read it again. */
+lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
+                                  const char *what, lua_Integer *seatp) {
+    *seatp = check_who(L, seatidx, nameidx, players, what);
     int type = lua_type(L, list);
     if (type == LUA_TUSERDATA) {                           /* a constant: checked when made */
         struct kn_const *c = to_const(L, list);
@@ -790,12 +808,12 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
     if (list < 0) list = lua_absindex(L, list);
     int top = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i += CHECK_RUN) {
-        lua_Integer m = n - i + 1 < CHECK_RUN ? n - i + 1 : CHECK_RUN;
-        int types[CHECK_RUN], all_strings = 1;
-        for (lua_Integer j = 0; j < m; j++) all_strings &= (types[j] = lua_rawgeti(L, list, i + j)) == LUA_TSTRING;
+        lua_Integer e = n - i < CHECK_RUN ? n : i + CHECK_RUN - 1;   /* the run: i..e */
+        int all_strings = 1;
+        for (lua_Integer j = i; j <= e; j++) all_strings &= lua_rawgeti(L, list, j) == LUA_TSTRING;
         if (!all_strings) {                                 /* a list option, or not an option */
-            for (lua_Integer j = 0; j < m; j++) {
-                if (types[j] == LUA_TSTRING) continue;
+            for (lua_Integer j = 0; j <= e - i; j++) {
+                if (lua_type(L, top + 1 + (int)j) == LUA_TSTRING) continue;
                 const char *why = bad_option(L, top + 1 + (int)j);
                 if (why)
                     return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i + j,

@@ -24,6 +24,7 @@
 #include "binding.h"
 #include "engine/engine.h"
 #include "rng.h"
+#include "steps.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -306,7 +307,16 @@ static lua_Integer take_step(lua_State *L, struct bot_state *b, lua_Integer seat
         return luaL_error(L, "the game did not end within %d steps", (int)b->max);
     b->count = count;
     lua_Integer k = (lua_Integer)kn_rng_below(b->rng, (uint64_t)nopts) + 1;
-    kn_steps_add(L, b->rec, seat, k);
+    kn_steps *rec = b->rec;
+    if (rec->n < rec->cap) {               /* room: written in place, as kn_steps_push writes it */
+        kn_step *st = &rec->v[rec->n++];
+        st->seat = (int32_t)seat;
+        st->option = (int32_t)k;
+        st->flags = 0;
+        st->rank = 0;
+    } else {
+        kn_steps_add(L, rec, seat, k);
+    }
     kn_sandbox_rearm();
     return k;
 }
@@ -323,7 +333,8 @@ static int bot_choose(lua_State *L) {
     struct kn_family shape;
     /* the 5th argument: true for a family, or the name of the g: method
      * whose options these are (its messages name it) */
-    int t5 = lua_type(L, 5);
+    int top = lua_gettop(L);
+    int t5 = top >= 5 ? lua_type(L, 5) : LUA_TNONE;
     int family = t5 == LUA_TBOOLEAN && lua_toboolean(L, 5);
     const char *what = t5 == LUA_TSTRING ? lua_tostring(L, 5) : "g:choose";
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(UP_STATE));
@@ -340,11 +351,11 @@ static int bot_choose(lua_State *L) {
     if (family) {
         nopts = kn_family_check(L, 2, 1, 3, lua_tointeger(L, 4), "g:choose_from", &shape);
         lua_settop(L, 3);
-    } else if (lua_gettop(L) >= 4) {
-        lua_Integer players = lua_tointeger(L, 4);
-        nopts = kn_options_check(L, 2, 1, 3, players, what);
+    } else if (top >= 4) {
+        lua_Integer players = lua_tointeger(L, 4), seat;
+        nopts = kn_options_check_seat(L, 2, 1, 3, players, what, &seat);
         if (players > 0 && b->tally == NULL) {     /* the seat is checked 1..players */
-            lua_pushinteger(L, take_step(L, b, lua_tointeger(L, 1), nopts));
+            lua_pushinteger(L, take_step(L, b, seat, nopts));
             return 1;                               /* k, on top */
         }
         lua_settop(L, 3);
