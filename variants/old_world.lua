@@ -997,17 +997,11 @@ local function pick_options(g, key)
   return menu[1], menu[2]
 end
 
--- O13: the picked worker to the seat's pool (`cards`: g.card), or the
--- pirate to the seat.
-local function pick(g, seat, kind, line, cards)
-  if kind == "pirate" then
-    line.pirate = false
-    g.pirate_holder = seat
-  else
-    local pool = cards[seat].pool
-    line[kind], pool[kind] = line[kind] - 1, pool[kind] + 1             -- O13: to the pool
-  end
-  if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
+-- O13: the pirate to the seat that picks it (a worker goes to the pool:
+-- picks does that in place).
+local function pick_pirate(g, seat, line)
+  line.pirate = false
+  g.pirate_holder = seat
 end
 
 -- O13: round the order until the line is empty; `from` is the seat to
@@ -1027,9 +1021,17 @@ local function picks(g, order, from)
       if started then
         g.active = s
         local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
-        pick(g, s, kind, line, cards)                   -- one item out of the line
+        local runs_out = kind == "pirate"               -- one item out of the line
+        if runs_out then
+          pick_pirate(g, s, line)
+        else
+          local pool, n = cards[s].pool, line[kind] - 1
+          line[kind], pool[kind] = n, pool[kind] + 1    -- O13: the worker to the seat's pool
+          runs_out = n == 0
+        end
+        if g.logging then g:log("%s picks %s", g.names[s], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
         left = left - 1
-        if kind == "pirate" or line[kind] == 0 then     -- it runs out
+        if runs_out then
           key = key & ~IN_LINE[kind]
           opts, what = pick_options(g, key)
           one = #what == 1
