@@ -1095,16 +1095,11 @@ local function take(g, seat, o, name, opts)
   return k
 end
 
--- One step of an order from a kept menu (`made`: its options, ending in
--- "done", so two at least and always asked, and what each names): the
--- seat's choice, its text kept, and what it names.
-local function take_menu(g, seat, o, name, made)
-  local opts = made[1]
-  local k = g:choose(seat, name, opts)
-  local n = o.n + 1
-  o.steps[n], o.n = opts[k], n
-  return made[2][k]
-end
+-- A step of an order from a kept menu (`made`: its options, ending in
+-- "done", so two at least and always asked, and what each names) is
+-- taken in place by the release, assign and load steps, the hottest of a
+-- game, without a call: the seat's choice k, its text kept as take keeps
+-- it (o.steps, o.n), and what it names (made[2][k]).
 
 -- A step with one option, taken without asking (O32): its text only.
 local function unasked(o, text)
@@ -1224,7 +1219,11 @@ local function releases(g, seat, o)
   while true do
     if card.manned == 0 then unasked(o, DONE); break end
     local key = card.manned
-    local x = take_menu(g, seat, o, "release", MENUS.release[key] or menu("release", key, card))
+    local made = MENUS.release[key] or menu("release", key, card)    -- a step from a kept menu
+    local opts = made[1]
+    local k, n = g:choose(seat, "release", opts), o.n + 1
+    o.steps[n], o.n = opts[k], n
+    local x = made[2][k]
     if not x then break end
     release(card, x)
   end
@@ -1263,7 +1262,11 @@ local function assignments(g, seat, o)
   while true do
     local key = card.room & staffs
     if key == 0 then unasked(o, DONE); break end
-    local x = take_menu(g, seat, o, "assign", MENUS.assign[key] or menu("assign", key, card))
+    local made = MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
+    local opts = made[1]
+    local k, n = g:choose(seat, "assign", opts), o.n + 1
+    o.steps[n], o.n = opts[k], n
+    local x = made[2][k]
     if not x then break end
     local kind = assign(card, x)
     if pool[kind] == 0 then staffs = staffs & ~KIND_BITS[kind] end      -- the last of its kind
@@ -1306,7 +1309,11 @@ local function loading(g, seat, o, ship, key)
   local cargo, size = ship.cargo, ship.size
   while #cargo < size do
     if key == 0 then unasked(o, DONE); return key end
-    local good = take_menu(g, seat, o, "load", MENUS.load[key] or load_options(key))
+    local made = MENUS.load[key] or load_options(key)       -- a step from a kept menu
+    local opts = made[1]
+    local k, n = g:choose(seat, "load", opts), o.n + 1
+    o.steps[n], o.n = opts[k], n
+    local good = made[2][k]
     if not good then return key end
     own_store(g, seat, card)
     local store = card.store
