@@ -1099,13 +1099,9 @@ end
 -- "done", so two at least and always asked, and what each names) is
 -- taken in place by the release, assign and load steps, the hottest of a
 -- game, without a call: the seat's choice k, its text kept as take keeps
--- it (o.steps, o.n), and what it names (made[2][k]).
-
--- A step with one option, taken without asking (O32): its text only.
-local function unasked(o, text)
-  local n = o.n + 1
-  o.steps[n], o.n = text, n
-end
+-- it (o.steps, o.n), and what it names (made[2][k]). Where such a stage
+-- has nothing left to choose, its one option "done" is kept unasked (O32),
+-- in place too.
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
 -- (random play meets many sets of tiles): then that kind starts afresh.
@@ -1217,7 +1213,7 @@ end
 local function releases(g, seat, o)
   local card = o.card
   while true do
-    if card.manned == 0 then unasked(o, DONE); break end
+    if card.manned == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end   -- unasked, in place
     local key = card.manned
     local made = MENUS.release[key] or menu("release", key, card)    -- a step from a kept menu
     local opts = made[1]
@@ -1261,7 +1257,7 @@ local function assignments(g, seat, o)
     | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
   while true do
     local key = card.room & staffs
-    if key == 0 then unasked(o, DONE); break end
+    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end          -- unasked, in place
     local made = MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
     local opts = made[1]
     local k, n = g:choose(seat, "assign", opts), o.n + 1
@@ -1308,7 +1304,7 @@ local function loading(g, seat, o, ship, key)
   local card = o.card
   local cargo, size = ship.cargo, ship.size
   while #cargo < size do
-    if key == 0 then unasked(o, DONE); return key end
+    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; return key end     -- unasked, in place
     local made = MENUS.load[key] or load_options(key)       -- a step from a kept menu
     local opts = made[1]
     local k, n = g:choose(seat, "load", opts), o.n + 1
