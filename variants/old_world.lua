@@ -1086,22 +1086,15 @@ local function new_order(g, s)
   return o
 end
 
--- One step of an order: the seat's choice among `opts` (a step with one
--- option is taken without asking, O32), its text kept for the reveal's log.
-local function take(g, seat, o, name, opts)
-  local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-  local n = o.n + 1
-  o.steps[n], o.n = opts[k], n
-  return k
-end
-
--- A step of an order from a kept menu (`made`: its options, ending in
--- "done", so two at least and always asked, and what each names) is
--- taken in place by the release, assign and load steps, the hottest of a
--- game, without a call: the seat's choice k, its text kept as take keeps
--- it (o.steps, o.n), and what it names (made[2][k]). Where such a stage
--- has nothing left to choose, its one option "done" is kept unasked (O32),
--- in place too.
+-- One step of an order: the seat's choice k among its options (a step
+-- with one option is taken without asking, O32), its text kept for the
+-- reveal's log (o.steps[1..o.n]), and what it names. The steps are the
+-- hottest code of a game, so each stage takes its steps in place, with no
+-- call: the acquisition and the sailing from the lists they make, the
+-- release, assign and load steps from a kept menu (`made`: its options,
+-- ending in "done", so two at least and always asked, and what each names,
+-- made[2][k]); where such a stage has nothing left to choose, its one
+-- option "done" is kept unasked (O32).
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
 -- (random play meets many sets of tiles): then that kind starts afresh.
@@ -1164,7 +1157,9 @@ end
 local function acquisition(g, seat, o)
   while true do
     local opts, what = affordable_acquisitions(g, o)
-    local x = what[take(g, seat, o, "acquire", opts)]
+    local k, n = #opts == 1 and 1 or g:choose(seat, "acquire", opts), o.n + 1   -- a step
+    o.steps[n], o.n = opts[k], n
+    local x = what[k]
     if not x then break end
     acquire(g, o, x)
     if x ~= "ship" or g.options.ship_is_acquisition then break end
@@ -1213,7 +1208,7 @@ end
 local function releases(g, seat, o)
   local card = o.card
   while true do
-    if card.manned == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end   -- unasked, in place
+    if card.manned == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end   -- unasked
     local key = card.manned
     local made = MENUS.release[key] or menu("release", key, card)    -- a step from a kept menu
     local opts = made[1]
@@ -1257,7 +1252,7 @@ local function assignments(g, seat, o)
     | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
   while true do
     local key = card.room & staffs
-    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end          -- unasked, in place
+    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end          -- unasked
     local made = MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
     local opts = made[1]
     local k, n = g:choose(seat, "assign", opts), o.n + 1
@@ -1304,7 +1299,7 @@ local function loading(g, seat, o, ship, key)
   local card = o.card
   local cargo, size = ship.cargo, ship.size
   while #cargo < size do
-    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; return key end     -- unasked, in place
+    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; return key end     -- unasked
     local made = MENUS.load[key] or load_options(key)       -- a step from a kept menu
     local opts = made[1]
     local k, n = g:choose(seat, "load", opts), o.n + 1
@@ -1345,7 +1340,9 @@ end
 
 local function sailing(g, seat, o, ship)
   local opts, what = sail_options(g, seat, o)
-  local to = what[take(g, seat, o, "sail", opts)]
+  local k, n = #opts == 1 and 1 or g:choose(seat, "sail", opts), o.n + 1      -- a step
+  o.steps[n], o.n = opts[k], n
+  local to = what[k]
   ship.port = to
   o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
