@@ -1371,10 +1371,11 @@ end
 -- `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   o.draft = draft                                      -- see order_of
-  if o.stage == "acquire" then acquisition(g, seat, o) end
-  if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
-  if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
-  if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
+  local stage = o.stage                                -- each stage sets the next
+  if stage == "acquire" then acquisition(g, seat, o); stage = "release" end
+  if stage == "release" and upto ~= "release" then releases(g, seat, o); stage = "assign" end
+  if stage == "assign" and upto ~= "assign" then assignments(g, seat, o); stage = "ships" end
+  if stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
   o.stage = "finished"                                 -- public: who has finished (O32)
   return o                                  -- plain data: the reveal reads its card, gold and steps
 end
