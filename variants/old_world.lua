@@ -1009,7 +1009,7 @@ end
 -- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
-  local started, left, line, cards = from == nil, line_items(g), g.line, g.card
+  local started, left, line, cards, logging = from == nil, line_items(g), g.line, g.card, g.logging
   local key = in_line(g)
   local opts, what = pick_options(g, key)
   local one = #what == 1
@@ -1029,7 +1029,7 @@ local function picks(g, order, from)
           line[kind], pool[kind] = n, pool[kind] + 1    -- O13: the worker to the seat's pool
           runs_out = n == 0
         end
-        if g.logging then g:log("%s picks %s", g.names[s], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
+        if logging then g:log("%s picks %s", g.names[s], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
         left = left - 1
         if runs_out then
           key = key & ~IN_LINE[kind]
