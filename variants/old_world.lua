@@ -997,17 +997,11 @@ local function pick_options(g, key)
   return menu[1], menu[2]
 end
 
--- O13: the picked worker to the seat's pool (`cards`: g.card), or the
--- pirate to the seat.
-local function pick(g, seat, kind, line, cards)
-  if kind == "pirate" then
-    line.pirate = false
-    g.pirate_holder = seat
-  else
-    local pool = cards[seat].pool
-    line[kind], pool[kind] = line[kind] - 1, pool[kind] + 1             -- O13: to the pool
-  end
-  if g.logging then g:log("%s picks %s", g.names[seat], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
+-- O13: the pirate to the seat that picks it (a worker goes to the pool:
+-- picks does that in place).
+local function pick_pirate(g, seat, line)
+  line.pirate = false
+  g.pirate_holder = seat
 end
 
 -- O13: round the order until the line is empty; `from` is the seat to
@@ -1015,7 +1009,7 @@ end
 -- only when a kind runs out.
 local function picks(g, order, from)
   g.phase = "pick"
-  local started, left, line, cards = from == nil, line_items(g), g.line, g.card
+  local started, left, line, cards, logging = from == nil, line_items(g), g.line, g.card, g.logging
   local key = in_line(g)
   local opts, what = pick_options(g, key)
   local one = #what == 1
@@ -1027,9 +1021,17 @@ local function picks(g, order, from)
       if started then
         g.active = s
         local kind = what[one and 1 or g:choose(s, "pick", opts)]   -- O32: one kind: not asked
-        pick(g, s, kind, line, cards)                   -- one item out of the line
+        local runs_out = kind == "pirate"               -- one item out of the line
+        if runs_out then
+          pick_pirate(g, s, line)
+        else
+          local pool, n = cards[s].pool, line[kind] - 1
+          line[kind], pool[kind] = n, pool[kind] + 1    -- O13: the worker to the seat's pool
+          runs_out = n == 0
+        end
+        if logging then g:log("%s picks %s", g.names[s], kind == "pirate" and "the pirate" or KIND_WORDS[kind]) end
         left = left - 1
-        if kind == "pirate" or line[kind] == 0 then     -- it runs out
+        if runs_out then
           key = key & ~IN_LINE[kind]
           opts, what = pick_options(g, key)
           one = #what == 1
@@ -1084,31 +1086,15 @@ local function new_order(g, s)
   return o
 end
 
--- One step of an order: the seat's choice among `opts` (a step with one
--- option is taken without asking, O32), its text kept for the reveal's log.
-local function take(g, seat, o, name, opts)
-  local k = #opts == 1 and 1 or g:choose(seat, name, opts)
-  local n = o.n + 1
-  o.steps[n], o.n = opts[k], n
-  return k
-end
-
--- One step of an order from a kept menu (`made`: its options, ending in
--- "done", so two at least and always asked, and what each names): the
--- seat's choice, its text kept, and what it names.
-local function take_menu(g, seat, o, name, made)
-  local opts = made[1]
-  local k = g:choose(seat, name, opts)
-  local n = o.n + 1
-  o.steps[n], o.n = opts[k], n
-  return made[2][k]
-end
-
--- A step with one option, taken without asking (O32): its text only.
-local function unasked(o, text)
-  local n = o.n + 1
-  o.steps[n], o.n = text, n
-end
+-- One step of an order: the seat's choice k among its options (a step
+-- with one option is taken without asking, O32), its text kept for the
+-- reveal's log (o.steps[1..o.n]), and what it names. The steps are the
+-- hottest code of a game, so each stage takes its steps in place, with no
+-- call: the acquisition and the sailing from the lists they make, the
+-- release, assign and load steps from a kept menu (`made`: its options,
+-- ending in "done", so two at least and always asked, and what each names,
+-- made[2][k]); where such a stage has nothing left to choose, its one
+-- option "done" is kept unasked (O32).
 
 -- Keeps an option list made for `key`, up to a bound on the memory kept
 -- (random play meets many sets of tiles): then that kind starts afresh.
@@ -1171,7 +1157,9 @@ end
 local function acquisition(g, seat, o)
   while true do
     local opts, what = affordable_acquisitions(g, o)
-    local x = what[take(g, seat, o, "acquire", opts)]
+    local k, n = #opts == 1 and 1 or g:choose(seat, "acquire", opts), o.n + 1   -- a step
+    o.steps[n], o.n = opts[k], n
+    local x = what[k]
     if not x then break end
     acquire(g, o, x)
     if x ~= "ship" or g.options.ship_is_acquisition then break end
@@ -1220,9 +1208,13 @@ end
 local function releases(g, seat, o)
   local card = o.card
   while true do
-    if card.manned == 0 then unasked(o, DONE); break end
+    if card.manned == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end   -- unasked
     local key = card.manned
-    local x = take_menu(g, seat, o, "release", MENUS.release[key] or menu("release", key, card))
+    local made = MENUS.release[key] or menu("release", key, card)    -- a step from a kept menu
+    local opts = made[1]
+    local k, n = g:choose(seat, "release", opts), o.n + 1
+    o.steps[n], o.n = opts[k], n
+    local x = made[2][k]
     if not x then break end
     release(card, x)
   end
@@ -1260,8 +1252,12 @@ local function assignments(g, seat, o)
     | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
   while true do
     local key = card.room & staffs
-    if key == 0 then unasked(o, DONE); break end
-    local x = take_menu(g, seat, o, "assign", MENUS.assign[key] or menu("assign", key, card))
+    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end          -- unasked
+    local made = MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
+    local opts = made[1]
+    local k, n = g:choose(seat, "assign", opts), o.n + 1
+    o.steps[n], o.n = opts[k], n
+    local x = made[2][k]
     if not x then break end
     local kind = assign(card, x)
     if pool[kind] == 0 then staffs = staffs & ~KIND_BITS[kind] end      -- the last of its kind
@@ -1303,8 +1299,12 @@ local function loading(g, seat, o, ship, key)
   local card = o.card
   local cargo, size = ship.cargo, ship.size
   while #cargo < size do
-    if key == 0 then unasked(o, DONE); return key end
-    local good = take_menu(g, seat, o, "load", MENUS.load[key] or load_options(key))
+    if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; return key end     -- unasked
+    local made = MENUS.load[key] or load_options(key)       -- a step from a kept menu
+    local opts = made[1]
+    local k, n = g:choose(seat, "load", opts), o.n + 1
+    o.steps[n], o.n = opts[k], n
+    local good = made[2][k]
     if not good then return key end
     own_store(g, seat, card)
     local store = card.store
@@ -1340,7 +1340,9 @@ end
 
 local function sailing(g, seat, o, ship)
   local opts, what = sail_options(g, seat, o)
-  local to = what[take(g, seat, o, "sail", opts)]
+  local k, n = #opts == 1 and 1 or g:choose(seat, "sail", opts), o.n + 1      -- a step
+  o.steps[n], o.n = opts[k], n
+  local to = what[k]
   ship.port = to
   o.gold = o.gold - R.rules.shipping_cost(g, seat, o.card, to)
 end
@@ -1369,10 +1371,11 @@ end
 -- `upto` a stage where it stops.
 local function enter_order(g, seat, o, upto, draft)
   o.draft = draft                                      -- see order_of
-  if o.stage == "acquire" then acquisition(g, seat, o) end
-  if o.stage == "release" and upto ~= "release" then releases(g, seat, o) end
-  if o.stage == "assign" and upto ~= "assign" then assignments(g, seat, o) end
-  if o.stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
+  local stage = o.stage                                -- each stage sets the next
+  if stage == "acquire" then acquisition(g, seat, o); stage = "release" end
+  if stage == "release" and upto ~= "release" then releases(g, seat, o); stage = "assign" end
+  if stage == "assign" and upto ~= "assign" then assignments(g, seat, o); stage = "ships" end
+  if stage == "ships" and upto ~= "ships" then shipments(g, seat, o) end
   o.stage = "finished"                                 -- public: who has finished (O32)
   return o                                  -- plain data: the reveal reads its card, gold and steps
 end
