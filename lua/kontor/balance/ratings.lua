@@ -25,13 +25,13 @@ return {
       ["greedy"] = { 621, 481, 2254 },
       ["random"] = { 0 },
     } },
-  -- 55d78cd (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 5
-  --   random greedy mcts:iterations=30 mcts:iterations=100
-  { rules = "old_world", variants = {}, players = 2, deals = 5, commit = "55d78cd",
+  -- a816150 (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 12 --seed 1
+  --   random greedy mcts:iterations=30 mcts:iterations=100 (in 6 shards, merged)
+  { rules = "old_world", variants = {}, players = 2, deals = 12, commit = "a816150",
     ratings = {
-      ["mcts:iterations=100"] = { 836, 555, 1805 },
-      ["greedy"] = { 306, 151, 635 },
-      ["mcts:iterations=30"] = { 306, 215, 495 },
+      ["mcts:iterations=100"] = { 817, 669, 1509 },
+      ["mcts:iterations=30"] = { 424, 301, 658 },
+      ["greedy"] = { 347, 246, 525 },
       ["random"] = { 0 },
     } },
 }
