@@ -229,16 +229,10 @@ end
 -- all their deals would give; raises "file:line: why", or which deals are
 -- missing or in two shards.
 function M.merge(shards)
-  if #shards == 0 then error("no shards to merge", 0) end
-  for i, sh in ipairs(shards) do M.check_shard(sh, i) end
-  local key = run_key(shards[1])
-  for i = 2, #shards do
-    if run_key(shards[i]) ~= key then
-      error(string.format("%s: deals %d-%d are from another ladder than %s (setup, bots, seed or deals differ)",
-        where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1)), 0)
-    end
-  end
-  require("kontor.balance.run").cover(shards, "deals", "deals")
+  require("kontor.balance.run").one_run(shards, M.check_shard, run_key, function(i)
+    return string.format("%s: deals %d-%d are from another ladder than %s (setup, bots, seed or deals differ)",
+      where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1))
+  end, "deals", "deals")
   local first = shards[1]
   local ran = { results = {}, cpu = 0 }
   for _, sh in ipairs(shards) do

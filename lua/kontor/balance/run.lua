@@ -465,19 +465,27 @@ function M.check_shard(sh, name)
   if not ok then error(where(sh, name) .. ": " .. tostring(e), 0) end
 end
 
+-- The part every merge shares: at least one shard, each passing
+-- check(sh, i), all of one run (key_of gives the same text; otherwise
+-- error with other(i), the message for shard i), and together covering
+-- its range once (M.cover's field and noun).
+function M.one_run(shards, check, key_of, other, field, noun)
+  if #shards == 0 then error("no shards to merge", 0) end
+  for i, sh in ipairs(shards) do check(sh, i) end
+  local key = key_of(shards[1])
+  for i = 2, #shards do
+    if key_of(shards[i]) ~= key then error(other(i), 0) end
+  end
+  M.cover(shards, field, noun)
+end
+
 -- Merges shard objects into the sides of one run (and the sums of the
 -- differences); raises a message when they do not make up one whole run.
 function M.merge(shards)
-  if #shards == 0 then error("no shards to merge", 0) end
-  for i, sh in ipairs(shards) do M.check_shard(sh, i) end
-  local key = run_key(shards[1])
-  for i = 2, #shards do
-    if run_key(shards[i]) ~= key then
-      error(string.format("shard %d (games %d-%d) is from another run than shard 1 (setup, seed, games or coverage differ)",
-        i, shards[i].lo, shards[i].hi), 0)
-    end
-  end
-  M.cover(shards)
+  M.one_run(shards, M.check_shard, run_key, function(i)
+    return string.format("shard %d (games %d-%d) is from another run than shard 1 (setup, seed, games or coverage differ)",
+      i, shards[i].lo, shards[i].hi)
+  end)
   local first = shards[1]
   local sides, diffs = {}, nil
   if #first.sides >= 2 and not first.unpaired then

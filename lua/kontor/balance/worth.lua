@@ -382,16 +382,10 @@ end
 -- all their games would give; raises "file:line: why", or which games are
 -- missing or in two shards.
 function M.merge(shards)
-  if #shards == 0 then error("no shards to merge", 0) end
-  for i, sh in ipairs(shards) do M.check_shard(sh, where(sh, i)) end
-  local key = run_key(shards[1])
-  for i = 2, #shards do
-    if run_key(shards[i]) ~= key then
-      error(string.format("%s: games %d-%d are from another run than %s (setup, bot, kinds, seed or games differ)",
-        where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1)), 0)
-    end
-  end
-  require("kontor.balance.run").cover(shards)
+  run.one_run(shards, function(sh, i) M.check_shard(sh, where(sh, i)) end, run_key, function(i)
+    return string.format("%s: games %d-%d are from another run than %s (setup, bot, kinds, seed or games differ)",
+      where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1))
+  end)
   local first = shards[1]
   local acc = {}
   for _, sh in ipairs(shards) do M.add_shard(acc, sh) end
