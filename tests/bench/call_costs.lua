@@ -1,9 +1,11 @@
--- What a rule script's calls of pile and counter methods cost, and what
--- making a constant option list (kontor.options, kontor.family) costs
--- against one check of the same plain list: run by
--- tests/bench/call_costs.sh under callgrind with build/kontor, N and 2N
--- times, so the difference divided by N is one operation's instructions
--- (docs/performance.md, "Per-call costs").
+-- What a rule script's calls of pile and counter methods cost, its reads
+-- of piles and counters, the sandbox's pairs, and what making a constant
+-- option list (kontor.options, kontor.family) costs against one check of
+-- the same plain list: run by tests/bench/call_costs.sh under callgrind
+-- with build/kontor, N and 2N times, so the difference divided by N is
+-- one operation's instructions (docs/performance.md, "Per-call costs" and
+-- "Reads of piles and counters"). Each read as a script writes it: a hand
+-- of 6 products (a card is its product's number), a counter of 6.
 --   build/kontor run tests/bench/call_costs.lua OPERATION N
 local core = kontor.core
 local op, n = arg[1], tonumber(arg[2])
@@ -15,6 +17,10 @@ for c = 1, 6 do hand:push(c, c % 3 + 1) end
 local cubes = core.counter { n = 6, init = 3 }
 local menu = { "release 1", "release 2", "assign seaman", "assign land", "done" }
 local words = { "load", { "Fish", "Wine", "Salt" }, "on ship", { 1, 2, 3 } }
+local into = {}
+local list = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 }
+local named = { amber = 1, basalt = 2, cedar = 3, dune = 4, ember = 5, fjord = 6 }
+local pairs = env.pairs
 local cards = {}
 for i = 1, 119 do cards[i] = i % 17 + 1 end
 local sink -- luacheck: ignore (written, never read: the work measured)
@@ -32,6 +38,15 @@ local OPS = {
     for _ = 1, n do deck:clear(); for i = 1, #cards do deck:push(cards[i]) end end
   end,
   ["119 cards by one deck:push_all(list)"] = function() for _ = 1, n do deck:clear(); deck:push_all(cards) end end,
+  -- reads
+  ["hand:counts(6), a new list"] = function() for _ = 1, n do sink = hand:counts(6) end end,
+  ["hand:counts(6, t), into a kept list"] = function() for _ = 1, n do sink = hand:counts(6, into) end end,
+  ["cubes:values(), a new list"] = function() for _ = 1, n do sink = cubes:values() end end,
+  ["cubes:values(t), into a kept list"] = function() for _ = 1, n do sink = cubes:values(into) end end,
+  ["hand:count_of(c)"] = function() for _ = 1, n do sink = hand:count_of(3) end end,
+  ["#hand"] = function() for _ = 1, n do sink = #hand end end,
+  ["pairs over a list of 10"] = function() for _ = 1, n do for _, v in pairs(list) do sink = v end end end,
+  ["pairs over 6 string keys"] = function() for _ = 1, n do for _, v in pairs(named) do sink = v end end end,
 }
 if op == "list" then
   local names = {}

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The instructions (callgrind) a rule script's call of a pile or counter
-# method costs through the engine (build/kontor), and making a constant
-# option list against checking a plain one once
-# (docs/performance.md, "Per-call costs"). The hash seed fixed, as
+# method, or its read of one, costs through the engine (build/kontor), the
+# sandbox's pairs, and making a constant option list against checking a
+# plain one once (docs/performance.md, "Per-call costs" and "Reads of
+# piles and counters"). The hash seed fixed, as
 # tests/bench/engine_step.sh fixes it.
 #   sh tests/bench/call_costs.sh [N]
 set -e
