@@ -6,17 +6,11 @@
 -- and prints the CPU time a game and a decision (os.clock).
 local rules, players, spec, games = arg[1], tonumber(arg[2]), arg[3], tonumber(arg[4])
 local bots = arg[5] and dofile(arg[5]) or require "kontor.bots"
+local selfplay = dofile("tests/bots/selfplay.lua")
 local t0, steps = os.clock(), 0
 for seed = 1, games do
-  local g = kontor.new_game { rules = rules, players = players, seed = seed }
-  local seats = {}
-  for s = 1, players do seats[s] = assert(bots.new(spec, s, seed)) end
-  while not g:over() do
-    local w = g:who()
-    local s = type(w) == "table" and w[1] or w
-    if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(require("kontor.seat").view(g, s))) end
-    steps = steps + 1
-  end
+  local _, n = selfplay(bots, rules, players, spec, seed)
+  steps = steps + n
 end
 local t = os.clock() - t0
 print(string.format("%s %dp, %s%s on every seat: %d games, %.1f steps a game, %.3f ms a game, %.1f us a step",
