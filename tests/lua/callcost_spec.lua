@@ -135,19 +135,7 @@ describe("pile methods", function()
   it("push_all charges the list's length to the work limit (docs/security.md)", function()
     local sb = core.sandbox
     local env = require("kontor.sandbox").env(require("kontor.rules").api)
-    -- What `src` is charged: the least work limit it runs under.
-    local function charged(src)
-      local f = assert(sb.load(src, "=c", env))
-      local old = sb.limits().work
-      local lo, hi = 1000, 1 << 40
-      while lo < hi do
-        local mid = (lo + hi) // 2
-        sb.limits { work = mid }
-        if sb.call(f) then hi = mid else lo = mid + 1 end
-      end
-      sb.limits { work = old }
-      return lo
-    end
+    local charged = require("tests.lua.support").work_charged
     local make = "local t = {} for i = 1, 50000 do t[i] = i end local p = kontor.pile {} p:push(0, 5000) "   -- 5,000 charged by both
     assert.are.equal(50000, charged(make .. "p:push_all(t)") - charged(make))
     local ok, err = sb.call(assert(sb.load(make .. "p:push_all(t)", "=c", env)))

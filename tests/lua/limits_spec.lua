@@ -98,20 +98,7 @@ describe("work in C is charged before it runs (issue 24, item 6)", function()
   end
 
   it("the charges are the documented ones, and everyday calls cost next to nothing", function()
-    local env = require("kontor.sandbox").env(require("kontor.rules").api)
-    -- What `src` is charged: the least work limit it runs under.
-    local function charged(src)
-      local f = assert(sb.load(src, "=c", env))
-      local old = sb.limits().work
-      local lo, hi = 1000, 1 << 40
-      while lo < hi do
-        local mid = (lo + hi) // 2
-        sb.limits { work = mid }
-        if sb.call(f) then hi = mid else lo = mid + 1 end
-      end
-      sb.limits { work = old }
-      return lo
-    end
+    local charged = require("tests.lua.support").work_charged
     local base = charged("return 1")
     -- A plain find: #p / 16 for reading the pattern, (n - #p + 1) * #p / 256
     -- for comparing: 2^10 / 16 + (2^20 - 2^10 + 1) * 2^10 / 256 = 64 + 4,190,212.

@@ -165,6 +165,24 @@ return R]]):format(name, min or 2, setup or "", play))
 end
 
 -- The seat that decides now: g:who()'s, the first of several.
+-- The work a rule-script chunk `src` is charged (docs/security.md, "Work
+-- charges"): the least work limit it runs under, found by bisection in
+-- the sandbox of the rule sets' API. The work limit is put back after.
+function M.work_charged(src)
+  local sb = kontor.core.sandbox
+  local env = require("kontor.sandbox").env(require("kontor.rules").api)
+  local f = assert(sb.load(src, "=c", env))
+  local old = sb.limits().work
+  local lo, hi = 1000, 1 << 40
+  while lo < hi do
+    local mid = (lo + hi) // 2
+    sb.limits { work = mid }
+    if sb.call(f) then hi = mid else lo = mid + 1 end
+  end
+  sb.limits { work = old }
+  return lo
+end
+
 function M.decider(g)
   local w = g:who()
   if type(w) == "table" then return w[1] end
