@@ -121,12 +121,7 @@ describe("kontor ladder --shard and kontor merge", function()
         "kontor: ladder: --seed random would draw another seed in each shard: give every shard the same whole number" },
       { RUN .. " --jobs 0", "kontor: ladder: --jobs must be at least 1" },
     }
-    for _, c in ipairs(cases) do
-      local out, e, code = kontor_cmd(c[1])
-      assert.are.equal(2, code, c[1])
-      assert.are.equal("", out)
-      assert.are.equal(c[2] .. "\nTry 'kontor --help'.\n", e, c[1])
-    end
+    runner.usage_errors(cases)
   end)
 end)
 

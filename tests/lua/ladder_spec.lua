@@ -95,12 +95,7 @@ describe("kontor ladder", function()
       { "ladder --games 5 random greedy", "kontor: ladder: unknown option '--games'" },
       { "ladder --players two random greedy", "kontor: ladder: --players must be a whole number, not 'two'" },
     }
-    for _, c in ipairs(cases) do
-      local out, e, code = kontor_cmd(c[1])
-      assert.are.equal(2, code, c[1])
-      assert.are.equal("", out)
-      assert.are.equal(c[2] .. "\nTry 'kontor --help'.\n", e, c[1])
-    end
+    runner.usage_errors(cases)
     local _, e, code = kontor_cmd("ladder random wizard")
     assert.are.equal(2, code)
     assert.is_truthy(e:find("^kontor: ladder: unknown bot 'wizard'"), e)

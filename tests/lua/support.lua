@@ -238,7 +238,19 @@ function M.lab()
     local _, _, code = p:close()
     return out, M.read(errf), code
   end
-  return { root = root, binary = binary, abs = abs, tmp = tmp, cleanup = cleanup, run = run }
+  -- Each case { args, message } is a usage error: exit status 2, nothing
+  -- on stdout, the message and the hint on stderr.
+  local function usage_errors(cases)
+    local assert = require "luassert"
+    for _, c in ipairs(cases) do
+      local out, e, code = run(c[1])
+      assert.are.equal(2, code, c[1])
+      assert.are.equal("", out)
+      assert.are.equal(c[2] .. "\nTry 'kontor --help'.\n", e, c[1])
+    end
+  end
+  return { root = root, binary = binary, abs = abs, tmp = tmp, cleanup = cleanup, run = run,
+           usage_errors = usage_errors }
 end
 
 return M
