@@ -170,6 +170,13 @@ describe("a hostile bot text in a ladder", function()
     assert.are.equal(0, code, e)
     assert.falsy(out:find("\27", 1, true))
     assert.truthy(out:find("random:avoid=\\e]0;pwn\\ax", 1, true), out)
+    -- the ratings line up as shown: each name padded by its escaped width
+    local ends = {}
+    for l in out:gmatch("[^\n]+") do
+      if l:find("^  random") then ends[#ends + 1] = select(2, l:find("^  %S+ +%-?%d+")) end
+    end
+    assert.are.equal(2, #ends, out)
+    assert.are.equal(ends[1], ends[2], out)
     local part, pe, pc = kontor_cmd(run .. " --shard 1/1")
     assert.are.equal(0, pc, pe)
     local path = tmp("hostile.json")

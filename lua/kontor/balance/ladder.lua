@@ -243,6 +243,14 @@ function M.merge(shards)
   return M.summary(L, first.bots, first.deals, first.seed, ran)
 end
 
+-- The columns a bot's name takes on a terminal: the text sink escapes
+-- control characters and invalid bytes (kontor.text), and a UTF-8
+-- character takes one column.
+local function columns(name)
+  local shown = require("kontor.text").escape(name)
+  return utf8.len(shown) or #shown
+end
+
 -- The ladder as text for people.
 function M.format(s)
   local vs = #s.variants > 0 and (" + " .. table.concat(s.variants, " + ")) or ""
@@ -252,9 +260,9 @@ function M.format(s)
     string.format("ratings (Elo scale, %s at 0; 95%% interval over deals):", s.anchor),
   }
   local w = 4
-  for _, r in ipairs(s.ratings) do w = math.max(w, #r.bot) end
+  for _, r in ipairs(s.ratings) do w = math.max(w, columns(r.bot)) end
   for _, r in ipairs(s.ratings) do
-    lines[#lines + 1] = string.format("  %s%s %6d  %s", r.bot, string.rep(" ", w - #r.bot), r.rating,
+    lines[#lines + 1] = string.format("  %s%s %6d  %s", r.bot, string.rep(" ", w - columns(r.bot)), r.rating,
       r.ci and string.format("[%d, %d]", r.ci[1], r.ci[2]) or "(the anchor)")
   end
   lines[#lines + 1] = "pair by pair (the first bot's share of the wins):"
