@@ -1383,13 +1383,19 @@ end
 
 -- The share of the symbols of expedition e that the seat's persons show
 -- (Jacks of all Trades for any).
+-- (Plain loops and comparisons, no ipairs or math.min: the bots and the
+-- lab ask for the estimate of every seat every turn.)
 local function progress(st, e)
-  local have, matched, missing = st.symbols, 0, 0
-  for _, sym in ipairs(e.shown) do
-    local n = math.min(have[sym], e.needs[sym])
-    matched, missing = matched + n, missing + e.needs[sym] - n
+  local have, shown, needs, matched, missing = st.symbols, e.shown, e.needs, 0, 0
+  for i = 1, #shown do
+    local sym = shown[i]
+    local need, n = needs[sym], have[sym]
+    if n > need then n = need end
+    matched, missing = matched + n, missing + need - n
   end
-  return (matched + math.min(have.any, missing)) / e.symbols
+  local jokers = have.any
+  if jokers > missing then jokers = missing end
+  return (matched + jokers) / e.symbols
 end
 
 -- What the estimate reads from the deck, worked out once per deck: the
@@ -1411,15 +1417,23 @@ local function closest(g, seat)
   local st, best = g.st[seat], 0
   local n = #g.expeditions
   if n == 0 then
-    for i = 1, #EXPEDITIONS do best = math.max(best, progress(st, EXPEDITIONS[i])) end
+    for i = 1, #EXPEDITIONS do
+      local p = progress(st, EXPEDITIONS[i])
+      if p > best then best = p end
+    end
     return best
   end
   for i = 1, n do
     local e = CARDS[g.expeditions:get(i)]
-    if e.kind == "expedition" then best = math.max(best, progress(st, e)) end
+    if e.kind == "expedition" then
+      local p = progress(st, e)
+      if p > best then best = p end
+    end
   end
   return best
 end
+
+local function more(a, b) return a > b end
 
 local function harbour_worth(g, seat, per_coin)
   if g.phase ~= "discover" or g.current ~= seat then return 0 end
@@ -1433,7 +1447,7 @@ local function harbour_worth(g, seat, per_coin)
       worth[#worth + 1] = card.influence - hire_cost(g, seat, card) * per_coin
     end
   end
-  table.sort(worth, function(a, b) return a > b end)
+  table.sort(worth, more)
   local n = 0
   for i = 1, math.min(#worth, allowance(g, seat, ships)) do
     if worth[i] > 0 then n = n + worth[i] end
