@@ -1406,7 +1406,7 @@ local min, ceil, sort = math.min, math.ceil, table.sort
 -- Scratch lists, emptied at every call (the estimate is asked for often:
 -- no new tables): the ships carrying each product, the cards held of
 -- each, the plays.
-local CARRIED, HELD, HELD_PLAYS = {}, {}, {}
+local CARRIED, HOLDS, HELD_PLAYS = {}, {}, {}
 
 function R.estimate(g, seat)
   local deck = g.deck:count()
@@ -1423,7 +1423,7 @@ function R.estimate(g, seat)
       est = est + SLOT_SHOWING * market:count_of(p)
     end
   end
-  local held, plays, m = g.hands[seat]:counts(n, HELD), HELD_PLAYS, 0   -- R.cards_in_hand, into a kept list
+  local held, plays, m = g.hands[seat]:counts(n, HOLDS), HELD_PLAYS, 0   -- R.cards_in_hand, into a kept list
   local bonus = (g.specials[seat].contract or 0) * D.contract_bonus
   local slots = D.market_slots
   for p = 1, n do
