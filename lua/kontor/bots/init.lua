@@ -11,6 +11,7 @@
 
 local core = require "kontor.core"
 local fork = require "kontor.fork"
+local texts_of = require("kontor.game.driver").texts_of
 local seatmod = require "kontor.seat"
 
 local csb = core.sandbox
@@ -259,7 +260,7 @@ function Greedy:decide(view)
   local function again(i, texts)
     local g = view.sample(core.rng(seeds[i]))
     for j = 1, #texts do
-      local t = g:options(seat)
+      local t = texts_of(g, seat)
       local x
       for y = 1, t and #t or 0 do if t[y] == texts[j] then x = y; break end end
       if not x then break end
@@ -313,7 +314,7 @@ function Greedy:decide(view)
           for i = 2, #seeds do v = v + again(i, texts) end
           pos = { value = v / #seeds }
         else
-          local t, dname = g:options(seat), g.dname
+          local t, dname = texts_of(g, seat), g.dname   -- (the copy's own list: only read)
           pos = { t = t, ks = self:allowed(dname, t), dname = dname, kids = {} }
         end
         kids[text] = pos
@@ -441,7 +442,7 @@ local function rewards(g, players, scale, by_estimate)
 end
 
 local function texts(g, seat)
-  return g:options(seat)
+  return texts_of(g, seat)          -- (the copy's own list: only read)
 end
 
 function Mcts:decide(view)
