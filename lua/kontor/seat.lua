@@ -19,6 +19,7 @@
 -- seat.referee(game) is the all-seeing view, for the REPL and tests only.
 
 local csb = require("kontor.core").sandbox
+local texts_of = require("kontor.game.driver").texts_of   -- (the game's own list: only read here)
 
 local format = string.format
 
@@ -358,7 +359,8 @@ local FIELDS = {
   names = function(game) return copy_list(game.names) end,
   -- the name of the seat's decision now, nil when it does not decide
   decision = function(game, seat)
-    if #game:options(seat) == 0 then return nil end
+    local t = texts_of(game, seat)
+    if not t or #t == 0 then return nil end
     if game.kind == "orders" then return game:decision(seat).steps[seat] end
     return game.dname
   end,

@@ -11,6 +11,7 @@
 
 local core = require "kontor.core"
 local fork = require "kontor.fork"
+local texts_of = require("kontor.game.driver").texts_of
 local seatmod = require "kontor.seat"
 
 local csb = core.sandbox
@@ -219,10 +220,14 @@ local function next_decider(g, seat)
   return s, sopts
 end
 
--- The texts of the options of `seat` in a copy and a key for the whole
--- decision (its name and texts), to know it again in the game.
-local function decision_key(name, texts)
-  return (name or "") .. "\0" .. table.concat(texts, "\0")
+-- Whether the game's decision now (its name, the seat's option texts) is
+-- the one a plan step was made for: the same name and the same texts.
+local function same_decision(name, texts, step_name, step_texts)
+  if (name or "") ~= (step_name or "") or #texts ~= #step_texts then return false end
+  for i = 1, #texts do
+    if texts[i] ~= step_texts[i] then return false end
+  end
+  return true
 end
 
 function Greedy:decide(view)
@@ -233,27 +238,29 @@ function Greedy:decide(view)
   -- the plan of an earlier search of this move, while the game follows it
   local plan = self.plan
   self.plan = nil
-  if plan and plan.keys[plan.at] == decision_key(view.decision, opts) then
-    local text = plan[plan.at]
-    for _, k in ipairs(allowed) do
-      if opts[k] == text then
-        plan.at = plan.at + 1
-        if plan.at <= #plan then self.plan = plan end
-        self.last = { { text, value = plan.value } }
-        return k
+  if plan then
+    local at, step = plan.at, plan[plan.at]
+    if same_decision(view.decision, opts, step.dname, step.t) then
+      local text = step.text
+      for _, k in ipairs(allowed) do
+        if opts[k] == text then
+          plan.at = at + 1
+          if plan.at <= #plan then self.plan = plan end
+          self.last = { { text, value = plan.value } }
+          return k
+        end
       end
     end
   end
   local seeds = {}
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
   local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
-  local tried = {}                   -- line so far -> the options there no line has taken yet
   -- The same line on deal i: its texts while they are offered; the lead
   -- where it ends.
   local function again(i, texts)
     local g = view.sample(core.rng(seeds[i]))
     for j = 1, #texts do
-      local t = g:options(seat)
+      local t = texts_of(g, seat)
       local x
       for y = 1, t and #t or 0 do if t[y] == texts[j] then x = y; break end end
       if not x then break end
@@ -270,34 +277,32 @@ function Greedy:decide(view)
   -- along it, and whether it took an option not taken before.
   -- Every line starts from the same deal, so the position a line reaches
   -- is a function of its texts: what a position showed (the seat's
-  -- options there, or the line's value where it ends) is kept by texts
-  -- (`at`), and a line makes its copy only when it reaches a position not
-  -- seen yet (the deal, then the line's steps so far).
-  local at = {}
+  -- options there, or the line's value where it ends) is kept in a tree
+  -- by texts (`kids[text]` of the position before; the decision's own
+  -- options in `top`), and a line makes its copy only when it reaches a
+  -- position not seen yet (the deal, then the line's steps so far).
+  local top = {}
   local function line(k)
-    local texts, steps, key, new = { opts[k] }, {}, opts[k], false
-    local path, g, gs = {}, nil, nil        -- option numbers taken; the copy, who decides in it
-    local function make_copy()
+    local text = opts[k]
+    local texts, steps, new = { text }, {}, false
+    local path, g, gs = { k }, nil, nil     -- option numbers taken; the copy, who decides in it
+    if v0 == nil then
       g = view.sample(core.rng(seeds[1]))
-      if v0 == nil then v0, turn0 = estimates(g, seat)[seat], g.ctx.turn end
-      for j = 1, #path do
-        fork.step(g, seat, path[j])
-        gs = next_decider(g, seat)
-      end
+      v0, turn0 = estimates(g, seat)[seat], g.ctx.turn
+      fork.step(g, seat, k)
+      gs = next_decider(g, seat)
     end
-    local function take(x)
-      path[#path + 1] = x
-      if g then
-        fork.step(g, seat, x)
-        gs = next_decider(g, seat)
-      end
-    end
-    if v0 == nil then make_copy() end
-    take(k)
+    local kids = top
     while true do
-      local pos = at[key]
+      local pos = kids[text]
       if not pos then
-        if not g then make_copy() end
+        if not g then
+          g = view.sample(core.rng(seeds[1]))
+          for j = 1, #path do
+            fork.step(g, seat, path[j])
+            gs = next_decider(g, seat)
+          end
+        end
         local own                                 -- the seat's estimate here, when asked
         local ends = gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
         if not ends then
@@ -309,28 +314,37 @@ function Greedy:decide(view)
           for i = 2, #seeds do v = v + again(i, texts) end
           pos = { value = v / #seeds }
         else
-          local t = g:options(seat)
-          pos = { t = t, ks = self:allowed(g.dname, t), dname = g.dname }
+          local t, dname = texts_of(g, seat), g.dname   -- (the copy's own list: only read)
+          pos = { t = t, ks = self:allowed(dname, t), dname = dname, kids = {} }
         end
-        at[key] = pos
+        kids[text] = pos
       end
       if pos.value then return pos.value, texts, steps, new end
       local t, ks = pos.t, pos.ks
       -- the options whose text no line has taken here yet, in their order
-      local fresh = tried[key]
-      if not fresh then fresh = table.move(ks, 1, #ks, 1, {}); tried[key] = fresh end
+      local fresh = pos.fresh
+      if not fresh then fresh = table.move(ks, 1, #ks, 1, {}); pos.fresh = fresh end
       local nf = #fresh
       local pool = nf > 0 and fresh or ks
       new = new or nf > 0
       local x = pool[rng:below(#pool) + 1]
+      text = t[x]
       if nf > 0 then                   -- every option of its text goes (texts may repeat)
-        local tx = t[x]
-        for i = nf, 1, -1 do if t[fresh[i]] == tx then table.remove(fresh, i) end end
+        local n = 0
+        for i = 1, nf do
+          local f = fresh[i]
+          if t[f] ~= text then n = n + 1; fresh[n] = f end
+        end
+        for i = n + 1, nf do fresh[i] = nil end
       end
       steps[#steps + 1] = pos
-      texts[#texts + 1] = t[x]
-      key = key .. "\0" .. t[x]
-      take(x)
+      texts[#texts + 1] = text
+      path[#path + 1] = x
+      kids = pos.kids
+      if g then
+        fork.step(g, seat, x)
+        gs = next_decider(g, seat)
+      end
     end
   end
   -- every option once; then more lines for those whose move stayed open
@@ -369,14 +383,14 @@ function Greedy:decide(view)
   table.sort(scored, function(x, y) return x.value > y.value end)
   self.last = scored
   local pick = bests[rng:below(#bests) + 1]
-  -- the plan: the rest of the best line
+  -- the plan: the rest of the best line, each step with the decision it
+  -- was made for (the game must show the same to follow it)
   local b = best_of[pick]
   if #b.texts > 1 then
-    local rest = { at = 1, value = b.value, keys = {} }
+    local rest = { at = 1, value = b.value }
     for j = 2, #b.texts do
-      rest[j - 1] = b.texts[j]
       local pos = b.steps[j - 1]                -- the decision of that step, as the game names it
-      rest.keys[j - 1] = decision_key(pos.dname, pos.t)
+      rest[j - 1] = { text = b.texts[j], dname = pos.dname, t = pos.t }
     end
     self.plan = rest
   end
@@ -428,7 +442,7 @@ local function rewards(g, players, scale, by_estimate)
 end
 
 local function texts(g, seat)
-  return g:options(seat)
+  return texts_of(g, seat)          -- (the copy's own list: only read)
 end
 
 function Mcts:decide(view)
