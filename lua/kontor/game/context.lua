@@ -299,11 +299,18 @@ end
 -- step, but a trace a script can read with g:skipped() (issue 12). Kept
 -- flat, four entries a skip (seat, decision, why, turn), so that a skip
 -- makes no table; Game:skipped makes the records when asked.
+-- (The entries are set in order, first to last: a multiple assignment
+-- sets the last first, which lands beyond the list's array part, in its
+-- hash, and a rehash moves it back: that cost more than the rest of a skip.
+-- _skipped is read as a field: a plain field of g, which Ctx has not.)
 function Ctx:skip(seat, name, why)
-  local list = rawget(self, "_skipped")
+  local list = self._skipped
   local n = #list
   -- false for a missing one: a hole would leave #list undefined
-  list[n + 1], list[n + 2], list[n + 3], list[n + 4] = seat or false, name or false, why or false, self.turn or false
+  list[n + 1] = seat or false
+  list[n + 2] = name or false
+  list[n + 3] = why or false
+  list[n + 4] = self.turn or false
 end
 
 -- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn
