@@ -12,6 +12,8 @@ local csb = core.sandbox
 local copt = core.options
 local check_options, option_text = copt.check, copt.text
 local expand, pick = copt.expand, copt.pick
+local bot_method, bot_method_entering, bot_method_close = core.bot_method, core.bot_method_entering,
+  core.bot_method_close
 local yield = coroutine.yield
 local format = string.format
 
@@ -260,14 +262,17 @@ function Ctx:choose_orders(seats, name, enter)
     local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
+    local method = game._method       -- g.choose, while the bot is it (M.enter_sim)
     for i = 1, nseats do
       local s = seats[i]
       local outer_ctx, outer_seat = entering_ctx, entering_seat
       self._entering, entering_ctx, entering_seat = s, self, s
+      if method then bot_method_entering(method, s) end
       local draft = {}
       drafts[s] = draft
       local order = enter(self, s, draft)
       self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
+      if method then bot_method_entering(method, 0) end
       orders[s] = order
     end
     sandbox.current_rng, self._drafts = rng, nil
@@ -507,7 +512,7 @@ local function new_ctx(game)
   GAMES[ctx] = game
   -- a new ctx starts them afresh; false, not nil: a game's missing field
   -- would run Game.__index
-  game._stats, game._bot, game._turn_hook = false, false, false
+  game._stats, game._bot, game._turn_hook, game._method = false, false, false, false
   return ctx
 end
 
@@ -539,19 +544,40 @@ end
 
 -- The simulation's bot starts answering ctx's decisions inside the
 -- coroutine (game/playout.lua). Returns what leave_sim puts back.
-function M.enter_sim(ctx, bot)
+-- With `method` (a bot with no tally), where no constraint looks at a
+-- decision and no turn hook watches the game, g.choose becomes the bot's
+-- own C function for the playout (lua/engine/playout.c, bot_method): it
+-- does what Ctx.choose does there, and a rule script's g:choose then
+-- reaches the bot with no Lua function between them (Caribbean 2p's
+-- engine cost a step, tests/bench/same_games.lua: 1,012 -> 534 Ir). Not
+-- when the script put its own g.choose.
+function M.enter_sim(ctx, bot, method)
   local game = GAMES[ctx]
   game._bot = bot
+  if method and not game.cons and not game._turn_hook and rawget(ctx, "_cons") == false
+     and rawget(ctx, "choose") == Ctx.choose then
+    local m = bot_method(bot, ctx, game.players, Ctx.choose)
+    game._method = m
+    ctx.choose = m
+  end
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
   sim_ctx, sim_bot, sim_players = ctx, bot, game.players
   return outer_ctx, outer_bot, outer_players
 end
 
 -- The bot stops answering ctx's decisions; the outer playout (if any) is
--- the one running again.
+-- the one running again. g.choose is Ctx.choose again (unless the script
+-- put its own), and the bot's, should the script have kept it, is too.
 function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
-  GAMES[ctx]._bot = false
+  local game = GAMES[ctx]
+  game._bot = false
+  local m = game._method
+  if m then
+    bot_method_close(m)
+    if rawget(ctx, "choose") == m then ctx.choose = Ctx.choose end
+    game._method = false
+  end
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
 end
 
