@@ -480,14 +480,34 @@ local CTX_META = { __index = Ctx, __metatable = false }
 -- parameters, and the engine keeps its own references to what it reads
 -- back (game.players, game.log_obj): a script that replaces g._log,
 -- g.players or g.names changes only what it sees itself.
-local function new_ctx(game)
-  local p = game.params
-  -- (a copy for search has the parameters of a game made before: checked)
-  for i, name in ipairs(not game.copy and p.names or {}) do
+-- The list of player names checked last, and a copy of its names then:
+-- the games of a run share one list, whose names are not checked again
+-- while they are the same (utf8.len, a guarded call, cost ~1,900
+-- instructions a name).
+local checked_list, checked = nil, {}
+local function check_names(names)
+  if names == checked_list then
+    local n = #checked
+    local same = names[n + 1] == nil
+    for i = 1, n do
+      if names[i] ~= checked[i] then same = false; break end
+    end
+    if same then return end
+  end
+  local copy = {}
+  for i, name in ipairs(names) do
     if type(name) ~= "string" or not utf8.len(name) then
       error(format("the name of player %d is not valid UTF-8 text", i), 0)
     end
+    copy[i] = name
   end
+  checked_list, checked = names, copy
+end
+
+local function new_ctx(game)
+  local p = game.params
+  -- (a copy for search has the parameters of a game made before: checked)
+  if not game.copy and p.names then check_names(p.names) end
   local log, rng = core.log(), core.rng(p.seed)
   game.log_obj, game.players, game.rng = log, p.players, rng
   -- (a copy for search brings a function that copies them, fork.lua)
