@@ -23,6 +23,35 @@ describe("a game's start", function()
     assert.equal("the name of player 2 is not valid UTF-8 text", tostring(err))
   end)
 
+  it("gives g copies of the names, the options and the scenario (kontor.core.copy)", function()
+    local copy = kontor.core.copy
+    local key = {}
+    local inner = setmetatable({ 1, 2, x = { y = "z" } }, { __index = function() return "meta" end })
+    local t = { "a", "b", [5] = "e", name = "n", [key] = inner, [true] = false, [2.5] = 1 }
+    local c = copy(t)
+    assert.is_not.equal(t, c)
+    assert.same({ "a", "b" }, { c[1], c[2] })
+    assert.equal("e", c[5]); assert.equal("n", c.name); assert.is_false(c[true]); assert.equal(1, c[2.5])
+    local ci = c[key]                                   -- keys as they are, values copied
+    assert.is_not.equal(inner, ci)
+    assert.is_nil(getmetatable(ci))
+    assert.is_nil(ci[3])
+    assert.same({ y = "z" }, ci.x)
+    assert.is_not.equal(inner.x, ci.x)
+    assert.equal(5, copy(5)); assert.equal("s", copy("s")); assert.is_nil(copy(nil))
+    local deep = {}
+    local at = deep
+    for _ = 1, 250 do at.next = {}; at = at.next end
+    local ok, err = pcall(copy, deep)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("copy: tables nested more than 200 deep", 1, true), tostring(err))
+    local opts = { target = 30 }
+    local g = kontor.new_game { rules = RACE, players = 2, seed = 1, options = opts }
+    assert.is_not.equal(opts, g.ctx.options)
+    g.ctx.options.target = 1
+    assert.equal(30, opts.target)
+  end)
+
   it("gives a game its engine fields raw, so that reading them runs no Game.__index", function()
     local index, calls = Game.__index, {}
     Game.__index = function(t, k) calls[#calls + 1] = k; return index(t, k) end
