@@ -414,7 +414,7 @@ static int bot_method(lua_State *L) {
         lua_call(L, n, LUA_MULTRET);
         return lua_gettop(L);
     }
-    lua_settop(L, 4);                                     /* g, seat, name, options */
+    if (lua_gettop(L) != 4) lua_settop(L, 4);             /* g, seat, name, options */
     if (lua_isinteger(L, 2)) {
         lua_Integer seat = lua_tointeger(L, 2), nopts;
         if (seat >= 1 && seat <= b->players && (b->entering == 0 || seat == b->entering)
