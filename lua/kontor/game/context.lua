@@ -318,6 +318,10 @@ function Ctx:skip(seat, name, why)
   list[n + 4] = self.turn or false
 end
 
+-- g:skip while the simulation's bot plays a game that keeps no trace
+-- (M.enter_sim).
+local function skip_untraced() end
+
 -- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn
 -- begins (only in the engine's own replays for search).
 
@@ -566,6 +570,13 @@ end
 -- reaches the bot with no Lua function between them (Caribbean 2p's
 -- engine cost a step, tests/bench/same_games.lua: 1,012 -> 534 Ir). Not
 -- when the script put its own g.choose.
+--
+-- Then too (not for a copy for search), g:skip keeps no trace while the
+-- bot plays: g.skip is skip_untraced, and the game is marked `untraced`;
+-- Game:skipped makes the trace by replaying the record the first time it
+-- is asked for, as the driver makes the texts of the steps
+-- (driver.hist_texts). A skip's record cost ~1,100 instructions, four
+-- entries appended to a list, and Caribbean skips ~80 times a game.
 function M.enter_sim(ctx, bot, method)
   local game = GAMES[ctx]
   game._bot = bot
@@ -574,6 +585,10 @@ function M.enter_sim(ctx, bot, method)
     local m = bot_method(bot, ctx, game.players, Ctx.choose)
     game._method = m
     ctx.choose = m
+    if not game.copy and rawget(ctx, "skip") == Ctx.skip then
+      ctx.skip = skip_untraced
+      game.untraced = true
+    end
   end
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
   sim_ctx, sim_bot, sim_players = ctx, bot, game.players
@@ -591,6 +606,7 @@ function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   if m then
     bot_method_close(m)
     if rawget(ctx, "choose") == m then ctx.choose = Ctx.choose end
+    if rawget(ctx, "skip") == skip_untraced then ctx.skip = Ctx.skip end
     game._method = false
   end
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised

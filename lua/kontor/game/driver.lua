@@ -178,6 +178,7 @@ local function start(game, deferred)
   game.ctx = ctx
   game.rec = new_steps(256)          -- room for most games
   game.texts = not game.copy and {} -- false, not nil: a missing field runs Game.__index
+  game.untraced = false               -- its skips are traced from the start (context.enter_sim)
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
