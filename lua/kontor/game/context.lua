@@ -481,8 +481,8 @@ local CTX_META = { __index = Ctx, __metatable = false }
 -- g.players or g.names changes only what it sees itself.
 -- The list of player names checked last, and a copy of its names then:
 -- the games of a run share one list, whose names are not checked again
--- while they are the same (utf8.len, a guarded call, cost ~1,900
--- instructions a name).
+-- while they are the same (utf8.len goes through the sandbox's guard, a
+-- protected call each).
 local checked_list, checked = nil, {}
 local function check_names(names)
   if names == checked_list then
@@ -575,8 +575,9 @@ end
 -- bot plays: g.skip is skip_untraced, and the game is marked `untraced`;
 -- Game:skipped makes the trace by replaying the record the first time it
 -- is asked for, as the driver makes the texts of the steps
--- (driver.hist_texts). A skip's record cost ~1,100 instructions, four
--- entries appended to a list, and Caribbean skips ~80 times a game.
+-- (driver.hist_texts). A skip's record cost over a thousand
+-- instructions, four entries appended to a list, and Caribbean skips
+-- about 80 times a game (docs/performance.md).
 function M.enter_sim(ctx, bot, method)
   local game = GAMES[ctx]
   game._bot = bot
