@@ -26,6 +26,9 @@ lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Int
 /* The same, giving the seat it checked in *seatp (players > 0; 0 else). */
 lua_Integer kn_options_check_seat(lua_State *L, int list, int seat, int name, lua_Integer players,
                                   const char *what, lua_Integer *seatp);
+/* The number of options of the constant list (kontor.options) at idx, or
+ * 0 for any other value (nothing is read or checked). */
+lua_Integer kn_options_const_count(lua_State *L, int idx);
 
 /* A family of options (g:choose_from). Its check returns the number of
  * options, or raises at the rule script's line, and gives its shape: n

@@ -827,6 +827,11 @@ lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int namei
     return n;
 }
 
+lua_Integer kn_options_const_count(lua_State *L, int idx) {
+    const struct kn_const *c = to_const(L, idx);
+    return c != NULL && c->kind == CONST_OPTIONS ? c->n : 0;
+}
+
 #define SEATS_SEEN 16
 
 /* seats(list, players, what) -> n: the seats of g:choose_all and

@@ -9,6 +9,10 @@
  * decision costs one C call and no coroutine switch, and no text is made
  * (the driver makes the texts from the record when they are asked for).
  *
+ * kontor.core.bot_method(bot, g, players, choose) makes g:choose for the
+ * time the bot plays g's game inside: the rule script's g:choose then
+ * reaches the bot with no Lua function between them (below, bot_method).
+ *
  * kontor.core.tally(players, roots, miss) makes a kontor.Tally: the count
  * of each kind of move a game's seats made (the balance lab's "what do
  * players do", lua/kontor/balance/moves.lua). Given to random_bot as its
@@ -53,6 +57,8 @@ struct bot_state {
     struct tally *tally;     /* UP_TALLY's, or NULL */
     lua_Integer max;         /* the most steps it takes */
     lua_Integer count;       /* steps taken */
+    lua_Integer players;     /* the game's seats (bot_method's; 0 before) */
+    lua_Integer entering;    /* the seat whose order entry runs, or 0 (bot_method's) */
 };
 
 /* ---- the tally ------------------------------------------------------------ */
@@ -383,6 +389,104 @@ static int bot_choose(lua_State *L) {
     return chosen(L, k, family ? &shape : NULL);
 }
 
+/* ---- g:choose as the bot ------------------------------------------------ *
+ *
+ * bot_method(bot, g, players, choose) -> a function that is g:choose while
+ * the bot plays g's game inside (game/playout.lua puts it in g.choose and
+ * takes it out again): the rule script's call reaches the bot with no Lua
+ * function between them. Its upvalues: */
+enum { MUP_STATE = 1, MUP_CTX, MUP_BOT, MUP_CHOOSE, MUP_N = MUP_CHOOSE };
+
+/* g:choose(seat, name, options), as Ctx.choose's way for the simulation
+ * (lua/kontor/game/context.lua) takes it: a constant list (kontor.options)
+ * of a string name for a seat 1..players is answered here, as the bot
+ * answers it; any other options (or a wrong seat or name) go to the bot
+ * itself, whose checks give their messages at the script's line as they
+ * do from Ctx.choose; an order entry's choice for another seat raises
+ * Ctx.choose's message. Called on another table, or once the playout is
+ * over (bot_method_close), it is Ctx.choose. */
+static int bot_method(lua_State *L) {
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
+    if (!lua_rawequal(L, 1, lua_upvalueindex(MUP_CTX))) {
+        int n = lua_gettop(L);
+        lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
+        lua_insert(L, 1);
+        lua_call(L, n, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    if (lua_gettop(L) != 4) lua_settop(L, 4);             /* g, seat, name, options */
+    if (lua_isinteger(L, 2)) {
+        lua_Integer seat = lua_tointeger(L, 2), nopts;
+        if (seat >= 1 && seat <= b->players && (b->entering == 0 || seat == b->entering)
+            && lua_type(L, 3) == LUA_TSTRING && (nopts = kn_options_const_count(L, 4)) > 0) {
+            lua_pushinteger(L, take_step(L, b, seat, nopts));
+            return 1;
+        }
+    }
+    lua_pushinteger(L, b->entering);
+    int other = b->entering != 0 && !lua_rawequal(L, 2, -1);    /* as seat ~= entering_seat */
+    lua_pop(L, 1);
+    if (other) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "g:choose: seat %I's order entry chose for seat %s (an entry chooses only for its own seat)",
+                        (LUAI_UACINT)b->entering, luaL_tolstring(L, 2, NULL));
+        lua_remove(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    lua_pushvalue(L, lua_upvalueindex(MUP_BOT));
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 3);
+    lua_pushinteger(L, b->players);
+    lua_call(L, 4, 1);
+    return 1;
+}
+
+static struct bot_state *method_state(lua_State *L) {
+    luaL_argcheck(L, lua_tocfunction(L, 1) == bot_method, 1, "a bot's g:choose expected");
+    lua_getupvalue(L, 1, MUP_STATE);
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return b;
+}
+
+/* bot_method(bot, g, players, choose): see above. */
+static int l_bot_method(lua_State *L) {
+    luaL_argcheck(L, lua_tocfunction(L, 1) == bot_choose, 1, "a random_bot expected");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_Integer players = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, players >= 1, 3, "players >= 1 expected");
+    luaL_checktype(L, 4, LUA_TFUNCTION);
+    lua_getupvalue(L, 1, UP_STATE);
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
+    b->players = players;
+    b->entering = 0;
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 4);
+    lua_pushcclosure(L, bot_method, MUP_N);
+    return 1;
+}
+
+/* bot_method_entering(method, seat | 0): seat's order entry runs now
+ * (g:choose_orders), or none. */
+static int l_bot_method_entering(lua_State *L) {
+    struct bot_state *b = method_state(L);
+    b->entering = luaL_checkinteger(L, 2);
+    return 0;
+}
+
+/* bot_method_close(method): the playout is over; from now on the method
+ * is Ctx.choose. */
+static int l_bot_method_close(lua_State *L) {
+    struct bot_state *b = method_state(L);
+    b->entering = 0;
+    lua_pushnil(L);
+    lua_setupvalue(L, 1, MUP_CTX);
+    return 0;
+}
+
 /* random_bot(rng, rec, max_steps [, tally]): with a tally, each step is
  * counted in it as it is taken (the tally is reset first). */
 static int l_random_bot(lua_State *L) {
@@ -400,6 +504,8 @@ static int l_random_bot(lua_State *L) {
     b->tally = t;
     b->max = max;
     b->count = 0;
+    b->players = 0;
+    b->entering = 0;
     lua_insert(L, 1);                                      /* state rng rec tally */
     lua_pushcclosure(L, bot_choose, UP_N);
     return 1;
@@ -411,4 +517,10 @@ void kn_open_playout(lua_State *L) {
     lua_setfield(L, -2, "random_bot");
     lua_pushcfunction(L, l_tally);
     lua_setfield(L, -2, "tally");
+    lua_pushcfunction(L, l_bot_method);
+    lua_setfield(L, -2, "bot_method");
+    lua_pushcfunction(L, l_bot_method_entering);
+    lua_setfield(L, -2, "bot_method_entering");
+    lua_pushcfunction(L, l_bot_method_close);
+    lua_setfield(L, -2, "bot_method_close");
 }

@@ -12,6 +12,8 @@ local csb = core.sandbox
 local copt = core.options
 local check_options, option_text = copt.check, copt.text
 local expand, pick = copt.expand, copt.pick
+local bot_method, bot_method_entering, bot_method_close = core.bot_method, core.bot_method_entering,
+  core.bot_method_close
 local yield = coroutine.yield
 local format = string.format
 
@@ -260,14 +262,17 @@ function Ctx:choose_orders(seats, name, enter)
     local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
+    local method = game._method       -- g.choose, while the bot is it (M.enter_sim)
     for i = 1, nseats do
       local s = seats[i]
       local outer_ctx, outer_seat = entering_ctx, entering_seat
       self._entering, entering_ctx, entering_seat = s, self, s
+      if method then bot_method_entering(method, s) end
       local draft = {}
       drafts[s] = draft
       local order = enter(self, s, draft)
       self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
+      if method then bot_method_entering(method, 0) end
       orders[s] = order
     end
     sandbox.current_rng, self._drafts = rng, nil
@@ -299,12 +304,23 @@ end
 -- step, but a trace a script can read with g:skipped() (issue 12). Kept
 -- flat, four entries a skip (seat, decision, why, turn), so that a skip
 -- makes no table; Game:skipped makes the records when asked.
+-- (The entries are set in order, first to last: a multiple assignment
+-- sets the last first, which lands beyond the list's array part, in its
+-- hash, and a rehash moves it back: that cost more than the rest of a skip.
+-- _skipped is read as a field: a plain field of g, which Ctx has not.)
 function Ctx:skip(seat, name, why)
-  local list = rawget(self, "_skipped")
+  local list = self._skipped
   local n = #list
   -- false for a missing one: a hole would leave #list undefined
-  list[n + 1], list[n + 2], list[n + 3], list[n + 4] = seat or false, name or false, why or false, self.turn or false
+  list[n + 1] = seat or false
+  list[n + 2] = name or false
+  list[n + 3] = why or false
+  list[n + 4] = self.turn or false
 end
+
+-- g:skip while the simulation's bot plays a game that keeps no trace
+-- (M.enter_sim).
+local function skip_untraced() end
 
 -- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn
 -- begins (only in the engine's own replays for search).
@@ -450,15 +466,10 @@ local function compile_constraints(R)
   return by
 end
 
-local function deep_copy(v)
-  if type(v) ~= "table" then return v end
-  local t = {}
-  for k, x in next, v do
-    if type(x) == "table" then x = deep_copy(x) end
-    t[k] = x
-  end
-  return t
-end
+-- A copy of v: a table and every table in it new, no metatable, keys as
+-- they are (read raw); anything else as it is. In C (lua/l_core.c): each
+-- table made at its size, where a copy in Lua grew each as it filled.
+local deep_copy = core.copy
 
 -- The metatable of every game's `g`: hidden, so no script reaches it.
 local CTX_META = { __index = Ctx, __metatable = false }
@@ -468,14 +479,34 @@ local CTX_META = { __index = Ctx, __metatable = false }
 -- parameters, and the engine keeps its own references to what it reads
 -- back (game.players, game.log_obj): a script that replaces g._log,
 -- g.players or g.names changes only what it sees itself.
-local function new_ctx(game)
-  local p = game.params
-  -- (a copy for search has the parameters of a game made before: checked)
-  for i, name in ipairs(not game.copy and p.names or {}) do
+-- The list of player names checked last, and a copy of its names then:
+-- the games of a run share one list, whose names are not checked again
+-- while they are the same (utf8.len goes through the sandbox's guard, a
+-- protected call each).
+local checked_list, checked = nil, {}
+local function check_names(names)
+  if names == checked_list then
+    local n = #checked
+    local same = names[n + 1] == nil
+    for i = 1, n do
+      if names[i] ~= checked[i] then same = false; break end
+    end
+    if same then return end
+  end
+  local copy = {}
+  for i, name in ipairs(names) do
     if type(name) ~= "string" or not utf8.len(name) then
       error(format("the name of player %d is not valid UTF-8 text", i), 0)
     end
+    copy[i] = name
   end
+  checked_list, checked = names, copy
+end
+
+local function new_ctx(game)
+  local p = game.params
+  -- (a copy for search has the parameters of a game made before: checked)
+  if not game.copy and p.names then check_names(p.names) end
   local log, rng = core.log(), core.rng(p.seed)
   game.log_obj, game.players, game.rng = log, p.players, rng
   -- (a copy for search brings a function that copies them, fork.lua)
@@ -500,7 +531,7 @@ local function new_ctx(game)
   GAMES[ctx] = game
   -- a new ctx starts them afresh; false, not nil: a game's missing field
   -- would run Game.__index
-  game._stats, game._bot, game._turn_hook = false, false, false
+  game._stats, game._bot, game._turn_hook, game._method = false, false, false, false
   return ctx
 end
 
@@ -532,19 +563,53 @@ end
 
 -- The simulation's bot starts answering ctx's decisions inside the
 -- coroutine (game/playout.lua). Returns what leave_sim puts back.
-function M.enter_sim(ctx, bot)
+-- With `method` (a bot with no tally), where no constraint looks at a
+-- decision and no turn hook watches the game, g.choose becomes the bot's
+-- own C function for the playout (lua/engine/playout.c, bot_method): it
+-- does what Ctx.choose does there, and a rule script's g:choose then
+-- reaches the bot with no Lua function between them (Caribbean 2p's
+-- engine cost a step, tests/bench/same_games.lua: 1,012 -> 534 Ir). Not
+-- when the script put its own g.choose.
+--
+-- Then too (not for a copy for search), g:skip keeps no trace while the
+-- bot plays: g.skip is skip_untraced, and the game is marked `untraced`;
+-- Game:skipped makes the trace by replaying the record the first time it
+-- is asked for, as the driver makes the texts of the steps
+-- (driver.hist_texts). A skip's record cost over a thousand
+-- instructions, four entries appended to a list, and Caribbean skips
+-- about 80 times a game (docs/performance.md).
+function M.enter_sim(ctx, bot, method)
   local game = GAMES[ctx]
   game._bot = bot
+  if method and not game.cons and not game._turn_hook and rawget(ctx, "_cons") == false
+     and rawget(ctx, "choose") == Ctx.choose then
+    local m = bot_method(bot, ctx, game.players, Ctx.choose)
+    game._method = m
+    ctx.choose = m
+    if not game.copy and rawget(ctx, "skip") == Ctx.skip then
+      ctx.skip = skip_untraced
+      game.untraced = true
+    end
+  end
   local outer_ctx, outer_bot, outer_players = sim_ctx, sim_bot, sim_players
   sim_ctx, sim_bot, sim_players = ctx, bot, game.players
   return outer_ctx, outer_bot, outer_players
 end
 
 -- The bot stops answering ctx's decisions; the outer playout (if any) is
--- the one running again.
+-- the one running again. g.choose is Ctx.choose again (unless the script
+-- put its own), and the bot's, should the script have kept it, is too.
 function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   sim_ctx, sim_bot, sim_players = outer_ctx, outer_bot, outer_players
-  GAMES[ctx]._bot = false
+  local game = GAMES[ctx]
+  game._bot = false
+  local m = game._method
+  if m then
+    bot_method_close(m)
+    if rawget(ctx, "choose") == m then ctx.choose = Ctx.choose end
+    if rawget(ctx, "skip") == skip_untraced then ctx.skip = Ctx.skip end
+    game._method = false
+  end
   if entering_ctx == ctx then entering_ctx, entering_seat = nil, nil end   -- an entry raised
 end
 

@@ -172,12 +172,13 @@ end
 local function start(game, deferred)
   local R = game.R
   if game.cons_of ~= R then
-    game.cons, game.cons_of = compile_constraints(R), R
+    game.cons, game.cons_of = compile_constraints(R) or false, R   -- false: read raw (new_game)
   end
   local ctx = new_ctx(game)
   game.ctx = ctx
   game.rec = new_steps(256)          -- room for most games
   game.texts = not game.copy and {} -- false, not nil: a missing field runs Game.__index
+  game.untraced = false               -- its skips are traced from the start (context.enter_sim)
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
   if not ok then
@@ -373,7 +374,7 @@ end
 -- before(ctx), if given, runs before R.play; hook is as in start_hooked.
 -- `game` is a new copy (game/init.lua's M.restore).
 function M.restore(game, R, fields, turn, active, rng_state, hook, before)
-  if game.cons_of ~= R then game.cons, game.cons_of = compile_constraints(R), R end
+  if game.cons_of ~= R then game.cons, game.cons_of = compile_constraints(R) or false, R end
   local ctx = new_ctx(game)
   for k, v in pairs(fields) do ctx[k] = v end
   ctx.turn, ctx.active = turn, active

@@ -48,8 +48,14 @@ local M = {}
 M.Game = Game
 M.Ctx = Ctx
 
+-- (Made with the fields the engine reads set, false for none, and room for
+-- those the driver sets, nil until it does: a missing field runs
+-- Game.__index, a function, and a table that grows is rehashed.)
 local function new_game(R, params, quiet)
-  return setmetatable({ R = R, params = params, quiet = quiet or false, future = {} }, Game)
+  return setmetatable({ R = R, params = params, quiet = quiet or false, future = {}, copy = false,
+    cons = false, cons_of = false, ctx = nil, rec = nil, texts = nil, co = nil, log_obj = nil,
+    players = nil, rng = nil, _stats = nil, _bot = nil, _turn_hook = nil, _method = nil, kind = nil,
+    seat = nil, opts = nil, dname = nil, tcache = nil, untraced = false }, Game)
 end
 
 -- A new game played to its end by `bot` (game/playout.lua). The fifth
@@ -167,6 +173,9 @@ end
 -- The decisions the rules skipped so far: { {seat =, decision =, why =,
 -- turn =}, ... }, oldest first (read raw, copied: plain data only).
 function Game:skipped()
+  -- a game the simulation's bot played kept no trace: the replay of its
+  -- record makes it (context.enter_sim)
+  if rawget(self, "untraced") then rebuild(self, #self.rec) end
   local out, list = {}, rawget(self.ctx, "_skipped")
   if type(list) ~= "table" then return out end
   for i = 1, rawlen(list) - 3, 4 do    -- flat: seat, decision, why, turn (Ctx:skip)

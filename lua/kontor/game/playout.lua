@@ -36,7 +36,7 @@ local function play_random_inside(self, bot, max_steps, deferred, tally)
   -- when asked for (driver.hist_texts).
   local rbot = core.random_bot(bot, self.rec, max_steps, tally)
   self.texts = false
-  local outer_ctx, outer_bot, outer_players = context.enter_sim(ctx, rbot)
+  local outer_ctx, outer_bot, outer_players = context.enter_sim(ctx, rbot, not tally)
   local ok, err = pcall(deferred and play_from_start or Game.play_random, self, bot, NO_CHECK, max_steps, nil, tally)
   context.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   if not ok then error(err, 0) end

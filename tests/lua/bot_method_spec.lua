@@ -1,0 +1,174 @@
+-- bot_method_spec.lua - g:choose while the simulation's bot plays a game
+-- inside (lua/engine/playout.c, bot_method): g.choose is then the bot's own
+-- C function, which must answer, check and fail exactly as Ctx.choose does.
+
+local Ctx = require("kontor.game").Ctx
+
+local function write(path, text)
+  local f = assert(io.open(path, "w")); f:write(text); f:close()
+  return path
+end
+
+local dir = os.tmpname(); os.remove(dir); os.execute("mkdir -p " .. dir)
+
+-- A rule set whose decision `bad` (turn 3, seat 1) is the call `call`.
+local function rules_with(name, call)
+  return write(dir .. "/" .. name .. ".lua", ([[
+local R = { name = "%s", players = { min = 2, max = 2 } }
+local AB = kontor.options { "a", "b" }
+function R.setup(g) g.n = 0 end
+function R.play(g)
+  for turn = 1, 4 do
+    g:begin_turn(turn %% 2 + 1)
+    if turn == 3 then
+      %s
+    end
+    g.n = g.n + g:choose(turn %% 2 + 1, "pick", AB)
+  end
+end
+function R.scores(g) return { g.n, 0 } end
+return R
+]]):format(name, call))
+end
+
+-- The error of a playout by the bot inside (no check), and of the same
+-- game stepped by the driver (a check makes it so).
+local function errors_of(path)
+  local inside = kontor.new_game { rules = path, players = 2, seed = 1 }
+  local ok1, e1 = pcall(inside.play_random, inside, kontor.rng(1))
+  local driver = kontor.new_game { rules = path, players = 2, seed = 1 }
+  local ok2, e2 = pcall(driver.play_random, driver, kontor.rng(1), function() end)
+  assert.is_false(ok1)
+  assert.is_false(ok2)
+  return tostring(e1), tostring(e2)
+end
+
+describe("g:choose answered by the simulation's bot", function()
+  local cases = {
+    { "seat0", [[g:choose(0, "bad", AB)]], "seat0.lua:8: g:choose: decision 'bad' is for seat 0, not a seat 1..2" },
+    { "seat3", [[g:choose(3, "bad", AB)]], "seat3.lua:8: g:choose: decision 'bad' is for seat 3, not a seat 1..2" },
+    { "seatstr", [[g:choose("1", "bad", AB)]],
+      "seatstr.lua:8: g:choose: decision 'bad' is for a string, not a seat 1..2" },
+    { "noname", [[g:choose(1, 5, AB)]], "noname.lua:8: g:choose: the decision's name must be a string, not number" },
+    { "empty", [[g:choose(1, "bad", {})]], "empty.lua:8: g:choose: decision 'bad' of seat 1 has no options" },
+    { "notlist", [[g:choose(1, "bad", "a")]],
+      "notlist.lua:8: g:choose: the options of decision 'bad' of seat 1 must be a list, not string" },
+    { "badopt", [[g:choose(1, "bad", { "a", true })]],
+      "badopt.lua:8: g:choose: option 2 of decision 'bad' of seat 1 is not a string or a list of words and whole numbers" },
+  }
+  for _, c in ipairs(cases) do
+    it("fails at the script's line as the driver does: " .. c[1], function()
+      local inside, driver = errors_of(rules_with(c[1], c[2]))
+      assert.truthy(inside:find(c[3], 1, true), inside)
+      assert.truthy(driver:find(c[3], 1, true), driver)
+    end)
+  end
+
+  it("takes a plain list, a float seat and extra arguments as Ctx.choose does", function()
+    local path = rules_with("plain", [[g.n = g.n + 10 * g:choose(1.0, "plain", { "x", { "y", 2 }, "z" }, "extra")]])
+    local inside = kontor.new_game { rules = path, players = 2, seed = 4 }
+    inside:play_random(kontor.rng(4))
+    local driver = kontor.new_game { rules = path, players = 2, seed = 4 }
+    driver:play_random(kontor.rng(4), function() end)
+    assert.same(driver:actions(), inside:actions())
+    assert.same(driver:result().scores, inside:result().scores)
+    assert.equal(5, #inside:actions())
+  end)
+
+  it("puts Ctx.choose back in g.choose when the playout ends, and the bot's, kept, is Ctx.choose", function()
+    local path = write(dir .. "/kept.lua", [[
+local R = { name = "kept", players = { min = 2, max = 2 } }
+function R.setup(g) g.n = 0 end
+function R.play(g)
+  g:begin_turn(1)
+  g.n = g:choose(1, "first", kontor.options { "a", "b" })   -- (the first decision is the driver's)
+  g.kept = g.choose
+  g.n = g.n + g:choose(1, "pick", kontor.options { "a", "b", "c" })
+end
+function R.scores(g) g.kept(g, 1, "late", { "a" }); return { g.n, 0 } end
+return R
+]])
+    local g = kontor.new_game { rules = path, players = 2, seed = 2 }
+    g:play_random(kontor.rng(2))
+    assert.is_true(g:over())
+    assert.equal(Ctx.choose, rawget(g.ctx, "choose"))
+    assert.is_not.equal(Ctx.choose, rawget(g.ctx, "kept"))
+    local ok, err = pcall(g.result, g)
+    assert.is_false(ok)
+    -- what Ctx.choose says outside the game's coroutine
+    local ok2, err2 = pcall(Ctx.choose, g.ctx, 1, "late", { "a" })
+    assert.is_false(ok2)
+    assert.truthy(tostring(err):find(tostring(err2):gsub("^.-: ", ""), 1, true), tostring(err))
+  end)
+
+  it("leaves a g.choose the script put there", function()
+    local path = write(dir .. "/own.lua", [[
+local R = { name = "own", players = { min = 2, max = 2 } }
+function R.setup(g)
+  g.calls = 0
+  local choose = g.choose
+  g.choose = function(self, ...) self.calls = self.calls + 1; return choose(self, ...) end
+end
+function R.play(g)
+  for t = 1, 3 do g:begin_turn(1); g:choose(1, "pick", kontor.options { "a", "b" }) end
+end
+function R.scores(g) return { g.calls, 0 } end
+return R
+]])
+    local g = kontor.new_game { rules = path, players = 2, seed = 3 }
+    g:play_random(kontor.rng(3))
+    assert.same({ 3, 0 }, g:result().scores)
+    assert.is_not.equal(Ctx.choose, rawget(g.ctx, "choose"))
+  end)
+
+  it("refuses an order entry's choice for another seat, at the entry's line", function()
+    local path = write(dir .. "/entry.lua", [[
+local R = { name = "entry", players = { min = 2, max = 2 } }
+local AB = kontor.options { "a", "b" }
+function R.setup(g) end
+function R.play(g)
+  g:begin_turn(1)
+  g:choose(1, "start", AB)                      -- (the first decision is the driver's)
+  g:choose_orders({ 1, 2 }, "order", function(gg, seat)
+    local k = gg:choose(seat, "first", AB)
+    if seat == 2 then gg:choose(1, "other", AB) end
+    return { k }
+  end)
+end
+function R.scores(g) return { 0, 0 } end
+return R
+]])
+    local inside, driver = errors_of(path)
+    local want = "entry.lua:9: g:choose: seat 2's order entry chose for seat 1 (an entry chooses only for its own seat)"
+    assert.truthy(inside:find(want, 1, true), inside)
+    assert.truthy(driver:find(want, 1, true), driver)
+  end)
+
+  it("plays the orders a playout enters as the driver does", function()
+    local path = write(dir .. "/orders.lua", [[
+local R = { name = "orders", players = { min = 2, max = 2 } }
+local AB = kontor.options { "a", "b" }
+function R.setup(g) g.sum = { 0, 0 } end
+function R.play(g)
+  for t = 1, 3 do
+    g:begin_turn(1)
+    local o = g:choose_orders({ 1, 2 }, "order", function(gg, seat)
+      return { gg:choose(seat, "first", AB), gg:choose(seat, "second", AB) }
+    end)
+    for s = 1, 2 do g.sum[s] = g.sum[s] + o[s][1] * 2 + o[s][2] end
+    g.sum[1] = g.sum[1] + g:choose(1, "after", AB)
+  end
+end
+function R.scores(g) return g.sum end
+return R
+]])
+    for seed = 1, 5 do
+      local inside = kontor.new_game { rules = path, players = 2, seed = seed }
+      inside:play_random(kontor.rng(seed))
+      local driver = kontor.new_game { rules = path, players = 2, seed = seed }
+      driver:play_random(kontor.rng(seed), function() end)
+      assert.same(driver:actions(), inside:actions())
+      assert.same(driver:result().scores, inside:result().scores)
+    end
+  end)
+end)
