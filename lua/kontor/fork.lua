@@ -26,7 +26,14 @@ local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 local Ctx = gamemod.Ctx
 local format = string.format
+-- (the sandbox guards table.unpack for rule scripts: a C closure whose
+-- first upvalue is Lua's own, which the engine's copies call directly,
+-- outside any rule script, without the guard's protected call)
 local unpack = table.unpack
+do
+  local _, raw = debug.getupvalue(unpack, 1)
+  if type(raw) == "function" then unpack = raw end
+end
 -- The secret piles each game's rule script made, by the game's RNG
 -- (lua/kontor/sandbox.lua registers them when they are made).
 local SECRET = require("kontor.sandbox").secret_piles
@@ -187,6 +194,7 @@ end
 -- share one compiled function while their shape stays. A state too large
 -- is copied by the lists alone (copy_planned).
 local COMPILED, n_compiled = {}, 0
+local LOCALS = 120                     -- (a function has 255 registers; a constructor needs some)
 local GEN_ENV = {}
 local function compile_plan(plan)
   local n, kinds, ents = plan.n, plan.kinds, plan.ents
@@ -205,14 +213,26 @@ local function compile_plan(plan)
     reusable = false
     return "[" .. val(k) .. "]"
   end
-  local out = { "local pc, cc, setmt, unpack = ...\nreturn function(V, O, MT)\nlocal m = { unpack(O, 1, ",
-                n, ") }\n" }
+  -- the objects in locals (m1, m2, ...: registers, not a list's
+  -- entries) while they fit in a function's registers, the list of them
+  -- made at the end by one constructor; in a list m made first else
+  local in_locals = n <= LOCALS
+  local function ref(i) return in_locals and ("m" .. i) or ("m[" .. i .. "]") end
+  local fills = false
+  local out = { "local pc, cc, setmt, unpack = ...\nreturn function(V, O, MT, R1)\n" }
   local function emit(x) out[#out + 1] = x end
+  if in_locals then
+    local names = {}
+    for i = 1, n do names[i] = "m" .. i end
+    emit("local " .. table.concat(names, ", ") .. "\n")
+  else
+    emit(format("local m = { unpack(O, 1, %d) }\n", n))
+  end
   for i = 1, n do
     local kind = kinds[i]
-    if kind == PILE then emit(format("m[%d] = pc(O[%d])\n", i, i))
-    elseif kind == COUNTER then emit(format("m[%d] = cc(O[%d])\n", i, i))
-    elseif kind == RNG then emit(format("m[%d] = O[%d]:clone()\n", i, i)) end
+    if kind == PILE then emit(format("%s = pc(O[%d])\n", ref(i), i))
+    elseif kind == COUNTER then emit(format("%s = cc(O[%d])\n", ref(i), i))
+    elseif kind == RNG then emit(format("%s = O[%d]:clone()\n", ref(i), i)) end
   end
   -- the tables, each after those it refers to (but around a cycle)
   local post, seen = {}, {}
@@ -240,7 +260,7 @@ local function compile_plan(plan)
     if e.plain then
       -- a list of plain values (no metatable): read from the saved table
       -- whatever its length, which then is no part of the shape
-      emit(format("m[%d] = #O[%d] == 0 and {} or { unpack(O[%d]) }\n", i, i, i))
+      emit(format("%s = #O[%d] == 0 and {} or { unpack(O[%d]) }\n", ref(i), i, i))
       made[i] = true
       goto next_table
     end
@@ -253,10 +273,10 @@ local function compile_plan(plan)
     for j = 1, #e.rk do
       local r = e.rv[j]
       if kinds[r] ~= TABLE or made[r] then
-        put(e.rk[j], "m[" .. r .. "]")
+        put(e.rk[j], ref(r))
       else                             -- made later: its place kept, filled then
         put(e.rk[j], "false")
-        later[#later + 1] = format("m[%d]%s = m[%d]\n", i, key(e.rk[j]), r)
+        later[#later + 1] = format("%s%s = %s\n", ref(i), key(e.rk[j]), ref(r))
       end
     end
     while arr[na + 1] do na = na + 1 end
@@ -269,14 +289,24 @@ local function compile_plan(plan)
     for k, x in next, arr do
       if k > na then hash[#hash + 1] = format("[%d] = %s", k, x) end
     end
-    emit(format("m[%d] = { ", i))
+    -- the root (the rule fields) is made as a table, or its entries are
+    -- set in the table R1 when one is given: the new game's `g` (fill)
+    local into = i == 1 and not e.mt
+    if into then
+      emit("if R1 then\nm1 = R1\n")
+      for k = 1, na do emit(format("R1[%d] = %s\n", k, arr[k])) end
+      for j = 1, #hash do emit("R1" .. hash[j] .. "\n") end
+      emit("else\n")
+    end
+    emit(ref(i) .. " = { ")
     for k = 1, na do emit(arr[k]); emit(", ") end
     emit(table.concat(hash, ", "))
     emit(" }\n")
+    if into then emit("end\n"); fills = true end
     for j = 1, #e.xk do
       local x = e.xv[j]
       reusable = false
-      later[#later + 1] = format("m[%d][m[%d]] = %s\n", i, e.xk[j], e.xf[j] and ("m[" .. x .. "]") or val(x))
+      later[#later + 1] = format("%s[%s] = %s\n", ref(i), ref(e.xk[j]), e.xf[j] and ref(x) or val(x))
     end
     if e.mt then mts[i] = e.mt end
     made[i] = true
@@ -286,9 +316,15 @@ local function compile_plan(plan)
   for j = 1, #later do emit(later[j]) end
   for t = 1, #post do
     local i = post[t]
-    if mts[i] then emit(format("setmt(m[%d], MT[%d])\n", i, i)) end
+    if mts[i] then emit(format("setmt(%s, MT[%d])\n", ref(i), i)) end
   end
-  emit("return m\nend\n")
+  if in_locals then
+    local names = {}
+    for i = 1, n do names[i] = "m" .. i end
+    emit("return { " .. table.concat(names, ", ") .. " }\nend\n")
+  else
+    emit("return m\nend\n")
+  end
   local src = table.concat(out)
   local f = COMPILED[src]
   if not f then
@@ -296,7 +332,7 @@ local function compile_plan(plan)
     f = assert(load(src, "=(fork copy)", "t", GEN_ENV))(pile_copy, counter_copy, setmetatable, unpack)
     COMPILED[src], n_compiled = f, n_compiled + 1
   end
-  plan.fn, plan.vals, plan.mts = f, vals, mts
+  plan.fn, plan.vals, plan.mts, plan.fills = f, vals, mts, fills
   if reusable then plan.vi, plan.vk = vi, vk end
 end
 
@@ -361,7 +397,7 @@ local function plan_like(tp, root)
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
   return { n = n, objs = objs, kinds = kinds, order = order, index = index, secret = secret,
-           fn = tp.fn, vals = vals, mts = mts, template = tp }
+           fn = tp.fn, fills = tp.fills, vals = vals, mts = mts, template = tp }
 end
 -- The plan a new state is tried against first: the last one compiled.
 -- A rule set whose states change shape from turn to turn (a list that
@@ -514,7 +550,7 @@ local function snapshot(root)
       local index = sized(0, n)()
       for i = 1, n do index[made[i]] = i end
       PLANS[made[1]] = { n = n, objs = made, kinds = live.kinds, order = live.order, index = index,
-                         secret = live.secret, fn = live.fn, vals = live.vals, mts = live.mts, template = tp }
+                         secret = live.secret, fn = live.fn, fills = live.fills, vals = live.vals, mts = live.mts, template = tp }
       tp.reused, misses = true, 0
       return made[1]
     end
@@ -1078,6 +1114,20 @@ local function register_copies(game, memo)
   end
 end
 
+-- The restart's `before` of a copy whose plan fills `g` (copy_at):
+-- makes the saved state's objects with the rule fields set in ctx (the
+-- plan's compiled function, given ctx as its root), then R.resampled
+-- for a copy of a dealt state. The plan and the rule set are those
+-- copy_at gives it just before the restart, which calls it at once.
+local NO_FIELDS = setmetatable({}, { __newindex = function() error("fork: NO_FIELDS is read only", 2) end })
+local fill_plan, fill_R, fill_made
+local function fill(ctx)
+  local plan, R = fill_plan, fill_R
+  fill_plan, fill_R = nil, nil
+  fill_made = plan.fn(plan.vals, plan.objs, plan.mts, ctx)
+  if R then resampled(R, ctx) end
+end
+
 -- A copy of the game at the base's decision. `register`: the copies of
 -- the saved state's secret piles are registered as the new game's own
 -- before the turn's steps are replayed (M.sample registers them after,
@@ -1086,10 +1136,20 @@ local function copy_at(base, register)
   local game, made, plan
   local snap = base.snap
   if snap then
-    local fields
-    fields, made, plan = copy_planned(snap.fields)
-    game = restore(base.R, base.params, fields, snap.turn,
-      snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
+    plan = plan_of(snap.fields)
+    if plan.fills then
+      -- the state's objects made, the rule fields set in the new `g`,
+      -- by fill (below) as the restart begins: no table of the fields
+      -- made and then copied into `g`
+      fill_plan, fill_R, fill_made = plan, base.dealt and base.R or nil, nil
+      game = restore(base.R, base.params, NO_FIELDS, snap.turn, snap.active, snap.rng, nil, fill)
+      made, fill_made = fill_made, nil
+    else
+      local fields
+      fields, made = copy_by(plan)
+      game = restore(base.R, base.params, fields, snap.turn,
+        snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
+    end
     game.origin = base
     local secret = plan.secret
     if register and #secret > 0 then

@@ -1,0 +1,134 @@
+-- A copy for search whose saved state's objects are made with the rule
+-- fields set straight in the copy's new `g` (lua/kontor/fork.lua's fill,
+-- docs/bots.md "Cheaper again"): the copy is the game, its own, and
+-- independent of the game, of the saved state and of every other copy.
+
+local fork = require "kontor.fork"
+local json = kontor.core.json
+local support = require "tests.lua.support"
+
+local function decider(g)
+  local w = g:who()
+  if type(w) == "table" then return w[1] end
+  return w
+end
+
+local RULES = [[
+local R = { name = "kept", players = { min = 2, max = 2 }, resumes_at_turn = true }
+function R.setup(g)
+  g.shared = { 1, 2 }
+  g.alias = g.shared                   -- two fields, one table
+  g.ring = { name = "ring" }
+  g.ring.self = g.ring                 -- a cycle
+  g.deck = kontor.pile { vis = "hidden" }
+  for c = 1, 6 do g.deck:push(c) end
+  g.deck:shuffle(g.rng)
+  g.hands = {}
+  for s = 1, 2 do
+    g.hands[s] = kontor.pile { vis = "owner", owner = s }
+    g.deck:move_to(g.hands[s], 2)
+  end
+  g.score = kontor.counter { n = 2 }
+  g.turns = 0
+  g.seat = 1
+end
+function R.play(g)
+  while g.turns < 6 do
+    g:begin_turn(g.seat)
+    local k = g:choose(g.seat, "act", { "keep", "score" })
+    if k == 2 then g.score:add(g.seat, g.hands[g.seat]:top() or 0) end
+    g.shared[#g.shared + 1] = g.turns
+    g.turns = g.turns + 1
+    g.seat = 3 - g.seat
+  end
+end
+function R.scores(g) return { g.score:get(1), g.score:get(2) } end
+return R]]
+
+describe("a copy made from the turn's saved state", function()
+  local tmp, cleanup = support.scratch()
+  teardown(cleanup)
+
+  local function game_at(turns)
+    local g = kontor.new_game { rules = support.write(tmp("kept.lua"), RULES), players = 2, seed = 4 }
+    for _ = 1, turns do g:step(decider(g), 2) end
+    return g
+  end
+
+  it("has the game's rule fields in its own g, shared and cyclic as in the game", function()
+    local g = game_at(3)
+    local s = decider(g)
+    local base = fork.base(g, s)
+    assert.is_truthy(base.snap, "copied from the turn's saved state")
+    for _, copy in ipairs { fork.copy(base), fork.sample(base, kontor.rng(2)) } do
+      local c = copy.ctx
+      assert.are.same({ 1, 2, 0, 1, 2 }, rawget(c, "shared"))
+      assert.are.equal(rawget(c, "shared"), rawget(c, "alias"))
+      assert.are_not.equal(g.ctx.shared, c.shared)
+      assert.are.equal(c.ring, c.ring.self)
+      assert.are_not.equal(g.ctx.ring, c.ring)
+      assert.are.equal(3, c.turns)
+      assert.are.equal(2, c.players)
+      assert.are.equal(g.ctx.turn, c.turn)
+      assert.are.same(g.ctx.score:values(), c.score:values())
+      assert.are.same(g.ctx.hands[s]:cards(), c.hands[s]:cards())
+      assert.are.same(g:options(s), copy:options(s))
+    end
+    local copy = fork.copy(base)
+    assert.are.equal(json.encode(g:state()), json.encode(copy:state()))
+  end)
+
+  it("changed, changes neither the game nor the next copy", function()
+    local g = game_at(3)
+    local s = decider(g)
+    local before = json.encode(g:state())
+    local base = fork.base(g, s)
+    local a = fork.copy(base)
+    local c = a.ctx
+    c.shared[1] = 99
+    c.alias[#c.alias + 1] = 7
+    c.ring.name = "changed"
+    c.deck:push(42)
+    c.hands[1]:clear()
+    c.score:add(2, 5)
+    c.extra = "new"
+    fork.step(a, s, 2)
+    fork.step(a, decider(a), 2)
+    assert.are.equal(before, json.encode(g:state()))
+    assert.are.same({ 1, 2, 0, 1, 2 }, g.ctx.shared)
+    assert.are.equal("ring", g.ctx.ring.name)
+    assert.is_nil(rawget(g.ctx, "extra"))
+    local b = fork.copy(base)
+    assert.are.equal(before, json.encode(b:state()))
+    assert.is_nil(rawget(b.ctx, "extra"))
+    -- and the game changed, the copies made before are as they were
+    local bstate = json.encode(b:state())
+    g:step(s, 1)
+    assert.are.equal(bstate, json.encode(b:state()))
+    local c2 = fork.copy(fork.base(g, decider(g)))
+    assert.are.equal(json.encode(g:state()), json.encode(c2:state()))
+    assert.are.same({ 1, 2, 0, 1, 2, 3 }, c2.ctx.shared)
+  end)
+
+  it("as a sample, deals the unseen cards again and shows the seat what it saw", function()
+    local g = game_at(2)
+    local s = decider(g)
+    local base = fork.base(g, s)
+    local seen = json.encode(g:view(s))
+    local other = 3 - s
+    local deals = {}
+    for i = 1, 12 do
+      local x = fork.sample(base, kontor.rng(i))
+      assert.are.equal(seen, json.encode(x:view(s)))
+      assert.are.same(g.ctx.hands[s]:cards(), x.ctx.hands[s]:cards())
+      assert.are.equal(g.ctx.hands[other]:count(), x.ctx.hands[other]:count())
+      assert.are.equal(g.ctx.deck:count(), x.ctx.deck:count())
+      deals[table.concat(x.ctx.hands[other]:cards(), ",")] = true
+      x.ctx.hands[s]:clear()           -- nothing of it reaches the next sample
+    end
+    local n = 0
+    for _ in pairs(deals) do n = n + 1 end
+    assert.is_true(n > 1, "the other seat's hand is dealt again")
+    assert.are.same(g.ctx.hands[s]:cards(), fork.sample(base, kontor.rng(1)).ctx.hands[s]:cards())
+  end)
+end)
