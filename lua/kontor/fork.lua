@@ -1220,51 +1220,83 @@ function M.twin(base, rng, swaps)
   return twin
 end
 
--- Deals the cards of `piles` again with `rng`, each pile keeping its count.
-local function redeal_pool(piles, rng)
-  local pool, counts, n = {}, {}, 0
-  for i = 1, #piles do
-    local p = piles[i]
-    local cards = p:cards()
-    local c = #cards
-    counts[i] = c
-    table.move(cards, 1, c, n + 1, pool)
-    n = n + c
-    p:clear()
-  end
-  table.sort(pool)                     -- where they were tells nothing
-  -- shuffled in a pile (core/rng.c's shuffle is the Fisher-Yates of
-  -- rng:below, from the last card down, as a loop here would be), the
-  -- sorted cards pushed run by run
-  local deck = core.pile {}
-  local i = 1
-  while i <= n do
-    local c, j = pool[i], i
-    while pool[j + 1] == c do j = j + 1 end
-    deck:push(c, j - i + 1)
-    i = j + 1
-  end
-  deck:shuffle(rng)
-  -- pile 1 gets the shuffled cards 1..counts[1] in that order, and so on:
-  -- move_to takes from the top, so the deck is turned over first
-  local turned = core.pile {}
-  deck:move_to(turned, n)
-  for k = 1, #piles do turned:move_to(piles[k], counts[k]) end
-end
-
--- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
--- cards never move between piles of different pools, so a bag of workers
--- and a deck of cards stay what they are. Piles without a pool share one.
-local function redeal(piles, rng)
+-- What a deal of `piles` needs, made once per base (every sample of a
+-- base is the same game before its deal: the same piles in the same
+-- order, holding the same cards): the unseen cards are dealt again pool
+-- by pool (kontor.pile{ pool = name }; cards never move between piles of
+-- different pools, so a bag of workers and a deck of cards stay what they
+-- are; piles without a pool share one), pools in the order of their
+-- names. Each pool: its piles' places in `piles` and their counts, and
+-- its cards sorted (where they were tells nothing), in a pile of their
+-- own, pushed run by run.
+local function deal_plan(piles)
   local by, names = {}, {}
   for i = 1, #piles do
     local name = piles[i]:pool() or ""
     if not by[name] then by[name] = {}; names[#names + 1] = name end
     local list = by[name]
-    list[#list + 1] = piles[i]
+    list[#list + 1] = i
   end
   table.sort(names)
-  for i = 1, #names do redeal_pool(by[names[i]], rng) end
+  local pools = {}
+  for t = 1, #names do
+    local at = by[names[t]]
+    local cards, counts, n = {}, {}, 0
+    for k = 1, #at do
+      local c = piles[at[k]]:cards()
+      counts[k] = #c
+      table.move(c, 1, #c, n + 1, cards)
+      n = n + #c
+    end
+    table.sort(cards)
+    local sorted = core.pile {}
+    local i = 1
+    while i <= n do
+      local c, j = cards[i], i
+      while cards[j + 1] == c do j = j + 1 end
+      sorted:push(c, j - i + 1)
+      i = j + 1
+    end
+    pools[t] = { at = at, counts = counts, n = n, sorted = sorted }
+  end
+  return { n = #piles, pools = pools }
+end
+
+-- Whether `piles` are those `plan` was made for (their number, each one's
+-- count: the rest follows, as every sample of a base is the same game).
+local function deal_fits(plan, piles)
+  if #piles ~= plan.n then return false end
+  local pools = plan.pools
+  for t = 1, #pools do
+    local at, counts = pools[t].at, pools[t].counts
+    for k = 1, #at do
+      if piles[at[k]]:count() ~= counts[k] then return false end
+    end
+  end
+  return true
+end
+
+-- Deals the cards of `piles` again with `rng` by their deal plan, each
+-- pile keeping its count: each pool's sorted cards shuffled in a pile
+-- (core/rng.c's shuffle is the Fisher-Yates of rng:below, from the last
+-- card down, as a loop here would be), then pile 1 of the pool gets the
+-- shuffled cards 1..counts[1] in that order, and so on (move_to takes
+-- from the top, so the deck is turned over first).
+local function redeal(plan, piles, rng)
+  local pools = plan.pools
+  for t = 1, #pools do
+    local pool = pools[t]
+    local at, counts = pool.at, pool.counts
+    local deck = pile_copy(pool.sorted)
+    deck:shuffle(rng)
+    local turned = core.pile {}
+    deck:move_to(turned, pool.n)
+    for k = 1, #at do
+      local p = piles[at[k]]
+      p:clear()
+      turned:move_to(p, counts[k])
+    end
+  end
 end
 
 -- The deal of an earlier sample of the same base with the same RNG (its
@@ -1339,7 +1371,12 @@ function M.sample(base, rng)
   if last and last.from == from and deal_again(piles, last.dealt, last.counts) then
     rng:set_state(last.rng_after)
   else
-    redeal(piles, rng)
+    local dp = base.deal_plan
+    if not (dp and deal_fits(dp, piles)) then
+      dp = deal_plan(piles)
+      base.deal_plan = dp
+    end
+    redeal(dp, piles, rng)
     last = { from = from, dealt = {}, counts = {} }
     for i = 1, #piles do last.dealt[i], last.counts[i] = pile_copy(piles[i]), piles[i]:count() end
     last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()

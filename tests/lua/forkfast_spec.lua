@@ -132,3 +132,34 @@ describe("a copy made from the turn's saved state", function()
     assert.are.same(g.ctx.hands[s]:cards(), fork.sample(base, kontor.rng(1)).ctx.hands[s]:cards())
   end)
 end)
+
+describe("a sample's deal", function()
+  local function game_at(rules, players, turn)
+    local g = kontor.new_game { rules = rules, players = players, seed = 7 }
+    local rng = kontor.rng(7)
+    while not g:over() and (g.turn < turn or decider(g) == "chance") do
+      local s = decider(g)
+      g:step(s, rng:below(#g:options(s)) + 1)
+    end
+    return g, decider(g)
+  end
+
+  for _, c in ipairs { { "sea_merchants", 4, 8 }, { "caribbean", 2, 5 }, { "old_world", 4, 3 } } do
+    it("by the base's deal plan, made at its first deal, is the deal a new base makes: " .. c[1], function()
+      local g, s = game_at(c[1], c[2], c[3])
+      local used = fork.base(g, s)
+      for i = 1, 5 do fork.sample(used, kontor.rng(100 + i)) end
+      for i = 1, 5 do
+        local fresh = fork.base(g, s)
+        local a = fork.sample(used, kontor.rng(i))
+        local b = fork.sample(fresh, kontor.rng(i))
+        assert.are.equal(json.encode(b:state()), json.encode(a:state()))
+        assert.are.equal(b.ctx.rng:state(), a.ctx.rng:state())
+        assert.are.equal(json.encode(g:view(s)), json.encode(a:view(s)))
+        -- the deal changed in one sample is not the next one's
+        a.ctx.rng:int(1, 6)
+        for _, p in ipairs(fork.secret_piles(a, s)) do p:clear() end
+      end
+    end)
+  end
+end)
