@@ -69,6 +69,7 @@ int luaopen_kontor_core(lua_State *L) {
     kn_open_sandbox(L);
     kn_open_playout(L);
     kn_open_options(L);
+    kn_open_fork(L);
     lua_pushliteral(L, KONTOR_VERSION);
     lua_setfield(L, -2, "version");
 #ifdef KONTOR_MODULE

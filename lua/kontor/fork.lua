@@ -24,6 +24,8 @@ local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
+-- (lua/engine/fork.c)
+local rng_same, rng_assign, fork_reach = core.rng_same, core.rng_assign, core.fork_reach
 local Ctx = gamemod.Ctx
 local format = string.format
 -- (the sandbox guards table.unpack for rule scripts: a C closure whose
@@ -101,7 +103,7 @@ local function restore(R, params, ...)
   local c = CONS[R]
   if c == nil then c = compile_constraints(R) or false; CONS[R] = c end
   local game = gamemod.new_copy(R, params)
-  game.cons, game.cons_of = c or nil, R
+  game.cons, game.cons_of = c or false, R   -- (false, not nil: a missing field runs Game.__index)
   game.fresh_params = fresh_params(params)
   return driver.restore(game, R, ...)
 end
@@ -824,6 +826,9 @@ local function secret_piles(game, seat, check_only)
     reached[p] = true
     if hidden_from(p, seat) then out[#out + 1] = p end
   end
+  local function visit_seen(p)         -- (a pile fork_reach marked reached)
+    if hidden_from(p, seat) then out[#out + 1] = p end
+  end
   local reg = SECRET[game.rng] or {}
   local function missing()
     local m = {}
@@ -833,9 +838,25 @@ local function secret_piles(game, seat, check_only)
     table.sort(m)
     return m
   end
-  local fields = rule_fields(game.ctx)
-  local strings = check_only and {} or nil
-  reach({ fields }, visit, not check_only, strings)
+  local fields, strings
+  if check_only then
+    -- the walk of g's rule fields in C (lua/engine/fork.c: the same walk,
+    -- in the same order, with no table of the fields made), or in Lua
+    -- for a state nested too deep for it
+    strings = {}
+    local seen, piles = fork_reach(game.ctx, ENGINE, Ctx, PILE_MT, strings)
+    if seen then
+      reached = seen
+      for i = 1, #piles do visit_seen(piles[i]) end
+    else
+      strings = {}
+      fields = rule_fields(game.ctx)
+      reach({ fields }, visit, false, strings)
+    end
+  else
+    fields = rule_fields(game.ctx)
+    reach({ fields }, visit, true)
+  end
   local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
@@ -881,7 +902,10 @@ M.secret_piles = secret_piles
 -- g, when it has them too; `strings`: every text the check's walk of g
 -- found (secret_piles), a list that holds at least those this walk would.)
 local function plain_secrets(game, seat, hidden, n, fields, strings)
-  fields = fields or rule_fields(game.ctx)
+  local function the_fields()          -- (read from g only when needed)
+    fields = fields or rule_fields(game.ctx)
+    return fields
+  end
   local unseen, any = {}, false
   local card_text = rawget(game.R, "card_text")
   local done, cards_seen = {}, {}      -- each card value once (a deck repeats them)
@@ -900,7 +924,7 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
   if hidden then
     for i = 1, n do visit(hidden[i]) end
   else
-    reach({ fields }, visit, false)
+    reach({ the_fields() }, visit, false)
   end
   local nc = #cards_seen
   if card_text and nc > 0 then
@@ -955,7 +979,7 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
         end
       end
     end
-    for _, v in next, fields do look(v) end
+    for _, v in next, the_fields() do look(v) end
   end
   if not found then return end
   local seen = {}
@@ -979,7 +1003,7 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
       end
     end
   end
-  local keys = sorted_keys(fields)
+  local keys = sorted_keys(the_fields())
   for i = 1, #keys do walk(fields[keys[i]], "g." .. tostring(keys[i])) end
 end
 
@@ -1120,10 +1144,11 @@ end
 -- for a copy of a dealt state. The plan and the rule set are those
 -- copy_at gives it just before the restart, which calls it at once.
 local NO_FIELDS = setmetatable({}, { __newindex = function() error("fork: NO_FIELDS is read only", 2) end })
-local fill_plan, fill_R, fill_made
+local fill_plan, fill_R, fill_rng, fill_made
 local function fill(ctx)
   local plan, R = fill_plan, fill_R
   fill_plan, fill_R = nil, nil
+  rng_assign(ctx.rng, fill_rng)
   fill_made = plan.fn(plan.vals, plan.objs, plan.mts, ctx)
   if R then resampled(R, ctx) end
 end
@@ -1141,14 +1166,17 @@ local function copy_at(base, register)
       -- the state's objects made, the rule fields set in the new `g`,
       -- by fill (below) as the restart begins: no table of the fields
       -- made and then copied into `g`
-      fill_plan, fill_R, fill_made = plan, base.dealt and base.R or nil, nil
-      game = restore(base.R, base.params, NO_FIELDS, snap.turn, snap.active, snap.rng, nil, fill)
+      -- (the turn's RNG state read once, as an RNG; fill sets it)
+      local rng = snap.rng_obj
+      if not rng then rng = core.rng(snap.rng); snap.rng_obj = rng end
+      fill_plan, fill_R, fill_rng, fill_made = plan, base.dealt and base.R or nil, rng, nil
+      game = restore(base.R, base.params, NO_FIELDS, snap.turn, snap.active, nil, false, fill)
       made, fill_made = fill_made, nil
     else
       local fields
       fields, made = copy_by(plan)
       game = restore(base.R, base.params, fields, snap.turn,
-        snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
+        snap.active, snap.rng, false, base.dealt and function(ctx) resampled(base.R, ctx) end)
     end
     game.origin = base
     local secret = plan.secret
@@ -1367,10 +1395,11 @@ function M.sample(base, rng)
     piles = secret_piles(game, seat)
   end
   -- the last deal of this base is kept: the same RNG deals it again
-  local from, last = rng:state(), base.last_deal
-  if last and last.from == from and deal_again(piles, last.dealt, last.counts) then
-    rng:set_state(last.rng_after)
+  local last = base.last_deal
+  if last and rng_same(last.from, rng) and deal_again(piles, last.dealt, last.counts) then
+    rng_assign(rng, last.rng_after)
   else
+    local from = rng:clone()
     local dp = base.deal_plan
     if not (dp and deal_fits(dp, piles)) then
       dp = deal_plan(piles)
@@ -1379,12 +1408,12 @@ function M.sample(base, rng)
     redeal(dp, piles, rng)
     last = { from = from, dealt = {}, counts = {} }
     for i = 1, #piles do last.dealt[i], last.counts[i] = pile_copy(piles[i]), piles[i]:count() end
-    last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
-    last.rng_after = rng:state()
+    last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff))
+    last.rng_after = rng:clone()
     base.last_deal = last
   end
   resampled(base.R, game.ctx)
-  game.ctx.rng:set_state(last.game_rng)
+  rng_assign(game.ctx.rng, last.game_rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil

@@ -163,3 +163,83 @@ describe("a sample's deal", function()
     end)
   end
 end)
+
+describe("lua/engine/fork.c", function()
+  local core = kontor.core
+  local tmp, cleanup = support.scratch()
+  teardown(cleanup)
+
+  it("rng_same and rng_assign compare and copy an RNG's state", function()
+    local a, b = core.rng(5), core.rng(5)
+    assert.is_true(core.rng_same(a, b))
+    a:int(1, 10)
+    assert.is_false(core.rng_same(a, b))
+    core.rng_assign(b, a)
+    assert.is_true(core.rng_same(a, b))
+    assert.are.equal(a:state(), b:state())
+    assert.are.equal(a:int(1, 1000000), b:int(1, 1000000))
+    assert.has_error(function() core.rng_assign(a, "x") end)
+    assert.has_error(function() core.rng_same({}, a) end)
+  end)
+
+  it("fork_reach finds the piles and texts of g's rule fields that the walk in Lua finds", function()
+    local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = 2 }
+    local rng = kontor.rng(2)
+    for _ = 1, 40 do
+      local s = decider(g)
+      g:step(s, rng:below(#g:options(s)) + 1)
+    end
+    local s = decider(g)
+    local fast = fork.secret_piles(g, s, true)
+    local slow = fork.secret_piles(g, s)
+    assert.is_true(#slow > 0)
+    local set = {}
+    for _, p in ipairs(slow) do set[p] = true end
+    assert.are.equal(#slow, #fast)
+    for _, p in ipairs(fast) do assert.is_true(set[p]) end
+    local strings = {}
+    local seen, piles = core.fork_reach({ a = { "x", { "y", core.pile {} } }, b = "z" }, {}, {},
+      getmetatable(core.pile {}) or debug.getmetatable(core.pile {}), strings)
+    assert.are.equal(1, #piles)
+    assert.is_true(seen[piles[1]])
+    table.sort(strings)
+    assert.are.same({ "x", "y", "z" }, strings)
+  end)
+
+  it("a state nested deeper than the C walk goes is walked in Lua: its hidden piles dealt, its secrets found", function()
+    local file = support.write(tmp("deep.lua"), [[
+local R = { name = "deep", players = { min = 2, max = 2 }, resumes_at_turn = true }
+function R.card_text(_, c) return "card " .. c end
+function R.setup(g)
+  local t = {}
+  g.deep = t
+  for _ = 1, 400 do t.next = {}; t = t.next end
+  t.hand = kontor.pile { vis = "owner", owner = 2 }
+  for c = 1, 5 do t.hand:push(c) end
+  g.bottom = t
+  g.score = 0
+end
+function R.play(g)
+  while true do
+    g:begin_turn(1)
+    if g:choose(1, "go", { "on", "stop" }) == 2 then break end
+    g.score = g.score + 1
+  end
+end
+function R.scores(g) return { g.score, 0 } end
+return R]])
+    local g = kontor.new_game { rules = file, players = 2, seed = 1 }
+    g:step(1, 1)
+    local hidden = fork.secret_piles(g, 1, true)
+    assert.are.equal(1, #hidden)
+    assert.are.equal(g.ctx.bottom.hand, hidden[1])
+    local base = fork.base(g, 1)
+    local x = fork.sample(base, kontor.rng(3))
+    assert.are.equal(5, x.ctx.bottom.hand:count())
+    -- a card of it kept as a text no view shows: named
+    g.ctx._note = "card 4"
+    local ok, err = pcall(fork.base, g, 1)
+    assert.is_false(ok)
+    assert.matches('^deep: g%._note = "card 4" is a card seat 1 cannot see', err)
+  end)
+end)
