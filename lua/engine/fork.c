@@ -124,7 +124,7 @@ static int l_fork_reach(lua_State *L) {
     luaL_checktype(L, R_PILE_MT, LUA_TTABLE);
     luaL_checktype(L, R_STRINGS, LUA_TTABLE);
     lua_settop(L, R_STRINGS);
-    lua_newtable(L);                 /* R_SEEN */
+    lua_createtable(L, 0, 64);       /* R_SEEN (room for most states: no rehash) */
     lua_newtable(L);                 /* R_PILES */
     w.L = L;
     w.nstr = (lua_Integer)lua_rawlen(L, R_STRINGS);

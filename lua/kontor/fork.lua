@@ -924,7 +924,16 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
   if hidden then
     for i = 1, n do visit(hidden[i]) end
   else
-    reach({ the_fields() }, visit, false)
+    -- g's piles by the walk in C (and its texts, a list that holds those
+    -- the look below would find), or in Lua for a state nested too deep
+    local texts = {}
+    local seen, piles = fork_reach(game.ctx, ENGINE, Ctx, PILE_MT, texts)
+    if seen then
+      for i = 1, #piles do visit(piles[i]) end
+      strings = strings or texts
+    else
+      reach({ the_fields() }, visit, false)
+    end
   end
   local nc = #cards_seen
   if card_text and nc > 0 then

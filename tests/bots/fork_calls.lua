@@ -2,12 +2,14 @@
 -- (docs/bots.md, "What it costs"). A benchmark, not a test: run it under
 -- callgrind N times and 0 times; the difference divided by N is a call's
 -- instructions.
---   valgrind --tool=callgrind build/kontor run tests/bots/fork_calls.lua CALL N
+--   valgrind --tool=callgrind build/kontor run tests/bots/fork_calls.lua CALL N [RULES PLAYERS]
 -- CALL: copy, sample (a new RNG each time), sample_again (the same RNG),
--- base. The decision: seat to move at turn 10 of a 4-player Sea Merchants
--- game of seed 3, played with kontor.rng(3) choosing at random.
+-- base. The decision: seat to move at turn 10 of a game of seed 3
+-- (RULES PLAYERS: a 4-player Sea Merchants game unless given), played
+-- with kontor.rng(3) choosing at random.
 local fork = require "kontor.fork"
 local call, n = arg[1], tonumber(arg[2])
+local rules, players = arg[3] or "sea_merchants", tonumber(arg[4] or 4)
 
 local function decider(g)
   local w = g:who()
@@ -15,7 +17,7 @@ local function decider(g)
   return w
 end
 
-local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = 3 }
+local g = kontor.new_game { rules = rules, players = players, seed = 3 }
 local r = kontor.rng(3)
 while not g:over() and (g.turn < 10 or decider(g) == "chance") do
   local s = decider(g)

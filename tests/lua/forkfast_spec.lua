@@ -242,4 +242,37 @@ return R]])
     assert.is_false(ok)
     assert.matches('^deep: g%._note = "card 4" is a card seat 1 cannot see', err)
   end)
+
+  it("at a simultaneous decision, the walk of the replay still finds a hidden card kept outside a pile", function()
+    local function rules(name, peek)
+      return support.write(tmp(name .. ".lua"), ([[
+local R = { name = "%s", players = { min = 2, max = 2 }, resumes_at_turn = true }
+function R.card_text(_, c) return ({ "red", "blue", "green" })[c] end
+function R.setup(g)
+  g.deck = kontor.pile { vis = "hidden" }
+  for c = 1, 3 do g.deck:push(c) end
+  g.deck:shuffle(g.rng)
+  g.score = { 0, 0 }
+end
+function R.play(g)
+  g:begin_turn(1)
+  if %s then g._peek = R.card_text(g, g.deck:top()) end
+  local picks = g:choose_all({ 1, 2 }, "guess", { { "red", "blue", "green" }, { "red", "blue", "green" } })
+  for s = 1, 2 do if picks[s] == g.deck:top() then g.score[s] = 1 end end
+end
+function R.scores(g) return g.score end
+return R]]):format(name, tostring(peek)))
+    end
+    local g = kontor.new_game { rules = rules("secret", false), players = 2, seed = 2 }
+    g:step(2, 1)                       -- seat 2's secret choice: left out of seat 1's copies
+    assert.are.equal("all", g.kind)
+    local x = fork.sample(fork.base(g, 1), kontor.rng(1))
+    assert.are.equal(3, x.ctx.deck:count())
+    local h = kontor.new_game { rules = rules("peek", true), players = 2, seed = 2 }
+    h:step(2, 1)
+    local ok, err = pcall(fork.base, h, 1)
+    assert.is_false(ok)
+    assert.matches('^peek: g%._peek = "%a+" is a card seat 1 cannot see, kept outside a pile', err)
+  end)
 end)
+
