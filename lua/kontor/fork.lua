@@ -906,9 +906,9 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
     fields = fields or rule_fields(game.ctx)
     return fields
   end
-  local unseen, any = {}, false
+  local unseen, any = nil, false
   local card_text = rawget(game.R, "card_text")
-  local done, cards_seen = {}, {}      -- each card value once (a deck repeats them)
+  local done, cards_seen, nc = {}, {}, 0   -- each card value once (a deck repeats them)
   local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
@@ -916,7 +916,8 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
         local c = cards[i]
         if not done[c] then
           done[c] = true
-          cards_seen[#cards_seen + 1] = c
+          nc = nc + 1
+          cards_seen[nc] = c
         end
       end
     end
@@ -935,7 +936,6 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
       reach({ the_fields() }, visit, false)
     end
   end
-  local nc = #cards_seen
   if card_text and nc > 0 then
     -- their texts, in one armed call; should it fail, one call a card
     -- (a card whose text fails has none)
@@ -943,21 +943,34 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
     local ok = csb.call(function(ctx)
       for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
     end, game.ctx)
-    for i = 1, nc do
-      local x
-      if ok then x = texts[i]
-      else
-        local fine
-        fine, x = csb.call(card_text, game.ctx, cards_seen[i])
-        if not fine then x = nil end
+    if not ok then
+      for i = 1, nc do
+        local fine, x = csb.call(card_text, game.ctx, cards_seen[i])
+        texts[i] = fine and x or nil
       end
-      if type(x) == "string" then cards_seen[i] = x end
+    end
+    -- with the texts the walk found in g (strings), only whether one of
+    -- them is an unseen card's text matters first: looked up in the set
+    -- of those few, not a set of every card's text made
+    any = true
+    if strings then
+      local want = {}
+      for i = 1, #strings do want[strings[i]] = true end
+      any = false
+      for i = 1, nc do
+        if want[texts[i]] then any = true; break end
+      end
+    end
+    if any then
+      unseen, any = {}, false
+      for i = 1, nc do
+        local x = texts[i]
+        if type(x) == "string" then unseen[x] = true; any = true end
+      end
     end
   end
-  for i = 1, nc do
-    local c = cards_seen[i]
-    if type(c) == "string" then unseen[c] = true; any = true end
-  end
+  -- (a card with no text is none: a pile's cards are whole numbers,
+  -- core/pile.c)
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
