@@ -5,6 +5,8 @@
  *   rng_same(a, b) -> boolean   two kontor.Rng in the same state
  *   rng_assign(a, b)            a takes b's state (no text made or read,
  *                               as r:set_state(b:state()) does)
+ *   fork_fields(g, skip, methods) -> fields   g's rule fields, as fork.lua's
+ *                               rule_fields reads them
  *   fork_reach(root, skip, methods, pile_mt, strings) -> seen, piles
  *       the fail-closed checks' walk of a game's rule fields (fork.lua's
  *       reach, unordered): every table reachable from the values of
@@ -164,7 +166,40 @@ static int l_fork_reach(lua_State *L) {
     return 2;
 }
 
+/* fork_fields(g, skip, methods) -> table: g's rule fields (every entry
+ * whose key is not in skip and whose value is not methods[key]), read
+ * raw in next order into a new table with room for 32. */
+static int l_fork_fields(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_settop(L, 3);
+    lua_createtable(L, 0, 32);       /* 4 */
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pushvalue(L, -2);
+        int engine = lua_rawget(L, 2) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (!engine) {
+            lua_pushvalue(L, -2);
+            lua_rawget(L, 3);
+            engine = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+        }
+        if (engine) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);           /* key, key, value */
+        lua_rawset(L, 4);
+    }
+    return 1;
+}
+
 void kn_open_fork(lua_State *L) {
+    lua_pushcfunction(L, l_fork_fields);
+    lua_setfield(L, -2, "fork_fields");
     lua_pushcfunction(L, l_rng_same);
     lua_setfield(L, -2, "rng_same");
     lua_pushcfunction(L, l_rng_assign);

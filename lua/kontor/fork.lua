@@ -26,6 +26,7 @@ local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 -- (lua/engine/fork.c)
 local rng_same, rng_assign, fork_reach = core.rng_same, core.rng_assign, core.fork_reach
+local fork_fields = core.fork_fields
 local Ctx = gamemod.Ctx
 local format = string.format
 -- (the sandbox guards table.unpack for rule scripts: a C closure whose
@@ -271,7 +272,15 @@ local function compile_plan(plan)
     local function put(k, expr)
       if math.type(k) == "integer" and k >= 1 then arr[k] = expr else hash[#hash + 1] = key(k) .. " = " .. expr end
     end
-    for j = 1, #e.pk do put(e.pk[j], val(e.pv[j], i, e.pk[j])) end
+    -- (vslot[j]: the place of the plain entry j in the list of values,
+    -- where plan_like puts a state's value of it as it checks it)
+    local vslot = {}
+    for j = 1, #e.pk do
+      local x = val(e.pv[j], i, e.pk[j])
+      vslot[j] = nv
+      put(e.pk[j], x)
+    end
+    e.vslot = vslot
     for j = 1, #e.rk do
       local r = e.rv[j]
       if kinds[r] ~= TABLE or made[r] then
@@ -356,7 +365,7 @@ local function plan_like(tp, root)
   if type(root) ~= "table" then return nil end
   local n, kinds, ents, order, tmts = tp.n, tp.kinds, tp.ents, tp.order, tp.mts
   local objs, index = { root }, { [root] = 1 }
-  local mts = {}
+  local mts, vals = {}, {}
   for t = 1, #order do
     local i = order[t]
     local v, e = objs[i], ents[i]
@@ -375,9 +384,13 @@ local function plan_like(tp, root)
     end
     for _ in next, v do cnt = cnt + 1 end
     if cnt ~= #pk + #rk then return nil end
+    local vslot = e.vslot
     for j = 1, #pk do
       local x = rawget(v, pk[j])
-      if x == nil or object_kind(x) then return nil end
+      if x == nil then return nil end
+      local tx = type(x)
+      if tx == "table" or (tx == "userdata" and object_kind(x)) then return nil end
+      vals[vslot[j]] = x                -- (a reusable plan's values are all plain entries')
     end
     for j = 1, #rk do
       local x, r = rawget(v, rk[j]), rv[j]
@@ -392,8 +405,6 @@ local function plan_like(tp, root)
     ::checked::
   end
   for i = 1, n do if objs[i] == nil then return nil end end
-  local vi, vk, vals = tp.vi, tp.vk, {}
-  for j = 1, #vi do vals[j] = rawget(objs[vi[j]], vk[j]) end
   local secret = {}
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
@@ -563,13 +574,12 @@ local function snapshot(root)
   return copy_value(root, {})
 end
 
--- The rule set's fields of a context (its state), not copied.
+-- The rule set's fields of a context (its state), not copied: those
+-- whose key is not ENGINE's and whose value is not the method Ctx[key],
+-- in a new table with room for 32 (no rehash as it fills), read in C
+-- (lua/engine/fork.c).
 local function rule_fields(ctx)
-  local t = sized(0, 32)()             -- (room for a rule set's fields: no rehash as it fills)
-  for k, v in next, ctx do
-    if not ENGINE[k] and Ctx[k] ~= v then t[k] = v end
-  end
-  return t
+  return fork_fields(ctx, ENGINE, Ctx)
 end
 
 -- Keys in a fixed order: booleans (false, true), numbers, strings; keys of

@@ -182,6 +182,16 @@ describe("lua/engine/fork.c", function()
     assert.has_error(function() core.rng_same({}, a) end)
   end)
 
+  it("fork_fields reads g's rule fields: not the engine's, not its methods", function()
+    local gamemod = require "kontor.game"
+    local ctx = setmetatable({ players = 2, turn = 3, log = gamemod.Ctx.log, choose = "mine",
+      coins = { 1, 2 }, [7] = "seven" }, { __index = function() error("not raw") end })
+    local f = core.fork_fields(ctx, { players = true, turn = true }, gamemod.Ctx)
+    assert.are.same({ choose = "mine", coins = ctx.coins, [7] = "seven" }, f)
+    assert.are.equal(ctx.coins, f.coins)
+    assert.is_nil(getmetatable(f))
+  end)
+
   it("fork_reach finds the piles and texts of g's rule fields that the walk in Lua finds", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = 2 }
     local rng = kontor.rng(2)
