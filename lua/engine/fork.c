@@ -7,6 +7,8 @@
  *                               as r:set_state(b:state()) does)
  *   fork_fields(g, skip, methods) -> fields   g's rule fields, as fork.lua's
  *                               rule_fields reads them
+ *   fork_plan_like(root, order, ents, kinds, tmts, n, pile_mt, counter_mt,
+ *                  rng_mt) -> objs, index, mts, vals   plan_like's walk
  *   fork_reach(root, skip, methods, pile_mt, strings) -> seen, piles
  *       the fail-closed checks' walk of a game's rule fields (fork.lua's
  *       reach, unordered): every table reachable from the values of
@@ -197,7 +199,159 @@ static int l_fork_fields(lua_State *L) {
     return 1;
 }
 
+/* Stack slots of fork_plan_like. */
+enum { P_ROOT = 1, P_ORDER, P_ENTS, P_KINDS, P_TMTS, P_N, P_PILE_MT, P_COUNTER_MT, P_RNG_MT,
+       P_OBJS, P_INDEX, P_MTS, P_VALS, P_E };
+
+/* The kind of the value at idx as fork.lua's object_kind gives it: 1 a
+ * table, 2 a pile, 3 a counter, 4 an RNG (by their metatables), 0 else. */
+static int object_kind(lua_State *L, int idx) {
+    int t = lua_type(L, idx), kind = 0;
+    if (t == LUA_TTABLE) return 1;
+    if (t != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return 0;
+    if (lua_rawequal(L, -1, P_PILE_MT)) kind = 2;
+    else if (lua_rawequal(L, -1, P_COUNTER_MT)) kind = 3;
+    else if (lua_rawequal(L, -1, P_RNG_MT)) kind = 4;
+    lua_pop(L, 1);
+    return kind;
+}
+
+static lua_Integer count_entries(lua_State *L, int t) {
+    lua_Integer n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        n++;
+    }
+    return n;
+}
+
+/* fork_plan_like(root, order, ents, kinds, tmts, n, pile_mt, counter_mt,
+ * rng_mt) -> objs, index, mts, vals, or nothing: fork.lua's plan_like
+ * (which reads the rest), its walk of the live state against the plan
+ * of a state of the same shape, in C. */
+static int l_fork_plan_like(lua_State *L) {
+    lua_Integer norder, n, t, i, j;
+    luaL_checktype(L, P_ROOT, LUA_TTABLE);
+    luaL_checktype(L, P_ORDER, LUA_TTABLE);
+    luaL_checktype(L, P_ENTS, LUA_TTABLE);
+    luaL_checktype(L, P_KINDS, LUA_TTABLE);
+    luaL_checktype(L, P_TMTS, LUA_TTABLE);
+    n = luaL_checkinteger(L, P_N);
+    luaL_checktype(L, P_PILE_MT, LUA_TTABLE);
+    luaL_checktype(L, P_COUNTER_MT, LUA_TTABLE);
+    luaL_checktype(L, P_RNG_MT, LUA_TTABLE);
+    lua_settop(L, P_RNG_MT);
+    lua_createtable(L, (int)(n > 0 && n < 4096 ? n : 0), 0);   /* P_OBJS */
+    lua_createtable(L, 0, (int)(n > 0 && n < 4096 ? n : 0));   /* P_INDEX */
+    lua_newtable(L);                                           /* P_MTS */
+    lua_newtable(L);                                           /* P_VALS */
+    lua_pushvalue(L, P_ROOT);
+    lua_rawseti(L, P_OBJS, 1);
+    lua_pushvalue(L, P_ROOT);
+    lua_pushinteger(L, 1);
+    lua_rawset(L, P_INDEX);
+    norder = (lua_Integer)lua_rawlen(L, P_ORDER);
+    for (t = 1; t <= norder; t++) {
+        int v, has_mt, plain;
+        lua_settop(L, P_VALS);
+        lua_rawgeti(L, P_ORDER, t);
+        i = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        lua_rawgeti(L, P_ENTS, i);                             /* P_E */
+        if (lua_type(L, P_E) != LUA_TTABLE) return 0;
+        lua_rawgeti(L, P_OBJS, i);                             /* v */
+        v = lua_gettop(L);
+        if (lua_type(L, v) != LUA_TTABLE) return 0;
+        has_mt = lua_getmetatable(L, v);                       /* (mt) */
+        lua_rawgeti(L, P_TMTS, i);
+        if (has_mt != (lua_type(L, -1) != LUA_TNIL)) return 0;
+        lua_pop(L, 1);
+        if (has_mt) lua_rawseti(L, P_MTS, i);
+        luaL_checkstack(L, 12, "fork_plan_like");
+        lua_getfield(L, P_E, "plain");
+        plain = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (plain) {                 /* a list of plain values, of any length, no hole */
+            lua_Integer cnt = count_entries(L, v), k;
+            for (k = 1; k <= cnt; k++) {
+                int bad;
+                if (lua_rawgeti(L, v, k) == LUA_TNIL) return 0;
+                bad = object_kind(L, -1) != 0;
+                lua_pop(L, 1);
+                if (bad) return 0;
+            }
+            continue;
+        }
+        {
+            lua_Integer cnt = count_entries(L, v), npk, nrk;
+            int pk, rk, rv, vslot;
+            lua_getfield(L, P_E, "pk");
+            pk = lua_gettop(L);
+            lua_getfield(L, P_E, "rk");
+            rk = lua_gettop(L);
+            lua_getfield(L, P_E, "rv");
+            rv = lua_gettop(L);
+            lua_getfield(L, P_E, "vslot");
+            vslot = lua_gettop(L);
+            if (lua_type(L, pk) != LUA_TTABLE || lua_type(L, rk) != LUA_TTABLE
+                || lua_type(L, rv) != LUA_TTABLE || lua_type(L, vslot) != LUA_TTABLE) return 0;
+            npk = (lua_Integer)lua_rawlen(L, pk);
+            nrk = (lua_Integer)lua_rawlen(L, rk);
+            if (cnt != npk + nrk) return 0;
+            for (j = 1; j <= npk; j++) {
+                lua_rawgeti(L, pk, j);
+                if (lua_rawget(L, v) == LUA_TNIL || object_kind(L, -1) != 0) return 0;
+                if (lua_rawgeti(L, vslot, j) != LUA_TNUMBER) return 0;
+                lua_insert(L, -2);                             /* slot, x */
+                lua_rawset(L, P_VALS);
+            }
+            for (j = 1; j <= nrk; j++) {
+                lua_Integer r;
+                int x;
+                lua_rawgeti(L, rk, j);
+                lua_rawget(L, v);                              /* x */
+                x = lua_gettop(L);
+                lua_rawgeti(L, rv, j);
+                r = lua_tointeger(L, -1);
+                lua_pop(L, 1);
+                if (lua_rawgeti(L, P_OBJS, r) == LUA_TNIL) {   /* have */
+                    int known;
+                    lua_pop(L, 1);
+                    if (lua_type(L, x) == LUA_TNIL) return 0;
+                    lua_pushvalue(L, x);
+                    known = lua_rawget(L, P_INDEX) != LUA_TNIL;
+                    lua_pop(L, 1);
+                    if (known) return 0;
+                    lua_rawgeti(L, P_KINDS, r);
+                    if (object_kind(L, x) != lua_tointeger(L, -1)) return 0;
+                    lua_pop(L, 1);
+                    lua_pushvalue(L, x);
+                    lua_rawseti(L, P_OBJS, r);
+                    lua_pushvalue(L, x);
+                    lua_pushinteger(L, r);
+                    lua_rawset(L, P_INDEX);
+                } else {
+                    int same = lua_compare(L, -1, x, LUA_OPEQ);   /* have == x, as Lua's == */
+                    lua_pop(L, 1);
+                    if (!same) return 0;
+                }
+                lua_settop(L, x - 1);
+            }
+        }
+    }
+    for (i = 1; i <= n; i++) {
+        int missing = lua_rawgeti(L, P_OBJS, i) == LUA_TNIL;
+        lua_pop(L, 1);
+        if (missing) return 0;
+    }
+    lua_settop(L, P_VALS);
+    return 4;
+}
+
 void kn_open_fork(lua_State *L) {
+    lua_pushcfunction(L, l_fork_plan_like);
+    lua_setfield(L, -2, "fork_plan_like");
     lua_pushcfunction(L, l_fork_fields);
     lua_setfield(L, -2, "fork_fields");
     lua_pushcfunction(L, l_rng_same);

@@ -26,7 +26,7 @@ local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
 -- (lua/engine/fork.c)
 local rng_same, rng_assign, fork_reach = core.rng_same, core.rng_assign, core.fork_reach
-local fork_fields = core.fork_fields
+local fork_fields, fork_plan_like = core.fork_fields, core.fork_plan_like
 local Ctx = gamemod.Ctx
 local format = string.format
 -- (the sandbox guards table.unpack for rule scripts: a C closure whose
@@ -347,15 +347,6 @@ local function compile_plan(plan)
   if reusable then plan.vi, plan.vk = vi, vk end
 end
 
--- Whether a userdata is one a copy makes anew (and of which kind).
-local function object_kind(x)
-  local tx = type(x)
-  if tx == "table" then return TABLE end
-  if tx ~= "userdata" then return nil end
-  local mt = dgetmetatable(x)
-  return (mt == PILE_MT and PILE) or (mt == COUNTER_MT and COUNTER) or (mt == RNG_MT and RNG) or nil
-end
-
 -- The plan of `root` from the plan `tp` of a state of the same shape (the
 -- same tables and keys, each entry a plain value or the same object as
 -- there: the state saved at the next turn, mostly), or nil when the shape
@@ -363,48 +354,15 @@ end
 -- tp's list; the compiled function is tp's.
 local function plan_like(tp, root)
   if type(root) ~= "table" then return nil end
-  local n, kinds, ents, order, tmts = tp.n, tp.kinds, tp.ents, tp.order, tp.mts
-  local objs, index = { root }, { [root] = 1 }
-  local mts, vals = {}, {}
-  for t = 1, #order do
-    local i = order[t]
-    local v, e = objs[i], ents[i]
-    local mt = dgetmetatable(v)
-    if (mt ~= nil) ~= (tmts[i] ~= nil) then return nil end
-    mts[i] = mt
-    local pk, rk, rv = e.pk, e.rk, e.rv
-    local cnt = 0
-    if e.plain then                    -- a list of plain values, of any length
-      for _ in next, v do cnt = cnt + 1 end
-      for k = 1, cnt do                -- (cnt keys, each of 1..cnt: no hole)
-        local x = rawget(v, k)
-        if x == nil or object_kind(x) then return nil end
-      end
-      goto checked
-    end
-    for _ in next, v do cnt = cnt + 1 end
-    if cnt ~= #pk + #rk then return nil end
-    local vslot = e.vslot
-    for j = 1, #pk do
-      local x = rawget(v, pk[j])
-      if x == nil then return nil end
-      local tx = type(x)
-      if tx == "table" or (tx == "userdata" and object_kind(x)) then return nil end
-      vals[vslot[j]] = x                -- (a reusable plan's values are all plain entries')
-    end
-    for j = 1, #rk do
-      local x, r = rawget(v, rk[j]), rv[j]
-      local have = objs[r]
-      if have == nil then
-        if x == nil or index[x] or object_kind(x) ~= kinds[r] then return nil end
-        objs[r], index[x] = x, r
-      elseif have ~= x then
-        return nil
-      end
-    end
-    ::checked::
-  end
-  for i = 1, n do if objs[i] == nil then return nil end end
+  local n, kinds, order = tp.n, tp.kinds, tp.order
+  -- the walk in C (lua/engine/fork.c): each table of tp's order, its
+  -- metatable or none as there, its entries tp's keys, each plain value
+  -- not an object (put in the list of values at its place, vslot), each
+  -- reference the same object as the other references to it there, of
+  -- its kind; a list of plain values (plain) of any length
+  local objs, index, mts, vals = fork_plan_like(root, order, tp.ents, kinds, tp.mts, n,
+    PILE_MT, COUNTER_MT, RNG_MT)
+  if not objs then return nil end
   local secret = {}
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end

@@ -182,6 +182,69 @@ describe("lua/engine/fork.c", function()
     assert.has_error(function() core.rng_same({}, a) end)
   end)
 
+  it("a saved state of the last shape is planned by fork_plan_like; one that differs is copied exactly", function()
+    local mt = { __index = function() return 0 end }
+    local function state(x)
+      local shared = { x, x + 1 }
+      local deck = core.pile { vis = "hidden" }
+      deck:push(x); deck:push(7)
+      return { a = x, b = "b" .. x, shared = shared, alias = shared, deck = deck,
+               list = { 1, 2, 3, 4, 5, 6, 7, 8, x }, sub = setmetatable({ y = x }, mt),
+               count = core.counter { n = 2 } }
+    end
+    local function same(orig, copy, seen)
+      seen = seen or {}
+      if type(orig) == "userdata" then
+        assert.are_not.equal(orig, copy)
+        if orig.cards then assert.are.same(orig:cards(), copy:cards()) else assert.are.same(orig:values(), copy:values()) end
+        return
+      end
+      if type(orig) ~= "table" then assert.are.equal(orig, copy); return end
+      assert.are_not.equal(orig, copy)
+      if seen[orig] then assert.are.equal(seen[orig], copy); return end
+      seen[orig] = copy
+      assert.are.equal(getmetatable(orig), getmetatable(copy))
+      local n = 0
+      for k, v in next, orig do n = n + 1; same(v, rawget(copy, k), seen) end
+      for _ in next, copy do n = n - 1 end
+      assert.are.equal(0, n)
+    end
+    local function planned(st)
+      local copy, _, plan = fork.copy_planned(st)
+      same(st, copy)
+      return plan
+    end
+    -- the same shape again and again: planned from the last one's (the
+    -- walk in C) once it is the last compiled shape (a new shape is
+    -- compiled at once, or one time in 16: fork.lua's new_plan)
+    local from_last
+    for x = 1, 40 do
+      local plan = planned(state(x))
+      if plan.template then from_last = plan; break end
+    end
+    assert.is_truthy(from_last, "planned from the last shape")
+    assert.is_truthy(from_last.fn)
+    -- each a different shape (or the same): copied exactly all the same
+    local variants = {
+      function(st) st.extra = 1 end,
+      function(st) st.alias = { 9, 9 } end,
+      function(st) st.shared = core.pile {} end,
+      function(st) st.a = {} end,
+      function(st) setmetatable(st.shared, mt) end,
+      function(st) st.list[#st.list + 1] = 10 end,
+      function(st) st.list[3] = {} end,
+      function(st) st.sub = st.shared end,
+      function(st) st.b = nil end,
+      function(st) st.deck = st.count end,
+    }
+    for _, change in ipairs(variants) do
+      for x = 1, 3 do planned(state(x)) end
+      local st = state(6)
+      change(st)
+      planned(st)
+    end
+  end)
+
   it("fork_fields reads g's rule fields: not the engine's, not its methods", function()
     local gamemod = require "kontor.game"
     local ctx = setmetatable({ players = 2, turn = 3, log = gamemod.Ctx.log, choose = "mine",
