@@ -4,7 +4,8 @@
 -- instructions.
 --   valgrind --tool=callgrind build/kontor run tests/bots/fork_calls.lua CALL N [RULES PLAYERS]
 -- CALL: copy, sample (a new RNG each time), sample_again (the same RNG),
--- base. The decision: seat to move at turn 10 of a game of seed 3
+-- base, snapshot (the state saved when a turn begins: fork.base's replay
+-- saves one a turn, fork.lua's snapshot of g's rule fields). The decision: seat to move at turn 10 of a game of seed 3
 -- (RULES PLAYERS: a 4-player Sea Merchants game unless given), played
 -- with kontor.rng(3) choosing at random.
 local fork = require "kontor.fork"
@@ -32,5 +33,14 @@ local CALLS = {
   sample = function() for i = 1, n do fork.sample(base, kontor.rng(i + 1)) end end,
   sample_again = function() for _ = 1, n do fork.sample(base, kontor.rng(1)) end end,
   base = function() for _ = 1, n do fork.base(g, seat) end end,
+  snapshot = function()
+    local up = {}
+    for i = 1, 255 do
+      local name, v = debug.getupvalue(fork.base, i)
+      if not name then break end
+      up[name] = v
+    end
+    for _ = 1, n do up.snapshot(up.rule_fields(g.ctx)) end
+  end,
 }
-assert(CALLS[call], "CALL: copy, sample, sample_again or base")()
+assert(CALLS[call], "CALL: copy, sample, sample_again, base or snapshot")()
