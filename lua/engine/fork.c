@@ -201,7 +201,7 @@ static int l_fork_fields(lua_State *L) {
 
 /* Stack slots of fork_plan_like. */
 enum { P_ROOT = 1, P_ORDER, P_ENTS, P_KINDS, P_TMTS, P_N, P_PILE_MT, P_COUNTER_MT, P_RNG_MT,
-       P_OBJS, P_INDEX, P_MTS, P_VALS, P_E };
+       P_NVALS, P_OBJS, P_INDEX, P_MTS, P_VALS, P_E };
 
 /* The kind of the value at idx as fork.lua's object_kind gives it: 1 a
  * table, 2 a pile, 3 a counter, 4 an RNG (by their metatables), 0 else. */
@@ -227,11 +227,12 @@ static lua_Integer count_entries(lua_State *L, int t) {
 }
 
 /* fork_plan_like(root, order, ents, kinds, tmts, n, pile_mt, counter_mt,
- * rng_mt) -> objs, index, mts, vals, or nothing: fork.lua's plan_like
+ * rng_mt [, nvals]) -> objs, index, mts, vals, or nothing (nvals: how
+ * many values, the list made at that size): fork.lua's plan_like
  * (which reads the rest), its walk of the live state against the plan
  * of a state of the same shape, in C. */
 static int l_fork_plan_like(lua_State *L) {
-    lua_Integer norder, n, t, i, j;
+    lua_Integer norder, n, nvals, t, i, j;
     luaL_checktype(L, P_ROOT, LUA_TTABLE);
     luaL_checktype(L, P_ORDER, LUA_TTABLE);
     luaL_checktype(L, P_ENTS, LUA_TTABLE);
@@ -241,11 +242,12 @@ static int l_fork_plan_like(lua_State *L) {
     luaL_checktype(L, P_PILE_MT, LUA_TTABLE);
     luaL_checktype(L, P_COUNTER_MT, LUA_TTABLE);
     luaL_checktype(L, P_RNG_MT, LUA_TTABLE);
-    lua_settop(L, P_RNG_MT);
+    nvals = luaL_optinteger(L, P_NVALS, 0);
+    lua_settop(L, P_NVALS);
     lua_createtable(L, (int)(n > 0 && n < 4096 ? n : 0), 0);   /* P_OBJS */
     lua_createtable(L, 0, (int)(n > 0 && n < 4096 ? n : 0));   /* P_INDEX */
     lua_newtable(L);                                           /* P_MTS */
-    lua_newtable(L);                                           /* P_VALS */
+    lua_createtable(L, (int)(nvals > 0 && nvals < 65536 ? nvals : 0), 0);   /* P_VALS */
     lua_pushvalue(L, P_ROOT);
     lua_rawseti(L, P_OBJS, 1);
     lua_pushvalue(L, P_ROOT);
@@ -302,9 +304,15 @@ static int l_fork_plan_like(lua_State *L) {
             for (j = 1; j <= npk; j++) {
                 lua_rawgeti(L, pk, j);
                 if (lua_rawget(L, v) == LUA_TNIL || object_kind(L, -1) != 0) return 0;
-                if (lua_rawgeti(L, vslot, j) != LUA_TNUMBER) return 0;
-                lua_insert(L, -2);                             /* slot, x */
-                lua_rawset(L, P_VALS);
+                {
+                    int isint;
+                    lua_Integer slot;
+                    lua_rawgeti(L, vslot, j);
+                    slot = lua_tointegerx(L, -1, &isint);
+                    lua_pop(L, 1);
+                    if (!isint) return 0;
+                    lua_rawseti(L, P_VALS, slot);              /* pops x */
+                }
             }
             for (j = 1; j <= nrk; j++) {
                 lua_Integer r;

@@ -360,8 +360,10 @@ local function plan_like(tp, root)
   -- not an object (put in the list of values at its place, vslot), each
   -- reference the same object as the other references to it there, of
   -- its kind; a list of plain values (plain) of any length
+  local nvals = tp.nvals
+  if not nvals then nvals = #tp.vi; tp.nvals = nvals end
   local objs, index, mts, vals = fork_plan_like(root, order, tp.ents, kinds, tp.mts, n,
-    PILE_MT, COUNTER_MT, RNG_MT)
+    PILE_MT, COUNTER_MT, RNG_MT, nvals)
   if not objs then return nil end
   local secret = {}
   for i = 1, n do
