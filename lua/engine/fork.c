@@ -8,7 +8,8 @@
  *   fork_fields(g, skip, methods) -> fields   g's rule fields, as fork.lua's
  *                               rule_fields reads them
  *   fork_plan_like(root, order, ents, kinds, tmts, n, pile_mt, counter_mt,
- *                  rng_mt) -> objs, index, mts, vals   plan_like's walk
+ *                  rng_mt [, nvals]) -> objs, index, mts, vals, or nothing
+ *       plan_like's walk of a live state against a plan of its shape
  *   fork_reach(root, skip, methods, pile_mt, strings) -> seen, piles
  *       the fail-closed checks' walk of a game's rule fields (fork.lua's
  *       reach, unordered): every table reachable from the values of
@@ -357,15 +358,15 @@ static int l_fork_plan_like(lua_State *L) {
     return 4;
 }
 
+static const luaL_Reg fork_funcs[] = {
+    {"rng_same", l_rng_same},
+    {"rng_assign", l_rng_assign},
+    {"fork_fields", l_fork_fields},
+    {"fork_plan_like", l_fork_plan_like},
+    {"fork_reach", l_fork_reach},
+    {NULL, NULL}
+};
+
 void kn_open_fork(lua_State *L) {
-    lua_pushcfunction(L, l_fork_plan_like);
-    lua_setfield(L, -2, "fork_plan_like");
-    lua_pushcfunction(L, l_fork_fields);
-    lua_setfield(L, -2, "fork_fields");
-    lua_pushcfunction(L, l_rng_same);
-    lua_setfield(L, -2, "rng_same");
-    lua_pushcfunction(L, l_rng_assign);
-    lua_setfield(L, -2, "rng_assign");
-    lua_pushcfunction(L, l_fork_reach);
-    lua_setfield(L, -2, "fork_reach");
+    luaL_setfuncs(L, fork_funcs, 0);
 }
