@@ -112,6 +112,7 @@ int luaopen_kontor_core(lua_State *L) {
     kn_open_options(L);
     lua_pushcfunction(L, l_copy);
     lua_setfield(L, -2, "copy");
+    kn_open_fork(L);
     lua_pushliteral(L, KONTOR_VERSION);
     lua_setfield(L, -2, "version");
 #ifdef KONTOR_MODULE

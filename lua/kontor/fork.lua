@@ -24,9 +24,19 @@ local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
 local pile_copy, counter_copy = core.pile_copy, core.counter_copy
+-- (lua/engine/fork.c)
+local rng_same, rng_assign, fork_reach = core.rng_same, core.rng_assign, core.fork_reach
+local fork_fields, fork_plan_like = core.fork_fields, core.fork_plan_like
 local Ctx = gamemod.Ctx
 local format = string.format
+-- (the sandbox guards table.unpack for rule scripts: a C closure whose
+-- first upvalue is Lua's own, which the engine's copies call directly,
+-- outside any rule script, without the guard's protected call)
 local unpack = table.unpack
+do
+  local _, raw = debug.getupvalue(unpack, 1)
+  if type(raw) == "function" then unpack = raw end
+end
 -- The secret piles each game's rule script made, by the game's RNG
 -- (lua/kontor/sandbox.lua registers them when they are made).
 local SECRET = require("kontor.sandbox").secret_piles
@@ -94,7 +104,7 @@ local function restore(R, params, ...)
   local c = CONS[R]
   if c == nil then c = compile_constraints(R) or false; CONS[R] = c end
   local game = gamemod.new_copy(R, params)
-  game.cons, game.cons_of = c or nil, R
+  game.cons, game.cons_of = c or false, R   -- (false, not nil: a missing field runs Game.__index)
   game.fresh_params = fresh_params(params)
   return driver.restore(game, R, ...)
 end
@@ -187,6 +197,7 @@ end
 -- share one compiled function while their shape stays. A state too large
 -- is copied by the lists alone (copy_planned).
 local COMPILED, n_compiled = {}, 0
+local LOCALS = 120                     -- (a function has 255 registers; a constructor needs some)
 local GEN_ENV = {}
 local function compile_plan(plan)
   local n, kinds, ents = plan.n, plan.kinds, plan.ents
@@ -205,14 +216,26 @@ local function compile_plan(plan)
     reusable = false
     return "[" .. val(k) .. "]"
   end
-  local out = { "local pc, cc, setmt, unpack = ...\nreturn function(V, O, MT)\nlocal m = { unpack(O, 1, ",
-                n, ") }\n" }
+  -- the objects in locals (m1, m2, ...: registers, not a list's
+  -- entries) while they fit in a function's registers, the list of them
+  -- made at the end by one constructor; in a list m made first else
+  local in_locals = n <= LOCALS
+  local function ref(i) return in_locals and ("m" .. i) or ("m[" .. i .. "]") end
+  local fills = false
+  local out = { "local pc, cc, setmt, unpack = ...\nreturn function(V, O, MT, R1)\n" }
   local function emit(x) out[#out + 1] = x end
+  if in_locals then
+    local names = {}
+    for i = 1, n do names[i] = "m" .. i end
+    emit("local " .. table.concat(names, ", ") .. "\n")
+  else
+    emit(format("local m = { unpack(O, 1, %d) }\n", n))
+  end
   for i = 1, n do
     local kind = kinds[i]
-    if kind == PILE then emit(format("m[%d] = pc(O[%d])\n", i, i))
-    elseif kind == COUNTER then emit(format("m[%d] = cc(O[%d])\n", i, i))
-    elseif kind == RNG then emit(format("m[%d] = O[%d]:clone()\n", i, i)) end
+    if kind == PILE then emit(format("%s = pc(O[%d])\n", ref(i), i))
+    elseif kind == COUNTER then emit(format("%s = cc(O[%d])\n", ref(i), i))
+    elseif kind == RNG then emit(format("%s = O[%d]:clone()\n", ref(i), i)) end
   end
   -- the tables, each after those it refers to (but around a cycle)
   local post, seen = {}, {}
@@ -240,7 +263,7 @@ local function compile_plan(plan)
     if e.plain then
       -- a list of plain values (no metatable): read from the saved table
       -- whatever its length, which then is no part of the shape
-      emit(format("m[%d] = #O[%d] == 0 and {} or { unpack(O[%d]) }\n", i, i, i))
+      emit(format("%s = #O[%d] == 0 and {} or { unpack(O[%d]) }\n", ref(i), i, i))
       made[i] = true
       goto next_table
     end
@@ -249,14 +272,22 @@ local function compile_plan(plan)
     local function put(k, expr)
       if math.type(k) == "integer" and k >= 1 then arr[k] = expr else hash[#hash + 1] = key(k) .. " = " .. expr end
     end
-    for j = 1, #e.pk do put(e.pk[j], val(e.pv[j], i, e.pk[j])) end
+    -- (vslot[j]: the place of the plain entry j in the list of values,
+    -- where plan_like puts a state's value of it as it checks it)
+    local vslot = {}
+    for j = 1, #e.pk do
+      local x = val(e.pv[j], i, e.pk[j])
+      vslot[j] = nv
+      put(e.pk[j], x)
+    end
+    e.vslot = vslot
     for j = 1, #e.rk do
       local r = e.rv[j]
       if kinds[r] ~= TABLE or made[r] then
-        put(e.rk[j], "m[" .. r .. "]")
+        put(e.rk[j], ref(r))
       else                             -- made later: its place kept, filled then
         put(e.rk[j], "false")
-        later[#later + 1] = format("m[%d]%s = m[%d]\n", i, key(e.rk[j]), r)
+        later[#later + 1] = format("%s%s = %s\n", ref(i), key(e.rk[j]), ref(r))
       end
     end
     while arr[na + 1] do na = na + 1 end
@@ -269,14 +300,24 @@ local function compile_plan(plan)
     for k, x in next, arr do
       if k > na then hash[#hash + 1] = format("[%d] = %s", k, x) end
     end
-    emit(format("m[%d] = { ", i))
+    -- the root (the rule fields) is made as a table, or its entries are
+    -- set in the table R1 when one is given: the new game's `g` (fill)
+    local into = i == 1 and not e.mt
+    if into then
+      emit("if R1 then\nm1 = R1\n")
+      for k = 1, na do emit(format("R1[%d] = %s\n", k, arr[k])) end
+      for j = 1, #hash do emit("R1" .. hash[j] .. "\n") end
+      emit("else\n")
+    end
+    emit(ref(i) .. " = { ")
     for k = 1, na do emit(arr[k]); emit(", ") end
     emit(table.concat(hash, ", "))
     emit(" }\n")
+    if into then emit("end\n"); fills = true end
     for j = 1, #e.xk do
       local x = e.xv[j]
       reusable = false
-      later[#later + 1] = format("m[%d][m[%d]] = %s\n", i, e.xk[j], e.xf[j] and ("m[" .. x .. "]") or val(x))
+      later[#later + 1] = format("%s[%s] = %s\n", ref(i), ref(e.xk[j]), e.xf[j] and ref(x) or val(x))
     end
     if e.mt then mts[i] = e.mt end
     made[i] = true
@@ -286,9 +327,15 @@ local function compile_plan(plan)
   for j = 1, #later do emit(later[j]) end
   for t = 1, #post do
     local i = post[t]
-    if mts[i] then emit(format("setmt(m[%d], MT[%d])\n", i, i)) end
+    if mts[i] then emit(format("setmt(%s, MT[%d])\n", ref(i), i)) end
   end
-  emit("return m\nend\n")
+  if in_locals then
+    local names = {}
+    for i = 1, n do names[i] = "m" .. i end
+    emit("return { " .. table.concat(names, ", ") .. " }\nend\n")
+  else
+    emit("return m\nend\n")
+  end
   local src = table.concat(out)
   local f = COMPILED[src]
   if not f then
@@ -296,17 +343,8 @@ local function compile_plan(plan)
     f = assert(load(src, "=(fork copy)", "t", GEN_ENV))(pile_copy, counter_copy, setmetatable, unpack)
     COMPILED[src], n_compiled = f, n_compiled + 1
   end
-  plan.fn, plan.vals, plan.mts = f, vals, mts
+  plan.fn, plan.vals, plan.mts, plan.fills = f, vals, mts, fills
   if reusable then plan.vi, plan.vk = vi, vk end
-end
-
--- Whether a userdata is one a copy makes anew (and of which kind).
-local function object_kind(x)
-  local tx = type(x)
-  if tx == "table" then return TABLE end
-  if tx ~= "userdata" then return nil end
-  local mt = dgetmetatable(x)
-  return (mt == PILE_MT and PILE) or (mt == COUNTER_MT and COUNTER) or (mt == RNG_MT and RNG) or nil
 end
 
 -- The plan of `root` from the plan `tp` of a state of the same shape (the
@@ -316,52 +354,23 @@ end
 -- tp's list; the compiled function is tp's.
 local function plan_like(tp, root)
   if type(root) ~= "table" then return nil end
-  local n, kinds, ents, order, tmts = tp.n, tp.kinds, tp.ents, tp.order, tp.mts
-  local objs, index = { root }, { [root] = 1 }
-  local mts = {}
-  for t = 1, #order do
-    local i = order[t]
-    local v, e = objs[i], ents[i]
-    local mt = dgetmetatable(v)
-    if (mt ~= nil) ~= (tmts[i] ~= nil) then return nil end
-    mts[i] = mt
-    local pk, rk, rv = e.pk, e.rk, e.rv
-    local cnt = 0
-    if e.plain then                    -- a list of plain values, of any length
-      for _ in next, v do cnt = cnt + 1 end
-      for k = 1, cnt do                -- (cnt keys, each of 1..cnt: no hole)
-        local x = rawget(v, k)
-        if x == nil or object_kind(x) then return nil end
-      end
-      goto checked
-    end
-    for _ in next, v do cnt = cnt + 1 end
-    if cnt ~= #pk + #rk then return nil end
-    for j = 1, #pk do
-      local x = rawget(v, pk[j])
-      if x == nil or object_kind(x) then return nil end
-    end
-    for j = 1, #rk do
-      local x, r = rawget(v, rk[j]), rv[j]
-      local have = objs[r]
-      if have == nil then
-        if x == nil or index[x] or object_kind(x) ~= kinds[r] then return nil end
-        objs[r], index[x] = x, r
-      elseif have ~= x then
-        return nil
-      end
-    end
-    ::checked::
-  end
-  for i = 1, n do if objs[i] == nil then return nil end end
-  local vi, vk, vals = tp.vi, tp.vk, {}
-  for j = 1, #vi do vals[j] = rawget(objs[vi[j]], vk[j]) end
+  local n, kinds, order = tp.n, tp.kinds, tp.order
+  -- the walk in C (lua/engine/fork.c): each table of tp's order, its
+  -- metatable or none as there, its entries tp's keys, each plain value
+  -- not an object (put in the list of values at its place, vslot), each
+  -- reference the same object as the other references to it there, of
+  -- its kind; a list of plain values (plain) of any length
+  local nvals = tp.nvals
+  if not nvals then nvals = #tp.vi; tp.nvals = nvals end
+  local objs, index, mts, vals = fork_plan_like(root, order, tp.ents, kinds, tp.mts, n,
+    PILE_MT, COUNTER_MT, RNG_MT, nvals)
+  if not objs then return nil end
   local secret = {}
   for i = 1, n do
     if kinds[i] == PILE and objs[i]:vis() ~= "public" then secret[#secret + 1] = i end
   end
   return { n = n, objs = objs, kinds = kinds, order = order, index = index, secret = secret,
-           fn = tp.fn, vals = vals, mts = mts, template = tp }
+           fn = tp.fn, fills = tp.fills, vals = vals, mts = mts, template = tp }
 end
 -- The plan a new state is tried against first: the last one compiled.
 -- A rule set whose states change shape from turn to turn (a list that
@@ -514,7 +523,7 @@ local function snapshot(root)
       local index = sized(0, n)()
       for i = 1, n do index[made[i]] = i end
       PLANS[made[1]] = { n = n, objs = made, kinds = live.kinds, order = live.order, index = index,
-                         secret = live.secret, fn = live.fn, vals = live.vals, mts = live.mts, template = tp }
+                         secret = live.secret, fn = live.fn, fills = live.fills, vals = live.vals, mts = live.mts, template = tp }
       tp.reused, misses = true, 0
       return made[1]
     end
@@ -525,13 +534,12 @@ local function snapshot(root)
   return copy_value(root, {})
 end
 
--- The rule set's fields of a context (its state), not copied.
+-- The rule set's fields of a context (its state), not copied: those
+-- whose key is not ENGINE's and whose value is not the method Ctx[key],
+-- in a new table with room for 32 (no rehash as it fills), read in C
+-- (lua/engine/fork.c).
 local function rule_fields(ctx)
-  local t = sized(0, 32)()             -- (room for a rule set's fields: no rehash as it fills)
-  for k, v in next, ctx do
-    if not ENGINE[k] and Ctx[k] ~= v then t[k] = v end
-  end
-  return t
+  return fork_fields(ctx, ENGINE, Ctx)
 end
 
 -- Keys in a fixed order: booleans (false, true), numbers, strings; keys of
@@ -788,6 +796,9 @@ local function secret_piles(game, seat, check_only)
     reached[p] = true
     if hidden_from(p, seat) then out[#out + 1] = p end
   end
+  local function visit_seen(p)         -- (a pile fork_reach marked reached)
+    if hidden_from(p, seat) then out[#out + 1] = p end
+  end
   local reg = SECRET[game.rng] or {}
   local function missing()
     local m = {}
@@ -797,9 +808,25 @@ local function secret_piles(game, seat, check_only)
     table.sort(m)
     return m
   end
-  local fields = rule_fields(game.ctx)
-  local strings = check_only and {} or nil
-  reach({ fields }, visit, not check_only, strings)
+  local fields, strings
+  if check_only then
+    -- the walk of g's rule fields in C (lua/engine/fork.c: the same walk,
+    -- in the same order, with no table of the fields made), or in Lua
+    -- for a state nested too deep for it
+    strings = {}
+    local seen, piles = fork_reach(game.ctx, ENGINE, Ctx, PILE_MT, strings)
+    if seen then
+      reached = seen
+      for i = 1, #piles do visit_seen(piles[i]) end
+    else
+      strings = {}
+      fields = rule_fields(game.ctx)
+      reach({ fields }, visit, false, strings)
+    end
+  else
+    fields = rule_fields(game.ctx)
+    reach({ fields }, visit, true)
+  end
   local in_fields = #out                -- those g's fields reach
   local m = missing()
   if #m > 0 then
@@ -845,10 +872,13 @@ M.secret_piles = secret_piles
 -- g, when it has them too; `strings`: every text the check's walk of g
 -- found (secret_piles), a list that holds at least those this walk would.)
 local function plain_secrets(game, seat, hidden, n, fields, strings)
-  fields = fields or rule_fields(game.ctx)
-  local unseen, any = {}, false
+  local function the_fields()          -- (read from g only when needed)
+    fields = fields or rule_fields(game.ctx)
+    return fields
+  end
+  local unseen, any = nil, false
   local card_text = rawget(game.R, "card_text")
-  local done, cards_seen = {}, {}      -- each card value once (a deck repeats them)
+  local done, cards_seen, nc = {}, {}, 0   -- each card value once (a deck repeats them)
   local function visit(p)
     if hidden_from(p, seat) then
       local cards = p:cards()
@@ -856,7 +886,8 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
         local c = cards[i]
         if not done[c] then
           done[c] = true
-          cards_seen[#cards_seen + 1] = c
+          nc = nc + 1
+          cards_seen[nc] = c
         end
       end
     end
@@ -864,9 +895,17 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
   if hidden then
     for i = 1, n do visit(hidden[i]) end
   else
-    reach({ fields }, visit, false)
+    -- g's piles by the walk in C (and its texts, a list that holds those
+    -- the look below would find), or in Lua for a state nested too deep
+    local texts = {}
+    local seen, piles = fork_reach(game.ctx, ENGINE, Ctx, PILE_MT, texts)
+    if seen then
+      for i = 1, #piles do visit(piles[i]) end
+      strings = strings or texts
+    else
+      reach({ the_fields() }, visit, false)
+    end
   end
-  local nc = #cards_seen
   if card_text and nc > 0 then
     -- their texts, in one armed call; should it fail, one call a card
     -- (a card whose text fails has none)
@@ -874,21 +913,34 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
     local ok = csb.call(function(ctx)
       for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
     end, game.ctx)
-    for i = 1, nc do
-      local x
-      if ok then x = texts[i]
-      else
-        local fine
-        fine, x = csb.call(card_text, game.ctx, cards_seen[i])
-        if not fine then x = nil end
+    if not ok then
+      for i = 1, nc do
+        local fine, x = csb.call(card_text, game.ctx, cards_seen[i])
+        texts[i] = fine and x or nil
       end
-      if type(x) == "string" then cards_seen[i] = x end
+    end
+    -- with the texts the walk found in g (strings), only whether one of
+    -- them is an unseen card's text matters first: looked up in the set
+    -- of those few, not a set of every card's text made
+    any = true
+    if strings then
+      local want = {}
+      for i = 1, #strings do want[strings[i]] = true end
+      any = false
+      for i = 1, nc do
+        if want[texts[i]] then any = true; break end
+      end
+    end
+    if any then
+      unseen, any = {}, false
+      for i = 1, nc do
+        local x = texts[i]
+        if type(x) == "string" then unseen[x] = true; any = true end
+      end
     end
   end
-  for i = 1, nc do
-    local c = cards_seen[i]
-    if type(c) == "string" then unseen[c] = true; any = true end
-  end
+  -- (a card with no text is none: a pile's cards are whole numbers,
+  -- core/pile.c)
   if not any then return end
   local shown
   -- first whether any such text is kept and not shown (no paths made);
@@ -919,7 +971,7 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
         end
       end
     end
-    for _, v in next, fields do look(v) end
+    for _, v in next, the_fields() do look(v) end
   end
   if not found then return end
   local seen = {}
@@ -943,7 +995,7 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
       end
     end
   end
-  local keys = sorted_keys(fields)
+  local keys = sorted_keys(the_fields())
   for i = 1, #keys do walk(fields[keys[i]], "g." .. tostring(keys[i])) end
 end
 
@@ -1078,6 +1130,21 @@ local function register_copies(game, memo)
   end
 end
 
+-- The restart's `before` of a copy whose plan fills `g` (copy_at):
+-- makes the saved state's objects with the rule fields set in ctx (the
+-- plan's compiled function, given ctx as its root), then R.resampled
+-- for a copy of a dealt state. The plan and the rule set are those
+-- copy_at gives it just before the restart, which calls it at once.
+local NO_FIELDS = setmetatable({}, { __newindex = function() error("fork: NO_FIELDS is read only", 2) end })
+local fill_plan, fill_R, fill_rng, fill_made
+local function fill(ctx)
+  local plan, R = fill_plan, fill_R
+  fill_plan, fill_R = nil, nil
+  rng_assign(ctx.rng, fill_rng)
+  fill_made = plan.fn(plan.vals, plan.objs, plan.mts, ctx)
+  if R then resampled(R, ctx) end
+end
+
 -- A copy of the game at the base's decision. `register`: the copies of
 -- the saved state's secret piles are registered as the new game's own
 -- before the turn's steps are replayed (M.sample registers them after,
@@ -1086,10 +1153,23 @@ local function copy_at(base, register)
   local game, made, plan
   local snap = base.snap
   if snap then
-    local fields
-    fields, made, plan = copy_planned(snap.fields)
-    game = restore(base.R, base.params, fields, snap.turn,
-      snap.active, snap.rng, nil, base.dealt and function(ctx) resampled(base.R, ctx) end)
+    plan = plan_of(snap.fields)
+    if plan.fills then
+      -- the state's objects made, the rule fields set in the new `g`,
+      -- by fill (below) as the restart begins: no table of the fields
+      -- made and then copied into `g`
+      -- (the turn's RNG state read once, as an RNG; fill sets it)
+      local rng = snap.rng_obj
+      if not rng then rng = core.rng(snap.rng); snap.rng_obj = rng end
+      fill_plan, fill_R, fill_rng, fill_made = plan, base.dealt and base.R or nil, rng, nil
+      game = restore(base.R, base.params, NO_FIELDS, snap.turn, snap.active, nil, false, fill)
+      made, fill_made = fill_made, nil
+    else
+      local fields
+      fields, made = copy_by(plan)
+      game = restore(base.R, base.params, fields, snap.turn,
+        snap.active, snap.rng, false, base.dealt and function(ctx) resampled(base.R, ctx) end)
+    end
     game.origin = base
     local secret = plan.secret
     if register and #secret > 0 then
@@ -1160,51 +1240,83 @@ function M.twin(base, rng, swaps)
   return twin
 end
 
--- Deals the cards of `piles` again with `rng`, each pile keeping its count.
-local function redeal_pool(piles, rng)
-  local pool, counts, n = {}, {}, 0
-  for i = 1, #piles do
-    local p = piles[i]
-    local cards = p:cards()
-    local c = #cards
-    counts[i] = c
-    table.move(cards, 1, c, n + 1, pool)
-    n = n + c
-    p:clear()
-  end
-  table.sort(pool)                     -- where they were tells nothing
-  -- shuffled in a pile (core/rng.c's shuffle is the Fisher-Yates of
-  -- rng:below, from the last card down, as a loop here would be), the
-  -- sorted cards pushed run by run
-  local deck = core.pile {}
-  local i = 1
-  while i <= n do
-    local c, j = pool[i], i
-    while pool[j + 1] == c do j = j + 1 end
-    deck:push(c, j - i + 1)
-    i = j + 1
-  end
-  deck:shuffle(rng)
-  -- pile 1 gets the shuffled cards 1..counts[1] in that order, and so on:
-  -- move_to takes from the top, so the deck is turned over first
-  local turned = core.pile {}
-  deck:move_to(turned, n)
-  for k = 1, #piles do turned:move_to(piles[k], counts[k]) end
-end
-
--- Deals the unseen cards again pool by pool (kontor.pile{ pool = name }):
--- cards never move between piles of different pools, so a bag of workers
--- and a deck of cards stay what they are. Piles without a pool share one.
-local function redeal(piles, rng)
+-- What a deal of `piles` needs, made once per base (every sample of a
+-- base is the same game before its deal: the same piles in the same
+-- order, holding the same cards): the unseen cards are dealt again pool
+-- by pool (kontor.pile{ pool = name }; cards never move between piles of
+-- different pools, so a bag of workers and a deck of cards stay what they
+-- are; piles without a pool share one), pools in the order of their
+-- names. Each pool: its piles' places in `piles` and their counts, and
+-- its cards sorted (where they were tells nothing), in a pile of their
+-- own, pushed run by run.
+local function deal_plan(piles)
   local by, names = {}, {}
   for i = 1, #piles do
     local name = piles[i]:pool() or ""
     if not by[name] then by[name] = {}; names[#names + 1] = name end
     local list = by[name]
-    list[#list + 1] = piles[i]
+    list[#list + 1] = i
   end
   table.sort(names)
-  for i = 1, #names do redeal_pool(by[names[i]], rng) end
+  local pools = {}
+  for t = 1, #names do
+    local at = by[names[t]]
+    local cards, counts, n = {}, {}, 0
+    for k = 1, #at do
+      local c = piles[at[k]]:cards()
+      counts[k] = #c
+      table.move(c, 1, #c, n + 1, cards)
+      n = n + #c
+    end
+    table.sort(cards)
+    local sorted = core.pile {}
+    local i = 1
+    while i <= n do
+      local c, j = cards[i], i
+      while cards[j + 1] == c do j = j + 1 end
+      sorted:push(c, j - i + 1)
+      i = j + 1
+    end
+    pools[t] = { at = at, counts = counts, n = n, sorted = sorted }
+  end
+  return { n = #piles, pools = pools }
+end
+
+-- Whether `piles` are those `plan` was made for (their number, each one's
+-- count: the rest follows, as every sample of a base is the same game).
+local function deal_fits(plan, piles)
+  if #piles ~= plan.n then return false end
+  local pools = plan.pools
+  for t = 1, #pools do
+    local at, counts = pools[t].at, pools[t].counts
+    for k = 1, #at do
+      if piles[at[k]]:count() ~= counts[k] then return false end
+    end
+  end
+  return true
+end
+
+-- Deals the cards of `piles` again with `rng` by their deal plan, each
+-- pile keeping its count: each pool's sorted cards shuffled in a pile
+-- (core/rng.c's shuffle is the Fisher-Yates of rng:below, from the last
+-- card down, as a loop here would be), then pile 1 of the pool gets the
+-- shuffled cards 1..counts[1] in that order, and so on (move_to takes
+-- from the top, so the deck is turned over first).
+local function redeal(plan, piles, rng)
+  local pools = plan.pools
+  for t = 1, #pools do
+    local pool = pools[t]
+    local at, counts = pool.at, pool.counts
+    local deck = pile_copy(pool.sorted)
+    deck:shuffle(rng)
+    local turned = core.pile {}
+    deck:move_to(turned, pool.n)
+    for k = 1, #at do
+      local p = piles[at[k]]
+      p:clear()
+      turned:move_to(p, counts[k])
+    end
+  end
 end
 
 -- The deal of an earlier sample of the same base with the same RNG (its
@@ -1275,19 +1387,25 @@ function M.sample(base, rng)
     piles = secret_piles(game, seat)
   end
   -- the last deal of this base is kept: the same RNG deals it again
-  local from, last = rng:state(), base.last_deal
-  if last and last.from == from and deal_again(piles, last.dealt, last.counts) then
-    rng:set_state(last.rng_after)
+  local last = base.last_deal
+  if last and rng_same(last.from, rng) and deal_again(piles, last.dealt, last.counts) then
+    rng_assign(rng, last.rng_after)
   else
-    redeal(piles, rng)
+    local from = rng:clone()
+    local dp = base.deal_plan
+    if not (dp and deal_fits(dp, piles)) then
+      dp = deal_plan(piles)
+      base.deal_plan = dp
+    end
+    redeal(dp, piles, rng)
     last = { from = from, dealt = {}, counts = {} }
     for i = 1, #piles do last.dealt[i], last.counts[i] = pile_copy(piles[i]), piles[i]:count() end
-    last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff)):state()
-    last.rng_after = rng:state()
+    last.game_rng = core.rng(rng:int(1, 0x3fffffffffffffff))
+    last.rng_after = rng:clone()
     base.last_deal = last
   end
   resampled(base.R, game.ctx)
-  game.ctx.rng:set_state(last.game_rng)
+  rng_assign(game.ctx.rng, last.game_rng)
   -- nothing in the sample leads back to what the seat cannot see: not the
   -- base (the turn's saved state, the true deal), not the seed
   game.origin = nil

@@ -77,7 +77,8 @@ for i = 1, 255 do
   if not n then break end
   if n == "copy_at" then copy_at = v end
 end
-wrap_up(copy_at, "copy_planned", "state")
+wrap_up(copy_at, "fill", "state")          -- (the state copied into the restart's new g)
+wrap_up(copy_at, "copy_by", "state")
 wrap_up(copy_at, "restore", "restart")
 wrap_up(copy_at, "raw_step", "replay")
 wrap_up(fork.base, "secret_piles", "secret_piles")

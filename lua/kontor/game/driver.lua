@@ -378,7 +378,7 @@ function M.restore(game, R, fields, turn, active, rng_state, hook, before)
   local ctx = new_ctx(game)
   for k, v in pairs(fields) do ctx[k] = v end
   ctx.turn, ctx.active = turn, active
-  ctx.rng:set_state(rng_state)
+  if rng_state then ctx.rng:set_state(rng_state) end   -- (nil: before sets it, fork.lua)
   game.ctx = ctx
   context.set_turn_hook(ctx, hook)
   if before then before(ctx) end
