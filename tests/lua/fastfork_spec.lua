@@ -14,15 +14,7 @@ local function decider(g)
 end
 
 -- A game of `rules` played at random up to `turn`, and the seat to decide.
-local function game_at(rules, players, turn)
-  local g = kontor.new_game { rules = rules, players = players, seed = 5 }
-  local rng = kontor.rng(5)
-  while not g:over() and (g.turn < turn or decider(g) == "chance") do
-    local s = decider(g)
-    g:step(s, rng:below(#g:options(s)) + 1)
-  end
-  return g, decider(g)
-end
+local function game_at(rules, players, turn) return support.game_at(rules, players, 5, turn) end
 
 describe("core.pile_copy", function()
   it("makes a pile with the same cards, visibility, owner and pool, apart from the original", function()

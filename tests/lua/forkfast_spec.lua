@@ -134,15 +134,7 @@ describe("a copy made from the turn's saved state", function()
 end)
 
 describe("a sample's deal", function()
-  local function game_at(rules, players, turn)
-    local g = kontor.new_game { rules = rules, players = players, seed = 7 }
-    local rng = kontor.rng(7)
-    while not g:over() and (g.turn < turn or decider(g) == "chance") do
-      local s = decider(g)
-      g:step(s, rng:below(#g:options(s)) + 1)
-    end
-    return g, decider(g)
-  end
+  local function game_at(rules, players, turn) return support.game_at(rules, players, 7, turn) end
 
   for _, c in ipairs { { "sea_merchants", 4, 8 }, { "caribbean", 2, 5 }, { "old_world", 4, 3 } } do
     it("by the base's deal plan, made at its first deal, is the deal a new base makes: " .. c[1], function()

@@ -21,15 +21,7 @@ end
 
 -- A Sea Merchants game of seed 3 at the first decision of turn `turn`, its
 -- steps taken at random (kontor.rng(3)).
-local function at_turn(turn)
-  local g = kontor.new_game { rules = "sea_merchants", players = 4, seed = 3 }
-  local r = core.rng(3)
-  while not g:over() and (g.turn < turn or decider(g) == "chance") do
-    local s = decider(g)
-    g:step(s, r:below(#g:options(s)) + 1)
-  end
-  return g, decider(g)
-end
+local function at_turn(turn) return support.game_at("sea_merchants", 4, 3, turn) end
 
 -- The deal as docs/bots.md says it: the unseen cards of each pool sorted,
 -- shuffled by rng:below from the last card down, and dealt back to the

@@ -165,6 +165,19 @@ return R]]):format(name, min or 2, setup or "", play))
 end
 
 -- The seat that decides now: g:who()'s, the first of several.
+-- A game of `rules` for `players` of seed `seed`, its steps taken at
+-- random (kontor.rng(seed)) up to the first decision of turn `turn` that
+-- is not chance; returns it and the seat to decide.
+function M.game_at(rules, players, seed, turn)
+  local g = kontor.new_game { rules = rules, players = players, seed = seed }
+  local rng = kontor.rng(seed)
+  while not g:over() and (g.turn < turn or M.decider(g) == "chance") do
+    local s = M.decider(g)
+    g:step(s, rng:below(#g:options(s)) + 1)
+  end
+  return g, M.decider(g)
+end
+
 -- The work a rule-script chunk `src` is charged (docs/security.md, "Work
 -- charges"): the least work limit it runs under, found by bisection in
 -- the sandbox of the rule sets' API. The work limit is put back after.
