@@ -399,8 +399,9 @@ enum { MUP_STATE = 1, MUP_CTX, MUP_BOT, MUP_CHOOSE, MUP_N = MUP_CHOOSE };
 
 /* g:choose(seat, name, options), as Ctx.choose's way for the simulation
  * (lua/kontor/game/context.lua) takes it: a constant list (kontor.options)
- * of a string name for a seat 1..players is answered here, as the bot
- * answers it; any other options (or a wrong seat or name) go to the bot
+ * or a plain one (checked here as the bot checks it) of a string name for
+ * a seat 1..players is answered here, as the bot answers it; any other
+ * options (or a wrong seat or name) go to the bot
  * itself, whose checks give their messages at the script's line as they
  * do from Ctx.choose; an order entry's choice for another seat raises
  * Ctx.choose's message. Called on another table, or once the playout is
@@ -418,9 +419,15 @@ static int bot_method(lua_State *L) {
     if (lua_isinteger(L, 2)) {
         lua_Integer seat = lua_tointeger(L, 2), nopts;
         if (seat >= 1 && seat <= b->players && (b->entering == 0 || seat == b->entering)
-            && lua_type(L, 3) == LUA_TSTRING && (nopts = kn_options_const_count(L, 4)) > 0) {
-            lua_pushinteger(L, take_step(L, b, seat, nopts));
-            return 1;
+            && lua_type(L, 3) == LUA_TSTRING) {
+            /* a plain list: checked here as the bot checks it, its
+             * messages at the script's line (level 1, bot_method's caller) */
+            nopts = lua_type(L, 4) == LUA_TTABLE ? kn_options_check_plain(L, 4, 2, 3, "g:choose", 1)
+                                                 : kn_options_const_count(L, 4);
+            if (nopts > 0) {
+                lua_pushinteger(L, take_step(L, b, seat, nopts));
+                return 1;
+            }
         }
     }
     lua_pushinteger(L, b->entering);
