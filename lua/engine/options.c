@@ -862,36 +862,40 @@ lua_Integer kn_options_const_count(lua_State *L, int idx) {
 
 /* seats(list, players, what) -> n: the seats of g:choose_all and
  * g:choose_orders, a plain list of n >= 1 distinct seats 1..players. Raises
- * at the rule script's line, as check does. */
-static int opt_seats(lua_State *L) {
-    lua_Integer players = luaL_checkinteger(L, 2);
-    const char *what = luaL_checkstring(L, 3);
-    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
-        return fail(L, "%s: seats must be a plain list of seats", what);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+ * at the rule script's line, as check does (kn_options_seats: at `level`). */
+lua_Integer kn_options_seats(lua_State *L, int idx, lua_Integer players, const char *what, int level) {
+    if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx))
+        return fail_at(L, level, "%s: seats must be a plain list of seats", what);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
     if (n == 0)
-        return fail(L, "%s: no seats", what);
+        return fail_at(L, level, "%s: no seats", what);
     if (n > players)                      /* then some seat is out of range or listed twice */
         n = players + 1;
     lua_Integer seen[SEATS_SEEN];            /* the first seats; any further ones are read again */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 1, i);
+        lua_rawgeti(L, idx, i);
         lua_Integer s = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
         if (s < 1 || s > players)
-            return fail(L, "%s: seats[%I] is %s, not a seat 1..%I", what, i,
+            return fail_at(L, level, "%s: seats[%I] is %s, not a seat 1..%I", what, i,
                         luaL_tolstring(L, -1, NULL), players);
         lua_pop(L, 1);
         for (lua_Integer j = 1; j < i; j++) {   /* a few seats: no table of those seen */
-            lua_Integer t = j <= SEATS_SEEN ? seen[j - 1] : (lua_rawgeti(L, 1, j), lua_tointeger(L, -1));
+            lua_Integer t = j <= SEATS_SEEN ? seen[j - 1] : (lua_rawgeti(L, idx, j), lua_tointeger(L, -1));
             if (j > SEATS_SEEN)
                 lua_pop(L, 1);
             if (t == s)
-                return fail(L, "%s: seat %I is listed twice", what, s);
+                return fail_at(L, level, "%s: seat %I is listed twice", what, s);
         }
         if (i <= SEATS_SEEN)
             seen[i - 1] = s;
     }
-    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    return (lua_Integer)lua_rawlen(L, idx);
+}
+
+static int opt_seats(lua_State *L) {
+    lua_Integer players = luaL_checkinteger(L, 2);
+    const char *what = luaL_checkstring(L, 3);
+    lua_pushinteger(L, kn_options_seats(L, 1, players, what, 2));
     return 1;
 }
 

@@ -450,15 +450,88 @@ static int bot_method(lua_State *L) {
     return 1;
 }
 
+/* g:choose_all(seats, name, by_seat), as Ctx.choose_all's way for the
+ * simulation takes it (lua/kontor/game/context.lua): checked as it checks
+ * them, its messages at the script's line; then each seat's options, in
+ * the order of `seats`, a constant list answered here as the bot answers
+ * it, any other given to the bot (whose checks give their messages at the
+ * script's line, as from Ctx.choose_all); returns the choices by seat.
+ * Called on another table, or once the playout is over, it is
+ * Ctx.choose_all (upvalue MUP_CHOOSE). */
+static int bot_all(lua_State *L) {
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
+    int entering = 0;
+    if (lua_rawequal(L, 1, lua_upvalueindex(MUP_CTX))) {
+        lua_getfield(L, 1, "_entering");
+        entering = lua_toboolean(L, -1) ? (lua_isinteger(L, -1) ? 1 : -1) : 0;
+        if (entering > 0) {
+            luaL_where(L, 1);
+            lua_pushfstring(L, "g:choose_all inside seat %I's order entry: an entry only chooses (g:choose) "
+                               "for its own seat and works on its own copy of the state; do that when the "
+                               "orders are revealed", (LUAI_UACINT)lua_tointeger(L, -2));
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+        lua_pop(L, 1);
+    } else {
+        entering = -1;
+    }
+    if (entering != 0) {                                  /* Ctx.choose_all's to say */
+        int n = lua_gettop(L);
+        lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
+        lua_insert(L, 1);
+        lua_call(L, n, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    lua_settop(L, 4);                                     /* g, seats, name, by_seat */
+    lua_Integer nseats = kn_options_seats(L, 2, b->players, "g:choose_all", 1);
+    if (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4)) {
+        luaL_where(L, 1);
+        lua_pushliteral(L, "g:choose_all: the options by seat must be a plain table");
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    if (lua_type(L, 3) != LUA_TSTRING) {                  /* as the bot's check of the first seat */
+        luaL_where(L, 1);
+        lua_pushfstring(L, "g:choose_all: the decision's name must be a string, not %s", luaL_typename(L, 3));
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    lua_newtable(L);                                      /* 5: chosen, filled as Lua fills {} */
+    for (lua_Integer i = 1; i <= nseats; i++) {
+        lua_rawgeti(L, 2, i);
+        lua_Integer seat = lua_tointeger(L, -1), nopts;
+        lua_pop(L, 1);
+        lua_rawgeti(L, 4, seat);                          /* 6: the seat's options */
+        if ((nopts = kn_options_const_count(L, 6)) > 0) {
+            lua_pushinteger(L, take_step(L, b, seat, nopts));
+        } else {
+            lua_pushvalue(L, lua_upvalueindex(MUP_BOT));
+            lua_pushinteger(L, seat);
+            lua_pushvalue(L, 6);
+            lua_pushvalue(L, 3);
+            lua_pushinteger(L, b->players);
+            lua_pushliteral(L, "g:choose_all");
+            lua_call(L, 5, 1);
+        }
+        lua_rawseti(L, 5, seat);
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
 static struct bot_state *method_state(lua_State *L) {
-    luaL_argcheck(L, lua_tocfunction(L, 1) == bot_method, 1, "a bot's g:choose expected");
+    lua_CFunction f = lua_tocfunction(L, 1);
+    luaL_argcheck(L, f == bot_method || f == bot_all, 1, "a bot's g:choose expected");
     lua_getupvalue(L, 1, MUP_STATE);
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     lua_pop(L, 1);
     return b;
 }
 
-/* bot_method(bot, g, players, choose): see above. */
+/* bot_method(bot, g, players, choose [, choose_all]): see above; with
+ * choose_all (Ctx.choose_all), g:choose_all as the bot too (bot_all), the
+ * second result. */
 static int l_bot_method(lua_State *L) {
     luaL_argcheck(L, lua_tocfunction(L, 1) == bot_choose, 1, "a random_bot expected");
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -469,11 +542,20 @@ static int l_bot_method(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     b->players = players;
     b->entering = 0;
+    int all = !lua_isnoneornil(L, 5);
+    if (all) luaL_checktype(L, 5, LUA_TFUNCTION);
+    lua_pushvalue(L, -1);
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 4);
     lua_pushcclosure(L, bot_method, MUP_N);
-    return 1;
+    if (!all) return 1;
+    lua_rotate(L, -2, 1);                                 /* method, state */
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 5);
+    lua_pushcclosure(L, bot_all, MUP_N);
+    return 2;
 }
 
 /* bot_method_entering(method, seat | 0): seat's order entry runs now
@@ -484,13 +566,19 @@ static int l_bot_method_entering(lua_State *L) {
     return 0;
 }
 
-/* bot_method_close(method): the playout is over; from now on the method
- * is Ctx.choose. */
+/* bot_method_close(method [, all]): the playout is over; from now on the
+ * method is Ctx.choose (and `all`, bot_method's second result,
+ * Ctx.choose_all). */
 static int l_bot_method_close(lua_State *L) {
     struct bot_state *b = method_state(L);
     b->entering = 0;
     lua_pushnil(L);
     lua_setupvalue(L, 1, MUP_CTX);
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_argcheck(L, lua_tocfunction(L, 2) == bot_all, 2, "a bot's g:choose_all expected");
+        lua_pushnil(L);
+        lua_setupvalue(L, 2, MUP_CTX);
+    }
     return 0;
 }
 

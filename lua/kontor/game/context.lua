@@ -531,7 +531,7 @@ local function new_ctx(game)
   GAMES[ctx] = game
   -- a new ctx starts them afresh; false, not nil: a game's missing field
   -- would run Game.__index
-  game._stats, game._bot, game._turn_hook, game._method = false, false, false, false
+  game._stats, game._bot, game._turn_hook, game._method, game._method_all = false, false, false, false, false
   return ctx
 end
 
@@ -569,7 +569,8 @@ end
 -- does what Ctx.choose does there, and a rule script's g:choose then
 -- reaches the bot with no Lua function between them (Caribbean 2p's
 -- engine cost a step, tests/bench/same_games.lua: 1,012 -> 534 Ir). Not
--- when the script put its own g.choose.
+-- when the script put its own g.choose. g.choose_all likewise (bot_all;
+-- Old World's bids), unless the script put its own.
 --
 -- Then too (not for a copy for search), g:skip keeps no trace while the
 -- bot plays: g.skip is skip_untraced, and the game is marked `untraced`;
@@ -583,9 +584,12 @@ function M.enter_sim(ctx, bot, method)
   game._bot = bot
   if method and not game.cons and not game._turn_hook and rawget(ctx, "_cons") == false
      and rawget(ctx, "choose") == Ctx.choose then
-    local m = bot_method(bot, ctx, game.players, Ctx.choose)
-    game._method = m
+    -- g.choose_all too, unless the script put its own (playout.c, bot_all)
+    local own_all = rawget(ctx, "choose_all") ~= Ctx.choose_all
+    local m, all = bot_method(bot, ctx, game.players, Ctx.choose, not own_all and Ctx.choose_all or nil)
+    game._method, game._method_all = m, all or false
     ctx.choose = m
+    if all then ctx.choose_all = all end
     if not game.copy and rawget(ctx, "skip") == Ctx.skip then
       ctx.skip = skip_untraced
       game.untraced = true
@@ -605,8 +609,11 @@ function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   game._bot = false
   local m = game._method
   if m then
-    bot_method_close(m)
+    local all = game._method_all
+    bot_method_close(m, all or nil)
     if rawget(ctx, "choose") == m then ctx.choose = Ctx.choose end
+    if all and rawget(ctx, "choose_all") == all then ctx.choose_all = Ctx.choose_all end
+    game._method_all = false
     if rawget(ctx, "skip") == skip_untraced then ctx.skip = Ctx.skip end
     game._method = false
   end
