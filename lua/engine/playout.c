@@ -529,9 +529,23 @@ static struct bot_state *method_state(lua_State *L) {
     return b;
 }
 
+/* entry(enter, g, seat, draft) -> order: seat's order entry, run while
+ * the bot plays g's game inside (Ctx.choose_orders): bot_method's g:choose
+ * chooses only for that seat while it runs. The third result of
+ * bot_method, its upvalue the bot's state. */
+static int bot_entry(lua_State *L) {
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(1));
+    lua_Integer seat = luaL_checkinteger(L, 3);
+    lua_settop(L, 4);
+    b->entering = seat;
+    lua_call(L, 3, 1);
+    b->entering = 0;
+    return 1;
+}
+
 /* bot_method(bot, g, players, choose [, choose_all]): see above; with
- * choose_all (Ctx.choose_all), g:choose_all as the bot too (bot_all), the
- * second result. */
+ * choose_all (Ctx.choose_all), g:choose_all as the bot too (bot_all) and
+ * the order entries' runner (bot_entry), the second and third results. */
 static int l_bot_method(lua_State *L) {
     luaL_argcheck(L, lua_tocfunction(L, 1) == bot_choose, 1, "a random_bot expected");
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -549,21 +563,19 @@ static int l_bot_method(lua_State *L) {
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 4);
     lua_pushcclosure(L, bot_method, MUP_N);
-    if (!all) return 1;
     lua_rotate(L, -2, 1);                                 /* method, state */
-    lua_pushvalue(L, 2);
-    lua_pushvalue(L, 1);
-    lua_pushvalue(L, 5);
-    lua_pushcclosure(L, bot_all, MUP_N);
-    return 2;
-}
-
-/* bot_method_entering(method, seat | 0): seat's order entry runs now
- * (g:choose_orders), or none. */
-static int l_bot_method_entering(lua_State *L) {
-    struct bot_state *b = method_state(L);
-    b->entering = luaL_checkinteger(L, 2);
-    return 0;
+    if (all) {
+        lua_pushvalue(L, -1);
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 5);
+        lua_pushcclosure(L, bot_all, MUP_N);
+    } else {
+        lua_pushnil(L);
+    }
+    lua_rotate(L, -2, 1);                                 /* method, all, state */
+    lua_pushcclosure(L, bot_entry, 1);
+    return 3;
 }
 
 /* bot_method_close(method [, all]): the playout is over; from now on the
@@ -614,8 +626,6 @@ void kn_open_playout(lua_State *L) {
     lua_setfield(L, -2, "tally");
     lua_pushcfunction(L, l_bot_method);
     lua_setfield(L, -2, "bot_method");
-    lua_pushcfunction(L, l_bot_method_entering);
-    lua_setfield(L, -2, "bot_method_entering");
     lua_pushcfunction(L, l_bot_method_close);
     lua_setfield(L, -2, "bot_method_close");
 }

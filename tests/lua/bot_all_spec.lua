@@ -137,4 +137,32 @@ return R
     assert.equal(6, #g:actions())
     assert.is_not.equal(Ctx.choose_all, rawget(g.ctx, "choose_all"))
   end)
+
+  it("with the script's own g.choose_all, still refuses an entry's choice for another seat", function()
+    local path = write(dir .. "/ownentry.lua", [[
+local R = { name = "ownentry", players = { min = 2, max = 2 } }
+local AB = kontor.options { "a", "b" }
+function R.setup(g) local c = g.choose_all; g.choose_all = function(...) return c(...) end end
+function R.play(g)
+  g:begin_turn(1)
+  g:choose(1, "start", AB)                      -- (the first decision is the driver's)
+  g:choose_orders({ 1, 2 }, "order", function(gg, seat)
+    local k = gg:choose(seat, "first", { "a", "b" })
+    if seat == 2 then gg:choose(1, "other", AB) end
+    return { k }
+  end)
+end
+function R.scores(g) return { 0, 0 } end
+return R
+]])
+    local inside = kontor.new_game { rules = path, players = 2, seed = 1 }
+    local ok1, e1 = pcall(inside.play_random, inside, kontor.rng(1))
+    local driver = kontor.new_game { rules = path, players = 2, seed = 1 }
+    local ok2, e2 = pcall(driver.play_random, driver, kontor.rng(1), function() end)
+    assert.is_false(ok1)
+    assert.is_false(ok2)
+    local want = "ownentry.lua:9: g:choose: seat 2's order entry chose for seat 1 (an entry chooses only for its own seat)"
+    assert.truthy(tostring(e1):find(want, 1, true), tostring(e1))
+    assert.truthy(tostring(e2):find(want, 1, true), tostring(e2))
+  end)
 end)
