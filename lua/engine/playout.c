@@ -59,6 +59,7 @@ struct bot_state {
     lua_Integer count;       /* steps taken */
     lua_Integer players;     /* the game's seats (bot_method's; 0 before) */
     lua_Integer entering;    /* the seat whose order entry runs, or 0 (bot_method's) */
+    const void *ctx;         /* g while bot_method's functions are g's (MUP_CTX), else NULL */
 };
 
 /* ---- the tally ------------------------------------------------------------ */
@@ -408,7 +409,7 @@ enum { MUP_STATE = 1, MUP_CTX, MUP_BOT, MUP_CHOOSE, MUP_N = MUP_CHOOSE };
  * over (bot_method_close), it is Ctx.choose. */
 static int bot_method(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
-    if (!lua_rawequal(L, 1, lua_upvalueindex(MUP_CTX))) {
+    if (lua_topointer(L, 1) != b->ctx || b->ctx == NULL) {   /* not g (a table's own address) */
         int n = lua_gettop(L);
         lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
         lua_insert(L, 1);
@@ -461,7 +462,7 @@ static int bot_method(lua_State *L) {
 static int bot_all(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
     int entering = 0;
-    if (lua_rawequal(L, 1, lua_upvalueindex(MUP_CTX))) {
+    if (lua_topointer(L, 1) == b->ctx && b->ctx != NULL) {
         lua_getfield(L, 1, "_entering");
         entering = lua_toboolean(L, -1) ? (lua_isinteger(L, -1) ? 1 : -1) : 0;
         if (entering > 0) {
@@ -556,6 +557,7 @@ static int l_bot_method(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     b->players = players;
     b->entering = 0;
+    b->ctx = lua_topointer(L, 2);                         /* g, kept alive by MUP_CTX */
     int all = !lua_isnoneornil(L, 5);
     if (all) luaL_checktype(L, 5, LUA_TFUNCTION);
     lua_pushvalue(L, -1);
@@ -584,6 +586,7 @@ static int l_bot_method(lua_State *L) {
 static int l_bot_method_close(lua_State *L) {
     struct bot_state *b = method_state(L);
     b->entering = 0;
+    b->ctx = NULL;
     lua_pushnil(L);
     lua_setupvalue(L, 1, MUP_CTX);
     if (!lua_isnoneornil(L, 2)) {
@@ -613,6 +616,7 @@ static int l_random_bot(lua_State *L) {
     b->count = 0;
     b->players = 0;
     b->entering = 0;
+    b->ctx = NULL;
     lua_insert(L, 1);                                      /* state rng rec tally */
     lua_pushcclosure(L, bot_choose, UP_N);
     return 1;
