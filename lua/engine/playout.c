@@ -423,8 +423,9 @@ static int bot_method(lua_State *L) {
             && lua_type(L, 3) == LUA_TSTRING) {
             /* a plain list: checked here as the bot checks it, its
              * messages at the script's line (level 1, bot_method's caller) */
-            nopts = lua_type(L, 4) == LUA_TTABLE ? kn_options_check_plain(L, 4, 2, 3, "g:choose", 1)
-                                                 : kn_options_const_count(L, 4);
+            nopts = kn_options_const_count(L, 4);
+            if (nopts == 0 && lua_type(L, 4) == LUA_TTABLE)
+                nopts = kn_options_check_plain(L, 4, 2, 3, "g:choose", 1);
             if (nopts > 0) {
                 lua_pushinteger(L, take_step(L, b, seat, nopts));
                 return 1;
