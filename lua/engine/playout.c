@@ -9,9 +9,11 @@
  * decision costs one C call and no coroutine switch, and no text is made
  * (the driver makes the texts from the record when they are asked for).
  *
- * kontor.core.bot_method(bot, g, players, choose) makes g:choose for the
+ * kontor.core.bot_method(bot, g, players, choose [, choose_all]) makes
+ * g:choose (and g:choose_all, and the runner of an order entry) for the
  * time the bot plays g's game inside: the rule script's g:choose then
- * reaches the bot with no Lua function between them (below, bot_method).
+ * reaches the bot with no Lua function between them (below, bot_method,
+ * bot_all, bot_entry).
  *
  * kontor.core.tally(players, roots, miss) makes a kontor.Tally: the count
  * of each kind of move a game's seats made (the balance lab's "what do
