@@ -28,6 +28,13 @@ lua_Integer kn_options_check(lua_State *L, int list, int seat, int name, lua_Int
 /* The same, giving the seat it checked in *seatp (players > 0; 0 else). */
 lua_Integer kn_options_check_seat(lua_State *L, int list, int seat, int name, lua_Integer players,
                                   const char *what, lua_Integer *seatp);
+/* The check of a plain table of options (not a constant) at list, its
+ * seat and name checked before: n, or raises as kn_options_check does,
+ * its message located at `level` (luaL_where; kn_options_check's is 2). */
+lua_Integer kn_options_check_plain(lua_State *L, int list, int seat, int name, const char *what, int level);
+/* The seats of g:choose_all and g:choose_orders at idx: n, or raises as
+ * kontor.core.options.seats does, its message located at `level`. */
+lua_Integer kn_options_seats(lua_State *L, int idx, lua_Integer players, const char *what, int level);
 /* The number of options of the constant list (kontor.options) at idx, or
  * 0 for any other value (nothing is read or checked). */
 lua_Integer kn_options_const_count(lua_State *L, int idx);

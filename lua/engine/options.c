@@ -716,6 +716,18 @@ static int fail(lua_State *L, const char *fmt, ...) {
     return lua_error(L);
 }
 
+/* fail, located at `level` (2 as fail; 1 when the g: method itself is the
+ * C function that checks, lua/engine/playout.c's bot_method). */
+static int fail_at(lua_State *L, int level, const char *fmt, ...) {
+    va_list ap;
+    luaL_where(L, level);
+    va_start(ap, fmt);
+    lua_pushvfstring(L, fmt, ap);
+    va_end(ap);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
 /* The decision's name and seat, checked as kn_options_check checks them;
  * returns the seat (0 when players is 0: not checked). */
 static lua_Integer check_who(lua_State *L, int seatidx, int nameidx, lua_Integer players, const char *what) {
@@ -775,30 +787,19 @@ lua_Integer kn_options_check(lua_State *L, int list, int seatidx, int nameidx, l
     return kn_options_check_seat(L, list, seatidx, nameidx, players, what, &seat);
 }
 
-/* kn_options_check, giving the seat it checked (players > 0) in *seatp:
- * the caller need not read it again. */
-lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
-                                  const char *what, lua_Integer *seatp) {
-    *seatp = check_who(L, seatidx, nameidx, players, what);
-    int type = lua_type(L, list);
-    if (type == LUA_TUSERDATA) {                           /* a constant: checked when made */
-        struct kn_const *c = to_const(L, list);
-        if (c && c->kind == CONST_OPTIONS) return c->n;
-        if (c) return wrong_const(L, c, seatidx, nameidx, what);
-    }
+/* The check of a plain table of options (not a constant) whose seat and
+ * name are checked: n, or raises as kn_options_check_seat, at `level`. */
+static lua_Integer check_list(lua_State *L, int list, int seatidx, int nameidx, const char *what, int level) {
 #define name lua_tostring(L, nameidx)
 #define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
-    if (type != LUA_TTABLE)
-        return fail(L, "%s: the options of decision '%s' of seat %s must be a list, not %s",
-                          what, name, seat, luaL_typename(L, list));
     if (lua_getmetatable(L, list))
-        return fail(L, "%s: the options of decision '%s' of seat %s are a table with a metatable "
+        return fail_at(L, level, "%s: the options of decision '%s' of seat %s are a table with a metatable "
                           "(options are plain lists)", what, name, seat);
     lua_Integer n = (lua_Integer)lua_rawlen(L, list);
     if (n == 0)
-        return fail(L, "%s: decision '%s' of seat %s has no options", what, name, seat);
+        return fail_at(L, level, "%s: decision '%s' of seat %s has no options", what, name, seat);
     if (n > KN_MAX_OPTIONS)
-        return fail(L, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
+        return fail_at(L, level, "%s: decision '%s' of seat %s has %I options; a decision may have at most %d "
                           "(split it into steps)", what, name, seat, n, KN_MAX_OPTIONS);
     /* Options are read CHECK_RUN at a time and popped together (a pop
      * is a call of its own): only a run with an option that is not a
@@ -816,7 +817,7 @@ lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int namei
                 if (lua_type(L, top + 1 + (int)j) == LUA_TSTRING) continue;
                 const char *why = bad_option(L, top + 1 + (int)j);
                 if (why)
-                    return fail(L, "%s: option %I of decision '%s' of seat %s %s", what, i + j,
+                    return fail_at(L, level, "%s: option %I of decision '%s' of seat %s %s", what, i + j,
                                       name, seat, why);
             }
         }
@@ -825,6 +826,31 @@ lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int namei
 #undef seat
 #undef name
     return n;
+}
+
+/* kn_options_check, giving the seat it checked (players > 0) in *seatp:
+ * the caller need not read it again. */
+lua_Integer kn_options_check_seat(lua_State *L, int list, int seatidx, int nameidx, lua_Integer players,
+                                  const char *what, lua_Integer *seatp) {
+    *seatp = check_who(L, seatidx, nameidx, players, what);
+    int type = lua_type(L, list);
+    if (type == LUA_TUSERDATA) {                           /* a constant: checked when made */
+        struct kn_const *c = to_const(L, list);
+        if (c && c->kind == CONST_OPTIONS) return c->n;
+        if (c) return wrong_const(L, c, seatidx, nameidx, what);
+    }
+#define name lua_tostring(L, nameidx)
+#define seat (lua_type(L, seatidx) == LUA_TNUMBER ? lua_tostring(L, seatidx) : luaL_typename(L, seatidx))
+    if (type != LUA_TTABLE)
+        return fail(L, "%s: the options of decision '%s' of seat %s must be a list, not %s",
+                          what, name, seat, luaL_typename(L, list));
+#undef seat
+#undef name
+    return check_list(L, list, seatidx, nameidx, what, 2);
+}
+
+lua_Integer kn_options_check_plain(lua_State *L, int list, int seatidx, int nameidx, const char *what, int level) {
+    return check_list(L, list, seatidx, nameidx, what, level);
 }
 
 lua_Integer kn_options_const_count(lua_State *L, int idx) {
@@ -836,36 +862,40 @@ lua_Integer kn_options_const_count(lua_State *L, int idx) {
 
 /* seats(list, players, what) -> n: the seats of g:choose_all and
  * g:choose_orders, a plain list of n >= 1 distinct seats 1..players. Raises
- * at the rule script's line, as check does. */
-static int opt_seats(lua_State *L) {
-    lua_Integer players = luaL_checkinteger(L, 2);
-    const char *what = luaL_checkstring(L, 3);
-    if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1))
-        return fail(L, "%s: seats must be a plain list of seats", what);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+ * at the rule script's line, as check does (kn_options_seats: at `level`). */
+lua_Integer kn_options_seats(lua_State *L, int idx, lua_Integer players, const char *what, int level) {
+    if (lua_type(L, idx) != LUA_TTABLE || lua_getmetatable(L, idx))
+        return fail_at(L, level, "%s: seats must be a plain list of seats", what);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, idx);
     if (n == 0)
-        return fail(L, "%s: no seats", what);
+        return fail_at(L, level, "%s: no seats", what);
     if (n > players)                      /* then some seat is out of range or listed twice */
         n = players + 1;
     lua_Integer seen[SEATS_SEEN];            /* the first seats; any further ones are read again */
     for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 1, i);
+        lua_rawgeti(L, idx, i);
         lua_Integer s = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
         if (s < 1 || s > players)
-            return fail(L, "%s: seats[%I] is %s, not a seat 1..%I", what, i,
+            return fail_at(L, level, "%s: seats[%I] is %s, not a seat 1..%I", what, i,
                         luaL_tolstring(L, -1, NULL), players);
         lua_pop(L, 1);
         for (lua_Integer j = 1; j < i; j++) {   /* a few seats: no table of those seen */
-            lua_Integer t = j <= SEATS_SEEN ? seen[j - 1] : (lua_rawgeti(L, 1, j), lua_tointeger(L, -1));
+            lua_Integer t = j <= SEATS_SEEN ? seen[j - 1] : (lua_rawgeti(L, idx, j), lua_tointeger(L, -1));
             if (j > SEATS_SEEN)
                 lua_pop(L, 1);
             if (t == s)
-                return fail(L, "%s: seat %I is listed twice", what, s);
+                return fail_at(L, level, "%s: seat %I is listed twice", what, s);
         }
         if (i <= SEATS_SEEN)
             seen[i - 1] = s;
     }
-    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    return (lua_Integer)lua_rawlen(L, idx);
+}
+
+static int opt_seats(lua_State *L) {
+    lua_Integer players = luaL_checkinteger(L, 2);
+    const char *what = luaL_checkstring(L, 3);
+    lua_pushinteger(L, kn_options_seats(L, 1, players, what, 2));
     return 1;
 }
 

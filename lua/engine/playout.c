@@ -9,9 +9,11 @@
  * decision costs one C call and no coroutine switch, and no text is made
  * (the driver makes the texts from the record when they are asked for).
  *
- * kontor.core.bot_method(bot, g, players, choose) makes g:choose for the
+ * kontor.core.bot_method(bot, g, players, choose [, choose_all]) makes
+ * g:choose (and g:choose_all, and the runner of an order entry) for the
  * time the bot plays g's game inside: the rule script's g:choose then
- * reaches the bot with no Lua function between them (below, bot_method).
+ * reaches the bot with no Lua function between them (below, bot_method,
+ * bot_all, bot_entry).
  *
  * kontor.core.tally(players, roots, miss) makes a kontor.Tally: the count
  * of each kind of move a game's seats made (the balance lab's "what do
@@ -59,6 +61,7 @@ struct bot_state {
     lua_Integer count;       /* steps taken */
     lua_Integer players;     /* the game's seats (bot_method's; 0 before) */
     lua_Integer entering;    /* the seat whose order entry runs, or 0 (bot_method's) */
+    const void *ctx;         /* g while bot_method's functions are g's (MUP_CTX), else NULL */
 };
 
 /* ---- the tally ------------------------------------------------------------ */
@@ -399,15 +402,16 @@ enum { MUP_STATE = 1, MUP_CTX, MUP_BOT, MUP_CHOOSE, MUP_N = MUP_CHOOSE };
 
 /* g:choose(seat, name, options), as Ctx.choose's way for the simulation
  * (lua/kontor/game/context.lua) takes it: a constant list (kontor.options)
- * of a string name for a seat 1..players is answered here, as the bot
- * answers it; any other options (or a wrong seat or name) go to the bot
+ * or a plain one (checked here as the bot checks it) of a string name for
+ * a seat 1..players is answered here, as the bot answers it; any other
+ * options (or a wrong seat or name) go to the bot
  * itself, whose checks give their messages at the script's line as they
  * do from Ctx.choose; an order entry's choice for another seat raises
  * Ctx.choose's message. Called on another table, or once the playout is
  * over (bot_method_close), it is Ctx.choose. */
 static int bot_method(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
-    if (!lua_rawequal(L, 1, lua_upvalueindex(MUP_CTX))) {
+    if (lua_topointer(L, 1) != b->ctx || b->ctx == NULL) {   /* not g (a table's own address) */
         int n = lua_gettop(L);
         lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
         lua_insert(L, 1);
@@ -418,9 +422,16 @@ static int bot_method(lua_State *L) {
     if (lua_isinteger(L, 2)) {
         lua_Integer seat = lua_tointeger(L, 2), nopts;
         if (seat >= 1 && seat <= b->players && (b->entering == 0 || seat == b->entering)
-            && lua_type(L, 3) == LUA_TSTRING && (nopts = kn_options_const_count(L, 4)) > 0) {
-            lua_pushinteger(L, take_step(L, b, seat, nopts));
-            return 1;
+            && lua_type(L, 3) == LUA_TSTRING) {
+            /* a plain list: checked here as the bot checks it, its
+             * messages at the script's line (level 1, bot_method's caller) */
+            nopts = kn_options_const_count(L, 4);
+            if (nopts == 0 && lua_type(L, 4) == LUA_TTABLE)
+                nopts = kn_options_check_plain(L, 4, 2, 3, "g:choose", 1);
+            if (nopts > 0) {
+                lua_pushinteger(L, take_step(L, b, seat, nopts));
+                return 1;
+            }
         }
     }
     lua_pushinteger(L, b->entering);
@@ -443,15 +454,102 @@ static int bot_method(lua_State *L) {
     return 1;
 }
 
+/* g:choose_all(seats, name, by_seat), as Ctx.choose_all's way for the
+ * simulation takes it (lua/kontor/game/context.lua): checked as it checks
+ * them, its messages at the script's line; then each seat's options, in
+ * the order of `seats`, a constant list answered here as the bot answers
+ * it, any other given to the bot (whose checks give their messages at the
+ * script's line, as from Ctx.choose_all); returns the choices by seat.
+ * Called on another table, or once the playout is over, it is
+ * Ctx.choose_all (upvalue MUP_CHOOSE). */
+static int bot_all(lua_State *L) {
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
+    int entering = 0;
+    if (lua_topointer(L, 1) == b->ctx && b->ctx != NULL) {
+        lua_getfield(L, 1, "_entering");
+        entering = lua_toboolean(L, -1) ? (lua_isinteger(L, -1) ? 1 : -1) : 0;
+        if (entering > 0) {
+            luaL_where(L, 1);
+            lua_pushfstring(L, "g:choose_all inside seat %I's order entry: an entry only chooses (g:choose) "
+                               "for its own seat and works on its own copy of the state; do that when the "
+                               "orders are revealed", (LUAI_UACINT)lua_tointeger(L, -2));
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+        lua_pop(L, 1);
+    } else {
+        entering = -1;
+    }
+    if (entering != 0) {                                  /* Ctx.choose_all's to say */
+        int n = lua_gettop(L);
+        lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
+        lua_insert(L, 1);
+        lua_call(L, n, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    lua_settop(L, 4);                                     /* g, seats, name, by_seat */
+    lua_Integer nseats = kn_options_seats(L, 2, b->players, "g:choose_all", 1);
+    if (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4)) {
+        luaL_where(L, 1);
+        lua_pushliteral(L, "g:choose_all: the options by seat must be a plain table");
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    if (lua_type(L, 3) != LUA_TSTRING) {                  /* as the bot's check of the first seat */
+        luaL_where(L, 1);
+        lua_pushfstring(L, "g:choose_all: the decision's name must be a string, not %s", luaL_typename(L, 3));
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    lua_newtable(L);                                      /* 5: chosen, filled as Lua fills {} */
+    for (lua_Integer i = 1; i <= nseats; i++) {
+        lua_rawgeti(L, 2, i);
+        lua_Integer seat = lua_tointeger(L, -1), nopts;
+        lua_pop(L, 1);
+        lua_rawgeti(L, 4, seat);                          /* 6: the seat's options */
+        if ((nopts = kn_options_const_count(L, 6)) > 0) {
+            lua_pushinteger(L, take_step(L, b, seat, nopts));
+        } else {
+            lua_pushvalue(L, lua_upvalueindex(MUP_BOT));
+            lua_pushinteger(L, seat);
+            lua_pushvalue(L, 6);
+            lua_pushvalue(L, 3);
+            lua_pushinteger(L, b->players);
+            lua_pushliteral(L, "g:choose_all");
+            lua_call(L, 5, 1);
+        }
+        lua_rawseti(L, 5, seat);
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
 static struct bot_state *method_state(lua_State *L) {
-    luaL_argcheck(L, lua_tocfunction(L, 1) == bot_method, 1, "a bot's g:choose expected");
+    lua_CFunction f = lua_tocfunction(L, 1);
+    luaL_argcheck(L, f == bot_method || f == bot_all, 1, "a bot's g:choose expected");
     lua_getupvalue(L, 1, MUP_STATE);
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     lua_pop(L, 1);
     return b;
 }
 
-/* bot_method(bot, g, players, choose): see above. */
+/* entry(enter, g, seat, draft) -> order: seat's order entry, run while
+ * the bot plays g's game inside (Ctx.choose_orders): bot_method's g:choose
+ * chooses only for that seat while it runs. The third result of
+ * bot_method, its upvalue the bot's state. */
+static int bot_entry(lua_State *L) {
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(1));
+    lua_Integer seat = luaL_checkinteger(L, 3);
+    lua_settop(L, 4);
+    b->entering = seat;
+    lua_call(L, 3, 1);
+    b->entering = 0;
+    return 1;
+}
+
+/* bot_method(bot, g, players, choose [, choose_all]): see above; with
+ * choose_all (Ctx.choose_all), g:choose_all as the bot too (bot_all) and
+ * the order entries' runner (bot_entry), the second and third results. */
 static int l_bot_method(lua_State *L) {
     luaL_argcheck(L, lua_tocfunction(L, 1) == bot_choose, 1, "a random_bot expected");
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -462,28 +560,43 @@ static int l_bot_method(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     b->players = players;
     b->entering = 0;
+    b->ctx = lua_topointer(L, 2);                         /* g, kept alive by MUP_CTX */
+    int all = !lua_isnoneornil(L, 5);
+    if (all) luaL_checktype(L, 5, LUA_TFUNCTION);
+    lua_pushvalue(L, -1);
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 4);
     lua_pushcclosure(L, bot_method, MUP_N);
-    return 1;
+    lua_rotate(L, -2, 1);                                 /* method, state */
+    if (all) {
+        lua_pushvalue(L, -1);
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 5);
+        lua_pushcclosure(L, bot_all, MUP_N);
+    } else {
+        lua_pushnil(L);
+    }
+    lua_rotate(L, -2, 1);                                 /* method, all, state */
+    lua_pushcclosure(L, bot_entry, 1);
+    return 3;
 }
 
-/* bot_method_entering(method, seat | 0): seat's order entry runs now
- * (g:choose_orders), or none. */
-static int l_bot_method_entering(lua_State *L) {
-    struct bot_state *b = method_state(L);
-    b->entering = luaL_checkinteger(L, 2);
-    return 0;
-}
-
-/* bot_method_close(method): the playout is over; from now on the method
- * is Ctx.choose. */
+/* bot_method_close(method [, all]): the playout is over; from now on the
+ * method is Ctx.choose (and `all`, bot_method's second result,
+ * Ctx.choose_all). */
 static int l_bot_method_close(lua_State *L) {
     struct bot_state *b = method_state(L);
     b->entering = 0;
+    b->ctx = NULL;
     lua_pushnil(L);
     lua_setupvalue(L, 1, MUP_CTX);
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_argcheck(L, lua_tocfunction(L, 2) == bot_all, 2, "a bot's g:choose_all expected");
+        lua_pushnil(L);
+        lua_setupvalue(L, 2, MUP_CTX);
+    }
     return 0;
 }
 
@@ -506,6 +619,7 @@ static int l_random_bot(lua_State *L) {
     b->count = 0;
     b->players = 0;
     b->entering = 0;
+    b->ctx = NULL;
     lua_insert(L, 1);                                      /* state rng rec tally */
     lua_pushcclosure(L, bot_choose, UP_N);
     return 1;
@@ -519,8 +633,6 @@ void kn_open_playout(lua_State *L) {
     lua_setfield(L, -2, "tally");
     lua_pushcfunction(L, l_bot_method);
     lua_setfield(L, -2, "bot_method");
-    lua_pushcfunction(L, l_bot_method_entering);
-    lua_setfield(L, -2, "bot_method_entering");
     lua_pushcfunction(L, l_bot_method_close);
     lua_setfield(L, -2, "bot_method_close");
 }

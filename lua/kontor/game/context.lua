@@ -12,8 +12,7 @@ local csb = core.sandbox
 local copt = core.options
 local check_options, option_text = copt.check, copt.text
 local expand, pick = copt.expand, copt.pick
-local bot_method, bot_method_entering, bot_method_close = core.bot_method, core.bot_method_entering,
-  core.bot_method_close
+local bot_method, bot_method_close = core.bot_method, core.bot_method_close
 local yield = coroutine.yield
 local format = string.format
 
@@ -262,17 +261,18 @@ function Ctx:choose_orders(seats, name, enter)
     local orders, rng, drafts = {}, sandbox.current_rng, {}
     sandbox.current_rng = nil
     self._drafts = drafts
-    local method = game._method       -- g.choose, while the bot is it (M.enter_sim)
+    -- while g.choose is the bot's (M.enter_sim), the bot's runner of an
+    -- entry tells it whose entry runs (lua/engine/playout.c, bot_entry)
+    local entry = game._method_entry
     for i = 1, nseats do
       local s = seats[i]
       local outer_ctx, outer_seat = entering_ctx, entering_seat
       self._entering, entering_ctx, entering_seat = s, self, s
-      if method then bot_method_entering(method, s) end
       local draft = {}
       drafts[s] = draft
-      local order = enter(self, s, draft)
+      local order
+      if entry then order = entry(enter, self, s, draft) else order = enter(self, s, draft) end
       self._entering, entering_ctx, entering_seat = false, outer_ctx, outer_seat
-      if method then bot_method_entering(method, 0) end
       orders[s] = order
     end
     sandbox.current_rng, self._drafts = rng, nil
@@ -531,7 +531,8 @@ local function new_ctx(game)
   GAMES[ctx] = game
   -- a new ctx starts them afresh; false, not nil: a game's missing field
   -- would run Game.__index
-  game._stats, game._bot, game._turn_hook, game._method = false, false, false, false
+  game._stats, game._bot, game._turn_hook = false, false, false
+  game._method, game._method_all, game._method_entry = false, false, false
   return ctx
 end
 
@@ -569,7 +570,8 @@ end
 -- does what Ctx.choose does there, and a rule script's g:choose then
 -- reaches the bot with no Lua function between them (Caribbean 2p's
 -- engine cost a step, tests/bench/same_games.lua: 1,012 -> 534 Ir). Not
--- when the script put its own g.choose.
+-- when the script put its own g.choose. g.choose_all likewise (bot_all;
+-- Old World's bids), unless the script put its own.
 --
 -- Then too (not for a copy for search), g:skip keeps no trace while the
 -- bot plays: g.skip is skip_untraced, and the game is marked `untraced`;
@@ -583,9 +585,12 @@ function M.enter_sim(ctx, bot, method)
   game._bot = bot
   if method and not game.cons and not game._turn_hook and rawget(ctx, "_cons") == false
      and rawget(ctx, "choose") == Ctx.choose then
-    local m = bot_method(bot, ctx, game.players, Ctx.choose)
-    game._method = m
+    -- g.choose_all too, unless the script put its own (playout.c, bot_all)
+    local own_all = rawget(ctx, "choose_all") ~= Ctx.choose_all
+    local m, all, entry = bot_method(bot, ctx, game.players, Ctx.choose, not own_all and Ctx.choose_all or nil)
+    game._method, game._method_all, game._method_entry = m, all or false, entry or false
     ctx.choose = m
+    if all then ctx.choose_all = all end
     if not game.copy and rawget(ctx, "skip") == Ctx.skip then
       ctx.skip = skip_untraced
       game.untraced = true
@@ -605,8 +610,11 @@ function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   game._bot = false
   local m = game._method
   if m then
-    bot_method_close(m)
+    local all = game._method_all
+    bot_method_close(m, all or nil)
     if rawget(ctx, "choose") == m then ctx.choose = Ctx.choose end
+    if all and rawget(ctx, "choose_all") == all then ctx.choose_all = Ctx.choose_all end
+    game._method_all, game._method_entry = false, false
     if rawget(ctx, "skip") == skip_untraced then ctx.skip = Ctx.skip end
     game._method = false
   end

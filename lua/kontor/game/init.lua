@@ -54,7 +54,8 @@ M.Ctx = Ctx
 local function new_game(R, params, quiet)
   return setmetatable({ R = R, params = params, quiet = quiet or false, future = {}, copy = false,
     cons = false, cons_of = false, ctx = nil, rec = nil, texts = nil, co = nil, log_obj = nil,
-    players = nil, rng = nil, _stats = nil, _bot = nil, _turn_hook = nil, _method = nil, kind = nil,
+    players = nil, rng = nil, _stats = nil, _bot = nil, _turn_hook = nil, kind = nil,
+    _method = nil, _method_all = nil, _method_entry = nil,
     seat = nil, opts = nil, dname = nil, tcache = nil, untraced = false }, Game)
 end
 
