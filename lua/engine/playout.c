@@ -400,6 +400,39 @@ static int bot_choose(lua_State *L) {
  * function between them. Its upvalues: */
 enum { MUP_STATE = 1, MUP_CTX, MUP_BOT, MUP_CHOOSE, MUP_N = MUP_CHOOSE };
 
+/* The end of a call of Ctx.choose or Ctx.choose_all (upvalue MUP_CHOOSE)
+ * by a bot's g:choose or g:choose_all that is not its game's any more (a
+ * kept one, called on another g or after the playout): its results, or
+ * its error. Ctx's messages are located at its caller (error level 2),
+ * here this C function, which has no line: a string error that does not
+ * start with the script's place gets it (luaL_where(L, 1), the script's
+ * line), so it reads as Ctx's from the script would. */
+static int ctx_done(lua_State *L, int status, lua_KContext base) {
+    if (status == LUA_OK || status == LUA_YIELD) return lua_gettop(L) - (int)base;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        size_t wn, mn;
+        const char *w = lua_tolstring(L, -1, &wn), *m = lua_tolstring(L, -2, &mn);
+        if (wn > 0 && (mn < wn || memcmp(m, w, wn) != 0)) {
+            lua_rotate(L, -2, 1);
+            lua_concat(L, 2);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    return lua_error(L);
+}
+
+/* Calls Ctx's function (upvalue MUP_CHOOSE) with the call's arguments, as
+ * a Lua function would: it may yield (the driver's g:choose waits for the
+ * decision), and its errors are located at the script's line (ctx_done). */
+static int call_ctx(lua_State *L) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
+    lua_insert(L, 1);
+    return ctx_done(L, lua_pcallk(L, n, LUA_MULTRET, 0, 0, ctx_done), 0);
+}
+
 /* g:choose(seat, name, options), as Ctx.choose's way for the simulation
  * (lua/kontor/game/context.lua) takes it: a constant list (kontor.options)
  * or a plain one (checked here as the bot checks it) of a string name for
@@ -411,13 +444,8 @@ enum { MUP_STATE = 1, MUP_CTX, MUP_BOT, MUP_CHOOSE, MUP_N = MUP_CHOOSE };
  * over (bot_method_close), it is Ctx.choose. */
 static int bot_method(lua_State *L) {
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
-    if (lua_topointer(L, 1) != b->ctx || b->ctx == NULL) {   /* not g (a table's own address) */
-        int n = lua_gettop(L);
-        lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
-        lua_insert(L, 1);
-        lua_call(L, n, LUA_MULTRET);
-        return lua_gettop(L);
-    }
+    if (lua_topointer(L, 1) != b->ctx || b->ctx == NULL)    /* not g (a table's own address) */
+        return call_ctx(L);
     if (lua_gettop(L) != 4) lua_settop(L, 4);             /* g, seat, name, options */
     if (lua_isinteger(L, 2)) {
         lua_Integer seat = lua_tointeger(L, 2), nopts;
@@ -480,13 +508,7 @@ static int bot_all(lua_State *L) {
     } else {
         entering = -1;
     }
-    if (entering != 0) {                                  /* Ctx.choose_all's to say */
-        int n = lua_gettop(L);
-        lua_pushvalue(L, lua_upvalueindex(MUP_CHOOSE));
-        lua_insert(L, 1);
-        lua_call(L, n, LUA_MULTRET);
-        return lua_gettop(L);
-    }
+    if (entering != 0) return call_ctx(L);                /* Ctx.choose_all's to say */
     lua_settop(L, 4);                                     /* g, seats, name, by_seat */
     lua_Integer nseats = kn_options_seats(L, 2, b->players, "g:choose_all", 1);
     if (lua_type(L, 4) != LUA_TTABLE || lua_getmetatable(L, 4)) {

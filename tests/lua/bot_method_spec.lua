@@ -172,3 +172,52 @@ return R
     end
   end)
 end)
+
+describe("a bot's g:choose kept past its playout (module-level, as docs/api.md says not to)", function()
+  -- Kept in a module-level variable by game 1 (a playout), used by game 2.
+  local path = write(dir .. "/stale.lua", [[
+local R = { name = "stale", players = { min = 2, max = 2 } }
+local AB = kontor.options { "a", "b" }
+local CHOOSE, CHOOSE_ALL
+function R.setup(g) g.n = 0 end
+function R.play(g)
+  g:begin_turn(1)
+  g.n = g:choose(1, "first", AB)
+  local choose, choose_all = CHOOSE or g.choose, CHOOSE_ALL or g.choose_all
+  CHOOSE, CHOOSE_ALL = choose, choose_all
+  g:begin_turn(2)
+  g.n = g.n + 10 * choose(g, 2, "pick", AB)
+  if g.bad then choose_all(g, { 1, 2 }, "bid", AB) end
+  g.n = g.n + 100 * choose_all(g, { 1, 2 }, "bid", { AB, AB })[2]
+end
+function R.scores(g) return { g.n, 0 } end
+return R
+]])
+
+  it("waits for the decision in a game the driver steps, as Ctx.choose and Ctx.choose_all do", function()
+    local R = kontor.load_rules(path)
+    local first = kontor.new_game { rules = R, players = 2, seed = 1 }
+    first:play_random(kontor.rng(1))
+    assert.is_true(first:over())
+    local g = kontor.new_game { rules = R, players = 2, seed = 2 }
+    g:step(1, 2)
+    g:step(2, 1)
+    g:step(1, 1)
+    g:step(2, 2)
+    assert.is_true(g:over())
+    assert.same({ 2 + 10 * 1 + 100 * 2, 0 }, g:result().scores)
+  end)
+
+  it("fails at the script's line, as Ctx.choose_all does", function()
+    local R = kontor.load_rules(path)
+    local first = kontor.new_game { rules = R, players = 2, seed = 1 }
+    first:play_random(kontor.rng(1))
+    local g = kontor.new_game { rules = R, players = 2, seed = 2 }
+    g.ctx.bad = true
+    g:step(1, 1)
+    local ok, err = pcall(g.step, g, 2, 1)
+    assert.is_false(ok)
+    assert.truthy(tostring(err):find("stale.lua:12: g:choose_all: the options by seat must be a plain table", 1, true),
+      tostring(err))
+  end)
+end)
