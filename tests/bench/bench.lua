@@ -94,10 +94,7 @@ if callgrind and not have_valgrind() then
   callgrind = false
 end
 
-local function thousands(x)
-  local s = ("%d"):format(math.floor(x + 0.5))
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local thousands = dofile("tests/bench/thousands.lua")
 
 print(("== kontor (%s) against plain Lua (%s), the same games with the same random policy"):format(KONTOR, LUA))
 print(("   games/s: the fastest of %d runs; Ir: instructions a game (callgrind)"):format(ROUNDS))

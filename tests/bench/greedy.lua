@@ -31,10 +31,7 @@ local function run(cmd)
   return out
 end
 
-local function thousands(x)
-  local s = ("%d"):format(math.floor(x + 0.5))
-  return (s:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
-end
+local thousands = dofile("tests/bench/thousands.lua")
 
 local function now()
   local f = assert(io.popen("date +%s.%N"))
