@@ -749,10 +749,10 @@ local function bust(g, seat, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
 
--- C4: why a player of `strength` cannot repel `ship`, or nil if they can.
--- Each text is made once per card and strength, then kept on the card.
+-- C4: why a player of `strength` cannot repel `ship` (a skull, or fewer
+-- swords than the ship's). Each text is made once per card and strength,
+-- then kept on the card.
 local function why_not_repelled(ship, strength)
-  if ship.swords and strength >= ship.swords then return nil end
   local why = ship.whys[strength]
   if not why then
     why = not ship.swords and ("the " .. ship.name .. " has a skull: it cannot be repelled")
@@ -766,10 +766,9 @@ end
 -- the ship's and it has no skull; otherwise it stays, or busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship = CARDS[card]
-  local why = why_not_repelled(ship, g.st[seat].strength)
-  if why then
-    g:skip(seat, "repel", why)
+  local ship, strength = CARDS[card], g.st[seat].strength
+  if not ship.swords or strength < ship.swords then
+    g:skip(seat, "repel", why_not_repelled(ship, strength))
   else
     push(g.revealed, card)                         -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
@@ -794,12 +793,12 @@ local function reveal(g, seat)
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
   if kind == "person" then
     to_harbour(g, card)
+  elseif kind == "ship" then
+    return ship_revealed(g, seat, card)
   elseif kind == "expedition" then
     expedition_revealed(g, card)
-  elseif kind == "tax" then
-    tax_increase(g, seat, card)
   else
-    return ship_revealed(g, seat, card)
+    tax_increase(g, seat, card)
   end
   return true
 end
@@ -861,11 +860,6 @@ end
 -- decision, so no other game can use it meanwhile).
 local OFFERED = {}
 
-local function offered(n, card)                 -- among the first n offered (identical persons)
-  for i = 1, n do if OFFERED[i].take == card.take then return true end end
-  return false
-end
-
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
 -- "take nothing". Also returns the number of cards offered (the options
@@ -882,9 +876,13 @@ local function take_options(g, seat, budget)
       ships = ships + 1
       n = n + 1
       OFFERED[n] = card
-    elseif card.cost <= budget and not offered(n, card) then   -- identical persons once
-      n = n + 1
-      OFFERED[n] = card
+    elseif card.cost <= budget then
+      local take, j = card.take, 1               -- identical persons once
+      while j <= n and OFFERED[j].take ~= take do j = j + 1 end
+      if j > n then
+        n = n + 1
+        OFFERED[n] = card
+      end
     end
   end
   if n == 0 then return NOTHING_TO_TAKE, 0, ships end
