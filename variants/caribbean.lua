@@ -814,8 +814,9 @@ local function discover(g, seat)
     if g._in_deck == 0 and not can_draw(g) then return true end   -- nothing to reveal
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
+  else
+    g.revealing = true
   end
-  g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
     if g._in_deck == 0 and count(g.discard) == 0 then       -- nothing to draw (can_draw)
@@ -962,8 +963,9 @@ end
 -- C6: each other player may take 1 card (+1 per Governor), paying the
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
-  g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
-  while g.takes_left > 0 do
+  local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
+  g.takes_left = left
+  while left > 0 do
     if #g._harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = count(g.purse[seat])
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
@@ -974,7 +976,8 @@ local function other_takes(g, seat, active)
     local k = g:choose(seat, "take_other", options)
     if k == cards + 1 then return end                                -- take nothing
     take(g, seat, active, options[k])
-    g.takes_left = g.takes_left - 1
+    left = left - 1
+    g.takes_left = left
   end
 end
 
@@ -1013,7 +1016,7 @@ local function nothing_can_happen(g, seat)
 end
 
 function R.play(g)
-  local seat = g.current
+  local seat, rules = g.current, R.rules
   while true do
     g.current = seat
     g:begin_turn(seat)
@@ -1031,7 +1034,7 @@ function R.play(g)
       for i = 1, #order do admirals_and_jesters(g, order[i]) end
     end
     g.phase = "discover"
-    if not g.ending and R.rules.game_end(g) then                  -- C9
+    if not g.ending and rules.game_end(g) then                    -- C9
       g.ending = true
       if g.logging then g:log("the end is triggered: the round is finished") end
     end
