@@ -321,8 +321,9 @@ end
 -- The whole harbour goes to the discard pile (a bust, the end of a turn).
 local function harbour_discarded(g)
   local h = g._harbour
-  move_to(g.harbour, g.discard, #h)
-  for i = #h, 1, -1 do h[i] = nil end
+  local n = #h
+  move_to(g.harbour, g.discard, n)
+  for i = n, 1, -1 do h[i] = nil end
 end
 
 ---------------------------------------------------------------------------
@@ -768,7 +769,7 @@ end
 local function ship_revealed(g, seat, card)
   local ship, strength = CARDS[card], g.st[seat].strength
   if not ship.swords or strength < ship.swords then
-    g:skip(seat, "repel", why_not_repelled(ship, strength))
+    g:skip(seat, "repel", ship.whys[strength] or why_not_repelled(ship, strength))   -- kept, or made
   else
     push(g.revealed, card)                         -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
@@ -810,7 +811,7 @@ local function discover(g, seat)
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
-  elseif #g._harbour == 0 and g.options.must_reveal and not g.revealing then
+  elseif not g._harbour[1] and g.options.must_reveal and not g.revealing then   -- an empty harbour
     if g._in_deck == 0 and not can_draw(g) then return true end   -- nothing to reveal
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
@@ -873,7 +874,7 @@ local function take_options(g, seat, budget)
   budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
   for i = 1, #harbour do
     local card = CARDS[harbour[i]]
-    if card.kind == "ship" then                 -- one of a name (C4): never twice
+    if card.ship then                           -- a ship, one of a name (C4): never twice
       ships = ships + 1
       n = n + 1
       OFFERED[n] = card
@@ -930,7 +931,7 @@ end
 -- The active player takes cards while the allowance lasts (counted from
 -- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  if #g._harbour == 0 then
+  if not g._harbour[1] then
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, cards, ships = take_options(g, seat, count(g.purse[seat]))
@@ -947,7 +948,7 @@ local function active_takes(g, seat)
         take(g, seat, seat, options[k])
         left = left - 1
         g.takes_left = left
-        if left == 0 or #g._harbour == 0 then break end
+        if left == 0 or not g._harbour[1] then break end          -- or the harbour is empty
       end
       options, cards = take_options(g, seat, count(g.purse[seat]))       -- coins and harbour changed
     end
@@ -966,7 +967,7 @@ local function other_takes(g, seat, active)
   local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
   g.takes_left = left
   while left > 0 do
-    if #g._harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+    if not g._harbour[1] then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = count(g.purse[seat])
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options, cards = take_options(g, seat, c - 1)
