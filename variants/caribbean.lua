@@ -11,8 +11,9 @@
 --                 only ways the deck changes once the game is set up)
 --   g.discard     pile, public
 --   g.harbour     pile, public: the cards revealed this turn
---   g._harbour    the same cards as a plain list of ids, bottom first (kept
---                 with the pile by to_harbour, from_harbour and harbour_discarded)
+--   g._harbour    the same cards as a plain list of ids, bottom first, and
+--   g._in_harbour their count (both kept with the pile by to_harbour,
+--                 from_harbour and harbour_discarded)
 --   g.expeditions pile, public: the expedition display
 --   g._expeditions the same ids as a plain list, bottom first (kept with the
 --                 pile by expedition_revealed and fulfil)
@@ -305,25 +306,26 @@ end
 
 local function to_harbour(g, card)
   push(g.harbour, card)
-  local h = g._harbour
-  h[#h + 1] = card
+  local n = g._in_harbour + 1
+  g._harbour[n] = card
+  g._in_harbour = n
 end
 
 -- Takes the card at place pos (1 = the first revealed) out of the harbour.
 local function from_harbour(g, pos)
-  local h = g._harbour
-  local n = #h
+  local h, n = g._harbour, g._in_harbour
   for i = pos, n - 1 do h[i] = h[i + 1] end
   h[n] = nil
+  g._in_harbour = n - 1
   return remove(g.harbour, pos)
 end
 
 -- The whole harbour goes to the discard pile (a bust, the end of a turn).
 local function harbour_discarded(g)
-  local h = g._harbour
-  local n = #h
+  local h, n = g._harbour, g._in_harbour
   move_to(g.harbour, g.discard, n)
   for i = n, 1, -1 do h[i] = nil end
+  g._in_harbour = 0
 end
 
 ---------------------------------------------------------------------------
@@ -413,7 +415,7 @@ local function new_components(g)
   g._in_deck = 0
   g.discard = kontor.pile(PUBLIC)
   g.harbour = kontor.pile(PUBLIC)
-  g._harbour = {}
+  g._harbour, g._in_harbour = {}, 0
   g.expeditions = kontor.pile(PUBLIC)
   g._expeditions = {}
   g.box = kontor.pile(PUBLIC)
@@ -480,6 +482,7 @@ local function set_up_scenario(g, sc)
     g.harbour:push(id)
   end
   g._harbour = g.harbour:cards()
+  g._in_harbour = #g._harbour
   for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
     if i > 1 then bad("revealed: one ship at most") end
     g.revealed:push(card(name, "revealed", { ship = true }))
@@ -737,7 +740,7 @@ end
 
 local function ship_in_harbour(g, ship)
   local h = g._harbour
-  for i = 1, #h do
+  for i = 1, g._in_harbour do
     if CARDS[h[i]].ship == ship then return true end
   end
   return false
@@ -811,7 +814,7 @@ local function discover(g, seat)
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
-  elseif not g._harbour[1] and g.options.must_reveal and not g.revealing then   -- an empty harbour
+  elseif g._in_harbour == 0 and g.options.must_reveal and not g.revealing then
     if g._in_deck == 0 and not can_draw(g) then return true end   -- nothing to reveal
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
@@ -841,7 +844,7 @@ end
 local function admirals_and_jesters(g, seat)
   local st = g.st[seat]
   if st.admiral == 0 and st.jester == 0 then return end
-  local n = #g._harbour
+  local n = g._in_harbour
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -872,7 +875,7 @@ local OFFERED = {}
 local function take_options(g, seat, budget)
   local n, ships, harbour = 0, 0, g._harbour
   budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
-  for i = 1, #harbour do
+  for i = 1, g._in_harbour do
     local card = CARDS[harbour[i]]
     if card.ship then                           -- a ship, one of a name (C4): never twice
       ships = ships + 1
@@ -931,7 +934,7 @@ end
 -- The active player takes cards while the allowance lasts (counted from
 -- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  if not g._harbour[1] then
+  if g._in_harbour == 0 then
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, cards, ships = take_options(g, seat, count(g.purse[seat]))
@@ -948,7 +951,7 @@ local function active_takes(g, seat)
         take(g, seat, seat, options[k])
         left = left - 1
         g.takes_left = left
-        if left == 0 or not g._harbour[1] then break end          -- or the harbour is empty
+        if left == 0 or g._in_harbour == 0 then break end
       end
       options, cards = take_options(g, seat, count(g.purse[seat]))       -- coins and harbour changed
     end
@@ -967,7 +970,7 @@ local function other_takes(g, seat, active)
   local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
   g.takes_left = left
   while left > 0 do
-    if not g._harbour[1] then return g:skip(seat, "take_other", "the harbour is empty") end
+    if g._in_harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = count(g.purse[seat])
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options, cards = take_options(g, seat, c - 1)
@@ -1007,7 +1010,7 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or g._in_deck > 0 or can_draw(g) or #g._harbour > 0   -- a card to reveal or gain
+  if g.phase ~= "discover" or g._in_deck > 0 or can_draw(g) or g._in_harbour > 0   -- a card to reveal or gain
      or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
@@ -1120,6 +1123,7 @@ function R.invariants(g)
   for id = 1, #CARDS do if in_game(id, n) then total = total + 1 end end
   if counted ~= total then return ("%d cards accounted for, not %d"):format(counted, total) end
   local ships, cards = {}, g.harbour:cards()
+  if g._in_harbour ~= #cards then return ("g._in_harbour is %d, the harbour holds %d"):format(g._in_harbour, #cards) end
   if #cards ~= #g._harbour then return "g._harbour is not the harbour" end
   for i, id in ipairs(cards) do
     if g._harbour[i] ~= id then return "g._harbour is not the harbour" end
