@@ -978,7 +978,7 @@ local function other_takes(g, seat, active)
       return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
     end
     local k = g:choose(seat, "take_other", options)
-    if k == cards + 1 then return end                                -- take nothing
+    if k > cards then return end                                     -- take nothing
     take(g, seat, active, options[k])
     left = left - 1
     g.takes_left = left
