@@ -11,8 +11,9 @@
 --                 only ways the deck changes once the game is set up)
 --   g.discard     pile, public
 --   g.harbour     pile, public: the cards revealed this turn
---   g._harbour    the same cards as a plain list of ids, bottom first (kept
---                 with the pile by to_harbour, from_harbour and harbour_discarded)
+--   g._harbour    the same cards as a plain list of ids, bottom first, and
+--   g._in_harbour their count (both kept with the pile by to_harbour,
+--                 from_harbour and harbour_discarded)
 --   g.expeditions pile, public: the expedition display
 --   g._expeditions the same ids as a plain list, bottom first (kept with the
 --                 pile by expedition_revealed and fulfil)
@@ -305,24 +306,26 @@ end
 
 local function to_harbour(g, card)
   push(g.harbour, card)
-  local h = g._harbour
-  h[#h + 1] = card
+  local n = g._in_harbour + 1
+  g._harbour[n] = card
+  g._in_harbour = n
 end
 
 -- Takes the card at place pos (1 = the first revealed) out of the harbour.
 local function from_harbour(g, pos)
-  local h = g._harbour
-  local n = #h
+  local h, n = g._harbour, g._in_harbour
   for i = pos, n - 1 do h[i] = h[i + 1] end
   h[n] = nil
+  g._in_harbour = n - 1
   return remove(g.harbour, pos)
 end
 
 -- The whole harbour goes to the discard pile (a bust, the end of a turn).
 local function harbour_discarded(g)
-  local h = g._harbour
-  move_to(g.harbour, g.discard, #h)
-  for i = #h, 1, -1 do h[i] = nil end
+  local h, n = g._harbour, g._in_harbour
+  move_to(g.harbour, g.discard, n)
+  for i = n, 1, -1 do h[i] = nil end
+  g._in_harbour = 0
 end
 
 ---------------------------------------------------------------------------
@@ -412,7 +415,7 @@ local function new_components(g)
   g._in_deck = 0
   g.discard = kontor.pile(PUBLIC)
   g.harbour = kontor.pile(PUBLIC)
-  g._harbour = {}
+  g._harbour, g._in_harbour = {}, 0
   g.expeditions = kontor.pile(PUBLIC)
   g._expeditions = {}
   g.box = kontor.pile(PUBLIC)
@@ -479,6 +482,7 @@ local function set_up_scenario(g, sc)
     g.harbour:push(id)
   end
   g._harbour = g.harbour:cards()
+  g._in_harbour = #g._harbour
   for i, name in ipairs(sc.revealed or {}) do          -- table: the ship whose repel is decided
     if i > 1 then bad("revealed: one ship at most") end
     g.revealed:push(card(name, "revealed", { ship = true }))
@@ -736,7 +740,7 @@ end
 
 local function ship_in_harbour(g, ship)
   local h = g._harbour
-  for i = 1, #h do
+  for i = 1, g._in_harbour do
     if CARDS[h[i]].ship == ship then return true end
   end
   return false
@@ -749,10 +753,10 @@ local function bust(g, seat, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
 
--- C4: why a player of `strength` cannot repel `ship`, or nil if they can.
--- Each text is made once per card and strength, then kept on the card.
+-- C4: why a player of `strength` cannot repel `ship` (a skull, or fewer
+-- swords than the ship's). Each text is made once per card and strength,
+-- then kept on the card.
 local function why_not_repelled(ship, strength)
-  if ship.swords and strength >= ship.swords then return nil end
   local why = ship.whys[strength]
   if not why then
     why = not ship.swords and ("the " .. ship.name .. " has a skull: it cannot be repelled")
@@ -766,10 +770,9 @@ end
 -- the ship's and it has no skull; otherwise it stays, or busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship = CARDS[card]
-  local why = why_not_repelled(ship, g.st[seat].strength)
-  if why then
-    g:skip(seat, "repel", why)
+  local ship, strength = CARDS[card], g.st[seat].strength
+  if not ship.swords or strength < ship.swords then
+    g:skip(seat, "repel", ship.whys[strength] or why_not_repelled(ship, strength))   -- kept, or made
   else
     push(g.revealed, card)                         -- while the player decides
     local choice = ask(g, seat, "repel", REPEL_OR_NOT)
@@ -794,12 +797,12 @@ local function reveal(g, seat)
   if g.logging then g:log("%s reveals %s", g.names[seat], CARDS[card].name) end
   if kind == "person" then
     to_harbour(g, card)
+  elseif kind == "ship" then
+    return ship_revealed(g, seat, card)
   elseif kind == "expedition" then
     expedition_revealed(g, card)
-  elseif kind == "tax" then
-    tax_increase(g, seat, card)
   else
-    return ship_revealed(g, seat, card)
+    tax_increase(g, seat, card)
   end
   return true
 end
@@ -811,12 +814,13 @@ local function discover(g, seat)
   if pending then
     g.revealing = true
     if not ship_revealed(g, seat, pending) then return false end
-  elseif #g._harbour == 0 and g.options.must_reveal and not g.revealing then
+  elseif g._in_harbour == 0 and g.options.must_reveal and not g.revealing then
     if g._in_deck == 0 and not can_draw(g) then return true end   -- nothing to reveal
     g.revealing = true                             -- the first card is out (a state's copy knows)
     if not reveal(g, seat) then return false end
+  else
+    g.revealing = true
   end
-  g.revealing = true
   while true do
     local options = REVEAL_OR_STOP
     if g._in_deck == 0 and count(g.discard) == 0 then       -- nothing to draw (can_draw)
@@ -840,7 +844,7 @@ end
 local function admirals_and_jesters(g, seat)
   local st = g.st[seat]
   if st.admiral == 0 and st.jester == 0 then return end
-  local n = #g._harbour
+  local n = g._in_harbour
   if st.admiral > 0 and n >= R.data.admiral_min_harbour then
     local got = gain(g, seat, st.admiral)
     if g.logging then g:log("%s gains %s (Admiral)", g.names[seat], plural(got, "coin")) end
@@ -861,11 +865,6 @@ end
 -- decision, so no other game can use it meanwhile).
 local OFFERED = {}
 
-local function offered(n, card)                 -- among the first n offered (identical persons)
-  for i = 1, n do if OFFERED[i].take == card.take then return true end end
-  return false
-end
-
 -- What `seat` may take with `budget` coins to spend on a hire: every ship,
 -- every person they can pay (harbour order, identical cards once), then
 -- "take nothing". Also returns the number of cards offered (the options
@@ -876,15 +875,19 @@ end
 local function take_options(g, seat, budget)
   local n, ships, harbour = 0, 0, g._harbour
   budget = budget + g.st[seat].discount           -- a person costing this much or less (hire_cost)
-  for i = 1, #harbour do
+  for i = 1, g._in_harbour do
     local card = CARDS[harbour[i]]
-    if card.kind == "ship" then                 -- one of a name (C4): never twice
+    if card.ship then                           -- a ship, one of a name (C4): never twice
       ships = ships + 1
       n = n + 1
       OFFERED[n] = card
-    elseif card.cost <= budget and not offered(n, card) then   -- identical persons once
-      n = n + 1
-      OFFERED[n] = card
+    elseif card.cost <= budget then
+      local take, j = card.take, 1               -- identical persons once
+      while j <= n and OFFERED[j].take ~= take do j = j + 1 end
+      if j > n then
+        n = n + 1
+        OFFERED[n] = card
+      end
     end
   end
   if n == 0 then return NOTHING_TO_TAKE, 0, ships end
@@ -931,7 +934,7 @@ end
 -- The active player takes cards while the allowance lasts (counted from
 -- the harbour before the first take) and the harbour has cards.
 local function active_takes(g, seat)
-  if #g._harbour == 0 then
+  if g._in_harbour == 0 then
     g:skip(seat, "take", "the harbour is empty")
   else
     local options, cards, ships = take_options(g, seat, count(g.purse[seat]))
@@ -948,7 +951,7 @@ local function active_takes(g, seat)
         take(g, seat, seat, options[k])
         left = left - 1
         g.takes_left = left
-        if left == 0 or #g._harbour == 0 then break end
+        if left == 0 or g._in_harbour == 0 then break end
       end
       options, cards = take_options(g, seat, count(g.purse[seat]))       -- coins and harbour changed
     end
@@ -964,9 +967,10 @@ end
 -- C6: each other player may take 1 card (+1 per Governor), paying the
 -- active player 1 coin each: no coin, no take.
 local function other_takes(g, seat, active)
-  g.takes_left = g.takes_left or (1 + g.st[seat].takes)            -- a scenario's (table)
-  while g.takes_left > 0 do
-    if #g._harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
+  local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
+  g.takes_left = left
+  while left > 0 do
+    if g._in_harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = count(g.purse[seat])
     if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
     local options, cards = take_options(g, seat, c - 1)
@@ -974,9 +978,10 @@ local function other_takes(g, seat, active)
       return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
     end
     local k = g:choose(seat, "take_other", options)
-    if k == cards + 1 then return end                                -- take nothing
+    if k > cards then return end                                     -- take nothing
     take(g, seat, active, options[k])
-    g.takes_left = g.takes_left - 1
+    left = left - 1
+    g.takes_left = left
   end
 end
 
@@ -1005,7 +1010,7 @@ end
 -- in this turn. A whole round of such turns never changes again: the game
 -- ends (a decision of this rule set, not the rulebook's).
 local function nothing_can_happen(g, seat)
-  if g.phase ~= "discover" or g._in_deck > 0 or can_draw(g) or #g._harbour > 0   -- a card to reveal or gain
+  if g.phase ~= "discover" or g._in_deck > 0 or can_draw(g) or g._in_harbour > 0   -- a card to reveal or gain
      or #fulfillable(g, seat) > 0 then
     g.idle = 0
     return false
@@ -1015,7 +1020,7 @@ local function nothing_can_happen(g, seat)
 end
 
 function R.play(g)
-  local seat = g.current
+  local seat, rules = g.current, R.rules
   while true do
     g.current = seat
     g:begin_turn(seat)
@@ -1033,7 +1038,7 @@ function R.play(g)
       for i = 1, #order do admirals_and_jesters(g, order[i]) end
     end
     g.phase = "discover"
-    if not g.ending and R.rules.game_end(g) then                  -- C9
+    if not g.ending and rules.game_end(g) then                    -- C9
       g.ending = true
       if g.logging then g:log("the end is triggered: the round is finished") end
     end
@@ -1118,6 +1123,7 @@ function R.invariants(g)
   for id = 1, #CARDS do if in_game(id, n) then total = total + 1 end end
   if counted ~= total then return ("%d cards accounted for, not %d"):format(counted, total) end
   local ships, cards = {}, g.harbour:cards()
+  if g._in_harbour ~= #cards then return ("g._in_harbour is %d, the harbour holds %d"):format(g._in_harbour, #cards) end
   if #cards ~= #g._harbour then return "g._harbour is not the harbour" end
   for i, id in ipairs(cards) do
     if g._harbour[i] ~= id then return "g._harbour is not the harbour" end
