@@ -108,7 +108,8 @@ function R.prepare()
     PLAYS[p] = { first = kontor.family{ "play", name, "on slots", SLOTS } }
     for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
   end
-  NP, BIT, KEPT, CUBES, HELD = #D.products, {}, {}, {}, {}
+  NP, BIT, CUBES, HELD = #D.products, {}, {}, {}
+  KEPT = { play = {}, exchange = {}, dock = {}, exchange_product = {}, dock_product = {} }
   for i = 1, math.max(NP, D.supply.ship, #D.specials) do BIT[i] = 1 << (i - 1) end
   CHEAPEST = math.huge
   for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
@@ -137,6 +138,9 @@ end
 -- for each set it offers and kept: KEPT[kind][key], made by make(key, a)
 -- (a constant, kontor.options or kontor.family: checked once, when made).
 -- A set (of products, ships or cards) is a bit mask: BIT[i] for entry i.
+-- The decisions of every turn read theirs as `KEPT.play[key] or kept(...)`
+-- (a call only when one is missing: a Lua call costs some 200
+-- instructions); R.prepare makes their kinds.
 local function kept(kind, key, make, a)
   local by = KEPT[kind]
   if not by then by = {}; KEPT[kind] = by end
@@ -640,7 +644,8 @@ end
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
   local products = pool_set(g, g.ships[seat][k])
-  return PRODUCT[g:choose_from(seat, name, kept(name, products | k << NP, product_family, words))]
+  local key = products | k << NP
+  return PRODUCT[g:choose_from(seat, name, KEPT[name][key] or kept(name, key, product_family, words))]
 end
 
 local function exchange_family(ships)
@@ -650,7 +655,7 @@ end
 -- Phase I action 1: exchange a product cube, once, on one of `ships` (S6:
 -- those that can be, a set).
 local function exchange_action(g, seat, ships)
-  local k = g:choose_from(seat, "exchange_ship", kept("exchange", ships, exchange_family))
+  local k = g:choose_from(seat, "exchange_ship", KEPT.exchange[ships] or kept("exchange", ships, exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -708,7 +713,7 @@ function R.rules.extra_exchanges(g, seat)
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
-    local options = kept("dock", ships, dock_options)
+    local options = KEPT.dock[ships] or kept("dock", ships, dock_options)
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
@@ -872,7 +877,7 @@ local function play_cards(g, seat)
   for p = 1, NP do
     if held[p] > 0 then products = products | BIT[p] end
   end
-  local p = PRODUCT[g:choose_from(seat, "play_product", kept("play", products, play_family))]
+  local p = PRODUCT[g:choose_from(seat, "play_product", KEPT.play[products] or kept("play", products, play_family))]
   local slots = choose_slots(g, seat, p, count_of(hand, p))
   local market, covered = g.market, g.covered
   for i = 1, #slots do
