@@ -807,11 +807,10 @@ end
 function R.rules.trade(g, seat, p, slots)
   local shows = rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
-  local order, all_ships = g:turn_order(seat), g.ships
+  local n, all_ships, q = g.players, g.ships, seat      -- q: the seats in turn order from `seat`
   local on_ships = D.cubes_per_product - get(g.cubes, p)   -- S12: the cubes not in the pool
-  for i = 1, #order do
+  for _ = 1, n do
     if on_ships == 0 then break end                       -- every ship carrying p is paid
-    local q = order[i]
     local ships, cubes = all_ships[q], 0
     for k = 1, #ships do
       if ships[k] == p then cubes = cubes + 1 end
@@ -828,6 +827,7 @@ function R.rules.trade(g, seat, p, slots)
           or ("%s earns %d"):format(g.names[q], cubes * shows)
       end
     end
+    q = q % n + 1
   end
   return shows, report
 end
@@ -941,7 +941,7 @@ function R.play(g)
     rules.end_of_phase_two(g, seat)
     g.step = nil
     g.phase = "phase1"
-    seat = g:next_seat(seat)
+    seat = seat % g.players + 1                  -- the next seat in turn order
   end
 end
 
