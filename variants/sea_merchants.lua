@@ -500,14 +500,6 @@ end
 -- Loading (S4)
 ---------------------------------------------------------------------------
 
--- S12: the products with a cube in the pool, but `except` (0: none), as a
--- set (a bit mask).
-local function pool_set(g, except)
-  local set = g._pool
-  if except > 0 then set = set & ~BIT[except] end
-  return set
-end
-
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 -- key: the products (low NP bits) and the empty ships (the bits above)
@@ -521,7 +513,7 @@ local function load_a_ship(g, seat)
   for k = 1, #ships do
     if ships[k] == 0 then empty = empty | BIT[k] end
   end
-  local pool = pool_set(g, 0)
+  local pool = g._pool                              -- S12: the products in the pool
   if pool == 0 or empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
   local name, k = g:choose_from(seat, "load", kept("load", pool | empty << NP, load_family))
   local p = PRODUCT[name]
@@ -643,7 +635,7 @@ end
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local products = pool_set(g, g.ships[seat][k])
+  local products = g._pool & ~BIT[g.ships[seat][k]]   -- S12: the others in the pool
   local key = products | k << NP
   return PRODUCT[g:choose_from(seat, name, KEPT[name][key] or kept(name, key, product_family, words))]
 end
@@ -666,7 +658,7 @@ local function buy_ship_family(pool)
 end
 
 local function buy_a_ship(g, seat)
-  local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", pool_set(g, 0), buy_ship_family))]
+  local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", g._pool, buy_ship_family))]
   local ships = g.ships[seat]
   add(g.coins, seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
