@@ -59,10 +59,21 @@ return {
         return draw_card(g, seat)
       end
       -- H5: drawing is not an available action with a full hand (the draw
-      -- action, an office draw, a forklift draw: none is offered).
+      -- action, an office draw, a forklift draw: none is offered). The
+      -- reason is made once for each limit and hand size (a string made
+      -- at every full hand's turn cost more than the rule), kept by both
+      -- in one integer.
+      local full = {}
       function R.rules.no_draw(g, seat)
         local n, lim = count(g.hands[seat]), size + per_warehouse * (g.specials[seat].warehouse or 0)
-        if n >= lim then return ("your hand is full (%d cards, the limit is %d)"):format(n, lim) end
+        if n < lim then return nil end
+        local key = lim << 32 | n
+        local why = full[key]
+        if not why then
+          why = ("your hand is full (%d cards, the limit is %d)"):format(n, lim)
+          full[key] = why
+        end
+        return why
       end
     else
       local draw_cards = R.rules.draw_cards

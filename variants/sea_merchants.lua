@@ -108,7 +108,8 @@ function R.prepare()
     PLAYS[p] = { first = kontor.family{ "play", name, "on slots", SLOTS } }
     for s = 1, D.market_slots do PLAYS[p][s] = new_play(name, { s }) end
   end
-  NP, BIT, KEPT, CUBES, HELD = #D.products, {}, {}, {}, {}
+  NP, BIT, CUBES, HELD = #D.products, {}, {}, {}
+  KEPT = { play = {}, exchange = {}, dock = {}, exchange_product = {}, dock_product = {} }
   for i = 1, math.max(NP, D.supply.ship, #D.specials) do BIT[i] = 1 << (i - 1) end
   CHEAPEST = math.huge
   for _, card in ipairs(D.specials) do CHEAPEST = math.min(CHEAPEST, D.price[card]) end
@@ -137,6 +138,9 @@ end
 -- for each set it offers and kept: KEPT[kind][key], made by make(key, a)
 -- (a constant, kontor.options or kontor.family: checked once, when made).
 -- A set (of products, ships or cards) is a bit mask: BIT[i] for entry i.
+-- The decisions of every turn read theirs as `KEPT.play[key] or kept(...)`
+-- (a call only when one is missing: a Lua call costs some 200
+-- instructions); R.prepare makes their kinds.
 local function kept(kind, key, make, a)
   local by = KEPT[kind]
   if not by then by = {}; KEPT[kind] = by end
@@ -496,14 +500,6 @@ end
 -- Loading (S4)
 ---------------------------------------------------------------------------
 
--- S12: the products with a cube in the pool, but `except` (0: none), as a
--- set (a bit mask).
-local function pool_set(g, except)
-  local set = g._pool
-  if except > 0 then set = set & ~BIT[except] end
-  return set
-end
-
 -- S4, S12: a player puts 1 cube of any product still in the pool on one
 -- of their empty ships (options: products in canonical order, then ships).
 -- key: the products (low NP bits) and the empty ships (the bits above)
@@ -517,7 +513,7 @@ local function load_a_ship(g, seat)
   for k = 1, #ships do
     if ships[k] == 0 then empty = empty | BIT[k] end
   end
-  local pool = pool_set(g, 0)
+  local pool = g._pool                              -- S12: the products in the pool
   if pool == 0 or empty == 0 then return g:skip(seat, "load", "no cube is left in the pool") end
   local name, k = g:choose_from(seat, "load", kept("load", pool | empty << NP, load_family))
   local p = PRODUCT[name]
@@ -639,8 +635,9 @@ end
 -- S6, S12: the product for ship k, chosen at decision `name`: every other
 -- product with a cube in the pool, "<words> ship k to fish".
 local function choose_product(g, seat, name, words, k)
-  local products = pool_set(g, g.ships[seat][k])
-  return PRODUCT[g:choose_from(seat, name, kept(name, products | k << NP, product_family, words))]
+  local products = g._pool & ~BIT[g.ships[seat][k]]   -- S12: the others in the pool
+  local key = products | k << NP
+  return PRODUCT[g:choose_from(seat, name, KEPT[name][key] or kept(name, key, product_family, words))]
 end
 
 local function exchange_family(ships)
@@ -650,7 +647,7 @@ end
 -- Phase I action 1: exchange a product cube, once, on one of `ships` (S6:
 -- those that can be, a set).
 local function exchange_action(g, seat, ships)
-  local k = g:choose_from(seat, "exchange_ship", kept("exchange", ships, exchange_family))
+  local k = g:choose_from(seat, "exchange_ship", KEPT.exchange[ships] or kept("exchange", ships, exchange_family))
   local p = choose_product(g, seat, "exchange_product", "exchange", k)
   swap_cube(g, seat, k, p, "exchanges")
 end
@@ -661,7 +658,7 @@ local function buy_ship_family(pool)
 end
 
 local function buy_a_ship(g, seat)
-  local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", pool_set(g, 0), buy_ship_family))]
+  local p = PRODUCT[g:choose_from(seat, "load_ship", kept("buy ship", g._pool, buy_ship_family))]
   local ships = g.ships[seat]
   add(g.coins, seat, -D.price.ship)
   g.pool.ship = g.pool.ship - 1
@@ -708,7 +705,7 @@ function R.rules.extra_exchanges(g, seat)
     if ships == 0 then
       return g:skip(seat, "dock", "no ship can be exchanged (S6)")
     end
-    local options = kept("dock", ships, dock_options)
+    local options = KEPT.dock[ships] or kept("dock", ships, dock_options)
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
@@ -802,11 +799,10 @@ end
 function R.rules.trade(g, seat, p, slots)
   local shows = rules.payout_count(g, p, slots)
   local report = g.logging and {} or nil
-  local order, all_ships = g:turn_order(seat), g.ships
+  local n, all_ships, q = g.players, g.ships, seat      -- q: the seats in turn order from `seat`
   local on_ships = D.cubes_per_product - get(g.cubes, p)   -- S12: the cubes not in the pool
-  for i = 1, #order do
+  for _ = 1, n do
     if on_ships == 0 then break end                       -- every ship carrying p is paid
-    local q = order[i]
     local ships, cubes = all_ships[q], 0
     for k = 1, #ships do
       if ships[k] == p then cubes = cubes + 1 end
@@ -823,6 +819,7 @@ function R.rules.trade(g, seat, p, slots)
           or ("%s earns %d"):format(g.names[q], cubes * shows)
       end
     end
+    q = q % n + 1
   end
   return shows, report
 end
@@ -872,7 +869,7 @@ local function play_cards(g, seat)
   for p = 1, NP do
     if held[p] > 0 then products = products | BIT[p] end
   end
-  local p = PRODUCT[g:choose_from(seat, "play_product", kept("play", products, play_family))]
+  local p = PRODUCT[g:choose_from(seat, "play_product", KEPT.play[products] or kept("play", products, play_family))]
   local slots = choose_slots(g, seat, p, count_of(hand, p))
   local market, covered = g.market, g.covered
   for i = 1, #slots do
@@ -936,7 +933,7 @@ function R.play(g)
     rules.end_of_phase_two(g, seat)
     g.step = nil
     g.phase = "phase1"
-    seat = g:next_seat(seat)
+    seat = seat % g.players + 1                  -- the next seat in turn order
   end
 end
 
