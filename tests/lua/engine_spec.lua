@@ -1026,17 +1026,20 @@ end)
 -- Random games, checked at every step (in the style of OpenSpiel's tests)
 ---------------------------------------------------------------------------
 
--- Thousands of games per rule set (issue 2): 1000-1200 each.
+-- Thousands of games per rule set (issue 2): 1000-1200 each. `make check`
+-- (CHECK=1, the quick loop) plays a quarter of them; `make test` and CI
+-- play them all.
+local SHARE = os.getenv("CHECK") == "1" and 4 or 1
 local CONFIGS = {
-  { rules = RACE, players = { 2, 3, 4, 5, 6 }, games = 1000 },
-  { rules = BID, players = { 2, 3, 4 }, games = 1000 },
-  { rules = TAKE, players = { 2, 3, 4, 5 }, games = 1000 },
+  { rules = RACE, players = { 2, 3, 4, 5, 6 }, games = 1000 // SHARE },
+  { rules = BID, players = { 2, 3, 4 }, games = 1000 // SHARE },
+  { rules = TAKE, players = { 2, 3, 4, 5 }, games = 1000 // SHARE },
 }
 do
   local okk, R = pcall(kontor.load_rules, "sea_merchants")
   if okk and R then
     for _, n in ipairs { 2, 3, 4 } do
-      CONFIGS[#CONFIGS + 1] = { rules = "sea_merchants", players = { n }, games = 400 }
+      CONFIGS[#CONFIGS + 1] = { rules = "sea_merchants", players = { n }, games = 400 // SHARE }
     end
   end
 end
