@@ -6,17 +6,15 @@
 
 local Ctx = require("kontor.game").Ctx
 
-local function write(path, text)
-  local f = assert(io.open(path, "w")); f:write(text); f:close()
-  return path
-end
-
-local dir = os.tmpname(); os.remove(dir); os.execute("mkdir -p " .. dir)
+local support = require "tests.lua.support"
+local write = support.write
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
 
 -- A rule set whose decision on turn 3 is the call `call` (line 9); every
 -- turn both seats bid at once from a constant and a plain list.
 local function rules_with(name, call)
-  return write(dir .. "/" .. name .. ".lua", ([[
+  return write(tmp(name .. ".lua"), ([[
 local R = { name = "%s", players = { min = 3, max = 3 } }
 local AB = kontor.options { "a", "b" }
 local XYZ = { "x", "y", "z" }
@@ -37,17 +35,8 @@ return R
 ]]):format(name, call))
 end
 
--- The error of a playout by the bot inside (no check), and of the same
--- game stepped by the driver (a check makes it so).
-local function errors_of(path)
-  local inside = kontor.new_game { rules = path, players = 3, seed = 1 }
-  local ok1, e1 = pcall(inside.play_random, inside, kontor.rng(1))
-  local driver = kontor.new_game { rules = path, players = 3, seed = 1 }
-  local ok2, e2 = pcall(driver.play_random, driver, kontor.rng(1), function() end)
-  assert.is_false(ok1)
-  assert.is_false(ok2)
-  return tostring(e1), tostring(e2)
-end
+-- The errors of a playout by the bot inside and by the driver.
+local function errors_of(path) return support.playout_errors(path, 3) end
 
 describe("g:choose_all answered by the simulation's bot", function()
   it("plays the same steps and choices as the driver", function()
@@ -118,7 +107,7 @@ describe("g:choose_all answered by the simulation's bot", function()
   end)
 
   it("leaves a g.choose_all the script put there", function()
-    local path = write(dir .. "/own.lua", [[
+    local path = write(tmp("own.lua"), [[
 local R = { name = "own", players = { min = 2, max = 2 } }
 function R.setup(g)
   g.calls = 0
@@ -139,7 +128,7 @@ return R
   end)
 
   it("with the script's own g.choose_all, still refuses an entry's choice for another seat", function()
-    local path = write(dir .. "/ownentry.lua", [[
+    local path = write(tmp("ownentry.lua"), [[
 local R = { name = "ownentry", players = { min = 2, max = 2 } }
 local AB = kontor.options { "a", "b" }
 function R.setup(g) local c = g.choose_all; g.choose_all = function(...) return c(...) end end

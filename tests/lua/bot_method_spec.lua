@@ -4,16 +4,14 @@
 
 local Ctx = require("kontor.game").Ctx
 
-local function write(path, text)
-  local f = assert(io.open(path, "w")); f:write(text); f:close()
-  return path
-end
-
-local dir = os.tmpname(); os.remove(dir); os.execute("mkdir -p " .. dir)
+local support = require "tests.lua.support"
+local write = support.write
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
 
 -- A rule set whose decision `bad` (turn 3, seat 1) is the call `call`.
 local function rules_with(name, call)
-  return write(dir .. "/" .. name .. ".lua", ([[
+  return write(tmp(name .. ".lua"), ([[
 local R = { name = "%s", players = { min = 2, max = 2 } }
 local AB = kontor.options { "a", "b" }
 function R.setup(g) g.n = 0 end
@@ -31,17 +29,8 @@ return R
 ]]):format(name, call))
 end
 
--- The error of a playout by the bot inside (no check), and of the same
--- game stepped by the driver (a check makes it so).
-local function errors_of(path)
-  local inside = kontor.new_game { rules = path, players = 2, seed = 1 }
-  local ok1, e1 = pcall(inside.play_random, inside, kontor.rng(1))
-  local driver = kontor.new_game { rules = path, players = 2, seed = 1 }
-  local ok2, e2 = pcall(driver.play_random, driver, kontor.rng(1), function() end)
-  assert.is_false(ok1)
-  assert.is_false(ok2)
-  return tostring(e1), tostring(e2)
-end
+-- The errors of a playout by the bot inside and by the driver.
+local function errors_of(path) return support.playout_errors(path, 2) end
 
 describe("g:choose answered by the simulation's bot", function()
   local cases = {
@@ -76,7 +65,7 @@ describe("g:choose answered by the simulation's bot", function()
   end)
 
   it("puts Ctx.choose back in g.choose when the playout ends, and the bot's, kept, is Ctx.choose", function()
-    local path = write(dir .. "/kept.lua", [[
+    local path = write(tmp("kept.lua"), [[
 local R = { name = "kept", players = { min = 2, max = 2 } }
 function R.setup(g) g.n = 0 end
 function R.play(g)
@@ -102,7 +91,7 @@ return R
   end)
 
   it("leaves a g.choose the script put there", function()
-    local path = write(dir .. "/own.lua", [[
+    local path = write(tmp("own.lua"), [[
 local R = { name = "own", players = { min = 2, max = 2 } }
 function R.setup(g)
   g.calls = 0
@@ -122,7 +111,7 @@ return R
   end)
 
   it("refuses an order entry's choice for another seat, at the entry's line", function()
-    local path = write(dir .. "/entry.lua", [[
+    local path = write(tmp("entry.lua"), [[
 local R = { name = "entry", players = { min = 2, max = 2 } }
 local AB = kontor.options { "a", "b" }
 function R.setup(g) end
@@ -145,7 +134,7 @@ return R
   end)
 
   it("plays the orders a playout enters as the driver does", function()
-    local path = write(dir .. "/orders.lua", [[
+    local path = write(tmp("orders.lua"), [[
 local R = { name = "orders", players = { min = 2, max = 2 } }
 local AB = kontor.options { "a", "b" }
 function R.setup(g) g.sum = { 0, 0 } end
@@ -175,7 +164,7 @@ end)
 
 describe("a bot's g:choose kept past its playout (module-level, as docs/api.md says not to)", function()
   -- Kept in a module-level variable by game 1 (a playout), used by game 2.
-  local path = write(dir .. "/stale.lua", [[
+  local path = write(tmp("stale.lua"), [[
 local R = { name = "stale", players = { min = 2, max = 2 } }
 local AB = kontor.options { "a", "b" }
 local CHOOSE, CHOOSE_ALL

@@ -165,6 +165,21 @@ return R]]):format(name, min or 2, setup or "", play))
 end
 
 -- The seat that decides now: g:who()'s, the first of several.
+-- The errors (as strings) of the rule set at `path` played out by the
+-- simulation's bot inside the game (g:choose and g:choose_all are then
+-- the bot's, lua/engine/playout.c) and by the driver (a check function
+-- makes it so), seed 1; both must fail.
+function M.playout_errors(path, players)
+  local assert = require "luassert"
+  local inside = kontor.new_game { rules = path, players = players, seed = 1 }
+  local ok1, e1 = pcall(inside.play_random, inside, kontor.rng(1))
+  local driver = kontor.new_game { rules = path, players = players, seed = 1 }
+  local ok2, e2 = pcall(driver.play_random, driver, kontor.rng(1), function() end)
+  assert.is_false(ok1)
+  assert.is_false(ok2)
+  return tostring(e1), tostring(e2)
+end
+
 -- A game of `rules` for `players` of seed `seed`, its steps taken at
 -- random (kontor.rng(seed)) up to the first decision of turn `turn` that
 -- is not chance; returns it and the seat to decide.
