@@ -7,11 +7,7 @@ local core = kontor.core
 local json = core.json
 local support = require "tests.lua.support"
 
-local function decider(g)
-  local w = g:who()
-  if type(w) == "table" then return w[1] end
-  return w
-end
+local decider = support.decider
 
 -- A game of `rules` played at random up to `turn`, and the seat to decide.
 local function game_at(rules, players, turn) return support.game_at(rules, players, 5, turn) end

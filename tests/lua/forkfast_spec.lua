@@ -7,11 +7,7 @@ local fork = require "kontor.fork"
 local json = kontor.core.json
 local support = require "tests.lua.support"
 
-local function decider(g)
-  local w = g:who()
-  if type(w) == "table" then return w[1] end
-  return w
-end
+local decider = support.decider
 
 local RULES = [[
 local R = { name = "kept", players = { min = 2, max = 2 }, resumes_at_turn = true }

@@ -13,11 +13,7 @@ local core = kontor.core
 local tmp, cleanup = support.scratch()
 teardown(cleanup)
 
-local function decider(g)
-  local w = g:who()
-  if type(w) == "table" then return w[1] end
-  return w
-end
+local decider = support.decider
 
 -- A Sea Merchants game of seed 3 at the first decision of turn `turn`, its
 -- steps taken at random (kontor.rng(3)).
