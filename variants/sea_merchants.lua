@@ -205,8 +205,8 @@ local function cube_to_pool(g, p)
 end
 
 -- The cards of each product in a hand: { [p] = n }.
-function R.cards_in_hand(g, seat)
-  return g.hands[seat]:counts(#D.products)
+function R.cards_in_hand(g, seat, into)        -- into: a list to fill (pile:counts), else a new one
+  return g.hands[seat]:counts(#D.products, into)
 end
 
 local function end_of_game(g)             -- S11
@@ -1420,7 +1420,7 @@ function R.estimate(g, seat)
       est = est + SLOT_SHOWING * market:count_of(p)
     end
   end
-  local held, plays, m = g.hands[seat]:counts(n, HOLDS), HELD_PLAYS, 0   -- R.cards_in_hand, into a kept list
+  local held, plays, m = R.cards_in_hand(g, seat, HOLDS), HELD_PLAYS, 0
   local bonus = (g.specials[seat].contract or 0) * D.contract_bonus
   local slots = D.market_slots
   for p = 1, n do
