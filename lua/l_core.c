@@ -46,47 +46,6 @@ static void push_datadir(lua_State *L) {
 }
 #endif
 
-/* How deep copy() follows tables in tables: as deep as Lua's own
- * recursion (LUAI_MAXCCALLS) took the Lua copy it replaces. */
-#define COPY_DEPTH 200
-
-/* Pushes a copy of the table at idx: its keys as they are, read raw, each
- * value that is a table copied the same way; no metatable. The new table
- * is made at its size (a table that grows as it fills is rehashed at each
- * power of 2). */
-static void copy_table(lua_State *L, int idx, int depth) {
-    if (depth > COPY_DEPTH) luaL_error(L, "copy: tables nested more than %d deep", COPY_DEPTH);
-    luaL_checkstack(L, 4, "copy");
-    int narr = 0, nrec = 0;
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_isinteger(L, -1) && lua_tointeger(L, -1) == narr + 1) narr++;
-        else nrec++;
-    }
-    lua_createtable(L, narr, nrec);
-    int dst = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {                      /* key value */
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            int v = lua_gettop(L);
-            copy_table(L, v, depth + 1);
-            lua_replace(L, v);
-        }
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);                          /* key key value */
-        lua_rawset(L, dst);                         /* key */
-    }
-}
-
-/* copy(v) -> a deep copy of v, if it is a table (copy_table); else v. */
-static int l_copy(lua_State *L) {
-    luaL_checkany(L, 1);
-    lua_settop(L, 1);
-    if (lua_type(L, 1) == LUA_TTABLE) copy_table(L, 1, 1);
-    return 1;
-}
-
 int luaopen_kontor_core(lua_State *L) {
     /* Under stock lua5.4 the interpreter is not kn_newstate's: put the
      * sandbox's counting allocator in front of its own first. */
@@ -110,8 +69,6 @@ int luaopen_kontor_core(lua_State *L) {
     kn_open_sandbox(L);
     kn_open_playout(L);
     kn_open_options(L);
-    lua_pushcfunction(L, l_copy);
-    lua_setfield(L, -2, "copy");
     kn_open_fork(L);
     lua_pushliteral(L, KONTOR_VERSION);
     lua_setfield(L, -2, "version");

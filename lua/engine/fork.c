@@ -1,7 +1,11 @@
 /*
- * fork.c - what lua/kontor/fork.lua's copies for search do in C.
+ * fork.c - what lua/kontor/fork.lua's copies for search do in C, and the
+ * engine's deep copy of plain data.
  *
  * kontor.core (the engine's, not a rule script's kontor table):
+ *   copy(v) -> v, or a deep copy of v if it is a table (raw keys, no
+ *                               metatable, each table made at its size):
+ *                               a new game's names, options and scenario
  *   rng_same(a, b) -> boolean   two kontor.Rng in the same state
  *   rng_assign(a, b)            a takes b's state (no text made or read,
  *                               as r:set_state(b:state()) does)
@@ -358,7 +362,49 @@ static int l_fork_plan_like(lua_State *L) {
     return 4;
 }
 
+/* How deep copy() follows tables in tables: as deep as Lua's own
+ * recursion (LUAI_MAXCCALLS) took the Lua copy it replaces. */
+#define COPY_DEPTH 200
+
+/* Pushes a copy of the table at idx: its keys as they are, read raw, each
+ * value that is a table copied the same way; no metatable. The new table
+ * is made at its size (a table that grows as it fills is rehashed at each
+ * power of 2). */
+static void copy_table(lua_State *L, int idx, int depth) {
+    if (depth > COPY_DEPTH) luaL_error(L, "copy: tables nested more than %d deep", COPY_DEPTH);
+    luaL_checkstack(L, 4, "copy");
+    int narr = 0, nrec = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_isinteger(L, -1) && lua_tointeger(L, -1) == narr + 1) narr++;
+        else nrec++;
+    }
+    lua_createtable(L, narr, nrec);
+    int dst = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {                      /* key value */
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            int v = lua_gettop(L);
+            copy_table(L, v, depth + 1);
+            lua_replace(L, v);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);                          /* key key value */
+        lua_rawset(L, dst);                         /* key */
+    }
+}
+
+/* copy(v) -> a deep copy of v, if it is a table (copy_table); else v. */
+static int l_copy(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TTABLE) copy_table(L, 1, 1);
+    return 1;
+}
+
 static const luaL_Reg fork_funcs[] = {
+    {"copy", l_copy},
     {"rng_same", l_rng_same},
     {"rng_assign", l_rng_assign},
     {"fork_fields", l_fork_fields},
