@@ -55,17 +55,25 @@ static int word_is_n(const char *w, size_t n, const char *kw, size_t kn) {
 #define word_is(w, n, lit) word_is_n((w), (n), "" lit, sizeof(lit) - 1)
 
 static int is_keyword(const char *w, size_t n) {
-#define KW(s) { s, sizeof(s) - 1 }
-    static const struct { const char *s; size_t n; } kws[] = {
-        KW("and"), KW("break"), KW("do"), KW("else"), KW("elseif"), KW("end"),
-        KW("for"), KW("function"), KW("goto"), KW("if"), KW("in"), KW("local"),
-        KW("not"), KW("or"), KW("repeat"), KW("return"), KW("then"),
-        KW("until"), KW("while") };
-#undef KW
-    if (n < 2 || n > 8) return 0;
-    for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
-        if (kws[i].n == n && kws[i].s[0] == w[0] && memcmp(w, kws[i].s, n) == 0) return 1;
-    return 0;
+    /* by the first letter: the scan meets tens of thousands of words.
+     * (true, false and nil are counted as names: constants in Lua too) */
+    switch (w[0]) {
+    case 'a': return word_is(w, n, "and");
+    case 'b': return word_is(w, n, "break");
+    case 'd': return word_is(w, n, "do");
+    case 'e': return word_is(w, n, "end") || word_is(w, n, "else") || word_is(w, n, "elseif");
+    case 'f': return word_is(w, n, "function") || word_is(w, n, "for");
+    case 'g': return word_is(w, n, "goto");
+    case 'i': return word_is(w, n, "if") || word_is(w, n, "in");
+    case 'l': return word_is(w, n, "local");
+    case 'n': return word_is(w, n, "not");
+    case 'o': return word_is(w, n, "or");
+    case 'r': return word_is(w, n, "return") || word_is(w, n, "repeat");
+    case 't': return word_is(w, n, "then");
+    case 'u': return word_is(w, n, "until");
+    case 'w': return word_is(w, n, "while");
+    default: return 0;
+    }
 }
 
 /* Adds a constant-like token to the set of function f (until it is full). */
@@ -302,16 +310,16 @@ const char *kn_check_source(const char *src, size_t len, size_t *at) {
         return buf;
     }
     size_t line = 1, start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i == len || src[i] == '\n') {
-            if (i - start > KN_MAX_LINE) {
-                snprintf(buf, sizeof buf, "line %zu too long (%zu bytes; the limit is %zu)",
-                         line, i - start, KN_MAX_LINE);
-                return buf;
-            }
-            line++;
-            start = i + 1;
+    while (start <= len) {
+        const char *nl = len > start ? memchr(src + start, '\n', len - start) : NULL;
+        size_t end = nl ? (size_t)(nl - src) : len;
+        if (end - start > KN_MAX_LINE) {
+            snprintf(buf, sizeof buf, "line %zu too long (%zu bytes; the limit is %zu)",
+                     line, end - start, KN_MAX_LINE);
+            return buf;
         }
+        line++;
+        start = end + 1;
     }
     return scan_source(src, len, buf, sizeof buf, at);
 }

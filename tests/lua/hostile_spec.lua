@@ -355,6 +355,15 @@ describe("a hostile rule-set file", function()
     assert.is_truthy(err:find("line 1 too long", 1, true), err)
   end)
 
+  it("the line limit counts each line on its own: the one over it is named, the last one too", function()
+    local at_limit = "-- " .. ("x"):rep(64 * 1024 - 3)               -- 65,536 bytes: allowed
+    local over = "-- " .. ("x"):rep(64 * 1024 - 2)                   -- 65,537 bytes
+    local err = load_error("lines.lua", "local a = 1\n" .. at_limit .. "\nlocal b = 2\n" .. over .. "\nreturn a")
+    assert.is_truthy(err:find("line 4 too long (65537 bytes; the limit is 65536)", 1, true), err)
+    err = load_error("last.lua", "local a = 1\n\n" .. over)                       -- no newline at the end
+    assert.is_truthy(err:find("line 3 too long (65537 bytes", 1, true), err)
+  end)
+
   it("a source over 1 MiB is refused before compiling (check_source: size limit)", function()
     local err = load_error("big.lua", ("local x = 1\n"):rep(100000))
     assert.is_truthy(err:find("source too large", 1, true), err)
