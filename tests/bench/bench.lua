@@ -31,8 +31,10 @@ for _, a in ipairs(arg) do
 end
 
 -- name, kontor arguments, players, games (kontor, plain), callgrind games
--- (A, B), target ratio: issue 25's, against loops as tight as a good Lua
--- programmer writes them (Old World: 5M instructions a 4p game, 2.5x its loop).
+-- (A, B), and issue 25's targets against loops as tight as a good Lua
+-- programmer writes them: `target`, a ratio to meet by time and by
+-- instructions alike (item 4); Old World's (item 5) is in instructions
+-- only: at most `max_ir` a 4-player game, 2.5x its loop's (a ratio of 0.4).
 local CASES = {
   { name = "sea_merchants", args = "--rules sea_merchants", players = 4,
     kontor = 10000, plain = 20000, ir = { 100, 500 }, target = 0.6 },
@@ -40,12 +42,11 @@ local CASES = {
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.5 },
   { name = "caribbean", args = "--rules caribbean", players = 2,
     kontor = 5000, plain = 10000, ir = { 100, 500 }, target = 0.65 },
-  -- Old World: its plain loop (tests/bench/old_world.lua) plays the rules
-  -- alone; target 0.4: issue 25 asks the engine for at most 2.5x its Ir.
+  -- Old World: its plain loop (tests/bench/old_world.lua) plays the rules alone.
   { name = "old_world", args = "--rules old_world", players = 4,
-    kontor = 1000, plain = 4000, ir = { 10, 50 }, target = 0.4 },
+    kontor = 1000, plain = 4000, ir = { 10, 50 }, ir_target = 0.4, max_ir = 5000000 },
   { name = "old_world", args = "--rules old_world", players = 8,
-    kontor = 500, plain = 2000, ir = { 5, 25 }, target = 0.4 },
+    kontor = 500, plain = 2000, ir = { 5, 25 }, ir_target = 0.4 },
 }
 if quick then
   for _, c in ipairs(CASES) do
@@ -134,20 +135,36 @@ for _, c in ipairs(CASES) do
 end
 
 print()
-print(("%-14s %3s %9s %9s %6s %7s %12s %12s %6s"):format("rule set", "p", "kontor/s", "plain/s", "ratio", "target",
-  "kontor Ir", "plain Ir", "ratio"))
+print(("%-14s %3s %9s %9s %6s %12s %12s %6s %7s"):format("rule set", "p", "kontor/s", "plain/s", "ratio",
+  "kontor Ir", "plain Ir", "ratio", "target"))
 for _, r in ipairs(rows) do
-  local ratio = r.kg / r.pg
-  print(("%-14s %3d %9.0f %9.0f %5.2fx %6.2fx %12s %12s %s"):format(r.c.name, r.c.players, r.kg, r.pg, ratio,
-    r.c.target, r.kir and thousands(r.kir) or "-", r.pir and thousands(r.pir) or "-",
-    r.kir and ("%5.2fx"):format(r.pir / r.kir) or "-"))
+  local c = r.c
+  print(("%-14s %3d %9.0f %9.0f %5.2fx %12s %12s %6s %6.2fx"):format(c.name, c.players, r.kg, r.pg, r.kg / r.pg,
+    r.kir and thousands(r.kir) or "-", r.pir and thousands(r.pir) or "-",
+    r.kir and ("%5.2fx"):format(r.pir / r.kir) or "-", c.target or c.ir_target))
 end
 print()
-print("ratio = plain-Lua time / kontor time for the same number of games (1.00x: as fast as plain Lua)")
+print("ratio = plain-Lua time (or instructions) / kontor's for the same games (1.00x: as fast as plain Lua)")
+local function verdict(ratio, target)
+  return ("%.3fx, %s %.2fx"):format(ratio, ratio >= target and "meets" or "BELOW", target)
+end
 for _, r in ipairs(rows) do
-  local ratio = r.kg / r.pg
-  print(("%-14s %s the target %.2fx (%.3fx)"):format(r.c.name, ratio >= r.c.target and "meets" or "is below",
-    r.c.target, ratio))
+  local c, parts = r.c, {}
+  if c.target then parts[#parts + 1] = "by time " .. verdict(r.kg / r.pg, c.target) end
+  local it = c.target or c.ir_target
+  if r.kir then parts[#parts + 1] = "by instructions " .. verdict(r.pir / r.kir, it)
+  else parts[#parts + 1] = "by instructions: not counted" end
+  if c.max_ir and r.kir then
+    parts[#parts + 1] = ("%s a game, %s %s"):format(thousands(r.kir),
+      r.kir <= c.max_ir and "within" or "OVER", thousands(c.max_ir))
+  end
+  print(("%-14s %dp  %s"):format(c.name, c.players, table.concat(parts, "; ")))
+end
+for _, r in ipairs(rows) do
+  if not r.c.target then
+    print("   (Old World's targets are in instructions, issue 25 item 5: its time ratio is shown, not judged)")
+    break
+  end
 end
 
 -- The engine's cost a step, measured alike for every rule set: the engine
