@@ -135,6 +135,35 @@ function Ctx:choose(seat, name, options)
   return yield(PLAYER, seat, name, plain or options)
 end
 
+-- A constant family (kontor.family) never changes, so its options, and
+-- what each option takes from the family's lists, are the same at every
+-- decision that offers it, in every game: FAMILIES[family] = { opts = its
+-- options as expand made them (the engine's own list, never handed to a
+-- rule script: constraints, which are, get a list made for them), [k] =
+-- what option k takes (pick's values, n = their number) }. Made the first
+-- time the family is offered and each option taken, they save expand and
+-- pick (a new table an option, and the family checked again) at every
+-- decision of a game the engine drives (a copy for search steps through
+-- thousands a game). Weak keys: nothing here outlives its family.
+local FAMILIES = setmetatable({}, { __mode = "k" })
+local pack = table.pack
+-- (Lua's own table.unpack: the sandbox's guard, a C closure whose first
+-- upvalue is it, charges rule scripts' work, which pick never did)
+local unpack = table.unpack
+do
+  local _, raw = debug.getupvalue(unpack, 1)
+  if type(raw) == "function" then unpack = raw end
+end
+
+-- What option k of the constant family whose record is f takes.
+local function picked(f, family, k)
+  local p = f[k]
+  if not p then p = pack(pick(family, k)); f[k] = p end
+  local n = p.n
+  if n == 1 then return p[1] elseif n == 2 then return p[1], p[2] end
+  return unpack(p, 1, n)
+end
+
 -- g:choose_from(seat, name, family): g:choose of the options a family
 -- stands for (lua/engine/options.c: { "load", { "fish", "wood" }, "on ship",
 -- { 1, 2 } } is the four options "load fish on ship 1" ... "load wood on
@@ -161,7 +190,20 @@ function Ctx:choose_from(seat, name, family)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return bot(seat, family, name, players, true)   -- checks as expand
   end
-  return pick(family, yield(PLAYER, seat, name, expand(family, seat, name, players)))
+  -- a constant family offered before: what expand checks of the seat and
+  -- the name checked here (anything else goes to expand, which says what
+  -- is wrong)
+  local f = FAMILIES[family]
+  if f and type(name) == "string" and math.type(seat) == "integer" and seat >= 1 and seat <= players then
+    return picked(f, family, yield(PLAYER, seat, name, f.opts))
+  end
+  local opts = expand(family, seat, name, players)
+  if type(family) == "userdata" then         -- (expand took it: a constant family)
+    f = { opts = opts }
+    FAMILIES[family] = f
+    return picked(f, family, yield(PLAYER, seat, name, opts))
+  end
+  return pick(family, yield(PLAYER, seat, name, opts))
 end
 
 -- check_seats(seats, players, fname) -> n: a plain list of distinct seats
