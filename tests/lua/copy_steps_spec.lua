@@ -87,6 +87,24 @@ describe("a constant family offered again", function()
     assert.are.same(g:state().got, copy.ctx.got)
   end)
 
+  it("has its texts made once, which no caller changes", function()
+    local texts_of = require("kontor.game.driver").texts_of
+    local g = kontor.new_game { rules = rules("const"), seed = 1 }
+    local first = texts_of(g, g:who())
+    assert.are.same({ "ship 1", "ship 2", "ship 3" }, first)
+    local mine = g:options(g:who())
+    mine[1] = "changed"
+    for _ = 1, 3 do g:step(g:who(), 1) end
+    -- round 2 offers the same family again: the same list of texts
+    assert.are.equal(first, texts_of(g, g:who()))
+    assert.are.same({ "ship 1", "ship 2", "ship 3" }, g:options(g:who()))
+    local plain = kontor.new_game { rules = rules("plain"), seed = 1 }
+    local before = texts_of(plain, plain:who())
+    for _ = 1, 3 do plain:step(plain:who(), 1) end
+    assert.are_not.equal(before, texts_of(plain, plain:who()))   -- (a plain family's are made again)
+    assert.are.same(before, texts_of(plain, plain:who()))
+  end)
+
   it("is checked for its seat and name as the first time", function()
     local function fails(call)
       local file = write(tmp("bad_call.lua"), ([[

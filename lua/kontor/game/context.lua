@@ -146,6 +146,9 @@ end
 -- decision of a game the engine drives (a copy for search steps through
 -- thousands a game). Weak keys: nothing here outlives its family.
 local FAMILIES = setmetatable({}, { __mode = "k" })
+-- The texts of those lists of options, made once when first asked for
+-- (driver.texts_of): SHARED_TEXTS[opts] is false until then.
+local SHARED_TEXTS = setmetatable({}, { __mode = "k" })
 local pack = table.pack
 -- (Lua's own table.unpack: the sandbox's guard, a C closure whose first
 -- upvalue is it, charges rule scripts' work, which pick never did)
@@ -201,6 +204,7 @@ function Ctx:choose_from(seat, name, family)
   if type(family) == "userdata" then         -- (expand took it: a constant family)
     f = { opts = opts }
     FAMILIES[family] = f
+    SHARED_TEXTS[opts] = false
     return picked(f, family, yield(PLAYER, seat, name, opts))
   end
   return pick(family, yield(PLAYER, seat, name, opts))
@@ -586,6 +590,7 @@ M.new_ctx = new_ctx
 M.deep_copy = deep_copy
 M.other_seat = other_seat
 M.compile_constraints = compile_constraints
+M.SHARED_TEXTS = SHARED_TEXTS
 
 -- The number of seats of the game whose `g` is ctx (nil for another table).
 function M.seats(ctx)

@@ -20,6 +20,7 @@ local format = string.format
 local PLAYER, ALL, CHANCE, ORDERS = context.PLAYER, context.ALL, context.CHANCE, context.ORDERS
 local other_seat, new_ctx, deep_copy = context.other_seat, context.new_ctx, context.deep_copy
 local compile_constraints = context.compile_constraints
+local SHARED_TEXTS = context.SHARED_TEXTS
 
 local M = {}
 
@@ -316,10 +317,19 @@ local function dname_of(game, seat)
   return game.dname
 end
 
--- The texts of the options of `seat` now, cached until the next decision.
+-- The texts of the options of `seat` now, cached until the next decision;
+-- those of a constant family's options (the same list at every decision
+-- that offers it, context.lua) made once, and kept with the list.
 local function texts_of(game, seat)
   local opts, who = options_of(game, seat)
   if not opts then return nil, who end
+  local shared = SHARED_TEXTS[opts]
+  if shared then return shared, who end
+  if shared == false then
+    shared = option_texts(opts)
+    SHARED_TEXTS[opts] = shared
+    return shared, who
+  end
   local cache = game.tcache
   if not cache then cache = {}; game.tcache = cache end
   local t = cache[opts]
