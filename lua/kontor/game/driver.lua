@@ -13,6 +13,7 @@ local csb = core.sandbox
 local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
 local copt = core.options
 local new_steps = core.steps
+local push_step = new_steps(1).push      -- (Steps:push, looked up once: a method call looks it up each time)
 local option_text, option_texts = copt.text, copt.texts
 local same_text, extends_opt = copt.same, copt.extends
 local costatus = coroutine.status
@@ -214,7 +215,7 @@ local extends_any = extends_opt
 local function record(game, seat, opts, k, rank, first, stop_check)
   local rec, texts = game.rec, game.texts
   if not texts then
-    rec:push(seat, k, false, rank, first)
+    push_step(rec, seat, k, false, rank, first)
     return
   end
   local n = #rec + 1
@@ -225,7 +226,7 @@ local function record(game, seat, opts, k, rank, first, stop_check)
   if stop_check or (n > 1 and rec:seat(n - 1) == seat and same_text(texts[n - 1], text)) then
     stop = extends_any(opts, text)   -- rare: a repeated text
   end
-  rec:push(seat, k, stop, rank, first)
+  push_step(rec, seat, k, stop, rank, first)
 end
 
 -- The place of `seat` in `seats`.
@@ -267,7 +268,9 @@ local function step(game, seat, k)
     if game.waiting > 0 then return true end
     return reveal(game)
   end
-  record(game, seat, game.opts, k)
+  -- (a game that keeps no texts, a copy for search mostly, records the
+  -- step here: record's first case, without its call)
+  if game.texts then record(game, seat, game.opts, k) else push_step(game.rec, seat, k) end
   sandbox.current_rng = game.rng
   return settle(game, resume(game.co, k))
 end
