@@ -178,3 +178,46 @@ return R]])
     assert.are.same({ "ship 1", "ship 2", "ship 3", "ship 1", "ship 2", "ship 3" }, g:state().texts)
   end)
 end)
+
+describe("a constant list of options offered again", function()
+  local SCRIPT = [[
+local R = { name = "lists", players = { min = 2, max = 2 } }
+local L = kontor.options{ "stop", { "go", 1, 2 }, { "go", "far" } }
+function R.setup(g) g.got = {} end
+function R.play(g)
+  for round = 1, 3 do
+    local o = L[g:choose(round %% 2 + 1, "go", L)]
+    g.got[#g.got + 1] = type(o) == "string" and o or (o[1] .. ":" .. tostring(o[#o]))
+  end
+  %s
+end
+function R.scores(g) return { 0, 0 } end
+return R]]
+
+  it("gives the same options, texts and answers", function()
+    local g = kontor.new_game { rules = write(tmp("lists.lua"), SCRIPT:format("")), seed = 1 }
+    local offered = {}
+    for i, k in ipairs { 2, 3, 1 } do
+      offered[i] = table.concat(g:options(g:who()), "|")
+      g:step(g:who(), k)
+    end
+    assert.is_true(g:over())
+    for i = 1, 3 do assert.are.equal("stop|go 1,2|go far", offered[i]) end
+    assert.are.same({ "go:2", "go:far", "stop" }, g:state().got)
+  end)
+
+  it("is checked for its seat and name as the first time", function()
+    local function fails(call)
+      local g = kontor.new_game { rules = write(tmp("bad_list.lua"), SCRIPT:format(call)), seed = 1 }
+      for _ = 1, 2 do g:step(g:who(), 1) end
+      local ok, err = pcall(g.step, g, g:who(), 1)
+      assert.is_false(ok, "no error")
+      assert.are.equal(2, g:who())              -- the step undone
+      return tostring(err.message or err)
+    end
+    assert.truthy(fails('g:choose(3, "go", L)'):find(
+      "bad_list.lua:9: g:choose: decision 'go' is for seat 3, not a seat 1..2", 1, true))
+    assert.truthy(fails('g:choose(1, false, L)'):find(
+      "bad_list.lua:9: g:choose: the decision's name must be a string, not boolean", 1, true))
+  end)
+end)
