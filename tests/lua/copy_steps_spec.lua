@@ -221,3 +221,26 @@ return R]]
       "bad_list.lua:9: g:choose: the decision's name must be a string, not boolean", 1, true))
   end)
 end)
+
+describe("g:skip's trace, made with room for two skips", function()
+  it("keeps every skip in order, two and more", function()
+    local file = write(tmp("skips.lua"), [[
+local R = { name = "skips", players = { min = 2, max = 2 } }
+function R.setup(g) end
+function R.play(g)
+  g:skip(1, "load", "nothing to load")
+  g:skip(2, "buy", "no coins")
+  g:choose(1, "go", { "on", "off" })
+  g:skip(2, "play", "no cards")
+  g:choose(2, "go", { "on", "off" })
+end
+function R.scores(g) return { 0, 0 } end
+return R]])
+    local g = kontor.new_game { rules = file, seed = 1 }
+    assert.are.same({ { seat = 1, decision = "load", why = "nothing to load", turn = 0 },
+                      { seat = 2, decision = "buy", why = "no coins", turn = 0 } }, g:skipped())
+    g:step(1, 2)
+    assert.are.same({ seat = 2, decision = "play", why = "no cards", turn = 0 }, g:skipped()[3])
+    assert.are.equal(3, #g:skipped())
+  end)
+end)

@@ -580,7 +580,11 @@ local function new_ctx(game)
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
     _manual_chance = p.manual_chance or false,
     _entering = false,      -- the seat whose order entry runs (g:choose_orders)
-    _cons = game.cons or false, _skipped = {},   -- false, not nil: g:choose reads them
+    _cons = game.cons or false,                  -- false, not nil: g:choose reads it
+    -- (g:skip's trace, with room for two skips: a copy for search starts
+    -- it empty at every restart, and a list that grows is rehashed as it
+    -- reaches 1, 2, 3 and 5 entries)
+    _skipped = { nil, nil, nil, nil, nil, nil, nil, nil },
     choose = Ctx.choose, choose_from = Ctx.choose_from, choose_all = Ctx.choose_all,
     choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,

@@ -118,7 +118,7 @@ end
 -- Records the decision the program yielded (or its end or error).
 -- Returns true, or false and an error message.
 local function settle(game, ok, kind, a, b, c)
-  game.tcache = nil
+  game.tcache = false      -- (false, not nil: texts_of reads it, and a missing field runs Game.__index)
   if ok and kind == PLAYER then
     game.kind, game.seat, game.dname, game.opts = "player", a, b, c
     return true
@@ -262,7 +262,7 @@ local function step(game, seat, k)
   elseif kind == "orders" then
     local e = game.entries[seat]
     record(game, seat, e.opts, k, rank_of(game.seats, seat), #game.rec == game.ostart, true)
-    game.tcache = nil
+    game.tcache = false
     local ok, err = entry_resume(game, seat, e, k)
     if not ok then return false, err end
     if game.waiting > 0 then return true end
