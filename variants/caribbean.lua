@@ -1446,20 +1446,23 @@ local function more(a, b) return a > b end
 
 -- (while `seat` discovers: R.estimate asks only then)
 local function harbour_worth(g, seat, per_coin)
-  local worth, ships, purse, st = {}, 0, R.coins(g, seat), g.st[seat]
+  local worth, m, ships, purse, st = {}, 0, 0, R.coins(g, seat), g.st[seat]
   local harbour = g._harbour
   for i = 1, g._in_harbour do
     local card = CARDS[harbour[i]]
     if card.kind == "ship" then
       ships = ships + 1
-      worth[#worth + 1] = (card.coins + st.trader[card.ship]) * per_coin
-    elseif card.kind == "person" and hire_cost(g, seat, card) <= purse then
-      worth[#worth + 1] = card.influence - hire_cost(g, seat, card) * per_coin
+      m = m + 1
+      worth[m] = (card.coins + st.trader[card.ship]) * per_coin
+    elseif card.kind == "person" then
+      local cost = hire_cost(g, seat, card)
+      if cost <= purse then m = m + 1; worth[m] = card.influence - cost * per_coin end
     end
   end
-  table.sort(worth, more)
-  local n = 0
-  for i = 1, math.min(#worth, allowance(g, seat, ships)) do
+  if m > 1 then table.sort(worth, more) end      -- the best first
+  local n, takes = 0, allowance(g, seat, ships)
+  if takes > m then takes = m end
+  for i = 1, takes do
     if worth[i] > 0 then n = n + worth[i] end
   end
   return n
