@@ -1392,14 +1392,14 @@ end
 -- (Plain loops and comparisons, no ipairs or math.min: the bots and the
 -- lab ask for the estimate of every seat every turn.)
 local function progress(st, e)
-  local have, shown, needs, matched, missing = st.symbols, e.shown, e.needs, 0, 0
+  local have, shown, needs, matched = st.symbols, e.shown, e.needs, 0
   for i = 1, #shown do
     local sym = shown[i]
     local need, n = needs[sym], have[sym]
     if n > need then n = need end
-    matched, missing = matched + n, missing + need - n
+    matched = matched + n
   end
-  local jokers = have.any
+  local jokers, missing = have.any, e.symbols - matched   -- (e.symbols: all it needs)
   if jokers > missing then jokers = missing end
   return (matched + jokers) / e.symbols
 end
@@ -1419,9 +1419,12 @@ local function derived()
   end
 end
 
+-- (The display and the harbour are read from their plain lists,
+-- g._expeditions and g._harbour, as the rules read them: no call into C a
+-- card.)
 local function closest(g, seat)
-  local st, best = g.st[seat], 0
-  local n = #g.expeditions
+  local st, best, shown = g.st[seat], 0, g._expeditions
+  local n = #shown
   if n == 0 then
     for i = 1, #EXPEDITIONS do
       local p = progress(st, EXPEDITIONS[i])
@@ -1430,7 +1433,7 @@ local function closest(g, seat)
     return best
   end
   for i = 1, n do
-    local e = CARDS[g.expeditions:get(i)]
+    local e = CARDS[shown[i]]
     if e.kind == "expedition" then
       local p = progress(st, e)
       if p > best then best = p end
@@ -1441,33 +1444,38 @@ end
 
 local function more(a, b) return a > b end
 
+-- (while `seat` discovers: R.estimate asks only then)
 local function harbour_worth(g, seat, per_coin)
-  if g.phase ~= "discover" or g.current ~= seat then return 0 end
-  local worth, ships, purse, st = {}, 0, R.coins(g, seat), g.st[seat]
-  for i = 1, #g.harbour do
-    local card = CARDS[g.harbour:get(i)]
+  local worth, m, ships, purse, st = {}, 0, 0, R.coins(g, seat), g.st[seat]
+  local harbour = g._harbour
+  for i = 1, g._in_harbour do
+    local card = CARDS[harbour[i]]
     if card.kind == "ship" then
       ships = ships + 1
-      worth[#worth + 1] = (card.coins + st.trader[card.ship]) * per_coin
-    elseif card.kind == "person" and hire_cost(g, seat, card) <= purse then
-      worth[#worth + 1] = card.influence - hire_cost(g, seat, card) * per_coin
+      m = m + 1
+      worth[m] = (card.coins + st.trader[card.ship]) * per_coin
+    elseif card.kind == "person" then
+      local cost = hire_cost(g, seat, card)
+      if cost <= purse then m = m + 1; worth[m] = card.influence - cost * per_coin end
     end
   end
-  table.sort(worth, more)
-  local n = 0
-  for i = 1, math.min(#worth, allowance(g, seat, ships)) do
+  if m > 1 then table.sort(worth, more) end      -- the best first
+  local n, takes = 0, allowance(g, seat, ships)
+  if takes > m then takes = m end
+  for i = 1, takes do
     if worth[i] > 0 then n = n + worth[i] end
   end
   return n
 end
 
 function R.estimate(g, seat)
-  derived()
+  if derived_for ~= CARDS then derived() end
   local purse, cap, per_coin = R.coins(g, seat), R.data.tax_threshold, PER_COIN
   if purse >= cap then purse = cap + (purse - cap) / 2 end
   local v = R.influence(g, seat) + purse * per_coin + R.strength(g, seat) / 20
   if not R.rules.can_win(g, seat) then v = v - LEAST * (1 - closest(g, seat)) end
-  return v + harbour_worth(g, seat, per_coin)
+  if g.phase == "discover" and g.current == seat then v = v + harbour_worth(g, seat, per_coin) end
+  return v
 end
 
 -- mcts: rollouts of 5 steps judged by R.estimate (docs/bots.md "Strength");

@@ -206,7 +206,7 @@ end
 
 -- The cards of each product in a hand: { [p] = n }.
 function R.cards_in_hand(g, seat, into)        -- into: a list to fill (pile:counts), else a new one
-  return g.hands[seat]:counts(#D.products, into)
+  return counts(g.hands[seat], NP, into)
 end
 
 local function end_of_game(g)             -- S11
@@ -1399,52 +1399,66 @@ end
 --     deck still to be drawn: the part of the game they still work in.
 local HAND_SHARE, LOOSE_CARD, SLOT_SHOWING = 3 / 4, 1 / 4, 1 / 2
 local function more(a, b) return a > b end
-local min, ceil, sort = math.min, math.ceil, table.sort
+local ceil, sort = math.ceil, table.sort
 -- Scratch lists, emptied at every call (the estimate is asked for often:
 -- no new tables): the ships carrying each product, the cards held of
 -- each, the plays.
+-- (The piles and counters are read with their methods looked up once,
+-- above, and the smaller of two numbers by a comparison: each method
+-- call through a pile's metatable, and each call of math.min, costs more
+-- than the rest of its line. Every term but the special cards' is a
+-- multiple of a quarter, which a float adds exactly in any order: the
+-- plays are sorted only when the turns left do not allow them all.)
 local CARRIED, HOLDS, HELD_PLAYS = {}, {}, {}
 
 function R.estimate(g, seat)
-  local deck = g.deck:count()
+  local deck = number_of(g.deck)
   local turns = deck / g.players
-  local share = deck / (D.cards_per_product * #D.products)
-  local est = g.coins:get(seat)
+  local share = deck / (D.cards_per_product * NP)
+  local est = get(g.coins, seat)
   local ships, carried, market = g.ships[seat], CARRIED, g.market
-  local n = #D.products
-  for p = 1, n do carried[p] = 0 end
+  for p = 1, NP do carried[p] = 0 end
   for i = 1, #ships do
     local p = ships[i]
     if p > 0 then
       carried[p] = carried[p] + 1
-      est = est + SLOT_SHOWING * market:count_of(p)
+      est = est + SLOT_SHOWING * count_of(market, p)
     end
   end
   local held, plays, m = R.cards_in_hand(g, seat, HOLDS), HELD_PLAYS, 0
-  local bonus = (g.specials[seat].contract or 0) * D.contract_bonus
+  local owned = g.specials[seat]
+  local bonus = (owned.contract or 0) * D.contract_bonus
   local slots = D.market_slots
-  for p = 1, n do
+  for p = 1, NP do
     local h = held[p]
     if h > 0 then
       local c = carried[p]
       if c > 0 then
+        if h > slots then h = slots end     -- a play covers at most every slot
         m = m + 1
-        plays[m] = c * min(h, slots) + bonus
+        plays[m] = c * h + bonus
       else
         est = est + LOOSE_CARD * h
       end
     end
   end
-  for i = #plays, m + 1, -1 do plays[i] = nil end
-  if m > turns then sort(plays, more) end
-  for i = 1, min(m, ceil(turns)) do est = est + HAND_SHARE * plays[i] end
+  -- the best plays the turns left allow (all of them when they allow that)
+  local allowed = m
+  if m > turns then
+    allowed = ceil(turns)
+    if allowed < m then
+      for i = #plays, m + 1, -1 do plays[i] = nil end
+      sort(plays, more)
+    end
+  end
+  for i = 1, allowed do est = est + HAND_SHARE * plays[i] end
   -- the special cards in R.data's order (a loop, not pairs: the sandbox's
   -- pairs orders the keys at every call)
-  local owned, specials, price = g.specials[seat], D.specials, D.price
+  local specials, price = D.specials, D.price
   for i = 1, #specials do
     local card = specials[i]
     local k = owned[card] or 0
-    if card ~= "ship" and k > 0 and price[card] then est = est + k * price[card] * share end
+    if k > 0 and card ~= "ship" and price[card] then est = est + k * price[card] * share end
   end
   return est
 end

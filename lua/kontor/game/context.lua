@@ -98,6 +98,41 @@ local function not_in_entry(self, what)
   end
 end
 
+-- A constant family (kontor.family) never changes, so its options, and
+-- what each option takes from the family's lists, are the same at every
+-- decision that offers it, in every game: FAMILIES[family] = { opts = its
+-- options as expand made them (the engine's own list, never handed to a
+-- rule script: constraints, which are, get a list made for them), [k] =
+-- what option k takes (pick's values, n = their number) }. Made the first
+-- time the family is offered and each option taken, they save expand and
+-- pick (a new table an option, and the family checked again) at every
+-- decision of a game the engine drives (a copy for search steps through
+-- thousands a game). Weak keys: nothing here outlives its family.
+local FAMILIES = setmetatable({}, { __mode = "k" })
+-- A constant list of options (kontor.options) likewise: LISTS[list] = the
+-- plain list check_options gives for it (the engine's own).
+local LISTS = setmetatable({}, { __mode = "k" })
+-- The texts of those plain lists, made once when first asked for
+-- (driver.texts_of): SHARED_TEXTS[opts] is false until then.
+local SHARED_TEXTS = setmetatable({}, { __mode = "k" })
+local pack = table.pack
+-- (Lua's own table.unpack: the sandbox's guard, a C closure whose first
+-- upvalue is it, charges rule scripts' work, which pick never did)
+local unpack = table.unpack
+do
+  local _, raw = debug.getupvalue(unpack, 1)
+  if type(raw) == "function" then unpack = raw end
+end
+
+-- What option k of the constant family whose record is f takes.
+local function picked(f, family, k)
+  local p = f[k]
+  if not p then p = pack(pick(family, k)); f[k] = p end
+  local n = p.n
+  if n == 1 then return p[1] elseif n == 2 then return p[1], p[2] end
+  return unpack(p, 1, n)
+end
+
 -- The boundary: check_options raises, at the rule script's line, unless
 -- `options` is a plain list of 1..MAX options (strings, or plain lists of
 -- words and whole numbers), `name` a string and `seat` a seat.
@@ -131,8 +166,20 @@ function Ctx:choose(seat, name, options)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return bot(seat, options, name, players)   -- checks as check_options
   end
-  local _, plain = check_options(options, seat, name, players)   -- plain: a constant's own list
-  return yield(PLAYER, seat, name, plain or options)
+  -- a constant list offered before: the seat and name checked as
+  -- check_options checks them (anything else goes to check_options)
+  local plain = LISTS[options]
+  if plain and type(name) == "string" and math.type(seat) == "integer" and seat >= 1 and seat <= players then
+    return yield(PLAYER, seat, name, plain)
+  end
+  local _
+  _, plain = check_options(options, seat, name, players)   -- plain: a constant's own list
+  if plain then
+    LISTS[options] = plain
+    SHARED_TEXTS[plain] = false
+    return yield(PLAYER, seat, name, plain)
+  end
+  return yield(PLAYER, seat, name, options)
 end
 
 -- g:choose_from(seat, name, family): g:choose of the options a family
@@ -161,7 +208,21 @@ function Ctx:choose_from(seat, name, family)
     if entering_ctx == self and seat ~= entering_seat then error(other_seat(entering_seat, seat), 2) end
     return bot(seat, family, name, players, true)   -- checks as expand
   end
-  return pick(family, yield(PLAYER, seat, name, expand(family, seat, name, players)))
+  -- a constant family offered before: what expand checks of the seat and
+  -- the name checked here (anything else goes to expand, which says what
+  -- is wrong)
+  local f = FAMILIES[family]
+  if f and type(name) == "string" and math.type(seat) == "integer" and seat >= 1 and seat <= players then
+    return picked(f, family, yield(PLAYER, seat, name, f.opts))
+  end
+  local opts = expand(family, seat, name, players)
+  if type(family) == "userdata" then         -- (expand took it: a constant family)
+    f = { opts = opts }
+    FAMILIES[family] = f
+    SHARED_TEXTS[opts] = false
+    return picked(f, family, yield(PLAYER, seat, name, opts))
+  end
+  return pick(family, yield(PLAYER, seat, name, opts))
 end
 
 -- check_seats(seats, players, fname) -> n: a plain list of distinct seats
@@ -519,7 +580,11 @@ local function new_ctx(game)
     _log = log, _quiet = game.quiet, _orders = {}, _text = {},
     _manual_chance = p.manual_chance or false,
     _entering = false,      -- the seat whose order entry runs (g:choose_orders)
-    _cons = game.cons or false, _skipped = {},   -- false, not nil: g:choose reads them
+    _cons = game.cons or false,                  -- false, not nil: g:choose reads it
+    -- (g:skip's trace, with room for two skips: a copy for search starts
+    -- it empty at every restart, and a list that grows is rehashed as it
+    -- reaches 1, 2, 3 and 5 entries)
+    _skipped = { nil, nil, nil, nil, nil, nil, nil, nil },
     choose = Ctx.choose, choose_from = Ctx.choose_from, choose_all = Ctx.choose_all,
     choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,
@@ -544,6 +609,7 @@ M.new_ctx = new_ctx
 M.deep_copy = deep_copy
 M.other_seat = other_seat
 M.compile_constraints = compile_constraints
+M.SHARED_TEXTS = SHARED_TEXTS
 
 -- The number of seats of the game whose `g` is ctx (nil for another table).
 function M.seats(ctx)

@@ -13,6 +13,7 @@ local csb = core.sandbox
 local resume, call, FINISH = csb.resume, csb.call, csb.FINISH
 local copt = core.options
 local new_steps = core.steps
+local push_step = new_steps(1).push      -- (Steps:push, looked up once: a method call looks it up each time)
 local option_text, option_texts = copt.text, copt.texts
 local same_text, extends_opt = copt.same, copt.extends
 local costatus = coroutine.status
@@ -20,6 +21,7 @@ local format = string.format
 local PLAYER, ALL, CHANCE, ORDERS = context.PLAYER, context.ALL, context.CHANCE, context.ORDERS
 local other_seat, new_ctx, deep_copy = context.other_seat, context.new_ctx, context.deep_copy
 local compile_constraints = context.compile_constraints
+local SHARED_TEXTS = context.SHARED_TEXTS
 
 local M = {}
 
@@ -116,7 +118,7 @@ end
 -- Records the decision the program yielded (or its end or error).
 -- Returns true, or false and an error message.
 local function settle(game, ok, kind, a, b, c)
-  game.tcache = nil
+  game.tcache = false      -- (false, not nil: texts_of reads it, and a missing field runs Game.__index)
   if ok and kind == PLAYER then
     game.kind, game.seat, game.dname, game.opts = "player", a, b, c
     return true
@@ -213,7 +215,7 @@ local extends_any = extends_opt
 local function record(game, seat, opts, k, rank, first, stop_check)
   local rec, texts = game.rec, game.texts
   if not texts then
-    rec:push(seat, k, false, rank, first)
+    push_step(rec, seat, k, false, rank, first)
     return
   end
   local n = #rec + 1
@@ -224,7 +226,7 @@ local function record(game, seat, opts, k, rank, first, stop_check)
   if stop_check or (n > 1 and rec:seat(n - 1) == seat and same_text(texts[n - 1], text)) then
     stop = extends_any(opts, text)   -- rare: a repeated text
   end
-  rec:push(seat, k, stop, rank, first)
+  push_step(rec, seat, k, stop, rank, first)
 end
 
 -- The place of `seat` in `seats`.
@@ -260,13 +262,15 @@ local function step(game, seat, k)
   elseif kind == "orders" then
     local e = game.entries[seat]
     record(game, seat, e.opts, k, rank_of(game.seats, seat), #game.rec == game.ostart, true)
-    game.tcache = nil
+    game.tcache = false
     local ok, err = entry_resume(game, seat, e, k)
     if not ok then return false, err end
     if game.waiting > 0 then return true end
     return reveal(game)
   end
-  record(game, seat, game.opts, k)
+  -- (a game that keeps no texts, a copy for search mostly, records the
+  -- step here: record's first case, without its call)
+  if game.texts then record(game, seat, game.opts, k) else push_step(game.rec, seat, k) end
   sandbox.current_rng = game.rng
   return settle(game, resume(game.co, k))
 end
@@ -316,10 +320,19 @@ local function dname_of(game, seat)
   return game.dname
 end
 
--- The texts of the options of `seat` now, cached until the next decision.
+-- The texts of the options of `seat` now, cached until the next decision;
+-- those of a constant family's options (the same list at every decision
+-- that offers it, context.lua) made once, and kept with the list.
 local function texts_of(game, seat)
   local opts, who = options_of(game, seat)
   if not opts then return nil, who end
+  local shared = SHARED_TEXTS[opts]
+  if shared then return shared, who end
+  if shared == false then
+    shared = option_texts(opts)
+    SHARED_TEXTS[opts] = shared
+    return shared, who
+  end
   local cache = game.tcache
   if not cache then cache = {}; game.tcache = cache end
   local t = cache[opts]
