@@ -73,7 +73,7 @@ static void grow(lua_State *L, int arg, kn_pile *p, uint64_t need)
 {
     if (need > KN_PILE_MAX)
         check_rc(L, KN_ENOMEM);
-    uint64_t cap = (uint64_t)p->cap * 2;
+    uint64_t cap = p->cap >= INLINE_CARDS ? (uint64_t)p->cap * 2 : INLINE_CARDS * 2;
     while (cap < need)
         cap *= 2;
     if (cap > KN_PILE_MAX)
@@ -187,7 +187,7 @@ static int l_push(lua_State *L)
         check_rc(L, KN_ENOMEM);
     room(L, 1, p, (uint64_t)p->n + (uint64_t)n);
     for (lua_Integer i = 0; i < n; i++)
-        check_rc(L, kn_pile_push(p, card));
+        p->cards[p->n++] = card;           /* kn_pile_push, room known */
     return 0;
 }
 
