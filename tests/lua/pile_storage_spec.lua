@@ -100,4 +100,17 @@ describe("a pile's storage", function()
     assert.are.equal("counter 2: 10 is above the maximum 9", err:match("counter 2.*"))
     assert.are.equal(4, c:get(2))
   end)
+
+  it("pile_place names the line a function stands at, as the secret piles' registry notes it", function()
+    local function here() return core.pile_place(2) end      -- 2: here's caller
+    local where, line = here(), debug.getinfo(1, "l").currentline
+    assert.are.equal("tests/lua/pile_storage_spec.lua:" .. line, where:match("tests/lua/.*$"))
+    local texts = {}
+    for i = 1, 2 do texts[i] = here() end                     -- one line, twice: the same text
+    assert.are.equal(texts[1], texts[2])
+    assert.are.equal("tests/lua/pile_storage_spec.lua:" .. (line + 3), texts[1]:match("tests/lua/.*$"))
+    assert.are.equal("?", core.pile_place(100000))
+    local err = select(2, pcall(core.pile_place, "x"))
+    assert.truthy(err:find("bad argument #1 to 'kontor.core.pile_place' (number expected, got string)", 1, true), err)
+  end)
 end)
