@@ -26,6 +26,7 @@ static char pile_tag;
 static const char *const vis_names[] = { "public", "owner", "hidden", NULL };
 
 #define MAX_SHOWN 20    /* cards listed by __tostring */
+#define MAX_POOL_NAME 64
 #define INLINE_CARDS 16 /* cards a pile holds inside its userdata */
 enum { UV_POOL = 1, UV_CARDS, UV_N = UV_CARDS };
 
@@ -38,7 +39,6 @@ static kn_pile *new_pile(lua_State *L, kn_vis vis, int owner)
     kn_pile_use(p, (int32_t *)(p + 1), INLINE_CARDS);
     return p;
 }
-#define MAX_POOL_NAME 64
 
 static kn_pile *check_pile(lua_State *L, int arg)
 {
