@@ -16,6 +16,7 @@ static void make_empty(kn_counter *c)
 {
     c->v = NULL;
     c->n = 0;
+    c->borrowed = 0;
     c->min = INT64_MIN;
     c->max = INT64_MAX;
 }
@@ -43,9 +44,28 @@ int kn_counter_init(kn_counter *c, uint32_t n, int64_t min, int64_t max,
     return KN_OK;
 }
 
+int kn_counter_init_in(kn_counter *c, int64_t *v, uint32_t n, int64_t min,
+                       int64_t max, int64_t initial)
+{
+    make_empty(c);
+    if (min > max)
+        return KN_EINVAL;
+    if (initial < min || initial > max)
+        return KN_ERANGE;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = initial;
+    c->v = n > 0 ? v : NULL;
+    c->n = n;
+    c->borrowed = 1;
+    c->min = min;
+    c->max = max;
+    return KN_OK;
+}
+
 void kn_counter_free(kn_counter *c)
 {
-    kn_free(c->v, (size_t)c->n * sizeof *c->v);
+    if (!c->borrowed)
+        kn_free(c->v, (size_t)c->n * sizeof *c->v);
     make_empty(c);
 }
 

@@ -14,6 +14,7 @@
 typedef struct kn_counter {
     int64_t *v;
     uint32_t n;
+    int borrowed;         /* v is the caller's memory (kn_counter_init_in) */
     int64_t min, max;
 } kn_counter;
 
@@ -21,6 +22,12 @@ typedef struct kn_counter {
  * outside min..max, KN_ENOMEM. On failure c is left empty. */
 int kn_counter_init(kn_counter *c, uint32_t n, int64_t min, int64_t max,
                     int64_t initial);
+/* As kn_counter_init, the n values in the caller's memory v (room for n
+ * int64_t, which must outlive c): no allocation, and kn_counter_free
+ * frees nothing of it. A binding keeps the values inside the object of
+ * its language, whose collector then frees them with it. */
+int kn_counter_init_in(kn_counter *c, int64_t *v, uint32_t n, int64_t min,
+                       int64_t max, int64_t initial);
 void kn_counter_free(kn_counter *c);
 int kn_counter_get(const kn_counter *c, uint32_t i, int64_t *out); /* KN_ERANGE */
 /* KN_ERANGE if i >= n or v outside min..max. */

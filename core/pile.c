@@ -21,16 +21,33 @@ int kn_pile_init(kn_pile *p, kn_vis vis, int owner)
     p->n = p->cap = 0;
     p->vis = vis;
     p->owner = owner;
+    p->borrowed = 0;
+    return KN_OK;
+}
+
+int kn_pile_use(kn_pile *p, int32_t *cards, uint32_t cap)
+{
+    if (cap < p->n)
+        return KN_EINVAL;
+    if (p->n > 0 && cards != p->cards)
+        memmove(cards, p->cards, (size_t)p->n * sizeof *cards);
+    if (!p->borrowed && cards != p->cards)
+        kn_free(p->cards, (size_t)p->cap * sizeof *p->cards);
+    p->cards = cards;
+    p->cap = cap;
+    p->borrowed = 1;
     return KN_OK;
 }
 
 void kn_pile_free(kn_pile *p)
 {
-    kn_free(p->cards, (size_t)p->cap * sizeof *p->cards);
+    if (!p->borrowed)
+        kn_free(p->cards, (size_t)p->cap * sizeof *p->cards);
     p->cards = NULL;
     p->n = p->cap = 0;
     p->vis = KN_VIS_PUBLIC;
     p->owner = 0;
+    p->borrowed = 0;
 }
 
 int kn_pile_reserve(kn_pile *p, uint32_t cap)
@@ -39,7 +56,7 @@ int kn_pile_reserve(kn_pile *p, uint32_t cap)
     int32_t *cards;
     if (cap <= p->cap)
         return KN_OK;
-    if (cap > KN_PILE_MAX)
+    if (cap > KN_PILE_MAX || p->borrowed)
         return KN_ENOMEM;
     newcap = p->cap ? p->cap : 8;
     while (newcap < cap)

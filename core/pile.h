@@ -9,6 +9,12 @@
  *
  * A zeroed kn_pile is an empty public pile owned by seat 0; kn_pile_free
  * returns a pile to that state, so freeing twice is harmless.
+ *
+ * The cards may instead live in memory the caller gives (kn_pile_use): a
+ * binding keeps them inside the object of its language, whose collector
+ * frees them with it. Such a pile never grows by itself: an operation that
+ * needs more room returns KN_ENOMEM and changes nothing, and the caller
+ * gives it a larger block first (kn_pile_use again).
  */
 #ifndef KN_PILE_H
 #define KN_PILE_H
@@ -23,15 +29,23 @@ typedef struct kn_pile {
     uint32_t n, cap;
     kn_vis vis;
     int owner;
+    int borrowed;         /* cards is the caller's memory (kn_pile_use) */
 } kn_pile;
 
 #define KN_PILE_MAX ((uint32_t)INT32_MAX)
 
 /* An empty pile. KN_EINVAL for a vis outside the enum. */
 int kn_pile_init(kn_pile *p, kn_vis vis, int owner);
-/* Frees the array; p becomes an empty public pile of seat 0. */
+/* From now on p keeps its cards in `cards`, room for cap cards, the
+ * caller's memory (which must outlive p's use of it): p's cards are copied
+ * there and its own array, if any, freed. KN_EINVAL (nothing changes) if
+ * cap is below the cards p holds. */
+int kn_pile_use(kn_pile *p, int32_t *cards, uint32_t cap);
+/* Frees the array (not the caller's: kn_pile_use); p becomes an empty
+ * public pile of seat 0. */
 void kn_pile_free(kn_pile *p);
-/* Makes room for cap cards. KN_ENOMEM if that fails or cap > KN_PILE_MAX. */
+/* Makes room for cap cards. KN_ENOMEM if that fails or cap > KN_PILE_MAX,
+ * or the cards are the caller's (kn_pile_use) and fewer than cap fit. */
 int kn_pile_reserve(kn_pile *p, uint32_t cap);
 
 int kn_pile_push(kn_pile *p, int32_t card);               /* KN_ENOMEM */

@@ -5,6 +5,11 @@
  *
  * n (>= 1) is required; min and max default to no bound; init defaults to 0,
  * moved into min..max when 0 lies outside them. Indexes are 1..n.
+ *
+ * The values live inside the counter's userdata (kn_counter_init_in), in
+ * memory Lua manages and the sandbox's limit counts: a counter needs no
+ * finalizer (__gc), which cost the collector a pass over the objects that
+ * have one every cycle and a call for each counter that died.
  */
 #include <stdint.h>
 
@@ -71,6 +76,17 @@ static lua_Integer opt_int_field(lua_State *L, int arg, const char *name,
     return v;
 }
 
+/* The userdata of a new counter of n values (room for them inside it),
+ * on top of the stack, with its metatable; its values are not set. */
+static kn_counter *new_counter(lua_State *L, uint32_t n)
+{
+    kn_counter *c = (kn_counter *)kn_newudata(L, sizeof(kn_counter) + (size_t)n * sizeof(int64_t),
+                                              0, &counter_tag);
+    kn_counter_init_in(c, (int64_t *)(c + 1), 0, INT64_MIN, INT64_MAX, 0);   /* empty */
+    luaL_setmetatable(L, KONTOR_COUNTER);
+    return c;
+}
+
 static int l_new(lua_State *L)
 {
     lua_Integer n, min, max, init;
@@ -92,10 +108,8 @@ static int l_new(lua_State *L)
     else if (init < min || init > max)
         luaL_argerror(L, 1, lua_pushfstring(L,
             "init %I is outside %I..%I", init, min, max));
-    c = (kn_counter *)kn_newudata(L, sizeof(kn_counter), 0, &counter_tag);
-    kn_counter_init(c, 0, INT64_MIN, INT64_MAX, 0);   /* safe for __gc */
-    luaL_setmetatable(L, KONTOR_COUNTER);
-    rc = kn_counter_init(c, (uint32_t)n, min, max, init);
+    c = new_counter(L, (uint32_t)n);
+    rc = kn_counter_init_in(c, (int64_t *)(c + 1), (uint32_t)n, min, max, init);
     if (rc < 0)
         return luaL_error(L, "%s", kn_strerror(rc));
     return 1;
@@ -217,12 +231,6 @@ static int l_tostring(lua_State *L)
     return 1;
 }
 
-static int l_gc(lua_State *L)
-{
-    kn_counter_free(check_counter(L, 1));
-    return 0;
-}
-
 static const luaL_Reg counter_methods[] = {
     {"get", l_get},
     {"set", l_set},
@@ -238,7 +246,6 @@ static const luaL_Reg counter_methods[] = {
 static const luaL_Reg counter_meta[] = {
     {"__len", l_count},
     {"__tostring", l_tostring},
-    {"__gc", l_gc},
     {NULL, NULL}
 };
 
@@ -248,10 +255,8 @@ static const luaL_Reg counter_meta[] = {
 static int l_copy(lua_State *L)
 {
     kn_counter *src = check_counter(L, 1);
-    kn_counter *c = (kn_counter *)kn_newudata(L, sizeof(kn_counter), 0, &counter_tag);
-    kn_counter_init(c, 0, INT64_MIN, INT64_MAX, 0);   /* safe for __gc */
-    luaL_setmetatable(L, KONTOR_COUNTER);
-    int rc = kn_counter_init(c, src->n, src->min, src->max, src->min);
+    kn_counter *c = new_counter(L, src->n);
+    int rc = kn_counter_init_in(c, (int64_t *)(c + 1), src->n, src->min, src->max, src->min);
     if (rc < 0)
         return luaL_error(L, "%s", kn_strerror(rc));
     if (src->n > 0)

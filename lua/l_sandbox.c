@@ -285,13 +285,16 @@ lua_State *kn_newstate(void) {
     lua_State *L = lua_newstate(sb_alloc, NULL);
     if (L == NULL) return NULL;
     lua_atpanic(L, sb_panic);
-    /* A collection cycle when the heap is 4 times what the last one kept
-     * (Lua's default: 2 times). A game makes its garbage in small tables
-     * that die at once, and each cycle marks all that lives (the engine,
-     * the rules): half as many cycles, about 1.5% of a Sea Merchants game,
-     * for a heap a megabyte larger. Near the memory limit nothing changes:
-     * an allocation the limit refuses makes Lua collect in full first. */
-    lua_gc(L, LUA_GCINC, 400, 0, 0);
+    /* A collection cycle when the heap is twice what the last one kept
+     * (Lua's default). It was 4 times, half as many cycles, which saved
+     * about 1.5% of a Sea Merchants game while piles and counters had a
+     * finalizer; without them (issue 25) the smaller heap is the faster:
+     * Sea Merchants 4p 10,481 games/s against 10,183, best of 10
+     * alternating runs, Caribbean 2p 5,915 against 5,748, Old World 4p
+     * and the house preset the same (docs/performance.md). Near the
+     * memory limit nothing changes: an allocation the limit refuses makes
+     * Lua collect in full first. */
+    lua_gc(L, LUA_GCINC, 200, 0, 0);
     main_thread = L;
     install_watchdog();
     return L;

@@ -195,22 +195,9 @@ M.secret_piles = setmetatable({}, { __mode = "k" })
 M.loaded_piles = setmetatable({}, { __mode = "k" })
 local loading = false
 
-local getinfo = debug.getinfo
--- "file:line" of the caller `level` up, made once for each function and
--- line (PLACES[f][line]): getinfo's "S" costs about 7,000 instructions a
--- call (its table of seven fields), and a game makes its secret piles at
--- the same few lines, again every game.
-local PLACES = setmetatable({}, { __mode = "k" })
-local function made_at(level)
-  local info = getinfo(level + 1, "fl")
-  if not info then return "?" end
-  local f, line = info.func, info.currentline
-  local at = PLACES[f]
-  if not at then at = { src = getinfo(f, "S").short_src }; PLACES[f] = at end
-  local where = at[line]
-  if not where then where = at.src .. ":" .. tostring(line); at[line] = where end
-  return where
-end
+-- "file:line" of the caller `level` up (lua/l_pile.c: one C call; it
+-- keeps the texts for each function and line)
+local made_at = core.pile_place
 
 local function registering_pile(make)
   return function(spec)

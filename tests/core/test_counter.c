@@ -127,6 +127,28 @@ static void test_sum(void **state)
     kn_counter_free(&c);
 }
 
+/* kn_counter_init_in: the values in the caller's memory, which
+ * kn_counter_free leaves alone. */
+static void test_init_in(void **state)
+{
+    kn_counter c;
+    int64_t v[3] = { 9, 9, 9 };
+    (void)state;
+    assert_int_equal(kn_counter_init_in(&c, v, 3, 0, 5, 6), KN_ERANGE);
+    assert_int_equal(c.n, 0);
+    assert_int_equal(kn_counter_init_in(&c, v, 3, 5, 0, 2), KN_EINVAL);
+    assert_int_equal(kn_counter_init_in(&c, v, 3, 0, 5, 2), KN_OK);
+    assert_ptr_equal(c.v, v);
+    assert_int_equal(v[2], 2);
+    assert_int_equal(kn_counter_add(&c, 2, 3, NULL), KN_OK);
+    assert_int_equal(v[2], 5);
+    assert_int_equal(kn_counter_add(&c, 2, 1, NULL), KN_ERANGE);
+    kn_counter_free(&c);                  /* frees nothing of v */
+    assert_int_equal(c.n, 0);
+    assert_null(c.v);
+    assert_int_equal(v[2], 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_add_bounds),
         cmocka_unit_test(test_add_overflow),
         cmocka_unit_test(test_sum),
+        cmocka_unit_test(test_init_in),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,6 +279,38 @@ static void test_visibility(void **state)
     kn_pile_free(&p);
 }
 
+/* kn_pile_use: the cards in the caller's memory; the pile never grows
+ * by itself then, and kn_pile_free leaves that memory alone. */
+static void test_use(void **state)
+{
+    kn_pile p;
+    int32_t small[4], big[8];
+    const int32_t want[] = { 1, 2, 3, 4, 5 };
+    (void)state;
+    kn_pile_init(&p, KN_VIS_PUBLIC, 0);
+    assert_int_equal(kn_pile_push(&p, 1), KN_OK);  /* its own array first */
+    assert_int_equal(kn_pile_use(&p, small, 4), KN_OK);
+    assert_ptr_equal(p.cards, small);
+    for (int32_t c = 2; c <= 4; c++)
+        assert_int_equal(kn_pile_push(&p, c), KN_OK);
+    check_cards(&p, want, 4);
+    assert_int_equal(kn_pile_push(&p, 5), KN_ENOMEM);      /* full: unchanged */
+    assert_int_equal(kn_pile_insert(&p, 0, 5), KN_ENOMEM);
+    assert_int_equal(kn_pile_reserve(&p, 5), KN_ENOMEM);
+    check_cards(&p, want, 4);
+    assert_int_equal(kn_pile_use(&p, big, 3), KN_EINVAL);  /* too small: unchanged */
+    assert_ptr_equal(p.cards, small);
+    assert_int_equal(kn_pile_use(&p, big, 8), KN_OK);
+    assert_int_equal(kn_pile_push(&p, 5), KN_OK);
+    check_cards(&p, want, 5);
+    assert_int_equal(p.cap, 8);
+    kn_pile_free(&p);                       /* frees nothing of big */
+    assert_null(p.cards);
+    assert_int_equal(p.cap, 0);
+    assert_int_equal(kn_pile_push(&p, 1), KN_OK);    /* its own array again */
+    kn_pile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_shuffle),
         cmocka_unit_test(test_copy_clear),
         cmocka_unit_test(test_visibility),
+        cmocka_unit_test(test_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
