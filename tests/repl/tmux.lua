@@ -5,6 +5,7 @@
 --   local t = tmux.start("build/kontor --players 3", { HOME = dir, NO_COLOR = nil })
 --   t:send("g:op", "Tab")           -- tmux key names: Tab, Enter, C-c, C-d, Up
 --   t:wait_for("g:options%(")       -- polls the screen (a Lua pattern) up to 5 s
+--   t:list_with_tab("cloth")        -- Tab, Tab (again if need be): the list shown
 --   t:screen(true)                  -- the screen, with escape codes when true
 --   t:history()                     -- the screen and the scrollback above it
 --   t:stop()
@@ -85,6 +86,25 @@ function T:wait_for(pattern, timeout, plain, escapes)
     os.execute("sleep 0.05")
   end
   return nil, s
+end
+
+-- Presses Tab until the screen matches `pattern` (a list of completions,
+-- which the second Tab of a row shows), at most `tries` more times, each
+-- waiting up to `timeout` seconds; returns what wait_for returns. The
+-- first Tab only completes what it can (and beeps). Once, in a CI run on
+-- a loaded machine, the list had not shown 3 s after the second Tab (the
+-- screen still read "> g."); pressing Tab again shows it, as it would for
+-- a person, so a list not shown yet is asked for again before the test
+-- fails.
+function T:list_with_tab(pattern, plain, tries, timeout)
+  self:send("Tab")
+  local s, last
+  for _ = 1, tries or 3 do
+    self:send("Tab")
+    s, last = self:wait_for(pattern, timeout or 3, plain)
+    if s then return s end
+  end
+  return nil, last
 end
 
 function T:stop()
