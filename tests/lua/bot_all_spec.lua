@@ -42,10 +42,7 @@ describe("g:choose_all answered by the simulation's bot", function()
   it("plays the same steps and choices as the driver", function()
     local path = rules_with("same", [[g.n[2] = g.n[2] + 100 * g:choose_all({ 2 }, "one", { [2] = XYZ })[2] ]])
     for seed = 1, 6 do
-      local inside = kontor.new_game { rules = path, players = 3, seed = seed }
-      inside:play_random(kontor.rng(seed))
-      local driver = kontor.new_game { rules = path, players = 3, seed = seed }
-      driver:play_random(kontor.rng(seed), function() end)
+      local inside, driver = support.playouts(path, 3, seed)
       assert.same(driver:actions(), inside:actions())
       assert.same(driver:result().scores, inside:result().scores)
       assert.equal(13, #inside:actions())

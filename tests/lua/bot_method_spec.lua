@@ -55,10 +55,7 @@ describe("g:choose answered by the simulation's bot", function()
 
   it("takes a plain list, a float seat and extra arguments as Ctx.choose does", function()
     local path = rules_with("plain", [[g.n = g.n + 10 * g:choose(1.0, "plain", { "x", { "y", 2 }, "z" }, "extra")]])
-    local inside = kontor.new_game { rules = path, players = 2, seed = 4 }
-    inside:play_random(kontor.rng(4))
-    local driver = kontor.new_game { rules = path, players = 2, seed = 4 }
-    driver:play_random(kontor.rng(4), function() end)
+    local inside, driver = support.playouts(path, 2, 4)
     assert.same(driver:actions(), inside:actions())
     assert.same(driver:result().scores, inside:result().scores)
     assert.equal(5, #inside:actions())
@@ -152,10 +149,7 @@ function R.scores(g) return g.sum end
 return R
 ]])
     for seed = 1, 5 do
-      local inside = kontor.new_game { rules = path, players = 2, seed = seed }
-      inside:play_random(kontor.rng(seed))
-      local driver = kontor.new_game { rules = path, players = 2, seed = seed }
-      driver:play_random(kontor.rng(seed), function() end)
+      local inside, driver = support.playouts(path, 2, seed)
       assert.same(driver:actions(), inside:actions())
       assert.same(driver:result().scores, inside:result().scores)
     end

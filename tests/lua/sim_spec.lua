@@ -11,10 +11,8 @@ local RULES = {
   { "sea_merchants", 2 }, { "sea_merchants", 3 }, { "sea_merchants", 4 },
 }
 
-local function write(path, text)
-  local f = assert(io.open(path, "w")); f:write(text); f:close()
-  return path
-end
+local support = require "tests.lua.support"
+local write = support.write
 
 local function fingerprint(g)
   return json.encode { state = g:state(), moves = g:moves(), log = g:log() }
@@ -24,10 +22,7 @@ describe("the simulation fast path", function()
   for _, c in ipairs(RULES) do
     it("plays the same games as the step-by-step driver: " .. c[1] .. ", " .. c[2] .. " players", function()
       for seed = 1, 25 do
-        local fast = kontor.new_game { rules = c[1], players = c[2], seed = seed }
-        fast:play_random(kontor.rng(seed))
-        local slow = kontor.new_game { rules = c[1], players = c[2], seed = seed }
-        slow:play_random(kontor.rng(seed), function() end)   -- a check forces the slow path
+        local fast, slow = support.playouts(c[1], c[2], seed)   -- the fast path, the driver's
         assert.is_true(fast:over())
         assert.are.equal(#slow:actions(), #fast:actions())
         assert.are.equal(fingerprint(slow), fingerprint(fast))

@@ -5,10 +5,8 @@
 
 local Ctx = require("kontor.game").Ctx
 
-local function write(path, text)
-  local f = assert(io.open(path, "w")); f:write(text); f:close()
-  return path
-end
+local support = require "tests.lua.support"
+local write = support.write
 
 describe("the trace of skipped decisions of a game the bot played inside", function()
   for _, c in ipairs { { "caribbean", 2 }, { "caribbean", 3 }, { "sea_merchants", 4 } } do
@@ -69,10 +67,7 @@ end
 function R.scores(g) return { 0, 0 } end
 return R
 ]])
-    local inside = kontor.new_game { rules = path, players = 2, seed = 3 }
-    inside:play_random(kontor.rng(3))
-    local driver = kontor.new_game { rules = path, players = 2, seed = 3 }
-    driver:play_random(kontor.rng(3), function() end)
+    local inside, driver = support.playouts(path, 2, 3)
     local trace = driver:skipped()
     assert.same({ seat = 1, decision = "setup", why = "before any turn", turn = 0 }, trace[1])
     assert.same(trace, inside:skipped())

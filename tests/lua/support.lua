@@ -164,6 +164,18 @@ function R.scores() return { 0, 0 } end
 return R]]):format(name, min or 2, setup or "", play))
 end
 
+-- The same random game of `rules` for `players` (seed `seed`, its
+-- choices from kontor.rng(seed)) played twice: by the simulation's bot
+-- inside the game's coroutine, and step by step by the driver (a check
+-- after each step forces that path). Returns the two games, over.
+function M.playouts(rules, players, seed)
+  local inside = kontor.new_game { rules = rules, players = players, seed = seed }
+  inside:play_random(kontor.rng(seed))
+  local driver = kontor.new_game { rules = rules, players = players, seed = seed }
+  driver:play_random(kontor.rng(seed), function() end)
+  return inside, driver
+end
+
 -- The seat that decides now: g:who()'s, the first of several.
 -- The errors (as strings) of the rule set at `path` played out by the
 -- simulation's bot inside the game (g:choose and g:choose_all are then
