@@ -9,11 +9,11 @@
  * decision costs one C call and no coroutine switch, and no text is made
  * (the driver makes the texts from the record when they are asked for).
  *
- * kontor.core.bot_method(bot, g, players, choose [, choose_all]) makes
- * g:choose (and g:choose_all, and the runner of an order entry) for the
- * time the bot plays g's game inside: the rule script's g:choose then
- * reaches the bot with no Lua function between them (below, bot_method,
- * bot_all, bot_entry).
+ * kontor.core.bot_method(bot, g, players, choose [, choose_all
+ * [, choose_from]]) makes g:choose (and g:choose_all, the runner of an
+ * order entry, and g:choose_from) for the time the bot plays g's game
+ * inside: the rule script's g:choose then reaches the bot with no Lua
+ * function between them (below, bot_method, bot_all, bot_entry, bot_from).
  *
  * kontor.core.tally(players, roots, miss) makes a kontor.Tally: the count
  * of each kind of move a game's seats made (the balance lab's "what do
@@ -546,9 +546,53 @@ static int bot_all(lua_State *L) {
     return 1;
 }
 
+/* g:choose_from(seat, name, family), as Ctx.choose_from's way for the
+ * simulation takes it (lua/kontor/game/context.lua): a constant family
+ * (kontor.family) of a string name for a seat 1..players is answered here,
+ * as the bot answers it (the same draw, the same choices returned); any
+ * other family (or a wrong seat or name) goes to the bot itself, whose
+ * checks give their messages at the script's line as they do from
+ * Ctx.choose_from; an order entry's choice for another seat raises
+ * Ctx.choose_from's message. Called on another table, or once the playout
+ * is over, it is Ctx.choose_from (upvalue MUP_CHOOSE). */
+static int bot_from(lua_State *L) {
+    struct bot_state *b = (struct bot_state *)lua_touserdata(L, lua_upvalueindex(MUP_STATE));
+    if (lua_topointer(L, 1) != b->ctx || b->ctx == NULL)    /* not g (a table's own address) */
+        return call_ctx(L);
+    if (lua_gettop(L) != 4) lua_settop(L, 4);             /* g, seat, name, family */
+    if (lua_isinteger(L, 2) && b->tally == NULL) {
+        lua_Integer seat = lua_tointeger(L, 2), nopts;
+        if (seat >= 1 && seat <= b->players && (b->entering == 0 || seat == b->entering)
+            && lua_type(L, 3) == LUA_TSTRING) {
+            /* the seat and the name are checked: kn_family_const raises nothing */
+            const struct kn_const *c = kn_family_const(L, 4, 2, 3, b->players, "g:choose_from", &nopts);
+            if (c != NULL) return kn_family_push_choices(L, 4, c, take_step(L, b, seat, nopts));
+        }
+    }
+    lua_pushinteger(L, b->entering);
+    int other = b->entering != 0 && !lua_rawequal(L, 2, -1);    /* as seat ~= entering_seat */
+    lua_pop(L, 1);
+    if (other) {
+        luaL_where(L, 1);
+        lua_pushfstring(L, "g:choose: seat %I's order entry chose for seat %s (an entry chooses only for its own seat)",
+                        (LUAI_UACINT)b->entering, luaL_tolstring(L, 2, NULL));
+        lua_remove(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    lua_pushvalue(L, lua_upvalueindex(MUP_BOT));           /* bot(seat, family, name, players, true) */
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 3);
+    lua_pushinteger(L, b->players);
+    lua_pushboolean(L, 1);
+    lua_call(L, 5, LUA_MULTRET);
+    return lua_gettop(L) - 4;
+}
+
 static struct bot_state *method_state(lua_State *L) {
     lua_CFunction f = lua_tocfunction(L, 1);
-    luaL_argcheck(L, f == bot_method || f == bot_all, 1, "a bot's g:choose expected");
+    luaL_argcheck(L, f == bot_method || f == bot_all || f == bot_from, 1, "a bot's g:choose expected");
     lua_getupvalue(L, 1, MUP_STATE);
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     lua_pop(L, 1);
@@ -569,22 +613,26 @@ static int bot_entry(lua_State *L) {
     return 1;
 }
 
-/* bot_method(bot, g, players, choose [, choose_all]): see above; with
- * choose_all (Ctx.choose_all), g:choose_all as the bot too (bot_all) and
- * the order entries' runner (bot_entry), the second and third results. */
+/* bot_method(bot, g, players, choose [, choose_all [, choose_from]]): see
+ * above; with choose_all (Ctx.choose_all), g:choose_all as the bot too
+ * (bot_all) and the order entries' runner (bot_entry), the second and third
+ * results; with choose_from (Ctx.choose_from), g:choose_from as the bot
+ * (bot_from), the fourth. */
 static int l_bot_method(lua_State *L) {
     luaL_argcheck(L, lua_tocfunction(L, 1) == bot_choose, 1, "a random_bot expected");
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_Integer players = luaL_checkinteger(L, 3);
     luaL_argcheck(L, players >= 1, 3, "players >= 1 expected");
     luaL_checktype(L, 4, LUA_TFUNCTION);
-    lua_getupvalue(L, 1, UP_STATE);
+    int all = !lua_isnoneornil(L, 5), from = !lua_isnoneornil(L, 6);
+    if (all) luaL_checktype(L, 5, LUA_TFUNCTION);
+    if (from) luaL_checktype(L, 6, LUA_TFUNCTION);
+    lua_settop(L, 6);
+    lua_getupvalue(L, 1, UP_STATE);                       /* 7: the bot's state */
     struct bot_state *b = (struct bot_state *)lua_touserdata(L, -1);
     b->players = players;
     b->entering = 0;
     b->ctx = lua_topointer(L, 2);                         /* g, kept alive by MUP_CTX */
-    int all = !lua_isnoneornil(L, 5);
-    if (all) luaL_checktype(L, 5, LUA_TFUNCTION);
     lua_pushvalue(L, -1);
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 1);
@@ -601,13 +649,24 @@ static int l_bot_method(lua_State *L) {
         lua_pushnil(L);
     }
     lua_rotate(L, -2, 1);                                 /* method, all, state */
+    if (from) {
+        lua_pushvalue(L, -1);
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 6);
+        lua_pushcclosure(L, bot_from, MUP_N);
+    } else {
+        lua_pushnil(L);
+    }
+    lua_rotate(L, -2, 1);                                 /* method, all, from, state */
     lua_pushcclosure(L, bot_entry, 1);
-    return 3;
+    lua_rotate(L, -2, 1);                                 /* method, all, entry, from */
+    return 4;
 }
 
-/* bot_method_close(method [, all]): the playout is over; from now on the
- * method is Ctx.choose (and `all`, bot_method's second result,
- * Ctx.choose_all). */
+/* bot_method_close(method [, all [, from]]): the playout is over; from now
+ * on the method is Ctx.choose (`all`, bot_method's second result,
+ * Ctx.choose_all, and `from`, its fourth, Ctx.choose_from). */
 static int l_bot_method_close(lua_State *L) {
     struct bot_state *b = method_state(L);
     b->entering = 0;
@@ -618,6 +677,11 @@ static int l_bot_method_close(lua_State *L) {
         luaL_argcheck(L, lua_tocfunction(L, 2) == bot_all, 2, "a bot's g:choose_all expected");
         lua_pushnil(L);
         lua_setupvalue(L, 2, MUP_CTX);
+    }
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_argcheck(L, lua_tocfunction(L, 3) == bot_from, 3, "a bot's g:choose_from expected");
+        lua_pushnil(L);
+        lua_setupvalue(L, 3, MUP_CTX);
     }
     return 0;
 }

@@ -598,6 +598,7 @@ local function new_ctx(game)
   -- would run Game.__index
   game._stats, game._bot, game._turn_hook = false, false, false
   game._method, game._method_all, game._method_entry = false, false, false
+  game._method_from = false
   return ctx
 end
 
@@ -637,7 +638,8 @@ end
 -- reaches the bot with no Lua function between them (Caribbean 2p's
 -- engine cost a step, tests/bench/same_games.lua: 1,012 -> 534 Ir). Not
 -- when the script put its own g.choose. g.choose_all likewise (bot_all;
--- Old World's bids), unless the script put its own.
+-- Old World's bids), and g.choose_from (bot_from; Sea Merchants' loading,
+-- exchanges, purchases and plays), unless the script put its own.
 --
 -- Then too (not for a copy for search), g:skip keeps no trace while the
 -- bot plays: g.skip is skip_untraced, and the game is marked `untraced`;
@@ -653,10 +655,14 @@ function M.enter_sim(ctx, bot, method)
      and rawget(ctx, "choose") == Ctx.choose then
     -- g.choose_all too, unless the script put its own (playout.c, bot_all)
     local own_all = rawget(ctx, "choose_all") ~= Ctx.choose_all
-    local m, all, entry = bot_method(bot, ctx, game.players, Ctx.choose, not own_all and Ctx.choose_all or nil)
+    local own_from = rawget(ctx, "choose_from") ~= Ctx.choose_from
+    local m, all, entry, from = bot_method(bot, ctx, game.players, Ctx.choose,
+      not own_all and Ctx.choose_all or nil, not own_from and Ctx.choose_from or nil)
     game._method, game._method_all, game._method_entry = m, all or false, entry or false
+    game._method_from = from or false
     ctx.choose = m
     if all then ctx.choose_all = all end
+    if from then ctx.choose_from = from end
     if not game.copy and rawget(ctx, "skip") == Ctx.skip then
       ctx.skip = skip_untraced
       game.untraced = true
@@ -676,11 +682,12 @@ function M.leave_sim(ctx, outer_ctx, outer_bot, outer_players)
   game._bot = false
   local m = game._method
   if m then
-    local all = game._method_all
-    bot_method_close(m, all or nil)
+    local all, from = game._method_all, game._method_from
+    bot_method_close(m, all or nil, from or nil)
     if rawget(ctx, "choose") == m then ctx.choose = Ctx.choose end
     if all and rawget(ctx, "choose_all") == all then ctx.choose_all = Ctx.choose_all end
-    game._method_all, game._method_entry = false, false
+    if from and rawget(ctx, "choose_from") == from then ctx.choose_from = Ctx.choose_from end
+    game._method_all, game._method_entry, game._method_from = false, false, false
     if rawget(ctx, "skip") == skip_untraced then ctx.skip = Ctx.skip end
     game._method = false
   end
