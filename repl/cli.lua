@@ -214,6 +214,22 @@ local SIM_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"]
   ["--games"] = "value", ["--seed"] = "value", ["--json"] = "bool", ["--option"] = "kv",
   ["--game"] = "value" }
 
+-- The flags that make `kontor sim` the balance lab's (repl/lab.lua;
+-- --moves: the lab counts the moves unless told --no-moves, the flag asks
+-- for the lab's sim). Checked here, so that a plain simulation does not
+-- load the lab: its modules are a third of the heap the collector walks
+-- and the games share the caches with (docs/performance.md, "Start-up").
+local LAB_FLAGS = { ["--bot"] = true, ["--jobs"] = true, ["--shard"] = true, ["--range"] = true,
+  ["--coverage"] = true, ["--report"] = true, ["--games-out"] = true, ["--until-width"] = true,
+  ["--moves"] = true, ["--no-moves"] = true }
+
+local function lab_wants(args)
+  for i = 2, #args do
+    if LAB_FLAGS[args[i]:match("^(%-%-[%w%-]+)")] then return true end
+  end
+  return false
+end
+
 -- The command line that plays game `i` of a sim run alone.
 local function sim_repro(t, i, seed, games)
   local parts = { "kontor sim" }
@@ -229,7 +245,7 @@ local function sim_repro(t, i, seed, games)
 end
 
 local function cmd_sim(kontor, args)
-  if require("lab").wants(args) then return require("lab").sim(kontor, args) end
+  if lab_wants(args) then return require("lab").sim(kontor, args) end
   local t, e = parse_flags(args, 2, SIM_FLAGS)
   if not t then return usage_error("sim: " .. e) end
   local players, pe = int_flag(t, "players", nil)

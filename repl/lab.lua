@@ -25,20 +25,6 @@ local function usage_error(msg)
   return 2
 end
 
--- The flags that make `kontor sim` the lab's (--moves: the lab counts
--- the moves unless told --no-moves; the flag asks for the lab's sim).
-M.SIM_FLAGS = { "--bot", "--jobs", "--shard", "--range", "--coverage", "--report", "--games-out", "--until-width",
-  "--moves", "--no-moves" }
-
-function M.wants(args)
-  for i = 2, #args do
-    local flag = args[i]:match("^(%-%-[%w%-]+)")
-    for _, f in ipairs(M.SIM_FLAGS) do
-      if flag == f then return true end
-    end
-  end
-  return false
-end
 
 local SETUP_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
   ["--option"] = "list", ["--bot"] = "list" }
