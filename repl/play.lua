@@ -110,7 +110,8 @@ function P:print_result()
   local v = self:any()
   local r, e = v.result()
   if not r then return self:err(e) end
-  ui.print_result(self, r, self.players, v.why_won(), v.seed())
+  -- `new` is the REPL's: in play the same deal comes from --seed
+  ui.print_result(self, r, self.players, v.why_won(), v.seed(), "--seed %d plays this deal again")
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
@@ -496,7 +497,11 @@ end
 C.quit = function(sess) sess.quit = true end
 C.exit = C.quit
 
-for _, name in ipairs { "new", "load", "replay", "next", "prev", "reload", "bot" } do
+-- The REPL's commands, refused in play (a move that begins with one of
+-- these words, Sea Merchants' "load grain on ship 1", is a move).
+local REPL_ONLY = { "new", "load", "replay", "next", "prev", "reload", "bot" }
+for _, name in ipairs(REPL_ONLY) do
+  REPL_ONLY[name] = true
   C[name] = function(sess)
     sess:err(string.format("%s: not in play (a saved game goes on with kontor play --load FILE)", name))
   end
@@ -534,6 +539,13 @@ function P:dispatch(line)
     local isaction = spaced and self:action_word(word)
     local cmd = C[word]
     if cmd and spaced then
+      if isaction and word == "do"
+        and ui.do_is_option(function(w) return self:action_word(w) end, rest) then
+        return self:do_action(text)
+      end
+      -- "load grain on ship 9": the rule set's reason, not "not in play"
+      -- ("load game.json" is a file: that message stays)
+      if isaction and REPL_ONLY[word] and not rest:find("[/.]") then return self:do_action(text) end
       if isaction and word ~= "do" then
         local ok, why = pcall(self:mine().why, text)
         if ok and why == nil then return self:do_action(text) end
@@ -576,6 +588,24 @@ end
 -- The loop
 ---------------------------------------------------------------------------
 
+-- A word for the shell: as it is when it is plain, else in single quotes.
+local function shell_word(s)
+  if s:match("^[%w_%-%.,:=/+]+$") then return s end
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- " --bot 2=greedy --bot 3=mcts:iterations=200": the seats' bots as they
+-- were given, for the command that goes on with a saved game (the save
+-- file does not say who was a bot; without them every seat is a person).
+local function bot_flags(bots)
+  local seats = {}
+  for s in pairs(bots or {}) do seats[#seats + 1] = s end
+  table.sort(seats)
+  local out = {}
+  for i, s in ipairs(seats) do out[i] = " --bot " .. shell_word(s .. "=" .. bots[s]) end
+  return table.concat(out)
+end
+
 -- Plays the game of `tbl` (kontor.seat.table) at this terminal. opts.bots:
 -- { [seat] = kind }.
 function M.run(kontor, tbl, opts)
@@ -602,7 +632,7 @@ function M.run(kontor, tbl, opts)
     local prompt = ""
     if tty then prompt = sess.turn_seat and (ktext.escape(sess:name(sess.turn_seat)) .. "> ") or "> " end
     local line, interrupted = term.readline(prompt)
-    if line == nil then break end
+    if line == nil or ui.typed_eof(line) then break end
     if interrupted then
       io.stdout:write("\n")
     else
@@ -616,8 +646,8 @@ function M.run(kontor, tbl, opts)
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
     local ok, n = tbl.autosave(path)
     if ok then
-      sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s).",
-        ktext.count(n, "move"), path, path))
+      sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s%s).",
+        ktext.count(n, "move"), path, path, bot_flags(opts.bots)))
     elseif n then
       sess:err("could not save the game in progress: " .. tostring(n))
     end

@@ -871,6 +871,10 @@ function Session:dispatch(line)
     if cmd and spaced and not rest:match("^%s*=[^=]") then
       if word == "do" and (rest == "" or compile(text)) then return false end
       if word == "next" and not (rest == "" or rest:match("^%s*%d+$")) then return false end
+      if isaction and word == "do" and ui.do_is_option(function(w) return action_word(g, w) end, rest) then
+        self:do_action(text)
+        return true
+      end
       if isaction and word ~= "do" then
         local ok, why = pcall(g.why, g, text)
         if ok and why == nil then self:do_action(text) return true end
@@ -1188,7 +1192,7 @@ function M.run(kontor, game, opts)
       prompt = buffer and ">> " or "> "
     end
     local line, interrupted = term.readline(prompt)
-    if line == nil then break end
+    if line == nil or ui.typed_eof(line) then break end
     if interrupted then
       -- Ctrl-C at the prompt drops the line (and any unfinished input)
       io.stdout:write("\n")

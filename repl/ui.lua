@@ -152,6 +152,24 @@ function M.extends(opts, text)
   return extends
 end
 
+-- Whether the line "do REST" is an option's own text that begins with the
+-- word "do" (Caribbean's "do not repel"), not the command `do` with REST:
+-- REST's first word is neither a number, a seat ("2:") nor a word an
+-- option begins with (`is_word`), so "do 1" and "do repel" stay commands.
+function M.do_is_option(is_word, rest)
+  local second = rest:match("^%s*([^%s:]+)")
+  if not second or second:match("^%d") then return false end
+  return not is_word(second)
+end
+
+-- Whether `line` is Ctrl-D typed ahead: pressed while the program was
+-- busy (a bot thinking), it reaches the next prompt as the character \4
+-- in the line, not as the end of input. A line of nothing else leaves, as
+-- Ctrl-D at the prompt does.
+function M.typed_eof(line)
+  return line:find("\4", 1, true) ~= nil and not line:find("[^\4%s]")
+end
+
 -- Whether `word` starts one of `opts` (the whole option or its first words).
 function M.starts_option(opts, word)
   for _, o in ipairs(opts) do
@@ -272,8 +290,10 @@ function M.print_log(sess, lines, arg)
 end
 
 -- The final scores (the result r: scores, winners) of `players` seats,
--- the winners, why they won (or nil) and the seed (or nil).
-function M.print_result(sess, r, players, why, seed)
+-- the winners, why they won (or nil) and the seed (or nil); `again` says
+-- how to play the deal again (a format of the seed; default the REPL's
+-- "new seed=%d plays this deal again").
+function M.print_result(sess, r, players, why, seed, again)
   local win = {}
   for _, s in ipairs(r.winners) do win[s] = true end
   local w = 0
@@ -289,7 +309,9 @@ function M.print_result(sess, r, players, why, seed)
   sess:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
   if why then sess:say("Why: ", why) end
   -- the seed, so the same deal can be played again
-  if seed then sess:say(string.format("Seed %d (new seed=%d plays this deal again).", seed, seed)) end
+  if seed then
+    sess:say(string.format("Seed %d (%s).", seed, string.format(again or "new seed=%d plays this deal again", seed)))
+  end
 end
 
 ---------------------------------------------------------------------------

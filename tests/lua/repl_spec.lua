@@ -386,7 +386,7 @@ describe("kontor play, scripted", function()
     assert.falsy(has(out, "---"))    -- one person: no hand-over
     assert.truthy(has(out, "Sea Merchants - game over"))
     assert.truthy(has(out, "Game over. Final scores:"))
-    assert.truthy(out:match("\nWinners?: [%w ,]+\nWhy: [^\n]+\nSeed 11 %(new seed=11 plays this deal again%)%.\n$"), out)
+    assert.truthy(out:match("\nWinners?: [%w ,]+\nWhy: [^\n]+\nSeed 11 %(%-%-seed 11 plays this deal again%)%.\n$"), out)
   end)
 
   it("all seats bots: the game plays itself", function()
