@@ -444,20 +444,14 @@ C.result = function(sess)
   sess:print_result()
 end
 
-local unquote = ui.unquote
-
 -- save FILE: the game as the seat at the keyboard sees it (the others'
 -- secret steps not yet revealed left out).
 C.save = function(sess, arg)
   local v = sess:mine() or sess:any()
   if arg == "" then return sess:err("save FILE: which file?") end
-  local fpart, spart = arg:match("^(.-)%s+as%s+(%S+)$")
-  if fpart and fpart ~= "" then
-    local s = sess:parse_seat(spart)
-    if s and s ~= v.seat then return own_seat_only(sess, "save") end
-    if s then arg = fpart end
-  end
-  local file = unquote(arg)
+  local file, s, se = ui.save_target(arg, sess.names, sess.players)
+  if not file then return sess:err(se) end
+  if s and s ~= v.seat then return own_seat_only(sess, "save") end
   local ok, e = v.save(file)
   if not ok then return sess:err(e) end
   local n = #v.moves()

@@ -590,13 +590,8 @@ C.save = function(sess, arg)
   if arg == "" then return sess:err("save FILE: which file?") end
   -- `save FILE as SEAT`: the file that seat may see (the others' secret
   -- steps not yet revealed left out)
-  local seat
-  local fpart, spart = arg:match("^(.-)%s+as%s+(%S+)$")
-  if fpart and fpart ~= "" then
-    seat = sess:parse_seat(spart)
-    if seat then arg = fpart end
-  end
-  local file = unquote(arg)
+  local file, seat, se = ui.save_target(arg, g.names, g.players)
+  if not file then return sess:err(se) end
   local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
   local n = #g:moves(seat, seat ~= nil)

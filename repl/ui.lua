@@ -78,6 +78,22 @@ function M.parse_seat(s, names, players)
   return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
 end
 
+-- `save FILE [as SEAT]`: the file, and the seat (nil when no "as" is
+-- given); nil, nil and a message when the words after the last " as " name
+-- no seat ("x.json as 3" in a game of 2 is not a file of that name). A
+-- quoted FILE is taken whole.
+function M.save_target(arg, names, players)
+  local q = M.unquote(arg)
+  if q ~= arg then return q end
+  local fpart, spart = arg:match("^(.*%S)%s+as%s+(%S.*)$")
+  if not fpart then return arg end
+  local seat, e = M.parse_seat(spart, names, players)
+  if not seat then
+    return nil, nil, string.format("save FILE as SEAT: %s; a file name with ' as ' in it goes in quotes", e)
+  end
+  return M.unquote(fpart), seat
+end
+
 ---------------------------------------------------------------------------
 -- Decisions and options
 ---------------------------------------------------------------------------
