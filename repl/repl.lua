@@ -500,6 +500,10 @@ local function parse_new(sess, arg)
   end
   if type(t.rules) == "table" then t.rules = t.rules.spec or t.rules.name end
   local new_variants
+  -- players= given on the line wins over the count of names= (as
+  -- --players over --names), in either order
+  local players_given = (" " .. arg):match("%splayers=") ~= nil
+  local names_given = (" " .. arg):match("%snames=") ~= nil
   for kv in arg:gmatch("%S+") do
     local k, v = kv:match("^([%w_]+)=(.*)$")
     if not k then return nil, string.format("new: expected k=v, not '%s'", kv) end
@@ -509,7 +513,7 @@ local function parse_new(sess, arg)
       local n = math.tointeger(tonumber(v))
       if not n then return nil, string.format("new: %s must be a whole number, not '%s'", k, v) end
       t[k] = n
-      if k == "players" and g and n ~= g.players then t.names = nil end
+      if k == "players" and g and n ~= g.players and not names_given then t.names = nil end
     elseif k == "rules" then
       t.rules = v; t.variants = {}; t.options = {}
     elseif k == "names" then
@@ -518,16 +522,19 @@ local function parse_new(sess, arg)
         if nm == "" then return nil, string.format("new: names=%s: name %d is empty", v, #t.names + 1) end
         t.names[#t.names + 1] = nm
       end
-      t.players = t.players and math.max(#t.names, 0) or #t.names
-      if t.players ~= #t.names then t.players = #t.names end
+      if not players_given then t.players = #t.names end
     elseif k == "variant" then
+      if v == "" then
+        return nil, "new: variant= needs a NAME (variant=hand_limit:size=5); new rules=NAME starts without variants"
+      end
       new_variants = new_variants or {}
       local name, rest = v:match("^([^:]+):(.*)$")
       local vo = {}
       if name then
         for p2 in rest:gmatch("[^,]+") do
           local a, b = p2:match("^([%w_]+)=(.*)$")
-          if a then vo[a] = b end
+          if not a then return nil, string.format("new: variant=%s: expected k=v after ':', not '%s'", v, p2) end
+          vo[a] = b
         end
       end
       new_variants[#new_variants + 1] = { name or v, options = vo }
