@@ -411,7 +411,7 @@ C.auto = function(sess, arg)
   if arg ~= "" then n = count_arg(sess, arg, "auto"); if not n then return end end
   sess.auto_bots[me.seat] = sess.auto_bots[me.seat] or assert(sess.new_bot("random", me.seat, 1))
   local auto_bot = sess.auto_bots[me.seat]
-  local m0 = #me.moves()
+  local m0, n0 = #me.moves(), #me.log()
   local played = 0
   local ok, e = guarded(function()
     while played < n and not me.over() do
@@ -426,9 +426,22 @@ C.auto = function(sess, arg)
       sess:run_bots()
     end
   end)
+  -- what was played for you and by the bots (the log is public)
+  sess:print_log_from(n0)
   if not ok then sess:err(e) end
   local total = #me.moves() - m0
-  sess:say(string.format("Played %d of your moves (%s in all).", played, ktext.count(total, "move")))
+  local stopped = ""
+  if played < n and not me.over() and not me.options() then
+    -- auto plays only your moves: another person decides now
+    local others = {}
+    for _, s in ipairs((sess:deciders())) do
+      if s ~= me.seat and not sess.bots[s] then others[#others + 1] = sess:name(s) end
+    end
+    if #others > 0 then
+      stopped = string.format("; it stops where %s decides", table.concat(others, " and "))
+    end
+  end
+  sess:say(string.format("Played %d of your moves (%s in all)%s.", played, ktext.count(total, "move"), stopped))
   if not me.over() then sess:say(sess:status()) end
 end
 

@@ -56,6 +56,22 @@ describe("a move that begins with a word of the REPL's commands", function()
   end)
 end)
 
+describe("auto in play", function()
+  it("shows what it played for you and what the bots answered", function()
+    local out = run("play --players 3 --seed 3 --names Ann,Bob,Cy --bot 2=greedy --bot 3=greedy", "auto 2\n")
+    assert.truthy(has(out, "\nAnn, your move (load):\n"), out)
+    assert.truthy(has(out, "\nAnn loads grain on ship 2\nBob loads fish on ship 1\nCy loads fish on ship 2\n"
+      .. "Ann loads cloth on ship 1\nBob loads fish on ship 2\nCy loads fish on ship 1\n"
+      .. "Played 2 of your moves (6 moves in all).\nAnn to choose (phase 1).\n"), out)
+  end)
+
+  it("says where it stopped short: another person decides", function()
+    local out = run("play --players 2 --seed 3 --names Ann,Bob", "auto 3\n")
+    assert.truthy(has(out, "\nAnn loads grain on ship 2\nPlayed 1 of your moves (1 move in all); it stops where "
+      .. "Bob decides.\nBob to choose (load).\n--- Bob's turn (seat 2) ---\n"), out)
+  end)
+end)
+
 describe("the end of a game in play", function()
   it("says how to deal it again with play's own flag, not the REPL's `new`", function()
     local out = run("play --players 3 --seed 5 --bot 2=greedy --bot 3=greedy", "auto\n")
