@@ -514,8 +514,10 @@ for _, name in ipairs(REPL_ONLY) do
   end
 end
 
+-- The commands of play, for TAB and "did you mean" (not the REPL's, which
+-- play refuses).
 local COMMAND_NAMES = {}
-for k in pairs(C) do COMMAND_NAMES[#COMMAND_NAMES + 1] = k end
+for k in pairs(C) do if not REPL_ONLY[k] then COMMAND_NAMES[#COMMAND_NAMES + 1] = k end end
 table.sort(COMMAND_NAMES)
 
 ---------------------------------------------------------------------------
@@ -577,6 +579,15 @@ end
 -- TAB: the commands, and the options of the seat at the keyboard.
 function P:complete(text, line)
   local out, add = ui.adder()
+  -- file names after save
+  local farg = line:match("^%s*save%s+(.*)$")
+  if farg then
+    local before = farg:sub(1, #farg - #text)
+    for _, f in ipairs(ui.complete_file(farg)) do
+      if f:sub(1, #before) == before then add(f:sub(#before + 1)) end
+    end
+    return out
+  end
   local p = line:match("^%s*do%s+(.*)$") or line:match("^%s*why%s+(.*)$")
   local v = self:mine()
   if not p and v and not line:match("^%s*$") then
@@ -587,7 +598,14 @@ function P:complete(text, line)
     ui.complete_options(add, v.options() or {}, p, text)
     if #out > 0 then return out end
   end
-  if line:match("^%s*([%a_][%w_]*)$") then ui.complete_commands(add, COMMAND_NAMES, text) end
+  if line:match("^%s*([%a_][%w_]*)$") then
+    ui.complete_commands(add, COMMAND_NAMES, text)
+    -- and the first words of your options ("lo" -> load)
+    for _, o in ipairs(v and v.options() or {}) do
+      local w = o:match("^%S+")
+      if w:sub(1, #text) == text then add(w) end
+    end
+  end
   return out
 end
 

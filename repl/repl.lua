@@ -1030,21 +1030,7 @@ local function fields_of(v, colon)
   return names
 end
 
--- File names for `load`, `save`, `replay`: the entries of the folder being
--- typed that start with what is typed (folders end with /).
-local function complete_file(partial)
-  local fs = core.fs
-  local dir, base = partial:match("^(.*/)([^/]*)$")
-  if not dir then dir, base = "", partial end
-  local out = {}
-  for _, f in ipairs(fs.list(dir == "" and "." or dir) or {}) do
-    if f:sub(1, #base) == base and (base ~= "" or f:sub(1, 1) ~= ".") then
-      local st = fs.stat((dir == "" and "./" or dir) .. f)
-      out[#out + 1] = dir .. f .. (st and st.type == "directory" and "/" or "")
-    end
-  end
-  return out
-end
+local complete_file = ui.complete_file
 
 function Session:complete(text, line)
   local out, set = {}, {}

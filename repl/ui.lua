@@ -369,6 +369,22 @@ function M.complete_options(add, opts, body, text)
   end
 end
 
+-- File names for `load`, `save`, `replay` (play's `save`): the entries of
+-- the folder being typed that start with what is typed (folders end with /).
+function M.complete_file(partial)
+  local fs = core.fs
+  local dir, base = partial:match("^(.*/)([^/]*)$")
+  if not dir then dir, base = "", partial end
+  local out = {}
+  for _, f in ipairs(fs.list(dir == "" and "." or dir) or {}) do
+    if f:sub(1, #base) == base and (base ~= "" or f:sub(1, 1) ~= ".") then
+      local st = fs.stat((dir == "" and "./" or dir) .. f)
+      out[#out + 1] = dir .. f .. (st and st.type == "directory" and "/" or "")
+    end
+  end
+  return out
+end
+
 -- TAB on a first word: the command names that start with `text`.
 function M.complete_commands(add, names, text)
   for _, c in ipairs(names) do if c:sub(1, #text) == text then add(c) end end
