@@ -282,18 +282,26 @@ end
 
 local function is_bot(sess, seat) return bots_on(sess) and sess.bots[seat] ~= nil end
 
+-- Whether a bot plays every seat: undo and redo then count every move (no
+-- person's moves to count by: `undo` took back the whole game).
+local function all_bots(sess, g)
+  for s = 1, g.players do if not sess.bots[s] then return false end end
+  return true
+end
+
 -- Takes back n moves (with bots: n moves of people, back to a person's decision).
 function Session:undo_moves(n)
   local g = self:game()
   local undone = {}
   local people = 0
+  local every = all_bots(self, g)
   while true do
     local ml = g:move_list()
     local last = ml[#ml]
     if not last then break end
-    local human = not is_bot(self, last[1])
+    local human = every or not is_bot(self, last[1])
     if people >= n then
-      if not bots_on(self) then break end
+      if every or not bots_on(self) then break end
       local person_turn = false
       for _, s in ipairs((deciders(g))) do if not is_bot(self, s) then person_turn = true end end
       if person_turn then break end
@@ -310,11 +318,12 @@ function Session:redo_moves(n)
   local g = self:game()
   local done = 0
   local count = 0
+  local every = all_bots(self, g)
   while true do
     local fut = g:redo_list()
     local f = fut[#fut]
     if not f then break end
-    local human = not is_bot(self, f[1])
+    local human = every or not is_bot(self, f[1])
     if done >= n and (human or not bots_on(self)) then break end
     if g:redo_moves(1) ~= 1 then break end
     count = count + 1
@@ -703,8 +712,13 @@ end
 
 C.bot = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  local s, kind = arg:match("^([^=%s]+)%s*=%s*(%S.-)%s*$")   -- avoid=buy contract: spaces
-  if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
+  -- the seat may be a name with spaces (Player 2), the kind hold spaces
+  -- (avoid=buy contract)
+  local s, kind = arg:match("^(%S.-)%s*=%s*(%S.-)%s*$")
+  if arg == "" then return sess:err("bot SEAT=KIND: which seat, which bot? (KIND: " .. bots.list() .. ", or off)") end
+  if not s then
+    return sess:err(string.format("bot %s: expected SEAT=KIND (KIND: %s, or off)", arg, bots.list()))
+  end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end
   if kind == "off" or kind == "human" then
@@ -720,7 +734,16 @@ C.bot = function(sess, arg)
   local n0 = log_count(g)
   local ok, re = guarded(sess.run_bots, sess)
   sess:print_log_from(n0)
-  if not ok then sess:err(re) end
+  if not ok then return sess:err(re) end
+  -- the bots moved: who is to choose now, or the result (as after a move)
+  if re > 0 then
+    if g:over() then
+      if not sess.result_shown then sess:print_result() end
+      sess.result_shown = true
+    else
+      sess:say(sess:status())
+    end
+  end
 end
 
 C.hint = function(sess, arg)

@@ -1,0 +1,43 @@
+-- repl_bot_seats_spec.lua: the REPL's `bot` command as a person uses it:
+-- a seat named with a space ("Player 2"), the state after the bots move
+-- (who is to choose, or the result when they finish the game), and undo /
+-- redo when a bot plays every seat (each move counts: there are no
+-- person's moves to count by).
+local support = require "tests.lua.support"
+
+local BIN = support.binary()
+local has = support.has
+
+local function run(args, stdin)
+  local out, code = support.run(BIN .. " " .. args, stdin or "")
+  return out .. "rc=" .. code .. "\n"
+end
+
+describe("bot SEAT=KIND in the REPL", function()
+  it("takes a seat by a name with a space; an empty or bad line names what was typed", function()
+    local out = run("--players 2 --seed 3", "bot\nbot 2\nbot Player 2=random\nbots\n")
+    assert.are.equal("bot SEAT=KIND: which seat, which bot? (KIND: random, greedy, mcts, or off)\n"
+      .. "bot 2: expected SEAT=KIND (KIND: random, greedy, mcts, or off)\n"
+      .. "Player 2 is played by the random bot.\n"
+      .. "1  Player 1: person\n2  Player 2: random bot\nrc=0\n", out)
+  end)
+
+  it("says who is to choose after the bots moved", function()
+    local out = run("--players 2 --seed 3", "1\nbot 2=random\n")
+    assert.truthy(has(out, "Player 2 is played by the random bot.\nPlayer 2 loads porcelain on ship 2\n"
+      .. "Player 1 to choose (load).\n"), out)
+  end)
+
+  it("shows the result when the bots finish the game, and undo/redo count single moves with only bots",
+    function()
+      local out = run("--players 2 --seed 3", "bot 2=random\nbot 1=random\nundo\nundo 2\nredo\n=#g:move_list()\n")
+      assert.truthy(has(out, "\nthe deck is empty: the game ends\nGame over. Final scores:\n  Player 1     7  winner\n"
+        .. "  Player 2     6\nWinner: Player 1\nWhy: Player 1 has the most coins: 7 (S11); next Player 2 with 6\n"
+        .. "Seed 3 (new seed=3 plays this deal again).\n"
+        .. "Undid 1 move: Player 2: draw\nPlayer 2 (bot) to choose (phase 2).\n"
+        .. "Undid 2 moves: Player 1: no office draw; Player 2: exchange ship 1 to spices\n"
+        .. "Player 1 (bot) to choose (office).\n"
+        .. "Redid 1 move.\nPlayer 2 (bot) to choose (phase 1).\n"
+        .. "100\nrc=0\n"), out)
+    end)
+end)
