@@ -700,7 +700,15 @@ end
 
 C.as = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  if arg == "" or arg == "all" or arg == "0" then
+  if arg == "" then
+    -- a question, not a change: what is shown now
+    if sess.as then
+      return sess:say(string.format("Showing what %s (seat %d) sees; `as all` shows everything.", g.names[sess.as],
+        sess.as))
+    end
+    return sess:say("Showing everything; `as SEAT` shows what one seat sees.")
+  end
+  if arg == "all" or arg == "0" then
     sess.as = nil
     return sess:say("Showing everything.")
   end

@@ -2,7 +2,7 @@
 -- a seat named with a space ("Player 2"), the state after the bots move
 -- (who is to choose, or the result when they finish the game), and undo /
 -- redo when a bot plays every seat (each move counts: there are no
--- person's moves to count by).
+-- person's moves to count by); `as` alone asks what is shown.
 local support = require "tests.lua.support"
 
 local BIN = support.binary()
@@ -40,4 +40,18 @@ describe("bot SEAT=KIND in the REPL", function()
         .. "Redid 1 move.\nPlayer 2 (bot) to choose (phase 1).\n"
         .. "100\nrc=0\n"), out)
     end)
+end)
+
+describe("as in the REPL", function()
+  it("alone says what is shown and changes nothing", function()
+    local out = run("--players 2 --seed 3 --names Ann,Bob", "as 2\nas\nview 1\nboard\n")
+    assert.truthy(has(out, "Showing what Bob (seat 2) sees; `as all` shows everything.\n"
+      .. "Showing what Bob (seat 2) sees; `as all` shows everything.\n"), out)
+    -- the board is still Bob's: Ann's hand hidden
+    assert.truthy(has(out, "\n* Ann: 0 coins; ships empty, empty; no special cards; hand 3 cards\n"
+      .. "  Bob: 0 coins; ships empty, empty; no special cards; hand 3 cards: grain, fish, spices\nAnn to choose (load).\n"),
+      out)
+    out = run("--players 2 --seed 3 --names Ann,Bob", "as\n")
+    assert.are.equal("Showing everything; `as SEAT` shows what one seat sees.\nrc=0\n", out)
+  end)
 end)
