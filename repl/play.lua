@@ -387,6 +387,10 @@ C.undo = function(sess, arg)
   end
   if not undone then return sess:err(why) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
+  -- the log is shorter now: what each seat has seen ends there, so the
+  -- lines written after (a move done again) greet them as new
+  local nlog = #v.log()
+  for s, k in pairs(sess.seen) do sess.seen[s] = math.min(k, nlog) end
   sess.last_shown = nil
   ui.say_undone(sess, undone)
 end

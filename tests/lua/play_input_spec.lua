@@ -72,6 +72,14 @@ describe("auto in play", function()
   end)
 end)
 
+describe("undo between two people", function()
+  it("greets the other person with the move done again since (the log was shorter)", function()
+    local out = run("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nyes\nredo 2\n")
+    assert.truthy(has(out, "\nAnn loads grain on ship 1\nRedid 1 move.\nBob to choose (load).\n"
+      .. "--- Bob's turn (seat 2) ---\nSince your last turn:\nAnn loads grain on ship 1\nSea Merchants - loading, Bob "), out)
+  end)
+end)
+
 describe("the end of a game in play", function()
   it("says how to deal it again with play's own flag, not the REPL's `new`", function()
     local out = run("play --players 3 --seed 5 --bot 2=greedy --bot 3=greedy", "auto\n")
