@@ -542,9 +542,17 @@ function P:suggest(word)
   return ui.suggest(word, { words, COMMAND_NAMES })
 end
 
+-- No move or command is longer; a longer line (a paste gone wrong) is
+-- not printed back whole in the message.
+local MAX_LINE = 1000
+
 function P:dispatch(line)
   local text = trim(line)
   if text == "" then return end
+  if (utf8.len(text) or #text) > MAX_LINE then
+    return self:err(string.format("'%s...' is not a command or a move here: the line has %d characters "
+      .. "(a move or command has at most %d)", (text:sub(1, 40):gsub("[\192-\255][\128-\191]*$", "")), utf8.len(text) or #text, MAX_LINE))
+  end
   if text:match("^%d+$") then return self:do_action(text) end
   local word, rest = text:match("^([%a_][%w_]*)(.*)$")
   if word then

@@ -56,6 +56,16 @@ describe("a move that begins with a word of the REPL's commands", function()
   end)
 end)
 
+describe("a very long line in play", function()
+  it("is refused with its start and its length, not printed back whole", function()
+    local out = run("play --players 2 --seed 3", "load " .. ("x"):rep(100000) .. "\n" .. ("é"):rep(1001) .. "\nmoves\n")
+    assert.truthy(has(out, "\n'load " .. ("x"):rep(35) .. "...' is not a command or a move here: the line has "
+      .. "100005 characters (a move or command has at most 1000)\n'" .. ("é"):rep(19) .. "...' is not a command or a "
+      .. "move here: the line has 1001 characters (a move or command has at most 1000)\nNo moves yet.\n"), out)
+    assert.truthy(#out < 5000, #out)
+  end)
+end)
+
 describe("auto in play", function()
   it("shows what it played for you and what the bots answered", function()
     local out = run("play --players 3 --seed 3 --names Ann,Bob,Cy --bot 2=greedy --bot 3=greedy", "auto 2\n")
