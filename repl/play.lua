@@ -11,6 +11,7 @@
 
 local core = require "kontor.core"
 local ktext = require "kontor.text"
+local kerrors = require "kontor.errors"
 local ui = require "ui"
 local term = core.term
 
@@ -227,7 +228,19 @@ function P:before_prompt()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
   self:print_log_from(n0)
-  if not ok then self:err(e) end
+  if not ok then
+    self:err(e)
+    if kerrors.kind(e) == "interrupt" then
+      -- Ctrl-C while a bot thought: it has not moved; say what now
+      local seats = self:deciders()
+      local names = {}
+      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
+      if #names > 0 then
+        self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
+          .. "game and leave.", table.concat(names, ", ")))
+      end
+    end
+  end
   local any = self:any()
   if any.over() then
     self.turn_seat = nil
