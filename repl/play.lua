@@ -363,8 +363,16 @@ function P:consent(s, mover)
   end
   self:say(string.format("Undo takes back %s's move too.", self:name(s)))
   io.stdout:flush()
-  local line = term.readline(self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
-  local yes = line ~= nil and trim(line):lower():match("^y") ~= nil
+  -- yes or no, asked again for anything else ("yse", "maybe"); the end of
+  -- input and Ctrl-C are a no
+  local yes
+  repeat
+    local line, interrupted = term.readline(self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
+    local a = line and not interrupted and trim(line):lower()
+    if not a or a == "n" or a == "no" then yes = false
+    elseif a == "y" or a == "yes" then yes = true
+    else self:err(string.format("'%s': answer yes or no", trim(line))) end
+  until yes ~= nil
   if self.tty then hand_over(self, mover, "back to you") end
   return yes
 end
