@@ -705,7 +705,7 @@ function M.run(kontor, tbl, opts)
     local ok, n = tbl.autosave(path)
     if ok then
       sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s%s).",
-        ktext.count(n, "move"), path, path, bot_flags(opts.bots)))
+        ktext.count(n, "move"), path, shell_word(path), bot_flags(opts.bots)))
     elseif n then
       sess:err("could not save the game in progress: " .. tostring(n))
     end
