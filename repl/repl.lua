@@ -988,7 +988,16 @@ function Session:eval(src)
   csb.catch_sigint(true, kerrors.interrupt())
   local res = table.pack(xpcall(f, traceback))
   csb.catch_sigint(false)
-  if not res[1] then return self:err(res[2]) end
+  if not res[1] then
+    self:err(res[2])
+    -- `board()`, `quit()`: a command called as a Lua function
+    local name = type(res[2]) == "string" and res[2]:match("^[^\n]*attempt to call a nil value %(global '([%a_][%w_]*)'%)")
+    if name and C[name] then
+      self:say(string.format("(`%s` is a command, not a Lua function: type it without brackets; help lists the "
+        .. "commands)", name))
+    end
+    return
+  end
   if res.n > 1 then
     local parts = {}
     for i = 2, res.n do parts[#parts + 1] = self:show_value(res[i]) end

@@ -1,8 +1,9 @@
--- repl_bot_seats_spec.lua: the REPL's `bot` command as a person uses it:
--- a seat named with a space ("Player 2"), the state after the bots move
--- (who is to choose, or the result when they finish the game), and undo /
--- redo when a bot plays every seat (each move counts: there are no
--- person's moves to count by); `as` alone asks what is shown.
+-- repl_commands_spec.lua: REPL commands as a person types them: `bot`
+-- with a seat named with a space ("Player 2"), the state after the bots
+-- move (who is to choose, or the result when they finish the game), undo
+-- and redo when a bot plays every seat (each move counts: there are no
+-- person's moves to count by); `as` alone asks what is shown; `board()`
+-- is answered with a word on commands.
 local support = require "tests.lua.support"
 
 local BIN = support.binary()
@@ -53,5 +54,16 @@ describe("as in the REPL", function()
       out)
     out = run("--players 2 --seed 3 --names Ann,Bob", "as\n")
     assert.are.equal("Showing everything; `as SEAT` shows what one seat sees.\nrc=0\n", out)
+  end)
+end)
+
+describe("a command called as a Lua function", function()
+  it("board() and save('x') get the Lua error and a word on commands; foo() only the error", function()
+    local out = run("--players 2 --seed 3", "board()\nsave('x')\nfoo()\n")
+    assert.are.equal("stdin:1: attempt to call a nil value (global 'board')\nstack traceback:\n\tstdin:1: in main chunk\n"
+      .. "(`board` is a command, not a Lua function: type it without brackets; help lists the commands)\n"
+      .. "stdin:1: attempt to call a nil value (global 'save')\nstack traceback:\n\tstdin:1: in main chunk\n"
+      .. "(`save` is a command, not a Lua function: type it without brackets; help lists the commands)\n"
+      .. "stdin:1: attempt to call a nil value (global 'foo')\nstack traceback:\n\tstdin:1: in main chunk\nrc=0\n", out)
   end)
 end)
