@@ -646,23 +646,7 @@ end
 -- The loop
 ---------------------------------------------------------------------------
 
--- A word for the shell: as it is when it is plain, else in single quotes.
-local function shell_word(s)
-  if s:match("^[%w_%-%.,:=/+]+$") then return s end
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
-
--- " --bot 2=greedy --bot 3=mcts:iterations=200": the seats' bots as they
--- were given, for the command that goes on with a saved game (the save
--- file does not say who was a bot; without them every seat is a person).
-local function bot_flags(bots)
-  local seats = {}
-  for s in pairs(bots or {}) do seats[#seats + 1] = s end
-  table.sort(seats)
-  local out = {}
-  for i, s in ipairs(seats) do out[i] = " --bot " .. shell_word(s .. "=" .. bots[s]) end
-  return table.concat(out)
-end
+local shell_word, bot_flags = ui.shell_word, ui.bot_flags
 
 -- Plays the game of `tbl` (kontor.seat.table) at this terminal. opts.bots:
 -- { [seat] = kind }.

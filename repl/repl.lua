@@ -1263,8 +1263,16 @@ function Session:autosave()
   local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
   local ok, e = g:save(path)
   if ok then
-    self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s).",
-      ktext.count(#g:move_list(), "move"), path, path))
+    -- the bots are not in the file: the commands that put them back
+    local seats, after = {}, ""
+    for s in pairs(self.bots) do seats[#seats + 1] = s end
+    table.sort(seats)
+    for _, s in ipairs(seats) do
+      local b = self.bots[s]
+      after = after .. string.format(", then bot %d=%s", s, b.name or b.kind)
+    end
+    self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s%s).",
+      ktext.count(#g:move_list(), "move"), path, path, after))
   else
     self:err("could not save the game in progress: " .. tostring(e))
   end

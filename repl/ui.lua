@@ -385,6 +385,25 @@ function M.complete_file(partial)
   return out
 end
 
+-- A word for the shell: as it is when it is plain, else in single quotes.
+function M.shell_word(s)
+  if s:match("^[%w_%-%.,:=/+]+$") then return s end
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- " --bot 2=greedy --bot 3=mcts:iterations=200": the seats' bots as they
+-- were given ({ [seat] = kind }), for the command that goes on with a
+-- saved game (the save file does not say who was a bot; without them
+-- every seat is a person).
+function M.bot_flags(bots)
+  local seats = {}
+  for s in pairs(bots or {}) do seats[#seats + 1] = s end
+  table.sort(seats)
+  local out = {}
+  for i, s in ipairs(seats) do out[i] = " --bot " .. M.shell_word(s .. "=" .. bots[s]) end
+  return table.concat(out)
+end
+
 -- TAB on a first word: the command names that start with `text`.
 function M.complete_commands(add, names, text)
   for _, c in ipairs(names) do if c:sub(1, #text) == text then add(c) end end

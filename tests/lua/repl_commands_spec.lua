@@ -3,7 +3,7 @@
 -- move (who is to choose, or the result when they finish the game), undo
 -- and redo when a bot plays every seat (each move counts: there are no
 -- person's moves to count by); `as` alone asks what is shown; `board()`
--- is answered with a word on commands.
+-- is answered with a word on commands; the autosave names the bots.
 local support = require "tests.lua.support"
 
 local BIN = support.binary()
@@ -65,5 +65,27 @@ describe("a command called as a Lua function", function()
       .. "stdin:1: attempt to call a nil value (global 'save')\nstack traceback:\n\tstdin:1: in main chunk\n"
       .. "(`save` is a command, not a Lua function: type it without brackets; help lists the commands)\n"
       .. "stdin:1: attempt to call a nil value (global 'foo')\nstack traceback:\n\tstdin:1: in main chunk\nrc=0\n", out)
+  end)
+end)
+
+local tmux = dofile("tests/repl/tmux.lua")
+local pty = tmux.available() and describe or pending
+
+pty("leaving the REPL against bots (tmux)", function()
+  local session, home = support.terminals(before_each, after_each)
+
+  it("the autosave message says how to put the bots back after load", function()
+    local t = session(BIN .. " --players 3 --seed 3 --bot 2=mcts:iterations=50 --bot '3=greedy:avoid=buy contract'",
+      { NO_COLOR = "1" }, 220, 40)
+    assert.truthy(t:wait_for("\n>$", 5))
+    t:send("1", "Enter")
+    assert.truthy(t:wait_for("Player 3 loads", 10, true))
+    assert.truthy(t:wait_for("\n>$", 10))
+    t:send("C-d")
+    local s = t:wait_for("%[exit 0%]", 10)
+    local path = home() .. "/.kontor_autosave.json"
+    assert.truthy(s and has(s:gsub("\n", ""), "The game is not over: saved 3 moves to " .. path .. " (load it with: "
+      .. "kontor, then load " .. path .. ", then bot 2=mcts:iterations=50, then bot 3=greedy:avoid=buy contract)."),
+      s or t:screen())
   end)
 end)
