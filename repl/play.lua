@@ -366,8 +366,9 @@ function P:consent(s, mover)
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
   -- input and Ctrl-C are a no
   local yes
+  local question = self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or ""
   repeat
-    local line, interrupted = term.readline(self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
+    local line, interrupted = term.readline(question)
     local a = line and not interrupted and trim(line):lower()
     if not a or a == "n" or a == "no" then yes = false
     elseif a == "y" or a == "yes" then yes = true
