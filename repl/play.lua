@@ -571,9 +571,11 @@ local MAX_LINE = 1000
 function P:dispatch(line)
   local text = trim(line)
   if text == "" then return end
-  if (utf8.len(text) or #text) > MAX_LINE then
+  local chars = utf8.len(text) or #text
+  if chars > MAX_LINE then
+    local start = text:sub(1, 40):gsub("[\192-\255][\128-\191]*$", "")   -- not inside a character
     return self:err(string.format("'%s...' is not a command or a move here: the line has %d characters "
-      .. "(a move or command has at most %d)", (text:sub(1, 40):gsub("[\192-\255][\128-\191]*$", "")), utf8.len(text) or #text, MAX_LINE))
+      .. "(a move or command has at most %d)", start, chars, MAX_LINE))
   end
   if text:match("^%d+$") then return self:do_action(text) end
   local word, rest = text:match("^([%a_][%w_]*)(.*)$")

@@ -991,7 +991,8 @@ function Session:eval(src)
   if not res[1] then
     self:err(res[2])
     -- `board()`, `quit()`: a command called as a Lua function
-    local name = type(res[2]) == "string" and res[2]:match("^[^\n]*attempt to call a nil value %(global '([%a_][%w_]*)'%)")
+    local name = type(res[2]) == "string"
+      and res[2]:match("^[^\n]*attempt to call a nil value %(global '([%a_][%w_]*)'%)")
     if name and C[name] then
       self:say(string.format("(`%s` is a command, not a Lua function: type it without brackets; help lists the "
         .. "commands)", name))
