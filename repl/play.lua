@@ -164,6 +164,19 @@ end
 -- scrolling up shows nothing of the previous player's hand.
 local CLEAR = "\27[H\27[2J\27[3J"
 
+-- Waits for Enter; false when input ended (Ctrl-D). Ctrl-C is not an
+-- Enter: at the hand-over it would show the next person's hand to
+-- whoever pressed it.
+local function wait_enter(sess)
+  while true do
+    local line, interrupted = term.readline("")
+    if line == nil then return false end
+    if not interrupted then return true end
+    sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
+    io.stdout:flush()
+  end
+end
+
 -- Hands the keyboard to `seat`; `why` says what for (nil: its turn).
 -- False when input ended.
 local function hand_over(sess, seat, why)
@@ -172,7 +185,7 @@ local function hand_over(sess, seat, why)
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
     io.stdout:flush()
-    if term.readline("") == nil then return false end
+    if not wait_enter(sess) then return false end
     io.stdout:write(CLEAR)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", sess:name(seat), seat))
@@ -206,7 +219,7 @@ local function leave(sess, seat)
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s.",
       sess:name(last), what, sess:name(seat))))
     io.stdout:flush()
-    if term.readline("") == nil then return false end
+    if not wait_enter(sess) then return false end
   end
   return true
 end
