@@ -259,11 +259,23 @@ end
 -- Moves: doing, undoing, redoing whole moves
 ---------------------------------------------------------------------------
 
+-- "3: pass" in a game of 2: the message naming the seats (nil when the
+-- text names no seat, or one that exists).
+function Session:no_such_seat(text)
+  local g = self:game()
+  local named = math.tointeger(tonumber(text:match("^%s*(%d+)%s*:") or ""))
+  if not named or named <= g.players then return nil end   -- 0: chance
+  local _, e = self:parse_seat(tostring(named))
+  return e
+end
+
 function Session:do_action(arg)
   local g = self:game()
   if not g then return self:err("no game (g is not a game)") end
   if arg == "" then return self:err("do what? do N (an option number) or do TEXT") end
   if g:over() then return self:err("the game is over") end
+  local bad = self:no_such_seat(arg)
+  if bad then return self:err(bad) end
   local seat = self:acting_seat(g)
   local action = math.tointeger(tonumber(arg:match("^%d+$") or ""))
   if action == nil then
@@ -373,6 +385,8 @@ C["do"] = function(sess, arg) sess:do_action(arg) end
 C.why = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("why what? why TEXT") end
+  local bad = sess:no_such_seat(arg)
+  if bad then return sess:err(bad) end
   local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
   if not ok then return sess:err(msg) end
   sess:say(msg or string.format("'%s' is legal now.", arg))

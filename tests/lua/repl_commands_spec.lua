@@ -3,7 +3,8 @@
 -- move (who is to choose, or the result when they finish the game), undo
 -- and redo when a bot plays every seat (each move counts: there are no
 -- person's moves to count by); `as` alone asks what is shown; `board()`
--- is answered with a word on commands; the autosave names the bots.
+-- is answered with a word on commands; the autosave names the bots; a
+-- move for a seat the game lacks names the seats.
 local support = require "tests.lua.support"
 
 local BIN = support.binary()
@@ -87,5 +88,15 @@ pty("leaving the REPL against bots (tmux)", function()
     assert.truthy(s and has(s:gsub("\n", ""), "The game is not over: saved 3 moves to " .. path .. " (load it with: "
       .. "kontor, then load " .. path .. ", then bot 2=mcts:iterations=50, then bot 3=greedy:avoid=buy contract)."),
       s or t:screen())
+  end)
+end)
+
+describe("a move for a seat the game does not have", function()
+  it("do and why name the seats, not 'it is not seat 3's turn'", function()
+    local out = run("--players 2 --seed 3 --names Ann,Bob", "3: load grain on ship 1\nwhy 3: load grain on ship 1\n"
+      .. "do 9: pass\n2: load grain on ship 1\n")
+    assert.are.equal("no seat '3' (seats: 1 Ann, 2 Bob)\nno seat '3' (seats: 1 Ann, 2 Bob)\n"
+      .. "no seat '9' (seats: 1 Ann, 2 Bob)\n"
+      .. "'load grain on ship 1': it is not seat 2's turn to decide (waiting for 1)\nrc=0\n", out)
   end)
 end)
