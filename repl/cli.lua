@@ -59,8 +59,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
 A game without --seed (or with --seed random) gets a fresh seed from the
-system, shown with the game (`info`, the result); sim, compare and sweep use
-seed 1 unless told, and print the seed they used.
+system, shown in the REPL's banner and under the final scores; sim,
+compare and sweep use seed 1 unless told, and print the seed they used.
 Exit status: 0 success; 1 a failure (an error in a rule or variant file,
 a game that fails, a file that cannot be read, a failed script); 2 a usage
 error (an unknown command, option, rule set or variant, a bad value, a

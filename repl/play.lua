@@ -11,6 +11,7 @@
 
 local core = require "kontor.core"
 local ktext = require "kontor.text"
+local kerrors = require "kontor.errors"
 local ui = require "ui"
 local term = core.term
 
@@ -110,7 +111,8 @@ function P:print_result()
   local v = self:any()
   local r, e = v.result()
   if not r then return self:err(e) end
-  ui.print_result(self, r, self.players, v.why_won(), v.seed())
+  -- `new` is the REPL's: in play the same deal comes from --seed
+  ui.print_result(self, r, self.players, v.why_won(), v.seed(), "--seed %d plays this deal again")
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
@@ -162,6 +164,19 @@ end
 -- scrolling up shows nothing of the previous player's hand.
 local CLEAR = "\27[H\27[2J\27[3J"
 
+-- Waits for Enter; false when input ended (Ctrl-D). Ctrl-C is not an
+-- Enter: at the hand-over it would show the next person's hand to
+-- whoever pressed it.
+local function wait_enter(sess)
+  while true do
+    local line, interrupted = term.readline("")
+    if line == nil then return false end
+    if not interrupted then return true end
+    sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
+    io.stdout:flush()
+  end
+end
+
 -- Hands the keyboard to `seat`; `why` says what for (nil: its turn).
 -- False when input ended.
 local function hand_over(sess, seat, why)
@@ -170,7 +185,7 @@ local function hand_over(sess, seat, why)
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
     io.stdout:flush()
-    if term.readline("") == nil then return false end
+    if not wait_enter(sess) then return false end
     io.stdout:write(CLEAR)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", sess:name(seat), seat))
@@ -204,7 +219,7 @@ local function leave(sess, seat)
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s.",
       sess:name(last), what, sess:name(seat))))
     io.stdout:flush()
-    if term.readline("") == nil then return false end
+    if not wait_enter(sess) then return false end
   end
   return true
 end
@@ -226,7 +241,19 @@ function P:before_prompt()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
   self:print_log_from(n0)
-  if not ok then self:err(e) end
+  if not ok then
+    self:err(e)
+    if kerrors.kind(e) == "interrupt" then
+      -- Ctrl-C while a bot thought: it has not moved; say what now
+      local seats = self:deciders()
+      local names = {}
+      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
+      if #names > 0 then
+        self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
+          .. "game and leave.", table.concat(names, ", ")))
+      end
+    end
+  end
   local any = self:any()
   if any.over() then
     self.turn_seat = nil
@@ -349,8 +376,17 @@ function P:consent(s, mover)
   end
   self:say(string.format("Undo takes back %s's move too.", self:name(s)))
   io.stdout:flush()
-  local line = term.readline(self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or "")
-  local yes = line ~= nil and trim(line):lower():match("^y") ~= nil
+  -- yes or no, asked again for anything else ("yse", "maybe"); the end of
+  -- input and Ctrl-C are a no
+  local yes
+  local question = self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or ""
+  repeat
+    local line, interrupted = term.readline(question)
+    local a = line and not interrupted and trim(line):lower()
+    if not a or a == "n" or a == "no" then yes = false
+    elseif a == "y" or a == "yes" then yes = true
+    else self:err(string.format("'%s': answer yes or no", trim(line))) end
+  until yes ~= nil
   if self.tty then hand_over(self, mover, "back to you") end
   return yes
 end
@@ -386,6 +422,10 @@ C.undo = function(sess, arg)
   end
   if not undone then return sess:err(why) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
+  -- the log is shorter now: what each seat has seen ends there, so the
+  -- lines written after (a move done again) greet them as new
+  local nlog = #v.log()
+  for s, k in pairs(sess.seen) do sess.seen[s] = math.min(k, nlog) end
   sess.last_shown = nil
   ui.say_undone(sess, undone)
 end
@@ -410,7 +450,7 @@ C.auto = function(sess, arg)
   if arg ~= "" then n = count_arg(sess, arg, "auto"); if not n then return end end
   sess.auto_bots[me.seat] = sess.auto_bots[me.seat] or assert(sess.new_bot("random", me.seat, 1))
   local auto_bot = sess.auto_bots[me.seat]
-  local m0 = #me.moves()
+  local m0, n0 = #me.moves(), #me.log()
   local played = 0
   local ok, e = guarded(function()
     while played < n and not me.over() do
@@ -425,9 +465,22 @@ C.auto = function(sess, arg)
       sess:run_bots()
     end
   end)
+  -- what was played for you and by the bots (the log is public)
+  sess:print_log_from(n0)
   if not ok then sess:err(e) end
   local total = #me.moves() - m0
-  sess:say(string.format("Played %d of your moves (%s in all).", played, ktext.count(total, "move")))
+  local stopped = ""
+  if played < n and not me.over() and not me.options() then
+    -- auto plays only your moves: another person decides now
+    local others = {}
+    for _, s in ipairs((sess:deciders())) do
+      if s ~= me.seat and not sess.bots[s] then others[#others + 1] = sess:name(s) end
+    end
+    if #others > 0 then
+      stopped = string.format("; it stops where %s decides", table.concat(others, " and "))
+    end
+  end
+  sess:say(string.format("Played %d of your moves (%s in all)%s.", played, ktext.count(total, "move"), stopped))
   if not me.over() then sess:say(sess:status()) end
 end
 
@@ -443,20 +496,14 @@ C.result = function(sess)
   sess:print_result()
 end
 
-local unquote = ui.unquote
-
 -- save FILE: the game as the seat at the keyboard sees it (the others'
 -- secret steps not yet revealed left out).
 C.save = function(sess, arg)
   local v = sess:mine() or sess:any()
   if arg == "" then return sess:err("save FILE: which file?") end
-  local fpart, spart = arg:match("^(.-)%s+as%s+(%S+)$")
-  if fpart and fpart ~= "" then
-    local s = sess:parse_seat(spart)
-    if s and s ~= v.seat then return own_seat_only(sess, "save") end
-    if s then arg = fpart end
-  end
-  local file = unquote(arg)
+  local file, s, se = ui.save_target(arg, sess.names, sess.players)
+  if not file then return sess:err(se) end
+  if s and s ~= v.seat then return own_seat_only(sess, "save") end
   local ok, e = v.save(file)
   if not ok then return sess:err(e) end
   local n = #v.moves()
@@ -496,14 +543,20 @@ end
 C.quit = function(sess) sess.quit = true end
 C.exit = C.quit
 
-for _, name in ipairs { "new", "load", "replay", "next", "prev", "reload", "bot" } do
+-- The REPL's commands, refused in play (a move that begins with one of
+-- these words, Sea Merchants' "load grain on ship 1", is a move).
+local REPL_ONLY = { "new", "load", "replay", "next", "prev", "reload", "bot" }
+for _, name in ipairs(REPL_ONLY) do
+  REPL_ONLY[name] = true
   C[name] = function(sess)
     sess:err(string.format("%s: not in play (a saved game goes on with kontor play --load FILE)", name))
   end
 end
 
+-- The commands of play, for TAB and "did you mean" (not the REPL's, which
+-- play refuses).
 local COMMAND_NAMES = {}
-for k in pairs(C) do COMMAND_NAMES[#COMMAND_NAMES + 1] = k end
+for k in pairs(C) do if not REPL_ONLY[k] then COMMAND_NAMES[#COMMAND_NAMES + 1] = k end end
 table.sort(COMMAND_NAMES)
 
 ---------------------------------------------------------------------------
@@ -524,9 +577,19 @@ function P:suggest(word)
   return ui.suggest(word, { words, COMMAND_NAMES })
 end
 
+-- No move or command is longer; a longer line (a paste gone wrong) is
+-- not printed back whole in the message.
+local MAX_LINE = 1000
+
 function P:dispatch(line)
   local text = trim(line)
   if text == "" then return end
+  local chars = utf8.len(text) or #text
+  if chars > MAX_LINE then
+    local start = text:sub(1, 40):gsub("[\192-\255][\128-\191]*$", "")   -- not inside a character
+    return self:err(string.format("'%s...' is not a command or a move here: the line has %d characters "
+      .. "(a move or command has at most %d)", start, chars, MAX_LINE))
+  end
   if text:match("^%d+$") then return self:do_action(text) end
   local word, rest = text:match("^([%a_][%w_]*)(.*)$")
   if word then
@@ -534,6 +597,13 @@ function P:dispatch(line)
     local isaction = spaced and self:action_word(word)
     local cmd = C[word]
     if cmd and spaced then
+      if isaction and word == "do"
+        and ui.do_is_option(function(w) return self:action_word(w) end, rest) then
+        return self:do_action(text)
+      end
+      -- "load grain on ship 9": the rule set's reason, not "not in play"
+      -- ("load game.json" is a file: that message stays)
+      if isaction and REPL_ONLY[word] and not rest:find("[/.]") then return self:do_action(text) end
       if isaction and word ~= "do" then
         local ok, why = pcall(self:mine().why, text)
         if ok and why == nil then return self:do_action(text) end
@@ -558,6 +628,15 @@ end
 -- TAB: the commands, and the options of the seat at the keyboard.
 function P:complete(text, line)
   local out, add = ui.adder()
+  -- file names after save
+  local farg = line:match("^%s*save%s+(.*)$")
+  if farg then
+    local before = farg:sub(1, #farg - #text)
+    for _, f in ipairs(ui.complete_file(farg)) do
+      if f:sub(1, #before) == before then add(f:sub(#before + 1)) end
+    end
+    return out
+  end
   local p = line:match("^%s*do%s+(.*)$") or line:match("^%s*why%s+(.*)$")
   local v = self:mine()
   if not p and v and not line:match("^%s*$") then
@@ -568,13 +647,22 @@ function P:complete(text, line)
     ui.complete_options(add, v.options() or {}, p, text)
     if #out > 0 then return out end
   end
-  if line:match("^%s*([%a_][%w_]*)$") then ui.complete_commands(add, COMMAND_NAMES, text) end
+  if line:match("^%s*([%a_][%w_]*)$") then
+    ui.complete_commands(add, COMMAND_NAMES, text)
+    -- and the first words of your options ("lo" -> load)
+    for _, o in ipairs(v and v.options() or {}) do
+      local w = o:match("^%S+")
+      if w:sub(1, #text) == text then add(w) end
+    end
+  end
   return out
 end
 
 ---------------------------------------------------------------------------
 -- The loop
 ---------------------------------------------------------------------------
+
+local shell_word, bot_flags = ui.shell_word, ui.bot_flags
 
 -- Plays the game of `tbl` (kontor.seat.table) at this terminal. opts.bots:
 -- { [seat] = kind }.
@@ -602,7 +690,7 @@ function M.run(kontor, tbl, opts)
     local prompt = ""
     if tty then prompt = sess.turn_seat and (ktext.escape(sess:name(sess.turn_seat)) .. "> ") or "> " end
     local line, interrupted = term.readline(prompt)
-    if line == nil then break end
+    if line == nil or ui.typed_eof(line) then break end
     if interrupted then
       io.stdout:write("\n")
     else
@@ -616,8 +704,8 @@ function M.run(kontor, tbl, opts)
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
     local ok, n = tbl.autosave(path)
     if ok then
-      sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s).",
-        ktext.count(n, "move"), path, path))
+      sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s%s).",
+        ktext.count(n, "move"), path, shell_word(path), bot_flags(opts.bots)))
     elseif n then
       sess:err("could not save the game in progress: " .. tostring(n))
     end

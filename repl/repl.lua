@@ -259,11 +259,23 @@ end
 -- Moves: doing, undoing, redoing whole moves
 ---------------------------------------------------------------------------
 
+-- "3: pass" in a game of 2: the message naming the seats (nil when the
+-- text names no seat, or one that exists).
+function Session:no_such_seat(text)
+  local g = self:game()
+  local named = math.tointeger(tonumber(text:match("^%s*(%d+)%s*:") or ""))
+  if not named or named <= g.players then return nil end   -- 0: chance
+  local _, e = self:parse_seat(tostring(named))
+  return e
+end
+
 function Session:do_action(arg)
   local g = self:game()
   if not g then return self:err("no game (g is not a game)") end
   if arg == "" then return self:err("do what? do N (an option number) or do TEXT") end
   if g:over() then return self:err("the game is over") end
+  local bad = self:no_such_seat(arg)
+  if bad then return self:err(bad) end
   local seat = self:acting_seat(g)
   local action = math.tointeger(tonumber(arg:match("^%d+$") or ""))
   if action == nil then
@@ -282,18 +294,26 @@ end
 
 local function is_bot(sess, seat) return bots_on(sess) and sess.bots[seat] ~= nil end
 
+-- Whether a bot plays every seat: undo and redo then count every move (no
+-- person's moves to count by: `undo` took back the whole game).
+local function all_bots(sess, g)
+  for s = 1, g.players do if not sess.bots[s] then return false end end
+  return true
+end
+
 -- Takes back n moves (with bots: n moves of people, back to a person's decision).
 function Session:undo_moves(n)
   local g = self:game()
   local undone = {}
   local people = 0
+  local every = all_bots(self, g)
   while true do
     local ml = g:move_list()
     local last = ml[#ml]
     if not last then break end
-    local human = not is_bot(self, last[1])
+    local human = every or not is_bot(self, last[1])
     if people >= n then
-      if not bots_on(self) then break end
+      if every or not bots_on(self) then break end
       local person_turn = false
       for _, s in ipairs((deciders(g))) do if not is_bot(self, s) then person_turn = true end end
       if person_turn then break end
@@ -310,11 +330,12 @@ function Session:redo_moves(n)
   local g = self:game()
   local done = 0
   local count = 0
+  local every = all_bots(self, g)
   while true do
     local fut = g:redo_list()
     local f = fut[#fut]
     if not f then break end
-    local human = not is_bot(self, f[1])
+    local human = every or not is_bot(self, f[1])
     if done >= n and (human or not bots_on(self)) then break end
     if g:redo_moves(1) ~= 1 then break end
     count = count + 1
@@ -364,6 +385,8 @@ C["do"] = function(sess, arg) sess:do_action(arg) end
 C.why = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("why what? why TEXT") end
+  local bad = sess:no_such_seat(arg)
+  if bad then return sess:err(bad) end
   local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
   if not ok then return sess:err(msg) end
   sess:say(msg or string.format("'%s' is legal now.", arg))
@@ -500,6 +523,10 @@ local function parse_new(sess, arg)
   end
   if type(t.rules) == "table" then t.rules = t.rules.spec or t.rules.name end
   local new_variants
+  -- players= given on the line wins over the count of names= (as
+  -- --players over --names), in either order
+  local players_given = (" " .. arg):match("%splayers=") ~= nil
+  local names_given = (" " .. arg):match("%snames=") ~= nil
   for kv in arg:gmatch("%S+") do
     local k, v = kv:match("^([%w_]+)=(.*)$")
     if not k then return nil, string.format("new: expected k=v, not '%s'", kv) end
@@ -509,7 +536,7 @@ local function parse_new(sess, arg)
       local n = math.tointeger(tonumber(v))
       if not n then return nil, string.format("new: %s must be a whole number, not '%s'", k, v) end
       t[k] = n
-      if k == "players" and g and n ~= g.players then t.names = nil end
+      if k == "players" and g and n ~= g.players and not names_given then t.names = nil end
     elseif k == "rules" then
       t.rules = v; t.variants = {}; t.options = {}
     elseif k == "names" then
@@ -518,16 +545,19 @@ local function parse_new(sess, arg)
         if nm == "" then return nil, string.format("new: names=%s: name %d is empty", v, #t.names + 1) end
         t.names[#t.names + 1] = nm
       end
-      t.players = t.players and math.max(#t.names, 0) or #t.names
-      if t.players ~= #t.names then t.players = #t.names end
+      if not players_given then t.players = #t.names end
     elseif k == "variant" then
+      if v == "" then
+        return nil, "new: variant= needs a NAME (variant=hand_limit:size=5); new rules=NAME starts without variants"
+      end
       new_variants = new_variants or {}
       local name, rest = v:match("^([^:]+):(.*)$")
       local vo = {}
       if name then
         for p2 in rest:gmatch("[^,]+") do
           local a, b = p2:match("^([%w_]+)=(.*)$")
-          if a then vo[a] = b end
+          if not a then return nil, string.format("new: variant=%s: expected k=v after ':', not '%s'", v, p2) end
+          vo[a] = b
         end
       end
       new_variants[#new_variants + 1] = { name or v, options = vo }
@@ -590,13 +620,8 @@ C.save = function(sess, arg)
   if arg == "" then return sess:err("save FILE: which file?") end
   -- `save FILE as SEAT`: the file that seat may see (the others' secret
   -- steps not yet revealed left out)
-  local seat
-  local fpart, spart = arg:match("^(.-)%s+as%s+(%S+)$")
-  if fpart and fpart ~= "" then
-    seat = sess:parse_seat(spart)
-    if seat then arg = fpart end
-  end
-  local file = unquote(arg)
+  local file, seat, se = ui.save_target(arg, g.names, g.players)
+  if not file then return sess:err(se) end
   local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
   local n = #g:moves(seat, seat ~= nil)
@@ -689,7 +714,15 @@ end
 
 C.as = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  if arg == "" or arg == "all" or arg == "0" then
+  if arg == "" then
+    -- a question, not a change: what is shown now
+    if sess.as then
+      return sess:say(string.format("Showing what %s (seat %d) sees; `as all` shows everything.", g.names[sess.as],
+        sess.as))
+    end
+    return sess:say("Showing everything; `as SEAT` shows what one seat sees.")
+  end
+  if arg == "all" or arg == "0" then
     sess.as = nil
     return sess:say("Showing everything.")
   end
@@ -701,8 +734,13 @@ end
 
 C.bot = function(sess, arg)
   local g = need_game(sess); if not g then return end
-  local s, kind = arg:match("^([^=%s]+)%s*=%s*(%S.-)%s*$")   -- avoid=buy contract: spaces
-  if not s then return sess:err("bot SEAT=KIND (KIND: " .. bots.list() .. ", or off)") end
+  -- the seat may be a name with spaces (Player 2), the kind hold spaces
+  -- (avoid=buy contract)
+  local s, kind = arg:match("^(%S.-)%s*=%s*(%S.-)%s*$")
+  if arg == "" then return sess:err("bot SEAT=KIND: which seat, which bot? (KIND: " .. bots.list() .. ", or off)") end
+  if not s then
+    return sess:err(string.format("bot %s: expected SEAT=KIND (KIND: %s, or off)", arg, bots.list()))
+  end
   local seat, e = sess:parse_seat(s)
   if not seat then return sess:err(e) end
   if kind == "off" or kind == "human" then
@@ -718,7 +756,16 @@ C.bot = function(sess, arg)
   local n0 = log_count(g)
   local ok, re = guarded(sess.run_bots, sess)
   sess:print_log_from(n0)
-  if not ok then sess:err(re) end
+  if not ok then return sess:err(re) end
+  -- the bots moved: who is to choose now, or the result (as after a move)
+  if re > 0 then
+    if g:over() then
+      if not sess.result_shown then sess:print_result() end
+      sess.result_shown = true
+    else
+      sess:say(sess:status())
+    end
+  end
 end
 
 C.hint = function(sess, arg)
@@ -871,6 +918,10 @@ function Session:dispatch(line)
     if cmd and spaced and not rest:match("^%s*=[^=]") then
       if word == "do" and (rest == "" or compile(text)) then return false end
       if word == "next" and not (rest == "" or rest:match("^%s*%d+$")) then return false end
+      if isaction and word == "do" and ui.do_is_option(function(w) return action_word(g, w) end, rest) then
+        self:do_action(text)
+        return true
+      end
       if isaction and word ~= "do" then
         local ok, why = pcall(g.why, g, text)
         if ok and why == nil then self:do_action(text) return true end
@@ -951,7 +1002,17 @@ function Session:eval(src)
   csb.catch_sigint(true, kerrors.interrupt())
   local res = table.pack(xpcall(f, traceback))
   csb.catch_sigint(false)
-  if not res[1] then return self:err(res[2]) end
+  if not res[1] then
+    self:err(res[2])
+    -- `board()`, `quit()`: a command called as a Lua function
+    local name = type(res[2]) == "string"
+      and res[2]:match("^[^\n]*attempt to call a nil value %(global '([%a_][%w_]*)'%)")
+    if name and C[name] then
+      self:say(string.format("(`%s` is a command, not a Lua function: type it without brackets; help lists the "
+        .. "commands)", name))
+    end
+    return
+  end
   if res.n > 1 then
     local parts = {}
     for i = 2, res.n do parts[#parts + 1] = self:show_value(res[i]) end
@@ -1024,21 +1085,7 @@ local function fields_of(v, colon)
   return names
 end
 
--- File names for `load`, `save`, `replay`: the entries of the folder being
--- typed that start with what is typed (folders end with /).
-local function complete_file(partial)
-  local fs = core.fs
-  local dir, base = partial:match("^(.*/)([^/]*)$")
-  if not dir then dir, base = "", partial end
-  local out = {}
-  for _, f in ipairs(fs.list(dir == "" and "." or dir) or {}) do
-    if f:sub(1, #base) == base and (base ~= "" or f:sub(1, 1) ~= ".") then
-      local st = fs.stat((dir == "" and "./" or dir) .. f)
-      out[#out + 1] = dir .. f .. (st and st.type == "directory" and "/" or "")
-    end
-  end
-  return out
-end
+local complete_file = ui.complete_file
 
 function Session:complete(text, line)
   local out, set = {}, {}
@@ -1188,7 +1235,7 @@ function M.run(kontor, game, opts)
       prompt = buffer and ">> " or "> "
     end
     local line, interrupted = term.readline(prompt)
-    if line == nil then break end
+    if line == nil or ui.typed_eof(line) then break end
     if interrupted then
       -- Ctrl-C at the prompt drops the line (and any unfinished input)
       io.stdout:write("\n")
@@ -1231,8 +1278,16 @@ function Session:autosave()
   local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
   local ok, e = g:save(path)
   if ok then
-    self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s).",
-      ktext.count(#g:move_list(), "move"), path, path))
+    -- the bots are not in the file: the commands that put them back
+    local seats, after = {}, ""
+    for s in pairs(self.bots) do seats[#seats + 1] = s end
+    table.sort(seats)
+    for _, s in ipairs(seats) do
+      local b = self.bots[s]
+      after = after .. string.format(", then bot %d=%s", s, b.name or b.kind)
+    end
+    self:say(string.format("The game is not over: saved %s to %s (load it with: kontor, then load %s%s).",
+      ktext.count(#g:move_list(), "move"), path, path, after))
   else
     self:err("could not save the game in progress: " .. tostring(e))
   end

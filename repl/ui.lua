@@ -78,6 +78,22 @@ function M.parse_seat(s, names, players)
   return nil, string.format("no seat '%s' (seats: %s)", s, table.concat(list, ", "))
 end
 
+-- `save FILE [as SEAT]`: the file, and the seat (nil when no "as" is
+-- given); nil, nil and a message when the words after the last " as " name
+-- no seat ("x.json as 3" in a game of 2 is not a file of that name). A
+-- quoted FILE is taken whole.
+function M.save_target(arg, names, players)
+  local q = M.unquote(arg)
+  if q ~= arg then return q end
+  local fpart, spart = arg:match("^(.*%S)%s+as%s+(%S.*)$")
+  if not fpart then return arg end
+  local seat, e = M.parse_seat(spart, names, players)
+  if not seat then
+    return nil, nil, string.format("save FILE as SEAT: %s; a file name with ' as ' in it goes in quotes", e)
+  end
+  return M.unquote(fpart), seat
+end
+
 ---------------------------------------------------------------------------
 -- Decisions and options
 ---------------------------------------------------------------------------
@@ -150,6 +166,24 @@ function M.extends(opts, text)
     end
   end
   return extends
+end
+
+-- Whether the line "do REST" is an option's own text that begins with the
+-- word "do" (Caribbean's "do not repel"), not the command `do` with REST:
+-- REST's first word is neither a number, a seat ("2:") nor a word an
+-- option begins with (`is_word`), so "do 1" and "do repel" stay commands.
+function M.do_is_option(is_word, rest)
+  local second = rest:match("^%s*([^%s:]+)")
+  if not second or second:match("^%d") then return false end
+  return not is_word(second)
+end
+
+-- Whether `line` is Ctrl-D typed ahead: pressed while the program was
+-- busy (a bot thinking), it reaches the next prompt as the character \4
+-- in the line, not as the end of input. A line of nothing else leaves, as
+-- Ctrl-D at the prompt does.
+function M.typed_eof(line)
+  return line:find("\4", 1, true) ~= nil and not line:find("[^\4%s]")
 end
 
 -- Whether `word` starts one of `opts` (the whole option or its first words).
@@ -272,8 +306,10 @@ function M.print_log(sess, lines, arg)
 end
 
 -- The final scores (the result r: scores, winners) of `players` seats,
--- the winners, why they won (or nil) and the seed (or nil).
-function M.print_result(sess, r, players, why, seed)
+-- the winners, why they won (or nil) and the seed (or nil); `again` says
+-- how to play the deal again (a format of the seed; default the REPL's
+-- "new seed=%d plays this deal again").
+function M.print_result(sess, r, players, why, seed, again)
   local win = {}
   for _, s in ipairs(r.winners) do win[s] = true end
   local w = 0
@@ -289,7 +325,9 @@ function M.print_result(sess, r, players, why, seed)
   sess:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
   if why then sess:say("Why: ", why) end
   -- the seed, so the same deal can be played again
-  if seed then sess:say(string.format("Seed %d (new seed=%d plays this deal again).", seed, seed)) end
+  if seed then
+    sess:say(string.format("Seed %d (%s).", seed, string.format(again or "new seed=%d plays this deal again", seed)))
+  end
 end
 
 ---------------------------------------------------------------------------
@@ -329,6 +367,41 @@ function M.complete_options(add, opts, body, text)
   for _, o in ipairs(opts) do
     if o:sub(1, #body) == body then add(text .. o:sub(#body + 1):match("^[^ ]*")) end
   end
+end
+
+-- File names for `load`, `save`, `replay` (play's `save`): the entries of
+-- the folder being typed that start with what is typed (folders end with /).
+function M.complete_file(partial)
+  local fs = core.fs
+  local dir, base = partial:match("^(.*/)([^/]*)$")
+  if not dir then dir, base = "", partial end
+  local out = {}
+  for _, f in ipairs(fs.list(dir == "" and "." or dir) or {}) do
+    if f:sub(1, #base) == base and (base ~= "" or f:sub(1, 1) ~= ".") then
+      local st = fs.stat((dir == "" and "./" or dir) .. f)
+      out[#out + 1] = dir .. f .. (st and st.type == "directory" and "/" or "")
+    end
+  end
+  return out
+end
+
+-- A word for the shell: as it is when it is plain, else in single quotes.
+function M.shell_word(s)
+  if s:match("^[%w_%-%.,:=/+]+$") then return s end
+  return "'" .. s:gsub("'", "'\\''") .. "'"
+end
+
+-- " --bot 2=greedy --bot 3=mcts:iterations=200": the seats' bots as they
+-- were given ({ [seat] = kind }), for the command that goes on with a
+-- saved game (the save file does not say who was a bot; without them
+-- every seat is a person).
+function M.bot_flags(bots)
+  local seats = {}
+  for s in pairs(bots or {}) do seats[#seats + 1] = s end
+  table.sort(seats)
+  local out = {}
+  for i, s in ipairs(seats) do out[i] = " --bot " .. M.shell_word(s .. "=" .. bots[s]) end
+  return table.concat(out)
 end
 
 -- TAB on a first word: the command names that start with `text`.

@@ -457,7 +457,7 @@ describe("a game without --seed is a new game", function()
     for i = 1, 2 do
       local out, err, code = kontor_cmd("play --players 2 --bot 1=random --bot 2=random")
       assert.are.equal(0, code, err)
-      local s = out:match("\nSeed (%d+) %(new seed=%d+ plays this deal again%)%.\n$")
+      local s = out:match("\nSeed (%d+) %(%-%-seed %d+ plays this deal again%)%.\n$")
       assert.truthy(s, out:sub(-300))
       seeds[i] = s
       -- the same seed plays the same game

@@ -1,0 +1,38 @@
+-- repl_new_spec.lua: the REPL's `new k=v ...` as a person types it: the
+-- order of players= and names= does not matter (as --players and --names),
+-- and a variant= that cannot be read is refused with what was expected,
+-- not dropped in silence.
+local support = require "tests.lua.support"
+
+local BIN = support.binary()
+
+local function run(args, stdin)
+  local out, code = support.run(BIN .. " " .. args, stdin or "")
+  return (out:gsub("seed %d+", "seed N")) .. "rc=" .. code .. "\n"
+end
+
+describe("new", function()
+  it("players=3 names=A,B and names=A,B players=3 both give 3 players, A and B first", function()
+    assert.are.equal("New game: Sea Merchants, 3 players (A, B, Player 3), seed N.\nA to choose (load).\n"
+      .. "New game: Sea Merchants, 3 players (A, B, Player 3), seed N.\nA to choose (load).\nrc=0\n",
+      run("--players 2 --seed 3", "new players=3 names=A,B\nnew names=A,B players=3\n"))
+  end)
+
+  it("names= alone sets the count; players= alone drops names of another count", function()
+    assert.are.equal("New game: Sea Merchants, 3 players (X, Y, Z), seed N.\nX to choose (load).\n"
+      .. "New game: Sea Merchants, 2 players (Player 1, Player 2), seed N.\nPlayer 1 to choose (load).\nrc=0\n",
+      run("--players 2 --seed 3", "new names=X,Y,Z\nnew players=2\n"))
+  end)
+
+  it("variant= empty, or options after ':' that are not k=v, are refused and the game stays", function()
+    assert.are.equal("new: variant= needs a NAME (variant=hand_limit:size=5); new rules=NAME starts without "
+      .. "variants\n"
+      .. "new: variant=hand_limit:5: expected k=v after ':', not '5'\n"
+      .. "new: variant=hand_limit:size=5,x: expected k=v after ':', not 'x'\n"
+      .. "3\nrc=0\n",
+      run("--players 2 --seed 3", "new variant=\nnew variant=hand_limit:5\nnew variant=hand_limit:size=5,x\n"
+        .. "=g.params.seed\n"))
+    assert.are.equal("New game: Sea Merchants with hand_limit (size=5), 2 players (Player 1, Player 2), seed N.\n"
+      .. "Player 1 to choose (load).\nrc=0\n", run("--players 2 --seed 3", "new variant=hand_limit:size=5\n"))
+  end)
+end)
