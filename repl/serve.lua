@@ -44,7 +44,11 @@ local function engine(code, f, ...)
     if is_failure(res[2]) then error(res[2], 0) end
     -- a sandbox limit says which (kontor.errors: kind "limit", its `limit`)
     local limit = errors.kind(res[2]) == "limit" and rawget(res[2], "limit") or nil
-    errors.raise("protocol", tostring(res[2]), { code = code or "script_error", limit = limit }, 0)
+    local msg = tostring(res[2])
+    -- a game that cannot be made is the request's fault (a bad scenario):
+    -- the message says what, without the engine's traceback and its paths
+    if code == "game_setup" then msg = msg:gsub("\nstack traceback:\n.*$", "") end
+    errors.raise("protocol", msg, { code = code or "script_error", limit = limit }, 0)
   end
   return table.unpack(res, 2, res.n)
 end
@@ -545,8 +549,13 @@ OPS.undo = function(self, req)
   local people, undone = 0, {}
   local with_bots = next(e.bots) ~= nil
   -- g:atomically: a failure half-way (a memory error) leaves the game as it was
+  -- the moves of people still in the record: with none left, undo stops
+  -- (bots' moves before any person's are not taken back: nobody would
+  -- play them again, the bots moving only after a request)
+  local left = 0
+  for _, m in ipairs(g:move_list()) do if not is_bot(e, m[1]) then left = left + 1 end end
   engine(nil, g.atomically, g, function()
-    while true do
+    while left > 0 do
       local ml = g:move_list()
       local last = ml[#ml]
       if not last then break end
@@ -562,7 +571,7 @@ OPS.undo = function(self, req)
       local open = (g.kind == "orders" and g:step_count() > g.ostart) or open_choices(g) > 0
       local took = g:undo_moves(1)[1]
       if took and not open then table.insert(undone, 1, { seat = took[1], text = took[2] }) end
-      if took and not is_bot(e, took[1]) then people = people + 1 end
+      if took and not is_bot(e, took[1]) then people, left = people + 1, left - 1 end
     end
   end)
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
@@ -699,12 +708,14 @@ local function id_ok(id)
   return type(id) == "string" or math.type(id) == "integer"
 end
 
+local function too_long(bytes)
+  return { id = json.null, ok = false, error = { code = "parse_error",
+    message = string.format("request too long (%d bytes; the limit is %d)", bytes, MAX_LINE) } }
+end
+
 -- Handles one line; returns the response object.
 function Session:handle(line)
-  if #line > MAX_LINE then
-    return { id = json.null, ok = false, error = { code = "parse_error",
-      message = string.format("request too long (%d bytes; the limit is %d)", #line, MAX_LINE) } }
-  end
+  if #line > MAX_LINE then return too_long(#line) end
   local req, jerr = json.decode(line)
   if req == nil then
     return { id = json.null, ok = false, error = { code = "parse_error", message = "not JSON: " .. tostring(jerr) } }
@@ -743,13 +754,45 @@ local function encode(resp)
     error = { code = "internal", message = "cannot encode the response: " .. tostring(text) } }
 end
 
+-- The next line of `input` (without its "\n") and its length in bytes,
+-- or nil at the end. A line is never held whole past MAX_LINE: its first
+-- MAX_LINE + 1 bytes are kept and the rest only counted, so that a line of
+-- hundreds of MiB is one parse_error, not the end of the session (the
+-- memory cap covers the whole program, and read("l") keeps the whole
+-- line). It reads a byte at a time: read(n) would wait for n bytes on a
+-- pipe while the client waits for the answer to the line before.
+function M.read_line(input)
+  local chunks, piece, np, kept, total = {}, {}, 0, 0, 0
+  while true do
+    local c = input:read(1)
+    if c == nil then
+      if total == 0 then return nil end
+      break
+    end
+    if c == "\n" then break end
+    total = total + 1
+    if kept <= MAX_LINE then
+      kept, np = kept + 1, np + 1
+      piece[np] = c
+      if np == 4096 then   -- a table of 1 MiB one-byte strings would take 16 MiB
+        chunks[#chunks + 1] = table.concat(piece)
+        piece, np = {}, 0
+      end
+    end
+  end
+  chunks[#chunks + 1] = table.concat(piece, "", 1, np)
+  return table.concat(chunks), total
+end
+
 -- Reads requests from `input` until it ends; writes responses to `output`.
 function M.run(kontor, input, output)
   input, output = input or io.stdin, output or io.stdout
   local sess = new_session(kontor)
-  for line in input:lines() do
-    if line:match("%S") then
-      output:write(encode(sess:handle(line)), "\n")
+  while true do
+    local line, bytes = M.read_line(input)
+    if line == nil then break end
+    if line:match("%S") or bytes > #line then
+      output:write(encode(bytes > MAX_LINE and too_long(bytes) or sess:handle(line)), "\n")
       output:flush()
     end
   end

@@ -1,0 +1,83 @@
+"""tests/protocol/test_hostile_client.py: `kontor serve` against a hostile or
+careless client: lines too long for memory, bad set-ups, undo with bots.
+
+Run by tests/protocol/test_serve.py (which picks up every test_*.py of this
+folder and prints one TAP stream); alone:
+
+    python3 tests/protocol/test_serve.py build/kontor build/kontor
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+
+from test_serve import KONTOR, REFERENCE, Server, equal, fails, test
+
+
+@test
+def a_line_longer_than_memory_is_one_error():
+    """a request line longer than the memory cap is a parse_error, and the games of the session go on"""
+    # The cap covers the whole program: before, read("l") kept the whole
+    # line and a line of 130 MiB under serve's 256 MiB cap ended the session
+    # ("kontor: not enough memory", exit 1, every game lost). Here the cap
+    # is 16 MiB and the line 24 MiB (tests/protocol/capped_serve.lua).
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.write('{"id": 1, "op": "new", "players": 2, "seed": 3}\n')
+        long_line = '{"id": 2, "op": "hello", "pad": "' + "x" * (24 << 20) + '"}'
+        f.write(long_line + "\n")
+        f.write('{"id": 3, "op": "apply", "game": "g1", "action": "load fish on ship 1"}\n')
+        f.write('{"id": 4, "op": "moves", "game": "g1"}')   # the last line without its newline
+    try:
+        out = subprocess.run([REFERENCE, "run", "tests/protocol/capped_serve.lua", f.name, "16"],
+                             capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    equal((out.returncode, out.stderr), (0, ""), "exit status and stderr")
+    lines = [json.loads(x) for x in out.stdout.splitlines()]
+    equal(len(lines), 4, "responses")
+    equal(lines[1], {"id": None, "ok": False, "error": {
+        "code": "parse_error", "message": "request too long (%d bytes; the limit is 1048576)" % len(long_line)}},
+        "the long line's response")
+    equal(lines[3]["result"], {"moves": [{"seat": 1, "text": "load fish on ship 1"}]}, "the game after it")
+
+
+@test
+def a_bad_scenario_names_the_field_without_a_traceback():
+    """new with a bad scenario: game_setup with the rule set's message, no traceback or server paths"""
+    with Server(KONTOR) as s:
+        for rules, scenario, want in [
+                ("sea_merchants", {"coins": "x"},
+                 "setting up sea_merchants failed: scenario: market must list 6 product names, one per slot"),
+                ("caribbean", {"x": 1}, "setting up caribbean failed: scenario: unknown field 'x'"),
+                ("old_world", {"x": 1}, "setting up old_world failed: scenario: unknown field 'x'")]:
+            msg = fails(s, "game_setup", "new", rules=rules, players=2, scenario=scenario)
+            equal(msg, want, "the message for %s" % rules)
+        equal(s.call("games")["games"], [], "no game was opened")
+
+
+@test
+def undo_leaves_the_bots_moves_before_any_persons():
+    """undo with no move of a person to take back takes nothing (it took every bot's move back to the start)"""
+    with Server(KONTOR) as s:
+        # seat 1 a bot, seat 2 a person who has not moved yet
+        started = s.call("new", rules="caribbean", players=2, seed=4, bots={"1": "random"})
+        game = started["game"]
+        before = s.call("moves", game=game)["moves"]
+        equal(before, [{"seat": 1, "text": "reveal"}, {"seat": 1, "text": "stop"}, {"seat": 1, "text": "take nothing"}],
+              "the bot's moves")
+        u = s.call("undo", game=game)
+        equal(u["undone"], [], "undone")
+        equal(u["decision"]["seats"], [2], "the person's decision")
+        equal(s.call("moves", game=game)["moves"], before, "the moves after undo")
+        # the person moves: undo takes that move back, and the bot's stay
+        s.call("apply", game=game, action=1)
+        u = s.call("undo", game=game, n=3)
+        equal([m["seat"] for m in u["undone"]][:1], [2], "the person's move is the first taken back")
+        equal(s.call("moves", game=game)["moves"], before, "the bot's moves are kept")
+        # a game of bots alone: nothing to undo
+        game = s.call("new", rules="caribbean", players=2, seed=3, bots={"1": "random", "2": "random"})["game"]
+        n = len(s.call("moves", game=game)["moves"])
+        equal(s.call("undo", game=game), {"undone": [], "decision": {"kind": "over", "options": [], "seats": []},
+                                          "over": True}, "undo in a game of bots")
+        equal(len(s.call("moves", game=game)["moves"]), n, "the moves")
