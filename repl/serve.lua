@@ -611,10 +611,13 @@ OPS.bot = function(self, req)
   if g:over() then fail("illegal_action", "the game is over") end
   local ds = deciders(g)
   if seat == nil then seat = ds[1] end
+  if seat == nil then   -- a chance decision (manual_chance): no seat's, no bot's
+    fail("illegal_action", "no seat decides now: chance does (manual_chance): apply one of its options with \"seat\": 0")
+  end
   local turn = false
   for _, s in ipairs(ds) do if s == seat then turn = true end end
   if not turn then
-    fail("illegal_action", "seat %s has no decision now", tostring(seat or "?"))
+    fail("illegal_action", "seat %d has no decision now", seat)
   end
   local key = seat .. ":" .. kind
   local b = e.helpers[key]

@@ -81,3 +81,18 @@ def undo_leaves_the_bots_moves_before_any_persons():
         equal(s.call("undo", game=game), {"undone": [], "decision": {"kind": "over", "options": [], "seats": []},
                                           "over": True}, "undo in a game of bots")
         equal(len(s.call("moves", game=game)["moves"]), n, "the moves")
+
+
+@test
+def bot_in_a_chance_decision_says_why():
+    """bot while chance decides (manual_chance): a message naming chance and seat 0, not 'seat ?'"""
+    with Server(KONTOR) as s:
+        game = s.call("new", rules="old_world", players=2, seed=3, manual_chance=True)["game"]
+        d = s.call("decision", game=game)
+        equal((d["kind"], d["seats"]), ("chance", [0]), "the decision")
+        equal(fails(s, "illegal_action", "bot", game=game),
+              'no seat decides now: chance does (manual_chance): apply one of its options with "seat": 0',
+              "the message")
+        equal(fails(s, "illegal_action", "bot", game=game, seat=2), "seat 2 has no decision now", "with a seat")
+        r = s.call("apply", game=game, action=1, seat=0)
+        equal(r["steps"], [{"seat": 0, "text": "Player 1", "bot": False}], "chance's step")
