@@ -540,12 +540,46 @@ local function open_choices(g)
   return n
 end
 
+-- The seats in req.agree (each 1..players), as a set.
+local function agree_field(req, g)
+  local list = field(req, "agree", "array")
+  local set = {}
+  for i, s in ipairs(list or {}) do
+    if math.type(s) ~= "integer" or s < 1 or s > g.players then
+      fail("bad_request", "\"agree\"[%d] must be a seat 1..%d, not %s", i, g.players, json.encode(s))
+    end
+    set[s] = true
+  end
+  return set
+end
+
+-- undo with `seat`: the seat's view's undo (kontor.seat): n of its own
+-- moves with what came after them, another person's moves only when that
+-- seat is in `agree` (the game's bots always agree); while secret orders
+-- are open, steps of its own order only. The reply is the seat's.
+local function undo_for(e, seat, n, agreed)
+  local g = e.g
+  local v = seatmod.view(g, seat)
+  local taken, why = engine(nil, g.atomically, g, function()
+    return v.undo(n, function(s) return is_bot(e, s) or agreed[s] == true end)
+  end)
+  if not taken then fail("illegal_action", "%s", why) end
+  for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
+  local undone = {}
+  for i, m in ipairs(taken) do undone[i] = { seat = m[1], text = m[2] } end
+  return { undone = undone, decision = decision_json(g, seat), over = g:over() }
+end
+
 -- Takes back n moves of people (with bots, back to a person's decision):
--- the REPL's undo.
+-- the REPL's undo. With `seat`, undo_for.
 OPS.undo = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local n = count_field(req, "n")
+  local seat = seat_field(req, "seat", g)
+  local agreed = agree_field(req, g)
+  if seat then return undo_for(e, seat, n, agreed) end
+  if next(agreed) then fail("bad_request", "\"agree\" goes with \"seat\" (the seat whose moves are taken back)") end
   local people, undone = 0, {}
   local with_bots = next(e.bots) ~= nil
   -- g:atomically: a failure half-way (a memory error) leaves the game as it was
@@ -583,6 +617,7 @@ OPS.redo = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local n = count_field(req, "n")
+  local seat = seat_field(req, "seat", g)
   local n0, l0 = g:step_count(), #g:log()
   local with_bots = next(e.bots) ~= nil
   engine(nil, function()
@@ -593,13 +628,15 @@ OPS.redo = function(self, req)
       if not f then break end
       local human = not is_bot(e, f[1])
       if done >= n and (human or not with_bots) then break end
+      -- with `seat`: its own moves, and the bots' after them
+      if seat and human and f[1] ~= seat then break end
       local before = g:step_count()
       if g:redo_moves(1) ~= 1 then break end
       if not human then for i = before + 1, g:step_count() do e.bot_steps[i] = true end end
       if human or not with_bots then done = done + 1 end
     end
   end)
-  return since(e, n0, l0)
+  return since(e, n0, l0, nil, seat)
 end
 
 -- One whole move by a bot for `seat` (default: the first seat to decide).
@@ -688,7 +725,7 @@ local FIELDS = {
   close = { "game" }, result = { "game" },
   view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
   apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },
-  undo = { "game", "n" }, redo = { "game", "n" },
+  undo = { "game", "n", "seat", "agree" }, redo = { "game", "n", "seat" },
   bot = { "game", "seat", "kind" },
   log = { "game", "from" },
 }
