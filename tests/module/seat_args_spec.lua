@@ -1,0 +1,63 @@
+-- tests/module/seat_args_spec.lua: a front end's mistakes with a seat
+-- view under stock lua5.4 get the API's "bad argument" errors, not an
+-- engine file's "attempt to index a nil value"; error values carry the
+-- kinds docs/api.md ("Errors") lists. Run from module_spec.lua.
+local kontor = require "kontor"
+local seat = require "kontor.seat"
+
+local function raised(f, ...)
+  local ok, err = pcall(f, ...)
+  assert.is_false(ok, "no error")
+  return tostring(err)
+end
+
+describe("a seat view under lua5.4", function()
+  local g = kontor.new_game { rules = "old_world", players = 3, seed = 1 }
+  local v = seat.view(g, 1)
+
+  it("refuses a sample without an rng by name", function()
+    -- was: lua/kontor/fork.lua:1394: attempt to index a nil value (local 'rng')
+    local msg = raised(v.sample, nil)
+    assert.are.equal("bad argument #1 to 'sample' (an rng expected, got nil)", msg:gsub("^[^:]*:%d+: ", ""))
+    assert.is_truthy(msg:match("^[^:]*seat_args_spec%.lua:%d+: "), msg)   -- where the caller called it
+    assert.are.equal(0, v.sample(kontor.core.rng(1)):step_count() - g:step_count())
+  end)
+
+  it("refuses a refusal of a text that is not a text", function()
+    -- was: lua/kontor/seat.lua:289: attempt to index a nil value (local 'text')
+    assert.are.equal("bad argument #1 to 'refusal' (a text expected, got nil)",
+      (raised(v.refusal, nil):gsub("^[^:]*:%d+: ", "")))
+    assert.are.equal("'bid 9' is not a legal action: you have 3 gold; expected one of: bid 0, bid 1, bid 2, bid 3",
+      v.refusal("bid 9"))
+  end)
+
+  it("refuses redo of a count below 1, as undo does", function()
+    -- was: v.redo(-1) returned 0
+    assert.are.equal("bad argument #1 to 'redo' (a count above 0 expected, got -1)",
+      (raised(v.redo, -1):gsub("^[^:]*:%d+: ", "")))
+    assert.are.equal("bad argument #1 to 'undo' (a count above 0 expected, got 0)",
+      (raised(v.undo, 0):gsub("^[^:]*:%d+: ", "")))
+    assert.are.equal(0, v.redo(1))
+  end)
+end)
+
+describe("error values of the module have the kinds of docs/api.md", function()
+  local function kind_of(f, ...)
+    local ok, a, b = pcall(f, ...)
+    if not ok then return kontor.errors.kind(a), tostring(a) end
+    return kontor.errors.kind(b), tostring(b)
+  end
+
+  it("usage, file and rules", function()
+    assert.are.same({ "usage", "sea_merchants is for 2 to 4 players, not 9" },
+      { kind_of(kontor.new_game, { players = 9 }) })
+    assert.are.equal("usage", (kind_of(kontor.new_game, { rules = "nosuch" })))
+    assert.are.same({ "file", "/nonexistent/a.json: No such file or directory" },
+      { kind_of(kontor.load_game, "/nonexistent/a.json") })
+    assert.are.equal("file", (kind_of(kontor.load_document, {})))
+    local kind, msg = kind_of(kontor.new_game, { players = 2, scenario = { coins = "x" } })
+    assert.are.equal("rules", kind)
+    assert.are.equal("setting up sea_merchants failed: scenario: market must list 6 product names, one per slot",
+      msg:match("^[^\n]*"))
+  end)
+end)
