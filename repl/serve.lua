@@ -758,7 +758,9 @@ function Session:handle(line)
   if #line > MAX_LINE then return too_long(#line) end
   local req, jerr = json.decode(line)
   if req == nil then
-    return { id = json.null, ok = false, error = { code = "parse_error", message = "not JSON: " .. tostring(jerr) } }
+    -- (jansson's words for a NUL name its own flag, which means nothing to a client)
+    local msg = tostring(jerr):gsub(" is not allowed without JSON_ALLOW_NUL", " is not allowed in a request")
+    return { id = json.null, ok = false, error = { code = "parse_error", message = "not JSON: " .. msg } }
   end
   if not is_object(req) then
     return { id = json.null, ok = false, error = { code = "bad_request", message = "a request is a JSON object" } }

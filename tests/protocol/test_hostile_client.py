@@ -96,3 +96,14 @@ def bot_in_a_chance_decision_says_why():
         equal(fails(s, "illegal_action", "bot", game=game, seat=2), "seat 2 has no decision now", "with a seat")
         r = s.call("apply", game=game, action=1, seat=0)
         equal(r["steps"], [{"seat": 0, "text": "Player 1", "bot": False}], "chance's step")
+
+
+@test
+def a_nul_in_a_request_is_named_in_plain_words():
+    """a \\u0000 in a request: a parse_error in the client's words, not jansson's flag JSON_ALLOW_NUL"""
+    with Server(KONTOR) as s:
+        resp = s.send_line('{"id": "a\\u0000b", "op": "hello"}')
+        s.validate(resp, "error.json")
+        equal(resp, {"id": None, "ok": False, "error": {"code": "parse_error", "message":
+              "not JSON: line 1, column 17: \\u0000 is not allowed in a request near '\"a\\u0000b\"'"}}, "response")
+        equal(s.call("hello")["protocol"], 1, "the session goes on")
