@@ -680,6 +680,33 @@ OPS.bot = function(self, req)
   return since(e, n0, l0, bots_then(e, {}), viewer)
 end
 
+-- What a bot of `kind` (default mcts, as the REPL's hint) would play for
+-- `seat` now, and why, without playing it: the seat view's hint
+-- (kontor.bots.hint), so the bot sees only what the seat sees.
+OPS.hint = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  field(req, "seat", "integer", true)
+  local seat = seat_field(req, "seat", g)
+  local kind = field(req, "kind", "string") or "mcts"
+  if g:over() then fail("illegal_action", "the game is over") end
+  local v = seatmod.view(g, seat)
+  local opts = v.options()
+  if not opts then fail("illegal_action", "seat %d has no decision now", seat) end
+  local ok, err = bots.new(kind, seat, 1)
+  if not ok then fail("bad_request", "%s", err) end
+  local lines, why = engine(nil, v.hint, kind)
+  if not lines then fail("illegal_action", "%s", why) end
+  -- the first line ends with the option's text ("The mcts bot would play: pass")
+  local option
+  for n, text in ipairs(opts) do
+    if lines[1]:sub(-#text - 2) == ": " .. text and (not option or #text > #option.text) then
+      option = option_json(g, seat, n, text, v.decision)
+    end
+  end
+  return { seat = seat, option = option, lines = lines }
+end
+
 OPS.moves = function(self, req)
   local e = self:entry(req)
   local g = e.g
@@ -726,7 +753,7 @@ local FIELDS = {
   view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
   apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },
   undo = { "game", "n", "seat", "agree" }, redo = { "game", "n", "seat" },
-  bot = { "game", "seat", "kind" },
+  bot = { "game", "seat", "kind" }, hint = { "game", "seat", "kind" },
   log = { "game", "from" },
 }
 
