@@ -490,6 +490,14 @@ OPS.decision = function(self, req)
   return decision_json(e.g, seat_field(req, "seat", e.g, true))
 end
 
+-- The engine's message for an option number that names no seat, in a
+-- decision of several seats, speaks of the Lua API ("e.g. g:apply(1, 2)"):
+-- here, the request says whose with "seat".
+local function protocol_words(msg)
+  if type(msg) ~= "string" then return msg end
+  return (msg:gsub("say which, e%.g%. g:apply%((%-?%d+), (%d+)%)$", 'say which with "seat", e.g. {"action": %1, "seat": %2}'))
+end
+
 -- An action: option number or text; the REPL's `do`.
 OPS.apply = function(self, req)
   local e = self:entry(req)
@@ -503,7 +511,7 @@ OPS.apply = function(self, req)
   else
     ok, err = engine(nil, g.apply, g, action, seat)
   end
-  if not ok then fail("illegal_action", "%s", err) end
+  if not ok then fail("illegal_action", "%s", protocol_words(err)) end
   local out = bots_then(e, {})
   return since(e, n0, l0, out, seat ~= 0 and seat or nil)
 end
@@ -519,7 +527,7 @@ OPS.why = function(self, req)
   else
     msg = engine(nil, g.why, g, action, seat)
   end
-  return { legal = msg == nil, message = msg }
+  return { legal = msg == nil, message = protocol_words(msg) }
 end
 
 local function count_field(req, name)

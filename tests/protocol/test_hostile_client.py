@@ -107,3 +107,17 @@ def a_nul_in_a_request_is_named_in_plain_words():
         equal(resp, {"id": None, "ok": False, "error": {"code": "parse_error", "message":
               "not JSON: line 1, column 17: \\u0000 is not allowed in a request near '\"a\\u0000b\"'"}}, "response")
         equal(s.call("hello")["protocol"], 1, "the session goes on")
+
+
+@test
+def an_option_number_for_several_seats_asks_for_seat():
+    """apply or why with an option number while several seats decide: the message says "seat", not g:apply(1, 1)"""
+    with Server(KONTOR) as s:
+        game = s.call("new", rules="old_world", players=2, seed=5)["game"]
+        want = 'several seats choose at once (1, 2): say which with "seat", e.g. {"action": 1, "seat": 1}'
+        equal(fails(s, "illegal_action", "apply", game=game, action=1), want, "apply")
+        equal(s.call("why", game=game, action=1), {"legal": False, "message": want}, "why")
+        # a text gets the text's example, as before
+        equal(fails(s, "illegal_action", "apply", game=game, action="bid 0"),
+              "'bid 0': several seats choose at once (1, 2): say which, e.g. '1: bid 0'", "a text")
+        equal(s.call("moves", game=game)["moves"], [], "nothing was applied")
