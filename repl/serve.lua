@@ -301,7 +301,7 @@ local function bots_then(e, out)
   local ok, err = pcall(run_bots, e)
   if not ok then
     if not is_failure(err) then err = { code = "internal", message = tostring(err) } end
-    out.bot_error = { code = err.code, message = err.message }
+    out.bot_error = { code = err.code, message = err.message, limit = err.limit }
   end
   return out
 end
@@ -681,7 +681,7 @@ OPS.bot = function(self, req)
   if not ok then
     if g:step_count() == n0 then error(err, 0) end   -- nothing was done: a plain error
     local out = since(e, n0, l0, nil, viewer)
-    out.bot_error = is_failure(err) and { code = err.code, message = err.message }
+    out.bot_error = is_failure(err) and { code = err.code, message = err.message, limit = err.limit }
       or { code = "internal", message = tostring(err) }
     return out
   end

@@ -12,7 +12,7 @@ import os
 import subprocess
 import tempfile
 
-from test_serve import KONTOR, REFERENCE, Server, equal, fails, test
+from test_serve import KONTOR, REFERENCE, Server, check, equal, fails, test
 
 
 @test
@@ -121,3 +121,42 @@ def an_option_number_for_several_seats_asks_for_seat():
         equal(fails(s, "illegal_action", "apply", game=game, action="bid 0"),
               "'bid 0': several seats choose at once (1, 2): say which, e.g. '1: bid 0'", "a text")
         equal(s.call("moves", game=game)["moves"], [], "nothing was applied")
+
+
+LOOPING_BOT_STEP = '''-- a rule set whose option "loop" never ends
+local R = { name = "loops", title = "Loops", summary = "a step that loops",
+  players = { min = 2, max = 2, default = 2 } }
+function R.setup(g) g.n = 0 end
+function R.play(g)
+  while true do
+    for p = 1, 2 do
+      if g:choose(p, "turn", { "step", "loop" }) == 2 then while true do end end
+      g.n = g.n + 1
+      if g.n > 50 then return end
+    end
+  end
+end
+function R.scores(g) return { g.n, 0 } end
+return R
+'''
+
+
+@test
+def a_bots_limit_is_named_in_bot_error():
+    """a bot's step that reaches the time limit: bot_error has limit "time", as the error of a request has"""
+    with tempfile.TemporaryDirectory() as d:
+        rules = os.path.join(d, "loops.lua")
+        with open(rules, "w") as f:
+            f.write(LOOPING_BOT_STEP)
+        with Server(KONTOR) as s:
+            game = s.call("new", rules=rules, seed=1, bots={"2": "random"})["game"]
+            for _ in range(20):   # the random bot takes "loop" sooner or later
+                r = s.call("apply", game=game, seat=1, action="step")
+                if "bot_error" in r:
+                    break
+            err = r["bot_error"]
+            equal((err["code"], err.get("limit")), ("script_error", "time"), "the bot's error")
+            check(err["message"].startswith("time limit reached (0.5 s of CPU per step)"), err["message"])
+            equal(r["decision"]["seats"], [2], "the bot's decision, as before its step")
+            msg = fails(s, "script_error", "apply", game=game, seat=2, action="loop")
+            check(msg.startswith("time limit reached"), msg)
