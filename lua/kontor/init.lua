@@ -23,6 +23,9 @@ local kontor = {
 }
 
 function kontor.set_home(home)
+  if type(home) ~= "string" then
+    error(string.format("bad argument #1 to 'set_home' (a folder name expected, got %s)", type(home)), 2)
+  end
   rules.home = home
   kontor.home = home
 end

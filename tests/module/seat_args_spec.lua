@@ -61,3 +61,19 @@ describe("error values of the module have the kinds of docs/api.md", function()
       msg:match("^[^\n]*"))
   end)
 end)
+
+describe("kontor.set_home under lua5.4", function()
+  it("refuses a home that is not a folder name, and keeps the one it had", function()
+    -- was: set_home(nil) and set_home(5) were taken, and every game then
+    -- failed with "unknown rule set or variant 'sea_merchants' (available: none)"
+    local home = kontor.home
+    for _, bad in ipairs { "nil", "5" } do
+      local ok, err = pcall(kontor.set_home, load("return " .. bad)())
+      assert.is_false(ok)
+      assert.are.equal(string.format("bad argument #1 to 'set_home' (a folder name expected, got %s)",
+        bad == "nil" and "nil" or "number"), (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    end
+    assert.are.equal(home, kontor.home)
+    assert.are.equal("sea_merchants", kontor.new_game { players = 2, seed = 1 }.R.name)
+  end)
+end)
