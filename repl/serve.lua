@@ -213,8 +213,11 @@ end
 -- not yet revealed are left out, their choices in a simultaneous decision
 -- still open read "(secret)", and the decision is the viewer's
 -- (decision_json).
-local function since(e, n0, l0, out, viewer)
+-- Steps up to `own` (the request's own, made by the client: apply without
+-- a seat) are always listed: the client took them.
+local function since(e, n0, l0, out, viewer, own)
   local g = e.g
+  own = own or n0
   out = out or {}
   out.steps = {}
   local n = g:step_count()
@@ -234,7 +237,7 @@ local function since(e, n0, l0, out, viewer)
       local pseat, ptext = g:step_at(i - 1)
       stop = pseat == seat and ptext == text
     end
-    if not (i > orders_from and seat ~= viewer) and not stop then
+    if (i <= own or not (i > orders_from and seat ~= viewer)) and not stop then
       out.steps[#out.steps + 1] = { seat = seat, text = text, bot = bot }
     end
   end
@@ -512,8 +515,9 @@ OPS.apply = function(self, req)
     ok, err = engine(nil, g.apply, g, action, seat)
   end
   if not ok then fail("illegal_action", "%s", protocol_words(err)) end
+  local own = g:step_count()
   local out = bots_then(e, {})
-  return since(e, n0, l0, out, seat ~= 0 and seat or nil)
+  return since(e, n0, l0, out, seat ~= 0 and seat or nil, own)
 end
 
 OPS.why = function(self, req)

@@ -160,3 +160,18 @@ def a_bots_limit_is_named_in_bot_error():
             equal(r["decision"]["seats"], [2], "the bot's decision, as before its step")
             msg = fails(s, "script_error", "apply", game=game, seat=2, action="loop")
             check(msg.startswith("time limit reached"), msg)
+
+
+@test
+def apply_without_seat_in_secret_orders_lists_its_own_step():
+    """apply "1: acquire none" without seat during secret orders: steps lists the step it took (it was [])"""
+    with Server(KONTOR) as s:
+        game = s.call("new", rules="old_world", players=2, seed=5, bots={"2": "random"})["game"]
+        r = s.call("apply", game=game, action="1: bid 0")
+        equal(r["decision"]["kind"], "orders", "the decision after the bids")
+        r = s.call("apply", game=game, action="1: acquire none")
+        equal(r["steps"], [{"seat": 1, "text": "acquire none", "bot": False}], "the steps")
+        # the bot's order stays out of the reply until the orders are revealed
+        bot_steps = [m for m in s.call("moves", game=game)["moves"] if m["seat"] == 2]
+        check(len(bot_steps) > 1, "the bot has entered its order")
+        equal(s.call("moves", game=game, seat=1)["moves"][-1], {"seat": 1, "text": "acquire none"}, "seat 1's moves")
