@@ -399,13 +399,29 @@ OPS.list = function()
   return out
 end
 
+-- An object of options ("options", a variant's "options"): each value a
+-- number, a text, true/false or (an option of type list) an array; an
+-- object would reach the engine's message as "table: 0x...".
+local function option_values(opts, where)
+  if opts == nil then return nil end
+  local keys = {}
+  for k in pairs(opts) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    if is_object(opts[k]) then
+      fail("bad_request", "%s\"%s\" must be a number, a text, true/false or an array, not an object", where, k)
+    end
+  end
+  return plain(opts)
+end
+
 OPS.new = function(self, req)
   local t = {
     rules = field(req, "rules", "string") or "sea_merchants",
     players = field(req, "players", "integer"),
     names = plain(field(req, "names", "array")),
     seed = field(req, "seed", "integer"),
-    options = plain(field(req, "options", "object")),
+    options = option_values(field(req, "options", "object"), "\"options\": "),
     scenario = plain(field(req, "scenario", "object")),
     manual_chance = field(req, "manual_chance", "boolean"),
   }
@@ -416,7 +432,12 @@ OPS.new = function(self, req)
       if type(v) == "string" then
         t.variants[i] = v
       elseif is_object(v) and type(v.name) == "string" and (v.options == nil or is_object(v.options)) then
-        t.variants[i] = { v.name, options = plain(v.options) }
+        for k in pairs(v) do   -- a misspelt "option" is not ignored either
+          if k ~= "name" and k ~= "options" then
+            fail("bad_request", "\"variants\"[%d]: unknown field \"%s\" (fields: name, options)", i, tostring(k))
+          end
+        end
+        t.variants[i] = { v.name, options = option_values(v.options, string.format("\"variants\"[%d] options: ", i)) }
       else
         fail("bad_request", "\"variants\"[%d] must be a name (\"hand_limit:size=5\" too) or {\"name\": ..., \"options\": {...}}", i)
       end

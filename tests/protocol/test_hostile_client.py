@@ -175,3 +175,22 @@ def apply_without_seat_in_secret_orders_lists_its_own_step():
         bot_steps = [m for m in s.call("moves", game=game)["moves"] if m["seat"] == 2]
         check(len(bot_steps) > 1, "the bot has entered its order")
         equal(s.call("moves", game=game, seat=1)["moves"][-1], {"seat": 1, "text": "acquire none"}, "seat 1's moves")
+
+
+@test
+def a_misspelt_variant_field_or_an_object_option_is_refused():
+    """variants [{"name": ..., "option": ...}] and an option given an object: bad_request naming them"""
+    with Server(KONTOR) as s:
+        # before: "option" was ignored and the game started with size 6
+        equal(fails(s, "bad_request", "new", False, players=2, variants=[{"name": "hand_limit", "option": {"size": 1}}]),
+              '"variants"[1]: unknown field "option" (fields: name, options)', "a misspelt field")
+        # before: "option start_coins of sea_merchants: 'table: 0x55...' is not a whole number"
+        equal(fails(s, "bad_request", "new", False, players=2, options={"start_coins": {"x": 1}}),
+              '"options": "start_coins" must be a number, a text, true/false or an array, not an object',
+              "an object for an option")
+        equal(fails(s, "bad_request", "new", False, variants=[{"name": "hand_limit", "options": {"size": {}}}]),
+              '"variants"[1] options: "size" must be a number, a text, true/false or an array, not an object',
+              "an object for a variant's option")
+        equal(s.call("games")["games"], [], "no game was opened")
+        g = s.call("new", players=2, seed=1, variants=[{"name": "hand_limit", "options": {"size": 4}}])
+        equal(g["variants"], [{"name": "hand_limit", "options": {"size": 4}}], "a good variant")
