@@ -77,3 +77,33 @@ describe("kontor.set_home under lua5.4", function()
     assert.are.equal("sea_merchants", kontor.new_game { players = 2, seed = 1 }.R.name)
   end)
 end)
+
+describe("kontor.new_game and load_game under lua5.4", function()
+  it("refuse a list given as a text: it started the game without it", function()
+    -- was: new_game{ variants = "house" } made a game of plain Sea Merchants,
+    -- and names = "x" was read as no names
+    local ok, err = pcall(kontor.new_game, { variants = "house", players = 2 })
+    assert.is_false(ok)
+    assert.are.equal("usage", kontor.errors.kind(err))
+    assert.are.equal('variants must be a list ({ "house" }), not a string', (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    ok, err = pcall(kontor.new_game, { names = "x", players = 2 })
+    assert.is_false(ok)
+    assert.are.equal('names must be a list ({ "Anna", "Bert" }), not a string', (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    ok, err = pcall(kontor.load_rules, "sea_merchants", "house")
+    assert.is_false(ok)
+    assert.are.equal("usage", kontor.errors.kind(err))
+    local g = kontor.new_game { variants = { "house" }, players = 2, seed = 1 }
+    assert.are.equal("with house", require("kontor.seat").variants_text(g))
+  end)
+
+  it("load_game refuses what is not a file name by name", function()
+    -- was: lua/kontor/files.lua:74: bad argument #1 to 'read' (string expected, got nil)
+    local ok, err = pcall(kontor.load_game, nil)
+    assert.is_false(ok)
+    assert.are.equal("bad argument #1 to 'load_game' (a file name expected, got nil)",
+      (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    local g, e = kontor.load_game("/nonexistent/a.json")
+    assert.is_nil(g)
+    assert.are.equal("file", kontor.errors.kind(e))
+  end)
+end)
