@@ -107,3 +107,20 @@ describe("kontor.new_game and load_game under lua5.4", function()
     assert.are.equal("file", kontor.errors.kind(e))
   end)
 end)
+
+describe("a game's undo and redo under lua5.4", function()
+  it("refuse a count that is not a whole number by name", function()
+    -- was: lua/kontor/game/history.lua:55: attempt to compare number with string
+    local g = kontor.new_game { players = 2, seed = 1 }
+    assert(g:apply(1))
+    for _, name in ipairs { "undo", "redo", "undo_moves", "redo_moves" } do
+      local ok, err = pcall(g[name], g, "x")
+      assert.is_false(ok, name)
+      assert.are.equal(string.format("bad argument #1 to '%s' (a whole number expected, got x)", name),
+        (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    end
+    assert.are.equal(1, #g:moves())
+    assert.are.equal(1, g:undo())
+    assert.are.equal(1, g:redo())
+  end)
+end)
