@@ -44,7 +44,11 @@ local function engine(code, f, ...)
     if is_failure(res[2]) then error(res[2], 0) end
     -- a sandbox limit says which (kontor.errors: kind "limit", its `limit`)
     local limit = errors.kind(res[2]) == "limit" and rawget(res[2], "limit") or nil
-    errors.raise("protocol", tostring(res[2]), { code = code or "script_error", limit = limit }, 0)
+    local msg = tostring(res[2])
+    -- a game that cannot be made is the request's fault (a bad scenario):
+    -- the message says what, without the engine's traceback and its paths
+    if code == "game_setup" then msg = msg:gsub("\nstack traceback:\n.*$", "") end
+    errors.raise("protocol", msg, { code = code or "script_error", limit = limit }, 0)
   end
   return table.unpack(res, 2, res.n)
 end
@@ -209,8 +213,11 @@ end
 -- not yet revealed are left out, their choices in a simultaneous decision
 -- still open read "(secret)", and the decision is the viewer's
 -- (decision_json).
-local function since(e, n0, l0, out, viewer)
+-- Steps up to `own` (the request's own, made by the client: apply without
+-- a seat) are always listed: the client took them.
+local function since(e, n0, l0, out, viewer, own)
   local g = e.g
+  own = own or n0
   out = out or {}
   out.steps = {}
   local n = g:step_count()
@@ -230,7 +237,7 @@ local function since(e, n0, l0, out, viewer)
       local pseat, ptext = g:step_at(i - 1)
       stop = pseat == seat and ptext == text
     end
-    if not (i > orders_from and seat ~= viewer) and not stop then
+    if (i <= own or not (i > orders_from and seat ~= viewer)) and not stop then
       out.steps[#out.steps + 1] = { seat = seat, text = text, bot = bot }
     end
   end
@@ -297,7 +304,7 @@ local function bots_then(e, out)
   local ok, err = pcall(run_bots, e)
   if not ok then
     if not is_failure(err) then err = { code = "internal", message = tostring(err) } end
-    out.bot_error = { code = err.code, message = err.message }
+    out.bot_error = { code = err.code, message = err.message, limit = err.limit }
   end
   return out
 end
@@ -392,13 +399,29 @@ OPS.list = function()
   return out
 end
 
+-- An object of options ("options", a variant's "options"): each value a
+-- number, a text, true/false or (an option of type list) an array; an
+-- object would reach the engine's message as "table: 0x...".
+local function option_values(opts, where)
+  if opts == nil then return nil end
+  local keys = {}
+  for k in pairs(opts) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    if is_object(opts[k]) then
+      fail("bad_request", "%s\"%s\" must be a number, a text, true/false or an array, not an object", where, k)
+    end
+  end
+  return plain(opts)
+end
+
 OPS.new = function(self, req)
   local t = {
     rules = field(req, "rules", "string") or "sea_merchants",
     players = field(req, "players", "integer"),
     names = plain(field(req, "names", "array")),
     seed = field(req, "seed", "integer"),
-    options = plain(field(req, "options", "object")),
+    options = option_values(field(req, "options", "object"), "\"options\": "),
     scenario = plain(field(req, "scenario", "object")),
     manual_chance = field(req, "manual_chance", "boolean"),
   }
@@ -409,7 +432,12 @@ OPS.new = function(self, req)
       if type(v) == "string" then
         t.variants[i] = v
       elseif is_object(v) and type(v.name) == "string" and (v.options == nil or is_object(v.options)) then
-        t.variants[i] = { v.name, options = plain(v.options) }
+        for k in pairs(v) do   -- a misspelt "option" is not ignored either
+          if k ~= "name" and k ~= "options" then
+            fail("bad_request", "\"variants\"[%d]: unknown field \"%s\" (fields: name, options)", i, tostring(k))
+          end
+        end
+        t.variants[i] = { v.name, options = option_values(v.options, string.format("\"variants\"[%d] options: ", i)) }
       else
         fail("bad_request", "\"variants\"[%d] must be a name (\"hand_limit:size=5\" too) or {\"name\": ..., \"options\": {...}}", i)
       end
@@ -486,6 +514,14 @@ OPS.decision = function(self, req)
   return decision_json(e.g, seat_field(req, "seat", e.g, true))
 end
 
+-- The engine's message for an option number that names no seat, in a
+-- decision of several seats, speaks of the Lua API ("e.g. g:apply(1, 2)"):
+-- here, the request says whose with "seat".
+local function protocol_words(msg)
+  if type(msg) ~= "string" then return msg end
+  return (msg:gsub("say which, e%.g%. g:apply%((%-?%d+), (%d+)%)$", 'say which with "seat", e.g. {"action": %1, "seat": %2}'))
+end
+
 -- An action: option number or text; the REPL's `do`.
 OPS.apply = function(self, req)
   local e = self:entry(req)
@@ -499,9 +535,10 @@ OPS.apply = function(self, req)
   else
     ok, err = engine(nil, g.apply, g, action, seat)
   end
-  if not ok then fail("illegal_action", "%s", err) end
+  if not ok then fail("illegal_action", "%s", protocol_words(err)) end
+  local own = g:step_count()
   local out = bots_then(e, {})
-  return since(e, n0, l0, out, seat ~= 0 and seat or nil)
+  return since(e, n0, l0, out, seat ~= 0 and seat or nil, own)
 end
 
 OPS.why = function(self, req)
@@ -515,7 +552,7 @@ OPS.why = function(self, req)
   else
     msg = engine(nil, g.why, g, action, seat)
   end
-  return { legal = msg == nil, message = msg }
+  return { legal = msg == nil, message = protocol_words(msg) }
 end
 
 local function count_field(req, name)
@@ -536,17 +573,56 @@ local function open_choices(g)
   return n
 end
 
+-- The seats in req.agree (each 1..players), as a set.
+local function agree_field(req, g)
+  local list = field(req, "agree", "array")
+  local set = {}
+  for i, s in ipairs(list or {}) do
+    if math.type(s) ~= "integer" or s < 1 or s > g.players then
+      fail("bad_request", "\"agree\"[%d] must be a seat 1..%d, not %s", i, g.players, json.encode(s))
+    end
+    set[s] = true
+  end
+  return set
+end
+
+-- undo with `seat`: the seat's view's undo (kontor.seat): n of its own
+-- moves with what came after them, another person's moves only when that
+-- seat is in `agree` (the game's bots always agree); while secret orders
+-- are open, steps of its own order only. The reply is the seat's.
+local function undo_for(e, seat, n, agreed)
+  local g = e.g
+  local v = seatmod.view(g, seat)
+  local taken, why = engine(nil, g.atomically, g, function()
+    return v.undo(n, function(s) return is_bot(e, s) or agreed[s] == true end)
+  end)
+  if not taken then fail("illegal_action", "%s", why) end
+  for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
+  local undone = {}
+  for i, m in ipairs(taken) do undone[i] = { seat = m[1], text = m[2] } end
+  return { undone = undone, decision = decision_json(g, seat), over = g:over() }
+end
+
 -- Takes back n moves of people (with bots, back to a person's decision):
--- the REPL's undo.
+-- the REPL's undo. With `seat`, undo_for.
 OPS.undo = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local n = count_field(req, "n")
+  local seat = seat_field(req, "seat", g)
+  local agreed = agree_field(req, g)
+  if seat then return undo_for(e, seat, n, agreed) end
+  if next(agreed) then fail("bad_request", "\"agree\" goes with \"seat\" (the seat whose moves are taken back)") end
   local people, undone = 0, {}
   local with_bots = next(e.bots) ~= nil
   -- g:atomically: a failure half-way (a memory error) leaves the game as it was
+  -- the moves of people still in the record: with none left, undo stops
+  -- (bots' moves before any person's are not taken back: nobody would
+  -- play them again, the bots moving only after a request)
+  local left = 0
+  for _, m in ipairs(g:move_list()) do if not is_bot(e, m[1]) then left = left + 1 end end
   engine(nil, g.atomically, g, function()
-    while true do
+    while left > 0 do
       local ml = g:move_list()
       local last = ml[#ml]
       if not last then break end
@@ -562,7 +638,7 @@ OPS.undo = function(self, req)
       local open = (g.kind == "orders" and g:step_count() > g.ostart) or open_choices(g) > 0
       local took = g:undo_moves(1)[1]
       if took and not open then table.insert(undone, 1, { seat = took[1], text = took[2] }) end
-      if took and not is_bot(e, took[1]) then people = people + 1 end
+      if took and not is_bot(e, took[1]) then people, left = people + 1, left - 1 end
     end
   end)
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
@@ -574,6 +650,7 @@ OPS.redo = function(self, req)
   local e = self:entry(req)
   local g = e.g
   local n = count_field(req, "n")
+  local seat = seat_field(req, "seat", g)
   local n0, l0 = g:step_count(), #g:log()
   local with_bots = next(e.bots) ~= nil
   engine(nil, function()
@@ -584,13 +661,15 @@ OPS.redo = function(self, req)
       if not f then break end
       local human = not is_bot(e, f[1])
       if done >= n and (human or not with_bots) then break end
+      -- with `seat`: its own moves, and the bots' after them
+      if seat and human and f[1] ~= seat then break end
       local before = g:step_count()
       if g:redo_moves(1) ~= 1 then break end
       if not human then for i = before + 1, g:step_count() do e.bot_steps[i] = true end end
       if human or not with_bots then done = done + 1 end
     end
   end)
-  return since(e, n0, l0)
+  return since(e, n0, l0, nil, seat)
 end
 
 -- One whole move by a bot for `seat` (default: the first seat to decide).
@@ -602,10 +681,13 @@ OPS.bot = function(self, req)
   if g:over() then fail("illegal_action", "the game is over") end
   local ds = deciders(g)
   if seat == nil then seat = ds[1] end
+  if seat == nil then   -- a chance decision (manual_chance): no seat's, no bot's
+    fail("illegal_action", "no seat decides now: chance does (manual_chance): apply one of its options with \"seat\": 0")
+  end
   local turn = false
   for _, s in ipairs(ds) do if s == seat then turn = true end end
   if not turn then
-    fail("illegal_action", "seat %s has no decision now", tostring(seat or "?"))
+    fail("illegal_action", "seat %d has no decision now", seat)
   end
   local key = seat .. ":" .. kind
   local b = e.helpers[key]
@@ -624,11 +706,38 @@ OPS.bot = function(self, req)
   if not ok then
     if g:step_count() == n0 then error(err, 0) end   -- nothing was done: a plain error
     local out = since(e, n0, l0, nil, viewer)
-    out.bot_error = is_failure(err) and { code = err.code, message = err.message }
+    out.bot_error = is_failure(err) and { code = err.code, message = err.message, limit = err.limit }
       or { code = "internal", message = tostring(err) }
     return out
   end
   return since(e, n0, l0, bots_then(e, {}), viewer)
+end
+
+-- What a bot of `kind` (default mcts, as the REPL's hint) would play for
+-- `seat` now, and why, without playing it: the seat view's hint
+-- (kontor.bots.hint), so the bot sees only what the seat sees.
+OPS.hint = function(self, req)
+  local e = self:entry(req)
+  local g = e.g
+  field(req, "seat", "integer", true)
+  local seat = seat_field(req, "seat", g)
+  local kind = field(req, "kind", "string") or "mcts"
+  if g:over() then fail("illegal_action", "the game is over") end
+  local v = seatmod.view(g, seat)
+  local opts = v.options()
+  if not opts then fail("illegal_action", "seat %d has no decision now", seat) end
+  local ok, err = bots.new(kind, seat, 1)
+  if not ok then fail("bad_request", "%s", err) end
+  local lines, why = engine(nil, v.hint, kind)
+  if not lines then fail("illegal_action", "%s", why) end
+  -- the first line ends with the option's text ("The mcts bot would play: pass")
+  local option
+  for n, text in ipairs(opts) do
+    if lines[1]:sub(-#text - 2) == ": " .. text and (not option or #text > #option.text) then
+      option = option_json(g, seat, n, text, v.decision)
+    end
+  end
+  return { seat = seat, option = option, lines = lines }
 end
 
 OPS.moves = function(self, req)
@@ -676,8 +785,8 @@ local FIELDS = {
   close = { "game" }, result = { "game" },
   view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
   apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },
-  undo = { "game", "n" }, redo = { "game", "n" },
-  bot = { "game", "seat", "kind" },
+  undo = { "game", "n", "seat", "agree" }, redo = { "game", "n", "seat" },
+  bot = { "game", "seat", "kind" }, hint = { "game", "seat", "kind" },
   log = { "game", "from" },
 }
 
@@ -699,15 +808,19 @@ local function id_ok(id)
   return type(id) == "string" or math.type(id) == "integer"
 end
 
+local function too_long(bytes)
+  return { id = json.null, ok = false, error = { code = "parse_error",
+    message = string.format("request too long (%d bytes; the limit is %d)", bytes, MAX_LINE) } }
+end
+
 -- Handles one line; returns the response object.
 function Session:handle(line)
-  if #line > MAX_LINE then
-    return { id = json.null, ok = false, error = { code = "parse_error",
-      message = string.format("request too long (%d bytes; the limit is %d)", #line, MAX_LINE) } }
-  end
+  if #line > MAX_LINE then return too_long(#line) end
   local req, jerr = json.decode(line)
   if req == nil then
-    return { id = json.null, ok = false, error = { code = "parse_error", message = "not JSON: " .. tostring(jerr) } }
+    -- (jansson's words for a NUL name its own flag, which means nothing to a client)
+    local msg = tostring(jerr):gsub(" is not allowed without JSON_ALLOW_NUL", " is not allowed in a request")
+    return { id = json.null, ok = false, error = { code = "parse_error", message = "not JSON: " .. msg } }
   end
   if not is_object(req) then
     return { id = json.null, ok = false, error = { code = "bad_request", message = "a request is a JSON object" } }
@@ -743,13 +856,45 @@ local function encode(resp)
     error = { code = "internal", message = "cannot encode the response: " .. tostring(text) } }
 end
 
+-- The next line of `input` (without its "\n") and its length in bytes,
+-- or nil at the end. A line is never held whole past MAX_LINE: its first
+-- MAX_LINE + 1 bytes are kept and the rest only counted, so that a line of
+-- hundreds of MiB is one parse_error, not the end of the session (the
+-- memory cap covers the whole program, and read("l") keeps the whole
+-- line). It reads a byte at a time: read(n) would wait for n bytes on a
+-- pipe while the client waits for the answer to the line before.
+function M.read_line(input)
+  local chunks, piece, np, kept, total = {}, {}, 0, 0, 0
+  while true do
+    local c = input:read(1)
+    if c == nil then
+      if total == 0 then return nil end
+      break
+    end
+    if c == "\n" then break end
+    total = total + 1
+    if kept <= MAX_LINE then
+      kept, np = kept + 1, np + 1
+      piece[np] = c
+      if np == 4096 then   -- a table of 1 MiB one-byte strings would take 16 MiB
+        chunks[#chunks + 1] = table.concat(piece)
+        piece, np = {}, 0
+      end
+    end
+  end
+  chunks[#chunks + 1] = table.concat(piece, "", 1, np)
+  return table.concat(chunks), total
+end
+
 -- Reads requests from `input` until it ends; writes responses to `output`.
 function M.run(kontor, input, output)
   input, output = input or io.stdin, output or io.stdout
   local sess = new_session(kontor)
-  for line in input:lines() do
-    if line:match("%S") then
-      output:write(encode(sess:handle(line)), "\n")
+  while true do
+    local line, bytes = M.read_line(input)
+    if line == nil then break end
+    if line:match("%S") or bytes > #line then
+      output:write(encode(bytes > MAX_LINE and too_long(bytes) or sess:handle(line)), "\n")
       output:flush()
     end
   end

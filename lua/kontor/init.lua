@@ -23,6 +23,9 @@ local kontor = {
 }
 
 function kontor.set_home(home)
+  if type(home) ~= "string" then
+    error(string.format("bad argument #1 to 'set_home' (a folder name expected, got %s)", type(home)), 2)
+  end
   rules.home = home
   kontor.home = home
 end
@@ -45,7 +48,16 @@ kontor.set_home(default_home())
 -- Loads a rule set with variants: a rule-set object for new_game{rules=}.
 -- Raises an error value (kontor.errors) on failure: kind "usage" for a
 -- name or variant that does not fit, "rules" for a broken script.
+-- A list given as something else (variants = "house", names = "Anna")
+-- would be read as an empty list: the game would start without it.
+local function check_list(v, name, example, level)
+  if v ~= nil and type(v) ~= "table" then
+    errors.raise("usage", string.format("%s must be a list (%s), not a %s", name, example, type(v)), nil, level + 1)
+  end
+end
+
 function kontor.load_rules(spec, variants)
+  check_list(variants, "variants", '{ "house" }', 2)
   local R, err = rules.load(spec or "sea_merchants", variants)
   if not R then errors.throw(err, 2) end
   return R
@@ -168,6 +180,8 @@ end
 function kontor.new_game(t)
   t = t or {}
   check_fields("new_game", t, 2)
+  check_list(t.variants, "variants", '{ "house" }', 2)
+  check_list(t.names, "names", '{ "Anna", "Bert" }', 2)
   local R = t.rules
   if type(R) ~= "table" then
     local err
@@ -212,6 +226,9 @@ end
 
 -- A game from a save file, or nil and an error value (see game_of).
 function kontor.load_game(path)
+  if type(path) ~= "string" then
+    error(string.format("bad argument #1 to 'load_game' (a file name expected, got %s)", type(path)), 2)
+  end
   local params, moves = save.read(path)
   if not params then return nil, errors.new("file", moves) end
   return game_of(params, moves, path)

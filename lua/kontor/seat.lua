@@ -250,6 +250,9 @@ end
 -- ones to redo, while they are the seat's). Returns how many.
 function METHODS.redo(_, game, seat, n)
   n = n or 1
+  if math.type(n) ~= "integer" or n < 1 then
+    error(format("bad argument #1 to 'redo' (a count above 0 expected, got %s)", tostring(n)), 3)
+  end
   local done = 0
   while done < n do
     local fut = game:redo_list()
@@ -264,6 +267,9 @@ end
 -- A copy of the game as this seat may imagine it (lua/kontor/fork.lua):
 -- everything it cannot see dealt again with rng.
 function METHODS.sample(v, game, seat, rng)
+  if type(rng) ~= "userdata" then
+    error(format("bad argument #1 to 'sample' (an rng expected, got %s)", type(rng)), 3)
+  end
   local c = BASE[v]
   local ctx, n = game.ctx, game:step_count()
   if not (c and c.ctx == ctx and c.n == n) then
@@ -285,6 +291,9 @@ end
 -- move of the game. The words that start a move are R.move_words and the
 -- first words of this seat's own options, never another seat's.
 function METHODS.refusal(_, game, seat, text)
+  if type(text) ~= "string" then
+    error(format("bad argument #1 to 'refusal' (a text expected, got %s)", type(text)), 3)
+  end
   if game:over() then return nil end
   local word = text:match("^%s*(%S+)")
   if not word then return nil end

@@ -212,3 +212,6 @@ describe("rule scripts under lua5.4 get the program's sandbox and limits", funct
     end)
   end
 end)
+
+-- A front end's mistakes with seat views, and the kinds of error values.
+assert(loadfile("tests/module/seat_args_spec.lua", "t", _ENV))()

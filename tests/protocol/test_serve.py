@@ -506,7 +506,19 @@ def the_validator_is_jsonschemas():
             raise AssertionError("accepted %r" % bad)
 
 
+def load_other_tests():
+    """The tests of the other test_*.py files of this folder, which import
+    test, check, ... from this one (as the module test_serve, here too)."""
+    import importlib
+    sys.modules.setdefault("test_serve", sys.modules[__name__])
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in sorted(os.listdir(here)):
+        if name.startswith("test_") and name.endswith(".py") and name != "test_serve.py":
+            importlib.import_module(name[:-3])
+
+
 def main():
+    load_other_tests()
     print("1..%d" % len(TESTS))
     failed = 0
     for i, fn in enumerate(TESTS, 1):

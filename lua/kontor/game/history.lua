@@ -43,8 +43,18 @@ local function undo_entry(game, n, seat)
   return k
 end
 
+-- n of undo and redo (default 1): a whole number ("x" met a comparison
+-- deep inside: "attempt to compare number with string").
+local function count_arg(n, name)
+  if n == nil then return 1 end
+  if math.type(n) ~= "integer" then
+    error(string.format("bad argument #1 to '%s' (a whole number expected, got %s)", name, tostring(n)), 3)
+  end
+  return n
+end
+
 function Game:undo(n, seat)
-  n = n or 1
+  n = count_arg(n, "undo")
   if seat ~= nil then
     check_seat(self, seat, "undo")
     return undo_entry(self, n, seat)
@@ -76,7 +86,7 @@ function Game:pending(seat)
 end
 
 function Game:redo(n)
-  n = n or 1
+  n = count_arg(n, "redo")
   local done = 0
   while done < n do
     local f = self.future[#self.future]
@@ -206,6 +216,7 @@ end
 -- Takes back the last n whole moves with one rebuild; returns them,
 -- oldest first, as { {seat, text}, ... }.
 function Game:undo_moves(n)
+  n = count_arg(n, "undo_moves")
   local list = merge_moves(taken_steps(self))
   n = math.min(n or 1, #list)
   if n <= 0 then return {} end
@@ -228,7 +239,7 @@ end
 
 -- Does the next n whole moves of the redo list again; returns how many.
 function Game:redo_moves(n)
-  n = n or 1
+  n = count_arg(n, "redo_moves")
   local done = 0
   while done < n do
     local f = self.future[#self.future]
