@@ -9,6 +9,7 @@ local run = require "kontor.balance.run"
 local coverage = require "kontor.balance.coverage"
 local ktext = require "kontor.text"
 local kfiles = require "kontor.files"
+local kerrors = require "kontor.errors"
 
 local json = core.json
 local M = {}
@@ -23,6 +24,44 @@ local raw = ktext.raw
 local function usage_error(msg)
   err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
   return 2
+end
+
+-- The first frame of a traceback in a rule script: not the engine's nor
+-- the program's own Lua, not C ("./my_rule.lua:4"), or nil.
+local function script_frame(msg)
+  local tb = msg:match("\nstack traceback:\n(.*)$")
+  for line in (tb or ""):gmatch("[^\n]+") do
+    local at = line:match("^%s*([^%s:]+:%d+):")
+    if at and not at:match("kontor/[%w_/]+%.lua:%d+$") and not at:match("repl/[%w_]+%.lua:%d+$") then
+      return at
+    end
+  end
+  return nil
+end
+
+-- A failure of a run, as people read it (docs/balance.md, "Errors"): the
+-- message's first line, never a traceback through the engine; where a
+-- rule script reached a limit of the sandbox (whose message says no
+-- place); and for a game that failed, the command that plays it alone.
+local function failure(name, e)
+  local msg = tostring(e)
+  local first = ktext.error_line(msg)
+  if kerrors.kind(e) == "limit" then
+    local at = script_frame(msg)
+    if at and not first:find(at, 1, true) then first = first .. ", in " .. at end
+  end
+  err("kontor: ", name, ": ", first, "\n")
+  local game = kerrors.is(e) and rawget(e, "game")
+  local setup = kerrors.is(e) and rawget(e, "setup")
+  if math.type(game) == "integer" and type(setup) == "string" and not rawget(e, "unpaired_b") then
+    local seed = rawget(e, "run_seed")
+    -- the plain simulation plays game I of a run alone; with bots, the
+    -- lab's --range plays it (and prints its shard)
+    local alone = setup:find("--bot ", 1, true) and string.format("--seed %d --range %d-%d", seed, game, game)
+      or string.format("--seed %d --games %d --game %d", seed, game, game)
+    err("Reproduce it alone: kontor sim ", setup, " ", alone, "\n")
+  end
+  return 1
 end
 
 
@@ -501,7 +540,7 @@ local function run_cmd(args, kind)
     if not okr then error(got, 0) end
     report_and_output(kind, t, got, seed, t.unpaired, diffs, job.sweep)
   end)
-  if not ok then err("kontor: ", name, ": ", tostring(res), "\n"); return 1 end
+  if not ok then return failure(name, res) end
   return 0
 end
 
@@ -674,7 +713,7 @@ function M.worth(_, args)
     end
     worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed))
   end)
-  if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
+  if not ok then return failure("worth", res) end
   return 0
 end
 
@@ -816,7 +855,7 @@ function M.ladder(_, args)
     end
     ladder_output(t, ladder.summary(L, names, deals, seed, ran))
   end)
-  if not ok then err("kontor: ladder: ", tostring(res), "\n"); return 1 end
+  if not ok then return failure("ladder", res) end
   return 0
 end
 
@@ -872,7 +911,7 @@ function M.merge(_, args)
     end
     report_and_output(first.kind, t, sides, first.seed, first.unpaired, diffs, first.sweep)
   end)
-  if not ok then err("kontor: merge: ", tostring(res), "\n"); return 1 end
+  if not ok then return failure("merge", res) end
   return 0
 end
 

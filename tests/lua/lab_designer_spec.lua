@@ -1,0 +1,108 @@
+-- A designer's mistakes in the lab (docs/balance.md, "When a run fails"):
+-- a variant that fails in `apply`, loops, or breaks a rule mid-game gives
+-- one message for people (file:line, what went wrong), never a traceback
+-- through the engine, and a game that failed comes with the command that
+-- plays it alone. And the ladder says when a rating rests on the prior
+-- alone (a bot that won or lost every game).
+
+local support = require "tests.lua.support"
+
+local runner = support.lab()
+local tmp, kontor_cmd = runner.tmp, runner.run
+teardown(runner.cleanup)
+local q = support.sh_quote
+
+local function variant(name, body)
+  local path = tmp(name .. ".lua")
+  support.write(path, "return {\n  variant = true, name = \"" .. name .. "\", base = \"sea_merchants\",\n"
+    .. body .. "}\n")
+  return path
+end
+
+-- line 4 of each: inside apply, or inside the rule it installs
+local TYPO = "  apply = function(R)\n    R.data.prices.dock = 8\n  end,\n"
+local LOOP = "  apply = function(R)\n    while true do end\n  end,\n"
+local BROKEN_RULE = "  apply = function(R)\n    R.rules.payout_count = function(g, product, slots)\n"
+  .. "      local x = nil; return x.y\n    end\n  end,\n"
+local LOOPING_RULE = "  apply = function(R)\n    R.rules.payout_count = function(g, product, slots)\n"
+  .. "      while true do end\n    end\n  end,\n"
+
+describe("a variant that fails while it is applied", function()
+  it("is one line: its file and line, and what went wrong, in compare, sweep and sim --jobs", function()
+    local v = variant("typo", TYPO)
+    for _, c in ipairs {
+      { "compare", "compare --a '' --b " .. q("--variant " .. v) .. " --games 4 --jobs 1" },
+      { "compare", "compare --a '' --b " .. q("--variant " .. v) .. " --games 4 --jobs 2" },
+      { "sweep", "sweep --variant hand_limit --variant " .. q(v) .. " --over hand_limit.size=4,5 --games 4" },
+      { "sim", "sim --variant " .. q(v) .. " --games 4 --jobs 2" },
+    } do
+      local out, e, code = kontor_cmd(c[2])
+      assert.are.equal(1, code, c[2])
+      assert.are.equal("", out)
+      assert.are.equal(string.format("kontor: %s: variant typo: %s:4: attempt to index a nil value (field 'prices')\n",
+        c[1], v), e)
+    end
+  end)
+
+  it("that loops says where the time ran out", function()
+    local v = variant("loop", LOOP)
+    local out, e, code = kontor_cmd("compare --a '' --b " .. q("--variant " .. v) .. " --games 4 --jobs 1")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: compare: variant loop: time limit reached (0.5 s of CPU per step), in " .. v .. ":4\n", e)
+  end)
+end)
+
+describe("a rule of a variant that fails during a game", function()
+  it("names the game and its seed, and the command that plays it alone fails the same way", function()
+    local v = variant("broken_rule", BROKEN_RULE)
+    local out, e, code = kontor_cmd("compare --a '' --b " .. q("--variant " .. v) .. " --games 5 --jobs 1")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    local why = v .. ":5: attempt to index a nil value (local 'x')"
+    local lines = support.lines(e)
+    assert.are.same({ 3, "" }, { #lines, lines[3] }, e)
+    assert.are.equal("kontor: compare: game 1 (seed 6869446166584666695): " .. why, lines[1])
+    local alone = "kontor sim --rules sea_merchants --variant " .. v .. " --seed 1 --games 1 --game 1"
+    assert.are.equal("Reproduce it alone: " .. alone, lines[2])
+    -- the plain simulation plays that game alone and meets the same error
+    local _, e2, code2 = kontor_cmd(alone:gsub("^kontor ", ""))
+    assert.are.equal(1, code2)
+    assert.are.equal("kontor: sim: game 1 of 1 (its seed 6869446166584666695) failed: " .. why, support.lines(e2)[1])
+  end)
+
+  it("with bots, plays it alone with --range, and a limit says where it was reached", function()
+    local v = variant("looping_rule", LOOPING_RULE)
+    local out, e, code = kontor_cmd("sweep --bot 2=greedy --variant hand_limit --variant " .. q(v) .. " --over hand_limit.size=4,5 --games 3 --jobs 1")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    local lines = support.lines(e)
+    assert.are.same({ 3, "" }, { #lines, lines[3] }, e)
+    assert.are.equal("kontor: sweep: game 1 (seed 6869446166584666695): time limit reached (0.5 s of CPU per step), in "
+      .. v .. ":5", lines[1])
+    assert.are.equal("Reproduce it alone: kontor sim --rules sea_merchants --variant hand_limit:size=4 --variant " .. v
+      .. " --bot 2=greedy --seed 1 --range 1-1", lines[2])
+  end)
+end)
+
+describe("kontor ladder", function()
+  it("says that a bot that won every game has a bound, not a measure", function()
+    local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
+    assert.are.equal(0, code, e)
+    local lines = support.lines(out)
+    assert.are.equal("  greedy                      885  [717, 1017]  won every game: a bound, not a measure "
+      .. "(more deals move it)", lines[3])
+    assert.are.equal("  random                        0  (the anchor)", lines[4])
+    assert.are.equal("  random:avoid=phase2:draw   -118  [-717, 0]", lines[5])
+    assert.are.equal("  random:avoid=phase2:draw vs greedy: 0.0% of 6 games", lines[9])
+  end)
+
+  it("finds the bots that won or lost every game from the pairs' shares", function()
+    local ladder = require "kontor.balance.ladder"
+    assert.are.same({ b = "won", a = "lost" }, ladder.swept { { a = "a", b = "b", games = 4, a_wins = 0 } })
+    assert.are.same({ a = "won" },
+      ladder.swept { { a = "a", b = "b", games = 4, a_wins = 1 }, { a = "a", b = "c", games = 4, a_wins = 1 },
+                     { a = "b", b = "c", games = 4, a_wins = 0.5 } })
+    assert.are.same({}, ladder.swept { { a = "a", b = "b", games = 4, a_wins = 0.75 } })
+  end)
+end)
