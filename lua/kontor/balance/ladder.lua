@@ -251,6 +251,26 @@ local function columns(name)
   return utf8.len(shown) or #shown
 end
 
+-- The bots that won every game they played, or lost every one, from a
+-- ladder's pairs: { [bot] = "won" | "lost" }. Their ratings rest on the
+-- prior alone (a tenth of a win against a virtual equal).
+function M.swept(list)
+  local won, lost, played = {}, {}, {}
+  for _, p in ipairs(list) do
+    for side, bot in ipairs { p.a, p.b } do
+      local share = side == 1 and p.a_wins or 1 - p.a_wins
+      if played[bot] == nil then played[bot], won[bot], lost[bot] = true, true, true end
+      if share < 1 then won[bot] = false end
+      if share > 0 then lost[bot] = false end
+    end
+  end
+  local out = {}
+  for bot in pairs(played) do
+    out[bot] = won[bot] and "won" or lost[bot] and "lost" or nil
+  end
+  return out
+end
+
 -- The ladder as text for people.
 function M.format(s)
   local vs = #s.variants > 0 and (" + " .. table.concat(s.variants, " + ")) or ""
@@ -261,9 +281,16 @@ function M.format(s)
   }
   local w = 4
   for _, r in ipairs(s.ratings) do w = math.max(w, columns(r.bot)) end
+  local swept = M.swept(s.pairs)
   for _, r in ipairs(s.ratings) do
-    lines[#lines + 1] = string.format("  %s%s %6d  %s", r.bot, string.rep(" ", w - columns(r.bot)), r.rating,
+    local line = string.format("  %s%s %6d  %s", r.bot, string.rep(" ", w - columns(r.bot)), r.rating,
       r.ci and string.format("[%d, %d]", r.ci[1], r.ci[2]) or "(the anchor)")
+    -- a bot that won (or lost) every game: the fit has only the prior to
+    -- go by, every resample gives the same number, and more deals move it
+    if r.ci and swept[r.bot] then
+      line = line .. string.format("  %s every game: a bound, not a measure (more deals move it)", swept[r.bot])
+    end
+    lines[#lines + 1] = line
   end
   lines[#lines + 1] = "pair by pair (the first bot's share of the wins):"
   for _, p in ipairs(s.pairs) do
