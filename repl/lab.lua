@@ -45,6 +45,18 @@ end
 -- place); and for a game that failed, the command that plays it alone.
 local function failure(name, e)
   local msg = tostring(e)
+  if os.getenv("KONTOR_LAB_PROGRESS") then
+    -- a job of --jobs: its parent says it (kontor.balance.run.children),
+    -- once for the run, the job of the first games that failed
+    local fields = {}
+    if kerrors.is(e) then
+      for _, k in ipairs { "game", "seed", "why", "run_seed", "setup", "unpaired_b", "limit" } do
+        fields[k] = rawget(e, k)
+      end
+    end
+    out("failed ", raw(json.encode { message = msg, kind = kerrors.kind(e) or "rules", fields = fields }), "\n")
+    return 1
+  end
   local first = ktext.error_line(msg)
   if kerrors.kind(e) == "limit" then
     local at = script_frame(msg)

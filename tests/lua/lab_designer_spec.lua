@@ -71,6 +71,27 @@ describe("a rule of a variant that fails during a game", function()
     assert.are.equal("kontor: sim: game 1 of 1 (its seed 6869446166584666695) failed: " .. why, support.lines(e2)[1])
   end)
 
+  it("is said once by a run in jobs: the first games' job's message, from the parent", function()
+    local v = variant("broken_rule", BROKEN_RULE)
+    local why = v .. ":5: attempt to index a nil value (local 'x')"
+    -- games 1-10 and 11-20 both fail: one message, game 1's
+    local out, e, code = kontor_cmd("compare --a '' --b " .. q("--variant " .. v) .. " --games 20 --jobs 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: compare: game 1 (seed 6869446166584666695): " .. why .. "\n"
+      .. "Reproduce it alone: kontor sim --rules sea_merchants --variant " .. v .. " --seed 1 --games 1 --game 1\n", e)
+    -- worth and ladder name the game, its seed and the seats' bots
+    out, e, code = kontor_cmd("worth --bot random --variant " .. q(v) .. " --kinds 'phase1: buy' --games 20 --jobs 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: worth: game 1 (seed 6869446166584666695; bots: random:avoid=phase1:buy, random, random, "
+      .. "random): " .. why .. "\n", e)
+    out, e, code = kontor_cmd("ladder --variant " .. q(v) .. " --deals 4 random greedy --jobs 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: ladder: deal 1, game 1 (seed 6869446166584666695; bots: random, greedy): " .. why .. "\n", e)
+  end)
+
   it("with bots, plays it alone with --range, and a limit says where it was reached", function()
     local v = variant("looping_rule", LOOPING_RULE)
     local out, e, code = kontor_cmd("sweep --bot 2=greedy --variant hand_limit --variant " .. q(v) .. " --over hand_limit.size=4,5 --games 3 --jobs 1")

@@ -55,8 +55,8 @@ function M.seats(players, a, b, k)
 end
 
 -- The share of game k of a deal (game seed gseed) that bot a won against b.
-function M.play(L, gseed, a, b, k)
-  local game = worth.walk(L, gseed, M.seats(L.players, a, b, k))
+function M.play(L, gseed, a, b, k, d)
+  local game = worth.walk_game(string.format("deal %d, game %d", d or 0, k), L, gseed, M.seats(L.players, a, b, k))
   local winners = game:result().winners
   local share = 0
   for _, w in ipairs(winners) do
@@ -83,7 +83,7 @@ function M.run(L, names, deals, seed, progress, lo, hi)
       local a, b = names[xy[1]], names[xy[2]]
       local w = 0
       for k = 1, 2 do
-        w = w + M.play(L, gseed, a, b, k)
+        w = w + M.play(L, gseed, a, b, k, d)
         done = done + 1
         if progress then progress(done, total) end
       end

@@ -15,6 +15,7 @@
 local core = require "kontor.core"
 local balance = require "kontor.balance"
 local coverage = require "kontor.balance.coverage"
+local errors = require "kontor.errors"
 
 local json = core.json
 local M = {}
@@ -83,6 +84,15 @@ local function play_here(job, state, lo, hi, done0, total)
   return done
 end
 
+-- The error a failed job printed as "failed {message, kind, fields}":
+-- an error value as the job had it (nil for none, or a line not of one).
+local function job_error(line)
+  local ok, e = pcall(json.decode, line or "")
+  if not ok or type(e) ~= "table" or type(e.message) ~= "string" then return nil end
+  local kind = errors.KINDS[e.kind] and e.kind or "rules"
+  return errors.new(kind, e.message, type(e.fields) == "table" and e.fields or nil)
+end
+
 -- Runs child jobs (shell command lines, each printing "progress D" lines
 -- and then one line of JSON, its shard) all at once, and waits for every
 -- one, whatever happened to the one before (a child still running would
@@ -98,19 +108,24 @@ function M.children(cmds, sizes, progress, take)
   end
   local finished, failed = 0, nil
   for j, p in ipairs(procs) do
-    local body
+    local body, said
     for l in p:lines() do
       local d = l:match("^progress (%d+)$")
+      local f = not d and l:match("^failed (.*)$")
       if d then
         -- the jobs still running are about as far as this one
         if progress then progress(finished + tonumber(d) * (n - j + 1)) end
+      elseif f then
+        said = f
       else
         body = l
       end
     end
     local okc, why, code = p:close()
     if not okc then
-      failed = failed or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
+      -- what the job said went wrong (repl/lab.lua), as its own error
+      failed = failed or job_error(said)
+        or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
     elseif not failed then
       local okd, part = pcall(json.decode, body or "")
       local okk, ke = pcall(take, okd and part or nil, string.format("job %d of %d", j, n), j)

@@ -23,6 +23,7 @@ local balance = require "kontor.balance"
 local moves = require "kontor.balance.moves"
 local stats = require "kontor.balance.stats"
 local text = require "kontor.text"
+local errors = require "kontor.errors"
 
 local M = {}
 
@@ -100,6 +101,19 @@ function M.walk(L, gseed, specs, on_decision)
   error("the game did not end within 100000 steps", 0)
 end
 
+-- M.walk, and a game that fails says which one, from which seed, with
+-- which bots ("game 3 (seed S; bots: random:avoid=phase1:buy, random): why").
+function M.walk_game(what, L, gseed, specs, on_decision)
+  local ok, game = pcall(M.walk, L, gseed, specs, on_decision)
+  if ok then return game end
+  if errors.kind(game) == "interrupt" then error(game, 0) end   -- Ctrl-C: as it is
+  local list = {}
+  for s = 1, L.players do list[s] = specs[s] end
+  errors.raise(errors.of_script(game),
+    string.format("%s (seed %d; bots: %s): %s", what, gseed, table.concat(list, ", "), tostring(game)),
+    { limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
+end
+
 -- `bot` with avoid=`spec` added.
 function M.restricted(bot, spec)
   return bot .. (bot:find(":", 1, true) and "," or ":") .. "avoid=" .. spec
@@ -111,7 +125,7 @@ function M.discover(L, bot, seed, lo, hi)
   local specs, seen, out = {}, {}, {}
   for s = 1, L.players do specs[s] = bot end
   for i = lo, hi do
-    M.walk(L, balance.game_seed(seed, i), specs, function(_, name, opts, k)
+    M.walk_game("game " .. i, L, balance.game_seed(seed, i), specs, function(_, name, opts, k)
       local kind = M.kind_of(name, opts[k])
       if not seen[kind] then seen[kind] = true; out[#out + 1] = kind end
     end)
@@ -141,7 +155,7 @@ function M.play(L, bot, kinds, seed, lo, hi, progress)
         local specs = {}
         for s = 1, P do specs[s] = s == r and r_bot or bot end
         local kept = 0
-        local game = M.walk(L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
+        local game = M.walk_game("game " .. i, L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
           if seat ~= r then return end
           a.decisions = a.decisions + 1
           -- kept from it: an option of the kind and another were legal
