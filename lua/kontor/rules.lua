@@ -281,6 +281,10 @@ function M.resolve_options(R, given)
     if v == nil then v = decl.default end
     if v ~= nil then
       local val, err = option_value(k, decl, v, R.name)
+      if err and given[k] == nil then
+        -- the script's own default: a broken script, not a usage error
+        return broken(tostring(err):gsub("^(option [^:]+: )", "%1its default "), "rules")
+      end
       if err then return nil, err end
       out[k] = val
     end

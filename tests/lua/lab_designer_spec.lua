@@ -106,6 +106,28 @@ describe("a rule of a variant that fails during a game", function()
   end)
 end)
 
+describe("an option whose default in the file has the wrong type", function()
+  it("is the file's fault (exit 1, no usage hint); a value given on the command line is a usage error", function()
+    local v = variant("bad_default", '  options = { amount = { default = "three", type = "integer", min = 0 } },\n'
+      .. "  apply = function(R, o) R.data.contract_bonus = o.amount end,\n")
+    for _, cmd in ipairs { "sim", "compare" } do
+      local args = cmd == "sim" and ("sim --variant " .. q(v) .. " --games 3")
+        or ("compare --a '' --b " .. q("--variant " .. v) .. " --games 3 --jobs 1")
+      local out, e, code = kontor_cmd(args)
+      assert.are.equal(1, code, args)
+      assert.are.equal("", out)
+      assert.are.equal("kontor: " .. cmd .. ": option amount of bad_default: its default 'three' is not a whole number\n", e)
+    end
+    -- given a good value, the default is not used and the game runs
+    local out, e, code = kontor_cmd("sim --variant " .. q(v .. ":amount=4") .. " --games 3")
+    assert.are.equal(0, code, e)
+    assert.truthy(out:find("games        3 (seed 1)", 1, true), out)
+    local _, e2, code2 = kontor_cmd("sim --variant hand_limit:size=five --games 3")
+    assert.are.equal(2, code2)
+    assert.are.equal("kontor: sim: option size of hand_limit: 'five' is not a whole number\nTry 'kontor --help'.\n", e2)
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
