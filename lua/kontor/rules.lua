@@ -342,6 +342,14 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   end
   V.name = V.name or vspec
   if V.base and V.base ~= E.name then
+    local sets, known = {}, false
+    for _, e in ipairs(M.list()) do
+      if e.kind == "rules" then sets[#sets + 1] = e.name; known = known or e.name == V.base end
+    end
+    if not known then   -- a typo in the file: no rule set has that name
+      return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)", vfile,
+        tostring(V.base), table.concat(sets, ", ")))
+    end
     return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
   end
   V.options = V.options or {}

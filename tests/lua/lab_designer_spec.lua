@@ -128,6 +128,24 @@ describe("an option whose default in the file has the wrong type", function()
   end)
 end)
 
+describe("a variant whose base names no rule set", function()
+  it("says so, with the rule sets there are (exit 1); a variant of another rule set stays a usage error", function()
+    local path = tmp("typo_base.lua")
+    support.write(path, 'return { variant = true, name = "typo_base", base = "sea_merchant", apply = function() end }\n')
+    for _, args in ipairs { "sim --variant " .. q(path) .. " --games 3",
+                            "compare --a '' --b " .. q("--variant " .. path) .. " --games 3 --jobs 1" } do
+      local out, e, code = kontor_cmd(args)
+      assert.are.equal(1, code, args)
+      assert.are.equal("", out)
+      assert.are.equal("kontor: " .. args:match("^%a+") .. ": " .. path
+        .. ": base = 'sea_merchant' names no rule set (rule sets: caribbean, old_world, sea_merchants)\n", e)
+    end
+    local _, e, code = kontor_cmd("sim --variant hand_limit --rules caribbean --games 3")
+    assert.are.equal(2, code)
+    assert.are.equal("kontor: sim: variant hand_limit is for sea_merchants, not caribbean\nTry 'kontor --help'.\n", e)
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
