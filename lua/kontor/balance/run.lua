@@ -531,14 +531,16 @@ end
 function M.cover(shards, field, noun)
   field, noun = field or "games", noun or "games"
   table.sort(shards, function(x, y) return x.lo < y.lo end)
-  local next_game = 1
-  for _, sh in ipairs(shards) do
+  local next_game, last = 1, nil
+  for i, sh in ipairs(shards) do
     if sh.lo > next_game then
       error(string.format("%s %d-%d are missing (no shard has them)", noun, next_game, sh.lo - 1), 0)
     elseif sh.lo < next_game then
-      error(string.format("%s %d-%d are in two shards", noun, sh.lo, math.min(sh.hi, next_game - 1)), 0)
+      -- which two: the files and lines where kontor merge read them
+      error(string.format("%s %d-%d are in two shards (%s and %s)", noun, sh.lo, math.min(sh.hi, next_game - 1),
+        where(last, i - 1), where(sh, i)), 0)
     end
-    next_game = sh.hi + 1
+    next_game, last = sh.hi + 1, sh
   end
   local first = shards[1]
   if next_game <= first[field] then
