@@ -283,6 +283,15 @@ local function write_file(path, text)
   if not ok then error(e, 0) end
 end
 
+-- Raises unless `path` can be written (its folder there and writable, not
+-- a device or a folder): run before the games, so that a long run does
+-- not end in "No such file or directory" with its results lost.
+local function check_output(path)
+  local w, e = kfiles.writer(path)
+  if not w then error(e, 0) end
+  w:abort()
+end
+
 -- Makes the folder `dir` and its parents as needed; raises "dir: why".
 local function make_dir(dir)
   local ok, e = core.fs.mkdir(dir)
@@ -512,6 +521,8 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
+    if t.report then check_output(t.report) end
+    if t.svg then make_dir(t.svg) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
                   jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2, seed) }
     if lo then
@@ -692,6 +703,7 @@ function M.worth(_, args)
   end
   local ok, res = pcall(function()
     local L = balance.load(setup)
+    if t.report then check_output(t.report) end
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))

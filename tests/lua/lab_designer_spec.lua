@@ -146,6 +146,31 @@ describe("a variant whose base names no rule set", function()
   end)
 end)
 
+describe("an output the run cannot write", function()
+  it("is refused before any game is played, not after the run", function()
+    local d = tmp("outputs")
+    os.execute("mkdir -p " .. q(d) .. " && touch " .. q(d .. "/afile"))
+    -- ten million games: the refusal must come before them (timeout 60 kills a run that plays)
+    for _, c in ipairs {
+      { "compare --a '' --b '' --games 10000000 --report " .. q(d .. "/no/r.html"), "compare",
+        d .. "/no/r.html: create temp file failed: No such file or directory" },
+      { "sweep --variant hand_limit --over size=4,5 --games 10000000 --report " .. q(d .. "/no/s.html"), "sweep",
+        d .. "/no/s.html: create temp file failed: No such file or directory" },
+      { "sweep --variant hand_limit --over size=4,5 --games 10000000 --svg " .. q(d .. "/afile/charts"), "sweep",
+        d .. "/afile/charts: Not a directory" },
+      { "worth --bot random --kinds 'phase1: buy' --games 10000000 --report " .. q(d .. "/no/w.html"), "worth",
+        d .. "/no/w.html: create temp file failed: No such file or directory" },
+      { "sim --games 10000000 --jobs 2 --report /dev/null", "sim", "/dev/null: not a regular file (refused as an output)" },
+    } do
+      local out, e, code = kontor_cmd("--version >/dev/null; timeout 60 " .. q(runner.binary) .. " " .. c[1])
+      assert.are.equal(1, code, c[1] .. ": " .. e)
+      assert.are.equal("", out)
+      assert.are.equal("kontor: " .. c[2] .. ": " .. c[3] .. "\n", e)
+    end
+    assert.are.same({ "afile" }, kontor.core.fs.list(d))
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
