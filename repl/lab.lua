@@ -39,7 +39,7 @@ local function script_frame(msg)
   return nil
 end
 
--- A failure of a run, as people read it (docs/balance.md, "Errors"): the
+-- A failure of a run, as people read it (docs/balance.md, "When a run fails"): the
 -- message's first line, never a traceback through the engine; where a
 -- rule script reached a limit of the sandbox (whose message says no
 -- place); and for a game that failed, the command that plays it alone.
