@@ -171,6 +171,18 @@ describe("an output the run cannot write", function()
   end)
 end)
 
+describe("kontor sweep --over", function()
+  it("reads a range typed with a dash as a mistake, and refuses a value given twice", function()
+    runner.usage_errors {
+      { "sweep --variant hand_limit --over size=4-6 --games 5", "kontor: sweep: --over '4-6': a range is LO..HI (4..6)" },
+      { "sweep --variant hand_limit --over size=4,5,4 --games 5", "kontor: sweep: --over '4,5,4': the value 4 is given twice" },
+    }
+    local sweep = require "kontor.balance.sweep"
+    assert.are.same({ "-2", "0", "2" }, sweep.values("-2..2:2"))
+    assert.are.same({ "stop", "discard" }, sweep.values("stop, discard"))
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
