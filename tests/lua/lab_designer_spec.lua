@@ -183,6 +183,49 @@ describe("kontor sweep --over", function()
   end)
 end)
 
+describe("the REPL, a variant edited mid-game and reloaded (docs/designing-variants.md, 3)", function()
+  it("keeps the game through a syntax error, an error in apply and a loop, then plays on under the new rule", function()
+    local file = tmp("edited.lua")
+    local function version(body)
+      return "return { variant = true, name = \"edited\", base = \"sea_merchants\",\n"
+        .. "  options = { amount = { default = 2, type = \"integer\", min = 0 } },\n"
+        .. "  apply = function(R, opts)\n    " .. body .. "\n  end }\n"
+    end
+    support.write(file, version("R.data.contract_bonus = opts.amount"))
+    local lines = { "auto 12", 'print("A", #g:moves(), g.R.data.contract_bonus)' }
+    for _, body in ipairs { "R.data.contract_bonus = = opts.amount", "R.data.prices.contract = 1", "while true do end",
+                            "R.data.contract_bonus = opts.amount + 4" } do
+      lines[#lines + 1] = string.format("local f = io.open(%q, 'w'); f:write(%q); f:close()", file, version(body))
+      lines[#lines + 1] = "reload"
+      lines[#lines + 1] = 'print("B", #g:moves(), g.R.data.contract_bonus)'
+    end
+    local script = support.write(tmp("edits.txt"), table.concat(lines, "\n") .. "\n")
+    local out, e, code = kontor_cmd("--variant " .. q(file .. ":amount=5") .. " --seed 2 < " .. q(script))
+    assert.are.equal(0, code, e)
+    local got = {}
+    for l in out:gmatch("[^\n]+") do
+      if not l:match("^Player %d to choose") and not l:match("^Played ") then got[#got + 1] = l end
+    end
+    -- the base's path as the program found it (absolute or not)
+    got[12] = got[12] and got[12]:gsub("%(%S*variants/sea_merchants%.lua%)", "(variants/sea_merchants.lua)")
+    assert.are.same({
+      "A\t12\t5",
+      file .. ":4: unexpected symbol near '='",
+      "B\t12\t5",
+      "variant edited: " .. file .. ":4: attempt to index a nil value (field 'prices')",
+      "stack traceback:",
+      "\t" .. file .. ":4: in function <" .. file .. ":3>",
+      "B\t12\t5",
+      "variant edited: time limit reached (0.5 s of CPU per step)",
+      "stack traceback:",
+      "\t" .. file .. ":4: in function <" .. file .. ":3>",
+      "B\t12\t5",
+      "Reloaded sea_merchants (variants/sea_merchants.lua) with the variant edited (" .. file .. "); replayed 12 moves.",
+      "B\t12\t9",
+    }, got)
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
