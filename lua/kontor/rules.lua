@@ -36,6 +36,10 @@ local function failed(msg, err)
   if errors.kind(err) == "interrupt" then return nil, err end
   local _, e = broken(msg, errors.of_script(err))
   if errors.is(err) then rawset(e, "limit", rawget(err, "limit")) end   -- which limit
+  -- a limit's message names no place: add the script's frame where it was reached
+  local tb = rawget(e, "limit") and tostring(msg):match("\nstack traceback:\n(.*)$") or ""
+  local at = tb:match("^%s*([^%s:]+:%d+):") or tb:match("\n%s*([^%s:]+:%d+):")
+  if at then rawset(e, "script", rawget(e, "script") .. ", in " .. at) end
   return nil, e
 end
 

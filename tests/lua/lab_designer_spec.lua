@@ -50,6 +50,13 @@ describe("a variant that fails while it is applied", function()
     assert.are.equal(1, code)
     assert.are.equal("", out)
     assert.are.equal("kontor: compare: variant loop: time limit reached (0.5 s of CPU per step), in " .. v .. ":4\n", e)
+    -- the plain simulation too, and a string too big for the work limit
+    out, e, code = kontor_cmd("sim --variant " .. q(v) .. " --games 4")
+    assert.are.same({ 1, "", "kontor: sim: time limit reached (0.5 s of CPU per step), in " .. v .. ":4\n" }, { code, out, e })
+    local big = variant("big", '  apply = function(R)\n    local t = {}\n    for i = 1, 100 do t[i] = ("x"):rep(1e7) end\n  end,\n')
+    out, e, code = kontor_cmd("sim --variant " .. q(big) .. " --games 4")
+    assert.are.same({ 1, "", "kontor: sim: work limit reached (10000000 units per step), in " .. big .. ":5\n" },
+      { code, out, e })
   end)
 end)
 
