@@ -99,6 +99,14 @@ describe("a rule of a variant that fails during a game", function()
     assert.are.equal("kontor: ladder: deal 1, game 1 (seed 6869446166584666695; bots: random, greedy): " .. why .. "\n", e)
   end)
 
+  it("that loops: the plain simulation says where too", function()
+    local v = variant("looping_rule", LOOPING_RULE)
+    local out, e, code = kontor_cmd("sim --variant " .. q(v) .. " --games 3")
+    assert.are.same({ 1, "" }, { code, out })
+    assert.are.equal("kontor: sim: game 1 of 3 (its seed 6869446166584666695) failed: time limit reached (0.5 s of CPU per step), in "
+      .. v .. ":5\nReproduce it alone: kontor sim --variant " .. v .. " --seed 1 --games 3 --game 1\n", e)
+  end)
+
   it("with bots, plays it alone with --range, and a limit says where it was reached", function()
     local v = variant("looping_rule", LOOPING_RULE)
     local out, e, code = kontor_cmd("sweep --bot 2=greedy --variant hand_limit --variant " .. q(v) .. " --over hand_limit.size=4,5 --games 3 --jobs 1")
