@@ -241,6 +241,30 @@ describe("the REPL, a variant edited mid-game and reloaded (docs/designing-varia
   end)
 end)
 
+describe("kontor worth, a kind whose every game had the same outcome", function()
+  it("has an interval with a width and no verdict after 2 games", function()
+    local report = tmp("w2.html")
+    local out, e, code = kontor_cmd("worth --bot random --games 2 --kinds 'phase1: buy;phase1: pass' --jobs 1 --report "
+      .. q(report))
+    assert.are.equal(0, code, e)
+    -- the restricted seat lost both games of each kind: 0 of 2 says little
+    assert.truthy(out:find("\nphase1: buy   0.0000 [0.0000, 0.6576]  -0.2500   0.50 of games, 2.0 a game\n", 1, true), out)
+    local html = support.read(report)
+    assert.falsy(html:find("Moves that help win", 1, true))
+    assert.truthy(html:find("No one needs", 1, true))
+    local json = kontor.core.json.decode((kontor_cmd("worth --bot random --games 2 --kinds 'phase1: buy' --jobs 1 --json")))
+    assert.are.same({ 0, { 0, 0.65762 }, 1 }, { json.rows[1].win_rate, json.rows[1].ci, json.rows[1].p })
+  end)
+
+  it("uses Wilson's interval and the exact binomial p", function()
+    local worth = require "kontor.balance.worth"
+    local lo, hi, p = worth.same_outcome(0, 20, 0.25)
+    assert.are.same({ 0, 0.1611, 0.0063 }, { lo, tonumber(("%.4f"):format(hi)), tonumber(("%.4f"):format(p)) })
+    lo, hi, p = worth.same_outcome(1, 10, 0.5)
+    assert.are.same({ 0.7225, 1, 0.002 }, { tonumber(("%.4f"):format(lo)), tonumber(("%.4f"):format(hi)), tonumber(("%.4f"):format(p)) })
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
