@@ -265,6 +265,29 @@ describe("kontor worth, a kind whose every game had the same outcome", function(
   end)
 end)
 
+describe("kontor compare, a measure that differed by the same amount in every game", function()
+  it("has no verdict from 2 games, and one from many", function()
+    local v = variant("cheap_dock", "  apply = function(R) R.data.price.dock = 8 end,\n")
+    -- in both games of seed 1 side B bought a dock twice, side A none
+    local out, e, code = kontor_cmd("compare --a '' --b " .. q("--variant " .. v) .. " --games 2 --jobs 1")
+    assert.are.equal(0, code, e)
+    local row = out:match("\n(buy_card: buy dock per game[^\n]*)")
+    assert.are.equal("buy_card: buy dock per game                           0.0000    2.0000   +2.0000  [-1.5351, +4.2018]", row)
+    local stats = require "kontor.balance.stats"
+    local function constant(n, d)
+      local acc = stats.acc()
+      for _ = 1, n do stats.add(acc, { x = d }) end
+      return stats.acc_paired(acc, "x")
+    end
+    local r = constant(6, 1)
+    assert.are.same({ 1, "0.5076", "1.2067" }, { r.diff, ("%.4f"):format(r.ci[1]), ("%.4f"):format(r.ci[2]) })
+    assert.are.equal("more", stats.verdict(r.ci, "more", "fewer"))
+    assert.is_nil(stats.verdict(constant(2, -3).ci, "more", "fewer"))
+    -- no difference at all stays [0, 0]
+    assert.are.same({ 0, 0 }, constant(5, 0).ci)
+  end)
+end)
+
 describe("kontor ladder", function()
   it("says that a bot that won every game has a bound, not a measure", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 random random:avoid=phase2:draw greedy --jobs 1")
