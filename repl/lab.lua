@@ -435,6 +435,16 @@ local function run_cmd(args, kind)
   local specs = { SETUP_FLAGS, RUN_FLAGS }
   if kind == "compare" then specs[3] = COMPARE_FLAGS end
   if kind == "sweep" then specs[3] = SWEEP_FLAGS end
+  if kind == "compare" then
+    -- `--a --b '...'`: the plain game given as nothing, not as '' (a
+    -- SETUP is "--flag value": a lone flag is the next option)
+    for i = 2, #args - 1 do
+      if (args[i] == "--a" or args[i] == "--b") and args[i + 1]:match("^%-%-[%w%-]+$") then
+        return usage_error(string.format("compare: %s needs a SETUP after it, '' for the plain game: "
+          .. "%s '' (it got '%s')", args[i], args[i], args[i + 1]))
+      end
+    end
+  end
   local t, e = parse(args, 2, table.unpack(specs))
   if not t then return usage_error(name .. ": " .. e) end
   local common, ce = setup_of(t)

@@ -186,6 +186,20 @@ describe("an output the run cannot write", function()
   end)
 end)
 
+describe("kontor compare --a with no SETUP after it", function()
+  it("says that the plain game is '', not that the next option is unknown", function()
+    runner.usage_errors {
+      { "compare --a --b '--variant hand_limit' --games 5",
+        "kontor: compare: --a needs a SETUP after it, '' for the plain game: --a '' (it got '--b')" },
+      { "compare --b '--variant hand_limit' --a --games 5",
+        "kontor: compare: --a needs a SETUP after it, '' for the plain game: --a '' (it got '--games')" },
+    }
+    local out, e, code = kontor_cmd("compare --a '' --b '--variant hand_limit' --games 3 --jobs 1 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(out:find("\nB            --rules sea_merchants --variant hand_limit\n", 1, true), out)
+  end)
+end)
+
 describe("kontor sweep --over", function()
   it("reads a range typed with a dash as a mistake, and refuses a value given twice", function()
     runner.usage_errors {
