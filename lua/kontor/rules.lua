@@ -34,6 +34,11 @@ end
 -- sandbox's (kontor.errors.of_script); Ctrl-C's error value as it is.
 local function failed(msg, err)
   if errors.kind(err) == "interrupt" then return nil, err end
+  if errors.is(err) and rawget(err, "limit") == "memory" then
+    -- Lua's own memory error has Lua's text and no place: say which limit
+    msg = tostring(msg):gsub("not enough memory$", string.format("memory limit reached (%d MiB)",
+      core.sandbox.limits().memory >> 20), 1)
+  end
   local _, e = broken(msg, errors.of_script(err))
   if errors.is(err) then rawset(e, "limit", rawget(err, "limit")) end   -- which limit
   -- a limit's message names no place: add the script's frame where it was reached

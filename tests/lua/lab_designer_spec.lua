@@ -53,10 +53,18 @@ describe("a variant that fails while it is applied", function()
     -- the plain simulation too, and a string too big for the work limit
     out, e, code = kontor_cmd("sim --variant " .. q(v) .. " --games 4")
     assert.are.same({ 1, "", "kontor: sim: time limit reached (0.5 s of CPU per step), in " .. v .. ":4\n" }, { code, out, e })
-    local big = variant("big", '  apply = function(R)\n    local t = {}\n    for i = 1, 100 do t[i] = ("x"):rep(1e7) end\n  end,\n')
+    local big = variant("big", '  apply = function(R)\n    local t = {}\n    t[1] = ("x"):rep(2e8)\n  end,\n')
     out, e, code = kontor_cmd("sim --variant " .. q(big) .. " --games 4")
     assert.are.same({ 1, "", "kontor: sim: work limit reached (10000000 units per step), in " .. big .. ":5\n" },
       { code, out, e })
+    -- a block above the memory limit: Lua's own "not enough memory" named as the limit
+    local huge = variant("huge", '  apply = function(R)\n    local t = {}\n    t[1] = ("x"):rep(1e9)\n  end,\n')
+    for _, c in ipairs { { "sim", "" }, { "compare", "variant huge: " } } do
+      local args = c[1] == "sim" and ("sim --variant " .. q(huge) .. " --games 4")
+        or ("compare --a '' --b " .. q("--variant " .. huge) .. " --games 4 --jobs 1")
+      out, e, code = kontor_cmd(args)
+      assert.are.same({ 1, "", "kontor: " .. c[1] .. ": " .. c[2] .. "memory limit reached (256 MiB)\n" }, { code, out, e })
+    end
   end)
 end)
 
