@@ -322,6 +322,16 @@ describe("kontor ladder", function()
     assert.are.equal("  random:avoid=phase2:draw vs greedy: 0.0% of 6 games", lines[9])
   end)
 
+  it("the lab's bots line says when random never beat a bot of the ratings table", function()
+    local out, e, code = kontor_cmd("compare --bot 1=greedy --a '' --b '' --games 2 --jobs 1 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(out:find("\nbots: greedy on seat 1 (ladder: 2464 [2400, 2556] over random, who never beat it (a bound), "
+      .. "2 players); random on seats 2-4 (ladder: 0, the floor)\n", 1, true), out)
+    local ladder = require "kontor.balance.ladder"
+    assert.is_true(ladder.rating("caribbean", {}, 2, "mcts:iterations=150").unbeaten)
+    assert.is_nil(ladder.rating("caribbean", {}, 2, "mcts:iterations=50").unbeaten)
+  end)
+
   it("finds the bots that won or lost every game from the pairs' shares", function()
     local ladder = require "kontor.balance.ladder"
     assert.are.same({ b = "won", a = "lost" }, ladder.swept { { a = "a", b = "b", games = 4, a_wins = 0 } })

@@ -330,14 +330,15 @@ function M.rating(rules, variants, players, spec, table_)
   local vkey = table.concat(variants or {}, "+")
   local best
   for _, e in ipairs(table_ or require("kontor.balance.ratings")) do
-    local r
+    local r, unbeaten
     if e.rules == rules and table.concat(e.variants, "+") == vkey then
       for b, x in pairs(e.ratings) do if resolved(b, rules, variants) == key then r = x end end
+      for _, b in ipairs(e.unbeaten or {}) do if resolved(b, rules, variants) == key then unbeaten = true end end
     end
     if r and e.rules == rules and table.concat(e.variants, "+") == vkey
        and (not best or (e.players == players and best.players ~= players)) then
       best = { rating = r[1], ci = r[2] and { r[2], r[3] } or nil, players = e.players, deals = e.deals,
-               commit = e.commit }
+               commit = e.commit, unbeaten = unbeaten }
     end
   end
   return best
@@ -403,7 +404,9 @@ function M.line(desc, title)
     elseif not l.ci then
       rated = string.format("ladder: %d, %d players", l.rating, l.players)
     else
-      rated = string.format("ladder: %d [%d, %d] over random, %d players", l.rating, l.ci[1], l.ci[2], l.players)
+      -- over a random that never beat it, the number is the prior's
+      rated = string.format("ladder: %d [%d, %d] over random%s, %d players", l.rating, l.ci[1], l.ci[2],
+        l.unbeaten and ", who never beat it (a bound)" or "", l.players)
     end
     parts[#parts + 1] = string.format("%s on %s (%s)", d.bot, seats_text(d.seats), rated)
   end
