@@ -277,8 +277,13 @@ local function cmd_sim(kontor, args)
   if not ok then
     local i, gseed, why = res.game, res.seed, res.why
     if i then
-      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s\nReproduce it alone: %s\n",
-        i, games, gseed, ktext.error_line(why), sim_repro(t, tonumber(i), seed, games)))
+      -- a limit's message names no place: the first rule script frame does
+      local at
+      for f in (res.limit and tostring(why):match("\nstack traceback:\n(.*)$") or ""):gmatch("([^%s:]+:%d+):") do
+        if not f:match("kontor/[%w_/]+%.lua:%d+$") then at = at or f end
+      end
+      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s%s\nReproduce it alone: %s\n",
+        i, games, gseed, ktext.error_line(why), at and (", in " .. at) or "", sim_repro(t, tonumber(i), seed, games)))
     else
       err("kontor: sim: ", ktext.error_line(res), "\n")
     end

@@ -9,6 +9,7 @@ local run = require "kontor.balance.run"
 local coverage = require "kontor.balance.coverage"
 local ktext = require "kontor.text"
 local kfiles = require "kontor.files"
+local kerrors = require "kontor.errors"
 
 local json = core.json
 local M = {}
@@ -23,6 +24,56 @@ local raw = ktext.raw
 local function usage_error(msg)
   err("kontor: ", msg, "\n", "Try 'kontor --help'.\n")
   return 2
+end
+
+-- The first frame of a traceback in a rule script: not the engine's nor
+-- the program's own Lua, not C ("./my_rule.lua:4"), or nil.
+local function script_frame(msg)
+  local tb = msg:match("\nstack traceback:\n(.*)$")
+  for line in (tb or ""):gmatch("[^\n]+") do
+    local at = line:match("^%s*([^%s:]+:%d+):")
+    if at and not at:match("kontor/[%w_/]+%.lua:%d+$") and not at:match("repl/[%w_]+%.lua:%d+$") then
+      return at
+    end
+  end
+  return nil
+end
+
+-- A failure of a run, as people read it (docs/balance.md, "When a run fails"): the
+-- message's first line, never a traceback through the engine; where a
+-- rule script reached a limit of the sandbox (whose message says no
+-- place); and for a game that failed, the command that plays it alone.
+local function failure(name, e)
+  local msg = tostring(e)
+  if os.getenv("KONTOR_LAB_PROGRESS") then
+    -- a job of --jobs: its parent says it (kontor.balance.run.children),
+    -- once for the run, the job of the first games that failed
+    local fields = {}
+    if kerrors.is(e) then
+      for _, k in ipairs { "game", "seed", "why", "run_seed", "setup", "unpaired_b", "limit" } do
+        fields[k] = rawget(e, k)
+      end
+    end
+    out("failed ", raw(json.encode { message = msg, kind = kerrors.kind(e) or "rules", fields = fields }), "\n")
+    return 1
+  end
+  local first = ktext.error_line(msg)
+  if kerrors.kind(e) == "limit" then
+    local at = script_frame(msg)
+    if at and not first:find(at, 1, true) then first = first .. ", in " .. at end
+  end
+  err("kontor: ", name, ": ", first, "\n")
+  local game = kerrors.is(e) and rawget(e, "game")
+  local setup = kerrors.is(e) and rawget(e, "setup")
+  if math.type(game) == "integer" and type(setup) == "string" and not rawget(e, "unpaired_b") then
+    local seed = rawget(e, "run_seed")
+    -- the plain simulation plays game I of a run alone; with bots, the
+    -- lab's --range plays it (and prints its shard)
+    local alone = setup:find("--bot ", 1, true) and string.format("--seed %d --range %d-%d", seed, game, game)
+      or string.format("--seed %d --games %d --game %d", seed, game, game)
+    err("Reproduce it alone: kontor sim ", setup, " ", alone, "\n")
+  end
+  return 1
 end
 
 
@@ -232,6 +283,15 @@ local function write_file(path, text)
   if not ok then error(e, 0) end
 end
 
+-- Raises unless `path` can be written (its folder there and writable, not
+-- a device or a folder): run before the games, so that a long run does
+-- not end in "No such file or directory" with its results lost.
+local function check_output(path)
+  local w, e = kfiles.writer(path)
+  if not w then error(e, 0) end
+  w:abort()
+end
+
 -- Makes the folder `dir` and its parents as needed; raises "dir: why".
 local function make_dir(dir)
   local ok, e = core.fs.mkdir(dir)
@@ -375,6 +435,16 @@ local function run_cmd(args, kind)
   local specs = { SETUP_FLAGS, RUN_FLAGS }
   if kind == "compare" then specs[3] = COMPARE_FLAGS end
   if kind == "sweep" then specs[3] = SWEEP_FLAGS end
+  if kind == "compare" then
+    -- `--a --b '...'`: the plain game given as nothing, not as '' (a
+    -- SETUP is "--flag value": a lone flag is the next option)
+    for i = 2, #args - 1 do
+      if (args[i] == "--a" or args[i] == "--b") and args[i + 1]:match("^%-%-[%w%-]+$") then
+        return usage_error(string.format("compare: %s needs a SETUP after it, '' for the plain game: "
+          .. "%s '' (it got '%s')", args[i], args[i], args[i + 1]))
+      end
+    end
+  end
   local t, e = parse(args, 2, table.unpack(specs))
   if not t then return usage_error(name .. ": " .. e) end
   local common, ce = setup_of(t)
@@ -461,6 +531,8 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
+    if t.report then check_output(t.report) end
+    if t.svg then make_dir(t.svg) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
                   jobs = jobs or (lo and 1 or run.cores()), child = child_args(args, 2, seed) }
     if lo then
@@ -501,7 +573,7 @@ local function run_cmd(args, kind)
     if not okr then error(got, 0) end
     report_and_output(kind, t, got, seed, t.unpaired, diffs, job.sweep)
   end)
-  if not ok then err("kontor: ", name, ": ", tostring(res), "\n"); return 1 end
+  if not ok then return failure(name, res) end
   return 0
 end
 
@@ -641,6 +713,7 @@ function M.worth(_, args)
   end
   local ok, res = pcall(function()
     local L = balance.load(setup)
+    if t.report then check_output(t.report) end
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
@@ -674,7 +747,7 @@ function M.worth(_, args)
     end
     worth_output(t, worth.summary(L, probe:spec(), kinds, acc, games, seed))
   end)
-  if not ok then err("kontor: worth: ", tostring(res), "\n"); return 1 end
+  if not ok then return failure("worth", res) end
   return 0
 end
 
@@ -816,7 +889,7 @@ function M.ladder(_, args)
     end
     ladder_output(t, ladder.summary(L, names, deals, seed, ran))
   end)
-  if not ok then err("kontor: ladder: ", tostring(res), "\n"); return 1 end
+  if not ok then return failure("ladder", res) end
   return 0
 end
 
@@ -872,7 +945,7 @@ function M.merge(_, args)
     end
     report_and_output(first.kind, t, sides, first.seed, first.unpaired, diffs, first.sweep)
   end)
-  if not ok then err("kontor: merge: ", tostring(res), "\n"); return 1 end
+  if not ok then return failure("merge", res) end
   return 0
 end
 

@@ -101,7 +101,12 @@ function Session:err(msg)
     local frames = {}
     for line in tb:gmatch("[^\n]+") do
       local file = line:match("^%s*([^:]+):") or ""
-      if not file:match("kontor/[%w_/]+%.lua$") and not file:match("^repl/[%w_]+%.lua$")
+      -- the engine's plumbing in C (the sandbox's call, pcall, the REPL's
+      -- own xpcall) says nothing about the script; a C function the script
+      -- called (string.rep) stays
+      local plumbing = line:match("^%s*%[C%]: in %?$") or line:match("^%s*%[C%]: in field 'call'$")
+        or line:match("^%s*%[C%]: in function 'x?pcall'$")
+      if not plumbing and not file:match("kontor/[%w_/]+%.lua$") and not file:match("^repl/[%w_]+%.lua$")
           and not file:match("/repl/[%w_]+%.lua$") and not line:match("^%s*%(%.%.%.tail calls%.%.%.%)") then
         frames[#frames + 1] = line
       end

@@ -34,8 +34,17 @@ end
 -- sandbox's (kontor.errors.of_script); Ctrl-C's error value as it is.
 local function failed(msg, err)
   if errors.kind(err) == "interrupt" then return nil, err end
+  if errors.is(err) and rawget(err, "limit") == "memory" then
+    -- Lua's own memory error has Lua's text and no place: say which limit
+    msg = tostring(msg):gsub("not enough memory$", string.format("memory limit reached (%d MiB)",
+      core.sandbox.limits().memory >> 20), 1)
+  end
   local _, e = broken(msg, errors.of_script(err))
   if errors.is(err) then rawset(e, "limit", rawget(err, "limit")) end   -- which limit
+  -- a limit's message names no place: add the script's frame where it was reached
+  local tb = rawget(e, "limit") and tostring(msg):match("\nstack traceback:\n(.*)$") or ""
+  local at = tb:match("^%s*([^%s:]+:%d+):") or tb:match("\n%s*([^%s:]+:%d+):")
+  if at then rawset(e, "script", rawget(e, "script") .. ", in " .. at) end
   return nil, e
 end
 
@@ -281,6 +290,10 @@ function M.resolve_options(R, given)
     if v == nil then v = decl.default end
     if v ~= nil then
       local val, err = option_value(k, decl, v, R.name)
+      if err and given[k] == nil then
+        -- the script's own default: a broken script, not a usage error
+        return broken(tostring(err):gsub("^(option [^:]+: )", "%1its default "), "rules")
+      end
       if err then return nil, err end
       out[k] = val
     end
@@ -338,6 +351,14 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   end
   V.name = V.name or vspec
   if V.base and V.base ~= E.name then
+    local sets, known = {}, false
+    for _, e in ipairs(M.list()) do
+      if e.kind == "rules" then sets[#sets + 1] = e.name; known = known or e.name == V.base end
+    end
+    if not known then   -- a typo in the file: no rule set has that name
+      return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)", vfile,
+        tostring(V.base), table.concat(sets, ", ")))
+    end
     return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
   end
   V.options = V.options or {}

@@ -65,7 +65,8 @@ describe("the worth report", function()
       .. "+0.3975 from the fair share</li></ol>", 1, true), summary)
     assert.truthy(summary:find('<ol id="helps"><li>phase1: pass: the seat without it wins 0.1608 [0.1111, 0.2105], '
       .. "-0.0892 from the fair share</li></ol>", 1, true), summary)
-    assert.truthy(summary:find("No one needs (the seat wins its fair share without them, as far as 200 games tell): "
+    assert.truthy(summary:find("No one needs, as far as 200 games a kind tell (without them the interval of the seat's "
+      .. "win rate holds its fair share): "
       .. "buy_card: buy contract.", 1, true), summary)
     assert.truthy(summary:find("Tell nothing (the seat never had a move of the kind and another at once): "
       .. "exchange_product: exchange.", 1, true), summary)

@@ -79,7 +79,8 @@ describe("kontor ladder --shard and kontor merge", function()
   it("says which deals are missing or twice, and refuses another ladder's part", function()
     assert.are.equal("kontor: merge: deals 4-5 are missing (no shard has them)\n",
       merge_err { shard(1), shard(2) })
-    assert.are.equal("kontor: merge: deals 2-3 are in two shards\n", merge_err { shard(1), shard(2), shard(2), shard(3) })
+    assert.are.equal("kontor: merge: deals 2-3 are in two shards (" .. shard(2) .. ":1 and " .. shard(2) .. ":1)\n",
+      merge_err { shard(1), shard(2), shard(2), shard(3) })
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 5 --seed 6 " .. BOTS .. " --shard 3/3")
     assert.are.equal(0, code, e)
     local other = tmp("other-seed.json")

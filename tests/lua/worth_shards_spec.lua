@@ -95,7 +95,7 @@ describe("kontor worth --shard", function()
   it("refuses shards that do not make one whole run, saying which games", function()
     assert.are.equal("kontor: merge: games 16-30 are missing (no shard has them)\n",
       merge_err(q(shard(1)) .. " " .. q(shard(3))))
-    assert.are.equal("kontor: merge: games 1-15 are in two shards\n",
+    assert.are.equal("kontor: merge: games 1-15 are in two shards (" .. shard(1) .. ":1 and " .. shard(1) .. ":1)\n",
       merge_err(q(shard(1)) .. " " .. q(shard(1)) .. " " .. q(shard(2)) .. " " .. q(shard(3))))
     local other = broken(function(sh) sh.seed = 10 end)
     assert.are.equal(string.format("kontor: merge: %s:2: games 1-15 are from another run than %s:1 "

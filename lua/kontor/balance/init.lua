@@ -21,6 +21,7 @@ local seatmod = require "kontor.seat"
 local stats = require "kontor.balance.stats"
 local moves = require "kontor.balance.moves"
 local text = require "kontor.text"
+local errors = require "kontor.errors"
 
 local M = {}
 
@@ -249,7 +250,14 @@ function M.play_game(L, seed, i, opts)
   local gseed = M.game_seed(seed, i, opts.unpaired_b)
   moves.arm(L.R)
   local ok, game = pcall(play_one, L, gseed, opts.cov)
-  if not ok then error(string.format("game %d (seed %d): %s", i, gseed, tostring(game)), 0) end
+  if not ok then
+    if errors.kind(game) == "interrupt" then error(game, 0) end   -- Ctrl-C: as it is
+    -- an error value that says which game of which setup failed, for the
+    -- command line's "Reproduce it alone" (repl/lab.lua)
+    errors.raise(errors.of_script(game), string.format("game %d (seed %d): %s", i, gseed, tostring(game)),
+      { game = i, seed = gseed, why = tostring(game), run_seed = seed, setup = info.label,
+        unpaired_b = opts.unpaired_b or nil, limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
+  end
   local res = game:result()
   local P = info.players
   local W = win_scale(P)

@@ -55,8 +55,8 @@ function M.seats(players, a, b, k)
 end
 
 -- The share of game k of a deal (game seed gseed) that bot a won against b.
-function M.play(L, gseed, a, b, k)
-  local game = worth.walk(L, gseed, M.seats(L.players, a, b, k))
+function M.play(L, gseed, a, b, k, d)
+  local game = worth.walk_game(string.format("deal %d, game %d", d or 0, k), L, gseed, M.seats(L.players, a, b, k))
   local winners = game:result().winners
   local share = 0
   for _, w in ipairs(winners) do
@@ -83,7 +83,7 @@ function M.run(L, names, deals, seed, progress, lo, hi)
       local a, b = names[xy[1]], names[xy[2]]
       local w = 0
       for k = 1, 2 do
-        w = w + M.play(L, gseed, a, b, k)
+        w = w + M.play(L, gseed, a, b, k, d)
         done = done + 1
         if progress then progress(done, total) end
       end
@@ -251,6 +251,26 @@ local function columns(name)
   return utf8.len(shown) or #shown
 end
 
+-- The bots that won every game they played, or lost every one, from a
+-- ladder's pairs: { [bot] = "won" | "lost" }. Their ratings rest on the
+-- prior alone (a tenth of a win against a virtual equal).
+function M.swept(list)
+  local won, lost, played = {}, {}, {}
+  for _, p in ipairs(list) do
+    for side, bot in ipairs { p.a, p.b } do
+      local share = side == 1 and p.a_wins or 1 - p.a_wins
+      if played[bot] == nil then played[bot], won[bot], lost[bot] = true, true, true end
+      if share < 1 then won[bot] = false end
+      if share > 0 then lost[bot] = false end
+    end
+  end
+  local out = {}
+  for bot in pairs(played) do
+    out[bot] = won[bot] and "won" or lost[bot] and "lost" or nil
+  end
+  return out
+end
+
 -- The ladder as text for people.
 function M.format(s)
   local vs = #s.variants > 0 and (" + " .. table.concat(s.variants, " + ")) or ""
@@ -261,9 +281,16 @@ function M.format(s)
   }
   local w = 4
   for _, r in ipairs(s.ratings) do w = math.max(w, columns(r.bot)) end
+  local swept = M.swept(s.pairs)
   for _, r in ipairs(s.ratings) do
-    lines[#lines + 1] = string.format("  %s%s %6d  %s", r.bot, string.rep(" ", w - columns(r.bot)), r.rating,
+    local line = string.format("  %s%s %6d  %s", r.bot, string.rep(" ", w - columns(r.bot)), r.rating,
       r.ci and string.format("[%d, %d]", r.ci[1], r.ci[2]) or "(the anchor)")
+    -- a bot that won (or lost) every game: the fit has only the prior to
+    -- go by, every resample gives the same number, and more deals move it
+    if r.ci and swept[r.bot] then
+      line = line .. string.format("  %s every game: a bound, not a measure (more deals move it)", swept[r.bot])
+    end
+    lines[#lines + 1] = line
   end
   lines[#lines + 1] = "pair by pair (the first bot's share of the wins):"
   for _, p in ipairs(s.pairs) do
@@ -303,14 +330,15 @@ function M.rating(rules, variants, players, spec, table_)
   local vkey = table.concat(variants or {}, "+")
   local best
   for _, e in ipairs(table_ or require("kontor.balance.ratings")) do
-    local r
+    local r, unbeaten
     if e.rules == rules and table.concat(e.variants, "+") == vkey then
       for b, x in pairs(e.ratings) do if resolved(b, rules, variants) == key then r = x end end
+      for _, b in ipairs(e.unbeaten or {}) do if resolved(b, rules, variants) == key then unbeaten = true end end
     end
     if r and e.rules == rules and table.concat(e.variants, "+") == vkey
        and (not best or (e.players == players and best.players ~= players)) then
       best = { rating = r[1], ci = r[2] and { r[2], r[3] } or nil, players = e.players, deals = e.deals,
-               commit = e.commit }
+               commit = e.commit, unbeaten = unbeaten }
     end
   end
   return best
@@ -376,7 +404,9 @@ function M.line(desc, title)
     elseif not l.ci then
       rated = string.format("ladder: %d, %d players", l.rating, l.players)
     else
-      rated = string.format("ladder: %d [%d, %d] over random, %d players", l.rating, l.ci[1], l.ci[2], l.players)
+      -- over a random that never beat it, the number is the prior's
+      rated = string.format("ladder: %d [%d, %d] over random%s, %d players", l.rating, l.ci[1], l.ci[2],
+        l.unbeaten and ", who never beat it (a bound)" or "", l.players)
     end
     parts[#parts + 1] = string.format("%s on %s (%s)", d.bot, seats_text(d.seats), rated)
   end

@@ -5,11 +5,15 @@
 -- rating and interval, the first bot, random, at 0); the command and the
 -- commit it ran at are beside it, and the same table is in docs/bots.md.
 -- A bot's defaults may change with a rule set's R.bot_options: a rating
--- holds for the defaults of its commit.
+-- holds for the defaults of its commit. `unbeaten`: the bots random never
+-- beat in that run, whose rating over random rests on the fit's prior (a
+-- tenth of a win) and is a bound, not a measure.
 return {
   -- a816150 (docs/bots.md): kontor ladder --rules sea_merchants --deals 24 --seed 1
   --   random greedy mcts:iterations=100 mcts:iterations=300 (in 6 shards, merged)
   { rules = "sea_merchants", variants = {}, players = 2, deals = 24, commit = "a816150",
+    -- random won none of its 144 games: these ratings over it are bounds
+    unbeaten = { "greedy", "mcts:iterations=100", "mcts:iterations=300" },
     ratings = {
       ["greedy"] = { 2464, 2400, 2556 },
       ["mcts:iterations=300"] = { 2386, 2332, 2465 },
@@ -19,6 +23,8 @@ return {
   -- ce88c19 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1
   --   random greedy mcts:iterations=50 mcts:iterations=150 (in 6 shards, merged)
   { rules = "caribbean", variants = {}, players = 2, deals = 24, commit = "ce88c19",
+    -- random won none of its 48 games against these two
+    unbeaten = { "greedy", "mcts:iterations=150" },
     ratings = {
       ["mcts:iterations=150"] = { 721, 579, 2335 },
       ["mcts:iterations=50"] = { 678, 530, 2298 },
@@ -28,6 +34,8 @@ return {
   -- a816150 (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 12 --seed 1
   --   random greedy mcts:iterations=30 mcts:iterations=100 (in 6 shards, merged)
   { rules = "old_world", variants = {}, players = 2, deals = 12, commit = "a816150",
+    -- random won none of its 24 games against it
+    unbeaten = { "mcts:iterations=100" },
     ratings = {
       ["mcts:iterations=100"] = { 817, 669, 1509 },
       ["mcts:iterations=30"] = { 424, 301, 658 },

@@ -644,7 +644,8 @@ function M.worth_html(w)
       #chance, #chance == 1 and "kind has" or "kinds have", m, #chance == 1 and "it" or "them", table.concat(chance, "; "))
   end
   if #none > 0 then
-    add('<p>No one needs (the seat wins its fair share without them, as far as %d games tell): %s.</p>', w.games, table.concat(none, "; "))
+    add('<p>No one needs, as far as %d games a kind tell (without them the interval of the seat\'s win rate '
+      .. 'holds its fair share): %s.</p>', w.games, table.concat(none, "; "))
   end
   if #never > 0 then
     add('<p>Tell nothing (the seat never had a move of the kind and another at once): %s.</p>', table.concat(never, "; "))

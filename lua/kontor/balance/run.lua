@@ -15,6 +15,7 @@
 local core = require "kontor.core"
 local balance = require "kontor.balance"
 local coverage = require "kontor.balance.coverage"
+local errors = require "kontor.errors"
 
 local json = core.json
 local M = {}
@@ -83,6 +84,15 @@ local function play_here(job, state, lo, hi, done0, total)
   return done
 end
 
+-- The error a failed job printed as "failed {message, kind, fields}":
+-- an error value as the job had it (nil for none, or a line not of one).
+local function job_error(line)
+  local ok, e = pcall(json.decode, line or "")
+  if not ok or type(e) ~= "table" or type(e.message) ~= "string" then return nil end
+  local kind = errors.KINDS[e.kind] and e.kind or "rules"
+  return errors.new(kind, e.message, type(e.fields) == "table" and e.fields or nil)
+end
+
 -- Runs child jobs (shell command lines, each printing "progress D" lines
 -- and then one line of JSON, its shard) all at once, and waits for every
 -- one, whatever happened to the one before (a child still running would
@@ -98,19 +108,24 @@ function M.children(cmds, sizes, progress, take)
   end
   local finished, failed = 0, nil
   for j, p in ipairs(procs) do
-    local body
+    local body, said
     for l in p:lines() do
       local d = l:match("^progress (%d+)$")
+      local f = not d and l:match("^failed (.*)$")
       if d then
         -- the jobs still running are about as far as this one
         if progress then progress(finished + tonumber(d) * (n - j + 1)) end
+      elseif f then
+        said = f
       else
         body = l
       end
     end
     local okc, why, code = p:close()
     if not okc then
-      failed = failed or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
+      -- what the job said went wrong (repl/lab.lua), as its own error
+      failed = failed or job_error(said)
+        or string.format("job %d of %d failed (%s %s)", j, n, tostring(why), tostring(code))
     elseif not failed then
       local okd, part = pcall(json.decode, body or "")
       local okk, ke = pcall(take, okd and part or nil, string.format("job %d of %d", j, n), j)
@@ -516,14 +531,16 @@ end
 function M.cover(shards, field, noun)
   field, noun = field or "games", noun or "games"
   table.sort(shards, function(x, y) return x.lo < y.lo end)
-  local next_game = 1
-  for _, sh in ipairs(shards) do
+  local next_game, last = 1, nil
+  for i, sh in ipairs(shards) do
     if sh.lo > next_game then
       error(string.format("%s %d-%d are missing (no shard has them)", noun, next_game, sh.lo - 1), 0)
     elseif sh.lo < next_game then
-      error(string.format("%s %d-%d are in two shards", noun, sh.lo, math.min(sh.hi, next_game - 1)), 0)
+      -- which two: the files and lines where kontor merge read them
+      error(string.format("%s %d-%d are in two shards (%s and %s)", noun, sh.lo, math.min(sh.hi, next_game - 1),
+        where(last, i - 1), where(sh, i)), 0)
     end
-    next_game = sh.hi + 1
+    next_game, last = sh.hi + 1, sh
   end
   local first = shards[1]
   if next_game <= first[field] then

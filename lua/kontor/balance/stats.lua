@@ -206,9 +206,19 @@ function M.acc_ci(a, key, scale)
   return { mean = mean, ci = { mean - h, mean + h } }
 end
 
--- The paired difference: acc p holds the per-game differences.
+-- The paired difference: acc p holds the per-game differences. Where
+-- every game differed by the same d (not 0), the t interval has width 0
+-- and would give a verdict after 2 games: the interval is then that of
+-- the n differences and one more of 0 (its mean n d / (n + 1), its
+-- standard error |d| / (n + 1)): 2 games of d = 1 give [-0.77, +2.10], no
+-- verdict; 6 games [+0.51, +1.21]; 1000 games [+0.997, +1.001].
 function M.acc_paired(p, key, scale)
   local r = M.acc_ci(p, key, scale)
+  if r.ci and r.ci[1] == r.ci[2] and r.mean ~= 0 then
+    local n, d = p.n, r.mean
+    local m, h = n * d / (n + 1), M.t975(n) * math.abs(d) / (n + 1)
+    return { diff = d, ci = { m - h, m + h } }
+  end
   return { diff = r.mean, ci = r.ci }
 end
 

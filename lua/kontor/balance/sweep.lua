@@ -24,9 +24,15 @@ function M.values(spec)
     if hi < lo or step < 1 then return nil, string.format("'%s': expected LO..HI with LO <= HI (and a step of 1 or more)", spec) end
     for v = lo, hi, step do out[#out + 1] = tostring(v) end
   else
+    local a, b = spec:match("^%s*(%-?%d+)%-(%-?%d+)%s*$")
+    if a then return nil, string.format("'%s': a range is LO..HI (%s..%s)", spec, a, b) end
+    local seen = {}
     for v in spec:gmatch("[^,]+") do
       v = v:match("^%s*(.-)%s*$")
       if v == "" then return nil, string.format("'%s': an empty value", spec) end
+      -- the same value twice would be compared with itself
+      if seen[v] then return nil, string.format("'%s': the value %s is given twice", spec, v) end
+      seen[v] = true
       out[#out + 1] = v
     end
   end

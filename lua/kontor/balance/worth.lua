@@ -23,6 +23,7 @@ local balance = require "kontor.balance"
 local moves = require "kontor.balance.moves"
 local stats = require "kontor.balance.stats"
 local text = require "kontor.text"
+local errors = require "kontor.errors"
 
 local M = {}
 
@@ -100,6 +101,19 @@ function M.walk(L, gseed, specs, on_decision)
   error("the game did not end within 100000 steps", 0)
 end
 
+-- M.walk, and a game that fails says which one, from which seed, with
+-- which bots ("game 3 (seed S; bots: random:avoid=phase1:buy, random): why").
+function M.walk_game(what, L, gseed, specs, on_decision)
+  local ok, game = pcall(M.walk, L, gseed, specs, on_decision)
+  if ok then return game end
+  if errors.kind(game) == "interrupt" then error(game, 0) end   -- Ctrl-C: as it is
+  local list = {}
+  for s = 1, L.players do list[s] = specs[s] end
+  errors.raise(errors.of_script(game),
+    string.format("%s (seed %d; bots: %s): %s", what, gseed, table.concat(list, ", "), tostring(game)),
+    { limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
+end
+
 -- `bot` with avoid=`spec` added.
 function M.restricted(bot, spec)
   return bot .. (bot:find(":", 1, true) and "," or ":") .. "avoid=" .. spec
@@ -111,7 +125,7 @@ function M.discover(L, bot, seed, lo, hi)
   local specs, seen, out = {}, {}, {}
   for s = 1, L.players do specs[s] = bot end
   for i = lo, hi do
-    M.walk(L, balance.game_seed(seed, i), specs, function(_, name, opts, k)
+    M.walk_game("game " .. i, L, balance.game_seed(seed, i), specs, function(_, name, opts, k)
       local kind = M.kind_of(name, opts[k])
       if not seen[kind] then seen[kind] = true; out[#out + 1] = kind end
     end)
@@ -141,7 +155,7 @@ function M.play(L, bot, kinds, seed, lo, hi, progress)
         local specs = {}
         for s = 1, P do specs[s] = s == r and r_bot or bot end
         local kept = 0
-        local game = M.walk(L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
+        local game = M.walk_game("game " .. i, L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
           if seat ~= r then return end
           a.decisions = a.decisions + 1
           -- kept from it: an option of the kind and another were legal
@@ -192,6 +206,24 @@ end
 
 local function r6(x) return x and balance.round(x) end
 
+-- The interval and p of a win rate `mean` over n games that all had the
+-- same outcome: Wilson's score interval (which has a width where the t
+-- interval has none: 0 wins of 20 give [0, 0.1611]) and, for no win or
+-- every win, the exact two-sided binomial p against the fair share
+-- (2 (1 - fair)^n: 0 wins of 2 games at 1/4 is p = 1, of 20 p = 0.0063).
+function M.same_outcome(mean, n, fair)
+  local z = 1.959964
+  local z2 = z * z
+  local centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+  local half = z * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+  local lo, hi = math.max(0, centre - half), math.min(1, centre + half)
+  local p
+  if mean == 0 then p = 2 * (1 - fair) ^ n
+  elseif mean == 1 then p = 2 * fair ^ n
+  else p = stats.p_of(mean - fair, { lo - fair, hi - fair }) end
+  return lo, hi, math.min(1, p)
+end
+
 -- The rows of a run: per kind its restriction, games, the restricted
 -- seat's win rate and 95% interval, the fair share, the difference and
 -- its interval, and how often the restriction kept the seat from a move;
@@ -216,15 +248,21 @@ function M.rows(L, kinds, acc)
       row.kept_per_game = r6(a.kept / n)
       if n > 1 then
         local var = (a.wins2 - a.wins * a.wins / n) / (n - 1) / (W * W)
-        if var < 0 then var = 0 end
-        -- the t interval of the mean, clipped to what a rate can be
-        local h = stats.t975(n - 1) * math.sqrt(var / n)
-        local lo, hi = math.max(0, mean - h), math.min(1, mean + h)
-        row.ci = { r6(lo), r6(hi) }
-        row.diff_ci = { r6(lo - fair), r6(hi - fair) }
-        -- the two-sided p of the difference from the fair share (from the
-        -- interval before clipping), for Holm's correction in the report
-        row.p = r6(stats.p_of(mean - fair, { mean - h - fair, mean + h - fair }))
+        if var <= 0 then
+          -- every game the same outcome (lost them all, say): the t
+          -- interval would have no width, and p would be 0 after 2 games
+          local lo, hi, p = M.same_outcome(mean, n, fair)
+          row.ci, row.diff_ci, row.p = { r6(lo), r6(hi) }, { r6(lo - fair), r6(hi - fair) }, r6(p)
+        else
+          -- the t interval of the mean, clipped to what a rate can be
+          local h = stats.t975(n - 1) * math.sqrt(var / n)
+          local lo, hi = math.max(0, mean - h), math.min(1, mean + h)
+          row.ci = { r6(lo), r6(hi) }
+          row.diff_ci = { r6(lo - fair), r6(hi - fair) }
+          -- the two-sided p of the difference from the fair share (from the
+          -- interval before clipping), for Holm's correction in the report
+          row.p = r6(stats.p_of(mean - fair, { mean - h - fair, mean + h - fair }))
+        end
       end
       row.diff = r6(mean - fair)
     end
