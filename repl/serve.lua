@@ -728,16 +728,9 @@ OPS.hint = function(self, req)
   if not opts then fail("illegal_action", "seat %d has no decision now", seat) end
   local ok, err = bots.new(kind, seat, 1)
   if not ok then fail("bad_request", "%s", err) end
-  local lines, why = engine(nil, v.hint, kind)
-  if not lines then fail("illegal_action", "%s", why) end
-  -- the first line ends with the option's text ("The mcts bot would play: pass")
-  local option
-  for n, text in ipairs(opts) do
-    if lines[1]:sub(-#text - 2) == ": " .. text and (not option or #text > #option.text) then
-      option = option_json(g, seat, n, text, v.decision)
-    end
-  end
-  return { seat = seat, option = option, lines = lines }
+  local lines, k = engine(nil, v.hint, kind)
+  if not lines then fail("illegal_action", "%s", k) end
+  return { seat = seat, option = option_json(g, seat, k, opts[k], v.decision), lines = lines }
 end
 
 OPS.moves = function(self, req)

@@ -118,7 +118,8 @@ function METHODS.why(_, game, seat, action)
 end
 
 -- What a bot of `spec` (default mcts) would play for the seat now, and
--- why, as lines (kontor.bots.hint); or nil and a message.
+-- why, as lines, and the option's number in v.options() (kontor.bots.hint);
+-- or nil and a message.
 function METHODS.hint(v, game, _, spec)
   if game:over() then return nil, "the game is over" end
   return require("kontor.bots").hint(v, spec, game.params.seed)

@@ -250,11 +250,16 @@ describe("bots by name", function()
 
   it("hint says what a bot would play and why", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
-    local lines = assert(seat.view(g, 1):hint("mcts:iterations=60"))
+    local v = seat.view(g, 1)
+    local lines, k = v:hint("mcts:iterations=60")
     assert.matches("^The mcts:c=0.7,estimate=1,iterations=60,margin=0,rollout=5,step_cost=0.001 bot would play: load ", lines[1])
     assert.matches("visits, wins %d+%%$", lines[2])
-    local glines = assert(seat.view(g, 1):hint("greedy"))
+    -- the option's number too: the text the first line names
+    assert.equal("The mcts:c=0.7,estimate=1,iterations=60,margin=0,rollout=5,step_cost=0.001 bot would play: "
+      .. v.options()[k], lines[1])
+    local glines, gk = v:hint("greedy")
     assert.matches("value %-?%d+%.%d%d$", glines[2])
+    assert.equal(v.options()[gk], glines[1]:match("would play: (.*)$"))
   end)
 
   it("sits at the REPL: bot, bots and hint", function()

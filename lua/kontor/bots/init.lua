@@ -609,7 +609,7 @@ function M.hint(view, spec, seed)
     end
   end
   if #top > 5 then lines[#lines + 1] = format("  (%d options in all)", #top) end
-  return lines
+  return lines, k
 end
 
 -- The bot's name with its options, as given on a command line (a quiet
