@@ -497,7 +497,8 @@ C.result = function(sess)
 end
 
 -- save FILE: the game as the seat at the keyboard sees it (the others'
--- secret steps not yet revealed left out).
+-- secret steps not yet revealed left out; while the game is on, no deal:
+-- a record of the moves, which does not load, kontor.save).
 C.save = function(sess, arg)
   local v = sess:mine() or sess:any()
   if arg == "" then return sess:err("save FILE: which file?") end
@@ -507,7 +508,8 @@ C.save = function(sess, arg)
   local ok, e = v.save(file)
   if not ok then return sess:err(e) end
   local n = #v.moves()
-  sess:say(string.format("Saved %d move%s to %s (what %s sees).", n, n == 1 and "" or "s", file, sess:name(v.seat)))
+  sess:say(string.format("Saved %d move%s to %s (what %s sees).%s", n, n == 1 and "" or "s", file,
+    sess:name(v.seat), ui.record_note(v.over())))
 end
 
 C.view = function(sess, arg)

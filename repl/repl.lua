@@ -624,14 +624,15 @@ C.save = function(sess, arg)
   local g = need_game(sess); if not g then return end
   if arg == "" then return sess:err("save FILE: which file?") end
   -- `save FILE as SEAT`: the file that seat may see (the others' secret
-  -- steps not yet revealed left out)
+  -- steps not yet revealed left out; while the game is on, no deal: a
+  -- record of the moves, kontor.save)
   local file, seat, se = ui.save_target(arg, g.names, g.players)
   if not file then return sess:err(se) end
   local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
   local n = #g:moves(seat, seat ~= nil)
-  sess:say(string.format("Saved %d move%s to %s%s.", n, n == 1 and "" or "s", file,
-    seat and string.format(" (what %s sees)", sess:name(seat)) or ""))
+  sess:say(string.format("Saved %d move%s to %s%s.%s", n, n == 1 and "" or "s", file,
+    seat and string.format(" (what %s sees)", sess:name(seat)) or "", seat and ui.record_note(g:over()) or ""))
 end
 
 local function file_exists(path)

@@ -338,6 +338,14 @@ end
 -- than 2): kontor.text's, which the API's "did you mean" uses too.
 M.distance = ktext.distance
 
+-- What `save FILE` of one seat adds while the game is on: the file leaves
+-- out the deal, which the seat may not see yet (kontor.save), so it is a
+-- record of the moves that does not load (one saved after the end does).
+function M.record_note(over)
+  if over then return "" end
+  return " It holds no deal, which that seat may not see yet: a record of the moves, not a game to go on with."
+end
+
 -- "did you mean `board`?": the word of `lists` (lists of words, tried in
 -- order: on a tie the earlier wins) closest to `word`, or nil.
 function M.suggest(word, lists)

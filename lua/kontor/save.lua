@@ -76,7 +76,11 @@ local function files_of(game, savedir, as_saved)
 end
 
 -- With `viewer`, the save file that seat may see: the others' choices not
--- yet revealed are left out (it loads as the game before them).
+-- yet revealed are left out (it loads as the game before them), and so,
+-- while the game is on, are the seed and the scenario, which hold the deal
+-- and every hand (the seat sees the seed when the game is over, as
+-- v.seed() says): the file is then the seat's record of the moves, which
+-- does not load (M.check says why).
 function M.encode(game, path, viewer)
   local p = game.params
   local savedir = path and fs.realpath(fs.dirname(path)) or nil
@@ -102,6 +106,7 @@ function M.encode(game, path, viewer)
   end
   local moves = game:moves(viewer, viewer ~= nil)
   local given = typed(p.given_options, p.options)
+  local record = viewer ~= nil and not game:over()   -- no deal in it
   local doc = {
     format = M.FORMAT,
     version = M.VERSION,
@@ -112,8 +117,9 @@ function M.encode(game, path, viewer)
     options = next(given) and given or setmetatable({}, json.object),
     players = p.players,
     names = p.names,
-    seed = p.seed,
-    scenario = p.scenario,
+    seat = viewer,
+    seed = not record and p.seed or nil,
+    scenario = not record and p.scenario or nil,
     manual_chance = p.manual_chance or nil,
     actions = moves,
   }
@@ -146,7 +152,15 @@ function M.check(doc, path)
   if doc.version < 1 then return bad(path, "save file version %d is not valid", doc.version) end
   if type(doc.rules) ~= "string" then return bad(path, "\"rules\" must name a rule set") end
   if math.type(doc.players) ~= "integer" then return bad(path, "\"players\" must be a whole number") end
+  if doc.seed == nil and math.type(doc.seat) == "integer" then
+    return bad(path, "seat %d's record of a game in progress: it leaves out the deal (the seed), which that "
+      .. "seat may not see, so it does not replay; a game goes on from a save of the whole game (`save FILE` "
+      .. "without `as` in the REPL, or the file `kontor play` writes when you leave)", doc.seat)
+  end
   if math.type(doc.seed) ~= "integer" then return bad(path, "\"seed\" must be a whole number") end
+  if doc.seat ~= nil and (math.type(doc.seat) ~= "integer" or doc.seat < 1 or doc.seat > doc.players) then
+    return bad(path, "\"seat\" must be a seat 1..%d", doc.players)
+  end
   if type(doc.actions) ~= "table" then return bad(path, "\"actions\" must be a list") end
   local moves = {}
   for i, a in ipairs(doc.actions) do

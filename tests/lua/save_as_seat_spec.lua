@@ -34,7 +34,8 @@ describe("save FILE as SEAT", function()
 
   it("the REPL: a seat by a name with a space, and a quoted name with ' as ' in it", function()
     local out, files = run("--players 2 --seed 3", "1\nsave g.json as Player 2\nsave 'a as 3.json'\n")
-    assert.truthy(has(out, "\nSaved 1 move to g.json (what Player 2 sees).\nSaved 1 move to a as 3.json.\n"), out)
+    assert.truthy(has(out, "\nSaved 1 move to g.json (what Player 2 sees). It holds no deal, which that seat may not see yet: "
+      .. "a record of the moves, not a game to go on with.\nSaved 1 move to a as 3.json.\n"), out)
     assert.are.equal("a as 3.json\ng.json\n", files)
   end)
 
@@ -43,7 +44,8 @@ describe("save FILE as SEAT", function()
       .. "save g.json as Player 1\n")
     assert.truthy(has(out, "\nsave FILE as SEAT: no seat '3' (seats: 1 Player 1, 2 Player 2); a file name with "
       .. "' as ' in it goes in quotes\nsave: in play you see and act only for your own seat (Player 1)\n"
-      .. "Saved 0 moves to g.json (what Player 1 sees).\n"), out)
+      .. "Saved 0 moves to g.json (what Player 1 sees). It holds no deal, which that seat may not see yet: "
+      .. "a record of the moves, not a game to go on with.\n"), out)
     assert.are.equal("g.json\n", files)
   end)
 end)
