@@ -168,6 +168,7 @@ end
 -- still open read "(secret)" (or are left out, with `omit`), their steps
 -- of secret orders not yet revealed are left out.
 function Game:actions(viewer, omit)
+  if viewer ~= 0 then check_seat(self, viewer, "actions") end   -- 0: what every seat may see
   local out = {}
   for i, st in ipairs(visible_steps(self, viewer, omit)) do
     out[i] = seat_label(st[1]) .. ": " .. (st[4] and "(secret)" or st[2])
@@ -257,6 +258,7 @@ function Game:redo_moves(n)
 end
 
 function Game:moves(viewer, omit)
+  if viewer ~= 0 then check_seat(self, viewer, "moves") end   -- 0: what every seat may see
   local out = {}
   local list = merge_moves(visible_steps(self, viewer, omit))
   local secret = viewer and not omit and pending_secret(self) or 0

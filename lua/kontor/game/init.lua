@@ -156,6 +156,9 @@ function Game:decision(viewer)
 end
 
 function Game:options(seat)
+  -- a seat of the game, or chance (0, or "chance" as g:who() names it):
+  -- any other is a mistake (seat 9 of a 2-player game has no "none")
+  if seat == "chance" then seat = 0 elseif seat ~= 0 then check_seat(self, seat, "options") end
   local texts = texts_of(self, seat)
   if not texts then return {} end
   return copy_list(texts)

@@ -1,0 +1,49 @@
+-- game_args_spec.lua - the game's per-seat questions refuse a seat the game
+-- does not have, as g:view does (a list of "no options" for seat 9 of a
+-- 2-player game would read as an answer); a variant that names the game
+-- is not named again after the title.
+
+local seatmod = require "kontor.seat"
+
+describe("a seat the game does not have", function()
+  local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
+  for _, m in ipairs { "options", "moves", "actions", "view" } do
+    it("is refused by g:" .. m, function()
+      local ok, e = pcall(g[m], g, 9)
+      assert.is_false(ok)
+      assert.equal("bad argument #1 to '" .. m .. "' (a seat 1..2 expected, got 9)", tostring(e))
+      ok, e = pcall(g[m], g, "1")
+      assert.is_false(ok)
+      assert.equal("bad argument #1 to '" .. m .. "' (a seat 1..2 expected, got 1)", tostring(e))
+    end)
+  end
+
+  it("is not refused where the game has it, or for chance", function()
+    assert.same({ "load grain on ship 1" }, { g:options(1)[1] })
+    assert.same({}, g:options(2))                        -- not seat 2's turn: no options
+    assert.same({}, g:options(0))                        -- chance does not decide now
+    assert.same({}, g:moves(2))
+    assert.same({}, g:moves(0))                          -- 0: what every seat may see
+    assert.same({}, g:actions(0))
+    -- Old World's first decision is chance's when it is asked for by hand
+    local c = kontor.new_game { rules = "old_world", players = 2, seed = 1, manual_chance = true }
+    assert.equal("chance", c:who())
+    assert.same(c:options(), c:options("chance"))
+    assert.same(c:options(), c:options(0))
+    assert.equal(2, #c:options(c:who()))
+  end)
+end)
+
+describe("the variants a game names after its title", function()
+  it("leave out a variant that names the game (Port Royal), unless it has options to show", function()
+    local pr = kontor.new_game { rules = "caribbean", variants = { "port_royal" }, players = 2, seed = 1 }
+    local v = seatmod.view(pr, 1)
+    assert.equal("Port Royal", v.title)
+    assert.is_nil(v.variants_text)
+    local pr10 = kontor.new_game { rules = "caribbean", variants = { "port_royal:end_influence=10" }, players = 2,
+      seed = 1 }
+    assert.equal("with port_royal (end_influence=10)", seatmod.view(pr10, 1).variants_text)
+    local hl = kontor.new_game { rules = "sea_merchants", variants = { "hand_limit" }, players = 2, seed = 1 }
+    assert.equal("with hand_limit", seatmod.view(hl, 1).variants_text)
+  end)
+end)
