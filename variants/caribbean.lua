@@ -444,8 +444,15 @@ local SCENARIO_FIELDS = { deck = true, discard = true, harbour = true, expeditio
   revealed = true, loot_at = true, takes_left = true, revealing = true, fulfilling = true, engine = true, box = true, current = true,
   display = true, purse = true, first = true, ending = true, idle = true, st = true }
 
+-- A scenario's mistake, its values shown as the scenario gave them (a
+-- table is "a table", not its address).
 local function bad(fmt, ...)
-  error("scenario: " .. string.format(fmt, ...), 0)
+  local shown = table.pack(...)
+  for i = 1, shown.n do
+    local t = type(shown[i])
+    if t == "table" or t == "function" or t == "userdata" or t == "thread" then shown[i] = "a " .. t end
+  end
+  error("scenario: " .. string.format(fmt, table.unpack(shown, 1, shown.n)), 0)
 end
 
 local function seat_of(g, s, what)
@@ -456,13 +463,13 @@ end
 local function set_up_scenario(g, sc)
   local n = g.players
   for field in pairs(sc) do
-    if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
+    if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", field) end
   end
   local used = {}
   -- The lowest unused id of a card named `name`, of a kind in `kinds`.
   local function card(name, where, kinds)
     local ids = IDS[name]
-    if not ids then bad("%s: unknown card '%s'", where, tostring(name)) end
+    if not ids then bad("%s: unknown card '%s'", where, name) end
     if kinds and not kinds[CARDS[ids[1]].kind] then bad("%s: '%s' cannot be there", where, name) end
     local avail = 0
     for _, id in ipairs(ids) do
@@ -498,7 +505,7 @@ local function set_up_scenario(g, sc)
   for field, kinds in pairs { displays = { person = true }, done = { expedition = true } } do
     local piles = field == "displays" and g.display or g.done
     for s, list in pairs(sc[field] or {}) do
-      if math.type(s) ~= "integer" or s < 1 or s > n then bad("%s: %s is not a seat", field, tostring(s)) end
+      if math.type(s) ~= "integer" or s < 1 or s > n then bad("%s: %s is not a seat", field, s) end
       for i, name in ipairs(list) do
         piles[s]:push(card(name, ("%s of seat %d, card %d"):format(field, s, i), kinds))
       end
@@ -506,7 +513,7 @@ local function set_up_scenario(g, sc)
   end
   local coin_counts = {}
   for s, c in pairs(sc.coins or {}) do
-    if math.type(s) ~= "integer" or s < 1 or s > n then bad("coins: %s is not a seat", tostring(s)) end
+    if math.type(s) ~= "integer" or s < 1 or s > n then bad("coins: %s is not a seat", s) end
     if type(c) == "table" then
       for i, name in ipairs(c) do g.purse[s]:push(card(name, ("coins of seat %d, card %d"):format(s, i))) end
     elseif math.type(c) == "integer" and c >= 0 then
@@ -543,7 +550,7 @@ local function set_up_scenario(g, sc)
   g._in_deck = #g.deck
   for name, c in pairs(sc.expedition_coins or {}) do
     if not IDS[name] or CARDS[IDS[name][1]].kind ~= "expedition" then
-      bad("expedition_coins: '%s' is not an expedition", tostring(name))
+      bad("expedition_coins: '%s' is not an expedition", name)
     end
     if math.type(c) ~= "integer" or c < 0 then bad("expedition_coins: a number >= 0") end
     g.expedition_coins[name] = c
@@ -553,7 +560,7 @@ local function set_up_scenario(g, sc)
   if first ~= nil then g.first = seat_of(g, first, "first_player must be a seat from 1 to %d") end
   g.current = seat_of(g, sc.active or sc.current or g.first, "active must be a seat from 1 to %d")
   g.phase = sc.phase or "discover"
-  if g.phase ~= "discover" and g.phase ~= "loot" then bad("phase must be discover or loot, not %s", tostring(g.phase)) end
+  if g.phase ~= "discover" and g.phase ~= "loot" then bad("phase must be discover or loot, not %s", g.phase) end
   -- table: the moment inside the turn
   if #g.revealed > 0 then
     local ship = CARDS[g.revealed:top()]

@@ -550,8 +550,15 @@ end
 -- Setup (O9) and scenario set-up
 ---------------------------------------------------------------------------
 
+-- A scenario's mistake, its values shown as the scenario gave them (a
+-- table is "a table", not its address).
 local function bad(fmt, ...)
-  error("scenario: " .. string.format(fmt, ...), 0)
+  local shown = table.pack(...)
+  for i = 1, shown.n do
+    local t = type(shown[i])
+    if t == "table" or t == "function" or t == "userdata" or t == "thread" then shown[i] = "a " .. t end
+  end
+  error("scenario: " .. string.format(fmt, table.unpack(shown, 1, shown.n)), 0)
 end
 
 local function total_workers(g, kind)          -- O7: 29N in the bag + 2N at the start
@@ -590,13 +597,13 @@ local function seat_list(g, sc, field)
   if t == nil then return {} end
   if type(t) ~= "table" then bad("%s must be a list, one entry per seat", field) end
   for s in pairs(t) do
-    if math.type(s) ~= "integer" or s < 1 or s > g.players then bad("%s: %s is not a seat", field, tostring(s)) end
+    if math.type(s) ~= "integer" or s < 1 or s > g.players then bad("%s: %s is not a seat", field, s) end
   end
   return t
 end
 
 local function number(v, what, min)
-  if math.type(v) ~= "integer" or v < (min or 0) then bad("%s must be a whole number >= %d, not %s", what, min or 0, tostring(v)) end
+  if math.type(v) ~= "integer" or v < (min or 0) then bad("%s must be a whole number >= %d, not %s", what, min or 0, v) end
   return v
 end
 
@@ -612,7 +619,7 @@ local function scenario_card(g, s, tiles, workers, storage)
       for k = 1, n do give_ship(card, ship_sizes(g)[k]) end
     else
       local t = TILE[id]
-      if not t or (not g.options.buildings_24 and not BASE_ID[id]) then bad("unknown tile '%s'", tostring(id)) end
+      if not t or (not g.options.buildings_24 and not BASE_ID[id]) then bad("unknown tile '%s'", id) end
       number(n, id, 0)
       if n > (t.count or 1) then bad("seat %d: %d %s; the supply has %d", s, n, id, t.count or 1) end
       for _ = 1, n do add_tile(card, id) end
@@ -625,19 +632,19 @@ local function scenario_card(g, s, tiles, workers, storage)
       for k = 1, n do card.ships[k].crew = 1 end
     elseif id == "pool" then
       for kind, m in pairs(n) do
-        if not card.pool[kind] then bad("unknown worker kind '%s'", tostring(kind)) end
+        if not card.pool[kind] then bad("unknown worker kind '%s'", kind) end
         card.pool[kind] = number(m, "pool." .. kind, 0)
       end
     else
       local t = TILE[id]
-      if not t then bad("unknown tile '%s'", tostring(id)) end
+      if not t then bad("unknown tile '%s'", id) end
       number(n, id, 0)
       if n > (card.own[id] or 0) * t.slots then bad("seat %d: %d workers on %s, which has %d slots", s, n, id, (card.own[id] or 0) * t.slots) end
       card.crew[id] = n > 0 and n or nil
     end
   end
   for good, n in pairs(storage or {}) do
-    if not GOOD_INDEX[good] then bad("unknown good '%s'", tostring(good)) end
+    if not GOOD_INDEX[good] then bad("unknown good '%s'", good) end
     card.store[good] = number(n, good, 0)
   end
   if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then bad("seat %d holds more wool and cloth than its tokens", s) end
@@ -660,11 +667,11 @@ local function state_card(g, s, c)
   for k, ship in ipairs(ships) do
     local mine = card.ships[k]
     if ship.size ~= nil and ship.size ~= mine.size then
-      bad("seat %d: ship %d holds %d in a %d-player game, not %s", s, k, mine.size, g.players, tostring(ship.size))
+      bad("seat %d: ship %d holds %d in a %d-player game, not %s", s, k, mine.size, g.players, ship.size)
     end
     mine.crew = (ship.crew == 1 or ship.crew == true) and 1 or 0
     for _, good in ipairs(ship.cargo or {}) do
-      if not GOOD_INDEX[good] then bad("seat %d: ship %d: unknown good '%s'", s, k, tostring(good)) end
+      if not GOOD_INDEX[good] then bad("seat %d: ship %d: unknown good '%s'", s, k, good) end
       mine.cargo[#mine.cargo + 1] = good
     end
     if #mine.cargo > mine.size then bad("seat %d: ship %d holds %d, not %d goods", s, k, mine.size, #mine.cargo) end
@@ -674,7 +681,7 @@ local function state_card(g, s, c)
         for i, e in ipairs(g.ring) do if e.port == to then to = i end end
       end
       if math.type(to) ~= "integer" or not g.ring[to] or to == g.home[s] then
-        bad("seat %d: ship %d sails to %s, not a port of the ring other than its own", s, k, tostring(ship.port))
+        bad("seat %d: ship %d sails to %s, not a port of the ring other than its own", s, k, ship.port)
       end
       mine.port = to
     end
@@ -684,7 +691,7 @@ end
 
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
-    if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
+    if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", field) end
   end
   local gold, vp = seat_list(g, sc, "gold"), seat_list(g, sc, "vp")
   local tiles, workers, storage = seat_list(g, sc, "tiles"), seat_list(g, sc, "workers"), seat_list(g, sc, "storage")
@@ -716,7 +723,7 @@ local function set_up_scenario(g, sc)
     for kind, n in pairs(sc.line) do
       if kind == "pirate" then g.line.pirate = sc.line.pirate and true or false
       elseif g.line[kind] then g.line[kind] = number(n, "line." .. kind, 0)
-      else bad("unknown worker kind '%s' in line", tostring(kind)) end
+      else bad("unknown worker kind '%s' in line", kind) end
     end
     g.stated_line = true
   end
@@ -736,7 +743,7 @@ local function set_up_scenario(g, sc)
   -- the turn with the gold, line, pick order and pirate as they stand.
   local phase = sc.phase or "turn"
   if not RESUME[phase] then
-    bad("phase must be turn, bid, pick, build, pirate or produce, not %s", tostring(phase))
+    bad("phase must be turn, bid, pick, build, pirate or produce, not %s", phase)
   end
   if sc.ending ~= nil and sc.ending ~= false then g.ending = tostring(sc.ending) end
   if sc.pirate_holder ~= nil and sc.pirate_holder ~= false then
@@ -747,6 +754,10 @@ local function set_up_scenario(g, sc)
     end
     if g.line.pirate then bad("the pirate is in the line and with seat %d", h) end
     g.pirate_holder = h
+  end
+  if sc.active ~= nil and sc.active ~= false then          -- a seat, whatever the phase
+    local a = number(sc.active, "active", 1)
+    if a > g.players then bad("active: %d is not a seat", a) end
   end
   if phase ~= "turn" then
     g.resume_at, g.keep_token, g.stated_line = phase, false, nil
@@ -760,14 +771,14 @@ local function set_up_scenario(g, sc)
     local seen = {}
     for i, s in ipairs(order) do
       if math.type(s) ~= "integer" or s < 1 or s > g.players or seen[s] then
-        bad("pick_order: entry %d (%s) is not a seat, or is given twice", i, tostring(s))
+        bad("pick_order: entry %d (%s) is not a seat, or is given twice", i, s)
       end
       seen[s] = true
     end
     g.pick_order = { table.unpack(order) }
     local active = sc.active or engine.active
     g.resume_picker = active ~= nil and number(active, "active", 1) or order[1]
-    if not seen[g.resume_picker] then bad("active: %s is not a seat", tostring(active)) end
+    if not seen[g.resume_picker] then bad("active: %s is not a seat", active) end
     local left = g.line.pirate and 1 or 0
     for _, kind in ipairs(KINDS) do left = left + g.line[kind] end
     if left == 0 then bad("phase pick needs a line with something to pick") end

@@ -271,21 +271,28 @@ local SCENARIO_FIELDS = { deck = true, market = true, hands = true, ships = true
   exchanged = true, new_ship = true, new_dock = true, step = true }
 local PHASES = { load = true, phase1 = true, phase2 = true, dock = true, office = true }
 
+-- A scenario's mistake, its values shown as the scenario gave them (a
+-- table is "a table", not its address).
 local function bad(fmt, ...)
-  error("scenario: " .. string.format(fmt, ...), 0)
+  local shown = table.pack(...)
+  for i = 1, shown.n do
+    local t = type(shown[i])
+    if t == "table" or t == "function" or t == "userdata" or t == "thread" then shown[i] = "a " .. t end
+  end
+  error("scenario: " .. string.format(fmt, table.unpack(shown, 1, shown.n)), 0)
 end
 
 local function product_named(name, where)
   local p = PRODUCT[name]
   if not p then
-    bad("%s: unknown product %s (products: %s)", where, tostring(name), table.concat(D.products, ", "))
+    bad("%s: unknown product %s (products: %s)", where, name, table.concat(D.products, ", "))
   end
   return p
 end
 
 local function seat_in_range(g, v, what)
   if math.type(v) ~= "integer" or v < 1 or v > g.players then
-    bad("%s must be a seat from 1 to %d, not %s", what, g.players, tostring(v))
+    bad("%s must be a seat from 1 to %d, not %s", what, g.players, v)
   end
   return v
 end
@@ -392,7 +399,7 @@ local function place_specials_and_coins(g, sc)
   for seat, owned in pairs(sc.specials or {}) do
     seat_in_range(g, seat, "a specials entry")
     for card, count in pairs(owned) do
-      if not IS_SPECIAL[card] then bad("seat %d: unknown special card '%s'", seat, tostring(card)) end
+      if not IS_SPECIAL[card] then bad("seat %d: unknown special card '%s'", seat, card) end
       if math.type(count) ~= "integer" or count < 0 then
         bad("seat %d: %s count must be a whole number >= 0", seat, card)
       end
@@ -440,14 +447,14 @@ local function place_step(g, sc)
   if phase == "dock" or phase == "office" then step = phase end
   if step == "dock" then g.phase = "phase1"
   elseif step == "office" then g.phase = "phase2"
-  elseif step ~= nil then bad("step must be dock or office, not %s", tostring(step)) end
+  elseif step ~= nil then bad("step must be dock or office, not %s", step) end
   g.step = step
   -- the ships exchanged this phase I: a list of ship numbers, or as
   -- g:state() gives it (ship number -> true)
   for k, v in pairs(type(sc.exchanged) == "table" and sc.exchanged or {}) do
     local ship = v == true and math.tointeger(tonumber(k)) or v
     if math.type(ship) ~= "integer" or not g.ships[g.current][ship] then
-      bad("exchanged: %s is not a ship of seat %d", tostring(ship), g.current)
+      bad("exchanged: %s is not a ship of seat %d", ship, g.current)
     end
     g.exchanged[ship] = true
   end
@@ -457,7 +464,7 @@ end
 
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
-    if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", tostring(field)) end
+    if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", field) end
   end
   local first = sc.first_player or sc.first
   if first ~= nil then g.first = seat_in_range(g, first, "first_player") end
@@ -466,7 +473,7 @@ local function set_up_scenario(g, sc)
   place_specials_and_coins(g, sc)
   check_derived(g, sc)
   g.phase = sc.phase or (any_empty and "load" or "phase1")
-  if not PHASES[g.phase] then bad("phase must be load, phase1, dock, phase2 or office, not %s", tostring(g.phase)) end
+  if not PHASES[g.phase] then bad("phase must be load, phase1, dock, phase2 or office, not %s", g.phase) end
   if g.phase ~= "load" and any_empty then bad("every ship must carry a cube after the loading") end
   local active = sc.active or sc.current
   g.current = active ~= nil and seat_in_range(g, active, "active") or g.first

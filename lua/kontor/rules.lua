@@ -411,6 +411,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     end
     claims[what] = V.name
   end
+  local title = rawget(R0, "title")     -- (raw: a variant's metatable is not run by trusted code)
   if V.apply then
     local ok, aerr = core.sandbox.call(V.apply, R0, opts)
     if not ok then
@@ -419,7 +420,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
   applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
-                            recorded = recorded }
+                            recorded = recorded, titled = rawget(R0, "title") ~= title }
   return true
 end
 

@@ -347,8 +347,10 @@ end
 function variants_text(game)
   local parts = {}
   for _, v in ipairs(game.R.applied or {}) do
-    if v.depth == 0 then
-      local o = kv_text(v.recorded)
+    local o = v.depth == 0 and kv_text(v.recorded)
+    -- (a variant that names the game, as port_royal does, is in the
+    -- title already: "Port Royal", not "Port Royal with port_royal")
+    if o and not (v.titled and o == "") then
       parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
     end
   end
