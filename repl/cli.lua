@@ -336,13 +336,13 @@ local function cmd_repl(kontor, args, first, mode)
   if not seed then return usage_error(se) end
   local vs, ve = variants_of(t)
   if not vs then return usage_error(ve) end
-  local names
+  local names, from_names
   if t.names then
     local ne
     names, ne = split_names(t.names)
     if not names then return usage_error(ne) end
     -- --names alone sets the player count
-    if players == nil then players = #names end
+    if players == nil then players, from_names = #names, true end
   end
   local ok, game
   if t.load then
@@ -370,6 +370,11 @@ local function cmd_repl(kontor, args, first, mode)
         if entry.kind == "variant" and entry.base == base then fits[#fits + 1] = entry.name end
       end
       if #fits > 0 then msg = msg .. string.format(" (variants of %s: %s)", base, table.concat(fits, ", ")) end
+    end
+    -- a player count out of range that --names set: say where it came from
+    if from_names and type(game) == "table" and rawget(game, "min") then
+      msg = msg .. string.format(" (--names gives %d name%s; --players sets the count, and the others are "
+        .. "named Player N)", #names, #names == 1 and "" or "s")
     end
     return usage_error(msg)
   end

@@ -134,6 +134,10 @@ local function params_for(R, t)
     if n ~= nil and not utf8.len(n) then
       usage(string.format("the name of player %d is not valid UTF-8 text", i))
     end
+    -- every front end reads a number as a seat ("view 2", "2: pass")
+    if n ~= nil and n:match("^%s*%d+%s*$") then
+      usage(string.format("the name of player %d, '%s', is a number, which reads as a seat: give a name", i, n))
+    end
     if n ~= nil and (text.has_control(n) or #n > 40) then
       usage(string.format("name %d must be at most 40 printable characters, not '%s'", i,
         text.escape(n:sub(1, 60))))

@@ -47,3 +47,12 @@ describe("the variants a game names after its title", function()
     assert.equal("with hand_limit", seatmod.view(hl, 1).variants_text)
   end)
 end)
+
+describe("a move for chance while a seat decides", function()
+  it("says it is not chance's turn, not seat chance's", function()
+    local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
+    local done, msg = g:apply("chance: load grain on ship 1")
+    assert.is_nil(done)
+    assert.equal("'load grain on ship 1': it is not chance's turn to decide (waiting for 1)", msg)
+  end)
+end)

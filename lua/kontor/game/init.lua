@@ -79,7 +79,7 @@ function M.players_for(R, players, level)
   end
   if players < R.players.min or players > R.players.max then
     errors.raise("usage", format("%s is for %d to %d players, not %d", R.name, R.players.min,
-      R.players.max, players), nil, level)
+      R.players.max, players), { players = players, min = R.players.min, max = R.players.max }, level)
   end
   return players
 end

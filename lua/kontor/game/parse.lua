@@ -110,8 +110,9 @@ local function walk(game, seat, text)
           text, concat(game:who(), ", "), game:who()[1], text))
       end
       local cur = game:who()
-      return fail(format("'%s': it is not seat %s's turn to decide (waiting for %s)", text,
-        seat_label(who), type(cur) == "table" and concat(cur, ", ") or seat_label(cur)))
+      return fail(format("'%s': it is not %s turn to decide (waiting for %s)", text,
+        who == 0 and "chance's" or ("seat " .. seat_label(who) .. "'s"),
+        type(cur) == "table" and concat(cur, ", ") or seat_label(cur)))
     end
     seat = who
     local best, bestlen = nil, 0
