@@ -54,12 +54,21 @@ end
 -- players = n, options = { k = v }, bots = { [seat] = { kind, options = {} } } }.
 -- Returns the loaded setup L; raises a message for people.
 function M.load(setup)
+  -- a sweep's setup names the value it tries (sweep.setups: `swept`), so
+  -- that a value the option does not take says which of the sweep's it is
+  local function refused(msg)
+    if setup.swept then
+      if type(msg) == "string" then msg = setup.swept .. ": " .. msg
+      elseif errors.is(msg) then msg.message = setup.swept .. ": " .. msg.message end
+    end
+    error(msg, 0)
+  end
   local R, err = rules.load(setup.rules or "sea_merchants", setup.variants)
-  if not R then error(err, 0) end
+  if not R then refused(err) end
   moves.instrument(R, setup.moves)     -- the worth each turn; with moves, what players do
   local players = gamemod.players_for(R, setup.players)
   local options, oerr = rules.resolve_options(R, setup.options)
-  if not options then error(oerr, 0) end
+  if not options then refused(oerr) end
   local names = {}
   for i = 1, players do names[i] = "Player " .. i end
   local seats, any_bot = {}, false

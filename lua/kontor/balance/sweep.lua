@@ -94,6 +94,7 @@ function M.setups(common, over)
   for i, v in ipairs(values) do
     local s = copy_setup(common)
     if which then s.variants[which].options[opt] = v else s.options[opt] = v end
+    s.swept = string.format("--over %s=%s, the value %s", name, spec, tostring(v))
     setups[i] = s
   end
   return setups, { over = name, values = values }
