@@ -55,11 +55,12 @@ end
 -- Returns the loaded setup L; raises a message for people.
 function M.load(setup)
   -- a sweep's setup names the value it tries (sweep.setups: `swept`), so
-  -- that a value the option does not take says which of the sweep's it is
+  -- that a value the option does not take (a usage error, not a broken
+  -- script) says which of the sweep's it is
   local function refused(msg)
     if setup.swept then
       if type(msg) == "string" then msg = setup.swept .. ": " .. msg
-      elseif errors.is(msg) then msg.message = setup.swept .. ": " .. msg.message end
+      elseif errors.kind(msg) == "usage" then msg.message = setup.swept .. ": " .. msg.message end
     end
     error(msg, 0)
   end
