@@ -5,8 +5,13 @@
 -- the clipboard (OSC 52) or clear the screen under a fake prompt. Every
 -- front end passes what it prints through text.escape: control characters
 -- (C0, DEL, C1) and bytes that are not UTF-8 show as visible escapes: ESC as
--- \e, BEL as \a, others as \xNN. Printable text, including any UTF-8
--- letter, is unchanged.
+-- \e, BEL as \a, others as \xNN. So do the invisible format characters
+-- that reorder or hide text (the bidirectional overrides and isolates,
+-- U+202A-202E and U+2066-2069, the direction marks, zero-width spaces and
+-- the byte-order mark), as \u{202E}: a name or a log line with them could
+-- show another text than it holds ("Trojan Source"). Printable text,
+-- including any UTF-8 letter and the joiners emoji and some scripts need
+-- (U+200C, U+200D), is unchanged.
 
 local M = {}
 
@@ -17,8 +22,8 @@ local function byte_escape(c)
   return NAMED[c] or string.format("\\x%02X", c:byte())
 end
 
--- The UTF-8 sequence at i of s: its length, or nil when it is not valid
--- UTF-8 or is a C1 control (U+0080..U+009F).
+-- The UTF-8 sequence at i of s: its length and code point, or nil when it
+-- is not valid UTF-8 or is a C1 control (U+0080..U+009F).
 local function utf8_len(s, i)
   local c = s:byte(i)
   local n, min
@@ -34,7 +39,13 @@ local function utf8_len(s, i)
   end
   if cp < min or cp > 0x10FFFF or (cp >= 0xD800 and cp <= 0xDFFF) then return nil end
   if cp >= 0x80 and cp <= 0x9F then return nil end
-  return n
+  return n, cp
+end
+
+-- The format characters that reorder or hide text (see the top).
+local function hidden(cp)
+  return cp == 0x061C or cp == 0x200B or cp == 0x200E or cp == 0x200F or (cp >= 0x202A and cp <= 0x202E)
+    or (cp >= 0x2060 and cp <= 0x2064) or (cp >= 0x2066 and cp <= 0x2069) or cp == 0xFEFF
 end
 
 local function hex(c) return string.format("\\x%02X", c:byte()) end
@@ -43,9 +54,10 @@ local function hex(c) return string.format("\\x%02X", c:byte()) end
 -- character they start kept, every other byte (an invalid or C1 lead, a
 -- stray continuation byte) as \xNN.
 local function high(m)
-  local len = utf8_len(m, 1)
-  if len == #m then return nil end
-  if len then return m:sub(1, len) .. m:sub(len + 1):gsub(".", hex) end
+  local len, cp = utf8_len(m, 1)
+  local first = len and (hidden(cp) and string.format("\\u{%04X}", cp) or m:sub(1, len))
+  if len == #m then return first ~= m and first or nil end
+  if len then return first .. m:sub(len + 1):gsub(".", hex) end
   return (m:gsub(".", hex))
 end
 
