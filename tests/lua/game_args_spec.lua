@@ -56,3 +56,29 @@ describe("a move for chance while a seat decides", function()
     assert.equal("'load grain on ship 1': it is not chance's turn to decide (waiting for 1)", msg)
   end)
 end)
+
+describe("a move that names the start of options at a ':'", function()
+  it("lists those options, not every one (Old World's 'acquire building')", function()
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 3 }
+    local r = kontor.rng(3)
+    local seat
+    for _ = 1, 400 do
+      local w = g:who(); if type(w) == "table" then w = w[1] end
+      if w == "chance" then w = 0 end
+      local o = g:options(w)
+      if w ~= 0 and o[2] and o[2]:find("^acquire land:") then seat = w; break end
+      g:step(w, r:below(#o) + 1)
+    end
+    assert.truthy(seat)
+    local buildings = {}
+    for _, t in ipairs(g:options(seat)) do
+      if t:find("^acquire building:") then buildings[#buildings + 1] = t end
+    end
+    assert.truthy(#buildings > 0)
+    local before = g:actions()
+    local done, msg = g:apply(seat .. ": acquire building")
+    assert.is_nil(done)
+    assert.equal("expected one of: " .. table.concat(buildings, ", "), msg:match("expected one of: .*$"))
+    assert.same(before, g:actions())
+  end)
+end)

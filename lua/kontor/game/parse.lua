@@ -48,13 +48,17 @@ local function explain(game, seat, name, text)
 end
 
 -- Up to 12 of the option texts, for a message (with `prefix`: only those
--- that extend it).
+-- that extend it at a word's end, or at a ':' as in "acquire building:dye_house",
+-- which no short form takes but a message may list).
 local function expected(opts, prefix)
   if prefix then
     local some = {}
     for i = 1, #opts do
       local o = opts[i]
-      if #o > #prefix and o:sub(1, #prefix) == prefix and is_boundary(o, #prefix + 1) then some[#some + 1] = o end
+      if #o > #prefix and o:sub(1, #prefix) == prefix
+         and (is_boundary(o, #prefix + 1) or o:sub(#prefix + 1, #prefix + 1) == ":") then
+        some[#some + 1] = o
+      end
     end
     opts = some
   end
@@ -91,8 +95,10 @@ local function walk(game, seat, text)
   end
   local function illegal(name, opts)
     local why = explain(game, seat, name, text)
+    -- the options the text begins (at a ':': "acquire building"), if any
+    local some = expected(opts, text)
     return format("'%s' is not a legal action%s; expected one of: %s",
-      text, why and (": " .. why) or "", expected(opts))
+      text, why and (": " .. why) or "", some ~= "" and some or expected(opts))
   end
   -- The text ran past the end of a move: explain it at the decision it
   -- last passed through, in the state of that moment.
