@@ -104,6 +104,30 @@ function M.message(v)
   return tostring(v)
 end
 
+-- What to raise when a rule script's call made for `what` (a text such
+-- as "sea_merchants: R.estimate") failed with `err`: Ctrl-C's value as it
+-- is, so that the front end still sees an interrupt (and a bot that was
+-- thinking has not moved); a limit's value with its kind and limit, `what`
+-- before its message; anything else the message for people, `what`
+-- before it (the script's error, kind rules where it is caught).
+function M.context(err, what)
+  local k = M.kind(err)
+  if k == "interrupt" then return err end
+  if k == "limit" then
+    err.message = what .. ": " .. message(err)
+    return err
+  end
+  return what .. ": " .. M.message(err)
+end
+
+-- Whether err must go on up whatever the code that met it would do with a
+-- failed call (keep a default, try the next card): Ctrl-C, and a limit
+-- the game reached (time, work, memory).
+function M.must_rise(err)
+  local k = M.kind(err)
+  return k == "interrupt" or k == "limit"
+end
+
 -- A fresh value for Ctrl-C to raise: kind "interrupt", "interrupted".
 function M.interrupt()
   return M.new("interrupt", "interrupted")

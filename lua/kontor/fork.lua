@@ -17,6 +17,7 @@
 
 local core = require "kontor.core"
 local gamemod = require "kontor.game"
+local errors = require "kontor.errors"
 
 local csb = core.sandbox
 local dgetmetatable = debug.getmetatable
@@ -762,7 +763,7 @@ local function resampled(R, ctx)
   local f = R.resampled
   if not f then return end
   local ok, err = csb.call(f, ctx)
-  if not ok then error(string.format("%s: R.resampled: %s", R.name, tostring(err)), 0) end
+  if not ok then error(errors.context(err, R.name .. ": R.resampled"), 0) end
 end
 
 -- A game started from its origin: the parameters (a fresh start), or for a
@@ -910,12 +911,14 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
     -- their texts, in one armed call; should it fail, one call a card
     -- (a card whose text fails has none)
     local texts = {}
-    local ok = csb.call(function(ctx)
+    local ok, err = csb.call(function(ctx)
       for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
     end, game.ctx)
     if not ok then
+      if errors.must_rise(err) then error(err, 0) end       -- Ctrl-C, a limit: not "no text"
       for i = 1, nc do
         local fine, x = csb.call(card_text, game.ctx, cards_seen[i])
+        if not fine and errors.must_rise(x) then error(x, 0) end
         texts[i] = fine and x or nil
       end
     end

@@ -19,6 +19,7 @@
 -- seat.referee(game) is the all-seeing view, for the REPL and tests only.
 
 local csb = require("kontor.core").sandbox
+local errors = require "kontor.errors"
 local texts_of = require("kontor.game.driver").texts_of   -- (the game's own list: only read here)
 
 local format = string.format
@@ -324,6 +325,7 @@ function METHODS.hand(_, game, seat)
     found = true
     for _, c in ipairs(p:cards()) do
       local tok, name = csb.call(rawget(R, "card_text") or tostring, game.ctx, c)
+      if not tok and errors.must_rise(name) then error(name, 0) end   -- Ctrl-C, a limit
       cards[#cards + 1] = tok and tostring(name) or tostring(c)
     end
   end

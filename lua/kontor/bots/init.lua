@@ -13,6 +13,7 @@ local core = require "kontor.core"
 local fork = require "kontor.fork"
 local texts_of = require("kontor.game.driver").texts_of
 local seatmod = require "kontor.seat"
+local errors = require "kontor.errors"
 
 local csb = core.sandbox
 local format = string.format
@@ -106,7 +107,7 @@ local function score_of(game, seat)
   else
     ok, v = csb.call(function(ctx) return R.scores(ctx)[seat] end, game.ctx)
   end
-  if not ok then error(format("%s: R.score: %s", R.name, tostring(v)), 0) end
+  if not ok then error(errors.context(v, R.name .. ": R.score"), 0) end
   if type(v) ~= "number" or v ~= v then
     error(format("%s: R.score returned %s for seat %d, not a number", R.name, tostring(v), seat), 0)
   end
@@ -168,7 +169,7 @@ local function estimator(R)
   e = function(game, only, known, known_v)
     first, last, skip = only or 1, only or game.players, known
     local ok, err = csb.call(run, game.ctx)
-    if not ok then error(format("%s: %s: %s", R.name, what, tostring(err)), 0) end
+    if not ok then error(errors.context(err, R.name .. ": " .. what), 0) end
     if known then out[known] = known_v end
     for s = first, last do
       local v = out[s]
