@@ -13,6 +13,8 @@
  *   fs.dirname(path), fs.basename(path) -> string
  *   fs.realpath(path)           -> string | nil, message
  *   fs.mtime(path)              -> integer seconds | nil, message
+ *   fs.read_line(file, max)     -> line, bytes | nil: the next line of a Lua
+ *                                  file handle, at most max + 1 bytes of it kept
  *
  * Open descriptors and directory streams are held by a small "handle"
  * userdata whose __gc closes them, so a Lua error (out of memory) raised
@@ -702,6 +704,50 @@ static int fs_hash(lua_State *L) {
     return 1;
 }
 
+/* fs.read_line(file, max) -> line, bytes | nil: the next line of the Lua
+ * file handle `file` (its "\n" left out) and its length in bytes. Only
+ * its first max + 1 bytes are kept and the rest counted, so a line of
+ * hundreds of MiB costs no memory (kontor serve's requests: a line over
+ * its limit is one error, not the end of the session). nil at the end of
+ * the file with nothing read; a read error raises. The bytes are read in
+ * chunks with the file locked, and the lock released before each chunk
+ * goes into Lua's buffer (whose memory error would otherwise leave it
+ * held). A pipe's line is taken as its bytes come: no read waits for
+ * more than the line. */
+static int fs_read_line(lua_State *L) {
+    luaL_Stream *s = (luaL_Stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    lua_Integer max = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, s->closef != NULL, 1, "a closed file");
+    luaL_argcheck(L, max >= 0 && max < ((lua_Integer)1 << 40), 2, "a length 0..2^40 expected");
+    FILE *f = s->f;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_Integer total = 0;
+    int c = 0;
+    char chunk[4096];
+    for (;;) {
+        size_t n = 0;
+        flockfile(f);
+        while (n < sizeof chunk && (c = getc_unlocked(f)) != EOF && c != '\n')
+            chunk[n++] = (char)c;
+        funlockfile(f);
+        if (total <= max) {
+            lua_Integer room = max + 1 - total;
+            luaL_addlstring(&b, chunk, (lua_Integer)n < room ? n : (size_t)room);
+        }
+        total += (lua_Integer)n;
+        if (n < sizeof chunk) break;                    /* a "\n" or the end */
+    }
+    if (c == EOF && ferror(f)) return luaL_error(L, "read_line: %s", strerror(errno));
+    if (c == EOF && total == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    luaL_pushresult(&b);
+    lua_pushinteger(L, total);
+    return 2;
+}
+
 static const luaL_Reg fs_funcs[] = {
     {"stat", fs_stat},
     {"hash", fs_hash},
@@ -716,6 +762,7 @@ static const luaL_Reg fs_funcs[] = {
     {"basename", fs_basename},
     {"realpath", fs_realpath},
     {"mtime", fs_mtime},
+    {"read_line", fs_read_line},
     {NULL, NULL}
 };
 

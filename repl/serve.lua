@@ -849,34 +849,14 @@ local function encode(resp)
     error = { code = "internal", message = "cannot encode the response: " .. tostring(text) } }
 end
 
--- The next line of `input` (without its "\n") and its length in bytes,
--- or nil at the end. A line is never held whole past MAX_LINE: its first
--- MAX_LINE + 1 bytes are kept and the rest only counted, so that a line of
--- hundreds of MiB is one parse_error, not the end of the session (the
--- memory cap covers the whole program, and read("l") keeps the whole
--- line). It reads a byte at a time: read(n) would wait for n bytes on a
--- pipe while the client waits for the answer to the line before.
+-- The next line of `input` (a file handle; without its "\n") and its
+-- length in bytes, or nil at the end. A line is never held whole past
+-- MAX_LINE: its first MAX_LINE + 1 bytes are kept and the rest only
+-- counted (kontor.core.fs.read_line, in C), so that a line of hundreds of
+-- MiB is one parse_error, not the end of the session (the memory cap
+-- covers the whole program, and read("l") keeps the whole line).
 function M.read_line(input)
-  local chunks, piece, np, kept, total = {}, {}, 0, 0, 0
-  while true do
-    local c = input:read(1)
-    if c == nil then
-      if total == 0 then return nil end
-      break
-    end
-    if c == "\n" then break end
-    total = total + 1
-    if kept <= MAX_LINE then
-      kept, np = kept + 1, np + 1
-      piece[np] = c
-      if np == 4096 then   -- a table of 1 MiB one-byte strings would take 16 MiB
-        chunks[#chunks + 1] = table.concat(piece)
-        piece, np = {}, 0
-      end
-    end
-  end
-  chunks[#chunks + 1] = table.concat(piece, "", 1, np)
-  return table.concat(chunks), total
+  return core.fs.read_line(input, MAX_LINE)
 end
 
 -- Reads requests from `input` until it ends; writes responses to `output`.
