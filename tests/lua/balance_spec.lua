@@ -355,7 +355,7 @@ describe("the progress bar", function()
 end)
 
 describe("the HTML report", function()
-  it("renders in headless Chromium with the expected charts and bars", function()
+  it("renders in headless Chromium with the expected charts and bars #chromium", function()
     local chromium = io.popen("command -v chromium"):read("l")
     assert.truthy(chromium, "chromium is missing (Debian package chromium, .ci/deps --test)")
     local report = tmp("report.html")

@@ -42,7 +42,7 @@ end
 describe("the worth report", function()
   local KINDS = "'phase1: buy;phase1: pass;buy_card: buy contract;exchange_product: exchange'"
 
-  it("opens with what the moves are worth in plain words, then the chart against the fair share", function()
+  it("opens with what the moves are worth in plain words, then the chart against the fair share #chromium", function()
     local report = tmp("worth.html")
     local out, err, code = kontor_cmd("worth --bot random --games 200 --jobs 1 --kinds " .. KINDS .. " --report " .. q(report))
     assert.are.equal(0, code, err)
@@ -98,7 +98,7 @@ describe("the worth report", function()
       .. '<td class="verdict">costs games</td>', 1, true), tbl)
   end)
 
-  it("says when a lone kind's interval leaving out the fair share could be chance", function()
+  it("says when a lone kind's interval leaving out the fair share could be chance #chromium", function()
     -- seed 2: phase1: buy's interval leaves out the fair share (p 0.033), but among the 5 kinds
     -- kept from, Holm's correction wants p <= 0.01 for the first: it could be chance
     local report = tmp("worth2.html")
@@ -119,7 +119,7 @@ describe("the worth report", function()
 end)
 
 describe("the sweep report", function()
-  it("opens with what changes, then a section of line charts per kind of measure", function()
+  it("opens with what changes, then a section of line charts per kind of measure #chromium", function()
     local report = tmp("sweep.html")
     local _, err, code = kontor_cmd("sweep --players 2 --variant hand_limit --over size=3..5 --games 300 --jobs 1 --moves --report "
       .. q(report))
