@@ -205,6 +205,17 @@ function Session:option_note(seat, o, decision)
   return self:c("dim", "  (" .. s .. ")")
 end
 
+-- After moves the REPL made for someone (auto, the bots): the result, shown
+-- once, when they ended the game, else who is to choose now.
+function Session:after_moves(g)
+  if g:over() then
+    if not self.result_shown then self:print_result() end
+    self.result_shown = true
+  else
+    self:say(self:status())
+  end
+end
+
 function Session:print_result()
   local g = self:game()
   local r, e = g:result()
@@ -489,12 +500,7 @@ C.auto = function(sess, arg)
   sess.replay = nil
   local total = #g:move_list() - m0
   sess:say(string.format("Played %d of your moves (%s in all).", played, ktext.count(total, "move")))
-  if g:over() then
-    if not sess.result_shown then sess:print_result() end
-    sess.result_shown = true
-  else
-    sess:say(sess:status())
-  end
+  sess:after_moves(g)
 end
 
 C.moves = function(sess)
@@ -764,14 +770,7 @@ C.bot = function(sess, arg)
   sess:print_log_from(n0)
   if not ok then return sess:err(re) end
   -- the bots moved: who is to choose now, or the result (as after a move)
-  if re > 0 then
-    if g:over() then
-      if not sess.result_shown then sess:print_result() end
-      sess.result_shown = true
-    else
-      sess:say(sess:status())
-    end
-  end
+  if re > 0 then sess:after_moves(g) end
 end
 
 C.hint = function(sess, arg)

@@ -447,12 +447,7 @@ local SCENARIO_FIELDS = { deck = true, discard = true, harbour = true, expeditio
 -- A scenario's mistake, its values shown as the scenario gave them (a
 -- table is "a table", not its address).
 local function bad(fmt, ...)
-  local shown = table.pack(...)
-  for i = 1, shown.n do
-    local t = type(shown[i])
-    if t == "table" or t == "function" or t == "userdata" or t == "thread" then shown[i] = "a " .. t end
-  end
-  error("scenario: " .. string.format(fmt, table.unpack(shown, 1, shown.n)), 0)
+  error("scenario: " .. kontor.format(fmt, ...), 0)
 end
 
 local function seat_of(g, s, what)

@@ -274,12 +274,7 @@ local PHASES = { load = true, phase1 = true, phase2 = true, dock = true, office 
 -- A scenario's mistake, its values shown as the scenario gave them (a
 -- table is "a table", not its address).
 local function bad(fmt, ...)
-  local shown = table.pack(...)
-  for i = 1, shown.n do
-    local t = type(shown[i])
-    if t == "table" or t == "function" or t == "userdata" or t == "thread" then shown[i] = "a " .. t end
-  end
-  error("scenario: " .. string.format(fmt, table.unpack(shown, 1, shown.n)), 0)
+  error("scenario: " .. kontor.format(fmt, ...), 0)
 end
 
 local function product_named(name, where)

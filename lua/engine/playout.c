@@ -433,6 +433,22 @@ static int call_ctx(lua_State *L) {
     return ctx_done(L, lua_pcallk(L, n, LUA_MULTRET, 0, 0, ctx_done), 0);
 }
 
+/* While an order entry runs (b->entering), a choice for another seat (the
+ * seat at 2) raises Ctx.choose's message at the script's line; else
+ * nothing happens. */
+static void refuse_other_seat(lua_State *L, const struct bot_state *b) {
+    lua_pushinteger(L, b->entering);
+    int other = b->entering != 0 && !lua_rawequal(L, 2, -1);    /* as seat ~= entering_seat */
+    lua_pop(L, 1);
+    if (!other) return;
+    luaL_where(L, 1);
+    lua_pushfstring(L, "g:choose: seat %I's order entry chose for seat %s (an entry chooses only for its own seat)",
+                    (LUAI_UACINT)b->entering, luaL_tolstring(L, 2, NULL));
+    lua_remove(L, -2);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
 /* g:choose(seat, name, options), as Ctx.choose's way for the simulation
  * (lua/kontor/game/context.lua) takes it: a constant list (kontor.options)
  * or a plain one (checked here as the bot checks it) of a string name for
@@ -462,17 +478,7 @@ static int bot_method(lua_State *L) {
             }
         }
     }
-    lua_pushinteger(L, b->entering);
-    int other = b->entering != 0 && !lua_rawequal(L, 2, -1);    /* as seat ~= entering_seat */
-    lua_pop(L, 1);
-    if (other) {
-        luaL_where(L, 1);
-        lua_pushfstring(L, "g:choose: seat %I's order entry chose for seat %s (an entry chooses only for its own seat)",
-                        (LUAI_UACINT)b->entering, luaL_tolstring(L, 2, NULL));
-        lua_remove(L, -2);
-        lua_concat(L, 2);
-        return lua_error(L);
-    }
+    refuse_other_seat(L, b);
     lua_pushvalue(L, lua_upvalueindex(MUP_BOT));
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 4);
@@ -569,17 +575,7 @@ static int bot_from(lua_State *L) {
             if (c != NULL) return kn_family_push_choices(L, 4, c, take_step(L, b, seat, nopts));
         }
     }
-    lua_pushinteger(L, b->entering);
-    int other = b->entering != 0 && !lua_rawequal(L, 2, -1);    /* as seat ~= entering_seat */
-    lua_pop(L, 1);
-    if (other) {
-        luaL_where(L, 1);
-        lua_pushfstring(L, "g:choose: seat %I's order entry chose for seat %s (an entry chooses only for its own seat)",
-                        (LUAI_UACINT)b->entering, luaL_tolstring(L, 2, NULL));
-        lua_remove(L, -2);
-        lua_concat(L, 2);
-        return lua_error(L);
-    }
+    refuse_other_seat(L, b);
     lua_pushvalue(L, lua_upvalueindex(MUP_BOT));           /* bot(seat, family, name, players, true) */
     lua_pushvalue(L, 2);
     lua_pushvalue(L, 4);

@@ -217,6 +217,19 @@ local function registering_pile(make)
   end
 end
 
+-- kontor.format(fmt, ...): string.format for a rule script's messages, a
+-- table, function or userdata shown by its type ("a table"), not by its
+-- address, which changes from run to run (and no metamethod of the value
+-- runs: __tostring and __name are not asked).
+local function shown_format(fmt, ...)
+  local args = table.pack(...)
+  for i = 1, args.n do
+    local t = type(args[i])
+    if t == "table" or t == "function" or t == "userdata" or t == "thread" then args[i] = "a " .. t end
+  end
+  return string.format(fmt, table.unpack(args, 1, args.n))
+end
+
 -- A new environment for one rule script (or one variant file).
 -- `api` is the rule-script half of the kontor module.
 function M.env(api)
@@ -245,6 +258,7 @@ function M.env(api)
   env.kontor.pile = registering_pile(api.pile)   -- seat registry: secret piles registered
   -- constant option lists and families, checked once (docs/api.md, "Constant options")
   env.kontor.options, env.kontor.family = core.options.constant, core.options.constant_family
+  env.kontor.format = shown_format
   env._G = env
   return env
 end

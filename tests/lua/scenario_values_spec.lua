@@ -36,3 +36,25 @@ describe("a scenario's mistakes", function()
     assert.truthy(kontor.new_game { rules = "old_world", players = 2, seed = 1, scenario = { active = 2 } })
   end)
 end)
+
+describe("kontor.format, for a rule script's messages", function()
+  it("shows a table by its type and runs none of its metamethods", function()
+    local path = os.tmpname() .. ".lua"
+    local f = assert(io.open(path, "w"))
+    f:write([[
+local R = { name = "fmt", players = { min = 1, max = 1 } }
+function R.setup(g)
+  local t = setmetatable({}, { __tostring = function() error("ran __tostring") end, __name = "Secret" })
+  error(kontor.format("got %s, %s, %d and %s", t, print, 7, "text"), 0)
+end
+function R.play(g) end
+function R.scores(g) return { 0 } end
+return R
+]])
+    f:close()
+    local ok, e = pcall(kontor.new_game, { rules = path, players = 1, seed = 1 })
+    os.remove(path)
+    assert.is_false(ok)
+    assert.truthy(tostring(e.message or e):find("got a table, a function, 7 and text", 1, true), tostring(e))
+  end)
+end)
