@@ -8,11 +8,7 @@ local tmux = dofile("tests/repl/tmux.lua")
 
 local BIN = support.binary()
 
--- The output, then "rc=" and the exit status.
-local function run(args, stdin)
-  local out, code = support.run(BIN .. " " .. args, stdin or "")
-  return out .. "rc=" .. code .. "\n"
-end
+local run = support.kontor_rc   -- the output, then "rc=" and the exit status
 
 local has = support.has
 

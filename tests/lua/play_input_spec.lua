@@ -9,11 +9,7 @@ local tmux = dofile("tests/repl/tmux.lua")
 local BIN = support.binary()
 local has = support.has
 
--- The output, then "rc=" and the exit status.
-local function run(args, stdin)
-  local out, code = support.run(BIN .. " " .. args, stdin or "")
-  return out .. "rc=" .. code .. "\n"
-end
+local run = support.kontor_rc   -- the output, then "rc=" and the exit status
 
 -- Caribbean, 2 players, seed 1: the moves up to Player 2's first repel
 -- decision ("repel" or "do not repel").

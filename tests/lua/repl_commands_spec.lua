@@ -10,10 +10,7 @@ local support = require "tests.lua.support"
 local BIN = support.binary()
 local has = support.has
 
-local function run(args, stdin)
-  local out, code = support.run(BIN .. " " .. args, stdin or "")
-  return out .. "rc=" .. code .. "\n"
-end
+local run = support.kontor_rc   -- the output, then "rc=" and the exit status
 
 describe("bot SEAT=KIND in the REPL", function()
   it("takes a seat by a name with a space; an empty or bad line names what was typed", function()

@@ -35,6 +35,13 @@ function M.run(cmd, stdin)
   return text, (how == "exit" and code or 128 + code)
 end
 
+-- The kontor program (support.binary()) with `args`: its output, then
+-- "rc=" and its exit status, in one text (stdin: the input, or none).
+function M.kontor_rc(args, stdin)
+  local out, code = M.run(M.binary() .. " " .. args, stdin or "")
+  return out .. "rc=" .. code .. "\n"
+end
+
 -- As run, stdout and stderr apart: out, err, status.
 function M.run_split(cmd, stdin)
   local o, e = os.tmpname(), os.tmpname()
