@@ -254,6 +254,18 @@ describe("kontor sweep", function()
 end)
 
 describe("the report a designer can act on", function()
+  it("says what the colours of the differences mean: the higher side's, as in its other charts", function()
+    local report = tmp("colours.html")
+    local _, err, code = kontor_cmd("compare --players 3 --a '' --b '--variant hand_limit:size=4' --games 100 "
+      .. "--jobs 1 --report " .. q(report))
+    assert.are.equal(0, code, err)
+    local html = support.read(report)
+    assert.truthy(html:find("where the interval leaves out zero, in the colour of the side that is higher "
+      .. "(orange: B, blue: A, as in the charts below).", 1, true))
+    -- the colours are those of the sides: a difference B - A > 0 is B's
+    assert.truthy(html:find('#3b6fb6', 1, true) and html:find('#e07b39', 1, true))
+  end)
+
   it("opens with what changed, corrects for many rows (Holm) and renders in headless Chromium #chromium", function()
     local chromium = io.popen("command -v chromium"):read("l")
     assert.truthy(chromium, "chromium is missing (Debian package chromium, .ci/deps --test)")

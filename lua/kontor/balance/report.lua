@@ -794,7 +794,7 @@ function M.html(summary, sides)
     add('<p>Verdicts are corrected for the %d comparisons of this report by Holm\'s step-down method (family-wise 5%%): a verdict that does not hold after it could be chance.</p>',
       select(2, holm(summary)))
     add('<h2>A against B</h2>')
-    add('<figure>%s<figcaption>Each difference B - A (dot) and its 95%% interval (line), in standard errors of its measure: 0 (dashed) is no change; coloured where the interval leaves out zero.</figcaption></figure>',
+    add('<figure>%s<figcaption>Each difference B - A (dot) and its 95%% interval (line), in standard errors of its measure: 0 (dashed) is no change; where the interval leaves out zero, in the colour of the side that is higher (orange: B, blue: A, as in the charts below).</figcaption></figure>',
       forest(summary, main))
   end
 
