@@ -264,7 +264,7 @@ local function cmd_sim(kontor, args)
   end
   -- the rule set, its variants, players and options first: a mistake in
   -- them is a usage error (2), a broken rule file a failure (1)
-  local lok, R = pcall(kontor.load_rules, t.rules or "sea_merchants", vs)
+  local lok, R = pcall(kontor.load_rules, t.rules, vs)
   if not lok then
     local broken = script_failure(R)
     if broken then return failure("sim: ", broken) end
@@ -355,7 +355,7 @@ local function cmd_repl(kontor, args, first, mode)
     ok, game, lerr = pcall(kontor.load_game, t.load)
     if ok and not game then return failure("", lerr) end
   else
-    ok, game = pcall(kontor.new_game, { rules = t.rules or "sea_merchants", variants = vs,
+    ok, game = pcall(kontor.new_game, { rules = t.rules, variants = vs,
       players = players, names = names, seed = seed, options = t.option })
   end
   if not ok then
@@ -364,7 +364,7 @@ local function cmd_repl(kontor, args, first, mode)
     if broken then return failure("", broken) end
     -- a variant that does not fit: say which ones do
     if #vs > 0 and not game.lists_available then
-      local base = t.rules or "sea_merchants"
+      local base = t.rules or kontor.default_rules(vs)
       local fits = {}
       for _, entry in ipairs(kontor.list()) do
         if entry.kind == "variant" and entry.base == base then fits[#fits + 1] = entry.name end

@@ -417,7 +417,7 @@ end
 
 OPS.new = function(self, req)
   local t = {
-    rules = field(req, "rules", "string") or "sea_merchants",
+    rules = field(req, "rules", "string"),
     players = field(req, "players", "integer"),
     names = plain(field(req, "names", "array")),
     seed = field(req, "seed", "integer"),

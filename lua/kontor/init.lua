@@ -58,12 +58,16 @@ end
 
 function kontor.load_rules(spec, variants)
   check_list(variants, "variants", '{ "house" }', 2)
-  local R, err = rules.load(spec or "sea_merchants", variants)
+  local R, err = rules.load(spec, variants)
   if not R then errors.throw(err, 2) end
   return R
 end
 
 kontor.list = rules.list
+
+-- The rule set a game without `rules` is of, given its variants: the base
+-- the first one names, else "sea_merchants".
+kontor.default_rules = rules.default_for
 
 -- A fresh seed from the system (getrandom): 1 .. 2^53 - 1.
 kontor.fresh_seed = core.fs.random_seed
@@ -189,7 +193,7 @@ function kontor.new_game(t)
   local R = t.rules
   if type(R) ~= "table" then
     local err
-    R, err = rules.load(R or "sea_merchants", t.variants)
+    R, err = rules.load(R, t.variants)
     if not R then errors.throw(err, 2) end
   end
   local params = params_for(R, t)

@@ -429,7 +429,20 @@ end
 -- the command-line form "name:k=v,..." if wanted) or { spec, options = {...} }.
 -- Returns the engine's copy of the composed rule set (see `freeze`) or nil
 -- and a message.
+-- The rule set a game without one is of: the base the first variant names
+-- (`--variant port_royal` alone is a Caribbean game), else Sea Merchants.
+function M.default_for(variants)
+  local first = variants and variants[1]
+  local vspec = first and variant_spec(first)
+  local vfile = vspec and M.find(vspec)
+  local V = vfile and M.load_file(vfile)
+  -- (a base that names no rule set is the variant's mistake: said when applied)
+  if type(V) == "table" and V.variant and type(V.base) == "string" and M.find(V.base) then return V.base end
+  return "sea_merchants"
+end
+
 function M.load(spec, variants)
+  if spec == nil then spec = M.default_for(variants) end
   local file, err = M.find(spec)
   if not file then return nil, err end
   local E, R0 = M.load_file(file)

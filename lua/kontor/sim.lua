@@ -46,7 +46,7 @@ function M.run(opts)
   local R = opts.rules
   if type(R) ~= "table" then
     local err
-    R, err = rules.load(R or "sea_merchants", opts.variants)
+    R, err = rules.load(R, opts.variants)
     if not R then error(err, 0) end
   end
   local players = gamemod.players_for(R, opts.players)

@@ -64,7 +64,7 @@ function M.load(setup)
     end
     error(msg, 0)
   end
-  local R, err = rules.load(setup.rules or "sea_merchants", setup.variants)
+  local R, err = rules.load(setup.rules, setup.variants)
   if not R then refused(err) end
   moves.instrument(R, setup.moves)     -- the worth each turn; with moves, what players do
   local players = gamemod.players_for(R, setup.players)
@@ -122,7 +122,7 @@ end
 
 -- A setup as the options that give it ("--variant house --bot 1=random").
 function M.label(setup)
-  local parts = { "--rules " .. (setup.rules or "sea_merchants") }
+  local parts = { "--rules " .. (setup.rules or rules.default_for(setup.variants)) }
   for _, v in ipairs(setup.variants or {}) do
     local kv = {}
     for k, x in pairs(v.options or {}) do kv[#kv + 1] = k .. "=" .. tostring(x) end
