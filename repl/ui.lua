@@ -57,6 +57,7 @@ end
 function M.count_arg(sess, arg, what)
   if arg == "" then return 1 end
   local n = math.tointeger(tonumber(arg))
+  if not n and arg:match("^%d+$") then n = math.maxinteger end   -- more than there can be: all
   if not n or n < 1 then
     sess:err(string.format("%s N: N must be a whole number above 0, not '%s'", what, arg))
     return nil

@@ -209,6 +209,10 @@ function Game:apply(action, seat)
       return nil, format("'%s' names seat %d but seat %d was given", action, s, seat)
     end
     if text == "" then return nil, "an empty action" end
+    local opts = text:match("^%d+$") and not math.tointeger(tonumber(text)) and options_of(self, s or seat)
+    if opts then   -- an option number past any integer, typed at a prompt
+      return nil, format("option %s does not exist (there are %d)", text, #opts)
+    end
     ok, err = walk(self, s or seat, text)
   else
     return nil, format("an action is an option number or text, not a %s", type(action))
