@@ -283,6 +283,26 @@ local function write_file(path, text)
   if not ok then error(e, 0) end
 end
 
+-- Says on stderr, before a run, each restriction of its bots (avoid=,
+-- prefer=) that no option of the setup matches (kontor.balance.restrictions):
+-- a typo would change nothing. Not in a job of --jobs (its parent said it).
+local warned = {}
+local function restricted(bot) return bot and bot.options and (bot.options.avoid or bot.options.prefer) end
+local function warn_unmatched(name, t, L, players)
+  if t.range then return end
+  local any = false
+  for _, p in ipairs(players or {}) do any = any or restricted(p) end
+  for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
+  if not any then return end   -- (the check's modules are not even loaded)
+  for _, r in ipairs(require("kontor.balance.restrictions").unmatched(L, players)) do
+    local key = r.who .. "\0" .. r.key .. "\0" .. r.item   -- once a run, from its first setup
+    if not warned[key] then
+      warned[key] = true
+      err("kontor: ", name, ": warning: ", r.message, "\n")
+    end
+  end
+end
+
 -- Raises unless `path` can be written (its folder there and writable, not
 -- a device or a folder): run before the games, so that a long run does
 -- not end in "No such file or directory" with its results lost.
@@ -531,6 +551,7 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
+    for _, L in ipairs(sides) do warn_unmatched(name, t, L) end
     if t.report then check_output(t.report) end
     if t.svg then make_dir(t.svg) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
@@ -714,6 +735,10 @@ function M.worth(_, args)
   local ok, res = pcall(function()
     local L = balance.load(setup)
     if t.report then check_output(t.report) end
+    local rated = require("kontor.balance.restrictions").seats(L)
+    local _, popts = require("kontor.bots").parse(t.bot)
+    rated[#rated + 1] = { who = "--bot " .. t.bot, options = popts }
+    warn_unmatched("worth", t, L, rated)
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
@@ -864,6 +889,12 @@ function M.ladder(_, args)
   if re then return usage_error("ladder: " .. re) end
   local ok, res = pcall(function()
     local L = balance.load(setup)
+    local rated = {}
+    for k, b in ipairs(names) do
+      local _, opts = require("kontor.bots").parse(b)
+      rated[k] = { who = "bot " .. b, options = opts }
+    end
+    warn_unmatched("ladder", t, L, rated)
     local a, b = lo or 1, hi or deals
     local n = math.min(jobs or (lo and 1 or run.cores()), math.max(1, b - a + 1))
     local games_a_deal = 2 * #ladder.pairs(#names)

@@ -692,6 +692,7 @@ local function matches(moves, name, text)
   return false
 end
 M.matches = function(spec, name, text) return matches(parse_moves(spec), name, text) end
+M.parse_moves, M.match_moves = parse_moves, matches
 
 -- The restrictions of its options (avoid=, prefer=), read.
 function Bot:restrict()

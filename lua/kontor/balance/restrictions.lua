@@ -1,0 +1,128 @@
+-- kontor.balance.restrictions: a bot's restriction (avoid=, prefer=) that
+-- no option of the setup matches, found before a run. A restriction is a
+-- text matched against the options as they come, so a typo
+-- (`greedy:avoid=exchnge`) would never match and change nothing: the lab
+-- plays a few random games of the setup first, with every option offered
+-- to any seat checked against every restriction, and says which matched
+-- none, with the moves there were.
+local bots = require "kontor.bots"
+local balance = require "kontor.balance"
+local worth = require "kontor.balance.worth"
+
+local M = {}
+
+-- How many random games are looked at, and from which seed: fixed, so the
+-- same setup always gets the same answer.
+M.GAMES, M.SEED = 20, 1
+
+-- The restrictions of `players`, a list of { who = "--bot 2=greedy",
+-- options = { avoid = ..., prefer = ... } }: { who, key ("avoid" or
+-- "prefer"), item (as typed), move = { parsed } }.
+local function restrictions_of(players)
+  local out = {}
+  for _, p in ipairs(players) do
+    for _, key in ipairs { "avoid", "prefer" } do
+      local v = p.options and p.options[key]
+      if type(v) == "string" and v ~= "" then
+        for _, m in ipairs(bots.parse_moves(v)) do
+          out[#out + 1] = { who = p.who, key = key,
+                            item = m.name and (m.name .. ":" .. m.text) or m.text, move = { m } }
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- The bots of setup L (its --bot seats) as restrictions_of takes them.
+function M.seats(L)
+  local out = {}
+  for seat = 1, L.players do
+    local b = L.bots and L.bots[seat]
+    if b then out[#out + 1] = { who = string.format("--bot %d=%s", seat, b.kind), options = b.options } end
+  end
+  return out
+end
+
+-- The edit distance of texts a and b (insertions, deletions, changes).
+local function distance(a, b)
+  local prev = {}
+  for j = 0, #b do prev[j] = j end
+  for i = 1, #a do
+    local cur = { [0] = i }
+    for j = 1, #b do
+      local change = prev[j - 1] + (a:byte(i) == b:byte(j) and 0 or 1)
+      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, change)
+    end
+    prev = cur
+  end
+  return prev[#b]
+end
+
+-- The word of `words` closest to `w` if it is close (a typo), else nil.
+local function closest(w, words)
+  local best, bd = nil, math.max(1, #w // 4) + 1
+  for _, x in ipairs(words) do
+    local d = distance(w, x)
+    if d < bd then best, bd = x, d end
+  end
+  return best
+end
+
+local function sorted_keys(set)
+  local out = {}
+  for k in pairs(set) do out[#out + 1] = k end
+  table.sort(out)
+  return out
+end
+
+-- What a restriction that matched nothing is told: a close word, and what
+-- there was.
+local function message(r, decisions, firsts)
+  local m = r.move[1]
+  local hint
+  if m.name and not decisions[m.name] then
+    local near = closest(m.name, sorted_keys(decisions))
+    hint = string.format("no decision is named '%s'%s", m.name, near and (" (did you mean '" .. near .. "'?)") or "")
+  else
+    local first, rest = m.text:match("^(%S+)(.*)$")
+    local near = first and not firsts[first] and closest(first, sorted_keys(firsts))
+    hint = near and string.format("did you mean '%s'?", (m.name and (m.name .. ":") or "") .. near .. rest)
+      or "no option offered begins with those words"
+  end
+  return string.format("%s: %s '%s' matches no option offered in %d random games of this setup, so it "
+    .. "changes nothing: %s (decisions: %s; options begin with: %s)", r.who, r.key, r.item, M.GAMES, hint, table.concat(sorted_keys(decisions), ", "), table.concat(sorted_keys(firsts), ", "))
+end
+
+-- The restrictions of `players` (default: L's --bot seats, M.seats) that
+-- matched no option offered in M.GAMES random games of setup L, each with
+-- a `message` for people. Nothing to check: an empty list, no games played.
+function M.unmatched(L, players)
+  local list = restrictions_of(players or M.seats(L))
+  if #list == 0 then return {} end
+  local open, decisions, firsts = #list, {}, {}
+  local specs = {}
+  for s = 1, L.players do specs[s] = "random" end
+  local function offered(_, name, opts)
+    decisions[name] = true
+    for k = 1, #opts do
+      local text = opts[k]
+      firsts[text:match("^%S+") or text] = true
+      if open > 0 then
+        for _, r in ipairs(list) do
+          if not r.hit and bots.match_moves(r.move, name, text) then r.hit = true; open = open - 1 end
+        end
+      end
+    end
+  end
+  for i = 1, M.GAMES do
+    worth.walk_game("game " .. i, L, balance.game_seed(M.SEED, i), specs, offered)
+  end
+  local out = {}
+  for _, r in ipairs(list) do
+    if not r.hit then r.message = message(r, decisions, firsts); out[#out + 1] = r end
+  end
+  return out
+end
+
+return M
