@@ -907,6 +907,7 @@ end
 
 -- C6: take the first card in the harbour that `option` takes: loot a ship
 -- or hire a person. A player other than the active one pays them 1 coin first.
+-- Returns the card taken.
 local function take(g, seat, active, option)
   if seat ~= active then move_to(g.purse[seat], g.purse[active], 1) end
   local pos, h = 1, g._harbour
@@ -926,6 +927,13 @@ local function take(g, seat, active, option)
     tally(st, card, 1)
     if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid(g, seat, active)) end
   end
+  return card
+end
+
+-- C6: the takes left after taking `card`: one fewer, and a Governor just
+-- hired adds its take at once ("a card's effect applies at once").
+local function takes_after(left, card)
+  return left - 1 + (card.takes or 0)
 end
 
 -- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
@@ -950,8 +958,7 @@ local function active_takes(g, seat)
       local k = decide(g, seat, "take", options)
       if k == cards + 1 then return end                              -- take nothing
       if k then
-        take(g, seat, seat, options[k])
-        left = left - 1
+        left = takes_after(left, take(g, seat, seat, options[k]))
         g.takes_left = left
         if left == 0 or g._in_harbour == 0 then break end
       end
@@ -981,8 +988,7 @@ local function other_takes(g, seat, active)
     end
     local k = g:choose(seat, "take_other", options)
     if k > cards then return end                                     -- take nothing
-    take(g, seat, active, options[k])
-    left = left - 1
+    left = takes_after(left, take(g, seat, active, options[k]))
     g.takes_left = left
   end
 end
