@@ -1155,7 +1155,9 @@ end
 function R.view(g, seat)
   local v = { phase = g.phase, current = g.current, first = g.first, ending = g.ending,
               deck = #g.deck, discard = #g.discard,
-              harbour = names_of(g.harbour), expeditions = names_of(g.expeditions), players = {} }
+              harbour = names_of(g.harbour), expeditions = names_of(g.expeditions),
+              revealed = names_of(g.revealed),          -- C4: face up while its repel is decided
+              players = {} }
   for s = 1, g.players do
     local st = g.st[s]
     v.players[s] = { name = g.names[s], coins = coins(g, s), influence = st.influence, strength = st.strength,
@@ -1174,6 +1176,9 @@ function R.board(g, seat)
   local h, ships = names_of(g.harbour), 0
   for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
   line("Harbour (%d ship names): %s", ships, #h > 0 and table.concat(h, " | ") or "empty")
+  if #g.revealed > 0 then                          -- C4: the ship just revealed, face up
+    line("Revealed: %s (%s decides: repel or not)", CARDS[g.revealed:top()].name, g.names[g.current])
+  end
   local e = names_of(g.expeditions)
   line("Expeditions: %s", #e > 0 and table.concat(e, " | ") or "none")
   for s = 1, g.players do
