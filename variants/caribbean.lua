@@ -792,7 +792,7 @@ end
 
 -- C4: reveal one card; returns false on a bust.
 local function reveal(g, seat)
-  if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- a fulfil took the last card
+  if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- nothing to reveal (C2)
   local card = pop(g.deck)
   g._in_deck = g._in_deck - 1
   local kind = CARDS[card].kind
@@ -823,17 +823,18 @@ local function discover(g, seat)
   else
     g.revealing = true
   end
-  while true do
-    local options = REVEAL_OR_STOP
+  while true do                                    -- the options again after a fulfil (C8):
+    local options = REVEAL_OR_STOP                 -- its coins may take the last cards (C2)
     if g._in_deck == 0 and count(g.discard) == 0 then       -- nothing to draw (can_draw)
       options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
-    if ask(g, seat, "discover", options) == "stop" then
+    local k = decide(g, seat, "discover", options)
+    if options[k] == "stop" then
       if g.logging then g:log("%s stops", g.names[seat]) end
       return true
     end
-    if not reveal(g, seat) then return false end
+    if k and not reveal(g, seat) then return false end
   end
 end
 
