@@ -4,8 +4,9 @@
 -- warehouse its owner has (warehouses come with house_specials). With
 -- overflow=stop (H5) a card that would exceed the limit is not drawn and
 -- stays in the deck, and no draw is offered to a full hand. With
--- overflow=discard the player draws everything, then discards down to the
--- limit one card at a time; discards leave play.
+-- overflow=discard the player draws everything (the draw action, its
+-- forklift draws, the office draws), then, at the end of phase II,
+-- discards down to the limit one card at a time; discards leave play.
 
 local DRAWS = { phase2 = "draw", office = "office draw", forklift = "forklift draw" }
 
@@ -37,7 +38,6 @@ return {
 
     -- Discard down to the limit, one card at a time (overflow=discard).
     local function discard_down(g, seat)
-      g.discarding = true
       while g.hands[seat]:count() > limit(g, seat) do
         local held, options = R.cards_in_hand(g, seat), {}
         for p, name in ipairs(R.data.products) do
@@ -48,7 +48,6 @@ return {
         g.covered:push(R.rules.take_from_hand(g, seat, p))   -- discards leave play
         if g.logging then g:log("%s discards %s (hand limit %d)", g.names[seat], R.data.products[p], limit(g, seat)) end
       end
-      g.discarding = false
     end
 
     if opts.overflow == "stop" then
@@ -76,11 +75,12 @@ return {
         return why
       end
     else
-      local draw_cards = R.rules.draw_cards
-      function R.rules.draw_cards(g, seat, n, why)
-        local drawn = draw_cards(g, seat, n, why)
+      -- H5 option: draw all, then discard: once every draw of the turn is
+      -- done (the draw action with its forklift draws, the office draws).
+      local end_of_phase_two = R.rules.end_of_phase_two
+      function R.rules.end_of_phase_two(g, seat)
+        end_of_phase_two(g, seat)
         discard_down(g, seat)
-        return drawn
       end
     end
 
@@ -101,8 +101,9 @@ return {
     end
     R.move_words[#R.move_words + 1] = "discard"
 
-    -- The limit is never exceeded, but while discarding down to it, or
-    -- when the deck's last card ended the game before the discard (S11).
+    -- The limit is never exceeded, but with overflow=discard by the
+    -- active player in phase II (until the discard at its end), or when
+    -- the deck's last card ended the game before the discard (S11).
     local invariants = R.invariants
     function R.invariants(g)
       local err = invariants and invariants(g)
@@ -110,7 +111,8 @@ return {
       if g.phase == "over" and opts.overflow == "discard" then return nil end
       for seat = 1, g.players do
         local n, lim = g.hands[seat]:count(), limit(g, seat)
-        if n > lim and not g.discarding then
+        local drawing = opts.overflow == "discard" and g.phase == "phase2" and seat == g.current
+        if n > lim and not drawing then
           return ("hand %d holds %d cards, above its limit of %d"):format(seat, n, lim)
         end
       end

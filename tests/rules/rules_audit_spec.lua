@@ -135,6 +135,19 @@ describe("rules audit: the house variants", function()
     invariants(g)
   end)
 
+  it("H5 overflow=discard: a copy of g:state() after a discard is a scenario (docs: 'a copy of g:state() is a scenario')", function()
+    local g = sea({ "hand_limit:overflow=discard" },
+                  { phase = "phase2", hands = { { "fish", "fish", "fish", "fish", "fish", "fish" }, {} } })
+    ok(g, "draw")
+    ok(g, "discard grain"); ok(g, "discard wood")
+    local h = kontor.new_game { rules = "sea_merchants", variants = { "hand_limit:overflow=discard" },
+                                players = 2, scenario = g:state() }
+    local a, b = g:state(), h:state()
+    a.engine, b.engine = nil, nil                  -- names and turn count are the game's, not the position's
+    assert.are.equal(kontor.json.encode(a), kontor.json.encode(b))
+    assert.are.same(g:options(), h:options())
+  end)
+
   it("H5: a hand limit below the cards dealt at the start is refused", function()
     fails(function()
       kontor.new_game { rules = "sea_merchants", variants = { "hand_limit:size=2" }, players = 2, seed = 1 }
