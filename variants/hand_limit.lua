@@ -21,7 +21,8 @@ return {
   summary = "a hand limit of 6, +2 per warehouse; a full hand cannot draw (H5)",
   replaces = { "the hand limit" },
   options = {
-    size = { default = 6, type = "integer", min = 1, doc = "the cards a hand may hold (H5: 6)" },
+    size = { default = 6, type = "integer", min = 1,
+             doc = "the cards a hand may hold (H5: 6); at least the 3 dealt at the start (S3)" },
     per_warehouse = { default = 2, type = "integer", min = 0,
                       doc = "extra cards per warehouse owned (H5: 2)" },
     overflow = { default = "stop", type = "string", values = { "stop", "discard" },
@@ -32,6 +33,12 @@ return {
     -- H5: `size` cards, + `per_warehouse` for each warehouse owned. The two
     -- rules every draw asks (draw_card, no_draw) write this sum out.
     local size, per_warehouse = opts.size, opts.per_warehouse
+    -- The deal is not a draw (S3): a limit below it would hold a hand
+    -- above the limit from the start. Refused, with the option's name.
+    if size < R.data.hand_at_start then
+      error(("option size of hand_limit: %d is below the %d cards each player is dealt (S3)"):format(
+        size, R.data.hand_at_start), 0)
+    end
     local function limit(g, seat)
       return size + per_warehouse * (g.specials[seat].warehouse or 0)
     end
