@@ -148,6 +148,17 @@ describe("rules audit: the house variants", function()
     assert.are.same(g:options(), h:options())
   end)
 
+  it("H3: a draft order in the command-line form names its seats with spaces (docs: commas separate options)", function()
+    local g = kontor.new_game { rules = "sea_merchants", variants = { "snake_draft:order=3 2 1/1 2 3" },
+                                players = 3, seed = 1 }
+    local order = {}
+    while g.phase == "load" do order[#order + 1] = g:who(); ok(g, g:options()[1]) end
+    assert.are.same({ 3, 2, 1, 1, 2, 3 }, order)
+    fails(function()
+      kontor.new_game { rules = "sea_merchants", variants = { "snake_draft:order=3,2,1/1,2,3" }, players = 3 }
+    end, "bad variant option '2' in 'snake_draft:order=3,2,1/1,2,3' (expected k=v)")
+  end)
+
   it("H5: a hand limit below the cards dealt at the start is refused", function()
     fails(function()
       kontor.new_game { rules = "sea_merchants", variants = { "hand_limit:size=2" }, players = 2, seed = 1 }
