@@ -105,20 +105,24 @@ end
 
 describe("rules audit: the house variants", function()
   it("H5 overflow=discard with H6: the forklift draw comes before the discard (draw all, then discard)", function()
-    local g = sea({ "house_specials", "hand_limit:overflow=discard" },
-                  { phase = "phase2", hands = { { "fish", "fish", "fish", "fish", "fish" }, {} },
-                    specials = { { forklift = 1 }, {} } })
-    ok(g, "draw")                                  -- wood, grain: 7 cards
-    assert.are.equal("forklift", g:decision().name)
-    assert.are.same({ "forklift draw", "no forklift draw" }, g:options())
-    invariants(g)
-    ok(g, "forklift draw")                         -- cloth: 8 cards
-    assert.are.equal(8, g.hands[1]:count())
-    assert.are.same({ "discard grain", "discard wood", "discard fish", "discard cloth" }, g:options())
-    ok(g, "discard cloth"); ok(g, "discard wood")
-    assert.are.equal(6, g.hands[1]:count())
-    assert.are.equal(2, g:who())
-    invariants(g)
+    -- in either order of the variants (the house preset applies hand_limit first)
+    for _, variants in ipairs { { "house_specials", "hand_limit:overflow=discard" },
+                                { "hand_limit:overflow=discard", "house_specials" },
+                                { "house:hand_limit.overflow=discard" } } do
+      local g = sea(variants, { phase = "phase2", hands = { { "fish", "fish", "fish", "fish", "fish" }, {} },
+                                specials = { { forklift = 1 }, {} } })
+      ok(g, "draw")                                -- wood, grain: 7 cards
+      assert.are.equal("forklift", g:decision().name)
+      assert.are.same({ "forklift draw", "no forklift draw" }, g:options())
+      invariants(g)
+      ok(g, "forklift draw")                       -- cloth: 8 cards
+      assert.are.equal(8, g.hands[1]:count())
+      assert.are.same({ "discard grain", "discard wood", "discard fish", "discard cloth" }, g:options())
+      ok(g, "discard cloth"); ok(g, "discard wood")
+      assert.are.equal(6, g.hands[1]:count())
+      assert.are.equal(2, g:who())
+      invariants(g)
+    end
   end)
 
   it("H5 overflow=discard on the base game: an office draw comes before the discard", function()
