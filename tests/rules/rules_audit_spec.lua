@@ -77,6 +77,22 @@ describe("rules audit: Merchants of the Caribbean", function()
     assert.falsy(g:show(2):find("Revealed", 1, true))
   end)
 
+  it("C4 with C3's data: a fulfil that discards the swords a repel needs leaves no 'repel' offered", function()
+    -- a designer's deck (C3: the deck is data) whose Captains carry a sword
+    local R = kontor.load_rules("caribbean")
+    R.data.skills.Captain = { symbol = "anchor", swords = 1 }
+    R.prepare(R)
+    local g = kontor.new_game { rules = R, players = 2, seed = 1, names = { "Alex", "Bea" }, scenario = {
+      deck = { "Pinnace 2/2", "Flute 1/1", "Skiff 1/1" }, coins = { 0, 0 },
+      displays = { { "Captain 4/1", "Captain 4/1" } }, expeditions = { "expedition 2 anchors" } } }
+    assert.are.same({ "repel", "do not repel", "fulfil expedition 2 anchors" }, g:options())
+    ok(g, "fulfil expedition 2 anchors")         -- both Captains go: strength 0
+    assert.are.equal(0, g.st[1].strength)
+    assert.are.equal("discover", g:decision().name) -- the Pinnace stayed: no repel to decide
+    assert.are.same({ "Pinnace 2/2" }, g:view(1).harbour)
+    invariants(g)
+  end)
+
   it("C2: once a fulfil's coins take the last cards, 'reveal' is no longer offered", function()
     -- the Sailor is revealed; the fulfil discards the 2 Captains and gains 3
     -- coins: the Flute, then the Captains shuffled in. Nothing is left to
