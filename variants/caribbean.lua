@@ -768,22 +768,32 @@ local function why_not_repelled(ship, strength)
   return why
 end
 
--- C4: the active player may repel a ship if their strength is at least
--- the ship's and it has no skull; otherwise it stays, or busts the turn.
+-- C4: whether the active player repels the ship: asked while they can
+-- (their strength at least the ship's, no skull), and asked again after a
+-- fulfil (C8), whose persons may have carried swords (C3: the deck is data).
+local function repels(g, seat, card)
+  local ship = CARDS[card]
+  while true do
+    local strength = g.st[seat].strength
+    if not ship.swords or strength < ship.swords then
+      g:skip(seat, "repel", ship.whys[strength] or why_not_repelled(ship, strength))   -- kept, or made
+      return false
+    end
+    push(g.revealed, card)                         -- while the player decides
+    local k = decide(g, seat, "repel", REPEL_OR_NOT)
+    pop(g.revealed)
+    if k then return REPEL_OR_NOT[k] == "repel" end
+  end
+end
+
+-- C4: a revealed ship is repelled, or it stays, or it busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship, strength = CARDS[card], g.st[seat].strength
-  if not ship.swords or strength < ship.swords then
-    g:skip(seat, "repel", ship.whys[strength] or why_not_repelled(ship, strength))   -- kept, or made
-  else
-    push(g.revealed, card)                         -- while the player decides
-    local choice = ask(g, seat, "repel", REPEL_OR_NOT)
-    pop(g.revealed)
-    if choice == "repel" then
-      push(g.discard, card)
-      if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
-      return true
-    end
+  local ship = CARDS[card]
+  if repels(g, seat, card) then
+    push(g.discard, card)
+    if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
+    return true
   end
   if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
   to_harbour(g, card)
