@@ -64,6 +64,36 @@ describe("rules audit: Merchants of the Caribbean", function()
     invariants(g)
   end)
 
+  it("C6 out of turn: only the seat whose chance it is may take; its undo asks the seats whose moves go", function()
+    local seat = require "kontor.seat"
+    local g = caribbean({ phase = "loot", coins = { 2, 5, 4 },
+                          harbour = { "Sailor 3/1", "Flute 2/2", "Priest 4/1" } }, 3)
+    local alex, bea, carl = seat.view(g, 1), seat.view(g, 2), seat.view(g, 3)
+    assert.is_nil((bea.apply("loot Flute 2")))       -- Alex's takes come first
+    assert(alex.apply("take nothing"))
+    assert.is_nil((alex.apply("loot Flute 2")))      -- now Bea's chance, not Alex's
+    assert.is_nil(alex.options())
+    assert(bea.apply("hire Sailor 3/1"))             -- 1 to Alex, 3 to the discard pile
+    assert.are.same({ 3, 1, 4 }, coins(g))
+    assert.are.equal(3, g:who())
+    assert.are.same({ "Flute 2/2", "Priest 4/1" }, g:view(3).harbour)
+    -- Bea takes her hire back: the coins and the card return, and it is her chance again
+    assert(bea.undo(1, function() return true end))
+    assert.are.same({ 2, 5, 4 }, coins(g))
+    assert.are.same({ "Sailor 3/1", "Flute 2/2", "Priest 4/1" }, g:view(1).harbour)
+    assert.are.equal(2, g:who())
+    -- Alex's undo of his 'take nothing' takes Bea's hire too: she is asked, and may refuse
+    assert(bea.apply("hire Sailor 3/1"))
+    local asked = {}
+    assert.is_nil((alex.undo(1, function(s) asked[#asked + 1] = s; return false end)))
+    assert.are.same({ 2 }, asked)
+    assert.are.same({ 3, 1, 4 }, coins(g))
+    assert(alex.undo(1, function() return true end))
+    assert.are.equal(1, g:who())
+    assert.are.same({ 2, 5, 4 }, coins(g))
+    invariants(g)
+  end)
+
   it("C4: the ship whose repel is being decided is shown in every seat's view and board", function()
     local g = caribbean { deck = { "Flute 2/2", "Sailor 3/1" }, coins = { 2, 3 },
                           displays = { { "Pirate 5/1" } } }
