@@ -177,6 +177,11 @@ function R.prepare(RS)
             take = "loot " .. s.name .. " " .. c[2], whys = {} }, c[3])   -- whys: why_not_repelled
     end
   end
+  -- C6: the takes for every number of ship names the harbour can show
+  if #d.ships > #d.takes_by_names then
+    error(("R.data.takes_by_names gives the takes for 0 to %d ship names, but the deck has %d ship names (C6)")
+      :format(#d.takes_by_names, #d.ships), 0)
+  end
   local known = { any = true }
   for _, sym in ipairs(d.symbols) do known[sym] = true end
   for _, p in ipairs(d.persons) do

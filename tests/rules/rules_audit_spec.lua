@@ -123,6 +123,13 @@ describe("rules audit: Merchants of the Caribbean", function()
     invariants(g)
   end)
 
+  it("C6 with C3's data: a deck with more ship names than the allowance table lists is refused at once", function()
+    local R = kontor.load_rules("caribbean")
+    R.data.ships[6] = { name = "Junk", colour = "white", cards = { { 1, 1, 10 } } }
+    fails(function() R.prepare(R) end,
+          "R.data.takes_by_names gives the takes for 0 to 5 ship names, but the deck has 6 ship names (C6)")
+  end)
+
   it("C2: once a fulfil's coins take the last cards, 'reveal' is no longer offered", function()
     -- the Sailor is revealed; the fulfil discards the 2 Captains and gains 3
     -- coins: the Flute, then the Captains shuffled in. Nothing is left to
