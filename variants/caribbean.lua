@@ -177,6 +177,11 @@ function R.prepare(RS)
             take = "loot " .. s.name .. " " .. c[2], whys = {} }, c[3])   -- whys: why_not_repelled
     end
   end
+  -- C6: the takes for every number of ship names the harbour can show
+  if #d.ships > #d.takes_by_names then
+    error(("R.data.takes_by_names gives the takes for 0 to %d ship names, but the deck has %d ship names (C6)")
+      :format(#d.takes_by_names, #d.ships), 0)
+  end
   local known = { any = true }
   for _, sym in ipairs(d.symbols) do known[sym] = true end
   for _, p in ipairs(d.persons) do
@@ -768,22 +773,32 @@ local function why_not_repelled(ship, strength)
   return why
 end
 
--- C4: the active player may repel a ship if their strength is at least
--- the ship's and it has no skull; otherwise it stays, or busts the turn.
+-- C4: whether the active player repels the ship: asked while they can
+-- (their strength at least the ship's, no skull), and asked again after a
+-- fulfil (C8), whose persons may have carried swords (C3: the deck is data).
+local function repels(g, seat, card)
+  local ship = CARDS[card]
+  while true do
+    local strength = g.st[seat].strength
+    if not ship.swords or strength < ship.swords then
+      g:skip(seat, "repel", ship.whys[strength] or why_not_repelled(ship, strength))   -- kept, or made
+      return false
+    end
+    push(g.revealed, card)                         -- while the player decides
+    local k = decide(g, seat, "repel", REPEL_OR_NOT)
+    pop(g.revealed)
+    if k then return REPEL_OR_NOT[k] == "repel" end
+  end
+end
+
+-- C4: a revealed ship is repelled, or it stays, or it busts the turn.
 -- Returns false on a bust.
 local function ship_revealed(g, seat, card)
-  local ship, strength = CARDS[card], g.st[seat].strength
-  if not ship.swords or strength < ship.swords then
-    g:skip(seat, "repel", ship.whys[strength] or why_not_repelled(ship, strength))   -- kept, or made
-  else
-    push(g.revealed, card)                         -- while the player decides
-    local choice = ask(g, seat, "repel", REPEL_OR_NOT)
-    pop(g.revealed)
-    if choice == "repel" then
-      push(g.discard, card)
-      if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
-      return true
-    end
+  local ship = CARDS[card]
+  if repels(g, seat, card) then
+    push(g.discard, card)
+    if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
+    return true
   end
   if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
   to_harbour(g, card)
@@ -792,7 +807,7 @@ end
 
 -- C4: reveal one card; returns false on a bust.
 local function reveal(g, seat)
-  if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- a fulfil took the last card
+  if g._in_deck == 0 and not shuffle_in_discard(g) then return true end   -- nothing to reveal (C2)
   local card = pop(g.deck)
   g._in_deck = g._in_deck - 1
   local kind = CARDS[card].kind
@@ -823,17 +838,18 @@ local function discover(g, seat)
   else
     g.revealing = true
   end
-  while true do
-    local options = REVEAL_OR_STOP
+  while true do                                    -- the options again after a fulfil (C8):
+    local options = REVEAL_OR_STOP                 -- its coins may take the last cards (C2)
     if g._in_deck == 0 and count(g.discard) == 0 then       -- nothing to draw (can_draw)
       options = STOP
       if #fulfillable(g, seat) == 0 then return true end   -- nothing can be revealed: stop
     end
-    if ask(g, seat, "discover", options) == "stop" then
+    local k = decide(g, seat, "discover", options)
+    if options[k] == "stop" then
       if g.logging then g:log("%s stops", g.names[seat]) end
       return true
     end
-    if not reveal(g, seat) then return false end
+    if k and not reveal(g, seat) then return false end
   end
 end
 
@@ -907,6 +923,7 @@ end
 
 -- C6: take the first card in the harbour that `option` takes: loot a ship
 -- or hire a person. A player other than the active one pays them 1 coin first.
+-- Returns the card taken.
 local function take(g, seat, active, option)
   if seat ~= active then move_to(g.purse[seat], g.purse[active], 1) end
   local pos, h = 1, g._harbour
@@ -926,6 +943,13 @@ local function take(g, seat, active, option)
     tally(st, card, 1)
     if g.logging then g:log("%s hires the %s for %d%s", g.names[seat], card.name, cost, paid(g, seat, active)) end
   end
+  return card
+end
+
+-- C6: the takes left after taking `card`: one fewer, and a Governor just
+-- hired adds its take at once ("a card's effect applies at once").
+local function takes_after(left, card)
+  return left - 1 + (card.takes or 0)
 end
 
 -- C6: 1 card (0-3 ship names in the harbour), 2 (4) or 3 (5), +1 per Governor.
@@ -950,8 +974,7 @@ local function active_takes(g, seat)
       local k = decide(g, seat, "take", options)
       if k == cards + 1 then return end                              -- take nothing
       if k then
-        take(g, seat, seat, options[k])
-        left = left - 1
+        left = takes_after(left, take(g, seat, seat, options[k]))
         g.takes_left = left
         if left == 0 or g._in_harbour == 0 then break end
       end
@@ -981,8 +1004,7 @@ local function other_takes(g, seat, active)
     end
     local k = g:choose(seat, "take_other", options)
     if k > cards then return end                                     -- take nothing
-    take(g, seat, active, options[k])
-    left = left - 1
+    left = takes_after(left, take(g, seat, active, options[k]))
     g.takes_left = left
   end
 end
@@ -1149,7 +1171,9 @@ end
 function R.view(g, seat)
   local v = { phase = g.phase, current = g.current, first = g.first, ending = g.ending,
               deck = #g.deck, discard = #g.discard,
-              harbour = names_of(g.harbour), expeditions = names_of(g.expeditions), players = {} }
+              harbour = names_of(g.harbour), expeditions = names_of(g.expeditions),
+              revealed = names_of(g.revealed),          -- C4: face up while its repel is decided
+              players = {} }
   for s = 1, g.players do
     local st = g.st[s]
     v.players[s] = { name = g.names[s], coins = coins(g, s), influence = st.influence, strength = st.strength,
@@ -1168,6 +1192,9 @@ function R.board(g, seat)
   local h, ships = names_of(g.harbour), 0
   for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
   line("Harbour (%d ship names): %s", ships, #h > 0 and table.concat(h, " | ") or "empty")
+  if #g.revealed > 0 then                          -- C4: the ship just revealed, face up
+    line("Revealed: %s (%s decides: repel or not)", CARDS[g.revealed:top()].name, g.names[g.current])
+  end
   local e = names_of(g.expeditions)
   line("Expeditions: %s", #e > 0 and table.concat(e, " | ") or "none")
   for s = 1, g.players do

@@ -4,8 +4,9 @@
 -- warehouse its owner has (warehouses come with house_specials). With
 -- overflow=stop (H5) a card that would exceed the limit is not drawn and
 -- stays in the deck, and no draw is offered to a full hand. With
--- overflow=discard the player draws everything, then discards down to the
--- limit one card at a time; discards leave play.
+-- overflow=discard the player draws everything (the draw action, its
+-- forklift draws, the office draws), then, at the end of phase II,
+-- discards down to the limit one card at a time; discards leave play.
 
 local DRAWS = { phase2 = "draw", office = "office draw", forklift = "forklift draw" }
 
@@ -20,7 +21,8 @@ return {
   summary = "a hand limit of 6, +2 per warehouse; a full hand cannot draw (H5)",
   replaces = { "the hand limit" },
   options = {
-    size = { default = 6, type = "integer", min = 1, doc = "the cards a hand may hold (H5: 6)" },
+    size = { default = 6, type = "integer", min = 1,
+             doc = "the cards a hand may hold (H5: 6); at least the 3 dealt at the start (S3)" },
     per_warehouse = { default = 2, type = "integer", min = 0,
                       doc = "extra cards per warehouse owned (H5: 2)" },
     overflow = { default = "stop", type = "string", values = { "stop", "discard" },
@@ -31,13 +33,18 @@ return {
     -- H5: `size` cards, + `per_warehouse` for each warehouse owned. The two
     -- rules every draw asks (draw_card, no_draw) write this sum out.
     local size, per_warehouse = opts.size, opts.per_warehouse
+    -- The deal is not a draw (S3): a limit below it would hold a hand
+    -- above the limit from the start. Refused, with the option's name.
+    if size < R.data.hand_at_start then
+      error(("option size of hand_limit: %d is below the %d cards each player is dealt (S3)"):format(
+        size, R.data.hand_at_start), 0)
+    end
     local function limit(g, seat)
       return size + per_warehouse * (g.specials[seat].warehouse or 0)
     end
 
     -- Discard down to the limit, one card at a time (overflow=discard).
     local function discard_down(g, seat)
-      g.discarding = true
       while g.hands[seat]:count() > limit(g, seat) do
         local held, options = R.cards_in_hand(g, seat), {}
         for p, name in ipairs(R.data.products) do
@@ -48,7 +55,6 @@ return {
         g.covered:push(R.rules.take_from_hand(g, seat, p))   -- discards leave play
         if g.logging then g:log("%s discards %s (hand limit %d)", g.names[seat], R.data.products[p], limit(g, seat)) end
       end
-      g.discarding = false
     end
 
     if opts.overflow == "stop" then
@@ -76,11 +82,12 @@ return {
         return why
       end
     else
-      local draw_cards = R.rules.draw_cards
-      function R.rules.draw_cards(g, seat, n, why)
-        local drawn = draw_cards(g, seat, n, why)
+      -- H5 option: draw all, then discard: once every draw of the turn is
+      -- done (the draw action with its forklift draws, the office draws).
+      local end_of_phase_two = R.rules.end_of_phase_two
+      function R.rules.end_of_phase_two(g, seat)
+        end_of_phase_two(g, seat)
         discard_down(g, seat)
-        return drawn
       end
     end
 
@@ -101,8 +108,9 @@ return {
     end
     R.move_words[#R.move_words + 1] = "discard"
 
-    -- The limit is never exceeded, but while discarding down to it, or
-    -- when the deck's last card ended the game before the discard (S11).
+    -- The limit is never exceeded, but with overflow=discard by the
+    -- active player in phase II (until the discard at its end), or when
+    -- the deck's last card ended the game before the discard (S11).
     local invariants = R.invariants
     function R.invariants(g)
       local err = invariants and invariants(g)
@@ -110,7 +118,8 @@ return {
       if g.phase == "over" and opts.overflow == "discard" then return nil end
       for seat = 1, g.players do
         local n, lim = g.hands[seat]:count(), limit(g, seat)
-        if n > lim and not g.discarding then
+        local drawing = opts.overflow == "discard" and g.phase == "phase2" and seat == g.current
+        if n > lim and not drawing then
           return ("hand %d holds %d cards, above its limit of %d"):format(seat, n, lim)
         end
       end

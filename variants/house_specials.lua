@@ -29,8 +29,8 @@ return {
     -- H7: a crane works exactly like the base dock (S5, S6).
     d.exchange_card = "crane"
 
-    -- H4: the house office draws nothing at the end of phase II ...
-    function R.rules.end_of_phase_two() end
+    -- H4: the house office draws nothing at the end of phase II (S10) ...
+    d.office_draw = 0
     -- ... it pays its owner 2 coins with every delivery, product or not.
     local trade, office_bonus = R.rules.trade, opts.office_bonus
     function R.rules.trade(g, seat, p, slots)

@@ -61,6 +61,7 @@ R.data = {
   ships_at_start = 2,       -- S3
   cards_per_draw = 2,       -- S9
   contract_bonus = 2,       -- S8
+  office_draw = 1,          -- S10: the cards each office may draw at the end of phase II
   specials = { "ship", "contract", "office", "dock" },                -- canonical order
   price = { ship = 10, contract = 11, office = 8, dock = 12 },       -- S7
   supply = { ship = 14, contract = 2, office = 2, dock = 2 },        -- S2 (ships: 2 per player dealt)
@@ -901,13 +902,14 @@ local function phase_two(g, seat)
   end
 end
 
--- S10: at the end of phase II, each office owned: an optional draw of 1,
--- one at a time. Offices are alike, so a "no office draw" ends them.
+-- S10: at the end of phase II, each office owned: an optional draw of 1
+-- (R.data.office_draw), one at a time. Offices are alike, so a "no office
+-- draw" ends them.
 local OFFICE = kontor.options{ "office draw", "no office draw" }
 local NO_OFFICE = kontor.options{ "no office draw" }
 
 function R.rules.end_of_phase_two(g, seat)
-  for _ = 1, g.specials[seat].office or 0 do
+  for _ = 1, (g.specials[seat].office or 0) * D.office_draw do
     local options = rules.no_draw(g, seat) and NO_OFFICE or OFFICE
     if options[g:choose(seat, "office", options)] ~= "office draw" then return end
     rules.draw_cards(g, seat, 1, " (office)")

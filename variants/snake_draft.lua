@@ -44,7 +44,8 @@ return {
   options = {
     order = { default = "snake", type = "string",
               doc = "'snake' (H3: round 1 last player to first, round 2 first to last), "
-                 .. "'forward' (the base rule S4), or rounds of seats such as '4,3,2,1/1,2,3,4'" },
+                 .. "'forward' (the base rule S4), or rounds of seats such as '4,3,2,1/1,2,3,4' "
+                 .. "(on the command line, seats separated by spaces: '4 3 2 1/1 2 3 4')" },
   },
   apply = function(R, opts)
     -- H3: round 1 in reverse turn order, round 2 in turn order.

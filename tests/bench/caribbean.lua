@@ -306,6 +306,7 @@ local function take(q, active, i)
     disp[#disp + 1] = c
     count(q, c, 1)
   end
+  return c
 end
 
 local ALLOWANCE = { [0] = 1, 1, 1, 1, 2, 3 }
@@ -321,8 +322,7 @@ local function active_takes(q)
     elseif k == m + 1 then
       return                                                -- take nothing
     else
-      take(q, q, takes[k])
-      left = left - 1
+      left = left - 1 + take(q, q, takes[k]).governor         -- C6: a Governor's take at once
     end
   end
   while can_fulfil(q) > 0 do                                -- C8: after the last take
@@ -331,13 +331,14 @@ local function active_takes(q)
 end
 
 local function other_takes(q, active)
-  for _ = 1, 1 + takes_more[q] do
+  local left = 1 + takes_more[q]
+  while left > 0 do
     if #purse[q] == 0 or nharbour == 0 then return end
     local m = take_options(q, #purse[q] - 1)
     if m == 0 then return end
     local k = choose(m + 1)
     if k > m then return end
-    take(q, active, takes[k])
+    left = left - 1 + take(q, active, takes[k]).governor   -- C6: a Governor's take at once
   end
 end
 

@@ -38,9 +38,9 @@ describe("a variant named as 'name:k=v'", function()
   it("works in a preset's includes", function()
     local preset = support.write(tmp("small_hands.lua"), [[
       return { variant = true, base = "sea_merchants", summary = "small hands",
-               includes = { "snake_draft", "hand_limit:size=2" } }]])
+               includes = { "snake_draft", "hand_limit:size=3" } }]])
     local g = kontor.new_game { variants = { preset } }
-    assert.are.equal(2, size_of(g))
+    assert.are.equal(3, size_of(g))
     -- an option given to the preset still wins over the included text
     local g2 = kontor.new_game { variants = { preset .. ":hand_limit.size=9" } }
     assert.are.equal(9, size_of(g2))
