@@ -100,7 +100,7 @@ describe("kontor ladder", function()
     assert.are.equal(2, code)
     assert.is_truthy(e:find("^kontor: ladder: unknown bot 'wizard'"), e)
     _, e, code = kontor_cmd("ladder --rules nowhere random greedy")
-    assert.are.equal(1, code)
+    assert.are.equal(2, code)   -- an unknown rule set is a usage error, as in sim
     assert.is_truthy(e:find("^kontor: ladder: .*nowhere"), e)
   end)
 end)
