@@ -1,0 +1,259 @@
+-- docs_audit_spec.lua - the user docs say what the program prints: the
+-- blocks of README.md and docs/*.md that no other spec runs (the start-up
+-- mistakes, scripting, hot-seat screens and secret orders of docs/repl.md,
+-- the refusal in docs/api.md, the hint of docs/bots.md), and the lists of
+-- commands, flags and ops the docs give against what the program has.
+-- And the lab's usage errors exit 2 with the usage hint, as plain sim's.
+-- Run: build/kontor run tests/busted.lua tests/lua/docs_audit_spec.lua
+
+local support = require "tests.lua.support"
+local BIN = support.plain_binary()
+local q = support.sh_quote
+
+-- Output (stdout, then stderr) and exit status of `kontor ARGS`.
+local function kontor(args, stdin)
+  return support.run(BIN .. " " .. args, stdin or "")
+end
+
+local function lines(s)
+  local t = {}
+  for l in (s .. "\n"):gmatch("(.-)\n") do t[#t + 1] = l end
+  while t[#t] == "" do t[#t] = nil end
+  return t
+end
+
+local function set_of(list)
+  local t = {}
+  for _, l in ipairs(list) do t[l] = true end
+  return t
+end
+
+-- The bodies of the fenced blocks of `doc` (```LANG or plain ```).
+local function blocks(doc)
+  local out = {}
+  for body in doc:gmatch("\n```[%w]*\n(.-)```") do out[#out + 1] = body end
+  return out
+end
+
+-- The block of `doc` holding `needle`.
+local function block_with(doc, needle)
+  for _, b in ipairs(blocks(doc)) do
+    if b:find(needle, 1, true) then return b end
+  end
+  error("no block holds " .. needle)
+end
+
+-- Whether `line` of a doc matches `got`, where "..." in the doc's line
+-- stands for any text.
+local function fits(line, got)
+  local pat = "^" .. line:gsub("%p", "%%%0"):gsub("%%%.%%%.%%%.", ".-") .. "$"
+  return got:match(pat) ~= nil
+end
+
+describe("docs/repl.md", function()
+  local doc = support.read("docs/repl.md")
+
+  it("the start-up mistakes print what the doc shows, exit 2", function()
+    local b = block_with(doc, "$ kontor --rules seamerchants")
+    local cmds = {}
+    for _, l in ipairs(lines(b)) do
+      local c = l:match("^%$ kontor (.*)$")
+      if c then cmds[#cmds + 1] = { args = c, want = {} }
+      else table.insert(cmds[#cmds].want, l) end
+    end
+    assert.are.equal(2, #cmds)
+    for _, c in ipairs(cmds) do
+      local out, code = kontor(c.args .. " 2>&1")
+      assert.are.equal(2, code, c.args)
+      local got = lines(out)
+      assert.are.equal(#c.want, #got, out)
+      for i, w in ipairs(c.want) do assert.is_true(fits(w, got[i]), w .. "\ngot: " .. got[i]) end
+    end
+  end)
+
+  it("the scripting example prints what the doc shows", function()
+    local b = block_with(doc, "| kontor --players 2 --seed 3")
+    local l = lines(b)
+    local cmd = l[1]:match("^%$ (.*)$")
+    cmd = cmd:gsub("| kontor ", "| " .. BIN .. " ")
+    local out = support.run("(" .. cmd .. ")")
+    assert.are.same({ table.unpack(l, 2) }, lines(out))
+  end)
+
+  it("a move that is not legal now is refused with the rule set's reason", function()
+    local b = block_with(doc, "'buy dock' is not a legal action")
+    local out = kontor("--players 2 --seed 3", "1\n1\n2\n2\nbuy dock\n")
+    assert.truthy(support.has(out, lines(b)[1] .. "\n"), out)
+  end)
+
+  it("the hot-seat screens are what play prints (but for the hand-over, a terminal's)", function()
+    local out = kontor("play --players 2 --seed 3 --names Ann,Bob", "1\nview 1\n")
+    local got = set_of(lines(out))
+    local checked = 0
+    for _, b in ipairs(blocks(doc)) do
+      if b:find("Ann loads grain on ship 1", 1, true) or b:find("Bob> view 1", 1, true) then
+        for _, l in ipairs(lines(b)) do
+          -- typed lines, keys, elisions and the terminal's hand-over are not piped output
+          if not (l:match("^%$ ") or l:match("^%[Enter%]") or l == "..." or l:match("^%s+%.%.%.$")
+                  or l:match("^%a+> ") or l:match("press Enter")) then
+            assert.is_true(got[l] ~= nil, "play does not print: " .. l .. "\n" .. out)
+            checked = checked + 1
+          end
+        end
+      end
+    end
+    assert.is_true(checked >= 15, tostring(checked))
+  end)
+
+  it("the secret order's prompt is what play prints", function()
+    local out = kontor("play --rules tests/rulesets/secret_orders.lua --players 2 --names Ann,Bob --seed 1",
+      "buy ship\nundo\n")
+    local got = set_of(lines(out))
+    local b = block_with(doc, "Ann, your secret order")
+    for _, l in ipairs(lines(b)) do
+      if not l:match("^Ann> ") then assert.is_true(got[l] ~= nil, "play does not print: " .. l .. "\n" .. out) end
+    end
+  end)
+
+  it("the commands table names every command of the REPL's help, and only those", function()
+    local help = kontor("--players 2 --seed 3", "help\n")
+    local cmds = {}
+    for l in help:gmatch("[^\n]+") do
+      -- "  board   ...", "  moves   the moves so far   log [N]  ..."
+      local a = l:match("^  (%l+)")
+      if a then cmds[a] = true end
+      local b = l:match("%s%s%s+(%l+) %[?%u*%]?%s%s+%l")
+      if b then cmds[b] = true end
+    end
+    local table_text = doc:match("\n## The commands\n(.-)\n## ")
+    local documented = {}
+    for cell in table_text:gmatch("\n| ([^|]+) |") do
+      for c in cell:gmatch("`(%l+)") do documented[c] = true end
+    end
+    for c in pairs(cmds) do assert.is_true(documented[c], "not in docs/repl.md's table: " .. c) end
+    for c in pairs(documented) do
+      if c ~= "next" and c ~= "prev" then assert.is_true(cmds[c], "not in the REPL's help: " .. c) end
+    end
+    assert.is_true(cmds.hint and cmds.bots and cmds.quit and cmds.log)
+  end)
+end)
+
+describe("README.md", function()
+  local doc = support.read("README.md")
+
+  it("lists the REPL's commands", function()
+    local para = doc:match("At the prompt, plain words are game commands: (.-)Anything else is Lua")
+    for _, c in ipairs { "board", "options", "do", "why", "undo", "redo", "auto", "moves", "log", "result",
+                         "new", "save", "load", "replay", "next", "prev", "view", "as", "bot", "bots",
+                         "hint", "reload", "help", "quit" } do
+      assert.truthy(para:find("`" .. c .. "[ `]"), c)
+    end
+  end)
+
+  it("every flag of kontor --help is in the docs, every flag the README shows is in --help", function()
+    local help = kontor("--help")
+    local docs = support.read("README.md")
+    for _, f in ipairs { "repl", "api", "protocol", "bots", "balance", "designing-variants" } do
+      docs = docs .. support.read("docs/" .. f .. ".md")
+    end
+    local seen = {}
+    for flag in help:gmatch("%-%-[%l][%l%-]*") do
+      if not seen[flag] then
+        seen[flag] = true
+        assert.truthy(docs:find(flag:gsub("%-", "%%-") .. "%f[^%w%-]"), "undocumented: " .. flag)
+      end
+    end
+    local usage = doc:match("## What you can type\n\n(.-)\n\n")
+    for flag in usage:gmatch("%-%-[%l][%l%-]*") do
+      assert.truthy(seen[flag], "the README shows " .. flag .. ", which kontor --help does not")
+    end
+  end)
+
+  it("kontor help prints --help's text", function()
+    assert.are.equal(kontor("--help"), kontor("help"))
+  end)
+end)
+
+describe("docs/api.md", function()
+  it("a text that does not fit gets the error the doc shows", function()
+    local b = block_with(support.read("docs/api.md"), "'exchange ship 5' is not a legal action")
+    local out = kontor("--players 2 --seed 3", '1\n1\n2\n2\nprint(select(2, g:apply("exchange ship 5")))\n')
+    assert.truthy(support.has(out, lines(b)[1] .. "\n"), out)
+  end)
+end)
+
+describe("docs/bots.md", function()
+  it("the REPL's hint is the one the doc shows (kontor --seed 4)", function()
+    local b = block_with(support.read("docs/bots.md"), "bot would play:")
+    local out = kontor("--seed 4", "hint\n")
+    local got = lines(out)
+    local want = {}
+    for _, l in ipairs(lines(b)) do
+      if not l:match("^> ") and l ~= "  ..." then want[#want + 1] = l end
+    end
+    assert.are.equal(want[1], got[1])
+    local have = set_of(got)
+    for _, l in ipairs(want) do assert.is_true(have[l] ~= nil, "hint does not print: " .. l .. "\n" .. out) end
+  end)
+end)
+
+describe("docs/protocol.md", function()
+  it("the op table lists the ops serve has", function()
+    local out = kontor("serve", '{"id":1,"op":"hello"}\n')
+    local ops = {}
+    for op in out:match('"ops":%[(.-)%]'):gmatch('"(%l+)"') do ops[#ops + 1] = op end
+    local doc = support.read("docs/protocol.md")
+    local documented = {}
+    for op in doc:match("| op | fields.-\n\n"):gmatch("\n| `(%l+)` |") do documented[#documented + 1] = op end
+    table.sort(documented)
+    assert.are.same(ops, documented)
+  end)
+end)
+
+describe("the lab's usage errors", function()
+  -- the same mistake is a usage error (exit 2, with the hint) whether the
+  -- plain simulation or the lab (--jobs, compare, sweep, worth, ladder) meets it
+  local function usage(args, message)
+    local out, code = kontor(args .. " 2>&1")
+    assert.are.equal("kontor: " .. message .. "\nTry 'kontor --help'.\n", out)
+    assert.are.equal(2, code, args)
+  end
+
+  it("an unknown rule option: exit 2, in sim alone and with --jobs", function()
+    local opts = "(options: dock_at_once, exchange_new_ship, first_player, start_coins)"
+    usage("sim --option zz=1 --games 2", "sim: unknown option 'zz' for sea_merchants " .. opts)
+    usage("sim --option zz=1 --games 2 --jobs 2", "sim: unknown option 'zz' for sea_merchants " .. opts)
+    usage("compare --a '--option zz=1' --b '' --games 2", "compare: unknown option 'zz' for sea_merchants " .. opts)
+    usage("sweep --over zz=3,4 --games 2",
+      "sweep: --over zz=3,4, the value 3: unknown option 'zz' for sea_merchants " .. opts)
+  end)
+
+  it("an unknown bot, a bot option or seat it does not have: exit 2", function()
+    usage("compare --a '--bot 2=foo' --b '' --games 2",
+      "compare: --bot 2=foo: unknown bot 'foo' (bots: random, greedy, mcts)")
+    usage("sim --bot 2=random:x=1 --games 2",
+      "sim: --bot 2=random: the random bot has no option 'x' (options: avoid, prefer)")
+    usage("sim --bot 7=random --games 2", "sim: --bot 7=random: there is no seat 7 (the game has 4 players)")
+    usage("worth --bot foo", "worth: --bot foo: unknown bot 'foo' (bots: random, greedy, mcts)")
+    usage("worth --bot random:x=1", "worth: --bot random:x=1: the random bot has no option 'x' (options: avoid, prefer)")
+  end)
+
+  it("an unknown rule set or a player count out of range: exit 2", function()
+    local avail = "(available: caribbean, delivered_payout, hand_limit, house, house_specials, old_world, "
+      .. "port_royal, sea_merchants, snake_draft)"
+    usage("ladder --rules nowhere random greedy", "ladder: unknown rule set or variant 'nowhere' " .. avail)
+    usage("compare --rules nowhere --a '' --b ''", "compare: unknown rule set or variant 'nowhere' " .. avail)
+    usage("compare --a '--players 9' --b '' --games 2", "compare: sea_merchants is for 2 to 4 players, not 9")
+  end)
+
+  it("a rule that fails in a game is still a failure: exit 1, no usage hint", function()
+    local dir = support.tmpdir()
+    local v = dir .. "/boom.lua"
+    support.write(v, 'return { variant = true, name = "boom", base = "sea_merchants",\n'
+      .. '  apply = function(R) R.setup = function() error("boom") end end }\n')
+    local out, code = kontor("compare --a '' --b " .. q("--variant " .. v) .. " --games 2 --jobs 1 2>&1")
+    assert.are.equal(1, code, out)
+    assert.is_false(support.has(out, "Try 'kontor --help'"), out)
+    os.execute("rm -rf " .. q(dir))
+  end)
+end)
