@@ -72,7 +72,7 @@ describe("kontor ladder", function()
     local out, e, code = kontor_cmd("ladder --rules sea_merchants --deals 3 --seed 5 " .. BOTS)
     assert.are.equal(0, code, e)
     assert.are.equal(table.concat({
-      "sea_merchants, 2 players: 3 deals, 6 games a pair, 18 games (0 s of CPU)",
+      "sea_merchants, 2 players: 3 deals (seed 5), 6 games a pair, 18 games (0 s of CPU)",
       "ratings (Elo scale, random at 0; 95% interval over deals):",
       "  random:avoid=phase1:buy     195  [0, 717]",
       "  random                        0  (the anchor)",
