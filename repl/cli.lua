@@ -14,8 +14,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor serve
-       kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
-                  --games G --seed S|random [--option k=v]... [--game I] [--json]
+       kontor sim [SETUP OPTIONS] [--games G] [--seed S|random] [--game I] [--json]
                   [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
                   [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--no-moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
@@ -24,7 +23,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                   [--svg DIR] [sim's --seed ... --no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
                   [--seed S|random] [--json] [--jobs N] [--shard K/N] [--report FILE.html]
-       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S] [--json] [--jobs N] [--shard K/N] BOT BOT...
+       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S|random] [--json] [--jobs N] [--shard K/N] BOT BOT...
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
@@ -56,11 +55,15 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            (docs/bots.md "Skill ladder")
   merge    combine the shards of a run into that run's result
 
+SETUP OPTIONS are those of repl: [--rules NAME|FILE] [--variant
+NAME|FILE[:k=v,...]]... [--players N] [--option k=v]...
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
 A game without --seed (or with --seed random) gets a fresh seed from the
 system, shown in the REPL's banner and under the final scores; sim,
-compare and sweep use seed 1 unless told, and print the seed they used.
+compare, sweep, worth and ladder use seed 1 unless told, and print the
+seed they used. Unless told, sim plays 100 games (sweep 100 a value,
+compare 1000 a side, worth 200 a kind of move, ladder 10 deals).
 Exit status: 0 success; 1 a failure (an error in a rule or variant file,
 a game that fails, a file that cannot be read, a failed script); 2 a usage
 error (an unknown command, option, rule set or variant, a bad value, a
@@ -387,9 +390,48 @@ local function cmd_repl(kontor, args, first, mode)
   return require("repl").run(kontor, game, { bots = bots })
 end
 
+-- `kontor help CMD`: CMD's usage lines and its entry of USAGE, or nil.
+local function help_of(cmd)
+  local usage, entry = {}, {}
+  local form = (cmd == "repl" or cmd == "play") and "[repl|play]" or cmd
+  local in_usage, in_entry = false, false
+  for line in USAGE:gmatch("[^\n]*") do
+    local head = line:match("^usage: kontor (.*)$") or line:match("^       kontor (.*)$")
+    if head then
+      in_usage = head == form or head:sub(1, #form + 1) == form .. " "
+      if in_usage then usage[#usage + 1] = "       kontor " .. head end
+    elseif in_usage and line:match("^         ") then
+      usage[#usage + 1] = line                     -- a usage line goes on
+    else
+      in_usage = false
+    end
+    if line:match("^  (%S+)") == cmd then
+      in_entry = true
+      entry[#entry + 1] = line
+    elseif in_entry and line:match("^           %S") then
+      entry[#entry + 1] = line                     -- the entry goes on
+    else
+      in_entry = false
+    end
+  end
+  if #usage == 0 or #entry == 0 then return nil end
+  usage[1] = "usage: " .. usage[1]:sub(8)
+  return table.concat(usage, "\n") .. "\n\n" .. table.concat(entry, "\n")
+    .. "\n\n(kontor --help: every command, the setup options, the exit status)"
+end
+
 local function command(home, args)
   local cmd = args[1]
   -- --help, --version and --list load no more of the engine than they use
+  if cmd == "help" and args[2] then
+    local text = help_of(args[2])
+    if not text then
+      return usage_error(string.format("help: no command '%s' (commands: repl, play, run, serve, sim, compare, "
+        .. "sweep, worth, ladder, merge)", args[2]))
+    end
+    out(text, "\n")
+    return 0
+  end
   if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
   if cmd == "--version" then out("kontor ", require("kontor.core").version, "\n"); return 0 end
   if cmd == "--list" or cmd == "list" then

@@ -169,8 +169,30 @@ describe("README.md", function()
     end
   end)
 
-  it("kontor help prints --help's text", function()
+  it("kontor help prints --help's text; kontor help CMD that command's part", function()
     assert.are.equal(kontor("--help"), kontor("help"))
+    local out, code = kontor("help sim")
+    assert.are.equal(0, code)
+    local l = lines(out)
+    assert.are.equal("usage: kontor sim [SETUP OPTIONS] [--games G] [--seed S|random] [--game I] [--json]", l[1])
+    assert.are.equal("  sim      play G random games and print a summary (the same seed gives", l[5])
+    assert.are.equal("(kontor --help: every command, the setup options, the exit status)", l[#l])
+    -- each command of the usage has its part, with its usage lines as --help gives them
+    local help = kontor("--help")
+    for _, c in ipairs { "repl", "play", "run", "serve", "sim", "compare", "sweep", "worth", "ladder", "merge",
+                         "--list" } do
+      local part, rc = kontor("help " .. c)
+      assert.are.equal(0, rc, c)
+      for _, pl in ipairs(lines(part)) do
+        if pl ~= "" and not pl:match("^%(kontor %-%-help") then
+          assert.truthy(support.has(help, pl:gsub("^usage: ", "") .. "\n"), c .. ": " .. pl)
+        end
+      end
+    end
+    out, code = kontor("help bogus 2>&1")
+    assert.are.equal(2, code)
+    assert.are.equal("kontor: help: no command 'bogus' (commands: repl, play, run, serve, sim, compare, sweep, "
+      .. "worth, ladder, merge)\nTry 'kontor --help'.\n", out)
   end)
 end)
 
