@@ -205,7 +205,10 @@ local function cmd_run(kontor, args)
   for i = 3, #args do script_args[#script_args + 1] = args[i] end
   _G.arg = script_args
   local ok, res = xpcall(f, function(m)
-    return debug.traceback(type(m) == "string" and m or ("(error object is a " .. type(m) .. " value)"), 2)
+    local tb = debug.traceback(type(m) == "string" and m or ("(error object is a " .. type(m) .. " value)"), 2)
+    -- the script's frames end at its main chunk: the ones under it are the program's
+    local main = tb:find("in main chunk\n", 1, true)
+    return main and tb:sub(1, main + #"in main chunk" - 1) or tb
   end, table.unpack(script_args))
   io.stdout:flush()
   if not ok then err("kontor: ", tostring(res), "\n"); return 1 end

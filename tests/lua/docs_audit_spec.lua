@@ -290,3 +290,16 @@ describe("kontor ladder's header", function()
     assert.are.equal(out:gsub("%d+ s of CPU", ""), (again:gsub("%d+ s of CPU", "")))
   end)
 end)
+
+describe("kontor run, a script that fails", function()
+  it("shows the script's traceback, not the program's frames under it (exit 1)", function()
+    local dir = support.tmpdir()
+    local f = dir .. "/fails.lua"
+    support.write(f, 'local function f() error("deep") end\nf()\n')
+    local out, code = kontor("run " .. q(f) .. " 2>&1")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: " .. f .. ":1: deep\nstack traceback:\n\t[C]: in function 'error'\n\t"
+      .. f .. ":1: in local 'f'\n\t" .. f .. ":2: in main chunk\n", out)
+    os.execute("rm -rf " .. q(dir))
+  end)
+end)
