@@ -88,7 +88,7 @@ end
 local function script_failure(e)
   local kind = require("kontor.errors").kind(e)
   if kind == "usage" then return nil end
-  return e.script or ktext.error_line(e)
+  return e.script or ktext.error_place(e)
 end
 
 local function failure(prefix, msg)
@@ -204,7 +204,10 @@ local function cmd_run(kontor, args)
   local script_args = { [0] = file }
   for i = 3, #args do script_args[#script_args + 1] = args[i] end
   _G.arg = script_args
+  local kerrors = require "kontor.errors"
   local ok, res = xpcall(f, function(m)
+    -- an error value of the API (kontor.new_game{ players = 9 }) says its message, as in the REPL
+    if kerrors.is(m) then m = kerrors.message(m) end
     local tb = debug.traceback(type(m) == "string" and m or ("(error object is a " .. type(m) .. " value)"), 2)
     -- the script's frames end at its main chunk: the ones under it are the program's
     local main = tb:find("in main chunk\n", 1, true)
@@ -283,13 +286,9 @@ local function cmd_sim(kontor, args)
   if not ok then
     local i, gseed, why = res.game, res.seed, res.why
     if i then
-      -- a limit's message names no place: the first rule script frame does
-      local at
-      for f in (res.limit and tostring(why):match("\nstack traceback:\n(.*)$") or ""):gmatch("([^%s:]+:%d+):") do
-        if not f:match("kontor/[%w_/]+%.lua:%d+$") then at = at or f end
-      end
-      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s%s\nReproduce it alone: %s\n",
-        i, games, gseed, ktext.error_line(why), at and (", in " .. at) or "", sim_repro(t, tonumber(i), seed, games)))
+      -- a limit's message names no place, nor one Lua raises in C: the first rule script frame does
+      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s\nReproduce it alone: %s\n",
+        i, games, gseed, ktext.error_place(why), sim_repro(t, tonumber(i), seed, games)))
     else
       err("kontor: sim: ", ktext.error_line(res), "\n")
     end

@@ -57,7 +57,7 @@ local function failure(name, e)
     out("failed ", raw(json.encode { message = msg, kind = kerrors.kind(e) or "rules", fields = fields }), "\n")
     return 1
   end
-  local first = ktext.error_line(msg)
+  local first = ktext.error_place(msg)
   -- what was asked for does not fit (an unknown option or bot, a player
   -- count): a usage error, exit 2, as the same flags are for plain sim
   if kerrors.kind(e) == "usage" then return usage_error(name .. ": " .. first) end

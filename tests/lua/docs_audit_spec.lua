@@ -303,3 +303,69 @@ describe("kontor run, a script that fails", function()
     os.execute("rm -rf " .. q(dir))
   end)
 end)
+
+-- An error Lua raises in C has no place in its first line ("attempt to
+-- index a nil value" from the iterator of ipairs(nil)); the one-line
+-- messages of the program add the rule script's file:line from the
+-- traceback, and leave a message the script raised with error(text, 0) as
+-- it is.
+describe("a rule script's error with no place in its first line", function()
+  local dir, here
+  setup(function()
+    dir = support.tmpdir()
+    here = "cd " .. q(dir) .. " && "
+    support.write(dir .. "/atload.lua", "for _ in ipairs(nil) do end\nreturn {}\n")
+    support.write(dir .. "/atsetup.lua", 'local R = { name = "atsetup", players = { min = 2, max = 2, default = 2 } }\n'
+      .. "function R.setup(g) for _ in ipairs(g.nothing) do end end\n"
+      .. 'function R.play(g) g:choose(1, "x", { "a" }) end\n'
+      .. "function R.scores() return { 0, 0 } end\nreturn R\n")
+    support.write(dir .. "/inplay.lua", 'local R = { name = "inplay", players = { min = 2, max = 2, default = 2 } }\n'
+      .. "function R.setup(g) end\n"
+      .. 'function R.play(g)\n  g:choose(1, "x", { "a" })\n  for _ in ipairs(g.nothing) do end\nend\n'
+      .. "function R.scores() return { 0, 0 } end\nreturn R\n")
+  end)
+  teardown(function() os.execute("rm -rf " .. q(dir)) end)
+
+  local function run(args, stdin)
+    local p = io.popen("realpath " .. q(BIN))
+    local bin = p:read("l")
+    p:close()
+    return support.run(here .. q(bin) .. " " .. args .. " 2>&1", stdin or "")
+  end
+
+  it("loading the rule set: its file and line", function()
+    assert.are.same({ "kontor: attempt to index a nil value, in ./atload.lua:1\n", 1 }, { run("--rules ./atload.lua") })
+    assert.are.same({ "kontor: sim: attempt to index a nil value, in ./atload.lua:1\n", 1 },
+      { run("sim --rules ./atload.lua --games 1") })
+  end)
+
+  it("in R.setup and in a game of sim and compare", function()
+    assert.are.same({ "kontor: setting up atsetup failed: attempt to index a nil value, in ./atsetup.lua:2\n", 1 },
+      { run("--rules ./atsetup.lua") })
+    local out, code = run("sim --rules ./inplay.lua --games 2")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sim: game 1 of 2 (its seed 6869446166584666695) failed: attempt to index a nil value, "
+      .. "in ./inplay.lua:5", lines(out)[1])
+    out, code = run("compare --rules ./inplay.lua --a '' --b '' --games 2 --jobs 1")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: compare: game 1 (seed 6869446166584666695): attempt to index a nil value, in ./inplay.lua:5",
+      lines(out)[1])
+  end)
+
+  it("serve's game_setup says where; a message raised with error(text, 0) stays as written", function()
+    local out = run("serve", '{"id":1,"op":"new","rules":"./atsetup.lua"}\n'
+      .. '{"id":2,"op":"new","rules":"caribbean","scenario":{"x":1}}\n')
+    local l = lines(out)
+    assert.are.equal('{"error":{"code":"game_setup","message":"setting up atsetup failed: attempt to index a nil '
+      .. 'value, in ./atsetup.lua:2"},"id":1,"ok":false}', l[1])
+    assert.are.equal('{"error":{"code":"game_setup","message":"setting up caribbean failed: scenario: unknown field '
+      .. "'x'\"},\"id\":2,\"ok\":false}", l[2])
+  end)
+
+  it("kontor run: an error value of the API says its message", function()
+    support.write(dir .. "/nine.lua", "kontor.new_game{ players = 9 }\n")
+    local out, code = run("run nine.lua")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: nine.lua:1: sea_merchants is for 2 to 4 players, not 9", lines(out)[1])
+  end)
+end)

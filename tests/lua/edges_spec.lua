@@ -509,7 +509,7 @@ return { name = "loop", players = { min = 1, max = 2, default = 2 },
     for _, cmd in ipairs { "--rules ", "play --rules " } do
       local out, err, code = kontor_cmd(cmd .. q(f) .. " --seed 1", "")
       assert.are.equal(1, code, out .. err)
-      assert.are.equal("kontor: setting up loop failed: time limit reached (0.5 s of CPU per step)\n", err)
+      assert.are.equal("kontor: setting up loop failed: time limit reached (0.5 s of CPU per step), in " .. f .. ":2\n", err)
     end
   end)
 end)
