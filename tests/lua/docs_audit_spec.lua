@@ -362,6 +362,11 @@ describe("a rule script's error with no place in its first line", function()
       .. "'x'\"},\"id\":2,\"ok\":false}", l[2])
   end)
 
+  it("kontor play: a move whose rule fails says where", function()
+    local out = run("play --rules ./inplay.lua --seed 1", "a\n")
+    assert.truthy(support.has(out, "\nattempt to index a nil value, in ./inplay.lua:5\n"), out)
+  end)
+
   it("kontor run: an error value of the API says its message", function()
     support.write(dir .. "/nine.lua", "kontor.new_game{ players = 9 }\n")
     local out, code = run("run nine.lua")
