@@ -367,8 +367,9 @@ local function cmd_repl(kontor, args, first, mode)
     local msg = tostring(game)
     local broken = script_failure(game)
     if broken then return failure("", broken) end
-    -- a variant that does not fit: say which ones do
-    if #vs > 0 and not game.lists_available then
+    -- a variant that does not fit: say which ones do (not after another
+    -- mistake, a player count or an option, where the list says nothing)
+    if #vs > 0 and not game.lists_available and msg:find("^variant %S+ is for ") then
       local base = t.rules or "sea_merchants"
       local fits = {}
       for _, entry in ipairs(kontor.list()) do

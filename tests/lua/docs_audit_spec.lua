@@ -374,3 +374,72 @@ describe("a rule script's error with no place in its first line", function()
     assert.are.equal("kontor: nine.lua:1: sea_merchants is for 2 to 4 players, not 9", lines(out)[1])
   end)
 end)
+
+-- docs/designing-variants.md, "Errors you may meet": each message of the
+-- table is what kontor prints for that mistake.
+describe("docs/designing-variants.md's errors", function()
+  local dir
+  local FILES = {
+    ["my_specials.lua"] = 'return { variant = true, name = "my_specials", base = "sea_merchants", '
+      .. 'replaces = { "the special cards" }, apply = function(R) end }\n',
+    ["other.lua"] = 'return { variant = true, name = "other", base = "caribbean", apply = function(R) end }\n',
+    ["broken.lua"] = 'return { variant = true, name = "broken", base = "sea_merchants",\n'
+      .. "  apply = function(R) local x = R.nothing.foo end }\n",
+    ["mine.lua"] = 'return { variant = true, name = "mine", base = "sea_merchant", apply = function(R) end }\n',
+    ["mine2.lua"] = 'return { variant = true, name = "mine", base = "sea_merchants",\n'
+      .. '  options = { amount = { default = "three", type = "integer" } }, apply = function(R) end }\n',
+    ["loop.lua"] = 'return { variant = true, name = "loop", base = "sea_merchants",\n  apply = function(R)\n'
+      .. "    local x = 0\n    while true do x = x + 1 end\n  end }\n",
+    ["io.lua"] = 'return { variant = true, name = "iov", base = "sea_merchants",\n  apply = function(R)\n'
+      .. '    local f = io.open("/etc/passwd")\n  end }\n',
+    ["gone.lua"] = 'return { variant = true, name = "gone", base = "sea_merchants", apply = function(R) end }\n',
+  }
+  -- the row's first words -> what makes the mistake, and the file the doc's message names
+  local CASES = {
+    { "`variants house_specials and my_specials", "--variant house_specials --variant ./my_specials.lua" },
+    { "`unknown option 'sise'", "--variant hand_limit:sise=3" },
+    { "`variant other is for", "--variant ./other.lua" },
+    { "`./broken.lua:2:", "--variant ./broken.lua" },
+    { "`./mine.lua: base", "--variant ./mine.lua" },
+    { "`option amount of mine", "--variant ./mine2.lua" },
+    { "`time limit reached", "--variant ./loop.lua" },
+    { "`./mine.lua:4: attempt to index a nil value (global 'io')", "--variant ./io.lua", "io", "3" },
+    { "`save.json: variant ./mine.lua", "--seed 1", "gone", nil, "load save.json\n" },
+  }
+  setup(function()
+    dir = support.tmpdir()
+    for name, text in pairs(FILES) do support.write(dir .. "/" .. name, text) end
+    local p = io.popen("realpath " .. q(BIN))
+    local bin = p:read("l")
+    p:close()
+    support.run("cd " .. q(dir) .. " && " .. q(bin) .. " --variant ./gone.lua --seed 1 --players 2", "save save.json\n")
+    os.remove(dir .. "/gone.lua")
+    dir = { path = dir, bin = bin }
+  end)
+  teardown(function() os.execute("rm -rf " .. q(dir.path)) end)
+
+  it("each message of the table is printed for its mistake", function()
+    local doc = support.read("docs/designing-variants.md")
+    local tbl = doc:match("### Errors you may meet\n(.*)$")
+    for _, c in ipairs(CASES) do
+      local row = tbl:match("\n| (" .. c[1]:gsub("%p", "%%%0") .. "[^`]*)`")
+      assert.truthy(row, c[1])
+      local want = row:sub(2)
+      if c[3] then want = want:gsub("mine", c[3]) end
+      if c[4] then want = want:gsub(":4:", ":" .. c[4] .. ":") end
+      local out = support.run("cd " .. q(dir.path) .. " && " .. q(dir.bin) .. " " .. c[2] .. " 2>&1", c[5])
+      assert.truthy(support.has(out, want), "the doc: " .. want .. "\nkontor " .. c[2] .. ":\n" .. out)
+    end
+  end)
+
+  it("a variant's list is added only where a variant does not fit its rule set", function()
+    local out = kontor("--variant hand_limit --players 9 2>&1")
+    assert.are.equal("kontor: sea_merchants is for 2 to 4 players, not 9\nTry 'kontor --help'.\n", out)
+    out = kontor("--variant hand_limit:sise=3 2>&1")
+    assert.are.equal("kontor: unknown option 'sise' for hand_limit (options: overflow, per_warehouse, size)\n"
+      .. "Try 'kontor --help'.\n", out)
+    out = kontor("--rules caribbean --variant house 2>&1")
+    assert.are.equal("kontor: variant house is for sea_merchants, not caribbean (variants of caribbean: port_royal)\n"
+      .. "Try 'kontor --help'.\n", out)
+  end)
+end)
