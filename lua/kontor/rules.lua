@@ -491,7 +491,9 @@ function M.list()
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
             summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
         else
-          out[#out + 1] = { name = name, kind = "broken", summary = errors.message(err), file = d .. "/" .. f }
+          -- its first line with the file:line, never the engine's traceback (serve's list shows it)
+          local why = errors.is(err) and rawget(err, "script") or errors.message(err)
+          out[#out + 1] = { name = name, kind = "broken", summary = why, file = d .. "/" .. f }
         end
       end
     end

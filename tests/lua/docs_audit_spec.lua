@@ -327,11 +327,11 @@ describe("a rule script's error with no place in its first line", function()
   end)
   teardown(function() os.execute("rm -rf " .. q(dir)) end)
 
-  local function run(args, stdin)
+  local function run(args, stdin, env)
     local p = io.popen("realpath " .. q(BIN))
     local bin = p:read("l")
     p:close()
-    return support.run(here .. q(bin) .. " " .. args .. " 2>&1", stdin or "")
+    return support.run(here .. (env or "") .. q(bin) .. " " .. args .. " 2>&1", stdin or "")
   end
 
   it("loading the rule set: its file and line", function()
@@ -361,6 +361,21 @@ describe("a rule script's error with no place in its first line", function()
       .. 'value, in ./atsetup.lua:2"},"id":1,"ok":false}', l[1])
     assert.are.equal('{"error":{"code":"game_setup","message":"setting up caribbean failed: scenario: unknown field '
       .. "'x'\"},\"id\":2,\"ok\":false}", l[2])
+  end)
+
+  it("kontor --list and serve's list: a broken file's one line says where, no traceback", function()
+    local kp = dir .. "/path"
+    os.execute("mkdir -p " .. q(kp))
+    support.write(kp .. "/bad2.lua", "for _ in ipairs(nil) do end\nreturn {}\n")
+    local out = run("--list", nil, "KONTOR_PATH=" .. q(kp) .. " ")
+    local line = out:match("\n?(bad2 [^\n]*)")
+    assert.truthy(line, out)
+    assert.truthy(line:match("^bad2%s+broken%s+attempt to index a nil value, in " .. kp:gsub("%p", "%%%0")
+      .. "/bad2%.lua:1$"), line)
+    out = run("serve", '{"id":1,"op":"list"}\n', "KONTOR_PATH=" .. q(kp) .. " ")
+    local json = require("kontor.core").json.decode(out)
+    assert.are.same({ { name = "bad2", message = "attempt to index a nil value, in " .. kp .. "/bad2.lua:1" } },
+      json.result.broken)
   end)
 
   it("kontor play: a move whose rule fails says where", function()
