@@ -14,17 +14,18 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor serve
-       kontor sim --rules NAME|FILE [--variant NAME|FILE[:k=v,...]]... --players N
-                  --games G --seed S|random [--option k=v]... [--game I] [--json]
-                  [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N] [--coverage]
-                  [--report FILE.html] [--games-out FILE.jsonl] [--until-width W] [--no-moves]
+       kontor sim [SETUP OPTIONS] [--games G] [--seed S|random] [--game I] [--json]
+                  [--bot SEAT=KIND[:k=v,...]]... [--jobs N] [--shard K/N|--range LO-HI]
+                  [--coverage] [--report FILE.html] [--games-out FILE.jsonl] [--until-width W]
+                  [--no-moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
                   [--unpaired] [--json] [sim's --jobs ... --no-moves]
        kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
                   [--svg DIR] [sim's --seed ... --no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
-                  [--seed S|random] [--json] [--jobs N] [--shard K/N] [--report FILE.html]
-       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S] [--json] [--jobs N] [--shard K/N] BOT BOT...
+                  [--seed S|random] [--json] [--jobs N] [--shard K/N|--range LO-HI]
+                  [--report FILE.html]
+       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S|random] [--json] [--jobs N] [--shard K/N] BOT BOT...
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 
@@ -56,11 +57,15 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            (docs/bots.md "Skill ladder")
   merge    combine the shards of a run into that run's result
 
+SETUP OPTIONS are those of repl: [--rules NAME|FILE] [--variant
+NAME|FILE[:k=v,...]]... [--players N] [--option k=v]...
 Rule sets are found by name in $KONTOR_PATH and the installed variants/
 folder, or given as a path to a .lua file.
 A game without --seed (or with --seed random) gets a fresh seed from the
 system, shown in the REPL's banner and under the final scores; sim,
-compare and sweep use seed 1 unless told, and print the seed they used.
+compare, sweep, worth and ladder use seed 1 unless told, and print the
+seed they used. Unless told, sim plays 100 games (sweep 100 a value,
+compare 1000 a side, worth 200 a kind of move, ladder 10 deals).
 Exit status: 0 success; 1 a failure (an error in a rule or variant file,
 a game that fails, a file that cannot be read, a failed script); 2 a usage
 error (an unknown command, option, rule set or variant, a bad value, a
@@ -85,7 +90,7 @@ end
 local function script_failure(e)
   local kind = require("kontor.errors").kind(e)
   if kind == "usage" then return nil end
-  return e.script or ktext.error_line(e)
+  return e.script or ktext.error_place(e)
 end
 
 local function failure(prefix, msg)
@@ -201,8 +206,14 @@ local function cmd_run(kontor, args)
   local script_args = { [0] = file }
   for i = 3, #args do script_args[#script_args + 1] = args[i] end
   _G.arg = script_args
+  local kerrors = require "kontor.errors"
   local ok, res = xpcall(f, function(m)
-    return debug.traceback(type(m) == "string" and m or ("(error object is a " .. type(m) .. " value)"), 2)
+    -- an error value of the API (kontor.new_game{ players = 9 }) says its message, as in the REPL
+    if kerrors.is(m) then m = kerrors.message(m) end
+    local tb = debug.traceback(type(m) == "string" and m or ("(error object is a " .. type(m) .. " value)"), 2)
+    -- the script's frames end at its main chunk: the ones under it are the program's
+    local main = tb:find("in main chunk\n", 1, true)
+    return main and tb:sub(1, main + #"in main chunk" - 1) or tb
   end, table.unpack(script_args))
   io.stdout:flush()
   if not ok then err("kontor: ", tostring(res), "\n"); return 1 end
@@ -277,13 +288,9 @@ local function cmd_sim(kontor, args)
   if not ok then
     local i, gseed, why = res.game, res.seed, res.why
     if i then
-      -- a limit's message names no place: the first rule script frame does
-      local at
-      for f in (res.limit and tostring(why):match("\nstack traceback:\n(.*)$") or ""):gmatch("([^%s:]+:%d+):") do
-        if not f:match("kontor/[%w_/]+%.lua:%d+$") then at = at or f end
-      end
-      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s%s\nReproduce it alone: %s\n",
-        i, games, gseed, ktext.error_line(why), at and (", in " .. at) or "", sim_repro(t, tonumber(i), seed, games)))
+      -- a limit's message names no place, nor one Lua raises in C: the first rule script frame does
+      err(string.format("kontor: sim: game %s of %d (its seed %s) failed: %s\nReproduce it alone: %s\n",
+        i, games, gseed, ktext.error_place(why), sim_repro(t, tonumber(i), seed, games)))
     else
       err("kontor: sim: ", ktext.error_line(res), "\n")
     end
@@ -362,8 +369,9 @@ local function cmd_repl(kontor, args, first, mode)
     local msg = tostring(game)
     local broken = script_failure(game)
     if broken then return failure("", broken) end
-    -- a variant that does not fit: say which ones do
-    if #vs > 0 and not game.lists_available then
+    -- a variant that does not fit: say which ones do (not after another
+    -- mistake, a player count or an option, where the list says nothing)
+    if #vs > 0 and not game.lists_available and msg:find("^variant %S+ is for ") then
       local base = t.rules or kontor.default_rules(vs)
       local fits = {}
       for _, entry in ipairs(kontor.list()) do
@@ -387,9 +395,48 @@ local function cmd_repl(kontor, args, first, mode)
   return require("repl").run(kontor, game, { bots = bots })
 end
 
+-- `kontor help CMD`: CMD's usage lines and its entry of USAGE, or nil.
+local function help_of(cmd)
+  local usage, entry = {}, {}
+  local form = (cmd == "repl" or cmd == "play") and "[repl|play]" or cmd
+  local in_usage, in_entry = false, false
+  for line in USAGE:gmatch("[^\n]*") do
+    local head = line:match("^usage: kontor (.*)$") or line:match("^       kontor (.*)$")
+    if head then
+      in_usage = head == form or head:sub(1, #form + 1) == form .. " "
+      if in_usage then usage[#usage + 1] = "       kontor " .. head end
+    elseif in_usage and line:match("^         ") then
+      usage[#usage + 1] = line                     -- a usage line goes on
+    else
+      in_usage = false
+    end
+    if line:match("^  (%S+)") == cmd then
+      in_entry = true
+      entry[#entry + 1] = line
+    elseif in_entry and line:match("^           %S") then
+      entry[#entry + 1] = line                     -- the entry goes on
+    else
+      in_entry = false
+    end
+  end
+  if #usage == 0 or #entry == 0 then return nil end
+  usage[1] = "usage: " .. usage[1]:sub(8)
+  return table.concat(usage, "\n") .. "\n\n" .. table.concat(entry, "\n")
+    .. "\n\n(kontor --help: every command, the setup options, the exit status)"
+end
+
 local function command(home, args)
   local cmd = args[1]
   -- --help, --version and --list load no more of the engine than they use
+  if cmd == "help" and args[2] then
+    local text = help_of(args[2])
+    if not text then
+      return usage_error(string.format("help: no command '%s' (commands: repl, play, run, serve, sim, compare, "
+        .. "sweep, worth, ladder, merge)", args[2]))
+    end
+    out(text, "\n")
+    return 0
+  end
   if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
   if cmd == "--version" then out("kontor ", require("kontor.core").version, "\n"); return 0 end
   if cmd == "--list" or cmd == "list" then

@@ -57,7 +57,10 @@ local function failure(name, e)
     out("failed ", raw(json.encode { message = msg, kind = kerrors.kind(e) or "rules", fields = fields }), "\n")
     return 1
   end
-  local first = ktext.error_line(msg)
+  local first = ktext.error_place(msg)
+  -- what was asked for does not fit (an unknown option or bot, a player
+  -- count): a usage error, exit 2, as the same flags are for plain sim
+  if kerrors.kind(e) == "usage" then return usage_error(name .. ": " .. first) end
   if kerrors.kind(e) == "limit" then
     local at = script_frame(msg)
     if at and not first:find(at, 1, true) then first = first .. ", in " .. at end
@@ -676,12 +679,12 @@ function M.worth(_, args)
   end
   local bots = require("kontor.bots")
   local bkind, bopts = bots.parse(t.bot)
-  if not bkind then return usage_error("worth: --bot " .. bopts) end
+  if not bkind then return usage_error("worth: --bot " .. t.bot .. ": " .. bopts) end
   if bopts.avoid or bopts.prefer then
     return usage_error("worth: --bot " .. t.bot .. ": the bot is restricted by worth itself; give it without avoid= or prefer=")
   end
   local probe, pe = bots.new(t.bot, 1, 1)
-  if not probe then return usage_error("worth: --bot " .. pe) end
+  if not probe then return usage_error("worth: --bot " .. t.bot .. ": " .. pe) end
   local setup_t = { rules = t.rules, variant = t.variant, players = t.players, option = t.option }
   local setup, se = setup_of(setup_t)
   if not setup then return usage_error("worth: " .. se) end

@@ -49,7 +49,7 @@ function P:c(name, s) return ui.color(self.color, name, s) end
 function P:say(...) ui.say(...) end
 
 function P:err(msg)
-  io.stdout:write(ktext.piece(self:c("red", ktext.error_line(tostring(msg)))), "\n")
+  io.stdout:write(ktext.piece(self:c("red", ktext.error_place(tostring(msg)))), "\n")
 end
 
 local trim, guarded = ui.trim, ui.guarded

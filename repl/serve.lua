@@ -47,7 +47,12 @@ local function engine(code, f, ...)
     local msg = tostring(res[2])
     -- a game that cannot be made is the request's fault (a bad scenario):
     -- the message says what, without the engine's traceback and its paths
-    if code == "game_setup" then msg = msg:gsub("\nstack traceback:\n.*$", "") end
+    -- (but the rule script's file:line, where its first line names none)
+    if code == "game_setup" then
+      local ktext = require "kontor.text"
+      local first = ktext.error_line(msg)
+      msg = ktext.error_place(msg) .. msg:gsub("\nstack traceback:\n.*$", ""):sub(#first + 1)
+    end
     errors.raise("protocol", msg, { code = code or "script_error", limit = limit }, 0)
   end
   return table.unpack(res, 2, res.n)

@@ -22,7 +22,8 @@ M.home = nil  -- set by kontor.init from the program's home folder
 local function usage(msg, fields) return nil, errors.new("usage", msg, fields) end
 
 local function script_line(msg)
-  local first = tostring(msg):match("^[^\n]*")
+  -- with the script's file:line when the first line names none (an error Lua raises in C)
+  local first = require("kontor.text").error_place(msg)
   return first:match("^variant [^%s:]+: (.*)$") or first
 end
 
@@ -41,10 +42,7 @@ local function failed(msg, err)
   end
   local _, e = broken(msg, errors.of_script(err))
   if errors.is(err) then rawset(e, "limit", rawget(err, "limit")) end   -- which limit
-  -- a limit's message names no place: add the script's frame where it was reached
-  local tb = rawget(e, "limit") and tostring(msg):match("\nstack traceback:\n(.*)$") or ""
-  local at = tb:match("^%s*([^%s:]+:%d+):") or tb:match("\n%s*([^%s:]+:%d+):")
-  if at then rawset(e, "script", rawget(e, "script") .. ", in " .. at) end
+  -- (a limit's message names no place: script_line adds the script's frame where it was reached)
   return nil, e
 end
 
@@ -506,7 +504,9 @@ function M.list()
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
             summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
         else
-          out[#out + 1] = { name = name, kind = "broken", summary = errors.message(err), file = d .. "/" .. f }
+          -- its first line with the file:line, never the engine's traceback (serve's list shows it)
+          local why = errors.is(err) and rawget(err, "script") or errors.message(err)
+          out[#out + 1] = { name = name, kind = "broken", summary = why, file = d .. "/" .. f }
         end
       end
     end

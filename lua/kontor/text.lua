@@ -162,4 +162,26 @@ function M.error_line(msg)
   return (tostring(msg):match("^[^\n]*"))
 end
 
+-- The first line, and where a rule script was when the line names no
+-- place: an error Lua raises in C ("attempt to index a nil value" from
+-- ipairs(nil)'s iterator) or a limit has none, and a one-line message
+-- (sim, the lab, a rule set that fails to load) would lose the file:line
+-- its traceback holds. "attempt to index a nil value, in ./r.lua:5". A
+-- message raised with error(text, 0) stays as the script wrote it.
+function M.error_place(msg)
+  local s = tostring(msg)
+  local first = M.error_line(s)
+  if first:find("[^%s:]+:%d+:") then return first end
+  local tb = s:match("\nstack traceback:\n(.*)$") or ""
+  -- error(text, 0): a message a script chose to give without a place
+  if tb:match("^%s*%[C%]: in function 'error'") then return first end
+  for line in tb:gmatch("[^\n]+") do
+    local at = line:match("^%s*([^%s:]+:%d+):")
+    if at and not at:match("kontor/[%w_/]+%.lua:%d+$") and not at:match("repl/[%w_]+%.lua:%d+$") then
+      return first .. ", in " .. at
+    end
+  end
+  return first
+end
+
 return M

@@ -15,7 +15,7 @@ describe("kontor", function()
   it("--help lists the commands and exit codes", function()
     local out, code = kontor_cmd("--help")
     assert.are.equal(0, code)
-    for _, word in ipairs { "repl", "--list", "run FILE.lua", "sim --rules", "--json", "Exit status" } do
+    for _, word in ipairs { "repl", "--list", "run FILE.lua", "sim [SETUP OPTIONS]", "--rules NAME|FILE", "--json", "Exit status" } do
       assert.truthy(out:find(word, 1, true), word)
     end
   end)

@@ -9,13 +9,13 @@ describe("kontor sweep over values an option does not take", function()
   it("names the --over given and the value, for a rule set's option", function()
     local out = support.run(BIN .. " sweep --rules sea_merchants --players 2 --over first_player=1..6 --games 4 2>&1", "")
     assert.equal("kontor: sweep: --over first_player=1..6, the value 5: option first_player of sea_merchants: "
-      .. "5 is above the maximum 4\n", out)
+      .. "5 is above the maximum 4\nTry 'kontor --help'.\n", out)
   end)
 
   it("and for a variant's option, below its minimum", function()
     local out = support.run(BIN .. " sweep --rules sea_merchants --variant hand_limit --over hand_limit.size=0..3 "
       .. "--games 4 2>&1", "")
     assert.equal("kontor: sweep: --over hand_limit.size=0..3, the value 0: option size of hand_limit: "
-      .. "0 is below the minimum 1\n", out)
+      .. "0 is below the minimum 1\nTry 'kontor --help'.\n", out)
   end)
 end)

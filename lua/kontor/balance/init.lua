@@ -75,11 +75,13 @@ function M.load(setup)
   local seats, any_bot = {}, false
   for seat, b in pairs(setup.bots or {}) do
     if math.type(seat) ~= "integer" or seat < 1 or seat > players then
-      error(string.format("--bot %s=%s: there is no seat %s (the game has %d players)",
-        tostring(seat), b.kind, tostring(seat), players), 0)
+      -- a usage error, as the same --bot is for play and plain sim (exit 2)
+      error(errors.new("usage", string.format("--bot %s=%s: there is no seat %s (the game has %d players)",
+        tostring(seat), b.kind, tostring(seat), players)), 0)
     end
     if not bots.KINDS[b.kind] then
-      error(string.format("--bot %d=%s: unknown bot '%s' (bots: %s)", seat, b.kind, b.kind, bots.list()), 0)
+      error(errors.new("usage", string.format("--bot %d=%s: unknown bot '%s' (bots: %s)", seat, b.kind,
+        b.kind, bots.list())), 0)
     end
     -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
     local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
@@ -91,8 +93,8 @@ function M.load(setup)
         local known = {}
         for n in pairs(decl) do known[#known + 1] = n end
         table.sort(known)
-        error(string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)", seat, b.kind,
-          b.kind, k, #known > 0 and table.concat(known, ", ") or "none"), 0)
+        error(errors.new("usage", string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)",
+          seat, b.kind, b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
       end
     end
     any_bot = true

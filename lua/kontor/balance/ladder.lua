@@ -275,8 +275,9 @@ end
 function M.format(s)
   local vs = #s.variants > 0 and (" + " .. table.concat(s.variants, " + ")) or ""
   local lines = {
-    string.format("%s%s, %d players: %d deals, %d games a pair, %d games (%d s of CPU)", s.rules, vs,
-      s.players, s.deals, 2 * s.deals, s.games, s.cpu),
+    -- the seed as sim prints it: with --seed random, the one to play the deals again
+    string.format("%s%s, %d players: %d deal%s (seed %s), %d games a pair, %d games (%d s of CPU)", s.rules, vs,
+      s.players, s.deals, s.deals == 1 and "" or "s", tostring(s.seed), 2 * s.deals, s.games, s.cpu),
     string.format("ratings (Elo scale, %s at 0; 95%% interval over deals):", s.anchor),
   }
   local w = 4
