@@ -414,7 +414,7 @@ describe("docs/designing-variants.md's errors", function()
   local CASES = {
     { "`variants house_specials and my_specials", "--variant house_specials --variant ./my_specials.lua" },
     { "`unknown option 'sise'", "--variant hand_limit:sise=3" },
-    { "`variant other is for", "--variant ./other.lua" },
+    { "`variant other is for", "--rules sea_merchants --variant ./other.lua" },
     { "`./broken.lua:2:", "--variant ./broken.lua" },
     { "`./mine.lua: base", "--variant ./mine.lua" },
     { "`option amount of mine", "--variant ./mine2.lua" },
