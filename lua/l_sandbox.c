@@ -412,7 +412,12 @@ static void make_limit_error(lua_State *L, const char *which) {
     }
     lua_pushstring(L, which);
     lua_pushvalue(L, -3);
-    if (lua_pcall(L, 2, 1, 0) != LUA_OK || lua_isnil(L, -1)) {
+    /* the engine's maker runs unarmed: the limit reached is not its */
+    int was_armed = lim.armed;
+    lim.armed = 0;
+    int status = lua_pcall(L, 2, 1, 0);
+    lim.armed = was_armed;
+    if (status != LUA_OK || lua_isnil(L, -1)) {
         lua_pop(L, 1);
         return;
     }

@@ -1,7 +1,8 @@
 -- kontor.errors: the errors a front end acts on, as data.
 --
--- An error value has a `kind` and a `message` (what a person reads), and
--- may carry fields of its own (kontor sim's failing game: `game`, `seed`,
+-- An error value has a `kind` and a `message` (what a person reads, one
+-- line or a few, never a traceback: a rule script's frames, where there
+-- are, are in `traceback`), and may carry fields of its own (kontor sim's failing game: `game`, `seed`,
 -- `why`). Front ends read `.kind` (and those fields), never the text:
 --
 --   usage     what was asked for does not fit: an unknown rule set or
@@ -18,8 +19,8 @@
 --             "interrupted"); kontor.core.sandbox.catch_sigint(true, e)
 --             gives the hook the value to raise (M.interrupt())
 --
--- A value prints as its message (tostring, ..), and string methods read
--- the message (err:find(...), err:match(...)): code that treated errors
+-- A value prints as its message and its traceback (tostring, ..), and
+-- string methods read that (err:find(...), err:match(...)): code that treated errors
 -- as text goes on working.
 
 local M = {}
@@ -31,9 +32,17 @@ local Error = {}
 local getmt = debug.getmetatable
 -- always a string: a rule script that caught an error value may have set
 -- its fields, and no code of its may run from here
-local function message(e)
+local function text(e)
   local m = rawget(e, "message")
   return type(m) == "string" and m or "(an error value without a message)"
+end
+
+-- The message and, where the value has one, the traceback after it: what
+-- the value prints as (front ends show the frames of rule scripts).
+local function message(e)
+  local tb = rawget(e, "traceback")
+  if type(tb) == "string" then return text(e) .. "\nstack traceback:\n" .. tb end
+  return text(e)
 end
 
 Error.__name = "kontor.Error"
@@ -59,10 +68,14 @@ local function where(level)
   return ""
 end
 
--- A new error value: `fields` (optional) are copied into it.
+-- A new error value: `fields` (optional) are copied into it. A message
+-- with a traceback (what a rule script's call returns) keeps the frames
+-- apart, in `traceback`: `message` is what a person reads.
 function M.new(kind, msg, fields)
   if not M.KINDS[kind] then error("kontor.errors: no error kind '" .. tostring(kind) .. "'", 2) end
-  local e = { kind = kind, message = tostring(msg) }
+  msg = tostring(msg)
+  local first, tb = msg:match("^(.-)\nstack traceback:\n(.*)$")
+  local e = { kind = kind, message = first or msg, traceback = tb }
   for k, v in pairs(fields or {}) do
     if e[k] == nil then e[k] = v end
   end
@@ -114,7 +127,7 @@ function M.context(err, what)
   local k = M.kind(err)
   if k == "interrupt" then return err end
   if k == "limit" then
-    err.message = what .. ": " .. message(err)
+    err.message = what .. ": " .. text(err)
     return err
   end
   return what .. ": " .. M.message(err)

@@ -95,7 +95,10 @@ return R]])
     assert.are.equal("integer", math.type(e.game))
     assert.are.equal("integer", math.type(e.seed))
     assert.truthy(e.why:find("boom.lua:5: boom on b", 1, true), e.why)
-    assert.are.equal(("game %d (seed %d): %s"):format(e.game, e.seed, e.why), e.message)
+    assert.are.equal(("game %d (seed %d): %s"):format(e.game, e.seed, e.why:match("^[^\n]*")), e.message)
+    -- the frames apart from the message, and in what it prints as
+    assert.truthy(e.traceback:find("boom.lua:5: in function", 1, true), e.traceback)
+    assert.truthy(tostring(e):find(e.message .. "\nstack traceback:\n", 1, true), tostring(e))
     -- the game alone fails the same way
     local again
     ok, again = pcall(kontor.sim, { rules = R, players = 2, games = 40, seed = 3, only = e.game })

@@ -186,11 +186,11 @@ local function start(game, deferred)
   if not ok then
     if errors.kind(err) == "interrupt" then error(err, 0) end   -- Ctrl-C: as it is
     if err == FINISH then err = "g:finish() called during setup" end
-    local msg = format("setting up %s failed: %s", R.name, errors.message(err))
-    if errors.is(err) then   -- a limit's: its kind goes with it
-      rawset(err, "message", msg)
+    if errors.is(err) then   -- a limit's: its kind (and traceback) goes with it
+      rawset(err, "message", format("setting up %s failed: %s", R.name, tostring(rawget(err, "message"))))
       error(err, 0)
     end
+    local msg = format("setting up %s failed: %s", R.name, errors.message(err))
     error(msg, 0)
   end
   game.co = csb.thread(R.play)
