@@ -1,0 +1,165 @@
+-- redteam_spec.lua - the red-team pass of 2026-11-27 on principles 3 and 6
+-- (docs/security.md, "Red team, 2026-11-27"): each test is a hole that
+-- pass found, and fails on the code before its fix. The attacks are steps
+-- of tests/hostile/redteam.lua; those that would run long in C run in a
+-- child process under `timeout` (tests/hostile/run.lua), so a missing
+-- protection fails the test instead of hanging the suite.
+-- Run: build/kontor run tests/busted.lua tests/lua/redteam_spec.lua
+local json = kontor.json
+local support = require "tests.lua.support"
+local sh_quote, binary, write = support.sh_quote, support.binary, support.write
+local tmp, cleanup_tmp = support.scratch()
+
+local REDTEAM = "tests/hostile/redteam.lua"
+
+teardown(cleanup_tmp)
+
+-- A game of REDTEAM, one safe step, then `action`, in a fresh process
+-- with a time limit of `cpu` s a step and a work limit of `work` units
+-- (nil: the defaults).
+local function in_child(action, cpu, work)
+  local cmd = string.format("T=%s %s timeout -s KILL 60 %s run tests/hostile/run.lua %s %s 2>&1",
+    cpu or 0.5, work and ("W=" .. work) or "", sh_quote(binary()), sh_quote(REDTEAM), sh_quote(action))
+  local p = assert(io.popen(cmd))
+  local out = p:read("a")
+  local _, how, code = p:close()
+  assert(how == "exit" and code == 0,
+    string.format("'%s' did not end cleanly (%s %s): %s", action, tostring(how), tostring(code), out:sub(1, 600)))
+  return json.decode(out:match("([^\n]*)\n?$"))
+end
+
+-- The step failed with `text` (plain) in its message, changed nothing,
+-- and the game and the host went on.
+local function refused(r, text)
+  assert.is_false(r.ok, "the step was not refused")
+  assert.is_truthy(r.err:find(text, 1, true), r.err)
+  assert.is_true(r.same, "the failed step changed the game")
+  assert.are.equal(2, r.after)
+  assert.are.equal("ABCxx[1]", r.host)
+end
+
+local WORK = "work limit reached (10000000 units per step)"
+local WORK_1M = "work limit reached (1000000 units per step)"
+
+local function snapshot(g)
+  return json.encode(g:state()) .. "\n" .. table.concat(g:log(), "\n") .. "\n" .. table.concat(g:actions(), "\n")
+end
+
+describe("red team: work in C the charges missed", function()
+  -- A time limit of 10 s, so that only the work limit can refuse these in
+  -- the time the test waits: before, sorting took 4.7 s of CPU in C (the
+  -- step went through), and each pairs 4.7 s more.
+  it("table.sort of strings of zero bytes is charged a unit a zero byte", function()
+    refused(in_child("sort strings of zeros", 10), WORK)
+  end)
+
+  it("pairs over string keys of zero bytes is charged the same", function()
+    refused(in_child("pairs over keys of zeros", 10), WORK)
+  end)
+
+  it("string.pack's cN is charged for the N bytes it writes", function()
+    refused(in_child("pack c padding", 10, 1000000), WORK_1M)
+    refused(in_child("pack c padding in the middle", 10, 1000000), WORK_1M)
+  end)
+end)
+
+describe("red team: an address is not a source of chance", function()
+  it("tostring and %s show a table, function or thread by its name, the same in every process", function()
+    local lines = {}
+    for i = 1, 2 do
+      local f = write(tmp("addr" .. i .. ".lua"), string.format([[
+        local g = kontor.new_game { rules = %q, seed = 5 }
+        assert(g:apply("addresses"))
+        print(g:log()[2])]], REDTEAM))
+      local p = assert(io.popen(sh_quote(binary()) .. " run " .. sh_quote(f) .. " 2>&1"))
+      lines[i] = p:read("a")
+      p:close()
+    end
+    assert.are.equal("table table|  function thread Card table\n", lines[1])
+    assert.are.equal(lines[1], lines[2])
+  end)
+
+  it("string.format's %p is refused in a rule script", function()
+    local g = kontor.new_game { rules = REDTEAM, seed = 5 }
+    assert(g:apply("safe"))
+    local before = snapshot(g)
+    for _, a in ipairs { "%p", "%p method" } do
+      local ok, err = g:apply(a)
+      assert.is_nil(ok)
+      assert.is_truthy(tostring(err):find("bad argument #1 to 'format' (%p is not allowed in rule scripts: "
+        .. "an address differs from run to run)", 1, true), tostring(err))
+      assert.are.equal(before, snapshot(g))
+    end
+    -- trusted code keeps it
+    assert.is_truthy(string.format("%p", {}):match("^0x"))
+  end)
+end)
+
+describe("red team: R.view, R.board and R.scores draw nothing", function()
+  local function game()
+    local g = kontor.new_game { rules = REDTEAM, seed = 5 }
+    assert(g:apply("safe"))
+    assert(g:apply("peek"))
+    return g
+  end
+  local DRAW = "math.random: only a step of the game draws (R.view, R.board and R.scores draw nothing)"
+
+  it("a view or a board that draws is an error, and the game's chances are unchanged", function()
+    local a, b = game(), game()
+    local before = snapshot(a)
+    for _ = 1, 3 do
+      local ok, err = pcall(a.view, a, 1)
+      assert.is_false(ok)
+      assert.is_truthy(kontor.errors.message(err):find(DRAW, 1, true), kontor.errors.message(err))
+      ok, err = pcall(a.board, a, 1)
+      assert.is_false(ok)
+      assert.is_truthy(kontor.errors.message(err):find(DRAW, 1, true), kontor.errors.message(err))
+    end
+    assert.are.equal(before, snapshot(a))
+    -- neither this game's next roll nor another game's moved
+    assert(a:apply("safe"))
+    assert(b:apply("safe"))
+    assert.are.equal(snapshot(b), snapshot(a))
+  end)
+
+  it("viewing one game does not draw from the game played last", function()
+    local a, b = game(), game()
+    assert(b:apply("safe"))          -- b's step ran last
+    pcall(a.view, a, 1)
+    pcall(a.board, a, 1)
+    local c = game()
+    assert(c:apply("safe"))
+    assert(b:apply("safe"))
+    assert(c:apply("safe"))
+    assert.are.equal(snapshot(c), snapshot(b))
+  end)
+
+  it("R.scores that draws is an error, not a chance", function()
+    local g = game()
+    assert(g:apply("finish"))
+    local res, err = g:result()
+    assert.is_nil(res)
+    assert.is_truthy(kontor.errors.message(err):find(DRAW, 1, true), kontor.errors.message(err))
+  end)
+end)
+
+describe("red team: JSON is counted against the memory cap", function()
+  it("encoding a value that would take more than the cap in jansson fails with a message", function()
+    -- 8 MiB of \1 is 48 MiB of JSON ("\u0001"), made by jansson with
+    -- malloc, which the cap did not see: a 60 MB view took 866 MB.
+    local f = write(tmp("json.lua"), [[
+      local sb = kontor.core.sandbox
+      sb.limits { memory = 64 * 2^20 }
+      local s = ("\1"):rep(8 * 2^20)
+      collectgarbage()
+      local used = sb.limits().used
+      local ok, err = pcall(kontor.json.encode, { s = s })
+      collectgarbage()
+      print(ok, ok and #err or err, sb.limits().used - used)
+      print(kontor.json.encode({ s = s:sub(1, 3) }))]])
+    local p = assert(io.popen("timeout -s KILL 60 " .. sh_quote(binary()) .. " run " .. sh_quote(f) .. " 2>&1"))
+    local out = p:read("a")
+    p:close()
+    assert.are.equal('false\tjson.encode: out of memory\t0\n{"s":"\\u0001\\u0001\\u0001"}\n', out)
+  end)
+end)
