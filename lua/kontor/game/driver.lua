@@ -83,9 +83,11 @@ end
 local function entry_resume(game, seat, e, ...)
   local ctx, rng = game.ctx, game.rng
   ctx._entering = seat
+  local was = sandbox.current_rng
   sandbox.current_rng = nil       -- an entry draws nothing: math.random raises
   local before = rng:state()
   local ok, err = entry_settle(game, seat, e, resume(e.co, ...))
+  sandbox.current_rng = was
   if ok and rng:state() ~= before then
     return false, format("%s: the order entry of seat %d drew from the game's RNG "
       .. "(an entry changes nothing; draw when the orders are revealed)", game.R.file or game.R.name, seat)
@@ -143,10 +145,19 @@ local function settle(game, ok, kind, a, b, c)
     game.R.file or game.R.name, type(kind))
 end
 
+-- The game's program returned from a resume: math.random draws from
+-- the RNG it drew from before (none, between steps), so that R.view,
+-- R.board and R.scores, which run outside steps, draw nothing.
+local function resumed(game, was, ...)
+  sandbox.current_rng = was
+  return settle(game, ...)
+end
+
 -- Resumes the game's program with the given values.
 local function advance(game, ...)
+  local was = sandbox.current_rng
   sandbox.current_rng = game.rng
-  return settle(game, resume(game.co, ...))
+  return resumed(game, was, resume(game.co, ...))
 end
 
 -- Every seat has finished its order (the block of its steps is read back
@@ -181,8 +192,10 @@ local function start(game, deferred)
   game.rec = new_steps(256)          -- room for most games
   game.texts = not game.copy and {} -- false, not nil: a missing field runs Game.__index
   game.untraced = false               -- its skips are traced from the start (context.enter_sim)
+  local was = sandbox.current_rng
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
+  sandbox.current_rng = was
   if not ok then
     if errors.kind(err) == "interrupt" then error(err, 0) end   -- Ctrl-C: as it is
     if err == FINISH then err = "g:finish() called during setup" end
@@ -271,8 +284,9 @@ local function step(game, seat, k)
   -- (a game that keeps no texts, a copy for search mostly, records the
   -- step here: record's first case, without its call)
   if game.texts then record(game, seat, game.opts, k) else push_step(game.rec, seat, k) end
+  local was = sandbox.current_rng
   sandbox.current_rng = game.rng
-  return settle(game, resume(game.co, k))
+  return resumed(game, was, resume(game.co, k))
 end
 
 -- The options of `seat` now (the engine's own list: do not change it).
