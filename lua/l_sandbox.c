@@ -28,6 +28,7 @@
  * instead of returning, so a script cannot swallow it.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stddef.h>
@@ -666,13 +667,26 @@ static int sb_replay(lua_State *L) {
     return lua_gettop(L);
 }
 
-/* The sandbox's pcall: like pcall, but a limit or a finish cannot be caught. */
+/* A memory error a script must not catch: the block refused would fit
+ * under the cap, so it was refused for what the interpreter held besides
+ * (other games, the REPL's values, garbage not collected yet), which
+ * differs from one process and one moment to the next. A script that
+ * caught it and went on would play another game in a replay of the same
+ * moves (principle 1: a probe that filled memory in a pcall logged 117
+ * MiB, and 0 MiB after an undo). A block larger than the cap fails in
+ * every run: that error may be caught. */
+static int sticky_memory_error(void) {
+    return lim.armed && lim.oom && lim.oom_size <= cap();
+}
+
+/* The sandbox's pcall: like pcall, but a limit, a finish or a memory
+ * error that depends on the process cannot be caught. */
 static int must_rethrow(lua_State *L) {
     if (lim.finishing) {  /* whatever an xpcall handler made of it */
         lua_pushlightuserdata(L, &finish_token);
         return 1;
     }
-    return lim.killed;
+    return lim.killed || sticky_memory_error();
 }
 
 /* sandbox.finish(): ends the game at once; g:finish() calls it. */
@@ -1331,6 +1345,92 @@ static double most_compare_units(lua_State *L, lua_Integer n) {
     return most;
 }
 
+/* ---- table.sort in a fixed order ----
+ * Lua's table.sort takes a random pivot (from clock() and time()) once a
+ * partition comes out lopsided. A comparison function can make every one
+ * come out so (McIlroy's adversary), and then the order of equal elements,
+ * and the comparisons the function is called with, differ from run to
+ * run: a 3,000-element sort gave three orders in three runs, a source of
+ * chance outside the game's RNG. While armed, table.sort is this merge
+ * sort instead: stable (equal elements keep their order), at most n log2 n
+ * comparisons whatever the function answers, the table read and written
+ * raw (no __index or __newindex runs; __len is refused already). */
+
+/* Whether the value at a is less than the one at b: comp(a, b) with the
+ * comparison function at 2, or a < b. */
+static int sort_less(lua_State *L, int a, int b, int has_comp) {
+    if (!has_comp) return lua_compare(L, a, b, LUA_OPLT);
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_call(L, 2, 1);
+    int less = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return less;
+}
+
+/* Merges the runs src[lo..mid] and src[mid + 1..hi] into dst[lo..hi]
+ * (src and dst: stack indexes of tables); of two equal elements the left
+ * run's comes first. */
+static void merge_runs(lua_State *L, int src, int dst, lua_Integer lo, lua_Integer mid,
+                       lua_Integer hi, int has_comp) {
+    lua_Integer i = lo, j = mid + 1, k = lo;
+    while (i <= mid && j <= hi) {
+        lua_rawgeti(L, src, i);
+        lua_rawgeti(L, src, j);
+        if (sort_less(L, -1, -2, has_comp)) {   /* the right one first */
+            lua_rawseti(L, dst, k++);
+            lua_pop(L, 1);
+            j++;
+        } else {
+            lua_pop(L, 1);
+            lua_rawseti(L, dst, k++);
+            i++;
+        }
+    }
+    for (; i <= mid; i++) {
+        lua_rawgeti(L, src, i);
+        lua_rawseti(L, dst, k++);
+    }
+    for (; j <= hi; j++) {
+        lua_rawgeti(L, src, j);
+        lua_rawseti(L, dst, k++);
+    }
+}
+
+/* table.sort(t [, comp]) of the n elements of table t, bottom up: runs of
+ * 1, 2, 4 ... merged between two tables of n. */
+static int merge_sort(lua_State *L, lua_Integer n) {
+    if (n < 2) return 0;
+    luaL_argcheck(L, n < INT_MAX, 1, "array too big");
+    int has_comp = !lua_isnoneornil(L, 2);
+    if (has_comp) luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    lua_createtable(L, (int)n, 0);                  /* 3 */
+    lua_createtable(L, (int)n, 0);                  /* 4 */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 1, i);
+        lua_rawseti(L, 3, i);
+    }
+    int src = 3, dst = 4;
+    for (lua_Integer width = 1; width < n; width *= 2) {
+        for (lua_Integer lo = 1; lo <= n; lo += 2 * width) {
+            lua_Integer mid = lo + width - 1, hi = lo + 2 * width - 1;
+            merge_runs(L, src, dst, lo, mid < n ? mid : n, hi < n ? hi : n, has_comp);
+        }
+        int t = src;
+        src = dst;
+        dst = t;
+    }
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, src, i);
+        lua_rawseti(L, 1, i);
+    }
+    return 0;
+}
+
 /* table.insert, table.remove (shift up to #t elements), table.sort
  * (about n log n comparisons, each of up to the longest string's bytes,
  * and a unit a zero byte, without a comparison function). */
@@ -1345,6 +1445,7 @@ static int guard_shift(lua_State *L) {
             charge(L, n);                       /* the scan for strings */
             double cmp = lua_isnoneornil(L, 2) ? 1 + most_compare_units(L, len) : 1;
             charge(L, n * (1 + log2(n + 1)) * cmp);
+            return merge_sort(L, len);
         }
     }
     return forward(L);

@@ -45,6 +45,46 @@ A["peek"] = function(g) g.peek = true end
 A["finish"] = function(g) g:finish() end
 A["%p method"] = function(g) g:log("%s", ("%5p"):format(g)) end
 
+-- McIlroy's adversary: a comparison that answers as it goes so that every
+-- partition of a quicksort comes out lopsided. Lua's table.sort then takes
+-- random pivots (from clock() and time()): the order of the elements it
+-- calls equal, and so this log line, differed from run to run.
+A["sort adversary"] = function(g)
+  local n, gas, frozen, candidate, calls = 3000, math.huge, 0, nil, 0
+  local val, t = {}, {}
+  for i = 1, n do val[i] = gas; t[i] = i end
+  table.sort(t, function(x, y)
+    calls = calls + 1
+    if val[x] == gas and val[y] == gas then
+      if x == candidate then val[x] = frozen else val[y] = frozen end
+      frozen = frozen + 1
+    end
+    if val[x] == gas then candidate = x elseif val[y] == gas then candidate = y end
+    return val[x] < val[y]
+  end)
+  g:log("%d comparisons: %s", calls, table.concat(t, ",", 1, 12))
+end
+-- A memory error caught by pcall: how much fitted depended on what the
+-- interpreter held besides (the REPL's values, other games, garbage), so
+-- the step did one thing when played and another when replayed.
+A["catch memory"] = function(g)
+  local t, n = {}, 0
+  pcall(function() for i = 1, math.maxinteger do t[i] = ("x"):rep(MiB) .. i; n = i end end)
+  t = nil
+  g:log("%d MiB fitted", n)
+end
+A["catch memory in a coroutine"] = function(g)
+  local t, n = {}, 0
+  coroutine.resume(coroutine.create(function() for i = 1, math.maxinteger do t[i] = ("x"):rep(MiB) .. i; n = i end end))
+  t = nil
+  g:log("%d MiB fitted", n)
+end
+-- One block larger than the cap fails in every process: that may be caught.
+A["catch a block over the cap"] = function(g)
+  local ok = pcall(string.rep, "x", 1 << 30)
+  g:log("caught: %s", tostring(not ok))
+end
+
 local NAMES = {}
 for k in pairs(A) do NAMES[#NAMES + 1] = k end
 table.sort(NAMES)

@@ -63,7 +63,7 @@ describe("red team: work in C the charges missed", function()
   end)
 end)
 
-describe("red team: an address is not a source of chance", function()
+describe("red team: no source of chance but the game's RNG", function()
   it("tostring and %s show a table, function or thread by its name, the same in every process", function()
     local lines = {}
     for i = 1, 2 do
@@ -77,6 +77,47 @@ describe("red team: an address is not a source of chance", function()
     end
     assert.are.equal("table table|  function thread Card table\n", lines[1])
     assert.are.equal(lines[1], lines[2])
+  end)
+
+  it("table.sort gives one order, whatever the comparison answers", function()
+    local lines = {}
+    for i = 1, 2 do
+      local f = write(tmp("sort" .. i .. ".lua"), string.format([[
+        local g = kontor.new_game { rules = %q, seed = 5 }
+        assert(g:apply("sort adversary"))
+        print(g:log()[2])]], REDTEAM))
+      local p = assert(io.popen(sh_quote(binary()) .. " run " .. sh_quote(f) .. " 2>&1"))
+      lines[i] = p:read("a")
+      p:close()
+    end
+    -- a merge sort: at most n log2 n comparisons (Lua's quicksort made
+    -- 2,254,497 here, and took random pivots)
+    assert.are.equal("31985 comparisons: 1,3,5,7,9,11,13,15,17,19,21,23\n", lines[1])
+    assert.are.equal(lines[1], lines[2])
+  end)
+
+  it("table.sort in a rule script sorts as the library's does, equal elements kept in order", function()
+    local g = kontor.new_game { rules = write(tmp("sorts.lua"), [[
+      local R = { name = "sorts", players = { min = 1, max = 1 } }
+      function R.setup(g)
+        local t = { 5, 3, 9, 1, 3.0, 7 }
+        table.sort(t)
+        local u = { { k = 2, v = "a" }, { k = 1, v = "b" }, { k = 2, v = "c" }, { k = 1, v = "d" } }
+        table.sort(u, function(x, y) return x.k < y.k end)
+        local w = { "b", "a\0b", "a", "a\0a" }
+        table.sort(w)
+        local v = {}
+        for i, x in ipairs(u) do v[i] = x.v end
+        g.out = table.concat(t, " ") .. " | " .. table.concat(v) .. " | " .. table.concat(w, " "):gsub("%z", "0")
+        g.errs = { select(2, pcall(table.sort, { 1, 2 }, 5)), select(2, pcall(table.sort, { 1, "x" })) }
+      end
+      function R.play(g) g:choose(1, "x", { "x" }) end
+      function R.scores() return { 0 } end
+      return R]]), seed = 1 }
+    local st = g:state()
+    assert.are.equal("1 3 3.0 5 7 9 | bdac | a a0a a0b b", st.out)
+    assert.are.same({ "bad argument #2 to 'table.sort' (function expected, got number)",
+      "attempt to compare string with number" }, st.errs)
   end)
 
   it("string.format's %p is refused in a rule script", function()
@@ -93,6 +134,22 @@ describe("red team: an address is not a source of chance", function()
     end
     -- trusted code keeps it
     assert.is_truthy(string.format("%p", {}):match("^0x"))
+  end)
+end)
+
+describe("red team: a memory error that depends on the process cannot be caught", function()
+  it("a pcall or a coroutine around memory filled to the cap does not take the error", function()
+    for _, a in ipairs { "catch memory", "catch memory in a coroutine" } do
+      local r = in_child(a, 20, 1e12)
+      refused(r, "memory limit reached (256 MiB)")
+      assert.are.equal("memory", r.err_limit)
+    end
+  end)
+
+  it("one block larger than the cap fails in every run: that may be caught", function()
+    local g = kontor.new_game { rules = REDTEAM, seed = 5 }
+    assert(g:apply("catch a block over the cap"))
+    assert.are.equal("caught: true", g:log()[2])
   end)
 end)
 
