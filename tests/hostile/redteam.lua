@@ -68,15 +68,19 @@ end
 -- interpreter held besides (the REPL's values, other games, garbage), so
 -- the step did one thing when played and another when replayed.
 A["catch memory"] = function(g)
-  local t, n = {}, 0
-  pcall(function() for i = 1, math.maxinteger do t[i] = ("x"):rep(MiB) .. i; n = i end end)
-  t = nil
+  local n = 0
+  pcall(function()
+    local t = {}
+    for i = 1, math.maxinteger do t[i] = ("x"):rep(MiB) .. i; n = #t end
+  end)
   g:log("%d MiB fitted", n)
 end
 A["catch memory in a coroutine"] = function(g)
-  local t, n = {}, 0
-  coroutine.resume(coroutine.create(function() for i = 1, math.maxinteger do t[i] = ("x"):rep(MiB) .. i; n = i end end))
-  t = nil
+  local n = 0
+  coroutine.resume(coroutine.create(function()
+    local t = {}
+    for i = 1, math.maxinteger do t[i] = ("x"):rep(MiB) .. i; n = #t end
+  end))
   g:log("%d MiB fitted", n)
 end
 -- One block larger than the cap fails in every process: that may be caught.
