@@ -221,3 +221,54 @@ describe("red team: JSON is counted against the memory cap", function()
     assert.are.equal('false\tjson.encode: out of memory\ttrue\n{"s":"\\u0001\\u0001\\u0001"}\n', out)
   end)
 end)
+
+describe("red team: a file named inside a rule file passes the file policy", function()
+  -- A preset's `includes` and a variant's `base` name other files. A path
+  -- there was loaded from anywhere (any regular file, .lua or not): a
+  -- variant next to a downloaded save could make the program read and run
+  -- files the save itself may not name (docs/security.md, "What a save
+  -- file may name").
+  local function load_error(variants)
+    local ok, e = pcall(kontor.new_game, { rules = "sea_merchants", variants = variants, seed = 1 })
+    assert.is_false(ok, "the variant was loaded")
+    return kontor.errors.message(e)
+  end
+
+  it("a preset includes a .lua file beside it, not one elsewhere or a file that is not .lua", function()
+    local here, there = tmp("presets"), tmp("elsewhere")
+    os.execute("mkdir -p " .. sh_quote(here) .. " " .. sh_quote(there))
+    local member = [[return { variant = true, name = "member", base = "sea_merchants", apply = function(R) R.marked = true end }]]
+    write(here .. "/member.lua", member)
+    write(there .. "/member.lua", member)
+    write(here .. "/notes.txt", member)
+    local function preset(name, inc)
+      return write(here .. "/" .. name .. ".lua", string.format(
+        [[return { variant = true, name = %q, base = "sea_merchants", includes = { %q } }]], name, inc))
+    end
+    -- beside the preset: loads
+    local g = kontor.new_game { rules = "sea_merchants", variants = { preset("near", here .. "/member.lua") }, seed = 1 }
+    assert.is_truthy(g)
+    -- elsewhere: refused, before it is read
+    local far = there .. "/member.lua"
+    assert.are.equal(string.format("%s: refused: outside the folders a save may name (the save's folder, the current "
+      .. "folder, KONTOR_PATH and the installed variants): put it next to the save file or add its folder to "
+      .. "KONTOR_PATH (included by far)", far), load_error { preset("far", far) })
+    assert.are.equal(string.format("%s/notes.txt: refused: not a .lua file (included by txt)", here),
+      load_error { preset("txt", here .. "/notes.txt") })
+    assert.are.equal("/proc/self/environ: refused: not a .lua file (included by environ)",
+      load_error { preset("environ", "/proc/self/environ") })
+  end)
+
+  it("a variant's base is a rule set's name, never a file to load", function()
+    local there = tmp("elsewhere2")
+    os.execute("mkdir -p " .. sh_quote(there))
+    write(there .. "/evil.lua", [[error("evil.lua was run")]])
+    local v = write(tmp("based.lua"), string.format(
+      [[return { variant = true, name = "based", base = %q, apply = function() end }]], there .. "/evil.lua"))
+    local ok, e = pcall(kontor.new_game, { variants = { v }, seed = 1 })
+    assert.is_false(ok)
+    local msg = kontor.errors.message(e)
+    assert.is_nil(msg:find("evil.lua was run", 1, true), msg)
+    assert.is_truthy(msg:find(string.format("base = '%s/evil.lua' names no rule set", there), 1, true), msg)
+  end)
+end)
