@@ -120,7 +120,8 @@ end
 -- spec, or nil and "spec: refused: why".
 function M.named_in(spec, file)
   if type(spec) ~= "string" or not M.is_path(spec) then return spec end
-  local dir = fs.realpath(type(file) == "string" and file:match("^(.*)/[^/]*$") or ".")
+  local dir = type(file) == "string" and file:match("^(.*)/[^/]*$") or "."
+  dir = fs.realpath(dir == "" and "/" or dir)
   local abs, why = M.check(spec, "script", M.allowed_dirs(dir))
   if not abs then return nil, string.format("%s: refused: %s", spec, why) end
   return spec

@@ -272,3 +272,31 @@ describe("red team: a file named inside a rule file passes the file policy", fun
     assert.is_truthy(msg:find(string.format("base = '%s/evil.lua' names no rule set", there), 1, true), msg)
   end)
 end)
+
+describe("red team: a rule function's value is never shown by its own metamethods", function()
+  -- R.estimate (and R.score) returning a table whose __tostring loops: the
+  -- bot's message about it called tostring on it outside the limits, and
+  -- `hint` hung the host.
+  it("a greedy hint on an estimate that is a table says so, and returns", function()
+    local rules = write(tmp("estloop.lua"), [[
+      local R = { name = "estloop", players = { min = 1, max = 1 } }
+      function R.setup(g) g.n = 0 end
+      function R.play(g) while true do g:choose(1, "step", { "a", "b" }); g.n = g.n + 1 end end
+      local hostile = setmetatable({}, { __tostring = function() while true do end end })
+      function R.estimate() return hostile end
+      function R.scores(g) return { g.n } end
+      return R]])
+    local f = write(tmp("hint.lua"), string.format([[
+      local g = kontor.new_game { rules = %q, seed = 7 }
+      local seat = require "kontor.seat"
+      local ok, err = pcall(require("kontor.bots").hint, seat.view(g, 1), "greedy")
+      print(ok, kontor.errors.message(err))
+      print(pcall(require("kontor.bots").hint, seat.view(g, 1), "mcts"))   -- returns (it reads no estimate here)
+      ]], rules))
+    local p = assert(io.popen("timeout -s KILL 30 " .. sh_quote(binary()) .. " run " .. sh_quote(f) .. " 2>&1"))
+    local out = p:read("a")
+    local _, how, code = p:close()
+    assert(how == "exit" and code == 0, out)
+    assert.are.equal("false\testloop: R.estimate returned a table for seat 1, not a number", out:match("^[^\n]*"))
+  end)
+end)
