@@ -274,6 +274,32 @@ describe("red team: a file named inside a rule file passes the file policy", fun
 end)
 
 describe("red team: a rule function's value is never shown by its own metamethods", function()
+  -- R.card_text returning a table whose __tostring loops: a seat's hand
+  -- (kontor.seat, what `play` shows) called tostring on it outside the
+  -- limits and hung the host.
+  it("a seat's hand with a card text that is such a table stops at the time limit", function()
+    local rules = write(tmp("cardloop.lua"), [[
+      local R = { name = "cardloop", players = { min = 1, max = 1 } }
+      function R.setup(g) g.n = 0; g.hand = kontor.pile { vis = "owner", owner = 1 }; g.hand:push(3) end
+      function R.play(g) while true do g:choose(1, "step", { "a", "b" }); g.n = g.n + 1 end end
+      local hostile = setmetatable({}, { __tostring = function() while true do end end })
+      function R.card_text(_, c) return c == 3 and hostile or "card " .. c end
+      function R.scores(g) return { g.n } end
+      return R]])
+    local f = write(tmp("hand.lua"), string.format([[
+      kontor.core.sandbox.limits { time = 0.1 }
+      local g = kontor.new_game { rules = %q, seed = 7 }
+      local ok, err = pcall(require("kontor.seat").view(g, 1).hand)
+      print(ok, kontor.errors.message(err):match("^[^\n]*"))
+      g.ctx.hand:clear(); g.ctx.hand:push(4)
+      print(table.concat(require("kontor.seat").view(g, 1).hand(), ","))]], rules))
+    local p = assert(io.popen("timeout -s KILL 30 " .. sh_quote(binary()) .. " run " .. sh_quote(f) .. " 2>&1"))
+    local out = p:read("a")
+    local _, how, code = p:close()
+    assert(how == "exit" and code == 0, out)
+    assert.are.equal("false\ttime limit reached (0.1 s of CPU per step)\ncard 4\n", out)
+  end)
+
   -- R.estimate (and R.score) returning a table whose __tostring loops: the
   -- bot's message about it called tostring on it outside the limits, and
   -- `hint` hung the host.
