@@ -45,6 +45,12 @@ A["peek"] = function(g) g.peek = true end
 A["finish"] = function(g) g:finish() end
 A["%p method"] = function(g) g:log("%s", ("%5p"):format(g)) end
 
+-- The game's thread yields a table whose == loops: the engine compared
+-- it with its private decision tokens (==, which calls __eq) after the
+-- resume, outside the limits, and hung.
+A["yield a table with __eq"] = function()
+  coroutine.yield(setmetatable({}, { __eq = function() while true do end end }), 1, "x", { "a" })
+end
 -- McIlroy's adversary: a comparison that answers as it goes so that every
 -- partition of a quicksort comes out lopsided. Lua's table.sort then takes
 -- random pivots (from clock() and time()): the order of the elements it

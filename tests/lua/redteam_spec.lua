@@ -274,6 +274,10 @@ describe("red team: a file named inside a rule file passes the file policy", fun
 end)
 
 describe("red team: a rule function's value is never shown by its own metamethods", function()
+  it("a table with a looping __eq yielded by the game's thread is refused, not compared", function()
+    refused(in_child("yield a table with __eq"), "the rule script yielded a table outside g:choose")
+  end)
+
   -- R.card_text returning a table whose __tostring loops: a seat's hand
   -- (kontor.seat, what `play` shows) called tostring on it outside the
   -- limits and hung the host.

@@ -67,7 +67,7 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
     game.waiting = game.waiting - 1
     return true
   end
-  if kind ~= PLAYER then
+  if not rawequal(kind, PLAYER) then
     return false, format("%s: the order entry of seat %d yielded a %s (an entry takes its steps with g:choose)",
       game.R.file or game.R.name, seat, type(kind))
   end
@@ -121,7 +121,9 @@ end
 -- Returns true, or false and an error message.
 local function settle(game, ok, kind, a, b, c)
   game.tcache = false      -- (false, not nil: texts_of reads it, and a missing field runs Game.__index)
-  if ok and kind == PLAYER then
+  -- (rawequal: what the script yielded may be a table whose == loops,
+  -- and this runs outside the limits)
+  if ok and rawequal(kind, PLAYER) then
     game.kind, game.seat, game.dname, game.opts = "player", a, b, c
     return true
   end
@@ -130,15 +132,15 @@ local function settle(game, ok, kind, a, b, c)
     return false, kind
   end
   if costatus(game.co) == "dead" then set_over(game); return true end
-  if kind == CHANCE then
+  if rawequal(kind, CHANCE) then
     game.kind, game.seat, game.dname, game.opts = "chance", a, b, c
     return true
-  elseif kind == ALL then
+  elseif rawequal(kind, ALL) then
     game.kind, game.dname, game.seat, game.opts = "all", b, nil, nil
     game.seats, game.by_seat, game.chosen = a, c, {}
     game.waiting = #a
     return true
-  elseif kind == ORDERS then
+  elseif rawequal(kind, ORDERS) then
     return orders_begin(game, a, b, c)
   end
   return false, format("%s: the rule script yielded a %s outside g:choose (use g:choose, g:choose_all or g:chance)",
