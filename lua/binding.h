@@ -42,6 +42,10 @@ void kn_sandbox_attach(lua_State *L);
 void kn_sandbox_rearm(void);
 /* Charges `work` units to the armed call's work counter (raises at the limit). */
 void kn_sandbox_charge(lua_State *L, double work);
+/* malloc and free counted against the memory cap, for a library that
+ * allocates outside the interpreter (jansson: lua/l_json.c). */
+void *kn_sandbox_malloc(size_t size);
+void kn_sandbox_free(void *ptr);
 
 /* Creates the metatable `tname` once: the `meta` metamethods, __index =
  * a table of `methods`, and __metatable = false so that getmetatable() in a

@@ -43,7 +43,7 @@ static void box_release(JsonBox *b) {
         json_decref(b->root);
         b->root = NULL;
     }
-    free(b->text);
+    kn_sandbox_free(b->text);
     b->text = NULL;
 }
 
@@ -633,6 +633,8 @@ static const luaL_Reg json_funcs[] = {
 
 void kn_open_json(lua_State *L) {
     luaL_checkstack(L, 4, NULL);
+    /* jansson's trees and texts count against the memory cap (l_sandbox.c) */
+    json_set_alloc_funcs(kn_sandbox_malloc, kn_sandbox_free);
     if (luaL_newmetatable(L, JSON_BOX)) {
         lua_pushcfunction(L, box_gc);
         lua_setfield(L, -2, "__gc");

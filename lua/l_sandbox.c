@@ -28,8 +28,10 @@
  * instead of returning, so a script cannot swallow it.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +179,29 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         }
     }
     return sb_alloc_slow(ud, ptr, osize, nsize);
+}
+
+/* A library that allocates with malloc (jansson builds a tree and a text
+ * of the JSON it encodes: a 60 MB view of control characters took 866 MB
+ * that the cap did not see) allocates here instead: counted in lim.used
+ * and refused over the cap, as the interpreter's blocks are. Each block
+ * keeps its size in a header. */
+typedef union { size_t size; max_align_t align; } block_head;
+
+void *kn_sandbox_malloc(size_t size) {
+    if (size > (size_t)-1 / 2 || lim.used + size + sizeof(block_head) > cap()) return NULL;
+    block_head *b = malloc(sizeof *b + size);
+    if (b == NULL) return NULL;
+    b->size = sizeof *b + size;
+    lim.used += b->size;
+    return b + 1;
+}
+
+void kn_sandbox_free(void *ptr) {
+    if (ptr == NULL) return;
+    block_head *b = (block_head *)ptr - 1;
+    lim.used -= b->size;
+    free(b);
 }
 
 /* ---- hook and watchdog -------------------------------------------------- */
@@ -647,13 +672,26 @@ static int sb_replay(lua_State *L) {
     return lua_gettop(L);
 }
 
-/* The sandbox's pcall: like pcall, but a limit or a finish cannot be caught. */
+/* A memory error a script must not catch: the block refused would fit
+ * under the cap, so it was refused for what the interpreter held besides
+ * (other games, the REPL's values, garbage not collected yet), which
+ * differs from one process and one moment to the next. A script that
+ * caught it and went on would play another game in a replay of the same
+ * moves (principle 1: a probe that filled memory in a pcall logged 117
+ * MiB, and 0 MiB after an undo). A block larger than the cap fails in
+ * every run: that error may be caught. */
+static int sticky_memory_error(void) {
+    return lim.armed && lim.oom && lim.oom_size <= cap();
+}
+
+/* The sandbox's pcall: like pcall, but a limit, a finish or a memory
+ * error that depends on the process cannot be caught. */
 static int must_rethrow(lua_State *L) {
     if (lim.finishing) {  /* whatever an xpcall handler made of it */
         lua_pushlightuserdata(L, &finish_token);
         return 1;
     }
-    return lim.killed;
+    return lim.killed || sticky_memory_error();
 }
 
 /* sandbox.finish(): ends the game at once; g:finish() calls it. */
@@ -1102,12 +1140,61 @@ static int guard_sub(lua_State *L) {
     return forward(L);
 }
 
+/* ---- addresses ----
+ * tostring and string.format's %s show a table, function, thread or
+ * userdata without __tostring as "table: 0x55d0c2a4b1e0": its address,
+ * which ASLR makes a new number in every process. A rule script that logs
+ * one, or decides by one (a key of tostring(t), sorted), is no longer a
+ * function of its seed and moves (principle 1). While armed they show the
+ * name alone (the __name of its metatable, if a string, else its type),
+ * and %p, which prints nothing else, is refused. */
+
+/* Whether tostring would show the value at idx by its address. */
+static int shows_address(lua_State *L, int idx) {
+    switch (lua_type(L, idx)) {
+    case LUA_TTABLE: case LUA_TFUNCTION: case LUA_TUSERDATA:
+    case LUA_TTHREAD: case LUA_TLIGHTUSERDATA:
+        break;
+    default:
+        return 0;
+    }
+    if (luaL_getmetafield(L, idx, "__tostring") == LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* Pushes the name the value at idx is shown by instead of its address. */
+static void push_name(lua_State *L, int idx) {
+    int t = luaL_getmetafield(L, idx, "__name");    /* pushes nothing if nil */
+    if (t == LUA_TSTRING) return;
+    if (t != LUA_TNIL) lua_pop(L, 1);
+    lua_pushstring(L, luaL_typename(L, idx));
+}
+
+/* tostring(v): the library's (luaL_tolstring), but the name alone for a
+ * value shown by its address while armed. */
+static int guard_tostring(lua_State *L) {
+    luaL_checkany(L, 1);
+    if (lim.armed && shows_address(L, 1)) push_name(L, 1);
+    else luaL_tolstring(L, 1, NULL);
+    return 1;
+}
+
+static void refuse_address(lua_State *L) {
+    luaL_where(L, 1);
+    lua_pushliteral(L, "bad argument #1 to 'format' (%p is not allowed in rule scripts: "
+                       "an address differs from run to run)");
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
 /* string.format(f, ...): the bytes of f and of the string arguments / 8
  * (%q writes up to 4 bytes a byte), and each conversion by its kind: a
  * number printed with %f takes a digit for each power of ten (7.2 us for
  * %f of 1e308, 123 ns for %.2f of 3.14), %e and %g a digit for each of
  * the precision (2.5 us for %.99e), the others 16 units (249 ns for
- * %99d). */
+ * %99d). A value %s would show by its address is replaced by its name;
+ * %p is refused (above, "addresses"). */
 static int guard_format(lua_State *L) {
     size_t lf;
     const char *f = lua_tolstring(L, 1, &lf);
@@ -1135,6 +1222,12 @@ static int guard_format(lua_State *L) {
                 units += 1 + (x >= 10 && x <= HUGE_VAL / 2 ? log10(x) : 0) + precision / 8;
             } else if (strchr("eEgGaA", c) != NULL) {
                 units += 1 + precision;
+            } else if (c == 'p') {
+                refuse_address(L);
+            } else if (c == 's' && arg <= top && shows_address(L, arg)) {
+                push_name(L, arg);
+                lua_replace(L, arg);
+                units += 16;
             } else {
                 units += 16;
             }
@@ -1161,6 +1254,26 @@ static int guard_bytes(lua_State *L) {
         charge(L, bytes / (double)(extra >> 8));
     }
     return forward(L);
+}
+
+/* string.pack(f, ...): as guard_bytes (upvalue 2), and "cN" writes N
+ * bytes, the string given and then one byte of padding at a time (0.16 s
+ * for 200 MB): N / 16 more. */
+static int guard_pack(lua_State *L) {
+    size_t lf;
+    const char *f = lua_tolstring(L, 1, &lf);
+    if (lim.armed && f != NULL) {
+        double padding = 0;
+        for (size_t i = 0; i < lf; i++) {
+            if (f[i] != 'c') continue;
+            double size = 0;
+            while (i + 1 < lf && f[i + 1] >= '0' && f[i + 1] <= '9' && size < 1e12)
+                size = size * 10 + (f[++i] - '0');
+            padding += size;
+        }
+        charge(L, padding / BYTES_PER_UNIT_COPY);
+    }
+    return guard_bytes(L);
 }
 
 /* Refuses a table whose # calls a __len metamethod: the library would
@@ -1202,21 +1315,130 @@ static int guard_move(lua_State *L) {
     return forward(L);
 }
 
-/* The longest string among t[1..n] (raw): without a comparison function
- * table.sort compares strings byte by byte (strcoll). */
-static double longest_string(lua_State *L, lua_Integer n) {
-    size_t most = 0;
+/* The units a comparison of string s with another may take. Lua compares
+ * strings with strcoll (l_strcmp), BYTES_PER_UNIT bytes a unit, but calls
+ * it once for each stretch between zero bytes: 6.4 ns a zero byte
+ * (1,024 strings of 64 KiB of zeros took 4.7 s to sort), a unit each. */
+static double compare_units(const char *s, size_t len) {
+    double zeros = 0;
+    const char *end = s + len, *z = memchr(s, '\0', len);
+    while (z != NULL) {
+        zeros++;
+        z = memchr(z + 1, '\0', (size_t)(end - z - 1));
+    }
+    return (double)len / BYTES_PER_UNIT + zeros;
+}
+
+/* A long string is read here to count its zero bytes: charged, so that
+ * the same long string a million times over is not read for nothing. */
+#define SCANNED_FROM 1024
+
+/* The most units a comparison of the strings among t[1..n] (raw) may
+ * take: table.sort without a comparison function. */
+static double most_compare_units(lua_State *L, lua_Integer n) {
+    double most = 0;
     for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_rawgeti(L, 1, i) == LUA_TSTRING && lua_rawlen(L, -1) > most)
-            most = lua_rawlen(L, -1);
+        if (lua_rawgeti(L, 1, i) == LUA_TSTRING) {
+            size_t len;
+            const char *s = lua_tolstring(L, -1, &len);
+            if (len >= SCANNED_FROM) charge(L, (double)len / BYTES_PER_UNIT);
+            double u = compare_units(s, len);
+            if (u > most) most = u;
+        }
         lua_pop(L, 1);
     }
-    return (double)most;
+    return most;
+}
+
+/* ---- table.sort in a fixed order ----
+ * Lua's table.sort takes a random pivot (from clock() and time()) once a
+ * partition comes out lopsided. A comparison function can make every one
+ * come out so (McIlroy's adversary), and then the order of equal elements,
+ * and the comparisons the function is called with, differ from run to
+ * run: a 3,000-element sort gave three orders in three runs, a source of
+ * chance outside the game's RNG. While armed, table.sort is this merge
+ * sort instead: stable (equal elements keep their order), at most n log2 n
+ * comparisons whatever the function answers, the table read and written
+ * raw (no __index or __newindex runs; __len is refused already). */
+
+/* Whether the value at a is less than the one at b: comp(a, b) with the
+ * comparison function at 2, or a < b. */
+static int sort_less(lua_State *L, int a, int b, int has_comp) {
+    if (!has_comp) return lua_compare(L, a, b, LUA_OPLT);
+    a = lua_absindex(L, a);
+    b = lua_absindex(L, b);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, a);
+    lua_pushvalue(L, b);
+    lua_call(L, 2, 1);
+    int less = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return less;
+}
+
+/* Merges the runs src[lo..mid] and src[mid + 1..hi] into dst[lo..hi]
+ * (src and dst: stack indexes of tables); of two equal elements the left
+ * run's comes first. */
+static void merge_runs(lua_State *L, int src, int dst, lua_Integer lo, lua_Integer mid,
+                       lua_Integer hi, int has_comp) {
+    lua_Integer i = lo, j = mid + 1, k = lo;
+    while (i <= mid && j <= hi) {
+        lua_rawgeti(L, src, i);
+        lua_rawgeti(L, src, j);
+        if (sort_less(L, -1, -2, has_comp)) {   /* the right one first */
+            lua_rawseti(L, dst, k++);
+            lua_pop(L, 1);
+            j++;
+        } else {
+            lua_pop(L, 1);
+            lua_rawseti(L, dst, k++);
+            i++;
+        }
+    }
+    for (; i <= mid; i++) {
+        lua_rawgeti(L, src, i);
+        lua_rawseti(L, dst, k++);
+    }
+    for (; j <= hi; j++) {
+        lua_rawgeti(L, src, j);
+        lua_rawseti(L, dst, k++);
+    }
+}
+
+/* table.sort(t [, comp]) of the n elements of table t, bottom up: runs of
+ * 1, 2, 4 ... merged between two tables of n. */
+static int merge_sort(lua_State *L, lua_Integer n) {
+    if (n < 2) return 0;
+    luaL_argcheck(L, n < INT_MAX, 1, "array too big");
+    int has_comp = !lua_isnoneornil(L, 2);
+    if (has_comp) luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    lua_createtable(L, (int)n, 0);                  /* 3 */
+    lua_createtable(L, (int)n, 0);                  /* 4 */
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 1, i);
+        lua_rawseti(L, 3, i);
+    }
+    int src = 3, dst = 4;
+    for (lua_Integer width = 1; width < n; width *= 2) {
+        for (lua_Integer lo = 1; lo <= n; lo += 2 * width) {
+            lua_Integer mid = lo + width - 1, hi = lo + 2 * width - 1;
+            merge_runs(L, src, dst, lo, mid < n ? mid : n, hi < n ? hi : n, has_comp);
+        }
+        int t = src;
+        src = dst;
+        dst = t;
+    }
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, src, i);
+        lua_rawseti(L, 1, i);
+    }
+    return 0;
 }
 
 /* table.insert, table.remove (shift up to #t elements), table.sort
- * (about n log n comparisons, each of up to the longest string's bytes
- * without a comparison function). */
+ * (about n log n comparisons, each of up to the longest string's bytes,
+ * and a unit a zero byte, without a comparison function). */
 static int guard_shift(lua_State *L) {
     if (lim.armed && lua_type(L, 1) == LUA_TTABLE) {
         lua_Integer len = plain_len(L, 1);
@@ -1226,8 +1448,9 @@ static int guard_shift(lua_State *L) {
             charge(L, n);
         } else {
             charge(L, n);                       /* the scan for strings */
-            double cmp = lua_isnoneornil(L, 2) ? 1 + longest_string(L, len) / BYTES_PER_UNIT : 1;
+            double cmp = lua_isnoneornil(L, 2) ? 1 + most_compare_units(L, len) : 1;
             charge(L, n * (1 + log2(n + 1)) * cmp);
+            return merge_sort(L, len);
         }
     }
     return forward(L);
@@ -1304,6 +1527,11 @@ static lua_Integer ordered_keys(lua_State *L, const char *fname) {
         } else if (k != kind) {
             kind = KEY_MIXED;
         } else if (ascending && kind != KEY_BOOLEAN) {
+            if (k == KEY_STRING && lua_rawlen(L, -1) > 16) {   /* strcoll: see compare_units */
+                size_t len;
+                const char *s = lua_tolstring(L, -1, &len);
+                charge(L, compare_units(s, len));
+            }
             lua_rawgeti(L, keys, n);                 /* the key before: ascending if it is less */
             ascending = lua_compare(L, -1, -2, LUA_OPLT);
             lua_pop(L, 1);
@@ -1414,13 +1642,14 @@ static void open_guards(lua_State *L) {
     guard(L, "string", "lower", guard_bytes, 16 * 256 + 2);
     guard(L, "string", "reverse", guard_bytes, 16 * 256 + 2);
     guard(L, "string", "format", guard_format, 0);
-    guard(L, "string", "pack", guard_bytes, 2 * 256 + 1);
+    guard(L, "string", "pack", guard_pack, 2 * 256 + 1);
     guard(L, "string", "packsize", guard_bytes, 2 * 256 + 2);
     guard(L, "string", "unpack", guard_bytes, 2 * 256 + 2);
     guard(L, "utf8", "len", guard_bytes, 16 * 256 + 2);
     guard(L, "utf8", "offset", guard_bytes, 16 * 256 + 2);
     guard(L, "utf8", "codes", guard_bytes, 16 * 256 + 2);
     guard(L, "_G", "tonumber", guard_bytes, 16 * 256 + 2);
+    guard(L, "_G", "tostring", guard_tostring, 0);
 }
 
 /* sandbox.limit_errors(f): f(limit, message) makes the error value a

@@ -2,8 +2,9 @@
 -- files, text, work").
 --
 -- Every file a game or a document names passes `check` before anything
--- opens it: a save file (`load`, `replay`, serve's `load` with a path), and
--- the rule and variant files a save or a save document names (`resolve`).
+-- opens it: a save file (`load`, `replay`, serve's `load` with a path),
+-- the rule and variant files a save or a save document names (`resolve`),
+-- and those a rule file names (`named_in`: a preset's includes).
 -- Every file the program writes goes through `write` or `writer`: written
 -- beside the target, synced and renamed onto it, so a full disk, an I/O
 -- error or a kill leaves the old file or the new one, whole, never a part;
@@ -110,6 +111,20 @@ function M.resolve(spec, entry, dir, dirs)
     end
   end
   return nil, string.format("%s: no such file (looked next to the save file and where it was saved)", spec)
+end
+
+-- A rule or variant file named inside another rule file (a preset's
+-- `includes`, a variant's `base`) by `file`: a name as it is, or a path
+-- that passes check(_, "script") with the folders of `file` (its own,
+-- the current folder, the rule search path), as a save's would. Returns
+-- spec, or nil and "spec: refused: why".
+function M.named_in(spec, file)
+  if type(spec) ~= "string" or not M.is_path(spec) then return spec end
+  local dir = type(file) == "string" and file:match("^(.*)/[^/]*$") or "."
+  dir = fs.realpath(dir == "" and "/" or dir)
+  local abs, why = M.check(spec, "script", M.allowed_dirs(dir))
+  if not abs then return nil, string.format("%s: refused: %s", spec, why) end
+  return spec
 end
 
 -- An existing target that is not a regular file (a device, a FIFO, a

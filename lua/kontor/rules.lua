@@ -393,6 +393,8 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       ispec = name
       for k, v in pairs(parsed or {}) do if iopts[k] == nil then iopts[k] = v end end
     end
+    local named, nerr = require("kontor.files").named_in(ispec, vfile)   -- the file policy
+    if not named then return nil, errors.new("file", string.format("%s (included by %s)", nerr, V.name)) end
     for k, v in pairs(forwarded[ispec] or {}) do iopts[k] = v end
     forwarded[ispec] = nil
     local ok, ierr = apply_variant(E, R0, ispec, iopts, claims, depth + 1, extra, applied)
@@ -435,7 +437,9 @@ function M.default_for(variants)
   local vfile = vspec and M.find(vspec)
   local V = vfile and M.load_file(vfile)
   -- (a base that names no rule set is the variant's mistake: said when applied)
-  if type(V) == "table" and V.variant and type(V.base) == "string" and M.find(V.base) then return V.base end
+  if type(V) == "table" and V.variant and type(V.base) == "string" and not is_path(V.base) and M.find(V.base) then
+    return V.base   -- a name: a base is never a file (kontor.files)
+  end
   return "sea_merchants"
 end
 

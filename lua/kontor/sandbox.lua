@@ -33,12 +33,17 @@ local LIBS = {
 
 local API_NAMES = { "pile", "counter" }
 
--- The RNG that math.random draws from: the game whose step is running.
+-- The RNG that math.random draws from: the game whose step (R.setup or
+-- R.play) is running; nil at any other time (lua/kontor/game/driver.lua
+-- clears it when a step returns), so that R.view, R.board and R.scores
+-- cannot move the game they show, nor the game played last.
 M.current_rng = nil
 
 local function game_random(m, n)
   local rng = M.current_rng
-  if not rng then error("math.random: no game is running", 2) end
+  if not rng then
+    error("math.random: only a step of the game draws (R.view, R.board and R.scores draw nothing)", 2)
+  end
   if m == nil then return rng:float() end
   if n == nil then m, n = 1, m end
   return rng:int(m, n)

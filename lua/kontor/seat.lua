@@ -318,15 +318,21 @@ end
 -- or nil when the seat has no hand.
 function METHODS.hand(_, game, seat)
   local cards, found = {}, false
-  local R = game.R
+  local card_text = rawget(game.R, "card_text")
+  -- the text made inside the armed call: a card text's own __tostring
+  -- runs under the limits too
+  local function text_of(ctx, c)
+    if card_text then return tostring(card_text(ctx, c)) end
+    return tostring(c)
+  end
   local function pile_cards(p)
     local ok, vis = pcall(function() return p:vis() end)
     if not ok or vis ~= "owner" or p:owner() ~= seat then return end
     found = true
     for _, c in ipairs(p:cards()) do
-      local tok, name = csb.call(rawget(R, "card_text") or tostring, game.ctx, c)
+      local tok, name = csb.call(text_of, game.ctx, c)
       if not tok and errors.must_rise(name) then error(name, 0) end   -- Ctrl-C, a limit
-      cards[#cards + 1] = tok and tostring(name) or tostring(c)
+      cards[#cards + 1] = tok and name or tostring(c)
     end
   end
   for _, v in pairs(game.ctx) do

@@ -90,6 +90,14 @@ end
 -- out of reach.
 M.seat_view = seatmod.view
 
+-- A value a rule function returned, for a message: a number as it is,
+-- anything else by its type, never by its own __tostring (which would run
+-- outside the limits: docs/security.md, "Red team").
+local function shown(v)
+  if type(v) == "number" or v == nil then return tostring(v) end
+  return "a " .. type(v)
+end
+
 -- The value of a position (a sampled copy) for `seat`: R.score(g, seat) if
 -- the rule set declares one, else its R.scores; at the end, the result.
 local function score_of(game, seat)
@@ -109,7 +117,7 @@ local function score_of(game, seat)
   end
   if not ok then error(errors.context(v, R.name .. ": R.score"), 0) end
   if type(v) ~= "number" or v ~= v then
-    error(format("%s: R.score returned %s for seat %d, not a number", R.name, tostring(v), seat), 0)
+    error(format("%s: R.score returned %s for seat %d, not a number", R.name, shown(v), seat), 0)
   end
   return v
 end
@@ -174,7 +182,7 @@ local function estimator(R)
     for s = first, last do
       local v = out[s]
       if type(v) ~= "number" or v ~= v then
-        error(format("%s: %s returned %s for seat %d, not a number", R.name, what, tostring(v), s), 0)
+        error(format("%s: %s returned %s for seat %d, not a number", R.name, what, shown(v), s), 0)
       end
     end
     return out

@@ -67,7 +67,7 @@ local function entry_settle(game, seat, e, ok, kind, a, b, c)
     game.waiting = game.waiting - 1
     return true
   end
-  if kind ~= PLAYER then
+  if not rawequal(kind, PLAYER) then
     return false, format("%s: the order entry of seat %d yielded a %s (an entry takes its steps with g:choose)",
       game.R.file or game.R.name, seat, type(kind))
   end
@@ -83,9 +83,11 @@ end
 local function entry_resume(game, seat, e, ...)
   local ctx, rng = game.ctx, game.rng
   ctx._entering = seat
+  local was = sandbox.current_rng
   sandbox.current_rng = nil       -- an entry draws nothing: math.random raises
   local before = rng:state()
   local ok, err = entry_settle(game, seat, e, resume(e.co, ...))
+  sandbox.current_rng = was
   if ok and rng:state() ~= before then
     return false, format("%s: the order entry of seat %d drew from the game's RNG "
       .. "(an entry changes nothing; draw when the orders are revealed)", game.R.file or game.R.name, seat)
@@ -119,7 +121,9 @@ end
 -- Returns true, or false and an error message.
 local function settle(game, ok, kind, a, b, c)
   game.tcache = false      -- (false, not nil: texts_of reads it, and a missing field runs Game.__index)
-  if ok and kind == PLAYER then
+  -- (rawequal: what the script yielded may be a table whose == loops,
+  -- and this runs outside the limits)
+  if ok and rawequal(kind, PLAYER) then
     game.kind, game.seat, game.dname, game.opts = "player", a, b, c
     return true
   end
@@ -128,25 +132,34 @@ local function settle(game, ok, kind, a, b, c)
     return false, kind
   end
   if costatus(game.co) == "dead" then set_over(game); return true end
-  if kind == CHANCE then
+  if rawequal(kind, CHANCE) then
     game.kind, game.seat, game.dname, game.opts = "chance", a, b, c
     return true
-  elseif kind == ALL then
+  elseif rawequal(kind, ALL) then
     game.kind, game.dname, game.seat, game.opts = "all", b, nil, nil
     game.seats, game.by_seat, game.chosen = a, c, {}
     game.waiting = #a
     return true
-  elseif kind == ORDERS then
+  elseif rawequal(kind, ORDERS) then
     return orders_begin(game, a, b, c)
   end
   return false, format("%s: the rule script yielded a %s outside g:choose (use g:choose, g:choose_all or g:chance)",
     game.R.file or game.R.name, type(kind))
 end
 
+-- The game's program returned from a resume: math.random draws from
+-- the RNG it drew from before (none, between steps), so that R.view,
+-- R.board and R.scores, which run outside steps, draw nothing.
+local function resumed(game, was, ...)
+  sandbox.current_rng = was
+  return settle(game, ...)
+end
+
 -- Resumes the game's program with the given values.
 local function advance(game, ...)
+  local was = sandbox.current_rng
   sandbox.current_rng = game.rng
-  return settle(game, resume(game.co, ...))
+  return resumed(game, was, resume(game.co, ...))
 end
 
 -- Every seat has finished its order (the block of its steps is read back
@@ -181,8 +194,10 @@ local function start(game, deferred)
   game.rec = new_steps(256)          -- room for most games
   game.texts = not game.copy and {} -- false, not nil: a missing field runs Game.__index
   game.untraced = false               -- its skips are traced from the start (context.enter_sim)
+  local was = sandbox.current_rng
   sandbox.current_rng = ctx.rng
   local ok, err = call(R.setup, ctx, deep_copy(game.params.scenario))
+  sandbox.current_rng = was
   if not ok then
     if errors.kind(err) == "interrupt" then error(err, 0) end   -- Ctrl-C: as it is
     if err == FINISH then err = "g:finish() called during setup" end
@@ -271,8 +286,9 @@ local function step(game, seat, k)
   -- (a game that keeps no texts, a copy for search mostly, records the
   -- step here: record's first case, without its call)
   if game.texts then record(game, seat, game.opts, k) else push_step(game.rec, seat, k) end
+  local was = sandbox.current_rng
   sandbox.current_rng = game.rng
-  return settle(game, resume(game.co, k))
+  return resumed(game, was, resume(game.co, k))
 end
 
 -- The options of `seat` now (the engine's own list: do not change it).
