@@ -496,6 +496,23 @@ local function dye_limit(g, card, c)
   return R.data.dye_tokens[c] + ((card._fx or effects(card)).dye_limit or 0)    -- effect(card, "dye_limit")
 end
 
+-- O5, T7: the good a card holds more of than it may, or nil. A storage
+-- building counts staffed or not: goods it held stay when its worker
+-- leaves, and only production stops at the staffed limit (wool_limit,
+-- dye_limit; docs/rules/old_world.md, "Decided here").
+local function tokens_over(card)
+  local wool_room, dye_room, tiles = 0, 0, card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    wool_room, dye_room = wool_room + (t.wool_limit or 0), dye_room + (t.dye_limit or 0)
+  end
+  if held(card, "wool") + held(card, "cloth") > R.data.wool_tokens + wool_room then return "wool and cloth" end
+  for _, c in ipairs(COLOURS) do
+    if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > R.data.dye_tokens[c] + dye_room then return c end
+  end
+  return nil
+end
+
 
 local function workers_on_card(card, kind)
   local n = card.pool[kind]
@@ -642,11 +659,13 @@ local function scenario_card(g, s, tiles, workers, storage)
     if not GOOD_INDEX[good] then bad("unknown good '%s'", good) end
     card.store[good] = number(n, good, 0)
   end
-  if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then bad("seat %d holds more wool and cloth than its tokens", s) end
-  for _, c in ipairs(COLOURS) do
-    if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then bad("seat %d holds more %s than its tokens", s, c) end
-  end
   return note_workers(card)
+end
+
+local function check_tokens(s, card)                  -- O5, T7
+  local over = tokens_over(card)
+  if over then bad("seat %d holds more %s than its tokens", s, over) end
+  return card
 end
 
 -- A player card in the shape g:state() gives ({own, crew, pool, store,
@@ -681,7 +700,7 @@ local function state_card(g, s, c)
       mine.port = to
     end
   end
-  return note_workers(card)
+  return check_tokens(s, note_workers(card))
 end
 
 local function set_up_scenario(g, sc)
@@ -698,7 +717,7 @@ local function set_up_scenario(g, sc)
       if tiles[s] or workers[s] or storage[s] then bad("seat %d: give card, or tiles, workers and storage, not both", s) end
       g.card[s] = state_card(g, s, cards[s])
     else
-      g.card[s] = scenario_card(g, s, tiles[s], workers[s], storage[s])
+      g.card[s] = check_tokens(s, scenario_card(g, s, tiles[s], workers[s], storage[s]))
     end
   end
   g.pirate_vp = number(sc.pirate_vp or 0, "pirate_vp", 0)
@@ -2261,12 +2280,8 @@ function R.invariants(g)
     if g.gold:get(s) < 0 then return "negative gold" end
     local o = order_of(g, s)
     if o and o.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
-    if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then return "seat " .. s .. ": wool + cloth above the tokens" end
-    for _, c in ipairs(COLOURS) do
-      if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then
-        return "seat " .. s .. ": " .. c .. " above the tokens"
-      end
-    end
+    local over = tokens_over(card)
+    if over then return "seat " .. s .. ": " .. over .. " above the tokens" end
     for id, n in pairs(card.own) do
       local t = TILE[id]
       if n > (t.count or 1) then return "seat " .. s .. ": more " .. id .. " than the supply" end

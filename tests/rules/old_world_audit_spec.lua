@@ -1,0 +1,107 @@
+-- Merchants of the Old World: a rules audit against the rulebook
+-- merchants_of_the_old_world.txt and the rulings O1..O34 (RULINGS.md). Each
+-- test states a defect the audit found (the engine or its messages
+-- disagreed with a ruling), or a point the rulings left open and
+-- docs/rules/old_world.md now decides.
+-- Run: build/kontor run tests/busted.lua tests/rules/old_world_audit_spec.lua
+
+local support = require "tests.lua.support"
+local invariants = support.invariants
+
+local NAMES = { "Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal" }
+
+local function game(sc, players, options, seed)
+  players = players or 4
+  local names = {}
+  for i = 1, players do names[i] = NAMES[i] end
+  local g = kontor.new_game { rules = "old_world", players = players, names = names,
+                              seed = seed or 1, scenario = sc, options = options }
+  invariants(g)
+  return g
+end
+
+local function has(list, x)
+  for _, y in ipairs(list) do if y == x then return true end end
+  return false
+end
+
+local function ok(g, text, seat)
+  local done, err = g:apply(text, seat)
+  assert(done, err)
+  invariants(g)
+end
+
+local function seat_to_move(g)
+  local who = g:who()
+  return type(who) == "table" and who[1] or who
+end
+
+-- Every decision till the build orders: each seat's first option.
+local function to_orders(g)
+  while not g:over() and g:decision().name ~= "build order" do
+    local s = seat_to_move(g)
+    ok(g, s .. ": " .. g:options(s)[1])
+  end
+end
+
+-- Finishes the open build orders: plan[s] is a queue of steps for seat s,
+-- taken when offered; otherwise "acquire none", or "done", or the first.
+local function orders(g, plan)
+  plan = plan or {}
+  while not g:over() and g:decision().name == "build order" do
+    local s = seat_to_move(g)
+    local opts, q = g:options(s), plan[s] or {}
+    local text
+    if q[1] and has(opts, q[1]) then text = table.remove(q, 1)
+    elseif has(opts, "acquire none") then text = "acquire none"
+    elseif has(opts, "done") then text = "done"
+    else text = opts[1] end
+    ok(g, s .. ": " .. text)
+  end
+end
+
+describe("Old World rules audit", function()
+  describe("O5, T7: storage buildings (option buildings_24)", function()
+    local STORE = { sheep_herding = 1, wool_store = 1, ships = 1 }
+
+    it("a Wool Store's worker leaves: the goods above 10 stay, wool stops until there is room", function()
+      local g = game({ line = {}, tiles = { STORE }, workers = { STORE }, storage = { { wool = 10 } } }, 4,
+                     { buildings_24 = true })
+      orders(g)
+      assert.equal(11, g.card[1].store.wool)            -- room for 15 while staffed
+      to_orders(g)
+      orders(g, { { "release wool_store" } })
+      assert.is_nil(g.card[1].crew.wool_store)
+      assert.equal(11, g.card[1].store.wool)            -- kept; no wool made above 10
+      invariants(g)
+    end)
+
+    it("a Dye Cellar's worker leaves: the dyes above the tokens stay", function()
+      local tiles = { woad_plantation = 1, dye_cellar = 1, ships = 1 }
+      local g = game({ line = {}, tiles = { tiles }, workers = { tiles }, storage = { { ["dye:blue"] = 6 } } }, 4,
+                     { buildings_24 = true })
+      orders(g)
+      assert.equal(7, g.card[1].store["dye:blue"])
+      to_orders(g)
+      orders(g, { { "release dye_cellar" } })
+      assert.equal(7, g.card[1].store["dye:blue"])
+      invariants(g)
+    end)
+
+    it("a scenario may give a card with a Wool Store the goods it may hold", function()
+      local g = game({ line = {}, tiles = { STORE }, workers = { STORE }, storage = { { wool = 12 } } }, 4,
+                     { buildings_24 = true })
+      assert.equal(12, g.card[1].store.wool)
+    end)
+
+    it("a scenario's card counts the cargo on its ships against the tokens", function()
+      local card = { own = { sheep_herding = 1 }, crew = { sheep_herding = 1 }, pool = {}, store = { wool = 9 },
+                     ships = { { crew = 1, cargo = { "wool", "cloth" }, port = "genoa" } } }
+      local done, err = pcall(kontor.new_game, { rules = "old_world", players = 4, seed = 1,
+                                                 scenario = { phase = "pirate", card = { card } } })
+      assert.is_false(done)
+      assert.truthy(err:find("scenario: seat 1 holds more wool and cloth than its tokens", 1, true), err)
+    end)
+  end)
+
+end)
