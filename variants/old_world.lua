@@ -920,6 +920,7 @@ local function turn_start(g)
   g._desks = nil                        -- the game for search saves at a turn's start
   g:begin_turn(g.first)                 -- g.turn: this turn's number (O10)
   g._desks = desks
+  g.bids, g.pick_order = false, false   -- O12, O34: none shown till this turn's are in
   R.rules.move_token(g)
   g.active = g.first
   if g.stated_line then                 -- a scenario's line replaces the draw

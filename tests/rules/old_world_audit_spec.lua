@@ -104,4 +104,34 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("O12, O34: the bids a view shows", function()
+    it("a new turn's bids are not last turn's: none until all have bid", function()
+      local g = game({ gold = { 3, 3, 3 }, first = 1 }, 3)
+      ok(g, "1: bid 2"); ok(g, "2: bid 1"); ok(g, "3: bid 0")
+      assert.same({ 2, 1, 0 }, g:view(2).bids)
+      assert.same({ 1, 2, 3 }, g:view(2).pick_order)
+      while g.turn < 2 do
+        local s = seat_to_move(g)
+        ok(g, s .. ": " .. g:options(s)[1])
+      end
+      assert.equal("bid", g:decision().name)
+      assert.is_nil(g:view(2).bids)
+      assert.is_nil(g:view(2).pick_order)
+    end)
+
+    it("a turn with an empty line has no bids to show", function()
+      local g = game({ gold = { 3, 3, 3 }, first = 1 }, 3)
+      ok(g, "1: bid 2"); ok(g, "2: bid 1"); ok(g, "3: bid 0")
+      to_orders(g)
+      orders(g)
+      -- turn 2 as stated: the line empty, no bids (O12)
+      local st = g:state()
+      st.line = {}
+      st.phase = "turn"
+      local h = kontor.new_game { rules = "old_world", players = 3, scenario = st }
+      assert.equal("build order", h:decision().name)
+      assert.is_nil(h:view(1).bids)
+    end)
+  end)
+
 end)
