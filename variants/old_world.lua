@@ -2110,9 +2110,11 @@ local function why_acquire(g, seat, name, text)
   local o = order_of(g, seat)
   local gold = o and o.gold or g.gold:get(seat)
   if text == ACQUIRE_SHIP then
-    local size = ship_sizes(g)[(o and #o.card.ships or #g.card[seat].ships) + 1]
+    if o and o.extra_ship then return "one ship a turn besides the building or land (option ship_is_acquisition)" end
+    local next_ship = (o and #o.card.ships or #g.card[seat].ships) + 1
+    local size = ship_sizes(g)[next_ship]
     if not size then return ("you have every ship a player may have (%d, T3)"):format(#ship_sizes(g)) end
-    return ("ship %d costs %d gold and you have %d"):format(#g.card[seat].ships + 1, size * R.data.ship_cost_per_slot, gold)
+    return ("ship %d costs %d gold and you have %d"):format(next_ship, size * R.data.ship_cost_per_slot, gold)
   end
   local t = TILE[id]
   if not t or (t.land and kind ~= "land") or (not t.land and kind ~= "building") then
@@ -2127,20 +2129,90 @@ local function why_acquire(g, seat, name, text)
   return nil
 end
 
+-- O14b: why "release x" or "assign x" (a tile's id, or "ship k") is refused.
+local function why_worker(g, seat, verb, x)
+  local card = order_of(g, seat)
+  card = card and card.card or g.card[seat]
+  local k = tonumber(x:match("^ship (%d+)$") or "")
+  if k then
+    local ship = card.ships[k]
+    if not ship then return ("you have no ship %d"):format(k) end
+    if verb == "release" then return ship.crew == 0 and ("ship %d has no seaman"):format(k) or nil end
+    if ship.crew > 0 then return ("ship %d has its seaman"):format(k) end
+    return card.pool.seaman == 0 and "you have no seaman in your pool" or nil
+  end
+  local t = TILE[x]
+  if not t then return ("there is no tile '%s'"):format(x) end
+  local own, crew = card.own[x] or 0, card.crew[x] or 0
+  if own == 0 then return ("you own no %s"):format(t.name) end
+  if verb == "release" then return crew == 0 and ("nobody works on the %s"):format(t.name) or nil end
+  if crew >= own * t.slots then return ("the %s has no free slot"):format(t.name) end
+  if card.pool[t.kind] == 0 then return ("you have no %s in your pool"):format(KIND_WORDS[t.kind]) end
+  return nil
+end
+
+-- O14c: why "load good" is refused.
+local function why_load(g, seat, good)
+  if not GOOD_INDEX[good] then return ("there is no good '%s' (O18)"):format(good) end
+  local o = order_of(g, seat)
+  local store = o and o.card.store or g.card[seat].store
+  return store[good] == 0 and ("you have no %s in storage to load"):format(good) or nil
+end
+
+-- O3, O14d: why "sail port" is refused.
+local function why_sail(g, seat, port)
+  local to
+  for i, e in ipairs(g.ring) do if e.port == port then to = i end end
+  if not to then return ("there is no port '%s' in this game (O2)"):format(port) end
+  if to == g.home[seat] then return ("a ship never sails to its own port, %s (O3)"):format(port) end
+  local o = order_of(g, seat)
+  if not o then return nil end
+  return ("sailing to %s costs %d gold and you have %d (O3)"):format(port,
+    R.rules.shipping_cost(g, seat, o.card, to), o.gold)
+end
+
+-- O17: why "rob seat s ship k" or "none" is refused.
+local function why_rob(g, seat, text)
+  if text == "none" then return "the pirate must rob a loaded ship (option pirate_may_pass)" end
+  local s, k = text:match("^rob seat (%d+) ship (%d+)$")
+  s, k = tonumber(s), tonumber(k)
+  if not s or not g.card[s] then return "name a seat and its ship: 'rob seat <seat> ship <ship>'" end
+  if s == seat then return "the pirate robs another player's ship (O17)" end
+  local ship = g.card[s].ships[k]
+  if not ship then return ("%s has no ship %d"):format(g.names[s], k) end
+  return #ship.cargo == 0 and ("%s's ship %d carries no cargo"):format(g.names[s], k) or nil
+end
+
+-- O33: why "colour c" is refused.
+local function why_colour(g, seat, c)
+  if not FG_OF[c] then return ("there is no colour '%s'"):format(c) end
+  return g.card[seat].store[DYE_OF[c]] == 0 and ("you have no %s dye"):format(c) or nil
+end
+
+-- The reason for the step the seat is asked now (name), if the text is
+-- of that step.
+local function why_step(g, seat, name, verb, text)
+  local rest = text:match("^%a+ (.+)$") or ""
+  if verb ~= name and not (name == "rob" and verb == "none") then return nil end
+  if verb == "release" or verb == "assign" then return why_worker(g, seat, verb, rest) end
+  if verb == "load" then return why_load(g, seat, rest) end
+  if verb == "sail" then return why_sail(g, seat, rest) end
+  if name == "rob" then return why_rob(g, seat, text) end
+  if verb == "colour" then return why_colour(g, seat, rest) end
+  return nil
+end
+
 local function why(name, g, seat, text)
   local verb = text:match("^(%a+)") or ""
   local want = PHASE_OF[verb]
   if want and want ~= g.phase then
     return ("it is the %s phase, not the %s phase: now %s"):format(g.phase, want, STAGE_WORDS[name] or name)
   end
-  local reason = why_acquire(g, seat, name, text)
+  local reason = why_acquire(g, seat, name, text) or why_step(g, seat, name, verb, text)
   if reason then return reason end
   local n = tonumber(text:match("^bid (%d+)$") or "")
   if n and n > g.gold:get(seat) then return ("you have %d gold"):format(g.gold:get(seat)) end
   if verb == "pick" then return "only the kinds still in the line can be picked" end
-  if verb == "sail" then
-    return "a ship sails to another port of the ring whose shipping cost (O3) you can pay"
-  end
   return "now: " .. (STAGE_WORDS[name] or name)
 end
 

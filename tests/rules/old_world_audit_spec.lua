@@ -60,6 +60,12 @@ local function orders(g, plan)
   end
 end
 
+-- The reason g:why gives, without the list of legal options after it.
+local function why(g, text, seat)
+  local w = g:why(text, seat)
+  return w and (w:match("^'[^']*' is not a legal action: (.-); expected one of") or w)
+end
+
 describe("Old World rules audit", function()
   describe("O5, T7: storage buildings (option buildings_24)", function()
     local STORE = { sheep_herding = 1, wool_store = 1, ships = 1 }
@@ -131,6 +137,85 @@ describe("Old World rules audit", function()
       local h = kontor.new_game { rules = "old_world", players = 3, scenario = st }
       assert.equal("build order", h:decision().name)
       assert.is_nil(h:view(1).bids)
+    end)
+  end)
+
+  describe("O14a: why an acquisition is refused", function()
+    it("option ship_is_acquisition off: one ship a turn, and the next ship is the order's next", function()
+      local g = game({ line = {}, gold = { 20 } }, 5, { ship_is_acquisition = false })
+      ok(g, "1: acquire ship")
+      assert.equal(2, #g:view(1).players[1].order.card.ships)
+      assert.is_false(has(g:options(1), "acquire ship"))
+      assert.equal("one ship a turn besides the building or land (option ship_is_acquisition)",
+                   why(g, "acquire ship", 1))
+    end)
+
+    it("the ship offered is the order's next, with its own cost", function()
+      local g = game({ line = {}, gold = { 2 } }, 5)
+      assert.equal("ship 2 costs 4 gold and you have 3", why(g, "acquire ship", 1))
+    end)
+  end)
+
+  describe("O14: why a build step is refused", function()
+    local function loading()
+      local g = game({ line = {}, storage = { { wool = 2 } } })
+      ok(g, "1: acquire none"); ok(g, "1: done")          -- nothing to assign: unasked
+      assert.same({ "load wool", "done" }, g:options(1))
+      return g
+    end
+
+    it("a port named while loading: the ship is still loading", function()
+      assert.equal("now: loading a ship (O14): 'load <good>' or 'done'", why(loading(), "sail genoa", 1))
+    end)
+
+    it("a good not in storage cannot be loaded", function()
+      assert.equal("you have no fg:red in storage to load", why(loading(), "load fg:red", 1))
+    end)
+
+    it("a port of the ring that the ship may not sail to: why", function()
+      local g = loading()
+      ok(g, "1: load wool"); ok(g, "1: done")
+      assert.equal("a ship never sails to its own port, venice (O3)", why(g, "sail venice", 1))
+      assert.equal("there is no port 'atlantis' in this game (O2)", why(g, "sail atlantis", 1))
+    end)
+
+    it("release and assign name what stops them", function()
+      local tiles = { sheep_herding = 1, ships = 2 }
+      local g = game { line = {}, gold = { 5 }, tiles = { tiles },
+                       workers = { { sheep_herding = 1, ships = 1, pool = { seaman = 1 } } } }
+      ok(g, "1: acquire building:dye_house")
+      assert.equal("nobody works on the Dye House", why(g, "release dye_house", 1))
+      assert.equal("you own no Pier", why(g, "release pier", 1))
+      ok(g, "1: done")
+      assert.same({ "assign ship 2", "done" }, g:options(1))
+      assert.equal("you have no facility worker in your pool", why(g, "assign dye_house", 1))
+      assert.equal("ship 1 has its seaman", why(g, "assign ship 1", 1))
+      assert.equal("you have no ship 3", why(g, "assign ship 3", 1))
+      assert.equal("the Sheep Herding has no free slot", why(g, "assign sheep_herding", 1))
+    end)
+  end)
+
+  describe("O17, O33: why a robbery or a colour is refused", function()
+    it("the pirate robs a loaded ship of another player", function()
+      local card = function(cargo)
+        return { own = { sheep_herding = 1 }, crew = {}, pool = {}, store = {},
+                 ships = { { crew = 1, cargo = cargo, port = cargo[1] and "genoa" or false } } }
+      end
+      local g = game { phase = "pirate", pirate_holder = 3, line = {},
+                       card = { card { "wool" }, card {}, card { "wool" } } }
+      assert.same({ "rob seat 1 ship 1", "none" }, g:options(3))
+      assert.equal("the pirate robs another player's ship (O17)", why(g, "rob seat 3 ship 1", 3))
+      assert.equal("Bob's ship 1 carries no cargo", why(g, "rob seat 2 ship 1", 3))
+      assert.equal("Bob has no ship 2", why(g, "rob seat 2 ship 2", 3))
+    end)
+
+    it("a colour with no dye of it in storage", function()
+      local tiles = { dye_house = 1, ships = 1 }
+      local g = game { tiles = { tiles }, workers = { tiles }, line = {},
+                       storage = { { cloth = 2, ["dye:blue"] = 2, ["dye:red"] = 1 } } }
+      orders(g)
+      assert.equal("colour", g:decision().name)
+      assert.equal("you have no black dye", why(g, "colour black", 1))
     end)
   end)
 
