@@ -1637,7 +1637,7 @@ function R.rules.limit_check(g)
         pool[kind] = pool[kind] - n
         out[kind] = out[kind] + n
         extra = extra - n
-        if g.logging then g:log("%s removes %d %s", g.names[s], n, KIND_WORDS[kind]) end
+        if g.logging then g:log("%s removes %d %s%s", g.names[s], n, KIND_WORDS[kind], n > 1 and "s" or "") end
       end
       i = i + 1
     end
@@ -2075,13 +2075,16 @@ function R.why_won(g)
   local names = {}
   for i, s in ipairs(winners) do names[i] = g.names[s] end
   local vp, gold, goods = g.vp:get(w), g.gold:get(w), R.rules.goods_value(g, w)
-  local by = "the most VP"
+  local tied = 0                  -- how many of the keys a rival ties on, the most of any rival
   for s = 1, g.players do
-    if g.vp:get(s) == vp and s ~= w then
-      by = "the most VP, tied; then the most gold (O31)"
-      if g.gold:get(s) == gold then by = "the most VP and gold, tied; then the goods' value (O31)" end
+    if s ~= w and g.vp:get(s) == vp then
+      local depth = g.gold:get(s) ~= gold and 1 or R.rules.goods_value(g, s) ~= goods and 2 or 3
+      if depth > tied then tied = depth end
     end
   end
+  local by = ({ [0] = "the most VP", "the most VP, tied; then the most gold (O31)",
+    "the most VP and gold, tied; then the goods' value (O31)",
+    "the most VP, gold and goods' value, tied (O31)" })[tied]
   local why = ("%s %s with %d VP, %d gold, goods worth %d: %s"):format(table.concat(names, " and "),
     #winners > 1 and "share the win" or "wins", vp, gold, goods, by)
   if g.pirate_vp > 0 then why = why .. ("; the pirate took %d VP"):format(g.pirate_vp) end

@@ -219,4 +219,37 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("O31: why the winner won", function()
+    local function over(sc)
+      sc.first, sc.bag = 3, { seaman = 0, land = 0, facility = 0 }
+      local g = game(sc)
+      orders(g)
+      assert.is_true(g:over())
+      return g.R.why_won(g.ctx)
+    end
+
+    it("the rival tied deepest decides the reason, whatever its seat", function()
+      -- Bob ties Ann on VP and gold (the goods decide); Cid (the token's
+      -- holder, 1 + 1 gold) ties on VP only
+      local w = over { vp = { 5, 5, 5 }, gold = { 3, 3, 1 }, storage = { { ["fg:blue"] = 1 } } }
+      assert.truthy(w:find("Ann wins with 5 VP, 3 gold, goods worth 2: the most VP and gold, tied; "
+        .. "then the goods' value (O31)", 1, true), w)
+    end)
+
+    it("a win shared on all three says so", function()
+      local w = over { vp = { 5, 5 }, gold = { 3, 3 } }
+      assert.truthy(w:find("Ann and Bob share the win with 5 VP, 3 gold, goods worth 1: the most VP, gold "
+        .. "and goods' value, tied (O31)", 1, true), w)
+    end)
+  end)
+
+  describe("O23: the limit check's log", function()
+    it("says how many workers of a kind leave, in the plural", function()
+      local g = game { line = {}, workers = { { sheep_herding = 1, ships = 1, pool = { land = 3 } } } }
+      orders(g)
+      local found
+      for _, l in ipairs(g:log()) do if l:find("^Ann removes") then found = l end end
+      assert.equal("Ann removes 2 land workers", found)
+    end)
+  end)
 end)
