@@ -52,6 +52,10 @@ local R = {
       doc = "add the 8 invented buildings of table T7 (O4)" },
     ship_is_acquisition = { default = true, type = "boolean",
       doc = "a ship takes the turn's one acquisition; off: a ship may be bought besides it (O14a)" },
+    first_pirate_turn = { default = 0, type = "integer", min = 0, max = 30,
+      doc = "the pirate's first turn, then every k turns of the piracy table; 0: turn k (O11)" },
+    first_player_gold = { default = 1, type = "integer", min = 0, max = 100,
+      doc = "gold the first player token's holder gains each turn (O11)" },
   },
 }
 
@@ -69,7 +73,7 @@ R.data = {
   bag_per_player = { seaman = 3, land = 11, facility = 15 },           -- O7, T8
   start_workers = { seaman = 1, land = 1 },                             -- O9
   start_gold = 3,                                                       -- O6 (the option start_gold overrides it)
-  first_player_gold = 1,                                                -- O11
+  first_player_gold = 1,                                                -- O11 (the option first_player_gold overrides it)
   pool_keeps = 1,                                                       -- O23
   colours = { "blue", "red", "yellow", "brown", "black" },              -- canonical order
   dye_value = { blue = 1, red = 1, yellow = 1, brown = 2, black = 2 },  -- T2 (gold)
@@ -852,14 +856,17 @@ end
 -- Turn start (O11)
 ---------------------------------------------------------------------------
 
+-- O11, T9: turns k, 2k, ...; option first_pirate_turn f: turns f, f + k, ...
 local function is_pirate_turn(g, turn)
-  return turn % g.pirate_every == 0                       -- O11, T9: turns k, 2k, ...
+  local first = g.options.first_pirate_turn
+  if first == 0 then return turn % g.pirate_every == 0 end
+  return turn >= first and (turn - first) % g.pirate_every == 0
 end
 
 function R.rules.move_token(g)
   if g.keep_token then g.keep_token = false
   elseif g.turn > 1 then g.first = g:next_seat(g.first) end
-  g.gold:add(g.first, R.data.first_player_gold)
+  g.gold:add(g.first, g.options.first_player_gold)          -- O11
 end
 
 -- The kinds in the bag, their words (built once for each set of kinds;

@@ -243,6 +243,31 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("RULINGS.md's open choices 17 and 18 as options", function()
+    it("first_pirate_turn: the pirate's first turn, then every k (4 players: k = 3)", function()
+      local function turns(options)
+        local g = kontor.new_game { rules = "old_world", players = 4, seed = 1, options = options }
+        return g:view(1).pirate_turns, g.line.pirate
+      end
+      assert.same({ { 3, 6, 9 }, false }, { turns {} })
+      assert.same({ { 4, 7, 10 }, true }, { turns { first_pirate_turn = 1 } })
+      assert.same({ { 2, 5, 8 }, false }, { turns { first_pirate_turn = 2 } })
+    end)
+
+    it("first_player_gold: what the token's holder gains each turn", function()
+      local g = game({ first = 2 }, 4, { first_player_gold = 2 })
+      assert.same({ 3, 5, 3, 3 }, g.gold:values())
+    end)
+
+    it("random games with both away from their defaults: invariants at every step", function()
+      for n = 2, 8, 3 do
+        local s = kontor.sim { rules = "old_world", players = n, games = 2, seed = n, check = invariants,
+                               options = { first_pirate_turn = 1, first_player_gold = 0, buildings_24 = true } }
+        assert.equal(2, s.games)
+      end
+    end)
+  end)
+
   describe("O23: the limit check's log", function()
     it("says how many workers of a kind leave, in the plural", function()
       local g = game { line = {}, workers = { { sheep_herding = 1, ships = 1, pool = { land = 3 } } } }
