@@ -672,9 +672,22 @@ local function check_tokens(s, card)                  -- O5, T7
   return card
 end
 
+-- O14c, O14d, O22: a ship carries cargo only while it sails, with its
+-- seaman, from the reveal to the trade (a scenario's phase pirate).
+local function check_sailing(s, k, ship, phase)
+  if ship.cargo[1] and (ship.crew == 0 or not ship.port) then
+    bad("seat %d: ship %d is loaded but has no %s (O14)", s, k, ship.crew == 0 and "seaman" or "port")
+  end
+  if ship.port and not ship.cargo[1] then bad("seat %d: ship %d sails empty; an unloaded ship stays home (O14)", s, k) end
+  if ship.cargo[1] and phase ~= "pirate" then
+    bad("seat %d: ship %d is loaded at phase %s; ships sail from the reveal to the trade: phase pirate (O16, O22)",
+      s, k, phase)
+  end
+end
+
 -- A player card in the shape g:state() gives ({own, crew, pool, store,
 -- ships = { {size, crew, cargo, port} }}), checked as the simple fields are.
-local function state_card(g, s, c)
+local function state_card(g, s, c, phase)
   if type(c) ~= "table" then bad("card[%d] must be a player card as g:state() gives it", s) end
   local tiles, workers, storage = {}, { pool = c.pool or {} }, c.store or {}
   for id, n in pairs(c.own or {}) do tiles[id] = n end
@@ -703,6 +716,7 @@ local function state_card(g, s, c)
       end
       mine.port = to
     end
+    check_sailing(s, k, mine, phase)
   end
   return check_tokens(s, note_workers(card))
 end
@@ -719,7 +733,7 @@ local function set_up_scenario(g, sc)
     if vp[s] then g.vp:set(s, number(vp[s], "vp", 0)) end
     if cards[s] then
       if tiles[s] or workers[s] or storage[s] then bad("seat %d: give card, or tiles, workers and storage, not both", s) end
-      g.card[s] = state_card(g, s, cards[s])
+      g.card[s] = state_card(g, s, cards[s], sc.phase or "turn")
     else
       g.card[s] = check_tokens(s, scenario_card(g, s, tiles[s], workers[s], storage[s]))
     end

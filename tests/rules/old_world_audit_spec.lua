@@ -110,6 +110,29 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("O14, O16, O22: a scenario's ships", function()
+    local function refused(ship, phase)
+      local card = { own = { sheep_herding = 1 }, crew = {}, pool = {}, store = {}, ships = { ship } }
+      local done, err = pcall(kontor.new_game, { rules = "old_world", players = 4, seed = 1,
+                                                 scenario = { phase = phase or "pirate", card = { card } } })
+      assert.is_false(done)
+      return err:match("scenario: ([^\n]*)")
+    end
+
+    it("a loaded ship has its seaman and a port; a ship with a port has cargo", function()
+      assert.equal("seat 1: ship 1 is loaded but has no seaman (O14)",
+                   refused { crew = 0, cargo = { "wool" }, port = "genoa" })
+      assert.equal("seat 1: ship 1 is loaded but has no port (O14)", refused { crew = 1, cargo = { "wool" } })
+      assert.equal("seat 1: ship 1 sails empty; an unloaded ship stays home (O14)",
+                   refused { crew = 1, cargo = {}, port = "genoa" })
+    end)
+
+    it("ships are loaded only at phase pirate, between the reveal and the trade", function()
+      assert.equal("seat 1: ship 1 is loaded at phase build; ships sail from the reveal to the trade: "
+        .. "phase pirate (O16, O22)", refused({ crew = 1, cargo = { "wool" }, port = "genoa" }, "build"))
+    end)
+  end)
+
   describe("O12, O34: the bids a view shows", function()
     it("a new turn's bids are not last turn's: none until all have bid", function()
       local g = game({ gold = { 3, 3, 3 }, first = 1 }, 3)
