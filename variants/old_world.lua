@@ -2120,6 +2120,10 @@ local STAGE_WORDS = {
   assign = "your build order's assignments (O14): 'assign ...' or 'done'",
   load = "loading a ship (O14): 'load <good>' or 'done'", sail = "a ship's destination (O14): 'sail <port>'",
   rob = "the pirate's robbery (O17)", colour = "the colours of finished goods (O33)",
+  make_fg = "how many finished goods to make (O26, option production_optional): 'make <n> finished goods'",
+  make_dye = "how many of a dye to make (O27, option production_optional): 'make <n> dye:<colour>'",
+  make_cloth = "how much cloth to make (O28, option production_optional): 'make <n> cloth'",
+  make_wool = "how much wool to make (O29, option production_optional): 'make <n> wool'",
 }
 local PHASE_OF = { bid = "bid", pick = "pick", acquire = "build", release = "build", assign = "build",
   load = "build", sail = "build", done = "build", rob = "pirate", none = "pirate", colour = "produce", make = "produce" }
@@ -2226,6 +2230,8 @@ local function why_step(g, seat, name, verb, text)
   return nil
 end
 
+local MAKES = { make_fg = "finished goods", make_dye = "dye", make_cloth = "cloth", make_wool = "wool" }
+
 local function why(name, g, seat, text)
   local verb = text:match("^(%a+)") or ""
   local want = PHASE_OF[verb]
@@ -2237,6 +2243,13 @@ local function why(name, g, seat, text)
   local n = tonumber(text:match("^bid (%d+)$") or "")
   if n and n > g.gold:get(seat) then return ("you have %d gold"):format(g.gold:get(seat)) end
   if verb == "pick" then return "only the kinds still in the line can be picked" end
+  local most = name:match("^make_") and g._most and g._most[seat]           -- this step's (how_many)
+  local made, good = text:match("^make (%d+) (.+)$")
+  local step_good = MAKES[name]
+  n = tonumber(made or "")
+  if most and n and n > most and (good == step_good or (step_good == "dye" and DYE_OF[good:match("^dye:(%a+)$") or ""])) then
+    return ("you can make at most %d now: your capacity, inputs and tokens (O25-O29)"):format(most)
+  end
   return "now: " .. (STAGE_WORDS[name] or name)
 end
 

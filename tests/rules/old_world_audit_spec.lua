@@ -242,6 +242,20 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("O25, option production_optional: why a count is refused", function()
+    it("more than the step may make, or another step's good", function()
+      local tiles = { sheep_herding = 1, back_strap_loom = 1, dye_house = 1, ships = 1 }
+      local g = game({ line = {}, tiles = { tiles }, workers = { tiles },
+                       storage = { { wool = 2, cloth = 3, ["dye:blue"] = 2 } } }, 3, { production_optional = true })
+      orders(g)
+      assert.same({ "make 0 finished goods", "make 1 finished goods", "make 2 finished goods" }, g:options(1))
+      assert.equal("you can make at most 2 now: your capacity, inputs and tokens (O25-O29)",
+                   why(g, "make 3 finished goods", 1))
+      assert.equal("now: how many finished goods to make (O26, option production_optional): "
+        .. "'make <n> finished goods'", why(g, "make 1 cloth", 1))
+    end)
+  end)
+
   describe("O31: why the winner won", function()
     local function over(sc)
       sc.first, sc.bag = 3, { seaman = 0, land = 0, facility = 0 }
