@@ -52,6 +52,9 @@ local R = {
       doc = "add the 8 invented buildings of table T7 (O4)" },
     ship_is_acquisition = { default = true, type = "boolean",
       doc = "a ship takes the turn's one acquisition; off: a ship may be bought besides it (O14a)" },
+    extract_mill_needs = { default = "staffed", type = "string", values = { "staffed", "owned", "build" },
+      doc = "an extract building (Walnut Extract Mill, Ironworks) works with a staffed plantation of its colour, "
+        .. "an owned one, or always once built, which needs one owned (O27)" },
     first_pirate_turn = { default = 0, type = "integer", min = 0, max = 30,
       doc = "the pirate's first turn, then every k turns of the piracy table; 0: turn k (O11)" },
     first_player_gold = { default = 1, type = "integer", min = 0, max = 100,
@@ -141,6 +144,7 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
 local LAND, LAND_BIT, LOOMS, TILE, TILE_ID, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
+local DYE_MAKERS                     -- DYE_MAKERS[colour]: the bits of its plantation and extract tiles
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
@@ -264,6 +268,11 @@ function R.prepare()
     if t.effects[1] then WITH_EFFECTS = WITH_EFFECTS | t.bit end
     if t.cost > MAX_COST then MAX_COST = t.cost end
     if t.cost < MIN_COST then MIN_COST = t.cost end
+  end
+  DYE_MAKERS = {}
+  for c, bit in pairs(LAND_BIT) do DYE_MAKERS[c] = bit end
+  for _, t in ipairs(TILES_24) do
+    if t.dye_per_worker and DYE_MAKERS[t.dye] then DYE_MAKERS[t.dye] = DYE_MAKERS[t.dye] | t.bit end
   end
   -- t.fx_place: a tile with effects, its digit in the key of a card's
   -- effects (its workers times this; the base: the most workers a tile
@@ -1180,11 +1189,26 @@ local function offers(g, sold_out, gold, ship)
   return made[1], made[2]
 end
 
+-- O27, option extract_mill_needs = build: the extract buildings a card
+-- may not acquire yet, having no plantation of their colour (a bit each).
+local function extract_unbuildable(g, card)
+  if g.options.extract_mill_needs ~= "build" then return 0 end
+  local bits = 0
+  for _, list in pairs(EXTRACT[g.options.buildings_24 and 2 or 1]) do
+    for _, t in ipairs(list) do
+      if not card.own[t.needs] then bits = bits | t.bit end
+    end
+  end
+  return bits
+end
+
 local function affordable_acquisitions(g, o)
   local card, gold = o.card, o.gold
   local size = R.data.ships[g.players][#card.ships + 1]                     -- ship_sizes(g)
   local ship = size and size * R.data.ship_cost_per_slot <= gold and not o.extra_ship
-  return offers(g, card.sold_out, gold, ship)
+  local sold_out = card.sold_out
+  if g.options.extract_mill_needs == "build" then sold_out = sold_out | extract_unbuildable(g, card) end
+  return offers(g, sold_out, gold, ship)
 end
 
 local function acquire(g, o, id)
@@ -1795,10 +1819,20 @@ end
 
 -- O27: a colour's capacity: its staffed plantations, plus the extract
 -- buildings that need one of them staffed.
+-- O27: whether a card's extract buildings for plantation `land` work:
+-- with one staffed (the ruling), with one owned, or always (option
+-- extract_mill_needs = build: the plantation is needed to build them).
+local function extract_works(g, card, land)
+  local needs = g.options.extract_mill_needs
+  if needs == "staffed" then return (card.crew[land] or 0) > 0 end
+  if needs == "owned" then return (card.own[land] or 0) > 0 end
+  return true
+end
+
 function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
   local cap = card.crew[land] or 0                           -- staffed(card, land)
-  if cap > 0 then
+  if cap > 0 or (g.options.extract_mill_needs ~= "staffed" and extract_works(g, card, land)) then
     local extract = EXTRACT[g.options.buildings_24 and 2 or 1][c]
     for i = 1, #extract do
       local t = extract[i]
@@ -1809,14 +1843,16 @@ function R.rules.dye_capacity(g, card, c)
 end
 
 -- O27: a colour is made only with a staffed plantation of it (a bit of
--- card.manned); its capacity is asked for those cards.
+-- card.manned), or, with option extract_mill_needs not "staffed", a
+-- staffed extract building of it; its capacity is asked for those cards.
 function R.rules.dyes(g)
   local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.dye_capacity, g.card, g.players
+  local makers = g.options.extract_mill_needs ~= "staffed" and DYE_MAKERS or LAND_BIT   -- O27
   local manned = 0                                           -- the tiles staffed on any card
   for s = 1, players do manned = manned | cards[s].manned end
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    local bit = LAND_BIT[c] or 0
+    local bit = makers[c] or 0
     if manned & bit ~= 0 then                                -- else nobody makes this colour
       local dye, fg, any = DYE_OF[c], FG_OF[c], false
       for s = 1, players do
@@ -2153,6 +2189,9 @@ local function why_acquire(g, seat, name, text)
   if not in_play then return ("the %s is not in play (option buildings_24, O4)"):format(t.name) end
   local owned = (o and o.card.own[id]) or 0
   if owned >= (t.count or 1) then return ("you own %d %s, the most a player may (T4, T5)"):format(owned, t.name) end
+  if o and extract_unbuildable(g, o.card) & t.bit ~= 0 then
+    return ("the %s needs a %s first (option extract_mill_needs = build, O27)"):format(t.name, TILE[t.needs].name)
+  end
   if t.cost > gold then return ("the %s costs %d gold and you have %d"):format(t.name, t.cost, gold) end
   return nil
 end

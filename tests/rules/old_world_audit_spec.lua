@@ -305,6 +305,49 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("RULINGS.md's open choice 14 as an option: extract_mill_needs", function()
+    local MILL = { walnut_plantation = 1, walnut_extract_mill = 1, ships = 1 }
+    local function brown(needs, workers)
+      local g = game({ line = {}, tiles = { MILL }, workers = { workers } }, 4, { extract_mill_needs = needs })
+      orders(g)
+      return g.card[1].store["dye:brown"]
+    end
+
+    it("staffed (the ruling): the mill works only with a staffed Walnut Plantation", function()
+      assert.equal(0, brown(nil, { walnut_extract_mill = 2, ships = 1 }))
+      assert.equal(3, brown(nil, { walnut_plantation = 1, walnut_extract_mill = 2, ships = 1 }))
+    end)
+
+    it("owned: with a Walnut Plantation owned, staffed or not", function()
+      assert.equal(2, brown("owned", { walnut_extract_mill = 2, ships = 1 }))
+      local none = { sheep_herding = 1, walnut_extract_mill = 1, ships = 1 }
+      local g = game({ line = {}, tiles = { none }, workers = { none } }, 4, { extract_mill_needs = "owned" })
+      orders(g)
+      assert.equal(0, g.card[1].store["dye:brown"])
+    end)
+
+    it("build: built only with a Walnut Plantation owned, then it works without", function()
+      assert.equal(2, brown("build", { walnut_extract_mill = 2, ships = 1 }))
+      local g = game({ line = {}, gold = { 9 } }, 4, { extract_mill_needs = "build" })
+      assert.is_false(has(g:options(1), "acquire building:walnut_extract_mill"))
+      assert.equal("the Walnut Extract Mill needs a Walnut Plantation first (option extract_mill_needs = build, O27)",
+                   why(g, "acquire building:walnut_extract_mill", 1))
+      local h = game({ line = {}, gold = { 9 } }, 4)           -- the ruling: built without one
+      assert.is_true(has(h:options(1), "acquire building:walnut_extract_mill"))
+      local tiles = { sheep_herding = 1, walnut_plantation = 1, ships = 1 }
+      local k = game({ line = {}, gold = { 9 }, tiles = { tiles } }, 4, { extract_mill_needs = "build" })
+      assert.is_true(has(k:options(1), "acquire building:walnut_extract_mill"))
+    end)
+
+    it("random games with each value: invariants at every step", function()
+      for i, needs in ipairs { "owned", "build" } do
+        local s = kontor.sim { rules = "old_world", players = 3 + i, games = 2, seed = i, check = invariants,
+                               options = { extract_mill_needs = needs, buildings_24 = true } }
+        assert.equal(2, s.games)
+      end
+    end)
+  end)
+
   describe("O23: the limit check's log", function()
     it("says how many workers of a kind leave, in the plural", function()
       local g = game { line = {}, workers = { { sheep_herding = 1, ships = 1, pool = { land = 3 } } } }
