@@ -173,9 +173,41 @@ describe("Old World rules audit", function()
                    why(g, "acquire ship", 1))
     end)
 
+    it("decided: the ship first, then the building or land; after a building no ship", function()
+      local g = game({ line = {}, gold = { 20, 20 } }, 5, { ship_is_acquisition = false })
+      ok(g, "1: acquire ship")
+      ok(g, "1: acquire building:pier")
+      assert.same({ "release sheep_herding", "release ship 1", "done" }, g:options(1))   -- acquired: 2 ships, a Pier
+      assert.same({ 2, 1, 10 }, { #g:view(1).players[1].order.card.ships, g:view(1).players[1].order.card.tiles.pier,
+                                  g:view(1).players[1].order.gold })
+      ok(g, "2: acquire building:pier")
+      assert.is_false(has(g:options(2), "acquire ship"))
+      assert.equal("one acquisition a turn, first in your build order (O14): now the releases",
+                   why(g, "acquire ship", 2))
+    end)
+
     it("the ship offered is the order's next, with its own cost", function()
       local g = game({ line = {}, gold = { 2 } }, 5)
       assert.equal("ship 2 costs 4 gold and you have 3", why(g, "acquire ship", 1))
+    end)
+  end)
+
+  describe("O21, T7: the robbed ship with pirate_takes = goods", function()
+    it("decided: its Customs House gold goes to the bank; its Guild Hall and Trade House VP stay", function()
+      local b = { "customs_house", "guild_hall", "trade_house" }
+      local own, crew = { sheep_herding = 1 }, {}
+      for _, id in ipairs(b) do own[id], crew[id] = 1, 1 end
+      local function card(cargo)
+        return { own = own, crew = crew, pool = {}, store = {}, ships = { { crew = 1, cargo = cargo, port = "genoa" } } }
+      end
+      local g = game({ phase = "pirate", pirate_holder = 4, line = {},
+                       card = { card { "wool", "cloth" }, nil, card { "fg:red", "fg:red" } } }, 4,
+                     { buildings_24 = true, pirate_takes = "goods" })
+      ok(g, "4: rob seat 1 ship 1")
+      assert.equal(3, g.gold:get(1))                    -- wool 1, cloth 2, Customs 2: all to the bank
+      assert.equal(1, g.vp:get(1))                      -- its Trade House VP stays
+      assert.equal(0, g.pirate_vp)                      -- no FG on the robbed ship
+      assert.equal(2 * 2 + 2 + 1, g.vp:get(3))          -- red FG 2 each, Guild Hall 2, Trade House 1
     end)
   end)
 
