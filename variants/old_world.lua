@@ -1193,9 +1193,9 @@ end
 -- may not acquire yet, having no plantation of their colour (a bit each).
 local function extract_unbuildable(g, card)
   if g.options.extract_mill_needs ~= "build" then return 0 end
-  local bits = 0
-  for _, list in pairs(EXTRACT[g.options.buildings_24 and 2 or 1]) do
-    for _, t in ipairs(list) do
+  local bits, extract = 0, EXTRACT[g.options.buildings_24 and 2 or 1]
+  for _, c in ipairs(COLOURS) do
+    for _, t in ipairs(extract[c]) do
       if not card.own[t.needs] then bits = bits | t.bit end
     end
   end
@@ -1817,8 +1817,6 @@ function R.rules.finished_goods(g)                            -- O26
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
 
--- O27: a colour's capacity: its staffed plantations, plus the extract
--- buildings that need one of them staffed.
 -- O27: whether a card's extract buildings for plantation `land` work:
 -- with one staffed (the ruling), with one owned, or always (option
 -- extract_mill_needs = build: the plantation is needed to build them).
@@ -1829,6 +1827,8 @@ local function extract_works(g, card, land)
   return true
 end
 
+-- O27: a colour's capacity: its staffed plantations, plus the extract
+-- buildings when they work (extract_works).
 function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
   local cap = card.crew[land] or 0                           -- staffed(card, land)
@@ -2269,7 +2269,16 @@ local function why_step(g, seat, name, verb, text)
   return nil
 end
 
-local MAKES = { make_fg = "finished goods", make_dye = "dye", make_cloth = "cloth", make_wool = "wool" }
+-- O25, option production_optional: why "make n good" is refused: more
+-- than this step's most (g._most, how_many), for its own good.
+local MAKES = { make_fg = "finished goods", make_cloth = "cloth", make_wool = "wool" }
+local function why_make(g, seat, name, text)
+  local n, good = text:match("^make (%d+) (.+)$")
+  local most = g._most and g._most[seat]
+  if not most or not n or tonumber(n) <= most then return nil end
+  if good ~= MAKES[name] and not (name == "make_dye" and good:match("^dye:")) then return nil end
+  return ("you can make at most %d now: your capacity, inputs and tokens (O25-O29)"):format(most)
+end
 
 local function why(name, g, seat, text)
   local verb = text:match("^(%a+)") or ""
@@ -2282,13 +2291,8 @@ local function why(name, g, seat, text)
   local n = tonumber(text:match("^bid (%d+)$") or "")
   if n and n > g.gold:get(seat) then return ("you have %d gold"):format(g.gold:get(seat)) end
   if verb == "pick" then return "only the kinds still in the line can be picked" end
-  local most = name:match("^make_") and g._most and g._most[seat]           -- this step's (how_many)
-  local made, good = text:match("^make (%d+) (.+)$")
-  local step_good = MAKES[name]
-  n = tonumber(made or "")
-  if most and n and n > most and (good == step_good or (step_good == "dye" and DYE_OF[good:match("^dye:(%a+)$") or ""])) then
-    return ("you can make at most %d now: your capacity, inputs and tokens (O25-O29)"):format(most)
-  end
+  if name:match("^make_") then reason = why_make(g, seat, name, text) end
+  if reason then return reason end
   return "now: " .. (STAGE_WORDS[name] or name)
 end
 
