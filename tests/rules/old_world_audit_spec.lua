@@ -380,6 +380,56 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("an independent referee (tests/rules/old_world_referee.lua) agrees with every phase", function()
+    local REFEREE = "tests/rules/old_world_referee.lua"
+
+    it("random games at 2, 3, 5 and 8 players, with options away from their defaults", function()
+      local runs = {
+        { 2, {} }, { 3, { buildings_24 = true, fg_colours = "auto", pirate_takes = "goods", raw_gold = "flat" } },
+        { 5, { secret_build = "two_rounds", ship_is_acquisition = false, pirate_may_pass = false } },
+        { 8, { extract_mill_needs = "owned", buildings_24 = true, first_pirate_turn = 1 } },
+      }
+      for _, r in ipairs(runs) do
+        local s = kontor.sim { rules = "old_world", variants = { REFEREE }, players = r[1], games = 8, seed = r[1],
+                               options = r[2] }
+        assert.equal(8, s.games)
+      end
+    end)
+
+    it("games from positions with every chain built and staffed", function()
+      local tiles = { sheep_herding = 2, woad_plantation = 1, madder_plantation = 1, weld_plantation = 1,
+        walnut_plantation = 1, iron_plantation = 1, shearing_shed = 1, machine_shears = 1, back_strap_loom = 1,
+        warp_weighted_loom = 1, power_loom = 1, walnut_extract_mill = 1, ironworks = 1, dye_house = 1,
+        large_dye_house = 1, mordant_bath = 1, deep_harbor = 1, pier = 1, tavern = 1, trade_house = 1,
+        guild_hall = 1, ships = 2 }
+      local workers = { sheep_herding = 2, woad_plantation = 1, madder_plantation = 1, weld_plantation = 1,
+        walnut_plantation = 1, iron_plantation = 1, shearing_shed = 1, back_strap_loom = 1, warp_weighted_loom = 1,
+        walnut_extract_mill = 1, ironworks = 1, dye_house = 1, large_dye_house = 1, mordant_bath = 1, pier = 1,
+        trade_house = 1, guild_hall = 1, ships = 2 }
+      local storage = { wool = 3, cloth = 5, ["dye:blue"] = 2, ["dye:brown"] = 2, ["dye:black"] = 1,
+        ["fg:red"] = 3, ["fg:yellow"] = 2, ["fg:black"] = 1 }
+      local vp = 0
+      for seed = 1, 4 do
+        local sc = { tiles = {}, workers = {}, storage = {}, gold = {}, turn = 3 }
+        for s = 1, 4 do sc.tiles[s], sc.workers[s], sc.storage[s], sc.gold[s] = tiles, workers, storage, 12 end
+        local g = kontor.new_game { rules = "old_world", variants = { REFEREE }, players = 4, seed = seed, scenario = sc,
+                                    options = { fg_colours = seed % 2 == 0 and "auto" or "choice" } }
+        local x = seed
+        while not g:over() and g.turn < 8 do
+          local s = seat_to_move(g)
+          local opts = g:options(s)
+          x = (x * 1103515245 + 12345) % 2147483648
+          local text = opts[x % #opts + 1]
+          if opts[1]:match("^release") and x % 4 ~= 0 then text = "done" end       -- keep the chains staffed
+          if opts[1]:match("^load") and x % 5 ~= 0 then text = opts[1] end          -- and the ships loaded
+          ok(g, s .. ": " .. text)
+        end
+        for s = 1, 4 do vp = vp + g.vp:get(s) end
+      end
+      assert.is_true(vp > 100, "the chains sold finished goods: " .. vp .. " VP")
+    end)
+  end)
+
   describe("O23: the limit check's log", function()
     it("says how many workers of a kind leave, in the plural", function()
       local g = game { line = {}, workers = { { sheep_herding = 1, ships = 1, pool = { land = 3 } } } }
