@@ -55,6 +55,8 @@ local R = {
     extract_mill_needs = { default = "staffed", type = "string", values = { "staffed", "owned", "build" },
       doc = "an extract building (Walnut Extract Mill, Ironworks) works with a staffed plantation of its colour, "
         .. "an owned one, or always once built, which needs one owned (O27)" },
+    forced_placement = { default = false, type = "boolean",
+      doc = "a worker in the pool must go onto a free slot of its kind while there is one (O14b)" },
     first_pirate_turn = { default = 0, type = "integer", min = 0, max = 30,
       doc = "the pirate's first turn, then every k turns of the piracy table; 0: turn k (O11)" },
     first_player_gold = { default = 1, type = "integer", min = 0, max = 100,
@@ -307,7 +309,7 @@ function R.prepare()
   for n = 0, 200 do BID[n] = "bid " .. n end
   BIDS, PICKS = {}, {}
   MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 },
-                    sail = { size = 0 } }, {}
+                    sail = { size = 0 }, assign_forced = { size = 0 } }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
   for k = 1, 8 do                                     -- after the tiles' bits
     SHIP_BIT[k] = 1 << (#TILES_24 + k)
@@ -1241,17 +1243,19 @@ end
 
 -- The release and assign options by the tiles and ships they name (a bit
 -- each, as in card.manned), the list made once for each set (MENUS[verb]).
+-- ("assign_forced": the assignments without "done", option forced_placement.)
 local function menu(verb, key, card)
-  local n, ship_text = 0, verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
+  local word = verb == "release" and "release" or "assign"
+  local n, ship_text = 0, word == "release" and RELEASE_SHIP or ASSIGN_SHIP
   local tiles = card.tiles
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
-    if key & t.bit ~= 0 then n = n + 1; OPTS[n], WHAT[n] = t[verb], t.id end
+    if key & t.bit ~= 0 then n = n + 1; OPTS[n], WHAT[n] = t[word], t.id end
   end
   for k = 1, #card.ships do
     if key & SHIP_BIT[k] ~= 0 then n = n + 1; OPTS[n], WHAT[n] = ship_text[k], k end
   end
-  n = n + 1; OPTS[n], WHAT[n] = DONE, false
+  if verb ~= "assign_forced" then n = n + 1; OPTS[n], WHAT[n] = DONE, false end
   return remember(verb, key, n)
 end
 
@@ -1316,17 +1320,21 @@ local function assign(card, x)
 end
 
 -- O14: workers from the pool onto tiles of their kind with a slot free, or
--- seamen onto ships without one, one at a time.
+-- seamen onto ships without one, one at a time. Option forced_placement
+-- (open choice 16): no "done" while a pool worker has a free slot of its
+-- kind, and a step with one option is taken unasked (O32).
 local function assignments(g, seat, o)
   local card, pool = o.card, o.card.pool
   local staffs = (pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
     | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
+  local forced = g.options.forced_placement
   while true do
     local key = card.room & staffs
     if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end          -- unasked
-    local made = MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
+    local made = forced and (MENUS.assign_forced[key] or menu("assign_forced", key, card))
+      or MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
     local opts = made[1]
-    local k, n = g:choose(seat, "assign", opts), o.n + 1
+    local k, n = (forced and #opts == 1) and 1 or g:choose(seat, "assign", opts), o.n + 1
     o.steps[n], o.n = opts[k], n
     local x = made[2][k]
     if not x then break end
@@ -2260,6 +2268,9 @@ end
 -- of that step.
 local function why_step(g, seat, name, verb, text)
   local rest = text:match("^%a+ (.+)$") or ""
+  if name == "assign" and text == DONE and g.options.forced_placement then
+    return "a worker in your pool must go onto a free slot of its kind (option forced_placement, O14b)"
+  end
   if verb ~= name and not (name == "rob" and verb == "none") then return nil end
   if verb == "release" or verb == "assign" then return why_worker(g, seat, verb, rest) end
   if verb == "load" then return why_load(g, seat, rest) end

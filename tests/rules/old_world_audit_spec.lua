@@ -380,6 +380,46 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("RULINGS.md's open choice 16 as an option: forced_placement", function()
+    it("no 'done' while a pool worker has a free slot of its kind; one slot left is taken unasked", function()
+      local tiles = { sheep_herding = 2, woad_plantation = 1, dye_house = 1, ships = 1 }
+      local sc = { line = {}, tiles = { tiles },
+                   workers = { { sheep_herding = 1, ships = 1, pool = { land = 1, facility = 1 } } } }
+      local g = game(sc, 4, { forced_placement = true })
+      ok(g, "1: acquire none"); ok(g, "1: done")
+      assert.same({ "assign sheep_herding", "assign woad_plantation", "assign dye_house" }, g:options(1))
+      assert.equal("a worker in your pool must go onto a free slot of its kind (option forced_placement, O14b)",
+                   why(g, "done", 1))
+      ok(g, "1: assign woad_plantation")           -- then the Dye House is the one slot left: unasked
+      assert.same({}, g:options(1))
+      orders(g)
+      local logged
+      for _, l in ipairs(g:log()) do if l:find("^Ann: ") then logged = l end end
+      assert.equal("Ann: acquire none, done, assign woad_plantation, assign dye_house, done, done", logged)
+      assert.same({ 1, 1, 0 }, { g.card[1].crew.dye_house, g.card[1].crew.woad_plantation, g.card[1].pool.facility })
+      local h = game(sc, 4)                       -- the ruling: the pool may keep them
+      ok(h, "1: acquire none"); ok(h, "1: done")
+      assert.same({ "assign sheep_herding", "assign woad_plantation", "assign dye_house", "done" }, h:options(1))
+    end)
+
+    it("random games: invariants at every step, and no worker kept with a free slot of its kind", function()
+      local function check(g)
+        invariants(g)
+        if g.phase == "pirate" or g.phase == "produce" then      -- after the reveal, before the limit check
+          for s = 1, g.players do
+            local c = g.card[s]
+            if c.pool.seaman > 0 then
+              for _, ship in ipairs(c.ships) do assert(ship.crew == 1, "a seaman kept with a ship unmanned") end
+            end
+          end
+        end
+      end
+      local s = kontor.sim { rules = "old_world", variants = { "tests/rules/old_world_referee.lua" }, players = 5,
+                             games = 4, seed = 3, check = check, options = { forced_placement = true } }
+      assert.equal(4, s.games)
+    end)
+  end)
+
   describe("an independent referee (tests/rules/old_world_referee.lua) agrees with every phase", function()
     local REFEREE = "tests/rules/old_world_referee.lua"
 
