@@ -55,6 +55,8 @@ local R = {
     extract_mill_needs = { default = "staffed", type = "string", values = { "staffed", "owned", "build" },
       doc = "an extract building (Walnut Extract Mill, Ironworks) works with a staffed plantation of its colour, "
         .. "an owned one, or always once built, which needs one owned (O27)" },
+    new_tiles_work_this_turn = { default = true, type = "boolean",
+      doc = "a tile or ship acquired works this turn; off: it is placed at the turn's end and works from the next (O16)" },
     forced_placement = { default = false, type = "boolean",
       doc = "a worker in the pool must go onto a free slot of its kind while there is one (O14b)" },
     first_pirate_turn = { default = 0, type = "integer", min = 0, max = 30,
@@ -615,7 +617,7 @@ local SCENARIO_FIELDS = { gold = true, vp = true, tiles = true, workers = true, 
   -- table: any decision point, and the shape g:state() gives (docs/rules/old_world.md)
   phase = true, pick_order = true, active = true, bids = true, pirate_holder = true, card = true,
   engine = true, removed = true, ending = true, keep_token = true, stated_line = true, robbed = true,
-  ring = true, home = true, vp_bank = true, pirate_target = true, pirate_every = true }
+  ring = true, home = true, vp_bank = true, pirate_target = true, pirate_every = true, arriving = true }
 -- The decision points a scenario may start at (table: R.play resumes there).
 local RESUME = { turn = true, bid = true, pick = true, build = true, pirate = true, produce = true }
 
@@ -732,6 +734,20 @@ local function state_card(g, s, c, phase)
   return check_tokens(s, note_workers(card))
 end
 
+-- The tiles and ships acquired this turn that come at its end (option
+-- new_tiles_work_this_turn off): { [seat] = { "pier", "ship", ... } }.
+local function set_arriving(g, arriving)
+  local list = seat_list(g, { arriving = arriving }, "arriving")
+  g.arriving = {}
+  for s, ids in pairs(list) do
+    if type(ids) ~= "table" then bad("arriving[%d] must be a list of tile ids and \"ship\"", s) end
+    for _, id in ipairs(ids) do
+      if id ~= "ship" and not TILE[id] then bad("arriving[%d]: unknown tile '%s'", s, id) end
+    end
+    g.arriving[s] = { table.unpack(ids) }
+  end
+end
+
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", field) end
@@ -830,6 +846,7 @@ local function set_up_scenario(g, sc)
   end
   if type(sc.bids) == "table" then g.bids = { table.unpack(sc.bids) } end
   if sc.robbed ~= nil then g.robbed = sc.robbed end
+  if sc.arriving then set_arriving(g, sc.arriving) end
   if type(engine.rng) == "string" then g.rng:set_state(engine.rng) end   -- a state's copy goes on alike
 end
 
@@ -852,7 +869,7 @@ function R.setup(g, scenario)
   g.pirate_target = R.data.pirate_target_per_player * n         -- O30
   g.pirate_every = R.data.pirate_every[n]
   g.phase, g.ending, g.bids, g.pick_order = "bid", false, false, false
-  g.first = false
+  g.first = false               -- g.arriving: only while tiles wait for the turn's end (place_arrivals)
   if scenario then
     g.first = 1
     set_up_scenario(g, scenario)
@@ -1133,7 +1150,7 @@ local function new_order(g, s)
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then
     o = { steps = { table.unpack(STEPS) }, n = 0, card = false, gold = 0, paid_from = 0, stage = false,
-          extra_ship = false, draft = false }
+          extra_ship = false, draft = false, arriving = false }
     desks.orders[s] = o
   end
   local card = g.card[s]
@@ -1141,6 +1158,7 @@ local function new_order(g, s)
   o.n = 0                                    -- o.steps[1..n]: this order's steps
   local gold = g.gold:get(s)
   o.card, o.gold, o.paid_from, o.stage, o.extra_ship = copy_card(desk, card), gold, gold, "acquire", false
+  o.arriving = false                          -- option new_tiles_work_this_turn off: what it acquired
   return o
 end
 
@@ -1215,6 +1233,12 @@ end
 
 local function acquire(g, o, id)
   local card = o.card
+  if id and not g.options.new_tiles_work_this_turn then        -- O16 option: placed at the turn's end
+    o.arriving = o.arriving or {}
+    o.arriving[#o.arriving + 1] = id
+    o.gold = o.gold - (id == "ship" and ship_sizes(g)[#card.ships + 1] * R.data.ship_cost_per_slot or TILE[id].cost)
+    return
+  end
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
     give_ship(card, size)
@@ -1499,6 +1523,10 @@ function R.rules.reveal(g, orders)
       if desks then desks[s] = card end
     end
     if o.gold ~= o.paid_from then g.gold:set(s, o.gold) end          -- else it paid nothing
+    if o.arriving then                                 -- option new_tiles_work_this_turn off
+      g.arriving = g.arriving or {}
+      g.arriving[s] = { table.unpack(o.arriving) }
+    end
     if g.logging and o.n > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ", 1, o.n)) end
   end
 end
@@ -1946,6 +1974,21 @@ function R.rules.wool(g)                                     -- O29
   end
 end
 
+-- Option new_tiles_work_this_turn off (open choice 15): the tiles and
+-- ships acquired this turn are placed at its end, after production, and
+-- work from the next turn.
+local function place_arrivals(g)
+  local arriving = g.arriving
+  if not arriving then return end
+  for s = 1, g.players do
+    local card = g.card[s]
+    for _, id in ipairs(arriving[s] or {}) do
+      if id == "ship" then give_ship(card, ship_sizes(g)[#card.ships + 1]) else add_tile(card, id) end
+    end
+  end
+  g.arriving = nil
+end
+
 local function production(g)
   g.phase = "produce"
   R.rules.finished_goods(g)
@@ -1980,6 +2023,7 @@ function R.play(g)
       R.rules.limit_check(g)
     end
     production(g)
+    place_arrivals(g)
     from = "turn"
     g.line.pirate = false
     if g.ending then                                          -- O30
@@ -2533,12 +2577,14 @@ function R.view(g, seat)
   for s = 1, g.players do
     local p = card_view(g, g.card[s])
     p.name, p.gold, p.vp, p.port = g.names[s], g.gold:get(s), g.vp:get(s), port_name(g, g.home[s])
+    p.arriving = g.arriving and g.arriving[s] and { table.unpack(g.arriving[s]) } or nil     -- O16 option
     local d = g:draft(s)
     if d then
       p.order_finished = finished(g, s)
       local o = seat == s and order_of(g, s)    -- O34: a seat sees its own order only
       if o then
-        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
+        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) },
+                    arriving = o.arriving and { table.unpack(o.arriving) } or nil }
       end
     end
     v.players[s] = p
@@ -2584,7 +2630,7 @@ end
 local USED
 local function used(kind, short) if USED then USED[kind][short] = true end end
 
-local function card_lines(g, s, card, gold, out, mark)
+local function card_lines(g, s, card, gold, out, mark, arriving)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
   out[#out + 1] = string.format("%s%-10s %-10s %3d gold %3d VP  pool s%d l%d f%d%s%s", mark,
@@ -2614,6 +2660,11 @@ local function card_lines(g, s, card, gold, out, mark)
     ships[#ships + 1] = txt
   end
   wrapped(out, "    store " .. (#store > 0 and table.concat(store, " ") or "empty") .. " | ships " .. table.concat(ships, " "))
+  if arriving and arriving[1] then                   -- option new_tiles_work_this_turn off
+    local names = {}
+    for i, id in ipairs(arriving) do names[i] = id == "ship" and "a ship" or abbrev(id); used("tiles", id) end
+    out[#out + 1] = "    at the turn's end: " .. table.concat(names, ", ")
+  end
 end
 
 function R.board_abbrev(id) return abbrev(id) end   -- docs/rules/old_world.md's tables
@@ -2658,14 +2709,15 @@ function R.board(g, seat)
   for s = 1, g.players do
     local d = g:draft(s)
     local card, gold = g.card[s], g.gold:get(s)
+    local arriving = g.arriving and g.arriving[s]
     local mark = "  "
     if d then
       local o = (seat == nil or seat == s) and order_of(g, s)           -- O34
-      if o then card, gold = o.card, o.gold end
+      if o then card, gold, arriving = o.card, o.gold, o.arriving end
       mark = finished(g, s) and "v " or "  "
       drafts = true
     end
-    card_lines(g, s, card, gold, out, mark)
+    card_lines(g, s, card, gold, out, mark, arriving)
   end
   board_key(g, out, drafts)
   USED = nil

@@ -420,6 +420,60 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("RULINGS.md's open choice 15 as an option: new_tiles_work_this_turn", function()
+    local OFF = { new_tiles_work_this_turn = false }
+
+    it("off: a tile acquired is paid at the reveal and placed at the turn's end, unstaffed", function()
+      local g = game({ line = {}, gold = { 9 }, workers = { { sheep_herding = 1, ships = 1, pool = { land = 1 } } } }, 4, OFF)
+      ok(g, "1: acquire land:sheep_herding")
+      assert.same({ "release sheep_herding", "release ship 1", "done" }, g:options(1))
+      assert.same({ "land:sheep_herding" }, { "land:" .. g:view(1).players[1].order.arriving[1] })
+      assert.equal(1, g:view(1).players[1].order.card.tiles.sheep_herding)      -- not yet on the card
+      assert.truthy(g:show(1):find("at the turn's end: sheep", 1, true))
+      assert.falsy(g:show(2):find("at the turn's end", 1, true))                -- O34: secret till the reveal
+      ok(g, "1: done")                            -- no free land slot: the land worker stays in the pool
+      orders(g)
+      assert.equal(2, g.card[1].own.sheep_herding)
+      assert.equal(1, g.card[1].crew.sheep_herding)
+      assert.equal(1, g.card[1].store.wool)       -- the new tile made nothing this turn
+      assert.equal(10 - 1, g.gold:get(1))         -- 9 + 1 (the token), less 1
+      assert.is_nil(g.arriving)
+    end)
+
+    it("off: a ship acquired does not sail this turn", function()
+      local g = game({ line = {}, gold = { 9 }, storage = { { wool = 3 } },
+                       workers = { { sheep_herding = 1, ships = 1, pool = { seaman = 1 } } } }, 4, OFF)
+      ok(g, "1: acquire ship")
+      ok(g, "1: done")                            -- releases; nothing to assign: the seaman has no ship yet
+      assert.same({ "load wool", "done" }, g:options(1))
+      orders(g, { { "done" } })
+      assert.equal(2, #g.card[1].ships)
+      assert.equal(0, g.card[1].ships[2].crew)
+      assert.equal(1, g.card[1].pool.seaman)
+    end)
+
+    it("off: a copy of the state after the reveal goes on alike", function()
+      local g = game({ line = {}, gold = { 9 }, first = 2, pirate_holder = 3, phase = "build",
+                       storage = { { wool = 1 } } }, 4, OFF)
+      orders(g, { { "acquire building:pier", "done", "load wool", "sail genoa" } })
+      assert.equal("rob", g:decision().name)
+      assert.same({ "pier" }, g:view(2).players[1].arriving)
+      local h = kontor.new_game { rules = "old_world", players = 4, names = { "Ann", "Bob", "Cid", "Dee" },
+                                  scenario = g:state(), options = OFF }
+      assert.same({ [1] = { "pier" } }, h.arriving)
+      ok(g, "3: none"); ok(h, "3: none")
+      assert.equal(1, h.card[1].own.pier)
+      assert.same(g:state(), h:state())
+    end)
+
+    it("random games with it off: invariants at every step", function()
+      local s = kontor.sim { rules = "old_world", variants = { "tests/rules/old_world_referee.lua" }, players = 4,
+                             games = 4, seed = 5, check = invariants,
+                             options = { new_tiles_work_this_turn = false, ship_is_acquisition = false } }
+      assert.equal(4, s.games)
+    end)
+  end)
+
   describe("an independent referee (tests/rules/old_world_referee.lua) agrees with every phase", function()
     local REFEREE = "tests/rules/old_world_referee.lua"
 

@@ -118,6 +118,13 @@ return {
           check("ship size", SHIPS[g.players][k], c.ships[k].size)
           cost = cost + c.ships[k].size
         end
+        for _, id in ipairs(g.arriving and g.arriving[s] or {}) do      -- placed at the turn's end
+          if id == "ship" then
+            cost, new_ships = cost + SHIPS[g.players][#c.ships + 1], new_ships + 1
+          else
+            cost, acquired = cost + (LAND[id] and LAND[id][1] or BUILD[id]), acquired + 1
+          end
+        end
         if g.options.ship_is_acquisition then
           if acquired + new_ships > 1 then fail("seat %d acquired %d", s, acquired + new_ships) end
         elseif acquired > 1 or new_ships > 1 then fail("seat %d acquired %d + %d ships", s, acquired, new_ships) end
