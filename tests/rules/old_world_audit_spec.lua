@@ -480,7 +480,8 @@ describe("Old World rules audit", function()
     it("random games at 2, 3, 5 and 8 players, with options away from their defaults", function()
       local runs = {
         { 2, {} }, { 3, { buildings_24 = true, fg_colours = "auto", pirate_takes = "goods", raw_gold = "flat" } },
-        { 5, { secret_build = "two_rounds", ship_is_acquisition = false, pirate_may_pass = false } },
+        { 5, { secret_build = "two_rounds", ship_is_acquisition = false, pirate_may_pass = false,
+               new_tiles_work_this_turn = false, forced_placement = true } },
         { 8, { extract_mill_needs = "owned", buildings_24 = true, first_pirate_turn = 1 } },
       }
       for _, r in ipairs(runs) do

@@ -93,7 +93,9 @@ return {
 
     R.rules.reveal = function(g, orders)
       local before = {}
-      for s = 1, g.players do before[s] = { card = copy(g.card[s]), gold = g.gold:get(s) } end
+      for s = 1, g.players do
+        before[s] = { card = copy(g.card[s]), gold = g.gold:get(s), arrived = g.arriving and g.arriving[s] }
+      end
       orig.reveal(g, orders)
       for s = 1, g.players do
         local b, c = before[s].card, g.card[s]
@@ -118,7 +120,9 @@ return {
           check("ship size", SHIPS[g.players][k], c.ships[k].size)
           cost = cost + c.ships[k].size
         end
-        for _, id in ipairs(g.arriving and g.arriving[s] or {}) do      -- placed at the turn's end
+        local arriving = g.arriving and g.arriving[s]
+        if arriving == before[s].arrived then arriving = nil end          -- an earlier reveal's (two rounds)
+        for _, id in ipairs(arriving or {}) do                            -- placed at the turn's end
           if id == "ship" then
             cost, new_ships = cost + SHIPS[g.players][#c.ships + 1], new_ships + 1
           else
