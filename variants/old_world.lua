@@ -55,6 +55,8 @@ local R = {
     extract_mill_needs = { default = "staffed", type = "string", values = { "staffed", "owned", "build" },
       doc = "an extract building (Walnut Extract Mill, Ironworks) works with a staffed plantation of its colour, "
         .. "an owned one, or always once built, which needs one owned (O27)" },
+    map = { default = "ring", type = "string", values = { "ring", "fixed" },
+      doc = "shipping costs count the ports in play as a ring, or all 8 ports, empty ones passed too (O2, O3)" },
     new_tiles_work_this_turn = { default = true, type = "boolean",
       doc = "a tile or ship acquired works this turn; off: it is placed at the turn's end and works from the next (O16)" },
     forced_placement = { default = false, type = "boolean",
@@ -551,6 +553,16 @@ end
 
 -- The ring of ports in play: { {port = name, seat = s or false}, ... } and
 -- home[s] = the ring index of seat s's port.
+-- Option map = fixed (open choice 10): each ring port's place among all
+-- 8 ports (R.data.ports), and n = 8, for the shipping cost (O3).
+local function fixed_positions(ring)
+  local fixed = { n = #R.data.ports }
+  for i, e in ipairs(ring) do
+    for j, port in ipairs(R.data.ports) do if port == e.port then fixed[i] = j end end
+  end
+  return fixed
+end
+
 local function make_ring(g)
   local ring, home = {}, {}
   if g.players == 2 then
@@ -564,12 +576,17 @@ local function make_ring(g)
       home[s] = s
     end
   end
+  if g.options.map == "fixed" then ring.fixed = fixed_positions(ring) end
   g.ring, g.home = ring, home
 end
 
--- O3: d - 1 for a ring distance d, -1 with a staffed Deep Harbor, never below 0.
+-- O3: d - 1 for a ring distance d, -1 with a staffed Deep Harbor, never
+-- below 0; option map = fixed: d counted round all 8 ports.
 function R.rules.shipping_cost(g, seat, card, to)
-  local n, d = #g.ring, g.home[seat] - to
+  local ring, from = g.ring, g.home[seat]
+  local n, fixed = #ring, ring.fixed
+  if fixed then n, from, to = fixed.n, fixed[from], fixed[to] end
+  local d = from - to
   if d < 0 then d = -d end
   if n - d < d then d = n - d end
   local cost = d - 1 - ((card._fx or effects(card)).harbor or 0)          -- effect(card, "harbor")

@@ -474,6 +474,32 @@ describe("Old World rules audit", function()
     end)
   end)
 
+  describe("RULINGS.md's open choice 10 as an option: map", function()
+    -- The ports a loaded ship of seat 1 (Venice) is offered, with their costs.
+    local function costs(players, map)
+      local g = game({ line = {}, gold = { 9 }, storage = { { wool = 1 } } }, players, { map = map })
+      ok(g, "1: acquire none"); ok(g, "1: done"); ok(g, "1: load wool")
+      local out = {}
+      for _, o in ipairs(g:options(1)) do
+        out[o:match("^sail (%a+)$")] = tonumber(g.R.describe_option(g.ctx, 1, "sail", o):match("^costs (%d+)"))
+      end
+      return out
+    end
+
+    it("ring (the ruling): the ports in play form the ring (T1)", function()
+      assert.same({ genoa = 0, marseille = 1, tunis = 0 }, costs(2))
+      assert.same({ genoa = 0, marseille = 1, barcelona = 0 }, costs(4))
+    end)
+
+    it("fixed: all 8 ports form the ring, the empty ones passed too", function()
+      assert.same({ genoa = 0, marseille = 1, tunis = 3 }, costs(2, "fixed"))
+      assert.same({ genoa = 0, marseille = 1, barcelona = 2 }, costs(4, "fixed"))
+      local eight = costs(8, "fixed")
+      assert.same(costs(8), eight)                -- with 8 players the two are the same
+      assert.equal(3, eight.tunis)
+    end)
+  end)
+
   describe("an independent referee (tests/rules/old_world_referee.lua) agrees with every phase", function()
     local REFEREE = "tests/rules/old_world_referee.lua"
 
@@ -483,6 +509,7 @@ describe("Old World rules audit", function()
         { 5, { secret_build = "two_rounds", ship_is_acquisition = false, pirate_may_pass = false,
                new_tiles_work_this_turn = false, forced_placement = true } },
         { 8, { extract_mill_needs = "owned", buildings_24 = true, first_pirate_turn = 1 } },
+        { 4, { map = "fixed", extract_mill_needs = "build" } },
       }
       for _, r in ipairs(runs) do
         local s = kontor.sim { rules = "old_world", variants = { REFEREE }, players = r[1], games = 8, seed = r[1],
