@@ -52,6 +52,19 @@ local R = {
       doc = "add the 8 invented buildings of table T7 (O4)" },
     ship_is_acquisition = { default = true, type = "boolean",
       doc = "a ship takes the turn's one acquisition; off: a ship may be bought besides it (O14a)" },
+    extract_mill_needs = { default = "staffed", type = "string", values = { "staffed", "owned", "build" },
+      doc = "an extract building (Walnut Extract Mill, Ironworks) works with a staffed plantation of its colour, "
+        .. "an owned one, or always once built, which needs one owned (O27)" },
+    map = { default = "ring", type = "string", values = { "ring", "fixed" },
+      doc = "shipping costs count the ports in play as a ring, or all 8 ports, empty ones passed too (O2, O3)" },
+    new_tiles_work_this_turn = { default = true, type = "boolean",
+      doc = "a tile or ship acquired works this turn; off: it is placed at the turn's end and works from the next (O16)" },
+    forced_placement = { default = false, type = "boolean",
+      doc = "a worker in the pool must go onto a free slot of its kind while there is one (O14b)" },
+    first_pirate_turn = { default = 0, type = "integer", min = 0, max = 30,
+      doc = "the pirate's first turn, then every k turns of the piracy table; 0: turn k (O11)" },
+    first_player_gold = { default = 1, type = "integer", min = 0, max = 100,
+      doc = "gold the first player token's holder gains each turn (O11)" },
   },
 }
 
@@ -69,7 +82,7 @@ R.data = {
   bag_per_player = { seaman = 3, land = 11, facility = 15 },           -- O7, T8
   start_workers = { seaman = 1, land = 1 },                             -- O9
   start_gold = 3,                                                       -- O6 (the option start_gold overrides it)
-  first_player_gold = 1,                                                -- O11
+  first_player_gold = 1,                                                -- O11 (the option first_player_gold overrides it)
   pool_keeps = 1,                                                       -- O23
   colours = { "blue", "red", "yellow", "brown", "black" },              -- canonical order
   dye_value = { blue = 1, red = 1, yellow = 1, brown = 2, black = 2 },  -- T2 (gold)
@@ -137,6 +150,7 @@ R.rules = {}   -- the rules a variant may replace; each defined below with its r
 -- Derived from R.data by R.prepare.
 local KINDS, KIND_WORDS, COLOURS, GOODS, GOOD_INDEX, GOOD_BIT, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF
 local LAND, LAND_BIT, LOOMS, TILE, TILE_ID, TILES_BASE, TILES_24, BASE_ID, HAVING, EXTRACT
+local DYE_MAKERS                     -- DYE_MAKERS[colour]: the bits of its plantation and extract tiles
 -- The building effects (T5, T7); those ending in _per_worker count staffed slots.
 local EFFECTS = { "wool_if_sheep", "wool_per_sheep", "cloth", "cloth_per_worker", "dye_per_worker",
   "fg_per_worker", "fg_per_dye_house_worker", "harbor", "pier_vp", "keeps", "ship_vp", "guild_vp",
@@ -261,6 +275,11 @@ function R.prepare()
     if t.cost > MAX_COST then MAX_COST = t.cost end
     if t.cost < MIN_COST then MIN_COST = t.cost end
   end
+  DYE_MAKERS = {}
+  for c, bit in pairs(LAND_BIT) do DYE_MAKERS[c] = bit end
+  for _, t in ipairs(TILES_24) do
+    if t.dye_per_worker and DYE_MAKERS[t.dye] then DYE_MAKERS[t.dye] = DYE_MAKERS[t.dye] | t.bit end
+  end
   -- t.fx_place: a tile with effects, its digit in the key of a card's
   -- effects (its workers times this; the base: the most workers a tile
   -- may hold, plus 1); the effects are not kept by key (FX false) when
@@ -294,7 +313,7 @@ function R.prepare()
   for n = 0, 200 do BID[n] = "bid " .. n end
   BIDS, PICKS = {}, {}
   MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 },
-                    sail = { size = 0 } }, {}
+                    sail = { size = 0 }, assign_forced = { size = 0 } }, {}
   KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
   for k = 1, 8 do                                     -- after the tiles' bits
     SHIP_BIT[k] = 1 << (#TILES_24 + k)
@@ -496,6 +515,23 @@ local function dye_limit(g, card, c)
   return R.data.dye_tokens[c] + ((card._fx or effects(card)).dye_limit or 0)    -- effect(card, "dye_limit")
 end
 
+-- O5, T7: the good a card holds more of than it may, or nil. A storage
+-- building counts staffed or not: goods it held stay when its worker
+-- leaves, and only production stops at the staffed limit (wool_limit,
+-- dye_limit; docs/rules/old_world.md, "Decided here").
+local function tokens_over(card)
+  local wool_room, dye_room, tiles = 0, 0, card.tiles
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    wool_room, dye_room = wool_room + (t.wool_limit or 0), dye_room + (t.dye_limit or 0)
+  end
+  if held(card, "wool") + held(card, "cloth") > R.data.wool_tokens + wool_room then return "wool and cloth" end
+  for _, c in ipairs(COLOURS) do
+    if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > R.data.dye_tokens[c] + dye_room then return c end
+  end
+  return nil
+end
+
 
 local function workers_on_card(card, kind)
   local n = card.pool[kind]
@@ -517,6 +553,16 @@ end
 
 -- The ring of ports in play: { {port = name, seat = s or false}, ... } and
 -- home[s] = the ring index of seat s's port.
+-- Option map = fixed (open choice 10): each ring port's place among all
+-- 8 ports (R.data.ports), and n = 8, for the shipping cost (O3).
+local function fixed_positions(ring)
+  local fixed = { n = #R.data.ports }
+  for i, e in ipairs(ring) do
+    for j, port in ipairs(R.data.ports) do if port == e.port then fixed[i] = j end end
+  end
+  return fixed
+end
+
 local function make_ring(g)
   local ring, home = {}, {}
   if g.players == 2 then
@@ -530,12 +576,17 @@ local function make_ring(g)
       home[s] = s
     end
   end
+  if g.options.map == "fixed" then ring.fixed = fixed_positions(ring) end
   g.ring, g.home = ring, home
 end
 
--- O3: d - 1 for a ring distance d, -1 with a staffed Deep Harbor, never below 0.
+-- O3: d - 1 for a ring distance d, -1 with a staffed Deep Harbor, never
+-- below 0; option map = fixed: d counted round all 8 ports.
 function R.rules.shipping_cost(g, seat, card, to)
-  local n, d = #g.ring, g.home[seat] - to
+  local ring, from = g.ring, g.home[seat]
+  local n, fixed = #ring, ring.fixed
+  if fixed then n, from, to = fixed.n, fixed[from], fixed[to] end
+  local d = from - to
   if d < 0 then d = -d end
   if n - d < d then d = n - d end
   local cost = d - 1 - ((card._fx or effects(card)).harbor or 0)          -- effect(card, "harbor")
@@ -583,7 +634,7 @@ local SCENARIO_FIELDS = { gold = true, vp = true, tiles = true, workers = true, 
   -- table: any decision point, and the shape g:state() gives (docs/rules/old_world.md)
   phase = true, pick_order = true, active = true, bids = true, pirate_holder = true, card = true,
   engine = true, removed = true, ending = true, keep_token = true, stated_line = true, robbed = true,
-  ring = true, home = true, vp_bank = true, pirate_target = true, pirate_every = true }
+  ring = true, home = true, vp_bank = true, pirate_target = true, pirate_every = true, arriving = true }
 -- The decision points a scenario may start at (table: R.play resumes there).
 local RESUME = { turn = true, bid = true, pick = true, build = true, pirate = true, produce = true }
 
@@ -642,16 +693,31 @@ local function scenario_card(g, s, tiles, workers, storage)
     if not GOOD_INDEX[good] then bad("unknown good '%s'", good) end
     card.store[good] = number(n, good, 0)
   end
-  if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then bad("seat %d holds more wool and cloth than its tokens", s) end
-  for _, c in ipairs(COLOURS) do
-    if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then bad("seat %d holds more %s than its tokens", s, c) end
-  end
   return note_workers(card)
+end
+
+local function check_tokens(s, card)                  -- O5, T7
+  local over = tokens_over(card)
+  if over then bad("seat %d holds more %s than its tokens", s, over) end
+  return card
+end
+
+-- O14c, O14d, O22: a ship carries cargo only while it sails, with its
+-- seaman, from the reveal to the trade (a scenario's phase pirate).
+local function check_sailing(s, k, ship, phase)
+  if ship.cargo[1] and (ship.crew == 0 or not ship.port) then
+    bad("seat %d: ship %d is loaded but has no %s (O14)", s, k, ship.crew == 0 and "seaman" or "port")
+  end
+  if ship.port and not ship.cargo[1] then bad("seat %d: ship %d sails empty; an unloaded ship stays home (O14)", s, k) end
+  if ship.cargo[1] and phase ~= "pirate" then
+    bad("seat %d: ship %d is loaded at phase %s; ships sail from the reveal to the trade: phase pirate (O16, O22)",
+      s, k, phase)
+  end
 end
 
 -- A player card in the shape g:state() gives ({own, crew, pool, store,
 -- ships = { {size, crew, cargo, port} }}), checked as the simple fields are.
-local function state_card(g, s, c)
+local function state_card(g, s, c, phase)
   if type(c) ~= "table" then bad("card[%d] must be a player card as g:state() gives it", s) end
   local tiles, workers, storage = {}, { pool = c.pool or {} }, c.store or {}
   for id, n in pairs(c.own or {}) do tiles[id] = n end
@@ -680,8 +746,23 @@ local function state_card(g, s, c)
       end
       mine.port = to
     end
+    check_sailing(s, k, mine, phase)
   end
-  return note_workers(card)
+  return check_tokens(s, note_workers(card))
+end
+
+-- The tiles and ships acquired this turn that come at its end (option
+-- new_tiles_work_this_turn off): { [seat] = { "pier", "ship", ... } }.
+local function set_arriving(g, arriving)
+  local list = seat_list(g, { arriving = arriving }, "arriving")
+  g.arriving = {}
+  for s, ids in pairs(list) do
+    if type(ids) ~= "table" then bad("arriving[%d] must be a list of tile ids and \"ship\"", s) end
+    for _, id in ipairs(ids) do
+      if id ~= "ship" and not TILE[id] then bad("arriving[%d]: unknown tile '%s'", s, id) end
+    end
+    g.arriving[s] = { table.unpack(ids) }
+  end
 end
 
 local function set_up_scenario(g, sc)
@@ -696,9 +777,9 @@ local function set_up_scenario(g, sc)
     if vp[s] then g.vp:set(s, number(vp[s], "vp", 0)) end
     if cards[s] then
       if tiles[s] or workers[s] or storage[s] then bad("seat %d: give card, or tiles, workers and storage, not both", s) end
-      g.card[s] = state_card(g, s, cards[s])
+      g.card[s] = state_card(g, s, cards[s], sc.phase or "turn")
     else
-      g.card[s] = scenario_card(g, s, tiles[s], workers[s], storage[s])
+      g.card[s] = check_tokens(s, scenario_card(g, s, tiles[s], workers[s], storage[s]))
     end
   end
   g.pirate_vp = number(sc.pirate_vp or 0, "pirate_vp", 0)
@@ -782,6 +863,7 @@ local function set_up_scenario(g, sc)
   end
   if type(sc.bids) == "table" then g.bids = { table.unpack(sc.bids) } end
   if sc.robbed ~= nil then g.robbed = sc.robbed end
+  if sc.arriving then set_arriving(g, sc.arriving) end
   if type(engine.rng) == "string" then g.rng:set_state(engine.rng) end   -- a state's copy goes on alike
 end
 
@@ -804,7 +886,7 @@ function R.setup(g, scenario)
   g.pirate_target = R.data.pirate_target_per_player * n         -- O30
   g.pirate_every = R.data.pirate_every[n]
   g.phase, g.ending, g.bids, g.pick_order = "bid", false, false, false
-  g.first = false
+  g.first = false               -- g.arriving: only while tiles wait for the turn's end (place_arrivals)
   if scenario then
     g.first = 1
     set_up_scenario(g, scenario)
@@ -833,14 +915,17 @@ end
 -- Turn start (O11)
 ---------------------------------------------------------------------------
 
+-- O11, T9: turns k, 2k, ...; option first_pirate_turn f: turns f, f + k, ...
 local function is_pirate_turn(g, turn)
-  return turn % g.pirate_every == 0                       -- O11, T9: turns k, 2k, ...
+  local first = g.options.first_pirate_turn
+  if first == 0 then return turn % g.pirate_every == 0 end
+  return turn >= first and (turn - first) % g.pirate_every == 0
 end
 
 function R.rules.move_token(g)
   if g.keep_token then g.keep_token = false
   elseif g.turn > 1 then g.first = g:next_seat(g.first) end
-  g.gold:add(g.first, R.data.first_player_gold)
+  g.gold:add(g.first, g.options.first_player_gold)          -- O11
 end
 
 -- The kinds in the bag, their words (built once for each set of kinds;
@@ -901,6 +986,7 @@ local function turn_start(g)
   g._desks = nil                        -- the game for search saves at a turn's start
   g:begin_turn(g.first)                 -- g.turn: this turn's number (O10)
   g._desks = desks
+  g.bids, g.pick_order = false, false   -- O12, O34: none shown till this turn's are in
   R.rules.move_token(g)
   g.active = g.first
   if g.stated_line then                 -- a scenario's line replaces the draw
@@ -1081,7 +1167,7 @@ local function new_order(g, s)
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then
     o = { steps = { table.unpack(STEPS) }, n = 0, card = false, gold = 0, paid_from = 0, stage = false,
-          extra_ship = false, draft = false }
+          extra_ship = false, draft = false, arriving = false }
     desks.orders[s] = o
   end
   local card = g.card[s]
@@ -1089,6 +1175,7 @@ local function new_order(g, s)
   o.n = 0                                    -- o.steps[1..n]: this order's steps
   local gold = g.gold:get(s)
   o.card, o.gold, o.paid_from, o.stage, o.extra_ship = copy_card(desk, card), gold, gold, "acquire", false
+  o.arriving = false                          -- option new_tiles_work_this_turn off: what it acquired
   return o
 end
 
@@ -1139,15 +1226,36 @@ local function offers(g, sold_out, gold, ship)
   return made[1], made[2]
 end
 
+-- O27, option extract_mill_needs = build: the extract buildings a card
+-- may not acquire yet, having no plantation of their colour (a bit each).
+local function extract_unbuildable(g, card)
+  if g.options.extract_mill_needs ~= "build" then return 0 end
+  local bits, extract = 0, EXTRACT[g.options.buildings_24 and 2 or 1]
+  for _, c in ipairs(COLOURS) do
+    for _, t in ipairs(extract[c]) do
+      if not card.own[t.needs] then bits = bits | t.bit end
+    end
+  end
+  return bits
+end
+
 local function affordable_acquisitions(g, o)
   local card, gold = o.card, o.gold
   local size = R.data.ships[g.players][#card.ships + 1]                     -- ship_sizes(g)
   local ship = size and size * R.data.ship_cost_per_slot <= gold and not o.extra_ship
-  return offers(g, card.sold_out, gold, ship)
+  local sold_out = card.sold_out
+  if g.options.extract_mill_needs == "build" then sold_out = sold_out | extract_unbuildable(g, card) end
+  return offers(g, sold_out, gold, ship)
 end
 
 local function acquire(g, o, id)
   local card = o.card
+  if id and not g.options.new_tiles_work_this_turn then        -- O16 option: placed at the turn's end
+    o.arriving = o.arriving or {}
+    o.arriving[#o.arriving + 1] = id
+    o.gold = o.gold - (id == "ship" and ship_sizes(g)[#card.ships + 1] * R.data.ship_cost_per_slot or TILE[id].cost)
+    return
+  end
   if id == "ship" then
     local size = ship_sizes(g)[#card.ships + 1]
     give_ship(card, size)
@@ -1176,17 +1284,19 @@ end
 
 -- The release and assign options by the tiles and ships they name (a bit
 -- each, as in card.manned), the list made once for each set (MENUS[verb]).
+-- ("assign_forced": the assignments without "done", option forced_placement.)
 local function menu(verb, key, card)
-  local n, ship_text = 0, verb == "release" and RELEASE_SHIP or ASSIGN_SHIP
+  local word = verb == "release" and "release" or "assign"
+  local n, ship_text = 0, word == "release" and RELEASE_SHIP or ASSIGN_SHIP
   local tiles = card.tiles
   for i = 1, #tiles do
     local t = TILES_24[tiles[i]]
-    if key & t.bit ~= 0 then n = n + 1; OPTS[n], WHAT[n] = t[verb], t.id end
+    if key & t.bit ~= 0 then n = n + 1; OPTS[n], WHAT[n] = t[word], t.id end
   end
   for k = 1, #card.ships do
     if key & SHIP_BIT[k] ~= 0 then n = n + 1; OPTS[n], WHAT[n] = ship_text[k], k end
   end
-  n = n + 1; OPTS[n], WHAT[n] = DONE, false
+  if verb ~= "assign_forced" then n = n + 1; OPTS[n], WHAT[n] = DONE, false end
   return remember(verb, key, n)
 end
 
@@ -1251,17 +1361,21 @@ local function assign(card, x)
 end
 
 -- O14: workers from the pool onto tiles of their kind with a slot free, or
--- seamen onto ships without one, one at a time.
+-- seamen onto ships without one, one at a time. Option forced_placement
+-- (open choice 16): no "done" while a pool worker has a free slot of its
+-- kind, and a step with one option is taken unasked (O32).
 local function assignments(g, seat, o)
   local card, pool = o.card, o.card.pool
   local staffs = (pool.seaman > 0 and SEAMAN_BITS or 0) | (pool.land > 0 and LAND_BITS or 0)
     | (pool.facility > 0 and FACILITY_BITS or 0)          -- what the pool's workers staff (O7's kinds)
+  local forced = g.options.forced_placement
   while true do
     local key = card.room & staffs
     if key == 0 then local n = o.n + 1; o.steps[n], o.n = DONE, n; break end          -- unasked
-    local made = MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
+    local made = forced and (MENUS.assign_forced[key] or menu("assign_forced", key, card))
+      or MENUS.assign[key] or menu("assign", key, card)    -- a step from a kept menu
     local opts = made[1]
-    local k, n = g:choose(seat, "assign", opts), o.n + 1
+    local k, n = (forced and #opts == 1) and 1 or g:choose(seat, "assign", opts), o.n + 1
     o.steps[n], o.n = opts[k], n
     local x = made[2][k]
     if not x then break end
@@ -1426,6 +1540,10 @@ function R.rules.reveal(g, orders)
       if desks then desks[s] = card end
     end
     if o.gold ~= o.paid_from then g.gold:set(s, o.gold) end          -- else it paid nothing
+    if o.arriving then                                 -- option new_tiles_work_this_turn off
+      g.arriving = g.arriving or {}
+      g.arriving[s] = { table.unpack(o.arriving) }
+    end
     if g.logging and o.n > 0 then g:log("%s: %s", g.names[s], table.concat(o.steps, ", ", 1, o.n)) end
   end
 end
@@ -1617,7 +1735,7 @@ function R.rules.limit_check(g)
         pool[kind] = pool[kind] - n
         out[kind] = out[kind] + n
         extra = extra - n
-        if g.logging then g:log("%s removes %d %s", g.names[s], n, KIND_WORDS[kind]) end
+        if g.logging then g:log("%s removes %d %s%s", g.names[s], n, KIND_WORDS[kind], n > 1 and "s" or "") end
       end
       i = i + 1
     end
@@ -1752,12 +1870,22 @@ function R.rules.finished_goods(g)                            -- O26
   fg_colours(g, how_many(g, "make_fg", max, "finished goods"))
 end
 
+-- O27: whether a card's extract buildings for plantation `land` work:
+-- with one staffed (the ruling), with one owned, or always (option
+-- extract_mill_needs = build: the plantation is needed to build them).
+local function extract_works(g, card, land)
+  local needs = g.options.extract_mill_needs
+  if needs == "staffed" then return (card.crew[land] or 0) > 0 end
+  if needs == "owned" then return (card.own[land] or 0) > 0 end
+  return true
+end
+
 -- O27: a colour's capacity: its staffed plantations, plus the extract
--- buildings that need one of them staffed.
+-- buildings when they work (extract_works).
 function R.rules.dye_capacity(g, card, c)
   local land = LAND[c]
   local cap = card.crew[land] or 0                           -- staffed(card, land)
-  if cap > 0 then
+  if cap > 0 or (g.options.extract_mill_needs ~= "staffed" and extract_works(g, card, land)) then
     local extract = EXTRACT[g.options.buildings_24 and 2 or 1][c]
     for i = 1, #extract do
       local t = extract[i]
@@ -1768,14 +1896,16 @@ function R.rules.dye_capacity(g, card, c)
 end
 
 -- O27: a colour is made only with a staffed plantation of it (a bit of
--- card.manned); its capacity is asked for those cards.
+-- card.manned), or, with option extract_mill_needs not "staffed", a
+-- staffed extract building of it; its capacity is asked for those cards.
 function R.rules.dyes(g)
   local max, capacity, cards, players = g._most or most_by_seat(g), R.rules.dye_capacity, g.card, g.players
+  local makers = g.options.extract_mill_needs ~= "staffed" and DYE_MAKERS or LAND_BIT   -- O27
   local manned = 0                                           -- the tiles staffed on any card
   for s = 1, players do manned = manned | cards[s].manned end
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    local bit = LAND_BIT[c] or 0
+    local bit = makers[c] or 0
     if manned & bit ~= 0 then                                -- else nobody makes this colour
       local dye, fg, any = DYE_OF[c], FG_OF[c], false
       for s = 1, players do
@@ -1861,6 +1991,21 @@ function R.rules.wool(g)                                     -- O29
   end
 end
 
+-- Option new_tiles_work_this_turn off (open choice 15): the tiles and
+-- ships acquired this turn are placed at its end, after production, and
+-- work from the next turn.
+local function place_arrivals(g)
+  local arriving = g.arriving
+  if not arriving then return end
+  for s = 1, g.players do
+    local card = g.card[s]
+    for _, id in ipairs(arriving[s] or {}) do
+      if id == "ship" then give_ship(card, ship_sizes(g)[#card.ships + 1]) else add_tile(card, id) end
+    end
+  end
+  g.arriving = nil
+end
+
 local function production(g)
   g.phase = "produce"
   R.rules.finished_goods(g)
@@ -1895,6 +2040,7 @@ function R.play(g)
       R.rules.limit_check(g)
     end
     production(g)
+    place_arrivals(g)
     from = "turn"
     g.line.pirate = false
     if g.ending then                                          -- O30
@@ -2055,13 +2201,16 @@ function R.why_won(g)
   local names = {}
   for i, s in ipairs(winners) do names[i] = g.names[s] end
   local vp, gold, goods = g.vp:get(w), g.gold:get(w), R.rules.goods_value(g, w)
-  local by = "the most VP"
+  local tied = 0                  -- how many of the keys a rival ties on, the most of any rival
   for s = 1, g.players do
-    if g.vp:get(s) == vp and s ~= w then
-      by = "the most VP, tied; then the most gold (O31)"
-      if g.gold:get(s) == gold then by = "the most VP and gold, tied; then the goods' value (O31)" end
+    if s ~= w and g.vp:get(s) == vp then
+      local depth = g.gold:get(s) ~= gold and 1 or R.rules.goods_value(g, s) ~= goods and 2 or 3
+      if depth > tied then tied = depth end
     end
   end
+  local by = ({ [0] = "the most VP", "the most VP, tied; then the most gold (O31)",
+    "the most VP and gold, tied; then the goods' value (O31)",
+    "the most VP, gold and goods' value, tied (O31)" })[tied]
   local why = ("%s %s with %d VP, %d gold, goods worth %d: %s"):format(table.concat(names, " and "),
     #winners > 1 and "share the win" or "wins", vp, gold, goods, by)
   if g.pirate_vp > 0 then why = why .. ("; the pirate took %d VP"):format(g.pirate_vp) end
@@ -2076,6 +2225,10 @@ local STAGE_WORDS = {
   assign = "your build order's assignments (O14): 'assign ...' or 'done'",
   load = "loading a ship (O14): 'load <good>' or 'done'", sail = "a ship's destination (O14): 'sail <port>'",
   rob = "the pirate's robbery (O17)", colour = "the colours of finished goods (O33)",
+  make_fg = "how many finished goods to make (O26, option production_optional): 'make <n> finished goods'",
+  make_dye = "how many of a dye to make (O27, option production_optional): 'make <n> dye:<colour>'",
+  make_cloth = "how much cloth to make (O28, option production_optional): 'make <n> cloth'",
+  make_wool = "how much wool to make (O29, option production_optional): 'make <n> wool'",
 }
 local PHASE_OF = { bid = "bid", pick = "pick", acquire = "build", release = "build", assign = "build",
   load = "build", sail = "build", done = "build", rob = "pirate", none = "pirate", colour = "produce", make = "produce" }
@@ -2090,9 +2243,11 @@ local function why_acquire(g, seat, name, text)
   local o = order_of(g, seat)
   local gold = o and o.gold or g.gold:get(seat)
   if text == ACQUIRE_SHIP then
-    local size = ship_sizes(g)[(o and #o.card.ships or #g.card[seat].ships) + 1]
+    if o and o.extra_ship then return "one ship a turn besides the building or land (option ship_is_acquisition)" end
+    local next_ship = (o and #o.card.ships or #g.card[seat].ships) + 1
+    local size = ship_sizes(g)[next_ship]
     if not size then return ("you have every ship a player may have (%d, T3)"):format(#ship_sizes(g)) end
-    return ("ship %d costs %d gold and you have %d"):format(#g.card[seat].ships + 1, size * R.data.ship_cost_per_slot, gold)
+    return ("ship %d costs %d gold and you have %d"):format(next_ship, size * R.data.ship_cost_per_slot, gold)
   end
   local t = TILE[id]
   if not t or (t.land and kind ~= "land") or (not t.land and kind ~= "building") then
@@ -2103,8 +2258,98 @@ local function why_acquire(g, seat, name, text)
   if not in_play then return ("the %s is not in play (option buildings_24, O4)"):format(t.name) end
   local owned = (o and o.card.own[id]) or 0
   if owned >= (t.count or 1) then return ("you own %d %s, the most a player may (T4, T5)"):format(owned, t.name) end
+  if o and extract_unbuildable(g, o.card) & t.bit ~= 0 then
+    return ("the %s needs a %s first (option extract_mill_needs = build, O27)"):format(t.name, TILE[t.needs].name)
+  end
   if t.cost > gold then return ("the %s costs %d gold and you have %d"):format(t.name, t.cost, gold) end
   return nil
+end
+
+-- O14b: why "release x" or "assign x" (a tile's id, or "ship k") is refused.
+local function why_worker(g, seat, verb, x)
+  local card = order_of(g, seat)
+  card = card and card.card or g.card[seat]
+  local k = tonumber(x:match("^ship (%d+)$") or "")
+  if k then
+    local ship = card.ships[k]
+    if not ship then return ("you have no ship %d"):format(k) end
+    if verb == "release" then return ship.crew == 0 and ("ship %d has no seaman"):format(k) or nil end
+    if ship.crew > 0 then return ("ship %d has its seaman"):format(k) end
+    return card.pool.seaman == 0 and "you have no seaman in your pool" or nil
+  end
+  local t = TILE[x]
+  if not t then return ("there is no tile '%s'"):format(x) end
+  local own, crew = card.own[x] or 0, card.crew[x] or 0
+  if own == 0 then return ("you own no %s"):format(t.name) end
+  if verb == "release" then return crew == 0 and ("nobody works on the %s"):format(t.name) or nil end
+  if crew >= own * t.slots then return ("the %s has no free slot"):format(t.name) end
+  if card.pool[t.kind] == 0 then return ("you have no %s in your pool"):format(KIND_WORDS[t.kind]) end
+  return nil
+end
+
+-- O14c: why "load good" is refused.
+local function why_load(g, seat, good)
+  if not GOOD_INDEX[good] then return ("there is no good '%s' (O18)"):format(good) end
+  local o = order_of(g, seat)
+  local store = o and o.card.store or g.card[seat].store
+  return store[good] == 0 and ("you have no %s in storage to load"):format(good) or nil
+end
+
+-- O3, O14d: why "sail port" is refused.
+local function why_sail(g, seat, port)
+  local to
+  for i, e in ipairs(g.ring) do if e.port == port then to = i end end
+  if not to then return ("there is no port '%s' in this game (O2)"):format(port) end
+  if to == g.home[seat] then return ("a ship never sails to its own port, %s (O3)"):format(port) end
+  local o = order_of(g, seat)
+  if not o then return nil end
+  return ("sailing to %s costs %d gold and you have %d (O3)"):format(port,
+    R.rules.shipping_cost(g, seat, o.card, to), o.gold)
+end
+
+-- O17: why "rob seat s ship k" or "none" is refused.
+local function why_rob(g, seat, text)
+  if text == "none" then return "the pirate must rob a loaded ship (option pirate_may_pass)" end
+  local s, k = text:match("^rob seat (%d+) ship (%d+)$")
+  s, k = tonumber(s), tonumber(k)
+  if not s or not g.card[s] then return "name a seat and its ship: 'rob seat <seat> ship <ship>'" end
+  if s == seat then return "the pirate robs another player's ship (O17)" end
+  local ship = g.card[s].ships[k]
+  if not ship then return ("%s has no ship %d"):format(g.names[s], k) end
+  return #ship.cargo == 0 and ("%s's ship %d carries no cargo"):format(g.names[s], k) or nil
+end
+
+-- O33: why "colour c" is refused.
+local function why_colour(g, seat, c)
+  if not FG_OF[c] then return ("there is no colour '%s'"):format(c) end
+  return g.card[seat].store[DYE_OF[c]] == 0 and ("you have no %s dye"):format(c) or nil
+end
+
+-- The reason for the step the seat is asked now (name), if the text is
+-- of that step.
+local function why_step(g, seat, name, verb, text)
+  local rest = text:match("^%a+ (.+)$") or ""
+  if name == "assign" and text == DONE and g.options.forced_placement then
+    return "a worker in your pool must go onto a free slot of its kind (option forced_placement, O14b)"
+  end
+  if verb ~= name and not (name == "rob" and verb == "none") then return nil end
+  if verb == "release" or verb == "assign" then return why_worker(g, seat, verb, rest) end
+  if verb == "load" then return why_load(g, seat, rest) end
+  if verb == "sail" then return why_sail(g, seat, rest) end
+  if name == "rob" then return why_rob(g, seat, text) end
+  if verb == "colour" then return why_colour(g, seat, rest) end
+  return nil
+end
+
+-- O25, option production_optional: why "make n good" is refused: more
+-- than this step's most (g._most, how_many), for its own good.
+local MAKES = { make_fg = "finished goods", make_cloth = "cloth", make_wool = "wool" }
+local function why_make(g, seat, name, text)
+  local n, good = text:match("^make (%d+) (.+)$")
+  local most = g._most and g._most[seat]
+  if not most or not n or tonumber(n) <= most then return nil end
+  if good ~= MAKES[name] and not (name == "make_dye" and good:match("^dye:")) then return nil end
+  return ("you can make at most %d now: your capacity, inputs and tokens (O25-O29)"):format(most)
 end
 
 local function why(name, g, seat, text)
@@ -2113,14 +2358,13 @@ local function why(name, g, seat, text)
   if want and want ~= g.phase then
     return ("it is the %s phase, not the %s phase: now %s"):format(g.phase, want, STAGE_WORDS[name] or name)
   end
-  local reason = why_acquire(g, seat, name, text)
+  local reason = why_acquire(g, seat, name, text) or why_step(g, seat, name, verb, text)
   if reason then return reason end
   local n = tonumber(text:match("^bid (%d+)$") or "")
   if n and n > g.gold:get(seat) then return ("you have %d gold"):format(g.gold:get(seat)) end
   if verb == "pick" then return "only the kinds still in the line can be picked" end
-  if verb == "sail" then
-    return "a ship sails to another port of the ring whose shipping cost (O3) you can pay"
-  end
+  if name:match("^make_") then reason = why_make(g, seat, name, text) end
+  if reason then return reason end
   return "now: " .. (STAGE_WORDS[name] or name)
 end
 
@@ -2261,12 +2505,8 @@ function R.invariants(g)
     if g.gold:get(s) < 0 then return "negative gold" end
     local o = order_of(g, s)
     if o and o.gold < 0 then return "seat " .. s .. ": an order spends more gold than it has" end
-    if held(card, "wool") + held(card, "cloth") > wool_limit(g, card) then return "seat " .. s .. ": wool + cloth above the tokens" end
-    for _, c in ipairs(COLOURS) do
-      if held(card, DYE_OF[c]) + held(card, FG_OF[c]) > dye_limit(g, card, c) then
-        return "seat " .. s .. ": " .. c .. " above the tokens"
-      end
-    end
+    local over = tokens_over(card)
+    if over then return "seat " .. s .. ": " .. over .. " above the tokens" end
     for id, n in pairs(card.own) do
       local t = TILE[id]
       if n > (t.count or 1) then return "seat " .. s .. ": more " .. id .. " than the supply" end
@@ -2354,12 +2594,14 @@ function R.view(g, seat)
   for s = 1, g.players do
     local p = card_view(g, g.card[s])
     p.name, p.gold, p.vp, p.port = g.names[s], g.gold:get(s), g.vp:get(s), port_name(g, g.home[s])
+    p.arriving = g.arriving and g.arriving[s] and { table.unpack(g.arriving[s]) } or nil     -- O16 option
     local d = g:draft(s)
     if d then
       p.order_finished = finished(g, s)
       local o = seat == s and order_of(g, s)    -- O34: a seat sees its own order only
       if o then
-        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) } }
+        p.order = { card = card_view(g, o.card), gold = o.gold, steps = { table.unpack(o.steps, 1, o.n) },
+                    arriving = o.arriving and { table.unpack(o.arriving) } or nil }
       end
     end
     v.players[s] = p
@@ -2405,7 +2647,7 @@ end
 local USED
 local function used(kind, short) if USED then USED[kind][short] = true end end
 
-local function card_lines(g, s, card, gold, out, mark)
+local function card_lines(g, s, card, gold, out, mark, arriving)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
   out[#out + 1] = string.format("%s%-10s %-10s %3d gold %3d VP  pool s%d l%d f%d%s%s", mark,
@@ -2435,6 +2677,11 @@ local function card_lines(g, s, card, gold, out, mark)
     ships[#ships + 1] = txt
   end
   wrapped(out, "    store " .. (#store > 0 and table.concat(store, " ") or "empty") .. " | ships " .. table.concat(ships, " "))
+  if arriving and arriving[1] then                   -- option new_tiles_work_this_turn off
+    local names = {}
+    for i, id in ipairs(arriving) do names[i] = id == "ship" and "a ship" or abbrev(id); used("tiles", id) end
+    out[#out + 1] = "    at the turn's end: " .. table.concat(names, ", ")
+  end
 end
 
 function R.board_abbrev(id) return abbrev(id) end   -- docs/rules/old_world.md's tables
@@ -2479,14 +2726,15 @@ function R.board(g, seat)
   for s = 1, g.players do
     local d = g:draft(s)
     local card, gold = g.card[s], g.gold:get(s)
+    local arriving = g.arriving and g.arriving[s]
     local mark = "  "
     if d then
       local o = (seat == nil or seat == s) and order_of(g, s)           -- O34
-      if o then card, gold = o.card, o.gold end
+      if o then card, gold, arriving = o.card, o.gold, o.arriving end
       mark = finished(g, s) and "v " or "  "
       drafts = true
     end
-    card_lines(g, s, card, gold, out, mark)
+    card_lines(g, s, card, gold, out, mark, arriving)
   end
   board_key(g, out, drafts)
   USED = nil
