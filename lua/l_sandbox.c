@@ -2057,6 +2057,8 @@ static void restore_table(lua_State *L, int A, size_t h, int t) {
     lua_setmetatable(L, t);
 }
 
+static size_t changed_head;           /* put_back: the first table that differed */
+
 /* After a call that changed g: every table back as it was. Pushes the
  * change found first (in the walk's order) as a path ("g.x") and returns
  * 1, or pushes nothing and returns 0 when nothing really differs but a
@@ -2095,6 +2097,7 @@ static int put_back(lua_State *L, int A) {
             lua_insert(L, t);             /* the path below the table */
             t++;
             found = 1;
+            changed_head = h;
         } else if (d == -2) {
             lua_pop(L, 1);
         }
@@ -2102,6 +2105,19 @@ static int put_back(lua_State *L, int A) {
         lua_pop(L, 1);
     }
     return found;
+}
+
+/* Whether a chunk is the engine's Lua that a rule script calls: g's
+ * methods (lua/kontor/game/context.lua) and the sandbox's own functions
+ * (lua/kontor/sandbox.lua: setmetatable, pairs ...). */
+static int engine_source(const char *src) {
+    static const char *const engine[] = { "kontor/game/context.lua", "kontor/sandbox.lua" };
+    size_t n = strlen(src);
+    for (size_t i = 0; i < sizeof engine / sizeof engine[0]; i++) {
+        size_t m = strlen(engine[i]);
+        if (n >= m && strcmp(src + n - m, engine[i]) == 0) return 1;
+    }
+    return 0;
 }
 
 /* "file:line:" of the rule script's code that called a method of g's
@@ -2112,10 +2128,8 @@ static const char *script_level(lua_State *L, const char *what, char *buf, size_
     lua_Debug ar;
     int level = 1;
     const char *skipped = NULL;
-    static const char engine[] = "kontor/game/context.lua";
     while (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sn", &ar)) {
-        size_t n = strlen(ar.source), m = sizeof engine - 1;
-        if (n < m || strcmp(ar.source + n - m, engine) != 0) break;
+        if (!engine_source(ar.source)) break;
         if (ar.name != NULL) skipped = ar.name;
         level++;
     }
@@ -2140,6 +2154,56 @@ void kn_refuse_change(lua_State *L, const void *obj, const char *what) {
 }
 
 static int last_anchors = 64;        /* the anchor table's size, from the last call */
+
+/* Where a table of g changed: the call is run again (the game is as it
+ * was before it) with a line hook that compares the table that differed
+ * with what it held at every new line; the line before the one where it
+ * first differs made the change. Only after a change was refused. */
+static const char watch_key = 'w';
+static char watch_last[LUA_IDSIZE + 24], watch_found[LUA_IDSIZE + 24];
+
+static void watch_hook(lua_State *L, lua_Debug *ar) {
+    int top = lua_gettop(L);
+    if (!lua_checkstack(L, 8)) return;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &watch_key);
+    int A = lua_gettop(L);
+    lua_rawgeti(L, A, vw.e[changed_head].ka);
+    int scratch = 0;
+    long d = table_differs(L, A, changed_head, lua_gettop(L), &scratch);
+    lua_settop(L, top);
+    if (d != -1 && watch_found[0] == 0 && watch_last[0] != 0) {
+        memcpy(watch_found, watch_last, sizeof watch_found);
+        luaL_error(L, "found");              /* stops the call */
+    }
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0 && !engine_source(ar->source))
+        snprintf(watch_last, sizeof watch_last, "%s:%d:", ar->short_src, ar->currentline);
+}
+
+/* Runs f (at base, its arguments above it) again under watch_hook;
+ * pushes "file:line:" of the change, or "" when it is not seen again. */
+static void find_change(lua_State *L, int A, int base) {
+    lua_pushvalue(L, A);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &watch_key);
+    watch_last[0] = watch_found[0] = 0;
+    lua_Hook old_hook = lua_gethook(L);
+    int old_mask = lua_gethookmask(L), old_count = lua_gethookcount(L);
+    lua_sethook(L, watch_hook, LUA_MASKLINE, 0);
+    kn_inspect.from = kn_ud_serial;
+    kn_inspect.on = 1;
+    call_at(L, base);
+    kn_inspect.on = 0;
+    lua_sethook(L, old_hook, old_mask, old_count);
+    lua_settop(L, base - 1);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &watch_key);
+    if (!same_walk(L, A)) {
+        if (watch_found[0] == 0 && watch_last[0] != 0)      /* on its last line */
+            memcpy(watch_found, watch_last, sizeof watch_found);
+        if (put_back(L, A)) lua_pop(L, 1);                   /* as it was, again */
+    }
+    if (watch_found[0]) lua_pushfstring(L, "%s ", watch_found);
+    else lua_pushliteral(L, "");
+}
 
 /* sandbox.inspect(name, g, f, ...) -> as sandbox.call(f, ...), with g
  * and all it holds as they were before the call (above); name ("R.board")
@@ -2168,24 +2232,30 @@ static int sb_inspect(lua_State *L) {
     lua_insert(L, 3);                            /* name, g, anchors, f, ... */
     snapshot(L, 2, 3);
     last_anchors = vw.na;
+    /* f and its arguments again, for find_change */
+    int nargs = lua_gettop(L) - 4, base = lua_gettop(L) + 1;
+    luaL_checkstack(L, nargs + 2, NULL);
+    for (int i = 4; i < base; i++) lua_pushvalue(L, i);
     const char *was_name = inspect_name;
     inspect_name = lua_tostring(L, 1);
     kn_inspect.from = kn_ud_serial;
     kn_inspect.on = 1;
-    int n = call_at(L, 4);
+    int n = call_at(L, base);
     kn_inspect.on = 0;
     int same = same_walk(L, 3);
     if (same || !put_back(L, 3)) {
         inspect_name = was_name;
         return n;
     }
-    lua_pushfstring(L, "%s cannot change the game: it set %s " INSPECT_WHY,
-                    inspect_name, lua_tostring(L, -1));
+    lua_copy(L, -1, base);
+    lua_settop(L, base);
+    lua_insert(L, 4);                            /* name, g, anchors, path, f, ... */
+    find_change(L, 3, 5);                        /* name, g, anchors, path, "file:line: " */
+    lua_pushfstring(L, "%s%s cannot change the game: it set %s " INSPECT_WHY,
+                    lua_tostring(L, 5), inspect_name, lua_tostring(L, 4));
     inspect_name = was_name;
-    lua_replace(L, 4);
-    lua_settop(L, 4);
     lua_pushboolean(L, 0);
-    lua_insert(L, 4);
+    lua_insert(L, -2);
     return 2;
 }
 

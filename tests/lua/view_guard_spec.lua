@@ -88,13 +88,13 @@ local CHANGES = {
   { code = "table.sort(g.hands[1])", says = "it set g.hands[1][1]" },
   { code = "g.hands[2].x = {}", says = "it set g.hands[2].x" },
   { code = "setmetatable(g.list, {})", says = "it set the metatable of g.list" },
-  { code = "g.deck:push(7)", says = "it called pile:push", line = true },
-  { code = "g.deck:take(1)", says = "it called pile:take", line = true },
-  { code = "g.coins:add(1, 5)", says = "it called counter:add", line = true },
-  { code = "g.rng:int(1, 6)", says = "it called rng:int", line = true },
-  { code = "g:log('peek')", says = "it called g:log", line = true },
-  { code = "g:stat('s')", says = "it called g:stat", line = true },
-  { code = "g:skip(1, 'pick', 'none')", says = "it called g:skip", line = true },
+  { code = "g.deck:push(7)", says = "it called pile:push" },
+  { code = "g.deck:take(1)", says = "it called pile:take" },
+  { code = "g.coins:add(1, 5)", says = "it called counter:add" },
+  { code = "g.rng:int(1, 6)", says = "it called rng:int" },
+  { code = "g:log('peek')", says = "it called g:log" },
+  { code = "g:stat('s')", says = "it called g:stat" },
+  { code = "g:skip(1, 'pick', 'none')", says = "it called g:skip" },
 }
 
 local serial = 0
@@ -188,7 +188,7 @@ describe("a call that reads the game", function()
         else
           assert.is_false(ok)
           local want = string.format("%s cannot change the game: %s%s", name, ch.says, WHY)
-          if ch.line then want = path .. ":" .. line .. ": " .. want end
+          want = path .. ":" .. line .. ": " .. want
           if hook == "scores" then want = "viewguard: " .. want end   -- g:result names the rule set
           if hook == "estimate" then want = "viewguard: R.estimate: " .. want end   -- as the bots say it
           assert.are.equal(want, msg)
@@ -212,6 +212,18 @@ describe("a call that reads the game", function()
     end
   end
 
+  it("names the line that made the change, in a helper function too", function()
+    local code = "local a = g.n\n  local function bump(t)\n    local b = 1\n    t.n = a + b\n    return b\n  end\n"
+      .. "  bump(g)\n  local c = 2"
+    local path, line = rules_with("board", code)
+    local g = game_of(path, "board")
+    local ok, err = pcall(g.show, g, 1)
+    assert.is_false(ok)
+    assert.are.equal(string.format("%s:%d: R.board cannot change the game: it set g.n%s", path, line + 3, WHY),
+      tostring(err):match("^[^\n]*"))
+    assert.are.equal(3, g.ctx.n)
+  end)
+
   it("the RNG state, the step record and the piles are as before a refused view", function()
     local path = rules_with("view", "g.rng:int(1, 6); g.deck:push(1)")
     local g = game_of(path, "view")
@@ -227,7 +239,7 @@ describe("a call that reads the game", function()
     local n = g:state().n
     local ok, err = pcall(g.view, g, 1)
     assert.is_false(ok)
-    assert.are.equal("R.view cannot change the game: it set g.n" .. WHY, tostring(err):match("^[^\n]*"))
+    assert.is_truthy(tostring(err):match("^[^\n]*"):find(":%d+: R.view cannot change the game: it set g.n"), tostring(err))
     assert.are.equal(n, g:state().n)
   end)
 
