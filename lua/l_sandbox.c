@@ -39,6 +39,7 @@
 #include <sys/time.h>
 
 #include "binding.h"
+#include "kn_alloc.h"
 #include "kn_pool.h"
 #include "engine/scan.h"
 
@@ -1733,7 +1734,7 @@ static void *vw_grow(void *p, size_t *cap, size_t need, size_t size) {
     if (need <= *cap) return p;
     size_t c = *cap ? *cap : 64;
     while (c < need) c *= 2;
-    void *q = realloc(p, c * size);
+    void *q = kn_realloc(p, *cap * size, c * size);   /* under the memory cap */
     if (q == NULL) return NULL;
     *cap = c;
     return q;
@@ -1795,11 +1796,12 @@ static void discover(lua_State *L, int idx, int a, int parent, int via) {
         size_t old = vw.seen_cap;
         const void **s = vw.seen;
         size_t c = old * 2;
-        vw.seen = calloc(c, sizeof *vw.seen);
+        vw.seen = kn_realloc(NULL, 0, c * sizeof *vw.seen);
         if (vw.seen == NULL) { vw.seen = s; vw_nomem(L); }
+        memset(vw.seen, 0, c * sizeof *vw.seen);
         vw.seen_cap = c;
         for (size_t i = 0; i < old; i++) if (s[i]) seen_mark(s[i]);
-        free(s);
+        kn_free(s, old * sizeof *s);
     }
     struct vqueued *q = vw_grow(vw.queue, &vw.qcap, vw.qn + 1, sizeof *q);
     if (q == NULL) vw_nomem(L);
@@ -1833,8 +1835,9 @@ static void snapshot(lua_State *L, int g, int A) {
     vw.qn = 0;
     vw.na = 0;
     if (vw.seen_cap == 0) {
-        vw.seen = calloc(256, sizeof *vw.seen);
+        vw.seen = kn_realloc(NULL, 0, 256 * sizeof *vw.seen);
         if (vw.seen == NULL) vw_nomem(L);
+        memset(vw.seen, 0, 256 * sizeof *vw.seen);
         vw.seen_cap = 256;
     } else {
         memset(vw.seen, 0, vw.seen_cap * sizeof *vw.seen);
