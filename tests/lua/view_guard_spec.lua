@@ -30,6 +30,8 @@ function R.setup(g)
   g.deck:push(5)
   g.deck:push(4)
   g.coins = kontor.counter { n = 2 }
+  g.stock = kontor.pile { vis = "hidden" }
+  g.stock:push(8)
 end
 function R.play(g)
   for _ = 1, 3 do
@@ -278,6 +280,16 @@ describe("a call that reads the game", function()
     assert.is_false(ok)
     assert.is_truthy(tostring(err):find("R.estimate cannot change the game: it called pile:push" .. WHY, 1, true),
       tostring(err))
+  end)
+
+  it("a bot's look at the unseen cards' texts leaves the game as it was", function()
+    -- (lua/kontor/fork.lua asks R.card_text of the hidden cards on the game itself)
+    local g = game_of(rules_with("card_text", "g.n = g.n + 1"), "card_text")
+    local honest = game_of(rules_with("card_text", ""), "card_text")
+    local lines = bots.hint(seatmod.view(g, 1), "greedy", 1)
+    assert.are.same(bots.hint(seatmod.view(honest, 1), "greedy", 1), lines)
+    assert.are.equal(3, g.ctx.n)
+    assert.are.equal(snapshot(honest), snapshot(g))
   end)
 
   it("a seat's hand made with a card text that changes the game leaves it as it was", function()
