@@ -1699,8 +1699,13 @@ static void open_guards(lua_State *L) {
  *   after it in the same order: one pass, no allocation. When something
  *   differs, an exact comparison says whether it really does (a key added
  *   and removed again may leave another order), the tables that differ
- *   get their entries and metatables back, and the call fails with
- *   "<name> cannot change the game: it set g.x (...)". */
+ *   get their entries and metatables back, the call is run once more
+ *   under a line hook to find the script's line of the change
+ *   (find_change), and it fails with "file:line: <name> cannot change the
+ *   game: it set g.x (...)". A rule set's scratch (is_scratch) is put
+ *   back without a word.
+ * The walk is for the games people play; a quiet game's calls (kontor
+ * sim, a bot's copies) pass g = false and get the flag alone. */
 
 struct kn_inspect_state kn_inspect;
 uint64_t kn_ud_serial = 1;
