@@ -302,11 +302,15 @@ describe("a call that reads the game", function()
 end)
 
 describe("the shipped rule sets", function()
-  for _, spec in ipairs { { "sea_merchants", 4 }, { "caribbean", 2 }, { "old_world", 4 } } do
-    it(spec[1] .. ": every view, board, state and result is allowed", function()
-      local g = kontor.new_game { rules = spec[1], players = spec[2], seed = 1 }
+  for _, spec in ipairs { { "sea_merchants", 4 }, { "caribbean", 2 }, { "old_world", 4 },
+                         { "caribbean", 2, "port_royal" }, { "sea_merchants", 3, "delivered_payout" },
+                         { "sea_merchants", 2, "hand_limit" }, { "sea_merchants", 4, "house" },
+                         { "sea_merchants", 3, "house_specials" }, { "sea_merchants", 4, "snake_draft" } } do
+    it(spec[1] .. (spec[3] and " with " .. spec[3] or "") .. ": every view, board, state and result is allowed",
+        function()
+      local g = kontor.new_game { rules = spec[1], players = spec[2], seed = 1, variants = spec[3] and { spec[3] } }
       local rnd = support.random_of(3)
-      for _ = 1, 400 do
+      for step = 1, 400 do
         if g:over() then break end
         for s = 1, spec[2] do g:view(s); g:show(s) end
         g:state()
@@ -316,6 +320,8 @@ describe("the shipped rule sets", function()
         local opts = g:options(seat)
         for i = 1, math.min(3, #opts) do describe_mod.option(g, seat, opts[i]) end
         bots.estimates(g)
+        seatmod.view(g, seat).hand()
+        if step % 40 == 1 then bots.hint(seatmod.view(g, seat), "greedy", 1) end
         g:apply(opts[rnd(#opts)], seat)
       end
       if g:over() then
