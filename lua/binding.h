@@ -10,6 +10,7 @@
 #ifndef KONTOR_BINDING_H
 #define KONTOR_BINDING_H
 
+#include <stdint.h>
 #include <string.h>
 
 #include <lua.h>
@@ -47,6 +48,26 @@ void kn_sandbox_charge(lua_State *L, double work);
 void *kn_sandbox_malloc(size_t size);
 void kn_sandbox_free(void *ptr);
 
+/* A call that only reads the game (sandbox.inspect: R.view, R.board,
+ * R.scores, R.estimate ...) is running while kn_inspect.on: the piles,
+ * counters, RNGs and logs older than the call (serial < from) refuse
+ * every change then (kn_may_change). */
+struct kn_inspect_state {
+    int on;
+    uint64_t from;
+};
+extern struct kn_inspect_state kn_inspect;
+extern uint64_t kn_ud_serial;       /* the serial the next engine userdata gets */
+/* Raises "<hook> cannot change the game: it called <what> (...)" when
+ * `obj` (a kn_newudata object) is older than the inspecting call. */
+void kn_refuse_change(lua_State *L, const void *obj, const char *what);
+
+/* The check at the top of every method that changes a pile, counter, RNG
+ * or log: one load and a branch when no view runs. */
+static inline void kn_may_change(lua_State *L, const void *obj, const char *what) {
+    if (__builtin_expect(kn_inspect.on, 0)) kn_refuse_change(L, obj, what);
+}
+
 /* Creates the metatable `tname` once: the `meta` metamethods, __index =
  * a table of `methods`, and __metatable = false so that getmetatable() in a
  * rule script cannot reach (and replace) the methods. (Here, not in
@@ -64,8 +85,9 @@ static inline void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *m
 }
 
 /* The engine's userdata (piles, counters, logs, RNGs) start with their
- * type's tag, the address of a static object of its binding: KN_UD_HEAD
- * bytes (the alignment Lua gives a userdata's memory), then the object.
+ * type's tag, the address of a static object of its binding, then their
+ * serial (kn_ud_serial when made): KN_UD_HEAD bytes (the alignment Lua
+ * gives a userdata's memory), then the object.
  * kn_newudata writes the tag before the caller sets the metatable, so the
  * userdata is safe from the start. */
 #define KN_UD_HEAD 16
@@ -73,6 +95,8 @@ static inline void kn_newtype(lua_State *L, const char *tname, const luaL_Reg *m
 static inline void *kn_newudata(lua_State *L, size_t size, int nuv, const void *tag) {
     char *p = (char *)lua_newuserdatauv(L, KN_UD_HEAD + size, nuv);
     memcpy(p, &tag, sizeof tag);
+    uint64_t serial = kn_ud_serial++;   /* its age, for kn_may_change */
+    memcpy(p + sizeof tag, &serial, sizeof serial);
     return p + KN_UD_HEAD;
 }
 

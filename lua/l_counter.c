@@ -125,6 +125,7 @@ static int l_get(lua_State *L)
 static int l_set(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
+    kn_may_change(L, c, "counter:set");
     uint32_t i = check_index(L, c, 2);
     lua_Integer v = kn_checkinteger(L, 3);
     check_bounds(L, c, i, v);
@@ -135,6 +136,7 @@ static int l_set(lua_State *L)
 static int l_add(lua_State *L)
 {
     kn_counter *c = check_counter(L, 1);
+    kn_may_change(L, c, "counter:add");
     uint32_t i = check_index(L, c, 2);
     lua_Integer d = kn_checkinteger(L, 3);
     lua_Integer cur = c->v[i], sum;

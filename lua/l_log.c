@@ -29,6 +29,7 @@ static int l_new(lua_State *L)
 static int l_add(lua_State *L)
 {
     kn_log *g = check_log(L, 1);
+    kn_may_change(L, g, "log:add");
     size_t len;
     const char *s = luaL_checklstring(L, 2, &len);
     int rc = kn_log_add(g, s, len);
@@ -65,6 +66,7 @@ static int l_get(lua_State *L)
 static int l_truncate(lua_State *L)
 {
     kn_log *g = check_log(L, 1);
+    kn_may_change(L, g, "log:truncate");
     lua_Integer n = luaL_checkinteger(L, 2);
     lua_Integer count = kn_log_count(g);
     if (n < 0 || n > count)

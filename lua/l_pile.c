@@ -174,6 +174,7 @@ static int l_new(lua_State *L)
 static int l_push(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:push");
     int32_t card = check_card(L, 2);
     if (lua_type(L, 3) <= LUA_TNIL) {      /* none or nil: one card */
         room(L, 1, p, (uint64_t)p->n + 1);
@@ -201,6 +202,7 @@ static int l_push(lua_State *L)
 static int l_push_all(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:push_all");
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     lua_Unsigned n = lua_rawlen(L, 2);
@@ -238,6 +240,7 @@ static int l_push_all(lua_State *L)
 static int l_pop(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:pop");
     if (p->n > 0)                          /* kn_pile_pop */
         lua_pushinteger(L, p->cards[--p->n]);
     else
@@ -276,6 +279,7 @@ static int l_get(lua_State *L)
 static int l_set(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:set");
     uint32_t i = check_index(L, 2, p->n);
     kn_pile_set(p, i, check_card(L, 3));
     return 0;
@@ -284,6 +288,7 @@ static int l_set(lua_State *L)
 static int l_insert(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:insert");
     kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     uint32_t i = check_index(L, 2, (lua_Integer)p->n + 1);
     int32_t card = check_card(L, 3);
@@ -295,6 +300,7 @@ static int l_insert(lua_State *L)
 static int l_remove(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:remove");
     kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     int32_t c = 0;
     kn_pile_remove(p, check_index(L, 2, p->n), &c);
@@ -305,6 +311,7 @@ static int l_remove(lua_State *L)
 static int l_take(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:take");
     kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     int32_t i = kn_pile_find(p, check_card(L, 2));
     if (i >= 0)
@@ -370,7 +377,9 @@ static int l_counts(lua_State *L)
 static int l_move_to(lua_State *L)
 {
     kn_pile *from = check_pile(L, 1);
+    kn_may_change(L, from, "pile:move_to");
     kn_pile *to = check_pile(L, 2);
+    kn_may_change(L, to, "pile:move_to");
     lua_Integer k = lua_type(L, 3) <= LUA_TNIL ? 1 : kn_checkinteger(L, 3);
     luaL_argcheck(L, k >= 0, 3, "must not be negative");
     kn_sandbox_charge(L, (double)k);
@@ -391,8 +400,11 @@ static int l_move_to(lua_State *L)
 static int l_shuffle(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:shuffle");
+    kn_rng *r = kn_check_rng(L, 2);
+    kn_may_change(L, r, "pile:shuffle");
     kn_sandbox_charge(L, (double)p->n);
-    kn_pile_shuffle(p, kn_check_rng(L, 2));
+    kn_pile_shuffle(p, r);
     return 0;
 }
 
@@ -410,7 +422,9 @@ static int l_cards(lua_State *L)
 
 static int l_clear(lua_State *L)
 {
-    kn_pile_clear(check_pile(L, 1));
+    kn_pile *p = check_pile(L, 1);
+    kn_may_change(L, p, "pile:clear");
+    kn_pile_clear(p);
     return 0;
 }
 
@@ -496,6 +510,7 @@ static int l_copy(lua_State *L)
     kn_pile *src = check_pile(L, 1);
     if (!lua_isnoneornil(L, 2)) {
         kn_pile *dst = check_pile(L, 2);
+        kn_may_change(L, dst, "pile_copy");
         kn_vis vis = dst->vis;
         int owner = dst->owner;
         room(L, 2, dst, src->n);

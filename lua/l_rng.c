@@ -62,6 +62,7 @@ static int l_derive_seed(lua_State *L)
 static int l_below(lua_State *L)
 {
     kn_rng *r = kn_check_rng(L, 1);
+    kn_may_change(L, r, "rng:below");
     lua_Integer n = kn_checkinteger(L, 2);
     luaL_argcheck(L, n >= 1, 2, "must be at least 1");
     lua_pushinteger(L, (lua_Integer)kn_rng_below(r, (uint64_t)n));
@@ -71,6 +72,7 @@ static int l_below(lua_State *L)
 static int l_int(lua_State *L)
 {
     kn_rng *r = kn_check_rng(L, 1);
+    kn_may_change(L, r, "rng:int");
     lua_Integer lo = kn_checkinteger(L, 2);
     lua_Integer hi = kn_checkinteger(L, 3);
     uint64_t span;
@@ -86,6 +88,7 @@ static int l_int(lua_State *L)
 static int l_float(lua_State *L)
 {
     kn_rng *r = kn_check_rng(L, 1);
+    kn_may_change(L, r, "rng:float");
     lua_pushnumber(L, (lua_Number)kn_rng_float(r));
     return 1;
 }
@@ -95,6 +98,7 @@ static int l_float(lua_State *L)
 static int l_shuffle(lua_State *L)
 {
     kn_rng *r = kn_check_rng(L, 1);
+    kn_may_change(L, r, "rng:shuffle");
     lua_Integer i, n;
     luaL_checktype(L, 2, LUA_TTABLE);
     /* The raw length, read once: a __len could claim 2^40 (and the loop
@@ -126,7 +130,9 @@ static int l_state(lua_State *L)
 
 static int l_set_state(lua_State *L)
 {
-    set_from_hex(L, kn_check_rng(L, 1), 2);
+    kn_rng *r = kn_check_rng(L, 1);
+    kn_may_change(L, r, "rng:set_state");
+    set_from_hex(L, r, 2);
     return 0;
 }
 

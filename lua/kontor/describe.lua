@@ -30,7 +30,7 @@ function M.option(g, seat, text, decision)
   local f = rawget(g.R, "describe_option")
   if type(f) ~= "function" then return nil end
   decision = decision or M.decision_name(g, seat)
-  local ok, s = core.sandbox.call(f, g.ctx, seat, decision, text)
+  local ok, s = core.sandbox.inspect("R.describe_option", g.ctx, f, g.ctx, seat, decision, text)
   if not ok or type(s) ~= "string" or s == "" then return nil end
   return ktext.escape(s)
 end
@@ -92,7 +92,7 @@ function M.why_won(g)
   if not g:over() then return nil end
   local f = rawget(g.R, "why_won")
   if type(f) ~= "function" then return nil end
-  local ok, s = core.sandbox.call(f, g.ctx)
+  local ok, s = core.sandbox.inspect("R.why_won", g.ctx, f, g.ctx)
   if not ok or type(s) ~= "string" or s == "" then return nil end
   return ktext.escape(s)
 end

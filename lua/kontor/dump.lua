@@ -92,8 +92,11 @@ local function rule_fields(ctx)
   return t
 end
 
-local function armed(f, ...)
-  local ok, res = csb.call(f, ...)
+-- f(...) armed, as a call that only reads the game `ctx`: whatever of
+-- the game it changes is put back and refused (sandbox.inspect, in
+-- lua/l_sandbox.c: "R.board cannot change the game: it set g.n (...)").
+local function armed(name, ctx, f, ...)
+  local ok, res = csb.inspect(name, ctx, f, ...)
   if not ok then
     if res == csb.FINISH then res = "g:finish() outside R.play" end
     error(res, 0)
@@ -102,7 +105,7 @@ local function armed(f, ...)
 end
 
 function M.state(R, ctx)
-  return armed(function()
+  return armed("R.card_text", ctx, function()
     local out = data(rule_fields(ctx), R, ctx, nil, {}, 0)
     out.engine = { players = ctx.players, names = ctx.names, turn = ctx.turn,
                    active = ctx.active or false, rng = ctx.rng:state(),
@@ -112,7 +115,7 @@ function M.state(R, ctx)
 end
 
 function M.view(R, ctx, seat, game)
-  return armed(function()
+  return armed(R.view and "R.view" or "R.card_text", ctx, function()
     local raw = R.view and R.view(ctx, seat) or rule_fields(ctx)
     local out = data(raw, R, ctx, seat, {}, 0)
     out.seat = seat
@@ -167,7 +170,7 @@ end
 
 function M.show(R, ctx, seat, game)
   if R.board then
-    return armed(function() return tostring(R.board(ctx, seat)) end)
+    return armed("R.board", ctx, function() return tostring(R.board(ctx, seat)) end)
   end
   local v = seat and M.view(R, ctx, seat, game) or M.state(R, ctx)
   return M.pretty(v)

@@ -911,13 +911,15 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
     -- their texts, in one armed call; should it fail, one call a card
     -- (a card whose text fails has none)
     local texts = {}
-    local ok, err = csb.call(function(ctx)
+    -- (on the game itself, which they may not change: sandbox.inspect)
+    local watch = not game.quiet and game.ctx
+    local ok, err = csb.inspect("R.card_text", watch, function(ctx)
       for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
     end, game.ctx)
     if not ok then
       if errors.must_rise(err) then error(err, 0) end       -- Ctrl-C, a limit: not "no text"
       for i = 1, nc do
-        local fine, x = csb.call(card_text, game.ctx, cards_seen[i])
+        local fine, x = csb.inspect("R.card_text", watch, card_text, game.ctx, cards_seen[i])
         if not fine and errors.must_rise(x) then error(x, 0) end
         texts[i] = fine and x or nil
       end

@@ -330,7 +330,7 @@ function METHODS.hand(_, game, seat)
     if not ok or vis ~= "owner" or p:owner() ~= seat then return end
     found = true
     for _, c in ipairs(p:cards()) do
-      local tok, name = csb.call(text_of, game.ctx, c)
+      local tok, name = csb.inspect("R.card_text", game.ctx, text_of, game.ctx, c)
       if not tok and errors.must_rise(name) then error(name, 0) end   -- Ctrl-C, a limit
       cards[#cards + 1] = tok and name or tostring(c)
     end

@@ -111,9 +111,10 @@ local function score_of(game, seat)
     return v
   end
   if f then
-    ok, v = csb.call(f, game.ctx, seat)
+    ok, v = csb.inspect("R.score", not game.quiet and game.ctx, f, game.ctx, seat)
   else
-    ok, v = csb.call(function(ctx) return R.scores(ctx)[seat] end, game.ctx)
+    ok, v = csb.inspect("R.scores", not game.quiet and game.ctx, function(ctx) return R.scores(ctx)[seat] end,
+      game.ctx)
   end
   if not ok then error(errors.context(v, R.name .. ": R.score"), 0) end
   if type(v) ~= "number" or v ~= v then
@@ -176,7 +177,10 @@ local function estimator(R)
   -- writes it again; with `only`, the other seats' entries are old).
   e = function(game, only, known, known_v)
     first, last, skip = only or 1, only or game.players, known
-    local ok, err = csb.call(run, game.ctx)
+    -- (a copy for search is quiet, and thrown away: only its piles,
+    -- counters, RNG and log are watched there, not its tables, whose
+    -- walk would cost more than the estimate: lua/l_sandbox.c)
+    local ok, err = csb.inspect(what, not game.quiet and game.ctx, run, game.ctx)
     if not ok then error(errors.context(err, R.name .. ": " .. what), 0) end
     if known then out[known] = known_v end
     for s = first, last do

@@ -44,6 +44,16 @@ local sim_ctx, sim_bot, sim_players = nil, nil, nil
 
 local Ctx = {}
 
+-- The name of the call that reads the game now (R.view, R.board, R.scores
+-- ...: sandbox.inspect, lua/l_sandbox.c), or nil. Then g:text and
+-- g:turn_order keep no memo, and g:skip and g:stat, which change what no
+-- walk of g sees, refuse; the rest of g is watched by the sandbox.
+local inspecting = csb.inspecting
+local function refuse(what)
+  error(format("%s cannot change the game: it called %s (a display function reads the game; "
+    .. "a change belongs in a step)", inspecting(), what), 3)
+end
+
 -- The options R.constraints allow at one decision (lua/engine/options.c):
 -- allowed(ctx, cons, seat, name, options [, players [, what]]), `cons` the
 -- constraints that look at it (see compile_constraints), each a function
@@ -370,6 +380,7 @@ end
 -- hash, and a rehash moves it back: that cost more than the rest of a skip.
 -- _skipped is read as a field: a plain field of g, which Ctx has not.)
 function Ctx:skip(seat, name, why)
+  if inspecting() then refuse("g:skip") end
   local list = self._skipped
   local n = #list
   -- false for a missing one: a hole would leave #list undefined
@@ -406,6 +417,7 @@ function Ctx:turn_order(first)
     t = {}
     local s = first
     for i = 1, self.players do t[i] = s; s = s % self.players + 1 end
+    if inspecting() then return t end   -- a view keeps no memo
     orders[first] = t
   end
   return t
@@ -435,6 +447,7 @@ function Ctx:stat(name, n)
   end
   local game = GAMES[self]
   if game == nil then error("g:stat: call it on the game, as g:stat(...)", 2) end
+  if inspecting() then refuse("g:stat") end
   local t = game._stats
   if not t then
     t = {}
@@ -448,9 +461,12 @@ end
 function Ctx:text(a, b)
   local memo = self._text
   local t = memo[a]
+  local s = t and t[b]
+  if s then return s end
+  if inspecting() then return a .. b end   -- a view keeps no memo
   if not t then t = {}; memo[a] = t end
-  local s = t[b]
-  if not s then s = a .. b; t[b] = s end
+  s = a .. b
+  t[b] = s
   return s
 end
 

@@ -26,7 +26,7 @@ local parse = require "kontor.game.parse"
 local history = require "kontor.game.history"
 local playout = require "kontor.game.playout"
 
-local call = core.sandbox.call
+local inspect = core.sandbox.inspect    -- a call that reads the game and changes nothing of it
 local format = string.format
 local Ctx = context.Ctx
 local step, rebuild, start = driver.step, driver.rebuild, driver.start
@@ -202,7 +202,9 @@ end
 function Game:result()
   if self.kind ~= "over" then return nil, "the game is not over" end
   local R, ctx, players = self.R, self.ctx, self.players
-  local ok, res = call(function()
+  -- (a quiet game, played by kontor sim or a bot's search, is thrown
+  -- away: only its piles, counters, RNG and log are watched)
+  local ok, res = inspect("R.scores", not self.quiet and ctx, function()
     local raw = R.scores(ctx)
     if type(raw) ~= "table" then error("R.scores must return a list of numbers, one per seat", 0) end
     local scores = {}
@@ -256,7 +258,7 @@ end
 function Game:invariants()
   local f = self.R.invariants
   if not f then return nil end
-  local ok, msg = call(f, self.ctx)
+  local ok, msg = inspect("R.invariants", self.ctx, f, self.ctx)
   if not ok then return "R.invariants failed: " .. tostring(msg) end
   return msg
 end

@@ -7,7 +7,7 @@
 local core = require "kontor.core"
 local driver = require "kontor.game.driver"
 
-local call = core.sandbox.call
+local inspect = core.sandbox.inspect    -- a call that reads the game and changes nothing of it
 local format, concat = string.format, table.concat
 local step, rebuild = driver.step, driver.rebuild
 local options_of, texts_of, dname_of = driver.options_of, driver.texts_of, driver.dname_of
@@ -37,12 +37,12 @@ local function explain(game, seat, name, text)
     if texts[i] == text then option = opts[i]; break end
   end
   for _, c in ipairs(cons) do
-    local ok, why = call(c, game.ctx, seat, name, text, option)
+    local ok, why = inspect("R.constraints", game.ctx, c, game.ctx, seat, name, text, option)
     if ok and type(why) == "string" then return why end
   end
   local f = game.R.explain[name]
   if not f then return nil end
-  local ok, why = call(f, game.ctx, seat, text)
+  local ok, why = inspect("R.explain", game.ctx, f, game.ctx, seat, text)
   if ok and type(why) == "string" then return why end
   return nil
 end
