@@ -226,7 +226,7 @@ function Rec:game_start(game)
       seen[v] = true
       if debug.getmetatable(v) == PILE_MT then
         for i = 1, v:count() do
-          local ok, text = core.sandbox.call(R.card_text, ctx, v:get(i))
+          local ok, text = core.sandbox.inspect("R.card_text", false, R.card_text, ctx, v:get(i))
           if ok and type(text) == "string" and text ~= "" then kinds[text] = true end
         end
       elseif type(v) == "table" then

@@ -265,14 +265,23 @@ function M.instrument(R, with_moves, players)
   if with_moves then TALLY[R] = M.new_tally(players or R.players.max) end
   local evaluate
   local per_seat = type(R.estimate) == "function" and R.estimate or nil
+  -- (through sandbox.inspect, g false: the lab's games are quiet, so the
+  -- piles, counters, RNGs and logs are watched, g's tables not walked; an
+  -- estimate that changed the game would make the lab's game another
+  -- than the one its seed and moves replay)
+  local inspect = core.sandbox.inspect
+  local name, f = "R.scores", R.scores
   if per_seat then
-    evaluate = function(g)
+    name, f = "R.estimate", function(g)
       local v = {}
       for s = 1, g.players do v[s] = per_seat(g, s) end
       return v
     end
-  else
-    evaluate = function(g) return R.scores(g) end
+  end
+  evaluate = function(g)   -- one call a turn, every seat's
+    local ok, v = inspect(name, false, f, g)
+    if not ok then error(v, 0) end
+    return v
   end
   local play = R.play
   R.play = function(g, ...)
