@@ -822,10 +822,14 @@ end
 
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
-  local ok, res, msg = guarded(g.reload, g)
+  local ok, res, msg, stop = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
     sess:say(string.format("Reloaded %s; replayed %s.", reloaded_files(g), ktext.count(msg, "move")))
+  elseif stop and stop.secret and sess.as and stop.seat ~= sess.as then
+    -- shown as another seat: the step is another seat's secret (O34)
+    sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "
+      .. "(%s from there on kept: put the rule back and reload, or redo)", sess:name(stop.seat), stop.held))
   else
     sess:err(msg)
   end

@@ -1,0 +1,82 @@
+-- A game designer's pass over Merchants of the Old World and Merchants of
+-- the Caribbean (docs/designing-variants.md, docs/repl.md, docs/balance.md
+-- on the rule sets other than Sea Merchants): a variant edited and
+-- reloaded in the middle of a secret build order, what the REPL shows a
+-- seat of it, and what the lab's numbers mean for these rule sets.
+
+local support = require "tests.lua.support"
+local moves = require "kontor.balance.moves"
+
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
+local q = support.sh_quote
+
+-- Old World with the Power Loom at `cost` gold (a building's cost changed
+-- through R.data, docs/rules/old_world.md "Components").
+local function loom_variant(path, cost)
+  support.write(path, ([[
+return {
+  variant = true, name = "cheap_loom", base = "old_world",
+  options = { loom = { default = %d, type = "integer", min = 0, doc = "what a Power Loom costs" } },
+  apply = function(R, opts)
+    for _, b in ipairs(R.data.buildings) do
+      if b.id == "power_loom" then b.cost = opts.loom end
+    end
+    R.prepare()
+  end,
+}
+]]):format(cost))
+  return path
+end
+
+-- Two seats, seed 1: both bid 0, the picks are forced, and the build order
+-- opens; seat 2 enters its first two steps, then seat 1 buys the Power Loom
+-- (3 gold: all it has).
+local ORDER = { "1: bid 0", "2: bid 0", "2: acquire building:tavern", "2: done", "1: acquire building:power_loom" }
+
+describe("a reload in the middle of a secret build order", function()
+  it("that no longer fits one seat's step keeps the other seats' steps in place", function()
+    local v = loom_variant(tmp("loom_a.lua"), 3)
+    local g = kontor.new_game{ rules = "old_world", variants = { v }, players = 2, seed = 1 }
+    for _, m in ipairs(ORDER) do assert(g:apply(m)) end
+    assert.are.same({ "acquire building:tavern", "done" }, g:pending(2))
+    loom_variant(v, 5)                        -- now seat 1 cannot pay for it
+    local ok, msg = g:reload()
+    assert.is_nil(ok)
+    assert.is_truthy(support.has(msg, "stopped before move 3 '1: acquire building:power_loom': "
+      .. "'acquire building:power_loom' is not a legal action: the Power Loom costs 5 gold and you have 3"), msg)
+    -- seat 2's order is as it entered it; only seat 1's step is held
+    assert.are.same({ "acquire building:tavern", "done" }, g:pending(2))
+    assert.are.same({}, g:pending(1))
+    assert.are.same({ { 1, "acquire building:power_loom" } }, g:held_moves())
+    assert.are.same({ "1: bid 0", "2: bid 0" }, g:actions(1))
+    -- the rule put back: the whole game again
+    loom_variant(v, 3)
+    local ok2, n = g:reload()
+    assert.are.same({ true, 5 }, { ok2, n })
+    assert.are.same({ "acquire building:power_loom" }, g:pending(1))
+    assert.are.same({ "acquire building:tavern", "done" }, g:pending(2))
+  end)
+
+  it("in the REPL, shown as another seat, does not name the secret step", function()
+    local v = loom_variant(tmp("loom_b.lua"), 3)
+    local input = table.concat(ORDER, "\n") .. "\nas 2\n"
+      .. "os.execute(" .. ("%q"):format("sed -i 's/default = 3,/default = 5,/' " .. q(v)) .. ")\n"
+      .. "reload\nmoves\n"
+    local all = support.run(support.plain_binary() .. " --variant " .. q(v) .. " --players 2 --seed 1", input)
+    local out = all:match("Showing what Player 2 %(seat 2%) sees.*$")
+    assert.is_falsy(support.has(out, "power_loom"), out)
+    assert.is_truthy(support.has(out, "reloaded; stopped before a secret step of Player 1 that no longer fits "
+      .. "the rules (1 move from there on kept: put the rule back and reload, or redo)"), out)
+    -- seat 2 still sees its own order
+    assert.is_truthy(support.has(out, "3  Player 2: acquire building:tavern\n4  Player 2: done\n"), out)
+  end)
+end)
+
+describe("the kinds of moves of Old World", function()
+  it("name a bid by its word: 'bid 3' is of kind 'bid', not '#'", function()
+    assert.are.equal("bid", moves.kind_of("bid 3"))
+    assert.are.equal("play fish", moves.kind_of("play fish on slots 1,4"))
+    assert.are.equal("#", moves.kind_of("2"))
+  end)
+end)
