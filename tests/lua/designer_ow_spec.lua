@@ -80,3 +80,30 @@ describe("the kinds of moves of Old World", function()
     assert.are.equal("#", moves.kind_of("2"))
   end)
 end)
+
+describe("the first-player advantage of Old World", function()
+  it("is that of the seat drawn to take the first turn (O9), game by game, not of seat 1", function()
+    local out_file = tmp("games.jsonl")
+    local out = support.run(support.plain_binary() .. " sim --rules old_world --players 2 --games 100 --json --jobs 1"
+      .. " --games-out " .. q(out_file))
+    local m = kontor.core.json.decode(out).measures
+    assert.are.equal("first-player advantage (who took the first turn)", m.first_player.label)
+    local sum, n = 0, 0
+    for line in support.read(out_file):gmatch("[^\n]+") do
+      local rec = kontor.core.json.decode(line)
+      local first = kontor.new_game{ rules = "old_world", players = 2, seed = rec.seed }:view(1).first
+      for _, w in ipairs(rec.winners) do
+        if w == first then sum = sum + 1 / #rec.winners end
+      end
+      n = n + 1
+    end
+    assert.are.equal(100, n)
+    assert.is_true(math.abs(m.first_player.mean - (sum / n - 0.5)) < 1e-6, m.first_player.mean .. " " .. sum / n)
+    -- seat 1's win rate less a half is another number here
+    assert.is_true(math.abs(m.first_player.mean - (m["win_rate.1"].mean - 0.5)) > 0.01)
+    -- where the first player is fixed, the label names the seat
+    local sm = kontor.core.json.decode(support.run(support.plain_binary()
+      .. " sim --rules caribbean --option first_player=2 --games 20 --json --jobs 1")).measures
+    assert.are.equal("first-player advantage (seat 2)", sm.first_player.label)
+  end)
+end)

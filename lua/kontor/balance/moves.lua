@@ -242,10 +242,19 @@ local function install(g, evaluate, tally)
   local point, finish = measures.tracker()
   REC[g] = { finish = finish, tally = tally }
   local begin_turn = g.begin_turn
+  local rec = REC[g]
   g.begin_turn = function(self, seat)
+    if not rec.first then rec.first = seat end   -- who took the first turn
     point(evaluate(self))
     return begin_turn(self, seat)
   end
+end
+
+-- The seat that took game's first turn (g:begin_turn), or nil: the first
+-- player where a rule set draws it (Old World's token, O9).
+function M.first_turn(game)
+  local rec = REC[game.ctx]
+  return rec and rec.first
 end
 
 -- Wraps R.play (in place, once) so that a game of R keeps a record when
