@@ -58,6 +58,25 @@ describe("a reload in the middle of a secret build order", function()
     assert.are.same({ "acquire building:tavern", "done" }, g:pending(2))
   end)
 
+  it("in a simultaneous bid keeps the other seats' bids", function()
+    local v = tmp("poor.lua")
+    local function poor(gold)
+      support.write(v, ('return { variant = true, name = "poor", base = "old_world",\n'
+        .. '  apply = function(R) R.options.start_gold.default = %d end }\n'):format(gold))
+    end
+    poor(3)
+    local g = kontor.new_game{ rules = "old_world", variants = { v }, players = 3, seed = 1 }
+    assert(g:apply("3: bid 0")); assert(g:apply("1: bid 2"))
+    poor(1)
+    local ok, msg = g:reload()
+    assert.is_nil(ok)
+    assert.are.equal("reloaded; stopped before move 1 '1: bid 2': 'bid 2' is not a legal action: you have 1 gold; "
+      .. "expected one of: bid 0, bid 1 (1 move from there on kept: put the rule back and reload, or redo)", msg)
+    assert.are.same({ "3: bid 0" }, g:actions())
+    assert.are.same({ { 1, "bid 2" } }, g:held_moves())
+    assert.are.same({ 1, 2 }, g:who())
+  end)
+
   it("in the REPL, shown as another seat, does not name the secret step", function()
     local v = loom_variant(tmp("loom_b.lua"), 3)
     local input = table.concat(ORDER, "\n") .. "\nas 2\n"
