@@ -126,3 +126,23 @@ describe("the first-player advantage of Old World", function()
     assert.are.equal("first-player advantage (seat 2)", sm.first_player.label)
   end)
 end)
+
+describe("kontor sim on Caribbean", function()
+  it("says how many games ended without a winner (C9), so that the wins add up", function()
+    -- 4 players, seed 1, 200 games: game 78 ends with nobody holding an
+    -- expedition (scores 6, 8, 8, 4), so nobody wins it
+    local cmd = support.plain_binary() .. " sim --rules caribbean --option first_player=1 --games 200 --seed 1"
+    local plain = kontor.core.json.decode(support.run(cmd .. " --json"))
+    local lab = kontor.core.json.decode(support.run(cmd .. " --json --jobs 1"))
+    local sum = 0
+    for _, w in ipairs(plain.wins) do sum = sum + w end
+    assert.are.equal(lab.no_winner, plain.no_winner)
+    assert.is_true(plain.no_winner > 0)
+    assert.are.same({ 0, 200 }, { plain.shared_wins, sum + plain.no_winner })
+    local text = support.run(cmd)
+    assert.is_truthy(text:find(("games shared, %d without a winner)\n"):format(plain.no_winner), 1, true), text)
+    -- where every game has a winner the summary stays as it was
+    local sm = kontor.core.json.decode(support.run(support.plain_binary() .. " sim --games 20 --json"))
+    assert.is_nil(sm.no_winner)
+  end)
+end)
