@@ -31,7 +31,7 @@ local csb = core.sandbox
 
 local M = {}
 
-local reloaded_files
+local reloaded_files, secret_counts
 local describe, variants_text   -- (sess, g) -> "Sea Merchants with hand_limit (size=5), 3 players (...), seed 4"
 
 local KEYWORD_SET = {}
@@ -430,16 +430,37 @@ local function undo_order_steps(sess, g, n)
   return true
 end
 
+-- How many times each move ("seat: text") of `all` is missing from what a
+-- seat sees (`seen`: its secret choices read "(secret)" or are left out).
+function secret_counts(all, seen)
+  local n = {}
+  for _, m in ipairs(all) do n[m] = (n[m] or 0) + 1 end
+  for _, m in ipairs(seen) do if n[m] then n[m] = n[m] - 1 end end
+  return n
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
   if undo_order_steps(sess, g, n) then return end
   -- undo replays the game: near the memory cap that can fail half-way
   -- (a memory error); g:atomically puts the game back as it was
+  -- shown `as` a seat: what it may see of the moves, to name no other
+  -- seat's secret among those undone (a bid still open, O34)
+  local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
   local ok, undone = guarded(g.atomically, g, function() return sess:undo_moves(n) end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
+  if seen then
+    for i, m in ipairs(undone) do
+      local key = m[1] .. ": " .. m[2]
+      if m[1] ~= sess.as and (seen[key] or 0) > 0 then
+        seen[key] = seen[key] - 1
+        undone[i] = { m[1], "(secret)" }
+      end
+    end
+  end
   ui.say_undone(sess, undone)
 end
 

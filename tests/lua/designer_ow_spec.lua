@@ -146,3 +146,22 @@ describe("kontor sim on Caribbean", function()
     assert.is_nil(sm.no_winner)
   end)
 end)
+
+describe("undo in the REPL shown as a seat, in the middle of Old World's bids", function()
+  it("says whose bid it took back, not what it was", function()
+    local out = support.run(support.plain_binary() .. " --rules old_world --players 3 --seed 1",
+      "1: bid 2\n2: bid 1\nas 3\nundo\nredo\nas all\nundo\n")
+    assert.are.equal(table.concat({
+      "Player 2, Player 3 to choose (bid).",
+      "Player 3 to choose (bid).",
+      "Showing what Player 3 (seat 3) sees; `as all` shows everything.",
+      "Undid 1 move: Player 2: (secret)",
+      "Player 2, Player 3 to choose (bid).",
+      "Redid 1 move.",
+      "Player 3 to choose (bid).",
+      "Showing everything.",
+      "Undid 1 move: Player 2: bid 1",       -- everything shown: the designer sees it
+      "Player 2, Player 3 to choose (bid).",
+    }, "\n") .. "\n", out)
+  end)
+end)
