@@ -165,3 +165,18 @@ describe("undo in the REPL shown as a seat, in the middle of Old World's bids", 
     }, "\n") .. "\n", out)
   end)
 end)
+
+describe("prev and next in the REPL shown as a seat, in the middle of Old World's bids", function()
+  it("show another seat's open bid as (secret)", function()
+    local out = support.run(support.plain_binary() .. " --rules old_world --players 3 --seed 1",
+      "1: bid 2\n2: bid 1\nas 3\nprev\nnext\n")
+    assert.are.equal(table.concat({
+      "Player 2, Player 3 to choose (bid).",
+      "Player 3 to choose (bid).",
+      "Showing what Player 3 (seat 3) sees; `as all` shows everything.",
+      "Back: Player 2: (secret) (move 1 of 2)",
+      "2  Player 2: (secret)",
+      "(move 2 of 2)",
+    }, "\n") .. "\n", out)
+  end)
+end)
