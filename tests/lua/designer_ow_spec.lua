@@ -180,3 +180,19 @@ describe("prev and next in the REPL shown as a seat, in the middle of Old World'
     }, "\n") .. "\n", out)
   end)
 end)
+
+describe("a reload whose variant no longer loads", function()
+  it("says the game is as it was, and it is, secret entries and all", function()
+    local v = loom_variant(tmp("loom_c.lua"), 3)
+    local g = kontor.new_game{ rules = "old_world", variants = { v }, players = 2, seed = 1 }
+    for _, m in ipairs(ORDER) do assert(g:apply(m)) end
+    local src = support.read(v)
+    support.write(v, (src:gsub("R%.prepare%(%)", "R.prepare(")))       -- a typo: ( not closed
+    local ok, msg = g:reload()
+    assert.is_nil(ok)
+    assert.are.equal("reload failed, the game is as it was: " .. v .. ":9: unexpected symbol near 'end'", tostring(msg))
+    assert.are.same({ "acquire building:power_loom" }, g:pending(1))
+    assert.are.same({ "acquire building:tavern", "done" }, g:pending(2))
+    support.write(v, src)
+  end)
+end)

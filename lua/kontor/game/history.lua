@@ -7,6 +7,7 @@ local core = require "kontor.core"
 local rules = require "kontor.rules"
 local driver = require "kontor.game.driver"
 local parse = require "kontor.game.parse"
+local errors = require "kontor.errors"
 
 local csb = core.sandbox
 local new_steps = core.steps
@@ -365,6 +366,17 @@ local function keep_open_entries(game, rest)
   return held
 end
 
+-- A reload's error before any replay: the game has not changed, and the
+-- message says so (an error value keeps its kind and script).
+local function unchanged(err)
+  local prefix = "reload failed, the game is as it was: "
+  if errors.is(err) then
+    err.message = prefix .. err.message
+    return err
+  end
+  return prefix .. tostring(err)
+end
+
 -- Re-reads the rule scripts and replays this game's moves under them.
 -- Returns true and the number of moves replayed; or nil and a message: if
 -- a move has become illegal, the game stops just before it (the message
@@ -375,9 +387,9 @@ end
 function Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
-  if not R then return nil, err end
+  if not R then return nil, unchanged(err) end
   local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
-  if not options then return nil, oerr end
+  if not options then return nil, unchanged(oerr) end
   local moves = self:move_list()
   local all = { table.unpack(moves) }
   for _, m in ipairs(self:held_moves()) do all[#all + 1] = m end
