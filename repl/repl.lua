@@ -31,7 +31,7 @@ local csb = core.sandbox
 
 local M = {}
 
-local reloaded_files
+local reloaded_files, secret_counts, hide_secrets
 local describe, variants_text   -- (sess, g) -> "Sea Merchants with hand_limit (size=5), 3 players (...), seed 4"
 
 local KEYWORD_SET = {}
@@ -430,16 +430,43 @@ local function undo_order_steps(sess, g, n)
   return true
 end
 
+-- How many times each move ("seat: text") of `all` is missing from what a
+-- seat sees (`seen`: its secret choices read "(secret)" or are left out).
+function secret_counts(all, seen)
+  local n = {}
+  for _, m in ipairs(all) do n[m] = (n[m] or 0) + 1 end
+  for _, m in ipairs(seen) do if n[m] then n[m] = n[m] - 1 end end
+  return n
+end
+
+-- Moves of `list` ({ seat, text }) that the seat shown (`as`) does not
+-- see (counted by secret_counts in `seen`) read "(secret)", in place.
+function hide_secrets(sess, list, seen)
+  if not seen then return list end
+  for i, m in ipairs(list) do
+    local key = m[1] .. ": " .. m[2]
+    if m[1] ~= sess.as and (seen[key] or 0) > 0 then
+      seen[key] = seen[key] - 1
+      list[i] = { m[1], "(secret)" }
+    end
+  end
+  return list
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
   if undo_order_steps(sess, g, n) then return end
   -- undo replays the game: near the memory cap that can fail half-way
   -- (a memory error); g:atomically puts the game back as it was
+  -- shown `as` a seat: what it may see of the moves, to name no other
+  -- seat's secret among those undone (a bid still open, O34)
+  local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
   local ok, undone = guarded(g.atomically, g, function() return sess:undo_moves(n) end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
+  hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone)
 end
 
@@ -700,7 +727,10 @@ C.next = function(sess, arg)
   if not ok then sess.replay = saved return sess:err(k) end
   if k == 0 then sess:say("At the end (" .. replay_pos(sess) .. ").") return end
   local ml = g:move_list()
-  for i = m0 + 1, #ml do sess:say(string.format("%d  %s: %s", i, sess:name(ml[i][1]), ml[i][2])) end
+  local new = {}
+  for i = m0 + 1, #ml do new[#new + 1] = ml[i] end
+  hide_secrets(sess, new, sess.as and secret_counts(g:moves(), g:moves(sess.as)))
+  for i, m in ipairs(new) do sess:say(string.format("%d  %s: %s", m0 + i, sess:name(m[1]), m[2])) end
   sess:print_log_from(n0)
   sess:say("(" .. replay_pos(sess) .. ")")
 end
@@ -709,7 +739,8 @@ C.prev = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "prev"); if not n then return end
   sess.replay = sess.replay or { total = #g:move_list() + #g:redo_list() }
-  local undone = sess:undo_moves(n)
+  local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
+  local undone = hide_secrets(sess, sess:undo_moves(n), seen)
   if #undone == 0 then return sess:say("At the start (" .. replay_pos(sess) .. ").") end
   sess:say("Back: " .. moves_text(sess, undone) .. " (" .. replay_pos(sess) .. ")")
 end
@@ -822,10 +853,14 @@ end
 
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
-  local ok, res, msg = guarded(g.reload, g)
+  local ok, res, msg, stop = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
     sess:say(string.format("Reloaded %s; replayed %s.", reloaded_files(g), ktext.count(msg, "move")))
+  elseif stop and stop.secret and sess.as and stop.seat ~= sess.as then
+    -- shown as another seat: the step is another seat's secret (O34)
+    sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "
+      .. "(%s from there on kept: put the rule back and reload, or redo)", sess:name(stop.seat), stop.held))
   else
     sess:err(msg)
   end

@@ -58,7 +58,7 @@ function M.run(opts)
   for i = 1, players do names[i] = "Player " .. i end
   local wins, score_sum = {}, {}
   for s = 1, players do wins[s], score_sum[s] = 0, 0 end
-  local turns, steps, shared = 0, 0, 0
+  local turns, steps, shared, none = 0, 0, 0, 0
   local clock = os.clock
   local t0 = clock()
   local first, last = opts.only or 1, opts.only or games
@@ -79,6 +79,7 @@ function M.run(opts)
     for s = 1, players do score_sum[s] = score_sum[s] + res.scores[s] end
     for _, w in ipairs(res.winners) do wins[w] = wins[w] + 1 end
     if #res.winners > 1 then shared = shared + 1 end
+    if #res.winners == 0 then none = none + 1 end   -- Caribbean's C9: nobody may win
   end
   local elapsed = clock() - t0
   -- Statistics to 4 decimals, speed to 1: the JSON stays readable.
@@ -105,6 +106,7 @@ function M.run(opts)
     mean_steps = round(steps / played, 4),
     wins = wins,
     shared_wins = shared,
+    no_winner = none > 0 and none or nil,   -- only where a game had none: other summaries stay as they were
     mean_score = mean_score,
     seconds = round(elapsed, 3),
     games_per_second = elapsed > 0 and round(played / elapsed, 1) or 0,
@@ -134,7 +136,8 @@ function M.format(s)
     w[i] = string.format("%d: %d", i, s.wins[i])
     m[i] = string.format("%d: %.2f", i, s.mean_score[i])
   end
-  add("wins         %s (%d %s shared)", table.concat(w, "  "), s.shared_wins, s.shared_wins == 1 and "game" or "games")
+  add("wins         %s (%d %s shared%s)", table.concat(w, "  "), s.shared_wins, s.shared_wins == 1 and "game" or "games",
+    (s.no_winner or 0) > 0 and string.format(", %d without a winner", s.no_winner) or "")
   add("mean score   %s", table.concat(m, "  "))
   add("speed        %.0f games/s (%.2f s)", s.games_per_second, s.seconds)
   return table.concat(lines, "\n")

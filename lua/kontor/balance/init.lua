@@ -24,6 +24,7 @@ local text = require "kontor.text"
 local errors = require "kontor.errors"
 
 local M = {}
+local first_is_drawn
 
 local derive = core.derive_seed
 
@@ -110,12 +111,13 @@ function M.load(setup)
   end
   local variants = {}
   for i, v in ipairs(rules.given_variants(R)) do variants[i] = v[1] end
+  local drawn_first = first_is_drawn(R, players, options, names, first)
   return {
     R = R, setup = setup, players = players, options = options, names = names,
     bots = any_bot and setup.bots or nil, moves = setup.moves or false,
     -- what summaries need, as plain data (kept in shard files)
     info = {
-      rules = R.name, variants = variants, players = players, first = first,
+      rules = R.name, variants = variants, players = players, first = first, drawn_first = drawn_first or nil,
       seats = seats, stats = declared_stats(R), stat_docs = R.stats or {}, moves = setup.moves or false,
       label = M.label(setup),
     },
@@ -167,6 +169,21 @@ local function new_data(info)
   return d
 end
 -- Plays with the bots of the setup: each decision goes to its seat's bot.
+-- Whether the rule set draws who takes the first turn (Old World's first
+-- player token, O9): the first turns of a few deals are not all `first`.
+-- Then the first-player advantage is that of the seat that took the first
+-- turn, game by game, not of a fixed seat.
+function first_is_drawn(R, players, options, names, first)
+  for seed = 1, 8 do
+    moves.arm(R)
+    local ok, game = pcall(gamemod.new, R, { rules = R.name, players = players, names = names, seed = seed,
+                                             options = options }, true)
+    local seat = ok and moves.first_turn(game)
+    if seat and seat ~= first then return true end
+  end
+  return false
+end
+
 local function play_with_bots(L, game, gseed, cov)
   local players = {}
   for s = 1, L.players do
@@ -293,7 +310,7 @@ function M.play_game(L, seed, i, opts)
   v.turns = res.turns
   local steps = game:step_count()
   v.steps = steps
-  v.first_player = v[K.win[info.first]] - W // P
+  v.first_player = v[K.win[info.drawn_first and moves.first_turn(game) or info.first]] - W // P
   local counted = game:stats()
   if next(counted) ~= nil then
     local declared = L.R.stats or {}
@@ -399,7 +416,8 @@ function M.measures(info, acc, names)
     add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result" }
   end
   add { key = "turns", label = "game length (turns)", scale = 1, up = "longer", down = "shorter", section = "result" }
-  add { key = "first_player", label = "first-player advantage (seat " .. info.first .. ")", scale = W,
+  add { key = "first_player", label = info.drawn_first and "first-player advantage (who took the first turn)"
+          or ("first-player advantage (seat " .. info.first .. ")"), scale = W,
         up = "larger", down = "smaller", section = "result" }
   for _, name in ipairs(info.stats) do
     add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }

@@ -41,8 +41,9 @@ local function is_number(w) return w:match("^%d[%d,]*$") ~= nil end
 -- The kind of an option text: its words up to the first number, less the
 -- word just before that number (the thing it counts: "ship 2", "slots
 -- 1,4") and any joining word (M.JOINERS) left at the end; the whole text
--- when it has no number. Never empty: an option that starts with a number
--- is of kind "#".
+-- when it has no number. A lone word before the number is the move itself
+-- ("bid 3" is of kind "bid", Old World's O12). Never empty: an option that
+-- starts with a number is of kind "#".
 function M.kind_of(text)
   local words = {}
   local number = false
@@ -50,8 +51,8 @@ function M.kind_of(text)
     if is_number(w) then number = true; break end
     words[#words + 1] = w
   end
-  if number then
-    words[#words] = nil                       -- the counted thing
+  if number and #words > 1 then
+    words[#words] = nil                       -- the counted thing ("bid 3": the verb, kept)
     while #words > 1 and M.JOINERS[words[#words]] do words[#words] = nil end
   end
   if #words == 0 then return "#" end
@@ -241,10 +242,19 @@ local function install(g, evaluate, tally)
   local point, finish = measures.tracker()
   REC[g] = { finish = finish, tally = tally }
   local begin_turn = g.begin_turn
+  local rec = REC[g]
   g.begin_turn = function(self, seat)
+    if not rec.first then rec.first = seat end   -- who took the first turn
     point(evaluate(self))
     return begin_turn(self, seat)
   end
+end
+
+-- The seat that took game's first turn (g:begin_turn), or nil: the first
+-- player where a rule set draws it (Old World's token, O9).
+function M.first_turn(game)
+  local rec = REC[game.ctx]
+  return rec and rec.first
 end
 
 -- Wraps R.play (in place, once) so that a game of R keeps a record when

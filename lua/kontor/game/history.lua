@@ -7,6 +7,7 @@ local core = require "kontor.core"
 local rules = require "kontor.rules"
 local driver = require "kontor.game.driver"
 local parse = require "kontor.game.parse"
+local errors = require "kontor.errors"
 
 local csb = core.sandbox
 local new_steps = core.steps
@@ -338,6 +339,44 @@ function Game:redo_held(n)
   return done
 end
 
+-- After a reload stopped before rest[1] (a move that no longer fits): if
+-- the game waits there on several seats at once (a simultaneous choice or
+-- secret orders), the other seats' steps of it still fit (each is checked
+-- against its own seat's state, O15) and go back in, in order; a seat's
+-- step that does not fit stops that seat. Returns the moves still held.
+local function keep_open_entries(game, rest)
+  local open = game:who()
+  if type(open) ~= "table" then return rest end
+  local waiting, stopped = {}, { [rest[1][1]] = true }
+  for _, s in ipairs(open) do waiting[s] = true end
+  local held = { rest[1] }
+  for j = 2, #rest do
+    local m = rest[j]
+    local s = m[1]
+    local fits = false
+    if waiting[s] and not stopped[s] then
+      local ok, res = pcall(game.apply, game, m[2], s)
+      fits = ok and res
+    end
+    if not fits then
+      stopped[s] = true
+      held[#held + 1] = m
+    end
+  end
+  return held
+end
+
+-- A reload's error before any replay: the game has not changed, and the
+-- message says so (an error value keeps its kind and script).
+local function unchanged(err)
+  local prefix = "reload failed, the game is as it was: "
+  if errors.is(err) then
+    err.message = prefix .. err.message
+    return err
+  end
+  return prefix .. tostring(err)
+end
+
 -- Re-reads the rule scripts and replays this game's moves under them.
 -- Returns true and the number of moves replayed; or nil and a message: if
 -- a move has become illegal, the game stops just before it (the message
@@ -348,9 +387,9 @@ end
 function Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
-  if not R then return nil, err end
+  if not R then return nil, unchanged(err) end
   local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
-  if not options then return nil, oerr end
+  if not options then return nil, unchanged(oerr) end
   local moves = self:move_list()
   local all = { table.unpack(moves) }
   for _, m in ipairs(self:held_moves()) do all[#all + 1] = m end
@@ -377,11 +416,13 @@ function Game:reload()
   end
   local kstarted, kok = pcall(self.replay, self, kept)
   if not kstarted or not kok then return restore(why) end
+  rest = keep_open_entries(self, rest)
   self.future = {}
   self.held = { at = #self.rec, moves = rest }
+  local held = #rest == 1 and "1 move" or (#rest .. " moves")
   return nil, format("reloaded; stopped before move %d '%s: %s': %s (%s from there on kept: "
-    .. "put the rule back and reload, or redo)", i, seat_label(all[i][1]), all[i][2], tostring(why),
-    #rest == 1 and "1 move" or (#rest .. " moves"))
+    .. "put the rule back and reload, or redo)", i, seat_label(all[i][1]), all[i][2], tostring(why), held),
+    { index = i, seat = all[i][1], held = held, secret = type(self:who()) == "table" }
 end
 
 return M
