@@ -741,6 +741,9 @@ function M.worth(_, args)
     local rated = require("kontor.balance.restrictions").seats(L)
     local _, popts = require("kontor.bots").parse(t.bot)
     rated[#rated + 1] = { who = "--bot " .. t.bot, options = popts }
+    for _, k in ipairs(given or {}) do   -- each kind given is a restriction worth plays
+      rated[#rated + 1] = { who = "--kinds", what = "kind", shown = k, options = { avoid = worth.restriction(k) } }
+    end
     warn_unmatched("worth", t, L, rated)
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run

@@ -39,6 +39,15 @@ describe("a restriction that matches no option", function()
     assert.truthy(support.has(out, '"games":6'), out)
   end)
 
+  it("is said by kontor worth for a kind of --kinds that matches no option, two letters swapped found", function()
+    local _, e, code = support.run_split(support.plain_binary()
+      .. " worth --rules old_world --players 2 --games 2 --bot random --kinds 'bid: bdi;bid: bid'")
+    assert.are.equal(0, code)
+    assert.truthy(support.has(e, "kontor: worth: warning: --kinds: kind 'bid: bdi' matches no option offered in 20 "
+      .. "random games of this setup, so it changes nothing: did you mean 'bid:bid'? (decisions: acquire, assign, bid,"), e)
+    assert.falsy(support.has(e, "kind 'bid: bid'"), e)
+  end)
+
   it("is said by kontor ladder for a bot it rates, and not for one that matches", function()
     local _, e, code = support.run_split(support.plain_binary()
       .. " ladder --deals 1 random random:avoid=pas random:avoid=pass")

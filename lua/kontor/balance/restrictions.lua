@@ -16,8 +16,10 @@ local M = {}
 M.GAMES, M.SEED = 20, 1
 
 -- The restrictions of `players`, a list of { who = "--bot 2=greedy",
--- options = { avoid = ..., prefer = ... } }: { who, key ("avoid" or
--- "prefer"), item (as typed), move = { parsed } }.
+-- options = { avoid = ..., prefer = ... }, what = what the messages call
+-- them (default "avoid" or "prefer"), shown = the item as typed, where
+-- it was typed otherwise }: { who, key, item (as typed),
+-- move = { parsed } }.
 local function restrictions_of(players)
   local out = {}
   for _, p in ipairs(players) do
@@ -25,8 +27,8 @@ local function restrictions_of(players)
       local v = p.options and p.options[key]
       if type(v) == "string" and v ~= "" then
         for _, m in ipairs(bots.parse_moves(v)) do
-          out[#out + 1] = { who = p.who, key = key,
-                            item = m.name and (m.name .. ":" .. m.text) or m.text, move = { m } }
+          out[#out + 1] = { who = p.who, key = p.what or key,
+                            item = p.shown or (m.name and (m.name .. ":" .. m.text) or m.text), move = { m } }
         end
       end
     end
@@ -44,22 +46,27 @@ function M.seats(L)
   return out
 end
 
--- The edit distance of texts a and b (insertions, deletions, changes).
+-- The edit distance of texts a and b: insertions, deletions, changes and
+-- two letters swapped ("bdi" is one from "bid").
 local function distance(a, b)
-  local prev = {}
+  local before, prev = nil, {}
   for j = 0, #b do prev[j] = j end
   for i = 1, #a do
     local cur = { [0] = i }
     for j = 1, #b do
-      local change = prev[j - 1] + (a:byte(i) == b:byte(j) and 0 or 1)
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, change)
+      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a:byte(i) == b:byte(j) and 0 or 1))
+      if before and i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        d = math.min(d, before[j - 2] + 1)
+      end
+      cur[j] = d
     end
-    prev = cur
+    before, prev = prev, cur
   end
   return prev[#b]
 end
 
--- The word of `words` closest to `w` if it is close (a typo), else nil.
+-- The word of `words` closest to `w` if it is close (a typo: one edit a
+-- four letters, at least one), else nil.
 local function closest(w, words)
   local best, bd = nil, math.max(1, #w // 4) + 1
   for _, x in ipairs(words) do
