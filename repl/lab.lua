@@ -297,7 +297,12 @@ local function warn_unmatched(name, t, L, players)
   for _, p in ipairs(players or {}) do any = any or restricted(p) end
   for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
   if not any then return end   -- (the check's modules are not even loaded)
-  for _, r in ipairs(require("kontor.balance.restrictions").unmatched(L, players)) do
+  local ok, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
+  if not ok then   -- a game of the check failed: the run says it, with its own bots
+    if kerrors.kind(list) == "interrupt" then error(list, 0) end
+    return
+  end
+  for _, r in ipairs(list) do
     local key = r.who .. "\0" .. r.key .. "\0" .. r.item   -- once a run, from its first setup
     if not warned[key] then
       warned[key] = true

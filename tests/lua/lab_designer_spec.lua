@@ -247,13 +247,13 @@ describe("the REPL, a variant edited mid-game and reloaded (docs/designing-varia
     got[12] = got[12] and got[12]:gsub("%(%S*variants/sea_merchants%.lua%)", "(variants/sea_merchants.lua)")
     assert.are.same({
       "A\t12\t5",
-      file .. ":4: unexpected symbol near '='",
+      "reload failed, the game is as it was: " .. file .. ":4: unexpected symbol near '='",
       "B\t12\t5",
-      "variant edited: " .. file .. ":4: attempt to index a nil value (field 'prices')",
+      "reload failed, the game is as it was: " .. "variant edited: " .. file .. ":4: attempt to index a nil value (field 'prices')",
       "stack traceback:",
       "\t" .. file .. ":4: in function <" .. file .. ":3>",
       "B\t12\t5",
-      "variant edited: time limit reached (0.5 s of CPU per step)",
+      "reload failed, the game is as it was: " .. "variant edited: time limit reached (0.5 s of CPU per step)",
       "stack traceback:",
       "\t" .. file .. ":4: in function <" .. file .. ":3>",
       "B\t12\t5",

@@ -168,7 +168,9 @@ describe("rule scripts under lua5.4 get the program's sandbox and limits", funct
     collectgarbage()
     local used = kontor.core.sandbox.limits().used
     local counted = collectgarbage("count") * 1024
-    assert.is_true(math.abs(used - counted) < 1024, used .. " vs " .. counted)
+    -- the cap counts Lua's memory and, besides, the buffers the engine keeps
+    -- in C under it (the walk of a view's game, JSON): a few KiB
+    assert.is_true(used - counted > -1024 and used - counted < 65536, used .. " vs " .. counted)
   end)
 
   it("gives rule scripts only the allow list", function()
