@@ -2502,7 +2502,7 @@ function CHAIN.turns_left(g)
 end
 
 -- The cheapest tile of R.data's list with `field` (a missing link).
-function CHAIN.cheapest(list, field)
+local function cheapest(list, field)
   local best
   for _, t in ipairs(list) do
     if t[field] and (not best or t.cost < best.cost) then best = t end
@@ -2510,15 +2510,29 @@ function CHAIN.cheapest(list, field)
   return best
 end
 
--- The plantation a player would buy for the dye link: the most VP of
--- its finished good for each gold it costs (T2, T4).
-function CHAIN.best_plantation()
+-- What the estimate reads from R.data, made again when R.prepare has
+-- made the goods again: the tile a player buys for a missing link (the
+-- cheapest; for the dye link the plantation with the most VP of its
+-- finished good for each gold it costs, T2, T4), and the colours by the
+-- VP of their finished goods, best first (O33).
+function CHAIN.prepare()
+  if CHAIN.made_for == GOODS then return end
+  local d = R.data
+  CHAIN.sheep, CHAIN.house = cheapest(d.lands, "wool"), cheapest(d.buildings, "fg_per_worker")
+  CHAIN.loom = cheapest(d.buildings, "cloth") or cheapest(d.buildings, "cloth_per_worker")
   local best, worth = nil, -1
-  for _, t in ipairs(R.data.lands) do
-    local v = t.dye and R.data.fg_value[t.dye] / math.max(1, t.cost)
+  for _, t in ipairs(d.lands) do
+    local v = t.dye and d.fg_value[t.dye] / math.max(1, t.cost)
     if v and v > worth then best, worth = t, v end
   end
-  return best
+  CHAIN.plantation = best
+  CHAIN.by_value = { table.unpack(COLOURS) }
+  table.sort(CHAIN.by_value, function(x, y) return d.fg_value[x] > d.fg_value[y] end)
+  CHAIN.link_bits = 0                        -- the tiles of a link (see link_of)
+  for _, t in ipairs(TILES_24) do
+    if CHAIN.link_of(t) then CHAIN.link_bits = CHAIN.link_bits | t.bit end
+  end
+  CHAIN.made, CHAIN.rates, CHAIN.made_for = {}, {}, GOODS
 end
 
 -- A link that makes nothing now: what it will make once it works, the
@@ -2533,7 +2547,7 @@ end
 function CHAIN.wool_link(g, card)
   local n = R.rules.wool_capacity(g, card)
   if n > 0 then return n, 0, 0 end
-  local sheep = CHAIN.cheapest(R.data.lands, "wool")
+  local sheep = CHAIN.sheep
   return CHAIN.missing_link(card, (card.own[sheep.id] or 0) > 0, "land", sheep, 1)
 end
 
@@ -2541,7 +2555,7 @@ end
 function CHAIN.cloth_link(g, card)
   local n = card.manned & LOOMS ~= 0 and R.rules.cloth_capacity(g, card) or 0
   if n > 0 then return n, 0, 0 end
-  local loom = CHAIN.cheapest(R.data.buildings, "cloth") or CHAIN.cheapest(R.data.buildings, "cloth_per_worker")
+  local loom = CHAIN.loom
   return CHAIN.missing_link(card, card.room & LOOMS ~= 0, "facility", loom, loom.cloth or loom.cloth_per_worker)
 end
 
@@ -2549,39 +2563,44 @@ end
 function CHAIN.fg_link(g, card)
   local n = R.rules.fg_capacity(g, card)
   if n > 0 then return n, 0, 0 end
-  local house = CHAIN.cheapest(R.data.buildings, "fg_per_worker")
+  local house = CHAIN.house
   return CHAIN.missing_link(card, (card.own[house.id] or 0) > 0, "facility", house, house.fg_per_worker)
 end
 
--- Dyes (O27): the colours made a turn, best first as O33 lets a player
--- choose. With no plantation staffed, the one a player buys, or an idle
--- one whose colour is worth as much.
+-- Dyes (O27): the dyes made a turn, by colour in CHAIN.made. With no
+-- plantation staffed, the one a player buys, or an idle one whose colour
+-- is worth as much.
 function CHAIN.dye_link(g, card)
-  local n, by = 0, {}
+  local n, made = 0, CHAIN.made
   for i = 1, #COLOURS do
     local c = COLOURS[i]
     local k = card.manned & (LAND_BIT[c] or 0) ~= 0 and R.rules.dye_capacity(g, card, c) or 0
-    if k > 0 then n = n + k; by[#by + 1] = { c, k } end
+    made[c], n = k, n + k
   end
-  if n > 0 then return n, 0, 0, by end
-  local land, idle = CHAIN.best_plantation(), false
+  if n > 0 then return n, 0, 0 end
+  local land = CHAIN.plantation
   for i = 1, #COLOURS do
     local c = COLOURS[i]
-    if card.own[LAND[c]] and R.data.fg_value[c] >= R.data.fg_value[land.dye] then land, idle = TILE[LAND[c]], true end
+    if card.own[LAND[c]] and R.data.fg_value[c] >= R.data.fg_value[land.dye] then land = TILE[LAND[c]] end
   end
-  local rate, turns, cost = CHAIN.missing_link(card, idle, "land", land, 1)
-  return rate, turns, cost, { { land.dye, rate } }
+  local rate, turns, cost = CHAIN.missing_link(card, land ~= CHAIN.plantation or (card.own[land.id] or 0) > 0,
+    "land", land, 1)
+  made[land.dye] = rate
+  return rate, turns, cost
 end
 
--- The VP of `upto` finished goods a turn from the dyes `by`, best first.
-function CHAIN.fg_vp(by, upto)
-  table.sort(by, function(a, b) return R.data.fg_value[a[1]] > R.data.fg_value[b[1]] end)
-  local vp, left = 0, upto
-  for i = 1, #by do
-    local k = math.min(left, by[i][2])
-    vp, left = vp + k * R.data.fg_value[by[i][1]], left - k
+-- The VP of `upto` finished goods a turn from the dyes made, the best
+-- colours first (O33); a share of a unit beyond them at the last one's.
+function CHAIN.fg_vp(upto)
+  local vp, left, last, made, value = 0, upto, 0, CHAIN.made, R.data.fg_value
+  for _, c in ipairs(CHAIN.by_value) do
+    local k = made[c]
+    if k > 0 then
+      if k > left then k = left end
+      vp, left, last = vp + k * value[c], left - k, value[c]
+    end
   end
-  return vp + left * (by[#by] and R.data.fg_value[by[#by][1]] or 0)
+  return vp + left * last
 end
 
 -- Shipping (O20): the holds of the manned ships.
@@ -2619,12 +2638,15 @@ end
 
 -- The card with its pool's land and facility workers on its free slots
 -- (O14b), each on a tile of the weakest link (`rates`) it can staff; nil
--- when none has a slot. A sketch for the estimate, not a card of the game.
+-- when none has a slot. A sketch for the estimate, not a card of the game:
+-- its crew reads the card's below the workers placed.
 function CHAIN.with_pool(card, rates)
-  local pool = card.pool
-  if pool.land + pool.facility == 0 or card.room == 0 then return nil end
-  local crew, left, manned, tiles, placed = {}, { land = pool.land, facility = pool.facility }, card.manned, card.tiles, false
-  for id, n in pairs(card.crew) do crew[id] = n end
+  local pool, free = card.pool, card.room & CHAIN.link_bits
+  if free == 0 or (pool.land == 0 or free & LAND_BITS == 0) and (pool.facility == 0 or free & FACILITY_BITS == 0) then
+    return nil
+  end
+  local crew, left = setmetatable({}, { __index = card.crew }), { land = pool.land, facility = pool.facility }
+  local manned, tiles = card.manned, card.tiles
   while true do
     local best, weakest
     for i = 1, #tiles do
@@ -2637,9 +2659,7 @@ function CHAIN.with_pool(card, rates)
     end
     if not best then break end
     crew[best.id], left[best.kind], manned = (crew[best.id] or 0) + 1, left[best.kind] - 1, manned | best.bit
-    placed = true
   end
-  if not placed then return nil end
   return { own = card.own, crew = crew, tiles = tiles, manned = manned, room = 0, store = card.store,
            ships = card.ships, pool = { seaman = pool.seaman, land = left.land, facility = left.facility }, _fx = false }
 end
@@ -2649,20 +2669,24 @@ end
 function CHAIN.worth(g, card, gold, turns)
   local w, wt, wc = CHAIN.wool_link(g, card)
   local c, ct, cc = CHAIN.cloth_link(g, card)
-  local d, dt, dc, by = CHAIN.dye_link(g, card)
+  local d, dt, dc = CHAIN.dye_link(g, card)
   local f, ft, fc = CHAIN.fg_link(g, card)
   local s, st = CHAIN.ship_link(card)
-  local rates = { wool = wt > 0 and 0 or w, cloth = ct > 0 and 0 or c, dye = dt > 0 and 0 or d, fg = ft > 0 and 0 or f }
+  local rates = CHAIN.rates
+  rates.wool, rates.cloth = wt > 0 and 0 or w, ct > 0 and 0 or c
+  rates.dye, rates.fg = dt > 0 and 0 or d, ft > 0 and 0 or f
   local cost = wc + cc + dc + fc
   local wait = math.max(wt + ct + dt + ft, st) + math.max(0, cost - gold) / CHAIN.gold_a_turn
   local weakest = math.min(w, c, d, f, s)
   local rate = weakest
   if wait == 0 then                          -- a working chain grows link by link
-    for _, n in ipairs { w, c, d, f } do rate = rate + CHAIN.beyond * math.min(1, n - weakest) end
+    local b = CHAIN.beyond
+    rate = rate + b * (math.min(1, w - weakest) + math.min(1, c - weakest) + math.min(1, d - weakest)
+      + math.min(1, f - weakest))
   end
   local shipping = turns - CHAIN.pipeline(card) - wait
   if shipping <= 0 then return -GOLD * cost, rates end
-  return CHAIN.share * CHAIN.fg_vp(by, rate) * shipping - GOLD * cost, rates
+  return CHAIN.share * CHAIN.fg_vp(rate) * shipping - GOLD * cost, rates
 end
 
 -- The chain's worth: the finished goods it ships a turn (its weakest
@@ -2673,6 +2697,7 @@ end
 function CHAIN.chain_worth(g, card, gold)
   local turns = CHAIN.turns_left(g)
   if turns == 0 then return 0 end
+  CHAIN.prepare()
   local v, rates = CHAIN.worth(g, card, gold, turns)
   local pooled = CHAIN.with_pool(card, rates)
   if not pooled then return math.max(0, v) end
