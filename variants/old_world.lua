@@ -2480,11 +2480,12 @@ end
 
 -- A chain's VP to come count at `share`: pirates, other sellers at the
 -- port (O19) and the worker draw may cost some. A link beyond the weakest
--- counts `beyond` of a unit: the start of a larger chain. Workers in the pool count at `pool` of what they add on the free slots
--- (assigning them is worth more). Turns a link still costs: to buy it
--- (half a turn more without a worker for it in the pool), or to staff a
--- tile whose worker must still be picked; gold the seat lacks comes at
--- about a gold a turn (raw goods sold, O20; the token, O11).
+-- counts `beyond` of a unit: the start of a larger chain. Workers in the
+-- pool count at `pool` of what they add on the free slots (assigning them
+-- is worth more). Turns a link still costs: to buy it (half a turn more
+-- without a worker for it in the pool), or to staff a tile whose worker
+-- must still be picked; gold the seat lacks comes at about a gold a turn
+-- (raw goods sold, O20; the token, O11).
 -- (The estimate's constants and functions are one table: the script's
 -- locals are near Lua's limit of 200.)
 local CHAIN = { share = 1 / 2, beyond = 1 / 4, pool = 3 / 4,
