@@ -2706,11 +2706,31 @@ function CHAIN.chain_worth(g, card, gold)
   return math.max(0, v + CHAIN.pool * math.max(0, v2 - v))
 end
 
+-- With option new_tiles_work_this_turn off (O16) the tiles acquired this
+-- turn come at its end: the card as it will be then, those tiles on it
+-- without their workers (a sketch, as with_pool's).
+function CHAIN.with_arriving(card, arriving)
+  if not arriving or not arriving[1] then return card end
+  local own, tiles, room = setmetatable({}, { __index = card.own }), { table.unpack(card.tiles) }, card.room
+  for _, id in ipairs(arriving) do
+    local t = TILE[id]
+    if t then
+      if not own[id] then tiles[#tiles + 1] = t.index end
+      own[id], room = (own[id] or 0) + 1, room | t.bit
+    end
+  end
+  table.sort(tiles)
+  return { own = own, crew = card.crew, tiles = tiles, manned = card.manned, room = room, store = card.store,
+           ships = card.ships, pool = card.pool, _fx = card._fx }
+end
+
 function R.estimate(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
+  local arriving = g.arriving and g.arriving[seat]
   local o = order_of(g, seat)
-  if o then card, gold = o.card, o.gold end
-  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + CHAIN.chain_worth(g, card, gold)
+  if o then card, gold, arriving = o.card, o.gold, o.arriving end
+  local chain = CHAIN.chain_worth(g, CHAIN.with_arriving(card, arriving), gold)
+  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + chain
 end
 
 ---------------------------------------------------------------------------

@@ -56,6 +56,18 @@ describe("Old World's estimate", function()
       or pick == "acquire building:dye_house", pick)
   end)
 
+  it("counts a tile that comes at the turn's end (option new_tiles_work_this_turn off, O16)", function()
+    local function start()
+      return kontor.new_game { rules = "old_world", players = 4, seed = 1,
+        options = { new_tiles_work_this_turn = false }, scenario = { phase = "build", gold = { 3 } } }
+    end
+    local keep = estimate(start())
+    local g = start()
+    assert(g:apply("1: acquire land:iron_plantation"))
+    assert.is_nil(g:state().card[1].own.iron_plantation)        -- not on the card yet
+    assert.is_true(estimate(g) > keep, estimate(g) .. " vs " .. keep)
+  end)
+
   it("keeps the gold when too few turns are left for the chain to ship", function()
     -- 8 workers in the bag, 4 drawn a turn (O11): 2 turns after this one
     local function start() return at_orders { gold = { 3 }, bag = { seaman = 0, land = 2, facility = 6 } } end
