@@ -2467,18 +2467,270 @@ end
 -- Position evaluation (docs/bots.md)
 --
 -- R.estimate(g, seat): the VP the seat may expect at the end (O31), from
--- what it may see: R.score's parts (VP; a tenth of a VP a gold; goods on
--- ships and in storage; ships with their seaman), and the works counted
--- for the turns the game may still run, at most WORKS_TURNS: none on the
--- last turn (R.data.turn_cap). Tile costs and the chain's capacities come
--- from R.data and R.rules, so a variant's tiles count.
+-- what it may see, as a player reckons it: R.score's VP, gold (a tenth of
+-- a VP a gold) and goods (goods_worth), and the chain's worth: the VP its
+-- finished goods will make by the end. The chain: sheep make wool (O29),
+-- a loom weaves it into cloth (O28), a plantation makes dyes (O27), a dye
+-- house dyes cloth into finished goods (O26), a ship with its seaman takes
+-- them to a port for VP (O20). The goods it ships a turn are its weakest
+-- link's; a link missing still has to be bought (one acquisition a turn,
+-- O14a, at its cost in R.data), a tile without its worker staffed (O8);
+-- each such turn is a turn the chain ships nothing. Nothing on the last
+-- turn: what is made then never sails.
+
+-- A chain's VP to come count at `share`: pirates, other sellers at the
+-- port (O19) and the worker draw may cost some. A link beyond the weakest
+-- counts `beyond` of a unit: the start of a larger chain. Workers in the
+-- pool count at `pool` of what they add on the free slots (assigning them
+-- is worth more). Turns a link still costs: to buy it (half a turn more
+-- without a worker for it in the pool), or to staff a tile whose worker
+-- must still be picked; gold the seat lacks comes at about a gold a turn
+-- (raw goods sold, O20; the token, O11).
+-- (The estimate's constants and functions are one table: the script's
+-- locals are near Lua's limit of 200.)
+local CHAIN = { share = 1 / 2, beyond = 1 / 4, pool = 3 / 4,
+  buy_turns = 1, pick_turns = 1, gold_a_turn = 1 }
+
+-- The turns after this one (O30): none once the game is ending, else
+-- until the bag runs out at this turn's draw (O11), or the turn cap.
+function CHAIN.turns_left(g)
+  if g.ending then return 0 end
+  local open = 0
+  for s = 1, g.players do open = open + g.card[s].open end
+  local draw = open // 2 + g.players
+  local bag = g.bag.seaman + g.bag.land + g.bag.facility
+  return math.max(0, math.min(R.data.turn_cap - g.turn, bag // draw))
+end
+
+-- The cheapest tile of R.data's list with `field` (a missing link).
+local function cheapest(list, field)
+  local best
+  for _, t in ipairs(list) do
+    if t[field] and (not best or t.cost < best.cost) then best = t end
+  end
+  return best
+end
+
+-- What the estimate reads from R.data, made again when R.prepare has
+-- made the goods again: the tile a player buys for a missing link (the
+-- cheapest; for the dye link the plantation with the most VP of its
+-- finished good for each gold it costs, T2, T4), and the colours by the
+-- VP of their finished goods, best first (O33).
+function CHAIN.prepare()
+  if CHAIN.made_for == GOODS then return end
+  local d = R.data
+  CHAIN.sheep, CHAIN.house = cheapest(d.lands, "wool"), cheapest(d.buildings, "fg_per_worker")
+  CHAIN.loom = cheapest(d.buildings, "cloth") or cheapest(d.buildings, "cloth_per_worker")
+  local best, worth = nil, -1
+  for _, t in ipairs(d.lands) do
+    local v = t.dye and d.fg_value[t.dye] / math.max(1, t.cost)
+    if v and v > worth then best, worth = t, v end
+  end
+  CHAIN.plantation = best
+  CHAIN.by_value = { table.unpack(COLOURS) }
+  table.sort(CHAIN.by_value, function(x, y) return d.fg_value[x] > d.fg_value[y] end)
+  CHAIN.link_bits = 0                        -- the tiles of a link (see link_of)
+  for _, t in ipairs(TILES_24) do
+    if CHAIN.link_of(t) then CHAIN.link_bits = CHAIN.link_bits | t.bit end
+  end
+  CHAIN.made, CHAIN.rates, CHAIN.made_for = {}, {}, GOODS
+end
+
+-- A link that makes nothing now: what it will make once it works, the
+-- turns until then and the gold it costs. `idle`: the card has a tile of
+-- the link without its worker; `kind`: the worker it needs (O8).
+function CHAIN.missing_link(card, idle, kind, tile, rate)
+  if idle then return rate, CHAIN.pick_turns, 0 end
+  return rate, CHAIN.buy_turns + (card.pool[kind] > 0 and 0 or CHAIN.pick_turns / 2), tile.cost
+end
+
+-- Wool (O29): staffed sheep, with the sheds and shears.
+function CHAIN.wool_link(g, card)
+  local n = R.rules.wool_capacity(g, card)
+  if n > 0 then return n, 0, 0 end
+  local sheep = CHAIN.sheep
+  return CHAIN.missing_link(card, (card.own[sheep.id] or 0) > 0, "land", sheep, 1)
+end
+
+-- Cloth (O28): the staffed looms.
+function CHAIN.cloth_link(g, card)
+  local n = card.manned & LOOMS ~= 0 and R.rules.cloth_capacity(g, card) or 0
+  if n > 0 then return n, 0, 0 end
+  local loom = CHAIN.loom
+  return CHAIN.missing_link(card, card.room & LOOMS ~= 0, "facility", loom, loom.cloth or loom.cloth_per_worker)
+end
+
+-- Finished goods (O26): the staffed dye houses.
+function CHAIN.fg_link(g, card)
+  local n = R.rules.fg_capacity(g, card)
+  if n > 0 then return n, 0, 0 end
+  local house = CHAIN.house
+  return CHAIN.missing_link(card, (card.own[house.id] or 0) > 0, "facility", house, house.fg_per_worker)
+end
+
+-- Dyes (O27): the dyes made a turn, by colour in CHAIN.made. With no
+-- plantation staffed, the one a player buys, or an idle one whose colour
+-- is worth as much.
+function CHAIN.dye_link(g, card)
+  local n, made = 0, CHAIN.made
+  for i = 1, #COLOURS do
+    local c = COLOURS[i]
+    local k = card.manned & (LAND_BIT[c] or 0) ~= 0 and R.rules.dye_capacity(g, card, c) or 0
+    made[c], n = k, n + k
+  end
+  if n > 0 then return n, 0, 0 end
+  local land = CHAIN.plantation
+  for i = 1, #COLOURS do
+    local c = COLOURS[i]
+    if card.own[LAND[c]] and R.data.fg_value[c] >= R.data.fg_value[land.dye] then land = TILE[LAND[c]] end
+  end
+  local rate, turns, cost = CHAIN.missing_link(card, land ~= CHAIN.plantation or (card.own[land.id] or 0) > 0,
+    "land", land, 1)
+  made[land.dye] = rate
+  return rate, turns, cost
+end
+
+-- The VP of `upto` finished goods a turn from the dyes made, the best
+-- colours first (O33); a share of a unit beyond them at the last one's.
+function CHAIN.fg_vp(upto)
+  local vp, left, last, made, value = 0, upto, 0, CHAIN.made, R.data.fg_value
+  for _, c in ipairs(CHAIN.by_value) do
+    local k = made[c]
+    if k > 0 then
+      if k > left then k = left end
+      vp, left, last = vp + k * value[c], left - k, value[c]
+    end
+  end
+  return vp + left * last
+end
+
+-- Shipping (O20): the holds of the manned ships.
+function CHAIN.ship_link(card)
+  local n = 0
+  for k = 1, #card.ships do
+    local ship = card.ships[k]
+    if ship.crew > 0 then n = n + ship.size end
+  end
+  if n > 0 then return n, 0 end
+  return card.ships[1] and card.ships[1].size or 0, CHAIN.pick_turns
+end
+
+-- Turns before the first finished good sails: none with cloth and dyes in
+-- storage (dyed this turn, shipped the next), one more for wool to weave
+-- or dyes to make, two with no wool either (O25: a step's goods are not
+-- an earlier step's input in the same turn).
+function CHAIN.pipeline(card)
+  local store, dyes = card.store, 0
+  for i = 1, #COLOURS do dyes = dyes + store[DYE_OF[COLOURS[i]]] end
+  local cloth = store.cloth > 0 and 0 or store.wool > 0 and 1 or 2
+  return math.max(cloth, dyes > 0 and 0 or 1)
+end
+
+-- The link a tile serves (T4, T5, T7): sheep and shears wool, looms
+-- cloth, plantations and extract buildings dyes, dye houses and the
+-- Mordant Bath finished goods; nil for the others.
+function CHAIN.link_of(t)
+  if t.wool or t.wool_if_sheep or t.wool_per_sheep then return "wool" end
+  if t.cloth or t.cloth_per_worker then return "cloth" end
+  if t.dye then return "dye" end
+  if t.fg_per_worker or t.fg_per_dye_house_worker then return "fg" end
+  return nil
+end
+
+-- The card with its pool's land and facility workers on its free slots
+-- (O14b), each on a tile of the weakest link (`rates`) it can staff; nil
+-- when none has a slot. A sketch for the estimate, not a card of the game:
+-- its crew reads the card's below the workers placed.
+function CHAIN.with_pool(card, rates)
+  local pool, free = card.pool, card.room & CHAIN.link_bits
+  if free == 0 or (pool.land == 0 or free & LAND_BITS == 0) and (pool.facility == 0 or free & FACILITY_BITS == 0) then
+    return nil
+  end
+  local crew, left = setmetatable({}, { __index = card.crew }), { land = pool.land, facility = pool.facility }
+  local manned, tiles = card.manned, card.tiles
+  while true do
+    local best, weakest
+    for i = 1, #tiles do
+      local t = TILES_24[tiles[i]]
+      local link = CHAIN.link_of(t)
+      if link and left[t.kind] > 0 and (crew[t.id] or 0) < card.own[t.id] * t.slots
+          and (not best or rates[link] < weakest) then
+        best, weakest = t, rates[link]
+      end
+    end
+    if not best then break end
+    crew[best.id], left[best.kind], manned = (crew[best.id] or 0) + 1, left[best.kind] - 1, manned | best.bit
+  end
+  return { own = card.own, crew = crew, tiles = tiles, manned = manned, room = 0, store = card.store,
+           ships = card.ships, pool = { seaman = pool.seaman, land = left.land, facility = left.facility }, _fx = false }
+end
+
+-- What the chain will ship by the end (see chain_worth), and each link's
+-- rate now (0 while it waits).
+function CHAIN.worth(g, card, gold, turns)
+  local w, wt, wc = CHAIN.wool_link(g, card)
+  local c, ct, cc = CHAIN.cloth_link(g, card)
+  local d, dt, dc = CHAIN.dye_link(g, card)
+  local f, ft, fc = CHAIN.fg_link(g, card)
+  local s, st = CHAIN.ship_link(card)
+  local rates = CHAIN.rates
+  rates.wool, rates.cloth = wt > 0 and 0 or w, ct > 0 and 0 or c
+  rates.dye, rates.fg = dt > 0 and 0 or d, ft > 0 and 0 or f
+  local cost = wc + cc + dc + fc
+  local wait = math.max(wt + ct + dt + ft, st) + math.max(0, cost - gold) / CHAIN.gold_a_turn
+  local weakest = math.min(w, c, d, f, s)
+  local rate = weakest
+  if wait == 0 then                          -- a working chain grows link by link
+    local b = CHAIN.beyond
+    rate = rate + b * (math.min(1, w - weakest) + math.min(1, c - weakest) + math.min(1, d - weakest)
+      + math.min(1, f - weakest))
+  end
+  local shipping = turns - CHAIN.pipeline(card) - wait
+  if shipping <= 0 then return -GOLD * cost, rates end
+  return CHAIN.share * CHAIN.fg_vp(rate) * shipping - GOLD * cost, rates
+end
+
+-- The chain's worth: the finished goods it ships a turn (its weakest
+-- link; once every link works, a share for each link beyond it) times
+-- their VP, for the turns left once its missing links work, less the gold
+-- they cost; with a share of what the workers in the pool would add.
+-- Nothing on the last turn.
+function CHAIN.chain_worth(g, card, gold)
+  local turns = CHAIN.turns_left(g)
+  if turns == 0 then return 0 end
+  CHAIN.prepare()
+  local v, rates = CHAIN.worth(g, card, gold, turns)
+  local pooled = CHAIN.with_pool(card, rates)
+  if not pooled then return math.max(0, v) end
+  local v2 = CHAIN.worth(g, pooled, gold, turns)
+  return math.max(0, v + CHAIN.pool * math.max(0, v2 - v))
+end
+
+-- With option new_tiles_work_this_turn off (O16) the tiles acquired this
+-- turn come at its end: the card as it will be then, those tiles on it
+-- without their workers (a sketch, as with_pool's).
+function CHAIN.with_arriving(card, arriving)
+  if not arriving or not arriving[1] then return card end
+  local own, tiles, room = setmetatable({}, { __index = card.own }), { table.unpack(card.tiles) }, card.room
+  for _, id in ipairs(arriving) do
+    local t = TILE[id]
+    if t then
+      if not own[id] then tiles[#tiles + 1] = t.index end
+      own[id], room = (own[id] or 0) + 1, room | t.bit
+    end
+  end
+  table.sort(tiles)
+  return { own = own, crew = card.crew, tiles = tiles, manned = card.manned, room = room, store = card.store,
+           ships = card.ships, pool = card.pool, _fx = card._fx }
+end
+
 function R.estimate(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
+  local arriving = g.arriving and g.arriving[seat]
   local o = order_of(g, seat)
-  if o then card, gold = o.card, o.gold end
-  local turns = math.max(0, math.min(WORKS_TURNS, R.data.turn_cap - g.turn))
-  if g.ending then turns = 0 end
-  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + works_worth(g, card) * turns / WORKS_TURNS
+  if o then card, gold, arriving = o.card, o.gold, o.arriving end
+  local chain = CHAIN.chain_worth(g, CHAIN.with_arriving(card, arriving), gold)
+  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + chain
 end
 
 ---------------------------------------------------------------------------
