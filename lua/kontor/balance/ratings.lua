@@ -20,26 +20,26 @@ return {
       ["mcts:iterations=100"] = { 2179, 2150, 2212 },
       ["random"] = { 0 },
     } },
-  -- ce88c19 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1
-  --   random greedy mcts:iterations=50 mcts:iterations=150 (in 6 shards, merged)
-  { rules = "caribbean", variants = {}, players = 2, deals = 24, commit = "ce88c19",
+  -- 8c4c913 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1 --jobs 2
+  --   random greedy mcts:iterations=50 mcts:iterations=150 (after the C6 fix)
+  { rules = "caribbean", variants = {}, players = 2, deals = 24, commit = "8c4c913",
     -- random won none of its 48 games against these two
     unbeaten = { "greedy", "mcts:iterations=150" },
     ratings = {
-      ["mcts:iterations=150"] = { 721, 579, 2335 },
-      ["mcts:iterations=50"] = { 678, 530, 2298 },
-      ["greedy"] = { 621, 481, 2254 },
+      ["mcts:iterations=150"] = { 634, 490, 819 },
+      ["greedy"] = { 487, 402, 605 },
+      ["mcts:iterations=50"] = { 468, 365, 606 },
       ["random"] = { 0 },
     } },
-  -- a816150 (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 12 --seed 1
-  --   random greedy mcts:iterations=30 mcts:iterations=100 (in 6 shards, merged)
-  { rules = "old_world", variants = {}, players = 2, deals = 12, commit = "a816150",
-    -- random won none of its 24 games against it
-    unbeaten = { "mcts:iterations=100" },
+  -- 8c4c913 (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 12 --seed 1 --jobs 2
+  --   random greedy mcts:iterations=30 mcts:iterations=100 (after the estimate that values the chain)
+  { rules = "old_world", variants = {}, players = 2, deals = 12, commit = "8c4c913",
+    -- random won none of its 24 games against these two
+    unbeaten = { "greedy", "mcts:iterations=100" },
     ratings = {
-      ["mcts:iterations=100"] = { 817, 669, 1509 },
-      ["mcts:iterations=30"] = { 424, 301, 658 },
-      ["greedy"] = { 347, 246, 525 },
+      ["greedy"] = { 1338, 1115, 2891 },
+      ["mcts:iterations=100"] = { 755, 543, 2385 },
+      ["mcts:iterations=30"] = { 449, 267, 1974 },
       ["random"] = { 0 },
     } },
 }
