@@ -279,8 +279,21 @@ end
 -- What must agree between shards of one run.
 local function run_key(sh)
   local parts = { sh.kind, tostring(sh.seed), tostring(sh.games), tostring(sh.unpaired), tostring(sh.coverage) }
-  for _, side in ipairs(sh.sides) do parts[#parts + 1] = side.info.label .. tostring(side.info.moves) end
+  for _, side in ipairs(sh.sides) do
+    parts[#parts + 1] = side.info.label .. tostring(side.info.moves) .. tostring(side.info.drawn_first)
+  end
   return table.concat(parts, "\0")
+end
+
+-- Whether shards a and b measure the first player alike: by a fixed seat,
+-- or by who took the first turn where the rule set draws it (a shard of
+-- a kontor before that measure has no `drawn_first`).
+local function first_alike(a, b)
+  for s, side in ipairs(a.sides) do
+    local other = b.sides[s]
+    if other and (side.info.drawn_first or false) ~= (other.info.drawn_first or false) then return false end
+  end
+  return true
 end
 
 -- Where a shard came from: "file:line" (read_shards), else "shard i".
@@ -498,6 +511,11 @@ end
 -- differences); raises a message when they do not make up one whole run.
 function M.merge(shards)
   M.one_run(shards, M.check_shard, run_key, function(i)
+    if not first_alike(shards[1], shards[i]) then
+      return string.format("shard %d (games %d-%d) measures the first player otherwise than shard 1 (by a fixed "
+        .. "seat, or by who took the first turn where the rule set draws it): one was made by another version of "
+        .. "kontor; make them again with one", i, shards[i].lo, shards[i].hi)
+    end
     return string.format("shard %d (games %d-%d) is from another run than shard 1 (setup, seed, games or coverage differ)",
       i, shards[i].lo, shards[i].hi)
   end)
