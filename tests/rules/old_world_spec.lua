@@ -7,29 +7,8 @@
 local support = require "tests.lua.support"
 local invariants = support.invariants
 
-local NAMES = { "Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal" }
-
--- A game from a stated position (docs/rules/old_world.md, "Scenario set-up").
-local function game(sc, players, options, seed)
-  players = players or 4
-  local names = {}
-  for i = 1, players do names[i] = NAMES[i] end
-  local g = kontor.new_game { rules = "old_world", players = players, names = names,
-                              seed = seed or 1, scenario = sc, options = options }
-  invariants(g)
-  return g
-end
-
-local function has(list, x)
-  for _, y in ipairs(list) do if y == x then return true end end
-  return false
-end
-
-local function ok(g, text, seat)
-  local done, err = g:apply(text, seat)
-  assert(done, err)
-  invariants(g)
-end
+local ow = require "tests.rules.old_world_support"
+local game, has, ok = ow.game, ow.has, ow.ok
 
 local function is_order(g)
   local d = g:decision()
