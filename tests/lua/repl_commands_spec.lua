@@ -94,6 +94,6 @@ describe("a move for a seat the game does not have", function()
       .. "do 9: pass\n2: load grain on ship 1\n")
     assert.are.equal("no seat '3' (seats: 1 Ann, 2 Bob)\nno seat '3' (seats: 1 Ann, 2 Bob)\n"
       .. "no seat '9' (seats: 1 Ann, 2 Bob)\n"
-      .. "'load grain on ship 1': it is not seat 2's turn to decide (waiting for 1)\nrc=0\n", out)
+      .. "'load grain on ship 1': it is not seat 2's turn to decide (waiting for seat 1: load)\nrc=0\n", out)
   end)
 end)

@@ -22,6 +22,20 @@ local function seat_label(seat)
   return tostring(seat)
 end
 
+-- Who the game waits for, and on what decision (its name is public: the
+-- options are not, they may show a hand): "waiting for seat 1: discover",
+-- "waiting for seats 1, 3: bid", "waiting for chance: deal".
+local function waiting_for(game)
+  local cur, name = game:who(), game.dname
+  local who
+  if type(cur) == "table" then
+    who = (#cur == 1 and "seat " or "seats ") .. concat(cur, ", ")
+  else
+    who = cur == 0 and "chance" or ("seat " .. seat_label(cur))
+  end
+  return "waiting for " .. who .. ((name and name ~= "") and (": " .. name) or "")
+end
+
 -- Whether the character at i ends a word of an action text.
 local function is_boundary(text, i)
   local c = text:sub(i, i)
@@ -115,10 +129,8 @@ local function walk(game, seat, text)
         return fail(format("'%s': several seats choose at once (%s): say which, e.g. '%d: %s'",
           text, concat(game:who(), ", "), game:who()[1], text))
       end
-      local cur = game:who()
-      return fail(format("'%s': it is not %s turn to decide (waiting for %s)", text,
-        who == 0 and "chance's" or ("seat " .. seat_label(who) .. "'s"),
-        type(cur) == "table" and concat(cur, ", ") or seat_label(cur)))
+      return fail(format("'%s': it is not %s turn to decide (%s)", text,
+        who == 0 and "chance's" or ("seat " .. seat_label(who) .. "'s"), waiting_for(game)))
     end
     seat = who
     local best, bestlen = nil, 0
