@@ -56,7 +56,7 @@ local function new_game(R, params, quiet)
     cons = false, cons_of = false, ctx = nil, rec = nil, texts = nil, co = nil, log_obj = nil,
     players = nil, rng = nil, _stats = nil, _bot = nil, _turn_hook = nil, kind = nil,
     _method = nil, _method_all = nil, _method_entry = nil,
-    seat = nil, opts = nil, dname = nil, tcache = nil, untraced = false }, Game)
+    seat = nil, opts = nil, dname = nil, tcache = nil, untraced = false, mwatch = false }, Game)
 end
 
 -- A new game played to its end by `bot` (game/playout.lua). The fifth
@@ -88,6 +88,9 @@ end
 function M.new(R, params, quiet)
   local game = new_game(R, params, quiet)
   start(game)
+  -- (the first look at the variables waits for the first step: a game
+  -- that is only looked at, or the REPL's first prompt, makes none)
+  if not game.quiet then game.mwatch = { R = R, snap = false, said = {}, news = {} } end
   return game
 end
 
@@ -162,6 +165,41 @@ function Game:options(seat)
   local texts = texts_of(self, seat)
   if not texts then return {} end
   return copy_list(texts)
+end
+
+-- The rule script's module-level variables, watched in a game people
+-- play (not in a quiet one: sims and bots' copies): each method that takes
+-- or replays steps compares them before (what ran between: a bot's search,
+-- a view) and after (game/module_state.lua). What changed is said once a
+-- variable, by g:warnings().
+local module_state      -- (kontor.game.module_state, loaded at the first step watched)
+local function watch(game, when)
+  local w = game.mwatch
+  if not w then return end
+  module_state = module_state or require "kontor.game.module_state"
+  if w.R ~= game.R then                   -- a reload: the new rule set's variables
+    w.R, w.said = game.R, {}
+  elseif w.snap then
+    local said = module_state.changes(game.R, w.snap, w.said, when)
+    if said then table.move(said, 1, #said, #w.news + 1, w.news) end
+  end
+  w.snap = module_state.snapshot(game.R)
+end
+
+local BETWEEN = "between two steps (in a bot's search or a view)"
+local WATCHED = { apply = "in a step", step = "in a step", atomically = "in a step",
+  undo = "as the steps were replayed", undo_moves = "as the steps were replayed",
+  redo = "in a step", redo_moves = "in a step", redo_held = "in a step",
+  reload = "as the steps were replayed", replay = "as the steps were replayed" }
+
+-- The warnings said since the last call: a list of messages (file:line
+-- first), oldest first.
+function Game:warnings()
+  local w = rawget(self, "mwatch")
+  if not w or #w.news == 0 then return {} end
+  local out = w.news
+  w.news = {}
+  return out
 end
 
 -- Fast path for bots and simulations: option k of `seat` (no parsing).
@@ -292,6 +330,19 @@ local function protect(name)
   end
 end
 for _, name in ipairs { "apply", "why", "undo", "redo", "undo_moves", "redo_moves" } do protect(name) end
+
+for name, when in pairs(WATCHED) do
+  local f = assert(Game[name], name)
+  local function after(self, ...)
+    watch(self, when)
+    return ...
+  end
+  Game[name] = function(self, ...)
+    if not rawget(self, "mwatch") then return f(self, ...) end
+    watch(self, BETWEEN)
+    return after(self, f(self, ...))
+  end
+end
 
 ---------------------------------------------------------------------------
 -- Copies for search (lua/kontor/fork.lua owns the rest)

@@ -1,0 +1,158 @@
+-- kontor.game.module_state: a rule script's module-level variables, watched.
+--
+-- A game is a pure function of its rule set, options, seed and steps
+-- (docs/api.md, "Keep all of a game's state on g"). A rule script that
+-- keeps a count or a flag in a file-level `local` and changes it as the
+-- game goes breaks that quietly: undo, redo, a saved game's load, a
+-- reload and every bot's copy for search replay the steps from a state
+-- that variable no longer has, and play another game. This file finds the
+-- plain values (numbers, strings, booleans) a rule set's functions reach
+-- through their upvalues, and says which of them changed, where and when.
+-- Tables are not compared (scratch lists and data built once are common
+-- and harmless), nor a variable that was nil (a value computed once, when
+-- first needed).
+
+local M = {}
+
+local getupvalue, upvalueid, getinfo = debug.getupvalue, debug.upvalueid, debug.getinfo
+local format = string.format
+
+local WATCHED = { number = true, string = true, boolean = true }
+-- The engine's own Lua (this folder's parent): not a rule script's.
+local ENGINE = debug.getinfo(1, "S").source:match("^(@.*[/\\])game[/\\][^/\\]*$") or "\0"
+
+-- Where a variable is declared: the file's line "local NAME" at the top
+-- level (not indented), else the line of the function that uses it.
+-- (`files`: the lines of each file read so far, for one message)
+local function declared(info, name, files)
+  local path = info.source:match("^@(.*)$")
+  local lines = path and files[path]
+  if path and lines == nil then
+    lines = false
+    local f = io.open(path, "r")
+    if f then
+      lines = {}
+      for l in f:lines() do lines[#lines + 1] = l end
+      f:close()
+    end
+    files[path] = lines
+  end
+  if lines then
+    local pat = "^local%s[^=]*%f[%w_]" .. name .. "%f[^%w_]"
+    for n = 1, #lines do
+      if lines[n]:find(pat) then return format("%s:%d", info.short_src, n) end
+    end
+  end
+  return format("%s:%d", info.short_src, info.linedefined)
+end
+
+-- Whether a chunk's source is the engine's own Lua.
+local ENGINE_SRC = {}
+local function engine_source(src)
+  local yes = ENGINE_SRC[src]
+  if yes == nil then
+    yes = src:sub(1, #ENGINE) == ENGINE
+    ENGINE_SRC[src] = yes
+  end
+  return yes
+end
+
+-- The slots of R: { f =, i =, name =, where = }, one per upvalue (by its
+-- id), reached from R's functions and the tables they keep, made once per
+-- rule set (a reload makes a new R, and so new slots).
+local SLOTS = setmetatable({}, { __mode = "k" })
+
+local function slots_of(R)
+  local slots = SLOTS[R]
+  if slots then return slots end
+  slots = {}
+  local seen_fn, seen_t, seen_up = {}, {}, {}
+  local walk_value
+  local function walk_fn(f, owner)
+    if seen_fn[f] then return end
+    seen_fn[f] = true
+    local info = getinfo(f, "S")
+    if info.what == "C" or engine_source(info.source) then return end
+    local i = 1
+    while true do
+      local name, v = getupvalue(f, i)
+      if name == nil then break end
+      if name ~= "_ENV" then
+        local id = upvalueid(f, i)
+        if not seen_up[id] then
+          seen_up[id] = true
+          slots[#slots + 1] = { f = f, i = i, name = name, owner = owner }
+          walk_value(v, owner)
+        end
+      end
+      i = i + 1
+    end
+  end
+  function walk_value(v, owner)
+    local t = type(v)
+    if t == "function" then walk_fn(v, owner)
+    elseif t == "table" and not seen_t[v] then
+      seen_t[v] = true
+      for _, x in next, v do
+        local tx = type(x)
+        if tx == "function" or tx == "table" then walk_value(x, owner) end
+      end
+    end
+  end
+  -- R's own fields in the order of their names, each walked whole before
+  -- the next: the field that names a variable (R.play) is the first that
+  -- reaches it, whatever the tables' hash order
+  seen_t[R] = true
+  local names = {}
+  for k, x in next, R do
+    local tx = type(x)
+    if type(k) == "string" and (tx == "function" or tx == "table") then names[#names + 1] = k end
+  end
+  table.sort(names)
+  for _, k in ipairs(names) do walk_value(R[k], "R." .. k) end
+  SLOTS[R] = slots
+  return slots
+end
+
+-- The watched values of R's slots now: { [k] = value } (only plain ones).
+function M.snapshot(R)
+  local slots, vals = slots_of(R), {}
+  for k = 1, #slots do
+    local s = slots[k]
+    local _, v = getupvalue(s.f, s.i)
+    if WATCHED[type(v)] then vals[k] = v end
+  end
+  return vals
+end
+
+-- The slots whose plain value changed since `before` (a snapshot), each
+-- said once per game (`said`: slot -> true): a list of messages, `when`
+-- saying what ran in between.
+function M.changes(R, before, said, when)
+  local slots, out = slots_of(R), nil
+  for k = 1, #slots do
+    local old = before[k]
+    if old ~= nil and not said[k] then
+      local s = slots[k]
+      local _, v = getupvalue(s.f, s.i)
+      if v ~= old then
+        said[k] = true
+        out = out or {}
+        s.where = s.where or declared(getinfo(s.f, "S"), s.name, {})
+        out[#out + 1] = format("%s: '%s', a module-level variable%s, changed %s (%s to %s): "
+          .. "undo, a saved game, a reload and the bots replay the steps without it and play "
+          .. "another game; keep the game's state on g (docs/api.md)",
+          s.where, s.name, s.owner and (" of " .. s.owner) or "", when, M.shown(old), M.shown(v))
+      end
+    end
+  end
+  return out
+end
+
+function M.shown(v)
+  if type(v) == "string" then return format("%q", #v > 20 and v:sub(1, 20) .. "..." or v) end
+  return tostring(v)
+end
+
+M.slots_of = slots_of
+return M

@@ -1,0 +1,90 @@
+-- module_state_spec.lua: a rule script that keeps the game's state in a
+-- module-level variable (not on g) plays another game after an undo, a
+-- load or a bot's search; the engine says so, once a variable, with the
+-- file and line (lua/kontor/game/module_state.lua, docs/api.md).
+local kontor = require "kontor"
+local core = require "kontor.core"
+local bots = require "kontor.bots"
+local seatmod = require "kontor.seat"
+
+local FILE = "tests/rulesets/module_counter.lua"
+
+local function fresh()
+  -- its own load: the module's variables start at 0 (a game made from a
+  -- file runs the file once)
+  return kontor.new_game { rules = FILE, players = 2, seed = 1 }
+end
+
+describe("a module-level variable a step changes", function()
+  it("is said by g:warnings() after the step, once, with file:line, the name and the values", function()
+    local g = fresh()
+    assert.are.same({}, g:warnings())
+    g:apply("score 2")
+    local w = g:warnings()
+    assert.are.equal(1, #w)
+    assert.are.equal("tests/rulesets/module_counter.lua:10: 'scored', a module-level variable of R.play, "
+      .. "changed in a step (0 to 1): undo, a saved game, a reload and the bots replay the steps without "
+      .. "it and play another game; keep the game's state on g (docs/api.md)", w[1])
+    assert.are.same({}, g:warnings())          -- said: not again
+    g:apply("score 1")
+    g:undo(1)
+    assert.are.same({}, g:warnings())
+  end)
+
+  it("changed by a view is said at the next step as between two steps", function()
+    local g = fresh()
+    g:apply("pass")                            -- (the first step takes the first look)
+    g:view(1)
+    g:apply("pass")
+    local w = g:warnings()
+    assert.are.equal(1, #w)
+    assert.truthy(w[1]:find("'seen_by_view', a module-level variable of R.view, changed between two steps "
+      .. "(in a bot's search or a view) (0 to 1)", 1, true), w[1])
+  end)
+
+  it("changed by a bot's copies is said as between two steps", function()
+    local g = fresh()
+    g:apply("pass")
+    local bot = assert(bots.new("greedy", 2, 7))
+    local k = bot:choose(seatmod.view(g, 2))
+    g:step(2, k)
+    local w = g:warnings()
+    assert.truthy(w[1] and w[1]:find("'scored', a module-level variable of R.play, changed between two steps", 1, true),
+      tostring(w[1]))
+  end)
+
+  it("a scratch table refilled, and a value made once from nil, are not said", function()
+    local g = fresh()
+    g:apply("pass"); g:apply("pass")
+    assert.are.same({}, g:warnings())          -- cache: nil to "made once"; SCRATCH: a table
+  end)
+
+  it("is not watched in a quiet game (sims and bots' copies): nothing to say", function()
+    local R = assert(kontor.load_rules(FILE))
+    local g = kontor.new_game { rules = R, players = 2, seed = 1, quiet = true }
+    g:apply("score 2")
+    assert.are.same({}, g:warnings())
+  end)
+end)
+
+describe("the shipped rule sets", function()
+  for _, spec in ipairs { { "sea_merchants" }, { "sea_merchants", "house" }, { "caribbean" },
+                          { "caribbean", "port_royal" }, { "old_world" } } do
+    it(table.concat(spec, " + ") .. ": a game with a bot's searches keeps no state outside g", function()
+      local g = kontor.new_game { rules = spec[1], variants = spec[2] and { spec[2] } or nil, seed = 3 }
+      local rng, bot = core.rng(3), assert(bots.new("greedy", 1, 3))
+      local n = 0
+      while not g:over() and n < 150 do
+        local who = g:who()
+        local seat = type(who) == "table" and who[1] or (who ~= "chance" and who or nil)
+        local opts = g:options(seat or 0)
+        local k = (seat == 1 and n % 7 == 0) and bot:choose(seatmod.view(g, 1)) or rng:below(#opts) + 1
+        g:apply(opts[k], seat)
+        g:view(1)
+        n = n + 1
+      end
+      assert.is_true(n >= 60)
+      assert.are.same({}, g:warnings())
+    end)
+  end
+end)
