@@ -296,6 +296,7 @@ local function cmd_sim(kontor, args)
     end
     return 1
   end
+  for _, w in ipairs(res.warnings or {}) do err("kontor: sim: warning: ", w, "\n") end
   if t.json then
     out(kontor.json.encode(res), "\n")
   else

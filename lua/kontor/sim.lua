@@ -10,6 +10,8 @@ local gamemod = require "kontor.game"
 local errors = require "kontor.errors"
 local rules = require "kontor.rules"
 
+local format = string.format
+
 local M = {}
 
 local derive = core.derive_seed
@@ -62,6 +64,7 @@ function M.run(opts)
   local clock = os.clock
   local t0 = clock()
   local first, last = opts.only or 1, opts.only or games
+  local mstate
   for i = first, last do
     local gseed = derive(seed, i)
     local params = { rules = R.name, players = players, names = names, seed = gseed,
@@ -73,6 +76,10 @@ function M.run(opts)
       errors.raise(errors.of_script(game), string.format("game %d (seed %d): %s", i, gseed, tostring(game)),
         { game = i, seed = gseed, why = tostring(game), limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
     end
+    -- (the rule script's module-level variables after the first game:
+    -- a run whose games change them plays each game from where the games
+    -- before left them, and `--game I` alone plays another game)
+    if i == first and last > first then mstate = require("kontor.game.module_state").snapshot(R) end
     local res = game:result()
     turns = turns + res.turns
     steps = steps + game:step_count()
@@ -82,6 +89,8 @@ function M.run(opts)
     if #res.winners == 0 then none = none + 1 end   -- Caribbean's C9: nobody may win
   end
   local elapsed = clock() - t0
+  local warnings = mstate and require("kontor.game.module_state").changes(R, mstate, {},
+    format("between game %d and game %d of the run", first, last))
   -- Statistics to 4 decimals, speed to 1: the JSON stays readable.
   local function round(x, places)
     local f = 10 ^ places
@@ -110,6 +119,7 @@ function M.run(opts)
     mean_score = mean_score,
     seconds = round(elapsed, 3),
     games_per_second = elapsed > 0 and round(played / elapsed, 1) or 0,
+    warnings = warnings,                   -- only where there are some (kontor.game.module_state)
   }
 end
 

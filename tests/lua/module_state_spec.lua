@@ -67,6 +67,29 @@ describe("a module-level variable a step changes", function()
   end)
 end)
 
+describe("kontor sim", function()
+  local support = require "tests.lua.support"
+  it("says a variable the run's games changed, on stderr, and in the summary; the run goes on", function()
+    local out, e, code = support.run_split(support.plain_binary()
+      .. " sim --rules " .. FILE .. " --games 5 --seed 1 --json")
+    assert.are.equal(0, code)
+    assert.are.equal("kontor: sim: warning: tests/rulesets/module_counter.lua:10: 'scored', a module-level "
+      .. "variable of R.play, changed between game 1 and game 5 of the run (15 to 77): undo, a saved game, "
+      .. "a reload and the bots replay the steps without it and play another game; keep the game's state "
+      .. "on g (docs/api.md)\n", e)
+    local s = kontor.json.decode(out)
+    assert.are.equal(5, s.games)
+    assert.are.equal(1, #s.warnings)
+  end)
+
+  it("says nothing of a shipped rule set, and its summary has no warnings field", function()
+    local out, e, code = support.run_split(support.plain_binary() .. " sim --games 3 --seed 1 --json")
+    assert.are.equal(0, code)
+    assert.are.equal("", e)
+    assert.is_nil(kontor.json.decode(out).warnings)
+  end)
+end)
+
 describe("the shipped rule sets", function()
   for _, spec in ipairs { { "sea_merchants" }, { "sea_merchants", "house" }, { "caribbean" },
                           { "caribbean", "port_royal" }, { "old_world" } } do
