@@ -9,18 +9,35 @@
  *                                 the history keeps the last 1000 lines)
  *   term.save_history(path)   -> true | nil, message
  *   term.isatty(fd)           -> boolean              (fd 0, 1 or 2)
+ *   term.prepare()            a session at the terminal begins: stdin's
+ *                             terminal in line mode, without echo until
+ *                             the first prompt (nothing when stdin is no
+ *                             terminal); the modes come back at exit
  *   term.set_completer(fn)    fn(text, line_before_cursor) -> {candidates}
  *                             (a single candidate ending in ( . : or " gets
  *                             no space after it)
  *
  * libedit is used only when stdin is a terminal; otherwise readline reads
  * a plain line from stdin (no prompt, no escape codes), so that
- * `kontor < cmds.txt` works.
+ * `kontor < cmds.txt` works; a line ends at "\n", "\r\n" or a lone "\r".
+ *
+ * The terminal, whatever state it was left in: a terminal sends "\r" for
+ * Enter, and one that does not turn it into "\n" (stty -icrnl, or raw)
+ * would show "^M" for every Enter typed while the program works or when
+ * libedit does not edit (stdout not a terminal), give lines ending in
+ * "\r", and make Ctrl-D no end of input; a terminal without ONLCR prints
+ * a staircase. So each prompt sets the terminal's line mode (Enter is a
+ * line end, "\n" prints as a new line, canonical input, echo); between
+ * prompts, while the program (a bot) works, echo is off, so that what a
+ * player types ahead shows once, at the next prompt (libedit echoes it),
+ * not twice. The terminal's own settings come back at exit (and on
+ * SIGTERM, SIGHUP).
  */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
 #include <signal.h>
+#include <termios.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +185,56 @@ static int line_gc(lua_State *L) {
     return 0;
 }
 
-/* Reads one line from stdin without line editing. */
+/* ---- the terminal's modes (see the top) ----------------------------- */
+
+static struct termios tty_saved;
+static volatile sig_atomic_t tty_have_saved = 0;
+
+static void tty_restore(void) {
+    if (tty_have_saved)
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &tty_saved);
+}
+
+/* SIGTERM, SIGHUP: the terminal as it was, then the signal's default. */
+static void tty_restore_and_die(int sig) {
+    tty_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Sets stdin's terminal to line mode: with echo at a prompt (`echo`),
+ * without between prompts. */
+static void tty_line_mode(int echo) {
+    struct termios t, want;
+    if (tcgetattr(STDIN_FILENO, &t) != 0)
+        return;
+    if (!tty_have_saved) {
+        tty_saved = t;
+        tty_have_saved = 1;
+        atexit(tty_restore);
+        for (int i = 0; i < 2; i++) {
+            int sig = i == 0 ? SIGTERM : SIGHUP;
+            struct sigaction old;
+            if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+                signal(sig, tty_restore_and_die);
+        }
+    }
+    want = t;
+    want.c_iflag |= ICRNL;
+    want.c_iflag &= ~(tcflag_t)(INLCR | IGNCR);
+    want.c_oflag |= OPOST | ONLCR;
+    want.c_lflag |= ICANON | ISIG;
+    if (echo)
+        want.c_lflag |= ECHO;
+    else
+        want.c_lflag &= ~(tcflag_t)ECHO;
+    if (memcmp(&want, &t, sizeof t) != 0)
+        tcsetattr(STDIN_FILENO, TCSANOW, &want);
+}
+
+/* Reads one line from stdin without line editing: it ends at "\n",
+ * "\r\n" or a lone "\r" (a file from another system, a terminal
+ * program's paste). */
 static int read_plain_line(lua_State *L) {
     luaL_Buffer b;
     int c = EOF;
@@ -177,7 +243,7 @@ static int read_plain_line(lua_State *L) {
     for (;;) {
         char *p = luaL_prepbuffer(&b);
         size_t i = 0;
-        while (i < LUAL_BUFFERSIZE && (c = getc(stdin)) != EOF && c != '\n')
+        while (i < LUAL_BUFFERSIZE && (c = getc(stdin)) != EOF && c != '\n' && c != '\r')
             p[i++] = (char)c;
         luaL_addsize(&b, i);
         n += i;
@@ -190,16 +256,12 @@ static int read_plain_line(lua_State *L) {
         luaL_pushfail(L);
         return 1;
     }
-    luaL_pushresult(&b);
-    /* drop a CR of a CRLF line end */
-    {
-        size_t len;
-        const char *s = lua_tolstring(L, -1, &len);
-        if (len > 0 && s[len - 1] == '\r') {
-            lua_pushlstring(L, s, len - 1);
-            lua_remove(L, -2);
-        }
+    if (c == '\r') {   /* "\r\n" is one line end */
+        int next = getc(stdin);
+        if (next != '\n' && next != EOF)
+            ungetc(next, stdin);
     }
+    luaL_pushresult(&b);
     return 1;
 }
 
@@ -229,7 +291,10 @@ static int term_readline(lua_State *L) {
     got_sigint = 0;
     sigaction(SIGINT, &sa, &old);
     completer_L = L;
+    tty_line_mode(1);
     *box = readline(prompt);
+    /* libedit edits and echoes only when stdout is a terminal too */
+    tty_line_mode(!isatty(STDOUT_FILENO));
     completer_L = NULL;
     sigaction(SIGINT, &old, NULL);
     if (*box == NULL && got_sigint) {
@@ -289,6 +354,13 @@ static int term_isatty(lua_State *L) {
     return 1;
 }
 
+static int term_prepare(lua_State *L) {
+    (void)L;
+    if (isatty(STDIN_FILENO))
+        tty_line_mode(0);
+    return 0;
+}
+
 static int term_set_completer(lua_State *L) {
     if (lua_isnoneornil(L, 1)) {
         lua_pushnil(L);
@@ -308,6 +380,7 @@ static const luaL_Reg term_funcs[] = {
     {"load_history", term_load_history},
     {"save_history", term_save_history},
     {"isatty", term_isatty},
+    {"prepare", term_prepare},
     {"set_completer", term_set_completer},
     {NULL, NULL}
 };

@@ -670,6 +670,7 @@ local shell_word, bot_flags = ui.shell_word, ui.bot_flags
 -- { [seat] = kind }.
 function M.run(kontor, tbl, opts)
   opts = opts or {}
+  term.prepare()   -- Enter is a line end whatever the terminal's state (kontor.core.term)
   local tty = term.isatty(0) and term.isatty(1)
   local nc = os.getenv("NO_COLOR")
   local v1 = tbl.views[1]

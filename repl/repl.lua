@@ -1245,6 +1245,7 @@ function M.run(kontor, game, opts)
   opts = opts or {}
   only_repl(opts)
   local sess = M.session(kontor, game, opts)
+  term.prepare()   -- Enter is a line end whatever the terminal's state (kontor.core.term)
   _G.help = setmetatable({}, { __tostring = function() return HELP end })
   _G.new = function(t)
     t = t or {}

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""tests/repl/test_tty.py: the REPL and `kontor play` in a pseudo-terminal,
+typed at as a terminal types (Enter is "\\r"); prints TAP.
+
+    python3 tests/repl/test_tty.py [KONTOR]
+
+Each case starts the program under `sh -c 'stty MODES; ...'` in a new
+pseudo-terminal, so the terminal is in the state a player's may be in
+(sane, -icrnl, raw), waits for what the program shows and checks the bytes
+the terminal received: no "^M", no carriage return that is not part of a
+line end, what is typed shown once, and the terminal as it was after exit.
+"""
+
+import os
+import pty
+import select
+import shlex
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+KONTOR = sys.argv[1] if len(sys.argv) > 1 else (os.environ.get("KONTOR") or "build/kontor")
+HOME = tempfile.mkdtemp(prefix="kontor-tty-")
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+class Term:
+    """A program in a new pseudo-terminal (sh -c SCRIPT)."""
+
+    def __init__(self, script, env=None):
+        e = dict(os.environ, HOME=HOME, TERM="xterm", NO_COLOR="1")
+        e.update(env or {})
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            try:
+                os.execvpe("sh", ["sh", "-c", script], e)
+            finally:
+                os._exit(127)
+        self.out = b""
+        self.ended = False
+
+    def read(self, timeout):
+        r, _, _ = select.select([self.fd], [], [], timeout)
+        if not r:
+            return False
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.ended = True
+            return False
+        self.out += data
+        return True
+
+    def wait_for(self, text, timeout=30, start=0):
+        """Waits until the output after byte `start` holds `text`."""
+        end = time.time() + timeout
+        while text not in self.out[start:]:
+            if self.ended or time.time() > end:
+                raise AssertionError("waited for %r; the terminal shows:\n%s" % (text, self.shown()))
+            self.read(0.1)
+        return self.out.index(text, start) + len(text)
+
+    def type(self, text):
+        os.write(self.fd, text.encode())
+
+    def finish(self, timeout=30):
+        end = time.time() + timeout
+        while not self.ended and time.time() < end:
+            self.read(0.1)
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+    def shown(self):
+        return self.out.decode("utf-8", "replace")[-3000:]
+
+
+def no_stray_cr(out, what):
+    """Every carriage return is that of a line end, and no ^M is shown."""
+    check(b"^M" not in out, "%s: the terminal shows ^M:\n%s" % (what, out.decode("utf-8", "replace")[-2000:]))
+    bare = out.replace(b"\r\n", b"")
+    check(b"\r" not in bare, "%s: a carriage return that ends no line:\n%r" % (what, out[-2000:]))
+
+
+STTY_AFTER = "; echo; echo EXIT $?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icrnl|echo|icanon|onlcr)' | tr '\\n' ' '"
+
+
+def after_exit(t):
+    """The terminal's modes once the program has ended (stty -a)."""
+    i = t.wait_for(b"EXIT ")
+    t.finish()
+    return set(t.out[i:].decode().split()[1:])
+
+
+def repl_typed_at(stty):
+    t = Term("stty %s; %s --seed 1%s" % (stty, shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Player 1 to choose (load).\r\n> ")
+    t.type("1\r")
+    t.wait_for(b"Player 2 to choose (load).\r\n> ")
+    t.type("board\r")
+    i = t.wait_for(b"* Player 2: 0 coins")
+    t.wait_for(b"Player 2 to choose (load).\r\n> ", start=i)
+    t.type("\x04")
+    t.wait_for(b"The game is not over: saved 1 move to ")
+    return t, after_exit(t)
+
+
+@test
+def repl_sane():
+    """REPL, a sane terminal: Enter is a line end, nothing else shows"""
+    t, modes = repl_typed_at("sane")
+    check(b"> 1\r\nPlayer 1 loads grain on ship 1\r\n" in t.out, t.shown())
+    no_stray_cr(t.out.split(b"EXIT")[0], "repl")
+    check({"icrnl", "echo", "icanon", "onlcr"} <= modes, modes)
+
+
+@test
+def repl_icrnl_off():
+    """REPL, stty -icrnl: no ^M, Ctrl-D leaves, the terminal as it was after"""
+    t, modes = repl_typed_at("-icrnl")
+    check(b"> 1\r\nPlayer 1 loads grain on ship 1\r\n" in t.out, t.shown())
+    no_stray_cr(t.out.split(b"EXIT")[0], "repl -icrnl")
+    check("-icrnl" in modes and "echo" in modes, "the terminal's modes after: %s" % modes)
+
+
+@test
+def repl_raw():
+    """REPL, a terminal left raw: lines end in CR LF (no staircase), raw again after"""
+    t, modes = repl_typed_at("raw")
+    check(b"Player 1 loads grain on ship 1\r\nPlayer 2 to choose (load).\r\n" in t.out, t.shown())
+    no_stray_cr(t.out.split(b"EXIT")[0], "repl raw")
+    check("-icanon" in modes and "-icrnl" in modes, "the terminal's modes after: %s" % modes)
+
+
+@test
+def repl_output_piped_icrnl_off():
+    """REPL with its output piped (| cat), stty -icrnl: no ^M, Ctrl-D leaves"""
+    t = Term("stty -icrnl; %s --seed 1 | cat%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    time.sleep(1)   # no prompt when the output is no terminal: wait for the program
+    t.type("1\r")
+    t.wait_for(b"Player 1 loads grain on ship 1\r\n")
+    t.type("board\r")
+    t.wait_for(b"* Player 2: 0 coins")
+    t.type("\x04")
+    modes = after_exit(t)
+    out = t.out.split(b"EXIT")[0]
+    check(b"1\r\n" in out and b"board\r\n" in out, "what was typed shows as lines:\n%r" % out)
+    no_stray_cr(out, "repl | cat")
+    check("-icrnl" in modes, modes)
+
+
+@test
+def play_typed_ahead_shows_once():
+    """play: what is typed while a bot thinks shows once, at the prompt, no ^M"""
+    t = Term("stty -icrnl; %s play --seed 1 --players 2 --bot 2=mcts:iterations=20000%s"
+             % (shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Player 1> ")
+    t.type("1\r")
+    t.wait_for(b"Player 1 loads grain on ship 1\r\n")
+    t.type("board\r")   # while the bot thinks (or after: the same screen)
+    i = t.wait_for(b"Player 2 loads ")
+    t.wait_for(b"Player 1> board\r\n", start=i)
+    t.wait_for(b"Player 1 to choose (load).\r\nPlayer 1> ")
+    t.type("\x04")
+    t.wait_for(b"The game is not over: saved 2 moves")
+    modes = after_exit(t)
+    out = t.out.split(b"EXIT")[0]
+    check(out.count(b"board") == 1, "'board' shows %d times:\n%r" % (out.count(b"board"), out[-1500:]))
+    no_stray_cr(out, "play")
+    check("-icrnl" in modes and "echo" in modes, modes)
+
+
+@test
+def play_hand_over_icrnl_off():
+    """play hot-seat, stty -icrnl: Enter at the hand-over passes the keyboard"""
+    t = Term("stty -icrnl; %s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Pass the keyboard to Player 1 (seat 1) and press Enter.\r\n")
+    t.type("\r")
+    t.wait_for(b"Player 1> ")
+    t.type("1\r")
+    t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2.\r\n")
+    t.type("\r")
+    t.wait_for(b"Pass the keyboard to Player 2 (seat 2) and press Enter.\r\n")
+    t.type("\r")
+    t.wait_for(b"Player 2> ")
+    t.type("\x04")
+    t.wait_for(b"The game is not over: saved 1 move")
+    after_exit(t)
+    no_stray_cr(t.out.split(b"EXIT")[0], "play hot-seat")
+
+
+def main():
+    print("1..%d" % len(TESTS))
+    failed = 0
+    for i, fn in enumerate(TESTS, 1):
+        try:
+            fn()
+            print("ok %d - %s" % (i, fn.__doc__))
+        except Exception:
+            failed += 1
+            print("not ok %d - %s" % (i, fn.__doc__))
+            for line in traceback.format_exc().splitlines():
+                print("# " + line)
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
