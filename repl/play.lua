@@ -181,7 +181,8 @@ end
 -- False when input ended.
 local function hand_over(sess, seat, why)
   if sess.tty then
-    io.stdout:write(CLEAR)
+    if not sess.keep_screen then io.stdout:write(CLEAR) end
+    sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
     io.stdout:flush()
@@ -688,6 +689,9 @@ function M.run(kontor, tbl, opts)
       .. "Ctrl-D to leave.", kontor.version, v1.title, v1.variants_text and (" " .. v1.variants_text) or "",
       sess.players, table.concat(who, ", "))))
   end
+  -- before the first hand-over, which would clear them from the screen
+  for _, w in ipairs(opts.warnings or {}) do sess:say(sess:c("red", "warning: "), w) end
+  sess.keep_screen = opts.warnings and #opts.warnings > 0
   while not sess.quit do
     if sess:before_prompt() == "over" then break end
     local prompt = ""

@@ -623,18 +623,30 @@ describe = function(sess, g)
     g.players, table.concat(g.names, ", "), g.params.seed)
 end
 
+-- Says each restriction of the bots `seated` ({ [seat] = spec }) at
+-- game g that matches no option of its setup (a typo: the bot would
+-- ignore it).
+function Session:warn_restricted(g, seated)
+  local ok, list = pcall(ui.restriction_warnings, g, ui.seated(seated, "bot "))
+  for _, w in ipairs(ok and list or {}) do self:say("warning: ", w) end
+end
+
 function Session:set_game(g)
   _G.g = g
   self.result_shown = false
   self.replay = nil
   if self.as and self.as > g.players then self.as = nil end
+  local kept = {}
   for s, b in pairs(self.bots) do
     if s > g.players then self.bots[s] = nil
     else
       self.bots[s] = assert(bots.new(b.name or b.kind, s, g.params.seed))
       self.bots[s]:tune(g.R)
+      kept[s] = b.name or b.kind
     end
   end
+  -- a restriction for the last game's rule set may match nothing in this one
+  self:warn_restricted(g, kept)
 end
 
 C.new = function(sess, arg)
@@ -796,6 +808,7 @@ C.bot = function(sess, arg)
   if not tuned then return sess:err(te) end
   sess.bots[seat] = b
   sess:say(string.format("%s is played by the %s bot.", g.names[seat], kind))
+  sess:warn_restricted(g, { [seat] = kind })
   local n0 = log_count(g)
   local ok, re = guarded(sess.run_bots, sess)
   sess:print_log_from(n0)
@@ -1263,6 +1276,7 @@ function M.run(kontor, game, opts)
       kontor.version, describe(sess, game))
     sess:say(sess:c("bold", intro))
   end
+  for _, w in ipairs(opts.warnings or {}) do sess:say("warning: ", w) end
   local n0 = log_count(game)
   local ok, e = guarded(sess.run_bots, sess)
   if next(sess.bots) then sess:print_log_from(n0) end

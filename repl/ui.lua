@@ -413,6 +413,33 @@ function M.bot_flags(bots)
   return table.concat(out)
 end
 
+-- The warnings for bots seated at `game` (a list of { who = "--bot
+-- 2=greedy", spec = "greedy:avoid=by contract" }): each restriction
+-- (avoid=, prefer=) that matches no option of the game's setup
+-- (kontor.balance.restrictions.for_game). Without a restriction the
+-- check's modules are not even loaded.
+function M.restriction_warnings(game, seated)
+  local any = false
+  for _, b in ipairs(seated) do
+    any = any or b.spec:find("avoid", 1, true) ~= nil or b.spec:find("prefer", 1, true) ~= nil
+  end
+  if not any then return {} end
+  return require("kontor.balance.restrictions").for_game(game, seated)
+end
+
+-- `bots` ({ [seat] = spec }) as restriction_warnings takes them, each
+-- called `prefix` SEAT=KIND ("--bot 2=greedy").
+function M.seated(bots, prefix)
+  local seats, out = {}, {}
+  for s in pairs(bots or {}) do seats[#seats + 1] = s end
+  table.sort(seats)
+  for _, s in ipairs(seats) do
+    local spec = bots[s]
+    out[#out + 1] = { who = string.format("%s%d=%s", prefix, s, spec:match("^%s*([%w_]+)") or spec), spec = spec }
+  end
+  return out
+end
+
 -- TAB on a first word: the command names that start with `text`.
 function M.complete_commands(add, names, text)
   for _, c in ipairs(names) do if c:sub(1, #text) == text then add(c) end end

@@ -26,3 +26,37 @@ describe("typed input, piped", function()
     assert.falsy(out:find("\r", 1, true), out)
   end)
 end)
+
+describe("a restricted bot whose restriction matches no option (a typo)", function()
+  local TYPO = "avoid 'by contract' matches no option offered in 20 random games of this setup, so it changes "
+    .. "nothing: did you mean 'buy contract'? (decisions: buy_card, dock,"
+
+  it("is said by kontor play before the game, and the bot plays all the same", function()
+    -- before: nothing said, the bot ignored avoid= silently
+    local out, code = support.run(K .. " play --seed 1 --players 2 --bot '2=greedy:avoid=by contract'", "1\nquit\n")
+    assert.are.equal(0, code)
+    local first = support.lines(out)[1]
+    assert.are.equal(1, first:find("warning: --bot 2=greedy: " .. TYPO, 1, true), out)
+    assert.truthy(support.has(out, "Player 2 loads "), out)
+    local clean = support.run(K .. " play --seed 1 --players 2 --bot '2=greedy:avoid=buy contract'", "1\nquit\n")
+    assert.falsy(support.has(clean, "warning"), clean)
+  end)
+
+  it("is said by the REPL for --bot, for bot N=KIND, and for a new game the bots go on in", function()
+    local out, code = support.run(K .. " --seed 1 --bot '2=random:prefer=lod grain'",
+      "bot 3=greedy:avoid=by contract\nbot 3=greedy:avoid=buy contract\nnew rules=caribbean\n")
+    assert.are.equal(0, code)
+    local lines = support.lines(out)
+    assert.are.equal(1, lines[1]:find("warning: --bot 2=random: prefer 'lod grain' matches no option offered in "
+      .. "20 random games of this setup, so it changes nothing: did you mean 'load grain'?", 1, true), out)
+    assert.are.equal("Player 3 is played by the greedy:avoid=by contract bot.", lines[2])
+    assert.are.equal(1, lines[3]:find("warning: bot 3=greedy: " .. TYPO, 1, true), out)
+    assert.are.equal("Player 3 is played by the greedy:avoid=buy contract bot.", lines[4])
+    -- the Caribbean has no contract to buy and no grain to load: both said
+    assert.are.equal(1, lines[5]:find("warning: bot 2=random: prefer 'lod grain' matches no option", 1, true), out)
+    assert.are.equal(1, lines[6]:find("warning: bot 3=greedy: avoid 'buy contract' matches no option offered in "
+      .. "20 random games of this setup, so it changes nothing: no option offered begins with those words "
+      .. "(decisions: discover,", 1, true), out)
+    assert.truthy(lines[7]:find("^New game: Merchants of the Caribbean"), out)
+  end)
+end)
