@@ -950,8 +950,11 @@ function Session:unknown_word(line)
   -- a lone name (Lua would print nil) or a line that is not Lua at all
   if rest ~= "" and compile(text) then return nil end
   local s = self:suggest(word)
-  if s then return string.format("unknown command or name '%s': did you mean `%s`?", word, s) end
-  return string.format("unknown command or name '%s' (help lists the commands)", word)
+  -- the word as typed, to its first space ("löad", not "lo"), and a pasted
+  -- line cut short
+  local shown = ui.clip(text:match("^%S+"), 40)
+  if s then return string.format("unknown command or name '%s': did you mean `%s`?", shown, s) end
+  return string.format("unknown command or name '%s' (help lists the commands)", shown)
 end
 
 -- Handles the line as a command or an action; false when it is Lua.

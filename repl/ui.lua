@@ -413,6 +413,18 @@ function M.bot_flags(bots)
   return table.concat(out)
 end
 
+-- `s` cut to its first `n` characters (not inside one), "..." after
+-- when it was longer: a pasted line in a message stays one line.
+function M.clip(s, n)
+  local len = utf8.len(s)
+  if not len then
+    if #s <= n then return s end
+    return s:sub(1, n) .. "..."
+  end
+  if len <= n then return s end
+  return s:sub(1, utf8.offset(s, n + 1) - 1) .. "..."
+end
+
 -- The warnings for bots seated at `game` (a list of { who = "--bot
 -- 2=greedy", spec = "greedy:avoid=by contract" }): each restriction
 -- (avoid=, prefer=) that matches no option of the game's setup

@@ -60,3 +60,27 @@ describe("a restricted bot whose restriction matches no option (a typo)", functi
     assert.truthy(lines[7]:find("^New game: Merchants of the Caribbean"), out)
   end)
 end)
+
+describe("a word that is no command", function()
+  it("gets a suggestion for two letters swapped, in play and the REPL alike", function()
+    -- before: 'baord', 'hlep' and 'laod 1' got no suggestion (a swap counted two slips)
+    local input = "baord\nhlep\nlaod 1\n"
+    local repl = support.lines(support.run(K .. " --players 2 --seed 1", input))
+    assert.are.same({ "unknown command or name 'baord': did you mean `board`?",
+                      "unknown command or name 'hlep': did you mean `help`?",
+                      "unknown command or name 'laod': did you mean `load`?", "" }, repl)
+    local play = support.lines(support.run(K .. " play --players 2 --seed 1", input))
+    assert.are.same({ "'baord' is not a command or a move here: did you mean `board`?",
+                      "'hlep' is not a command or a move here: did you mean `help`?",
+                      "'laod 1' is not a command or a move here: did you mean `load`?", "" },
+                    { table.unpack(play, #play - 3) })
+  end)
+
+  it("is quoted in the REPL as typed, to its first space, and a pasted line cut short", function()
+    -- before: 'löad fish' was "unknown command or name 'lo'"; 5000 x's came back whole
+    local out = support.run(K .. " --players 2 --seed 1", "lo\204\136ad fish\n" .. string.rep("x", 5000) .. "\n")
+    assert.are.same({ "unknown command or name 'lo\204\136ad' (help lists the commands)",
+                      "unknown command or name '" .. string.rep("x", 40) .. "...' (help lists the commands)", "" },
+                    support.lines(out))
+  end)
+end)
