@@ -188,6 +188,7 @@ static int line_gc(lua_State *L) {
 /* ---- the terminal's modes (see the top) ----------------------------- */
 
 static struct termios tty_saved;
+static int rl_ready = 0;
 static volatile sig_atomic_t tty_have_saved = 0;
 
 static void tty_restore(void) {
@@ -202,9 +203,13 @@ static void tty_restore_and_die(int sig) {
     raise(sig);
 }
 
-/* Sets stdin's terminal to line mode: with echo at a prompt (`echo`),
- * without between prompts. */
-static void tty_line_mode(int echo) {
+/* Sets stdin's terminal to line mode (TTY_LINE: Enter is a line end,
+ * "\n" prints as a new line, canonical input with echo) or to the mode
+ * libedit edits in (TTY_KEYS: the same without canonical input and echo,
+ * each key as typed; Ctrl-C still a signal). */
+enum { TTY_LINE, TTY_KEYS };
+
+static void tty_mode(int mode) {
     struct termios t, want;
     if (tcgetattr(STDIN_FILENO, &t) != 0)
         return;
@@ -223,13 +228,25 @@ static void tty_line_mode(int echo) {
     want.c_iflag |= ICRNL;
     want.c_iflag &= ~(tcflag_t)(INLCR | IGNCR);
     want.c_oflag |= OPOST | ONLCR;
-    want.c_lflag |= ICANON | ISIG;
-    if (echo)
-        want.c_lflag |= ECHO;
-    else
-        want.c_lflag &= ~(tcflag_t)ECHO;
+    want.c_lflag |= ISIG;
+    if (mode == TTY_LINE) {
+        want.c_lflag |= ICANON | ECHO;
+    } else {
+        want.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+        want.c_cc[VMIN] = 1;
+        want.c_cc[VTIME] = 0;
+    }
     if (memcmp(&want, &t, sizeof t) != 0)
         tcsetattr(STDIN_FILENO, TCSANOW, &want);
+}
+
+/* The mode between lines: where libedit edits (stdout a terminal too),
+ * its own, so that what is typed ahead (while a bot thinks) waits as it
+ * was typed, unechoed, for libedit to read and show at the next prompt (a
+ * line end or a Ctrl-D the terminal took as one would show twice or get
+ * lost); else line mode, libedit reading lines as they come. */
+static void tty_between(void) {
+    tty_mode(isatty(STDOUT_FILENO) ? TTY_KEYS : TTY_LINE);
 }
 
 /* Reads one line from stdin without line editing: it ends at "\n",
@@ -291,10 +308,19 @@ static int term_readline(lua_State *L) {
     got_sigint = 0;
     sigaction(SIGINT, &sa, &old);
     completer_L = L;
-    tty_line_mode(1);
+    /* libedit decides once, at its first line, whether it edits: only
+     * where the terminal is in line mode then. Where it edits, it shows
+     * the prompt before it takes the terminal: a line typed as the prompt
+     * shows would be echoed twice, a Ctrl-D taken for a line end (lost),
+     * were the terminal not in libedit's mode already (tty_between). */
+    if (!rl_ready) {
+        tty_mode(TTY_LINE);
+        rl_initialize();
+        rl_ready = 1;
+    }
+    tty_between();
     *box = readline(prompt);
-    /* libedit edits and echoes only when stdout is a terminal too */
-    tty_line_mode(!isatty(STDOUT_FILENO));
+    tty_between();
     completer_L = NULL;
     sigaction(SIGINT, &old, NULL);
     if (*box == NULL && got_sigint) {
@@ -357,7 +383,7 @@ static int term_isatty(lua_State *L) {
 static int term_prepare(lua_State *L) {
     (void)L;
     if (isatty(STDIN_FILENO))
-        tty_line_mode(0);
+        tty_between();
     return 0;
 }
 

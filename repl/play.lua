@@ -166,13 +166,24 @@ local CLEAR = "\27[H\27[2J\27[3J"
 
 -- Waits for Enter; false when input ended (Ctrl-D). Ctrl-C is not an
 -- Enter: at the hand-over it would show the next person's hand to
--- whoever pressed it.
-local function wait_enter(sess)
+-- whoever pressed it. A line typed there is not dropped without a word:
+-- with `take`, it is returned ("undo" while the mover still has the
+-- keyboard), else it is said that it was not run, and Enter is waited for.
+local function wait_enter(sess, take)
   while true do
     local line, interrupted = term.readline("")
-    if line == nil then return false end
-    if not interrupted then return true end
-    sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
+    if line == nil or ui.typed_eof(line) then return false end
+    local text = trim(line)
+    if interrupted then
+      sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
+    elseif text == "" then
+      return true
+    elseif take then
+      return true, text
+    else
+      sess:err(string.format("'%s' was not run: here only Enter goes on (or Ctrl-D, to save the game and leave)",
+        ui.clip(text, 40)))
+    end
     io.stdout:flush()
   end
 end
@@ -196,7 +207,9 @@ end
 
 -- The mover sees what their move did before the screen goes: the cards
 -- it drew (the board they saw was from before the draw), then the word to
--- hide their hand, order or choice where they have one.
+-- hide their hand, order or choice where they have one. True when they
+-- pressed Enter, false when input ended; true and the line when they typed
+-- a command instead (undo: the keyboard is still theirs).
 local function leave(sess, seat)
   local last = sess.last_seat
   if not last or sess.bots[last] then return true end
@@ -217,10 +230,12 @@ local function leave(sess, seat)
     local kind = v.now().kind
     local what = now and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
       or (kind == "simultaneous" and "hide your choice and pass") or "pass"
-    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s.",
+    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s (or a command: undo).",
       sess:name(last), what, sess:name(seat))))
     io.stdout:flush()
-    if not wait_enter(sess) then return false end
+    local ok, line = wait_enter(sess, true)
+    if not ok then return false end
+    if line then return true, line end
   end
   return true
 end
@@ -237,8 +252,22 @@ local function greet(sess, seat)
 end
 
 -- Before each prompt: bots move, the game may end, the next person gets
--- the screen. Returns "over" to leave the loop.
+-- the screen. Returns "over" to leave the loop. A command the mover types
+-- at their last screen (leave) runs as theirs, and all this again: after
+-- an undo the keyboard stays with them.
 function P:before_prompt()
+  while true do
+    local r, line = self:before_prompt_once()
+    if r ~= "command" then return r end
+    local mover = self.last_seat
+    self.turn_seat = mover
+    self:dispatch(line)
+    io.stdout:flush()
+    if self.quit then return "over" end
+  end
+end
+
+function P:before_prompt_once()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
   self:print_log_from(n0)
@@ -276,7 +305,9 @@ function P:before_prompt()
   if self.last_seat ~= seat and people(self) > 1 then
     -- what the last person saw during their turn counts as seen
     if self.last_seat then self.seen[self.last_seat] = #v.log() end
-    if not (leave(self, seat) and hand_over(self, seat)) then self.quit = true; return "over" end
+    local left, line = leave(self, seat)
+    if line then return "command", line end
+    if not (left and hand_over(self, seat)) then self.quit = true; return "over" end
     handed = true
   end
   if handed then greet(self, seat) end

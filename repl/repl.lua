@@ -1305,6 +1305,11 @@ function M.run(kontor, game, opts)
       local src = buffer .. "\n" .. line
       local f, msg = compile(src)
       if not f and incomplete(msg) then buffer = src
+      elseif not f and src:match("^%s*do%s*\n") then
+        -- `do` alone, then a move: say what the `do` was taken for
+        buffer = nil
+        sess:err(msg)
+        sess:say("(`do` alone began a Lua block, do ... end; a move is do N or do TEXT on one line)")
       else buffer = nil; sess:eval(src) end
     elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
     elseif sess:unknown_word(line) then

@@ -85,6 +85,7 @@ end
 -- quoted FILE is taken whole.
 function M.save_target(arg, names, players)
   local q = M.unquote(arg)
+  if q == "" then return nil, nil, string.format("save FILE: %s is no file name (an empty one)", arg) end
   if q ~= arg then return q end
   local fpart, spart = arg:match("^(.*%S)%s+as%s+(%S.*)$")
   if not fpart then return arg end
@@ -92,7 +93,9 @@ function M.save_target(arg, names, players)
   if not seat then
     return nil, nil, string.format("save FILE as SEAT: %s; a file name with ' as ' in it goes in quotes", e)
   end
-  return M.unquote(fpart), seat
+  local file = M.unquote(fpart)
+  if file == "" then return nil, nil, string.format("save FILE: %s is no file name (an empty one)", fpart) end
+  return file, seat
 end
 
 ---------------------------------------------------------------------------

@@ -84,3 +84,25 @@ describe("a word that is no command", function()
                     support.lines(out))
   end)
 end)
+
+describe("save with an empty file name", function()
+  it("says what was wrong, in play and the REPL", function()
+    -- before: ": not a file name"
+    local input = "save \"\"\nsave '' as 2\n"
+    local repl = support.lines(support.run(K .. " --players 2 --seed 1", input))
+    assert.are.same({ "save FILE: \"\" is no file name (an empty one)",
+                      "save FILE: '' is no file name (an empty one)", "" }, repl)
+    local play = support.lines(support.run(K .. " play --players 2 --seed 1 --bot 2=random", "save \"\"\n"))
+    assert.are.equal("save FILE: \"\" is no file name (an empty one)", play[#play - 1])
+  end)
+end)
+
+describe("do alone at the REPL", function()
+  it("says it began a Lua block when a move follows, and the game is as it was", function()
+    -- before: only "stdin:2: unexpected symbol near '1'"
+    local out = support.run(K .. " --players 2 --seed 1", "do\n1\nmoves\ndo\nprint('in a block')\nend\n")
+    assert.are.same({ "stdin:2: unexpected symbol near '1'",
+                      "(`do` alone began a Lua block, do ... end; a move is do N or do TEXT on one line)",
+                      "No moves yet.", "in a block", "" }, support.lines(out))
+  end)
+end)

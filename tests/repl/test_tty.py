@@ -178,7 +178,7 @@ def play_typed_ahead_shows_once():
     i = t.wait_for(b"Player 2 loads ")
     t.wait_for(b"Player 1> board\r\n", start=i)
     t.wait_for(b"Player 1 to choose (load).\r\nPlayer 1> ")
-    t.type("\x04")
+    t.type("\x04")   # before: after a line typed ahead, lost now and then
     t.wait_for(b"The game is not over: saved 2 moves")
     modes = after_exit(t)
     out = t.out.split(b"EXIT")[0]
@@ -193,9 +193,10 @@ def play_hand_over_icrnl_off():
     t = Term("stty -icrnl; %s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))
     t.wait_for(b"Pass the keyboard to Player 1 (seat 1) and press Enter.\r\n")
     t.type("\r")
-    t.wait_for(b"Player 1> ")
-    t.type("1\r")
-    t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2.\r\n")
+    i = t.wait_for(b"Player 1> ")
+    t.type("1\r")   # as the prompt shows: before, now and then shown twice ("1", "1")
+    t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2 (or a command: undo).\r\n")
+    check(t.out[i:].startswith(b"1\r\nPlayer 1 loads grain on ship 1\r\n"), "after the prompt: %r" % t.out[i:i + 60])
     t.type("\r")
     t.wait_for(b"Pass the keyboard to Player 2 (seat 2) and press Enter.\r\n")
     t.type("\r")
@@ -204,6 +205,26 @@ def play_hand_over_icrnl_off():
     t.wait_for(b"The game is not over: saved 1 move")
     after_exit(t)
     no_stray_cr(t.out.split(b"EXIT")[0], "play hot-seat")
+
+
+@test
+def play_hand_over_screens_take_no_line_silently():
+    """play hot-seat: a line at a hand-over screen is said not run; the mover may still undo"""
+    t = Term("%s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Pass the keyboard to Player 1 (seat 1) and press Enter.\r\n")
+    t.type("1\r")   # before: dropped without a word, and the screen went on
+    t.wait_for(b"'1' was not run: here only Enter goes on (or Ctrl-D, to save the game and leave)\r\n")
+    t.type("\r")
+    t.wait_for(b"Player 1> ")
+    t.type("1\r")
+    i = t.wait_for(b"Player 1: press Enter to hide your hand and pass the keyboard to Player 2 (or a command: undo).\r\n")
+    t.type("undo\r")   # before: dropped, and the keyboard went to Player 2
+    i = t.wait_for(b"Undid 1 move: Player 1: load grain on ship 1\r\n", start=i)
+    t.wait_for(b"Player 1, your move (load):\r\n", start=i)
+    t.wait_for(b"Player 1> ", start=i)
+    check(b"Pass the keyboard to Player 2" not in t.out[i:], "the keyboard went to Player 2:\n%s" % t.shown())
+    t.type("\x04")   # no move left to save
+    after_exit(t)
 
 
 def main():
