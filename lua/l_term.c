@@ -240,6 +240,18 @@ static void tty_mode(int mode) {
         tcsetattr(STDIN_FILENO, TCSANOW, &want);
 }
 
+/* libedit, initialised once, in line mode (it edits only where the
+ * terminal echoes then): before any history call, which would initialise
+ * it otherwise (and a second rl_initialize would drop the history). */
+static void rl_ready_once(void) {
+    if (rl_ready)
+        return;
+    rl_ready = 1;
+    if (isatty(STDIN_FILENO))
+        tty_mode(TTY_LINE);
+    rl_initialize();
+}
+
 /* The mode between lines: where libedit edits (stdout a terminal too),
  * its own, so that what is typed ahead (while a bot thinks) waits as it
  * was typed, unechoed, for libedit to read and show at the next prompt (a
@@ -313,11 +325,7 @@ static int term_readline(lua_State *L) {
      * the prompt before it takes the terminal: a line typed as the prompt
      * shows would be echoed twice, a Ctrl-D taken for a line end (lost),
      * were the terminal not in libedit's mode already (tty_between). */
-    if (!rl_ready) {
-        tty_mode(TTY_LINE);
-        rl_initialize();
-        rl_ready = 1;
-    }
+    rl_ready_once();
     tty_between();
     *box = readline(prompt);
     tty_between();
@@ -340,7 +348,9 @@ static int term_readline(lua_State *L) {
 }
 
 static int term_add_history(lua_State *L) {
-    add_history(luaL_checkstring(L, 1));
+    const char *line = luaL_checkstring(L, 1);
+    rl_ready_once();
+    add_history(line);
     return 0;
 }
 
@@ -357,6 +367,7 @@ static int history_result(lua_State *L, const char *path, int err) {
 static int term_load_history(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
     int err;
+    rl_ready_once();
     stifle_history(1000);
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return history_result(L, path, 0);
@@ -369,6 +380,7 @@ static int term_load_history(lua_State *L) {
 
 static int term_save_history(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
+    rl_ready_once();
     errno = 0;
     return history_result(L, path, write_history(path));
 }

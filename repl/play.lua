@@ -230,7 +230,8 @@ local function leave(sess, seat)
     local kind = v.now().kind
     local what = now and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
       or (kind == "simultaneous" and "hide your choice and pass") or "pass"
-    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s (or a command: undo).",
+    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: "
+      .. "undo takes your move back.",
       sess:name(last), what, sess:name(seat))))
     io.stdout:flush()
     local ok, line = wait_enter(sess, true)

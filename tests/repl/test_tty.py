@@ -195,7 +195,7 @@ def play_hand_over_icrnl_off():
     t.type("\r")
     i = t.wait_for(b"Player 1> ")
     t.type("1\r")   # as the prompt shows: before, now and then shown twice ("1", "1")
-    t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2 (or a command: undo).\r\n")
+    t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2. Until then it is yours: undo takes your move back.\r\n")
     check(t.out[i:].startswith(b"1\r\nPlayer 1 loads grain on ship 1\r\n"), "after the prompt: %r" % t.out[i:i + 60])
     t.type("\r")
     t.wait_for(b"Pass the keyboard to Player 2 (seat 2) and press Enter.\r\n")
@@ -217,7 +217,7 @@ def play_hand_over_screens_take_no_line_silently():
     t.type("\r")
     t.wait_for(b"Player 1> ")
     t.type("1\r")
-    i = t.wait_for(b"Player 1: press Enter to hide your hand and pass the keyboard to Player 2 (or a command: undo).\r\n")
+    i = t.wait_for(b"Player 1: press Enter to hide your hand and pass the keyboard to Player 2. Until then it is yours: undo takes your move back.\r\n")
     t.type("undo\r")   # before: dropped, and the keyboard went to Player 2
     i = t.wait_for(b"Undid 1 move: Player 1: load grain on ship 1\r\n", start=i)
     t.wait_for(b"Player 1, your move (load):\r\n", start=i)
