@@ -420,7 +420,10 @@ function P:consent(s, mover)
     elseif a == "y" or a == "yes" then yes = true
     else self:err(string.format("'%s': answer yes or no", trim(line))) end
   until yes ~= nil
-  if self.tty then hand_over(self, mover, "back to you") end
+  if self.tty then
+    hand_over(self, mover, "back to you")
+    self.last_shown = nil   -- the screen was cleared: the mover's board again
+  end
   return yes
 end
 

@@ -227,6 +227,26 @@ def play_hand_over_screens_take_no_line_silently():
     after_exit(t)
 
 
+@test
+def play_refused_undo_shows_the_board_again():
+    """play hot-seat: after a refused undo the cleared screen shows the mover's board again"""
+    t = Term("%s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    for prompt, keys in [(b"Pass the keyboard to Player 1 (seat 1) and press Enter.", "\r"), (b"Player 1> ", "1\r"),
+                         (b"undo takes your move back.", "\r"), (b"Pass the keyboard to Player 2 (seat 2)", "\r"),
+                         (b"Player 2> ", "1\r"), (b"undo takes your move back.", "\r"),
+                         (b"Pass the keyboard to Player 1 (seat 1) and press Enter.", "\r"), (b"Player 1> ", "undo\r"),
+                         (b"asks to take back a move of yours.", "\r"), (b"do you agree? (yes/no) ", "no\r"),
+                         (b"back to you.", "\r")]:
+        i = t.wait_for(prompt, start=len(t.out) - len(prompt) if prompt == b"Player 1> " else 0)
+        t.type(keys)
+    i = t.wait_for(b"Not undone: Player 2 did not agree.")
+    # before: the prompt alone on a cleared screen
+    t.wait_for(b"* Player 1: 0 coins; ships grain, empty; no special cards; hand 3 cards: grain, porcelain, spices", start=i)
+    t.wait_for(b"Player 1> ", start=i)
+    t.type("quit\r")
+    after_exit(t)
+
+
 def main():
     print("1..%d" % len(TESTS))
     failed = 0
