@@ -247,6 +247,21 @@ def play_refused_undo_shows_the_board_again():
     after_exit(t)
 
 
+@test
+def repl_c_locale_keeps_non_ascii_input():
+    """REPL under LC_ALL=C: a letter that is not ASCII reaches the game, not dropped"""
+    t = Term("%s --seed 1%s" % (shlex.quote(KONTOR), STTY_AFTER), env={"LC_ALL": "C"})
+    t.wait_for(b"Player 1 to choose (load).\r\n> ")
+    t.type("1\r")
+    t.wait_for(b"Player 2 to choose (load).\r\n> ")
+    t.type("undo \u00e9\r")   # before: "undo " reached the game, and undid the move
+    i = t.wait_for("undo N: N must be a whole number above 0, not '\u00e9'\r\n".encode())
+    t.type("quit\r")
+    t.wait_for(b"The game is not over: saved 1 move to ", start=i)
+    after_exit(t)
+    check(b"Undid" not in t.out, t.shown())
+
+
 def main():
     print("1..%d" % len(TESTS))
     failed = 0
