@@ -412,13 +412,16 @@ function P:consent(s, mover)
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
   -- input and Ctrl-C are a no
   local yes
-  local question = self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or ""
+  local question = ktext.escape(self:name(s)) .. ", do you agree? (yes/no) "
+  -- no prompt without a terminal: the question is a line of its own
+  if not self.tty then self:say(self:name(s), ", do you agree? (yes/no)"); question = "" end
   repeat
     local line, interrupted = term.readline(question)
     local a = line and not interrupted and trim(line):lower()
     if not a or a == "n" or a == "no" then yes = false
     elseif a == "y" or a == "yes" then yes = true
-    else self:err(string.format("'%s': answer yes or no", trim(line))) end
+    elseif a == "" then self:err("answer yes or no")
+    else self:err(string.format("'%s': answer yes or no", ui.clip(trim(line), 40))) end
   until yes ~= nil
   if self.tty then
     hand_over(self, mover, "back to you")

@@ -106,3 +106,17 @@ describe("do alone at the REPL", function()
                       "No moves yet.", "in a block", "" }, support.lines(out))
   end)
 end)
+
+describe("play's consent question without a terminal", function()
+  it("is a line of its own, and an empty answer is asked again plainly", function()
+    -- before: no question at all, then "'': answer yes or no"
+    local out = support.run(K .. " play --players 2 --seed 1", "1\n2\nundo 2\n\nredo\nyes\n")
+    local lines = support.lines(out)
+    local at
+    for i, l in ipairs(lines) do if l == "Undo takes back Player 2's move too." then at = i end end
+    assert.truthy(at, out)
+    assert.are.same({ "Player 2, do you agree? (yes/no)", "answer yes or no", "'redo': answer yes or no",
+                      "Undid 2 moves: Player 1: load grain on ship 1; Player 2: load grain on ship 2" },
+                    { table.unpack(lines, at + 1, at + 4) })
+  end)
+end)
