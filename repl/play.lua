@@ -274,6 +274,16 @@ function P:before_prompt_once()
   self:print_log_from(n0)
   if not ok then
     self:err(e)
+    if kerrors.kind(e) ~= "interrupt" then
+      -- a bot's step failed in the rule set: it will fail again; say so
+      local seats = self:deciders()
+      local names = {}
+      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
+      if #names > 0 then
+        self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
+          .. "again after each line you type, and quit leaves.", table.concat(names, ", ")))
+      end
+    end
     if kerrors.kind(e) == "interrupt" then
       -- Ctrl-C while a bot thought: it has not moved; say what now
       local seats = self:deciders()

@@ -120,3 +120,18 @@ describe("play's consent question without a terminal", function()
                     { table.unpack(lines, at + 1, at + 4) })
   end)
 end)
+
+describe("a bot whose move fails in the rule set, in play", function()
+  it("is named, with what happens next", function()
+    -- before: the script's message alone, then "no seat of yours decides now"
+    local dir = support.tmpdir()
+    local src = support.read("tests/rulesets/race.lua"):gsub('g:log%("%%s scores %%d"',
+      'if k == 2 then error("broken on purpose", 0) end\n        g:log("%%s scores %%d"')
+    local rules = support.write(dir .. "/broken.lua", src)
+    local out, code = support.run(K .. " play --rules " .. rules .. " --players 2 --seed 1 --bot 2=greedy", "1\nquit\n")
+    os.execute("rm -rf " .. support.sh_quote(dir))
+    assert.are.equal(0, code)
+    assert.truthy(support.has(out, "Player 1 scores 1\nbroken on purpose\nPlayer 2 (bot) could not move: the rule "
+      .. "set failed on its move (above); it tries again after each line you type, and quit leaves.\n"), out)
+  end)
+end)
