@@ -191,7 +191,7 @@ end
 -- Hands the keyboard to `seat`; `why` says what for (nil: its turn).
 -- False when input ended.
 local function hand_over(sess, seat, why)
-  if sess.tty then
+  if sess.keyboard then
     if not sess.keep_screen then io.stdout:write(CLEAR) end
     sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
@@ -226,7 +226,7 @@ local function leave(sess, seat)
         table.concat(new, ", "), table.concat(now, ", "))))
     end
   end
-  if sess.tty then
+  if sess.keyboard then
     local kind = v.now().kind
     local what = now and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
       or (kind == "simultaneous" and "hide your choice and pass") or "pass"
@@ -412,7 +412,7 @@ end
 -- back after.
 function P:consent(s, mover)
   if self:is_bot(s) then return true end
-  if self.tty then
+  if self.keyboard then
     if not hand_over(self, s, string.format("%s asks to take back a move of yours", self:name(mover))) then
       return false
     end
@@ -433,7 +433,7 @@ function P:consent(s, mover)
     elseif a == "" then self:err("answer yes or no")
     else self:err(string.format("'%s': answer yes or no", ui.clip(trim(line), 40))) end
   until yes ~= nil
-  if self.tty then
+  if self.keyboard then
     hand_over(self, mover, "back to you")
     self.last_shown = nil   -- the screen was cleared: the mover's board again
   end
@@ -721,10 +721,14 @@ function M.run(kontor, tbl, opts)
   opts = opts or {}
   term.prepare()   -- Enter is a line end whatever the terminal's state (kontor.core.term)
   local tty = term.isatty(0) and term.isatty(1)
+  -- people at the keyboard: the hand-over screens, even with the output
+  -- piped (kontor play | tee game.log), where the next person would see
+  -- the last one's hand
+  local keyboard = term.isatty(0)
   local nc = os.getenv("NO_COLOR")
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
-    words = v1.decision_words, bots = {}, tty = tty, color = tty and (nc == nil or nc == ""),
+    words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
     seen = {}, hand_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
@@ -753,7 +757,7 @@ function M.run(kontor, tbl, opts)
     end
     io.stdout:flush()
   end
-  if tty then
+  if keyboard then
     io.stdout:write("\n")
     -- nothing a person played is lost: the whole game, to go on with in play
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"

@@ -262,6 +262,28 @@ def repl_c_locale_keeps_non_ascii_input():
     check(b"Undid" not in t.out, t.shown())
 
 
+@test
+def play_output_piped_still_hands_over():
+    """play | cat with people at the keyboard: the hand-over screens stay, no hand shown to the next"""
+    t = Term("%s play --players 2 --seed 1 | cat%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    # before: no hand-over at all, each hand after the other on one screen
+    t.wait_for(b"Pass the keyboard to Player 1 (seat 1) and press Enter.\r\n")
+    t.type("\r")
+    t.wait_for(b"hand 3 cards: grain, porcelain, spices")
+    t.type("1\r")
+    i = t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2.")
+    t.type("\r")
+    t.wait_for(b"\x1b[H\x1b[2J\x1b[3JPass the keyboard to Player 2 (seat 2) and press Enter.\r\n", start=i)
+    time.sleep(0.5)
+    t.read(0.2)
+    check(b"porcelain, spices, spices" not in t.out[i:], "Player 2's hand before Enter:\n%s" % t.shown())
+    t.type("\r")
+    t.wait_for(b"hand 3 cards: porcelain, spices, spices", start=i)
+    t.type("\x04")
+    t.wait_for(b"The game is not over: saved 1 move")
+    after_exit(t)
+
+
 def main():
     print("1..%d" % len(TESTS))
     failed = 0
