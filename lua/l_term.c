@@ -10,9 +10,9 @@
  *   term.save_history(path)   -> true | nil, message
  *   term.isatty(fd)           -> boolean              (fd 0, 1 or 2)
  *   term.prepare()            a session at the terminal begins: stdin's
- *                             terminal in line mode, without echo until
- *                             the first prompt (nothing when stdin is no
- *                             terminal); the modes come back at exit
+ *                             terminal in the mode kept between lines
+ *                             (nothing when stdin is no terminal); its
+ *                             own modes come back at exit
  *   term.set_completer(fn)    fn(text, line_before_cursor) -> {candidates}
  *                             (a single candidate ending in ( . : or " gets
  *                             no space after it)
@@ -26,11 +26,15 @@
  * would show "^M" for every Enter typed while the program works or when
  * libedit does not edit (stdout not a terminal), give lines ending in
  * "\r", and make Ctrl-D no end of input; a terminal without ONLCR prints
- * a staircase. So each prompt sets the terminal's line mode (Enter is a
- * line end, "\n" prints as a new line, canonical input, echo); between
- * prompts, while the program (a bot) works, echo is off, so that what a
- * player types ahead shows once, at the next prompt (libedit echoes it),
- * not twice. The terminal's own settings come back at exit (and on
+ * a staircase. So the terminal is set to turn Enter into a line end and
+ * "\n" into a new line. libedit is initialised in line mode (canonical,
+ * echo: it edits only where the terminal echoes then); between lines,
+ * where it edits (stdout a terminal too), the terminal stays in libedit's
+ * own mode (no echo, no canonical input), as libedit shows the prompt
+ * before it takes the terminal: what is typed ahead, while a bot thinks or
+ * as the prompt shows, waits as typed for libedit to read and show once,
+ * where the terminal would have echoed it too and taken a Ctrl-D for a
+ * line end. The terminal's own settings come back at exit (and on
  * SIGTERM, SIGHUP).
  */
 #define _XOPEN_SOURCE 700
