@@ -9,18 +9,39 @@
  *                                 the history keeps the last 1000 lines)
  *   term.save_history(path)   -> true | nil, message
  *   term.isatty(fd)           -> boolean              (fd 0, 1 or 2)
+ *   term.prepare()            a session at the terminal begins: stdin's
+ *                             terminal in the mode kept between lines
+ *                             (nothing when stdin is no terminal); its
+ *                             own modes come back at exit
  *   term.set_completer(fn)    fn(text, line_before_cursor) -> {candidates}
  *                             (a single candidate ending in ( . : or " gets
  *                             no space after it)
  *
  * libedit is used only when stdin is a terminal; otherwise readline reads
  * a plain line from stdin (no prompt, no escape codes), so that
- * `kontor < cmds.txt` works.
+ * `kontor < cmds.txt` works; a line ends at "\n", "\r\n" or a lone "\r".
+ *
+ * The terminal, whatever state it was left in: a terminal sends "\r" for
+ * Enter, and one that does not turn it into "\n" (stty -icrnl, or raw)
+ * would show "^M" for every Enter typed while the program works or when
+ * libedit does not edit (stdout not a terminal), give lines ending in
+ * "\r", and make Ctrl-D no end of input; a terminal without ONLCR prints
+ * a staircase. So the terminal is set to turn Enter into a line end and
+ * "\n" into a new line. libedit is initialised in line mode (canonical,
+ * echo: it edits only where the terminal echoes then); between lines,
+ * where it edits (stdout a terminal too), the terminal stays in libedit's
+ * own mode (no echo, no canonical input), as libedit shows the prompt
+ * before it takes the terminal: what is typed ahead, while a bot thinks or
+ * as the prompt shows, waits as typed for libedit to read and show once,
+ * where the terminal would have echoed it too and taken a Ctrl-D for a
+ * line end. The terminal's own settings come back at exit (and on
+ * SIGTERM, SIGHUP).
  */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
 #include <signal.h>
+#include <termios.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +189,85 @@ static int line_gc(lua_State *L) {
     return 0;
 }
 
-/* Reads one line from stdin without line editing. */
+/* ---- the terminal's modes (see the top) ----------------------------- */
+
+static struct termios tty_saved;
+static int rl_ready = 0;
+static volatile sig_atomic_t tty_have_saved = 0;
+
+static void tty_restore(void) {
+    if (tty_have_saved)
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &tty_saved);
+}
+
+/* SIGTERM, SIGHUP: the terminal as it was, then the signal's default. */
+static void tty_restore_and_die(int sig) {
+    tty_restore();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Sets stdin's terminal to line mode (TTY_LINE: Enter is a line end,
+ * "\n" prints as a new line, canonical input with echo) or to the mode
+ * libedit edits in (TTY_KEYS: the same without canonical input and echo,
+ * each key as typed; Ctrl-C still a signal). */
+enum { TTY_LINE, TTY_KEYS };
+
+static void tty_mode(int mode) {
+    struct termios t, want;
+    if (tcgetattr(STDIN_FILENO, &t) != 0)
+        return;
+    if (!tty_have_saved) {
+        tty_saved = t;
+        tty_have_saved = 1;
+        atexit(tty_restore);
+        for (int i = 0; i < 2; i++) {
+            int sig = i == 0 ? SIGTERM : SIGHUP;
+            struct sigaction old;
+            if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+                signal(sig, tty_restore_and_die);
+        }
+    }
+    want = t;
+    want.c_iflag |= ICRNL;
+    want.c_iflag &= ~(tcflag_t)(INLCR | IGNCR);
+    want.c_oflag |= OPOST | ONLCR;
+    want.c_lflag |= ISIG;
+    if (mode == TTY_LINE) {
+        want.c_lflag |= ICANON | ECHO;
+    } else {
+        want.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+        want.c_cc[VMIN] = 1;
+        want.c_cc[VTIME] = 0;
+    }
+    if (memcmp(&want, &t, sizeof t) != 0)
+        tcsetattr(STDIN_FILENO, TCSANOW, &want);
+}
+
+/* libedit, initialised once, in line mode (it edits only where the
+ * terminal echoes then): before any history call, which would initialise
+ * it otherwise (and a second rl_initialize would drop the history). */
+static void rl_ready_once(void) {
+    if (rl_ready)
+        return;
+    rl_ready = 1;
+    if (isatty(STDIN_FILENO))
+        tty_mode(TTY_LINE);
+    rl_initialize();
+}
+
+/* The mode between lines: where libedit edits (stdout a terminal too),
+ * its own, so that what is typed ahead (while a bot thinks) waits as it
+ * was typed, unechoed, for libedit to read and show at the next prompt (a
+ * line end or a Ctrl-D the terminal took as one would show twice or get
+ * lost); else line mode, libedit reading lines as they come. */
+static void tty_between(void) {
+    tty_mode(isatty(STDOUT_FILENO) ? TTY_KEYS : TTY_LINE);
+}
+
+/* Reads one line from stdin without line editing: it ends at "\n",
+ * "\r\n" or a lone "\r" (a file from another system, a terminal
+ * program's paste). */
 static int read_plain_line(lua_State *L) {
     luaL_Buffer b;
     int c = EOF;
@@ -177,7 +276,7 @@ static int read_plain_line(lua_State *L) {
     for (;;) {
         char *p = luaL_prepbuffer(&b);
         size_t i = 0;
-        while (i < LUAL_BUFFERSIZE && (c = getc(stdin)) != EOF && c != '\n')
+        while (i < LUAL_BUFFERSIZE && (c = getc(stdin)) != EOF && c != '\n' && c != '\r')
             p[i++] = (char)c;
         luaL_addsize(&b, i);
         n += i;
@@ -190,16 +289,12 @@ static int read_plain_line(lua_State *L) {
         luaL_pushfail(L);
         return 1;
     }
-    luaL_pushresult(&b);
-    /* drop a CR of a CRLF line end */
-    {
-        size_t len;
-        const char *s = lua_tolstring(L, -1, &len);
-        if (len > 0 && s[len - 1] == '\r') {
-            lua_pushlstring(L, s, len - 1);
-            lua_remove(L, -2);
-        }
+    if (c == '\r') {   /* "\r\n" is one line end */
+        int next = getc(stdin);
+        if (next != '\n' && next != EOF)
+            ungetc(next, stdin);
     }
+    luaL_pushresult(&b);
     return 1;
 }
 
@@ -229,7 +324,15 @@ static int term_readline(lua_State *L) {
     got_sigint = 0;
     sigaction(SIGINT, &sa, &old);
     completer_L = L;
+    /* libedit decides once, at its first line, whether it edits: only
+     * where the terminal is in line mode then. Where it edits, it shows
+     * the prompt before it takes the terminal: a line typed as the prompt
+     * shows would be echoed twice, a Ctrl-D taken for a line end (lost),
+     * were the terminal not in libedit's mode already (tty_between). */
+    rl_ready_once();
+    tty_between();
     *box = readline(prompt);
+    tty_between();
     completer_L = NULL;
     sigaction(SIGINT, &old, NULL);
     if (*box == NULL && got_sigint) {
@@ -249,7 +352,9 @@ static int term_readline(lua_State *L) {
 }
 
 static int term_add_history(lua_State *L) {
-    add_history(luaL_checkstring(L, 1));
+    const char *line = luaL_checkstring(L, 1);
+    rl_ready_once();
+    add_history(line);
     return 0;
 }
 
@@ -266,6 +371,7 @@ static int history_result(lua_State *L, const char *path, int err) {
 static int term_load_history(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
     int err;
+    rl_ready_once();
     stifle_history(1000);
     if (access(path, F_OK) != 0 && errno == ENOENT)
         return history_result(L, path, 0);
@@ -278,6 +384,7 @@ static int term_load_history(lua_State *L) {
 
 static int term_save_history(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
+    rl_ready_once();
     errno = 0;
     return history_result(L, path, write_history(path));
 }
@@ -287,6 +394,13 @@ static int term_isatty(lua_State *L) {
     luaL_argcheck(L, fd >= 0 && fd <= 2, 1, "fd must be 0, 1 or 2");
     lua_pushboolean(L, isatty((int)fd));
     return 1;
+}
+
+static int term_prepare(lua_State *L) {
+    (void)L;
+    if (isatty(STDIN_FILENO))
+        tty_between();
+    return 0;
 }
 
 static int term_set_completer(lua_State *L) {
@@ -308,6 +422,7 @@ static const luaL_Reg term_funcs[] = {
     {"load_history", term_load_history},
     {"save_history", term_save_history},
     {"isatty", term_isatty},
+    {"prepare", term_prepare},
     {"set_completer", term_set_completer},
     {NULL, NULL}
 };

@@ -389,11 +389,15 @@ local function cmd_repl(kontor, args, first, mode)
   end
   local bots, be = bots_of(t, game)
   if not bots then return usage_error(be) end
+  -- a restriction no option matches (a typo) gives a bot that ignores it:
+  -- said before the game (kontor.balance.restrictions)
+  local ok_w, warnings = pcall(require("ui").restriction_warnings, game, require("ui").seated(bots, "--bot "))
+  if not ok_w then warnings = {} end
   if mode == "play" then
     -- play is given the seats' views, never the game (docs/security.md)
-    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots })
+    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots, warnings = warnings })
   end
-  return require("repl").run(kontor, game, { bots = bots })
+  return require("repl").run(kontor, game, { bots = bots, warnings = warnings })
 end
 
 -- `kontor help CMD`: CMD's usage lines and its entry of USAGE, or nil.

@@ -7,6 +7,7 @@
  * status. Everything else (the REPL, sim, run) is Lua.
  */
 #define _DEFAULT_SOURCE
+#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <signal.h>
@@ -192,7 +193,12 @@ static int pmain(lua_State *L) {
 
 int main(int argc, char **argv) {
     signal(SIGXFSZ, SIG_IGN);  /* a full file gives EFBIG, not death */
-    setlocale(LC_CTYPE, "");   /* libedit needs it for non-ASCII input */
+    /* libedit needs a UTF-8 locale for non-ASCII input: in the C locale
+     * it drops "é" from a line typed ("undo é" would undo). What the
+     * program prints is UTF-8 anyway (kontor.text). */
+    const char *ctype = setlocale(LC_CTYPE, "");
+    if (ctype == NULL || strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
     char home[PATH_MAX];
     if (!find_home(home, sizeof home)) {
         fprintf(stderr, "kontor: cannot find the Lua library "

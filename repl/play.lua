@@ -166,13 +166,24 @@ local CLEAR = "\27[H\27[2J\27[3J"
 
 -- Waits for Enter; false when input ended (Ctrl-D). Ctrl-C is not an
 -- Enter: at the hand-over it would show the next person's hand to
--- whoever pressed it.
-local function wait_enter(sess)
+-- whoever pressed it. A line typed there is not dropped without a word:
+-- with `take`, it is returned ("undo" while the mover still has the
+-- keyboard), else it is said that it was not run, and Enter is waited for.
+local function wait_enter(sess, take)
   while true do
     local line, interrupted = term.readline("")
-    if line == nil then return false end
-    if not interrupted then return true end
-    sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
+    if line == nil or ui.typed_eof(line) then return false end
+    local text = trim(line)
+    if interrupted then
+      sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
+    elseif text == "" then
+      return true
+    elseif take then
+      return true, text
+    else
+      sess:err(string.format("'%s' was not run: here only Enter goes on (or Ctrl-D, to save the game and leave)",
+        ui.clip(text, 40)))
+    end
     io.stdout:flush()
   end
 end
@@ -180,8 +191,9 @@ end
 -- Hands the keyboard to `seat`; `why` says what for (nil: its turn).
 -- False when input ended.
 local function hand_over(sess, seat, why)
-  if sess.tty then
-    io.stdout:write(CLEAR)
+  if sess.keyboard then
+    if not sess.keep_screen then io.stdout:write(CLEAR) end
+    sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
     io.stdout:flush()
@@ -195,7 +207,9 @@ end
 
 -- The mover sees what their move did before the screen goes: the cards
 -- it drew (the board they saw was from before the draw), then the word to
--- hide their hand, order or choice where they have one.
+-- hide their hand, order or choice where they have one. True when they
+-- pressed Enter, false when input ended; true and the line when they typed
+-- a command instead (undo: the keyboard is still theirs).
 local function leave(sess, seat)
   local last = sess.last_seat
   if not last or sess.bots[last] then return true end
@@ -212,14 +226,17 @@ local function leave(sess, seat)
         table.concat(new, ", "), table.concat(now, ", "))))
     end
   end
-  if sess.tty then
+  if sess.keyboard then
     local kind = v.now().kind
     local what = now and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
       or (kind == "simultaneous" and "hide your choice and pass") or "pass"
-    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s.",
+    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: "
+      .. "undo takes your move back.",
       sess:name(last), what, sess:name(seat))))
     io.stdout:flush()
-    if not wait_enter(sess) then return false end
+    local ok, line = wait_enter(sess, true)
+    if not ok then return false end
+    if line then return true, line end
   end
   return true
 end
@@ -236,13 +253,37 @@ local function greet(sess, seat)
 end
 
 -- Before each prompt: bots move, the game may end, the next person gets
--- the screen. Returns "over" to leave the loop.
+-- the screen. Returns "over" to leave the loop. A command the mover types
+-- at their last screen (leave) runs as theirs, and all this again: after
+-- an undo the keyboard stays with them.
 function P:before_prompt()
+  while true do
+    local r, line = self:before_prompt_once()
+    if r ~= "command" then return r end
+    local mover = self.last_seat
+    self.turn_seat = mover
+    self:dispatch(line)
+    io.stdout:flush()
+    if self.quit then return "over" end
+  end
+end
+
+function P:before_prompt_once()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
   self:print_log_from(n0)
   if not ok then
     self:err(e)
+    if kerrors.kind(e) ~= "interrupt" then
+      -- a bot's step failed in the rule set: it will fail again; say so
+      local seats = self:deciders()
+      local names = {}
+      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
+      if #names > 0 then
+        self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
+          .. "again after each line you type, and quit leaves.", table.concat(names, ", ")))
+      end
+    end
     if kerrors.kind(e) == "interrupt" then
       -- Ctrl-C while a bot thought: it has not moved; say what now
       local seats = self:deciders()
@@ -275,7 +316,9 @@ function P:before_prompt()
   if self.last_seat ~= seat and people(self) > 1 then
     -- what the last person saw during their turn counts as seen
     if self.last_seat then self.seen[self.last_seat] = #v.log() end
-    if not (leave(self, seat) and hand_over(self, seat)) then self.quit = true; return "over" end
+    local left, line = leave(self, seat)
+    if line then return "command", line end
+    if not (left and hand_over(self, seat)) then self.quit = true; return "over" end
     handed = true
   end
   if handed then greet(self, seat) end
@@ -369,7 +412,7 @@ end
 -- back after.
 function P:consent(s, mover)
   if self:is_bot(s) then return true end
-  if self.tty then
+  if self.keyboard then
     if not hand_over(self, s, string.format("%s asks to take back a move of yours", self:name(mover))) then
       return false
     end
@@ -379,15 +422,21 @@ function P:consent(s, mover)
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
   -- input and Ctrl-C are a no
   local yes
-  local question = self.tty and (ktext.escape(self:name(s)) .. ", do you agree? (yes/no) ") or ""
+  local question = ktext.escape(self:name(s)) .. ", do you agree? (yes/no) "
+  -- no prompt without a terminal: the question is a line of its own
+  if not self.tty then self:say(self:name(s), ", do you agree? (yes/no)"); question = "" end
   repeat
     local line, interrupted = term.readline(question)
     local a = line and not interrupted and trim(line):lower()
     if not a or a == "n" or a == "no" then yes = false
     elseif a == "y" or a == "yes" then yes = true
-    else self:err(string.format("'%s': answer yes or no", trim(line))) end
+    elseif a == "" then self:err("answer yes or no")
+    else self:err(string.format("'%s': answer yes or no", ui.clip(trim(line), 40))) end
   until yes ~= nil
-  if self.tty then hand_over(self, mover, "back to you") end
+  if self.keyboard then
+    hand_over(self, mover, "back to you")
+    self.last_shown = nil   -- the screen was cleared: the mover's board again
+  end
   return yes
 end
 
@@ -670,11 +719,16 @@ local shell_word, bot_flags = ui.shell_word, ui.bot_flags
 -- { [seat] = kind }.
 function M.run(kontor, tbl, opts)
   opts = opts or {}
+  term.prepare()   -- Enter is a line end whatever the terminal's state (kontor.core.term)
   local tty = term.isatty(0) and term.isatty(1)
+  -- people at the keyboard: the hand-over screens, even with the output
+  -- piped (kontor play | tee game.log), where the next person would see
+  -- the last one's hand
+  local keyboard = term.isatty(0)
   local nc = os.getenv("NO_COLOR")
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
-    words = v1.decision_words, bots = {}, tty = tty, color = tty and (nc == nil or nc == ""),
+    words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
     seen = {}, hand_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
@@ -687,6 +741,9 @@ function M.run(kontor, tbl, opts)
       .. "Ctrl-D to leave.", kontor.version, v1.title, v1.variants_text and (" " .. v1.variants_text) or "",
       sess.players, table.concat(who, ", "))))
   end
+  -- before the first hand-over, which would clear them from the screen
+  for _, w in ipairs(opts.warnings or {}) do sess:say(sess:c("red", "warning: "), w) end
+  sess.keep_screen = opts.warnings and #opts.warnings > 0
   while not sess.quit do
     if sess:before_prompt() == "over" then break end
     local prompt = ""
@@ -700,7 +757,7 @@ function M.run(kontor, tbl, opts)
     end
     io.stdout:flush()
   end
-  if tty then
+  if keyboard then
     io.stdout:write("\n")
     -- nothing a person played is lost: the whole game, to go on with in play
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"

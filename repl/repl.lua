@@ -623,18 +623,30 @@ describe = function(sess, g)
     g.players, table.concat(g.names, ", "), g.params.seed)
 end
 
+-- Says each restriction of the bots `seated` ({ [seat] = spec }) at
+-- game g that matches no option of its setup (a typo: the bot would
+-- ignore it).
+function Session:warn_restricted(g, seated)
+  local ok, list = pcall(ui.restriction_warnings, g, ui.seated(seated, "bot "))
+  for _, w in ipairs(ok and list or {}) do self:say("warning: ", w) end
+end
+
 function Session:set_game(g)
   _G.g = g
   self.result_shown = false
   self.replay = nil
   if self.as and self.as > g.players then self.as = nil end
+  local kept = {}
   for s, b in pairs(self.bots) do
     if s > g.players then self.bots[s] = nil
     else
       self.bots[s] = assert(bots.new(b.name or b.kind, s, g.params.seed))
       self.bots[s]:tune(g.R)
+      kept[s] = b.name or b.kind
     end
   end
+  -- a restriction for the last game's rule set may match nothing in this one
+  self:warn_restricted(g, kept)
 end
 
 C.new = function(sess, arg)
@@ -796,6 +808,7 @@ C.bot = function(sess, arg)
   if not tuned then return sess:err(te) end
   sess.bots[seat] = b
   sess:say(string.format("%s is played by the %s bot.", g.names[seat], kind))
+  sess:warn_restricted(g, { [seat] = kind })
   local n0 = log_count(g)
   local ok, re = guarded(sess.run_bots, sess)
   sess:print_log_from(n0)
@@ -937,8 +950,11 @@ function Session:unknown_word(line)
   -- a lone name (Lua would print nil) or a line that is not Lua at all
   if rest ~= "" and compile(text) then return nil end
   local s = self:suggest(word)
-  if s then return string.format("unknown command or name '%s': did you mean `%s`?", word, s) end
-  return string.format("unknown command or name '%s' (help lists the commands)", word)
+  -- the word as typed, to its first space ("löad", not "lo"), and a pasted
+  -- line cut short
+  local shown = ui.clip(text:match("^%S+"), 40)
+  if s then return string.format("unknown command or name '%s': did you mean `%s`?", shown, s) end
+  return string.format("unknown command or name '%s' (help lists the commands)", shown)
 end
 
 -- Handles the line as a command or an action; false when it is Lua.
@@ -1245,6 +1261,7 @@ function M.run(kontor, game, opts)
   opts = opts or {}
   only_repl(opts)
   local sess = M.session(kontor, game, opts)
+  term.prepare()   -- Enter is a line end whatever the terminal's state (kontor.core.term)
   _G.help = setmetatable({}, { __tostring = function() return HELP end })
   _G.new = function(t)
     t = t or {}
@@ -1262,6 +1279,7 @@ function M.run(kontor, game, opts)
       kontor.version, describe(sess, game))
     sess:say(sess:c("bold", intro))
   end
+  for _, w in ipairs(opts.warnings or {}) do sess:say("warning: ", w) end
   local n0 = log_count(game)
   local ok, e = guarded(sess.run_bots, sess)
   if next(sess.bots) then sess:print_log_from(n0) end
@@ -1287,6 +1305,11 @@ function M.run(kontor, game, opts)
       local src = buffer .. "\n" .. line
       local f, msg = compile(src)
       if not f and incomplete(msg) then buffer = src
+      elseif not f and src:match("^%s*do%s*\n") then
+        -- `do` alone, then a move: say what the `do` was taken for
+        buffer = nil
+        sess:err(msg)
+        sess:say("(`do` alone began a Lua block, do ... end; a move is do N or do TEXT on one line)")
       else buffer = nil; sess:eval(src) end
     elseif sess:dispatch(line) then   -- luacheck: ignore 542 (a command or a move: done)
     elseif sess:unknown_word(line) then

@@ -314,6 +314,23 @@ local function bots_then(e, out)
   return out
 end
 
+-- The warnings for the bots `seated` ({ [seat] = kind as given }) at game
+-- g: each restriction (avoid=, prefer=) that matches no option of the
+-- game's setup (kontor.balance.restrictions.for_game), a typo the bot would
+-- ignore. A list of texts, or nil when there is none.
+local function restriction_warnings(g, seated)
+  local list, any = {}, false
+  for seat, kind in pairs(seated) do
+    list[#list + 1] = { seat = seat, who = string.format("seat %d's %s bot", seat, kind:match("^%s*([%w_]+)") or kind),
+                        spec = kind }
+    any = any or kind:find("avoid", 1, true) or kind:find("prefer", 1, true)
+  end
+  if not any then return nil end
+  table.sort(list, function(a, b) return a.seat < b.seat end)
+  local ok, out = pcall(require("kontor.balance.restrictions").for_game, g, list)
+  return ok and #out > 0 and out or nil
+end
+
 -- { "2": "random" } -> { [2] = bot }, checked against the game.
 local function make_bots(g, spec)
   local out = {}
@@ -352,7 +369,11 @@ function Session:add(g, req)
               helpers = {} }
   self.games[id] = e
   self.order[#self.order + 1] = id
+  local given = {}
+  for seat, b in pairs(e.bots) do given[seat] = b:spec() end
+  local warnings = restriction_warnings(g, given)
   local out = bots_then(e, summary(e))
+  out.warnings = warnings
   since(e, 0, 0, out)
   out.moves = public_moves(g)
   out.over = g:over()
@@ -696,11 +717,13 @@ OPS.bot = function(self, req)
   end
   local key = seat .. ":" .. kind
   local b = e.helpers[key]
+  local warnings
   if not b then
     local err
     b, err = bots.new(kind, seat, g.params.seed + 1)
     if not b then fail("bad_request", "%s", err) end
     e.helpers[key] = b
+    warnings = restriction_warnings(g, { [seat] = kind })   -- the first time it plays
   end
   local n0, l0 = g:step_count(), #g:log()
   -- a client that names the seat acts for it: the reply is that seat's
@@ -713,9 +736,12 @@ OPS.bot = function(self, req)
     local out = since(e, n0, l0, nil, viewer)
     out.bot_error = is_failure(err) and { code = err.code, message = err.message, limit = err.limit }
       or { code = "internal", message = tostring(err) }
+    out.warnings = warnings
     return out
   end
-  return since(e, n0, l0, bots_then(e, {}), viewer)
+  local out = since(e, n0, l0, bots_then(e, {}), viewer)
+  out.warnings = warnings
+  return out
 end
 
 -- What a bot of `kind` (default mcts, as the REPL's hint) would play for

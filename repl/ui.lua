@@ -85,6 +85,7 @@ end
 -- quoted FILE is taken whole.
 function M.save_target(arg, names, players)
   local q = M.unquote(arg)
+  if q == "" then return nil, nil, string.format("save FILE: %s is no file name (an empty one)", arg) end
   if q ~= arg then return q end
   local fpart, spart = arg:match("^(.*%S)%s+as%s+(%S.*)$")
   if not fpart then return arg end
@@ -92,7 +93,9 @@ function M.save_target(arg, names, players)
   if not seat then
     return nil, nil, string.format("save FILE as SEAT: %s; a file name with ' as ' in it goes in quotes", e)
   end
-  return M.unquote(fpart), seat
+  local file = M.unquote(fpart)
+  if file == "" then return nil, nil, string.format("save FILE: %s is no file name (an empty one)", fpart) end
+  return file, seat
 end
 
 ---------------------------------------------------------------------------
@@ -411,6 +414,45 @@ function M.bot_flags(bots)
   local out = {}
   for i, s in ipairs(seats) do out[i] = " --bot " .. M.shell_word(s .. "=" .. bots[s]) end
   return table.concat(out)
+end
+
+-- `s` cut to its first `n` characters (not inside one), "..." after
+-- when it was longer: a pasted line in a message stays one line.
+function M.clip(s, n)
+  local len = utf8.len(s)
+  if not len then
+    if #s <= n then return s end
+    return s:sub(1, n) .. "..."
+  end
+  if len <= n then return s end
+  return s:sub(1, utf8.offset(s, n + 1) - 1) .. "..."
+end
+
+-- The warnings for bots seated at `game` (a list of { who = "--bot
+-- 2=greedy", spec = "greedy:avoid=by contract" }): each restriction
+-- (avoid=, prefer=) that matches no option of the game's setup
+-- (kontor.balance.restrictions.for_game). Without a restriction the
+-- check's modules are not even loaded.
+function M.restriction_warnings(game, seated)
+  local any = false
+  for _, b in ipairs(seated) do
+    any = any or b.spec:find("avoid", 1, true) ~= nil or b.spec:find("prefer", 1, true) ~= nil
+  end
+  if not any then return {} end
+  return require("kontor.balance.restrictions").for_game(game, seated)
+end
+
+-- `bots` ({ [seat] = spec }) as restriction_warnings takes them, each
+-- called `prefix` SEAT=KIND ("--bot 2=greedy").
+function M.seated(bots, prefix)
+  local seats, out = {}, {}
+  for s in pairs(bots or {}) do seats[#seats + 1] = s end
+  table.sort(seats)
+  for _, s in ipairs(seats) do
+    local spec = bots[s]
+    out[#out + 1] = { who = string.format("%s%d=%s", prefix, s, spec:match("^%s*([%w_]+)") or spec), spec = spec }
+  end
+  return out
 end
 
 -- TAB on a first word: the command names that start with `text`.

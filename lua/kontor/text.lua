@@ -132,19 +132,24 @@ function M.has_control(s)
   return M.escape(s) ~= s
 end
 
--- The edit distance of a and b (letters inserted, deleted or changed),
+-- The edit distance of a and b (letters inserted, deleted or changed, and
+-- two letters next to each other swapped: "baord" is one from "board"),
 -- or 99 when their lengths differ by more than 2: for "did you mean".
 function M.distance(a, b)
   if math.abs(#a - #b) > 2 then return 99 end
-  local prev = {}
+  local before, prev = nil, {}
   for j = 0, #b do prev[j] = j end
   for i = 1, #a do
     local cur = { [0] = i }
     for j = 1, #b do
-      local cost = a:sub(i, i) == b:sub(j, j) and 0 or 1
-      cur[j] = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+      if before and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        d = math.min(d, before[j - 2] + 1)
+      end
+      cur[j] = d
     end
-    prev = cur
+    before, prev = prev, cur
   end
   return prev[#b]
 end

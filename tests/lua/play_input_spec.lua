@@ -89,7 +89,7 @@ end)
 describe("the consent to an undo", function()
   it("asks again for an answer that is not yes or no; the end of input is a no", function()
     local out = run("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nmaybe\nyse\nYes\nmoves\n")
-    assert.truthy(has(out, "\nUndo takes back Bob's move too.\n'maybe': answer yes or no\n'yse': answer yes or no\n"
+    assert.truthy(has(out, "\nUndo takes back Bob's move too.\nBob, do you agree? (yes/no)\n'maybe': answer yes or no\n'yse': answer yes or no\n"
       .. "Undid 2 moves: Ann: load grain on ship 1; Bob: load grain on ship 1\n"), out)
     assert.truthy(has(out, "\nNo moves yet.\n"), out)
     out = run("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nmaybe\n")

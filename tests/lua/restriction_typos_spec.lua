@@ -21,7 +21,7 @@ describe("a restriction that matches no option", function()
       u[1].message)
     assert.truthy(support.has(u[1].message, "options begin with: buy, dock, draw, exchange, load, no, office, pass, play)"))
     assert.truthy(support.has(u[2].message, "no decision is named 'buy_crd' (did you mean 'buy_card'?)"), u[2].message)
-    assert.truthy(support.has(u[3].message, "no option offered begins with those words"), u[3].message)
+    assert.truthy(support.has(u[3].message, "did you mean 'play fish'?"), u[3].message)
   end)
 
   it("is not found where every restriction matches, and no game is played without one", function()

@@ -30,8 +30,9 @@ end
 describe("repl/ui.lua", function()
   it("measures edit distance once, in kontor.text, for both front ends and the API", function()
     assert.are.equal(ktext.distance, ui.distance)
-    assert.are.equal(2, ui.distance("optoins", "options"))
+    assert.are.equal(1, ui.distance("optoins", "options"))   -- two letters swapped: one slip
     assert.are.equal(1, ui.distance("bord", "board"))
+    assert.are.equal(2, ui.distance("otpinos", "options"))   -- two slips
     assert.are.equal(99, ui.distance("ab", "abcdef"))
   end)
 

@@ -83,18 +83,37 @@ local function sorted_keys(set)
   return out
 end
 
--- What a restriction that matched nothing is told: a close word, and what
--- there was.
-local function message(r, decisions, firsts)
+-- The words of `text` up to its `k`th (a prefix a restriction may name).
+local function first_words(text, k)
+  local n, at = 0, 0
+  while n < k do
+    local e = text:find("[ ,]", at + 1)
+    n = n + 1
+    if not e then return text end
+    at = e
+  end
+  return text:sub(1, at - 1)
+end
+
+-- What a restriction that matched nothing is told: a close text that was
+-- offered (the beginning of an option, as many words as it has; never a
+-- text that was not offered), and what there was. `texts`: decision name -> set of the options offered.
+local function message(r, decisions, firsts, texts)
   local m = r.move[1]
   local hint
   if m.name and not decisions[m.name] then
     local near = closest(m.name, sorted_keys(decisions))
     hint = string.format("no decision is named '%s'%s", m.name, near and (" (did you mean '" .. near .. "'?)") or "")
   else
-    local first, rest = m.text:match("^(%S+)(.*)$")
-    local near = first and not firsts[first] and closest(first, sorted_keys(firsts))
-    hint = near and string.format("did you mean '%s'?", (m.name and (m.name .. ":") or "") .. near .. rest)
+    local k = select(2, m.text:gsub("[ ,]+", "")) + 1
+    local heads = {}
+    for name, set in pairs(texts) do
+      if not m.name or m.name == name then
+        for t in pairs(set) do heads[first_words(t, k)] = true end
+      end
+    end
+    local near = closest(m.text, sorted_keys(heads))
+    hint = near and string.format("did you mean '%s'?", (m.name and (m.name .. ":") or "") .. near)
       or "no option offered begins with those words"
   end
   return string.format("%s: %s '%s' matches no option offered in %d random games of this setup, so it "
@@ -107,14 +126,17 @@ end
 function M.unmatched(L, players)
   local list = restrictions_of(players or M.seats(L))
   if #list == 0 then return {} end
-  local open, decisions, firsts = #list, {}, {}
+  local open, decisions, firsts, texts = #list, {}, {}, {}
   local specs = {}
   for s = 1, L.players do specs[s] = "random" end
   local function offered(_, name, opts)
     decisions[name] = true
+    local set = texts[name] or {}
+    texts[name] = set
     for k = 1, #opts do
       local text = opts[k]
       firsts[text:match("^%S+") or text] = true
+      set[text] = true
       if open > 0 then
         for _, r in ipairs(list) do
           if not r.hit and bots.match_moves(r.move, name, text) then r.hit = true; open = open - 1 end
@@ -127,8 +149,36 @@ function M.unmatched(L, players)
   end
   local out = {}
   for _, r in ipairs(list) do
-    if not r.hit then r.message = message(r, decisions, firsts); out[#out + 1] = r end
+    if not r.hit then r.message = message(r, decisions, firsts, texts); out[#out + 1] = r end
   end
+  return out
+end
+
+-- The same check where a bot is seated in a game (kontor play --bot, the
+-- REPL's --bot and `bot N=KIND`, kontor serve's "bots" and "bot"): a typo
+-- (`greedy:avoid=by contract`) would give a bot that ignores it, silently.
+-- `game` is the game the bots sit at (its rule set with its variants, its
+-- player count and options); `seated` a list of { who = what the message
+-- calls the bot ("--bot 2=greedy", "bot 2=greedy"), spec = the bot as
+-- given ("greedy:avoid=by contract") }. Returns the messages, one a
+-- restriction that matches no option offered in M.GAMES random games of
+-- that setup; none (and no game played) when no bot is restricted or the
+-- games cannot be played (the game itself says why).
+function M.for_game(game, seated)
+  local players = {}
+  for _, b in ipairs(seated) do
+    local kind, opts = bots.parse(b.spec)
+    if kind and (opts.avoid or opts.prefer) then players[#players + 1] = { who = b.who, options = opts } end
+  end
+  if #players == 0 then return {} end
+  local L = { R = game.R, players = game.players, names = game.params.names, options = game.params.options }
+  local ok, list = pcall(M.unmatched, L, players)
+  if not ok then
+    if require("kontor.errors").kind(list) == "interrupt" then error(list, 0) end
+    return {}
+  end
+  local out = {}
+  for i, r in ipairs(list) do out[i] = r.message end
   return out
 end
 
