@@ -755,6 +755,7 @@ function M.run(kontor, tbl, opts)
     else
       sess:dispatch(line)
     end
+    for _, w in ipairs(tbl.warnings and tbl.warnings() or {}) do sess:say(sess:c("red", "warning: "), w) end
     io.stdout:flush()
   end
   if keyboard then

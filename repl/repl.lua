@@ -1321,6 +1321,7 @@ function M.run(kontor, game, opts)
       if not f and incomplete(msg) then buffer = src
       else sess:eval(src) end
     end
+    sess:say_warnings()
     io.stdout:flush()
     ::continue::
   end
@@ -1335,6 +1336,14 @@ end
 
 -- Leaving a terminal session (Ctrl-D, quit) with a game in progress saves
 -- it, and says where: nothing a person played is lost.
+-- What the engine noticed of the rule script (g:warnings(): a
+-- module-level variable that changed), after each line.
+function Session:say_warnings()
+  local g = self:game()
+  if not g then return end
+  for _, w in ipairs(g:warnings()) do self:say(self:c("red", "warning: "), w) end
+end
+
 function Session:autosave()
   local g = self:game()
   if not g or g:over() or #g:move_list() == 0 then return end

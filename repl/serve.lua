@@ -838,6 +838,23 @@ local function too_long(bytes)
 end
 
 -- Handles one line; returns the response object.
+-- What the engine noticed of the rule script as the steps went (a
+-- module-level variable changed: g:warnings(), docs/api.md), added to the
+-- result's `warnings` of the ops that take or replay steps.
+local TAKES_STEPS = { apply = true, redo = true, undo = true, bot = true, new = true, load = true }
+local function module_warnings(self, op, req, res)
+  if not TAKES_STEPS[op] or type(res) ~= "table" then return res end
+  local e = self.games[res.game or req.game]
+  if not e then return res end
+  local said = e.g:warnings()
+  if #said > 0 then
+    local out = res.warnings or {}
+    table.move(said, 1, #said, #out + 1, out)
+    res.warnings = out
+  end
+  return res
+end
+
 function Session:handle(line)
   if #line > MAX_LINE then return too_long(#line) end
   local req, jerr = json.decode(line)
@@ -864,7 +881,7 @@ function Session:handle(line)
       fail("unknown_op", "unknown op '%s' (ops: %s)", op, table.concat(names, ", "))
     end
     check_fields(req, op)
-    return f(self, req)
+    return module_warnings(self, op, req, f(self, req))
   end)
   if ok then return { id = id, ok = true, result = res } end
   if is_failure(res) then

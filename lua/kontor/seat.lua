@@ -493,6 +493,9 @@ function M.table(game)
       b:tune(game.R)
       return b
     end,
+    -- what the engine noticed of the rule script since the last call
+    -- (g:warnings(), without the values: the screen is a seat's)
+    warnings = function() return game:warnings(1) end,
     autosave = function(path)
       if game:over() or #game:move_list() == 0 then return nil end
       local ok, err = game:save(path)

@@ -91,6 +91,7 @@ function M.run(opts)
   local elapsed = clock() - t0
   local warnings = mstate and require("kontor.game.module_state").changes(R, mstate, {},
     format("between game %d and game %d of the run", first, last))
+  for i, m in ipairs(warnings or {}) do warnings[i] = m.text end
   -- Statistics to 4 decimals, speed to 1: the JSON stays readable.
   local function round(x, places)
     local f = 10 ^ places

@@ -67,8 +67,39 @@ describe("a module-level variable a step changes", function()
   end)
 end)
 
+local support = require "tests.lua.support"
+local MSG = "tests/rulesets/module_counter.lua:10: 'scored', a module-level variable of R.play, changed in a step"
+local TAIL = ": undo, a saved game, a reload and the bots replay the steps without it and play another game; "
+  .. "keep the game's state on g (docs/api.md)"
+
+describe("the front ends say it", function()
+  it("the REPL: after the line that changed it, once, with the values", function()
+    local out = support.run(support.binary() .. " --rules " .. FILE .. " --seed 1", "score 2\nscore 1\nundo\n")
+    local n = select(2, out:gsub("warning: ", ""))
+    assert.are.equal(1, n, out)
+    assert.truthy(support.has(out, "warning: " .. MSG .. " (0 to 1)" .. TAIL .. "\nPlayer 1 to choose (turn)."), out)
+  end)
+
+  it("play: without the values (a variable may hold what the seat may not see)", function()
+    local out = support.run(support.binary() .. " play --rules " .. FILE .. " --seed 1 --bot 2=random",
+      "score 2\n")
+    assert.truthy(support.has(out, "warning: " .. MSG .. TAIL), out)
+    assert.falsy(support.has(out, "(0 to 1)"), out)
+  end)
+
+  it("serve: in the result's warnings of the request that took the step", function()
+    local out = support.run(support.binary() .. " serve",
+      '{"id":1,"op":"new","rules":"' .. FILE .. '","seed":1}\n'
+      .. '{"id":2,"op":"apply","game":"g1","action":"score 2"}\n'
+      .. '{"id":3,"op":"apply","game":"g1","action":"score 2"}\n')
+    local lines = support.lines(out)
+    assert.is_nil(kontor.json.decode(lines[1]).result.warnings)
+    assert.are.same({ MSG .. " (0 to 1)" .. TAIL }, kontor.json.decode(lines[2]).result.warnings)
+    assert.is_nil(kontor.json.decode(lines[3]).result.warnings)
+  end)
+end)
+
 describe("kontor sim", function()
-  local support = require "tests.lua.support"
   it("says a variable the run's games changed, on stderr, and in the summary; the run goes on", function()
     local out, e, code = support.run_split(support.plain_binary()
       .. " sim --rules " .. FILE .. " --games 5 --seed 1 --json")

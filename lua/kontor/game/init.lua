@@ -193,11 +193,13 @@ local WATCHED = { apply = "in a step", step = "in a step", atomically = "in a st
   reload = "as the steps were replayed", replay = "as the steps were replayed" }
 
 -- The warnings said since the last call: a list of messages (file:line
--- first), oldest first.
-function Game:warnings()
+-- first), oldest first. With `viewer` (a seat), without the values a
+-- module-level variable had (it may hold what that seat may not see).
+function Game:warnings(viewer)
   local w = rawget(self, "mwatch")
   if not w or #w.news == 0 then return {} end
-  local out = w.news
+  local out = {}
+  for i, m in ipairs(w.news) do out[i] = viewer and m.public or m.text end
   w.news = {}
   return out
 end

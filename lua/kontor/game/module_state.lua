@@ -126,8 +126,9 @@ function M.snapshot(R)
 end
 
 -- The slots whose plain value changed since `before` (a snapshot), each
--- said once per game (`said`: slot -> true): a list of messages, `when`
--- saying what ran in between.
+-- said once per game (`said`: slot -> true): a list of { text =, public =
+-- } (the message, and the same without the values), `when` saying what
+-- ran in between.
 function M.changes(R, before, said, when)
   local slots, out = slots_of(R), nil
   for k = 1, #slots do
@@ -139,10 +140,14 @@ function M.changes(R, before, said, when)
         said[k] = true
         out = out or {}
         s.where = s.where or declared(getinfo(s.f, "S"), s.name, {})
-        out[#out + 1] = format("%s: '%s', a module-level variable%s, changed %s (%s to %s): "
-          .. "undo, a saved game, a reload and the bots replay the steps without it and play "
-          .. "another game; keep the game's state on g (docs/api.md)",
-          s.where, s.name, s.owner and (" of " .. s.owner) or "", when, M.shown(old), M.shown(v))
+        -- (with the values, for the designer; without, for a seat: a
+        -- variable may hold what the seat may not see)
+        local head = format("%s: '%s', a module-level variable%s, changed %s", s.where, s.name,
+          s.owner and (" of " .. s.owner) or "", when)
+        local tail = ": undo, a saved game, a reload and the bots replay the steps without it and "
+          .. "play another game; keep the game's state on g (docs/api.md)"
+        out[#out + 1] = { text = format("%s (%s to %s)%s", head, M.shown(old), M.shown(v), tail),
+                          public = head .. tail }
       end
     end
   end
