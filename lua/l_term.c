@@ -403,6 +403,16 @@ static int term_prepare(lua_State *L) {
     return 0;
 }
 
+/* term.line_mode(): stdin's terminal in line mode (canonical input with
+ * echo) until the next prompt: for Lua typed at the REPL, whose io.read
+ * must echo what is typed as any program's would. */
+static int term_line_mode(lua_State *L) {
+    (void)L;
+    if (isatty(STDIN_FILENO) && tty_have_saved)
+        tty_mode(TTY_LINE);
+    return 0;
+}
+
 static int term_set_completer(lua_State *L) {
     if (lua_isnoneornil(L, 1)) {
         lua_pushnil(L);
@@ -423,6 +433,7 @@ static const luaL_Reg term_funcs[] = {
     {"save_history", term_save_history},
     {"isatty", term_isatty},
     {"prepare", term_prepare},
+    {"line_mode", term_line_mode},
     {"set_completer", term_set_completer},
     {NULL, NULL}
 };

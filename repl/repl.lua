@@ -1055,6 +1055,9 @@ end
 function Session:eval(src)
   local f, msg = compile(src)
   if not f then return self:err(msg) end
+  -- (the terminal echoes while the Lua runs: io.read() shows what is
+  -- typed; the next prompt takes the terminal back, l_term.c)
+  if self.tty then term.line_mode() end
   csb.catch_sigint(true, kerrors.interrupt())
   local res = table.pack(xpcall(f, traceback))
   csb.catch_sigint(false)

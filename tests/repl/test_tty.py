@@ -167,6 +167,24 @@ def repl_output_piped_icrnl_off():
 
 
 @test
+def repl_lua_reads_with_echo():
+    """REPL: io.read() typed at the Lua prompt shows what is typed, as any program's would"""
+    t = Term("%s --seed 1%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Player 1 to choose (load).\r\n> ")
+    t.type("x = io.read()\r")
+    i = t.wait_for(b"x = io.read()\r\n")
+    time.sleep(0.3)
+    t.type("hello\r")
+    t.wait_for(b"hello\r\n", start=i)   # echoed by the terminal, in line mode
+    t.wait_for(b"> ", start=i)
+    t.type("= x\r")
+    t.wait_for(b"hello\r\n> ", start=i + 7)
+    t.type("\x04")
+    modes = after_exit(t)
+    check("echo" in modes and "icanon" in modes, modes)
+
+
+@test
 def play_typed_ahead_shows_once():
     """play: what is typed while a bot thinks shows once, at the prompt, no ^M"""
     t = Term("stty -icrnl; %s play --seed 1 --players 2 --bot 2=mcts:iterations=20000%s"
