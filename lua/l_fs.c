@@ -332,6 +332,14 @@ static int fail_step(lua_State *L, const char *path, const char *step, int err) 
     return 2;
 }
 
+/* The file could not be made in its folder (the temporary file the
+ * atomic write starts with is the program's business, not the user's). */
+static int fail_create(lua_State *L, const char *path, const char *dir, int err) {
+    luaL_pushfail(L);
+    lua_pushfstring(L, "%s: cannot create a file in the folder %s: %s", path, dir, strerror(err));
+    return 2;
+}
+
 static int fs_write_atomic(lua_State *L) {
     size_t dlen, base, cap;
     const char *path = check_path(L, 1);
@@ -351,7 +359,7 @@ static int fs_write_atomic(lua_State *L) {
     }
     fd = create_temp(path, base, tmp, cap, dir, &err);
     if (fd < 0)
-        return fail_step(L, path, "create temp file", err);
+        return fail_create(L, path, dir, err);
     if ((err = write_all(fd, data, dlen)) != 0) {
         close(fd);
         unlink(tmp);
@@ -423,7 +431,7 @@ static int fs_atomic(lua_State *L) {
     {
         int fd = create_temp(path, base, tmp, cap, dir, &err);
         if (fd < 0)
-            return fail_step(L, path, "create temp file", err);
+            return fail_create(L, path, dir, err);
         w->fd = fd;
     }
     lua_settop(L, 2);

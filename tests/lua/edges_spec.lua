@@ -240,7 +240,7 @@ describe("one file policy", function()
     assert.are.same({ "out.txt" }, fs.list(d))
     local ok, err = fs.atomic(d .. "/no/such/out.txt")
     assert.is_nil(ok)
-    assert.are.equal(d .. "/no/such/out.txt: create temp file failed: No such file or directory", err)
+    assert.are.equal(d .. "/no/such/out.txt: cannot create a file in the folder " .. d .. "/no/such: No such file or directory", err)
     -- write_with: an error in the producer keeps the old file
     ok, err = require("kontor.files").write_with(path, function(put)
       put("partial")

@@ -65,7 +65,7 @@ describe("fs", function()
       local path = dir .. "/nodir/save.json"
       local ok, msg = fs.write_atomic(path, "x")
       assert.is_nil(ok)
-      assert.are.equal(path .. ": create temp file failed: No such file or directory", msg)
+      assert.are.equal(path .. ": cannot create a file in the folder " .. dir .. "/nodir: No such file or directory", msg)
       assert.are.same({}, fs.list(dir))
     end)
 
@@ -97,7 +97,7 @@ describe("fs", function()
       end
       local ok, msg = fs.write_atomic(path, "new")
       assert.is_nil(ok)
-      assert.are.equal(path .. ": create temp file failed: Permission denied", msg)
+      assert.are.equal(path .. ": cannot create a file in the folder " .. dir .. ": Permission denied", msg)
       assert.are.equal("old", fs.read(path))
       assert.are.same({ "save.json" }, fs.list(dir))
     end)

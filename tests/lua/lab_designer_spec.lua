@@ -176,13 +176,13 @@ describe("an output the run cannot write", function()
     -- ten million games: the refusal must come before them (timeout 60 kills a run that plays)
     for _, c in ipairs {
       { "compare --a '' --b '' --games 10000000 --report " .. q(d .. "/no/r.html"), "compare",
-        d .. "/no/r.html: create temp file failed: No such file or directory" },
+        d .. "/no/r.html: cannot create a file in the folder " .. d .. "/no: No such file or directory" },
       { "sweep --variant hand_limit --over size=4,5 --games 10000000 --report " .. q(d .. "/no/s.html"), "sweep",
-        d .. "/no/s.html: create temp file failed: No such file or directory" },
+        d .. "/no/s.html: cannot create a file in the folder " .. d .. "/no: No such file or directory" },
       { "sweep --variant hand_limit --over size=4,5 --games 10000000 --svg " .. q(d .. "/afile/charts"), "sweep",
         d .. "/afile/charts: Not a directory" },
       { "worth --bot random --kinds 'phase1: buy' --games 10000000 --report " .. q(d .. "/no/w.html"), "worth",
-        d .. "/no/w.html: create temp file failed: No such file or directory" },
+        d .. "/no/w.html: cannot create a file in the folder " .. d .. "/no: No such file or directory" },
       { "sim --games 10000000 --jobs 2 --report /dev/null", "sim", "/dev/null: not a regular file (refused as an output)" },
     } do
       local out, e, code = kontor_cmd("--version >/dev/null; timeout 60 " .. q(runner.binary) .. " " .. c[1])
