@@ -48,7 +48,7 @@ end
 
 -- e again, its message `msg` (what it is part of says where).
 local function again(e, msg)
-  if errors.kind(e) == "usage" then return usage(msg, { lists_available = e.lists_available }) end
+  if errors.kind(e) == "usage" then return usage(msg, { lists_available = e.lists_available, near = e.near }) end
   return broken(msg, errors.kind(e))
 end
 
@@ -83,10 +83,16 @@ function M.find(spec)
     local p = d .. "/" .. spec .. ".lua"
     if fs.exists(p) then return p end
   end
-  local names = {}
-  for _, e in ipairs(M.list()) do names[#names + 1] = e.name end
-  return usage(string.format("unknown rule set or variant '%s' (available: %s)",
-    spec, #names > 0 and table.concat(names, ", ") or "none"), { lists_available = true })
+  local names, near, nd = {}, nil, 3
+  local distance = require("kontor.text").distance
+  for _, e in ipairs(M.list()) do
+    names[#names + 1] = e.name
+    local d = distance(spec, e.name)
+    if d < nd and d <= #spec // 2 then near, nd = e.name, d end
+  end
+  return usage(string.format("unknown rule set or variant '%s' (available: %s)%s",
+    spec, #names > 0 and table.concat(names, ", ") or "none",
+    near and (": did you mean '" .. near .. "'?") or ""), { lists_available = true, near = near })
 end
 
 -- The rule-script half of the kontor module.
