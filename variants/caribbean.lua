@@ -1191,7 +1191,7 @@ function R.board(g, seat)
        #g.deck, #g.discard)
   local h, ships = names_of(g.harbour), 0
   for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
-  line("Harbour (%d ship names): %s", ships, #h > 0 and table.concat(h, " | ") or "empty")
+  line("Harbour (%s): %s", plural(ships, "ship name"), #h > 0 and table.concat(h, " | ") or "empty")
   if #g.revealed > 0 then                          -- C4: the ship just revealed, face up
     line("Revealed: %s (%s decides: repel or not)", CARDS[g.revealed:top()].name, g.names[g.current])
   end

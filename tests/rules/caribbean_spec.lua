@@ -559,7 +559,7 @@ describe("Merchants of the Caribbean", function()
       local g = game{ phase = "loot", coins = { 2, 1 }, displays = { { "Sailor 3/1" } },
                       harbour = { "Flute 2/2", "Priest 4/1" }, expeditions = { "expedition 2 anchors" } }
       local b = g:show()
-      assert.truthy(b:find("Harbour (1 ship names): Flute 2/2 | Priest 4/1", 1, true), b)
+      assert.truthy(b:find("Harbour (1 ship name): Flute 2/2 | Priest 4/1", 1, true), b)
       assert.truthy(b:find("* Alex: 2 coins, 1 influence, 1 swords; persons: Sailor 3/1", 1, true), b)
       local v = g:view(2)
       assert.same({ "Flute 2/2", "Priest 4/1" }, v.harbour)
