@@ -293,6 +293,13 @@ local warned = {}
 local function restricted(bot) return bot and bot.options and (bot.options.avoid or bot.options.prefer) end
 local function warn_unmatched(name, t, L, players)
   if t.range then return end
+  -- and a rule script that keeps game state in module-level variables
+  for _, m in ipairs(balance.module_warnings(L)) do
+    if not warned[m] then
+      warned[m] = true
+      err("kontor: ", name, ": warning: ", m, "\n")
+    end
+  end
   local any = false
   for _, p in ipairs(players or {}) do any = any or restricted(p) end
   for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end

@@ -113,6 +113,16 @@ describe("kontor sim", function()
     assert.are.equal(1, #s.warnings)
   end)
 
+  it("the lab (compare --jobs 2): said once, by the run, before its games", function()
+    local _, e, code = support.run_split(support.plain_binary()
+      .. " compare --rules " .. FILE .. " --a '' --b '' --games 10 --seed 1 --jobs 2 --json")
+    assert.are.equal(0, code)
+    local lines = support.lines(e)
+    assert.are.equal(2, #lines, e)          -- the warning, then ""
+    assert.truthy(lines[1]:find("^kontor: compare: warning: tests/rulesets/module_counter.lua:10: 'scored', "
+      .. "a module%-level variable of R.play, changed from one game of the setup to the next %(%d+ to %d+%)"), e)
+  end)
+
   it("says nothing of a shipped rule set, and its summary has no warnings field", function()
     local out, e, code = support.run_split(support.plain_binary() .. " sim --games 3 --seed 1 --json")
     assert.are.equal(0, code)

@@ -184,6 +184,31 @@ function first_is_drawn(R, players, options, names, first)
   return false
 end
 
+-- What a game of the setup changes of the rule script's module-level
+-- variables (kontor.game.module_state): two random games played, the
+-- values after each compared. A run whose games change them plays each
+-- game from where the games before it left them (and a job of --jobs from
+-- where its own did). A list of messages; empty for a rule set that keeps
+-- its state on g, or whose games fail (the run says that).
+function M.module_warnings(L)
+  local ms = require "kontor.game.module_state"
+  -- (the rule set loaded again for this: its own module-level variables,
+  -- and none of the lab's instruments, which count the run's games)
+  local R = rules.load(L.setup.rules, L.setup.variants)
+  if not R then return {} end
+  local snap
+  for seed = 1, 2 do
+    local params = { rules = R.name, players = L.players, names = L.names, seed = seed, options = L.options }
+    if not pcall(gamemod.playout, R, params, core.rng(seed), nil, false, true) then return {} end
+    if seed == 1 then snap = ms.snapshot(R) end
+  end
+  local out = {}
+  for i, m in ipairs(ms.changes(R, snap, {}, "from one game of the setup to the next") or {}) do
+    out[i] = m.text
+  end
+  return out
+end
+
 local function play_with_bots(L, game, gseed, cov)
   local players = {}
   for s = 1, L.players do
