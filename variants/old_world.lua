@@ -2390,12 +2390,13 @@ R.resumes_at_turn = true
 -- steps after it; by each seat's lead over the best other less its lead at
 -- the decision, through a logistic of 1 VP (so a seat far behind or far
 -- ahead still tells a better move from a worse); and a move of several
--- steps (a build order, loading a ship) half by its best line. Against 3
--- greedy seats at 100 iterations, 4 players, deals 101-115 of
--- tests/bots/strength.lua: 51.7% of 60 games (R.score, 30 steps,
--- margin=3: none of 24; the same without best: 41.7%; without center,
--- margin=1: none of 12); 2 players, deals 101-110: 85.0% of 20 games
--- (without best: 45.0%). docs/bots.md, "Strength".
+-- steps (a build order, loading a ship) half by its best line. Measured
+-- with tests/bots/strength.lua against 3 greedy seats, 4 players, 100
+-- iterations: 46.5% [41.9, 51.1] of 400 games (deals 1-100; R.score, 30
+-- steps, margin=3: none of 24, deals 1-6); screens, deals 101-115: 51.7%
+-- of 60 games, best=0 41.7%, best=1 16.7%; deals 1-3 without center:
+-- none of 12. 2 players, deals 101-110: 85.0% of 20 games (best=0:
+-- 45.0%). docs/bots.md, "Old World's mcts".
 R.bot_options = { mcts = { estimate = 1, rollout = 0, margin = 1, center = 1, best = 0.5 } }
 
 -- What a position is worth to a seat, as the bots see it, in VP. Only VP
