@@ -2385,9 +2385,19 @@ end
 R.resumes_at_turn = true
 
 -- Only VP win, and most of a game's VP come late, from a chain built over
--- several turns: mcts scores a rollout that stops before the end by the
--- seat's lead in R.score (about 3 VP is a clear lead), not by who leads.
-R.bot_options = { mcts = { margin = 3 } }
+-- several turns, which random steps wreck: mcts judges the position where
+-- its tree ends by R.estimate (the chain's VP to come), with no random
+-- steps after it; by each seat's lead over the best other less its lead at
+-- the decision, through a logistic of 1 VP (so a seat far behind or far
+-- ahead still tells a better move from a worse); and a move of several
+-- steps (a build order, loading a ship) half by its best line. Measured
+-- with tests/bots/strength.lua against 3 greedy seats, 4 players, 100
+-- iterations: 46.5% [41.9, 51.1] of 400 games (deals 1-100; R.score, 30
+-- steps, margin=3: none of 24, deals 1-6); screens, deals 101-115: 51.7%
+-- of 60 games, best=0 41.7%, best=1 16.7%; deals 1-3 without center:
+-- none of 12. 2 players, deals 101-110: 85.0% of 20 games (best=0:
+-- 45.0%). docs/bots.md, "Old World's mcts".
+R.bot_options = { mcts = { estimate = 1, rollout = 0, margin = 1, center = 1, best = 0.5 } }
 
 -- What a position is worth to a seat, as the bots see it, in VP. Only VP
 -- win (O31); gold and raw goods only break ties and pay the way, so they

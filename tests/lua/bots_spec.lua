@@ -184,7 +184,7 @@ describe("bots by name", function()
   it("says what is wrong with a name", function()
     local function err(spec) return select(2, bots.new(spec, 1, 1)) end
     assert.are.equal("unknown bot 'clever' (bots: random, greedy, mcts)", err("clever"))
-    assert.are.equal("the mcts bot has no option 'depth' (options: avoid, c, estimate, iterations, margin, prefer, rollout, step_cost)", err("mcts:depth=3"))
+    assert.are.equal("the mcts bot has no option 'depth' (options: avoid, best, c, center, estimate, iterations, margin, prefer, rollout, step_cost)", err("mcts:depth=3"))
     assert.are.equal("mcts option iterations=lots: expected a whole number", err("mcts:iterations=lots"))
     assert.are.equal("greedy option samples=0: expected 1..64", err("greedy:samples=0"))
     assert.are.equal("'mcts:iterations': expected k=v, got 'iterations'", err("mcts:iterations"))
@@ -194,8 +194,8 @@ describe("bots by name", function()
     local g = kontor.new_game { rules = "old_world", players = 4, seed = 1 }
     local b = assert(bots.new("mcts:iterations=5,rollout=2", 1, 1))
     b:choose(seat.view(g, decider(g)))
-    assert.are.equal(3, b.options.margin)                 -- old_world's
-    assert.are.equal("mcts:c=0.7,iterations=5,margin=3,rollout=2,step_cost=0.001", b:spec())
+    assert.are.equal(1, b.options.margin)                 -- old_world's
+    assert.are.equal("mcts:best=0.5,c=0.7,center=1,estimate=1,iterations=5,margin=1,rollout=2,step_cost=0.001", b:spec())
     local mine = assert(bots.new("mcts:iterations=5,rollout=2,margin=0.5", 1, 1))
     mine:choose(seat.view(g, decider(g)))
     assert.are.equal(0.5, mine.options.margin)            -- the name's own value wins
@@ -270,7 +270,7 @@ describe("bots by name", function()
     assert.matches("The greedy:budget=6,depth=8,focus=1,samples=1 bot would play: load ", out)
     assert.matches("Player 2 is played by the mcts:iterations=20,rollout=5 bot%.", out)
     assert.matches("2  Player 2: mcts:c=0.7,estimate=1,iterations=20,margin=0,rollout=5,step_cost=0.001 bot", out)
-    assert.matches("the mcts bot has no option 'depth' %(options: avoid, c, estimate, iterations, margin, prefer, rollout, step_cost%)", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: avoid, best, c, center, estimate, iterations, margin, prefer, rollout, step_cost%)", out)
   end)
 
   it("sits at kontor play and rejects unknown options there", function()
@@ -286,7 +286,7 @@ describe("bots by name", function()
     assert.matches("games", out)
     p = io.popen(bin .. " sim --games 2 --bot 1=mcts:depth=2 2>&1")
     out = p:read("a"); p:close()
-    assert.matches("the mcts bot has no option 'depth' %(options: avoid, c, estimate, iterations, margin, prefer, rollout, step_cost%)", out)
+    assert.matches("the mcts bot has no option 'depth' %(options: avoid, best, c, center, estimate, iterations, margin, prefer, rollout, step_cost%)", out)
   end)
 end)
 

@@ -31,15 +31,16 @@ return {
       ["mcts:iterations=50"] = { 468, 365, 606 },
       ["random"] = { 0 },
     } },
-  -- 8c4c913 (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 12 --seed 1 --jobs 2
-  --   random greedy mcts:iterations=30 mcts:iterations=100 (after the estimate that values the chain)
-  { rules = "old_world", variants = {}, players = 2, deals = 12, commit = "8c4c913",
-    -- random won none of its 24 games against these two
-    unbeaten = { "greedy", "mcts:iterations=100" },
+  -- 30c0abe (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 24 --seed 1 --jobs 1
+  --   random greedy mcts:iterations=30 mcts:iterations=100 --shard K/8 (merged), with Old World's
+  --   mcts defaults of 6ab1b11 (estimate=1, rollout=0, margin=1, center=1, best=0.5)
+  { rules = "old_world", variants = {}, players = 2, deals = 24, commit = "30c0abe",
+    -- random won none of its 144 games: these ratings over it are bounds
+    unbeaten = { "greedy", "mcts:iterations=30", "mcts:iterations=100" },
     ratings = {
-      ["greedy"] = { 1338, 1115, 2891 },
-      ["mcts:iterations=100"] = { 755, 543, 2385 },
-      ["mcts:iterations=30"] = { 449, 267, 1974 },
+      ["mcts:iterations=100"] = { 2358, 2293, 2424 },
+      ["greedy"] = { 2294, 2254, 2347 },
+      ["mcts:iterations=30"] = { 2260, 2226, 2297 },
       ["random"] = { 0 },
     } },
 }

@@ -53,6 +53,12 @@ M.OPTIONS = {
     margin = { default = 0, type = "number", min = 0, max = 1e9,
                doc = "0: where a rollout stops before the end, the seat with the best R.score "
                   .. "wins it; x > 0: each seat gets 1/(1+e^(-lead/x)), its lead over the best other" },
+    center = { default = 0, type = "integer", min = 0, max = 1, quiet = true,
+               doc = "1 (with margin x > 0): each seat's lead is taken less its lead at the decision, "
+                  .. "so a seat far ahead or far behind still tells a better way from a worse" },
+    best = { default = 0, type = "number", min = 0, max = 1, quiet = true,
+             doc = "where the same seat decides again at once (a move of several steps), the share of "
+                .. "a node's worth that is its best next option's worth (the rest: the mean of all it tried)" },
     estimate = { default = 0, type = "integer", min = 0, max = 1, quiet = true,
                  doc = "1: a rollout that stops before the end is judged by the rule set's "
                     .. "R.estimate (as greedy plays), 0: by R.score" },
@@ -426,7 +432,7 @@ local function new_node(seat)
 end
 
 -- Rewards per seat at the end of an iteration.
-local function rewards(g, players, scale, by_estimate)
+local function rewards(g, players, scale, by_estimate, base)
   local r = {}
   if g.kind == "over" then
     local res = g:result()
@@ -446,7 +452,7 @@ local function rewards(g, players, scale, by_estimate)
   if scale > 0 then
     for s = 1, players do      -- the lead over the best other seat
       local other = (vals[s] == best and nbest == 1) and second or best
-      r[s] = 1 / (1 + math.exp(-(vals[s] - (other or 0)) / scale))
+      r[s] = 1 / (1 + math.exp(-(vals[s] - (other or 0) - (base and base[s] or 0)) / scale))
     end
     return r
   end
@@ -472,15 +478,24 @@ function Mcts:decide(view)
   local rng, o, players = self.rng, self.options, view.players
   local c = o.c
   local root = new_node(self.seat)
-  for _ = 1, o.iterations do
+  local base                               -- center=1: each seat's lead now
+  for it = 1, o.iterations do
     local g = view.sample(core.rng(rng:int(1, 0x3fffffffffffffff)))
+    if it == 1 and o.center == 1 and o.margin > 0 then
+      local est, vals = o.estimate == 1 and estimates(g), {}
+      for s = 1, players do vals[s] = est and est[s] or score_of(g, s) end
+      base = {}
+      for s = 1, players do base[s] = lead(vals, s, players) end
+    end
     local node, path, steps = root, {}, 0
+    local chanced = false                      -- a chance step since the node
     while true do
       local s, sopts = fork.decider(g, self.seat)
       if s == nil then break end
       steps = steps + 1
       if s == 0 then                           -- chance: not part of the tree
         fork.step(g, 0, rng:below(#sopts) + 1)
+        chanced = true
       else
         local t = texts(g, s)
         local kids, untried = node.kids, nil
@@ -500,6 +515,7 @@ function Mcts:decide(view)
         if untried then
           local k = untried[rng:below(#untried) + 1]
           local kid = new_node(s)
+          kid.cont = s == node.seat and not chanced      -- the same seat's move goes on
           kids[t[k]] = kid
           fork.step(g, s, k)
           path[#path + 1] = kid
@@ -508,13 +524,14 @@ function Mcts:decide(view)
         for k = 1, #t do
           local kid = kids[t[k]]
           if kid and not (only and not only[t[k]]) then
-            local v = kid.total / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+            local v = (kid.q or kid.total / kid.visits) + c * sqrt(log(kid.avail) / kid.visits)
             if bestv == nil or v > bestv then bestv, bestk = v, k end
           end
         end
         node = kids[t[bestk]]
         path[#path + 1] = node
         fork.step(g, s, bestk)
+        chanced = false
       end
     end
     for _ = 1, o.rollout do
@@ -527,11 +544,29 @@ function Mcts:decide(view)
     -- sooner beats an equal one that goes round in circles, such as
     -- revealing and repelling ships for ever in Merchants of the Caribbean
     -- when the outcome is settled either way.
-    local r, cost = rewards(g, players, o.margin, o.estimate == 1), o.step_cost * steps
+    local r, cost = rewards(g, players, o.margin, o.estimate == 1, base), o.step_cost * steps
     for i = 1, #path do
       local nd = path[i]
       nd.visits = nd.visits + 1
       nd.total = nd.total + r[nd.seat] - cost
+    end
+    -- best > 0: a move of several steps is judged by its best line more
+    -- than by the mean of the lines tried (random next steps of one's own
+    -- move, such as loading a dye on a ship, would drag a good first step
+    -- down): deepest first, a node whose seat decides again at once is
+    -- worth `best` of its best such option's worth, the rest its mean.
+    local w = o.best
+    if w > 0 then
+      for i = #path, 1, -1 do
+        local nd, top = path[i], nil
+        for _, kid in pairs(nd.kids) do
+          if kid.cont and kid.visits > 0 then
+            local v = kid.q or kid.total / kid.visits
+            if top == nil or v > top then top = v end
+          end
+        end
+        if top then nd.q = w * top + (1 - w) * nd.total / nd.visits end
+      end
     end
   end
   local stats, bestk, bestn = {}, 1, -1
