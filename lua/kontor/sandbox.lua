@@ -138,8 +138,17 @@ local real_setmetatable, real_getmetatable = setmetatable, getmetatable
 -- finalizers because they run at any later time, outside the limits;
 -- __close because rule scripts have no to-be-closed values (5.4.4's bugs
 -- in closing them: docs/security.md).
+--
+-- Both maps are weak (the engine's, never a script's): a script that makes
+-- a new metatable at every call (`setmetatable({}, { __index = card.crew })`)
+-- kept each one, its copy and everything their fields reached for as long
+-- as the rule set was loaded, some 0.7 MB a game of Old World's estimate
+-- on a bot's copies. copy_of[mt] lives while mt does; original_of[c] while
+-- c, the installed copy, does (an ephemeron: c keeps mt alive for
+-- getmetatable).
 local function metatable_functions()
-  local copy_of, original_of = {}, {}
+  local copy_of = real_setmetatable({}, { __mode = "k" })
+  local original_of = real_setmetatable({}, { __mode = "k" })
   local function set(t, mt)
     if type(mt) ~= "table" then return real_setmetatable(t, mt) end
     if type(t) ~= "table" then  -- let setmetatable say what is wrong
