@@ -23,7 +23,7 @@ describe("a module-level variable a step changes", function()
     local w = g:warnings()
     assert.are.equal(1, #w)
     assert.are.equal("tests/rulesets/module_counter.lua:10: 'scored', a module-level variable of R.play, "
-      .. "changed in a step (0 to 1): undo, a saved game, a reload and the bots replay the steps without "
+      .. "changed as the game was played (0 to 1): undo, a saved game, a reload and the bots replay the steps without "
       .. "it and play another game; keep the game's state on g (docs/api.md)", w[1])
     assert.are.same({}, g:warnings())          -- said: not again
     g:apply("score 1")
@@ -31,26 +31,26 @@ describe("a module-level variable a step changes", function()
     assert.are.same({}, g:warnings())
   end)
 
-  it("changed by a view is said at the next step as between two steps", function()
+  it("changed by a view is said too (the first step took the first look)", function()
     local g = fresh()
     g:apply("pass")                            -- (the first step takes the first look)
     g:view(1)
     g:apply("pass")
     local w = g:warnings()
     assert.are.equal(1, #w)
-    assert.truthy(w[1]:find("'seen_by_view', a module-level variable of R.view, changed between two steps "
-      .. "(in a bot's search or a view) (0 to 1)", 1, true), w[1])
+    assert.truthy(w[1]:find("'seen_by_view', a module-level variable of R.view, changed as the game was "
+      .. "played (0 to 1)", 1, true), w[1])
   end)
 
-  it("changed by a bot's copies is said as between two steps", function()
+  it("changed by a bot's copies is said too", function()
     local g = fresh()
     g:apply("pass")
     local bot = assert(bots.new("greedy", 2, 7))
     local k = bot:choose(seatmod.view(g, 2))
     g:step(2, k)
     local w = g:warnings()
-    assert.truthy(w[1] and w[1]:find("'scored', a module-level variable of R.play, changed between two steps", 1, true),
-      tostring(w[1]))
+    assert.truthy(w[1] and w[1]:find("'scored', a module-level variable of R.play, changed as the game was played "
+      .. "(0 to 3)", 1, true), tostring(w[1]))
   end)
 
   it("a scratch table refilled, and a value made once from nil, are not said", function()
@@ -68,7 +68,8 @@ describe("a module-level variable a step changes", function()
 end)
 
 local support = require "tests.lua.support"
-local MSG = "tests/rulesets/module_counter.lua:10: 'scored', a module-level variable of R.play, changed in a step"
+local MSG = "tests/rulesets/module_counter.lua:10: 'scored', a module-level variable of R.play, changed as the "
+  .. "game was played"
 local TAIL = ": undo, a saved game, a reload and the bots replay the steps without it and play another game; "
   .. "keep the game's state on g (docs/api.md)"
 

@@ -90,7 +90,7 @@ function M.new(R, params, quiet)
   start(game)
   -- (the first look at the variables waits for the first step: a game
   -- that is only looked at, or the REPL's first prompt, makes none)
-  if not game.quiet then game.mwatch = { R = R, snap = false, said = {}, news = {} } end
+  if not game.quiet then game.mwatch = { R = R, snap = false, said = false } end
   return game
 end
 
@@ -168,39 +168,30 @@ function Game:options(seat)
 end
 
 -- The rule script's module-level variables, watched in a game people
--- play (not in a quiet one: sims and bots' copies): each method that takes
--- or replays steps compares them before (what ran between: a bot's search,
--- a view) and after (game/module_state.lua). What changed is said once a
--- variable, by g:warnings().
+-- play (not in a quiet one: sims and bots' copies; game/module_state.lua).
+-- The first method that takes or replays steps takes the first look, and
+-- g:warnings() looks again: what changed since is said there, once a
+-- variable. (A look at every step cost the test suite's 1.9 million calls
+-- 3 s; the front ends ask after each line, request or move.)
 local module_state      -- (kontor.game.module_state, loaded at the first step watched)
-local function watch(game, when)
-  local w = game.mwatch
-  if not w then return end
+local function first_look(w, R)
   module_state = module_state or require "kontor.game.module_state"
-  if w.R ~= game.R then                   -- a reload: the new rule set's variables
-    w.R, w.said = game.R, {}
-  elseif w.snap then
-    local said = module_state.changes(game.R, w.snap, w.said, when)
-    if said then table.move(said, 1, #said, #w.news + 1, w.news) end
-  end
-  w.snap = module_state.snapshot(game.R)
+  w.R, w.snap, w.said = R, module_state.snapshot(R), {}
 end
 
-local BETWEEN = "between two steps (in a bot's search or a view)"
-local WATCHED = { apply = "in a step", step = "in a step", atomically = "in a step",
-  undo = "as the steps were replayed", undo_moves = "as the steps were replayed",
-  redo = "in a step", redo_moves = "in a step", redo_held = "in a step",
-  reload = "as the steps were replayed", replay = "as the steps were replayed" }
+local WATCHED = { "apply", "step", "atomically", "undo", "undo_moves", "redo", "redo_moves", "redo_held",
+  "reload", "replay" }
 
--- The warnings said since the last call: a list of messages (file:line
+-- The warnings since the last call: a list of messages (file:line
 -- first), oldest first. With `viewer` (a seat), without the values a
 -- module-level variable had (it may hold what that seat may not see).
 function Game:warnings(viewer)
   local w = rawget(self, "mwatch")
-  if not w or #w.news == 0 then return {} end
+  if not (w and w.snap) then return {} end
+  if w.R ~= self.R then first_look(w, self.R); return {} end   -- a reload: the new rule set's
+  local said = module_state.changes(self.R, w.snap, w.said, "as the game was played", true)
   local out = {}
-  for i, m in ipairs(w.news) do out[i] = viewer and m.public or m.text end
-  w.news = {}
+  for i, m in ipairs(said or {}) do out[i] = viewer and m.public or m.text end
   return out
 end
 
@@ -333,16 +324,12 @@ local function protect(name)
 end
 for _, name in ipairs { "apply", "why", "undo", "redo", "undo_moves", "redo_moves" } do protect(name) end
 
-for name, when in pairs(WATCHED) do
+for _, name in ipairs(WATCHED) do
   local f = assert(Game[name], name)
-  local function after(self, ...)
-    watch(self, when)
-    return ...
-  end
   Game[name] = function(self, ...)
-    if not rawget(self, "mwatch") then return f(self, ...) end
-    watch(self, BETWEEN)
-    return after(self, f(self, ...))
+    local w = rawget(self, "mwatch")
+    if w and not w.snap then first_look(w, self.R) end
+    return f(self, ...)
   end
 end
 

@@ -81,7 +81,9 @@ local function slots_of(R)
         local id = upvalueid(f, i)
         if not seen_up[id] then
           seen_up[id] = true
-          slots[#slots + 1] = { f = f, i = i, name = name, owner = owner }
+          -- (only a variable that holds a plain value or nil is looked
+          -- at again: one that holds a table or a function is walked)
+          if v == nil or WATCHED[type(v)] then slots[#slots + 1] = { f = f, i = i, name = name, owner = owner } end
           walk_value(v, owner)
         end
       end
@@ -125,30 +127,36 @@ function M.snapshot(R)
   return vals
 end
 
+-- What is said of slot s that changed from old to v: { text =, public = }
+-- (the message, and the same without the values, for a seat: a variable
+-- may hold what the seat may not see).
+local function message(s, old, v, when)
+  s.where = s.where or declared(getinfo(s.f, "S"), s.name, {})
+  local head = format("%s: '%s', a module-level variable%s, changed %s", s.where, s.name,
+    s.owner and (" of " .. s.owner) or "", when)
+  local tail = ": undo, a saved game, a reload and the bots replay the steps without it and "
+    .. "play another game; keep the game's state on g (docs/api.md)"
+  return { text = format("%s (%s to %s)%s", head, M.shown(old), M.shown(v), tail), public = head .. tail }
+end
+
 -- The slots whose plain value changed since `before` (a snapshot), each
--- said once per game (`said`: slot -> true): a list of { text =, public =
--- } (the message, and the same without the values), `when` saying what
--- ran in between.
-function M.changes(R, before, said, when)
+-- said once (`said`: slot -> true): a list of messages (message above),
+-- or nil; `when` says what ran in between. With `update`, `before` is
+-- brought up to date as it is read (one pass: a game's watch).
+function M.changes(R, before, said, when, update)
   local slots, out = slots_of(R), nil
   for k = 1, #slots do
+    local s = slots[k]
+    local _, v = getupvalue(s.f, s.i)
+    if not WATCHED[type(v)] then v = nil end
     local old = before[k]
-    if old ~= nil and not said[k] then
-      local s = slots[k]
-      local _, v = getupvalue(s.f, s.i)
-      if v ~= old then
+    if v ~= old then
+      if old ~= nil and not said[k] then
         said[k] = true
         out = out or {}
-        s.where = s.where or declared(getinfo(s.f, "S"), s.name, {})
-        -- (with the values, for the designer; without, for a seat: a
-        -- variable may hold what the seat may not see)
-        local head = format("%s: '%s', a module-level variable%s, changed %s", s.where, s.name,
-          s.owner and (" of " .. s.owner) or "", when)
-        local tail = ": undo, a saved game, a reload and the bots replay the steps without it and "
-          .. "play another game; keep the game's state on g (docs/api.md)"
-        out[#out + 1] = { text = format("%s (%s to %s)%s", head, M.shown(old), M.shown(v), tail),
-                          public = head .. tail }
+        out[#out + 1] = message(s, old, v, when)
       end
+      if update then before[k] = v end
     end
   end
   return out
