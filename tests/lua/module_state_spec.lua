@@ -132,6 +132,42 @@ describe("kontor sim", function()
   end)
 end)
 
+describe("a hostile rule set", function()
+  local dir = support.tmpdir()
+  teardown(function() os.execute("rm -rf " .. support.sh_quote(dir)) end)
+  -- tables nested deeper than the C stack, and a variable that becomes a
+  -- 10 MB string: the first look and the message stay bounded
+  local SRC = [[
+local R = { name = "deep", title = "Deep", summary = "nested data", players = { min = 1, max = 1, default = 1 } }
+local t = {}
+for _ = 1, 300000 do t = { t } end
+R.data = { nest = t }
+local last = "short"
+function R.setup(g) g.n = 0 end
+function R.play(g)
+  while true do
+    g:begin_turn(1)
+    g:choose(1, "turn", { "grow", "stop" })
+    last = string.rep("x", 10000000)
+    if g.n > 2 then return end
+    g.n = g.n + 1
+  end
+end
+function R.scores(g) return { g.n } end
+return R
+]]
+  it("nested 300,000 deep and a 10 MB string: one message, its value cut short", function()
+    local file = support.write(dir .. "/deep.lua", SRC)
+    local g = kontor.new_game { rules = file, seed = 1 }
+    assert.truthy(g:apply("grow"))
+    local w = g:warnings()
+    assert.are.equal(1, #w)
+    assert.truthy(w[1]:find(dir .. "/deep.lua:5: 'last', a module-level variable of R.play, changed as the game "
+      .. 'was played ("short" to "xxxxxxxxxxxxxxxxxxxx..."): ', 1, true), w[1])
+    assert.is_true(#w[1] < 400)
+  end)
+end)
+
 describe("the shipped rule sets", function()
   for _, spec in ipairs { { "sea_merchants" }, { "sea_merchants", "house" }, { "caribbean" },
                           { "caribbean", "port_royal" }, { "old_world" } } do

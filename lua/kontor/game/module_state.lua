@@ -62,56 +62,73 @@ end
 -- rule set (a reload makes a new R, and so new slots).
 local SLOTS = setmetatable({}, { __mode = "k" })
 
+local WALK_LIMIT = 200000     -- table entries and upvalues looked at from one field of R, at most
+                              -- (a huge data table does not keep R.play from being looked at)
+
 local function slots_of(R)
   local slots = SLOTS[R]
   if slots then return slots end
   slots = {}
-  local seen_fn, seen_t, seen_up = {}, {}, {}
-  local walk_value
-  local function walk_fn(f, owner)
-    if seen_fn[f] then return end
-    seen_fn[f] = true
-    local info = getinfo(f, "S")
-    if info.what == "C" or engine_source(info.source) then return end
-    local i = 1
-    while true do
-      local name, v = getupvalue(f, i)
-      if name == nil then break end
-      if name ~= "_ENV" then
-        local id = upvalueid(f, i)
-        if not seen_up[id] then
-          seen_up[id] = true
-          -- (only a variable that holds a plain value or nil is looked
-          -- at again: one that holds a table or a function is walked)
-          if v == nil or WATCHED[type(v)] then slots[#slots + 1] = { f = f, i = i, name = name, owner = owner } end
-          walk_value(v, owner)
+  local seen, seen_up = { [R] = true }, {}
+  -- A walk with a list of its own, not a recursion: a rule set's tables may
+  -- nest deeper than the C stack (a hostile one: tests/lua/module_state_spec.lua).
+  local function walk(root, owner)
+    local todo, n, budget = { root }, 1, WALK_LIMIT
+    while n > 0 and budget > 0 do
+      local v = todo[n]
+      todo[n], n = nil, n - 1
+      if type(v) == "table" then
+        for _, x in next, v do
+          budget = budget - 1
+          local tx = type(x)
+          if (tx == "function" or tx == "table") and not seen[x] then
+            seen[x] = true
+            n = n + 1; todo[n] = x
+          end
         end
-      end
-      i = i + 1
-    end
-  end
-  function walk_value(v, owner)
-    local t = type(v)
-    if t == "function" then walk_fn(v, owner)
-    elseif t == "table" and not seen_t[v] then
-      seen_t[v] = true
-      for _, x in next, v do
-        local tx = type(x)
-        if tx == "function" or tx == "table" then walk_value(x, owner) end
+      else
+        local info = getinfo(v, "S")
+        if info.what ~= "C" and not engine_source(info.source) then
+          local i = 1
+          while true do
+            local name, x = getupvalue(v, i)
+            if name == nil then break end
+            budget = budget - 1
+            if name ~= "_ENV" then
+              local id = upvalueid(v, i)
+              if not seen_up[id] then
+                seen_up[id] = true
+                -- (only a variable that holds a plain value or nil is looked
+                -- at again: one that holds a table or a function is walked)
+                if x == nil or WATCHED[type(x)] then
+                  slots[#slots + 1] = { f = v, i = i, name = name, owner = owner }
+                end
+                local tx = type(x)
+                if (tx == "function" or tx == "table") and not seen[x] then
+                  seen[x] = true
+                  n = n + 1; todo[n] = x
+                end
+              end
+            end
+            i = i + 1
+          end
+        end
       end
     end
   end
   -- R's own fields in the order of their names, each walked whole before
   -- the next: the field that names a variable (R.play) is the first that
   -- reaches it, whatever the tables' hash order
-  seen_t[R] = true
   local names = {}
   for k, x in next, R do
     local tx = type(x)
     if type(k) == "string" and (tx == "function" or tx == "table") then names[#names + 1] = k end
   end
   table.sort(names)
-  for _, k in ipairs(names) do walk_value(R[k], "R." .. k) end
+  for _, k in ipairs(names) do
+    local v = R[k]
+    if not seen[v] then seen[v] = true; walk(v, "R." .. k) end
+  end
   SLOTS[R] = slots
   return slots
 end
