@@ -74,17 +74,20 @@ local function slots_of(R)
   -- nest deeper than the C stack (a hostile one: tests/lua/module_state_spec.lua).
   local function walk(root, owner)
     local todo, n, budget = { root }, 1, WALK_LIMIT
+    local function push(x)             -- a function or table not seen yet goes on the list
+      local tx = type(x)
+      if (tx == "function" or tx == "table") and not seen[x] then
+        seen[x] = true
+        n = n + 1; todo[n] = x
+      end
+    end
     while n > 0 and budget > 0 do
       local v = todo[n]
       todo[n], n = nil, n - 1
       if type(v) == "table" then
         for _, x in next, v do
           budget = budget - 1
-          local tx = type(x)
-          if (tx == "function" or tx == "table") and not seen[x] then
-            seen[x] = true
-            n = n + 1; todo[n] = x
-          end
+          push(x)
         end
       else
         local info = getinfo(v, "S")
@@ -103,11 +106,7 @@ local function slots_of(R)
                 if x == nil or WATCHED[type(x)] then
                   slots[#slots + 1] = { f = v, i = i, name = name, owner = owner }
                 end
-                local tx = type(x)
-                if (tx == "function" or tx == "table") and not seen[x] then
-                  seen[x] = true
-                  n = n + 1; todo[n] = x
-                end
+                push(x)
               end
             end
             i = i + 1
