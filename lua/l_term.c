@@ -9,6 +9,9 @@
  *                                 the history keeps the last 1000 lines)
  *   term.save_history(path)   -> true | nil, message
  *   term.isatty(fd)           -> boolean              (fd 0, 1 or 2)
+ *   term.pending()            -> boolean: stdin's terminal holds input not
+ *                                read yet (typed ahead; false when stdin
+ *                                is no terminal)
  *   term.prepare()            a session at the terminal begins: stdin's
  *                             terminal in the mode kept between lines
  *                             (nothing when stdin is no terminal); its
@@ -40,6 +43,7 @@
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <termios.h>
 #include <stdio.h>
@@ -396,6 +400,16 @@ static int term_isatty(lua_State *L) {
     return 1;
 }
 
+/* term.pending(): input waits on the terminal. libedit reads a byte at a
+ * time, so what follows the last line (the "\n" of a terminal that sends
+ * "\r\n" for Enter, a second Enter typed fast) is still the terminal's:
+ * a screen that waits for Enter tells it from an Enter pressed there. */
+static int term_pending(lua_State *L) {
+    struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+    lua_pushboolean(L, isatty(STDIN_FILENO) && poll(&p, 1, 0) == 1 && (p.revents & POLLIN));
+    return 1;
+}
+
 static int term_prepare(lua_State *L) {
     (void)L;
     if (isatty(STDIN_FILENO))
@@ -432,6 +446,7 @@ static const luaL_Reg term_funcs[] = {
     {"load_history", term_load_history},
     {"save_history", term_save_history},
     {"isatty", term_isatty},
+    {"pending", term_pending},
     {"prepare", term_prepare},
     {"line_mode", term_line_mode},
     {"set_completer", term_set_completer},

@@ -169,15 +169,21 @@ local CLEAR = "\27[H\27[2J\27[3J"
 -- whoever pressed it. A line typed there is not dropped without a word:
 -- with `take`, it is returned ("undo" while the mover still has the
 -- keyboard), else it is said that it was not run, and Enter is waited for.
-local function wait_enter(sess, take)
+-- `ahead`: input was waiting before the screen showed (term.pending(),
+-- asked before it is drawn). Its first line, when empty, is no Enter
+-- pressed there (the "\n" of a terminal that sends "\r\n" for Enter, a
+-- second Enter typed fast): it passes nothing, so no screen goes by unseen.
+local function wait_enter(sess, take, ahead)
   while true do
     local line, interrupted = term.readline("")
     if line == nil or ui.typed_eof(line) then return false end
     local text = trim(line)
+    local early = ahead
+    ahead = false
     if interrupted then
       sess:say("(Ctrl-C: press Enter to go on, or Ctrl-D to save the game and leave.)")
     elseif text == "" then
-      return true
+      if not early then return true end
     elseif take then
       return true, text
     else
@@ -192,12 +198,13 @@ end
 -- False when input ended.
 local function hand_over(sess, seat, why)
   if sess.keyboard then
+    local ahead = term.pending()
     if not sess.keep_screen then io.stdout:write(CLEAR) end
     sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
     io.stdout:flush()
-    if not wait_enter(sess) then return false end
+    if not wait_enter(sess, false, ahead) then return false end
     io.stdout:write(CLEAR)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", sess:name(seat), seat))
@@ -213,6 +220,7 @@ end
 local function leave(sess, seat)
   local last = sess.last_seat
   if not last or sess.bots[last] then return true end
+  local ahead = term.pending()
   local v = sess.views[last]
   local now = v.hand()
   if now then
@@ -234,7 +242,7 @@ local function leave(sess, seat)
       .. "undo takes your move back.",
       sess:name(last), what, sess:name(seat))))
     io.stdout:flush()
-    local ok, line = wait_enter(sess, true)
+    local ok, line = wait_enter(sess, true, ahead)
     if not ok then return false end
     if line then return true, line end
   end

@@ -246,16 +246,42 @@ def play_hand_over_screens_take_no_line_silently():
 
 
 @test
+def play_crlf_enter_lets_no_screen_go_by():
+    """play hot-seat, a terminal that sends "\\r\\n" for Enter: the "\\n" passes no screen"""
+    t = Term("%s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Pass the keyboard to Player 1 (seat 1) and press Enter.\r\n")
+    t.type("\r\n")
+    t.wait_for(b"Player 1> ")
+    t.type("1\r\n")   # before: the "\n" passed the next screen, the cards drawn unseen
+    i = t.wait_for(b"press Enter to hide your hand and pass the keyboard to Player 2. Until then it is yours: undo takes your move back.\r\n")
+    time.sleep(0.5)
+    t.read(0.2)
+    check(b"Pass the keyboard to Player 2" not in t.out[i:], "the screen went by:\n%s" % t.shown())
+    t.type("\r\n")
+    i = t.wait_for(b"Pass the keyboard to Player 2 (seat 2) and press Enter.\r\n", start=i)
+    time.sleep(0.5)
+    t.read(0.2)
+    check(b"Player 2> " not in t.out[i:], "Player 2's screen showed before Enter:\n%s" % t.shown())
+    t.type("\r\n")
+    t.wait_for(b"Player 2> ", start=i)
+    t.type("\x04")
+    t.wait_for(b"The game is not over: saved 1 move")
+    after_exit(t)
+
+
+@test
 def play_refused_undo_shows_the_board_again():
     """play hot-seat: after a refused undo the cleared screen shows the mover's board again"""
     t = Term("%s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    pos = 0
     for prompt, keys in [(b"Pass the keyboard to Player 1 (seat 1) and press Enter.", "\r"), (b"Player 1> ", "1\r"),
                          (b"undo takes your move back.", "\r"), (b"Pass the keyboard to Player 2 (seat 2)", "\r"),
                          (b"Player 2> ", "1\r"), (b"undo takes your move back.", "\r"),
                          (b"Pass the keyboard to Player 1 (seat 1) and press Enter.", "\r"), (b"Player 1> ", "undo\r"),
                          (b"asks to take back a move of yours.", "\r"), (b"do you agree? (yes/no) ", "no\r"),
                          (b"back to you.", "\r")]:
-        i = t.wait_for(prompt, start=len(t.out) - len(prompt) if prompt == b"Player 1> " else 0)
+        # each screen after the last: an Enter typed before a screen shows passes nothing
+        i = pos = t.wait_for(prompt, start=pos)
         t.type(keys)
     i = t.wait_for(b"Not undone: Player 2 did not agree.")
     # before: the prompt alone on a cleared screen
