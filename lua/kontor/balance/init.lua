@@ -98,6 +98,11 @@ function M.load(setup)
           seat, b.kind, b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
       end
     end
+    -- and their values (depth=x), before any game: a usage error, not game 1's
+    local probe, perr = bots.new(b.kind, seat, 1, b.options)
+    if not probe then
+      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, tostring(perr))), 0)
+    end
     any_bot = true
   end
   for s = 1, players do
