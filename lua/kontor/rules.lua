@@ -67,6 +67,18 @@ local function is_path(spec)
   return spec:find("/", 1, true) or spec:match("%.lua$")
 end
 
+-- The name of `names` closest to `word` (a typo: at most 2 edits, and at
+-- most half the word), or nil.
+function M.near(word, names)
+  local near, nd = nil, 3
+  local distance = require("kontor.text").distance
+  for _, n in ipairs(names) do
+    local d = distance(word, n)
+    if d < nd and d <= #word // 2 then near, nd = n, d end
+  end
+  return near
+end
+
 -- name or path -> absolute-ish file path, or nil and a message listing what exists.
 function M.find(spec)
   if type(spec) ~= "string" or spec == "" then
@@ -83,13 +95,9 @@ function M.find(spec)
     local p = d .. "/" .. spec .. ".lua"
     if fs.exists(p) then return p end
   end
-  local names, near, nd = {}, nil, 3
-  local distance = require("kontor.text").distance
-  for _, e in ipairs(M.list()) do
-    names[#names + 1] = e.name
-    local d = distance(spec, e.name)
-    if d < nd and d <= #spec // 2 then near, nd = e.name, d end
-  end
+  local names = {}
+  for _, e in ipairs(M.list()) do names[#names + 1] = e.name end
+  local near = M.near(spec, names)
   return usage(string.format("unknown rule set or variant '%s' (available: %s)%s",
     spec, #names > 0 and table.concat(names, ", ") or "none",
     near and (": did you mean '" .. near .. "'?") or ""), { lists_available = true, near = near })
@@ -185,12 +193,39 @@ local function freeze(R, file)
 end
 M.freeze = freeze
 
+-- What a variant file may hold (docs/designing-variants.md, "The variant
+-- file"); file and spec are the engine's.
+local VARIANT_FIELDS = { variant = true, name = true, base = true, summary = true, options = true,
+                         apply = true, includes = true, replaces = true, explain = true,
+                         file = false, spec = false }
+
 local function check_ruleset(R, file)
   local function bad(msg) return broken(file .. ": " .. msg) end
   if type(R) ~= "table" then
     return bad("the rule script must return a table (got " .. type(R) .. ")")
   end
-  if R.variant then return R end
+  if R.variant then
+    -- a misspelt field (aply, option) would be left out silently: the
+    -- variant would change nothing
+    local keys = {}
+    for k in pairs(R) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      if VARIANT_FIELDS[k] == nil then
+        local names = {}
+        for n, own in pairs(VARIANT_FIELDS) do if own then names[#names + 1] = n end end
+        table.sort(names)
+        local near = M.near(k, names)
+        return bad(string.format("a variant has no field '%s' (fields: %s)%s", k,
+          table.concat(names, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+      end
+    end
+    return R
+  end
+  if type(R.setup) ~= "function" and (R.base ~= nil or R.apply ~= nil) then
+    return bad(string.format("the file has %s but not variant = true: a variant returns "
+      .. "{ variant = true, base = ..., apply = function(R, opts) ... end }", R.base ~= nil and "base" or "apply"))
+  end
   for _, f in ipairs { "setup", "play", "scores" } do
     if type(R[f]) ~= "function" then
       return bad(string.format("the rule set has no function R.%s", f))

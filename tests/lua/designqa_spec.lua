@@ -6,6 +6,9 @@ local support = require "tests.lua.support"
 local tmp, cleanup = support.scratch()
 teardown(cleanup)
 
+-- the program, by a path that works from another folder
+local BIN = io.popen("realpath " .. support.sh_quote(support.plain_binary())):read("l")
+
 -- kontor ARGS: stdout, stderr, exit status.
 local function kontor(args, stdin)
   return support.run_split(support.plain_binary() .. " " .. args, stdin)
@@ -23,5 +26,50 @@ describe("a bot option with a bad value in a lab setup", function()
     assert.are.equal("kontor: sim: --bot 2=mcts: mcts option iterations=0: expected 1..10000000\n"
       .. "Try 'kontor --help'.\n", e)
     assert.falsy(support.has(e, "Reproduce"), e)
+  end)
+end)
+
+describe("a variant file a designer got slightly wrong", function()
+  it("with a misspelt field (aply) is refused, with the fields and a close one, not run without it", function()
+    local f = support.write(tmp("typo_field.lua"), [[
+return { variant = true, base = "sea_merchants",
+  aply = function(R) R.data.price.dock = 3 end }
+]])
+    local out, e, code = kontor("sim --variant " .. f .. " --games 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: sim: " .. f .. ": a variant has no field 'aply' (fields: apply, base, explain, "
+      .. "includes, name, options, replaces, summary, variant): did you mean 'apply'?\n", e)
+  end)
+
+  it("without variant = true says so, not that the rule set has no R.setup", function()
+    local f = support.write(tmp("novariant.lua"), [[
+return { base = "sea_merchants", apply = function(R) R.data.price.dock = 3 end }
+]])
+    local out, e, code = kontor("sim --variant " .. f .. " --games 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: sim: " .. f .. ": the file has base but not variant = true: a variant returns "
+      .. "{ variant = true, base = ..., apply = function(R, opts) ... end }\n", e)
+  end)
+end)
+
+describe("docs/designing-variants.md's rows for these mistakes", function()
+  it("are what kontor prints", function()
+    local doc = support.read("docs/designing-variants.md")
+    local d = support.tmpdir()
+    support.write(d .. "/mine.lua", 'return { variant = true, base = "sea_merchants", aply = function(R) end }\n')
+    local out = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " --variant ./mine.lua </dev/null")
+    local row = doc:match("\n| `(%./mine%.lua: a variant has no field[^`]*)`")
+    assert.truthy(row)
+    assert.truthy(support.has(out, row), out)
+    support.write(d .. "/mine.lua", 'return { base = "sea_merchants", apply = function(R) end }\n')
+    out = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " --variant ./mine.lua </dev/null")
+    row = doc:match("\n| `(%./mine%.lua: the file has base[^`]*)`")
+    assert.truthy(row)
+    assert.truthy(support.has(out, row), out)
+    os.execute("rm -rf " .. support.sh_quote(d))
   end)
 end)
