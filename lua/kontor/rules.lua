@@ -310,6 +310,10 @@ local function option_value(name, decl, v, owner)
   return v
 end
 
+local OPTION_TYPE_NAMES = { "boolean", "integer", "list", "string" }
+local OPTION_TYPES = {}
+for _, t in ipairs(OPTION_TYPE_NAMES) do OPTION_TYPES[t] = true end
+
 -- Resolves option values against a rule set's declarations: unknown names
 -- and ill-typed values are errors; missing ones take their defaults.
 function M.resolve_options(R, given)
@@ -320,11 +324,21 @@ function M.resolve_options(R, given)
       local names = {}
       for n in pairs(R.options) do names[#names + 1] = n end
       table.sort(names)
-      return usage(string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
-        #names > 0 and table.concat(names, ", ") or "none"))
+      local near = M.near(tostring(k), names)
+      return usage(string.format("unknown option '%s' for %s (options: %s)%s", tostring(k), R.name,
+        #names > 0 and table.concat(names, ", ") or "none", near and (": did you mean '" .. near .. "'?") or ""))
     end
   end
   for k, decl in pairs(R.options) do
+    if decl.type ~= nil and not OPTION_TYPES[decl.type] then   -- the script's mistake (type = "int")
+      local near
+      for _, t in ipairs(OPTION_TYPE_NAMES) do
+        if type(decl.type) == "string" and #decl.type >= 3 and t:sub(1, #decl.type) == decl.type then near = t end
+      end
+      near = near or (type(decl.type) == "string" and M.near(decl.type, OPTION_TYPE_NAMES))
+      return broken(string.format("option %s of %s: type '%s' is not one of %s%s", k, R.name, tostring(decl.type),
+        table.concat(OPTION_TYPE_NAMES, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+    end
     local v = given[k]
     if v == nil then v = decl.default end
     if v ~= nil then

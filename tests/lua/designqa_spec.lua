@@ -73,3 +73,34 @@ describe("docs/designing-variants.md's rows for these mistakes", function()
     os.execute("rm -rf " .. support.sh_quote(d))
   end)
 end)
+
+describe("an option a designer got wrong", function()
+  it("given on the command line: the option it is close to", function()
+    local f = support.write(tmp("dock9.lua"), [[
+return { variant = true, name = "dock9", base = "sea_merchants",
+  options = { price = { default = 9, type = "integer", min = 0, doc = "what a dock costs" } },
+  apply = function(R, opts) R.data.price.dock = opts.price end }
+]])
+    local out, e, code = kontor("sim --variant " .. f .. ":prise=5 --games 2")
+    assert.are.equal(2, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: sim: unknown option 'prise' for dock9 (options: price): did you mean 'price'?\n"
+      .. "Try 'kontor --help'.\n", e)
+  end)
+
+  it("declared with a type the engine does not know: said, not 'its default is not a string'", function()
+    local f = support.write(tmp("badtype.lua"), [[
+return { variant = true, name = "mine", base = "sea_merchants",
+  options = { price = { default = 3, type = "int" } },
+  apply = function(R, opts) R.data.price.dock = opts.price end }
+]])
+    local out, e, code = kontor("sim --variant " .. f .. " --games 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    local doc = support.read("docs/designing-variants.md")
+    local row = doc:match("\n| `(option price of mine: type 'int'[^`]*)`")
+    assert.are.equal("kontor: sim: " .. row .. "\n", e)
+    assert.are.equal("option price of mine: type 'int' is not one of boolean, integer, list, string: "
+      .. "did you mean 'integer'?", row)
+  end)
+end)
