@@ -10,18 +10,18 @@ teardown(cleanup)
 local BIN = io.popen("realpath " .. support.sh_quote(support.plain_binary())):read("l")
 
 -- kontor ARGS: stdout, stderr, exit status.
-local function kontor(args, stdin)
+local function run(args, stdin)
   return support.run_split(support.plain_binary() .. " " .. args, stdin)
 end
 
 describe("a bot option with a bad value in a lab setup", function()
   it("is a usage error before any game (exit 2), not game 1's failure", function()
-    local out, e, code = kontor("compare --a '--bot 1=greedy:depth=x' --b '' --games 2")
+    local out, e, code = run("compare --a '--bot 1=greedy:depth=x' --b '' --games 2")
     assert.are.equal(2, code)
     assert.are.equal("", out)
     assert.are.equal("kontor: compare: --bot 1=greedy: greedy option depth=x: expected a whole number\n"
       .. "Try 'kontor --help'.\n", e)
-    out, e, code = kontor("sim --bot 2=mcts:iterations=0 --games 2")
+    out, e, code = run("sim --bot 2=mcts:iterations=0 --games 2")
     assert.are.equal(2, code)
     assert.are.equal("kontor: sim: --bot 2=mcts: mcts option iterations=0: expected 1..10000000\n"
       .. "Try 'kontor --help'.\n", e)
@@ -35,7 +35,7 @@ describe("a variant file a designer got slightly wrong", function()
 return { variant = true, base = "sea_merchants",
   aply = function(R) R.data.price.dock = 3 end }
 ]])
-    local out, e, code = kontor("sim --variant " .. f .. " --games 2")
+    local out, e, code = run("sim --variant " .. f .. " --games 2")
     assert.are.equal(1, code)
     assert.are.equal("", out)
     assert.are.equal("kontor: sim: " .. f .. ": a variant has no field 'aply' (fields: apply, base, explain, "
@@ -46,7 +46,7 @@ return { variant = true, base = "sea_merchants",
     local f = support.write(tmp("novariant.lua"), [[
 return { base = "sea_merchants", apply = function(R) R.data.price.dock = 3 end }
 ]])
-    local out, e, code = kontor("sim --variant " .. f .. " --games 2")
+    local out, e, code = run("sim --variant " .. f .. " --games 2")
     assert.are.equal(1, code)
     assert.are.equal("", out)
     assert.are.equal("kontor: sim: " .. f .. ": the file has base but not variant = true: a variant returns "
@@ -81,7 +81,7 @@ return { variant = true, name = "dock9", base = "sea_merchants",
   options = { price = { default = 9, type = "integer", min = 0, doc = "what a dock costs" } },
   apply = function(R, opts) R.data.price.dock = opts.price end }
 ]])
-    local out, e, code = kontor("sim --variant " .. f .. ":prise=5 --games 2")
+    local out, e, code = run("sim --variant " .. f .. ":prise=5 --games 2")
     assert.are.equal(2, code)
     assert.are.equal("", out)
     assert.are.equal("kontor: sim: unknown option 'prise' for dock9 (options: price): did you mean 'price'?\n"
@@ -94,7 +94,7 @@ return { variant = true, name = "mine", base = "sea_merchants",
   options = { price = { default = 3, type = "int" } },
   apply = function(R, opts) R.data.price.dock = opts.price end }
 ]])
-    local out, e, code = kontor("sim --variant " .. f .. " --games 2")
+    local out, e, code = run("sim --variant " .. f .. " --games 2")
     assert.are.equal(1, code)
     assert.are.equal("", out)
     local doc = support.read("docs/designing-variants.md")
@@ -102,5 +102,39 @@ return { variant = true, name = "mine", base = "sea_merchants",
     assert.are.equal("kontor: sim: " .. row .. "\n", e)
     assert.are.equal("option price of mine: type 'int' is not one of boolean, integer, list, string: "
       .. "did you mean 'integer'?", row)
+  end)
+end)
+
+describe("a reload that stops at a move a rule now fails", function()
+  it("says what was kept on the first line, before the script's traceback", function()
+    local f = tmp("ee.lua")
+    local function variant(ret)
+      support.write(f, [[
+return { variant = true, name = "ee", base = "sea_merchants",
+  apply = function(R)
+    local old = R.rules.extra_exchanges
+    R.rules.extra_exchanges = function(g, seat)
+      return ]] .. ret .. [[
+
+    end
+  end }
+]])
+    end
+    variant("old(g, seat)")
+    local g = kontor.new_game { rules = "sea_merchants", variants = { f }, players = 2, seed = 3 }
+    for _ = 1, 4 do g:apply(g:options()[1]) end
+    g:apply("pass")
+    variant("old(g, seat) + nil")
+    local ok, msg = g:reload()
+    assert.is_nil(ok)
+    local lines = support.lines(msg)
+    assert.are.equal("reloaded; stopped before move 5 '1: pass': " .. f .. ":5: attempt to perform arithmetic "
+      .. "on a nil value (1 move from there on kept: put the rule back and reload, or redo)", lines[1])
+    assert.are.equal("stack traceback:", lines[2])
+    assert.are.equal("\t" .. f .. ":5: in field 'extra_exchanges'", lines[3])
+    assert.are.same({ 4, 1 }, { #g:moves(), #g:held_moves() })
+    variant("old(g, seat)")
+    assert.are.same({ true, 5 }, { g:reload() })
+    assert.are.equal("1: pass", g:moves()[5])
   end)
 end)
