@@ -388,6 +388,38 @@ local function variant_spec(v)
   return name, opts
 end
 
+-- The names of R.rules (raw: a variant's table runs no metatable here),
+-- sorted.
+local function rule_names(R0)
+  local t, names = rawget(R0, "rules"), {}
+  if type(t) ~= "table" then return names end
+  for k in next, t do
+    if type(k) == "string" then names[#names + 1] = k end
+  end
+  table.sort(names)
+  return names
+end
+
+-- A rule a variant added (in `now`, not in `had`) whose name is a
+-- misspelling of one the rule set has (R.rules.payout for payout_count:
+-- the new one is never called, and the variant silently changes nothing):
+-- { added, meant }, or nil. A new rule with a name of its own is fine.
+local function misspelt_rule(had, now)
+  local old = {}
+  for _, n in ipairs(had) do old[n] = true end
+  for _, n in ipairs(now) do
+    if not old[n] then
+      local near = M.near(n, had)
+      if not near and #n >= 4 then
+        for _, h in ipairs(had) do
+          if h:find(n, 1, true) or n:find(h, 1, true) then near = h; break end
+        end
+      end
+      if near then return { n, near } end
+    end
+  end
+end
+
 -- Applies one variant file (and, for a preset, the variants it includes)
 -- to R0, the rule set's own table, loaded fresh for this composition; `E`
 -- is the engine's copy of the rule set (its name), `extra` collects the
@@ -467,11 +499,17 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     claims[what] = V.name
   end
   local title = rawget(R0, "title")     -- (raw: a variant's metatable is not run by trusted code)
+  local had = rule_names(R0)
   if V.apply then
     local ok, aerr = core.sandbox.call(V.apply, R0, opts)
     if not ok then
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end
+  end
+  local misspelt = misspelt_rule(had, rule_names(R0))
+  if misspelt then
+    return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
+      .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
   applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,

@@ -138,3 +138,30 @@ return { variant = true, name = "ee", base = "sea_merchants",
     assert.are.equal("1: pass", g:moves()[5])
   end)
 end)
+
+describe("a variant that sets a misspelt rule", function()
+  it("is refused with the rule it is close to, in the doc's words", function()
+    local d = support.tmpdir()
+    support.write(d .. "/mine.lua", [[
+return { variant = true, base = "sea_merchants",
+  apply = function(R) R.rules.payout = function() return 5 end end }
+]])
+    local out, code = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " sim --variant ./mine.lua --games 2")
+    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua: R%.rules%.payout[^`]*)`")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sim: " .. row .. "\n", out)
+    -- Caribbean's too; a rule of a name of its own is no mistake
+    support.write(d .. "/c.lua", [[
+return { variant = true, base = "caribbean",
+  apply = function(R) R.rules.tax_winner = function() return {} end end }
+]])
+    out, code = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN) .. " sim --variant ./c.lua --games 2")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sim: ./c.lua: R.rules.tax_winner is not a rule of caribbean (nothing would call it): "
+      .. "did you mean 'tax_winners'? (rules: can_win, game_end, tax_winners)\n", out)
+    out, code = support.run(support.sh_quote(BIN) .. " sim --players 2 --variant tests/balance/mutiny.lua --games 2 --no-moves")
+    assert.are.equal(0, code, out)
+    os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+end)
