@@ -441,8 +441,9 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       if e.kind == "rules" then sets[#sets + 1] = e.name; known = known or e.name == V.base end
     end
     if not known then   -- a typo in the file: no rule set has that name
-      return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)", vfile,
-        tostring(V.base), table.concat(sets, ", ")))
+      local near = type(V.base) == "string" and M.near(V.base, sets)
+      return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)%s", vfile,
+        tostring(V.base), table.concat(sets, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
     return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
   end

@@ -165,3 +165,14 @@ return { variant = true, base = "caribbean",
     os.execute("rm -rf " .. support.sh_quote(d))
   end)
 end)
+
+describe("a variant whose base is misspelt", function()
+  it("names the rule set it is close to", function()
+    local f = support.write(tmp("badbase.lua"), 'return { variant = true, base = "seamerchants", apply = function() end }\n')
+    local out, e, code = run("sim --variant " .. f .. " --games 2")
+    assert.are.equal(1, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: sim: " .. f .. ": base = 'seamerchants' names no rule set (rule sets: caribbean, "
+      .. "old_world, sea_merchants): did you mean 'sea_merchants'?\n", e)
+  end)
+end)

@@ -161,7 +161,8 @@ describe("a variant whose base names no rule set", function()
       assert.are.equal(1, code, args)
       assert.are.equal("", out)
       assert.are.equal("kontor: " .. args:match("^%a+") .. ": " .. path
-        .. ": base = 'sea_merchant' names no rule set (rule sets: caribbean, old_world, sea_merchants)\n", e)
+        .. ": base = 'sea_merchant' names no rule set (rule sets: caribbean, old_world, sea_merchants): "
+        .. "did you mean 'sea_merchants'?\n", e)
     end
     local _, e, code = kontor_cmd("sim --variant hand_limit --rules caribbean --games 3")
     assert.are.equal(2, code)
