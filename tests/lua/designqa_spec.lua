@@ -176,3 +176,20 @@ describe("a variant whose base is misspelt", function()
       .. "old_world, sea_merchants): did you mean 'sea_merchants'?\n", e)
   end)
 end)
+
+describe("a ladder where the first bot never beat one", function()
+  it("says that bot's rating is a bound, not only where it won every game", function()
+    local out, e, code = run("ladder --deals 6 random greedy 'greedy:avoid=buy dock'")
+    assert.are.equal(0, code, e)
+    local lines = support.lines(out)
+    assert.are.equal("  greedy:avoid=buy dock   1876  [1844, 1966]  random never beat it: a bound, not a measure "
+      .. "(more deals move it)", lines[3])
+    assert.are.equal("  greedy                  1817  [1773, 1844]  random never beat it: a bound, not a measure "
+      .. "(more deals move it)", lines[4])
+    assert.are.equal("  random                     0  (the anchor)", lines[5])
+    assert.are.equal("  greedy vs greedy:avoid=buy dock: 41.7% of 12 games", lines[9])
+    out = run("ladder --deals 4 greedy random:prefer=pass random:avoid=pass")
+    assert.truthy(support.has(out, "  random:prefer=pass   -726  [-751, -715]  it never beat greedy: a bound, "
+      .. "not a measure (more deals move it)\n"), out)
+  end)
+end)
