@@ -193,3 +193,16 @@ describe("a ladder where the first bot never beat one", function()
       .. "not a measure (more deals move it)\n"), out)
   end)
 end)
+
+describe("the lab's sim summary", function()
+  it("says '1 game shared', not '1 games shared'", function()
+    local f = support.write(tmp("low_tax.lua"), [[
+return { variant = true, name = "low_tax", base = "caribbean",
+  options = { threshold = { default = 9, type = "integer", min = 1, doc = "coins at which tax bites" } },
+  apply = function(R, opts) R.data.tax_threshold = opts.threshold end }
+]])
+    local out, e, code = run("sim --variant " .. f .. " --games 200")
+    assert.are.equal(0, code, e)
+    assert.truthy(support.has(out, "\nwins         1: 52  2: 48  3: 43  4: 58 (1 game shared)\n"), out)
+  end)
+end)

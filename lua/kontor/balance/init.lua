@@ -623,7 +623,7 @@ function M.format_sim(s)
   local w = {}
   for i = 1, s.players do w[i] = string.format("%d: %d", i, s.wins[i]) end
   local none = (s.no_winner or 0) > 0 and string.format(", %d without a winner", s.no_winner) or ""
-  add("wins         %s (%d games shared%s)", table.concat(w, "  "), s.shared_wins, none)
+  add("wins         %s (%s shared%s)", table.concat(w, "  "), text.count(s.shared_wins, "game"), none)
   local section
   local lw
   for _, key in ipairs(s.order) do
