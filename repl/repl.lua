@@ -547,6 +547,9 @@ C.result = function(sess)
 end
 
 -- "players=3 seed=2 names=A,B rules=x variant=v:k=v" -> new_game table
+-- The words of `new` itself; any other k=v is a rule option.
+local NEW_KEYS = { "names", "players", "rules", "seed", "variant" }
+
 local function parse_new(sess, arg)
   local g = sess:game()
   local p = g and g.params or {}
@@ -653,7 +656,17 @@ C.new = function(sess, arg)
   local t, e = parse_new(sess, arg)
   if not t then return sess:err(e) end
   local ok, g = pcall(sess.kontor.new_game, t)
-  if not ok then return sess:err(g) end
+  if not ok then
+    -- plyers=3 is taken for a rule option: say the word of new's it is close to
+    local msg = tostring(g)
+    local k = msg:match("^unknown option '([%w_]+)' for [^\n]*%)$")
+    local near = k and require("kontor.rules").near(k, NEW_KEYS)
+    if near then
+      return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
+        table.concat(NEW_KEYS, "=, ")))
+    end
+    return sess:err(g)
+  end
   sess:set_game(g)
   sess:say("New game: ", describe(sess, g), ".")
   local n0 = log_count(g)

@@ -206,3 +206,16 @@ return { variant = true, name = "low_tax", base = "caribbean",
     assert.truthy(support.has(out, "\nwins         1: 52  2: 48  3: 43  4: 58 (1 game shared)\n"), out)
   end)
 end)
+
+describe("the REPL's new with a misspelt word of its own", function()
+  it("names the word of new it is close to, not only the rule options", function()
+    local out, _, code = run("--seed 1 --players 2", "new plyers=3\nnew start_coin=4\nmoves\n")
+    assert.are.equal(0, code)
+    assert.truthy(support.has("\n" .. out, "\nunknown option 'plyers' for sea_merchants (options: dock_at_once, "
+      .. "exchange_new_ship, first_player, start_coins): did you mean 'players='? (new also takes names=, "
+      .. "players=, rules=, seed=, variant=)\n"), out)
+    -- a rule option it is close to is said as before, once
+    assert.truthy(support.has(out, "\nunknown option 'start_coin' for sea_merchants (options: dock_at_once, "
+      .. "exchange_new_ship, first_player, start_coins): did you mean 'start_coins'?\nNo moves yet.\n"), out)
+  end)
+end)
