@@ -219,3 +219,22 @@ describe("the REPL's new with a misspelt word of its own", function()
       .. "exchange_new_ship, first_player, start_coins): did you mean 'start_coins'?\nNo moves yet.\n"), out)
   end)
 end)
+
+describe("a misspelt bot", function()
+  it("names the bot it is close to, in sim, ladder and the REPL", function()
+    local out, e, code = run("sim --bot 1=gready --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: sim: --bot 1=gready: unknown bot 'gready' (bots: random, greedy, mcts): "
+      .. "did you mean 'greedy'?\nTry 'kontor --help'.\n", e)
+    out, e, code = run("ladder randm greedy")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: ladder: unknown bot 'randm' (bots: random, greedy, mcts): did you mean 'random'?\n"
+      .. "Try 'kontor --help'.\n", e)
+    out = run("--seed 1 --players 2", "bot 2=gredy\nbots\n")
+    assert.truthy(support.has(out, "unknown bot 'gredy' (bots: random, greedy, mcts): did you mean 'greedy'?\n"
+      .. "1  Player 1: person\n2  Player 2: person\n"), out)
+    _, e = run("--bot 2=genius")
+    assert.are.equal("kontor: --bot 2=genius: unknown bot 'genius' (bots: random, greedy, mcts)\n"
+      .. "Try 'kontor --help'.\n", e)
+  end)
+end)

@@ -81,8 +81,7 @@ function M.load(setup)
         tostring(seat), b.kind, tostring(seat), players)), 0)
     end
     if not bots.KINDS[b.kind] then
-      error(errors.new("usage", string.format("--bot %d=%s: unknown bot '%s' (bots: %s)", seat, b.kind,
-        b.kind, bots.list())), 0)
+      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, bots.unknown(b.kind))), 0)
     end
     -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
     local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
