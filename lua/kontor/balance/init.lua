@@ -675,6 +675,13 @@ function M.format_compare(c, color)
       lines[#lines + 1] = line
     end
   end
+  if c.a.players ~= c.b.players then
+    -- the rows with "-" and the "paired" of the first line need a word
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = string.format("A plays %d players and B %d: a win rate and the first player's advantage "
+      .. "are not compared across player counts (-), and the same seeds deal different games, so the pairs "
+      .. "are no closer than two separate runs", c.a.players, c.b.players)
+  end
   local joined = lines[1]
   for i = 2, #lines do joined = joined .. "\n" .. lines[i] end
   return joined
