@@ -70,11 +70,20 @@ end
 -- The name of `names` closest to `word` (a typo: at most 2 edits, and at
 -- most half the word), or nil.
 function M.near(word, names)
-  local near, nd = nil, 3
+  local near, nd, nk = nil, 3, -1
   local distance = require("kontor.text").distance
+  -- of two as close, the one that shares more of its ends with the word
+  -- (--gams: --games, not --game)
+  local function kept(n)
+    local k = 0
+    while k < #n and k < #word and n:byte(k + 1) == word:byte(k + 1) do k = k + 1 end
+    local j = 0
+    while j < #n - k and j < #word - k and n:byte(#n - j) == word:byte(#word - j) do j = j + 1 end
+    return k + j
+  end
   for _, n in ipairs(names) do
     local d = distance(word, n)
-    if d < nd and d <= #word // 2 then near, nd = n, d end
+    if d < 3 and d <= #word // 2 and (d < nd or (d == nd and kept(n) > nk)) then near, nd, nk = n, d, kept(n) end
   end
   return near
 end

@@ -252,3 +252,33 @@ describe("compare of two player counts", function()
     assert.falsy(support.has(out, "player counts"), out)
   end)
 end)
+
+describe("a designer's first commands", function()
+  it("kontor sim --help prints sim's help (exit 0), as kontor help sim does", function()
+    local help = run("help sim")
+    for _, args in ipairs { "sim --help", "compare --games 3 -h", "ladder --help" } do
+      local out, e, code = run(args)
+      assert.are.equal(0, code, e)
+      assert.truthy(out:find("^usage: kontor " .. args:match("^%a+") .. " "), out)
+      if args == "sim --help" then assert.are.equal(help, out) end
+    end
+  end)
+
+  it("a misspelt flag or command names the one it is close to", function()
+    local cases = {
+      { "sim --gams 10", "kontor: sim: unknown option '--gams': did you mean '--games'?" },
+      { "simm", "kontor: unknown command 'simm': did you mean 'sim'?" },
+      { "compare --a '' --b '--varient x'", "kontor: compare: --b '--varient x': unknown option '--varient': "
+        .. "did you mean '--variant'?" },
+      { "ladder --deal 3 random greedy", "kontor: ladder: unknown option '--deal': did you mean '--deals'?" },
+      { "--variant hand_limit --player 3", "kontor: unknown option '--player': did you mean '--players'?" },
+      -- nothing close: as before
+      { "ladder --games 5 random greedy", "kontor: ladder: unknown option '--games'" },
+    }
+    for _, c in ipairs(cases) do
+      local out, e, code = run(c[1])
+      assert.are.same({ "", 2 }, { out, code }, c[1])
+      assert.are.equal(c[2] .. "\nTry 'kontor --help'.\n", e)
+    end
+  end)
+end)
