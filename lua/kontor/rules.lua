@@ -397,6 +397,23 @@ local function variant_spec(v)
   return name, opts
 end
 
+-- The options as `apply` gets them: reading one the variant does not
+-- declare (opts.treshold for threshold) is an error at that line, not a
+-- nil that changes the rules silently.
+local function strict_options(opts, V)
+  local view = {}
+  for k, v in pairs(opts) do view[k] = v end
+  return setmetatable(view, { __index = function(_, k)
+    if V.options[k] ~= nil then return nil end     -- declared, without a value
+    local names = {}
+    for n in pairs(V.options) do names[#names + 1] = n end
+    table.sort(names)
+    local near = type(k) == "string" and M.near(k, names)
+    error(string.format("opts.%s: variant %s has no option '%s' (options: %s)%s", tostring(k), V.name, tostring(k),
+      #names > 0 and table.concat(names, ", ") or "none", near and (": did you mean '" .. near .. "'?") or ""), 2)
+  end })
+end
+
 -- The names of R.rules (raw: a variant's table runs no metatable here),
 -- sorted.
 local function rule_names(R0)
@@ -511,7 +528,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   local title = rawget(R0, "title")     -- (raw: a variant's metatable is not run by trusted code)
   local had = rule_names(R0)
   if V.apply then
-    local ok, aerr = core.sandbox.call(V.apply, R0, opts)
+    local ok, aerr = core.sandbox.call(V.apply, R0, strict_options(opts, V))
     if not ok then
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end

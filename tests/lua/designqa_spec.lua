@@ -282,3 +282,28 @@ describe("a designer's first commands", function()
     end
   end)
 end)
+
+describe("a variant that reads an option it does not declare", function()
+  it("fails at that line with the options it has, in the doc's words; a declared one without a value is nil", function()
+    local d = support.tmpdir()
+    support.write(d .. "/mine.lua", [[
+return {
+  variant = true,
+  name = "mine",
+  base = "sea_merchants",
+  options = { price = { default = 9, type = "integer", min = 0 },
+              spare = { type = "integer" } },
+  apply = function(R, opts)
+    assert(opts.spare == nil and opts.price == 9)
+    R.data.price.dock = opts.prise
+  end,
+}
+]])
+    local out, code = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " sim --variant ./mine.lua --games 2")
+    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua:9: opts%.prise[^`]*)`")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sim: " .. row:gsub("%(options: price%)", "(options: price, spare)") .. "\n", out)
+    os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+end)
