@@ -95,7 +95,9 @@ function M.find(spec)
   end
   if is_path(spec) then
     if fs.exists(spec) then return spec end
-    return nil, errors.new("file", string.format("%s: no such file", spec))
+    local lua = not spec:match("%.lua$") and spec .. ".lua"   -- ./mine for ./mine.lua
+    return nil, errors.new("file", string.format("%s: no such file%s", spec,
+      lua and fs.exists(lua) and string.format(" (%s is: give its whole name)", lua) or ""))
   end
   if not spec:match("^[%w_%-]+$") then
     return usage(string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec))
@@ -107,9 +109,12 @@ function M.find(spec)
   local names = {}
   for _, e in ipairs(M.list()) do names[#names + 1] = e.name end
   local near = M.near(spec, names)
-  return usage(string.format("unknown rule set or variant '%s' (available: %s)%s",
+  -- a file of that name in the current folder is found only by its path
+  local here = not near and fs.exists(spec .. ".lua") and string.format(" (./%s.lua is a file here: give its path, "
+    .. "./%s.lua)", spec, spec) or ""
+  return usage(string.format("unknown rule set or variant '%s' (available: %s)%s%s",
     spec, #names > 0 and table.concat(names, ", ") or "none",
-    near and (": did you mean '" .. near .. "'?") or ""), { lists_available = true, near = near })
+    near and (": did you mean '" .. near .. "'?") or "", here), { lists_available = true, near = near })
 end
 
 -- The rule-script half of the kontor module.
@@ -570,7 +575,8 @@ function M.load(spec, variants)
   local E, R0 = M.load_file(file)
   if not E then return nil, R0 end
   if E.variant then
-    return usage(string.format("%s is a variant (of %s), not a rule set", file, tostring(E.base)))
+    return usage(string.format("%s is a variant (of %s), not a rule set: give it with --variant %s", file,
+      tostring(E.base), file))
   end
   -- Variants add to these: the rule set's own table has them.
   if rawget(R0, "constraints") == nil then rawset(R0, "constraints", {}) end

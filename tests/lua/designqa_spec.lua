@@ -307,3 +307,31 @@ return {
     os.execute("rm -rf " .. support.sh_quote(d))
   end)
 end)
+
+describe("a variant file given the wrong way", function()
+  it("says how to give it: with --variant, by its whole name, by its path", function()
+    local d = support.tmpdir()
+    support.write(d .. "/dock9.lua", [[
+return { variant = true, name = "dock9", base = "sea_merchants", apply = function(R) R.data.price.dock = 9 end }
+]])
+    local function here(args)
+      return support.run_split("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN) .. " " .. args)
+    end
+    local out, e, code = here("sim --rules ./dock9.lua --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: sim: ./dock9.lua is a variant (of sea_merchants), not a rule set: give it with "
+      .. "--variant ./dock9.lua\nTry 'kontor --help'.\n", e)
+    out, e, code = here("sim --variant ./dock9 --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    assert.are.equal("kontor: sim: ./dock9: no such file (./dock9.lua is: give its whole name)\n", e)
+    out, e, code = here("sim --variant dock9 --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: sim: unknown rule set or variant 'dock9' (available: caribbean, delivered_payout, "
+      .. "hand_limit, house, house_specials, old_world, port_royal, sea_merchants, snake_draft) (./dock9.lua is a "
+      .. "file here: give its path, ./dock9.lua)\nTry 'kontor --help'.\n", e)
+    out, e, code = here("sim --variant ./dock9.lua --games 2 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(support.has(out, "rules        sea_merchants + ./dock9.lua\n"), out)
+    os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+end)
