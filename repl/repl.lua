@@ -665,6 +665,9 @@ C.new = function(sess, arg)
       return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
         table.concat(NEW_KEYS, "=, ")))
     end
+    -- a rule or variant file that cannot start a game: one line, with its
+    -- file:line (a limit's place is in the traceback alone)
+    if kerrors.kind(g) == "rules" or kerrors.kind(g) == "limit" then return sess:err(ktext.error_place(g)) end
     return sess:err(g)
   end
   sess:set_game(g)
@@ -887,6 +890,9 @@ C.reload = function(sess)
     -- shown as another seat: the step is another seat's secret (O34)
     sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "
       .. "(%s from there on kept: put the rule back and reload, or redo)", sess:name(stop.seat), stop.held))
+  elseif not stop then
+    -- the scripts could not start the game: one line, with the file:line
+    sess:err(ktext.error_place(msg))
   else
     sess:err(msg)
   end

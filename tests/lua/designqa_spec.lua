@@ -22,7 +22,7 @@ describe("a bot option with a bad value in a lab setup", function()
     assert.are.equal("kontor: compare: --bot 1=greedy: greedy option depth=x: expected a whole number\n"
       .. "Try 'kontor --help'.\n", e)
     out, e, code = run("sim --bot 2=mcts:iterations=0 --games 2")
-    assert.are.equal(2, code)
+    assert.are.same({ "", 2 }, { out, code })
     assert.are.equal("kontor: sim: --bot 2=mcts: mcts option iterations=0: expected 1..10000000\n"
       .. "Try 'kontor --help'.\n", e)
     assert.falsy(support.has(e, "Reproduce"), e)
@@ -233,7 +233,8 @@ describe("a misspelt bot", function()
     out = run("--seed 1 --players 2", "bot 2=gredy\nbots\n")
     assert.truthy(support.has(out, "unknown bot 'gredy' (bots: random, greedy, mcts): did you mean 'greedy'?\n"
       .. "1  Player 1: person\n2  Player 2: person\n"), out)
-    _, e = run("--bot 2=genius")
+    out, e = run("--bot 2=genius")
+    assert.are.equal("", out)
     assert.are.equal("kontor: --bot 2=genius: unknown bot 'genius' (bots: random, greedy, mcts)\n"
       .. "Try 'kontor --help'.\n", e)
   end)
@@ -333,5 +334,40 @@ return { variant = true, name = "dock9", base = "sea_merchants", apply = functio
     assert.are.equal(0, code, e)
     assert.truthy(support.has(out, "rules        sea_merchants + ./dock9.lua\n"), out)
     os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+end)
+
+describe("the REPL's reload and new with a variant that cannot start a game", function()
+  it("say it in one line with the file:line, a limit's too, and keep the game", function()
+    local f = tmp("hot.lua")
+    local function variant(body)
+      support.write(f, 'return { variant = true, name = "hot", base = "sea_merchants",\n'
+        .. '  apply = function(R)\n    ' .. body .. '\n  end }\n')
+    end
+    variant("R.data.price.dock = 9")
+    local w = function(body)
+      return string.format("os.execute(%q)\n", "cat > " .. f .. " <<'X'\nreturn { variant = true, name = \"hot\", "
+        .. "base = \"sea_merchants\",\n  apply = function(R)\n    " .. body .. "\n  end }\nX")
+    end
+    local out = run("--variant " .. f .. " --seed 1 --players 2",
+      "1\n" .. w("local x = nil; x.y = 1") .. "reload\n" .. w("while true do end") .. "reload\n"
+      .. w("R.data.price.dock = 7") .. "reload\nmoves\nnew variant=" .. tmp("none.lua") .. "\n"
+      .. w("while true do end") .. "new\nmoves\n")
+    local want = {
+      "reload failed, the game is as it was: variant hot: " .. f .. ":3: attempt to index a nil value (local 'x')",
+      "reload failed, the game is as it was: variant hot: time limit reached (0.5 s of CPU per step), in " .. f .. ":3",
+      "Reloaded sea_merchants (variants/sea_merchants.lua) with the variant hot (" .. f .. "); replayed 1 move.",
+      "1  Player 1: load grain on ship 1",
+      tmp("none.lua") .. ": no such file",
+      "variant hot: time limit reached (0.5 s of CPU per step), in " .. f .. ":3",
+      "1  Player 1: load grain on ship 1",
+    }
+    local got = {}
+    for _, l in ipairs(support.lines(out)) do
+      if not l:find("^Player 2") and not l:find("^true\texit") and l ~= "Player 1 loads grain on ship 1" and l ~= "" then
+        got[#got + 1] = l
+      end
+    end
+    assert.are.same(want, got)
   end)
 end)
