@@ -142,6 +142,12 @@ function M.parse_flags(args, first, ...)
         local near = require("kontor.rules").near(flag, names)
         return nil, string.format("unknown option '%s'%s", a, near and (": did you mean '" .. near .. "'?") or ""), flag
       end
+      -- --bot 1=greedy:avoid=buy contract: the shell split a move's words
+      local prev, pflag = args[i - 1], i - 2 >= first and args[i - 2]
+      if prev and pflag and pflag:match("^%-%-") and (prev:find("avoid=", 1, true) or prev:find("prefer=", 1, true)) then
+        return nil, string.format("unexpected argument '%s' (a value with spaces needs quotes: %s '%s %s')",
+          a, pflag, prev, a)
+      end
       return nil, string.format("unexpected argument '%s'", a)
     end
     local key = flag:sub(3):gsub("%-", "_")

@@ -887,8 +887,13 @@ function M.ladder(_, args)
       .. "random greedy mcts:iterations=100")
   end
   local seen = {}
-  for _, b in ipairs(names) do
+  for j, b in ipairs(names) do
     local _, be = require("kontor.bots").new(b, 1, 1)
+    local prev = names[j - 1]
+    if be and prev and (prev:find("avoid=", 1, true) or prev:find("prefer=", 1, true)) then
+      -- ladder random greedy:avoid=buy contract: the shell split a move's words
+      be = string.format("%s (a bot with spaces needs quotes: '%s %s')", be, prev, b)
+    end
     if be then return usage_error("ladder: " .. be) end
     local c = ladder.canonical(b)
     if seen[c] then return usage_error(string.format("ladder: the bot '%s' is given twice", b)) end

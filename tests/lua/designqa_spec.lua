@@ -371,3 +371,22 @@ describe("the REPL's reload and new with a variant that cannot start a game", fu
     assert.are.same(want, got)
   end)
 end)
+
+describe("a restriction of several words the shell split", function()
+  it("says to quote it, where the next word is taken for an argument or a bot", function()
+    local cases = {
+      { "sim --bot 1=greedy:avoid=buy contract --games 2", "kontor: sim: unexpected argument 'contract' "
+        .. "(a value with spaces needs quotes: --bot '1=greedy:avoid=buy contract')" },
+      { "worth --bot random:avoid=buy contract --games 2", "kontor: worth: unexpected argument 'contract' "
+        .. "(a value with spaces needs quotes: --bot 'random:avoid=buy contract')" },
+      { "ladder random greedy:avoid=buy contract --deals 1", "kontor: ladder: unknown bot 'contract' "
+        .. "(bots: random, greedy, mcts) (a bot with spaces needs quotes: 'greedy:avoid=buy contract')" },
+      { "--variant hand_limit:overflow=stop extra", "kontor: unexpected argument 'extra'" },
+    }
+    for _, c in ipairs(cases) do
+      local out, e, code = run(c[1])
+      assert.are.same({ "", 2 }, { out, code }, c[1])
+      assert.are.equal(c[2] .. "\nTry 'kontor --help'.\n", e)
+    end
+  end)
+end)
