@@ -431,6 +431,42 @@ local function rule_names(R0)
   return names
 end
 
+-- The string keys of R.data and of each table in it, sorted:
+-- { ["R.data"] = {...}, ["R.data.price"] = {...}, ... } (raw reads).
+local function data_names(R0)
+  local out = {}
+  local function keys(t)
+    local names = {}
+    for k in next, t do if type(k) == "string" then names[#names + 1] = k end end
+    table.sort(names)
+    return names
+  end
+  local data = rawget(R0, "data")
+  if type(data) ~= "table" then return out end
+  out["R.data"] = keys(data)
+  for k, v in next, data do
+    if type(k) == "string" and type(v) == "table" then out["R.data." .. k] = keys(v) end
+  end
+  return out
+end
+
+-- A key a variant added to R.data or a table in it that is a
+-- misspelling of one there (R.data.price.dok for dock: nothing reads it,
+-- and the price stays): { where, added, meant, names }, or nil.
+local function misspelt_data(had, now)
+  local wheres = {}
+  for where in pairs(had) do wheres[#wheres + 1] = where end
+  table.sort(wheres)
+  for _, where in ipairs(wheres) do
+    local old = {}
+    for _, n in ipairs(had[where]) do old[n] = true end
+    for _, n in ipairs(now[where] or {}) do
+      local meant = not old[n] and M.near(n, had[where])
+      if meant then return { where = where, added = n, meant = meant, names = had[where] } end
+    end
+  end
+end
+
 -- A rule a variant added (in `now`, not in `had`) whose name is a
 -- misspelling of one the rule set has (R.rules.payout for payout_count:
 -- the new one is never called, and the variant silently changes nothing):
@@ -531,7 +567,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     claims[what] = V.name
   end
   local title = rawget(R0, "title")     -- (raw: a variant's metatable is not run by trusted code)
-  local had = rule_names(R0)
+  local had, data_had = rule_names(R0), data_names(R0)
   if V.apply then
     local ok, aerr = core.sandbox.call(V.apply, R0, strict_options(opts, V))
     if not ok then
@@ -542,6 +578,11 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   if misspelt then
     return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
       .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
+  end
+  local dm = misspelt_data(data_had, data_names(R0))
+  if dm then
+    return broken(string.format("%s: %s.%s is not in the data of %s (nothing would read it): did you mean '%s'? "
+      .. "(%s: %s)", vfile, dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
   applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,

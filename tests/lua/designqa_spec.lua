@@ -390,3 +390,26 @@ describe("a restriction of several words the shell split", function()
     end
   end)
 end)
+
+describe("a variant that sets a misspelt number in R.data", function()
+  it("is refused with the name it is close to, in the doc's words; new names of their own are fine", function()
+    local d = support.tmpdir()
+    support.write(d .. "/mine.lua", [[
+return { variant = true, base = "sea_merchants",
+  apply = function(R) R.data.price.dok = 9 end }
+]])
+    local function here(args) return support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN) .. " " .. args) end
+    local out, code = here("sim --variant ./mine.lua --games 2")
+    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua: R%.data%.price%.dok[^`]*)`")
+    assert.are.equal(1, code)
+    assert.are.equal("kontor: sim: " .. row .. "\n", out)
+    support.write(d .. "/c.lua", 'return { variant = true, base = "caribbean", apply = function(R) R.data.tax_treshold = 9 end }\n')
+    out, code = here("sim --variant ./c.lua --games 2")
+    assert.are.equal(1, code)
+    assert.truthy(out:find("^kontor: sim: %./c%.lua: R%.data%.tax_treshold is not in the data of caribbean %(nothing "
+      .. "would read it%): did you mean 'tax_threshold'%? %(R%.data: admiral_min_harbour, "), out)
+    out, code = here("sim --variant house --games 2 --no-moves")
+    assert.are.equal(0, code, out)
+    os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+end)
