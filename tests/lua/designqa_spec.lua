@@ -413,3 +413,14 @@ return { variant = true, base = "sea_merchants",
     os.execute("rm -rf " .. support.sh_quote(d))
   end)
 end)
+
+describe("kontor.sim given variants as a string", function()
+  it("raises as new_game does, instead of playing the base game", function()
+    local ok, e = pcall(kontor.sim, { rules = "sea_merchants", variants = "hand_limit", games = 2 })
+    assert.is_false(ok)
+    assert.are.equal("usage", kontor.errors.kind(e))
+    assert.are.equal('variants must be a list ({ "house" }), not a string', e.message)
+    local s = kontor.sim { rules = "sea_merchants", variants = { "hand_limit" }, games = 2 }
+    assert.are.same({ "hand_limit" }, s.variants)
+  end)
+end)
