@@ -24,7 +24,11 @@ local function usage(msg, fields) return nil, errors.new("usage", msg, fields) e
 local function script_line(msg)
   -- with the script's file:line when the first line names none (an error Lua raises in C)
   local first = require("kontor.text").error_place(msg)
-  return first:match("^variant [^%s:]+: (.*)$") or first
+  local rest = first:match("^variant [^%s:]+: (.*)$")
+  -- "variant NAME: " stays where nothing else says which file failed (a
+  -- memory error has no place)
+  if rest and rest:find("[^%s:]+:%d+") then return rest end
+  return first
 end
 
 local function broken(msg, kind)
