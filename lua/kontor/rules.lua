@@ -518,6 +518,19 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     end
     return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
   end
+  for j, a in ipairs(applied) do
+    -- a variant applied twice would wrap its rules twice (a payout
+    -- doubled twice); `replaces` caught it only where the variant says it
+    if a.file == vfile then
+      local by
+      for k = j + 1, #applied do
+        if applied[k].depth < a.depth then by = applied[k].name; break end
+      end
+      return usage(string.format("variant %s is used twice%s", V.name, by
+        and string.format(": %s includes it already (set its options through %s: --variant %s:%s.OPTION=VALUE)",
+          by, by, by, a.name) or ""))
+    end
+  end
   V.options = V.options or {}
   V.explain = V.explain or {}
   -- A preset forwards "member.option" to the variants it includes.
@@ -589,7 +602,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       .. "(%s: %s)", vfile, dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
-  applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
+  applied[#applied + 1] = { spec = vspec, file = vfile, name = V.name, options = opts, depth = depth,
                             recorded = recorded, titled = rawget(R0, "title") ~= title }
   return true
 end

@@ -424,3 +424,28 @@ describe("kontor.sim given variants as a string", function()
     assert.are.same({ "hand_limit" }, s.variants)
   end)
 end)
+
+describe("a variant a preset already includes, given again", function()
+  it("is refused, with the preset and how to set its options, not applied twice", function()
+    local row = support.read("docs/designing-variants.md"):match("\n| `(variant hand_limit is used twice[^`]*)`")
+    local out, e, code = run("sim --variant house --variant hand_limit:size=5 --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: sim: " .. row .. "\nTry 'kontor --help'.\n", e)
+    -- a variant of one's own, without `replaces`: its payout was doubled twice
+    local dp = support.write(tmp("double_pay.lua"), [[
+return { variant = true, name = "double_pay", base = "sea_merchants",
+  apply = function(R)
+    local old = R.rules.payout_count
+    R.rules.payout_count = function(g, product, slots) return 2 * old(g, product, slots) end
+  end }
+]])
+    local preset = support.write(tmp("preset.lua"), string.format(
+      'return { variant = true, name = "preset", base = "sea_merchants", includes = { %q } }\n', dp))
+    out, e, code = run("sim --variant " .. preset .. " --variant " .. dp .. " --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: sim: variant double_pay is used twice: preset includes it already (set its options "
+      .. "through preset: --variant preset:double_pay.OPTION=VALUE)\nTry 'kontor --help'.\n", e)
+    out = run("sim --variant " .. preset .. " --games 200")
+    assert.truthy(support.has(out, "\nmean score   1: 12.45  2: 12.45  3: 14.47  4: 12.49\n"), out)
+  end)
+end)
