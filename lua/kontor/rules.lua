@@ -217,6 +217,37 @@ local VARIANT_FIELDS = { variant = true, name = true, base = true, summary = tru
                          apply = true, includes = true, replaces = true, explain = true,
                          file = false, spec = false }
 
+-- A variant's options: each { default =, type =, min =, max =, values =,
+-- doc = }, nothing else (typ = "integer" would be ignored). Returns R, or
+-- what bad(message) returns.
+local OPTION_FIELDS = { "default", "doc", "max", "min", "type", "values" }
+local function check_option_decls(R, bad)
+  if R.options == nil then return R end
+  if type(R.options) ~= "table" then
+    return bad("options must map names to { default = ..., type = ... }, not a " .. type(R.options))
+  end
+  local names = {}
+  for k in pairs(R.options) do names[#names + 1] = tostring(k) end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    local o = R.options[k]
+    if type(o) ~= "table" then
+      return bad(string.format("option %s must be { default = ..., type = ... }, not a %s (options = { %s = "
+        .. "{ default = %s } })", k, type(o), k, type(o) == "string" and string.format("%q", o) or tostring(o)))
+    end
+    for f in pairs(o) do
+      local known = false
+      for _, x in ipairs(OPTION_FIELDS) do known = known or x == f end
+      if not known then
+        local near = M.near(tostring(f), OPTION_FIELDS)
+        return bad(string.format("option %s has no field '%s' (fields: %s)%s", k, tostring(f),
+          table.concat(OPTION_FIELDS, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+      end
+    end
+  end
+  return R
+end
+
 local function check_ruleset(R, file)
   local function bad(msg) return broken(file .. ": " .. msg) end
   if type(R) ~= "table" then
@@ -238,7 +269,12 @@ local function check_ruleset(R, file)
           table.concat(names, ", "), near and (": did you mean '" .. near .. "'?") or ""))
       end
     end
-    return R
+    for _, f in ipairs { "includes", "replaces" } do   -- includes = "hand_limit" was read as no list
+      if R[f] ~= nil and type(R[f]) ~= "table" then
+        return bad(string.format("%s must be a list (%s = { \"hand_limit\" }), not a %s", f, f, type(R[f])))
+      end
+    end
+    return check_option_decls(R, bad)
   end
   if type(R.setup) ~= "function" and (R.base ~= nil or R.apply ~= nil) then
     return bad(string.format("the file has %s but not variant = true: a variant returns "

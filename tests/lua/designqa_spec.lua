@@ -449,3 +449,22 @@ return { variant = true, name = "double_pay", base = "sea_merchants",
     assert.truthy(support.has(out, "\nmean score   1: 12.45  2: 12.45  3: 14.47  4: 12.49\n"), out)
   end)
 end)
+
+describe("a variant's options or includes written the wrong way", function()
+  it("is refused with the form expected, not an engine error or a silent nothing", function()
+    local cases = {
+      { 'includes = "hand_limit"', 'includes must be a list (includes = { "hand_limit" }), not a string' },
+      { "options = { price = 9 }, apply = function(R, o) end",
+        "option price must be { default = ..., type = ... }, not a number (options = { price = { default = 9 } })" },
+      { 'options = { price = { default = 9, typ = "integer" } }, apply = function(R, o) end',
+        "option price has no field 'typ' (fields: default, doc, max, min, type, values): did you mean 'type'?" },
+    }
+    for i, c in ipairs(cases) do
+      local f = support.write(tmp("form" .. i .. ".lua"),
+        'return { variant = true, name = "v", base = "sea_merchants", ' .. c[1] .. " }\n")
+      local out, e, code = run("sim --variant " .. f .. " --games 2")
+      assert.are.same({ "", 1 }, { out, code }, c[1])
+      assert.are.equal("kontor: sim: " .. f .. ": " .. c[2] .. "\n", e)
+    end
+  end)
+end)
