@@ -423,6 +423,8 @@ local function bots_of(sides)
   return { desc = desc, lines = lines }
 end
 
+local verdicts_line
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
   local played = bots_of(sides)
@@ -451,6 +453,8 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
     end or nil
     if kind == "compare" then
       out(balance.format_compare(summary, color), "\n")
+      local said = verdicts_line(summary)
+      if said then out(said, "\n") end
     else
       out(balance.format_sim(summary), "\n")
     end
@@ -463,6 +467,28 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
     end
     if t.report then out("\nreport written to ", t.report, "\n") end
   end
+end
+
+-- How many rows of a comparison have a verdict, and how many of those
+-- Holm's correction for the rows compared keeps (at 95% a change that does
+-- nothing still gives one row in twenty a verdict); nil without a verdict.
+verdicts_line = function(c)
+  local held, n = require("kontor.balance.report").holm(c)
+  local with, kept = 0, 0
+  for _, key in ipairs(c.order) do
+    local m = c.measures[key]
+    if m.verdict and not key:match("^moves%..* #%d+$") then
+      with = with + 1
+      if held[key] then kept = kept + 1 end
+    end
+  end
+  if with == 0 then return nil end
+  if kept == with then
+    return string.format("verdicts: %d of %d rows, all kept by Holm's correction for the %d rows compared",
+      with, n, n)
+  end
+  return string.format("verdicts: %d of %d rows; Holm's correction for the %d rows compared keeps %d (the "
+    .. "others could be chance: --report marks them)", with, n, n, kept)
 end
 
 local function run_cmd(args, kind)

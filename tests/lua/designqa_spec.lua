@@ -248,7 +248,8 @@ describe("compare of two player counts", function()
     assert.are.equal("win rate, seat 1                      0.3858    0.3100         -  -", lines[6])
     local note = support.read("docs/balance.md"):match("the text says so under the table: `(A plays 3%s+players[^`]*)`")
     note = note:gsub("%s+", " ")
-    assert.truthy(support.has(out, "\n\n" .. note .. "\nbots A: random on seats 1-3"), out)
+    assert.truthy(support.has(out, "\n\n" .. note .. "\nverdicts: 2 of 7 rows; Holm's correction for the 7 rows "
+      .. "compared keeps 1 (the others could be chance: --report marks them)\nbots A: random on seats 1-3"), out)
     out = run("compare --a '' --b '--variant hand_limit' --games 20 --no-moves")
     assert.falsy(support.has(out, "player counts"), out)
   end)
@@ -466,5 +467,32 @@ describe("a variant's options or includes written the wrong way", function()
       assert.are.same({ "", 1 }, { out, code }, c[1])
       assert.are.equal("kontor: sim: " .. f .. ": " .. c[2] .. "\n", e)
     end
+  end)
+end)
+
+describe("compare's text", function()
+  it("says under its tables how many verdicts there are and how many Holm's correction keeps", function()
+    local dp = support.write(tmp("double_pay.lua"), [[
+return { variant = true, name = "double_pay", base = "sea_merchants",
+  apply = function(R)
+    local old = R.rules.payout_count
+    R.rules.payout_count = function(g, product, slots) return 2 * old(g, product, slots) end
+  end }
+]])
+    local out, e, code = run("compare --a '' --b '--variant " .. dp .. "' --games 500 --no-moves")
+    assert.are.equal(0, code, e)
+    local lines = support.lines(out)
+    assert.are.equal("verdicts: 8 of 13 rows, all kept by Holm's correction for the 13 rows compared", lines[#lines - 2])
+    assert.are.equal("bots: random on seats 1-4 (ladder: 0, the floor)", lines[#lines - 1])
+    local d9 = support.write(tmp("dock9.lua"), [[
+return { variant = true, name = "dock9", base = "sea_merchants",
+  options = { price = { default = 9, type = "integer", min = 0, doc = "what a dock costs" } },
+  apply = function(R, opts) R.data.price.dock = opts.price end }
+]])
+    out = run("compare --a '' --b '--variant " .. d9 .. "' --games 500")
+    assert.truthy(support.has(out, "\nverdicts: 31 of 107 rows; Holm's correction for the 107 rows compared keeps 20 "
+      .. "(the others could be chance: --report marks them)\nbots: "), out)
+    out = run("compare --a '' --b '' --games 50 --no-moves")
+    assert.falsy(support.has(out, "verdicts:"), out)
   end)
 end)
