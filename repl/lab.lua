@@ -335,6 +335,27 @@ end
 
 local spill_keeper
 
+-- As verdicts_line, for a sweep: the differences from the first value.
+local function sweep_verdicts_line(sw, report)
+  local held, n = report.sweep_holm(sw)
+  local with, kept = 0, 0
+  for _, key in ipairs(sw.order) do
+    for i, r in ipairs(sw.measures[key].rows) do
+      if i > 1 and r.verdict then
+        with = with + 1
+        if held[key] and held[key][i] then kept = kept + 1 end
+      end
+    end
+  end
+  if with == 0 then return nil end
+  if kept == with then
+    return string.format("verdicts: %d of %d differences, all kept by Holm's correction for the %d compared",
+      with, n, n)
+  end
+  return string.format("verdicts: %d of %d differences; Holm's correction for the %d compared keeps %d (the "
+    .. "others could be chance: --report marks them)", with, n, n, kept)
+end
+
 local function sweep_output(t, sw)
   local report = require("kontor.balance.report")
   local sweepmod = require("kontor.balance.sweep")
@@ -359,6 +380,8 @@ local function sweep_output(t, sw)
     return
   end
   out(require("kontor.balance.sweep").format(sw), "\n")
+  local said = sweep_verdicts_line(sw, report)
+  if said then out(said, "\n") end
   if sw.bots_text then out(sw.bots_text, "\n") end
   if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end

@@ -496,3 +496,21 @@ return { variant = true, name = "dock9", base = "sea_merchants",
     assert.falsy(support.has(out, "verdicts:"), out)
   end)
 end)
+
+describe("sweep's text", function()
+  it("says how many of its differences have a verdict and how many Holm's correction keeps", function()
+    local d9 = support.write(tmp("dock9.lua"), [[
+return { variant = true, name = "dock9", base = "sea_merchants",
+  options = { price = { default = 9, type = "integer", min = 0, doc = "what a dock costs" } },
+  apply = function(R, opts) R.data.price.dock = opts.price end }
+]])
+    local out, e, code = run("sweep --variant " .. d9 .. " --over dock9.price=6..12 --games 200")
+    assert.are.equal(0, code, e)
+    local lines = support.lines(out)
+    assert.are.equal("verdicts: 127 of 642 differences; Holm's correction for the 642 compared keeps 73 (the others "
+      .. "could be chance: --report marks them)", lines[#lines - 2])
+    assert.truthy(support.has(support.read("docs/balance.md"):gsub("%s+", " "), lines[#lines - 2]))
+    out = run("sweep --variant " .. d9 .. " --over dock9.price=6..12 --games 200 --no-moves")
+    assert.truthy(support.has(out, "\nverdicts: 16 of 78 differences; Holm's correction for the 78 compared keeps 2 "), out)
+  end)
+end)
