@@ -135,7 +135,19 @@ function M.parse_flags(args, first, ...)
     local kind
     for _, spec in ipairs(specs) do kind = kind or spec[flag] end
     if not kind then
-      if a:sub(1, 1) == "-" then return nil, string.format("unknown option '%s'", a), flag end
+      if a:sub(1, 1) == "-" then
+        local names = {}
+        for _, spec in ipairs(specs) do for f in pairs(spec) do names[#names + 1] = f end end
+        table.sort(names)
+        local near = require("kontor.rules").near(flag, names)
+        return nil, string.format("unknown option '%s'%s", a, near and (": did you mean '" .. near .. "'?") or ""), flag
+      end
+      -- --bot 1=greedy:avoid=buy contract: the shell split a move's words
+      local prev, pflag = args[i - 1], i - 2 >= first and args[i - 2]
+      if prev and pflag and pflag:match("^%-%-") and (prev:find("avoid=", 1, true) or prev:find("prefer=", 1, true)) then
+        return nil, string.format("unexpected argument '%s' (a value with spaces needs quotes: %s '%s %s')",
+          a, pflag, prev, a)
+      end
       return nil, string.format("unexpected argument '%s'", a)
     end
     local key = flag:sub(3):gsub("%-", "_")
@@ -430,6 +442,8 @@ local function help_of(cmd)
     .. "\n\n(kontor --help: every command, the setup options, the exit status)"
 end
 
+local COMMANDS = { "repl", "play", "run", "serve", "sim", "compare", "sweep", "worth", "ladder", "merge", "help" }
+
 local function command(home, args)
   local cmd = args[1]
   -- --help, --version and --list load no more of the engine than they use
@@ -443,6 +457,11 @@ local function command(home, args)
     return 0
   end
   if cmd == "--help" or cmd == "-h" or cmd == "help" then out(USAGE, "\n"); return 0 end
+  -- `kontor sim --help`: that command's help (run's further arguments are
+  -- its script's)
+  for i = 2, cmd == "run" and 2 or #args do
+    if (args[i] == "--help" or args[i] == "-h") and help_of(cmd) then out(help_of(cmd), "\n"); return 0 end
+  end
   if cmd == "--version" then out("kontor ", require("kontor.core").version, "\n"); return 0 end
   if cmd == "--list" or cmd == "list" then
     local rules = require "kontor.rules"
@@ -472,7 +491,8 @@ local function command(home, args)
   if cmd == "repl" then return cmd_repl(kontor, args, 2) end
   if cmd == "play" then return cmd_repl(kontor, args, 2, "play") end
   if cmd == nil or cmd:sub(1, 2) == "--" then return cmd_repl(kontor, args, 1) end
-  return usage_error(string.format("unknown command '%s'", cmd))
+  local near = require("kontor.rules").near(cmd, COMMANDS)
+  return usage_error(string.format("unknown command '%s'%s", cmd, near and (": did you mean '" .. near .. "'?") or ""))
 end
 
 function M.main(home, args)

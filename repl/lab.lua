@@ -335,6 +335,27 @@ end
 
 local spill_keeper
 
+-- As verdicts_line, for a sweep: the differences from the first value.
+local function sweep_verdicts_line(sw, report)
+  local held, n = report.sweep_holm(sw)
+  local with, kept = 0, 0
+  for _, key in ipairs(sw.order) do
+    for i, r in ipairs(sw.measures[key].rows) do
+      if i > 1 and r.verdict then
+        with = with + 1
+        if held[key] and held[key][i] then kept = kept + 1 end
+      end
+    end
+  end
+  if with == 0 then return nil end
+  if kept == with then
+    return string.format("verdicts: %d of %d differences, all kept by Holm's correction for the %d compared",
+      with, n, n)
+  end
+  return string.format("verdicts: %d of %d differences; Holm's correction for the %d compared keeps %d (the "
+    .. "others could be chance: --report marks them)", with, n, n, kept)
+end
+
 local function sweep_output(t, sw)
   local report = require("kontor.balance.report")
   local sweepmod = require("kontor.balance.sweep")
@@ -359,6 +380,8 @@ local function sweep_output(t, sw)
     return
   end
   out(require("kontor.balance.sweep").format(sw), "\n")
+  local said = sweep_verdicts_line(sw, report)
+  if said then out(said, "\n") end
   if sw.bots_text then out(sw.bots_text, "\n") end
   if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end
@@ -423,6 +446,8 @@ local function bots_of(sides)
   return { desc = desc, lines = lines }
 end
 
+local verdicts_line
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
   local played = bots_of(sides)
@@ -451,6 +476,8 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
     end or nil
     if kind == "compare" then
       out(balance.format_compare(summary, color), "\n")
+      local said = verdicts_line(summary)
+      if said then out(said, "\n") end
     else
       out(balance.format_sim(summary), "\n")
     end
@@ -463,6 +490,28 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
     end
     if t.report then out("\nreport written to ", t.report, "\n") end
   end
+end
+
+-- How many rows of a comparison have a verdict, and how many of those
+-- Holm's correction for the rows compared keeps (at 95% a change that does
+-- nothing still gives one row in twenty a verdict); nil without a verdict.
+verdicts_line = function(c)
+  local held, n = require("kontor.balance.report").holm(c)
+  local with, kept = 0, 0
+  for _, key in ipairs(c.order) do
+    local m = c.measures[key]
+    if m.verdict and not key:match("^moves%..* #%d+$") then
+      with = with + 1
+      if held[key] then kept = kept + 1 end
+    end
+  end
+  if with == 0 then return nil end
+  if kept == with then
+    return string.format("verdicts: %d of %d rows, all kept by Holm's correction for the %d rows compared",
+      with, n, n)
+  end
+  return string.format("verdicts: %d of %d rows; Holm's correction for the %d rows compared keeps %d (the "
+    .. "others could be chance: --report marks them)", with, n, n, kept)
 end
 
 local function run_cmd(args, kind)
@@ -887,8 +936,13 @@ function M.ladder(_, args)
       .. "random greedy mcts:iterations=100")
   end
   local seen = {}
-  for _, b in ipairs(names) do
+  for j, b in ipairs(names) do
     local _, be = require("kontor.bots").new(b, 1, 1)
+    local prev = names[j - 1]
+    if be and prev and (prev:find("avoid=", 1, true) or prev:find("prefer=", 1, true)) then
+      -- ladder random greedy:avoid=buy contract: the shell split a move's words
+      be = string.format("%s (a bot with spaces needs quotes: '%s %s')", be, prev, b)
+    end
     if be then return usage_error("ladder: " .. be) end
     local c = ladder.canonical(b)
     if seen[c] then return usage_error(string.format("ladder: the bot '%s' is given twice", b)) end

@@ -547,6 +547,9 @@ C.result = function(sess)
 end
 
 -- "players=3 seed=2 names=A,B rules=x variant=v:k=v" -> new_game table
+-- The words of `new` itself; any other k=v is a rule option.
+local NEW_KEYS = { "names", "players", "rules", "seed", "variant" }
+
 local function parse_new(sess, arg)
   local g = sess:game()
   local p = g and g.params or {}
@@ -653,7 +656,20 @@ C.new = function(sess, arg)
   local t, e = parse_new(sess, arg)
   if not t then return sess:err(e) end
   local ok, g = pcall(sess.kontor.new_game, t)
-  if not ok then return sess:err(g) end
+  if not ok then
+    -- plyers=3 is taken for a rule option: say the word of new's it is close to
+    local msg = tostring(g)
+    local k = msg:match("^unknown option '([%w_]+)' for [^\n]*%)$")
+    local near = k and require("kontor.rules").near(k, NEW_KEYS)
+    if near then
+      return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
+        table.concat(NEW_KEYS, "=, ")))
+    end
+    -- a rule or variant file that cannot start a game: one line, with its
+    -- file:line (a limit's place is in the traceback alone)
+    if kerrors.kind(g) == "rules" or kerrors.kind(g) == "limit" then return sess:err(ktext.error_place(g)) end
+    return sess:err(g)
+  end
   sess:set_game(g)
   sess:say("New game: ", describe(sess, g), ".")
   local n0 = log_count(g)
@@ -874,6 +890,9 @@ C.reload = function(sess)
     -- shown as another seat: the step is another seat's secret (O34)
     sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "
       .. "(%s from there on kept: put the rule back and reload, or redo)", sess:name(stop.seat), stop.held))
+  elseif not stop then
+    -- the scripts could not start the game: one line, with the file:line
+    sess:err(ktext.error_place(msg))
   else
     sess:err(msg)
   end

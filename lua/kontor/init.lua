@@ -254,6 +254,7 @@ end
 function kontor.sim(t)
   t = t or {}
   check_fields("sim", t, 2)
+  check_list(t.variants, "variants", '{ "house" }', 2)   -- else the games would be played without it
   return require("kontor.sim").run(t)
 end
 

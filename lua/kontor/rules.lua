@@ -24,7 +24,11 @@ local function usage(msg, fields) return nil, errors.new("usage", msg, fields) e
 local function script_line(msg)
   -- with the script's file:line when the first line names none (an error Lua raises in C)
   local first = require("kontor.text").error_place(msg)
-  return first:match("^variant [^%s:]+: (.*)$") or first
+  local rest = first:match("^variant [^%s:]+: (.*)$")
+  -- "variant NAME: " stays where nothing else says which file failed (a
+  -- memory error has no place)
+  if rest and rest:find("[^%s:]+:%d+") then return rest end
+  return first
 end
 
 local function broken(msg, kind)
@@ -67,6 +71,27 @@ local function is_path(spec)
   return spec:find("/", 1, true) or spec:match("%.lua$")
 end
 
+-- The name of `names` closest to `word` (a typo: at most 2 edits, and at
+-- most half the word), or nil.
+function M.near(word, names)
+  local near, nd, nk = nil, 3, -1
+  local distance = require("kontor.text").distance
+  -- of two as close, the one that shares more of its ends with the word
+  -- (--gams: --games, not --game)
+  local function kept(n)
+    local k = 0
+    while k < #n and k < #word and n:byte(k + 1) == word:byte(k + 1) do k = k + 1 end
+    local j = 0
+    while j < #n - k and j < #word - k and n:byte(#n - j) == word:byte(#word - j) do j = j + 1 end
+    return k + j
+  end
+  for _, n in ipairs(names) do
+    local d = distance(word, n)
+    if d < 3 and d <= #word // 2 and (d < nd or (d == nd and kept(n) > nk)) then near, nd, nk = n, d, kept(n) end
+  end
+  return near
+end
+
 -- name or path -> absolute-ish file path, or nil and a message listing what exists.
 function M.find(spec)
   if type(spec) ~= "string" or spec == "" then
@@ -74,7 +99,9 @@ function M.find(spec)
   end
   if is_path(spec) then
     if fs.exists(spec) then return spec end
-    return nil, errors.new("file", string.format("%s: no such file", spec))
+    local lua = not spec:match("%.lua$") and spec .. ".lua"   -- ./mine for ./mine.lua
+    return nil, errors.new("file", string.format("%s: no such file%s", spec,
+      lua and fs.exists(lua) and string.format(" (%s is: give its whole name)", lua) or ""))
   end
   if not spec:match("^[%w_%-]+$") then
     return usage(string.format("'%s' is not a rule set name (letters, digits, _ and -)", spec))
@@ -83,16 +110,15 @@ function M.find(spec)
     local p = d .. "/" .. spec .. ".lua"
     if fs.exists(p) then return p end
   end
-  local names, near, nd = {}, nil, 3
-  local distance = require("kontor.text").distance
-  for _, e in ipairs(M.list()) do
-    names[#names + 1] = e.name
-    local d = distance(spec, e.name)
-    if d < nd and d <= #spec // 2 then near, nd = e.name, d end
-  end
-  return usage(string.format("unknown rule set or variant '%s' (available: %s)%s",
+  local names = {}
+  for _, e in ipairs(M.list()) do names[#names + 1] = e.name end
+  local near = M.near(spec, names)
+  -- a file of that name in the current folder is found only by its path
+  local here = not near and fs.exists(spec .. ".lua") and string.format(" (./%s.lua is a file here: give its path, "
+    .. "./%s.lua)", spec, spec) or ""
+  return usage(string.format("unknown rule set or variant '%s' (available: %s)%s%s",
     spec, #names > 0 and table.concat(names, ", ") or "none",
-    near and (": did you mean '" .. near .. "'?") or ""), { lists_available = true, near = near })
+    near and (": did you mean '" .. near .. "'?") or "", here), { lists_available = true, near = near })
 end
 
 -- The rule-script half of the kontor module.
@@ -185,12 +211,75 @@ local function freeze(R, file)
 end
 M.freeze = freeze
 
+-- What a variant file may hold (docs/designing-variants.md, "The variant
+-- file"); file and spec are the engine's.
+local VARIANT_FIELDS = { variant = true, name = true, base = true, summary = true, options = true,
+                         apply = true, includes = true, replaces = true, explain = true,
+                         file = false, spec = false }
+
+-- A variant's options: each { default =, type =, min =, max =, values =,
+-- doc = }, nothing else (typ = "integer" would be ignored). Returns R, or
+-- what bad(message) returns.
+local OPTION_FIELDS = { "default", "doc", "max", "min", "type", "values" }
+local function check_option_decls(R, bad)
+  if R.options == nil then return R end
+  if type(R.options) ~= "table" then
+    return bad("options must map names to { default = ..., type = ... }, not a " .. type(R.options))
+  end
+  local names = {}
+  for k in pairs(R.options) do names[#names + 1] = tostring(k) end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    local o = R.options[k]
+    if type(o) ~= "table" then
+      return bad(string.format("option %s must be { default = ..., type = ... }, not a %s (options = { %s = "
+        .. "{ default = %s } })", k, type(o), k, type(o) == "string" and string.format("%q", o) or tostring(o)))
+    end
+    for f in pairs(o) do
+      local known = false
+      for _, x in ipairs(OPTION_FIELDS) do known = known or x == f end
+      if not known then
+        local near = M.near(tostring(f), OPTION_FIELDS)
+        return bad(string.format("option %s has no field '%s' (fields: %s)%s", k, tostring(f),
+          table.concat(OPTION_FIELDS, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+      end
+    end
+  end
+  return R
+end
+
 local function check_ruleset(R, file)
   local function bad(msg) return broken(file .. ": " .. msg) end
   if type(R) ~= "table" then
     return bad("the rule script must return a table (got " .. type(R) .. ")")
   end
-  if R.variant then return R end
+  if R.variant then
+    -- a misspelt field (aply, option) would be left out silently: the
+    -- variant would change nothing
+    local keys = {}
+    for k in pairs(R) do keys[#keys + 1] = tostring(k) end
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      if VARIANT_FIELDS[k] == nil then
+        local names = {}
+        for n, own in pairs(VARIANT_FIELDS) do if own then names[#names + 1] = n end end
+        table.sort(names)
+        local near = M.near(k, names)
+        return bad(string.format("a variant has no field '%s' (fields: %s)%s", k,
+          table.concat(names, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+      end
+    end
+    for _, f in ipairs { "includes", "replaces" } do   -- includes = "hand_limit" was read as no list
+      if R[f] ~= nil and type(R[f]) ~= "table" then
+        return bad(string.format("%s must be a list (%s = { \"hand_limit\" }), not a %s", f, f, type(R[f])))
+      end
+    end
+    return check_option_decls(R, bad)
+  end
+  if type(R.setup) ~= "function" and (R.base ~= nil or R.apply ~= nil) then
+    return bad(string.format("the file has %s but not variant = true: a variant returns "
+      .. "{ variant = true, base = ..., apply = function(R, opts) ... end }", R.base ~= nil and "base" or "apply"))
+  end
   for _, f in ipairs { "setup", "play", "scores" } do
     if type(R[f]) ~= "function" then
       return bad(string.format("the rule set has no function R.%s", f))
@@ -275,6 +364,10 @@ local function option_value(name, decl, v, owner)
   return v
 end
 
+local OPTION_TYPE_NAMES = { "boolean", "integer", "list", "string" }
+local OPTION_TYPES = {}
+for _, t in ipairs(OPTION_TYPE_NAMES) do OPTION_TYPES[t] = true end
+
 -- Resolves option values against a rule set's declarations: unknown names
 -- and ill-typed values are errors; missing ones take their defaults.
 function M.resolve_options(R, given)
@@ -285,11 +378,21 @@ function M.resolve_options(R, given)
       local names = {}
       for n in pairs(R.options) do names[#names + 1] = n end
       table.sort(names)
-      return usage(string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
-        #names > 0 and table.concat(names, ", ") or "none"))
+      local near = M.near(tostring(k), names)
+      return usage(string.format("unknown option '%s' for %s (options: %s)%s", tostring(k), R.name,
+        #names > 0 and table.concat(names, ", ") or "none", near and (": did you mean '" .. near .. "'?") or ""))
     end
   end
   for k, decl in pairs(R.options) do
+    if decl.type ~= nil and not OPTION_TYPES[decl.type] then   -- the script's mistake (type = "int")
+      local near
+      for _, t in ipairs(OPTION_TYPE_NAMES) do
+        if type(decl.type) == "string" and #decl.type >= 3 and t:sub(1, #decl.type) == decl.type then near = t end
+      end
+      near = near or (type(decl.type) == "string" and M.near(decl.type, OPTION_TYPE_NAMES))
+      return broken(string.format("option %s of %s: type '%s' is not one of %s%s", k, R.name, tostring(decl.type),
+        table.concat(OPTION_TYPE_NAMES, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+    end
     local v = given[k]
     if v == nil then v = decl.default end
     if v ~= nil then
@@ -339,6 +442,91 @@ local function variant_spec(v)
   return name, opts
 end
 
+-- The options as `apply` gets them: reading one the variant does not
+-- declare (opts.treshold for threshold) is an error at that line, not a
+-- nil that changes the rules silently.
+local function strict_options(opts, V)
+  local view = {}
+  for k, v in pairs(opts) do view[k] = v end
+  return setmetatable(view, { __index = function(_, k)
+    if V.options[k] ~= nil then return nil end     -- declared, without a value
+    local names = {}
+    for n in pairs(V.options) do names[#names + 1] = n end
+    table.sort(names)
+    local near = type(k) == "string" and M.near(k, names)
+    error(string.format("opts.%s: variant %s has no option '%s' (options: %s)%s", tostring(k), V.name, tostring(k),
+      #names > 0 and table.concat(names, ", ") or "none", near and (": did you mean '" .. near .. "'?") or ""), 2)
+  end })
+end
+
+-- The names of R.rules (raw: a variant's table runs no metatable here),
+-- sorted.
+local function rule_names(R0)
+  local t, names = rawget(R0, "rules"), {}
+  if type(t) ~= "table" then return names end
+  for k in next, t do
+    if type(k) == "string" then names[#names + 1] = k end
+  end
+  table.sort(names)
+  return names
+end
+
+-- The string keys of R.data and of each table in it, sorted:
+-- { ["R.data"] = {...}, ["R.data.price"] = {...}, ... } (raw reads).
+local function data_names(R0)
+  local out = {}
+  local function keys(t)
+    local names = {}
+    for k in next, t do if type(k) == "string" then names[#names + 1] = k end end
+    table.sort(names)
+    return names
+  end
+  local data = rawget(R0, "data")
+  if type(data) ~= "table" then return out end
+  out["R.data"] = keys(data)
+  for k, v in next, data do
+    if type(k) == "string" and type(v) == "table" then out["R.data." .. k] = keys(v) end
+  end
+  return out
+end
+
+-- A key a variant added to R.data or a table in it that is a
+-- misspelling of one there (R.data.price.dok for dock: nothing reads it,
+-- and the price stays): { where, added, meant, names }, or nil.
+local function misspelt_data(had, now)
+  local wheres = {}
+  for where in pairs(had) do wheres[#wheres + 1] = where end
+  table.sort(wheres)
+  for _, where in ipairs(wheres) do
+    local old = {}
+    for _, n in ipairs(had[where]) do old[n] = true end
+    for _, n in ipairs(now[where] or {}) do
+      local meant = not old[n] and M.near(n, had[where])
+      if meant then return { where = where, added = n, meant = meant, names = had[where] } end
+    end
+  end
+end
+
+-- A rule a variant added (in `now`, not in `had`) whose name is a
+-- misspelling of one the rule set has (R.rules.payout for payout_count:
+-- the new one is never called, and the variant silently changes nothing):
+-- { added, meant }, or nil. A new rule with a name of its own is fine.
+local function misspelt_rule(had, now)
+  local old = {}
+  for _, n in ipairs(had) do old[n] = true end
+  for _, n in ipairs(now) do
+    if not old[n] then
+      local near = M.near(n, had)
+      if not near and #n >= 4 then
+        for _, h in ipairs(had) do
+          if h:find(n, 1, true) or n:find(h, 1, true) then near = h; break end
+        end
+      end
+      if near then return { n, near } end
+    end
+  end
+end
+
 -- Applies one variant file (and, for a preset, the variants it includes)
 -- to R0, the rule set's own table, loaded fresh for this composition; `E`
 -- is the engine's copy of the rule set (its name), `extra` collects the
@@ -360,10 +548,24 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       if e.kind == "rules" then sets[#sets + 1] = e.name; known = known or e.name == V.base end
     end
     if not known then   -- a typo in the file: no rule set has that name
-      return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)", vfile,
-        tostring(V.base), table.concat(sets, ", ")))
+      local near = type(V.base) == "string" and M.near(V.base, sets)
+      return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)%s", vfile,
+        tostring(V.base), table.concat(sets, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
     return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
+  end
+  for j, a in ipairs(applied) do
+    -- a variant applied twice would wrap its rules twice (a payout
+    -- doubled twice); `replaces` caught it only where the variant says it
+    if a.file == vfile then
+      local by
+      for k = j + 1, #applied do
+        if applied[k].depth < a.depth then by = applied[k].name; break end
+      end
+      return usage(string.format("variant %s is used twice%s", V.name, by
+        and string.format(": %s includes it already (set its options through %s: --variant %s:%s.OPTION=VALUE)",
+          by, by, by, a.name) or ""))
+    end
   end
   V.options = V.options or {}
   V.explain = V.explain or {}
@@ -418,14 +620,25 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     claims[what] = V.name
   end
   local title = rawget(R0, "title")     -- (raw: a variant's metatable is not run by trusted code)
+  local had, data_had = rule_names(R0), data_names(R0)
   if V.apply then
-    local ok, aerr = core.sandbox.call(V.apply, R0, opts)
+    local ok, aerr = core.sandbox.call(V.apply, R0, strict_options(opts, V))
     if not ok then
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end
   end
+  local misspelt = misspelt_rule(had, rule_names(R0))
+  if misspelt then
+    return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
+      .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
+  end
+  local dm = misspelt_data(data_had, data_names(R0))
+  if dm then
+    return broken(string.format("%s: %s.%s is not in the data of %s (nothing would read it): did you mean '%s'? "
+      .. "(%s: %s)", vfile, dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
+  end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
-  applied[#applied + 1] = { spec = vspec, name = V.name, options = opts, depth = depth,
+  applied[#applied + 1] = { spec = vspec, file = vfile, name = V.name, options = opts, depth = depth,
                             recorded = recorded, titled = rawget(R0, "title") ~= title }
   return true
 end
@@ -456,7 +669,8 @@ function M.load(spec, variants)
   local E, R0 = M.load_file(file)
   if not E then return nil, R0 end
   if E.variant then
-    return usage(string.format("%s is a variant (of %s), not a rule set", file, tostring(E.base)))
+    return usage(string.format("%s is a variant (of %s), not a rule set: give it with --variant %s", file,
+      tostring(E.base), file))
   end
   -- Variants add to these: the rule set's own table has them.
   if rawget(R0, "constraints") == nil then rawset(R0, "constraints", {}) end

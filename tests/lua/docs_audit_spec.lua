@@ -452,7 +452,8 @@ describe("docs/designing-variants.md's errors", function()
     local out = kontor("--variant hand_limit --players 9 2>&1")
     assert.are.equal("kontor: sea_merchants is for 2 to 4 players, not 9\nTry 'kontor --help'.\n", out)
     out = kontor("--variant hand_limit:sise=3 2>&1")
-    assert.are.equal("kontor: unknown option 'sise' for hand_limit (options: overflow, per_warehouse, size)\n"
+    assert.are.equal("kontor: unknown option 'sise' for hand_limit (options: overflow, per_warehouse, size): "
+      .. "did you mean 'size'?\n"
       .. "Try 'kontor --help'.\n", out)
     out = kontor("--rules caribbean --variant house 2>&1")
     assert.are.equal("kontor: variant house is for sea_merchants, not caribbean (variants of caribbean: port_royal)\n"

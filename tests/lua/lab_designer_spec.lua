@@ -57,9 +57,10 @@ describe("a variant that fails while it is applied", function()
     out, e, code = kontor_cmd("sim --variant " .. q(big) .. " --games 4")
     assert.are.same({ 1, "", "kontor: sim: work limit reached (10000000 units per step), in " .. big .. ":5\n" },
       { code, out, e })
-    -- a block above the memory limit: Lua's own "not enough memory" named as the limit
+    -- a block above the memory limit: Lua's own "not enough memory" named as the limit, and the
+    -- variant (the message has no place)
     local huge = variant("huge", '  apply = function(R)\n    local t = {}\n    t[1] = ("x"):rep(1e9)\n  end,\n')
-    for _, c in ipairs { { "sim", "" }, { "compare", "variant huge: " } } do
+    for _, c in ipairs { { "sim", "variant huge: " }, { "compare", "variant huge: " } } do
       local args = c[1] == "sim" and ("sim --variant " .. q(huge) .. " --games 4")
         or ("compare --a '' --b " .. q("--variant " .. huge) .. " --games 4 --jobs 1")
       out, e, code = kontor_cmd(args)
@@ -161,7 +162,8 @@ describe("a variant whose base names no rule set", function()
       assert.are.equal(1, code, args)
       assert.are.equal("", out)
       assert.are.equal("kontor: " .. args:match("^%a+") .. ": " .. path
-        .. ": base = 'sea_merchant' names no rule set (rule sets: caribbean, old_world, sea_merchants)\n", e)
+        .. ": base = 'sea_merchant' names no rule set (rule sets: caribbean, old_world, sea_merchants): "
+        .. "did you mean 'sea_merchants'?\n", e)
     end
     local _, e, code = kontor_cmd("sim --variant hand_limit --rules caribbean --games 3")
     assert.are.equal(2, code)
@@ -244,18 +246,15 @@ describe("the REPL, a variant edited mid-game and reloaded (docs/designing-varia
       if not l:match("^Player %d to choose") and not l:match("^Played ") then got[#got + 1] = l end
     end
     -- the base's path as the program found it (absolute or not)
-    got[12] = got[12] and got[12]:gsub("%(%S*variants/sea_merchants%.lua%)", "(variants/sea_merchants.lua)")
+    got[8] = got[8] and got[8]:gsub("%(%S*variants/sea_merchants%.lua%)", "(variants/sea_merchants.lua)")
     assert.are.same({
       "A\t12\t5",
       "reload failed, the game is as it was: " .. file .. ":4: unexpected symbol near '='",
       "B\t12\t5",
       "reload failed, the game is as it was: " .. "variant edited: " .. file .. ":4: attempt to index a nil value (field 'prices')",
-      "stack traceback:",
-      "\t" .. file .. ":4: in function <" .. file .. ":3>",
       "B\t12\t5",
-      "reload failed, the game is as it was: " .. "variant edited: time limit reached (0.5 s of CPU per step)",
-      "stack traceback:",
-      "\t" .. file .. ":4: in function <" .. file .. ":3>",
+      "reload failed, the game is as it was: " .. "variant edited: time limit reached (0.5 s of CPU per step), in "
+        .. file .. ":4",
       "B\t12\t5",
       "Reloaded sea_merchants (variants/sea_merchants.lua) with the variant edited (" .. file .. "); replayed 12 moves.",
       "B\t12\t9",

@@ -81,8 +81,7 @@ function M.load(setup)
         tostring(seat), b.kind, tostring(seat), players)), 0)
     end
     if not bots.KINDS[b.kind] then
-      error(errors.new("usage", string.format("--bot %d=%s: unknown bot '%s' (bots: %s)", seat, b.kind,
-        b.kind, bots.list())), 0)
+      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, bots.unknown(b.kind))), 0)
     end
     -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
     local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
@@ -97,6 +96,11 @@ function M.load(setup)
         error(errors.new("usage", string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)",
           seat, b.kind, b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
       end
+    end
+    -- and their values (depth=x), before any game: a usage error, not game 1's
+    local probe, perr = bots.new(b.kind, seat, 1, b.options)
+    if not probe then
+      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, tostring(perr))), 0)
     end
     any_bot = true
   end
@@ -618,7 +622,7 @@ function M.format_sim(s)
   local w = {}
   for i = 1, s.players do w[i] = string.format("%d: %d", i, s.wins[i]) end
   local none = (s.no_winner or 0) > 0 and string.format(", %d without a winner", s.no_winner) or ""
-  add("wins         %s (%d games shared%s)", table.concat(w, "  "), s.shared_wins, none)
+  add("wins         %s (%s shared%s)", table.concat(w, "  "), text.count(s.shared_wins, "game"), none)
   local section
   local lw
   for _, key in ipairs(s.order) do
@@ -670,6 +674,13 @@ function M.format_compare(c, color)
       if color and m.verdict then line = line:sub(1, #line - #v) .. color(v, m.verdict) end
       lines[#lines + 1] = line
     end
+  end
+  if c.a.players ~= c.b.players then
+    -- the rows with "-" and the "paired" of the first line need a word
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = string.format("A plays %d players and B %d: a win rate and the first player's advantage "
+      .. "are not compared across player counts (-), and the same seeds deal different games, so the pairs "
+      .. "are no closer than two separate runs", c.a.players, c.b.players)
   end
   local joined = lines[1]
   for i = 2, #lines do joined = joined .. "\n" .. lines[i] end

@@ -271,6 +271,18 @@ function M.swept(list)
   return out
 end
 
+-- How `bot` did in its pair with the ladder's anchor (the bot rated 0)
+-- where one side won every game: "%s never beat it" or "it never beat %s"
+-- (the anchor's name in place of %s); else nil.
+local function swept_by_anchor(s, bot)
+  for _, p in ipairs(s.pairs) do
+    local share = p.a == s.anchor and p.b == bot and p.a_wins or p.b == s.anchor and p.a == bot and 1 - p.a_wins
+    if share and p.games > 0 then
+      return share == 0 and "%s never beat it" or share == 1 and "it never beat %s" or nil
+    end
+  end
+end
+
 -- The ladder as text for people.
 function M.format(s)
   local vs = #s.variants > 0 and (" + " .. table.concat(s.variants, " + ")) or ""
@@ -290,6 +302,11 @@ function M.format(s)
     -- go by, every resample gives the same number, and more deals move it
     if r.ci and swept[r.bot] then
       line = line .. string.format("  %s every game: a bound, not a measure (more deals move it)", swept[r.bot])
+    elseif r.ci and swept_by_anchor(s, r.bot) then
+      -- its distance to the anchor rests on the prior as well, however
+      -- it did against the others: its interval has no width either
+      line = line .. "  " .. swept_by_anchor(s, r.bot):format(s.anchor)
+        .. ": a bound, not a measure (more deals move it)"
     end
     lines[#lines + 1] = line
   end

@@ -84,6 +84,13 @@ function M.list()
   return table.concat(M.ORDER, ", ")
 end
 
+-- "unknown bot 'gredy' (bots: ...): did you mean 'greedy'?"
+function M.unknown(name)
+  local near = type(name) == "string" and require("kontor.rules").near(name, M.ORDER)
+  return format("unknown bot '%s' (bots: %s)%s", tostring(name), M.list(),
+    near and (": did you mean '" .. near .. "'?") or "")
+end
+
 ---------------------------------------------------------------------------
 -- What a bot is given: its seat's view of the game
 ---------------------------------------------------------------------------
@@ -822,7 +829,7 @@ function M.new(kind, seat, seed, options)
   local name, given = M.parse(kind)
   if not name then return nil, given end
   if not CLASSES[name] then
-    return nil, format("unknown bot '%s' (bots: %s)", tostring(name), M.list())
+    return nil, M.unknown(name)
   end
   for k, v in pairs(options or {}) do given[k] = v end
   local opts, err = resolve(name, given)

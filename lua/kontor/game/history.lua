@@ -420,8 +420,12 @@ function Game:reload()
   self.future = {}
   self.held = { at = #self.rec, moves = rest }
   local held = #rest == 1 and "1 move" or (#rest .. " moves")
+  -- the reason's first line (with the script's file:line where it names
+  -- none: a limit), then what was kept, then the script's traceback
+  local tb = tostring(why):match("\nstack traceback:\n.*$") or ""
   return nil, format("reloaded; stopped before move %d '%s: %s': %s (%s from there on kept: "
-    .. "put the rule back and reload, or redo)", i, seat_label(all[i][1]), all[i][2], tostring(why), held),
+    .. "put the rule back and reload, or redo)%s", i, seat_label(all[i][1]), all[i][2],
+    require("kontor.text").error_place(why), held, tb),
     { index = i, seat = all[i][1], held = held, secret = type(self:who()) == "table" }
 end
 
