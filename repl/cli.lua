@@ -20,7 +20,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                   [--no-moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
                   [--unpaired] [--json] [sim's --jobs ... --no-moves]
-       kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION=LO..HI|a,b,c [--games G]
+       kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION|players=LO..HI|a,b,c [--games G]
                   [--svg DIR] [sim's --seed ... --no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
                   [--seed S|random] [--json] [--jobs N] [--shard K/N|--range LO-HI]
@@ -49,6 +49,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            with its 95% interval and a verdict (docs/balance.md)
   sweep    play the same deals over an option's values; each measure per
            value with its interval and its change from the first value
+           (--over players=2..4: the same setup at each player count)
   worth    what each kind of move is worth: the win rate of a seat whose
            bot never makes it against the same bot unrestricted, with its
            95% interval (docs/balance.md)

@@ -430,18 +430,24 @@ end
 -- Which bots played each side, with the skill ladder's rating of each
 -- (kontor.balance.ladder): { desc = { side's list, ... }, lines = {...} };
 -- setups that play the same bots get one line.
-local function bots_of(sides)
+-- A sweep's sides are named by their values (`sweep`: { over, values }).
+local function bots_of(sides, sweep)
   local ladder = require("kontor.balance.ladder")
-  local desc, lines = {}, {}
+  local desc, lines, same = {}, {}, true
   for i, side in ipairs(sides) do
     local info = side.info
     desc[i] = ladder.describe(info.rules, info.variants, info.players, ladder.specs_of(info))
     lines[i] = ladder.line(desc[i])
+    same = same and lines[i] == lines[1]
   end
-  if #lines == 2 and lines[1] ~= lines[2] then
-    lines = { ladder.line(desc[1], "bots A"), ladder.line(desc[2], "bots B") }
-  elseif #lines > 1 then
+  if same then
     lines = { lines[1] }
+  elseif sweep then
+    for i = 1, #lines do
+      lines[i] = ladder.line(desc[i], string.format("bots, %s=%s", sweep.over, sweep.values[i]))
+    end
+  else
+    lines = { ladder.line(desc[1], "bots A"), ladder.line(desc[2], "bots B") }
   end
   return { desc = desc, lines = lines }
 end
@@ -450,7 +456,7 @@ local verdicts_line
 
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
-  local played = bots_of(sides)
+  local played = bots_of(sides, sweep)
   summary.bots, summary.bots_text = played.desc, table.concat(played.lines, "\n")
   if kind == "sweep" then return sweep_output(t, summary) end
   if t.report then

@@ -461,9 +461,14 @@ function M.sweep_html(sw)
   for s, b in ipairs(sw.seats) do seats[s] = string.format("seat %d %s", s, b) end
   local keep, m = sweep_holm(sw)
   add('<div class="summary"><h2>What changes with %s</h2>', esc(sw.over))
-  add('<p>%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; each is compared with the first, %s=%s.</p>',
-    esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
-    sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
+  if sw.over == "players" then
+    add('<p>players over %s: %d games each of %s, seed %d. The same seeds deal other games at other player counts, so the games are not paired; each value is compared with the first, players=%s. Each seat\'s win rate and score are left out: a seat is not the same seat at another count.</p>',
+      esc(table.concat(sw.values, ", ")), sw.games, esc(sw.rules), sw.seed, esc(sw.values[1]))
+  else
+    add('<p>%s over %s: %d %s games each of %s, %d players (%s), seed %d. Each value plays the same deals; each is compared with the first, %s=%s.</p>',
+      esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
+      sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
+  end
   if sw.bots_text then add('<p class="bots">%s</p>', esc(sw.bots_text)) end
   local changed, chance = {}, {}
   for _, key in ipairs(sw.order) do

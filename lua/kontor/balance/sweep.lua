@@ -70,6 +70,7 @@ function M.setups(common, over)
   end
   local values, e = M.values(spec)
   if not values then return nil, "--over " .. e end
+  if name == "players" then return M.player_setups(common, spec, values) end
   local vname, opt = name:match("^(.+)%.([%w_]+)$")
   local which
   if vname then
@@ -100,6 +101,25 @@ function M.setups(common, over)
   return setups, { over = name, values = values }
 end
 
+-- --over players=LO..HI: the same setup at each player count. The seeds
+-- are the same, but a seed deals another game at another count: the
+-- differences are of games played apart (docs/balance.md), and measures of
+-- one seat are left out, as in every sweep.
+function M.player_setups(common, spec, values)
+  local setups = {}
+  for i, v in ipairs(values) do
+    local n = math.tointeger(tonumber(v))
+    if not n or n < 1 then
+      return nil, string.format("--over players=%s: '%s' is not a number of players", spec, v)
+    end
+    local s = copy_setup(common)
+    s.players = n
+    s.swept = string.format("--over players=%s, the value %s", spec, v)
+    setups[i] = s
+  end
+  return setups, { over = "players", values = values }
+end
+
 local r6 = balance.round
 local function rci(ci) return ci and { r6(ci[1]), r6(ci[2]) } or nil end
 
@@ -109,17 +129,37 @@ function M.summary(sides, diffs, seed, sweep)
   for s, side in ipairs(sides) do accs[s] = side.data end
   local names = balance.move_names(table.unpack(accs))
   local info = sides[1].info
+  -- each side's measures: over player counts a win share is kept at each
+  -- count's own scale, and the seats differ
+  local own, counts = {}, false
+  for s, side in ipairs(sides) do
+    own[s] = {}
+    for _, m in ipairs(balance.measures(side.info, side.data, names)) do own[s][m.key] = m end
+    if side.info.players ~= info.players then counts = true end
+  end
   local order, measures = {}, {}
   for _, m in ipairs(balance.measures(info, accs[1], names)) do
-    if not m.seat then
+    -- a seat's result is not the same measure at another player count
+    local of_seat = counts and (m.key:match("^win_rate%.") or m.key:match("^score%."))
+    if not m.seat and not of_seat then
       local rows = {}
       for s, side in ipairs(sides) do
-        local r = stats.acc_ci(side.data, m.key, m.scale)
+        local ms = own[s][m.key]
+        local r = ms and stats.acc_ci(side.data, m.key, ms.scale) or {}
         local row = { value = sweep.values[s], mean = r6(r.mean), ci = rci(r.ci) }
-        if s > 1 and diffs then
+        if s > 1 and diffs and ms and ms.scale == m.scale then
           local d = stats.acc_paired(diffs[s], m.key, m.scale)
           row.diff, row.diff_ci = r6(d.diff), rci(d.ci)
           row.verdict = stats.verdict(d.ci, m.up, m.down)
+        elseif s > 1 and ms and r.ci and rows[1].ci then
+          -- kept at another scale (a share of the wins at another player
+          -- count): the difference of two independent means
+          local first = rows[1]
+          local h1, h2 = (first.ci[2] - first.ci[1]) / 2, (r.ci[2] - r.ci[1]) / 2
+          local diff, half = r.mean - first.mean, math.sqrt(h1 * h1 + h2 * h2)
+          local ci = { diff - half, diff + half }
+          row.diff, row.diff_ci = r6(diff), rci(ci)
+          row.verdict = stats.verdict(ci, m.up, m.down)
         end
         rows[s] = row
       end
@@ -130,7 +170,7 @@ function M.summary(sides, diffs, seed, sweep)
   local setups = {}
   for s, side in ipairs(sides) do setups[s] = side.info.label end
   return { kind = "sweep", over = sweep.over, values = sweep.values, games = accs[1].n, seed = seed,
-           paired = diffs ~= nil, rules = info.rules, players = info.players, seats = info.seats,
+           paired = diffs ~= nil and not counts, rules = info.rules, players = info.players, seats = info.seats,
            setups = setups, measures = measures, order = order }
 end
 
@@ -148,6 +188,11 @@ function M.format(sw, color)
   add("sweep        %s over %s: %d %s games each (seed %d)", text.escape(sw.over),
     text.escape(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", sw.seed)
   add("first        %s", text.escape(sw.setups[1]))
+  if sw.over == "players" then
+    add("             (the same seeds deal other games at other player counts, so the games are not")
+    add("             paired; each seat's win rate and score are left out: a seat is not the same")
+    add("             seat at another count; the first player's advantage is a share of the wins)")
+  end
   add("")
   local lw = 34
   for _, key in ipairs(sw.order) do lw = math.max(lw, #text.escape(sw.measures[key].label)) end
