@@ -872,6 +872,9 @@ function Session:handle(line)
       message = "every request needs an \"id\": a string or a whole number" } }
   end
   local ok, res = pcall(function()
+    if req.op == nil or req.op == json.null then
+      fail("bad_request", "every request needs an \"op\": a string naming the operation")
+    end
     local op = field(req, "op", "string", true)
     local f = OPS[op]
     if not f then
