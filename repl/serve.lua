@@ -622,7 +622,17 @@ local function undo_for(e, seat, n, agreed)
   local taken, why = engine(nil, g.atomically, g, function()
     return v.undo(n, function(s) return is_bot(e, s) or agreed[s] == true end)
   end)
-  if not taken then fail("illegal_action", "%s", why) end
+  if not taken then
+    -- a consent missing: the seats whose moves would go too, as data
+    -- (what to send as "agree" once they said yes), not only in the text
+    local plan = v.undo_plan(n)
+    local need = {}
+    for _, s in ipairs(plan and plan.others or {}) do
+      if not is_bot(e, s) then need[#need + 1] = s end
+    end
+    table.sort(need)
+    errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
+  end
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
   local undone = {}
   for i, m in ipairs(taken) do undone[i] = { seat = m[1], text = m[2] } end
@@ -888,7 +898,8 @@ function Session:handle(line)
   end)
   if ok then return { id = id, ok = true, result = res } end
   if is_failure(res) then
-    return { id = id, ok = false, error = { code = res.code, message = res.message, limit = res.limit } }
+    return { id = id, ok = false, error = { code = res.code, message = res.message, limit = res.limit,
+      agree = res.agree } }
   end
   return { id = id, ok = false, error = { code = "internal", message = tostring(res) } }
 end

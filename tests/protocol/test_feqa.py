@@ -20,3 +20,39 @@ def a_request_without_op_names_what_is_missing():
         equal(s.send_line('{"id": 2, "op": 7}')["error"],
               {"code": "bad_request", "message": "\"op\" must be a string"}, "op not a string")
         equal(s.call("hello")["protocol"], 1, "the session goes on")
+
+
+@test
+def an_undo_that_needs_consent_says_whose_as_data():
+    """undo with seat that would take back other people's moves: the illegal_action error lists them in "agree" """
+    # Before: only the text said so, one seat at a time ("seat 2 did not
+    # agree: ..."): a front end had to parse the message to know whom to ask.
+    consent = "did not agree: only your own moves can be taken back without the others' consent"
+    with Server(KONTOR) as s:
+        g = s.call("new", players=3, seed=7)["game"]
+        for seat, action in ((1, "load fish on ship 1"), (2, "load grain on ship 1"), (3, "load wood on ship 1")):
+            s.call("apply", game=g, seat=seat, action=action)
+        before = s.call("save", game=g)["document"]
+        equal(s.request("undo", game=g, seat=1)["error"],
+              {"code": "illegal_action", "agree": [2, 3], "message": "seat 2 " + consent}, "seat 1, nobody agreed")
+        equal(s.request("undo", game=g, seat=1, agree=[2])["error"],
+              {"code": "illegal_action", "agree": [2, 3], "message": "seat 3 " + consent}, "seat 1, seat 2 agreed")
+        equal(s.request("undo", game=g, seat=2)["error"],
+              {"code": "illegal_action", "agree": [3], "message": "seat 3 " + consent}, "seat 2")
+        equal(s.call("save", game=g)["document"], before, "the game after the refusals")
+        r = s.call("undo", game=g, seat=1, agree=[3, 2])
+        equal(r["undone"], [{"seat": 1, "text": "load fish on ship 1"}, {"seat": 2, "text": "load grain on ship 1"},
+                            {"seat": 3, "text": "load wood on ship 1"}], "undone with both agreeing")
+        # a bot always agrees: only the person is asked for
+        g = s.call("new", players=3, seed=7, bots={"3": "random"})["game"]
+        s.call("apply", game=g, seat=1, action="load fish on ship 1")
+        s.call("apply", game=g, seat=2, action="load grain on ship 1")
+        equal(s.request("undo", game=g, seat=1)["error"],
+              {"code": "illegal_action", "agree": [2], "message": "seat 2 " + consent}, "with a bot at seat 3")
+        # other refusals have no "agree"
+        g = s.call("new", rules="old_world", players=2, seed=5)["game"]
+        s.call("apply", game=g, seat=1, action="bid 2")
+        s.call("apply", game=g, seat=2, action="bid 1")
+        equal(s.request("undo", game=g, seat=2)["error"],
+              {"code": "illegal_action", "message": "nothing of your order to take back: the moves before the secret "
+               "orders can be taken back once the orders are revealed"}, "no order of its own")
