@@ -14,6 +14,7 @@ local bots = require "kontor.bots"
 local describe = require "kontor.describe"
 local seatmod = require "kontor.seat"
 local save = require "kontor.save"
+local files = require "kontor.files"
 local json = core.json
 
 local M = {}
@@ -479,9 +480,13 @@ OPS.load = function(self, req)
   if (path == nil) == (doc == nil) then fail("bad_request", "'load' needs \"path\" or \"document\" (one of them)") end
   local g
   if path then
+    -- io_error only when the file itself cannot be read; what it holds is
+    -- judged as a document's (not a save, a rule set it names, a move)
+    local text, why = files.read(path, "save")
+    if not text then fail("io_error", "%s", why) end
     local ok, res, err = pcall(self.kontor.load_game, path)
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail(err.kind == "file" and "io_error" or "game_setup", "%s", err) end
+    if not res then fail("game_setup", "%s", err) end
     g = res
   else
     -- the same checks as a save file's (kontor.files), in the current folder

@@ -5,6 +5,10 @@ it (docs/protocol.md): every refused request gets one error reply whose
 Run by tests/protocol/test_serve.py with the other protocol tests.
 """
 
+import json
+import os
+import tempfile
+
 from test_serve import KONTOR, Server, equal, test
 
 
@@ -56,3 +60,40 @@ def an_undo_that_needs_consent_says_whose_as_data():
         equal(s.request("undo", game=g, seat=2)["error"],
               {"code": "illegal_action", "message": "nothing of your order to take back: the moves before the secret "
                "orders can be taken back once the orders are revealed"}, "no order of its own")
+
+
+@test
+def a_bad_save_file_is_game_setup_as_the_same_document_is():
+    """load: a save file that is read but is no save, names an unknown rule set or does not replay is game_setup, as its document; io_error only for a file that cannot be read"""
+    # Before: by path these were io_error ("a file cannot be read or
+    # written"), by document game_setup: the same save, two codes.
+    with Server(KONTOR) as s, tempfile.TemporaryDirectory() as d:
+        g = s.call("new", rules="old_world", players=2, seed=5)["game"]
+        s.call("apply", game=g, seat=1, action="bid 2")
+        doc = s.call("save", game=g)["document"]
+        cases = {
+            "notsave": ({"x": 1}, 'not a Kontor save file ("format" is missing, expected "kontor-save")'),
+            "rules": (dict(doc, rules="nosuch"), "unknown rule set or variant 'nosuch' (available: caribbean, "
+                      "delivered_payout, hand_limit, house, house_specials, old_world, port_royal, sea_merchants, "
+                      "snake_draft)"),
+            "move": (dict(doc, actions=["1: bid 99"]), "action 1 '1: bid 99' cannot be replayed: 'bid 99' is not a "
+                     "legal action: you have 4 gold; expected one of: bid 0, bid 1, bid 2, bid 3, bid 4"),
+        }
+        for name, (content, why) in sorted(cases.items()):
+            path = os.path.join(d, name + ".json")
+            with open(path, "w") as f:
+                json.dump(content, f)
+            equal(s.request("load", path=path)["error"], {"code": "game_setup", "message": path + ": " + why},
+                  "load path " + name)
+            equal(s.request("load", document=content)["error"], {"code": "game_setup", "message": "document: " + why},
+                  "load document " + name)
+        with open(os.path.join(d, "garbage.json"), "w") as f:
+            f.write("garbage\n")
+        equal(s.request("load", path=os.path.join(d, "garbage.json"))["error"],
+              {"code": "game_setup", "message": os.path.join(d, "garbage.json") +
+               ": not valid JSON: line 1, column 7: invalid token near 'garbage'"}, "not JSON")
+        for path, why in ((os.path.join(d, "none.json"), "No such file or directory"), (d, "Is a directory"),
+                          ("/dev/zero", "not a regular file")):
+            equal(s.request("load", path=path)["error"], {"code": "io_error", "message": path + ": " + why},
+                  "load " + path)
+        equal([x["game"] for x in s.call("games")["games"]], [g], "no game was added")
