@@ -235,7 +235,9 @@ local function since(e, n0, l0, out, viewer, own)
   for i = n0 + 1, n do
     local bot = e.bot_steps[i] or false
     local seat, text = g:step_at(i)
-    if i >= open_from and (bot or (viewer ~= nil and seat ~= viewer)) then text = "(secret)" end
+    -- (a choice still open: secret but to its own seat, a bot's too when
+    -- the reply is that seat's)
+    if i >= open_from and seat ~= viewer and (bot or viewer ~= nil) then text = "(secret)" end
     -- another seat's "stop here" (its last text again) would tell that it
     -- could have gone on: not shown to a seat
     local stop = false

@@ -97,3 +97,25 @@ def a_bad_save_file_is_game_setup_as_the_same_document_is():
             equal(s.request("load", path=path)["error"], {"code": "io_error", "message": path + ": " + why},
                   "load " + path)
         equal([x["game"] for x in s.call("games")["games"]], [g], "no game was added")
+
+
+@test
+def a_bot_playing_for_a_seat_shows_that_seat_its_own_secret_choice():
+    """bot with seat in a simultaneous decision still open: the reply is the seat's, its own bid in clear; others' (secret)"""
+    # Before: steps read [{"bot": true, "seat": 1, "text": "(secret)"}]: the
+    # player whose bot bid for them was not told their own bid.
+    with Server(KONTOR) as s:
+        g = s.call("new", rules="old_world", players=3, seed=5)["game"]
+        s.call("apply", game=g, seat=2, action="bid 1")
+        r = s.call("bot", game=g, seat=1)
+        equal(r["steps"], [{"bot": True, "seat": 1, "text": "bid 4"}], "seat 1's bot's step, to seat 1")
+        equal(r["decision"], {"chosen": [1, 2], "kind": "simultaneous", "name": "bid", "options": [], "seats": [3]},
+              "seat 1's decision")
+        equal(r["log"], [], "nothing revealed")
+        equal(s.call("moves", game=g, seat=1)["moves"], [{"seat": 1, "text": "bid 4"}, {"seat": 2, "text": "(secret)"}],
+              "seat 1's moves")
+        equal(s.call("moves", game=g, seat=3)["moves"], [{"seat": 1, "text": "(secret)"}, {"seat": 2, "text": "(secret)"}],
+              "seat 3's moves")
+        # without seat the reply is nobody's: a bot's open choice stays secret
+        g = s.call("new", rules="old_world", players=3, seed=5)["game"]
+        equal(s.call("bot", game=g)["steps"], [{"bot": True, "seat": 1, "text": "(secret)"}], "bot without seat")
