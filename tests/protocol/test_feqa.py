@@ -119,3 +119,19 @@ def a_bot_playing_for_a_seat_shows_that_seat_its_own_secret_choice():
         # without seat the reply is nobody's: a bot's open choice stays secret
         g = s.call("new", rules="old_world", players=3, seed=5)["game"]
         equal(s.call("bot", game=g)["steps"], [{"bot": True, "seat": 1, "text": "(secret)"}], "bot without seat")
+
+
+@test
+def what_json_allows_and_serve_refuses_is_one_parse_error():
+    """a NUL in a string and a whole number beyond 64 bits: one parse_error each (id null), as docs/protocol.md says"""
+    with Server(KONTOR) as s:
+        equal(s.send_line('{"id": 1, "op": "new", "players": 2, "names": ["a\\u0000b", "c"]}'),
+              {"id": None, "ok": False, "error": {"code": "parse_error", "message":
+               "not JSON: line 1, column 57: \\u0000 is not allowed in a request near '\"a\\u0000b\"'"}}, "NUL")
+        equal(s.send_line('{"id": 2, "op": "new", "seed": 12345678901234567890}'),
+              {"id": None, "ok": False, "error": {"code": "parse_error", "message":
+               "not JSON: line 1, column 51: too big integer near '12345678901234567890'"}}, "64 bits")
+        for v in ("3.0", "3e0"):
+            equal(s.send_line('{"id": 3, "op": "new", "players": %s}' % v)["error"],
+                  {"code": "bad_request", "message": "\"players\" must be a whole number"}, v)
+        equal(s.call("games")["games"], [], "no game made")
