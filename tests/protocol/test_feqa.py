@@ -135,3 +135,25 @@ def what_json_allows_and_serve_refuses_is_one_parse_error():
             equal(s.send_line('{"id": 3, "op": "new", "players": %s}' % v)["error"],
                   {"code": "bad_request", "message": "\"players\" must be a whole number"}, v)
         equal(s.call("games")["games"], [], "no game made")
+
+
+@test
+def a_seat_that_bid_last_may_take_its_bid_back_before_the_reveal():
+    """undo with seat in an open simultaneous decision: its own choice, taken after the bots', goes; theirs stay secret"""
+    # Before: the bots bid at "new", so a person's undo of their own bid was
+    # always refused ("the others have chosen in secret: ...").
+    with Server(KONTOR) as s:
+        g = s.call("new", rules="old_world", players=4, seed=5, bots={"2": "random", "3": "random"})["game"]
+        s.call("apply", game=g, seat=1, action="bid 2")
+        r = s.call("undo", game=g, seat=1)
+        equal(r["undone"], [{"seat": 1, "text": "bid 2"}], "undone")
+        equal((r["decision"]["kind"], r["decision"]["chosen"], r["decision"]["seats"]),
+              ("simultaneous", [2, 3], [1, 4]), "seat 1 bids again")
+        equal(s.call("moves", game=g, seat=1)["moves"], [{"seat": 2, "text": "(secret)"}, {"seat": 3, "text": "(secret)"}],
+              "seat 1's moves: the bots' bids still secret")
+        s.call("apply", game=g, seat=1, action="bid 0")
+        equal(s.request("undo", game=g, seat=4)["error"],
+              {"code": "illegal_action", "message": "the others have chosen in secret: what they chose cannot be "
+               "taken back before it is revealed"}, "seat 4 has not bid")
+        r = s.call("apply", game=g, seat=4, action="bid 1")
+        equal(r["log"][0], "bids: Player 1 0, Player 2 4, Player 3 1, Player 4 1", "the bids revealed")
