@@ -42,3 +42,26 @@ describe("a seat's undo while a simultaneous decision is open", function()
     assert.same({ "1: bid 1" }, g:actions())
   end)
 end)
+
+-- Every view carries the engine's seat, turn, active and to_move
+-- (lua/kontor/dump.lua); to_move was missing once the game was over (the
+-- Lua idiom `w == nil and false or w` gives nil), so a front end reading a
+-- view's JSON found no field where docs/api.md now says false.
+describe("the engine's fields of every view", function()
+  it("are there at every point, to_move false once the game is over", function()
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 5 }
+    local v = g:view(2)
+    assert.same({ 2, 1, 1, { 1, 2, 3 } }, { v.seat, v.turn, v.active, v.to_move })
+    assert(g:apply("bid 1", 1))
+    assert.same({ 2, 3 }, g:view(2).to_move)
+    local m = kontor.new_game { rules = "old_world", players = 2, seed = 3, manual_chance = true }
+    assert.equal("chance", m:view(1).to_move)
+    local s = kontor.new_game { rules = "sea_merchants", players = 2, seed = 3 }
+    assert.same({ 1, 0, false, 1 }, { s:view(1).seat, s:view(1).turn, s:view(1).active, s:view(1).to_move })
+    while not s:over() do assert(s:apply(1, s:who())) end
+    local over = s:view(1)
+    assert.is_false(over.to_move)
+    assert.same({ 74, 2 }, { over.turn, over.active })
+    assert.matches('"to_move":false', kontor.core.json.encode(over), 1, true)
+  end)
+end)
