@@ -157,3 +157,16 @@ def a_seat_that_bid_last_may_take_its_bid_back_before_the_reveal():
                "taken back before it is revealed"}, "seat 4 has not bid")
         r = s.call("apply", game=g, seat=4, action="bid 1")
         equal(r["log"][0], "bids: Player 1 0, Player 2 4, Player 3 1, Player 4 1", "the bids revealed")
+
+
+@test
+def an_empty_map_in_view_data_comes_as_an_empty_list():
+    """view data: Old World's storage is [] with no goods, an object once it has some (docs/protocol.md, Views)"""
+    with Server(KONTOR) as s:
+        g = s.call("new", rules="old_world", players=2, seed=5, bots={"2": "random"})["game"]
+        first = s.call("view", game=g, seat=1)["view"]["players"][0]
+        equal((first["storage"], first["staffed"]), ([], {"sheep_herding": 1}), "at the start")
+        for action in ("bid 0", "acquire none", "release sheep_herding", "release ship 1", "assign sheep_herding",
+                       "assign ship 1"):
+            s.call("apply", game=g, seat=1, action=action)
+        equal(s.call("view", game=g, seat=1)["view"]["players"][0]["storage"], {"wool": 1}, "after a production")
