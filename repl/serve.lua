@@ -14,6 +14,7 @@ local bots = require "kontor.bots"
 local describe = require "kontor.describe"
 local seatmod = require "kontor.seat"
 local save = require "kontor.save"
+local files = require "kontor.files"
 local json = core.json
 
 local M = {}
@@ -234,7 +235,9 @@ local function since(e, n0, l0, out, viewer, own)
   for i = n0 + 1, n do
     local bot = e.bot_steps[i] or false
     local seat, text = g:step_at(i)
-    if i >= open_from and (bot or (viewer ~= nil and seat ~= viewer)) then text = "(secret)" end
+    -- (a choice still open: secret but to its own seat, a bot's too when
+    -- the reply is that seat's)
+    if i >= open_from and seat ~= viewer and (bot or viewer ~= nil) then text = "(secret)" end
     -- another seat's "stop here" (its last text again) would tell that it
     -- could have gone on: not shown to a seat
     local stop = false
@@ -479,9 +482,13 @@ OPS.load = function(self, req)
   if (path == nil) == (doc == nil) then fail("bad_request", "'load' needs \"path\" or \"document\" (one of them)") end
   local g
   if path then
+    -- io_error only when the file itself cannot be read; what it holds is
+    -- judged as a document's (not a save, a rule set it names, a move)
+    local text, why = files.read(path, "save")
+    if not text then fail("io_error", "%s", why) end
     local ok, res, err = pcall(self.kontor.load_game, path)
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail(err.kind == "file" and "io_error" or "game_setup", "%s", err) end
+    if not res then fail("game_setup", "%s", err) end
     g = res
   else
     -- the same checks as a save file's (kontor.files), in the current folder
@@ -622,7 +629,17 @@ local function undo_for(e, seat, n, agreed)
   local taken, why = engine(nil, g.atomically, g, function()
     return v.undo(n, function(s) return is_bot(e, s) or agreed[s] == true end)
   end)
-  if not taken then fail("illegal_action", "%s", why) end
+  if not taken then
+    -- a consent missing: the seats whose moves would go too, as data
+    -- (what to send as "agree" once they said yes), not only in the text
+    local plan = v.undo_plan(n)
+    local need = {}
+    for _, s in ipairs(plan and plan.others or {}) do
+      if not is_bot(e, s) then need[#need + 1] = s end
+    end
+    table.sort(need)
+    errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
+  end
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
   local undone = {}
   for i, m in ipairs(taken) do undone[i] = { seat = m[1], text = m[2] } end
@@ -872,6 +889,9 @@ function Session:handle(line)
       message = "every request needs an \"id\": a string or a whole number" } }
   end
   local ok, res = pcall(function()
+    if req.op == nil or req.op == json.null then
+      fail("bad_request", "every request needs an \"op\": a string naming the operation")
+    end
     local op = field(req, "op", "string", true)
     local f = OPS[op]
     if not f then
@@ -885,7 +905,8 @@ function Session:handle(line)
   end)
   if ok then return { id = id, ok = true, result = res } end
   if is_failure(res) then
-    return { id = id, ok = false, error = { code = res.code, message = res.message, limit = res.limit } }
+    return { id = id, ok = false, error = { code = res.code, message = res.message, limit = res.limit,
+      agree = res.agree } }
   end
   return { id = id, ok = false, error = { code = "internal", message = tostring(res) } }
 end

@@ -123,7 +123,8 @@ function M.view(R, ctx, seat, game)
     out.active = ctx.active or false
     if game then
       local w = game:who()
-      out.to_move = w == nil and false or w
+      if w == nil then w = false end   -- over (`nil and false or w` was nil: no field)
+      out.to_move = w
     end
     return out
   end)

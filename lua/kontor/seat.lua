@@ -185,11 +185,18 @@ local function undo_plan(game, seat, n)
     return { order = true, moves = out, others = {} }
   end
   if kind == "all" then
-    local d = game:decision(seat)
-    for _, s in ipairs(d.chosen or {}) do
-      if s ~= seat then
+    local mine, others = false, false
+    for _, s in ipairs(game:decision(seat).chosen or {}) do
+      if s == seat then mine = true else others = true end
+    end
+    if others then
+      -- the seat's own secret choice, the last step taken, may go alone
+      -- (the others' choices stay: nobody has seen them)
+      local s, text = game:step_at(game:step_count())
+      if not (mine and n == 1 and s == seat) then
         return nil, "the others have chosen in secret: what they chose cannot be taken back before it is revealed"
       end
+      return { step = true, moves = { { seat, text } }, others = {}, count = 1 }
     end
   end
   local ml = game:move_list()
@@ -236,6 +243,10 @@ function METHODS.undo(_, game, seat, n, agree)
   if #plan.moves == 0 then return {} end
   if plan.order then
     game:undo(#plan.moves, seat)
+    return plan.moves
+  end
+  if plan.step then
+    game:undo(1)
     return plan.moves
   end
   for _, s in ipairs(plan.others) do
