@@ -9,7 +9,7 @@
 --   g.deck        pile, hidden: top = the next card revealed or gained
 --   g._in_deck    its count, kept by reveal, gain and shuffle_in_discard (the
 --                 only ways the deck changes once the game is set up)
---   g.discard     pile, public
+--   g.discard     pile, hidden: coins paid lie face down there (C2)
 --   g.harbour     pile, public: the cards revealed this turn
 --   g._harbour    the same cards as a plain list of ids, bottom first, and
 --   g._in_harbour their count (both kept with the pile by to_harbour,
@@ -418,7 +418,7 @@ local function per_seat() return { nil, nil, nil, nil, nil } end
 local function new_components(g)
   g.deck = kontor.pile(HIDDEN)
   g._in_deck = 0
-  g.discard = kontor.pile(PUBLIC)
+  g.discard = kontor.pile(HIDDEN)   -- C2: paid coins lie face down there (views show its count)
   g.harbour = kontor.pile(PUBLIC)
   g._harbour, g._in_harbour = {}, 0
   g.expeditions = kontor.pile(PUBLIC)
