@@ -79,6 +79,7 @@ R.data = {
   two_player_ring = { { "venice", 1 }, { "genoa" }, { "marseille", 2 }, { "tunis" } },  -- O2, T1
   kinds = { "seaman", "land", "facility" },                           -- O7, canonical order
   kind_words = { seaman = "seaman", land = "land worker", facility = "facility worker" },
+  kind_plurals = { seaman = "seamen", land = "land workers", facility = "facility workers" },
   bag_per_player = { seaman = 3, land = 11, facility = 15 },           -- O7, T8
   start_workers = { seaman = 1, land = 1 },                             -- O9
   start_gold = 3,                                                       -- O6 (the option start_gold overrides it)
@@ -1735,7 +1736,9 @@ function R.rules.limit_check(g)
         pool[kind] = pool[kind] - n
         out[kind] = out[kind] + n
         extra = extra - n
-        if g.logging then g:log("%s removes %d %s%s", g.names[s], n, KIND_WORDS[kind], n > 1 and "s" or "") end
+        if g.logging then
+          g:log("%s removes %d %s", g.names[s], n, n > 1 and R.data.kind_plurals[kind] or KIND_WORDS[kind])
+        end
       end
       i = i + 1
     end

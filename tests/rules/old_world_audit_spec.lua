@@ -540,5 +540,13 @@ describe("Old World rules audit", function()
       for _, l in ipairs(g:log()) do if l:find("^Ann removes") then found = l end end
       assert.equal("Ann removes 2 land workers", found)
     end)
+
+    it("and seamen, not 'seamans'", function()
+      local g = game { line = {}, workers = { { sheep_herding = 1, ships = 1, pool = { seaman = 3 } } } }
+      orders(g)
+      local found
+      for _, l in ipairs(g:log()) do if l:find("^Ann removes") then found = l end end
+      assert.equal("Ann removes 2 seamen", found)
+    end)
   end)
 end)
