@@ -126,9 +126,25 @@ function M.encode(game, path, viewer)
   return json.encode(doc, { indent = 2, newline = true })
 end
 
+-- A file already there is replaced only when it is a save (or empty):
+-- `save notes.txt` must not destroy what a user wrote there. (A folder,
+-- a device or a FIFO files.write refuses itself.)
+local function replaceable(path)
+  local st = fs.stat(path)
+  if not st or st.type ~= "file" or st.size == 0 then return true end
+  local text = st.size <= files.MAX_SAVE and fs.read(path, files.MAX_SAVE)
+  local ok, doc = pcall(json.decode, text or "")
+  if ok and type(doc) == "table" and doc.format == M.FORMAT then return true end
+  -- a save damaged after its format was written is a save still
+  if text and text:find('"format": "' .. M.FORMAT .. '"', 1, true) then return true end
+  return nil, path .. ": the file exists and is not a Kontor save: not replaced (save under another name)"
+end
+
 function M.write(game, path, viewer)
   local ok, text = pcall(M.encode, game, path, viewer)
   if not ok then return nil, path .. ": cannot encode the game: " .. tostring(text) end
+  local fine, why = replaceable(path)
+  if not fine then return nil, why end
   return files.write(path, text)
 end
 
