@@ -934,8 +934,12 @@ function M.ladder(_, args)
     end
     i = i + 1
   end
-  local t, e = parse(flags, 1, LADDER_FLAGS)
-  if not t then return usage_error("ladder: " .. e) end
+  local t, e, bad = parse(flags, 1, LADDER_FLAGS)
+  if not t then
+    -- compare and sweep count games; the ladder counts deals
+    if bad == "--games" then e = e .. " (the ladder counts --deals: each pair of bots plays each deal twice)" end
+    return usage_error("ladder: " .. e)
+  end
   local ladder = require("kontor.balance.ladder")
   if #names < 2 then
     return usage_error("ladder: give two bots or more to rate, e.g. kontor ladder --rules caribbean "

@@ -26,6 +26,10 @@ function M.values(spec)
   else
     local a, b = spec:match("^%s*(%-?%d+)%-(%-?%d+)%s*$")
     if a then return nil, string.format("'%s': a range is LO..HI (%s..%s)", spec, a, b) end
+    if spec:find("..", 1, true) then
+      return nil, string.format("'%s': a range is LO..HI of whole numbers (e.g. 4..7, or 4..12:2); "
+        .. "other values are a list, a,b,c", spec)
+    end
     local seen = {}
     for v in spec:gmatch("[^,]+") do
       v = v:match("^%s*(.-)%s*$")
