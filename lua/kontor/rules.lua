@@ -510,12 +510,19 @@ end
 -- A rule a variant added (in `now`, not in `had`) whose name is a
 -- misspelling of one the rule set has (R.rules.payout for payout_count:
 -- the new one is never called, and the variant silently changes nothing):
--- { added, meant }, or nil. A new rule with a name of its own is fine.
-local function misspelt_rule(had, now)
+-- { added, meant }, or nil. A new rule with a name of its own is fine, and
+-- so is one the variant's own text names again (`src`: it calls the rule
+-- it added, say R.rules.draw_bonus beside draw_cards).
+local function misspelt_rule(had, now, src)
   local old = {}
   for _, n in ipairs(had) do old[n] = true end
+  local function used(n)
+    local k = 0
+    for _ in (src or ""):gmatch("%f[%w_]" .. n .. "%f[^%w_]") do k = k + 1 end
+    return k >= 2
+  end
   for _, n in ipairs(now) do
-    if not old[n] then
+    if not old[n] and not used(n) then
       local near = M.near(n, had)
       if not near and #n >= 4 then
         for _, h in ipairs(had) do
@@ -627,7 +634,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end
   end
-  local misspelt = misspelt_rule(had, rule_names(R0))
+  local misspelt = misspelt_rule(had, rule_names(R0), fs.read(vfile))
   if misspelt then
     return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
       .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))

@@ -274,8 +274,9 @@ describe("a designer's first commands", function()
         .. "did you mean '--variant'?" },
       { "ladder --deal 3 random greedy", "kontor: ladder: unknown option '--deal': did you mean '--deals'?" },
       { "--variant hand_limit --player 3", "kontor: unknown option '--player': did you mean '--players'?" },
-      -- nothing close: as before
-      { "ladder --games 5 random greedy", "kontor: ladder: unknown option '--games'" },
+      -- nothing close: what the ladder counts instead
+      { "ladder --games 5 random greedy",
+        "kontor: ladder: unknown option '--games' (the ladder counts --deals: each pair of bots plays each deal twice)" },
     }
     for _, c in ipairs(cases) do
       local out, e, code = run(c[1])

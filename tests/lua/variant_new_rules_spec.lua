@@ -1,0 +1,44 @@
+-- variant_new_rules_spec.lua - a rule a variant adds next to the rule
+-- set's own: refused when nothing could call it and its name is close to
+-- one the rule set has (a misspelling: the variant would change nothing),
+-- kept when the variant's own text calls it (lua/kontor/rules.lua).
+
+local support = require "tests.lua.support"
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
+
+local function sim(file, text)
+  local path = tmp(file)
+  support.write(path, text)
+  return support.run(support.binary() .. " sim --variant " .. path .. " --games 20 --seed 1 --json 2>&1", ""), path
+end
+
+describe("a rule a variant adds", function()
+  it("with a name close to the rule set's, called by the variant itself: kept, and it plays", function()
+    local out = sim("bonus.lua", [[
+return { variant = true, base = "sea_merchants", apply = function(R)
+  -- one more card each time a player draws two or more
+  R.rules.draw_card2 = function(g, seat) return R.rules.draw_card(g, seat) end
+  local draw_cards = R.rules.draw_cards
+  R.rules.draw_cards = function(g, seat, n, why)
+    if n >= 2 and #g.deck > n then R.rules.draw_card2(g, seat) end
+    return draw_cards(g, seat, n, why)
+  end
+end }
+]])
+    local js = kontor.core.json.decode(out)
+    local base = kontor.core.json.decode((support.run(support.binary() .. " sim --games 20 --seed 1 --json", "")))
+    assert.are_not.equal(base.mean_turns, js.mean_turns)
+  end)
+
+  it("that nothing calls, with a name close to one the rule set has: refused, naming it", function()
+    local out, path = sim("typo.lua", [[
+return { variant = true, base = "sea_merchants", apply = function(R)
+  R.rules.draw_card2 = function() return true end
+end }
+]])
+    assert.equal("kontor: sim: " .. path .. ": R.rules.draw_card2 is not a rule of sea_merchants (nothing would "
+      .. "call it): did you mean 'draw_card'? (rules: draw_action, draw_card, draw_cards, end_of_phase_two, "
+      .. "extra_exchanges, loading_order, no_draw, payout_count, take_from_hand, trade)\n", out)
+  end)
+end)
