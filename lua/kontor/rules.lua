@@ -493,7 +493,12 @@ end
 -- A key a variant added to R.data or a table in it that is a
 -- misspelling of one there (R.data.price.dok for dock: nothing reads it,
 -- and the price stays): { where, added, meant, names }, or nil.
-local function misspelt_data(had, now)
+local function misspelt_data(had, now, src)
+  local function used(n)     -- named again in the variant's text: a new name of its own
+    local k = 0
+    for _ in (src or ""):gmatch("%f[%w_]" .. n .. "%f[^%w_]") do k = k + 1 end
+    return k >= 2
+  end
   local wheres = {}
   for where in pairs(had) do wheres[#wheres + 1] = where end
   table.sort(wheres)
@@ -501,7 +506,7 @@ local function misspelt_data(had, now)
     local old = {}
     for _, n in ipairs(had[where]) do old[n] = true end
     for _, n in ipairs(now[where] or {}) do
-      local meant = not old[n] and M.near(n, had[where])
+      local meant = not old[n] and not used(n) and M.near(n, had[where])
       if meant then return { where = where, added = n, meant = meant, names = had[where] } end
     end
   end
@@ -634,12 +639,13 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end
   end
-  local misspelt = misspelt_rule(had, rule_names(R0), fs.read(vfile))
+  local vsrc = fs.read(vfile)          -- (what the variant names, for the two checks below)
+  local misspelt = misspelt_rule(had, rule_names(R0), vsrc)
   if misspelt then
     return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
       .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
   end
-  local dm = misspelt_data(data_had, data_names(R0))
+  local dm = misspelt_data(data_had, data_names(R0), vsrc)
   if dm then
     return broken(string.format("%s: %s.%s is not in the data of %s (nothing would read it): did you mean '%s'? "
       .. "(%s: %s)", vfile, dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))

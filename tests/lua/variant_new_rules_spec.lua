@@ -41,4 +41,18 @@ end }
       .. "call it): did you mean 'draw_card'? (rules: draw_action, draw_card, draw_cards, end_of_phase_two, "
       .. "extra_exchanges, loading_order, no_draw, payout_count, take_from_hand, trade)\n", out)
   end)
+
+  it("a new name in R.data close to one there (a card 'shop' beside 'ship'), named again: kept", function()
+    local out = sim("shop.lua", [[
+return { variant = true, base = "sea_merchants", apply = function(R)
+  R.data.price.shop = 9
+  R.data.supply.shop = 2
+  R.data.article.shop = "a"
+  R.data.specials[#R.data.specials + 1] = "shop"
+end }
+]])
+    local js = kontor.core.json.decode(out)
+    assert.truthy(js, out)
+    assert.equal(20, js.games)
+  end)
 end)
