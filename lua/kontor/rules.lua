@@ -255,7 +255,9 @@ local function check_ruleset(R, file)
   end
   if R.variant then
     -- a misspelt field (aply, option) would be left out silently: the
-    -- variant would change nothing
+    -- variant would change nothing; so would a function a rule set has
+    -- (setup = function ... in a variant). A field of the designer's own
+    -- (author, notes) is left alone.
     local keys = {}
     for k in pairs(R) do keys[#keys + 1] = tostring(k) end
     table.sort(keys)
@@ -265,8 +267,13 @@ local function check_ruleset(R, file)
         for n, own in pairs(VARIANT_FIELDS) do if own then names[#names + 1] = n end end
         table.sort(names)
         local near = M.near(k, names)
-        return bad(string.format("a variant has no field '%s' (fields: %s)%s", k,
-          table.concat(names, ", "), near and (": did you mean '" .. near .. "'?") or ""))
+        if near then
+          return bad(string.format("a variant has no field '%s' (fields: %s): did you mean '%s'?", k,
+            table.concat(names, ", "), near))
+        elseif type(R[k]) == "function" then
+          return bad(string.format("a variant has no field '%s' (fields: %s): a variant changes the rule set "
+            .. "in apply = function(R, opts) ... end (there: R.%s = ...)", k, table.concat(names, ", "), k))
+        end
       end
     end
     for _, f in ipairs { "includes", "replaces" } do   -- includes = "hand_limit" was read as no list

@@ -55,4 +55,19 @@ end }
     assert.truthy(js, out)
     assert.equal(20, js.games)
   end)
+
+end)
+
+describe("a variant's own fields", function()
+  it("of the designer's (author, notes) are left alone; a rule set's function is refused", function()
+    local out = sim("meta.lua", 'return { variant = true, base = "sea_merchants", author = "Ann", '
+      .. 'notes = "cheaper docks", apply = function(R) R.data.price.dock = 9 end }\n')
+    assert.equal(20, kontor.core.json.decode(out).games)
+    local path
+    out, path = sim("setup.lua", 'return { variant = true, base = "sea_merchants", setup = function(g) end, '
+      .. 'apply = function(R) end }\n')
+    assert.equal("kontor: sim: " .. path .. ": a variant has no field 'setup' (fields: apply, base, explain, "
+      .. "includes, name, options, replaces, summary, variant): a variant changes the rule set in "
+      .. "apply = function(R, opts) ... end (there: R.setup = ...)\n", out)
+  end)
 end)
