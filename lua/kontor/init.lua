@@ -3,7 +3,8 @@
 local core = require "kontor.core"
 local rules = require "kontor.rules"
 local gamemod = require "kontor.game"
-local save = require "kontor.save"
+local save_mod       -- kontor.save, loaded when a game is first loaded
+local function saves() save_mod = save_mod or require "kontor.save"; return save_mod end
 local dump = require "kontor.dump"
 local text = require "kontor.text"
 local errors = require "kontor.errors"
@@ -213,7 +214,7 @@ end
 local function game_of(params, moves, where)
   local R, err = rules.load(params.rules, params.variants)
   if not R then return nil, errors.new("file", where .. ": " .. err) end
-  local warnings = save.changed(params.files, R)
+  local warnings = saves().changed(params.files, R)
   local as_saved = params.as_saved
   params.files, params.as_saved = nil, nil
   local ok, game = pcall(function()
@@ -237,7 +238,7 @@ function kontor.load_game(path)
   if type(path) ~= "string" then
     error(string.format("bad argument #1 to 'load_game' (a file name expected, got %s)", type(path)), 2)
   end
-  local params, moves = save.read(path)
+  local params, moves = saves().read(path)
   if not params then return nil, errors.new("file", moves) end
   return game_of(params, moves, path)
 end
@@ -246,7 +247,7 @@ end
 -- files it names checked as a save's in the current folder (kontor.files).
 function kontor.load_document(doc, where)
   where = where or "document"
-  local params, moves = save.from_document(doc, where)
+  local params, moves = saves().from_document(doc, where)
   if not params then return nil, errors.new("file", moves) end
   return game_of(params, moves, where)
 end

@@ -18,13 +18,16 @@
 
 local core = require "kontor.core"
 local dump = require "kontor.dump"
-local save = require "kontor.save"
+-- kontor.save and game/playout.lua load when first used: a session that
+-- never saves or plays out compiles neither (the REPL's first prompt).
+local save_mod, playout_mod
+local function saves() save_mod = save_mod or require "kontor.save"; return save_mod end
+local function playouts() playout_mod = playout_mod or require "kontor.game.playout"; return playout_mod end
 local errors = require "kontor.errors"
 local context = require "kontor.game.context"
 local driver = require "kontor.game.driver"
 local parse = require "kontor.game.parse"
 local history = require "kontor.game.history"
-local playout = require "kontor.game.playout"
 
 local inspect = core.sandbox.inspect    -- a call that reads the game and changes nothing of it
 local format = string.format
@@ -40,9 +43,10 @@ Game.__index = function(t, k)
   return ctx and ctx[k]
 end
 
-for _, room in ipairs { parse, history, playout } do
+for _, room in ipairs { parse, history } do
   for k, f in pairs(room.methods) do Game[k] = f end
 end
+function Game:play_random(...) return playouts().methods.play_random(self, ...) end
 
 local M = {}
 M.Game = Game
@@ -64,7 +68,7 @@ end
 -- made from the step record when asked for. `tally`: the balance lab's
 -- count of moves (game/playout.lua), or nil.
 function M.playout(R, params, bot, max_steps, _, quiet, tally)
-  return playout.playout(new_game(R, params, quiet), bot, max_steps, tally)
+  return playouts().playout(new_game(R, params, quiet), bot, max_steps, tally)
 end
 
 -- The number of players of a game of R: `players`, or R's default; raises
@@ -299,7 +303,7 @@ function Game:save(path, viewer)
   if viewer ~= nil and (math.type(viewer) ~= "integer" or viewer < 1 or viewer > self.players) then
     error(format("bad argument #2 to 'save' (a seat 1..%d expected, got %s)", self.players, tostring(viewer)), 2)
   end
-  return save.write(self, path, viewer)
+  return saves().write(self, path, viewer)
 end
 
 -- Ctrl-C in the REPL raises an error of kind "interrupt" (kontor.errors)
