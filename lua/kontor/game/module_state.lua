@@ -16,6 +16,8 @@ local M = {}
 
 local getupvalue, upvalueid, getinfo = debug.getupvalue, debug.upvalueid, debug.getinfo
 local format = string.format
+local fs = require("kontor.core").fs
+local MAX_SCRIPT = require("kontor.files").MAX_SCRIPT
 
 local WATCHED = { number = true, string = true, boolean = true }
 -- The engine's own Lua (this folder's parent): not a rule script's.
@@ -28,12 +30,13 @@ local function declared(info, name, files)
   local path = info.source:match("^@(.*)$")
   local lines = path and files[path]
   if path and lines == nil then
+    -- (a regular file of at most a rule file's size, opened without
+    -- blocking: never a device or a FIFO, whatever a source names)
+    local text = fs.read(path, MAX_SCRIPT)
     lines = false
-    local f = io.open(path, "r")
-    if f then
+    if text then
       lines = {}
-      for l in f:lines() do lines[#lines + 1] = l end
-      f:close()
+      for l in (text .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = l end
     end
     files[path] = lines
   end

@@ -1,0 +1,81 @@
+-- redteam2_spec.lua - the second red-team pass (docs/security.md, "Red
+-- team 2"): each describe is a hole that pass found, asserting the exact
+-- outcome; each fails on the code before its fix. The attacks that would
+-- hang or exhaust the host run in a child process under `timeout`.
+-- Run: build/kontor run tests/busted.lua tests/lua/redteam2_spec.lua
+local support = require "tests.lua.support"
+local sh_quote, binary, write = support.sh_quote, support.binary, support.write
+local tmp, cleanup_tmp = support.scratch()
+
+teardown(cleanup_tmp)
+
+-- A two-seat rule set whose R.play runs `bump()` at every turn; `head` is
+-- the file's text before R (it defines bump).
+local function rule_file(name, head)
+  return write(tmp(name .. ".lua"), head .. [[
+
+local R = { name = "]] .. name .. [[", title = "T", summary = "hostile",
+  players = { min = 2, max = 2, default = 2 } }
+function R.setup(g) g.points = kontor.counter { n = g.players, min = 0 } end
+function R.play(g)
+  while true do
+    for _, p in ipairs(g:turn_order(1)) do
+      g:begin_turn(p)
+      local k = g:choose(p, "turn", { "score 1", "pass" })
+      bump()
+      if k == 1 and g.points:add(p, 1) >= 10 then return end
+    end
+  end
+end
+function R.scores(g) return g.points:values() end
+return R
+]])
+end
+
+-- `code` (a kontor run script, with RULES set to `rules`) in a child
+-- under a 20 s timeout and 2 GB of address space, `stdin` its input
+-- through a pipe (as serve's requests come): its output and exit status.
+local function child(code, rules, stdin)
+  local script = write(tmp("child.lua"), "local RULES = " .. string.format("%q", rules) .. "\n" .. code)
+  return support.run(string.format("{ printf %%s %s | { ulimit -v 2000000; timeout -s KILL 20 %s run %s; }; }",
+    sh_quote(stdin), sh_quote(binary()), sh_quote(script)))
+end
+
+describe("a chunk a script loads names a file (the module-level watch opened it)", function()
+  -- load(text, "@PATH"): the watch's message looked for the variable's
+  -- line in PATH with io.open: /dev/stdin took the program's input (serve's
+  -- requests), a FIFO hung it, /dev/zero ran it out of memory.
+  local PLAY = [[
+local g = kontor.new_game { rules = RULES, players = 2, seed = 1 }
+g:apply("pass")
+for _, w in ipairs(g:warnings()) do print(w) end
+print("input left: " .. tostring(io.read("a")))
+]]
+  local function bumper(name, path)
+    return rule_file(name, "local bump = load('local n = 0; return function() n = n + 1 end', '@"
+      .. path .. "')()")
+  end
+  local TAIL = ": 'n', a module-level variable of R.play, changed as the game was played (0 to 1): undo, "
+    .. "a saved game, a reload and the bots replay the steps without it and play another game; keep the "
+    .. "game's state on g (docs/api.md)\n"
+
+  it("/dev/stdin: the program's input is left alone", function()
+    local out, rc = child(PLAY, bumper("stdin", "/dev/stdin"), "a request\n")
+    assert.are.equal("/dev/stdin:1" .. TAIL .. "input left: a request\n\n", out)
+    assert.are.equal(0, rc)
+  end)
+
+  it("/dev/zero: no read, one message", function()
+    local out, rc = child(PLAY, bumper("zero", "/dev/zero"), "")
+    assert.are.equal("/dev/zero:1" .. TAIL .. "input left: \n", out)
+    assert.are.equal(0, rc)
+  end)
+
+  it("a FIFO: no wait, one message", function()
+    local fifo = tmp("pipe.lua")
+    assert(os.execute("mkfifo " .. sh_quote(fifo)))
+    local out, rc = child(PLAY, bumper("fifo", fifo), "")
+    assert.are.equal(fifo .. ":1" .. TAIL .. "input left: \n", out)
+    assert.are.equal(0, rc)
+  end)
+end)
