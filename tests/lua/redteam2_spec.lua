@@ -79,3 +79,35 @@ print("input left: " .. tostring(io.read("a")))
     assert.are.equal(0, rc)
   end)
 end)
+
+describe("a rule set with many variables (the watch's own lists grew past the cap)", function()
+  -- 8 tables of 1,000 closures of 200 variables each (73 MB of the rule
+  -- set's memory): the watch kept a record of every variable, 2.5 times
+  -- that, and every g:apply failed with "not enough memory" at its first
+  -- look. Now it walks 200,000 entries of R at most, keeps 1,000
+  -- variables at most, R's functions first (R.play's is still said).
+  it("plays, and the variable R.play changes is said", function()
+    local locals, uses = {}, {}
+    for i = 1, 200 do locals[i] = "a" .. i; uses[i] = "a" .. i .. " = a" .. i end
+    local file = rule_file("many", "local n = 0\nlocal function bump() n = n + 1 end\n"
+      .. "local function make()\n  local " .. table.concat(locals, ", ") .. "\n  return function() "
+      .. table.concat(uses, "; ") .. " end\nend\n")
+    write(file, (support.read(file):gsub("return R\n$", [[
+for f = 1, 8 do
+  local t = {}
+  for i = 1, 1000 do t[i] = make() end
+  R["data" .. f] = t
+end
+return R
+]])))
+    local g = kontor.new_game { rules = file, players = 2, seed = 1 }
+    g:apply("pass")
+    g:apply("score 1")
+    assert.are.same({ 0, 1 }, g.points:values())
+    assert.are.same({ file .. ":1: 'n', a module-level variable of R.play, changed as the game was played "
+      .. "(0 to 2): undo, a saved game, a reload and the bots replay the steps without it and play another "
+      .. "game; keep the game's state on g (docs/api.md)" }, g:warnings())
+    local ms = require "kontor.game.module_state"
+    assert.are.equal(1000, #ms.slots_of(g.R))
+  end)
+end)
