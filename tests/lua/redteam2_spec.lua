@@ -111,3 +111,57 @@ return R
     assert.are.equal(1000, #ms.slots_of(g.R))
   end)
 end)
+
+describe("a bot's restriction with a long run of spaces (read in time quadratic in it)", function()
+  -- Each restriction was trimmed with "^%s*(.-)%s*$", which goes back over
+  -- a run of spaces once a character: 20,000 spaces took 4.5 s, serve's
+  -- 1 MiB request some hours, and a rule set's R.bot_options hung every
+  -- greedy bot at its first decision. Now a bot's text is at most 4096
+  -- bytes, a restriction at most 64 moves, each read in one pass.
+  local bots = require "kontor.bots"
+  local SPACES = ("a" .. (" "):rep(200000) .. "b")
+
+  it("a long bot text is refused at once, with its size", function()
+    local c = os.clock()
+    local b, err = bots.new("greedy:avoid=" .. SPACES, 1, 1)
+    assert.is_nil(b)
+    assert.are.equal("a bot's text is at most 4096 bytes (this one has 200015: 'greedy:avoid=a                ...')", err)
+    assert.is_true(os.clock() - c < 0.5)
+  end)
+
+  it("a rule set's R.bot_options: one message at the bot's first decision, the game as it was", function()
+    local file = rule_file("botopts", "local function bump() end"):gsub("%.lua$", "") .. ".lua"
+    write(file, (support.read(file):gsub("return R\n$",
+      "R.bot_options = { greedy = { avoid = 'a' .. (' '):rep(200000) .. 'b' } }\nreturn R\n")))
+    local g = kontor.new_game { rules = file, players = 2, seed = 1 }
+    g:apply("pass")
+    local before = g:moves()
+    local b = assert(bots.new("greedy", 2, 1))
+    local c = os.clock()
+    local ok, err = pcall(b.choose, b, require("kontor.seat").view(g, 2))
+    assert.is_false(ok)
+    assert.are.equal("botopts: R.bot_options: greedy option avoid: at most 64 moves of 4096 bytes in all (this one: "
+      .. "1 moves, 200002 bytes)", err)
+    assert.is_true(os.clock() - c < 0.5)
+    assert.are.same(before, g:moves())
+  end)
+
+  it("3,000 spaces and 64 moves (within the limits) are read in a blink, as before", function()
+    local items = {}
+    for i = 1, 64 do items[i] = " x" .. (" "):rep(10) end
+    items[1] = "score 1" .. (" "):rep(3000)
+    local c = os.clock()
+    local b = assert(bots.new("greedy:avoid=" .. table.concat(items, ";"), 1, 1))
+    assert.is_true(os.clock() - c < 0.1)
+    assert.are.equal(64, #b.avoid)
+    assert.are.same({ text = "score 1" }, b.avoid[1])
+    assert.are.same({ text = "x" }, b.avoid[64])
+    assert.are.same({ 2 }, b:allowed("turn", { "score 1", "pass" }))
+  end)
+
+  it("65 moves: refused with the count", function()
+    local b, err = bots.new("greedy:avoid=" .. ("x;"):rep(64) .. "x", 1, 1)
+    assert.is_nil(b)
+    assert.are.equal("greedy option avoid: at most 64 moves of 4096 bytes in all (this one: 65 moves, 129 bytes)", err)
+  end)
+end)
