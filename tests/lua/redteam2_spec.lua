@@ -165,3 +165,24 @@ describe("a bot's restriction with a long run of spaces (read in time quadratic 
     assert.are.equal("greedy option avoid: at most 64 moves of 4096 bytes in all (this one: 65 moves, 129 bytes)", err)
   end)
 end)
+
+describe("the module-level watch and the lab's first look", function()
+  it("a variable that holds NaN and keeps it is no change (it was said as 'changed (-nan to -nan)')", function()
+    local file = rule_file("nan", "local v = 0/0\nlocal function bump() if v == 1 then v = 2 end end")
+    local g = kontor.new_game { rules = file, players = 2, seed = 1 }
+    g:apply("pass"); g:apply("pass")
+    assert.are.same({}, g:warnings())
+  end)
+
+  it("Ctrl-C in the two games before a lab run stops the run (the first look took it for a failed game)", function()
+    local balance, errors, gamemod = require "kontor.balance", require "kontor.errors", require "kontor.game"
+    local file = rule_file("ctrlc", "local function bump() end")
+    local L = { R = assert(kontor.load_rules(file)), setup = { rules = file }, players = 2 }
+    local real = gamemod.playout
+    gamemod.playout = function() error(errors.interrupt(), 0) end
+    local ok, err = pcall(balance.module_warnings, L)
+    gamemod.playout = real
+    assert.is_false(ok)
+    assert.are.equal("interrupt", errors.kind(err))
+  end)
+end)

@@ -186,7 +186,7 @@ function M.changes(R, before, said, when, update)
     local _, v = getupvalue(s.f, s.i)
     if not WATCHED[type(v)] then v = nil end
     local old = before[k]
-    if v ~= old then
+    if v ~= old and (v == v or old == old) then   -- (NaN, kept as it was, is no change)
       if old ~= nil and not said[k] then
         said[k] = true
         out = out or {}
