@@ -210,3 +210,37 @@ describe("chunk names kept by the watch after the game (a memo for the process)"
     assert.is_true(grown < 1024, string.format("%.0f KB kept", grown))
   end)
 end)
+
+describe("a bot's list of option numbers, kept for the process", function()
+  -- Bot:allowed kept { 1, ..., n } for every n it met, shared by all bots
+  -- for the whole process: a rule set whose decisions offer 1, 2, ...,
+  -- 2,000 options left 41 MB behind a restricted random bot's game.
+  it("keeps those of at most 256 options only", function()
+    local file = write(tmp("many.lua"), [[
+local R = { name = "many", title = "T", summary = "hostile", players = { min = 2, max = 2, default = 2 } }
+function R.setup(g) g.points = kontor.counter { n = g.players, min = 0 } end
+function R.play(g)
+  for i = 1, 1000 do
+    g:begin_turn(1)
+    local opts = {}
+    for k = 1, i do opts[k] = "o" .. k end
+    g:choose(1, "turn", opts)
+  end
+end
+function R.scores(g) return g.points:values() end
+return R
+]])
+    local bots, seat = require "kontor.bots", require "kontor.seat"
+    collectgarbage(); collectgarbage()
+    local before = collectgarbage("count")
+    do
+      local g = kontor.new_game { rules = file, players = 2, seed = 1, quiet = true }
+      local b = assert(bots.new("random:avoid=o7", 1, 1))
+      while not g:over() do g:step(1, b:choose(seat.view(g, 1))) end
+      assert.are.equal(1000, g:step_count())
+    end
+    collectgarbage(); collectgarbage()
+    local grown = collectgarbage("count") - before
+    assert.is_true(grown < 1024, string.format("%.0f KB kept", grown))
+  end)
+end)

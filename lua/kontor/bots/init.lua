@@ -772,13 +772,15 @@ end
 -- `texts`: those it prefers, if any is legal, else all; less those it
 -- avoids, unless that leaves none.
 local ALL = {}                           -- n -> { 1, ..., n }, shared: read only
+local ALL_MAX = 256                      -- (kept for n up to this: a rule set whose decisions offer
+                                         -- 1, 2, ..., 2,000 options left 41 MB here for the process)
 function Bot:allowed(name, opts)
   local n = #opts
   local all = ALL[n]
   if not all then
     all = {}
     for k = 1, n do all[k] = k end
-    ALL[n] = all
+    if n <= ALL_MAX then ALL[n] = all end
   end
   if not self.restricted then return all end
   local list = all
