@@ -33,11 +33,11 @@ return R
 end
 
 -- `code` (a kontor run script, with RULES set to `rules`) in a child
--- under a 20 s timeout and 2 GB of address space, `stdin` its input
+-- under a 20 s timeout (the memory cap bounds it), `stdin` its input
 -- through a pipe (as serve's requests come): its output and exit status.
 local function child(code, rules, stdin)
   local script = write(tmp("child.lua"), "local RULES = " .. string.format("%q", rules) .. "\n" .. code)
-  return support.run(string.format("{ printf %%s %s | { ulimit -v 2000000; timeout -s KILL 20 %s run %s; }; }",
+  return support.run(string.format("{ printf %%s %s | { timeout -s KILL 20 %s run %s; }; }",
     sh_quote(stdin), sh_quote(binary()), sh_quote(script)))
 end
 
