@@ -12,6 +12,9 @@
  *   term.pending()            -> boolean: stdin's terminal holds input not
  *                                read yet (typed ahead; false when stdin
  *                                is no terminal)
+ *   term.discard()            -> boolean: drops the input stdin's terminal
+ *                                holds (typed before a screen showed); true
+ *                                when it held more than line ends
  *   term.prepare()            a session at the terminal begins: stdin's
  *                             terminal in the mode kept between lines
  *                             (nothing when stdin is no terminal); its
@@ -410,6 +413,29 @@ static int term_pending(lua_State *L) {
     return 1;
 }
 
+/* term.discard(): what was typed before a screen that waits for Enter
+ * showed is not an Enter pressed there: a hot-seat hand-over drops it, so
+ * Enter pressed again and again with a move cannot pass the next seat's
+ * screen and show their hand to the mover. Reads at most 1 MiB (a paste
+ * that never ends stops there). */
+static int term_discard(lua_State *L) {
+    int other = 0;
+    size_t total = 0;
+    if (isatty(STDIN_FILENO)) {
+        char buf[256];
+        struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+        while (total < ((size_t)1 << 20) && poll(&p, 1, 0) == 1 && (p.revents & POLLIN)) {
+            ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+            if (n <= 0) break;
+            for (ssize_t i = 0; i < n; i++)
+                if (buf[i] != '\r' && buf[i] != '\n') other = 1;
+            total += (size_t)n;
+        }
+    }
+    lua_pushboolean(L, other);
+    return 1;
+}
+
 static int term_prepare(lua_State *L) {
     (void)L;
     if (isatty(STDIN_FILENO))
@@ -447,6 +473,7 @@ static const luaL_Reg term_funcs[] = {
     {"save_history", term_save_history},
     {"isatty", term_isatty},
     {"pending", term_pending},
+    {"discard", term_discard},
     {"prepare", term_prepare},
     {"line_mode", term_line_mode},
     {"set_completer", term_set_completer},

@@ -198,13 +198,16 @@ end
 -- False when input ended.
 local function hand_over(sess, seat, why)
   if sess.keyboard then
-    local ahead = term.pending()
+    -- what was typed before this screen shows is the last mover's: Enter
+    -- pressed again and again with a move must not show the next hand to them
+    local dropped = term.discard()
     if not sess.keep_screen then io.stdout:write(CLEAR) end
     sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
+    if dropped then sess:say("(What was typed before this screen showed was not used.)") end
     io.stdout:flush()
-    if not wait_enter(sess, false, ahead) then return false end
+    if not wait_enter(sess) then return false end
     io.stdout:write(CLEAR)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", sess:name(seat), seat))

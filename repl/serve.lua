@@ -863,7 +863,9 @@ local function module_warnings(self, op, req, res)
   if not TAKES_STEPS[op] or type(res) ~= "table" then return res end
   local e = self.games[res.game or req.game]
   if not e then return res end
-  local said = e.g:warnings()
+  -- (a request that names a seat gets that seat's: without the values)
+  local seat = math.type(req.seat) == "integer" and req.seat ~= 0 and req.seat or nil
+  local said = e.g:warnings(seat)
   if #said > 0 then
     local out = res.warnings or {}
     table.move(said, 1, #said, #out + 1, out)

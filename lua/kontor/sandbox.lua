@@ -266,6 +266,10 @@ function M.env(api)
     if mode ~= nil and mode ~= "t" then
       error("load: binary chunks are not allowed", 2)
     end
+    -- a chunk a script makes is never a file: "@name" would have the
+    -- engine (a message's file:line, the module-level watch) open `name`
+    -- (docs/security.md, "Red team 2"); "=name" shows the same text
+    if type(name) == "string" and name:sub(1, 1) == "@" then name = "=" .. name:sub(2) end
     return csb.load(chunk, name or "=(load)", e or env)
   end
   env.kontor = copy(api, API_NAMES)   -- each script its own table

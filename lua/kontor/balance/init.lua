@@ -218,7 +218,11 @@ function M.module_warnings(L)
   local snap
   for seed = 1, 2 do
     local params = { rules = R.name, players = L.players, names = L.names, seed = seed, options = L.options }
-    if not pcall(gamemod.playout, R, params, core.rng(seed), nil, false, true) then return {} end
+    local ok, err = pcall(gamemod.playout, R, params, core.rng(seed), nil, false, true)
+    if not ok then
+      if require("kontor.errors").kind(err) == "interrupt" then error(err, 0) end   -- Ctrl-C: as it is
+      return {}
+    end
     if seed == 1 then snap = ms.snapshot(R) end
   end
   local out = {}

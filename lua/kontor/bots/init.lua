@@ -683,13 +683,33 @@ function Bot:spec()
   return self.kind .. ":" .. table.concat(kv, ",")
 end
 
+-- How much a bot's text may hold: its whole text, and the moves of one
+-- restriction (avoid=, prefer=). The bot checks each option it is offered
+-- against each move, and a front end seating it plays M.GAMES random games
+-- to check each (kontor.balance.restrictions); a rule set's R.bot_options
+-- are read here too.
+M.MAX_SPEC, M.MAX_MOVES = 4096, 64
+
+-- `s` without the spaces around it, in one pass (the pattern
+-- "^%s*(.-)%s*$" goes back over a run of spaces once a character: a
+-- 20,000-space restriction took 4.5 s to read).
+local function trim(s)
+  if not s:find("%S") then return "" end
+  return s:match("^%s*(.*%S)")
+end
+
 -- "mcts:iterations=500,c=0.7" -> "mcts", { iterations = "500", c = "0.7" };
 -- or nil, message. A value runs to the next comma that starts another
 -- k=, so a restriction may name an option with a comma in it
 -- ("greedy:avoid=play fish on slots 1,4").
 function M.parse(spec)
   if type(spec) ~= "string" then return nil, "a bot is named by a text such as 'mcts:iterations=500'" end
-  local kind, rest = spec:match("^%s*([%w_]+)%s*(.-)%s*$")
+  if #spec > M.MAX_SPEC then
+    return nil, format("a bot's text is at most %d bytes (this one has %d: '%s...')", M.MAX_SPEC, #spec,
+      spec:sub(1, 30))
+  end
+  local kind, rest = spec:match("^%s*([%w_]+)(.*)$")
+  rest = kind and trim(rest)
   if not kind then return nil, format("'%s': expected KIND[:k=v,...] (bots: %s)", spec, M.list()) end
   local opts = {}
   if rest ~= "" then
@@ -703,7 +723,8 @@ function M.parse(spec)
       from = at + 1
     end
     for _, item in ipairs(items) do
-      local k, v = item:match("^%s*([%w_]+)%s*=%s*(.-)%s*$")
+      local k, v = item:match("^%s*([%w_]+)%s*=(.*)$")
+      v = v and trim(v)
       if not k or v == "" then
         return nil, format("'%s': expected k=v, got '%s'", spec, item)
       end
@@ -719,7 +740,7 @@ end
 local function parse_moves(v)
   local out = {}
   for item in (v .. ";"):gmatch("([^;]*);") do
-    item = item:match("^%s*(.-)%s*$")
+    item = trim(item)
     if item ~= "" then
       local name, text = item:match("^([%w_]+):%s*(.*)$")
       out[#out + 1] = { name = name, text = name and text or item }
@@ -758,13 +779,15 @@ end
 -- `texts`: those it prefers, if any is legal, else all; less those it
 -- avoids, unless that leaves none.
 local ALL = {}                           -- n -> { 1, ..., n }, shared: read only
+local ALL_MAX = 256                      -- (kept for n up to this: a rule set whose decisions offer
+                                         -- 1, 2, ..., 2,000 options left 41 MB here for the process)
 function Bot:allowed(name, opts)
   local n = #opts
   local all = ALL[n]
   if not all then
     all = {}
     for k = 1, n do all[k] = k end
-    ALL[n] = all
+    if n <= ALL_MAX then ALL[n] = all end
   end
   if not self.restricted then return all end
   local list = all
@@ -803,6 +826,11 @@ function resolve(kind, given)
     if d.type == "moves" then
       if type(v) ~= "string" then
         return nil, format("%s option %s: expected moves as text, [DECISION:]TEXT;...", kind, k)
+      end
+      local n = select(2, v:gsub(";", ";")) + 1
+      if #v > M.MAX_SPEC or n > M.MAX_MOVES then
+        return nil, format("%s option %s: at most %d moves of %d bytes in all (this one: %d moves, %d bytes)",
+          kind, k, M.MAX_MOVES, M.MAX_SPEC, n, #v)
       end
       out[k] = v
     else

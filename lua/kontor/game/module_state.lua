@@ -16,6 +16,8 @@ local M = {}
 
 local getupvalue, upvalueid, getinfo = debug.getupvalue, debug.upvalueid, debug.getinfo
 local format = string.format
+local fs = require("kontor.core").fs
+local MAX_SCRIPT = require("kontor.files").MAX_SCRIPT
 
 local WATCHED = { number = true, string = true, boolean = true }
 -- The engine's own Lua (this folder's parent): not a rule script's.
@@ -23,36 +25,42 @@ local ENGINE = debug.getinfo(1, "S").source:match("^(@.*[/\\])game[/\\][^/\\]*$"
 
 -- Where a variable is declared: the file's line "local NAME" at the top
 -- level (not indented), else the line of the function that uses it.
--- (`files`: the lines of each file read so far, for one message)
+-- (`files`: for each file read in one call of M.changes, each name on a
+-- line "local ... =" -> the first such line: one pass over the file, not
+-- one a variable)
 local function declared(info, name, files)
   local path = info.source:match("^@(.*)$")
-  local lines = path and files[path]
-  if path and lines == nil then
-    lines = false
-    local f = io.open(path, "r")
-    if f then
-      lines = {}
-      for l in f:lines() do lines[#lines + 1] = l end
-      f:close()
+  local names = path and files[path]
+  if path and names == nil then
+    -- (a regular file of at most a rule file's size, opened without
+    -- blocking: never a device or a FIFO, whatever a source names)
+    local text = fs.read(path, MAX_SCRIPT)
+    names = false
+    if text then
+      names = {}
+      local n = 0
+      for l in (text .. "\n"):gmatch("([^\n]*)\n") do
+        n = n + 1
+        if l:find("^local%s") then
+          for w in l:sub(7):match("^[^=]*"):gmatch("[%w_]+") do names[w] = names[w] or n end
+        end
+      end
     end
-    files[path] = lines
+    files[path] = names
   end
-  if lines then
-    local pat = "^local%s[^=]*%f[%w_]" .. name .. "%f[^%w_]"
-    for n = 1, #lines do
-      if lines[n]:find(pat) then return format("%s:%d", info.short_src, n) end
-    end
-  end
-  return format("%s:%d", info.short_src, info.linedefined)
+  local n = names and names[name]
+  return format("%s:%d", info.short_src, n or info.linedefined)
 end
 
--- Whether a chunk's source is the engine's own Lua.
-local ENGINE_SRC = {}
-local function engine_source(src)
-  local yes = ENGINE_SRC[src]
+-- Whether a chunk's source is the engine's own Lua. (`memo`: the answers
+-- of one walk. Not one for the process: a source is a text a script may
+-- choose, and such a memo kept every one, 38 MB a rule file of 2,000
+-- chunks named by 20 KB each, after its games were gone.)
+local function engine_source(src, memo)
+  local yes = memo[src]
   if yes == nil then
     yes = src:sub(1, #ENGINE) == ENGINE
-    ENGINE_SRC[src] = yes
+    memo[src] = yes
   end
   return yes
 end
@@ -62,18 +70,21 @@ end
 -- rule set (a reload makes a new R, and so new slots).
 local SLOTS = setmetatable({}, { __mode = "k" })
 
-local WALK_LIMIT = 200000     -- table entries and upvalues looked at from one field of R, at most
+local WALK_LIMIT = 100000     -- table entries and upvalues looked at from one field of R, at most
                               -- (a huge data table does not keep R.play from being looked at)
+local TOTAL_LIMIT = 200000    -- ... and from all of R: the walk's own lists stay some 10 MB, within
+                              -- the memory the cap keeps for the engine (a rule set may hold 7/8)
+local MAX_SLOTS = 1000        -- variables watched, at most (the shipped rule sets: 10 to 30)
 
 local function slots_of(R)
   local slots = SLOTS[R]
   if slots then return slots end
   slots = {}
-  local seen, seen_up = { [R] = true }, {}
+  local seen, seen_up, total, memo = { [R] = true }, {}, TOTAL_LIMIT, {}
   -- A walk with a list of its own, not a recursion: a rule set's tables may
   -- nest deeper than the C stack (a hostile one: tests/lua/module_state_spec.lua).
   local function walk(root, owner)
-    local todo, n, budget = { root }, 1, WALK_LIMIT
+    local todo, n, budget = { root }, 1, math.min(WALK_LIMIT, total)
     local function push(x)             -- a function or table not seen yet goes on the list
       local tx = type(x)
       if (tx == "function" or tx == "table") and not seen[x] then
@@ -91,7 +102,7 @@ local function slots_of(R)
         end
       else
         local info = getinfo(v, "S")
-        if info.what ~= "C" and not engine_source(info.source) then
+        if info.what ~= "C" and not engine_source(info.source, memo) then
           local i = 1
           while true do
             local name, x = getupvalue(v, i)
@@ -103,7 +114,7 @@ local function slots_of(R)
                 seen_up[id] = true
                 -- (only a variable that holds a plain value or nil is looked
                 -- at again: one that holds a table or a function is walked)
-                if x == nil or WATCHED[type(x)] then
+                if (x == nil or WATCHED[type(x)]) and #slots < MAX_SLOTS then
                   slots[#slots + 1] = { f = v, i = i, name = name, owner = owner }
                 end
                 push(x)
@@ -114,17 +125,28 @@ local function slots_of(R)
         end
       end
     end
+    total = total - (math.min(WALK_LIMIT, total) - budget)
   end
-  -- R's own fields in the order of their names, each walked whole before
-  -- the next: the field that names a variable (R.play) is the first that
-  -- reaches it, whatever the tables' hash order
-  local names = {}
+  -- R's own fields, its functions first, each in the order of their names
+  -- and walked whole before the next: the field that names a variable
+  -- (R.play) is the first that reaches it, whatever the tables' hash
+  -- order, and R's data tables come after its functions
+  local names, is_fn = {}, {}
   for k, x in next, R do
     local tx = type(x)
-    if type(k) == "string" and (tx == "function" or tx == "table") then names[#names + 1] = k end
+    total = total - 1
+    if total <= 0 then break end
+    if type(k) == "string" and (tx == "function" or tx == "table") then
+      names[#names + 1] = k
+      is_fn[k] = tx == "function"
+    end
   end
-  table.sort(names)
+  table.sort(names, function(a, b)
+    if is_fn[a] ~= is_fn[b] then return is_fn[a] end
+    return a < b
+  end)
   for _, k in ipairs(names) do
+    if total <= 0 then break end
     local v = R[k]
     if not seen[v] then seen[v] = true; walk(v, "R." .. k) end
   end
@@ -146,8 +168,8 @@ end
 -- What is said of slot s that changed from old to v: { text =, public = }
 -- (the message, and the same without the values, for a seat: a variable
 -- may hold what the seat may not see).
-local function message(s, old, v, when)
-  s.where = s.where or declared(getinfo(s.f, "S"), s.name, {})
+local function message(s, old, v, when, files)
+  s.where = s.where or declared(getinfo(s.f, "S"), s.name, files)
   local head = format("%s: '%s', a module-level variable%s, changed %s", s.where, s.name,
     s.owner and (" of " .. s.owner) or "", when)
   local tail = ": undo, a saved game, a reload and the bots replay the steps without it and "
@@ -160,17 +182,17 @@ end
 -- or nil; `when` says what ran in between. With `update`, `before` is
 -- brought up to date as it is read (one pass: a game's watch).
 function M.changes(R, before, said, when, update)
-  local slots, out = slots_of(R), nil
+  local slots, out, files = slots_of(R), nil, {}   -- (files: each source read once a call)
   for k = 1, #slots do
     local s = slots[k]
     local _, v = getupvalue(s.f, s.i)
     if not WATCHED[type(v)] then v = nil end
     local old = before[k]
-    if v ~= old then
+    if v ~= old and (v == v or old == old) then   -- (NaN, kept as it was, is no change)
       if old ~= nil and not said[k] then
         said[k] = true
         out = out or {}
-        out[#out + 1] = message(s, old, v, when)
+        out[#out + 1] = message(s, old, v, when, files)
       end
       if update then before[k] = v end
     end
