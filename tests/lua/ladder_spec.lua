@@ -92,7 +92,8 @@ describe("kontor ladder", function()
       { "ladder mcts:iterations=5,c=1 mcts:c=1,iterations=5", "kontor: ladder: the bot 'mcts:c=1,iterations=5' is given twice" },
       { "ladder --deals x random greedy", "kontor: ladder: --deals must be a whole number, not 'x'" },
       { "ladder --deals 0 random greedy", "kontor: ladder: --deals must be at least 1" },
-      { "ladder --games 5 random greedy", "kontor: ladder: unknown option '--games'" },
+      { "ladder --games 5 random greedy",
+        "kontor: ladder: unknown option '--games' (the ladder counts --deals: each pair of bots plays each deal twice)" },
       { "ladder --players two random greedy", "kontor: ladder: --players must be a whole number, not 'two'" },
     }
     runner.usage_errors(cases)
