@@ -22,6 +22,10 @@ local M = {}
 M.PROTOCOL = 1
 local MAX_LINE = 1 << 20   -- bytes of one request
 local MAX_BOT_STEPS = 100000
+-- Steps of one bot's move (the `bot` op): a rule set whose every option
+-- asks for another step would otherwise run until the reply outgrew the
+-- memory cap, with the steps kept.
+local MAX_MOVE_STEPS = 1000
 
 ---------------------------------------------------------------------------
 -- Errors
@@ -746,7 +750,15 @@ OPS.bot = function(self, req)
   -- a client that names the seat acts for it: the reply is that seat's
   local viewer = field(req, "seat", "integer") and seat or nil
   local ok, err = pcall(function()
-    repeat bot_step(e, b, seat) until g:over() or not mid_move(g)
+    local steps = 0
+    repeat
+      if steps == MAX_MOVE_STEPS then
+        fail("script_error", "the bot's move did not end within %d steps: every option it took asked for "
+          .. "another step (the steps it took stand; undo takes them back)", MAX_MOVE_STEPS)
+      end
+      bot_step(e, b, seat)
+      steps = steps + 1
+    until g:over() or not mid_move(g)
   end)
   if not ok then
     if g:step_count() == n0 then error(err, 0) end   -- nothing was done: a plain error

@@ -48,3 +48,37 @@ def a_seats_warnings_hold_no_secret_value():
         other = s.call("new", rules=path, players=2, seed=1)["game"]
         r = s.call("apply", game=other, action="pass")
         check("(\"nothing\" to \"card 7\")" in r["warnings"][0], "the designer's warning: %s" % r["warnings"])
+
+
+ENDLESS_RULES = """
+local R = { name = "endless_move", title = "T", summary = "every option asks for another step",
+  players = { min = 2, max = 2, default = 2 } }
+function R.setup(g) g.points = kontor.counter { n = g.players, min = 0 } end
+function R.play(g)
+  while true do
+    g:begin_turn(1)
+    local said = "go"
+    while true do                   -- one move: each option's text extends the last
+      g:choose(1, "say", { said .. " on" })
+      said = said .. " on"
+    end
+  end
+end
+function R.scores(g) return g.points:values() end
+return R
+"""
+
+
+@test
+def a_bots_move_stops_within_its_step_cap():
+    """serve: bot on a move that never ends stops at 1,000 steps with bot_error, the steps kept and counted"""
+    path = os.path.join(TMP, "endless_move.lua")
+    with open(path, "w") as f:
+        f.write(ENDLESS_RULES)
+    with Server(KONTOR) as s:
+        game = s.call("new", rules=path, players=2, seed=1)["game"]
+        r = s.call("bot", game=game, seat=1)
+        equal(r["bot_error"]["code"], "script_error", "the bot's error")
+        equal(r["bot_error"]["message"], "the bot's move did not end within 1000 steps: every option it took asked "
+              "for another step (the steps it took stand; undo takes them back)", "its message")
+        equal(len(r["steps"]), 1000, "the steps taken, in the reply")
