@@ -2,6 +2,8 @@
  * l_fs.c - kontor.core.fs: the few file operations the engine needs.
  *
  *   fs.read(path)               -> string | nil, "path: reason"
+ *   fs.read(path, max, true)    -> its first max bytes at most (a file of
+ *                                  any size; the lab's check of an output)
  *   fs.write_atomic(path, data) -> true   | nil, "path: step failed: reason"
  *   fs.atomic(path)             -> writer | nil, message: the same, written
  *                                  in pieces: w:write(s), w:commit(), w:abort()
@@ -97,8 +99,9 @@ static int fail_size(lua_State *L, const char *path, size_t max) {
     return 2;
 }
 
-/* read(path [, max]): the whole of a regular file of at most max bytes
- * (default and limit 64 MiB). Anything else (a device such as /dev/stdin
+/* read(path [, max [, head]]): the whole of a regular file of at most max
+ * bytes (default and limit 64 MiB); with head, the first max bytes of one
+ * of any size. Anything else (a device such as /dev/stdin
  * or /dev/zero, a FIFO, a directory) is refused after an open that cannot
  * block (O_NONBLOCK) and before any read. */
 static int fs_read(lua_State *L) {
@@ -109,6 +112,7 @@ static int fs_read(lua_State *L) {
     struct stat st;
     luaL_Buffer b;
     size_t total = 0;
+    int head = lua_toboolean(L, 3);
     luaL_argcheck(L, imax >= 0 && imax <= (lua_Integer)FS_READ_MAX, 2, "size limit out of range");
     max = (size_t)imax;
     lua_settop(L, 2);
@@ -133,7 +137,9 @@ static int fs_read(lua_State *L) {
         lua_pushfstring(L, "%s: not a regular file", path);
         return 2;
     }
-    if (st.st_size > (off_t)max) {
+    if (head && st.st_size > (off_t)max)
+        st.st_size = (off_t)max;          /* its head only: read max bytes */
+    else if (st.st_size > (off_t)max) {
         handle_close(h);
         return fail_size(L, path, max);
     }
@@ -156,8 +162,12 @@ static int fs_read(lua_State *L) {
         }
         if (n == 0)
             break;
+        if (head && total + (size_t)n > max)
+            n = (ssize_t)(max - total);   /* the probe byte of a head: not kept */
         luaL_addsize(&b, (size_t)n);
         total += (size_t)n;
+        if (head && total == max)
+            break;
         if (total > max) { /* the file grew while being read */
             handle_close(h);
             luaL_pushresult(&b);

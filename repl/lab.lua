@@ -281,8 +281,14 @@ end
 
 -- Writes an output file through kontor.files (all or nothing); raises
 -- "path: step failed: why".
-local function write_file(path, text)
-  local ok, e = kfiles.write(path, text)
+local REPORT = { "<h1>Kontor ", "a Kontor report" }      -- (kontor.files.ours: what a file of each kind holds)
+local CHART = { '<svg class="chart"', "a Kontor chart" }
+
+-- `kind`: REPORT or CHART, a file already at path is replaced only when it
+-- is one of that kind (or empty).
+local function write_file(path, text, kind)
+  local ok, e = kfiles.ours(path, kind[1], kind[2])
+  if ok then ok, e = kfiles.write(path, text) end
   if not ok then error(e, 0) end
 end
 
@@ -322,6 +328,8 @@ end
 -- a device or a folder): run before the games, so that a long run does
 -- not end in "No such file or directory" with its results lost.
 local function check_output(path)
+  local ok, why = kfiles.ours(path, REPORT[1], REPORT[2])
+  if not ok then error(why, 0) end
   local w, e = kfiles.writer(path)
   if not w then error(e, 0) end
   w:abort()
@@ -359,14 +367,20 @@ end
 local function sweep_output(t, sw)
   local report = require("kontor.balance.report")
   local sweepmod = require("kontor.balance.sweep")
-  if t.report then write_file(t.report, report.sweep_html(sw)) end
-  local written = 0
+  if t.report then write_file(t.report, report.sweep_html(sw), REPORT) end
+  local written, refused = 0, nil
   if t.svg then
     make_dir(t.svg)
+    -- a file of the folder that is not a chart keeps every chart out (and
+    -- the run's text is still printed, before the error)
     for _, key in ipairs(sw.order) do
+      local _, why = kfiles.ours(t.svg .. "/" .. sweepmod.file_of(key), CHART[1], CHART[2])
+      refused = refused or why
+    end
+    for _, key in ipairs(refused and {} or sw.order) do
       local m = sw.measures[key]
       write_file(t.svg .. "/" .. sweepmod.file_of(key), '<?xml version="1.0" encoding="utf-8"?>\n'
-        .. report.line_chart(m, sw.values, { id = "sweep", over = sw.over }) .. "\n")
+        .. report.line_chart(m, sw.values, { id = "sweep", over = sw.over }) .. "\n", CHART)
       written = written + 1
     end
   end
@@ -377,14 +391,16 @@ local function sweep_output(t, sw)
       end
     end
     out(json.encode(sw), "\n")
+    if refused then error(refused .. " (no chart written)", 0) end
     return
   end
   out(require("kontor.balance.sweep").format(sw), "\n")
   local said = sweep_verdicts_line(sw, report)
   if said then out(said, "\n") end
   if sw.bots_text then out(sw.bots_text, "\n") end
-  if t.svg then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
+  if t.svg and not refused then out(string.format("\n%d charts written to ", written), t.svg, "\n") end
   if t.report then out("\nreport written to ", t.report, "\n") end
+  if refused then error(refused .. " (no chart written)", 0) end
 end
 
 -- A keeper of a shard's games (for merge --games-out) that holds none in
@@ -460,7 +476,7 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   summary.bots, summary.bots_text = played.desc, table.concat(played.lines, "\n")
   if kind == "sweep" then return sweep_output(t, summary) end
   if t.report then
-    write_file(t.report, require("kontor.balance.report").html(summary, sides))
+    write_file(t.report, require("kontor.balance.report").html(summary, sides), REPORT)
   end
   if t.json then
     -- a measure's missing verdict, difference or interval is JSON null
@@ -722,7 +738,7 @@ local function worth_output(t, w)
   for s = 1, w.players do every[s] = w.bot end
   w.bots = ladder.describe(w.rules, w.variants, w.players, every)
   w.bots_text = ladder.line(w.bots) .. ", one seat restricted in turn"
-  if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w)) end
+  if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w), REPORT) end
   if t.json then
     for _, r in ipairs(w.rows) do
       for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "p", "kept_share",

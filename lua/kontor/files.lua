@@ -136,6 +136,18 @@ local function target_ok(path)
   return true
 end
 
+-- An output of the balance lab (a report, a chart, the games) replaces a
+-- file already at `path` only when that file is one of its kind (`mark`
+-- in its first 64 KiB) or empty: `--report notes.txt` keeps the notes.
+-- `what` names the kind. Returns true, or nil and why.
+function M.ours(path, mark, what)
+  local st = fs.stat(path)
+  if not st or st.type ~= "file" or st.size == 0 then return true end
+  local head = fs.read(path, 65536, true)
+  if head and head:find(mark, 1, true) then return true end
+  return nil, string.format("%s: the file exists and is not %s: not replaced (give another name)", path, what)
+end
+
 -- Writes `data` to path atomically: true, or nil and "path: step failed: why".
 function M.write(path, data)
   local ok, why = target_ok(path)

@@ -150,29 +150,31 @@ describe("one file policy", function()
   it("--games-out and --report on a full disk: exit 1, the message, the old file whole, no temp file", function()
     local d = tmp("full")
     os.execute("mkdir -p " .. q(d))
+    -- (the old files are of their kind: another file is not replaced at all)
+    local OLD_GAMES, OLD_REPORT = '{"game":0}\n', "<h1>Kontor old report</h1>\n"
     for _, c in ipairs {
-      { "--games-out", d .. "/games.jsonl", "sim --games 300 --jobs 1 --games-out " },
-      { "--report", d .. "/r.html", "sim --games 300 --report " },
-      { "--games-out", d .. "/c.jsonl", "compare --a '' --b '' --games 300 --jobs 1 --games-out " },
+      { "--games-out", d .. "/games.jsonl", "sim --games 300 --jobs 1 --games-out ", OLD_GAMES },
+      { "--report", d .. "/r.html", "sim --games 300 --report ", OLD_REPORT },
+      { "--games-out", d .. "/c.jsonl", "compare --a '' --b '' --games 300 --jobs 1 --games-out ", OLD_GAMES },
     } do
-      support.write(c[2], "old\n")
+      support.write(c[2], c[4])
       -- ulimit -f counts 512-byte blocks: 8 blocks are 4 KB
       local out, err, code = kontor_cmd(c[3] .. q(c[2]), nil, "ulimit -f 8; ")
       assert.are.equal(1, code, c[1] .. ": " .. out .. err)
       assert.are.equal(string.format("kontor: %s: %s: write failed: File too large\n", c[3]:match("^%a+"), c[2]), err)
-      assert.are.equal("old\n", support.read(c[2]))
+      assert.are.equal(c[4], support.read(c[2]))
       assert.are.same({}, temps(d))
       os.remove(c[2])
     end
     -- with jobs: each job's part file fails; the old file stays whole and
     -- no part file is left
     local g = d .. "/games.jsonl"
-    support.write(g, "old\n")
+    support.write(g, OLD_GAMES)
     local out, err, code = kontor_cmd("compare --a '' --b '' --games 300 --jobs 2 --games-out " .. q(g), nil, "ulimit -f 8; ")
     assert.are.equal(1, code, out .. err)
     -- one message: the job's own, said by the parent
     assert.are.equal("kontor: compare: " .. g .. ".job1: write failed: File too large\n", err)
-    assert.are.equal("old\n", support.read(g))
+    assert.are.equal(OLD_GAMES, support.read(g))
     assert.are.same({ "games.jsonl" }, fs.list(d))
   end)
 

@@ -724,6 +724,10 @@ end
 -- (w:part(k)) are taken in order (w:take) and removed, and removed on
 -- w:abort too.
 function M.games_writer(path, kind, nsides, part)
+  -- a file already there is replaced only when it is a games file (or
+  -- empty): --games-out notes.txt keeps the notes
+  local mine, why = require("kontor.files").ours(path, '{"game":', "a Kontor games file")
+  if not mine then error(why, 0) end
   local sink = { atomic(path) }
   local ok, err = pcall(function()
     if nsides == 2 then sink[2] = part and atomic(path .. ".b") or scratch() end
