@@ -144,7 +144,7 @@ describe("kontor compare", function()
     assert.is_true(nulls >= 1)
   end)
 
-  it("prints the same with --jobs 2 as with --jobs 1, coverage included", function()
+  it("prints the same with --jobs 2 as with --jobs 1, coverage included #slow", function()
     local args = "compare --a '--players 3' --b '--players 3 --variant tests/balance/mutiny.lua' --games 120 --coverage --json"
     local one = kontor_cmd(args .. " --jobs 1")
     local two, err, code = kontor_cmd(args .. " --jobs 2")

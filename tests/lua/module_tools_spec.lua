@@ -38,7 +38,7 @@ describe("docs/module.md", function()
     assert.matches("1 success / 0 failures / 0 errors / 0 pending", out)
   end)
 
-  it("luarocks make builds and installs the module and the rule sets into a local tree", function()
+  it("luarocks make builds and installs the module and the rule sets into a local tree #slow", function()
     if not has_tool("luarocks") or not has_tool("lua5.4") then return pending("luarocks or lua5.4 is not installed") end
     local dir = tmp("rocks")
     local src, tree = dir .. "/src", dir .. "/tree"
