@@ -343,6 +343,19 @@ end
 
 local spill_keeper
 
+-- The line under a lab's tables: `with` of `n` (rows or differences:
+-- `what`) have a verdict, `kept` of them hold after Holm's correction for
+-- the `n` `compared`; nil without a verdict.
+local function holm_text(with, kept, n, what, compared)
+  if with == 0 then return nil end
+  if kept == with then
+    return string.format("verdicts: %d of %d %s, all kept by Holm's correction for the %d %s",
+      with, n, what, n, compared)
+  end
+  return string.format("verdicts: %d of %d %s; Holm's correction for the %d %s keeps %d (the "
+    .. "others could be chance: --report marks them)", with, n, what, n, compared, kept)
+end
+
 -- As verdicts_line, for a sweep: the differences from the first value.
 local function sweep_verdicts_line(sw, report)
   local held, n = report.sweep_holm(sw)
@@ -355,13 +368,7 @@ local function sweep_verdicts_line(sw, report)
       end
     end
   end
-  if with == 0 then return nil end
-  if kept == with then
-    return string.format("verdicts: %d of %d differences, all kept by Holm's correction for the %d compared",
-      with, n, n)
-  end
-  return string.format("verdicts: %d of %d differences; Holm's correction for the %d compared keeps %d (the "
-    .. "others could be chance: --report marks them)", with, n, n, kept)
+  return holm_text(with, kept, n, "differences", "compared")
 end
 
 local function sweep_output(t, sw)
@@ -527,13 +534,7 @@ verdicts_line = function(c)
       if held[key] then kept = kept + 1 end
     end
   end
-  if with == 0 then return nil end
-  if kept == with then
-    return string.format("verdicts: %d of %d rows, all kept by Holm's correction for the %d rows compared",
-      with, n, n)
-  end
-  return string.format("verdicts: %d of %d rows; Holm's correction for the %d rows compared keeps %d (the "
-    .. "others could be chance: --report marks them)", with, n, n, kept)
+  return holm_text(with, kept, n, "rows", "rows compared")
 end
 
 local function run_cmd(args, kind)
