@@ -497,15 +497,23 @@ local function data_names(R0)
   return out
 end
 
+-- Whether the variant's text `src` names `n` twice or more (where it is
+-- set, and where the variant uses it). Only a name of letters, digits and
+-- _ is looked for: a key the script made up goes into no pattern.
+local function named_again(src, n)
+  if not n:match("^[%a_][%w_]*$") then return false end
+  local k = 0
+  for _ in (src or ""):gmatch("%f[%w_]" .. n .. "%f[^%w_]") do
+    k = k + 1
+    if k == 2 then return true end
+  end
+  return false
+end
+
 -- A key a variant added to R.data or a table in it that is a
 -- misspelling of one there (R.data.price.dok for dock: nothing reads it,
 -- and the price stays): { where, added, meant, names }, or nil.
 local function misspelt_data(had, now, src)
-  local function used(n)     -- named again in the variant's text: a new name of its own
-    local k = 0
-    for _ in (src or ""):gmatch("%f[%w_]" .. n .. "%f[^%w_]") do k = k + 1 end
-    return k >= 2
-  end
   local wheres = {}
   for where in pairs(had) do wheres[#wheres + 1] = where end
   table.sort(wheres)
@@ -513,7 +521,7 @@ local function misspelt_data(had, now, src)
     local old = {}
     for _, n in ipairs(had[where]) do old[n] = true end
     for _, n in ipairs(now[where] or {}) do
-      local meant = not old[n] and not used(n) and M.near(n, had[where])
+      local meant = not old[n] and not named_again(src, n) and M.near(n, had[where])
       if meant then return { where = where, added = n, meant = meant, names = had[where] } end
     end
   end
@@ -528,13 +536,8 @@ end
 local function misspelt_rule(had, now, src)
   local old = {}
   for _, n in ipairs(had) do old[n] = true end
-  local function used(n)
-    local k = 0
-    for _ in (src or ""):gmatch("%f[%w_]" .. n .. "%f[^%w_]") do k = k + 1 end
-    return k >= 2
-  end
   for _, n in ipairs(now) do
-    if not old[n] and not used(n) then
+    if not old[n] and not named_again(src, n) then
       local near = M.near(n, had)
       if not near and #n >= 4 then
         for _, h in ipairs(had) do

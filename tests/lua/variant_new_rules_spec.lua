@@ -70,4 +70,15 @@ describe("a variant's own fields", function()
       .. "includes, name, options, replaces, summary, variant): a variant changes the rule set in "
       .. "apply = function(R, opts) ... end (there: R.setup = ...)\n", out)
   end)
+
+  it("a name with a pattern's characters gets the same message, not the engine's (before: 'unfinished capture')", function()
+    local out, path = sim("magic.lua", [[
+return { variant = true, base = "sea_merchants", apply = function(R)
+  R.rules["draw_card("] = function() return true end
+end }
+]])
+    assert.equal("kontor: sim: " .. path .. ": R.rules.draw_card( is not a rule of sea_merchants (nothing would "
+      .. "call it): did you mean 'draw_card'? (rules: draw_action, draw_card, draw_cards, end_of_phase_two, "
+      .. "extra_exchanges, loading_order, no_draw, payout_count, take_from_hand, trade)\n", out)
+  end)
 end)
