@@ -288,9 +288,11 @@ describe("docs/repl.md", function()
     for _, s in ipairs(steps) do
       if s.kind == "kontor" and #s.banner > 0 then
         local t = tmux.start(BIN .. " " .. s.args, { HOME = home, NO_COLOR = "1" }, 200, 40)
-        local screen = t:wait_for("\n>$")
+        -- A first prompt is some 20 million instructions away (10 ms);
+        -- 15 s leaves room for a CI machine running other suites.
+        local screen, last = t:wait_for("\n>$", 15)
         t:stop()
-        assert.truthy(screen, "no prompt")
+        assert.truthy(screen, "no prompt after 15 s for kontor " .. s.args .. "; the screen:\n" .. tostring(last))
         assert.are.equal(table.concat(s.banner, "\n") .. "\n>", screen)
       end
     end

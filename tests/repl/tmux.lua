@@ -77,14 +77,21 @@ end
 
 -- Waits until the screen matches `pattern` (plain text when plain); returns
 -- the screen, or nil and the last screen after `timeout` seconds.
+--
+-- The limit is wall-clock time, not a count of polls: on a loaded machine
+-- each poll (a tmux process) can take longer than its sleep, and a count
+-- of 100 polls once ran out before a prompt came (a CI run, "no prompt").
+-- At least `tries` polls are made however slow each is.
 function T:wait_for(pattern, timeout, plain, escapes)
-  local tries = math.floor((timeout or 5) / 0.05)
+  local deadline = os.time() + (timeout or 5) + 1
   local s
-  for _ = 1, tries do
+  local polls = 0
+  repeat
     s = self:screen(escapes)
     if s:find(pattern, 1, plain) then return s end
+    polls = polls + 1
     os.execute("sleep 0.05")
-  end
+  until polls >= 20 and os.time() > deadline
   return nil, s
 end
 
