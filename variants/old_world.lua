@@ -1746,7 +1746,7 @@ function R.rules.limit_check(g)
 end
 
 ---------------------------------------------------------------------------
--- Production (O25-O29), in the rulebook's order: FG, dyes, cloth, wool
+-- Production (O25-O29, T10), in the rulebook's order: FG, dyes, cloth, wool
 ---------------------------------------------------------------------------
 
 -- The most each seat may make of a good, a list kept for the game
