@@ -317,7 +317,15 @@ local function all_bots(sess, g)
   return true
 end
 
+-- What undo N and redo N count: " of your moves" with bots (a person's
+-- moves), nil without (every move).
+function Session:yours(g)
+  if bots_on(self) and not all_bots(self, g) then return " of your moves" end
+  return nil
+end
+
 -- Takes back n moves (with bots: n moves of people, back to a person's decision).
+-- Returns the moves taken back and how many of them count towards n.
 function Session:undo_moves(n)
   local g = self:game()
   local undone = {}
@@ -338,10 +346,11 @@ function Session:undo_moves(n)
     table.insert(undone, 1, last)
     if human then people = people + 1 end
   end
-  return undone
+  return undone, people
 end
 
 -- Does n moves again (with bots: n moves of people and the bots' moves after).
+-- Returns the moves done and how many of them count towards n.
 function Session:redo_moves(n)
   local g = self:game()
   local done = 0
@@ -357,7 +366,7 @@ function Session:redo_moves(n)
     count = count + 1
     if human or not bots_on(self) then done = done + 1 end
   end
-  return count
+  return count, done
 end
 
 local moves_text = ui.moves_text
@@ -426,7 +435,7 @@ local function undo_order_steps(sess, g, n)
   if not ok then sess:err(k); return true end
   local taken = {}
   for i = #before - k + 1, #before do taken[#taken + 1] = before[i] end
-  ui.say_order_taken(sess, me, k, taken)
+  ui.say_order_taken(sess, me, k, taken, ui.fewer(n, k, "take back"))
   return true
 end
 
@@ -462,23 +471,29 @@ C.undo = function(sess, arg)
   -- shown `as` a seat: what it may see of the moves, to name no other
   -- seat's secret among those undone (a bid still open, O34)
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
-  local ok, undone = guarded(g.atomically, g, function() return sess:undo_moves(n) end)
+  local people
+  local ok, undone = guarded(g.atomically, g, function()
+    local u, k = sess:undo_moves(n)
+    people = k
+    return u
+  end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
-  ui.say_undone(sess, undone)
+  ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
 end
 
 C.redo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "redo"); if not n then return end
   local m0, n0 = #g:move_list(), log_count(g)
-  local ok, k = guarded(sess.redo_moves, sess, n)
+  local ok, k, counted = guarded(sess.redo_moves, sess, n)
   if not ok then return sess:err(k) end
   if k == 0 and #g:held_moves() > 0 then
     -- the moves a reload could not replay
     ok, k = guarded(g.redo_held, g, n)
+    counted = k
     if not ok then return sess:err(k) end
     if k == 0 then
       local m = g:held_moves()[1]
@@ -491,7 +506,8 @@ C.redo = function(sess, arg)
   local ml = g:move_list()
   local list = {}
   for i = m0 + 1, #ml do list[#list + 1] = ml[i] end
-  sess:say(string.format("Redid %d move%s.", #list, #list == 1 and "" or "s"))
+  sess:say(string.format("Redid %d move%s%s.", #list, #list == 1 and "" or "s",
+    ui.fewer(n, counted, "redo", sess:yours(g))))
   if g:over() then
     sess:print_result(); sess.result_shown = true
   else sess:say(sess:status()) end
