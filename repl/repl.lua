@@ -2,8 +2,8 @@
 --
 -- lua.c's conventions: a line is first tried as an expression (so `1+1`
 -- and `g` print), `=expr` works too, input that ends early (`<eof>`)
--- continues on the next line, errors print a short traceback and the prompt
--- comes back. Ctrl-C stops what is running, Ctrl-D leaves.
+-- continues on the next line, an error prints one line (file:line: message;
+-- `trace` shows its traceback) and the prompt comes back. Ctrl-C stops what is running, Ctrl-D leaves.
 --
 -- Before Lua, a line may be a game command (`board`, `options`, `do 3`,
 -- `undo`, ... see HELP), a bare option number, or an action text at a
@@ -62,6 +62,7 @@ Game commands (anything else is Lua; the game is `g`, the API `kontor`):
   bots               who is a bot
   hint [KIND]        what a bot (default mcts) would play now, and why
   reload             re-read the rule scripts and replay the game under them
+  trace              the last error again, with its traceback
   help               this text                 quit      leave (or Ctrl-D)]]
 
 M.HELP = HELP
@@ -89,15 +90,24 @@ function Session:c(name, s) return ui.color(self.color, name, s) end
 
 function Session:say(...) ui.say(...) end
 
--- An error message: its first line and the lines of rule scripts, never a
--- traceback through the engine's or the REPL's own files.
+-- An error message: one line, its first, with the rule script's file:line
+-- where the line names no place (kontor.text.error_place). Its traceback
+-- (the frames of rule scripts and of the line typed, never the engine's or
+-- the REPL's own) is kept for the `trace` command.
 function Session:err(msg)
   local interrupt = kerrors.kind(msg) == "interrupt"
   msg = tostring(msg)
-  local first = ktext.error_line(msg)
-  local keep = { first }
+  local first = interrupt and ktext.error_line(msg) or ktext.error_place(msg)
+  self.last_error = { line = first, trace = not interrupt and Session.frames(msg) or nil }
+  io.stdout:write(piece(self:c("red", first)), "\n")
+end
+
+-- The traceback of an error message, "stack traceback:" and the frames of
+-- rule scripts and of the line typed; nil when it has none of them.
+function Session.frames(msg)
+  local keep = {}
   local tb = msg:match("\nstack traceback:\n(.*)$")
-  if tb and not interrupt then
+  if tb then
     local frames = {}
     for line in tb:gmatch("[^\n]+") do
       local file = line:match("^%s*([^:]+):") or ""
@@ -112,11 +122,11 @@ function Session:err(msg)
       end
     end
     if #frames > 0 then
-      keep[2] = "stack traceback:"
+      keep[1] = "stack traceback:"
       for _, f in ipairs(frames) do keep[#keep + 1] = f end
     end
   end
-  io.stdout:write(piece(self:c("red", table.concat(keep, "\n"))), "\n")
+  return keep[1] and table.concat(keep, "\n") or nil
 end
 
 function Session:game()
@@ -914,6 +924,15 @@ C.reload = function(sess)
   end
   sess.result_shown = g:over()
   sess:say(sess:status())
+end
+
+-- The last error again, with its traceback: where in the rule scripts and
+-- the line typed it came from (an error prints one line).
+C.trace = function(sess)
+  local e = sess.last_error
+  if not e then return sess:say("No error yet.") end
+  if not e.trace then return sess:say(string.format("%s\n(no traceback through a rule script or a line typed)", e.line)) end
+  sess:say(e.line, "\n", e.trace)
 end
 
 C.quit = function(sess) sess.quit = true end
