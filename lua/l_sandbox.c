@@ -125,8 +125,51 @@ static void *pool_realloc(void *ptr, size_t osize, size_t nsize) {
     return b;
 }
 
+/* Where the running script was when memory first ran out: the frames of
+ * lim.running as luaL_traceback writes them ("\n\tfile:line: in ..."),
+ * kept here, in a static buffer, for the message. Lua's own memory error
+ * (LUA_ERRMEM) reaches no message handler, and the frames are gone when
+ * the call returns; the allocator is the last to see them. The walk only
+ * reads the frames (lua_getinfo "Sl" allocates nothing). From Lua 5.4.5 on
+ * a stack being reallocated holds offsets, not pointers, while its block
+ * is asked for: then only a new block (ptr NULL) is looked from. */
+#define OOM_FRAMES 12
+static char oom_trace[1024];
+
+static void note_frames(lua_State *L, void *ptr) {
+    oom_trace[0] = '\0';
+#if LUA_VERSION_RELEASE_NUM >= 50405
+    if (ptr != NULL) return;
+#else
+    (void)ptr;
+#endif
+    size_t n = 0;
+    lua_Debug ar;
+    for (int level = 0; level < OOM_FRAMES && lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar)) break;
+        int k;
+        if (ar.currentline <= 0)
+            k = snprintf(oom_trace + n, sizeof oom_trace - n, "\n\t%s: in ?", ar.short_src);
+        else if (*ar.what == 'm')
+            k = snprintf(oom_trace + n, sizeof oom_trace - n, "\n\t%s:%d: in main chunk", ar.short_src,
+                         ar.currentline);
+        else
+            k = snprintf(oom_trace + n, sizeof oom_trace - n, "\n\t%s:%d: in function <%s:%d>", ar.short_src,
+                         ar.currentline, ar.short_src, ar.linedefined);
+        if (k < 0 || (size_t)k >= sizeof oom_trace - n) {
+            oom_trace[n] = '\0';                /* no half frame */
+            break;
+        }
+        n += (size_t)k;
+    }
+}
+
 /* A refused block: what kind of error follows is known here (lim.oom). */
 static void *refuse(void *ptr, size_t nsize) {
+    if (!lim.oom) {
+        if (lim.armed && lim.running != NULL) note_frames(lim.running, ptr);
+        else oom_trace[0] = '\0';
+    }
     lim.oom = 1;
     lim.oom_ptr = ptr;
     lim.oom_size = nsize;
@@ -485,6 +528,14 @@ static void push_error(lua_State *L, lua_State *co, int memory) {
     } else if (memory) {
         snprintf(buf, sizeof buf, "memory limit reached (%zu MiB)", lim.limit >> 20);
         msg = buf;
+        lua_Debug ar;
+        if (oom_trace[0] != '\0' && !lua_getstack(co, 0, &ar)) {
+            /* the coroutine's frames were let go (sb_resume): the ones
+             * the allocator saw (note_frames) */
+            lua_pushfstring(L, "%s\nstack traceback:%s", msg, oom_trace);
+            make_limit_error(L, "memory");
+            return;
+        }
     } else if (lua_type(co, -1) == LUA_TSTRING || lua_type(co, -1) == LUA_TNUMBER) {
         size_t len;
         msg = lua_tolstring(co, -1, &len);
@@ -519,6 +570,14 @@ static int msgh(lua_State *L) {
     return 1;
 }
 
+/* Lua's own memory error as the limit's message, with the frames the
+ * allocator saw: run protected (the text needs memory). */
+static int memory_message(lua_State *L) {
+    lua_pushfstring(L, "memory limit reached (%d MiB)%s%s", (int)(lim.limit >> 20),
+                    oom_trace[0] != '\0' ? "\nstack traceback:" : "", oom_trace);
+    return 1;
+}
+
 /* Calls the function at base with the values above it as arguments,
  * armed (sandbox.call): leaves true and its results, or false and the
  * message (or the finish token), from base on; their number. */
@@ -542,7 +601,14 @@ static int call_at(lua_State *L, int base) {
     if (status != LUA_OK) {
         /* a memory error (LUA_ERRMEM) reaches no message handler: its
          * message is Lua's, its kind the allocator's (msgh made the rest) */
-        if (status == LUA_ERRMEM && !lim.finishing) make_limit_error(L, "memory");
+        if (status == LUA_ERRMEM && !lim.finishing) {
+            if (lua_checkstack(L, 2)) {
+                lua_pushcfunction(L, memory_message);
+                if (lua_pcall(L, 0, 1, 0) == LUA_OK) lua_replace(L, -2);
+                else lua_pop(L, 1);
+            }
+            make_limit_error(L, "memory");
+        }
         if (!was_armed) lim.oom = 0;
         lua_pushboolean(L, 0);
         lua_replace(L, base);

@@ -467,7 +467,7 @@ C.undo = function(sess, arg)
     if not ok then return sess:err(taken) end
     local texts = {}
     for i, m in ipairs(taken) do texts[i] = m[2] end
-    return ui.say_order_taken(sess, v.seat, #taken, texts)
+    return ui.say_order_taken(sess, v.seat, #taken, texts, ui.fewer(n, #taken, "take back"))
   end
   local refused
   local ok, undone, why = guarded(v.undo, n, function(s)
@@ -487,7 +487,9 @@ C.undo = function(sess, arg)
   local nlog = #v.log()
   for s, k in pairs(sess.seen) do sess.seen[s] = math.min(k, nlog) end
   sess.last_shown = nil
-  ui.say_undone(sess, undone)
+  local mine = 0
+  for _, m in ipairs(undone) do if m[1] == v.seat then mine = mine + 1 end end
+  ui.say_undone(sess, undone, ui.fewer(n, mine, "undo", " of your moves"))
 end
 
 C.redo = function(sess, arg)
@@ -499,7 +501,7 @@ C.redo = function(sess, arg)
   if not ok then return sess:err(k) end
   if k == 0 then return sess:say("Nothing to redo.") end
   sess:print_log_from(n0)
-  sess:say(string.format("Redid %d move%s.", k, k == 1 and "" or "s"))
+  sess:say(string.format("Redid %d move%s%s.", k, k == 1 and "" or "s", ui.fewer(n, k, "redo", " of your moves")))
   if not v.over() then sess:say(sess:status()) end
 end
 

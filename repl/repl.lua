@@ -2,8 +2,8 @@
 --
 -- lua.c's conventions: a line is first tried as an expression (so `1+1`
 -- and `g` print), `=expr` works too, input that ends early (`<eof>`)
--- continues on the next line, errors print a short traceback and the prompt
--- comes back. Ctrl-C stops what is running, Ctrl-D leaves.
+-- continues on the next line, an error prints one line (file:line: message;
+-- `trace` shows its traceback) and the prompt comes back. Ctrl-C stops what is running, Ctrl-D leaves.
 --
 -- Before Lua, a line may be a game command (`board`, `options`, `do 3`,
 -- `undo`, ... see HELP), a bare option number, or an action text at a
@@ -62,6 +62,7 @@ Game commands (anything else is Lua; the game is `g`, the API `kontor`):
   bots               who is a bot
   hint [KIND]        what a bot (default mcts) would play now, and why
   reload             re-read the rule scripts and replay the game under them
+  trace              the last error again, with its traceback
   help               this text                 quit      leave (or Ctrl-D)]]
 
 M.HELP = HELP
@@ -89,15 +90,24 @@ function Session:c(name, s) return ui.color(self.color, name, s) end
 
 function Session:say(...) ui.say(...) end
 
--- An error message: its first line and the lines of rule scripts, never a
--- traceback through the engine's or the REPL's own files.
+-- An error message: one line, its first, with the rule script's file:line
+-- where the line names no place (kontor.text.error_place). Its traceback
+-- (the frames of rule scripts and of the line typed, never the engine's or
+-- the REPL's own) is kept for the `trace` command.
 function Session:err(msg)
   local interrupt = kerrors.kind(msg) == "interrupt"
   msg = tostring(msg)
-  local first = ktext.error_line(msg)
-  local keep = { first }
+  local first = interrupt and ktext.error_line(msg) or ktext.error_place(msg)
+  self.last_error = { line = first, trace = not interrupt and Session.frames(msg) or nil }
+  io.stdout:write(piece(self:c("red", first)), "\n")
+end
+
+-- The traceback of an error message, "stack traceback:" and the frames of
+-- rule scripts and of the line typed; nil when it has none of them.
+function Session.frames(msg)
+  local keep = {}
   local tb = msg:match("\nstack traceback:\n(.*)$")
-  if tb and not interrupt then
+  if tb then
     local frames = {}
     for line in tb:gmatch("[^\n]+") do
       local file = line:match("^%s*([^:]+):") or ""
@@ -112,11 +122,11 @@ function Session:err(msg)
       end
     end
     if #frames > 0 then
-      keep[2] = "stack traceback:"
+      keep[1] = "stack traceback:"
       for _, f in ipairs(frames) do keep[#keep + 1] = f end
     end
   end
-  io.stdout:write(piece(self:c("red", table.concat(keep, "\n"))), "\n")
+  return keep[1] and table.concat(keep, "\n") or nil
 end
 
 function Session:game()
@@ -317,7 +327,15 @@ local function all_bots(sess, g)
   return true
 end
 
+-- What undo N and redo N count: " of your moves" with bots (a person's
+-- moves), nil without (every move).
+function Session:yours(g)
+  if bots_on(self) and not all_bots(self, g) then return " of your moves" end
+  return nil
+end
+
 -- Takes back n moves (with bots: n moves of people, back to a person's decision).
+-- Returns the moves taken back and how many of them count towards n.
 function Session:undo_moves(n)
   local g = self:game()
   local undone = {}
@@ -338,10 +356,11 @@ function Session:undo_moves(n)
     table.insert(undone, 1, last)
     if human then people = people + 1 end
   end
-  return undone
+  return undone, people
 end
 
 -- Does n moves again (with bots: n moves of people and the bots' moves after).
+-- Returns the moves done and how many of them count towards n.
 function Session:redo_moves(n)
   local g = self:game()
   local done = 0
@@ -357,7 +376,7 @@ function Session:redo_moves(n)
     count = count + 1
     if human or not bots_on(self) then done = done + 1 end
   end
-  return count
+  return count, done
 end
 
 local moves_text = ui.moves_text
@@ -426,7 +445,7 @@ local function undo_order_steps(sess, g, n)
   if not ok then sess:err(k); return true end
   local taken = {}
   for i = #before - k + 1, #before do taken[#taken + 1] = before[i] end
-  ui.say_order_taken(sess, me, k, taken)
+  ui.say_order_taken(sess, me, k, taken, ui.fewer(n, k, "take back"))
   return true
 end
 
@@ -462,23 +481,29 @@ C.undo = function(sess, arg)
   -- shown `as` a seat: what it may see of the moves, to name no other
   -- seat's secret among those undone (a bid still open, O34)
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
-  local ok, undone = guarded(g.atomically, g, function() return sess:undo_moves(n) end)
+  local people
+  local ok, undone = guarded(g.atomically, g, function()
+    local u, k = sess:undo_moves(n)
+    people = k
+    return u
+  end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
   if #undone == 0 then return sess:say("Nothing to undo.") end
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
-  ui.say_undone(sess, undone)
+  ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
 end
 
 C.redo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "redo"); if not n then return end
   local m0, n0 = #g:move_list(), log_count(g)
-  local ok, k = guarded(sess.redo_moves, sess, n)
+  local ok, k, counted = guarded(sess.redo_moves, sess, n)
   if not ok then return sess:err(k) end
   if k == 0 and #g:held_moves() > 0 then
     -- the moves a reload could not replay
     ok, k = guarded(g.redo_held, g, n)
+    counted = k
     if not ok then return sess:err(k) end
     if k == 0 then
       local m = g:held_moves()[1]
@@ -491,7 +516,8 @@ C.redo = function(sess, arg)
   local ml = g:move_list()
   local list = {}
   for i = m0 + 1, #ml do list[#list + 1] = ml[i] end
-  sess:say(string.format("Redid %d move%s.", #list, #list == 1 and "" or "s"))
+  sess:say(string.format("Redid %d move%s%s.", #list, #list == 1 and "" or "s",
+    ui.fewer(n, counted, "redo", sess:yours(g))))
   if g:over() then
     sess:print_result(); sess.result_shown = true
   else sess:say(sess:status()) end
@@ -898,6 +924,15 @@ C.reload = function(sess)
   end
   sess.result_shown = g:over()
   sess:say(sess:status())
+end
+
+-- The last error again, with its traceback: where in the rule scripts and
+-- the line typed it came from (an error prints one line).
+C.trace = function(sess)
+  local e = sess.last_error
+  if not e then return sess:say("No error yet.") end
+  if not e.trace then return sess:say(string.format("%s\n(no traceback through a rule script or a line typed)", e.line)) end
+  sess:say(e.line, "\n", e.trace)
 end
 
 C.quit = function(sess) sess.quit = true end

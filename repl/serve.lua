@@ -601,6 +601,14 @@ end
 
 local function is_bot(e, seat) return e.bots[seat] ~= nil end
 
+-- `only` in the result of undo and redo: how many moves there were to take
+-- back or do again (of people, or of the seat), when fewer than n; nil
+-- when all n were.
+local function fewer(n, got)
+  if got < n then return got end
+  return nil
+end
+
 -- The number of secret choices at the end of the steps, of a simultaneous
 -- decision still open.
 local function open_choices(g)
@@ -645,9 +653,12 @@ local function undo_for(e, seat, n, agreed)
     errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
   end
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
-  local undone = {}
-  for i, m in ipairs(taken) do undone[i] = { seat = m[1], text = m[2] } end
-  return { undone = undone, decision = decision_json(g, seat), over = g:over() }
+  local undone, mine = {}, 0
+  for i, m in ipairs(taken) do
+    undone[i] = { seat = m[1], text = m[2] }
+    if m[1] == seat then mine = mine + 1 end
+  end
+  return { undone = undone, decision = decision_json(g, seat), over = g:over(), only = fewer(n, mine) }
 end
 
 -- Takes back n moves of people (with bots, back to a person's decision):
@@ -658,6 +669,13 @@ OPS.undo = function(self, req)
   local n = count_field(req, "n")
   local seat = seat_field(req, "seat", g)
   local agreed = agree_field(req, g)
+  if seat and is_bot(e, seat) then
+    -- the bot's move taken back would leave the game at the bot's turn,
+    -- with nobody to act (the bots move after a request): a bot's moves go
+    -- back with a person's, as in the REPL and in play
+    fail("illegal_action", "seat %d is played by a bot: its moves go back with a person's (undo with that "
+      .. "person's seat, or without \"seat\")", seat)
+  end
   if seat then return undo_for(e, seat, n, agreed) end
   if next(agreed) then fail("bad_request", "\"agree\" goes with \"seat\" (the seat whose moves are taken back)") end
   local people, undone = 0, {}
@@ -689,7 +707,7 @@ OPS.undo = function(self, req)
     end
   end)
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
-  return { undone = undone, decision = decision_json(g), over = g:over() }
+  return { undone = undone, decision = decision_json(g), over = g:over(), only = fewer(n, people) }
 end
 
 -- Does n undone moves of people again, with the bots' moves after them.
@@ -700,8 +718,8 @@ OPS.redo = function(self, req)
   local seat = seat_field(req, "seat", g)
   local n0, l0 = g:step_count(), #g:log()
   local with_bots = next(e.bots) ~= nil
+  local done = 0
   engine(nil, function()
-    local done = 0
     while true do
       local fut = g:redo_list()
       local f = fut[#fut]
@@ -716,7 +734,9 @@ OPS.redo = function(self, req)
       if human or not with_bots then done = done + 1 end
     end
   end)
-  return since(e, n0, l0, nil, seat)
+  local out = since(e, n0, l0, nil, seat)
+  out.only = fewer(n, done)
+  return out
 end
 
 -- One whole move by a bot for `seat` (default: the first seat to decide).

@@ -270,14 +270,23 @@ end
 
 -- After an undo of the moves `undone` ({ seat, text }): what went, and
 -- who decides now.
-function M.say_undone(sess, undone)
-  sess:say(string.format("Undid %d move%s: %s", #undone, #undone == 1 and "" or "s", M.moves_text(sess, undone)))
+function M.say_undone(sess, undone, note)
+  sess:say(string.format("Undid %d move%s%s: %s", #undone, #undone == 1 and "" or "s", note or "",
+    M.moves_text(sess, undone)))
   sess:say(sess:status())
 end
 
+-- What `undo N` or `redo N` says when fewer than N were there: "" when
+-- all were, else " (only 2 were there to redo)" (`whose`: " of your
+-- moves" when N counts a person's moves, with bots).
+function M.fewer(asked, got, verb, whose)
+  if got >= asked then return "" end
+  return string.format(" (only %d%s %s there to %s)", got, whose or "", got == 1 and "was" or "were", verb)
+end
+
 -- After taking back `k` steps (`texts`) of `seat`'s secret order.
-function M.say_order_taken(sess, seat, k, texts)
-  sess:say(string.format("Took back %d step%s of %s's order: %s", k, k == 1 and "" or "s", sess:name(seat),
+function M.say_order_taken(sess, seat, k, texts, note)
+  sess:say(string.format("Took back %d step%s of %s's order%s: %s", k, k == 1 and "" or "s", sess:name(seat), note or "",
     table.concat(texts, "; ")))
   sess:say(sess:status())
 end

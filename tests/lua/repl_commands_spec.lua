@@ -58,11 +58,11 @@ end)
 describe("a command called as a Lua function", function()
   it("board() and save('x') get the Lua error and a word on commands; foo() only the error", function()
     local out = run("--players 2 --seed 3", "board()\nsave('x')\nfoo()\n")
-    assert.are.equal("stdin:1: attempt to call a nil value (global 'board')\nstack traceback:\n\tstdin:1: in main chunk\n"
+    assert.are.equal("stdin:1: attempt to call a nil value (global 'board')\n"
       .. "(`board` is a command, not a Lua function: type it without brackets; help lists the commands)\n"
-      .. "stdin:1: attempt to call a nil value (global 'save')\nstack traceback:\n\tstdin:1: in main chunk\n"
+      .. "stdin:1: attempt to call a nil value (global 'save')\n"
       .. "(`save` is a command, not a Lua function: type it without brackets; help lists the commands)\n"
-      .. "stdin:1: attempt to call a nil value (global 'foo')\nstack traceback:\n\tstdin:1: in main chunk\nrc=0\n", out)
+      .. "stdin:1: attempt to call a nil value (global 'foo')\nrc=0\n", out)
   end)
 end)
 

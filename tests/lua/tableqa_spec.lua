@@ -116,7 +116,8 @@ describe("play's consent question without a terminal", function()
     for i, l in ipairs(lines) do if l == "Undo takes back Player 2's move too." then at = i end end
     assert.truthy(at, out)
     assert.are.same({ "Player 2, do you agree? (yes/no)", "answer yes or no", "'redo': answer yes or no",
-                      "Undid 2 moves: Player 1: load grain on ship 1; Player 2: load grain on ship 2" },
+                      "Undid 2 moves (only 1 of your moves was there to undo): Player 1: load grain on ship 1; "
+                        .. "Player 2: load grain on ship 2" },
                     { table.unpack(lines, at + 1, at + 4) })
   end)
 end)

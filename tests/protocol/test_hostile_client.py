@@ -79,7 +79,7 @@ def undo_leaves_the_bots_moves_before_any_persons():
         game = s.call("new", rules="caribbean", players=2, seed=3, bots={"1": "random", "2": "random"})["game"]
         n = len(s.call("moves", game=game)["moves"])
         equal(s.call("undo", game=game), {"undone": [], "decision": {"kind": "over", "options": [], "seats": []},
-                                          "over": True}, "undo in a game of bots")
+                                          "over": True, "only": 0}, "undo in a game of bots")
         equal(len(s.call("moves", game=game)["moves"]), n, "the moves")
 
 

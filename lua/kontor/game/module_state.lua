@@ -174,7 +174,7 @@ local function message(s, old, v, when, files)
     s.owner and (" of " .. s.owner) or "", when)
   local tail = ": undo, a saved game, a reload and the bots replay the steps without it and "
     .. "play another game; keep the game's state on g (docs/api.md)"
-  return { text = format("%s (%s to %s)%s", head, M.shown(old), M.shown(v), tail), public = head .. tail }
+  return { text = format("%s (%s)%s", head, M.change(old, v), tail), public = head .. tail }
 end
 
 -- The slots whose plain value changed since `before` (a snapshot), each
@@ -186,13 +186,14 @@ function M.changes(R, before, said, when, update)
   for k = 1, #slots do
     local s = slots[k]
     local _, v = getupvalue(s.f, s.i)
+    local raw = v                                  -- (a table now reads "a table", not nil)
     if not WATCHED[type(v)] then v = nil end
     local old = before[k]
     if v ~= old and (v == v or old == old) then   -- (NaN, kept as it was, is no change)
       if old ~= nil and not said[k] then
         said[k] = true
         out = out or {}
-        out[#out + 1] = message(s, old, v, when, files)
+        out[#out + 1] = message(s, old, v == nil and raw or v, when, files)
       end
       if update then before[k] = v end
     end
@@ -203,6 +204,33 @@ end
 function M.shown(v)
   if type(v) == "string" then return format("%q", #v > 20 and v:sub(1, 20) .. "..." or v) end
   return tostring(v)
+end
+
+-- A string's 20 characters from character i on, with "..." outside the
+-- quotes where it goes on either side.
+local function piece(v, i)
+  return format("%s%q%s", i > 1 and "..." or "", v:sub(i, i + 19), i + 19 < #v and "..." or "")
+end
+
+-- "0 to 1": what a variable held and holds now, told apart. Two values
+-- that print alike (0.1 + 0.2 and 0.3; long strings with the same first
+-- 20 characters) show more: all the digits, or the strings from where
+-- they first differ. A value that is no longer plain is named by its type
+-- ("3 to a table"), not as nil.
+function M.change(old, v)
+  if v ~= nil and not WATCHED[type(v)] then return format("%s to a %s", M.shown(old), type(v)) end
+  local a, b = M.shown(old), M.shown(v)
+  if a ~= b then return a .. " to " .. b end
+  if math.type(old) == "float" or math.type(v) == "float" then
+    return format("%.17g to %.17g", old, v)
+  end
+  if type(old) == "string" and type(v) == "string" then
+    local i = 1
+    while old:byte(i) == v:byte(i) do i = i + 1 end
+    local from = math.max(1, i - 5)
+    return format("%s to %s, first different at character %d", piece(old, from), piece(v, from), i)
+  end
+  return a .. " to " .. b
 end
 
 M.slots_of = slots_of
