@@ -328,8 +328,10 @@ describe("kontor ladder", function()
     assert.truthy(out:find("\nbots: greedy on seat 1 (ladder: 2464 [2400, 2556] over random, who never beat it (a bound), "
       .. "2 players); random on seats 2-4 (ladder: 0, the floor)\n", 1, true), out)
     local ladder = require "kontor.balance.ladder"
-    assert.is_true(ladder.rating("caribbean", {}, 2, "mcts:iterations=150").unbeaten)
-    assert.is_nil(ladder.rating("caribbean", {}, 2, "mcts:iterations=50").unbeaten)
+    -- (Caribbean's ladder of f6a59c8: random never beat mcts at 50, and
+    -- won 2 of 48 games against mcts at 150)
+    assert.is_true(ladder.rating("caribbean", {}, 2, "mcts:iterations=50").unbeaten)
+    assert.is_nil(ladder.rating("caribbean", {}, 2, "mcts:iterations=150").unbeaten)
   end)
 
   it("finds the bots that won or lost every game from the pairs' shares", function()

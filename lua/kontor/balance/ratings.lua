@@ -20,15 +20,16 @@ return {
       ["mcts:iterations=100"] = { 2179, 2150, 2212 },
       ["random"] = { 0 },
     } },
-  -- 8c4c913 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1 --jobs 2
-  --   random greedy mcts:iterations=50 mcts:iterations=150 (after the C6 fix)
-  { rules = "caribbean", variants = {}, players = 2, deals = 24, commit = "8c4c913",
-    -- random won none of its 48 games against these two
-    unbeaten = { "greedy", "mcts:iterations=150" },
+  -- f6a59c8 (docs/bots.md): kontor ladder --rules caribbean --deals 24 --seed 1 --jobs 2
+  --   random greedy mcts:iterations=50 mcts:iterations=150 (after C2's hidden discard
+  --   pile, e0d7421)
+  { rules = "caribbean", variants = {}, players = 2, deals = 24, commit = "f6a59c8",
+    -- random won none of its 48 games against this one
+    unbeaten = { "mcts:iterations=50" },
     ratings = {
-      ["mcts:iterations=150"] = { 634, 490, 819 },
-      ["greedy"] = { 487, 402, 605 },
-      ["mcts:iterations=50"] = { 468, 365, 606 },
+      ["mcts:iterations=150"] = { 737, 602, 2336 },
+      ["mcts:iterations=50"] = { 645, 520, 2255 },
+      ["greedy"] = { 640, 473, 2279 },
       ["random"] = { 0 },
     } },
   -- 30c0abe (docs/bots.md): kontor ladder --rules old_world --players 2 --deals 24 --seed 1 --jobs 1
