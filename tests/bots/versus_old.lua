@@ -16,6 +16,10 @@ for d = from, from + deals - 1 do
     local g = kontor.new_game { rules = rules, players = players, seed = d }
     local bs = {}
     for s = 1, players do bs[s] = assert((s == h and new or old).new(s == h and spec or "greedy", s, d)) end
+    -- the old bot plays its own defaults: a rule set's R.bot_options.greedy
+    -- are for this build's greedy (no rule set had any at ea16517), and
+    -- name options the old one does not take
+    for s = 1, players do if s ~= h then bs[s].tuned = true end end
     while not g:over() do
       local w = g:who()
       local s = type(w) == "table" and w[1] or w
