@@ -252,10 +252,10 @@ describe("bots by name", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
     local v = seat.view(g, 1)
     local lines, k = v:hint("mcts:iterations=60")
-    assert.matches("^The mcts:c=0.7,estimate=1,iterations=60,margin=0,rollout=5,step_cost=0.001 bot would play: load ", lines[1])
+    assert.matches("^The mcts:iterations=60 bot would play: load ", lines[1])
     assert.matches("visits, wins %d+%%$", lines[2])
     -- the option's number too: the text the first line names
-    assert.equal("The mcts:c=0.7,estimate=1,iterations=60,margin=0,rollout=5,step_cost=0.001 bot would play: "
+    assert.equal("The mcts:iterations=60 bot would play: "
       .. v.options()[k], lines[1])
     local glines, gk = v:hint("greedy")
     assert.matches("value %-?%d+%.%d%d$", glines[2])
@@ -267,7 +267,7 @@ describe("bots by name", function()
     local p = io.popen(support.binary() .. " repl --players 2 < " .. input .. " 2>&1")
     local out = p:read("a"); p:close()
     os.remove(input)
-    assert.matches("The greedy:budget=6,depth=8,focus=1,samples=1 bot would play: load ", out)
+    assert.matches("^The greedy bot would play: load ", out)
     assert.matches("Player 2 is played by the mcts:iterations=20,rollout=5 bot%.", out)
     assert.matches("2  Player 2: mcts:c=0.7,estimate=1,iterations=20,margin=0,rollout=5,step_cost=0.001 bot", out)
     assert.matches("the mcts bot has no option 'depth' %(options: avoid, best, c, center, estimate, iterations, margin, prefer, rollout, step_cost%)", out)

@@ -15,13 +15,13 @@ def hint_says_what_a_bot_would_play_and_plays_nothing():
         h = s.call("hint", game=game, seat=1, kind="greedy")
         opts = s.call("decision", game=game, seat=1)["options"]
         check(h["option"] in opts, "the option is not one of seat 1's: %r" % h["option"])
-        equal(h["lines"][0], "The greedy:budget=6,depth=8,focus=1,samples=1 bot would play: " + h["option"]["text"],
+        equal(h["lines"][0], "The greedy bot would play: " + h["option"]["text"],
               "the first line")
         equal(h["seat"], 1, "seat")
         equal(s.call("hint", game=game, seat=1, kind="greedy"), h, "the same hint again")
         equal(s.call("moves", game=game)["moves"], [], "moves after the hints")
         mcts = s.call("hint", game=game, seat=1)   # default: mcts, as the REPL's hint
-        check(mcts["lines"][0].startswith("The mcts:"), mcts["lines"][0])
+        check(mcts["lines"][0].startswith("The mcts bot would play: "), mcts["lines"][0])
         equal(fails(s, "illegal_action", "hint", game=game, seat=2), "seat 2 has no decision now", "not seat 2's turn")
         equal(fails(s, "bad_request", "hint", False, game=game), "'hint' needs \"seat\"", "no seat")
         equal(fails(s, "bad_request", "hint", game=game, seat=1, kind="genius"),

@@ -654,7 +654,9 @@ function M.hint(view, spec, seed)
   local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", s, (seed or 1) + view.mark())
   if not b then return nil, err end
   local k, top = b:explain(view)
-  local lines = { format("The %s bot would play: %s", b:spec(), opts[k]) }
+  -- the bot as it was asked for ("mcts", "greedy:budget=0"): its settings
+  -- in full are what `bots` and Bot:spec() give
+  local lines = { format("The %s bot would play: %s", b.name, opts[k]) }
   for i = 1, math.min(5, #top) do
     local t = top[i]
     if t.visits then
