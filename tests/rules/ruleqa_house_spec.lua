@@ -83,6 +83,26 @@ describe("ruleqa: house rules", function()
     end
   end)
 
+  it("H3, S4: a loading scenario must fit the draft order; the loading then fills every ship", function()
+    -- snake, 3 players: 3, 2, 1, 1, 2, 3. Seat 1 to load its first ship:
+    -- seats 3 and 2 have one loaded, seat 1 none.
+    local g = game({ "snake_draft" }, { phase = "load", active = 1,
+                                        ships = { { false, false }, { "wood", false }, { "fish", false } } }, 3)
+    local order = {}
+    while g.phase == "load" do order[#order + 1] = g:who(); ok(g, 1) end
+    assert.are.same({ 1, 1, 2, 3 }, order)
+    invariants(g)
+    -- seat 2 has loaded nothing, yet seat 1 would load its second ship
+    fails(function()
+      game({ "snake_draft" }, { phase = "load", active = 1,
+                                ships = { { "wood", false }, { false, false }, { "fish", false } } }, 3)
+    end, "scenario: loading: seat 2 has 0 loaded ships, but the loading order gives it 1 before seat 1 loads (S4)")
+    -- the same position is wrong in the base order too (1, 2, 3, 1, 2, 3)
+    fails(function()
+      game({}, { phase = "load", active = 1, ships = { { "wood", false }, { false, false }, { "fish", false } } }, 3)
+    end, "scenario: loading: seat 2 has 0 loaded ships, but the loading order gives it 1 before seat 1 loads (S4)")
+  end)
+
   -- Boundaries the audit played; the engine agreed with the rulebook.
   it("H3: the snake follows the first player option at 2, 3 and 4 players; the first player then starts", function()
     local want = {
