@@ -466,9 +466,10 @@ end
 -- states the deck, out of play (the box). So a scenario of coins alone
 -- deals what the game's own setup deals from the same seed.
 local function deal_coins(g, rest, coin_counts, deck_stated)
-  local from, left = g.deck, #rest
+  local from, left, wanted = g.deck, #rest, 0
+  for s = 1, g.players do wanted = wanted + (coin_counts[s] or 0) end
   if deck_stated then
-    g.rng:shuffle(rest)                           -- above the box's stated cards
+    if wanted > 0 then g.rng:shuffle(rest) end    -- (no coins to deal: the RNG is not used)
     from = g.box
     from:push_all(rest)
   else
