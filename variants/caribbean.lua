@@ -460,6 +460,30 @@ local function seat_of(g, s, what)
   return s
 end
 
+-- C1, C2: the cards placed nowhere are shuffled (the game's RNG); coins
+-- stated as numbers are taken from their top, seat by seat, as the deal
+-- takes them from the deck. The rest is the deck, or, when the scenario
+-- states the deck, out of play (the box). So a scenario of coins alone
+-- deals what the game's own setup deals from the same seed.
+local function deal_coins(g, rest, coin_counts, deck_stated)
+  local from, left, wanted = g.deck, #rest, 0
+  for s = 1, g.players do wanted = wanted + (coin_counts[s] or 0) end
+  if deck_stated then
+    if wanted > 0 then g.rng:shuffle(rest) end    -- (no coins to deal: the RNG is not used)
+    from = g.box
+    from:push_all(rest)
+  else
+    from:push_all(rest)                           -- the deck is empty: as R.setup
+    from:shuffle(g.rng)
+  end
+  for s = 1, g.players do
+    local c = coin_counts[s] or 0
+    if c > left then bad("not enough cards left for the coins of seat %d", s) end
+    move_to(from, g.purse[s], c)
+    left = left - c
+  end
+end
+
 local function set_up_scenario(g, sc)
   local n = g.players
   for field in pairs(sc) do
@@ -530,23 +554,12 @@ local function set_up_scenario(g, sc)
       for i = #sc.deck, 1, -1 do g.deck:push(card(sc.deck[i], "deck card " .. i)) end    -- deck[1] on top
     end
   end
+  for i, name in ipairs(sc.box or {}) do g.box:push(card(name, "box card " .. i)) end
   local rest = {}                                 -- the cards placed nowhere
   for id = 1, #CARDS do
     if not used[id] and in_game(id, n) then rest[#rest + 1] = id end
   end
-  for s = 1, n do                                 -- coins stated as numbers: from the rest
-    for _ = 1, coin_counts[s] or 0 do
-      if #rest == 0 then bad("not enough cards left for the coins of seat %d", s) end
-      g.purse[s]:push(table.remove(rest))
-    end
-  end
-  for i, name in ipairs(sc.box or {}) do g.box:push(card(name, "box card " .. i)) end
-  if sc.deck then
-    g.box:push_all(rest)                          -- out of play
-  else
-    g.deck:push_all(rest)
-    g.deck:shuffle(g.rng)
-  end
+  deal_coins(g, rest, coin_counts, sc.deck)
   g._in_deck = #g.deck
   for name, c in pairs(sc.expedition_coins or {}) do
     if not IDS[name] or CARDS[IDS[name][1]].kind ~= "expedition" then

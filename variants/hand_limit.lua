@@ -91,8 +91,24 @@ return {
       end
     end
 
+    -- H5: a stated position holds no hand above its limit, but (with
+    -- overflow=discard) the active player's in phase II, before its discard.
+    local setup = R.setup
+    function R.setup(g, scenario)
+      setup(g, scenario)
+      if not scenario then return end
+      for seat = 1, g.players do
+        local n, lim = g.hands[seat]:count(), limit(g, seat)
+        local drawing = opts.overflow == "discard" and g.phase == "phase2" and seat == g.current
+        if n > lim and not drawing then
+          error(("scenario: seat %d holds %d cards, above its hand limit of %d (H5)"):format(seat, n, lim), 0)
+        end
+      end
+    end
+
     -- Option descriptions (docs/rules/house.md): the draws say how full the
-    -- hand is; a warehouse (house_specials) says what it adds.
+    -- hand is, and the draw action how many cards still fit (H5); a
+    -- warehouse (house_specials) says what it adds.
     R.card_effects.warehouse = function()
       return ("your hand limit +%d (H5)"):format(opts.per_warehouse)
     end
@@ -100,7 +116,11 @@ return {
     function R.describe_option(g, seat, decision, text)
       local s = describe(g, seat, decision, text)
       if DRAWS[decision] == text then
-        local note = ("your hand holds %d of %d"):format(g.hands[seat]:count(), limit(g, seat))
+        local n, lim = g.hands[seat]:count(), limit(g, seat)
+        local note = ("your hand holds %d of %d"):format(n, lim)
+        if opts.overflow == "stop" and decision == "phase2" and lim - n < R.data.cards_per_draw then
+          note = ("%s: only %d %s drawn (H5)"):format(note, lim - n, lim - n == 1 and "card is" or "cards are")
+        end
         return s and (s .. "; " .. note) or note
       end
       if decision == "discard" then return ("down to your limit of %d"):format(limit(g, seat)) end

@@ -62,13 +62,18 @@ return {
     fx.office = function()
       return ("+%d coins with every delivery of yours (H4)"):format(opts.office_bonus)
     end
-    fx.warehouse = fx.warehouse or function() return "raises your hand limit (H5)" end
+    -- H5: only the hand_limit variant gives a warehouse something to raise
+    -- (it sets its own text, applied before or after this one).
+    fx.warehouse = fx.warehouse
+      or function() return "no effect: there is no hand limit (S9; the hand_limit variant adds one, H5)" end
     fx.forklift = function() return "after the draw action you may draw 1 card more (H6)" end
     fx.crane = function() return "one extra exchange after your phase I action, every turn (H7)" end
     local describe = R.describe_option
     function R.describe_option(g, seat, decision, text)
-      if text == "forklift draw" then return "draw 1 card more (H6)" end
       local said = describe(g, seat, decision, text)
+      if text == "forklift draw" then                  -- and how full the hand is (hand_limit, H5)
+        return "draw 1 card more (H6)" .. (said and ("; " .. said) or "")
+      end
       -- H4: a play is a delivery: the mover's offices pay with it
       local bonus = opts.office_bonus * g.specials[seat].office
       if said and bonus > 0 and text:match("^play %a+ on slots? [%d,]+$") then

@@ -766,6 +766,24 @@ local function set_arriving(g, arriving)
   end
 end
 
+-- O30: why a turn is the last (g.ending).
+local ENDINGS = { bag = true, pirate = true, ["VP bank"] = true, ["turn cap"] = true }
+
+-- O30 (2), (3): the trade that takes the pirate to its target, or empties
+-- the VP bank, makes its turn the last: a position past it is in that
+-- turn, with its ending stated.
+local function check_ended(g)
+  if g.ending then return end
+  if g.pirate_vp >= g.pirate_target then
+    bad("the pirate has %d VP, its target is %d: the game ends after that turn (O30 (2)); "
+        .. "state ending = \"pirate\" for the position in its last turn", g.pirate_vp, g.pirate_target)
+  end
+  if g.vp_bank > 0 and g.vp_given >= g.vp_bank then
+    bad("%d VP given of a VP bank of %d: the game ends after that turn (O30 (3)); "
+        .. "state ending = \"VP bank\" for the position in its last turn", g.vp_given, g.vp_bank)
+  end
+end
+
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", field) end
@@ -787,6 +805,9 @@ local function set_up_scenario(g, sc)
   local given = g.pirate_vp
   for s = 1, g.players do given = given + g.vp:get(s) end
   g.vp_given = sc.vp_given ~= nil and number(sc.vp_given, "vp_given", 0) or given
+  if g.vp_given ~= given then                       -- O24: every VP given is held
+    bad("vp_given %d is not the %d VP the players and the pirate hold (O24: every VP given is held)", g.vp_given, given)
+  end
   local engine = type(sc.engine) == "table" and sc.engine or {}
   g.turn = number(sc.turn or engine.turn or 1, "turn", 1) - 1     -- begin_turn counts it
   if sc.first ~= nil then
@@ -822,7 +843,11 @@ local function set_up_scenario(g, sc)
   if not RESUME[phase] then
     bad("phase must be turn, bid, pick, build, pirate or produce, not %s", phase)
   end
-  if sc.ending ~= nil and sc.ending ~= false then g.ending = tostring(sc.ending) end
+  if sc.ending ~= nil and sc.ending ~= false then
+    if not ENDINGS[sc.ending] then bad("ending must be bag, pirate, VP bank or turn cap (O30), not %s", sc.ending) end
+    g.ending = sc.ending
+  end
+  check_ended(g)
   if sc.pirate_holder ~= nil and sc.pirate_holder ~= false then
     local h = number(sc.pirate_holder, "pirate_holder", 1)
     if h > g.players then bad("pirate_holder: %d is not a seat", h) end

@@ -458,6 +458,28 @@ local function place_step(g, sc)
   g.new_dock = sc.new_dock or false
 end
 
+-- S4 (or a variant's order, H3): a scenario stopped mid-loading shows,
+-- for each seat, the ships the loading order has it load before the
+-- active seat's turn (its round: the active seat's loaded ships + 1).
+local function check_loading(g)
+  local rounds, current = rules.loading_order(g), g.current
+  local round, want = loaded_ships(g.ships[current]) + 1, {}
+  for s = 1, g.players do want[s] = 0 end
+  for r = 1, round do
+    for _, s in ipairs(rounds[r] or {}) do
+      if r == round and s == current then break end
+      want[s] = want[s] + 1
+    end
+  end
+  for s = 1, g.players do
+    local n = loaded_ships(g.ships[s])
+    if n ~= want[s] then
+      bad("loading: seat %d has %d loaded ships, but the loading order gives it %d before seat %d loads (S4)",
+          s, n, want[s], current)
+    end
+  end
+end
+
 local function set_up_scenario(g, sc)
   for field in pairs(sc) do
     if not SCENARIO_FIELDS[field] then bad("unknown field '%s'", field) end
@@ -477,6 +499,7 @@ local function set_up_scenario(g, sc)
   if sc.engine and type(sc.engine.rng) == "string" then g.rng:set_state(sc.engine.rng) end   -- goes on alike
   if g.phase == "load" then
     if loaded_ships(g.ships[g.current]) >= D.ships_at_start then bad("active seat %d has no empty ship to load", g.current) end
+    check_loading(g)
   end
 end
 
