@@ -26,7 +26,8 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
                   [--seed S|random] [--json] [--jobs N] [--shard K/N|--range LO-HI]
                   [--report FILE.html]
-       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S|random] [--json] [--jobs N] [--shard K/N] BOT BOT...
+       kontor ladder [SETUP OPTIONS] [--deals N] [--seed S|random] [--json] [--jobs N]
+                  [--shard K/N|--range LO-HI] BOT BOT...
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 

@@ -14,7 +14,7 @@ local VALUE = {
   ["--games"] = "4", ["--seed"] = "2", ["--game"] = "1", ["--bot"] = "1=greedy", ["--jobs"] = "1",
   ["--shard"] = "1/2", ["--range"] = "1-2", ["--report"] = "r.html", ["--games-out"] = "g.jsonl",
   ["--until-width"] = "0.5", ["--svg"] = "svg", ["--a"] = "''", ["--b"] = "'--variant house'",
-  ["--over"] = "players=2..3",
+  ["--over"] = "players=2..3", ["--kinds"] = "all", ["--deals"] = "2",
 }
 
 -- The flags of `kontor help cmd`'s usage, in order.
@@ -44,14 +44,25 @@ local function runs(cmd, base, flag)
   return out, code
 end
 
-describe("the usage of compare and sweep", function()
+describe("the usage of compare, sweep, worth and ladder", function()
   for _, c in ipairs {
-    { "compare", "--a '' --b '--variant house' --games 4", { "--a", "--b", "--games" } },
-    { "sweep", "--over players=2..3 --games 4", { "--over", "--games" } },
+    -- the command, a run to add a flag to, the flags that run gives, flags
+    -- it takes that its usage must show
+    { "compare", "--a '' --b '--variant house' --games 4", { "--a", "--b", "--games" }, { "--bot" } },
+    { "sweep", "--over players=2..3 --games 4", { "--over", "--games" }, { "--bot" } },
+    { "worth", "--bot random --games 4", { "--bot", "--games" }, { "--range" } },
+    { "ladder", "random greedy --deals 2", { "--deals" }, { "--range" } },
   } do
-    local cmd, base, given = c[1], c[2], c[3]
-    it(cmd .. ": every flag it shows runs; --bot is shown", function()
+    local cmd, base, given, shown = c[1], c[2], c[3], c[4]
+    it(cmd .. ": every flag it shows runs", function()
       local bad, seen = {}, {}
+      for _, f in ipairs(flags(cmd)) do
+        if not seen[f] then seen[f] = true end
+      end
+      for _, f in ipairs(shown) do
+        assert.truthy(seen[f], cmd .. "'s usage does not show " .. f .. ", which it takes")
+      end
+      seen = {}
       for _, g in ipairs(given) do seen[g] = true end
       for _, f in ipairs(flags(cmd)) do
         if not seen[f] then
@@ -61,7 +72,6 @@ describe("the usage of compare and sweep", function()
         end
       end
       assert.are.same({}, bad)
-      assert.truthy(seen["--bot"], cmd .. "'s usage does not show --bot, which it takes")
     end)
   end
 end)
