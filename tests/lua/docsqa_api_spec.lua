@@ -46,3 +46,45 @@ describe("docs/api.md", function()
     assert.truthy(support.has(doc, "`g:stat counts inside a step of the rule script (R.play's g), not from outside the game`"))
   end)
 end)
+
+describe("docs/api.md's game object", function()
+  it("names every public method of a game (g:NAME)", function()
+    local doc = support.read("docs/api.md")
+    -- the engine's own, for its rooms and the lab: not for scripts
+    local internal = { atomically = true, move_list = true, play_random = true, replay = true }
+    local out = support.run(BIN .. " run /dev/stdin", [[
+      local Game = getmetatable(kontor.new_game{ seed = 1 })
+      local names = {}
+      for k, v in pairs(Game) do
+        if type(v) == "function" and not k:match("^__") then names[#names + 1] = k end
+      end
+      table.sort(names)
+      print(table.concat(names, "\n"))
+    ]])
+    local missing = {}
+    for name in out:gmatch("[^\n]+") do
+      if not internal[name] and not doc:find("g:" .. name .. "(", 1, true) then missing[#missing + 1] = name end
+    end
+    assert.truthy(support.has(out, "\nwho\n"), out)
+    assert.are.same({}, missing)
+  end)
+end)
+
+describe("g:step, the bots' fast path", function()
+  it("refuses a seat that does not decide, or an option it does not have; records nothing", function()
+    local out = support.run(BIN .. " run /dev/stdin", [[
+      local g = kontor.new_game{ rules = "sea_merchants", players = 3, seed = 7 }
+      print(select(2, pcall(g.step, g, 2, 1)))
+      print(select(2, pcall(g.step, g, 1, 99)))
+      print(select(2, pcall(g.step, g, 1, "1")))
+      print(#g:actions(), g:who())
+      g:step(1, 7)
+      print(g:actions()[1], g:who())
+    ]])
+    assert.are.equal("g:step: seat 2 does not decide now\n"
+      .. "g:step: seat 1 has no option 99 (it has 12)\n"
+      .. "g:step: an option's number is a whole number, not string 1\n"
+      .. "0\t1\n"
+      .. "1: load fish on ship 1\t2\n", out)
+  end)
+end)
