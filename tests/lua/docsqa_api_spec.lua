@@ -88,3 +88,23 @@ describe("g:step, the bots' fast path", function()
       .. "1: load fish on ship 1\t2\n", out)
   end)
 end)
+
+describe("the kontor table", function()
+  it("each of its fields is named in docs/api.md or docs/module.md", function()
+    local doc = support.read("docs/api.md") .. support.read("docs/module.md")
+    -- the program's own helpers (the command line, serve), not for scripts
+    local internal = { find_rules = true, default_rules = true, parse_seed = true, check_fields = true, Game = true }
+    local out = support.run(BIN .. " run /dev/stdin", [[
+      local names = {}
+      for k in pairs(kontor) do names[#names + 1] = k end
+      table.sort(names)
+      print(table.concat(names, "\n"))
+    ]])
+    local missing = {}
+    for name in out:gmatch("[^\n]+") do
+      if not internal[name] and not doc:find("kontor." .. name, 1, true) then missing[#missing + 1] = name end
+    end
+    assert.truthy(support.has(out, "\nnew_game\n"), out)
+    assert.are.same({}, missing)
+  end)
+end)
