@@ -41,3 +41,17 @@ describe("README.md", function()
     assert.are.same({}, missing)
   end)
 end)
+
+describe("README.md's dependencies", function()
+  it("the table names every package .ci/deps installs", function()
+    local deps = support.read(".ci/deps")
+    local table_ = support.read("README.md"):match("## Dependencies %(Debian packages%)\n(.-)\n## ")
+    local missing = {}
+    for list in deps:gmatch('PKGS="([^"]*)"') do
+      for p in list:gmatch("%S+") do
+        if p ~= "$PKGS" and not table_:find("`" .. p .. "`", 1, true) then missing[#missing + 1] = p end
+      end
+    end
+    assert.are.same({}, missing)
+  end)
+end)
