@@ -108,3 +108,18 @@ describe("the kontor table", function()
     assert.are.same({}, missing)
   end)
 end)
+
+describe("docs/api.md's tables of fields", function()
+  it("name every field kontor.new_game and kontor.sim take", function()
+    local doc = support.read("docs/api.md")
+    for _, call in ipairs { "new_game", "sim" } do
+      local out = support.run(BIN .. " run /dev/stdin",
+        "print(select(2, pcall(kontor." .. call .. ", { zzz = 1 })))")
+      local fields = out:match("%(fields: ([^)]*)%)")
+      assert.truthy(fields, out)
+      for f in fields:gmatch("[%w_]+") do
+        assert.truthy(doc:find("\n| `" .. f .. "` |", 1, true), call .. ": " .. f)
+      end
+    end
+  end)
+end)
