@@ -37,4 +37,19 @@ describe("kontor merge of shards from another run", function()
         lo, c[2]), out)
     end
   end)
+
+  it("a ladder's part names another list of bots; a worth part another bot", function()
+    local a = shard("l1.json", "ladder --deals 4 --shard 1/2 random greedy")
+    local b = shard("l2.json", "ladder --deals 4 --shard 2/2 random mcts")
+    local out, code = support.run(BIN .. " merge " .. a .. " " .. b)
+    assert.are.equal(1, code, out)
+    assert.are.equal(string.format("kontor: merge: %s:1: deals 3-4 are from another ladder than %s:1: "
+      .. "its list of bots is random mcts, not random greedy\n", tmp("l2.json"), tmp("l1.json")), out)
+    a = shard("w1.json", "worth --bot random --games 4 --kinds 'phase1: buy' --shard 1/2")
+    b = shard("w2.json", "worth --bot random --games 4 --kinds 'phase1: pass' --shard 2/2")
+    out, code = support.run(BIN .. " merge " .. a .. " " .. b)
+    assert.are.equal(1, code, out)
+    assert.are.equal(string.format("kontor: merge: %s:1: games 3-4 are from another run than %s:1: "
+      .. "its list of kinds is phase1: pass, not phase1: buy\n", tmp("w2.json"), tmp("w1.json")), out)
+  end)
 end)

@@ -304,6 +304,14 @@ local function run_difference(a, b)
   return "setup, seed, games or coverage differ"
 end
 
+-- The first of `parts` ({ word, value of the first shard, value of this
+-- one }) whose values differ, as "its WORD is B, not A" (nil if none).
+function M.differs(parts)
+  for _, p in ipairs(parts) do
+    if p[2] ~= p[3] then return string.format("its %s is %s, not %s", p[1], tostring(p[3]), tostring(p[2])) end
+  end
+end
+
 -- Whether shards a and b measure the first player alike: by a fixed seat,
 -- or by who took the first turn where the rule set draws it (a shard of
 -- a kontor before that measure has no `drawn_first`).
