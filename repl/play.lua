@@ -610,10 +610,19 @@ C.exit = C.quit
 -- The REPL's commands, refused in play (a move that begins with one of
 -- these words, Sea Merchants' "load grain on ship 1", is a move).
 local REPL_ONLY = { "new", "load", "replay", "next", "prev", "reload", "bot" }
+local INSTEAD = {   -- what to do instead, where it is not to load a game
+  new = "a new game: quit, then kontor play again",
+  bot = "bots are seated when play starts: kontor play --bot SEAT=KIND",
+  reload = "the REPL's, where all is visible: kontor",
+  replay = "the REPL's: kontor, then replay FILE",
+  next = "the REPL's: kontor, then replay FILE",
+  prev = "the REPL's: kontor, then replay FILE",
+}
 for _, name in ipairs(REPL_ONLY) do
   REPL_ONLY[name] = true
   C[name] = function(sess)
-    sess:err(string.format("%s: not in play (a saved game goes on with kontor play --load FILE)", name))
+    sess:err(string.format("%s: not in play (%s)", name,
+      INSTEAD[name] or "a saved game goes on with kontor play --load FILE"))
   end
 end
 

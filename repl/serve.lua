@@ -554,9 +554,14 @@ end
 -- The engine's message for an option number that names no seat, in a
 -- decision of several seats, speaks of the Lua API ("e.g. g:apply(1, 2)"):
 -- here, the request says whose with "seat".
-local function protocol_words(msg)
+-- An option's number sent as a string ("1") is read as text: the refusal
+-- says how to send the number.
+local function protocol_words(msg, action)
   if type(msg) ~= "string" then return msg end
-  return (msg:gsub("say which, e%.g%. g:apply%((%-?%d+), (%d+)%)$", 'say which with "seat", e.g. {"action": %1, "seat": %2}'))
+  msg = msg:gsub("say which, e%.g%. g:apply%((%-?%d+), (%d+)%)$", 'say which with "seat", e.g. {"action": %1, "seat": %2}')
+  local n = type(action) == "string" and action:match("^%s*(%d+)%s*$")
+  if n then msg = string.format('%s (an option\'s number goes as a JSON number: "action": %s)', msg, n) end
+  return msg
 end
 
 -- An action: option number or text; the REPL's `do`.
@@ -572,7 +577,7 @@ OPS.apply = function(self, req)
   else
     ok, err = engine(nil, g.apply, g, action, seat)
   end
-  if not ok then fail("illegal_action", "%s", protocol_words(err)) end
+  if not ok then fail("illegal_action", "%s", protocol_words(err, action)) end
   local own = g:step_count()
   local out = bots_then(e, {})
   return since(e, n0, l0, out, seat ~= 0 and seat or nil, own)
@@ -589,7 +594,7 @@ OPS.why = function(self, req)
   else
     msg = engine(nil, g.why, g, action, seat)
   end
-  return { legal = msg == nil, message = protocol_words(msg) }
+  return { legal = msg == nil, message = protocol_words(msg, action) }
 end
 
 local function count_field(req, name)

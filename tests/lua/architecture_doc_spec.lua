@@ -71,6 +71,18 @@ describe("docs/architecture.md", function()
     assert.are.same({}, missing)
   end)
 
+  it("looks in every folder of core/, lua/ and repl/ that holds code", function()
+    local listed, unlisted = {}, {}
+    for _, dir in ipairs(FOLDERS) do listed[dir] = true end
+    local p = assert(io.popen("find core lua repl -type f \\( -name '*.lua' -o -name '*.c' -o -name '*.h' \\)"
+      .. " -printf '%h\\n' | sort -u"))
+    for dir in p:lines() do
+      if not listed[dir] then unlisted[#unlisted + 1] = dir end
+    end
+    p:close()
+    assert.are.same({}, unlisted)
+  end)
+
   it("has no circle in the binding: no type file and no engine C needs l_core.c", function()
     local core_src = support.read("lua/l_core.c")
     local exported = {}   -- its functions that are not static

@@ -85,8 +85,8 @@ describe("kontor ladder --shard and kontor merge", function()
     assert.are.equal(0, code, e)
     local other = tmp("other-seed.json")
     support.write(other, out)
-    assert.are.equal(string.format("kontor: merge: %s:1: deals 4-5 are from another ladder than %s:1 "
-      .. "(setup, bots, seed or deals differ)\n", other, shard(1)), merge_err { shard(1), shard(2), other })
+    assert.are.equal(string.format("kontor: merge: %s:1: deals 4-5 are from another ladder than %s:1: "
+      .. "its seed is 6, not 5\n", other, shard(1)), merge_err { shard(1), shard(2), other })
   end)
 
   it("refuses a broken shard field by field, with its file and line", function()

@@ -230,8 +230,13 @@ end
 -- missing or in two shards.
 function M.merge(shards)
   require("kontor.balance.run").one_run(shards, M.check_shard, run_key, function(i)
-    return string.format("%s: deals %d-%d are from another ladder than %s (setup, bots, seed or deals differ)",
-      where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1))
+    local a, b = shards[1], shards[i]
+    local what = require("kontor.balance.run").differs {
+      { "seed", a.seed, b.seed }, { "number of deals", a.deals, b.deals },
+      { "list of bots", table.concat(a.bots, " "), table.concat(b.bots, " ") },
+      { "setup", a.info.label, b.info.label } } or "setup, bots, seed or deals differ"
+    return string.format("%s: deals %d-%d are from another ladder than %s: %s",
+      where(b, i), b.lo, b.hi, where(a, 1), what)
   end, "deals", "deals")
   local first = shards[1]
   local ran = { results = {}, cpu = 0 }

@@ -285,6 +285,33 @@ local function run_key(sh)
   return table.concat(parts, "\0")
 end
 
+-- What of shard b's run differs from shard a's (run_key's parts), in words.
+local function run_difference(a, b)
+  if a.kind ~= b.kind then return string.format("it is of kontor %s, shard 1 of kontor %s", b.kind, a.kind) end
+  if a.seed ~= b.seed then return string.format("its seed is %s, shard 1's %s", tostring(b.seed), tostring(a.seed)) end
+  if a.games ~= b.games then return string.format("it is of a run of %d games, shard 1 of %d", b.games, a.games) end
+  for _, f in ipairs { "unpaired", "coverage" } do
+    if (a[f] or false) ~= (b[f] or false) then
+      return string.format("one was made with --%s, the other without", f)
+    end
+  end
+  if #a.sides ~= #b.sides then return string.format("it has %d setups, shard 1 %d", #b.sides, #a.sides) end
+  for s, side in ipairs(a.sides) do
+    local x, y = side.info, b.sides[s].info
+    if x.label ~= y.label then return string.format("its setup is %s, shard 1's %s", y.label, x.label) end
+    if tostring(x.moves) ~= tostring(y.moves) then return "one counts the kinds of move, the other not (--no-moves)" end
+  end
+  return "setup, seed, games or coverage differ"
+end
+
+-- The first of `parts` ({ word, value of the first shard, value of this
+-- one }) whose values differ, as "its WORD is B, not A" (nil if none).
+function M.differs(parts)
+  for _, p in ipairs(parts) do
+    if p[2] ~= p[3] then return string.format("its %s is %s, not %s", p[1], tostring(p[3]), tostring(p[2])) end
+  end
+end
+
 -- Whether shards a and b measure the first player alike: by a fixed seat,
 -- or by who took the first turn where the rule set draws it (a shard of
 -- a kontor before that measure has no `drawn_first`).
@@ -516,8 +543,8 @@ function M.merge(shards)
         .. "seat, or by who took the first turn where the rule set draws it): one was made by another version of "
         .. "kontor; make them again with one", i, shards[i].lo, shards[i].hi)
     end
-    return string.format("shard %d (games %d-%d) is from another run than shard 1 (setup, seed, games or coverage differ)",
-      i, shards[i].lo, shards[i].hi)
+    return string.format("shard %d (games %d-%d) is from another run than shard 1: %s",
+      i, shards[i].lo, shards[i].hi, run_difference(shards[1], shards[i]))
   end)
   local first = shards[1]
   local sides, diffs = {}, nil

@@ -421,8 +421,14 @@ end
 -- missing or in two shards.
 function M.merge(shards)
   run.one_run(shards, function(sh, i) M.check_shard(sh, where(sh, i)) end, run_key, function(i)
-    return string.format("%s: games %d-%d are from another run than %s (setup, bot, kinds, seed or games differ)",
-      where(shards[i], i), shards[i].lo, shards[i].hi, where(shards[1], 1))
+    local a, b = shards[1], shards[i]
+    local what = run.differs {
+      { "seed", a.seed, b.seed }, { "number of games", a.games, b.games }, { "bot", a.bot, b.bot },
+      { "setup", a.info.label, b.info.label },
+      { "list of kinds", table.concat(a.kinds, ";"), table.concat(b.kinds, ";") } }
+      or "setup, bot, kinds, seed or games differ"
+    return string.format("%s: games %d-%d are from another run than %s: %s",
+      where(b, i), b.lo, b.hi, where(a, 1), what)
   end)
   local first = shards[1]
   local acc = {}

@@ -92,8 +92,18 @@ end
 
 -- The game of `ctx`, or an error at the script's line when a g: method is
 -- called on something else.
+-- A game from outside (the REPL's `g`, kontor.new_game's result) is not a
+-- step's: it is told how a move is made from there.
+local function outside(x)
+  return type(x) == "table" and rawget(x, "ctx") ~= nil
+end
+
 local function game_of(ctx, fname)
   local game = GAMES[ctx]
+  if game == nil and outside(ctx) then
+    error(format("%s asks a decision inside a step of the rule script (R.play's g); from outside the game, "
+      .. "make a move with g:apply(...)", fname), 3)
+  end
   if game == nil then error(format("%s: call it on the game, as g:%s(...)", fname, fname:match("[%w_]+$")), 3) end
   return game
 end
@@ -446,6 +456,9 @@ function Ctx:stat(name, n)
     error(format("bad argument #2 to 'stat' (a number expected, got %s)", tostring(n)), 2)
   end
   local game = GAMES[self]
+  if game == nil and outside(self) then
+    error("g:stat counts inside a step of the rule script (R.play's g), not from outside the game", 2)
+  end
   if game == nil then error("g:stat: call it on the game, as g:stat(...)", 2) end
   if inspecting() then refuse("g:stat") end
   local t = game._stats

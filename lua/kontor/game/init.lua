@@ -200,7 +200,17 @@ function Game:warnings(viewer)
 end
 
 -- Fast path for bots and simulations: option k of `seat` (no parsing).
+-- A seat that does not decide now, or an option it does not have, is
+-- refused before anything is recorded.
 function Game:step(seat, k)
+  local opts = driver.options_of(self, seat)
+  if seat == nil or opts == nil then
+    error(format("g:step: seat %s does not decide now", tostring(seat)), 2)
+  end
+  if math.type(k) ~= "integer" then
+    error(format("g:step: an option's number is a whole number, not %s %s", type(k), tostring(k)), 2)
+  end
+  if opts[k] == nil then error(format("g:step: seat %s has no option %d (it has %d)", tostring(seat), k, #opts), 2) end
   local ok, err = step(self, seat, k)
   if not ok then
     local n = #self.rec - 1

@@ -1,0 +1,47 @@
+-- docsqa_serve_spec.lua - docs/protocol.md as a newcomer types it: `apply`
+-- and `why` take an option's number (`n`) as `action`; one sent as a
+-- string ("1") is text, and the refusal says how to send the number.
+-- Run: build/kontor run tests/busted.lua tests/lua/docsqa_serve_spec.lua
+local support = require "tests.lua.support"
+local BIN = support.plain_binary()
+
+-- The responses of `kontor serve` to `lines`, decoded.
+local function serve(lines)
+  local out = support.run(BIN .. " serve", table.concat(lines, "\n") .. "\n")
+  local got = {}
+  for l in out:gmatch("[^\n]+") do got[#got + 1] = l end
+  return got
+end
+
+describe("kontor serve, an option's number sent as a string", function()
+  local NEW = '{"id": 1, "op": "new", "players": 3, "seed": 3}'
+
+  it("apply is refused, saying to send it as a JSON number; the game is unchanged", function()
+    local r = serve { NEW, '{"id": 2, "op": "apply", "game": "g1", "action": "1"}',
+                      '{"id": 3, "op": "moves", "game": "g1"}',
+                      '{"id": 4, "op": "apply", "game": "g1", "action": 1}' }
+    assert.truthy(support.has(r[2], '"code":"illegal_action"'), r[2])
+    assert.truthy(support.has(r[2], "'1' is not a legal action: now: load a cube on an empty ship"), r[2])
+    assert.truthy(support.has(r[2], [[ (an option's number goes as a JSON number: \"action\": 1)"}]]), r[2])
+    assert.are.equal('{"id":3,"ok":true,"result":{"moves":[]}}', r[3])
+    assert.truthy(support.has(r[4], '"steps":[{"bot":false,"seat":1,"text":"load grain on ship 1"}]'), r[4])
+  end)
+
+  it("why says the same; a text that is no number gets no such note", function()
+    local r = serve { NEW, '{"id": 2, "op": "why", "game": "g1", "action": "12"}',
+                      '{"id": 3, "op": "why", "game": "g1", "action": "exchange ship 5"}' }
+    assert.truthy(support.has(r[2], [[ (an option's number goes as a JSON number: \"action\": 12)"}]]), r[2])
+    assert.falsy(support.has(r[3], "JSON number"), r[3])
+  end)
+end)
+
+describe("docs/protocol.md's list", function()
+  it("shows hand_limit's size option as serve's list gives it", function()
+    local r = serve { '{"id": 1, "op": "list"}' }
+    local size = r[1]:match('{"default":6,"doc":"([^"]*)","min":1,"name":"size","type":"integer"}')
+    assert.truthy(size, r[1])
+    local doc = support.read("docs/protocol.md")
+    assert.truthy(support.has(doc, '"options": [{"name": "size", "type": "integer", "default": 6, "min": 1,\n'
+      .. '                            "doc": "' .. size .. '"}'), size)
+  end)
+end)
