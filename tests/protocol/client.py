@@ -49,6 +49,16 @@ class Validator:
             self.make = lambda s: jsonschema.Draft202012Validator(
                 s, resolver=jsonschema.RefResolver(base_uri=s.get("$id", ""), referrer=s, store=store))
 
+    _shared = None
+
+    @classmethod
+    def shared(cls):
+        """One Validator a process: the schema files are read and checked
+        once (0.1 s), not once a server (some 40 in the protocol test)."""
+        if cls._shared is None:
+            cls._shared = cls()
+        return cls._shared
+
     def validate(self, value, schema_file):
         if schema_file not in self.validators:
             self.validators[schema_file] = self.make(self.schemas[schema_file])
@@ -79,7 +89,7 @@ class Server:
     def __init__(self, binary, env=None, validate=True):
         self.proc = subprocess.Popen([binary, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      env=env, text=True, encoding="utf-8", bufsize=1)
-        self.validator = Validator() if validate else None
+        self.validator = Validator.shared() if validate else None
         self.next_id = 1
         self.checked = 0   # messages validated against their schemas
 
