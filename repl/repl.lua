@@ -1113,7 +1113,17 @@ function Session:eval(src)
   -- typed; the next prompt takes the terminal back, l_term.c)
   if self.tty then term.line_mode() end
   csb.catch_sigint(true, kerrors.interrupt())
-  local res = table.pack(xpcall(f, traceback))
+  -- the game changes only by its moves: a line that changed it otherwise
+  -- is refused and the game rebuilt (g:outside, lua/kontor/game/history.lua)
+  local function run() return xpcall(f, traceback) end
+  local g = self:game()
+  local res
+  if g then
+    local ok, r = pcall(function() return table.pack(g:outside(run)) end)
+    res = ok and r or table.pack(false, r)
+  else
+    res = table.pack(run())
+  end
   csb.catch_sigint(false)
   if not res[1] then
     self:err(res[2])

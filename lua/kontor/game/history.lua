@@ -312,6 +312,76 @@ function Game:atomically(f, ...)
   return table.unpack(res, 2, res.n)
 end
 
+-- Where two states (g:state()) first differ: the path ("coins[1]",
+-- "ships[2][1]", "engine.rng") and both values, or nil. Keys in a fixed
+-- order (numbers first, then names), so the answer is the same each time.
+local function key_before(x, y)
+  local tx, ty = type(x), type(y)
+  if tx ~= ty then return tx == "number" end
+  if tx == "number" or tx == "string" then return x < y end
+  return tostring(x) < tostring(y)
+end
+
+local function first_change(a, b, path)
+  if type(a) ~= "table" or type(b) ~= "table" then
+    if a ~= b and not (a ~= a and b ~= b) then return path, a, b end
+    return nil
+  end
+  local keys = {}
+  for k in next, a do keys[#keys + 1] = k end
+  for k in next, b do if a[k] == nil then keys[#keys + 1] = k end end
+  table.sort(keys, key_before)
+  for _, k in ipairs(keys) do
+    local sub = type(k) == "string" and k:match("^[%a_][%w_]*$")
+      and (path == "" and k or path .. "." .. k) or format("%s[%s]", path, tostring(k))
+    local p, x, y = first_change(a[k], b[k], sub)
+    if p then return p, x, y end
+  end
+  return nil
+end
+
+local function short(v)
+  if type(v) == "table" then return "a table" end
+  if type(v) == "string" then return format("%q", #v > 40 and v:sub(1, 37) .. "..." or v) end
+  if v == nil then return "nothing" end
+  return tostring(v)
+end
+
+-- Runs f(...) from outside the game's steps (a REPL line, a front end's
+-- own code) and keeps principle 1: a game changes only by its moves, so
+-- undo, save, replay and reload give it back. If f changed the game some
+-- other way (g.coins:add(1, 50), g.ships[1][1] = 3, g.rng:int(1, 6)),
+-- the game is rebuilt from its step record, with the moves f made, and
+-- the change is refused with one message that names the first field it
+-- touched. When f made moves, the game is replayed once to tell them
+-- from other changes. A state that cannot be read is not checked.
+function Game:outside(f, ...)
+  local read, before = pcall(self.state, self)
+  local rec, n, ctx = self.rec, #self.rec, self.ctx
+  local res = table.pack(pcall(f, ...))
+  if read then
+    local ok, now = pcall(self.state, self)
+    local moved = self.rec ~= rec or #self.rec ~= n or self.ctx ~= ctx
+    local canon = before
+    if ok and moved then     -- the moves' own state: a replay of the record
+      ok = pcall(self.atomically, self, rebuild, self, #self.rec)
+      if ok then ok, canon = pcall(self.state, self) end
+    end
+    local path, was, is
+    if ok then path, was, is = first_change(canon, now, "") end
+    if path then
+      if not moved then self:atomically(rebuild, self, n) end
+      local what = path:match("^engine%.rng") and "numbers drawn from the game's random generator"
+        or format("%s: %s to %s", path, short(was), short(is))
+      error(format("that changed the game outside a move (%s), so it was put back%s: a game changes only by "
+        .. "its moves, which undo, save and replay give back (to start from another position, give the game "
+        .. "a scenario: docs/designing-variants.md)", what, moved and ", with the moves made" or ""), 0)
+    end
+  end
+  if not res[1] then error(res[2], 0) end
+  return table.unpack(res, 2, res.n)
+end
+
 -- The moves a reload could not replay (see reload), while the game is
 -- still where that reload left it: { {seat, text}, ... }, oldest first.
 function Game:held_moves()
