@@ -450,7 +450,9 @@ end
 M.move_names = move_names
 
 -- The measures of a setup, in order: { key, label, scale, up, down,
--- section ("result", "tension", "moves"), seat (moves per seat) }.
+-- section ("result", "tension", "moves"), seat (moves per seat), domain
+-- ("share": 0..1, "count": never below 0; stats.acc_ci keeps an interval
+-- inside it) }.
 -- `names`: the kinds of move to list (default: those of acc).
 function M.measures(info, acc, names)
   local out = {}
@@ -458,33 +460,38 @@ function M.measures(info, acc, names)
   local W = win_scale(P)
   local function add(m) out[#out + 1] = m end
   for s = 1, P do
-    add { key = "win_rate." .. s, label = "win rate, seat " .. s, scale = W, up = "higher", down = "lower", section = "result" }
+    add { key = "win_rate." .. s, label = "win rate, seat " .. s, scale = W, up = "higher", down = "lower", section = "result",
+          domain = "share" }
   end
   for s = 1, P do
     add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result" }
   end
-  add { key = "turns", label = "game length (turns)", scale = 1, up = "longer", down = "shorter", section = "result" }
+  add { key = "turns", label = "game length (turns)", scale = 1, up = "longer", down = "shorter", section = "result",
+        domain = "count" }
   add { key = "first_player", label = info.drawn_first and "first-player advantage (who took the first turn)"
           or ("first-player advantage (seat " .. info.first .. ")"), scale = W,
         up = "larger", down = "smaller", section = "result" }
   for _, name in ipairs(info.stats) do
     add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }
   end
-  add { key = "lead_changes", label = "lead changes", scale = 1, up = "more", down = "fewer", section = "tension" }
-  add { key = "decided", label = "decided at (share of game)", scale = FRACTION, up = "later", down = "earlier", section = "tension" }
+  add { key = "lead_changes", label = "lead changes", scale = 1, up = "more", down = "fewer", section = "tension",
+        domain = "count" }
+  add { key = "decided", label = "decided at (share of game)", scale = FRACTION, up = "later", down = "earlier",
+        section = "tension", domain = "share" }
   add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension" }
   if info.moves then
     add { key = "branching", label = "options per decision", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
-    add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
+    add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer",
+          section = "tension", domain = "share" }
   end
   for _, name in ipairs(names or (acc and move_names(acc)) or {}) do
     add { key = "moves." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer",
-          section = "moves", move = name }
+          section = "moves", move = name, domain = "count" }
     add { key = "share." .. name, label = name .. ": share of games", scale = 1, up = "more", down = "fewer",
-          section = "moves", move = name, share = true }
+          section = "moves", move = name, share = true, domain = "share" }
     for s = 1, P do
       add { key = "moves." .. name .. " #" .. s, label = name .. ", seat " .. s, scale = 1, up = "more",
-            down = "fewer", section = "moves", move = name, seat = s }
+            down = "fewer", section = "moves", move = name, seat = s, domain = "count" }
     end
   end
   return out
@@ -514,7 +521,7 @@ function M.summary(info, d, seed)
   local acc = acc_of(d)
   local order, measures = {}, {}
   for _, m in ipairs(M.measures(info, acc)) do
-    local r = stats.acc_ci(acc, m.key, m.scale)
+    local r = stats.acc_ci(acc, m.key, m.scale, m.domain)
     order[#order + 1] = m.key
     measures[m.key] = { label = m.label, mean = r6(r.mean), ci = rci(r.ci), section = m.section }
   end

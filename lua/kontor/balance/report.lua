@@ -811,7 +811,7 @@ function M.html(summary, sides)
     local values, err = {}, {}
     for s, side in ipairs(sides) do
       if seat <= side.info.players then
-        local r = stats.acc_ci(side.data, "win_rate." .. seat, balance.win_scale(side.info.players))
+        local r = stats.acc_ci(side.data, "win_rate." .. seat, balance.win_scale(side.info.players), "share")
         values[s] = r.mean or 0
         err[s] = r.ci
       else
@@ -861,7 +861,7 @@ function M.html(summary, sides)
     for _, name in ipairs(names) do
       local values, err = {}, {}
       for s, side in ipairs(sides) do
-        local r = stats.acc_ci(side.data, "moves." .. name, 1)
+        local r = stats.acc_ci(side.data, "moves." .. name, 1, "count")
         values[s], err[s] = r.mean or 0, r.ci
       end
       rows[#rows + 1] = { label = name, values = values, err = err }

@@ -198,12 +198,40 @@ function M.acc_mean_var(a, key, scale)
   return mean, num / (n * (n - 1.0)) / (scale * scale)
 end
 
--- { mean, ci } of measure `key` of acc a.
-function M.acc_ci(a, key, scale)
+-- Wilson's score interval of a share `mean` (0..1) over n games: it has a
+-- width where every game was alike (0 of 20: [0, 0.1611]) and stays in
+-- 0..1.
+function M.wilson(mean, n)
+  local z = 1.959964
+  local z2 = z * z
+  local centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+  local half = z * sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+  return math.max(0, centre - half), math.min(1, centre + half)
+end
+
+-- No event in n games: the largest mean count a game (Poisson) that
+-- gives none with a chance of 2.5% or more, -ln(0.025) / n.
+local NONE_IN = -math.log(0.025)
+
+-- { mean, ci } of measure `key` of acc a. A measure with a `domain`
+-- gets no interval outside it: a "share" (0..1: a win rate, a share of
+-- games) whose t interval leaves 0..1 or has no width (every game alike)
+-- gets Wilson's interval instead (M.wilson); a "count" (never below 0:
+-- moves a game, lead changes) is cut at 0, and where every game counted 0
+-- it reaches NONE_IN / n (20 games: [0, 0.1844]).
+function M.acc_ci(a, key, scale, domain)
   local mean, var = M.acc_mean_var(a, key, scale)
   if not var then return { mean = mean } end
-  local h = M.t975(a.n - 1) * sqrt(var / a.n)
-  return { mean = mean, ci = { mean - h, mean + h } }
+  local n = a.n
+  local h = M.t975(n - 1) * sqrt(var / n)
+  local lo, hi = mean - h, mean + h
+  if domain == "share" and (lo < 0 or hi > 1 or h == 0) and mean >= 0 and mean <= 1 then
+    lo, hi = M.wilson(mean, n)
+  elseif domain == "count" and mean >= 0 then
+    if h == 0 and mean == 0 then hi = NONE_IN / n end
+    if lo < 0 then lo = 0 end
+  end
+  return { mean = mean, ci = { lo, hi } }
 end
 
 -- The paired difference: acc p holds the per-game differences. Where

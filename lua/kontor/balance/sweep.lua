@@ -149,7 +149,7 @@ function M.summary(sides, diffs, seed, sweep)
       local rows = {}
       for s, side in ipairs(sides) do
         local ms = own[s][m.key]
-        local r = ms and stats.acc_ci(side.data, m.key, ms.scale) or {}
+        local r = ms and stats.acc_ci(side.data, m.key, ms.scale, ms.domain) or {}
         local row = { value = sweep.values[s], mean = r6(r.mean), ci = rci(r.ci) }
         if s > 1 and diffs and ms and ms.scale == m.scale then
           local d = stats.acc_paired(diffs[s], m.key, m.scale)

@@ -212,11 +212,7 @@ local function r6(x) return x and balance.round(x) end
 -- every win, the exact two-sided binomial p against the fair share
 -- (2 (1 - fair)^n: 0 wins of 2 games at 1/4 is p = 1, of 20 p = 0.0063).
 function M.same_outcome(mean, n, fair)
-  local z = 1.959964
-  local z2 = z * z
-  local centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
-  local half = z * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-  local lo, hi = math.max(0, centre - half), math.min(1, centre + half)
+  local lo, hi = stats.wilson(mean, n)
   local p
   if mean == 0 then p = 2 * (1 - fair) ^ n
   elseif mean == 1 then p = 2 * fair ^ n
