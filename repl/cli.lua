@@ -451,10 +451,13 @@ local function command(home, args)
   local cmd = args[1]
   -- --help, --version and --list load no more of the engine than they use
   if cmd == "help" and args[2] then
-    local text = help_of(args[2])
+    local text = args[2] == "help"
+      and "usage: kontor help [COMMAND]\n\n  help     every command's usage, or COMMAND's usage and what it does"
+        .. " (commands: repl, play, run, serve, sim, compare, sweep, worth, ladder, merge, --list, help)"
+      or help_of(args[2])
     if not text then
       return usage_error(string.format("help: no command '%s' (commands: repl, play, run, serve, sim, compare, "
-        .. "sweep, worth, ladder, merge)", args[2]))
+        .. "sweep, worth, ladder, merge, --list, help)", args[2]))
     end
     out(text, "\n")
     return 0

@@ -75,3 +75,20 @@ describe("the usage of compare, sweep, worth and ladder", function()
     end)
   end
 end)
+
+describe("kontor help", function()
+  it("help help says what help does, and an unknown command lists every one help knows", function()
+    local out, code = support.run(BIN .. " help help")
+    assert.are.equal(0, code, out)
+    assert.truthy(out:find("^usage: kontor help %[COMMAND%]\n"), out)
+    out, code = support.run(BIN .. " help nosuch")
+    assert.are.equal(2, code, out)
+    assert.truthy(support.has(out, "no command 'nosuch' (commands: repl, play, run, serve, sim, compare, sweep, "
+      .. "worth, ladder, merge, --list, help)"), out)
+    -- each name it lists has its help
+    for name in out:match("%(commands: (.-)%)"):gmatch("[^, ]+") do
+      local _, c = support.run(BIN .. " help " .. name)
+      assert.are.equal(0, c, name)
+    end
+  end)
+end)
