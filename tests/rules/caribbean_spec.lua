@@ -419,7 +419,7 @@ describe("Merchants of the Caribbean", function()
                  harbour = { "Sailor 3/1" } }, 2)
       ok(g, "hire Sailor 3/1")
       assert.is_false(g:over())
-      -- fewest influence: Bea and Carl (0) gain the coin, not the strongest
+      -- fewest influence: Carl (0; Bea holds a Settler, 1) gains the coin, not the strongest
       g = game({ displays = { { "Pirate 9/3" }, { "Settler 4/1" } }, deck = concat({ "tax fewest influence" }, FILLER) },
                3, nil, { "port_royal" })
       assert.same({ 0, 0, 1 }, coins(g))
