@@ -193,7 +193,7 @@ describe("README.md", function()
     out, code = kontor("help bogus 2>&1")
     assert.are.equal(2, code)
     assert.are.equal("kontor: help: no command 'bogus' (commands: repl, play, run, serve, sim, compare, sweep, "
-      .. "worth, ladder, merge)\nTry 'kontor --help'.\n", out)
+      .. "worth, ladder, merge, --list, help)\nTry 'kontor --help'.\n", out)
   end)
 end)
 
