@@ -54,6 +54,18 @@ describe("g:outside", function()
     assert.are.equal(before, kontor.json.encode(g:state()))
   end)
 
+  it("a line after which the state cannot be read is refused too, and the game rebuilt", function()
+    local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 3 }
+    local ok, err = pcall(g.outside, g, function()
+      g.coins:add(1, 5)
+      rawset(g, "state", function() error("broken", 0) end)   -- (as a state no longer readable)
+    end)
+    rawset(g, "state", nil)
+    assert.is_false(ok)
+    assert.truthy(support.has(err, "(its state could no longer be read: broken), so it was put back"), err)
+    assert.are.equal(0, g.coins:get(1))
+  end)
+
   it("passes an error of f on, when f changed nothing", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 3 }
     local ok, err = pcall(g.outside, g, function() error("mine", 0) end)

@@ -362,17 +362,25 @@ function Game:outside(f, ...)
   if read then
     local ok, now = pcall(self.state, self)
     local moved = self.rec ~= rec or #self.rec ~= n or self.ctx ~= ctx
-    local canon = before
-    if ok and moved then     -- the moves' own state: a replay of the record
-      ok = pcall(self.atomically, self, rebuild, self, #self.rec)
-      if ok then ok, canon = pcall(self.state, self) end
+    local what, rebuilt
+    if not ok then
+      what = "its state could no longer be read: " .. tostring(now):match("^[^\n]*")
+    else
+      local canon = before
+      if moved then          -- the moves' own state: a replay of the record
+        rebuilt = pcall(self.atomically, self, rebuild, self, #self.rec)
+        local r
+        r, canon = false, nil
+        if rebuilt then r, canon = pcall(self.state, self) end
+        if not r then canon = nil end
+      end
+      local path, was, is
+      if canon ~= nil then path, was, is = first_change(canon, now, "") end
+      what = path and (path:match("^engine%.rng") and "numbers drawn from the game's random generator"
+        or format("%s: %s to %s", path, short(was), short(is)))
     end
-    local path, was, is
-    if ok then path, was, is = first_change(canon, now, "") end
-    if path then
-      if not moved then self:atomically(rebuild, self, n) end
-      local what = path:match("^engine%.rng") and "numbers drawn from the game's random generator"
-        or format("%s: %s to %s", path, short(was), short(is))
+    if what then
+      if not rebuilt then self:atomically(rebuild, self, moved and #self.rec or n) end
       error(format("that changed the game outside a move (%s), so it was put back%s: a game changes only by "
         .. "its moves, which undo, save and replay give back (to start from another position, give the game "
         .. "a scenario: docs/designing-variants.md)", what, moved and ", with the moves made" or ""), 0)
