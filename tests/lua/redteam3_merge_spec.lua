@@ -84,4 +84,23 @@ describe("redteam3: kontor merge of hostile shards", function()
     assert.is_false(ok)
     assert.are.equal("a run of 1099511627776 games, more than 2147483648", e)
   end)
+
+  it("worth: a count beyond 2^53 in a shard, or in the shards together, is refused", function()
+    local worth = require "kontor.balance.worth"
+    local function wshard(k)
+      local out, err = support.run_split(support.binary() .. " worth --bot random --games 4 --kinds 'phase1: pass' "
+        .. "--shard " .. k .. "/2")
+      assert(err == "", err)
+      return kontor.json.decode(out)
+    end
+    local a, b = wshard(1), wshard(2)
+    a.sums[1].decisions, b.sums[1].decisions = 1 << 62, 1 << 62
+    local ok, e = pcall(worth.merge, { a, b })
+    assert.is_false(ok)
+    assert.are.equal("shard 1: the sums of 'phase1: pass': \"decisions\" is 4611686018427387904, beyond 2^53", e)
+    a.sums[1].decisions, b.sums[1].decisions = (1 << 53) - 1, (1 << 53) - 1
+    ok, e = pcall(worth.merge, { a, b })
+    assert.is_false(ok)
+    assert.are.equal("shard 2: the shards' \"decisions\" of 'phase1: pass' add up beyond 2^53 by this one", e)
+  end)
 end)
