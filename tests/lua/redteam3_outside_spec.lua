@@ -83,4 +83,20 @@ describe("redteam3: a REPL line", function()
     assert.falsy(support.has(out, "outside a move"), out)
     assert.truthy(support.has(out, "1\n"), out)
   end)
+
+  it("in a rule set whose state has a key with a __tostring that raises, goes on (the check calls none)", function()
+    local dir = support.tmpdir()
+    local f = support.write(dir .. "/marks.lua", [[return { variant = true, base = "sea_merchants", apply = function(R)
+  local old = R.setup
+  R.setup = function(g, ...)
+    local r = old(g, ...)
+    g.marks = { [setmetatable({}, { __tostring = function() error("no names here") end })] = 1 }
+    return r
+  end
+end }
+]])
+    local out = repl("x = 1\n= x\n= g.coins:get(1)\n", "--players 2 --seed 3 --variant " .. f)
+    assert.are.equal("1\n0\n", out)
+    os.execute("rm -rf " .. support.sh_quote(dir))
+  end)
 end)

@@ -368,6 +368,14 @@ local function holds(u)
   return nil
 end
 
+-- A key in a path, without calling a script's __tostring or __name (a
+-- table used as a key may have one that raises or loops).
+local function key_text(k)
+  local tk = type(k)
+  if tk == "string" or tk == "number" or tk == "boolean" then return tostring(k) end
+  return "a " .. tk
+end
+
 local function picture(roots)
   local pic = { tables = {}, order = {}, path = {}, ud = {}, root = {} }
   local root
@@ -395,7 +403,7 @@ local function picture(roots)
             or not roots.engine[k])) then
           copy[k] = x
           local sub = type(k) == "string" and k:match("^[%a_][%w_]*$") and (base == "" and k or base .. "." .. k)
-            or format("%s[%s]", base, tostring(k))
+            or format("%s[%s]", base, key_text(k))
           add(k, sub); add(x, sub)
         end
       end
@@ -416,7 +424,7 @@ local function changed(pic, roots, upto)
     if getmt(t) ~= was.mt then return (path == "" and "g" or path) .. ": its metatable" end
     local function name(k)
       return type(k) == "string" and k:match("^[%a_][%w_]*$") and (path == "" and k or path .. "." .. k)
-        or format("%s[%s]", path, tostring(k))
+        or format("%s[%s]", path, key_text(k))
     end
     for k, x in next, was.copy do
       if rawget(t, k) ~= x then return name(k), x, rawget(t, k) end
