@@ -556,12 +556,27 @@ end
 -- here, the request says whose with "seat".
 -- An option's number sent as a string ("1") is read as text: the refusal
 -- says how to send the number.
-local function protocol_words(msg, action)
+-- (Only where the text was not understood and that number would have
+-- been legal, asked with why(k): not for a game over, another seat's turn
+-- or an option that does not exist.)
+local function protocol_words(msg, action, why)
   if type(msg) ~= "string" then return msg end
   msg = msg:gsub("say which, e%.g%. g:apply%((%-?%d+), (%d+)%)$", 'say which with "seat", e.g. {"action": %1, "seat": %2}')
   local n = type(action) == "string" and action:match("^%s*(%d+)%s*$")
-  if n then msg = string.format('%s (an option\'s number goes as a JSON number: "action": %s)', msg, n) end
+  local k = n and math.tointeger(tonumber(n))
+  if k and why and msg:find("is not a legal action", 1, true) then
+    local ok, refused = pcall(why, k)
+    if ok and refused == nil then
+      msg = string.format('%s (an option\'s number goes as a JSON number: "action": %d)', msg, k)
+    end
+  end
   return msg
+end
+
+-- why(k) for protocol_words: the seat's own, or the game's.
+local function why_of(g, seat)
+  if seat ~= nil and seat ~= 0 then return seatmod.view(g, seat).why end
+  return function(k) return g:why(k, seat) end
 end
 
 -- An action: option number or text; the REPL's `do`.
@@ -577,7 +592,7 @@ OPS.apply = function(self, req)
   else
     ok, err = engine(nil, g.apply, g, action, seat)
   end
-  if not ok then fail("illegal_action", "%s", protocol_words(err, action)) end
+  if not ok then fail("illegal_action", "%s", protocol_words(err, action, why_of(g, seat))) end
   local own = g:step_count()
   local out = bots_then(e, {})
   return since(e, n0, l0, out, seat ~= 0 and seat or nil, own)
@@ -594,7 +609,7 @@ OPS.why = function(self, req)
   else
     msg = engine(nil, g.why, g, action, seat)
   end
-  return { legal = msg == nil, message = protocol_words(msg, action) }
+  return { legal = msg == nil, message = protocol_words(msg, action, why_of(g, seat)) }
 end
 
 local function count_field(req, name)

@@ -213,7 +213,7 @@ function M.check_shard(sh, name)
       list_of(r, np, string.format("\"results\" of deal %d (one per pair of bots)", sh.lo + i - 1),
         function(x) return type(x) == "number" and x >= 0 and x <= 2 end, "a share of two games, 0 to 2")
     end
-    if type(sh.cpu) ~= "number" or not (sh.cpu >= 0 and sh.cpu < math.huge) then
+    if type(sh.cpu) ~= "number" or not (sh.cpu >= 0 and sh.cpu <= run.EXACT) then   -- (inf once added)
       fail("\"cpu\" must be the seconds of CPU the shard took")
     end
   end)

@@ -333,6 +333,12 @@ local function is_int(x) return math.type(x) == "integer" end
 local function is_num(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
 
 local function fail(...) error(string.format(...), 0) end
+-- (redteam3) What a shard may claim: sums a float holds exactly, so that
+-- shards add up without overflow (an integer sum near 2^63 wrapped to a
+-- negative "options per decision"); a seat count whose win scale
+-- (lcm 1..P) and games whose wins n * W stay in an integer.
+local EXACT, MAX_SEATS, MAX_GAMES = 2 ^ 53, 20, 1 << 31
+M.EXACT, M.MAX_SEATS, M.MAX_GAMES = EXACT, MAX_SEATS, MAX_GAMES
 local function games_of(n) return require("kontor.text").count(n, "game") end
 
 -- t must be a JSON object (a Lua table whose keys are texts; {} and []
@@ -367,10 +373,15 @@ local function is_text(x) return type(x) == "string" end
 
 -- The measure keys whose sums count games (never below zero, at most one
 -- a game: `won.S`, `shared`, `no_winner`) or steps of them (never below zero).
+-- `share.K` (a game has it or not) counts games too; `decided` and
+-- `forced` are shares of a game in 1000ths ("fraction": 0..1000 a game).
 local function count_key(key)
-  if key == "shared" or key == "no_winner" or key:match("^won%.%d+$") then return "games" end
+  if key == "shared" or key == "no_winner" or key:match("^won%.%d+$") or key:match("^share%.") then
+    return "games"
+  end
+  if key == "decided" or key == "forced" then return "fraction" end
   if key == "turns" or key == "steps" or key:match("^win_rate%.%d+$") or key:match("^moves%.")
-      or key:match("^share%.") then
+      or key == "lead_changes" or key == "branching" then
     return "count"
   end
   return nil
@@ -386,14 +397,19 @@ local function check_acc(a, n, what, diff)
   local sum, sq = object(a.sum, what .. ": \"sum\""), object(a.sq, what .. ": \"sq\"")
   for k, v in pairs(sum) do
     if not is_num(v) then fail("%s: the sum of %s is not a finite number", what, k) end
+    if math.abs(v) > EXACT then fail("%s: the sum of %s is %s, beyond 2^53", what, k, tostring(v)) end
     if sq[k] == nil then fail("%s: %s has a sum and no sum of squares", what, k) end
     local c = not diff and count_key(k)
     if c and v < 0 then fail("%s: the sum of %s is %s, below 0", what, k, tostring(v)) end
     if c == "games" and v > n then fail("%s: %s counts %s of the %s", what, k, tostring(v), games_of(n)) end
+    if c == "fraction" and v > n * 1000 then
+      fail("%s: %s is %s, more than 1000 (a whole game) in each of the %s", what, k, tostring(v), games_of(n))
+    end
   end
   for k, v in pairs(sq) do
     if not is_num(v) then fail("%s: the sum of squares of %s is not a finite number", what, k) end
     if v < 0 then fail("%s: the sum of squares of %s is %s, below 0", what, k, tostring(v)) end
+    if v > EXACT then fail("%s: the sum of squares of %s is %s, beyond 2^53", what, k, tostring(v)) end
     if sum[k] == nil then fail("%s: %s has a sum of squares and no sum", what, k) end
   end
   for k, h in pairs(object(a.hist == nil and {} or a.hist, what .. ": \"hist\"")) do
@@ -414,10 +430,23 @@ local function check_acc(a, n, what, diff)
   end
 end
 
+-- n games whose values add up to s have squares adding up to s^2 / n or
+-- more (a smaller sum of squares made a zero-width interval: a false
+-- certainty). After the other checks, whose messages say more.
+local function check_spread(a, n, what)
+  for k, v in pairs(a.sq) do
+    local s = a.sum[k] + 0.0
+    if n > 0 and s * s > n * (v + 0.0) * (1 + 1e-9) + 1e-6 then
+      fail("%s: the sum of squares of %s is %s, less than %s adding up to %s can have", what, k,
+        tostring(v), games_of(n), tostring(a.sum[k]))
+    end
+  end
+end
+
 local function check_info(info, what)
   if type(info) ~= "table" then fail("%s has no info", what) end
   local P = info.players
-  if not is_int(P) or P < 1 or P > 1000 then fail("%s: \"players\" is not a seat count", what) end
+  if not is_int(P) or P < 1 or P > MAX_SEATS then fail("%s: \"players\" is not a seat count (1-%d)", what, MAX_SEATS) end
   if not is_text(info.label) or not is_text(info.rules) then fail("%s: \"label\" and \"rules\" must be texts", what) end
   list_of(info.seats, P, what .. ": \"seats\"", is_text, "a bot's name")
   list_of(info.variants == nil and {} or info.variants, nil, what .. ": \"variants\"", is_text, "a name")
@@ -445,11 +474,12 @@ function M.check_head(sh, kind, count, old)
   if n < 1 or sh.lo < 1 or sh.hi > n or sh.hi < sh.lo - 1 then
     fail("%s %d-%d are not a range of %s 1-%d", count, sh.lo, sh.hi, count, n)
   end
+  if n > MAX_GAMES then fail("a run of %d %s, more than %d", n, count, MAX_GAMES) end
   if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
   local info = sh.info
   if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
-  if not is_int(info.players) or info.players < 1 or info.players > 1000 then
-    fail("\"info\": \"players\" is not a seat count")
+  if not is_int(info.players) or info.players < 1 or info.players > MAX_SEATS then
+    fail("\"info\": \"players\" is not a seat count (1-%d)", MAX_SEATS)
   end
   if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
   list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
@@ -473,6 +503,7 @@ function M.check_shard(sh, name)
     if sh.games < 1 or sh.lo < 1 or sh.hi > sh.games or sh.hi < sh.lo - 1 then
       fail("games %d-%d are not a range of games 1-%d", sh.lo, sh.hi, sh.games)
     end
+    if sh.games > MAX_GAMES then fail("a run of %d games, more than %d", sh.games, MAX_GAMES) end
     if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
     local kinds = { sim = 1, compare = 2, sweep = 2 }
     local want = kinds[sh.kind]
@@ -516,6 +547,10 @@ function M.check_shard(sh, name)
       list_of(sh.pairs, nsides - 1, "\"pairs\" (the differences of paired games)")
       for s = 2, nsides do check_acc(sh.pairs[s - 1], n, string.format("the differences of side %d", s), true) end
     end
+    for s, side in ipairs(sh.sides) do check_spread(side.acc, n, string.format("side %d", s)) end
+    if nsides >= 2 and sh.unpaired ~= true then
+      for s = 2, nsides do check_spread(sh.pairs[s - 1], n, string.format("the differences of side %d", s)) end
+    end
   end)
   if not ok then error(where(sh, name) .. ": " .. tostring(e), 0) end
 end
@@ -547,6 +582,29 @@ function M.merge(shards)
       i, shards[i].lo, shards[i].hi, run_difference(shards[1], shards[i]))
   end)
   local first = shards[1]
+  -- the shards' sums together stay exact (each is checked alone)
+  local function total(get, what)
+    local sums = {}
+    for i, sh in ipairs(shards) do
+      local a = get(sh)
+      for _, f in ipairs { "sum", "sq" } do
+        for k, v in pairs(a and a[f] or {}) do
+          local key = f .. "\0" .. k
+          sums[key] = (sums[key] or 0.0) + math.abs(v)
+          if sums[key] > EXACT then
+            fail("%s: %s: the shards' %s of %s add up beyond 2^53 by this one", where(sh, i), what,
+              f == "sum" and "sums" or "sums of squares", k)
+          end
+        end
+      end
+    end
+  end
+  for s = 1, #first.sides do total(function(sh) return sh.sides[s].acc end, "side " .. s) end
+  if #first.sides >= 2 and not first.unpaired then
+    for s = 2, #first.sides do
+      total(function(sh) return sh.pairs and sh.pairs[s - 1] end, "the differences of side " .. s)
+    end
+  end
   local sides, diffs = {}, nil
   if #first.sides >= 2 and not first.unpaired then
     diffs = {}

@@ -380,12 +380,14 @@ function M.check_shard(sh, name)
         local v = a[f]
         if not is_int(v) then fail("%s: \"%s\" must be a whole number", what, f) end
         if v < 0 then fail("%s: \"%s\" is %d, below 0", what, f, v) end
+        -- (redteam3: 2^53 a shard and together, or the sums wrap when added)
+        if v > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^53", what, f, v) end
       end
       local want = M.restriction(k) and n or 0
       if a.games ~= want then fail("%s are of %s, the shard has %d", what, text.count(a.games, "game"), want) end
-      if a.wins > a.games * W then fail("%s: the seat won more than its %s", what, text.count(a.games, "game")) end
+      if a.wins > (a.games + 0.0) * W then fail("%s: the seat won more than its %s", what, text.count(a.games, "game")) end
       -- each game's w is 0..W: sum w^2 <= W sum w, and n sum w^2 >= (sum w)^2
-      if a.wins2 > W * a.wins or a.games * a.wins2 < a.wins * a.wins then
+      if a.wins2 > W * (a.wins + 0.0) or (a.games + 0.0) * a.wins2 < (a.wins + 0.0) * a.wins then
         fail("%s: \"wins2\" (%d) cannot be the squares of wins adding up to %d", what, a.wins2, a.wins)
       end
       if a.kept_games > a.games then fail("%s: kept from it in %d games of %d", what, a.kept_games, a.games) end
@@ -427,8 +429,19 @@ function M.merge(shards)
       where(b, i), b.lo, b.hi, where(a, 1), what)
   end)
   local first = shards[1]
-  local acc = {}
-  for _, sh in ipairs(shards) do M.add_shard(acc, sh) end
+  local acc, total = {}, {}
+  for i, sh in ipairs(shards) do
+    for j, k in ipairs(sh.kinds) do
+      for _, f in ipairs(FIELDS) do
+        local key = k .. "\0" .. f
+        total[key] = (total[key] or 0.0) + sh.sums[j][f]
+        if total[key] > run.EXACT then
+          fail("%s: the shards' \"%s\" of '%s' add up beyond 2^53 by this one", where(sh, i), f, k)
+        end
+      end
+    end
+    M.add_shard(acc, sh)
+  end
   local L = { players = first.info.players, info = first.info }
   return M.summary(L, first.bot, first.kinds, acc, first.games, first.seed)
 end
