@@ -37,21 +37,21 @@ describe("redteam3: kontor merge of hostile shards", function()
       sh.sides[1].acc.sum.branching = 9223372036854775000
       sh.sides[1].acc.sq.branching = 9223372036854775000
     end
-    refused(a, b, "shard 1: side 1: the sum of branching is 9223372036854775000, beyond 2^53")
+    refused(a, b, "shard 1: side 1: the sum of branching is 9223372036854775000, beyond 2^62")
   end)
 
   it("a sum near the float's largest (inf and nan once added) is refused", function()
     local a, b = copy()
     a.sides[1].acc.sum.margin, a.sides[1].acc.sq.margin = 1.5e308, 1.7e308
-    refused(a, b, "shard 1: side 1: the sum of margin is 1.5e+308, beyond 2^53")
+    refused(a, b, "shard 1: side 1: the sum of margin is 1.5e+308, beyond 2^62")
   end)
 
-  it("the shards' sums of squares that add up beyond 2^53 together are refused", function()
+  it("the shards' sums of squares that add up beyond 2^62 together are refused", function()
     local a, b = copy()
     for _, sh in ipairs { a, b } do
-      sh.sides[1].acc.sum.branching, sh.sides[1].acc.sq.branching = 1000000, (1 << 53) - 1
+      sh.sides[1].acc.sum.branching, sh.sides[1].acc.sq.branching = 1000000, (1 << 62) - 1
     end
-    refused(a, b, "shard 2: side 1: the shards' sums of squares of branching add up beyond 2^53 by this one")
+    refused(a, b, "shard 2: side 1: the shards' sums of squares of branching add up beyond 2^62 by this one")
   end)
 
   it("negative options per decision and a share of games above one a game are refused", function()
@@ -75,7 +75,7 @@ describe("redteam3: kontor merge of hostile shards", function()
   it("a seat count whose win scale overflows, and a run of more games than 2^31, are refused", function()
     local a, b = copy()
     for _, sh in ipairs { a, b } do sh.sides[1].info.players = 50 end
-    refused(a, b, 'shard 1: side 1: "players" is not a seat count (1-20)')
+    refused(a, b, 'shard 1: side 1: "players" is not a seat count (1-42)')
     a, b = copy()
     a.games, b.games, b.hi = 1 << 40, 1 << 40, 1 << 40
     refused(a, b, "shard 1: a run of 1099511627776 games, more than 2147483648")
@@ -85,7 +85,17 @@ describe("redteam3: kontor merge of hostile shards", function()
     assert.are.equal("a run of 1099511627776 games, more than 2147483648", e)
   end)
 
-  it("worth: a count beyond 2^53 in a shard, or in the shards together, is refused", function()
+  it("a rule set of 21 seats still runs in two jobs (the bound is the win scale's, 42)", function()
+    local dir = support.tmpdir()
+    local src = support.read("tests/rulesets/race.lua"):gsub("players = { min = 1, max = 6", "players = { min = 1, max = 30")
+    support.write(dir .. "/race30.lua", src)
+    local out, code = support.run(support.binary() .. " sim --rules " .. dir .. "/race30.lua --players 21 --games 20 --jobs 2")
+    os.execute("rm -rf " .. support.sh_quote(dir))
+    assert.are.equal(0, code, out)
+    assert.truthy(support.has(out, "games        20 (seed 1)"), out)
+  end)
+
+  it("worth: a count beyond 2^62 in a shard, or in the shards together, is refused", function()
     local worth = require "kontor.balance.worth"
     local function wshard(k)
       local out, err = support.run_split(support.binary() .. " worth --bot random --games 4 --kinds 'phase1: pass' "
@@ -94,13 +104,13 @@ describe("redteam3: kontor merge of hostile shards", function()
       return kontor.json.decode(out)
     end
     local a, b = wshard(1), wshard(2)
-    a.sums[1].decisions, b.sums[1].decisions = 1 << 62, 1 << 62
+    a.sums[1].decisions, b.sums[1].decisions = (1 << 62) + 1, (1 << 62) + 1
     local ok, e = pcall(worth.merge, { a, b })
     assert.is_false(ok)
-    assert.are.equal("shard 1: the sums of 'phase1: pass': \"decisions\" is 4611686018427387904, beyond 2^53", e)
-    a.sums[1].decisions, b.sums[1].decisions = (1 << 53) - 1, (1 << 53) - 1
+    assert.are.equal("shard 1: the sums of 'phase1: pass': \"decisions\" is 4611686018427387905, beyond 2^62", e)
+    a.sums[1].decisions, b.sums[1].decisions = (1 << 62) - 1, (1 << 62) - 1
     ok, e = pcall(worth.merge, { a, b })
     assert.is_false(ok)
-    assert.are.equal("shard 2: the shards' \"decisions\" of 'phase1: pass' add up beyond 2^53 by this one", e)
+    assert.are.equal("shard 2: the shards' \"decisions\" of 'phase1: pass' add up beyond 2^62 by this one", e)
   end)
 end)

@@ -333,11 +333,12 @@ local function is_int(x) return math.type(x) == "integer" end
 local function is_num(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
 
 local function fail(...) error(string.format(...), 0) end
--- (redteam3) What a shard may claim: sums a float holds exactly, so that
+-- (redteam3) What a shard may claim: sums of at most 2^62, so that the
 -- shards add up without overflow (an integer sum near 2^63 wrapped to a
--- negative "options per decision"); a seat count whose win scale
--- (lcm 1..P) and games whose wins n * W stay in an integer.
-local EXACT, MAX_SEATS, MAX_GAMES = 2 ^ 53, 20, 1 << 31
+-- negative "options per decision") and every sum is a finite float too;
+-- a seat count whose win scale (lcm 1..P) is an integer (up to 42 seats:
+-- lcm 1..43 passes 2^63); at most 2^31 games.
+local EXACT, MAX_SEATS, MAX_GAMES = 2.0 ^ 62, 42, 1 << 31
 M.EXACT, M.MAX_SEATS, M.MAX_GAMES = EXACT, MAX_SEATS, MAX_GAMES
 local function games_of(n) return require("kontor.text").count(n, "game") end
 
@@ -397,7 +398,7 @@ local function check_acc(a, n, what, diff)
   local sum, sq = object(a.sum, what .. ": \"sum\""), object(a.sq, what .. ": \"sq\"")
   for k, v in pairs(sum) do
     if not is_num(v) then fail("%s: the sum of %s is not a finite number", what, k) end
-    if math.abs(v) > EXACT then fail("%s: the sum of %s is %s, beyond 2^53", what, k, tostring(v)) end
+    if math.abs(v) > EXACT then fail("%s: the sum of %s is %s, beyond 2^62", what, k, tostring(v)) end
     if sq[k] == nil then fail("%s: %s has a sum and no sum of squares", what, k) end
     local c = not diff and count_key(k)
     if c and v < 0 then fail("%s: the sum of %s is %s, below 0", what, k, tostring(v)) end
@@ -409,7 +410,7 @@ local function check_acc(a, n, what, diff)
   for k, v in pairs(sq) do
     if not is_num(v) then fail("%s: the sum of squares of %s is not a finite number", what, k) end
     if v < 0 then fail("%s: the sum of squares of %s is %s, below 0", what, k, tostring(v)) end
-    if v > EXACT then fail("%s: the sum of squares of %s is %s, beyond 2^53", what, k, tostring(v)) end
+    if v > EXACT then fail("%s: the sum of squares of %s is %s, beyond 2^62", what, k, tostring(v)) end
     if sum[k] == nil then fail("%s: %s has a sum of squares and no sum", what, k) end
   end
   for k, h in pairs(object(a.hist == nil and {} or a.hist, what .. ": \"hist\"")) do
@@ -592,7 +593,7 @@ function M.merge(shards)
           local key = f .. "\0" .. k
           sums[key] = (sums[key] or 0.0) + math.abs(v)
           if sums[key] > EXACT then
-            fail("%s: %s: the shards' %s of %s add up beyond 2^53 by this one", where(sh, i), what,
+            fail("%s: %s: the shards' %s of %s add up beyond 2^62 by this one", where(sh, i), what,
               f == "sum" and "sums" or "sums of squares", k)
           end
         end

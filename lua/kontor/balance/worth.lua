@@ -380,8 +380,8 @@ function M.check_shard(sh, name)
         local v = a[f]
         if not is_int(v) then fail("%s: \"%s\" must be a whole number", what, f) end
         if v < 0 then fail("%s: \"%s\" is %d, below 0", what, f, v) end
-        -- (redteam3: 2^53 a shard and together, or the sums wrap when added)
-        if v > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^53", what, f, v) end
+        -- (redteam3: 2^62 a shard and together, or the sums wrap when added)
+        if v > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^62", what, f, v) end
       end
       local want = M.restriction(k) and n or 0
       if a.games ~= want then fail("%s are of %s, the shard has %d", what, text.count(a.games, "game"), want) end
@@ -436,7 +436,7 @@ function M.merge(shards)
         local key = k .. "\0" .. f
         total[key] = (total[key] or 0.0) + sh.sums[j][f]
         if total[key] > run.EXACT then
-          fail("%s: the shards' \"%s\" of '%s' add up beyond 2^53 by this one", where(sh, i), f, k)
+          fail("%s: the shards' \"%s\" of '%s' add up beyond 2^62 by this one", where(sh, i), f, k)
         end
       end
     end
