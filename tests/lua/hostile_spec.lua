@@ -27,10 +27,10 @@ local RACE = "tests/rulesets/race.lua"
 
 teardown(cleanup_tmp)
 
--- The time limit of a child's steps: 0.5 s, or 0.2 s in make check's
+-- The time limit of a child's steps: 0.5 s, or 0.1 s in make check's
 -- quick loop (most attacks are loops that run until it: the same refusal,
 -- in less of the loop's time).
-local CHILD_T = os.getenv("CHECK") == "1" and 0.2 or 0.5
+local CHILD_T = os.getenv("CHECK") == "1" and 0.1 or 0.5
 
 -- Runs tests/hostile/run.lua in a fresh process: a game of `file`, one safe
 -- step, then `action`; a hang (killed by timeout) or a crash is a failure.

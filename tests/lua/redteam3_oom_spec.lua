@@ -39,7 +39,7 @@ local CASES = {
 ]], 5 },
 }
 
-describe("redteam3: a rule script out of memory", function()
+describe("redteam3: a rule script out of memory #slow", function()
   local dir = support.tmpdir()
   local saved
   before_each(function()

@@ -188,9 +188,9 @@ describe("rule scripts under lua5.4 get the program's sandbox and limits", funct
     "loop in __index", "unbounded table", "doubling concat", "many coroutines", "log flood",
     "pile flood", "find .-.-.-b", "concat 2^40 via __index", "nested coroutine.close", "__gc",
     "plain find 2 MiB in 4 MiB" }
-  -- (the steps' time limit of tests/hostile/run.lua: 0.2 s in make check's
+  -- (the steps' time limit of tests/hostile/run.lua: 0.1 s in make check's
   -- quick loop, its 0.5 s otherwise; most attacks loop until it)
-  local T = os.getenv("CHECK") == "1" and "T=0.2 " or ""
+  local T = os.getenv("CHECK") == "1" and "T=0.1 " or ""
   local function attack(cmd)
     local out, code = capture(T .. "timeout -s KILL 120 " .. cmd)
     assert.are.equal(0, code, out)
