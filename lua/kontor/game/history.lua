@@ -415,8 +415,14 @@ local function picture(roots)
   return pic
 end
 
+-- A change at `path` from `was` to `now`, as the message says it.
+local function change_text(path, was, now)
+  if path:match("^engine%.rng") then return "numbers drawn from the game's random generator" end
+  return format("%s: %s to %s", path, short(was), short(now))
+end
+
 -- The first change since picture(roots) (of the tables reached from the
--- first `upto` roots): its path, the value before and the value now.
+-- first `upto` roots), as the message says it.
 local function changed(pic, roots, upto)
   for _, t in ipairs(pic.order) do
     local was, path = pic.tables[t], pic.path[t]
@@ -427,12 +433,12 @@ local function changed(pic, roots, upto)
         or format("%s[%s]", path, key_text(k))
     end
     for k, x in next, was.copy do
-      if rawget(t, k) ~= x then return name(k), x, rawget(t, k) end
+      if rawget(t, k) ~= x then return change_text(name(k), x, rawget(t, k)) end
     end
     for k, x in next, t do
       if was.copy[k] == nil and not (t == roots.ctx and type(k) == "string" and k:sub(1, 1) == "_"
           and (ENGINE_SCRATCH[k] or not roots.engine[k])) then
-        return name(k), nil, x
+        return change_text(name(k), nil, x)
       end
     end
   end
@@ -486,7 +492,9 @@ end
 -- the game is rebuilt from its step record, with the moves f made, and
 -- the change is refused with one message that names the first field it
 -- touched. When f made moves, the game is replayed once to tell them
--- from other changes. A state that cannot be read is not checked.
+-- from other changes. What g:state() does not show is looked at too
+-- (picture, above). A game whose state could not be read before f is not
+-- checked; one whose state f left unreadable is rebuilt.
 function Game:outside(f, ...)
   local read, before = pcall(self.state, self)
   local rec, n, ctx = self.rec, #self.rec, self.ctx
@@ -522,9 +530,9 @@ function Game:outside(f, ...)
     end
     -- what the state does not show (after moves: the rule set and the
     -- parameters only, the rest is rebuilt), put back before a rebuild
-    local rpath, rwas, ris = changed(pic, roots, moved and 2 or #roots)
-    if rpath then put_back(pic, { true, true, not moved }) end
-    if swapped then rpath = swapped end
+    local other = changed(pic, roots, moved and 2 or #roots)
+    if other then put_back(pic, { true, true, not moved }) end
+    other = swapped or other
     local ok, now = pcall(self.state, self)
     local what, rebuilt
     if not ok then
@@ -540,10 +548,7 @@ function Game:outside(f, ...)
       end
       local path, was, is
       if canon ~= nil then path, was, is = first_change(canon, now, "") end
-      if not path then path, was, is = rpath, rwas, ris end
-      what = path and (path:match("^engine%.rng") and "numbers drawn from the game's random generator"
-        or (path:match(": its metatable$") or path:match("%)$") or path:match(": another table$") or path == "the moves to redo" or path:match("^g%.")) and path
-        or format("%s: %s to %s", path, short(was), short(is)))
+      what = path and change_text(path, was, is) or other
     end
     if what then
       if not rebuilt then self:atomically(rebuild, self, moved and #self.rec or n) end
