@@ -1114,7 +1114,7 @@ function Session:eval(src)
   if self.tty then term.line_mode() end
   csb.catch_sigint(true, kerrors.interrupt())
   -- the game changes only by its moves: a line that changed it otherwise
-  -- is refused and the game rebuilt (g:outside, lua/kontor/game/history.lua)
+  -- is refused and the game rebuilt (g:outside, lua/kontor/game/outside.lua)
   local function run() return xpcall(f, traceback) end
   local g = self:game()
   local res

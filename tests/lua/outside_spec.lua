@@ -1,5 +1,5 @@
 -- A game changes only by its moves (principle 1): the REPL runs each Lua
--- line through g:outside (lua/kontor/game/history.lua), which refuses a
+-- line through g:outside (lua/kontor/game/outside.lua), which refuses a
 -- line that changed the game some other way and rebuilds the game from
 -- its moves (docs/repl.md, "The Lua prompt"; docs/api.md).
 local support = require "tests.lua.support"

@@ -1,5 +1,5 @@
 -- redteam3: what a REPL line could change that g:state() does not show,
--- and kept (g:outside, lua/kontor/game/history.lua; docs/security.md,
+-- and kept (g:outside, lua/kontor/game/outside.lua; docs/security.md,
 -- "Red team 3"). Each was silent before: the change stayed, and undo,
 -- save and replay then gave another game than the one played.
 local support = require "tests.lua.support"
