@@ -260,6 +260,8 @@ describe("bots by name", function()
     local glines, gk = v:hint("greedy")
     assert.matches("value %-?%d+%.%d%d$", glines[2])
     assert.equal(v.options()[gk], glines[1]:match("would play: (.*)$"))
+    -- the bot as asked for, without the spaces around the text
+    assert.equal(glines[1], (v:hint("  greedy  "))[1])
   end)
 
   it("sits at the REPL: bot, bots and hint", function()

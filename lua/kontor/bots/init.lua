@@ -865,7 +865,8 @@ function M.new(kind, seat, seed, options)
   local opts, err = resolve(name, given)
   if not opts then return nil, err end
   local s = ((seed or 1) * 1000003 + seat * 7919 + SALT[name]) & 0x7fffffffffffffff
-  local b = setmetatable({ kind = name, name = kind, seat = seat, options = opts, given = given,
+  -- (`name`: the text as given, without the spaces around it)
+  local b = setmetatable({ kind = name, name = trim(kind), seat = seat, options = opts, given = given,
                           rng = core.rng(s) }, Bot)
   b:restrict()
   return b
