@@ -3,15 +3,8 @@
 -- string ("1") is text, and the refusal says how to send the number.
 -- Run: build/kontor run tests/busted.lua tests/lua/docsqa_serve_spec.lua
 local support = require "tests.lua.support"
-local BIN = support.plain_binary()
 
--- The responses of `kontor serve` to `lines`, decoded.
-local function serve(lines)
-  local out = support.run(BIN .. " serve", table.concat(lines, "\n") .. "\n")
-  local got = {}
-  for l in out:gmatch("[^\n]+") do got[#got + 1] = l end
-  return got
-end
+local serve = support.serve_lines   -- the responses of `kontor serve` to request lines
 
 describe("kontor serve, an option's number sent as a string", function()
   local NEW = '{"id": 1, "op": "new", "players": 3, "seed": 3}'

@@ -3,14 +3,8 @@
 -- have been legal: not for a game over, another seat's turn, or an
 -- option that does not exist (docs/security.md, "Red team 3").
 local support = require "tests.lua.support"
-local BIN = support.plain_binary()
 
-local function serve(lines)
-  local out = support.run(BIN .. " serve", table.concat(lines, "\n") .. "\n")
-  local got = {}
-  for l in out:gmatch("[^\n]+") do got[#got + 1] = l end
-  return got
-end
+local serve = support.serve_lines   -- the responses of `kontor serve` to request lines
 
 local NOTE = "JSON number"
 

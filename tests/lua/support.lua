@@ -300,4 +300,18 @@ function M.lab()
            usage_errors = usage_errors }
 end
 
+-- A move that must be legal: g:apply(text), its refusal as the failure.
+function M.ok(g, text)
+  local done, err = g:apply(text)
+  assert(done, err)
+end
+
+-- The response lines of `kontor serve` (the plain build) to request lines.
+function M.serve_lines(lines)
+  local out = M.run(M.plain_binary() .. " serve", table.concat(lines, "\n") .. "\n")
+  local got = {}
+  for l in out:gmatch("[^\n]+") do got[#got + 1] = l end
+  return got
+end
+
 return M

@@ -32,10 +32,7 @@ local function game(sc, players, options, variants)
                           scenario = sc, options = options, variants = variants }
 end
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 local function opts(g) return g:options() end
 local function has(list, x)

@@ -11,10 +11,7 @@ local function game(variants, sc)
   return support.sea_merchants_game(sc, nil, nil, variants)
 end
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 local FIVE = { "fish", "fish", "fish", "wood", "wood" }
 local SIX = { "fish", "fish", "fish", "wood", "wood", "grain" }

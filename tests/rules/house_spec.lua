@@ -15,10 +15,7 @@ local function game(variants, sc, players)
   return support.sea_merchants_game(sc, players, nil, variants)
 end
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 local function coins(g) return g.coins:values() end
 local function hand_size(g, seat) return g.hands[seat]:count() end

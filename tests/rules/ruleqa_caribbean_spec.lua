@@ -17,10 +17,7 @@ local function new(sc, players, variants, seed)
                            names = table.move(NAMES, 1, players, 1, {}), variants = variants }
 end
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 -- The cards of a pile by kind: taxes, expeditions, others.
 local function kinds(g, pile)

@@ -13,10 +13,7 @@ local function game(variants, sc, players)
   return support.sea_merchants_game(sc, players, nil, variants)
 end
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 local function said(g, text)
   return g.R.describe_option(g, g:who(), g:decision().name, text)

@@ -6,10 +6,7 @@
 local support = require "tests.lua.support"
 local fails, invariants = support.fails, support.invariants
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 ---------------------------------------------------------------------------
 -- Merchants of the Caribbean

@@ -9,10 +9,7 @@ local fails, invariants = support.fails, support.invariants
 -- A game from a stated position (tests/lua/support.lua has the defaults).
 local game = support.sea_merchants_game
 
-local function ok(g, text)
-  local done, err = g:apply(text)
-  assert(done, err)
-end
+local ok = support.ok
 
 -- One step, by its exact option text (to stop between the steps of a move).
 local function step(g, text)
