@@ -500,7 +500,7 @@ local function set_up_scenario(g, sc)
       if not used[id] and in_game(id, n) then used[id] = true; return id end
       if in_game(id, n) then avail = avail + 1 end
     end
-    bad("%s: more '%s' cards are placed than the %d there are", where, name, avail)
+    bad("%s: more '%s' cards are placed than the %d there %s", where, name, avail, avail == 1 and "is" or "are")
   end
   for i, name in ipairs(sc.harbour or {}) do
     local where = "harbour card " .. i
@@ -780,7 +780,7 @@ local function why_not_repelled(ship, strength)
   local why = ship.whys[strength]
   if not why then
     why = not ship.swords and ("the " .. ship.name .. " has a skull: it cannot be repelled")
-      or ("strength " .. strength .. " is below the " .. ship.name .. "'s " .. ship.swords .. " swords")
+      or ("strength " .. strength .. " is below the " .. ship.name .. "'s " .. plural(ship.swords, "sword"))
     ship.whys[strength] = why
   end
   return why
@@ -1202,9 +1202,12 @@ function R.board(g, seat)
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
   line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and " (last round)" or "",
        #g.deck, #g.discard)
+  -- "Harbour: empty", "Harbour: Priest 4/1 (no ship)", "... (1 ship)", "... (2 ships)":
+  -- the ships it shows, each of its own name (C4), are what the takes count (C6)
   local h, ships = names_of(g.harbour), 0
   for _, id in ipairs(g.harbour:cards()) do if CARDS[id].kind == "ship" then ships = ships + 1 end end
-  line("Harbour (%s): %s", plural(ships, "ship name"), #h > 0 and table.concat(h, " | ") or "empty")
+  if #h == 0 then line("Harbour: empty")
+  else line("Harbour: %s (%s)", table.concat(h, " | "), ships == 0 and "no ship" or plural(ships, "ship")) end
   if #g.revealed > 0 then                          -- C4: the ship just revealed, face up
     line("Revealed: %s (%s decides: repel or not)", CARDS[g.revealed:top()].name, g.names[g.current])
   end
@@ -1213,8 +1216,9 @@ function R.board(g, seat)
   for s = 1, g.players do
     local st = g.st[s]
     local d, x = names_of(g.display[s]), names_of(g.done[s])
-    line("%s%s: %d coins, %d influence, %d swords; persons: %s%s", s == g.current and g.phase ~= "over" and "* " or "  ",
-         g.names[s], coins(g, s), st.influence, st.strength, #d > 0 and table.concat(d, ", ") or "none",
+    line("%s%s: %s, %d influence, %s; persons: %s%s", s == g.current and g.phase ~= "over" and "* " or "  ",
+         g.names[s], plural(coins(g, s), "coin"), st.influence, plural(st.strength, "sword"),
+         #d > 0 and table.concat(d, ", ") or "none",
          #x > 0 and ("; done: " .. table.concat(x, ", ")) or "")
   end
   return table.concat(out, "\n")
@@ -1243,8 +1247,8 @@ local function why_take(g, seat, text)
   local other = seat ~= g.current
   if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
   if card.kind == "person" then
-    return ("the %s costs %d%s and you have %d coins"):format(card.name, hire_cost(g, seat, card),
-      other and " plus 1 for the active player" or "", coins(g, seat))
+    return ("the %s costs %d%s and you have %s"):format(card.name, hire_cost(g, seat, card),
+      other and " plus 1 for the active player" or "", plural(coins(g, seat), "coin"))
   end
   return nil
 end
@@ -1285,12 +1289,12 @@ local function skill_text(p)
   if p.symbol == "any" then out[#out + 1] = "stands for any expedition symbol"
   elseif p.symbol then out[#out + 1] = ("shows a %s for expeditions"):format(p.symbol) end
   if p.discount > 0 then out[#out + 1] = ("hires cost you %d less"):format(p.discount) end
-  if p.takes > 0 then out[#out + 1] = ("%d take more each turn"):format(p.takes) end
+  if p.takes > 0 then out[#out + 1] = ("+%s each turn"):format(plural(p.takes, "take")) end
   if p.admiral > 0 then
-    out[#out + 1] = ("+%d coins when your take comes with %d or more cards in the harbour"):format(
-      p.admiral, R.data.admiral_min_harbour)
+    out[#out + 1] = ("+%s when your take comes with %d or more cards in the harbour"):format(
+      plural(p.admiral, "coin"), R.data.admiral_min_harbour)
   end
-  if p.jester > 0 then out[#out + 1] = ("+%d coin when your take comes with the harbour empty"):format(p.jester) end
+  if p.jester > 0 then out[#out + 1] = ("+%s when your take comes with the harbour empty"):format(plural(p.jester, "coin")) end
   if p.trader then out[#out + 1] = ("+1 coin for each %s you loot"):format(p.trader) end
   return table.concat(out, ", ")
 end

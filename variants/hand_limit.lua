@@ -21,7 +21,9 @@ return {
   summary = "a hand limit of 6, +2 per warehouse; a full hand cannot draw (H5)",
   replaces = { "the hand limit" },
   options = {
-    size = { default = 6, type = "integer", min = 1,
+    -- min: the base's R.data.hand_at_start, the 3 cards dealt (S3): a file's
+    -- option table cannot read its base, so apply checks it again below
+    size = { default = 6, type = "integer", min = 3,
              doc = "the cards a hand may hold (H5: 6); at least the 3 dealt at the start (S3)" },
     per_warehouse = { default = 2, type = "integer", min = 0,
                       doc = "extra cards per warehouse owned (H5: 2)" },
@@ -34,7 +36,8 @@ return {
     -- rules every draw asks (draw_card, no_draw) write this sum out.
     local size, per_warehouse = opts.size, opts.per_warehouse
     -- The deal is not a draw (S3): a limit below it would hold a hand
-    -- above the limit from the start. Refused, with the option's name.
+    -- above the limit from the start. Refused, with the option's name: the
+    -- declared min is the base's 3; a variant before this one may deal more.
     if size < R.data.hand_at_start then
       error(("option size of hand_limit: %d is below the %d cards each player is dealt (S3)"):format(
         size, R.data.hand_at_start), 0)

@@ -16,7 +16,7 @@ describe("kontor sweep over values an option does not take", function()
     local out = support.run(BIN .. " sweep --rules sea_merchants --variant hand_limit --over hand_limit.size=0..3 "
       .. "--games 4 2>&1", "")
     assert.equal("kontor: sweep: --over hand_limit.size=0..3, the value 0: option size of hand_limit: "
-      .. "0 is below the minimum 1\nTry 'kontor --help'.\n", out)
+      .. "0 is below the minimum 3\nTry 'kontor --help'.\n", out)
   end)
 
   it("a range of what is not a whole number says what a range is", function()

@@ -518,7 +518,7 @@ describe("Merchants of the Caribbean", function()
       assert.equal(3, g:who())                             -- Bea (0 coins) has no decision
       assert.same({ "loot Flute 1", "loot Pinnace 1", "take nothing" }, opts(g))
       local why = g:why("hire Sailor 3/1")
-      assert.truthy(why:find("costs 3 plus 1 for the active player and you have 1 coins", 1, true), why)
+      assert.truthy(why:find("costs 3 plus 1 for the active player and you have 1 coin", 1, true), why)
     end)
 
     it("a Governor on a non-active player: two cards, paying 1 coin each", function()
@@ -556,8 +556,8 @@ describe("Merchants of the Caribbean", function()
       local g = game{ phase = "loot", coins = { 2, 1 }, displays = { { "Sailor 3/1" } },
                       harbour = { "Flute 2/2", "Priest 4/1" }, expeditions = { "expedition 2 anchors" } }
       local b = g:show()
-      assert.truthy(b:find("Harbour (1 ship name): Flute 2/2 | Priest 4/1", 1, true), b)
-      assert.truthy(b:find("* Alex: 2 coins, 1 influence, 1 swords; persons: Sailor 3/1", 1, true), b)
+      assert.truthy(b:find("Harbour: Flute 2/2 | Priest 4/1 (1 ship)", 1, true), b)
+      assert.truthy(b:find("* Alex: 2 coins, 1 influence, 1 sword; persons: Sailor 3/1", 1, true), b)
       local v = g:view(2)
       assert.same({ "Flute 2/2", "Priest 4/1" }, v.harbour)
       assert.equal(2, v.players[1].coins)
@@ -614,7 +614,7 @@ describe("Merchants of the Caribbean", function()
     it("a ship stronger than the player: no repel decision, and why", function()
       local g = game{ deck = concat({ "Pinnace 1/1" }, FILLER) }   -- revealed at once; strength 0
       assert.same({ { seat = 1, decision = "repel", turn = 1,
-                      why = "strength 0 is below the Pinnace 1/1's 1 swords" } }, g:skipped())
+                      why = "strength 0 is below the Pinnace 1/1's 1 sword" } }, g:skipped())
     end)
 
     it("a player with no coin is not asked to take, and the trace says why", function()

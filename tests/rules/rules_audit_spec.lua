@@ -216,7 +216,7 @@ describe("rules audit: the house variants", function()
   it("H5: a hand limit below the cards dealt at the start is refused", function()
     fails(function()
       kontor.new_game { rules = "sea_merchants", variants = { "hand_limit:size=2" }, players = 2, seed = 1 }
-    end, "option size of hand_limit: 2 is below the 3 cards each player is dealt (S3)")
+    end, "option size of hand_limit: 2 is below the minimum 3")
     local g = kontor.new_game { rules = "sea_merchants", variants = { "hand_limit:size=3" }, players = 2, seed = 1 }
     invariants(g)
   end)

@@ -283,14 +283,27 @@ local function play_one(L, gseed, cov)
 end
 
 -- The scale of the win measures: a win shared by k counts W/k, a whole
--- number for W = lcm(1..players).
+-- number for W = lcm(1..players), up to 42 seats (lcm(1..43) passes
+-- 2^63). Beyond, W is 1.0 and a share 1/k, a floating-point number
+-- (docs/balance.md, "Many seats"); its sums are then floats from the start.
 local function win_scale(players)
   local function gcd(x, y) while y ~= 0 do x, y = y, x % y end return x end
   local w = 1
-  for k = 2, players do w = w * k // gcd(w, k) end
+  for k = 2, players do
+    local f = k // gcd(w, k)
+    if w > math.maxinteger // f then return 1.0 end
+    w = w * f
+  end
   return w
 end
 M.win_scale = win_scale
+
+-- A win shared by k at scale W (W // k, whole, for a whole W).
+local function win_share(W, k)
+  if math.type(W) == "integer" then return W // k end
+  return W / k
+end
+M.win_share = win_share
 
 local FRACTION = 1000   -- shares of a game and per-decision means: in 1000ths, per game
 
@@ -343,7 +356,7 @@ function M.play_game(L, seed, i, opts)
   local mv, finish = moves.of_game(game, 3 * P + #info.stats + 9)
   local v = mv and mv.values or {}
   -- a game may end with no winner (Caribbean's C9): no seat's win counts
-  local share = #res.winners > 0 and W // #res.winners or 0
+  local share = #res.winners > 0 and win_share(W, #res.winners) or 0
   local K = SEAT_KEYS[P]
   for s = 1, P do
     v[K.win[s]] = 0
@@ -358,7 +371,7 @@ function M.play_game(L, seed, i, opts)
   v.turns = res.turns
   local steps = game:step_count()
   v.steps = steps
-  v.first_player = v[K.win[info.drawn_first and moves.first_turn(game) or info.first]] - W // P
+  v.first_player = v[K.win[info.drawn_first and moves.first_turn(game) or info.first]] - win_share(W, P)
   local counted = game:stats()
   if next(counted) ~= nil then
     local declared = L.R.stats or {}

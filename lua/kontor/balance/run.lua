@@ -333,13 +333,19 @@ local function is_int(x) return math.type(x) == "integer" end
 local function is_num(x) return type(x) == "number" and x == x and x > -math.huge and x < math.huge end
 
 local function fail(...) error(string.format(...), 0) end
--- (redteam3) What a shard may claim: sums of at most 2^62, so that the
--- shards add up without overflow (an integer sum near 2^63 wrapped to a
--- negative "options per decision") and every sum is a finite float too;
--- a seat count whose win scale (lcm 1..P) is an integer (up to 42 seats:
--- lcm 1..43 passes 2^63); at most 2^31 games.
-local EXACT, MAX_SEATS, MAX_GAMES = 2.0 ^ 62, 42, 1 << 31
-M.EXACT, M.MAX_SEATS, M.MAX_GAMES = EXACT, MAX_SEATS, MAX_GAMES
+-- (redteam3) What a shard may claim: integer sums of at most 2^62, so
+-- that two add up without overflow (an integer sum near 2^63 wrapped to a
+-- negative "options per decision"; the lab's own sums go on as floats
+-- past 2^62, stats.plus); floating-point sums of at most 2^1000, so that
+-- the sums of any number of shards stay finite; at most 2^31 games.
+local EXACT, FLOATS, MAX_GAMES = 2.0 ^ 62, 2.0 ^ 1000, 1 << 31
+M.EXACT, M.FLOATS, M.MAX_GAMES = EXACT, FLOATS, MAX_GAMES
+
+-- v is not a sum a shard may claim: "2^62" or "2^1000", the bound it passes.
+local function beyond(v)
+  if math.type(v) == "integer" then return math.abs(v) > EXACT and "2^62" end
+  return math.abs(v) > FLOATS and "2^1000"
+end
 local function games_of(n) return require("kontor.text").count(n, "game") end
 
 -- t must be a JSON object (a Lua table whose keys are texts; {} and []
@@ -398,7 +404,7 @@ local function check_acc(a, n, what, diff)
   local sum, sq = object(a.sum, what .. ": \"sum\""), object(a.sq, what .. ": \"sq\"")
   for k, v in pairs(sum) do
     if not is_num(v) then fail("%s: the sum of %s is not a finite number", what, k) end
-    if math.abs(v) > EXACT then fail("%s: the sum of %s is %s, beyond 2^62", what, k, tostring(v)) end
+    if beyond(v) then fail("%s: the sum of %s is %s, beyond %s", what, k, tostring(v), beyond(v)) end
     if sq[k] == nil then fail("%s: %s has a sum and no sum of squares", what, k) end
     local c = not diff and count_key(k)
     if c and v < 0 then fail("%s: the sum of %s is %s, below 0", what, k, tostring(v)) end
@@ -410,7 +416,7 @@ local function check_acc(a, n, what, diff)
   for k, v in pairs(sq) do
     if not is_num(v) then fail("%s: the sum of squares of %s is not a finite number", what, k) end
     if v < 0 then fail("%s: the sum of squares of %s is %s, below 0", what, k, tostring(v)) end
-    if v > EXACT then fail("%s: the sum of squares of %s is %s, beyond 2^62", what, k, tostring(v)) end
+    if beyond(v) then fail("%s: the sum of squares of %s is %s, beyond %s", what, k, tostring(v), beyond(v)) end
     if sum[k] == nil then fail("%s: %s has a sum of squares and no sum", what, k) end
   end
   for k, h in pairs(object(a.hist == nil and {} or a.hist, what .. ": \"hist\"")) do
@@ -447,7 +453,7 @@ end
 local function check_info(info, what)
   if type(info) ~= "table" then fail("%s has no info", what) end
   local P = info.players
-  if not is_int(P) or P < 1 or P > MAX_SEATS then fail("%s: \"players\" is not a seat count (1-%d)", what, MAX_SEATS) end
+  if not is_int(P) or P < 1 then fail("%s: \"players\" is not a seat count", what) end
   if not is_text(info.label) or not is_text(info.rules) then fail("%s: \"label\" and \"rules\" must be texts", what) end
   list_of(info.seats, P, what .. ": \"seats\"", is_text, "a bot's name")
   list_of(info.variants == nil and {} or info.variants, nil, what .. ": \"variants\"", is_text, "a name")
@@ -479,9 +485,7 @@ function M.check_head(sh, kind, count, old)
   if not is_int(sh.seed) then fail("\"seed\" must be a whole number") end
   local info = sh.info
   if type(info) ~= "table" then fail("it has no \"info\" (the setup)") end
-  if not is_int(info.players) or info.players < 1 or info.players > MAX_SEATS then
-    fail("\"info\": \"players\" is not a seat count (1-%d)", MAX_SEATS)
-  end
+  if not is_int(info.players) or info.players < 1 then fail("\"info\": \"players\" is not a seat count") end
   if not is_text(info.label) or not is_text(info.rules) then fail("\"info\": \"label\" and \"rules\" must be texts") end
   list_of(info.variants, nil, "\"info\": \"variants\"", is_text, "a variant's name")
 end
@@ -525,15 +529,19 @@ function M.check_shard(sh, name)
       local P = check_info(side.info, what)
       check_acc(side.acc, n, what)
       local sum, W = side.acc.sum, balance.win_scale(P)
-      local wins = 0
+      -- n W, and the wins in W: exact integers within 2^62 (then the wins
+      -- must add up to n W exactly), else floats, which must agree to 1e-9
+      local nW, wins = stats.plus(0, W <= EXACT // n and n * W or (n + 0.0) * W), 0
       for seat = 1, P do
         local w = sum["win_rate." .. seat] or 0
-        if w > n * W then fail("%s: seat %d won more than the %s", what, seat, games_of(n)) end
-        wins = wins + w
+        if w > nW then fail("%s: seat %d won more than the %s", what, seat, games_of(n)) end
+        wins = stats.plus(wins, w)
       end
       -- a game without a winner (Caribbean's C9) counts no win
-      wins = wins + (sum.no_winner or 0) * W
-      if wins ~= n * W then
+      local none = sum.no_winner or 0
+      wins = stats.plus(wins, W <= EXACT // math.max(1, none) and none * W or (none + 0.0) * W)
+      local exact = math.type(wins) == "integer" and math.type(nW) == "integer"
+      if (exact and wins ~= nW) or (not exact and math.abs(wins - nW) > 1e-9 * nW) then
         fail("%s: the wins add up to %s games, not the %s of the shard", what,
           string.format("%g", wins / W), games_of(n))
       end
@@ -583,29 +591,8 @@ function M.merge(shards)
       i, shards[i].lo, shards[i].hi, run_difference(shards[1], shards[i]))
   end)
   local first = shards[1]
-  -- the shards' sums together stay exact (each is checked alone)
-  local function total(get, what)
-    local sums = {}
-    for i, sh in ipairs(shards) do
-      local a = get(sh)
-      for _, f in ipairs { "sum", "sq" } do
-        for k, v in pairs(a and a[f] or {}) do
-          local key = f .. "\0" .. k
-          sums[key] = (sums[key] or 0.0) + math.abs(v)
-          if sums[key] > EXACT then
-            fail("%s: %s: the shards' %s of %s add up beyond 2^62 by this one", where(sh, i), what,
-              f == "sum" and "sums" or "sums of squares", k)
-          end
-        end
-      end
-    end
-  end
-  for s = 1, #first.sides do total(function(sh) return sh.sides[s].acc end, "side " .. s) end
-  if #first.sides >= 2 and not first.unpaired then
-    for s = 2, #first.sides do
-      total(function(sh) return sh.pairs and sh.pairs[s - 1] end, "the differences of side " .. s)
-    end
-  end
+  -- the shards' sums add up as the lab's own do (stats.merge): exact
+  -- integers within 2^62, then floats (each shard's is checked alone)
   local sides, diffs = {}, nil
   if #first.sides >= 2 and not first.unpaired then
     diffs = {}

@@ -102,6 +102,36 @@ end
 -- are exact integers: adding them up in any order, in one process or in
 -- shards, gives the same sums to the last bit. A value that is not whole
 -- (a rule set's fractional score) makes its sums floating point.
+--
+-- An integer sum stays within 2^62 (M.BOUND), so that two of them (a
+-- shard's and another's) add up without wrapping: a sum that would pass
+-- it goes on as a floating-point number (53 bits: each later addition is
+-- rounded, a relative error of at most 2^-53 each), never wrapping. Only
+-- the win measures of many seats get there (a win counts lcm(1..P): 2^62
+-- is 17 billion games' sums of squares at 8 seats, 85 at 20, and one game
+-- at 23; docs/balance.md, "Many seats").
+
+M.BOUND = 1 << 62
+local BOUND = M.BOUND
+local ROOT = 2147483648          -- 2^31: a whole number of at most this squares within 2^62
+
+-- x + y: an integer while both are and the sum stays within 2^62, else
+-- a float (also where a value of a rule set's own passes 2^63 with it).
+local function plus(x, y)
+  local s = x + y
+  if math.type(s) == "integer" and (s > BOUND or s < -BOUND or (y >= 0) ~= (s >= x)) then
+    return (x + 0.0) + y
+  end
+  return s
+end
+M.plus = plus
+
+-- v * v: an integer while it stays within 2^62, else a float.
+local function square(v)
+  if math.type(v) == "integer" and (v > ROOT or v < -ROOT) then return (v + 0.0) * v end
+  return v * v
+end
+M.square = square
 
 function M.acc()
   return { n = 0, sum = {}, sq = {}, hist = {} }
@@ -114,8 +144,8 @@ function M.add(a, vals, hist_keys)
   a.n = a.n + 1
   local sum, sq = a.sum, a.sq
   for k, v in pairs(vals) do
-    sum[k] = (sum[k] or 0) + v
-    sq[k] = (sq[k] or 0) + v * v
+    sum[k] = plus(sum[k] or 0, v)
+    sq[k] = plus(sq[k] or 0, square(v))
   end
   if hist_keys then
     local hist = a.hist
@@ -161,8 +191,8 @@ end
 -- Adds the sums of b into a.
 function M.merge(a, b)
   a.n = a.n + b.n
-  for k, v in pairs(b.sum) do a.sum[k] = (a.sum[k] or 0) + v end
-  for k, v in pairs(b.sq) do a.sq[k] = (a.sq[k] or 0) + v end
+  for k, v in pairs(b.sum) do a.sum[k] = plus(a.sum[k] or 0, v) end
+  for k, v in pairs(b.sq) do a.sq[k] = plus(a.sq[k] or 0, v) end
   for k, h in pairs(b.hist or {}) do
     local t = a.hist[k]
     if not t then t = {}; a.hist[k] = t end
@@ -195,7 +225,8 @@ function M.acc_mean_var(a, key, scale)
     num = n * (q + 0.0) - (s + 0.0) * s
   end
   if num < 0 then num = 0 end
-  return mean, num / (n * (n - 1.0)) / (scale * scale)
+  -- (scale squared as a float: a win scale past 2^31 squares past 2^63)
+  return mean, num / (n * (n - 1.0)) / ((scale + 0.0) * scale)
 end
 
 -- Wilson's score interval of a share `mean` (0..1) over n games: it has a

@@ -135,6 +135,8 @@ function M.discover(L, bot, seed, lo, hi)
 end
 
 local FIELDS = { "games", "wins", "wins2", "kept", "kept_games", "decisions", "broken" }
+-- the sums in the win scale, which may be floats (past 2^62, or beyond 42 seats)
+local WINS = { wins = true, wins2 = true }
 
 -- Plays games lo..hi for each of `kinds`; returns { [kind] = sums }.
 -- progress(done) after each game, if given.
@@ -170,9 +172,10 @@ function M.play(L, bot, kinds, seed, lo, hi, progress)
         end)
         local res = game:result()
         local w = 0
-        for _, s in ipairs(res.winners) do if s == r then w = W // #res.winners end end
+        for _, s in ipairs(res.winners) do if s == r then w = balance.win_share(W, #res.winners) end end
         a.games = a.games + 1
-        a.wins, a.wins2 = a.wins + w, a.wins2 + w * w
+        -- exact within 2^62, then floats (stats.plus: many seats' wins)
+        a.wins, a.wins2 = stats.plus(a.wins, w), stats.plus(a.wins2, stats.square(w))
         a.kept = a.kept + kept
         if kept > 0 then a.kept_games = a.kept_games + 1 end
         done = done + 1
@@ -196,9 +199,14 @@ function M.add(a, b)
       a[kind] = t
     end
     for _, f in ipairs(FIELDS) do
-      local v = math.tointeger(s[f] or 0)
-      if not v then error(string.format("a part's '%s' of '%s' is not a whole number", f, kind), 0) end
-      t[f] = t[f] + v
+      local v = s[f] or 0
+      if WINS[f] and math.type(v) == "float" then           -- many seats' wins: floats past 2^62
+        t[f] = stats.plus(t[f], v)
+      else
+        v = math.tointeger(v)
+        if not v then error(string.format("a part's '%s' of '%s' is not a whole number", f, kind), 0) end
+        t[f] = WINS[f] and stats.plus(t[f], v) or t[f] + v
+      end
     end
   end
   return a
@@ -243,7 +251,7 @@ function M.rows(L, kinds, acc)
       row.kept_share = r6(a.kept_games / n)
       row.kept_per_game = r6(a.kept / n)
       if n > 1 then
-        local var = (a.wins2 - a.wins * a.wins / n) / (n - 1) / (W * W)
+        local var = (a.wins2 - (a.wins + 0.0) * a.wins / n) / (n - 1) / ((W + 0.0) * W)
         if var <= 0 then
           -- every game the same outcome (lost them all, say): the t
           -- interval would have no width, and p would be 0 after 2 games
@@ -378,17 +386,23 @@ function M.check_shard(sh, name)
       if type(a) ~= "table" then fail("%s are not an object", what) end
       for _, f in ipairs(FIELDS) do
         local v = a[f]
-        if not is_int(v) then fail("%s: \"%s\" must be a whole number", what, f) end
+        -- the wins are floats where the scale is (beyond 42 seats) or past 2^62
+        local float = WINS[f] and math.type(v) == "float" and (math.type(W) == "float" or v > run.EXACT)
+        if not is_int(v) and not float then fail("%s: \"%s\" must be a whole number", what, f) end
+        if float and not (v >= 0 and v <= run.FLOATS) then
+          fail("%s: \"%s\" is %s, not a number from 0 to 2^1000", what, f, tostring(v))
+        end
         if v < 0 then fail("%s: \"%s\" is %d, below 0", what, f, v) end
-        -- (redteam3: 2^62 a shard and together, or the sums wrap when added)
-        if v > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^62", what, f, v) end
+        -- (redteam3: an integer 2^62 a shard and together, or the sums
+        -- wrap when added; the wins go on as floats past it, stats.plus)
+        if not float and v > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^62", what, f, v) end
       end
       local want = M.restriction(k) and n or 0
       if a.games ~= want then fail("%s are of %s, the shard has %d", what, text.count(a.games, "game"), want) end
       if a.wins > (a.games + 0.0) * W then fail("%s: the seat won more than its %s", what, text.count(a.games, "game")) end
       -- each game's w is 0..W: sum w^2 <= W sum w, and n sum w^2 >= (sum w)^2
       if a.wins2 > W * (a.wins + 0.0) or (a.games + 0.0) * a.wins2 < (a.wins + 0.0) * a.wins then
-        fail("%s: \"wins2\" (%d) cannot be the squares of wins adding up to %d", what, a.wins2, a.wins)
+        fail("%s: \"wins2\" (%s) cannot be the squares of wins adding up to %s", what, tostring(a.wins2), tostring(a.wins))
       end
       if a.kept_games > a.games then fail("%s: kept from it in %d games of %d", what, a.kept_games, a.games) end
       if a.kept_games > a.kept then fail("%s: kept from it in %d games but %d times", what, a.kept_games, a.kept) end
@@ -435,7 +449,7 @@ function M.merge(shards)
       for _, f in ipairs(FIELDS) do
         local key = k .. "\0" .. f
         total[key] = (total[key] or 0.0) + sh.sums[j][f]
-        if total[key] > run.EXACT then
+        if total[key] > run.EXACT and not WINS[f] then
           fail("%s: the shards' \"%s\" of '%s' add up beyond 2^62 by this one", where(sh, i), f, k)
         end
       end

@@ -50,7 +50,7 @@ M.OPTIONS = {
           doc = "exploration constant of the tree policy (UCB1)" },
     rollout = { default = 30, type = "integer", min = 0, max = 100000,
                 doc = "random steps after the tree before the position is scored (R.score)" },
-    margin = { default = 0, type = "number", min = 0, max = 1e9,
+    margin = { default = 0, type = "number", min = 0, max = 1e9, quiet = true,
                doc = "0: where a rollout stops before the end, the seat with the best R.score "
                   .. "wins it; x > 0: each seat gets 1/(1+e^(-lead/x)), its lead over the best other" },
     center = { default = 0, type = "integer", min = 0, max = 1, quiet = true,
@@ -618,6 +618,7 @@ function Bot:tune(R)
   local opts, err = resolve(self.kind, given)
   if not opts then error(format("%s: R.bot_options: %s", R.name, err), 0) end
   self.options = opts
+  self.house = resolve(self.kind, mine)     -- the rule set's defaults alone (Bot:spec)
   self:restrict()
 end
 
@@ -669,17 +670,22 @@ function M.hint(view, spec, seed)
   return lines, k
 end
 
--- The bot's name with its options, as given on a command line (a quiet
--- option, such as a restriction, only when it is not its default).
+-- The bot's name with its options in force, as given on a command line
+-- (docs/bots.md, "What a bot's text shows"): the options of its effort and
+-- pace always; a quiet one, a switch that is off at its default (margin,
+-- center, best, estimate, focus, a restriction), only where it is on: where
+-- it differs from its kind's default or from the rule set's own
+-- (R.bot_options), so that the text, given back, makes the same bot.
 function Bot:spec()
   local decl = M.OPTIONS[self.kind]
   local keys = {}
   for key in pairs(decl) do keys[#keys + 1] = key end
   table.sort(keys)
-  local kv = {}
+  local kv, house = {}, self.house
   for _, key in ipairs(keys) do
     local v = self.options[key]
-    if not (decl[key].quiet and v == decl[key].default) then kv[#kv + 1] = key .. "=" .. tostring(v) end
+    local off = v == decl[key].default and (not house or house[key] == v)
+    if not (decl[key].quiet and off) then kv[#kv + 1] = key .. "=" .. tostring(v) end
   end
   if #kv == 0 then return self.kind end
   return self.kind .. ":" .. table.concat(kv, ",")
