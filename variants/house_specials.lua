@@ -60,7 +60,7 @@ return {
     local fx = R.card_effects
     fx.contract, fx.dock = nil, nil
     fx.office = function()
-      return ("+%d coins with every delivery of yours (H4)"):format(opts.office_bonus)
+      return ("+%d %s with every delivery of yours (H4)"):format(opts.office_bonus, opts.office_bonus == 1 and "coin" or "coins")
     end
     -- H5: only the hand_limit variant gives a warehouse something to raise
     -- (it sets its own text, applied before or after this one).

@@ -1104,8 +1104,8 @@ function R.board(g, seat)
       table.sort(names, function(a, b) return PRODUCT[a] < PRODUCT[b] end)
       hand = hand .. (#names > 0 and (": " .. table.concat(names, ", ")) or "")
     end
-    line("%s%s: %d coins; ships %s; %s; hand %s", q == g.current and "* " or "  ", g.names[q],
-         g.coins:get(q), table.concat(ships, ", "),
+    line("%s%s: %s; ships %s; %s; hand %s", q == g.current and "* " or "  ", g.names[q],
+         plural(g.coins:get(q), "coin"), table.concat(ships, ", "),
          #owned > 0 and table.concat(owned, ", ") or "no special cards", hand)
   end
   return table.concat(out, "\n")
@@ -1157,8 +1157,8 @@ local function why_not_buy(g, seat, rest)
       if g.pool[card] > 0 and (not cheapest or D.price[card] < D.price[cheapest]) then cheapest = card end
     end
     if not cheapest then return "no special card is left in the pool" end
-    return ("you cannot buy: the cheapest card left, %s %s, costs %d and you have %d coins"):format(
-      D.article[cheapest], cheapest, D.price[cheapest], coins)
+    return ("you cannot buy: the cheapest card left, %s %s, costs %d and you have %s"):format(
+      D.article[cheapest], cheapest, D.price[cheapest], plural(coins, "coin"))
   end
   local card, tail = rest:match("^ (%a+)(.*)$")
   if not card or not IS_SPECIAL[card] then
@@ -1166,7 +1166,7 @@ local function why_not_buy(g, seat, rest)
   end
   if g.pool[card] == 0 then return ("no %s card left in the pool"):format(card) end
   if coins < D.price[card] then
-    return ("%s %s costs %d and you have %d coins"):format(D.article[card], card, D.price[card], coins)
+    return ("%s %s costs %d and you have %s"):format(D.article[card], card, D.price[card], plural(coins, "coin"))
   end
   if card == "ship" then
     if not other_cube_in_pool(g, 0) then return "no cube is left in the pool to load a new ship" end
@@ -1287,7 +1287,7 @@ R.move_words = { "load", "exchange", "buy", "pass", "dock", "no", "play", "draw"
 R.card_effects = {
   ship = function() return "one more ship, loaded at once with a cube from the pool (S7)" end,
   contract = function()
-    return ("+%d coins every time a delivery pays you (S8)"):format(D.contract_bonus)
+    return ("+%s every time a delivery pays you (S8)"):format(plural(D.contract_bonus, "coin"))
   end,
   office = function() return "at the end of your phase II you may draw 1 card (S10)" end,
   dock = function() return "one extra exchange after your phase I action, every turn (S5)" end,
@@ -1296,7 +1296,7 @@ R.card_effects = {
 local function card_description(card)
   local f = R.card_effects[card]
   local does = f and f() or nil
-  return ("%d coins%s"):format(D.price[card], does and (": " .. does) or "")
+  return plural(D.price[card], "coin") .. (does and (": " .. does) or "")
 end
 
 -- S8: what a play of product p on `slots` pays each seat: N per cube, plus
@@ -1327,7 +1327,7 @@ local function describe_buy(g, seat)
   for _, card in ipairs(D.specials) do
     if g.pool[card] > 0 then prices[#prices + 1] = ("%s %d"):format(card, D.price[card]) end
   end
-  return ("a special card (%s); you have %d coins"):format(table.concat(prices, ", "), g.coins:get(seat))
+  return ("a special card (%s); you have %s"):format(table.concat(prices, ", "), plural(g.coins:get(seat), "coin"))
 end
 
 -- The end screen's reason (S11): most coins wins, ties share.
@@ -1346,7 +1346,7 @@ function R.why_won(g)
   for s = 1, g.players do
     if coins[s] < best and (not second or coins[s] > coins[second]) then second = s end
   end
-  local why = #winners > 1 and ("%s share the win with %d coins each (S11: ties share)"):format(names_and(g, winners), best)
+  local why = #winners > 1 and ("%s share the win with %s each (S11: ties share)"):format(names_and(g, winners), plural(best, "coin"))
     or ("%s has the most coins: %d (S11)"):format(g.names[winners[1]], best)
   if second then why = why .. ("; next %s with %d"):format(g.names[second], coins[second]) end
   return why

@@ -282,6 +282,9 @@ describe("Sea Merchants", function()
       assert.same({ "exchange", "pass" }, g:options())
       why(g, "buy contract", "a contract costs 11 and you have 7 coins")
       why(g, "buy office", "an office costs 8 and you have 7 coins")
+      g = game{ coins = { 1, 0 } }
+      why(g, "buy office", "an office costs 8 and you have 1 coin")
+      assert.truthy(g:show():find("Anna: 1 coin; ships", 1, true), g:show())
       g = game{ coins = { 11, 0 } }
       ok(g, "buy")
       assert.same({ "buy ship", "buy contract", "buy office" }, g:options())
