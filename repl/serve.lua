@@ -504,16 +504,20 @@ OPS.load = function(self, req)
   return self:add(g, req)
 end
 
+-- With `seat`, the save that seat may see (g:save(path, seat)): the
+-- others' secret steps still open left out and, while the game is on, the
+-- seed and the scenario, which give every hand back.
 OPS.save = function(self, req)
   local e = self:entry(req)
   local path = field(req, "path", "string")
+  local seat = seat_field(req, "seat", e.g)
   local out = { moves = public_moves(e.g) }
   if path then
-    local ok, err = e.g:save(path)
+    local ok, err = e.g:save(path, seat)
     if not ok then fail("io_error", "%s", err) end
     out.path = path
   else
-    local ok, text = pcall(save.encode, e.g)
+    local ok, text = pcall(save.encode, e.g, nil, seat)
     if not ok then fail("io_error", "cannot encode the game: %s", tostring(text)) end
     out.document = json.decode(text)
   end
@@ -874,7 +878,7 @@ local FIELDS = {
   hello = {}, list = {}, games = {},
   new = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "bots", "game" },
   load = { "path", "document", "game", "bots" },
-  save = { "game", "path" },
+  save = { "game", "path", "seat" },
   close = { "game" }, result = { "game" },
   view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
   apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },
