@@ -168,7 +168,8 @@ local function decision_json(g, seat)
     local out = { kind = d.kind, name = d.name, seats = d.seats, options = {} }
     if d.kind == "over" then return out end
     if d.kind == "simultaneous" then out.chosen = d.chosen elseif d.kind == "orders" then out.chosen = d.done end
-    for n, text in ipairs(d.options or {}) do out.options[n] = option_json(g, seat, n, text, d.name) end
+    if d.step then out.steps = setmetatable({ [tostring(seat)] = d.step }, json.object) end
+    for n, text in ipairs(d.options or {}) do out.options[n] = option_json(g, seat, n, text, d.step or d.name) end
     return out
   end
   local d = g:decision()
@@ -177,9 +178,11 @@ local function decision_json(g, seat)
   if d.kind == "simultaneous" or d.kind == "orders" then
     -- secret orders (docs/api.md): each seat entering, at its own step
     out.chosen = d.chosen or d.done
+    if d.steps then out.steps = setmetatable({}, json.object) end
     for _, s in ipairs(d.seats) do
       if seat == nil or seat == s then
         local name = d.steps and d.steps[s] or d.name
+        if d.steps then out.steps[tostring(s)] = name end
         for n, text in ipairs(d.options[s]) do
           out.options[#out.options + 1] = option_json(g, s, n, text, name)
         end

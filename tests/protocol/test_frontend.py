@@ -36,3 +36,51 @@ def a_seats_save_leaves_out_what_the_seat_may_not_see():
         with open(path) as f:
             equal(json.load(f)["actions"], [], "the file: seat 2's record")
         equal(s.request("save", game=g, seat=3)["error"]["code"], "no_such_seat", "a seat the game does not have")
+
+
+# A secret order of two steps whose options describe themselves by the
+# step's decision name (R.describe_option gets it), to tell the names apart.
+TWO_STEPS = '''
+local R = { name = "two_steps", title = "Two steps", summary = "test: a secret order of two named steps",
+  players = { min = 2, max = 2, default = 2 } }
+function R.setup(g) end
+local function enter(g, seat)
+  local a = g:choose(seat, "pick a colour", { "red", "blue" })
+  local b = g:choose(seat, "pick a size", { "small", "large" })
+  return { a, b }
+end
+function R.play(g)
+  g:choose_orders({ 1, 2 }, "order", enter)
+end
+function R.describe_option(g, seat, decision, text) return decision .. ": " .. text end
+function R.scores() return { 0, 0 } end
+return R
+'''
+
+
+@test
+def an_order_says_each_seats_step_and_describes_by_it():
+    """orders: the decision names each listed seat's step in "steps", and its options are described by that step, with seat or without"""
+    # Before: the step's name (g:decision().steps, v.now().step in the
+    # module) was not in the protocol, and asked with "seat" the options
+    # were described by the order's name ("order: red"), without seat by
+    # the step's ("pick a colour: red").
+    path = os.path.join(TMP, "two_steps.lua")
+    with open(path, "w") as f:
+        f.write(TWO_STEPS)
+    with Server(KONTOR) as s:
+        g = s.call("new", rules=path, seed=1)["game"]
+        d = s.call("decision", game=g)
+        equal((d["kind"], d["name"], d["steps"]), ("orders", "order", {"1": "pick a colour", "2": "pick a colour"}),
+              "every seat's step")
+        equal([o["description"] for o in d["options"]], ["pick a colour: red", "pick a colour: blue"] * 2,
+              "described by the step")
+        res = s.call("apply", game=g, seat=1, action="red")
+        equal(res["decision"]["steps"], {"1": "pick a size"}, "seat 1's own step only, in its reply")
+        equal([o["description"] for o in res["decision"]["options"]], ["pick a size: small", "pick a size: large"],
+              "seat 1's options, described by its step")
+        two = s.call("decision", game=g, seat=2)
+        equal((two["steps"], two["options"][0]["description"]), ({"2": "pick a colour"}, "pick a colour: red"),
+              "seat 2 asks: its own step, not seat 1's")
+        equal(s.call("decision", game=g)["steps"], {"1": "pick a size", "2": "pick a colour"}, "each at its own step")
+        check("steps" not in s.call("new", players=2, seed=1)["decision"], "no steps outside secret orders")
