@@ -101,8 +101,8 @@ local function close_to(a, b) return text.distance(a, b) <= 2 end
 
 local function check_fields(fname, t, level)
   if type(t) ~= "table" then
-    error(string.format("kontor.%s takes a table of fields (%s), not a %s", fname,
-      table.concat(FIELDS[fname], ", "), type(t)), level + 1)
+    errors.raise("usage", string.format("kontor.%s takes a table of fields (%s), not a %s", fname,
+      table.concat(FIELDS[fname], ", "), type(t)), nil, level + 1)
   end
   local known, bad = {}, {}
   for _, f in ipairs(FIELDS[fname]) do known[f] = true end
@@ -120,8 +120,8 @@ local function check_fields(fname, t, level)
       if close_to(k, f) then extra = string.format(": did you mean '%s'?", f); break end
     end
   end
-  error(string.format("kontor.%s: unknown field %s (fields: %s)%s", fname, name,
-    table.concat(FIELDS[fname], ", "), extra), level + 1)
+  errors.raise("usage", string.format("kontor.%s: unknown field %s (fields: %s)%s", fname, name,
+    table.concat(FIELDS[fname], ", "), extra), nil, level + 1)
 end
 kontor.check_fields = check_fields
 
