@@ -403,6 +403,9 @@ OPS.hello = function(self)
   return { protocol = M.PROTOCOL, kontor = self.kontor.version, ops = ops }
 end
 
+-- A bot option's type as the protocol names option types.
+local BOT_OPTION_TYPE = { number = "float", moves = "string" }
+
 local function option_list(decls)
   local names, out = {}, {}
   for k in pairs(decls or {}) do names[#names + 1] = k end
@@ -431,6 +434,14 @@ OPS.list = function()
         players = { min = R.players.min, max = R.players.max, default = R.players.default or R.players.min },
         options = option_list(R.options) }
     end
+  end
+  -- the bot kinds "bots", "bot" and "hint" take, with their options
+  -- ("mcts:iterations=500"; a rule set may change the defaults, docs/bots.md)
+  out.bots = {}
+  for i, kind in ipairs(bots.ORDER) do
+    local opts = option_list(bots.OPTIONS[kind])
+    for _, o in ipairs(opts) do o.type = BOT_OPTION_TYPE[o.type] or o.type end
+    out.bots[i] = { name = kind, summary = bots.KINDS[kind], options = opts }
   end
   return out
 end

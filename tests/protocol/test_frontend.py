@@ -84,3 +84,23 @@ def an_order_says_each_seats_step_and_describes_by_it():
               "seat 2 asks: its own step, not seat 1's")
         equal(s.call("decision", game=g)["steps"], {"1": "pick a size", "2": "pick a colour"}, "each at its own step")
         check("steps" not in s.call("new", players=2, seed=1)["decision"], "no steps outside secret orders")
+
+
+@test
+def list_gives_the_bot_kinds_and_their_options():
+    """list has "bots": each kind new's bots, bot and hint take, with its options, as data"""
+    # Before: the kinds were only in an error's text ("unknown bot 'x'
+    # (bots: random, greedy, mcts)"): a front end offering to seat a bot
+    # had to hard-code them or parse a message.
+    with Server(KONTOR) as s:
+        kinds = s.call("list")["bots"]
+        equal([k["name"] for k in kinds], ["random", "greedy", "mcts"], "the kinds, in docs/bots.md's order")
+        mcts = {o["name"]: o for o in kinds[2]["options"]}
+        equal(mcts["iterations"], {"name": "iterations", "type": "integer", "default": 1000, "min": 1,
+                                   "max": 10000000, "doc": "search iterations per decision (counted, not timed)"},
+              "mcts's iterations")
+        equal((mcts["c"]["type"], mcts["avoid"]["type"]), ("float", "string"), "option types as the protocol names them")
+        equal([o["name"] for o in kinds[0]["options"]], ["avoid", "prefer"], "random takes restrictions only")
+        g = s.call("new", players=2, seed=3, bots={"2": kinds[1]["name"]})["game"]
+        hint = s.call("hint", game=g, seat=1, kind="%s:iterations=20" % kinds[2]["name"])
+        check(hint["lines"][0].startswith("The mcts:iterations=20 bot would play: "), hint["lines"][0])
