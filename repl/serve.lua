@@ -696,7 +696,8 @@ local function undo_for(e, seat, n, agreed)
     undone[i] = { seat = m[1], text = m[2] }
     if m[1] == seat then mine = mine + 1 end
   end
-  return { undone = undone, decision = decision_json(g, seat), over = g:over(), only = fewer(n, mine) }
+  return { undone = undone, decision = decision_json(g, seat), over = g:over(), only = fewer(n, mine),
+    log_total = #g:log() }
 end
 
 -- Takes back n moves of people (with bots, back to a person's decision):
@@ -745,7 +746,10 @@ OPS.undo = function(self, req)
     end
   end)
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
-  return { undone = undone, decision = decision_json(g), over = g:over(), only = fewer(n, people) }
+  -- the log lines of the moves taken back are gone: log_total says where
+  -- the log ends now, for a client that keeps the lines progress gave
+  return { undone = undone, decision = decision_json(g), over = g:over(), only = fewer(n, people),
+    log_total = #g:log() }
 end
 
 -- Does n undone moves of people again, with the bots' moves after them.

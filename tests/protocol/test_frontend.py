@@ -104,3 +104,23 @@ def list_gives_the_bot_kinds_and_their_options():
         g = s.call("new", players=2, seed=3, bots={"2": kinds[1]["name"]})["game"]
         hint = s.call("hint", game=g, seat=1, kind="%s:iterations=20" % kinds[2]["name"])
         check(hint["lines"][0].startswith("The mcts:iterations=20 bot would play: "), hint["lines"][0])
+
+
+@test
+def undo_says_where_the_log_ends_now():
+    """undo's result has log_total: the log lines of the moves taken back are gone, and redo's log goes on from there"""
+    # Before: undo said nothing of the log, which lost the lines of the
+    # moves taken back; a client keeping the lines progress gave showed
+    # them still, and twice after a redo.
+    with Server(KONTOR) as s:
+        started = s.call("new", players=2, seed=3, bots={"2": "random"})
+        g, kept = started["game"], list(started["log"])
+        kept += s.call("apply", game=g, action="load grain on ship 1")["log"]
+        equal(kept, ["Player 1 loads grain on ship 1", "Player 2 loads porcelain on ship 2"], "two lines kept")
+        u = s.call("undo", game=g)
+        equal(u["log_total"], 0, "undo: the log is empty again")
+        kept = kept[:u["log_total"]]
+        kept += s.call("redo", game=g)["log"]
+        equal(kept, s.call("log", game=g)["lines"], "the lines kept are the log")
+        equal(s.call("undo", game=g, seat=1)["log_total"], 0, "undo with seat too")
+        equal(s.call("undo", game=g)["log_total"], 0, "nothing to take back: the log as it is")
