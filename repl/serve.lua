@@ -141,7 +141,8 @@ end
 local function seat_field(req, name, g, allow_chance)
   local s = field(req, name or "seat", "integer")
   if s == nil then return nil end
-  if allow_chance and s == 0 then return 0 end
+  -- chance is seat 0 only in a game with manual_chance (docs/protocol.md)
+  if allow_chance and s == 0 and g.params.manual_chance then return 0 end
   if s < 1 or s > g.players then
     local list = {}
     for i = 1, g.players do list[i] = i .. " " .. g.names[i] end

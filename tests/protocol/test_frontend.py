@@ -124,3 +124,24 @@ def undo_says_where_the_log_ends_now():
         equal(kept, s.call("log", game=g)["lines"], "the lines kept are the log")
         equal(s.call("undo", game=g, seat=1)["log_total"], 0, "undo with seat too")
         equal(s.call("undo", game=g)["log_total"], 0, "nothing to take back: the log as it is")
+
+
+@test
+def seat_0_is_chance_only_with_manual_chance():
+    """seat 0 is no_such_seat in every op unless the game has manual_chance, where apply, why and decision take it"""
+    # Before: without manual_chance, apply, why and decision took seat 0
+    # ("seat chance has no decision now", {"legal": false, ...}, a decision
+    # with no options) while view, moves and undo refused it: the docs say
+    # chance is seat 0 only with manual_chance.
+    no_seat = {"code": "no_such_seat", "message": "no seat '0' (seats: 1 Player 1, 2 Player 2)"}
+    with Server(KONTOR) as s:
+        g = s.call("new", players=2, seed=3)["game"]
+        for op, fields in (("apply", {"action": 1}), ("why", {"action": "x"}), ("decision", {}), ("view", {}),
+                           ("moves", {}), ("undo", {})):
+            equal(s.request(op, game=g, seat=0, **fields)["error"], no_seat, op + " with seat 0")
+        c = s.call("new", rules="old_world", players=2, seed=3, manual_chance=True)["game"]
+        d = s.call("decision", game=c, seat=0)
+        equal((d["kind"], d["seats"], d["options"][0]["seat"]), ("chance", [0], 0), "chance's decision")
+        equal(s.call("why", game=c, seat=0, action=1), {"legal": True}, "why for chance")
+        equal(s.call("apply", game=c, seat=0, action=1)["steps"], [{"seat": 0, "text": "Player 1", "bot": False}],
+              "chance's step")
