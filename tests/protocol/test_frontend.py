@@ -145,3 +145,32 @@ def seat_0_is_chance_only_with_manual_chance():
         equal(s.call("why", game=c, seat=0, action=1), {"legal": True}, "why for chance")
         equal(s.call("apply", game=c, seat=0, action=1)["steps"], [{"seat": 0, "text": "Player 1", "bot": False}],
               "chance's step")
+
+
+BOOM = '''
+local R = { name = "boom", title = "Boom", summary = "test: the first option fails", players = { min = 2, max = 2 } }
+function R.setup(g) end
+local function fail_now() error("boom on purpose") end
+function R.play(g)
+  if g:choose(1, "first", { "boom", "fine" }) == 1 then fail_now() end
+  g:choose(2, "second", { "end" })
+end
+function R.scores() return { 1, 0 } end
+return R
+'''
+
+
+@test
+def a_script_error_is_the_scripts_line_without_a_traceback():
+    """script_error: the message is the script's file:line and its words, without a traceback; the game is unchanged"""
+    # docs/protocol.md said "with a traceback": a front end that cut the
+    # message at "stack traceback:" found none to cut.
+    path = os.path.join(TMP, "boom.lua")
+    with open(path, "w") as f:
+        f.write(BOOM)
+    with Server(KONTOR) as s:
+        g = s.call("new", rules=path, seed=1)["game"]
+        err = s.request("apply", game=g, action="boom")["error"]
+        equal(err, {"code": "script_error", "message": path + ":4: boom on purpose"}, "the error")
+        equal(s.call("moves", game=g)["moves"], [], "nothing was played")
+        equal(s.call("apply", game=g, action="fine")["steps"], [{"seat": 1, "text": "fine", "bot": False}], "then")
