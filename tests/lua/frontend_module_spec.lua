@@ -34,4 +34,33 @@ describe("the module as a front end meets it", function()
     local e = caught(function() local g = kontor.new_game { seeed = 2 }; return g end)
     assert.matches("^tests/lua/frontend_module_spec%.lua:%d+: kontor%.new_game: unknown field 'seeed'", e.message)
   end)
+
+  -- Before: kontor.sim{ games = "x" } failed inside the engine ("sim.lua:68:
+  -- bad 'for' limit"), seed = "x" in core.derive_seed, options = 5 in
+  -- rules.lua, check = 5 in the first game (kind rules, naming playout.lua),
+  -- and games = 0 returned a summary with mean_turns -nan.
+  it("sim's games, seed, only, check and options are checked: kind usage", function()
+    local function usage(t)
+      local e = caught(kontor.sim, t)
+      assert.are.equal("usage", errors.kind(e))
+      return e.message
+    end
+    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 0", usage { games = 0 })
+    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 'x'", usage { games = "x" })
+    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 1.5", usage { games = 1.5 })
+    assert.are.equal("kontor.sim: seed must be a whole number, not 'x'", usage { seed = "x" })
+    assert.are.equal("kontor.sim: only must be a whole number from 1 to 5, not 6", usage { games = 5, only = 6 })
+    assert.are.equal("kontor.sim: only must be a whole number from 1 to 100, not 0", usage { only = 0 })
+    assert.are.equal("kontor.sim: check must be a function(game), not a number", usage { check = 5 })
+    assert.are.equal("options must be a table of option = value ({ first_player = 2 }), not a number",
+      usage { options = 5 })
+    local e = caught(kontor.new_game, { options = "first_player=2" })
+    assert.are.equal("usage", errors.kind(e))
+    assert.are.equal("options must be a table of option = value ({ first_player = 2 }), not a string", e.message)
+    -- what is right still runs, the same games
+    local s = kontor.sim { games = 3, seed = 7, only = 2, players = 2 }
+    assert.are.equal(1, s.games)
+    assert.are.equal(2, s.only)
+  end)
 end)
+
