@@ -62,5 +62,14 @@ describe("the module as a front end meets it", function()
     assert.are.equal(1, s.games)
     assert.are.equal(2, s.only)
   end)
+
+  it("g:options() without a seat while several seats decide is empty: each seat is asked", function()
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 5 }
+    assert.are.same({ 1, 2 }, g:who())
+    assert.are.same({}, g:options())
+    assert.are.same({ "bid 0", "bid 1", "bid 2", "bid 3", "bid 4" }, g:options(1))
+    assert.are.same({ "bid 0", "bid 1", "bid 2", "bid 3" }, g:options(2))
+    assert.are.same({ nil, "several seats choose at once (1, 2): say which, e.g. g:apply(1, 1)" }, { g:apply(1) })
+  end)
 end)
 
