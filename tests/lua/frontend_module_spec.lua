@@ -71,5 +71,17 @@ describe("the module as a front end meets it", function()
     assert.are.same({ "bid 0", "bid 1", "bid 2", "bid 3" }, g:options(2))
     assert.are.same({ nil, "several seats choose at once (1, 2): say which, e.g. g:apply(1, 1)" }, { g:apply(1) })
   end)
+
+  it("a seat view's decision in secret orders is its step's name; variants_text is nil without variants", function()
+    local seat = require "kontor.seat"
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 5 }
+    assert(g:apply("bid 2", 1)); assert(g:apply("bid 1", 2))
+    local v = seat.view(g, 1)
+    assert.are.same({ "acquire", "build order", "acquire" }, { v.decision, v.now().name, v.now().step })
+    assert.is_nil(v.variants_text)
+    assert.is_nil(seat.view(kontor.new_game { rules = "tests/rulesets/stall.lua", seed = 1 }, 1).bot_options)
+    local h = kontor.new_game { players = 2, seed = 1, variants = { "hand_limit:size=5" }, options = { start_coins = 3 } }
+    assert.are.equal("with hand_limit (size=5); options start_coins=3", seat.view(h, 1).variants_text)
+  end)
 end)
 
