@@ -83,5 +83,28 @@ describe("the module as a front end meets it", function()
     local h = kontor.new_game { players = 2, seed = 1, variants = { "hand_limit:size=5" }, options = { start_coins = 3 } }
     assert.are.equal("with hand_limit (size=5); options start_coins=3", seat.view(h, 1).variants_text)
   end)
+
+  -- Before: e.why was the whole message with "stack traceback:" and the
+  -- engine's frames after it, which docs/api.md calls the script's message.
+  it("a sim whose game fails: why is the script's message, one line, the frames apart", function()
+    local path = os.tmpname() .. ".lua"
+    local f = assert(io.open(path, "w"))
+    f:write([[
+local R = { name = "boom", title = "Boom", summary = "fails on purpose", players = { min = 2, max = 2 } }
+function R.setup(g) end
+function R.play(g)
+  if g:choose(1, "first", { "boom", "fine" }) == 1 then error("boom on purpose") end
+end
+function R.scores() return { 1, 0 } end
+return R
+]])
+    f:close()
+    local e = caught(kontor.sim, { rules = path, games = 3 })
+    os.remove(path)
+    assert.are.equal("rules", errors.kind(e))
+    assert.are.equal(path .. ":4: boom on purpose", e.why)
+    assert.are.equal(string.format("game %d (seed %d): %s", e.game, e.seed, e.why), e.message)
+    assert.matches("^%s*%[C%]: in function 'error'", e.traceback)
+  end)
 end)
 
