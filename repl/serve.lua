@@ -141,7 +141,8 @@ end
 local function seat_field(req, name, g, allow_chance)
   local s = field(req, name or "seat", "integer")
   if s == nil then return nil end
-  if allow_chance and s == 0 then return 0 end
+  -- chance is seat 0 only in a game with manual_chance (docs/protocol.md)
+  if allow_chance and s == 0 and g.params.manual_chance then return 0 end
   if s < 1 or s > g.players then
     local list = {}
     for i = 1, g.players do list[i] = i .. " " .. g.names[i] end
@@ -168,7 +169,8 @@ local function decision_json(g, seat)
     local out = { kind = d.kind, name = d.name, seats = d.seats, options = {} }
     if d.kind == "over" then return out end
     if d.kind == "simultaneous" then out.chosen = d.chosen elseif d.kind == "orders" then out.chosen = d.done end
-    for n, text in ipairs(d.options or {}) do out.options[n] = option_json(g, seat, n, text, d.name) end
+    if d.step then out.steps = setmetatable({ [tostring(seat)] = d.step }, json.object) end
+    for n, text in ipairs(d.options or {}) do out.options[n] = option_json(g, seat, n, text, d.step or d.name) end
     return out
   end
   local d = g:decision()
@@ -177,9 +179,11 @@ local function decision_json(g, seat)
   if d.kind == "simultaneous" or d.kind == "orders" then
     -- secret orders (docs/api.md): each seat entering, at its own step
     out.chosen = d.chosen or d.done
+    if d.steps then out.steps = setmetatable({}, json.object) end
     for _, s in ipairs(d.seats) do
       if seat == nil or seat == s then
         local name = d.steps and d.steps[s] or d.name
+        if d.steps then out.steps[tostring(s)] = name end
         for n, text in ipairs(d.options[s]) do
           out.options[#out.options + 1] = option_json(g, s, n, text, name)
         end
@@ -400,6 +404,9 @@ OPS.hello = function(self)
   return { protocol = M.PROTOCOL, kontor = self.kontor.version, ops = ops }
 end
 
+-- A bot option's type as the protocol names option types.
+local BOT_OPTION_TYPE = { number = "float", moves = "string" }
+
 local function option_list(decls)
   local names, out = {}, {}
   for k in pairs(decls or {}) do names[#names + 1] = k end
@@ -428,6 +435,14 @@ OPS.list = function()
         players = { min = R.players.min, max = R.players.max, default = R.players.default or R.players.min },
         options = option_list(R.options) }
     end
+  end
+  -- the bot kinds "bots", "bot" and "hint" take, with their options
+  -- ("mcts:iterations=500"; a rule set may change the defaults, docs/bots.md)
+  out.bots = {}
+  for i, kind in ipairs(bots.ORDER) do
+    local opts = option_list(bots.OPTIONS[kind])
+    for _, o in ipairs(opts) do o.type = BOT_OPTION_TYPE[o.type] or o.type end
+    out.bots[i] = { name = kind, summary = bots.KINDS[kind], options = opts }
   end
   return out
 end
@@ -504,16 +519,20 @@ OPS.load = function(self, req)
   return self:add(g, req)
 end
 
+-- With `seat`, the save that seat may see (g:save(path, seat)): the
+-- others' secret steps still open left out and, while the game is on, the
+-- seed and the scenario, which give every hand back.
 OPS.save = function(self, req)
   local e = self:entry(req)
   local path = field(req, "path", "string")
+  local seat = seat_field(req, "seat", e.g)
   local out = { moves = public_moves(e.g) }
   if path then
-    local ok, err = e.g:save(path)
+    local ok, err = e.g:save(path, seat)
     if not ok then fail("io_error", "%s", err) end
     out.path = path
   else
-    local ok, text = pcall(save.encode, e.g)
+    local ok, text = pcall(save.encode, e.g, nil, seat)
     if not ok then fail("io_error", "cannot encode the game: %s", tostring(text)) end
     out.document = json.decode(text)
   end
@@ -678,7 +697,8 @@ local function undo_for(e, seat, n, agreed)
     undone[i] = { seat = m[1], text = m[2] }
     if m[1] == seat then mine = mine + 1 end
   end
-  return { undone = undone, decision = decision_json(g, seat), over = g:over(), only = fewer(n, mine) }
+  return { undone = undone, decision = decision_json(g, seat), over = g:over(), only = fewer(n, mine),
+    log_total = #g:log() }
 end
 
 -- Takes back n moves of people (with bots, back to a person's decision):
@@ -727,7 +747,10 @@ OPS.undo = function(self, req)
     end
   end)
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
-  return { undone = undone, decision = decision_json(g), over = g:over(), only = fewer(n, people) }
+  -- the log lines of the moves taken back are gone: log_total says where
+  -- the log ends now, for a client that keeps the lines progress gave
+  return { undone = undone, decision = decision_json(g), over = g:over(), only = fewer(n, people),
+    log_total = #g:log() }
 end
 
 -- Does n undone moves of people again, with the bots' moves after them.
@@ -874,7 +897,7 @@ local FIELDS = {
   hello = {}, list = {}, games = {},
   new = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "bots", "game" },
   load = { "path", "document", "game", "bots" },
-  save = { "game", "path" },
+  save = { "game", "path", "seat" },
   close = { "game" }, result = { "game" },
   view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },
   apply = { "game", "action", "seat" }, why = { "game", "action", "seat" },

@@ -2171,7 +2171,18 @@ local function cargo_text(cargo)
   return #cargo > 0 and table.concat(cargo, ",") or "empty"
 end
 
+-- "done" at each step of the build order (O14): what it ends.
+local DONE_WORDS = {
+  release = "release no more workers (O14b)", assign = "assign no more workers (O14b)",
+  load = "load no more goods (O14c)",
+}
+
 function R.describe_option(g, seat, decision, text)
+  if text == DONE then return DONE_WORDS[decision] or "end this part of your build order (O14)" end
+  local made = text:match("^make (%d+) ")   -- option production_optional: this step's most (how_many)
+  if made and g._most and g._most[seat] then
+    return ("%s of the %d you can make now: your capacity, inputs and tokens (O25)"):format(made, g._most[seat])
+  end
   local n = text:match("^bid (%d+)$")
   if n then
     return ("pay %s gold, lost; higher bids pick first (O12); you have %d"):format(n, g.gold:get(seat))

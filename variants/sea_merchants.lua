@@ -1382,6 +1382,12 @@ function R.describe_option(g, seat, decision, text)
     return ("the market shows %d %s; %d %s cubes in the pool"):format(g.market:count_of(PRODUCT[name]),
       name, g.cubes:get(PRODUCT[name]), name)
   end
+  local k = tonumber(text:match("exchange ship (%d+)$") or "")   -- S6: which ship, before the product
+  if k then
+    return ("ship %d carries %s: it goes back to the pool for another product (S6)"):format(k,
+      D.products[g.ships[seat][k]] or "nothing")
+  end
+  if text == EXTRA.none then return "keep the cubes on your ships as they are" end
   return nil
 end
 

@@ -57,6 +57,14 @@ local function check_list(v, name, example, level)
   end
 end
 
+-- Options given as something else than a table of option = value.
+local function check_options(v, level)
+  if v ~= nil and type(v) ~= "table" then
+    errors.raise("usage", string.format("options must be a table of option = value ({ first_player = 2 }), not a %s",
+      type(v)), nil, level + 1)
+  end
+end
+
 function kontor.load_rules(spec, variants)
   check_list(variants, "variants", '{ "house" }', 2)
   local R, err = rules.load(spec, variants)
@@ -101,8 +109,8 @@ local function close_to(a, b) return text.distance(a, b) <= 2 end
 
 local function check_fields(fname, t, level)
   if type(t) ~= "table" then
-    error(string.format("kontor.%s takes a table of fields (%s), not a %s", fname,
-      table.concat(FIELDS[fname], ", "), type(t)), level + 1)
+    errors.raise("usage", string.format("kontor.%s takes a table of fields (%s), not a %s", fname,
+      table.concat(FIELDS[fname], ", "), type(t)), nil, level + 1)
   end
   local known, bad = {}, {}
   for _, f in ipairs(FIELDS[fname]) do known[f] = true end
@@ -120,8 +128,8 @@ local function check_fields(fname, t, level)
       if close_to(k, f) then extra = string.format(": did you mean '%s'?", f); break end
     end
   end
-  error(string.format("kontor.%s: unknown field %s (fields: %s)%s", fname, name,
-    table.concat(FIELDS[fname], ", "), extra), level + 1)
+  errors.raise("usage", string.format("kontor.%s: unknown field %s (fields: %s)%s", fname, name,
+    table.concat(FIELDS[fname], ", "), extra), nil, level + 1)
 end
 kontor.check_fields = check_fields
 
@@ -191,6 +199,7 @@ function kontor.new_game(t)
   check_fields("new_game", t, 2)
   check_list(t.variants, "variants", '{ "house" }', 2)
   check_list(t.names, "names", '{ "Anna", "Bert" }', 2)
+  check_options(t.options, 2)
   local R = t.rules
   if type(R) ~= "table" then
     local err
@@ -252,10 +261,29 @@ function kontor.load_document(doc, where)
   return game_of(params, moves, where)
 end
 
+-- A field of sim's that must be a whole number of at least `min` (and at
+-- most `max`); given as anything else, the run would fail deep inside
+-- (sim.lua: "bad 'for' limit") or give a summary of no games (mean -nan).
+local function check_count(v, name, min, max, level)
+  if v == nil then return end
+  if math.type(v) ~= "integer" or (min and v < min) or (max and v > max) then
+    errors.raise("usage", string.format("kontor.sim: %s must be a whole number%s, not %s", name,
+      max and string.format(" from %d to %d", min, max) or min and string.format(" of %d or more", min) or "",
+      type(v) == "string" and ("'" .. v .. "'") or tostring(v)), nil, level + 1)
+  end
+end
+
 function kontor.sim(t)
   t = t or {}
   check_fields("sim", t, 2)
   check_list(t.variants, "variants", '{ "house" }', 2)   -- else the games would be played without it
+  check_options(t.options, 2)
+  check_count(t.games, "games", 1, nil, 2)
+  check_count(t.seed, "seed", nil, nil, 2)
+  check_count(t.only, "only", 1, t.games or 100, 2)
+  if t.check ~= nil and type(t.check) ~= "function" then
+    errors.raise("usage", "kontor.sim: check must be a function(game), not a " .. type(t.check), nil, 2)
+  end
   return require("kontor.sim").run(t)
 end
 

@@ -74,7 +74,10 @@ function M.run(opts)
     if not pok then
       if errors.kind(game) == "interrupt" then error(game, 0) end   -- Ctrl-C: as it is
       errors.raise(errors.of_script(game), string.format("game %d (seed %d): %s", i, gseed, tostring(game)),
-        { game = i, seed = gseed, why = tostring(game), limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
+        -- why: the script's message for people, one line, without the
+        -- frames (in the error's traceback): a limit's with the script's place
+        { game = i, seed = gseed, why = require("kontor.text").error_place(game),
+          limit = errors.is(game) and rawget(game, "limit") or nil }, 0)
     end
     -- (the rule script's module-level variables after the first game:
     -- a run whose games change them plays each game from where the games

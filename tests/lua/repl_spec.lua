@@ -63,7 +63,9 @@ describe("kontor repl, scripted (stdin is a pipe)", function()
       "auto 4\noptions\ndo 1\ndo 1\n=#g:actions()\n=#g:moves()\nundo\n=#g:actions()\ndo exchange ship 1 to fish\n=g:moves()[5]\n")
     assert.truthy(has(out, "Played 4 of your moves (4 moves in all).\nPlayer 1 to choose (phase 1).\n"
       .. "  1  exchange  (swap the cube on one of your ships for another product from the pool (S6))\n  2  pass  (no phase I action)\n"))
-    assert.truthy(has(out, "The move goes on:\n  1  exchange ship 1\n  2  exchange ship 2\nThe move goes on:\n  1  exchange ship 1 to grain  ("))
+    assert.truthy(has(out, "The move goes on:\n  1  exchange ship 1  (ship 1 carries cloth: it goes back to the pool for another "
+      .. "product (S6))\n  2  exchange ship 2  (ship 2 carries grain: it goes back to the pool for another product (S6))\n"
+      .. "The move goes on:\n  1  exchange ship 1 to grain  ("))
     assert.truthy(has(out, "\n6\n5\nUndid 1 move: Player 1: exchange ship 1\nPlayer 1 to choose (phase 1).\n4\n"))
     assert.truthy(has(out, '\n1: exchange ship 1 to fish\n'))
   end)

@@ -1,0 +1,110 @@
+-- frontend_module_spec.lua: what a front end's author found while using
+-- the engine as a Lua module (docs/module.md, docs/api.md): every error a
+-- program acts on has its kind.
+
+local kontor = require "kontor"
+local errors = kontor.errors
+
+local function caught(f, ...)
+  local ok, err = pcall(f, ...)
+  assert.is_false(ok)
+  return err
+end
+
+describe("the module as a front end meets it", function()
+  -- Before: an unknown field was a plain string (errors.kind nil), while
+  -- docs/api.md's table gives every mistake in what was asked kind usage.
+  it("an unknown field of new_game or sim is an error of kind usage", function()
+    local e = caught(kontor.new_game, { playrs = 3 })
+    assert.are.equal("usage", errors.kind(e))
+    assert.are.equal("kontor.new_game: unknown field 'playrs' (fields: rules, variants, players, names, seed, "
+      .. "options, scenario, manual_chance, quiet): did you mean 'players'?", e.message)
+    e = caught(kontor.sim, { gmes = 5 })
+    assert.are.equal("usage", errors.kind(e))
+    assert.are.equal("kontor.sim: unknown field 'gmes' (fields: rules, variants, players, games, seed, options, "
+      .. "check, only): did you mean 'games'?", e.message)
+    e = caught(kontor.new_game, "sea_merchants")
+    assert.are.equal("usage", errors.kind(e))
+    assert.are.equal("kontor.new_game takes a table of fields (rules, variants, players, names, seed, options, "
+      .. "scenario, manual_chance, quiet), not a string", e.message)
+    assert.are.equal("usage", errors.kind(caught(kontor.new_game, { bots = { [2] = "greedy" } })))
+  end)
+
+  it("a script's line is still where the field was misspelt", function()
+    local e = caught(function() local g = kontor.new_game { seeed = 2 }; return g end)
+    assert.matches("^tests/lua/frontend_module_spec%.lua:%d+: kontor%.new_game: unknown field 'seeed'", e.message)
+  end)
+
+  -- Before: kontor.sim{ games = "x" } failed inside the engine ("sim.lua:68:
+  -- bad 'for' limit"), seed = "x" in core.derive_seed, options = 5 in
+  -- rules.lua, check = 5 in the first game (kind rules, naming playout.lua),
+  -- and games = 0 returned a summary with mean_turns -nan.
+  it("sim's games, seed, only, check and options are checked: kind usage", function()
+    local function usage(t)
+      local e = caught(kontor.sim, t)
+      assert.are.equal("usage", errors.kind(e))
+      return e.message
+    end
+    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 0", usage { games = 0 })
+    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 'x'", usage { games = "x" })
+    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 1.5", usage { games = 1.5 })
+    assert.are.equal("kontor.sim: seed must be a whole number, not 'x'", usage { seed = "x" })
+    assert.are.equal("kontor.sim: only must be a whole number from 1 to 5, not 6", usage { games = 5, only = 6 })
+    assert.are.equal("kontor.sim: only must be a whole number from 1 to 100, not 0", usage { only = 0 })
+    assert.are.equal("kontor.sim: check must be a function(game), not a number", usage { check = 5 })
+    assert.are.equal("options must be a table of option = value ({ first_player = 2 }), not a number",
+      usage { options = 5 })
+    local e = caught(kontor.new_game, { options = "first_player=2" })
+    assert.are.equal("usage", errors.kind(e))
+    assert.are.equal("options must be a table of option = value ({ first_player = 2 }), not a string", e.message)
+    -- what is right still runs, the same games
+    local s = kontor.sim { games = 3, seed = 7, only = 2, players = 2 }
+    assert.are.equal(1, s.games)
+    assert.are.equal(2, s.only)
+  end)
+
+  it("g:options() without a seat while several seats decide is empty: each seat is asked", function()
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 5 }
+    assert.are.same({ 1, 2 }, g:who())
+    assert.are.same({}, g:options())
+    assert.are.same({ "bid 0", "bid 1", "bid 2", "bid 3", "bid 4" }, g:options(1))
+    assert.are.same({ "bid 0", "bid 1", "bid 2", "bid 3" }, g:options(2))
+    assert.are.same({ nil, "several seats choose at once (1, 2): say which, e.g. g:apply(1, 1)" }, { g:apply(1) })
+  end)
+
+  it("a seat view's decision in secret orders is its step's name; variants_text is nil without variants", function()
+    local seat = require "kontor.seat"
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 5 }
+    assert(g:apply("bid 2", 1)); assert(g:apply("bid 1", 2))
+    local v = seat.view(g, 1)
+    assert.are.same({ "acquire", "build order", "acquire" }, { v.decision, v.now().name, v.now().step })
+    assert.is_nil(v.variants_text)
+    assert.is_nil(seat.view(kontor.new_game { rules = "tests/rulesets/stall.lua", seed = 1 }, 1).bot_options)
+    local h = kontor.new_game { players = 2, seed = 1, variants = { "hand_limit:size=5" }, options = { start_coins = 3 } }
+    assert.are.equal("with hand_limit (size=5); options start_coins=3", seat.view(h, 1).variants_text)
+  end)
+
+  -- Before: e.why was the whole message with "stack traceback:" and the
+  -- engine's frames after it, which docs/api.md calls the script's message.
+  it("a sim whose game fails: why is the script's message, one line, the frames apart", function()
+    local path = os.tmpname() .. ".lua"
+    local f = assert(io.open(path, "w"))
+    f:write([[
+local R = { name = "boom", title = "Boom", summary = "fails on purpose", players = { min = 2, max = 2 } }
+function R.setup(g) end
+function R.play(g)
+  if g:choose(1, "first", { "boom", "fine" }) == 1 then error("boom on purpose") end
+end
+function R.scores() return { 1, 0 } end
+return R
+]])
+    f:close()
+    local e = caught(kontor.sim, { rules = path, games = 3 })
+    os.remove(path)
+    assert.are.equal("rules", errors.kind(e))
+    assert.are.equal(path .. ":4: boom on purpose", e.why)
+    assert.are.equal(string.format("game %d (seed %d): %s", e.game, e.seed, e.why), e.message)
+    assert.matches("^%s*%[C%]: in function 'error'", e.traceback)
+  end)
+end)
+
