@@ -123,4 +123,18 @@ describe("a game's undo and redo under lua5.4", function()
     assert.are.equal(1, g:undo())
     assert.are.equal(1, g:redo())
   end)
+
+  it("refuse a negative count, which took back nothing and said nothing", function()
+    local g = kontor.new_game { players = 2, seed = 1 }
+    assert(g:apply(1))
+    for _, name in ipairs { "undo", "redo", "undo_moves", "redo_moves" } do
+      local ok, err = pcall(g[name], g, -1)
+      assert.is_false(ok, name)
+      assert.are.equal(string.format("bad argument #1 to '%s' (a number of moves, 0 or more, expected, got -1)", name),
+        (tostring(err):gsub("^[^:]*:%d+: ", "")))
+    end
+    assert.are.equal(1, #g:moves())
+    assert.are.equal(0, g:undo(0))
+    assert.are.equal(1, #g:moves())
+  end)
 end)

@@ -45,11 +45,15 @@ local function undo_entry(game, n, seat)
 end
 
 -- n of undo and redo (default 1): a whole number ("x" met a comparison
--- deep inside: "attempt to compare number with string").
+-- deep inside: "attempt to compare number with string"), not below 0
+-- (-1 took back nothing and said nothing).
 local function count_arg(n, name)
   if n == nil then return 1 end
   if math.type(n) ~= "integer" then
     error(string.format("bad argument #1 to '%s' (a whole number expected, got %s)", name, tostring(n)), 3)
+  end
+  if n < 0 then
+    error(string.format("bad argument #1 to '%s' (a number of moves, 0 or more, expected, got %d)", name, n), 3)
   end
   return n
 end
