@@ -648,8 +648,8 @@ M.variants_text = variants_text
 
 describe = function(sess, g)
   local v = variants_text(g)
-  return string.format("%s%s, %d players (%s), seed %d", g.R.title or g.R.name, v and (" " .. v) or "",
-    g.players, table.concat(g.names, ", "), g.params.seed)
+  return string.format("%s%s, %d %s (%s), seed %d", g.R.title or g.R.name, v and (" " .. v) or "",
+    g.players, g.players == 1 and "player" or "players", table.concat(g.names, ", "), g.params.seed)
 end
 
 -- Says each restriction of the bots `seated` ({ [seat] = spec }) at
@@ -682,6 +682,20 @@ C.new = function(sess, arg)
   local t, e = parse_new(sess, arg)
   if not t then return sess:err(e) end
   local ok, g = pcall(sess.kontor.new_game, t)
+  local note
+  if not ok and kerrors.kind(g) == "usage" and rawget(g, "players") == t.players and rawget(g, "max")
+      and (" " .. arg):match("%srules=") and not (" " .. arg):match("%splayers=")
+      and not (" " .. arg):match("%snames=") then
+    -- new rules=X from a game of a count X does not take: X's own default
+    -- count, said (the count was the old game's, not one the line asked for)
+    local was = t.players
+    t.players, t.names = nil, nil
+    ok, g = pcall(sess.kontor.new_game, t)
+    if ok then
+      note = string.format("(%s is for %d to %d players, not %d: %d, its default; players=N for another count)",
+        g.R.name, g.R.players.min, g.R.players.max, was, g.players)
+    end
+  end
   if not ok then
     -- plyers=3 is taken for a rule option: say the word of new's it is close to
     local msg = tostring(g)
@@ -698,6 +712,7 @@ C.new = function(sess, arg)
   end
   sess:set_game(g)
   sess:say("New game: ", describe(sess, g), ".")
+  if note then sess:say(note) end
   local n0 = log_count(g)
   local bok, be = guarded(sess.run_bots, sess)
   sess:print_log_from(n0)

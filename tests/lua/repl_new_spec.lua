@@ -35,4 +35,15 @@ describe("new", function()
     assert.are.equal("New game: Sea Merchants with hand_limit (size=5), 2 players (Player 1, Player 2), seed N.\n"
       .. "Player 1 to choose (load).\nrc=0\n", run("--players 2 --seed 3", "new variant=hand_limit:size=5\n"))
   end)
+
+  it("rules= of a rule set that does not take the game's count plays its default count, and says so", function()
+    local LK = "tests/rulesets/limit_kinds.lua"
+    assert.are.equal("New game: Limit kinds, 1 player (Player 1), seed N.\n"
+      .. "(limit_kinds is for 1 to 2 players, not 4: 1, its default; players=N for another count)\n"
+      .. "Player 1 to choose (first).\n"
+      .. "limit_kinds is for 1 to 2 players, not 4\n"
+      .. "limit_kinds is for 1 to 2 players, not 3\nrc=0\n",
+      run("--players 4 --seed 3", "new rules=" .. LK .. "\nnew rules=" .. LK .. " players=4\n"
+        .. "new rules=" .. LK .. " names=A,B,C\n"))
+  end)
 end)
