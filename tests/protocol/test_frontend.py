@@ -174,3 +174,16 @@ def a_script_error_is_the_scripts_line_without_a_traceback():
         equal(err, {"code": "script_error", "message": path + ":4: boom on purpose"}, "the error")
         equal(s.call("moves", game=g)["moves"], [], "nothing was played")
         equal(s.call("apply", game=g, action="fine")["steps"], [{"seat": 1, "text": "fine", "bot": False}], "then")
+
+
+@test
+def control_characters_stay_in_texts_but_a_refused_name_shows_them_escaped():
+    """an action echoed back keeps its ESC (JSON's \\u001b); a refused name shows it as \\e (docs/protocol.md)"""
+    with Server(KONTOR) as s:
+        err = s.request("new", rules="sea_merchants", players=2, names=["A\x1b[2J", "B"])["error"]
+        equal((err["code"], err["message"]),
+              ("game_setup", "name 1 must be at most 40 printable characters, not 'A\\e[2J'"), "a refused name")
+        g = s.call("new", rules="sea_merchants", players=2, seed=1)["game"]
+        err = s.request("apply", game=g, seat=1, action="load\x1b[2J grain")["error"]
+        equal(err["code"], "illegal_action", "an action with ESC")
+        check(err["message"].startswith("'load\x1b[2J grain' is not a legal action"), err["message"])
