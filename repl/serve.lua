@@ -463,11 +463,24 @@ local function option_values(opts, where)
   return plain(opts)
 end
 
+-- "names": an array of texts (new.request.json); a number or an object
+-- in it is the request's mistake, not the game's.
+local function name_list(names)
+  for i, v in ipairs(names or {}) do
+    if type(v) ~= "string" then
+      local kind = (v == json.null and "null") or (type(v) == "number" and "a number")
+        or (type(v) == "boolean" and "true or false") or (is_array(v) and "an array") or "an object"
+      fail("bad_request", "\"names\" must be an array of texts: name %d is %s", i, kind)
+    end
+  end
+  return plain(names)
+end
+
 OPS.new = function(self, req)
   local t = {
     rules = field(req, "rules", "string"),
     players = field(req, "players", "integer"),
-    names = plain(field(req, "names", "array")),
+    names = name_list(field(req, "names", "array")),
     seed = field(req, "seed", "integer"),
     options = option_values(field(req, "options", "object"), "\"options\": "),
     scenario = plain(field(req, "scenario", "object")),

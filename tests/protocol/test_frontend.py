@@ -187,3 +187,18 @@ def control_characters_stay_in_texts_but_a_refused_name_shows_them_escaped():
         err = s.request("apply", game=g, seat=1, action="load\x1b[2J grain")["error"]
         equal(err["code"], "illegal_action", "an action with ESC")
         check(err["message"].startswith("'load\x1b[2J grain' is not a legal action"), err["message"])
+
+
+@test
+def names_that_are_not_texts_are_the_requests_mistake():
+    """new with "names": [1, 2] is a bad_request (new.request.json: an array of texts), an empty name the game's"""
+    # Before: game_setup "name 1 must be a non-empty string", as for a text
+    # the game refuses, though the request broke its schema.
+    with Server(KONTOR) as s:
+        for names, what in (([1, 2], "name 1 is a number"), (["A", None], "name 2 is null"),
+                            (["A", {"x": 1}], "name 2 is an object")):
+            err = s.request("new", _valid=False, rules="sea_merchants", players=2, names=names)["error"]
+            equal((err["code"], err["message"]),
+                  ("bad_request", "\"names\" must be an array of texts: " + what), repr(names))
+        err = s.request("new", rules="sea_merchants", players=2, names=["A", ""])["error"]
+        equal((err["code"], err["message"]), ("game_setup", "name 2 must be a non-empty string"), "an empty name")
