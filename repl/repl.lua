@@ -688,12 +688,11 @@ C.new = function(sess, arg)
       and not (" " .. arg):match("%snames=") then
     -- new rules=X from a game of a count X does not take: X's own default
     -- count, said (the count was the old game's, not one the line asked for)
-    local was = t.players
+    local refused = kerrors.message(g)
     t.players, t.names = nil, nil
     ok, g = pcall(sess.kontor.new_game, t)
     if ok then
-      note = string.format("(%s is for %d to %d players, not %d: %d, its default; players=N for another count)",
-        g.R.name, g.R.players.min, g.R.players.max, was, g.players)
+      note = string.format("(%s: %d, its default; players=N for another count)", refused, g.players)
     end
   end
   if not ok then

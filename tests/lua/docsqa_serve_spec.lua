@@ -31,10 +31,10 @@ end)
 describe("docs/protocol.md's list", function()
   it("shows hand_limit's size option as serve's list gives it", function()
     local r = serve { '{"id": 1, "op": "list"}' }
-    local size = r[1]:match('{"default":6,"doc":"([^"]*)","min":1,"name":"size","type":"integer"}')
+    local size = r[1]:match('{"default":6,"doc":"([^"]*)","min":3,"name":"size","type":"integer"}')
     assert.truthy(size, r[1])
     local doc = support.read("docs/protocol.md")
-    assert.truthy(support.has(doc, '"options": [{"name": "size", "type": "integer", "default": 6, "min": 1,\n'
+    assert.truthy(support.has(doc, '"options": [{"name": "size", "type": "integer", "default": 6, "min": 3,\n'
       .. '                            "doc": "' .. size .. '"}'), size)
   end)
 end)
