@@ -293,33 +293,53 @@ local function write_file(path, text, kind)
 end
 
 -- Says on stderr, before a run, each restriction of its bots (avoid=,
--- prefer=) that no option of the setup matches (kontor.balance.restrictions):
--- a typo would change nothing. Not in a job of --jobs (its parent said it).
+-- prefer=) that no option of the setups `Ls` matches
+-- (kontor.balance.restrictions): a typo would change nothing. A
+-- restriction that matches in one setup of a comparison (a move only
+-- variant B has, avoided by a bot both sides seat) changes that setup and
+-- is not warned of. Not in a job of --jobs (its parent said it).
 local warned = {}
 local function restricted(bot) return bot and bot.options and (bot.options.avoid or bot.options.prefer) end
-local function warn_unmatched(name, t, L, players)
+local function warn_unmatched(name, t, Ls, players)
   if t.range then return end
-  -- and a rule script that keeps game state in module-level variables
-  for _, m in ipairs(balance.module_warnings(L)) do
-    if not warned[m] then
-      warned[m] = true
-      err("kontor: ", name, ": warning: ", m, "\n")
+  local missed, hit, order = {}, {}, {}
+  for _, L in ipairs(Ls) do
+    -- a rule script that keeps game state in module-level variables
+    for _, m in ipairs(balance.module_warnings(L)) do
+      if not warned[m] then
+        warned[m] = true
+        err("kontor: ", name, ": warning: ", m, "\n")
+      end
+    end
+    local any = false
+    for _, p in ipairs(players or {}) do any = any or restricted(p) end
+    for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
+    if any then   -- (else the check's modules are not even loaded)
+      local ok, _, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
+      if not ok then   -- a game of the check failed: the run says it, with its own bots
+        if kerrors.kind(_) == "interrupt" then error(_, 0) end
+        return
+      end
+      for _, r in ipairs(list) do
+        local key = r.who .. "\0" .. r.key .. "\0" .. r.item
+        if r.hit then hit[key] = true
+        else
+          if not missed[key] then order[#order + 1] = key; missed[key] = { n = 0 } end
+          local m = missed[key]
+          m.n = m.n + 1
+          -- the text of a setup that has a close word, else of the last
+          -- (a variant's, with the moves the base does not have)
+          if not (m.text and m.text:find("did you mean", 1, true)) then m.text = r.message end
+        end
+      end
     end
   end
-  local any = false
-  for _, p in ipairs(players or {}) do any = any or restricted(p) end
-  for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
-  if not any then return end   -- (the check's modules are not even loaded)
-  local ok, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
-  if not ok then   -- a game of the check failed: the run says it, with its own bots
-    if kerrors.kind(list) == "interrupt" then error(list, 0) end
-    return
-  end
-  for _, r in ipairs(list) do
-    local key = r.who .. "\0" .. r.key .. "\0" .. r.item   -- once a run, from its first setup
-    if not warned[key] then
+  for _, key in ipairs(order) do   -- once a run
+    local m = missed[key]
+    if not hit[key] and not warned[key] then
       warned[key] = true
-      err("kontor: ", name, ": warning: ", r.message, "\n")
+      local text = m.n > 1 and m.text:gsub("random games of this setup", ("random games of each of the %d setups"):format(m.n), 1) or m.text
+      err("kontor: ", name, ": warning: ", text, "\n")
     end
   end
 end
@@ -638,7 +658,7 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
-    for _, L in ipairs(sides) do warn_unmatched(name, t, L) end
+    warn_unmatched(name, t, sides)
     if t.report then check_output(t.report) end
     if t.svg then make_dir(t.svg) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
@@ -828,7 +848,7 @@ function M.worth(_, args)
     for _, k in ipairs(given or {}) do   -- each kind given is a restriction worth plays
       rated[#rated + 1] = { who = "--kinds", what = "kind", shown = k, options = { avoid = worth.restriction(k) } }
     end
-    warn_unmatched("worth", t, L, rated)
+    warn_unmatched("worth", t, { L }, rated)
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
@@ -993,7 +1013,7 @@ function M.ladder(_, args)
       local _, opts = require("kontor.bots").parse(b)
       rated[k] = { who = "bot " .. b, options = opts }
     end
-    warn_unmatched("ladder", t, L, rated)
+    warn_unmatched("ladder", t, { L }, rated)
     local a, b = lo or 1, hi or deals
     local n = math.min(jobs or (lo and 1 or run.cores()), math.max(1, b - a + 1))
     local games_a_deal = 2 * #ladder.pairs(#names)
