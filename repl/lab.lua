@@ -497,6 +497,32 @@ end
 
 local verdicts_line
 
+-- What --until-width W did, for the text: stopped early, or not reached
+-- in the games asked (with the widest interval and about how many games
+-- would narrow it: an interval narrows as 1/sqrt(games)). nil without it.
+local function width_line(summary, width, asked)
+  if not width then return nil end
+  local widest, label = 0, nil
+  for _, key in ipairs(summary.order) do
+    local m = summary.measures[key]
+    if m.section == "result" and m.ci and m.ci[2] - m.ci[1] >= widest then
+      widest, label = m.ci[2] - m.ci[1], m.label
+    end
+  end
+  local played = summary.games
+  local what = string.format("widest %.4f: %s", widest, label or "none")
+  if widest < width then
+    if played < asked then
+      return string.format("until-width %g: stopped at %d of %d games, every result's interval narrower (%s)",
+        width, played, asked, what)
+    end
+    return string.format("until-width %g: every result's interval narrower after all %d games (%s)", width, played, what)
+  end
+  local need = math.ceil(played * (widest / width) ^ 2 / 1000) * 1000
+  return string.format("until-width %g: not reached in %d games (%s; about %d games would narrow it)",
+    width, played, what, need)
+end
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
   local played = bots_of(sides, sweep)
@@ -531,6 +557,8 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
       out(balance.format_sim(summary), "\n")
     end
     if summary.bots_text then out(summary.bots_text, "\n") end
+    local wl = width_line(summary, tonumber(t.until_width), t.asked_games)
+    if wl then out(wl, "\n") end
     if summary.coverage then
       for i, c in ipairs(summary.coverage) do
         local title = kind == "compare" and (i == 1 and "A" or "B") or nil
@@ -699,6 +727,7 @@ local function run_cmd(args, kind)
       if okr then job.games_out:close() else job.games_out:abort() end
     end
     if not okr then error(got, 0) end
+    t.asked_games = games
     report_and_output(kind, t, got, seed, t.unpaired, diffs, job.sweep)
   end)
   if not ok then return failure(name, res) end
