@@ -371,6 +371,24 @@ local function option_value(name, decl, v, owner)
   return v
 end
 
+-- Where option `name` is declared in R's file: "FILE:LINE: " (the first
+-- line from R.options on that gives it a table), "FILE: " when no line
+-- says it, "" without a file. An option's broken declaration is the
+-- script's mistake, and the designer goes to that line.
+local function declared_at(R, name)
+  local file = rawget(R, "file")
+  if type(file) ~= "string" then return "" end
+  local src = fs.read(file)
+  if not src then return file .. ": " end
+  local n, options = 0, false
+  for line in (src .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    options = options or line:find("%f[%w_]options%s*=") ~= nil
+    if options and line:find("%f[%w_]" .. name .. "%s*=%s*{") then return ("%s:%d: "):format(file, n) end
+  end
+  return file .. ": "
+end
+
 local OPTION_TYPE_NAMES = { "boolean", "integer", "list", "string" }
 local OPTION_TYPES = {}
 for _, t in ipairs(OPTION_TYPE_NAMES) do OPTION_TYPES[t] = true end
@@ -397,7 +415,8 @@ function M.resolve_options(R, given)
         if type(decl.type) == "string" and #decl.type >= 3 and t:sub(1, #decl.type) == decl.type then near = t end
       end
       near = near or (type(decl.type) == "string" and M.near(decl.type, OPTION_TYPE_NAMES))
-      return broken(string.format("option %s of %s: type '%s' is not one of %s%s", k, R.name, tostring(decl.type),
+      return broken(string.format("%soption %s of %s: type '%s' is not one of %s%s", declared_at(R, k), k, R.name,
+        tostring(decl.type),
         table.concat(OPTION_TYPE_NAMES, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
     local v = given[k]
@@ -406,7 +425,7 @@ function M.resolve_options(R, given)
       local val, err = option_value(k, decl, v, R.name)
       if err and given[k] == nil then
         -- the script's own default: a broken script, not a usage error
-        return broken(tostring(err):gsub("^(option [^:]+: )", "%1its default "), "rules")
+        return broken(declared_at(R, k) .. tostring(err):gsub("^(option [^:]+: )", "%1its default "), "rules")
       end
       if err then return nil, err end
       out[k] = val

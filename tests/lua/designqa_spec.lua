@@ -98,9 +98,9 @@ return { variant = true, name = "mine", base = "sea_merchants",
     assert.are.equal(1, code)
     assert.are.equal("", out)
     local doc = support.read("docs/designing-variants.md")
-    local row = doc:match("\n| `(option price of mine: type 'int'[^`]*)`")
-    assert.are.equal("kontor: sim: " .. row .. "\n", e)
-    assert.are.equal("option price of mine: type 'int' is not one of boolean, integer, list, string: "
+    local row = doc:match("\n| `(%./mine%.lua:2: option price of mine: type 'int'[^`]*)`")
+    assert.are.equal("kontor: sim: " .. row:gsub("^%./mine%.lua", f) .. "\n", e)
+    assert.are.equal("./mine.lua:2: option price of mine: type 'int' is not one of boolean, integer, list, string: "
       .. "did you mean 'integer'?", row)
   end)
 end)
