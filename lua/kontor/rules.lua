@@ -529,6 +529,19 @@ local function named_again(src, n)
   return false
 end
 
+-- "FILE:LINE" of the first line of `src` that names `n` (as a word when
+-- it is one, else the text as it is), or "FILE" when none does: where a
+-- misspelt name the variant set is, so that the designer goes to it.
+local function where_named(file, src, n)
+  local k = 0
+  for line in ((src or "") .. "\n"):gmatch("([^\n]*)\n") do
+    k = k + 1
+    local hit = n:match("^[%a_][%w_]*$") and line:find("%f[%w_]" .. n .. "%f[^%w_]") or line:find(n, 1, true)
+    if hit then return file .. ":" .. k end
+  end
+  return file
+end
+
 -- A key a variant added to R.data or a table in it that is a
 -- misspelling of one there (R.data.price.dok for dock: nothing reads it,
 -- and the price stays): { where, added, meant, names }, or nil.
@@ -672,12 +685,12 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   local misspelt = misspelt_rule(had, rule_names(R0), vsrc)
   if misspelt then
     return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
-      .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
+      .. "did you mean '%s'? (rules: %s)", where_named(vfile, vsrc, misspelt[1]), misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
   end
   local dm = misspelt_data(data_had, data_names(R0), vsrc)
   if dm then
     return broken(string.format("%s: %s.%s is not in the data of %s (nothing would read it): did you mean '%s'? "
-      .. "(%s: %s)", vfile, dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
+      .. "(%s: %s)", where_named(vfile, vsrc, dm.added), dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
   applied[#applied + 1] = { spec = vspec, file = vfile, name = V.name, options = opts, depth = depth,
