@@ -637,6 +637,17 @@ local function run_cmd(args, kind)
       if not s then return usage_error(string.format("compare: --%s: %s", side, sse)) end
       setups[i] = s
     end
+    -- `--a ''` is the base game of B (docs/balance.md): a side with
+    -- neither --rules nor --variant plays the rule set of the other
+    -- side's first variant where that side names no --rules, as that side
+    -- does: `--a '' --b '--variant ./low_tax.lua'` compared Sea Merchants
+    -- with Caribbean.
+    for i = 1, 2 do
+      local s, o = setups[i], setups[3 - i]
+      if not s.rules and #s.variants == 0 and not o.rules and #o.variants > 0 then
+        s.rules = require("kontor.rules").default_for(o.variants)
+      end
+    end
   end
   local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1)
   if not games then return usage_error(name .. ": " .. ge) end
@@ -687,6 +698,10 @@ local function run_cmd(args, kind)
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
     warn_unmatched(name, t, sides)
+    if kind == "compare" and sides[1].info.rules ~= sides[2].info.rules and not t.range then
+      err(string.format("kontor: compare: warning: A plays %s and B %s: two rule sets, so the same seeds deal "
+        .. "different games and the pairs are no closer than two separate runs\n", sides[1].info.rules, sides[2].info.rules))
+    end
     if t.report then check_output(t.report) end
     if t.svg then make_dir(t.svg) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
