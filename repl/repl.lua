@@ -691,6 +691,11 @@ C.new = function(sess, arg)
       return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
         table.concat(NEW_KEYS, "=, ")))
     end
+    -- new keeps the rule set: a variant of another one says what to type
+    local base = msg:match("^variant [^%s]+ is for ([%w_]+), not [%w_]+$")
+    if base and not (" " .. arg):match("%srules=") then
+      return sess:err(string.format("%s (new keeps the rule set: new rules=%s %s)", msg, base, arg:match("^%s*(.-)%s*$")))
+    end
     -- a rule or variant file that cannot start a game: one line, with its
     -- file:line (a limit's place is in the traceback alone)
     if kerrors.kind(g) == "rules" or kerrors.kind(g) == "limit" then return sess:err(ktext.error_place(g)) end
