@@ -500,11 +500,12 @@ C.redo = function(sess, arg)
   local m0, n0 = #g:move_list(), log_count(g)
   local ok, k, counted = guarded(sess.redo_moves, sess, n)
   if not ok then return sess:err(k) end
-  if k == 0 and #g:held_moves() > 0 then
-    -- the moves a reload could not replay
-    ok, k = guarded(g.redo_held, g, n)
-    counted = k
+  if k < n and #g:redo_list() == 0 and #g:held_moves() > 0 then
+    -- the moves a reload could not replay (after the redo list's)
+    local k0 = k
+    ok, k = guarded(g.redo_held, g, n - (counted or k))
     if not ok then return sess:err(k) end
+    counted, k = (counted or k0) + k, k0 + k
     if k == 0 then
       local m = g:held_moves()[1]
       local why = g:why(m[2], m[1] ~= 0 and m[1] or nil)
@@ -916,7 +917,9 @@ C.reload = function(sess)
   local ok, res, msg, stop = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded %s; replayed %s.", reloaded_files(g), ktext.count(msg, "move")))
+    -- (stop: the moves after yours, undone before, that wait for redo again)
+    sess:say(string.format("Reloaded %s; replayed %s%s.", reloaded_files(g), ktext.count(msg, "move"),
+      stop and string.format(" (and %s after them, undone: redo does them)", ktext.count(stop, "move")) or ""))
   elseif stop and stop.secret and sess.as and stop.seat ~= sess.as then
     -- shown as another seat: the step is another seat's secret (O34)
     sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "
