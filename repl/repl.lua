@@ -341,20 +341,20 @@ function Session:undo_moves(n)
   local undone = {}
   local people = 0
   local every = all_bots(self, g)
-  while true do
-    local ml = g:move_list()
-    local last = ml[#ml]
-    if not last then break end
-    local human = every or not is_bot(self, last[1])
+  while #g:move_list() > 0 do
     if people >= n then
       if every or not bots_on(self) then break end
       local person_turn = false
       for _, s in ipairs((deciders(g))) do if not is_bot(self, s) then person_turn = true end end
       if person_turn then break end
     end
-    g:undo_moves(1)
+    -- the move undo takes is the last one taken, which in a simultaneous
+    -- choice (Old World's bids: the bots bid as it opens) is not the last
+    -- one listed, in seat order
+    local last = g:undo_moves(1)[1]
+    if not last then break end
     table.insert(undone, 1, last)
-    if human then people = people + 1 end
+    if every or not is_bot(self, last[1]) then people = people + 1 end
   end
   return undone, people
 end
