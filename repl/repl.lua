@@ -341,6 +341,13 @@ function Session:undo_moves(n)
   local undone = {}
   local people = 0
   local every = all_bots(self, g)
+  if bots_on(self) and not every then
+    -- none of the moves is a person's: nothing of yours to take back (the
+    -- bots' moves alone would go, and the bot's seat wait on the prompt)
+    local mine = false
+    for _, m in ipairs(g:move_list()) do mine = mine or not is_bot(self, m[1]) end
+    if not mine then return undone, 0 end
+  end
   while #g:move_list() > 0 do
     if people >= n then
       if every or not bots_on(self) then break end
@@ -488,7 +495,10 @@ C.undo = function(sess, arg)
     return u
   end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
-  if #undone == 0 then return sess:say("Nothing to undo.") end
+  if #undone == 0 then
+    return sess:say(#g:move_list() > 0 and "Nothing of yours to undo (the moves so far are the bots')."
+      or "Nothing to undo.")
+  end
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))

@@ -28,4 +28,14 @@ describe("undo against bots at Old World's bids", function()
     assert.truthy(support.has(out, "Redid 9 moves.\n"), out)
     assert.truthy(support.has(out, "4  Player 3: pick facility worker\n5  Player 2: pick land worker\n"), out)
   end)
+
+  it("with none of your moves yet: nothing undone, the bots' moves stay (before: the bot's move went, "
+    .. "and the bot's seat waited on the prompt)", function()
+    local out = support.run(support.plain_binary() .. " --players 2 --seed 2 --bot 1=random", "undo\nmoves\n")
+    assert.are.equal("Player 1 loads spices on ship 1\nNothing of yours to undo (the moves so far are the bots').\n"
+      .. "1  Player 1: load spices on ship 1\n", out)
+    out = repl("greedy", "undo\nmoves\n")
+    assert.truthy(support.has(out, "Nothing of yours to undo (the moves so far are the bots').\n"
+      .. "1  Player 2: (secret)\n2  Player 3: (secret)\n"), out)
+  end)
 end)
