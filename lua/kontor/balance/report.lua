@@ -706,8 +706,9 @@ local function summary_words(summary, sides, add)
   local seats = {}
   for s, b in ipairs(info.seats) do seats[s] = string.format("seat %d %s", s, b) end
   if summary.kind ~= "compare" then
-    add('<p class="summary">%d games of %s, %d players (%s), seed %d.</p>', summary.games, esc(info.rules),
-      info.players, esc(table.concat(seats, ", ")), summary.seed)
+    local with = #(info.variants or {}) > 0 and (" with " .. table.concat(info.variants, ", ")) or ""
+    add('<p class="summary">%d games of %s%s, %d players (%s), seed %d.</p>', summary.games, esc(info.rules),
+      esc(with), info.players, esc(table.concat(seats, ", ")), summary.seed)
     return
   end
   local keep, m = holm(summary)
@@ -832,8 +833,9 @@ function M.html(summary, sides)
   end
   add('<h2>Score distributions per seat</h2>')
   for seat = 1, P do
-    add('<figure>%s<figcaption>Final scores of seat %d (the sides share the bins).</figcaption></figure>',
-      histogram(maps("score." .. seat), { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat)
+    add('<figure>%s<figcaption>Final scores of seat %d%s.</figcaption></figure>',
+      histogram(maps("score." .. seat), { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat,
+      #sides > 1 and " (the sides share the bins)" or "")
   end
 
   -- game length and lead changes
