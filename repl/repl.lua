@@ -702,6 +702,17 @@ C.new = function(sess, arg)
       return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
         table.concat(NEW_KEYS, "=, ")))
     end
+    -- new keeps the variants' options: one the edited file dropped says
+    -- how to begin without it
+    local vname = msg:match("^unknown option '[^']*' for ([%w_]+) %(")
+    if vname and not (" " .. arg):match("%svariant=") then
+      for _, v in ipairs(sess:game().R.applied or {}) do
+        if v.depth == 0 and v.name == vname then
+          return sess:err(string.format("%s (new keeps the options of the game's variants: new variant=%s gives "
+            .. "%s afresh)", msg, v.spec, vname))
+        end
+      end
+    end
     -- new keeps the rule set: a variant of another one says what to type
     local base = msg:match("^variant [^%s]+ is for ([%w_]+), not [%w_]+$")
     if base and not (" " .. arg):match("%srules=") then

@@ -418,7 +418,17 @@ end
 function Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
-  if not R then return nil, unchanged(err) end
+  if not R then
+    -- an option the game was begun with, which the edited file no longer
+    -- has: the game keeps it (it is part of the game), so say so
+    local msg = errors.is(err) and err.message or tostring(err)
+    if msg:match("^unknown option '[^']*' for [%w_]+ %(") then
+      msg = msg .. ": the game was begun with it and keeps it (put it back in the file, or begin a new game "
+        .. "without it)"
+      if errors.is(err) then err.message = msg else err = msg end
+    end
+    return nil, unchanged(err)
+  end
   local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
   if not options then return nil, unchanged(oerr) end
   local moves = self:move_list()
