@@ -702,6 +702,10 @@ C.new = function(sess, arg)
       return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
         table.concat(NEW_KEYS, "=, ")))
     end
+    -- a variant's option given as the rule set's: in new's words
+    if msg:match("^unknown option '[^']*' for [%w_]+ %(.-%): '[^']*' is an option of the variant [%w_]+: %-%-variant %S+$") then
+      return sess:err((msg:gsub(": %-%-variant (%S+)$", ": new variant=%1")))
+    end
     -- new keeps the variants' options: one the edited file dropped says
     -- how to begin without it
     local vname = msg:match("^unknown option '[^']*' for ([%w_]+) %(")

@@ -404,8 +404,26 @@ function M.resolve_options(R, given)
       for n in pairs(R.options) do names[#names + 1] = n end
       table.sort(names)
       local near = M.near(tostring(k), names)
+      -- a variant's option given as the rule set's (--option pay=2 for
+      -- --variant ./sell_card.lua:pay=2): say whose it is
+      local whose
+      local applied = rawget(R, "applied") or {}
+      for i, v in ipairs(applied) do
+        if type(v.options) == "table" and v.options[k] ~= nil and type(v.spec) == "string" then
+          local as = string.format("%s:%s=%s", v.spec, tostring(k), tostring(given[k]))
+          for j = i + 1, #applied do   -- included by a preset (applied after it): set through the preset
+            if (applied[j].depth or 0) < (v.depth or 0) then
+              as = string.format("%s:%s.%s=%s", applied[j].spec, v.name, tostring(k), tostring(given[k]))
+              if (applied[j].depth or 0) == 0 then break end
+            end
+          end
+          whose = string.format(": '%s' is an option of the variant %s: --variant %s", tostring(k), v.name, as)
+          break
+        end
+      end
       return usage(string.format("unknown option '%s' for %s (options: %s)%s", tostring(k), R.name,
-        #names > 0 and table.concat(names, ", ") or "none", near and (": did you mean '" .. near .. "'?") or ""))
+        #names > 0 and table.concat(names, ", ") or "none",
+        whose or (near and (": did you mean '" .. near .. "'?") or "")))
     end
   end
   for k, decl in pairs(R.options) do
