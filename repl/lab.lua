@@ -315,9 +315,9 @@ local function warn_unmatched(name, t, Ls, players)
     for _, p in ipairs(players or {}) do any = any or restricted(p) end
     for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
     if any then   -- (else the check's modules are not even loaded)
-      local ok, _, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
+      local ok, res, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
       if not ok then   -- a game of the check failed: the run says it, with its own bots
-        if kerrors.kind(_) == "interrupt" then error(_, 0) end
+        if kerrors.kind(res) == "interrupt" then error(res, 0) end
         return
       end
       for _, r in ipairs(list) do
