@@ -701,14 +701,31 @@ end
 local function seat_rows(key) return key:match("^moves%..* #%d+$") ~= nil end
 
 -- The plain-words summary that opens the report.
+-- "seat 1 greedy, ..., seat 4 greedy:avoid=sell": each seat's bot as the
+-- bots line names it (with its restriction), of side i's list.
+local function seat_list(summary, info, i)
+  local names = {}
+  for s, b in ipairs(info.seats) do names[s] = b end
+  for _, b in ipairs(summary.bots and summary.bots[i] or {}) do
+    if type(b) == "table" and type(b.bot) == "string" then
+      for _, s in ipairs(b.seats or {}) do names[s] = b.bot end
+    end
+  end
+  local out = {}
+  for s, b in ipairs(names) do out[s] = string.format("seat %d %s", s, b) end
+  return table.concat(out, ", ")
+end
+
 local function summary_words(summary, sides, add)
   local info = sides[1].info
-  local seats = {}
-  for s, b in ipairs(info.seats) do seats[s] = string.format("seat %d %s", s, b) end
+  local seats = { seat_list(summary, info, 1) }
+  if sides[2] and seat_list(summary, sides[2].info, 2) ~= seats[1] then
+    seats = { "A: " .. seats[1], "B: " .. seat_list(summary, sides[2].info, 2) }
+  end
   if summary.kind ~= "compare" then
     local with = #(info.variants or {}) > 0 and (" with " .. table.concat(info.variants, ", ")) or ""
     add('<p class="summary">%d games of %s%s, %d players (%s), seed %d.</p>', summary.games, esc(info.rules),
-      esc(with), info.players, esc(table.concat(seats, ", ")), summary.seed)
+      esc(with), info.players, esc(seats[1]), summary.seed)
     return
   end
   local keep, m = holm(summary)
@@ -723,7 +740,7 @@ local function summary_words(summary, sides, add)
   table.sort(changed, function(x, y) if x.z ~= y.z then return x.z > y.z end return x.key < y.key end)
   add('<div class="summary"><h2>What changed</h2>')
   add('<p>%d %s games of A and B, %d players (%s).</p>', summary.games, summary.paired and "paired" or "unpaired",
-    info.players, esc(table.concat(seats, ", ")))
+    info.players, esc(table.concat(seats, "; ")))
   if #changed == 0 then
     add('<p>Nothing measurably changed: no difference of the %d compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
   else
