@@ -28,4 +28,13 @@ describe("kontor sim --report", function()
     assert.are.equal(0, code, e)
     assert.truthy(support.has(support.read(report), "<figcaption>Final scores of seat 2 (the sides share the bins).</figcaption>"))
   end)
+
+  it("of a sweep gives the first value's setup, which names the variant swept", function()
+    local report = tmp("sweep.html")
+    local _, e, code = support.run_split(support.plain_binary() .. " sweep --variant hand_limit --over size=4,5 --players 2"
+      .. " --games 4 --jobs 1 --report " .. report)
+    assert.are.equal(0, code, e)
+    assert.truthy(support.has(support.read(report), "<p>The first value's setup: <code>--rules sea_merchants --variant "
+      .. "hand_limit:size=4 --players 2</code>.</p>"))
+  end)
 end)

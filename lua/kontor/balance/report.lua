@@ -469,6 +469,8 @@ function M.sweep_html(sw)
       esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
       sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
   end
+  -- the setup itself: the rule set's name alone does not say which variant is swept
+  if sw.setups and sw.setups[1] then add('<p>The first value\'s setup: <code>%s</code>.</p>', esc(sw.setups[1])) end
   if sw.bots_text then add('<p class="bots">%s</p>', esc(sw.bots_text)) end
   local changed, chance = {}, {}
   for _, key in ipairs(sw.order) do
