@@ -739,14 +739,22 @@ local function summary_words(summary, sides, add)
       else chance[#chance + 1] = r end
     end
   end
-  table.sort(changed, function(x, y) if x.z ~= y.z then return x.z > y.z end return x.key < y.key end)
+  -- the results and the tension measures before what players do (a move
+  -- only B has would else fill the list before who wins), each biggest first
+  local RANK = { result = 1, tension = 2 }
+  local function rank(c) return RANK[c.m.section] or 3 end
+  table.sort(changed, function(x, y)
+    if rank(x) ~= rank(y) then return rank(x) < rank(y) end
+    if x.z ~= y.z then return x.z > y.z end
+    return x.key < y.key
+  end)
   add('<div class="summary"><h2>What changed</h2>')
   add('<p>%d %s games of A and B, %d players (%s).</p>', summary.games, summary.paired and "paired" or "unpaired",
     info.players, esc(table.concat(seats, "; ")))
   if #changed == 0 then
     add('<p>Nothing measurably changed: no difference of the %d compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
   else
-    add('<p>B against A, biggest effect first (in standard errors), the differences that hold after Holm\'s correction for the %d comparisons:</p><ol id="changed">', m)
+    add('<p>B against A, the results first, then how the game plays, then what players do, each biggest effect first (in standard errors): the differences that hold after Holm\'s correction for the %d comparisons:</p><ol id="changed">', m)
     for i, c in ipairs(changed) do
       if i > 12 then
         add('<li>and %d more (the tables below)</li>', #changed - 12)
