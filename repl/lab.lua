@@ -293,33 +293,53 @@ local function write_file(path, text, kind)
 end
 
 -- Says on stderr, before a run, each restriction of its bots (avoid=,
--- prefer=) that no option of the setup matches (kontor.balance.restrictions):
--- a typo would change nothing. Not in a job of --jobs (its parent said it).
+-- prefer=) that no option of the setups `Ls` matches
+-- (kontor.balance.restrictions): a typo would change nothing. A
+-- restriction that matches in one setup of a comparison (a move only
+-- variant B has, avoided by a bot both sides seat) changes that setup and
+-- is not warned of. Not in a job of --jobs (its parent said it).
 local warned = {}
 local function restricted(bot) return bot and bot.options and (bot.options.avoid or bot.options.prefer) end
-local function warn_unmatched(name, t, L, players)
+local function warn_unmatched(name, t, Ls, players)
   if t.range then return end
-  -- and a rule script that keeps game state in module-level variables
-  for _, m in ipairs(balance.module_warnings(L)) do
-    if not warned[m] then
-      warned[m] = true
-      err("kontor: ", name, ": warning: ", m, "\n")
+  local missed, hit, order = {}, {}, {}
+  for _, L in ipairs(Ls) do
+    -- a rule script that keeps game state in module-level variables
+    for _, m in ipairs(balance.module_warnings(L)) do
+      if not warned[m] then
+        warned[m] = true
+        err("kontor: ", name, ": warning: ", m, "\n")
+      end
+    end
+    local any = false
+    for _, p in ipairs(players or {}) do any = any or restricted(p) end
+    for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
+    if any then   -- (else the check's modules are not even loaded)
+      local ok, res, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
+      if not ok then   -- a game of the check failed: the run says it, with its own bots
+        if kerrors.kind(res) == "interrupt" then error(res, 0) end
+        return
+      end
+      for _, r in ipairs(list) do
+        local key = r.who .. "\0" .. r.key .. "\0" .. r.item
+        if r.hit then hit[key] = true
+        else
+          if not missed[key] then order[#order + 1] = key; missed[key] = { n = 0 } end
+          local m = missed[key]
+          m.n = m.n + 1
+          -- the text of a setup that has a close word, else of the last
+          -- (a variant's, with the moves the base does not have)
+          if not (m.text and m.text:find("did you mean", 1, true)) then m.text = r.message end
+        end
+      end
     end
   end
-  local any = false
-  for _, p in ipairs(players or {}) do any = any or restricted(p) end
-  for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
-  if not any then return end   -- (the check's modules are not even loaded)
-  local ok, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
-  if not ok then   -- a game of the check failed: the run says it, with its own bots
-    if kerrors.kind(list) == "interrupt" then error(list, 0) end
-    return
-  end
-  for _, r in ipairs(list) do
-    local key = r.who .. "\0" .. r.key .. "\0" .. r.item   -- once a run, from its first setup
-    if not warned[key] then
+  for _, key in ipairs(order) do   -- once a run
+    local m = missed[key]
+    if not hit[key] and not warned[key] then
       warned[key] = true
-      err("kontor: ", name, ": warning: ", r.message, "\n")
+      local text = m.n > 1 and m.text:gsub("random games of this setup", ("random games of each of the %d setups"):format(m.n), 1) or m.text
+      err("kontor: ", name, ": warning: ", text, "\n")
     end
   end
 end
@@ -477,6 +497,32 @@ end
 
 local verdicts_line
 
+-- What --until-width W did, for the text: stopped early, or not reached
+-- in the games asked (with the widest interval and about how many games
+-- would narrow it: an interval narrows as 1/sqrt(games)). nil without it.
+local function width_line(summary, width, asked)
+  if not width then return nil end
+  local widest, label = 0, nil
+  for _, key in ipairs(summary.order) do
+    local m = summary.measures[key]
+    if m.section == "result" and m.ci and m.ci[2] - m.ci[1] >= widest then
+      widest, label = m.ci[2] - m.ci[1], m.label
+    end
+  end
+  local played = summary.games
+  local what = string.format("widest %.4f: %s", widest, label or "none")
+  if widest < width then
+    if played < asked then
+      return string.format("until-width %g: stopped at %d of %d games, every result's interval narrower (%s)",
+        width, played, asked, what)
+    end
+    return string.format("until-width %g: every result's interval narrower after all %d games (%s)", width, played, what)
+  end
+  local need = math.ceil(played * (widest / width) ^ 2 / 1000) * 1000
+  return string.format("until-width %g: not reached in %d games (%s; about %d games would narrow it)",
+    width, played, what, need)
+end
+
 local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
   local summary = run.summarize(kind, sides, seed, unpaired, diffs, sweep)
   local played = bots_of(sides, sweep)
@@ -511,6 +557,8 @@ local function report_and_output(kind, t, sides, seed, unpaired, diffs, sweep)
       out(balance.format_sim(summary), "\n")
     end
     if summary.bots_text then out(summary.bots_text, "\n") end
+    local wl = width_line(summary, tonumber(t.until_width), t.asked_games)
+    if wl then out(wl, "\n") end
     if summary.coverage then
       for i, c in ipairs(summary.coverage) do
         local title = kind == "compare" and (i == 1 and "A" or "B") or nil
@@ -589,6 +637,17 @@ local function run_cmd(args, kind)
       if not s then return usage_error(string.format("compare: --%s: %s", side, sse)) end
       setups[i] = s
     end
+    -- `--a ''` is the base game of B (docs/balance.md): a side with
+    -- neither --rules nor --variant plays the rule set of the other
+    -- side's first variant where that side names no --rules, as that side
+    -- does: `--a '' --b '--variant ./low_tax.lua'` compared Sea Merchants
+    -- with Caribbean.
+    for i = 1, 2 do
+      local s, o = setups[i], setups[3 - i]
+      if not s.rules and #s.variants == 0 and not o.rules and #o.variants > 0 then
+        s.rules = require("kontor.rules").default_for(o.variants)
+      end
+    end
   end
   local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1)
   if not games then return usage_error(name .. ": " .. ge) end
@@ -638,7 +697,11 @@ local function run_cmd(args, kind)
   local ok, res = pcall(function()
     local sides = {}
     for i, s in ipairs(setups) do sides[i] = balance.load(s) end
-    for _, L in ipairs(sides) do warn_unmatched(name, t, L) end
+    warn_unmatched(name, t, sides)
+    if kind == "compare" and sides[1].info.rules ~= sides[2].info.rules and not t.range then
+      err(string.format("kontor: compare: warning: A plays %s and B %s: two rule sets, so the same seeds deal "
+        .. "different games and the pairs are no closer than two separate runs\n", sides[1].info.rules, sides[2].info.rules))
+    end
     if t.report then check_output(t.report) end
     if t.svg then make_dir(t.svg) end
     local job = { sides = sides, seed = seed, unpaired = t.unpaired, coverage = t.coverage, sweep = sweep,
@@ -679,6 +742,7 @@ local function run_cmd(args, kind)
       if okr then job.games_out:close() else job.games_out:abort() end
     end
     if not okr then error(got, 0) end
+    t.asked_games = games
     report_and_output(kind, t, got, seed, t.unpaired, diffs, job.sweep)
   end)
   if not ok then return failure(name, res) end
@@ -828,7 +892,7 @@ function M.worth(_, args)
     for _, k in ipairs(given or {}) do   -- each kind given is a restriction worth plays
       rated[#rated + 1] = { who = "--kinds", what = "kind", shown = k, options = { avoid = worth.restriction(k) } }
     end
-    warn_unmatched("worth", t, L, rated)
+    warn_unmatched("worth", t, { L }, rated)
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
     -- every shard finds the same kinds: the first games of the whole run
     local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
@@ -993,7 +1057,7 @@ function M.ladder(_, args)
       local _, opts = require("kontor.bots").parse(b)
       rated[k] = { who = "bot " .. b, options = opts }
     end
-    warn_unmatched("ladder", t, L, rated)
+    warn_unmatched("ladder", t, { L }, rated)
     local a, b = lo or 1, hi or deals
     local n = math.min(jobs or (lo and 1 or run.cores()), math.max(1, b - a + 1))
     local games_a_deal = 2 * #ladder.pairs(#names)

@@ -341,20 +341,27 @@ function Session:undo_moves(n)
   local undone = {}
   local people = 0
   local every = all_bots(self, g)
-  while true do
-    local ml = g:move_list()
-    local last = ml[#ml]
-    if not last then break end
-    local human = every or not is_bot(self, last[1])
+  if bots_on(self) and not every then
+    -- none of the moves is a person's: nothing of yours to take back (the
+    -- bots' moves alone would go, and the bot's seat wait on the prompt)
+    local mine = false
+    for _, m in ipairs(g:move_list()) do mine = mine or not is_bot(self, m[1]) end
+    if not mine then return undone, 0 end
+  end
+  while #g:move_list() > 0 do
     if people >= n then
       if every or not bots_on(self) then break end
       local person_turn = false
       for _, s in ipairs((deciders(g))) do if not is_bot(self, s) then person_turn = true end end
       if person_turn then break end
     end
-    g:undo_moves(1)
+    -- the move undo takes is the last one taken, which in a simultaneous
+    -- choice (Old World's bids: the bots bid as it opens) is not the last
+    -- one listed, in seat order
+    local last = g:undo_moves(1)[1]
+    if not last then break end
     table.insert(undone, 1, last)
-    if human then people = people + 1 end
+    if every or not is_bot(self, last[1]) then people = people + 1 end
   end
   return undone, people
 end
@@ -488,7 +495,10 @@ C.undo = function(sess, arg)
     return u
   end)
   if not ok then return sess:err("undo failed, the game is as it was: " .. ktext.error_line(undone)) end
-  if #undone == 0 then return sess:say("Nothing to undo.") end
+  if #undone == 0 then
+    return sess:say(#g:move_list() > 0 and "Nothing of yours to undo (the moves so far are the bots')."
+      or "Nothing to undo.")
+  end
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
@@ -500,11 +510,12 @@ C.redo = function(sess, arg)
   local m0, n0 = #g:move_list(), log_count(g)
   local ok, k, counted = guarded(sess.redo_moves, sess, n)
   if not ok then return sess:err(k) end
-  if k == 0 and #g:held_moves() > 0 then
-    -- the moves a reload could not replay
-    ok, k = guarded(g.redo_held, g, n)
-    counted = k
+  if k < n and #g:redo_list() == 0 and #g:held_moves() > 0 then
+    -- the moves a reload could not replay (after the redo list's)
+    local k0 = k
+    ok, k = guarded(g.redo_held, g, n - (counted or k))
     if not ok then return sess:err(k) end
+    counted, k = (counted or k0) + k, k0 + k
     if k == 0 then
       local m = g:held_moves()[1]
       local why = g:why(m[2], m[1] ~= 0 and m[1] or nil)
@@ -703,6 +714,26 @@ C.new = function(sess, arg)
     if near then
       return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
         table.concat(NEW_KEYS, "=, ")))
+    end
+    -- a variant's option given as the rule set's: in new's words
+    if msg:match("^unknown option '[^']*' for [%w_]+ %(.-%): '[^']*' is an option of the variant [%w_]+: %-%-variant %S+$") then
+      return sess:err((msg:gsub(": %-%-variant (%S+)$", ": new variant=%1")))
+    end
+    -- new keeps the variants' options: one the edited file dropped says
+    -- how to begin without it
+    local vname = msg:match("^unknown option '[^']*' for ([%w_]+) %(")
+    if vname and not (" " .. arg):match("%svariant=") then
+      for _, v in ipairs(sess:game().R.applied or {}) do
+        if v.depth == 0 and v.name == vname then
+          return sess:err(string.format("%s (new keeps the options of the game's variants: new variant=%s gives "
+            .. "%s afresh)", msg, v.spec, vname))
+        end
+      end
+    end
+    -- new keeps the rule set: a variant of another one says what to type
+    local base = msg:match("^variant [^%s]+ is for ([%w_]+), not [%w_]+$")
+    if base and not (" " .. arg):match("%srules=") then
+      return sess:err(string.format("%s (new keeps the rule set: new rules=%s %s)", msg, base, arg:match("^%s*(.-)%s*$")))
     end
     -- a rule or variant file that cannot start a game: one line, with its
     -- file:line (a limit's place is in the traceback alone)
@@ -925,7 +956,9 @@ C.reload = function(sess)
   local ok, res, msg, stop = guarded(g.reload, g)
   if not ok then return sess:err(res) end
   if res then
-    sess:say(string.format("Reloaded %s; replayed %s.", reloaded_files(g), ktext.count(msg, "move")))
+    -- (stop: the moves after yours, undone before, that wait for redo again)
+    sess:say(string.format("Reloaded %s; replayed %s%s.", reloaded_files(g), ktext.count(msg, "move"),
+      stop and string.format(" (and %s after them, undone: redo does them)", ktext.count(stop, "move")) or ""))
   elseif stop and stop.secret and sess.as and stop.seat ~= sess.as then
     -- shown as another seat: the step is another seat's secret (O34)
     sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "

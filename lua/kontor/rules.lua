@@ -371,6 +371,24 @@ local function option_value(name, decl, v, owner)
   return v
 end
 
+-- Where option `name` is declared in R's file: "FILE:LINE: " (the first
+-- line from R.options on that gives it a table), "FILE: " when no line
+-- says it, "" without a file. An option's broken declaration is the
+-- script's mistake, and the designer goes to that line.
+local function declared_at(R, name)
+  local file = rawget(R, "file")
+  if type(file) ~= "string" then return "" end
+  local src = fs.read(file)
+  if not src then return file .. ": " end
+  local n, options = 0, false
+  for line in (src .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    options = options or line:find("%f[%w_]options%s*=") ~= nil
+    if options and line:find("%f[%w_]" .. name .. "%s*=%s*{") then return ("%s:%d: "):format(file, n) end
+  end
+  return file .. ": "
+end
+
 local OPTION_TYPE_NAMES = { "boolean", "integer", "list", "string" }
 local OPTION_TYPES = {}
 for _, t in ipairs(OPTION_TYPE_NAMES) do OPTION_TYPES[t] = true end
@@ -386,8 +404,26 @@ function M.resolve_options(R, given)
       for n in pairs(R.options) do names[#names + 1] = n end
       table.sort(names)
       local near = M.near(tostring(k), names)
+      -- a variant's option given as the rule set's (--option pay=2 for
+      -- --variant ./sell_card.lua:pay=2): say whose it is
+      local whose
+      local applied = rawget(R, "applied") or {}
+      for i, v in ipairs(applied) do
+        if type(v.options) == "table" and v.options[k] ~= nil and type(v.spec) == "string" then
+          local as = string.format("%s:%s=%s", v.spec, tostring(k), tostring(given[k]))
+          for j = i + 1, #applied do   -- included by a preset (applied after it): set through the preset
+            if (applied[j].depth or 0) < (v.depth or 0) then
+              as = string.format("%s:%s.%s=%s", applied[j].spec, v.name, tostring(k), tostring(given[k]))
+              if (applied[j].depth or 0) == 0 then break end
+            end
+          end
+          whose = string.format(": '%s' is an option of the variant %s: --variant %s", tostring(k), v.name, as)
+          break
+        end
+      end
       return usage(string.format("unknown option '%s' for %s (options: %s)%s", tostring(k), R.name,
-        #names > 0 and table.concat(names, ", ") or "none", near and (": did you mean '" .. near .. "'?") or ""))
+        #names > 0 and table.concat(names, ", ") or "none",
+        whose or (near and (": did you mean '" .. near .. "'?") or "")))
     end
   end
   for k, decl in pairs(R.options) do
@@ -397,7 +433,8 @@ function M.resolve_options(R, given)
         if type(decl.type) == "string" and #decl.type >= 3 and t:sub(1, #decl.type) == decl.type then near = t end
       end
       near = near or (type(decl.type) == "string" and M.near(decl.type, OPTION_TYPE_NAMES))
-      return broken(string.format("option %s of %s: type '%s' is not one of %s%s", k, R.name, tostring(decl.type),
+      return broken(string.format("%soption %s of %s: type '%s' is not one of %s%s", declared_at(R, k), k, R.name,
+        tostring(decl.type),
         table.concat(OPTION_TYPE_NAMES, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
     local v = given[k]
@@ -406,7 +443,7 @@ function M.resolve_options(R, given)
       local val, err = option_value(k, decl, v, R.name)
       if err and given[k] == nil then
         -- the script's own default: a broken script, not a usage error
-        return broken(tostring(err):gsub("^(option [^:]+: )", "%1its default "), "rules")
+        return broken(declared_at(R, k) .. tostring(err):gsub("^(option [^:]+: )", "%1its default "), "rules")
       end
       if err then return nil, err end
       out[k] = val
@@ -508,6 +545,19 @@ local function named_again(src, n)
     if k == 2 then return true end
   end
   return false
+end
+
+-- "FILE:LINE" of the first line of `src` that names `n` (as a word when
+-- it is one, else the text as it is), or "FILE" when none does: where a
+-- misspelt name the variant set is, so that the designer goes to it.
+local function where_named(file, src, n)
+  local k = 0
+  for line in ((src or "") .. "\n"):gmatch("([^\n]*)\n") do
+    k = k + 1
+    local hit = n:match("^[%a_][%w_]*$") and line:find("%f[%w_]" .. n .. "%f[^%w_]") or line:find(n, 1, true)
+    if hit then return file .. ":" .. k end
+  end
+  return file
 end
 
 -- A key a variant added to R.data or a table in it that is a
@@ -653,12 +703,12 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   local misspelt = misspelt_rule(had, rule_names(R0), vsrc)
   if misspelt then
     return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "
-      .. "did you mean '%s'? (rules: %s)", vfile, misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
+      .. "did you mean '%s'? (rules: %s)", where_named(vfile, vsrc, misspelt[1]), misspelt[1], E.name, misspelt[2], table.concat(had, ", ")))
   end
   local dm = misspelt_data(data_had, data_names(R0), vsrc)
   if dm then
     return broken(string.format("%s: %s.%s is not in the data of %s (nothing would read it): did you mean '%s'? "
-      .. "(%s: %s)", vfile, dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
+      .. "(%s: %s)", where_named(vfile, vsrc, dm.added), dm.where, dm.added, E.name, dm.meant, dm.where, table.concat(dm.names, ", ")))
   end
   for name, f in pairs(V.explain) do extra[#extra + 1] = { name, f } end
   applied[#applied + 1] = { spec = vspec, file = vfile, name = V.name, options = opts, depth = depth,

@@ -98,9 +98,9 @@ return { variant = true, name = "mine", base = "sea_merchants",
     assert.are.equal(1, code)
     assert.are.equal("", out)
     local doc = support.read("docs/designing-variants.md")
-    local row = doc:match("\n| `(option price of mine: type 'int'[^`]*)`")
-    assert.are.equal("kontor: sim: " .. row .. "\n", e)
-    assert.are.equal("option price of mine: type 'int' is not one of boolean, integer, list, string: "
+    local row = doc:match("\n| `(%./mine%.lua:2: option price of mine: type 'int'[^`]*)`")
+    assert.are.equal("kontor: sim: " .. row:gsub("^%./mine%.lua", f) .. "\n", e)
+    assert.are.equal("./mine.lua:2: option price of mine: type 'int' is not one of boolean, integer, list, string: "
       .. "did you mean 'integer'?", row)
   end)
 end)
@@ -148,7 +148,7 @@ return { variant = true, base = "sea_merchants",
 ]])
     local out, code = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
       .. " sim --variant ./mine.lua --games 2")
-    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua: R%.rules%.payout[^`]*)`")
+    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua:2: R%.rules%.payout[^`]*)`")
     assert.are.equal(1, code)
     assert.are.equal("kontor: sim: " .. row .. "\n", out)
     -- Caribbean's too; a rule of a name of its own is no mistake
@@ -158,7 +158,7 @@ return { variant = true, base = "caribbean",
 ]])
     out, code = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN) .. " sim --variant ./c.lua --games 2")
     assert.are.equal(1, code)
-    assert.are.equal("kontor: sim: ./c.lua: R.rules.tax_winner is not a rule of caribbean (nothing would call it): "
+    assert.are.equal("kontor: sim: ./c.lua:2: R.rules.tax_winner is not a rule of caribbean (nothing would call it): "
       .. "did you mean 'tax_winners'? (rules: can_win, game_end, tax_winners)\n", out)
     out, code = support.run(support.sh_quote(BIN) .. " sim --players 2 --variant tests/balance/mutiny.lua --games 2 --no-moves")
     assert.are.equal(0, code, out)
@@ -402,13 +402,13 @@ return { variant = true, base = "sea_merchants",
 ]])
     local function here(args) return support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN) .. " " .. args) end
     local out, code = here("sim --variant ./mine.lua --games 2")
-    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua: R%.data%.price%.dok[^`]*)`")
+    local row = support.read("docs/designing-variants.md"):match("\n| `(%./mine%.lua:2: R%.data%.price%.dok[^`]*)`")
     assert.are.equal(1, code)
     assert.are.equal("kontor: sim: " .. row .. "\n", out)
     support.write(d .. "/c.lua", 'return { variant = true, base = "caribbean", apply = function(R) R.data.tax_treshold = 9 end }\n')
     out, code = here("sim --variant ./c.lua --games 2")
     assert.are.equal(1, code)
-    assert.truthy(out:find("^kontor: sim: %./c%.lua: R%.data%.tax_treshold is not in the data of caribbean %(nothing "
+    assert.truthy(out:find("^kontor: sim: %./c%.lua:1: R%.data%.tax_treshold is not in the data of caribbean %(nothing "
       .. "would read it%): did you mean 'tax_threshold'%? %(R%.data: admiral_min_harbour, "), out)
     out, code = here("sim --variant house --games 2 --no-moves")
     assert.are.equal(0, code, out)

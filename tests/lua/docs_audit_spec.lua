@@ -417,7 +417,7 @@ describe("docs/designing-variants.md's errors", function()
     { "`variant other is for", "--rules sea_merchants --variant ./other.lua" },
     { "`./broken.lua:2:", "--variant ./broken.lua" },
     { "`./mine.lua: base", "--variant ./mine.lua" },
-    { "`option amount of mine", "--variant ./mine2.lua" },
+    { "`./mine.lua:2: option amount of mine", "--variant ./mine2.lua", file = "./mine2.lua" },
     { "`time limit reached", "--variant ./loop.lua" },
     { "`./mine.lua:4: attempt to index a nil value (global 'io')", "--variant ./io.lua", "io", "3" },
     { "`save.json: variant ./mine.lua", "--seed 1", "gone", nil, "load save.json\n" },
@@ -443,6 +443,7 @@ describe("docs/designing-variants.md's errors", function()
       local want = row:sub(2)
       if c[3] then want = want:gsub("mine", c[3]) end
       if c[4] then want = want:gsub(":4:", ":" .. c[4] .. ":") end
+      if c.file then want = want:gsub("^%./mine%.lua", c.file) end
       local out = support.run("cd " .. q(dir.path) .. " && " .. q(dir.bin) .. " " .. c[2] .. " 2>&1", c[5])
       assert.truthy(support.has(out, want), "the doc: " .. want .. "\nkontor " .. c[2] .. ":\n" .. out)
     end

@@ -141,7 +141,8 @@ describe("an option whose default in the file has the wrong type", function()
       local out, e, code = kontor_cmd(args)
       assert.are.equal(1, code, args)
       assert.are.equal("", out)
-      assert.are.equal("kontor: " .. cmd .. ": option amount of bad_default: its default 'three' is not a whole number\n", e)
+      assert.are.equal("kontor: " .. cmd .. ": " .. v .. ":3: option amount of bad_default: its default 'three' is not "
+        .. "a whole number\n", e)
     end
     -- given a good value, the default is not used and the game runs
     local out, e, code = kontor_cmd("sim --variant " .. q(v .. ":amount=4") .. " --games 3")

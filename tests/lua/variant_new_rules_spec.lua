@@ -37,7 +37,7 @@ return { variant = true, base = "sea_merchants", apply = function(R)
   R.rules.draw_card2 = function() return true end
 end }
 ]])
-    assert.equal("kontor: sim: " .. path .. ": R.rules.draw_card2 is not a rule of sea_merchants (nothing would "
+    assert.equal("kontor: sim: " .. path .. ":2: R.rules.draw_card2 is not a rule of sea_merchants (nothing would "
       .. "call it): did you mean 'draw_card'? (rules: draw_action, draw_card, draw_cards, end_of_phase_two, "
       .. "extra_exchanges, loading_order, no_draw, payout_count, take_from_hand, trade)\n", out)
   end)
@@ -77,7 +77,7 @@ return { variant = true, base = "sea_merchants", apply = function(R)
   R.rules["draw_card("] = function() return true end
 end }
 ]])
-    assert.equal("kontor: sim: " .. path .. ": R.rules.draw_card( is not a rule of sea_merchants (nothing would "
+    assert.equal("kontor: sim: " .. path .. ":2: R.rules.draw_card( is not a rule of sea_merchants (nothing would "
       .. "call it): did you mean 'draw_card'? (rules: draw_action, draw_card, draw_cards, end_of_phase_two, "
       .. "extra_exchanges, loading_order, no_draw, payout_count, take_from_hand, trade)\n", out)
   end)

@@ -469,6 +469,8 @@ function M.sweep_html(sw)
       esc(sw.over), esc(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", esc(sw.rules),
       sw.players, esc(table.concat(seats, ", ")), sw.seed, esc(sw.over), esc(sw.values[1]))
   end
+  -- the setup itself: the rule set's name alone does not say which variant is swept
+  if sw.setups and sw.setups[1] then add('<p>The first value\'s setup: <code>%s</code>.</p>', esc(sw.setups[1])) end
   if sw.bots_text then add('<p class="bots">%s</p>', esc(sw.bots_text)) end
   local changed, chance = {}, {}
   for _, key in ipairs(sw.order) do
@@ -701,13 +703,31 @@ end
 local function seat_rows(key) return key:match("^moves%..* #%d+$") ~= nil end
 
 -- The plain-words summary that opens the report.
+-- "seat 1 greedy, ..., seat 4 greedy:avoid=sell": each seat's bot as the
+-- bots line names it (with its restriction), of side i's list.
+local function seat_list(summary, info, i)
+  local names = {}
+  for s, b in ipairs(info.seats) do names[s] = b end
+  for _, b in ipairs(summary.bots and summary.bots[i] or {}) do
+    if type(b) == "table" and type(b.bot) == "string" then
+      for _, s in ipairs(b.seats or {}) do names[s] = b.bot end
+    end
+  end
+  local out = {}
+  for s, b in ipairs(names) do out[s] = string.format("seat %d %s", s, b) end
+  return table.concat(out, ", ")
+end
+
 local function summary_words(summary, sides, add)
   local info = sides[1].info
-  local seats = {}
-  for s, b in ipairs(info.seats) do seats[s] = string.format("seat %d %s", s, b) end
+  local seats = { seat_list(summary, info, 1) }
+  if sides[2] and seat_list(summary, sides[2].info, 2) ~= seats[1] then
+    seats = { "A: " .. seats[1], "B: " .. seat_list(summary, sides[2].info, 2) }
+  end
   if summary.kind ~= "compare" then
-    add('<p class="summary">%d games of %s, %d players (%s), seed %d.</p>', summary.games, esc(info.rules),
-      info.players, esc(table.concat(seats, ", ")), summary.seed)
+    local with = #(info.variants or {}) > 0 and (" with " .. table.concat(info.variants, ", ")) or ""
+    add('<p class="summary">%d games of %s%s, %d players (%s), seed %d.</p>', summary.games, esc(info.rules),
+      esc(with), info.players, esc(seats[1]), summary.seed)
     return
   end
   local keep, m = holm(summary)
@@ -719,14 +739,22 @@ local function summary_words(summary, sides, add)
       else chance[#chance + 1] = r end
     end
   end
-  table.sort(changed, function(x, y) if x.z ~= y.z then return x.z > y.z end return x.key < y.key end)
+  -- the results and the tension measures before what players do (a move
+  -- only B has would else fill the list before who wins), each biggest first
+  local RANK = { result = 1, tension = 2 }
+  local function rank(c) return RANK[c.m.section] or 3 end
+  table.sort(changed, function(x, y)
+    if rank(x) ~= rank(y) then return rank(x) < rank(y) end
+    if x.z ~= y.z then return x.z > y.z end
+    return x.key < y.key
+  end)
   add('<div class="summary"><h2>What changed</h2>')
   add('<p>%d %s games of A and B, %d players (%s).</p>', summary.games, summary.paired and "paired" or "unpaired",
-    info.players, esc(table.concat(seats, ", ")))
+    info.players, esc(table.concat(seats, "; ")))
   if #changed == 0 then
     add('<p>Nothing measurably changed: no difference of the %d compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
   else
-    add('<p>B against A, biggest effect first (in standard errors), the differences that hold after Holm\'s correction for the %d comparisons:</p><ol id="changed">', m)
+    add('<p>B against A, the results first, then how the game plays, then what players do, each biggest effect first (in standard errors): the differences that hold after Holm\'s correction for the %d comparisons:</p><ol id="changed">', m)
     for i, c in ipairs(changed) do
       if i > 12 then
         add('<li>and %d more (the tables below)</li>', #changed - 12)
@@ -832,8 +860,9 @@ function M.html(summary, sides)
   end
   add('<h2>Score distributions per seat</h2>')
   for seat = 1, P do
-    add('<figure>%s<figcaption>Final scores of seat %d (the sides share the bins).</figcaption></figure>',
-      histogram(maps("score." .. seat), { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat)
+    add('<figure>%s<figcaption>Final scores of seat %d%s.</figcaption></figure>',
+      histogram(maps("score." .. seat), { id = "scores-" .. seat, title = "scores of seat " .. seat, xlabel = "final score" }), seat,
+      #sides > 1 and " (the sides share the bins)" or "")
   end
 
   -- game length and lead changes

@@ -122,10 +122,13 @@ end
 
 -- The restrictions of `players` (default: L's --bot seats, M.seats) that
 -- matched no option offered in M.GAMES random games of setup L, each with
--- a `message` for people. Nothing to check: an empty list, no games played.
+-- a `message` for people; and, second, every restriction looked at, with
+-- `hit` set on those that matched (a comparison warns only of one that
+-- matched in none of its setups). Nothing to check: empty lists, no games
+-- played.
 function M.unmatched(L, players)
   local list = restrictions_of(players or M.seats(L))
-  if #list == 0 then return {} end
+  if #list == 0 then return {}, list end
   local open, decisions, firsts, texts = #list, {}, {}, {}
   local specs = {}
   for s = 1, L.players do specs[s] = "random" end
@@ -151,7 +154,7 @@ function M.unmatched(L, players)
   for _, r in ipairs(list) do
     if not r.hit then r.message = message(r, decisions, firsts, texts); out[#out + 1] = r end
   end
-  return out
+  return out, list
 end
 
 -- The same check where a bot is seated in a game (kontor play --bot, the

@@ -90,8 +90,17 @@ function M.setups(common, over)
   elseif #common.variants == 1 then
     which, opt = 1, name
   elseif #common.variants > 1 then
-    return nil, string.format("--over %s: the setup has %d variants: say whose option, VARIANT.%s", name,
-      #common.variants, name)
+    -- the variants that declare it (all, where none does or a file fails)
+    local rules, whose = require "kontor.rules", {}
+    for _, v in ipairs(common.variants) do
+      local file = rules.find(v[1])
+      local V = file and rules.load_file(file)
+      if type(V) == "table" and type(V.options) == "table" and V.options[name] then
+        whose[#whose + 1] = (v[1]:match("([^/]+)$") or v[1]):gsub("%.lua$", "") .. "." .. name
+      end
+    end
+    return nil, string.format("--over %s: the setup has %d variants: say whose option, VARIANT.%s (%s)", name,
+      #common.variants, name, #whose > 0 and table.concat(whose, " or ") or ("none of them declares " .. name))
   else
     opt = name
   end

@@ -295,6 +295,7 @@ function M.format(w)
   local lines = {
     string.format("What a move is worth: %s, %d players, %s a kind (seed %d), the restricted seat in turn",
       text.escape(w.bot), w.players, text.count(w.games, "game"), w.seed),
+    "setup: " .. text.escape(w.label or w.rules or "?"),
     string.format("fair share %s (1/%d); win rate of the seat that never makes the move", num(w.fair), w.players),
     "",
     string.format("%-" .. width .. "s  %-23s  %-8s  %s", "kind", "win rate [95% interval]", "diff", "kept from it"),

@@ -323,17 +323,41 @@ function Game:outside(f, ...)
   return require("kontor.game.outside").run(self, f, ...)
 end
 
+-- Moves held after the game's steps as they are now: { at = the steps
+-- they follow, moves, texts = those steps' texts }.
+local function hold(game, moves)
+  return { at = #game.rec, moves = moves, texts = { table.unpack(hist_texts(game)) } }
+end
+
+-- The held moves while the game is where the reload left it, or undone
+-- back from there with the redo list leading to them (its steps and the
+-- game's are those the held moves follow); nil once another move was made.
+local function held_of(game)
+  local h = rawget(game, "held")
+  if not h then return nil end
+  local rec, fut = game.rec, game.future
+  local n = #rec
+  if n + #fut ~= h.at then return nil end
+  local texts = hist_texts(game)
+  for i = 1, n do if texts[i] ~= h.texts[i] then return nil end end
+  for j = 1, #fut do if fut[#fut - j + 1][2] ~= h.texts[n + j] then return nil end end
+  return h
+end
+
 -- The moves a reload could not replay (see reload), while the game is
--- still where that reload left it: { {seat, text}, ... }, oldest first.
+-- still where that reload left it (or undone back from there, the redo
+-- list before them): { {seat, text}, ... }, oldest first.
 function Game:held_moves()
-  local h = rawget(self, "held")
-  if not h or h.at ~= #self.rec then return {} end
+  local h = held_of(self)
+  if not h then return {} end
   return { table.unpack(h.moves) }
 end
 
--- Does up to n held moves again (as typed: g:apply); returns how many.
+-- Does up to n held moves again (as typed: g:apply); returns how many
+-- (none while the redo list, which comes before them, is not done).
 -- A rule-script error raises, as in apply.
 function Game:redo_held(n)
+  if #self.future > 0 then return 0 end
   local moves = self:held_moves()
   local done = 0
   while done < (n or 1) and moves[done + 1] do
@@ -345,7 +369,7 @@ function Game:redo_held(n)
   if done > 0 then
     local rest = {}
     for i = done + 1, #moves do rest[#rest + 1] = moves[i] end
-    self.held = #rest > 0 and { at = #self.rec, moves = rest } or nil
+    self.held = #rest > 0 and hold(self, rest) or nil
   end
   return done
 end
@@ -398,12 +422,33 @@ end
 function Game:reload()
   local p = self.params
   local R, err = rules.load(p.rules, rules.given_variants(self.R))
-  if not R then return nil, unchanged(err) end
+  if not R then
+    -- an option the game was begun with, which the edited file no longer
+    -- has: the game keeps it (it is part of the game), so say so
+    local msg = errors.is(err) and err.message or tostring(err)
+    if msg:match("^unknown option '[^']*' for [%w_]+ %(") then
+      msg = msg .. ": the game was begun with it and keeps it (put it back in the file, or begin a new game "
+        .. "without it)"
+      if errors.is(err) then err.message = msg else err = msg end
+    end
+    return nil, unchanged(err)
+  end
   local options, oerr = rules.resolve_options(R, p.given_options)   -- edited defaults count
   if not options then return nil, unchanged(oerr) end
   local moves = self:move_list()
   local all = { table.unpack(moves) }
-  for _, m in ipairs(self:held_moves()) do all[#all + 1] = m end
+  -- held moves undone back from: the redo list's moves come before them
+  -- (replayed with them, then undone again: you stay where you were)
+  local held_now, ahead = self:held_moves(), 0
+  if #held_now > 0 and #self.future > 0 then
+    local steps = {}
+    for j = #self.future, 1, -1 do
+      local f = self.future[j]
+      steps[#steps + 1] = { f[1], f[2], f[3] }
+    end
+    for _, m in ipairs(merge_moves(steps)) do all[#all + 1] = { m[1], m[2] }; ahead = ahead + 1 end
+  end
+  for _, m in ipairs(held_now) do all[#all + 1] = m end
   local old_R, old_options, old_future, old_held = self.R, p.options, self.future, rawget(self, "held")
   local function restore(msg)
     self.R, p.options = old_R, old_options
@@ -417,6 +462,10 @@ function Game:reload()
   if ok then
     self.future = #all == #moves and old_future or {}
     self.held = nil
+    if ahead > 0 then   -- back to where you were, the rest to redo
+      self:undo_moves(#all - #moves)
+      return true, #moves, #all - #moves
+    end
     return true, #all
   end
   -- Keep what replays: stop just before the move that no longer fits,
@@ -429,7 +478,9 @@ function Game:reload()
   if not kstarted or not kok then return restore(why) end
   rest = keep_open_entries(self, rest)
   self.future = {}
-  self.held = { at = #self.rec, moves = rest }
+  self.held = hold(self, rest)
+  -- stopped past where you were (in the moves you had undone): back there
+  if #kept > #moves then self:undo_moves(#kept - #moves) end
   local held = #rest == 1 and "1 move" or (#rest .. " moves")
   -- the reason's first line (with the script's file:line where it names
   -- none: a limit), then what was kept, then the script's traceback

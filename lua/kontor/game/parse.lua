@@ -58,6 +58,12 @@ local function explain(game, seat, name, text)
   if not f then return nil end
   local ok, why = inspect("R.explain", game.ctx, f, game.ctx, seat, text)
   if ok and type(why) == "string" then return why end
+  -- a broken explanation says so, with its file:line (the designer's bug
+  -- would else be a reason left out, silently); an interrupt goes on
+  if not ok then
+    if require("kontor.errors").kind(why) == "interrupt" then error(why, 0) end
+    return format("R.explain.%s failed: %s", name, require("kontor.text").error_place(why))
+  end
   return nil
 end
 

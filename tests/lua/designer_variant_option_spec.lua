@@ -1,0 +1,42 @@
+-- designer_variant_option_spec.lua: a variant's option given as the rule
+-- set's (--option pay=2 for --variant ./sell_card.lua:pay=2) is told whose
+-- it is and how to give it (a QA finding: it said only "unknown option
+-- 'pay' for sea_merchants (options: dock_at_once, ...)", which names
+-- neither the variant nor the form that works).
+local support = require "tests.lua.support"
+
+describe("a variant's option given with --option", function()
+  local tmp, cleanup = support.scratch()
+  teardown(cleanup)
+
+  local OPTS = "(options: dock_at_once, exchange_new_ship, first_player, start_coins)"
+
+  it("names the variant and the --variant form, in sim and at the REPL's start", function()
+    local f = support.write(tmp("sell_card.lua"), 'return { variant = true, name = "sell_card", base = "sea_merchants",\n'
+      .. '  options = { pay = { default = 1, type = "integer", min = 0 } },\n'
+      .. '  apply = function(R, o) R.data.contract_bonus = o.pay end }\n')
+    local out, e, code = support.run_split(support.plain_binary() .. " sim --variant " .. f .. " --option pay=2 --games 2")
+    assert.are.equal(2, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: sim: unknown option 'pay' for sea_merchants " .. OPTS .. ": 'pay' is an option of the "
+      .. "variant sell_card: --variant " .. f .. ":pay=2\nTry 'kontor --help'.\n", e)
+    out = support.run(support.plain_binary() .. " --variant " .. f .. " --players 2", "new pay=3\n")
+    assert.are.equal("unknown option 'pay' for sea_merchants " .. OPTS .. ": 'pay' is an option of the variant "
+      .. "sell_card: new variant=" .. f .. ":pay=3\n", out)
+  end)
+
+  it("of a variant a preset includes: the form through the preset, which works", function()
+    local _, e = support.run_split(support.plain_binary() .. " sim --variant house --option size=5 --games 2")
+    assert.are.equal("kontor: sim: unknown option 'size' for sea_merchants " .. OPTS .. ": 'size' is an option of "
+      .. "the variant hand_limit: --variant house:hand_limit.size=5\nTry 'kontor --help'.\n", e)
+    local out, e2, code = support.run_split(support.plain_binary() .. " sim --variant house:hand_limit.size=5 --games 2")
+    assert.are.equal(0, code, e2)
+    assert.truthy(support.has(out, "rules        sea_merchants + house:hand_limit.size=5"), out)
+  end)
+
+  it("an option no variant has: as before, with its close word", function()
+    local _, e = support.run_split(support.plain_binary() .. " sim --option start_coin=5 --games 2")
+    assert.are.equal("kontor: sim: unknown option 'start_coin' for sea_merchants " .. OPTS
+      .. ": did you mean 'start_coins'?\nTry 'kontor --help'.\n", e)
+  end)
+end)
