@@ -502,7 +502,7 @@ describe("a game without --seed is a new game", function()
 end)
 
 describe("limit errors keep their exit status", function()
-  it("a set-up that hits the time limit is a failure (1), one line, not a usage error", function()
+  it("a set-up that hits the time limit is a failure (1), one line, not a usage error #slow", function()
     local f = support.write(tmp("loop.lua"), [[
 return { name = "loop", players = { min = 1, max = 2, default = 2 },
   setup = function(g) while true do end end, scores = function() return { 0, 0 } end,

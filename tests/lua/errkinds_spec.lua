@@ -91,7 +91,7 @@ describe("kontor.rules' errors carry their kind from where they are raised", fun
     assert.truthy(e.script:find("^.*bad_apply%.lua:2: no such card$"), e.script)
   end)
 
-  it("limit: a script that runs out of time while it loads or while a variant applies", function()
+  it("limit: a script that runs out of time while it loads or while a variant applies #slow", function()
     local spin = write(tmp("spin_load.lua"), "while true do end\n")
     local e = load_error(spin)
     assert.are.equal("limit", e.kind)

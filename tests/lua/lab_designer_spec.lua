@@ -44,7 +44,7 @@ describe("a variant that fails while it is applied", function()
     end
   end)
 
-  it("that loops says where the time ran out", function()
+  it("that loops says where the time ran out #slow", function()
     local v = variant("loop", LOOP)
     local out, e, code = kontor_cmd("compare --a '' --b " .. q("--variant " .. v) .. " --games 4 --jobs 1")
     assert.are.equal(1, code)
@@ -117,7 +117,7 @@ describe("a rule of a variant that fails during a game", function()
       .. v .. ":5\nReproduce it alone: kontor sim --variant " .. v .. " --seed 1 --games 3 --game 1\n", e)
   end)
 
-  it("with bots, plays it alone with --range, and a limit says where it was reached", function()
+  it("with bots, plays it alone with --range, and a limit says where it was reached #slow", function()
     local v = variant("looping_rule", LOOPING_RULE)
     local out, e, code = kontor_cmd("sweep --bot 2=greedy --variant hand_limit --variant " .. q(v) .. " --over hand_limit.size=4,5 --games 3 --jobs 1")
     assert.are.equal(1, code)

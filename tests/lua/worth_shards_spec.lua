@@ -61,7 +61,7 @@ describe("kontor worth --shard", function()
     end
   end)
 
-  it("merges, in any order, to the bytes one run prints: JSON, text and report", function()
+  it("merges, in any order, to the bytes one run prints: JSON, text and report #slow", function()
     local one = kontor_cmd(RUN .. " --jobs 1 --json")
     local merged, e, code = kontor_cmd("merge " .. q(shard(3)) .. " " .. q(shard(1)) .. " " .. q(shard(2)) .. " --json")
     assert.are.equal(0, code, e)
