@@ -182,61 +182,60 @@ function M.play(L, bot, kinds, seed, lo, hi, progress)
   local W = balance.win_scale(P)
   local acc = {}
   local done = 0
-  -- the deals unrestricted: every seat `bot`, the win of the seat the
-  -- other games restrict
-  local base = {}
-  if measures(kinds) then
-    local b = {}
-    for _, f in ipairs(BASE_FIELDS) do b[f] = 0 end
-    acc[UNRESTRICTED] = b
-    local specs = {}
-    for s = 1, P do specs[s] = bot end
-    for i = lo, hi do
-      local game = M.walk_game("game " .. i .. " unrestricted", L, balance.game_seed(seed, i), specs)
-      local w = win_of(game, (i - 1) % P + 1, W)
-      base[i] = w
-      b.games = b.games + 1
-      b.wins, b.wins2 = stats.plus(b.wins, w), stats.plus(b.wins2, stats.square(w))
-      done = done + 1
-      if progress then progress(done) end
-    end
+  local function step()
+    done = done + 1
+    if progress then progress(done) end
   end
+  local measured = {}                         -- { kind, its sums, its restriction, the bot restricted }
   for _, kind in ipairs(kinds) do
     local a = {}
     for _, f in ipairs(FIELDS) do a[f] = 0 end
     acc[kind] = a
     local spec = M.restriction(kind)
-    if spec then
-      local r_bot = M.restricted(bot, spec)
-      for i = lo, hi do
-        local r = (i - 1) % P + 1
-        local specs = {}
-        for s = 1, P do specs[s] = s == r and r_bot or bot end
-        local kept = 0
-        local game = M.walk_game("game " .. i, L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
-          if seat ~= r then return end
-          a.decisions = a.decisions + 1
-          -- kept from it: an option of the kind and another were legal
-          local hit, other = false, false
-          for j = 1, #opts do
-            if bots.matches(spec, name, opts[j]) then hit = true else other = true end
-          end
-          if hit and other then
-            kept = kept + 1
-            if bots.matches(spec, name, opts[k]) then a.broken = a.broken + 1 end
-          end
-        end)
-        local w = win_of(game, r, W)
-        local d = w - base[i]                 -- against the same seat, the same deal, unrestricted
-        a.games = a.games + 1
-        -- exact within 2^62, then floats (stats.plus: many seats' wins)
-        a.wins, a.wins2 = stats.plus(a.wins, w), stats.plus(a.wins2, stats.square(w))
-        a.paired, a.paired2 = stats.plus(a.paired, d), stats.plus(a.paired2, stats.square(d))
-        a.kept = a.kept + kept
-        if kept > 0 then a.kept_games = a.kept_games + 1 end
-        done = done + 1
-        if progress then progress(done) end
-      end
+    if spec then measured[#measured + 1] = { kind, a, spec, M.restricted(bot, spec) } end
+  end
+  if #measured == 0 then return acc end
+  local b = {}
+  for _, f in ipairs(BASE_FIELDS) do b[f] = 0 end
+  acc[UNRESTRICTED] = b
+  local plain = {}
+  for s = 1, P do plain[s] = bot end
+  -- deal by deal (memory flat in the games): unrestricted, then each kind
+  for i = lo, hi do
+    local gseed, r = balance.game_seed(seed, i), (i - 1) % P + 1
+    -- the deal unrestricted: every seat `bot`, the win of the seat the
+    -- other games restrict
+    local base = win_of(M.walk_game("game " .. i .. " unrestricted", L, gseed, plain), r, W)
+    b.games = b.games + 1
+    b.wins, b.wins2 = stats.plus(b.wins, base), stats.plus(b.wins2, stats.square(base))
+    step()
+    for _, m in ipairs(measured) do
+      local a, spec = m[2], m[3]
+      local specs = {}
+      for s = 1, P do specs[s] = s == r and m[4] or bot end
+      local kept = 0
+      local game = M.walk_game("game " .. i, L, gseed, specs, function(seat, name, opts, k)
+        if seat ~= r then return end
+        a.decisions = a.decisions + 1
+        -- kept from it: an option of the kind and another were legal
+        local hit, other = false, false
+        for j = 1, #opts do
+          if bots.matches(spec, name, opts[j]) then hit = true else other = true end
+        end
+        if hit and other then
+          kept = kept + 1
+          if bots.matches(spec, name, opts[k]) then a.broken = a.broken + 1 end
+        end
+      end)
+      local w = win_of(game, r, W)
+      local d = w - base                      -- against the same seat, the same deal, unrestricted
+      a.games = a.games + 1
+      -- exact within 2^62, then floats (stats.plus: many seats' wins)
+      a.wins, a.wins2 = stats.plus(a.wins, w), stats.plus(a.wins2, stats.square(w))
+      a.paired, a.paired2 = stats.plus(a.paired, d), stats.plus(a.paired2, stats.square(d))
+      a.kept = a.kept + kept
+      if kept > 0 then a.kept_games = a.kept_games + 1 end
+      step()
     end
   end
   return acc
