@@ -786,7 +786,7 @@ local function worth_children(args, seed, kinds, lo, hi, n, acc, progress)
         ["--report"] = 1 })
     for _, x in ipairs { "--seed", tostring(seed), "--kinds", table.concat(kinds, ";"), "--range",
                          (lo + a - 1) .. "-" .. (lo + b - 1), "--jobs", "1" } do t[#t + 1] = x end
-    cmds[j], sizes[j] = child_command(t), (b - a + 1) * #kinds
+    cmds[j], sizes[j] = child_command(t), worth.games_of(kinds, b - a + 1)
   end
   run.children(cmds, sizes, progress, function(part, name)
     worth.check_shard(part, name)
@@ -900,7 +900,7 @@ function M.worth(_, args)
     local acc = {}
     jobs = jobs or (lo and 1 or run.cores())
     local n = math.min(jobs, b - a + 1)
-    local total = #kinds * (b - a + 1)
+    local total = worth.games_of(kinds, b - a + 1)   -- (the deals unrestricted too)
     local progress, finish
     local child = os.getenv("KONTOR_LAB_PROGRESS")
     if child and lo then

@@ -101,7 +101,8 @@ describe("a rule of a variant that fails during a game", function()
     out, e, code = kontor_cmd("worth --bot random --variant " .. q(v) .. " --kinds 'phase1: buy' --games 20 --jobs 2")
     assert.are.equal(1, code)
     assert.are.equal("", out)
-    assert.are.equal("kontor: worth: game 1 (seed 6869446166584666695; bots: random:avoid=phase1:buy, random, random, "
+    -- (each deal is played unrestricted first: that game is the first to fail)
+    assert.are.equal("kontor: worth: game 1 unrestricted (seed 6869446166584666695; bots: random, random, random, "
       .. "random): " .. why .. "\n", e)
     out, e, code = kontor_cmd("ladder --variant " .. q(v) .. " --deals 4 random greedy --jobs 2")
     assert.are.equal(1, code)
@@ -270,13 +271,16 @@ describe("kontor worth, a kind whose every game had the same outcome", function(
     local out, e, code = kontor_cmd("worth --bot random --games 2 --kinds 'phase1: buy;phase1: pass' --jobs 1 --report "
       .. q(report))
     assert.are.equal(0, code, e)
-    -- the restricted seat lost both games of each kind: 0 of 2 says little
-    assert.truthy(out:find("\nphase1: buy   0.0000 [0.0000, 0.6576]  -0.2500   0.50 of games, 2.0 a game\n", 1, true), out)
+    -- the restricted seat lost both games of each kind, as it did unrestricted: 0 of 2 says little,
+    -- and the same outcome on both deals is not a difference of width 0 either
+    assert.truthy(out:find("\nphase1: buy   0.0000 [0.0000, 0.6576]  +0.0000 [-0.6576, +0.6576]  0.50 of games, 2.0 a game\n",
+      1, true), out)
     local html = support.read(report)
     assert.falsy(html:find("Moves that help win", 1, true))
     assert.truthy(html:find("No one needs", 1, true))
     local json = kontor.core.json.decode((kontor_cmd("worth --bot random --games 2 --kinds 'phase1: buy' --jobs 1 --json")))
-    assert.are.same({ 0, { 0, 0.65762 }, 1 }, { json.rows[1].win_rate, json.rows[1].ci, json.rows[1].p })
+    assert.are.same({ 0, { 0, 0.65762 }, 0, { -0.65762, 0.65762 }, 1 },
+      { json.rows[1].win_rate, json.rows[1].ci, json.rows[1].diff, json.rows[1].diff_ci, json.rows[1].p })
   end)
 
   it("uses Wilson's interval and the exact binomial p", function()

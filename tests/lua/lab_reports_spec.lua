@@ -42,7 +42,7 @@ end
 describe("the worth report", function()
   local KINDS = "'phase1: buy;phase1: pass;buy_card: buy contract;exchange_product: exchange'"
 
-  it("opens with what the moves are worth in plain words, then the chart against the fair share #chromium", function()
+  it("opens with what the moves are worth in plain words, then the chart of the differences from unrestricted #chromium", function()
     local report = tmp("worth.html")
     local out, err, code = kontor_cmd("worth --bot random --games 200 --jobs 1 --kinds " .. KINDS .. " --report " .. q(report))
     assert.are.equal(0, code, err)
@@ -57,61 +57,61 @@ describe("the worth report", function()
     assert.is_true(d:find('<div class="summary">', 1, true) < d:find("<svg", 1, true))
     assert.truthy(summary:find("200 games for each kind of move of sea_merchants (<code>--rules sea_merchants</code>), "
       .. "4 players, every seat random, seed 1.", 1, true), summary)
-    assert.truthy(summary:find("its fair share of the wins is 0.2500 (1/4)", 1, true), summary)
-    -- the docs' numbers: phase1: buy 0.6475 [0.5831, 0.7119] costs games (random bots buy at random),
-    -- phase1: pass 0.1608 [0.1111, 0.2105] helps win, both after Holm over the 3 kinds kept from
+    assert.truthy(summary:find("its fair share of the wins is 0.2500 (1/4). Every deal is also played with no seat "
+      .. "restricted, where the same seats win 0.3200 [0.2580, 0.3820]", 1, true), summary)
+    -- the docs' numbers: phase1: buy +0.3275 [+0.2637, +0.3913] costs games (random bots buy at random),
+    -- phase1: pass -0.1592 [-0.2391, -0.0792] helps win, both after Holm over the 3 kinds kept from
     assert.truthy(summary:find("Holm's correction for the 3 kinds compared", 1, true), summary)
-    assert.truthy(summary:find('<ol id="costs"><li>phase1: buy: the seat without it wins 0.6475 [0.5831, 0.7119], '
-      .. "+0.3975 from the fair share</li></ol>", 1, true), summary)
-    assert.truthy(summary:find('<ol id="helps"><li>phase1: pass: the seat without it wins 0.1608 [0.1111, 0.2105], '
-      .. "-0.0892 from the fair share</li></ol>", 1, true), summary)
-    assert.truthy(summary:find("No one needs, as far as 200 games a kind tell (without them the interval of the seat's "
-      .. "win rate holds its fair share): "
+    assert.truthy(summary:find('<ol id="costs"><li>phase1: buy: +0.3275 [+0.2637, +0.3913] against the same seat '
+      .. "unrestricted (the seat without it wins 0.6475)</li></ol>", 1, true), summary)
+    assert.truthy(summary:find('<ol id="helps"><li>phase1: pass: -0.1592 [-0.2391, -0.0792] against the same seat '
+      .. "unrestricted (the seat without it wins 0.1608)</li></ol>", 1, true), summary)
+    assert.truthy(summary:find("No one needs, as far as 200 games a kind tell (the interval of the difference holds 0): "
       .. "buy_card: buy contract.", 1, true), summary)
     assert.truthy(summary:find("Tell nothing (the seat never had a move of the kind and another at once): "
       .. "exchange_product: exchange.", 1, true), summary)
-    -- the chart: a row per kind, its dot and interval; the axis, its ticks, the fair share line
+    -- the chart: a row per kind, its difference's dot and interval; the axis round 0, its ticks, the 0 line
     local svg = d:match('<svg class="chart" id="worth".-</svg>')
     assert.truthy(svg, "no worth chart")
     assert.are.equal(4, count(svg, '<circle class="point"'))
     assert.are.equal(4, count(svg, '<path class="interval"'))
     local ax1, ax2 = svg:match('<line class="axis" x1="([%d.]+)" x2="([%d.]+)"')
-    local fair = tonumber(svg:match('<line class="fair" x1="([%d.]+)"'))
+    local zero = tonumber(svg:match('<line class="zero" x1="([%d.]+)"'))
     ax1, ax2 = tonumber(ax1), tonumber(ax2)
     local ticks = {}
     for t in svg:gmatch('<text class="tick"[^>]*>([^<]*)</text>') do ticks[#ticks + 1] = t end
-    assert.are.same({ "0", "0.25", "0.5", "0.75", "1" }, ticks)
-    -- the fair share 0.25 a quarter along the axis from 0 to 1
-    assert.is_true(math.abs((fair - ax1) / (ax2 - ax1) - 0.25) < 0.01)
-    assert.truthy(svg:find("fair share 0.2500 (1/4)", 1, true))
-    assert.truthy(svg:find("win rate of the seat that never makes the move", 1, true))
+    assert.are.same({ "-0.5", "-0.25", "0", "+0.25", "+0.5" }, ticks)
+    -- 0 half way along the axis from -0.5 to +0.5
+    assert.is_true(math.abs((zero - ax1) / (ax2 - ax1) - 0.5) < 0.01)
+    assert.truthy(svg:find(">as unrestricted<", 1, true))
+    assert.truthy(svg:find("win without the move less the win unrestricted, deal by deal", 1, true))
     assert.truthy(svg:find("exchange_product: exchange (never kept from it)", 1, true))
-    -- the dot of phase1: buy at 0.6475 of the axis, orange (costs games); pass blue (helps win)
+    -- the dot of phase1: buy at +0.3275, orange (costs games); pass blue (helps win)
     local cx, fill = svg:match('<circle class="point" cx="([%d.]+)" cy="[%d.]+" r="4" fill="(#%x+)"><title>phase1: buy:')
-    assert.is_true(math.abs((tonumber(cx) - ax1) / (ax2 - ax1) - 0.6475) < 0.01)
+    assert.is_true(math.abs((tonumber(cx) - ax1) / (ax2 - ax1) - (0.5 + 0.3275)) < 0.01)
     assert.are.equal("#e07b39", fill)
-    assert.truthy(svg:find('fill="#3b6fb6"><title>phase1: pass: 0.1608', 1, true))
+    assert.truthy(svg:find('fill="#3b6fb6"><title>phase1: pass: -0.1592', 1, true))
     -- the table: a row per kind, its verdict after Holm
     local tbl = d:match('<table id="worth%-table">(.-)</table>')
     assert.are.equal(4, count(tbl, "<tr><td>"))
-    assert.truthy(tbl:find('<td>phase1: buy</td><td>0.6475</td><td>[0.5831, 0.7119]</td><td>+0.3975</td>'
-      .. '<td class="verdict">costs games</td>', 1, true), tbl)
+    assert.truthy(tbl:find('<td>phase1: buy</td><td>0.6475</td><td>[0.5831, 0.7119]</td><td>+0.3275</td>'
+      .. '<td>[+0.2637, +0.3913]</td><td class="verdict">costs games</td>', 1, true), tbl)
   end)
 
-  it("says when a lone kind's interval leaving out the fair share could be chance #chromium", function()
-    -- seed 2: phase1: buy's interval leaves out the fair share (p 0.033), but among the 5 kinds
-    -- kept from, Holm's correction wants p <= 0.01 for the first: it could be chance
+  it("says when a lone kind's difference leaving out 0 could be chance #chromium", function()
+    -- seed 1: phase1: pass's difference -0.2333 [-0.4339, -0.0328] leaves out 0 (p 0.0226), but among
+    -- the 4 kinds kept from, Holm's correction wants p <= 0.0125 for the first: it could be chance
     local report = tmp("worth2.html")
-    local _, err, code = kontor_cmd("worth --bot random --players 3 --games 40 --seed 2 --jobs 1 --kinds "
-      .. "'phase1: buy;buy_card: buy contract;phase2: draw;phase1: pass;phase2: play;load: load' --report " .. q(report))
+    local _, err, code = kontor_cmd("worth --bot random --players 3 --games 30 --seed 1 --jobs 1 --kinds "
+      .. "'buy_card: buy contract;phase2: draw;phase1: pass;phase2: play;load: load' --report " .. q(report))
     assert.are.equal(0, code, err)
     local d = render(report, "worth2")
     local summary = d:match('<div class="summary">(.-)</div>'):gsub("\n", "")
-    assert.truthy(summary:find("<p>No move measurably decides games: no difference from the fair share of the 5 kinds "
-      .. "compared holds after Holm's correction for 5 comparisons.</p>", 1, true), summary)
-    assert.truthy(summary:find('<p class="chance">1 more kind has an interval that leaves out the fair share, but among 5 '
-      .. "comparisons that can be chance (Holm's correction does not hold it): phase1: buy.</p>", 1, true), summary)
-    assert.are.equal("could be chance", d:match('<td>phase1: buy</td>.-<td class="verdict">([^<]*)</td>'))
+    assert.truthy(summary:find("<p>No move measurably decides games: no difference from the same seat unrestricted of "
+      .. "the 4 kinds compared holds after Holm's correction for 4 comparisons.</p>", 1, true), summary)
+    assert.truthy(summary:find('<p class="chance">1 more kind has a difference whose interval leaves out 0, but among 4 '
+      .. "comparisons that can be chance (Holm's correction does not hold it): phase1: pass.</p>", 1, true), summary)
+    assert.are.equal("could be chance", d:match('<td>phase1: pass</td>.-<td class="verdict">([^<]*)</td>'))
     -- grey in the chart: no verdict holds
     local svg = d:match('<svg class="chart" id="worth".-</svg>')
     assert.falsy(svg:find('fill="#e07b39"', 1, true) or svg:find('fill="#3b6fb6"', 1, true))

@@ -130,6 +130,17 @@ describe("kontor worth --shard", function()
       { function(sh) sh.sums[3].kept_games = 16 end, "the sums of 'buy_card: buy contract': kept from it in 16 games of 15" },
       { function(sh) sh.sums[1].broken = sh.sums[1].kept + 1 end, "avoided moves made, kept from it" },
       { function(sh) sh.kind = "sim" end, "a sim shard, not one of kontor worth" },
+      -- the differences from the same seat unrestricted, and the unrestricted deals
+      { function(sh) sh.sums[1].paired = nil end, "the sums of 'phase1: buy': \"paired\" must be a whole number" },
+      { function(sh) sh.sums[1].paired = -16 * 6 end, "\"paired\" (-96) is more than 15 games could differ by" },
+      { function(sh) sh.sums[1].paired2 = sh.sums[1].paired2 + 15 * 36 end,
+        "\"paired2\" (" },
+      { function(sh) sh.sums[1].paired2 = -1 end, "\"paired2\" is -1, below 0" },
+      { function(sh) sh.unrestricted = nil end, "\"unrestricted\" must be an object (the unrestricted deals' sums)" },
+      { function(sh) sh.unrestricted = { 1, 2 } end, "\"unrestricted\" must be an object" },
+      { function(sh) sh.unrestricted.games = 14 end, "\"unrestricted\": 14 games, the shard has 15" },
+      { function(sh) sh.unrestricted.wins = 16 * 6 end, "\"unrestricted\": the seat won more than its 15 games" },
+      { function(sh) sh.unrestricted.wins2 = "x" end, "\"unrestricted\": \"wins2\" must be a whole number" },
     }
     for _, c in ipairs(cases) do
       local path = broken(c[1])

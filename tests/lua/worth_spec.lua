@@ -116,7 +116,9 @@ describe("kontor worth", function()
       assert.are.equal(60, r.games)
       assert.is_true(r.win_rate >= 0 and r.win_rate <= 1)
       assert.is_true(r.ci[1] <= r.win_rate and r.win_rate <= r.ci[2])
-      assert.is_true(math.abs(r.diff - (r.win_rate - w.fair)) < 1e-5)
+      -- the mean of the differences deal by deal: the win rate less the same seat's unrestricted
+      assert.is_true(math.abs(r.diff - (r.win_rate - w.unrestricted.win_rate)) < 1e-5)
+      assert.is_true(r.diff_ci[1] <= r.diff and r.diff <= r.diff_ci[2])
       assert.are.equal(0, r.broken)       -- never made an avoided move while another was legal
       assert.is_true(r.decisions > 0)
     end
@@ -125,6 +127,10 @@ describe("kontor worth", function()
     assert.is_true(by["phase1: buy"].offered)
     assert.are.equal(0, by["play_more: play fish"].kept)
     assert.is_false(by["play_more: play fish"].offered)
+    -- never in the way: the very same games as unrestricted, a difference of exactly 0
+    assert.are.same({ 0, { 0, 0 }, 1 }, { by["play_more: play fish"].diff, by["play_more: play fish"].diff_ci,
+      by["play_more: play fish"].p })
+    assert.are.equal(60, w.unrestricted.games)
     assert.are.equal("play_more: play fish", w.rows[#w.rows].kind)    -- told nothing: last
     -- the others sorted by the difference
     for i = 2, #w.rows - 1 do assert.is_true(w.rows[i - 1].diff <= w.rows[i].diff) end

@@ -533,7 +533,7 @@ function M.sweep_html(sw)
 end
 
 -- Holm's correction over the kinds of a worth run that were measured and
--- kept from (row.p, the difference from the fair share): { [kind] = true }
+-- kept from (row.p, the difference from the same seat unrestricted): { [kind] = true }
 -- for those that hold, and how many were compared.
 local function worth_holm(w)
   local kinds, p = {}, {}
@@ -544,13 +544,14 @@ local function worth_holm(w)
 end
 M.worth_holm = worth_holm
 
-local function has_ci(r) return type(r.ci) == "table" and type(r.win_rate) == "number" end
+local function has_ci(r) return type(r.diff_ci) == "table" and type(r.diff) == "number" end
 
--- The chart of a worth run: a row per kind, its win rate (dot) and 95%
--- interval (line) on one axis of win rates from 0, the fair share a
--- dashed line; blue where the seat wins less without the move (it helps
--- win), orange more (it costs), grey where the difference could be chance
--- or the seat was never kept from it.
+-- The chart of a worth run: a row per kind, its difference (dot) and 95%
+-- interval (line): the restricted seat's win less the same seat's win on
+-- the same deal unrestricted, on one axis round 0 (the line where the
+-- move changes nothing); blue where the seat wins less without the move
+-- (it helps win), orange more (it costs), grey where the difference could
+-- be chance or the seat was never kept from it.
 local function worth_chart(w, keep)
   local rows = {}
   for _, r in ipairs(w.rows) do if has_ci(r) then rows[#rows + 1] = r end end
@@ -558,26 +559,27 @@ local function worth_chart(w, keep)
   local lw = 260
   local h = MT + #rows * rh + 44
   local pw = W - lw - MR - 8
-  local max = w.fair
-  for _, r in ipairs(rows) do max = math.max(max, r.ci[2]) end
-  local top, step = nice(max)
-  local function x(v) return lw + pw * math.max(0, math.min(top, v)) / top end
+  local far = 0.05
+  for _, r in ipairs(rows) do far = math.max(far, -r.diff_ci[1], r.diff_ci[2]) end
+  local top = nice(far)
+  local function x(v) return lw + pw * (math.max(-top, math.min(top, v)) + top) / (2 * top) end
   local out = {}
   local function add(...) out[#out + 1] = string.format(...) end
-  add('<svg class="chart" id="worth" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="win rate without each kind of move, with 95%% intervals">',
+  add('<svg class="chart" id="worth" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="the win without each kind of move less the win unrestricted, with 95%% intervals">',
     W, h, W, h)
-  add('<title>Win rate of the seat that never makes the move, with 95%% intervals; the fair share %s dashed</title>', fmt(w.fair))
+  add('<title>The win of the seat that never makes the move less its win on the same deal unrestricted, with 95%% intervals; 0 dashed</title>')
   local ybot = MT + #rows * rh
-  for k = 0, 4 do
-    local v = step * k
+  for k = -2, 2 do
+    local v = top * k / 2
     add('<line class="tick" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#eee"/>', x(v), x(v), MT - 4, ybot)
-    add('<text class="tick" x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">%s</text>', x(v), ybot + 14, tick_text(v))
+    add('<text class="tick" x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#555">%s</text>', x(v), ybot + 14,
+      v > 0 and ("+" .. tick_text(v)) or v < 0 and ("-" .. tick_text(-v)) or "0")
   end
-  add('<line class="axis" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333"/>', x(0), x(top), ybot, ybot)
-  add('<line class="fair" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333" stroke-dasharray="3 3"/>', x(w.fair), x(w.fair), MT - 8, ybot)
-  add('<text class="fair" x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#333">fair share %s (1/%d)</text>',
-    x(w.fair), MT - 10 > 8 and MT - 10 or 10, fmt(w.fair), w.players)
-  add('<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#333">win rate of the seat that never makes the move</text>',
+  add('<line class="axis" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333"/>', x(-top), x(top), ybot, ybot)
+  add('<line class="zero" x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#333" stroke-dasharray="3 3"/>', x(0), x(0), MT - 8, ybot)
+  add('<text class="zero" x="%.1f" y="%d" font-size="10" text-anchor="middle" fill="#333">as unrestricted</text>',
+    x(0), MT - 10 > 8 and MT - 10 or 10)
+  add('<text x="%.1f" y="%d" font-size="11" text-anchor="middle" fill="#333">win without the move less the win unrestricted, deal by deal</text>',
     lw + pw / 2, ybot + 32)
   for i, r in ipairs(rows) do
     local y = MT + (i - 0.5) * rh
@@ -585,9 +587,10 @@ local function worth_chart(w, keep)
     if r.offered and keep[r.kind] then color = r.diff < 0 and COLORS[1] or COLORS[2] end
     add('<text class="kind" x="%d" y="%.1f" font-size="11" fill="%s">%s%s</text>', 4, y + 4, r.offered and "#222" or "#888",
       esc(r.kind), r.offered and "" or " (never kept from it)")
-    add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(r.ci[1]), y, x(r.ci[2]), color)
-    add('<circle class="point" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %s [%s, %s], %s the fair share%s</title></circle>',
-      x(r.win_rate), y, color, esc(r.kind), fmt(r.win_rate), fmt(r.ci[1]), fmt(r.ci[2]), fmtsigned(r.diff),
+    add('<path class="interval" d="M%.1f %.1fH%.1f" stroke="%s" stroke-width="2"/>', x(r.diff_ci[1]), y, x(r.diff_ci[2]), color)
+    add('<circle class="point" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s: %s [%s, %s] against the same seat unrestricted (wins %s)%s</title></circle>',
+      x(r.diff), y, color, esc(r.kind), fmtsigned(r.diff), fmtsigned(r.diff_ci[1]), fmtsigned(r.diff_ci[2]),
+      type(r.win_rate) == "number" and fmt(r.win_rate) or "-",
       not r.offered and "; never kept from it: tells nothing" or (keep[r.kind] and "; holds after Holm" or ""))
   end
   add('</svg>')
@@ -605,8 +608,11 @@ function M.worth_html(w)
   add('<h1>Kontor worth report</h1>')
   local keep, m = worth_holm(w)
   add('<div class="summary"><h2>What a move is worth</h2>')
-  add('<p>%d games for each kind of move of %s (<code>%s</code>), %d players, every seat %s, seed %d. In each game one seat in turn never makes the move while another is legal; its fair share of the wins is %s (1/%d).</p>',
-    w.games, esc(w.rules), esc(w.label), w.players, esc(w.bot), w.seed, fmt(w.fair), w.players)
+  local u = w.unrestricted
+  add('<p>%d games for each kind of move of %s (<code>%s</code>), %d players, every seat %s, seed %d. In each game one seat in turn never makes the move while another is legal; its fair share of the wins is %s (1/%d). Every deal is also played with no seat restricted, where the same seats win %s; a kind\'s difference is, deal by deal, the seat\'s win without the move less its win unrestricted (0 in every game where the restriction was never in the way).</p>',
+    w.games, esc(w.rules), esc(w.label), w.players, esc(w.bot), w.seed, fmt(w.fair), w.players,
+    u and type(u.win_rate) == "number" and (fmt(u.win_rate) .. (type(u.ci) == "table" and
+      string.format(" [%s, %s]", fmt(u.ci[1]), fmt(u.ci[2])) or "")) or "-")
   local helps, costs, chance, none, never = {}, {}, {}, {}, {}
   for _, r in ipairs(w.rows) do
     if not r.restriction then
@@ -630,40 +636,40 @@ function M.worth_html(w)
   table.sort(costs, by_z)
   local function item(i)
     local r = i.r
-    return string.format('<li>%s: the seat without it wins %s [%s, %s], %s from the fair share</li>', esc(r.kind), fmt(r.win_rate), fmt(r.ci[1]),
-      fmt(r.ci[2]), fmtsigned(r.diff))
+    return string.format('<li>%s: %s [%s, %s] against the same seat unrestricted (the seat without it wins %s)</li>', esc(r.kind),
+      fmtsigned(r.diff), fmtsigned(r.diff_ci[1]), fmtsigned(r.diff_ci[2]), type(r.win_rate) == "number" and fmt(r.win_rate) or "-")
   end
   if #helps + #costs == 0 then
-    add('<p>No move measurably decides games: no difference from the fair share of the %d kinds compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
+    add('<p>No move measurably decides games: no difference from the same seat unrestricted of the %d kinds compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
   end
   if #helps > 0 then
-    add('<p>Moves that help win: a seat that never makes them wins less than its fair share (after Holm\'s correction for the %d kinds compared), biggest effect first:</p><ol id="helps">', m)
+    add('<p>Moves that help win: a seat that never makes them wins less than on the same deals unrestricted (after Holm\'s correction for the %d kinds compared), biggest effect first:</p><ol id="helps">', m)
     for _, i in ipairs(helps) do add('%s', item(i)) end
     add('</ol>')
   end
   if #costs > 0 then
-    add('<p>Moves that cost games: a seat that never makes them wins more than its fair share (after Holm\'s correction for the %d kinds compared), biggest effect first:</p><ol id="costs">', m)
+    add('<p>Moves that cost games: a seat that never makes them wins more than on the same deals unrestricted (after Holm\'s correction for the %d kinds compared), biggest effect first:</p><ol id="costs">', m)
     for _, i in ipairs(costs) do add('%s', item(i)) end
     add('</ol>')
   end
   if #chance > 0 then
-    add('<p class="chance">%d more %s an interval that leaves out the fair share, but among %d comparisons that can be chance (Holm\'s correction does not hold %s): %s.</p>',
+    add('<p class="chance">%d more %s a difference whose interval leaves out 0, but among %d comparisons that can be chance (Holm\'s correction does not hold %s): %s.</p>',
       #chance, #chance == 1 and "kind has" or "kinds have", m, #chance == 1 and "it" or "them", table.concat(chance, "; "))
   end
   if #none > 0 then
-    add('<p>No one needs, as far as %d games a kind tell (without them the interval of the seat\'s win rate '
-      .. 'holds its fair share): %s.</p>', w.games, table.concat(none, "; "))
+    add('<p>No one needs, as far as %d games a kind tell (the interval of the difference holds 0): %s.</p>',
+      w.games, table.concat(none, "; "))
   end
   if #never > 0 then
     add('<p>Tell nothing (the seat never had a move of the kind and another at once): %s.</p>', table.concat(never, "; "))
   end
   add('</div>')
-  add('<h2>Win rate without each move</h2>')
-  add('<figure>%s<figcaption>The win rate of the seat that never makes the move (dot) and its 95%% interval (line), on one axis from 0; the dashed line is the fair share %s. Blue: the move helps win; orange: it costs games (both after Holm\'s correction); grey: could be chance, or the seat was never kept from it.</figcaption></figure>',
-    worth_chart(w, keep), fmt(w.fair))
+  add('<h2>What the seat wins without each move</h2>')
+  add('<figure>%s<figcaption>The seat\'s win without the move less its win on the same deal unrestricted (dot), and its 95%% interval (line); the dashed line is 0, no difference. Blue: the move helps win; orange: it costs games (both after Holm\'s correction); grey: could be chance, or the seat was never kept from it.</figcaption></figure>',
+    worth_chart(w, keep))
   add('<h2>Every kind</h2>')
   add('<table id="worth-table">')
-  add('<tr><th>kind</th><th>win rate</th><th>95%% interval</th><th>- fair share</th><th>after Holm</th><th>kept from it</th></tr>')
+  add('<tr><th>kind</th><th>win rate</th><th>95%% interval</th><th>diff</th><th>95%% interval</th><th>after Holm</th><th>kept from it</th></tr>')
   for _, r in ipairs(w.rows) do
     local verdict = ""
     if has_ci(r) and r.offered and (r.diff_ci[1] > 0 or r.diff_ci[2] < 0) then
@@ -673,10 +679,11 @@ function M.worth_html(w)
     if not r.restriction then kept = "not measured: " .. esc(r.why or "")
     elseif not r.offered then kept = "never: tells nothing"
     else kept = string.format("%.2f of games, %.1f a game", r.kept_share, r.kept_per_game) end
-    add('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class="verdict">%s</td><td>%s</td></tr>', esc(r.kind),
+    add('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class="verdict">%s</td><td>%s</td></tr>', esc(r.kind),
       type(r.win_rate) == "number" and fmt(r.win_rate) or "-",
-      has_ci(r) and string.format("[%s, %s]", fmt(r.ci[1]), fmt(r.ci[2])) or "-",
-      type(r.diff) == "number" and fmtsigned(r.diff) or "-", verdict, kept)
+      type(r.ci) == "table" and string.format("[%s, %s]", fmt(r.ci[1]), fmt(r.ci[2])) or "-",
+      type(r.diff) == "number" and fmtsigned(r.diff) or "-",
+      has_ci(r) and string.format("[%s, %s]", fmtsigned(r.diff_ci[1]), fmtsigned(r.diff_ci[2])) or "-", verdict, kept)
   end
   add('</table>')
   add('<p><small>Written by kontor %s.</small></p>', esc(require("kontor.core").version))

@@ -8,13 +8,21 @@
 -- the same bot unrestricted; every kind meets the same deals (game i starts
 -- from balance.game_seed(seed, i)). The restricted seat rotates, so the
 -- seat advantage cancels and an unrestricted seat's fair share is
--- 1/players: a win rate below it says the move helps win, one equal to it
--- that no one needs it.
+-- 1/players. Each deal is also played once with every seat unrestricted
+-- (the same bots, the same seeds): a kind's difference is, game by game,
+-- the restricted seat's win less that same seat's win on the same deal
+-- unrestricted. A restriction that never takes an option away plays the
+-- very same game, so its difference is 0 in every game, where a win rate
+-- against the fair share would show the deals' own noise (100 deals: a
+-- seat's share of the wins is 0.25 +- 0.09); a difference below 0 says
+-- the move helps win, 0 that no one needs it.
 --
 -- A run keeps only whole-number sums per kind (games, wins in 1/W of a
--- game, their squares, decisions and games where the restriction took an
--- option away, and moves the restricted seat made that it should have
--- avoided), so parts played anywhere (--jobs) add up to the same numbers.
+-- game, their squares, the differences from the unrestricted deal and
+-- their squares, decisions and games where the restriction took an option
+-- away, and moves the restricted seat made that it should have avoided),
+-- and the unrestricted deals' wins, so parts played anywhere (--jobs) add
+-- up to the same numbers.
 
 local gamemod = require "kontor.game"
 local bots = require "kontor.bots"
@@ -134,9 +142,38 @@ function M.discover(L, bot, seed, lo, hi)
   return out
 end
 
-local FIELDS = { "games", "wins", "wins2", "kept", "kept_games", "decisions", "broken" }
+local FIELDS = { "games", "wins", "wins2", "paired", "paired2", "kept", "kept_games", "decisions", "broken" }
 -- the sums in the win scale, which may be floats (past 2^62, or beyond 42 seats)
-local WINS = { wins = true, wins2 = true }
+local WINS = { wins = true, wins2 = true, paired = true, paired2 = true }
+-- The unrestricted deals' sums (acc[UNRESTRICTED]; a shard's "unrestricted"):
+-- the wins of the seat that is restricted in the other games, on each deal.
+local UNRESTRICTED, BASE_FIELDS = "", { "games", "wins", "wins2" }
+M.UNRESTRICTED = UNRESTRICTED
+
+-- Whether any of `kinds` is measured (has a restriction): then the run
+-- plays the unrestricted deals too.
+local function measures(kinds)
+  for _, kind in ipairs(kinds) do
+    if M.restriction(kind) then return true end
+  end
+  return false
+end
+
+-- The games a run of `n` deals plays: n a kind measured, and n unrestricted.
+function M.games_of(kinds, n)
+  local k = 0
+  for _, kind in ipairs(kinds) do if M.restriction(kind) then k = k + 1 end end
+  return k > 0 and (k + 1) * n or 0
+end
+
+-- The win of seat r in `game` (over), in 1/W of a game.
+local function win_of(game, r, W)
+  local res = game:result()
+  for _, s in ipairs(res.winners) do
+    if s == r then return balance.win_share(W, #res.winners) end
+  end
+  return 0
+end
 
 -- Plays games lo..hi for each of `kinds`; returns { [kind] = sums }.
 -- progress(done) after each game, if given.
@@ -145,42 +182,60 @@ function M.play(L, bot, kinds, seed, lo, hi, progress)
   local W = balance.win_scale(P)
   local acc = {}
   local done = 0
+  local function step()
+    done = done + 1
+    if progress then progress(done) end
+  end
+  local measured = {}                         -- { kind, its sums, its restriction, the bot restricted }
   for _, kind in ipairs(kinds) do
     local a = {}
     for _, f in ipairs(FIELDS) do a[f] = 0 end
     acc[kind] = a
     local spec = M.restriction(kind)
-    if spec then
-      local r_bot = M.restricted(bot, spec)
-      for i = lo, hi do
-        local r = (i - 1) % P + 1
-        local specs = {}
-        for s = 1, P do specs[s] = s == r and r_bot or bot end
-        local kept = 0
-        local game = M.walk_game("game " .. i, L, balance.game_seed(seed, i), specs, function(seat, name, opts, k)
-          if seat ~= r then return end
-          a.decisions = a.decisions + 1
-          -- kept from it: an option of the kind and another were legal
-          local hit, other = false, false
-          for j = 1, #opts do
-            if bots.matches(spec, name, opts[j]) then hit = true else other = true end
-          end
-          if hit and other then
-            kept = kept + 1
-            if bots.matches(spec, name, opts[k]) then a.broken = a.broken + 1 end
-          end
-        end)
-        local res = game:result()
-        local w = 0
-        for _, s in ipairs(res.winners) do if s == r then w = balance.win_share(W, #res.winners) end end
-        a.games = a.games + 1
-        -- exact within 2^62, then floats (stats.plus: many seats' wins)
-        a.wins, a.wins2 = stats.plus(a.wins, w), stats.plus(a.wins2, stats.square(w))
-        a.kept = a.kept + kept
-        if kept > 0 then a.kept_games = a.kept_games + 1 end
-        done = done + 1
-        if progress then progress(done) end
-      end
+    if spec then measured[#measured + 1] = { kind, a, spec, M.restricted(bot, spec) } end
+  end
+  if #measured == 0 then return acc end
+  local b = {}
+  for _, f in ipairs(BASE_FIELDS) do b[f] = 0 end
+  acc[UNRESTRICTED] = b
+  local plain = {}
+  for s = 1, P do plain[s] = bot end
+  -- deal by deal (memory flat in the games): unrestricted, then each kind
+  for i = lo, hi do
+    local gseed, r = balance.game_seed(seed, i), (i - 1) % P + 1
+    -- the deal unrestricted: every seat `bot`, the win of the seat the
+    -- other games restrict
+    local base = win_of(M.walk_game("game " .. i .. " unrestricted", L, gseed, plain), r, W)
+    b.games = b.games + 1
+    b.wins, b.wins2 = stats.plus(b.wins, base), stats.plus(b.wins2, stats.square(base))
+    step()
+    for _, m in ipairs(measured) do
+      local a, spec = m[2], m[3]
+      local specs = {}
+      for s = 1, P do specs[s] = s == r and m[4] or bot end
+      local kept = 0
+      local game = M.walk_game("game " .. i, L, gseed, specs, function(seat, name, opts, k)
+        if seat ~= r then return end
+        a.decisions = a.decisions + 1
+        -- kept from it: an option of the kind and another were legal
+        local hit, other = false, false
+        for j = 1, #opts do
+          if bots.matches(spec, name, opts[j]) then hit = true else other = true end
+        end
+        if hit and other then
+          kept = kept + 1
+          if bots.matches(spec, name, opts[k]) then a.broken = a.broken + 1 end
+        end
+      end)
+      local w = win_of(game, r, W)
+      local d = w - base                      -- against the same seat, the same deal, unrestricted
+      a.games = a.games + 1
+      -- exact within 2^62, then floats (stats.plus: many seats' wins)
+      a.wins, a.wins2 = stats.plus(a.wins, w), stats.plus(a.wins2, stats.square(w))
+      a.paired, a.paired2 = stats.plus(a.paired, d), stats.plus(a.paired2, stats.square(d))
+      a.kept = a.kept + kept
+      if kept > 0 then a.kept_games = a.kept_games + 1 end
+      step()
     end
   end
   return acc
@@ -192,13 +247,14 @@ function M.add(a, b)
     if type(kind) ~= "string" or type(s) ~= "table" then
       error(string.format("a part's sums of '%s' are not a kind's sums", tostring(kind)), 0)
     end
+    local fields = kind == UNRESTRICTED and BASE_FIELDS or FIELDS
     local t = a[kind]
     if not t then
       t = {}
-      for _, f in ipairs(FIELDS) do t[f] = 0 end
+      for _, f in ipairs(fields) do t[f] = 0 end
       a[kind] = t
     end
-    for _, f in ipairs(FIELDS) do
+    for _, f in ipairs(fields) do
       local v = s[f] or 0
       if WINS[f] and math.type(v) == "float" then           -- many seats' wins: floats past 2^62
         t[f] = stats.plus(t[f], v)
@@ -228,11 +284,24 @@ function M.same_outcome(mean, n, fair)
   return lo, hi, math.min(1, p)
 end
 
+-- The mean of the per-game values whose sums over n games are `sum` and
+-- `sum2` (in 1/W of a game), and the 95% t interval of it, clipped to
+-- lo..hi; nil interval for fewer than 2 games or none of width.
+local function mean_ci(sum, sum2, n, W, lo, hi)
+  local mean = sum / n / W
+  if n < 2 then return mean end
+  local var = (sum2 - (sum + 0.0) * sum / n) / (n - 1) / ((W + 0.0) * W)
+  if var <= 0 then return mean end
+  local h = stats.t975(n - 1) * math.sqrt(var / n)
+  return mean, math.max(lo, mean - h), math.min(hi, mean + h), h
+end
+
 -- The rows of a run: per kind its restriction, games, the restricted
--- seat's win rate and 95% interval, the fair share, the difference and
--- its interval, and how often the restriction kept the seat from a move;
--- sorted by the difference (the moves that decide games first), the
--- kinds never kept from last.
+-- seat's win rate and 95% interval, the fair share, the difference from
+-- the same seat unrestricted on the same deals and its interval, and how
+-- often the restriction kept the seat from a move; sorted by the
+-- difference (the moves that decide games first), the kinds never kept
+-- from last.
 function M.rows(L, kinds, acc)
   local P = L.players
   local W = balance.win_scale(P)
@@ -246,29 +315,39 @@ function M.rows(L, kinds, acc)
                   also = M.overlaps(kind, kinds) }
     if a.games > 0 then
       local n = a.games
-      local mean = a.wins / n / W
+      local mean, lo, hi = mean_ci(a.wins, a.wins2, n, W, 0, 1)
       row.win_rate = r6(mean)
       row.kept_share = r6(a.kept_games / n)
       row.kept_per_game = r6(a.kept / n)
+      local d, dlo, dhi, h = mean_ci(a.paired, a.paired2, n, W, -1, 1)
+      row.diff = r6(d)
       if n > 1 then
-        local var = (a.wins2 - (a.wins + 0.0) * a.wins / n) / (n - 1) / ((W + 0.0) * W)
-        if var <= 0 then
-          -- every game the same outcome (lost them all, say): the t
-          -- interval would have no width, and p would be 0 after 2 games
-          local lo, hi, p = M.same_outcome(mean, n, fair)
-          row.ci, row.diff_ci, row.p = { r6(lo), r6(hi) }, { r6(lo - fair), r6(hi - fair) }, r6(p)
-        else
-          -- the t interval of the mean, clipped to what a rate can be
-          local h = stats.t975(n - 1) * math.sqrt(var / n)
-          local lo, hi = math.max(0, mean - h), math.min(1, mean + h)
+        if lo then
           row.ci = { r6(lo), r6(hi) }
-          row.diff_ci = { r6(lo - fair), r6(hi - fair) }
-          -- the two-sided p of the difference from the fair share (from the
-          -- interval before clipping), for Holm's correction in the report
-          row.p = r6(stats.p_of(mean - fair, { mean - h - fair, mean + h - fair }))
+        else
+          -- every game the same outcome (lost them all, say): Wilson's
+          -- interval, which has a width where the t interval has none
+          local wlo, whi = M.same_outcome(mean, n, fair)
+          row.ci = { r6(wlo), r6(whi) }
+        end
+        if dlo then
+          row.diff_ci = { r6(dlo), r6(dhi) }
+          -- the two-sided p of the difference (from the interval before
+          -- clipping), for Holm's correction in the report
+          row.p = r6(stats.p_of(d, { d - h, d + h }))
+        elseif a.kept == 0 then
+          -- a restriction never in the way plays the very same games: the
+          -- difference is 0, and no number of games could make it another
+          row.diff_ci, row.p = { 0, 0 }, 1
+        else
+          -- the same difference on every deal (none, in 2 games, say): as
+          -- wide as the share of the games it could have changed allows
+          -- (Wilson's interval of 0 changed of n), not an interval of width 0
+          local _, u = stats.wilson(0, n)
+          row.diff_ci = { r6(math.max(-1, d - u)), r6(math.min(1, d + u)) }
+          row.p = r6(stats.p_of(d, { d - u, d + u }))
         end
       end
-      row.diff = r6(mean - fair)
     end
     row.offered = a.kept > 0
     rows[#rows + 1] = row
@@ -280,6 +359,17 @@ function M.rows(L, kinds, acc)
     return x.kind < y.kind
   end)
   return rows
+end
+
+-- The seat the others restrict, on the same deals unrestricted: its win
+-- rate and interval, or nil when no kind was measured.
+function M.unrestricted(L, acc)
+  local b = acc[UNRESTRICTED]
+  if not b or b.games == 0 then return nil end
+  local W = balance.win_scale(L.players)
+  local mean, lo, hi = mean_ci(b.wins, b.wins2, b.games, W, 0, 1)
+  if not lo and b.games > 1 then lo, hi = stats.wilson(mean, b.games) end
+  return { games = b.games, win_rate = r6(mean), ci = lo and { r6(lo), r6(hi) } or nil }
 end
 
 local function num(x, signed)
@@ -296,21 +386,29 @@ function M.format(w)
     string.format("What a move is worth: %s, %d players, %s a kind (seed %d), the restricted seat in turn",
       text.escape(w.bot), w.players, text.count(w.games, "game"), w.seed),
     "setup: " .. text.escape(w.label or w.rules or "?"),
-    string.format("fair share %s (1/%d); win rate of the seat that never makes the move", num(w.fair), w.players),
+    string.format("fair share %s (1/%d); the same seat unrestricted on the same deals wins %s", num(w.fair),
+      w.players, w.unrestricted and (num(w.unrestricted.win_rate) .. (w.unrestricted.ci and
+        string.format(" [%s, %s]", num(w.unrestricted.ci[1]), num(w.unrestricted.ci[2])) or "")) or "-"),
+    "win rate: of the seat that never makes the move; diff: its win less its win unrestricted, deal by deal",
     "",
-    string.format("%-" .. width .. "s  %-23s  %-8s  %s", "kind", "win rate [95% interval]", "diff", "kept from it"),
+    string.format("%-" .. width .. "s  %-23s  %-26s  %s", "kind", "win rate [95% interval]", "diff [95% interval]",
+      "kept from it"),
   }
+  local function diff(r)
+    return string.format("%-26s", num(r.diff, true) .. (r.diff_ci and string.format(" [%s, %s]",
+      num(r.diff_ci[1], true), num(r.diff_ci[2], true)) or ""))
+  end
   local notes = {}
   for _, r in ipairs(w.rows) do
     local k = text.escape(r.kind)
     if not r.restriction then
       lines[#lines + 1] = string.format("%-" .. width .. "s  not measured: %s", k, r.why)
     elseif not r.offered then
-      lines[#lines + 1] = string.format("%-" .. width .. "s  %s [%s, %s]  %-8s  never: tells nothing", k,
-        num(r.win_rate), num(r.ci and r.ci[1]), num(r.ci and r.ci[2]), num(r.diff, true))
+      lines[#lines + 1] = string.format("%-" .. width .. "s  %s [%s, %s]  %s  never: tells nothing", k,
+        num(r.win_rate), num(r.ci and r.ci[1]), num(r.ci and r.ci[2]), diff(r))
     else
-      lines[#lines + 1] = string.format("%-" .. width .. "s  %s [%s, %s]  %-8s  %s of games, %s a game", k,
-        num(r.win_rate), num(r.ci and r.ci[1]), num(r.ci and r.ci[2]), num(r.diff, true),
+      lines[#lines + 1] = string.format("%-" .. width .. "s  %s [%s, %s]  %s  %s of games, %s a game", k,
+        num(r.win_rate), num(r.ci and r.ci[1]), num(r.ci and r.ci[2]), diff(r),
         string.format("%.2f", r.kept_share), string.format("%.1f", r.kept_per_game))
     end
     if #r.also > 0 then
@@ -328,7 +426,8 @@ end
 function M.summary(L, bot, kinds, acc, games, seed)
   return { kind = "worth", rules = L.info.rules, variants = L.info.variants, label = L.info.label, bot = bot,
            players = L.players,
-           games = games, seed = seed, fair = r6(1 / L.players), rows = M.rows(L, kinds, acc) }
+           games = games, seed = seed, fair = r6(1 / L.players), unrestricted = M.unrestricted(L, acc),
+           rows = M.rows(L, kinds, acc) }
 end
 
 ---------------------------------------------------------------------------
@@ -346,10 +445,13 @@ function M.shard(L, bot, kinds, acc, games, seed, lo, hi)
     for _, f in ipairs(FIELDS) do t[f] = a[f] end
     sums[i] = t
   end
+  local b = acc[UNRESTRICTED] or M.add({}, { [UNRESTRICTED] = {} })[UNRESTRICTED]
+  local base = {}
+  for _, f in ipairs(BASE_FIELDS) do base[f] = b[f] end
   return { kontor = "shard", version = 2, kind = "worth", seed = seed, games = games, lo = lo, hi = hi,
            bot = bot, info = { rules = L.info.rules, variants = L.info.variants, label = L.info.label,
                                players = L.players },
-           kinds = kinds, sums = sums }
+           kinds = kinds, sums = sums, unrestricted = base }
 end
 
 local function fail(...) error(string.format(...), 0) end
@@ -360,6 +462,26 @@ local run = require("kontor.balance.run")
 -- t must be a JSON list of exactly n entries (n nil: any length), as the
 -- other shards' lists are checked.
 local list_of = run.list_of
+
+-- (a JSON array decodes to a table with [1]; an object's keys are names)
+local function is_array_like(t) return rawget(t, 1) ~= nil end
+
+-- Checks sum `f` of sums `a` (of `what`), W the win scale: a whole number
+-- from 0 (a difference: any sign) within 2^62, or, for the sums in the win
+-- scale, a float past it (or where the scale itself is one) up to 2^1000.
+local function check_sum(a, f, what, W)
+  local v = a[f]
+  local signed = f == "paired"
+  local float = WINS[f] and math.type(v) == "float" and (math.type(W) == "float" or math.abs(v) > run.EXACT)
+  if not is_int(v) and not float then fail("%s: \"%s\" must be a whole number", what, f) end
+  if float and not ((signed or v >= 0) and math.abs(v) <= run.FLOATS) then
+    fail("%s: \"%s\" is %s, not a number from %s0 to 2^1000", what, f, tostring(v), signed and "-2^1000 or " or "")
+  end
+  if v < 0 and not signed then fail("%s: \"%s\" is %d, below 0", what, f, v) end
+  -- (redteam3: an integer 2^62 a shard and together, or the sums
+  -- wrap when added; the wins go on as floats past it, stats.plus)
+  if not float and math.abs(v) > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^62", what, f, v) end
+end
 
 -- Checks a worth shard field by field before anything adds it; raises
 -- "NAME: why" (NAME: its file:line, or "job k of n").
@@ -385,19 +507,7 @@ function M.check_shard(sh, name)
       local a = sh.sums[i]
       local what = string.format("the sums of '%s'", k)
       if type(a) ~= "table" then fail("%s are not an object", what) end
-      for _, f in ipairs(FIELDS) do
-        local v = a[f]
-        -- the wins are floats where the scale is (beyond 42 seats) or past 2^62
-        local float = WINS[f] and math.type(v) == "float" and (math.type(W) == "float" or v > run.EXACT)
-        if not is_int(v) and not float then fail("%s: \"%s\" must be a whole number", what, f) end
-        if float and not (v >= 0 and v <= run.FLOATS) then
-          fail("%s: \"%s\" is %s, not a number from 0 to 2^1000", what, f, tostring(v))
-        end
-        if v < 0 then fail("%s: \"%s\" is %d, below 0", what, f, v) end
-        -- (redteam3: an integer 2^62 a shard and together, or the sums
-        -- wrap when added; the wins go on as floats past it, stats.plus)
-        if not float and v > run.EXACT then fail("%s: \"%s\" is %d, beyond 2^62", what, f, v) end
-      end
+      for _, f in ipairs(FIELDS) do check_sum(a, f, what, W) end
       local want = M.restriction(k) and n or 0
       if a.games ~= want then fail("%s are of %s, the shard has %d", what, text.count(a.games, "game"), want) end
       if a.wins > (a.games + 0.0) * W then fail("%s: the seat won more than its %s", what, text.count(a.games, "game")) end
@@ -405,10 +515,29 @@ function M.check_shard(sh, name)
       if a.wins2 > W * (a.wins + 0.0) or (a.games + 0.0) * a.wins2 < (a.wins + 0.0) * a.wins then
         fail("%s: \"wins2\" (%s) cannot be the squares of wins adding up to %s", what, tostring(a.wins2), tostring(a.wins))
       end
+      -- each game's difference is -W..W: |sum d| <= n W, sum d^2 <= n W^2,
+      -- and n sum d^2 >= (sum d)^2
+      if math.abs(a.paired) > (a.games + 0.0) * W then
+        fail("%s: \"paired\" (%s) is more than %s could differ by", what, tostring(a.paired), text.count(a.games, "game"))
+      end
+      if a.paired2 > (a.games + 0.0) * W * W or (a.games + 0.0) * a.paired2 < (a.paired + 0.0) * a.paired then
+        fail("%s: \"paired2\" (%s) cannot be the squares of differences adding up to %s", what,
+          tostring(a.paired2), tostring(a.paired))
+      end
       if a.kept_games > a.games then fail("%s: kept from it in %d games of %d", what, a.kept_games, a.games) end
       if a.kept_games > a.kept then fail("%s: kept from it in %d games but %d times", what, a.kept_games, a.kept) end
       if a.kept > a.decisions then fail("%s: kept from it %d times in %d decisions", what, a.kept, a.decisions) end
       if a.broken > a.kept then fail("%s: %d avoided moves made, kept from it %d times", what, a.broken, a.kept) end
+    end
+    -- the deals unrestricted, played once for every kind measured
+    local b, what = sh.unrestricted, "\"unrestricted\""
+    if type(b) ~= "table" or is_array_like(b) then fail("%s must be an object (the unrestricted deals' sums)", what) end
+    for _, f in ipairs(BASE_FIELDS) do check_sum(b, f, what, W) end
+    local want = measures(sh.kinds) and n or 0
+    if b.games ~= want then fail("%s: %s, the shard has %d", what, text.count(b.games, "game"), want) end
+    if b.wins > (b.games + 0.0) * W then fail("%s: the seat won more than its %s", what, text.count(b.games, "game")) end
+    if b.wins2 > W * (b.wins + 0.0) or (b.games + 0.0) * b.wins2 < (b.wins + 0.0) * b.wins then
+      fail("%s: \"wins2\" (%s) cannot be the squares of wins adding up to %s", what, tostring(b.wins2), tostring(b.wins))
     end
   end)
   if not ok then error(tostring(name) .. ": " .. tostring(e), 0) end
@@ -424,7 +553,7 @@ local where = run.where
 
 -- Adds the sums of a checked shard into acc.
 function M.add_shard(acc, sh)
-  local part = {}
+  local part = { [UNRESTRICTED] = sh.unrestricted }
   for i, k in ipairs(sh.kinds) do part[k] = sh.sums[i] end
   return M.add(acc, part)
 end
