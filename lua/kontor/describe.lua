@@ -25,13 +25,16 @@ end
 
 -- The rule set's description of option `text` of `seat` at `decision`
 -- (default: the seat's decision now); nil when it gives none. A failing
--- R.describe_option gives none: a description never stops a game.
+-- R.describe_option never stops a game: its description says where it
+-- failed ("R.describe_option failed: ./sell.lua:12: ..."), as a failing
+-- R.explain does in why, so the designer sees it rather than nothing.
 function M.option(g, seat, text, decision)
   local f = rawget(g.R, "describe_option")
   if type(f) ~= "function" then return nil end
   decision = decision or M.decision_name(g, seat)
   local ok, s = core.sandbox.inspect("R.describe_option", g.ctx, f, g.ctx, seat, decision, text)
-  if not ok or type(s) ~= "string" or s == "" then return nil end
+  if not ok then return ktext.escape("R.describe_option failed: " .. ktext.error_place(s)) end
+  if type(s) ~= "string" or s == "" then return nil end
   return ktext.escape(s)
 end
 
