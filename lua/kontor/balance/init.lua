@@ -575,7 +575,7 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
     local m = { label = (a or b).label, a = r6(ra), b = r6(rb), section = (a or b).section }
     if a and b and a.scale == b.scale then
       local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale) or stats.acc_paired(pair, key, a.scale)
-      m.diff, m.ci = r6(r.diff), rci(r.ci)
+      m.diff, m.ci = r6(r.diff), rci(stats.diff_ci(r.ci, a.domain))
       m.verdict = stats.verdict(r.ci, a.up, a.down)
     end
     order[#order + 1] = key

@@ -83,6 +83,16 @@ function M.unpaired(a, b)
   return { diff = diff, ci = { diff - h, diff + h } }
 end
 
+-- The interval of a difference of two measures of `domain`, kept inside
+-- what such a difference can be: two shares differ by -1 to 1 (the t
+-- interval of shares of 0 and 1 nearly everywhere reached +1.0164); a
+-- count's difference has no bound. A new list; nil for nil.
+function M.diff_ci(ci, domain)
+  if not ci then return nil end
+  if domain == "share" then return { math.max(-1, ci[1]), math.min(1, ci[2]) } end
+  return { ci[1], ci[2] }
+end
+
 -- The verdict word of an interval of b - a: `up` when it lies above zero,
 -- `down` below, nil when it contains zero.
 function M.verdict(ci, up, down)
