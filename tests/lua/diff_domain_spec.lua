@@ -22,4 +22,15 @@ describe("a difference's interval", function()
     assert.are.same({ r.ci[1], 1 }, ci)
     assert.are.equal("up", stats.verdict(r.ci, "up", "down"))   -- the verdict is the interval's before
   end)
+
+  it("of a share the same on both sides in every game has a width: Wilson's bound for none of n", function()
+    -- compare --bot 4=greedy:avoid=buy: the random seats never won, on either side
+    local pair = stats.acc()
+    for _ = 1, 20 do stats.add(pair, stats.diff({ m = 0 }, { m = 0 })) end
+    local r = stats.acc_paired(pair, "m", 1, "share")
+    assert.are.same({ "-0.1611", "0.1611" }, { ("%.4f"):format(r.ci[1]), ("%.4f"):format(r.ci[2]) })
+    assert.is_nil(stats.verdict(r.ci, "up", "down"))
+    -- a count the same in every game keeps [0, 0] (its difference has no bound)
+    assert.are.same({ 0, 0 }, stats.acc_paired(pair, "m", 1, "count").ci)
+  end)
 end)

@@ -281,12 +281,20 @@ end
 -- the n differences and one more of 0 (its mean n d / (n + 1), its
 -- standard error |d| / (n + 1)): 2 games of d = 1 give [-0.77, +2.10], no
 -- verdict; 6 games [+0.51, +1.21]; 1000 games [+0.997, +1.001].
-function M.acc_paired(p, key, scale)
+function M.acc_paired(p, key, scale, domain)
   local r = M.acc_ci(p, key, scale)
   if r.ci and r.ci[1] == r.ci[2] and r.mean ~= 0 then
     local n, d = p.n, r.mean
     local m, h = n * d / (n + 1), M.t975(n) * math.abs(d) / (n + 1)
     return { diff = d, ci = { m - h, m + h } }
+  end
+  if domain == "share" and r.ci and r.ci[1] == r.ci[2] then
+    -- a share that was the same on both sides in every game (a seat that
+    -- never won, on either side): each game's difference is -1..1, so the
+    -- mean's is at most the share of the games that could have differed
+    -- unseen, Wilson's bound for none of n: 20 games, +-0.1611, not [0, 0]
+    local _, u = M.wilson(0, p.n)
+    return { diff = r.mean, ci = { -u, u } }
   end
   return { diff = r.mean, ci = r.ci }
 end

@@ -161,7 +161,7 @@ function M.summary(sides, diffs, seed, sweep)
         local r = ms and stats.acc_ci(side.data, m.key, ms.scale, ms.domain) or {}
         local row = { value = sweep.values[s], mean = r6(r.mean), ci = rci(r.ci) }
         if s > 1 and diffs and ms and ms.scale == m.scale then
-          local d = stats.acc_paired(diffs[s], m.key, m.scale)
+          local d = stats.acc_paired(diffs[s], m.key, m.scale, m.domain)
           row.diff, row.diff_ci = r6(d.diff), rci(stats.diff_ci(d.ci, m.domain))
           row.verdict = stats.verdict(d.ci, m.up, m.down)
         elseif s > 1 and ms and r.ci and rows[1].ci then
