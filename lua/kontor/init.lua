@@ -5,7 +5,9 @@ local rules = require "kontor.rules"
 local gamemod = require "kontor.game"
 local save_mod       -- kontor.save, loaded when a game is first loaded
 local function saves() save_mod = save_mod or require "kontor.save"; return save_mod end
-local dump = require "kontor.dump"
+-- (kontor.dump: loaded at the first pretty, show, view or state; the
+-- REPL's first prompt needs none of them)
+local function pretty(...) return require("kontor.dump").pretty(...) end
 local text = require "kontor.text"
 local errors = require "kontor.errors"
 
@@ -18,7 +20,7 @@ local kontor = {
   counter = core.counter,
   options = core.options.constant,          -- constant option lists, as rule scripts have them
   family = core.options.constant_family,
-  pretty = dump.pretty,
+  pretty = pretty,
   Game = gamemod.Game,
   errors = errors,
 }

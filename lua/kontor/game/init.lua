@@ -17,7 +17,8 @@
 -- This file is the Game type: its public methods, made from those rooms.
 
 local core = require "kontor.core"
-local dump = require "kontor.dump"
+local dump_mod   -- kontor.dump, at the first state, view or show
+local function dumps() dump_mod = dump_mod or require "kontor.dump"; return dump_mod end
 -- kontor.save and game/playout.lua load when first used: a session that
 -- never saves or plays out compiles neither (the REPL's first prompt).
 local save_mod, playout_mod
@@ -286,18 +287,18 @@ function Game:result()
 end
 
 function Game:state()
-  return dump.state(self.R, self.ctx)
+  return dumps().state(self.R, self.ctx)
 end
 
 function Game:view(seat)
   if seat == nil then error("bad argument #1 to 'view' (a seat expected; g:state() is the whole state)", 2) end
   check_seat(self, seat, "view")
-  return dump.view(self.R, self.ctx, seat, self)
+  return dumps().view(self.R, self.ctx, seat, self)
 end
 
 function Game:show(seat)
   check_seat(self, seat, "show")
-  return dump.show(self.R, self.ctx, seat, self)
+  return dumps().show(self.R, self.ctx, seat, self)
 end
 
 function Game:invariants()
