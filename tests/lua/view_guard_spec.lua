@@ -157,7 +157,7 @@ local AT_END = { scores = true, why_won = true }
 -- Hooks whose failure the engine turns into "no text" (a description,
 -- an explanation) or a message returned: checked by the game unchanged.
 -- (g:why then says what any refused text gets.)
-local QUIET = { why_won = "nil", describe_option = "nil", invariants = "R.invariants failed: ",
+local QUIET = { why_won = "nil", describe_option = "R.describe_option failed: ", invariants = "R.invariants failed: ",
                 explain = "'c' is not a legal action: R.explain.pick failed: " }
 
 local function game_of(path, hook)
