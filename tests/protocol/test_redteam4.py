@@ -130,3 +130,33 @@ def a_seats_record_during_sealed_bids_leaves_out_the_others_bids():
         records = [s.call("save", game=g, seat=3)["document"]["actions"] for g in games]
         check(records[0] != records[1], "revealed: the bids differ now")
         check("2: bid 5" in records[1], "seat 2's bid, revealed: %r" % records[1])
+
+
+@test
+def chance_seat_0_is_told_nothing_of_a_seats_secret():
+    """seat 0 (manual_chance): no save, view, moves or undo; its decision during orders names no seat's step and lists no option"""
+    with Server(KONTOR) as s:
+        g = s.call("new", rules="old_world", players=2, seed=5, manual_chance=True)["game"]
+        for _ in range(200):
+            d = s.call("decision", game=g)
+            if d["kind"] == "orders":
+                break
+            o = d["options"][0]
+            s.call("apply", game=g, seat=o["seat"], action=o["n"])
+        equal(d["kind"], "orders", "the orders are open")
+        s.call("apply", game=g, seat=2, action=1)
+        zero = s.call("decision", game=g, seat=0)
+        equal((zero["kind"], zero["options"], zero.get("steps", {})), ("orders", [], {}), "seat 0's decision")
+        for op in ("save", "view", "moves", "undo"):
+            equal(s.request(op, game=g, seat=0)["error"]["code"], "no_such_seat", op + " with seat 0")
+
+
+@test
+def list_names_the_bots_and_nothing_of_a_game():
+    """list's bots are the same before and after games are open (nothing of a game in them)"""
+    with Server(KONTOR) as s:
+        before = s.call("list")["bots"]
+        g = s.call("new", rules="old_world", players=2, seed=5, bots={"2": "greedy"})["game"]
+        check(g, "a game")
+        equal(s.call("list")["bots"], before, "list's bots")
+        equal([b["name"] for b in before], ["random", "greedy", "mcts"], "the kinds")
