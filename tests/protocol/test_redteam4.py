@@ -160,3 +160,23 @@ def list_names_the_bots_and_nothing_of_a_game():
         check(g, "a game")
         equal(s.call("list")["bots"], before, "list's bots")
         equal([b["name"] for b in before], ["random", "greedy", "mcts"], "the kinds")
+
+
+@test
+def a_seats_record_after_load_with_bots_and_a_variant_leaves_out_the_bots_open_bid():
+    """save with seat after a load, with a bot seated: the bot's open bid and the seed stay out of the seat's record"""
+    rules = os.path.join(RULESETS, "sealed_bid.lua")
+    with Server(KONTOR) as s:
+        g = s.call("new", rules=rules, players=2, seed=77, options={"coins": 9})["game"]
+        whole = s.call("save", game=g)["document"]
+        h = s.call("load", document=whole, bots={"2": "random"})["game"]
+        while s.call("decision", game=h, seat=1)["kind"] != "simultaneous":
+            s.call("apply", game=h, action=1)
+        # the bot has bid (bots move after each request); seat 1 has not
+        seen = s.call("decision", game=h)
+        check(2 in seen["chosen"], "the bot bid: %r" % seen)
+        rec = s.call("save", game=h, seat=1)["document"]
+        check(not any(a.startswith("2: bid") for a in rec["actions"]), "the bot's open bid: %r" % rec["actions"])
+        equal(("seed" in rec, rec["options"]), (False, {"coins": 9}), "no seed; the options")
+        # (moves shows that the bot has chosen, as "chosen" does, not what)
+        equal(s.call("moves", game=h, seat=1)["moves"], [{"seat": 2, "text": "(secret)"}], "seat 1's moves")
