@@ -38,6 +38,13 @@ describe("red team 4: kontor merge after the floats", function()
     assert.are.equal(20, run.merge({ kontor.json.decode(c1), kontor.json.decode(c2) })[1].data.n)
   end)
 
+  it("sweep --over players pairs sides of 2 to 4 seats: their differences still merge", function()
+    local a = kontor.json.decode(shard("sweep --over players=2..4 --games 10", 1))
+    local b = kontor.json.decode(shard("sweep --over players=2..4 --games 10", 2))
+    assert.is_truthy(a.pairs)
+    assert.are.equal(10, run.merge({ a, b })[1].data.n)
+  end)
+
   it("a first-player advantage no game can give is refused (was -1.08e119 per game)", function()
     local a, b = sims()
     a.sides[1].acc.sum.first_player, a.sides[1].acc.sq.first_player = -2.0 ^ 400, 2.0 ^ 1000

@@ -589,9 +589,14 @@ function M.check_shard(sh, name)
       check_wins(side.acc, n, balance.win_scale(P), P, string.format("side %d", s))
     end
     if nsides >= 2 and sh.unpaired ~= true then
-      local P = sh.sides[1].info.players
+      -- (sweep --over players pairs sides of other seat counts: a
+      -- difference is within the larger scale)
+      local P1 = sh.sides[1].info.players
       for s = 2, nsides do
-        check_wins(sh.pairs[s - 1], n, balance.win_scale(P), P, string.format("the differences of side %d", s), true)
+        local Ps = sh.sides[s].info.players
+        local W1, Ws = balance.win_scale(P1), balance.win_scale(Ps)
+        check_wins(sh.pairs[s - 1], n, W1 > Ws and W1 or Ws, math.max(P1, Ps),
+          string.format("the differences of side %d", s), true)
       end
     end
     for s, side in ipairs(sh.sides) do check_spread(side.acc, n, string.format("side %d", s)) end
