@@ -67,6 +67,24 @@ local function check_options(v, level)
   end
 end
 
+-- rules given as a table must be a rule set (kontor.load_rules gives
+-- one); any other table failed deep in the engine ("attempt to index a
+-- nil value (field 'players')").
+local function check_rules(R, level)
+  if type(R) == "table" and (type(R.players) ~= "table" or type(R.play) ~= "function") then
+    errors.raise("usage", "rules must be a rule set's name, its file, or what kontor.load_rules gave, "
+      .. "not a table without players and play", nil, level + 1)
+  end
+end
+
+-- A field that is true or false (or absent): anything else was taken as
+-- true ("false", 0), a game with manual chance where none was asked.
+local function check_flag(v, name, level)
+  if v ~= nil and type(v) ~= "boolean" then
+    errors.raise("usage", string.format("%s must be true or false, not a %s", name, type(v)), nil, level + 1)
+  end
+end
+
 function kontor.load_rules(spec, variants)
   check_list(variants, "variants", '{ "house" }', 2)
   local R, err = rules.load(spec, variants)
@@ -191,6 +209,7 @@ end
 -- new_game would); raises a message for people.
 function kontor.check_params(R, t)
   check_fields("new_game", t or {}, 2)
+  check_rules(R, 2)
   params_for(R, t or {})
   return true
 end
@@ -202,6 +221,9 @@ function kontor.new_game(t)
   check_list(t.variants, "variants", '{ "house" }', 2)
   check_list(t.names, "names", '{ "Anna", "Bert" }', 2)
   check_options(t.options, 2)
+  check_rules(t.rules, 2)
+  check_flag(t.manual_chance, "manual_chance", 2)
+  check_flag(t.quiet, "quiet", 2)
   local R = t.rules
   if type(R) ~= "table" then
     local err
@@ -280,6 +302,7 @@ function kontor.sim(t)
   check_fields("sim", t, 2)
   check_list(t.variants, "variants", '{ "house" }', 2)   -- else the games would be played without it
   check_options(t.options, 2)
+  check_rules(t.rules, 2)
   check_count(t.games, "games", 1, nil, 2)
   check_count(t.seed, "seed", nil, nil, 2)
   check_count(t.only, "only", 1, t.games or 100, 2)

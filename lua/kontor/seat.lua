@@ -173,6 +173,12 @@ function METHODS.mark(_, game, seat) return #record_of(game, seat) end
 -- why not. n of the seat's own moves (default 1).
 local function undo_plan(game, seat, n)
   local kind = game.kind
+  if kind == "over" then
+    -- the seat has the seed now (v.seed(), its save): back in play, it
+    -- would know every card still to come
+    return nil, "the game is over, and its seed (in the result and each seat's save) gives every card dealt: "
+      .. "a seat cannot take it back into play (the referee can: undo without \"seat\")"
+  end
   if kind == "orders" then
     local mine = game:pending(seat)
     if #mine == 0 then

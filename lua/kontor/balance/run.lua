@@ -450,6 +450,34 @@ local function check_spread(a, n, what)
   end
 end
 
+-- The win measures of one side (or its differences, `diff`) of n games at
+-- win scale W and P seats: a game's win_rate.S is 0..W (a difference
+-- -W..W) and its first_player W/P less, so each sum is within n W and each
+-- sum of squares within W times the sum (n W^2 for a difference or
+-- first_player). (Red team 4: a sum of squares of 2^1000 for seat 1's
+-- wins moved its interval, a first_player of -2^400 printed a 121-digit
+-- advantage.) Floats: compared with a margin of 1e-9.
+local function check_wins(a, n, W, P, what, diff)
+  local nW, WW = (n + 0.0) * W, (W + 0.0) * W
+  local function within(v, hi) return v <= hi * (1 + 1e-9) end
+  for k, v in pairs(a.sum) do
+    local seat = k:match("^win_rate%.(%d+)$")
+    if seat or k == "first_player" then
+      local sq = a.sq[k]
+      local low = diff and -nW or seat and 0 or -nW / P
+      if v < low * (1 + 1e-9) or not within(v, nW) then
+        fail("%s: the sum of %s is %s, outside what %s can have (%s to %s)", what, k, tostring(v), games_of(n),
+          string.format("%.17g", low), string.format("%.17g", nW))
+      end
+      local most = (diff or not seat) and n * WW or W * (v + 0.0)
+      if not within(sq, most) then
+        fail("%s: the sum of squares of %s is %s, more than %s adding up to %s can have", what, k,
+          tostring(sq), games_of(n), tostring(v))
+      end
+    end
+  end
+end
+
 local function check_info(info, what)
   if type(info) ~= "table" then fail("%s has no info", what) end
   local P = info.players
@@ -555,6 +583,21 @@ function M.check_shard(sh, name)
     if nsides >= 2 and sh.unpaired ~= true then
       list_of(sh.pairs, nsides - 1, "\"pairs\" (the differences of paired games)")
       for s = 2, nsides do check_acc(sh.pairs[s - 1], n, string.format("the differences of side %d", s), true) end
+    end
+    for s, side in ipairs(sh.sides) do
+      local P = side.info.players
+      check_wins(side.acc, n, balance.win_scale(P), P, string.format("side %d", s))
+    end
+    if nsides >= 2 and sh.unpaired ~= true then
+      -- (sweep --over players pairs sides of other seat counts: a
+      -- difference is within the larger scale)
+      local P1 = sh.sides[1].info.players
+      for s = 2, nsides do
+        local Ps = sh.sides[s].info.players
+        local W1, Ws = balance.win_scale(P1), balance.win_scale(Ps)
+        check_wins(sh.pairs[s - 1], n, W1 > Ws and W1 or Ws, math.max(P1, Ps),
+          string.format("the differences of side %d", s), true)
+      end
     end
     for s, side in ipairs(sh.sides) do check_spread(side.acc, n, string.format("side %d", s)) end
     if nsides >= 2 and sh.unpaired ~= true then

@@ -324,9 +324,13 @@ function Game:outside(f, ...)
 end
 
 -- Moves held after the game's steps as they are now: { at = the steps
--- they follow, moves, texts = those steps' texts }.
+-- they follow, moves, texts = those steps' texts, seats = their seats }.
+-- (The seats too: two secret bids entered in the other order, each seat
+-- bidding what the other had, give the same texts and another game.)
 local function hold(game, moves)
-  return { at = #game.rec, moves = moves, texts = { table.unpack(hist_texts(game)) } }
+  local rec, seats = game.rec, {}
+  for i = 1, #rec do seats[i] = rec:seat(i) end
+  return { at = #rec, moves = moves, texts = { table.unpack(hist_texts(game)) }, seats = seats }
 end
 
 -- The held moves while the game is where the reload left it, or undone
@@ -339,8 +343,11 @@ local function held_of(game)
   local n = #rec
   if n + #fut ~= h.at then return nil end
   local texts = hist_texts(game)
-  for i = 1, n do if texts[i] ~= h.texts[i] then return nil end end
-  for j = 1, #fut do if fut[#fut - j + 1][2] ~= h.texts[n + j] then return nil end end
+  for i = 1, n do if texts[i] ~= h.texts[i] or rec:seat(i) ~= h.seats[i] then return nil end end
+  for j = 1, #fut do
+    local f = fut[#fut - j + 1]
+    if f[2] ~= h.texts[n + j] or f[1] ~= h.seats[n + j] then return nil end
+  end
   return h
 end
 
