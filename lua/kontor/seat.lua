@@ -188,7 +188,7 @@ local function unit_start(game, i)
   if secret then
     while not first and i > 1 and rec:secret(i - 1) do
       i = i - 1
-      secret, first = rec:secret(i)
+      first = select(2, rec:secret(i))
     end
     return i
   end
