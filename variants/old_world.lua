@@ -1164,6 +1164,12 @@ local function bids_and_picks(g)
   g.phase = "bid"
   local order = R.rules.pick_order(g, bid(g))
   g.pick_order = order
+  if g.logging then                                     -- O12: who picks when
+    local names = {}
+    for i, s in ipairs(order) do names[i] = g.names[s] end
+    g:log("pick order: %s (higher bids first; ties from the token's holder, %s)", table.concat(names, ", "),
+      g.names[g.first])
+  end
   picks(g, order)
 end
 
@@ -1691,6 +1697,36 @@ function R.rules.ship_yield(g, s, ship, k)
   return vp, gold, bonus_vp, bonus_gold
 end
 
+-- Why a ship yields what it does, for the log (O19-O21): each good's
+-- price at the port (less 1 for each other player selling it there) and
+-- the bonuses ("2 fg:red at 1 VP (2 players sell it there, O19); Trade
+-- House +1 VP").
+local format = string.format
+
+local function yield_words(g, s, ship, k)
+  local cargo, parts, seen = ship.cargo, {}, {}
+  local flat = g.options.raw_gold == "flat"
+  for i = 1, #cargo do
+    local good = cargo[i]
+    if not seen[good] then
+      seen[good] = true
+      local n = 0
+      for j = 1, #cargo do if cargo[j] == good then n = n + 1 end end
+      local fg = FG_VALUE[good]
+      local price = R.rules.price(fg or (flat and 1 or RAW_VALUE[good]), k[good])
+      parts[#parts + 1] = format("%s%s at %d %s%s%s", n > 1 and n .. " " or "", good, price, fg and "VP" or "gold",
+        n > 1 and " each" or "",
+        k[good] > 1 and format(" (%d players sell it there, O19)", k[good]) or "")
+    end
+  end
+  local _, _, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k)
+  local fx = g.card[s]._fx or effects(g.card[s])
+  if (fx.ship_vp or 0) > 0 then parts[#parts + 1] = format("Trade House +%d VP", fx.ship_vp) end
+  if bonus_vp > (fx.ship_vp or 0) then parts[#parts + 1] = format("Guild Hall +%d VP", bonus_vp - (fx.ship_vp or 0)) end
+  if bonus_gold > 0 then parts[#parts + 1] = format("Customs House +%d gold", bonus_gold) end
+  return table.concat(parts, "; ")
+end
+
 function R.rules.trade(g)
   g.phase = "trade"
   local k = false                                    -- sellers(g), once a ship sells
@@ -1703,19 +1739,25 @@ function R.rules.trade(g)
         k = k or sellers(g)
         local vp, gold, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k[ship.port])
         local owner_vp, owner_gold = vp + bonus_vp, gold + bonus_gold
+        local robbery = ""
         if robbed and robbed[1] == s and robbed[2] == i then             -- O21
           local pirate_vp = vp + bonus_vp
           owner_gold = 0                          -- all gold on the ship goes to the bank
           if g.options.pirate_takes == "goods" then pirate_vp, owner_vp = vp, bonus_vp
           else owner_vp = 0 end
           give_vp(g, false, pirate_vp)
-          if g.logging then g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i) end
+          if g.logging then
+            g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i)
+            robbery = format("; robbed: %d VP to the pirate, %d gold to the bank (O21)", pirate_vp,
+              gold + bonus_gold)
+          end
         end
         give_vp(g, s, owner_vp)
         if owner_gold > 0 then g.gold:add(s, owner_gold) end
         if g.logging then
-          g:log("%s's ship %d sells %s at %s: %d VP, %d gold", g.names[s], i,
-                table.concat(ship.cargo, ","), port_name(g, ship.port), owner_vp, owner_gold)
+          g:log("%s's ship %d sells %s at %s: %d VP, %d gold - %s%s", g.names[s], i,
+                table.concat(ship.cargo, ", "), port_name(g, ship.port), owner_vp, owner_gold,
+                yield_words(g, s, ship, k[ship.port]), robbery)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
@@ -1724,6 +1766,12 @@ function R.rules.trade(g)
           give_vp(g, owner, fx.pier_vp or 0)
           local port_gold = fx.port_gold or 0                               -- T7 Lighthouse
           if port_gold > 0 then g.gold:add(owner, port_gold) end
+          if g.logging and ((fx.pier_vp or 0) > 0 or port_gold > 0) then
+            g:log("%s's port: %s", g.names[owner], (fx.pier_vp or 0) > 0 and port_gold > 0
+              and format("Pier +%d VP, Lighthouse +%d gold", fx.pier_vp, port_gold)
+              or (fx.pier_vp or 0) > 0 and format("Pier +%d VP (O22)", fx.pier_vp)
+              or format("Lighthouse +%d gold (T7)", port_gold))
+          end
         end
         ship.port = false
       end
@@ -2034,12 +2082,46 @@ local function place_arrivals(g)
   g.arriving = nil
 end
 
+-- What each player made at production and what it used, stage by stage
+-- (a dye made this turn may replace one dyed into FG), as log lines: "Ann
+-- makes 1 fg:red, 1 dye:red (uses 1 cloth, 1 dye:red)".
+local function snapshot(g)
+  local out = {}
+  for s = 1, g.players do out[s] = {}; COPY_STORE(out[s], g.card[s].store) end
+  return out
+end
+
+local function tally_stage(g, was, made, used)
+  for s = 1, g.players do
+    local store = g.card[s].store
+    for _, good in ipairs(GOODS) do
+      local d = store[good] - was[s][good]
+      if d > 0 then made[s][#made[s] + 1] = d .. " " .. good end
+      if d < 0 then used[s][#used[s] + 1] = -d .. " " .. good end
+    end
+  end
+end
+
 local function production(g)
   g.phase = "produce"
-  R.rules.finished_goods(g)
-  R.rules.dyes(g)
-  R.rules.cloth(g)
-  R.rules.wool(g)
+  local stages = { R.rules.finished_goods, R.rules.dyes, R.rules.cloth, R.rules.wool }
+  if not g.logging then
+    for i = 1, #stages do stages[i](g) end
+    return
+  end
+  local made, used = {}, {}
+  for s = 1, g.players do made[s], used[s] = {}, {} end
+  for i = 1, #stages do
+    local was = snapshot(g)
+    stages[i](g)
+    tally_stage(g, was, made, used)
+  end
+  for s = 1, g.players do
+    if #made[s] > 0 then
+      g:log("%s makes %s%s", g.names[s], table.concat(made[s], ", "),
+        #used[s] > 0 and " (uses " .. table.concat(used[s], ", ") .. ")" or "")
+    end
+  end
 end
 
 ---------------------------------------------------------------------------
@@ -2223,8 +2305,8 @@ function R.describe_option(g, seat, decision, text)
   local rs, rk = text:match("^rob seat (%d+) ship (%d+)$")
   if rs then
     local ship = g.card[tonumber(rs)].ships[tonumber(rk)]
-    return ship and ("cargo %s%s: its VP go to the pirate (O21)"):format(cargo_text(ship.cargo),
-      ship.port and (" to " .. port_name(g, ship.port)) or "")
+    return ship and ("%s's cargo %s%s: its VP go to the pirate, its gold to the bank (O21)"):format(
+      g.names[tonumber(rs)], cargo_text(ship.cargo), ship.port and (" to " .. port_name(g, ship.port)) or "")
   end
   if text == "none" then return "rob no ship" end
   local c = text:match("^colour (%a+)$")
