@@ -2236,12 +2236,18 @@ function R.tile_effect(id)
   return table.concat(out, ", ")
 end
 
-local function tile_description(g, seat, id)
+-- One line of a 120-column terminal for every option of the acquisition
+-- (24 of them: wrapped, they filled more than a 40-row screen): the cost,
+-- its slots (a building's take facility workers; a tile works while
+-- staffed, O8) and what it makes. The gold left is said once, by "acquire
+-- none".
+local function tile_description(id)
   local t = TILE[id]
-  local o = order_of(g, seat)
-  return ("%d gold, %s: %s, while staffed%s"):format(t.cost,
-    t.land and "a land worker" or ("%d slot%s for facility workers"):format(t.slots, t.slots == 1 and "" or "s"),
-    R.tile_effect(id), o and ("; you have %d gold"):format(o.gold) or "")
+  local effect = t.dye_per_worker
+    and ("+%d %s dye per worker if %s works (O27)"):format(t.dye_per_worker, t.dye, tile_name(t.needs))
+    or R.tile_effect(id)
+  return ("%d gold, %s: %s"):format(t.cost,
+    t.land and "a land worker" or ("%d slot%s"):format(t.slots, t.slots == 1 and "" or "s"), effect)
 end
 
 local function good_worth(good)
@@ -2275,7 +2281,7 @@ function R.describe_option(g, seat, decision, text)
   if text == "pick pirate" then return "you rob one ship this turn, after the build (O17)" end
   local o = order_of(g, seat)
   local id = text:match("^acquire %a+:([%w_]+)$")
-  if id and TILE[id] then return tile_description(g, seat, id) end
+  if id and TILE[id] then return tile_description(id) end
   if text == ACQUIRE_SHIP and o then
     local size = ship_sizes(g)[#o.card.ships + 1]
     return ("%d gold: ship %d, holds %d (T3, O14a)"):format(size * R.data.ship_cost_per_slot, #o.card.ships + 1, size)
