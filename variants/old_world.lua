@@ -2243,11 +2243,11 @@ end
 -- none".
 local function tile_description(id)
   local t = TILE[id]
-  local effect = t.dye_per_worker
+  local does = t.dye_per_worker
     and ("+%d %s dye per worker if %s works (O27)"):format(t.dye_per_worker, t.dye, tile_name(t.needs))
     or R.tile_effect(id)
   return ("%d gold, %s: %s"):format(t.cost,
-    t.land and "a land worker" or ("%d slot%s"):format(t.slots, t.slots == 1 and "" or "s"), effect)
+    t.land and "a land worker" or ("%d slot%s"):format(t.slots, t.slots == 1 and "" or "s"), does)
 end
 
 local function good_worth(good)
