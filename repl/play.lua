@@ -786,8 +786,14 @@ function M.run(kontor, tbl, opts)
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
     local ok, n = tbl.autosave(path)
     if ok then
+      -- the count every seat may see: the steps of a secret order still
+      -- open are left out (their number would tell the one leaving how far
+      -- another player's order has got)
+      local seen = n
+      for _, v in ipairs(tbl.views) do seen = math.min(seen, #v.moves()) end
+      local what = ktext.count(seen, "move") .. (seen < n and " and the secret orders being entered" or "")
       sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s%s).",
-        ktext.count(n, "move"), path, shell_word(path), bot_flags(opts.bots)))
+        what, path, shell_word(path), bot_flags(opts.bots)))
     elseif n then
       sess:err("could not save the game in progress: " .. tostring(n))
     end

@@ -1,0 +1,47 @@
+-- owtable_autosave_spec.lua: leaving `kontor play --rules old_world` with
+-- Ctrl-D while the build orders are open (a QA finding). Ann entered her
+-- order (3 steps) and passed; Bob pressed Ctrl-D at his first step and saw
+-- "The game is not over: saved 6 moves to ...": 3 more than the 3 moves he
+-- may see, which told him how far Ann's secret order had got (O34: the
+-- others see only who has finished). The count is now what every seat
+-- sees.
+local support = require "tests.lua.support"
+local tmux = dofile("tests/repl/tmux.lua")
+
+local BIN = support.binary()
+local has = support.has
+
+local pty = tmux.available() and describe or pending
+
+pty("play at a terminal (tmux): Ctrl-D during the secret orders", function()
+  local session = support.terminals(before_each, after_each)
+
+  it("the autosave message does not count another player's secret steps", function()
+    local t = session(BIN .. " play --rules old_world --players 2 --names Ann,Bob --seed 7", { NO_COLOR = "1" },
+      120, 40)
+    local function step(text, wait)
+      if text then t:send(text, "Enter") else t:send("Enter") end
+      assert.truthy(t:wait_for(wait, 10, true), t:screen())
+    end
+    assert.truthy(t:wait_for("Pass the keyboard to Ann", 10, true))
+    step(nil, "Ann, your move (bid)")
+    step("bid 1", "press Enter to hide your choice")
+    step(nil, "Pass the keyboard to Bob")
+    step(nil, "Bob, your move (bid)")
+    step("bid 0", "press Enter to pass the keyboard to Ann")
+    step(nil, "Pass the keyboard to Ann")
+    step(nil, "Ann, your move (pick)")
+    step("pick land worker", "next: acquire")
+    step("acquire land:woad_plantation", "next: release")
+    step("done", "next: assign")
+    step("assign woad_plantation", "press Enter to hide your order")
+    step(nil, "Pass the keyboard to Bob")
+    step(nil, "Bob, your secret order")
+    t:send("C-d")
+    local s = t:wait_for("%[exit 0%]", 10)
+    assert.truthy(s, t:screen())
+    local flat = s:gsub("\n", "")
+    assert.truthy(has(flat, "The game is not over: saved 3 moves and the secret orders being entered to "), flat)
+    assert.falsy(has(flat, "saved 6 moves"), flat)
+  end)
+end)
