@@ -1199,7 +1199,7 @@ local function new_order(g, s)
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then
     o = { steps = { table.unpack(STEPS) }, n = 0, card = false, gold = 0, paid_from = 0, stage = false,
-          extra_ship = false, draft = false, arriving = false }
+          extra_ship = false, draft = false, arriving = false, ship = 0 }
     desks.orders[s] = o
   end
   local card = g.card[s]
@@ -1208,6 +1208,7 @@ local function new_order(g, s)
   local gold = g.gold:get(s)
   o.card, o.gold, o.paid_from, o.stage, o.extra_ship = copy_card(desk, card), gold, gold, "acquire", false
   o.arriving = false                          -- option new_tiles_work_this_turn off: what it acquired
+  o.ship = 0                                  -- the ship being loaded, then sailed (its options say which)
   return o
 end
 
@@ -1507,6 +1508,7 @@ local function shipments(g, seat, o)
   for k = 1, #ships do
     local ship = ships[k]
     if ship.crew > 0 then
+      o.ship = k
       key = loading(g, seat, o, ship, key or goods_in_store(o.card))
       if ship.cargo[1] then sailing(g, seat, o, ship) end
     end
@@ -1701,8 +1703,6 @@ end
 -- price at the port (less 1 for each other player selling it there) and
 -- the bonuses ("2 fg:red at 1 VP (2 players sell it there, O19); Trade
 -- House +1 VP").
-local format = string.format
-
 local function yield_words(g, s, ship, k)
   local cargo, parts, seen = ship.cargo, {}, {}
   local flat = g.options.raw_gold == "flat"
@@ -1714,16 +1714,16 @@ local function yield_words(g, s, ship, k)
       for j = 1, #cargo do if cargo[j] == good then n = n + 1 end end
       local fg = FG_VALUE[good]
       local price = R.rules.price(fg or (flat and 1 or RAW_VALUE[good]), k[good])
-      parts[#parts + 1] = format("%s%s at %d %s%s%s", n > 1 and n .. " " or "", good, price, fg and "VP" or "gold",
+      parts[#parts + 1] = string.format("%s%s at %d %s%s%s", n > 1 and n .. " " or "", good, price, fg and "VP" or "gold",
         n > 1 and " each" or "",
-        k[good] > 1 and format(" (%d players sell it there, O19)", k[good]) or "")
+        k[good] > 1 and string.format(" (%d players sell it there, O19)", k[good]) or "")
     end
   end
   local _, _, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k)
   local fx = g.card[s]._fx or effects(g.card[s])
-  if (fx.ship_vp or 0) > 0 then parts[#parts + 1] = format("Trade House +%d VP", fx.ship_vp) end
-  if bonus_vp > (fx.ship_vp or 0) then parts[#parts + 1] = format("Guild Hall +%d VP", bonus_vp - (fx.ship_vp or 0)) end
-  if bonus_gold > 0 then parts[#parts + 1] = format("Customs House +%d gold", bonus_gold) end
+  if (fx.ship_vp or 0) > 0 then parts[#parts + 1] = string.format("Trade House +%d VP", fx.ship_vp) end
+  if bonus_vp > (fx.ship_vp or 0) then parts[#parts + 1] = string.format("Guild Hall +%d VP", bonus_vp - (fx.ship_vp or 0)) end
+  if bonus_gold > 0 then parts[#parts + 1] = string.format("Customs House +%d gold", bonus_gold) end
   return table.concat(parts, "; ")
 end
 
@@ -1748,7 +1748,7 @@ function R.rules.trade(g)
           give_vp(g, false, pirate_vp)
           if g.logging then
             g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i)
-            robbery = format("; robbed: %d VP to the pirate, %d gold to the bank (O21)", pirate_vp,
+            robbery = string.format("; robbed: %d VP to the pirate, %d gold to the bank (O21)", pirate_vp,
               gold + bonus_gold)
           end
         end
@@ -1768,9 +1768,9 @@ function R.rules.trade(g)
           if port_gold > 0 then g.gold:add(owner, port_gold) end
           if g.logging and ((fx.pier_vp or 0) > 0 or port_gold > 0) then
             g:log("%s's port: %s", g.names[owner], (fx.pier_vp or 0) > 0 and port_gold > 0
-              and format("Pier +%d VP, Lighthouse +%d gold", fx.pier_vp, port_gold)
-              or (fx.pier_vp or 0) > 0 and format("Pier +%d VP (O22)", fx.pier_vp)
-              or format("Lighthouse +%d gold (T7)", port_gold))
+              and string.format("Pier +%d VP, Lighthouse +%d gold", fx.pier_vp, port_gold)
+              or (fx.pier_vp or 0) > 0 and string.format("Pier +%d VP (O22)", fx.pier_vp)
+              or string.format("Lighthouse +%d gold (T7)", port_gold))
           end
         end
         ship.port = false
@@ -2085,12 +2085,6 @@ end
 -- What each player made at production and what it used, stage by stage
 -- (a dye made this turn may replace one dyed into FG), as log lines: "Ann
 -- makes 1 fg:red, 1 dye:red (uses 1 cloth, 1 dye:red)".
-local function snapshot(g)
-  local out = {}
-  for s = 1, g.players do out[s] = {}; COPY_STORE(out[s], g.card[s].store) end
-  return out
-end
-
 local function tally_stage(g, was, made, used)
   for s = 1, g.players do
     local store = g.card[s].store
@@ -2112,7 +2106,8 @@ local function production(g)
   local made, used = {}, {}
   for s = 1, g.players do made[s], used[s] = {}, {} end
   for i = 1, #stages do
-    local was = snapshot(g)
+    local was = {}
+    for s = 1, g.players do was[s] = {}; COPY_STORE(was[s], g.card[s].store) end
     stages[i](g)
     tally_stage(g, was, made, used)
   end
@@ -2265,8 +2260,20 @@ local DONE_WORDS = {
   load = "load no more goods (O14c)",
 }
 
+-- "ship 2 (holds 4, 1 loaded)": the ship a load or sail step is for (a
+-- player with two ships could not tell which one the goods went onto).
+local function ship_words(o)
+  local ship = o and o.card and o.card.ships[o.ship]
+  if not ship then return nil end
+  return ("ship %d (holds %d, %d loaded)"):format(o.ship, ship.size, #ship.cargo)
+end
+
 function R.describe_option(g, seat, decision, text)
-  if text == DONE then return DONE_WORDS[decision] or "end this part of your build order (O14)" end
+  if text == DONE then
+    local words = DONE_WORDS[decision] or "end this part of your build order (O14)"
+    local on = decision == "load" and ship_words(order_of(g, seat))
+    return on and (on .. ": " .. words) or words
+  end
   local made = text:match("^make (%d+) ")   -- option production_optional: this step's most (how_many)
   if made and g._most and g._most[seat] then
     return ("%s of the %d you can make now: your capacity, inputs and tokens (O25)"):format(made, g._most[seat])
@@ -2297,14 +2304,17 @@ function R.describe_option(g, seat, decision, text)
   if k then return "its seaman back to your pool: the ship stays home" end
   local good = text:match("^load (%S+)$")
   if good and GOOD_INDEX[good] then
-    return ("worth %s at a port, 1 less for each other player selling it there (O19, T2)"):format(good_worth(good))
+    local on = ship_words(o)
+    return ("%s%s at a port, 1 less per other seller there (O19)"):format(
+      on and ("onto " .. on .. ": ") or "", good_worth(good))
   end
   local port = text:match("^sail (%a+)$")
   if port and o then
     for i, e in ipairs(g.ring) do
       if e.port == port then
-        return ("costs %d gold (O3); %s"):format(R.rules.shipping_cost(g, seat, o.card, i),
-          e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
+        local on = ship_words(o)
+        return ("%scosts %d gold (O3); %s"):format(on and (on .. " sails there: ") or "",
+          R.rules.shipping_cost(g, seat, o.card, i), e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
       end
     end
   end

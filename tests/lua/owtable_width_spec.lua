@@ -23,4 +23,24 @@ describe("Old World's acquisition at a 120-column terminal", function()
       assert.are.equal("keep your 40 gold", describe_option(g, 1, "acquire none"))
     end)
   end
+
+  it("a load or sail step says which ship it is for, in one line", function()
+    -- two manned ships: "load wool  (worth 1 gold at a port, ...)" did not
+    -- say whether the wool went onto ship 1 or ship 2
+    local g = kontor.new_game { rules = "old_world", players = 5, seed = 1,
+      scenario = { phase = "build", line = {}, gold = { 9 },
+        tiles = { { sheep_herding = 1, ships = 2 } }, workers = { { sheep_herding = 1, ships = 2 } },
+        storage = { { wool = 2, cloth = 1, ["dye:yellow"] = 2, ["fg:black"] = 1 } } } }
+    for _, a in ipairs { "1: acquire none", "1: done", "1: load wool", "1: done" } do assert(g:apply(a)) end
+    assert.are.equal("ship 1 (holds 3, 1 loaded) sails there: costs 0 gold (O3); Player 2's port",
+      describe_option(g, 1, "sail genoa"))
+    assert(g:apply("1: sail genoa"))
+    assert.are.equal("onto ship 2 (holds 4, 0 loaded): 1 gold at a port, 1 less per other seller there (O19)",
+      describe_option(g, 1, "load dye:yellow"))
+    assert.are.equal("ship 2 (holds 4, 0 loaded): load no more goods (O14c)", describe_option(g, 1, "done"))
+    for _, o in ipairs(g:options(1)) do
+      local line = ("  %2d  %s  (%s)"):format(13, o, describe_option(g, 1, o))
+      assert(#line <= 120, #line .. ": " .. line)
+    end
+  end)
 end)
