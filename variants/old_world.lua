@@ -2326,7 +2326,9 @@ function R.describe_option(g, seat, decision, text)
   end
   if text == "none" then return "rob no ship" end
   local c = text:match("^colour (%a+)$")
-  if c and FG_OF[c] then return ("a %s finished good, %s (T2)"):format(c, good_worth(FG_OF[c])) end
+  if c and FG_OF[c] then
+    return ("a %s finished good, %s (T2), from 1 %s dye and 1 cloth (O26)"):format(c, good_worth(FG_OF[c]), c)
+  end
   return nil
 end
 
@@ -2504,6 +2506,10 @@ local function why(name, g, seat, text)
   if reason then return reason end
   return "now: " .. (STAGE_WORDS[name] or name)
 end
+
+-- The prompt's words for the decisions a bare name does not explain
+-- ("Ann, your move (colour)" said nothing of what was coloured).
+R.decision_words = { rob = "the pirate robs a ship (O17)", colour = "the colour of a finished good you make (O33)" }
 
 R.explain = {}
 for _, name in ipairs { "bid", "pick", "acquire", "release", "assign", "load", "sail", "rob", "colour",
