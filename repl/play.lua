@@ -22,11 +22,12 @@ Game commands (in play: only your own seat's view):
   board              your board
   options            your legal options, numbered
   do N | do TEXT     do option N, or an action by its text (a whole move is
-                     fine: do play fish on slots 1,4); a bare number or
-                     option text works too
+                     fine, as Sea Merchants' do play fish on slots 1,4); a
+                     bare number or option text works too
   why TEXT           why an action is illegal now
   undo [N]           take back N of your moves (the others' after them only
-                     with their yes)
+                     with their yes; secret choices once revealed go back
+                     together, everyone's, with the others' yes)
   redo [N]           do them again
   auto [N]           a random bot plays your next N moves (default: to the end)
   moves              the moves so far          log [N]   the event log (last N)
