@@ -3142,6 +3142,15 @@ function R.board(g, seat)
     card_lines(g, s, card, gold, out, mark, arriving)
   end
   board_key(g, out, drafts)
+  -- O32: the seat entering its order sees its card as the order leaves it;
+  -- again at the foot, next to its options, which push the players' cards
+  -- off a 40-row terminal (24 acquisitions below 3 players' cards and the
+  -- key: 45 rows)
+  local o = seat and g:draft(seat) and not finished(g, seat) and order_of(g, seat)
+  if o then
+    out[#out + 1] = "Your card as your order leaves it:"
+    card_lines(g, seat, o.card, o.gold, out, "  ", o.arriving)
+  end
   USED = nil
   return table.concat(out, "\n")
 end

@@ -6,6 +6,7 @@
 -- board and the prompt's own line off the screen. Each is one line now.
 local kontor = require "kontor"
 local describe_option = require("kontor.describe").option
+local seat = require "kontor.seat"
 
 describe("Old World's acquisition at a 120-column terminal", function()
   for _, opts in ipairs { {}, { buildings_24 = true } } do
@@ -42,5 +43,25 @@ describe("Old World's acquisition at a 120-column terminal", function()
       local line = ("  %2d  %s  (%s)"):format(13, o, describe_option(g, 1, o))
       assert(#line <= 120, #line .. ": " .. line)
     end
+  end)
+
+  it("the seat entering its order sees its own card again at the board's foot, next to its options (O32)", function()
+    -- 3 players and 24 acquisitions: 45 rows, the seat's card scrolled off
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 1, names = { "Ann", "Bob", "Cy" },
+      scenario = { phase = "build", line = {}, gold = { 12, 12, 12 } } }
+    assert(g:apply("1: acquire building:dye_house"))
+    local mine = seat.view(g, 1).board()
+    local foot = mine:match("\nYour card as your order leaves it:\n(.*)$")
+    assert.truthy(foot, mine)
+    assert.truthy(foot:find("^  Ann        venice      11 gold   0 VP  pool s0 l0 f0  %[token%]\n    sheep 1/1 dyeh 0/1\n"), foot)
+    -- another seat sees its own card there, and nothing of Ann's draft (O34)
+    local theirs = seat.view(g, 2).board()
+    assert.truthy(theirs:find("\nYour card as your order leaves it:\n  Bob        genoa       12 gold", 1, true), theirs)
+    assert.falsy(theirs:find("dyeh", 1, true), theirs)
+    -- a finished order: no foot
+    assert(g:apply("1: done"))
+    for _ = 1, 5 do if g:decision(1) and g:decision(1).name == "build order" and g:options(1)[1] then
+      assert(g:apply("1: " .. g:options(1)[#g:options(1)])) end end
+    assert.falsy(seat.view(g, 1).board():find("Your card", 1, true))
   end)
 end)
