@@ -2250,10 +2250,6 @@ local function good_worth(good)
   return ("%d gold"):format(RAW_VALUE[good])
 end
 
-local function cargo_text(cargo)
-  return #cargo > 0 and table.concat(cargo, ",") or "empty"
-end
-
 -- "done" at each step of the build order (O14): what it ends.
 local DONE_WORDS = {
   release = "release no more workers (O14b)", assign = "assign no more workers (O14b)",
@@ -2321,8 +2317,32 @@ function R.describe_option(g, seat, decision, text)
   local rs, rk = text:match("^rob seat (%d+) ship (%d+)$")
   if rs then
     local ship = g.card[tonumber(rs)].ships[tonumber(rk)]
-    return ship and ("%s's cargo %s%s: its VP go to the pirate, its gold to the bank (O21)"):format(
-      g.names[tonumber(rs)], cargo_text(ship.cargo), ship.port and (" to " .. port_name(g, ship.port)) or "")
+    if not (ship and ship.port) then return nil end
+    -- what it sells for there (O19-O21), the players selling each good at
+    -- that port counted here (the trade's own count is a cache it keeps)
+    local sold, count, goods = {}, {}, {}
+    for _, it in ipairs(ship.cargo) do
+      if not count[it] then
+        goods[#goods + 1] = it
+        local players = 0
+        for p = 1, g.players do
+          local sells = false
+          for _, other in ipairs(g.card[p].ships) do
+            if other.port == ship.port then
+              for _, c in ipairs(other.cargo) do if c == it then sells = true end end
+            end
+          end
+          if sells then players = players + 1 end
+        end
+        sold[it] = players
+      end
+      count[it] = (count[it] or 0) + 1
+    end
+    for i, it in ipairs(goods) do goods[i] = (count[it] > 1 and count[it] .. " " or "") .. it end
+    local vp, gold, bonus_vp, bonus_gold = R.rules.ship_yield(g, tonumber(rs), ship, sold)
+    if g.options.pirate_takes ~= "goods" then vp = vp + bonus_vp end    -- "goods": the bonuses stay
+    return ("%s's %s to %s: the pirate takes %d VP, the bank %d gold (O21)"):format(g.names[tonumber(rs)],
+      table.concat(goods, ", "), port_name(g, ship.port), vp, gold + bonus_gold)
   end
   if text == "none" then return "rob no ship" end
   local c = text:match("^colour (%a+)$")

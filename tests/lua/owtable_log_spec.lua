@@ -4,8 +4,9 @@
 -- production nothing said what anyone made; a ship's line said "Bob's ship 1
 -- sells wool at venice: 0 VP, 0 gold" without why (another player sold
 -- wool there, O19), a robbed ship the same, its gold gone unsaid; the
--- robbery's options named the seat's number only ("rob seat 3 ship 1
--- (cargo wool to venice: its VP go to the pirate (O21))").
+-- robbery's options named the seat's number only and not what the robbery
+-- takes ("rob seat 3 ship 1  (cargo wool to venice: its VP go to the pirate
+-- (O21))").
 local kontor = require "kontor"
 local describe_option = require("kontor.describe").option
 
@@ -38,7 +39,7 @@ describe("Old World's log says why", function()
       "2: acquire none", "2: done",
       "3: acquire none", "3: done", "3: load wool", "3: load dye:blue", "3: sail genoa" })
     assert.are.same({ "rob seat 1 ship 1", "rob seat 3 ship 1", "none" }, g:options(2))
-    assert.are.equal("Cy's cargo wool,dye:blue to genoa: its VP go to the pirate, its gold to the bank (O21)",
+    assert.are.equal("Cy's wool, dye:blue to genoa: the pirate takes 0 VP, the bank 1 gold (O21)",
       describe_option(g, 2, "rob seat 3 ship 1"))
     play(g, { "2: rob seat 3 ship 1" })
     assert.are.same({
@@ -48,5 +49,21 @@ describe("Old World's log says why", function()
     }, lines(g, " sells "))
     assert.are.same({ "Ann makes 1 cloth, 1 wool (uses 1 wool)", "Bob makes 1 wool", "Cy makes 1 wool" },
       lines(g, " makes "))
+  end)
+
+  it("a robbery option says what the pirate takes at that port's prices, bonuses too (O17, O21)", function()
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 1, names = { "Ann", "Bob", "Cy" },
+      scenario = { phase = "build", line = {}, pirate_holder = 2,
+        tiles = { { sheep_herding = 1, trade_house = 1, ships = 1 } },
+        workers = { { sheep_herding = 1, trade_house = 1, ships = 1 } },
+        storage = { { wool = 3, ["fg:red"] = 2 }, {}, { wool = 1, ["dye:blue"] = 1 } } } }
+    play(g, { "1: acquire none", "1: done", "1: load fg:red", "1: load fg:red", "1: load wool", "1: sail genoa",
+      "2: acquire none", "2: done",
+      "3: acquire none", "3: done", "3: load wool", "3: load dye:blue", "3: sail genoa" })
+    -- 2 red FG at 2 VP and the Trade House's 1; the wool sold by two players: 0 gold
+    assert.are.equal("Ann's 2 fg:red, wool to genoa: the pirate takes 5 VP, the bank 0 gold (O21)",
+      describe_option(g, 2, "rob seat 1 ship 1"))
+    play(g, { "2: rob seat 1 ship 1" })
+    assert.are.same({ "the pirate takes 5 VP from Ann's ship 1" }, lines(g, "^the pirate takes"))
   end)
 end)
