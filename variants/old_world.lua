@@ -2278,9 +2278,24 @@ function R.describe_option(g, seat, decision, text)
   if n then
     return ("pay %s gold, lost; higher bids pick first (O12); you have %d"):format(n, g.gold:get(seat))
   end
-  if text == "pick seaman" then return "a seaman to your pool: he crews a ship (O13)" end
-  if text == "pick land worker" then return "a land worker to your pool: works a land tile (O13)" end
-  if text == "pick facility worker" then return "a facility worker to your pool: works a building (O13)" end
+  local kind = text:match("^pick (%a+)")
+  if kind == "land" or kind == "facility" or kind == "seaman" then
+    -- where it could work on the seat's card now, beside those in the pool
+    -- (a worker with no slot is the first to leave at the limit check, O23)
+    local card, free = g.card[seat], 0
+    if kind == "seaman" then
+      for _, ship in ipairs(card.ships) do free = free + 1 - ship.crew end
+    else
+      for _, i in ipairs(card.tiles) do
+        local t = TILES_24[i]
+        if t.kind == kind then free = free + card.own[t.id] * t.slots - (card.crew[t.id] or 0) end
+      end
+    end
+    local slot = kind == "seaman" and "ship" or kind == "land" and "land slot" or "building slot"
+    return ("to your pool, for a %s (O13); free now: %d %s%s, in your pool: %d"):format(
+      kind == "seaman" and "ship" or kind == "land" and "land tile" or "building", free, slot,
+      free == 1 and "" or "s", card.pool[kind])
+  end
   if text == "pick pirate" then return "you rob one ship this turn, after the build (O17)" end
   local o = order_of(g, seat)
   local id = text:match("^acquire %a+:([%w_]+)$")

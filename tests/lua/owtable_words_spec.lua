@@ -21,4 +21,19 @@ describe("Old World's prompt words", function()
     assert.are.equal("the colour of a finished good you make (O33)", words.colour)
     assert.are.equal("the pirate robs a ship (O17)", words.rob)
   end)
+
+  it("a pick says where the worker could work now and how many wait in the pool (O13, O23)", function()
+    -- "pick seaman  (a seaman to your pool: he crews a ship (O13))" did not
+    -- say that a seaman with no ship to crew leaves at the limit check
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 1, scenario = { phase = "pick",
+      pick_order = { 1, 2, 3 }, line = { seaman = 1, land = 1, facility = 1 },
+      tiles = { { sheep_herding = 2, warp_weighted_loom = 1, ships = 2 } },
+      workers = { { sheep_herding = 1, ships = 1, pool = { land = 1 } } } } }
+    assert.are.equal("to your pool, for a ship (O13); free now: 1 ship, in your pool: 0",
+      describe_option(g, 1, "pick seaman"))
+    assert.are.equal("to your pool, for a land tile (O13); free now: 1 land slot, in your pool: 1",
+      describe_option(g, 1, "pick land worker"))
+    assert.are.equal("to your pool, for a building (O13); free now: 3 building slots, in your pool: 0",
+      describe_option(g, 1, "pick facility worker"))
+  end)
 end)
