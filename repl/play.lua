@@ -422,13 +422,18 @@ end
 -- Asks `s` whether the mover may take back s's move too. At a terminal
 -- the mover's screen goes first (it shows the mover's hand), and comes
 -- back after.
-function P:consent(s, mover)
+function P:consent(s, mover, moves)
   if self:is_bot(s) then return true end
   if self.keyboard then
     if not hand_over(self, s, string.format("%s asks to take back a move of yours", self:name(mover))) then
       return false
     end
   end
+  -- which of s's own moves go (a revealed bid or order goes with
+  -- everyone's); only s's: the mover's own may hold a choice still secret
+  local theirs = {}
+  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
+  if #theirs > 0 then self:say("Of your moves it takes back: " .. ui.clip(table.concat(theirs, "; "), 300) .. ".") end
   self:say(string.format("Undo takes back %s's move too.", self:name(s)))
   io.stdout:flush()
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
@@ -471,8 +476,10 @@ C.undo = function(sess, arg)
     return ui.say_order_taken(sess, v.seat, #taken, texts, ui.fewer(n, #taken, "take back"))
   end
   local refused
+  local pok, plan = guarded(v.undo_plan, n)
+  local moves = pok and plan and plan.moves or nil
   local ok, undone, why = guarded(v.undo, n, function(s)
-    if sess:consent(s, v.seat) then return true end
+    if sess:consent(s, v.seat, moves) then return true end
     refused = s
     return false
   end)
