@@ -1703,7 +1703,11 @@ end
 -- price at the port (less 1 for each other player selling it there) and
 -- the bonuses ("2 fg:red at 1 VP (2 players sell it there, O19); Trade
 -- House +1 VP").
-local function yield_words(g, s, ship, k)
+-- The texts the log and the prompt give players (one local for them all:
+-- the main chunk is near Lua's 200 locals).
+local WORDS = {}
+
+function WORDS.yield(g, s, ship, k)
   local cargo, parts, seen = ship.cargo, {}, {}
   local flat = g.options.raw_gold == "flat"
   for i = 1, #cargo do
@@ -1757,7 +1761,7 @@ function R.rules.trade(g)
         if g.logging then
           g:log("%s's ship %d sells %s at %s: %d VP, %d gold - %s%s", g.names[s], i,
                 table.concat(ship.cargo, ", "), port_name(g, ship.port), owner_vp, owner_gold,
-                yield_words(g, s, ship, k[ship.port]), robbery)
+                WORDS.yield(g, s, ship, k[ship.port]), robbery)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
@@ -2085,7 +2089,7 @@ end
 -- What each player made at production and what it used, stage by stage
 -- (a dye made this turn may replace one dyed into FG), as log lines: "Ann
 -- makes 1 fg:red, 1 dye:red (uses 1 cloth, 1 dye:red)".
-local function tally_stage(g, was, made, used)
+function WORDS.tally_stage(g, was, made, used)
   for s = 1, g.players do
     local store = g.card[s].store
     for _, good in ipairs(GOODS) do
@@ -2109,7 +2113,7 @@ local function production(g)
     local was = {}
     for s = 1, g.players do was[s] = {}; COPY_STORE(was[s], g.card[s].store) end
     stages[i](g)
-    tally_stage(g, was, made, used)
+    WORDS.tally_stage(g, was, made, used)
   end
   for s = 1, g.players do
     if #made[s] > 0 then
@@ -2258,7 +2262,7 @@ local DONE_WORDS = {
 
 -- "ship 2 (holds 4, 1 loaded)": the ship a load or sail step is for (a
 -- player with two ships could not tell which one the goods went onto).
-local function ship_words(o)
+function WORDS.ship(o)
   local ship = o and o.card and o.card.ships[o.ship]
   if not ship then return nil end
   return ("ship %d (holds %d, %d loaded)"):format(o.ship, ship.size, #ship.cargo)
@@ -2267,7 +2271,7 @@ end
 function R.describe_option(g, seat, decision, text)
   if text == DONE then
     local words = DONE_WORDS[decision] or "end this part of your build order (O14)"
-    local on = decision == "load" and ship_words(order_of(g, seat))
+    local on = decision == "load" and WORDS.ship(order_of(g, seat))
     return on and (on .. ": " .. words) or words
   end
   local made = text:match("^make (%d+) ")   -- option production_optional: this step's most (how_many)
@@ -2315,7 +2319,7 @@ function R.describe_option(g, seat, decision, text)
   if k then return "its seaman back to your pool: the ship stays home" end
   local good = text:match("^load (%S+)$")
   if good and GOOD_INDEX[good] then
-    local on = ship_words(o)
+    local on = WORDS.ship(o)
     return ("%s%s at a port, 1 less per other seller there (O19)"):format(
       on and ("onto " .. on .. ": ") or "", good_worth(good))
   end
@@ -2323,7 +2327,7 @@ function R.describe_option(g, seat, decision, text)
   if port and o then
     for i, e in ipairs(g.ring) do
       if e.port == port then
-        local on = ship_words(o)
+        local on = WORDS.ship(o)
         return ("%scosts %d gold (O3); %s"):format(on and (on .. " sails there: ") or "",
           R.rules.shipping_cost(g, seat, o.card, i), e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
       end
