@@ -9,6 +9,8 @@
  *                       the block), first true the first of a block
  *   #rec                the number of steps
  *   rec:seat(i), rec:option(i), rec:stop(i)    step i (1-based)
+ *   rec:secret(i)       whether step i is one of a block of secret steps,
+ *                       and whether it begins its block
  *   rec:truncate(n)     keeps the first n steps
  *   rec:order()         the indexes in the order the record is read back
  *                       (secret blocks by rank), or nil if that is the
@@ -104,6 +106,14 @@ static int l_stop(lua_State *L)
     return 1;
 }
 
+static int l_secret(lua_State *L)
+{
+    uint16_t flags = check_step(L, kn_check_steps(L, 1))->flags;
+    lua_pushboolean(L, flags & KN_STEP_SECRET);
+    lua_pushboolean(L, flags & KN_STEP_FIRST);
+    return 2;
+}
+
 static int l_truncate(lua_State *L)
 {
     kn_steps *s = kn_check_steps(L, 1);
@@ -145,6 +155,7 @@ static const luaL_Reg steps_methods[] = {
     {"seat", l_seat},
     {"option", l_option},
     {"stop", l_stop},
+    {"secret", l_secret},
     {"truncate", l_truncate},
     {"order", l_order},
     {NULL, NULL}

@@ -22,11 +22,12 @@ Game commands (in play: only your own seat's view):
   board              your board
   options            your legal options, numbered
   do N | do TEXT     do option N, or an action by its text (a whole move is
-                     fine: do play fish on slots 1,4); a bare number or
-                     option text works too
+                     fine, as Sea Merchants' do play fish on slots 1,4); a
+                     bare number or option text works too
   why TEXT           why an action is illegal now
   undo [N]           take back N of your moves (the others' after them only
-                     with their yes)
+                     with their yes; secret choices once revealed go back
+                     together, everyone's, with the others' yes)
   redo [N]           do them again
   auto [N]           a random bot plays your next N moves (default: to the end)
   moves              the moves so far          log [N]   the event log (last N)
@@ -421,13 +422,18 @@ end
 -- Asks `s` whether the mover may take back s's move too. At a terminal
 -- the mover's screen goes first (it shows the mover's hand), and comes
 -- back after.
-function P:consent(s, mover)
+function P:consent(s, mover, moves)
   if self:is_bot(s) then return true end
   if self.keyboard then
     if not hand_over(self, s, string.format("%s asks to take back a move of yours", self:name(mover))) then
       return false
     end
   end
+  -- which of s's own moves go (a revealed bid or order goes with
+  -- everyone's); only s's: the mover's own may hold a choice still secret
+  local theirs = {}
+  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
+  if #theirs > 0 then self:say("Of your moves it takes back: " .. ui.clip(table.concat(theirs, "; "), 300) .. ".") end
   self:say(string.format("Undo takes back %s's move too.", self:name(s)))
   io.stdout:flush()
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
@@ -470,8 +476,10 @@ C.undo = function(sess, arg)
     return ui.say_order_taken(sess, v.seat, #taken, texts, ui.fewer(n, #taken, "take back"))
   end
   local refused
+  local pok, plan = guarded(v.undo_plan, n)
+  local moves = pok and plan and plan.moves or nil
   local ok, undone, why = guarded(v.undo, n, function(s)
-    if sess:consent(s, v.seat) then return true end
+    if sess:consent(s, v.seat, moves) then return true end
     refused = s
     return false
   end)
@@ -786,8 +794,14 @@ function M.run(kontor, tbl, opts)
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"
     local ok, n = tbl.autosave(path)
     if ok then
+      -- the count every seat may see: the steps of a secret order still
+      -- open are left out (their number would tell the one leaving how far
+      -- another player's order has got)
+      local seen = n
+      for _, v in ipairs(tbl.views) do seen = math.min(seen, #v.moves()) end
+      local what = ktext.count(seen, "move") .. (seen < n and " and the secret orders being entered" or "")
       sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s%s).",
-        ktext.count(n, "move"), path, shell_word(path), bot_flags(opts.bots)))
+        what, path, shell_word(path), bot_flags(opts.bots)))
     elseif n then
       sess:err("could not save the game in progress: " .. tostring(n))
     end

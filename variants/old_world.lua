@@ -1164,6 +1164,12 @@ local function bids_and_picks(g)
   g.phase = "bid"
   local order = R.rules.pick_order(g, bid(g))
   g.pick_order = order
+  if g.logging then                                     -- O12: who picks when
+    local names = {}
+    for i, s in ipairs(order) do names[i] = g.names[s] end
+    g:log("pick order: %s (higher bids first; ties from the token's holder, %s)", table.concat(names, ", "),
+      g.names[g.first])
+  end
   picks(g, order)
 end
 
@@ -1193,7 +1199,7 @@ local function new_order(g, s)
   if not desk then desk = new_card(); desks[s] = desk end
   if not o then
     o = { steps = { table.unpack(STEPS) }, n = 0, card = false, gold = 0, paid_from = 0, stage = false,
-          extra_ship = false, draft = false, arriving = false }
+          extra_ship = false, draft = false, arriving = false, ship = 0 }
     desks.orders[s] = o
   end
   local card = g.card[s]
@@ -1202,6 +1208,7 @@ local function new_order(g, s)
   local gold = g.gold:get(s)
   o.card, o.gold, o.paid_from, o.stage, o.extra_ship = copy_card(desk, card), gold, gold, "acquire", false
   o.arriving = false                          -- option new_tiles_work_this_turn off: what it acquired
+  o.ship = 0                                  -- the ship being loaded, then sailed (its options say which)
   return o
 end
 
@@ -1501,6 +1508,7 @@ local function shipments(g, seat, o)
   for k = 1, #ships do
     local ship = ships[k]
     if ship.crew > 0 then
+      o.ship = k
       key = loading(g, seat, o, ship, key or goods_in_store(o.card))
       if ship.cargo[1] then sailing(g, seat, o, ship) end
     end
@@ -1691,6 +1699,38 @@ function R.rules.ship_yield(g, s, ship, k)
   return vp, gold, bonus_vp, bonus_gold
 end
 
+-- Why a ship yields what it does, for the log (O19-O21): each good's
+-- price at the port (less 1 for each other player selling it there) and
+-- the bonuses ("2 fg:red at 1 VP (2 players sell it there, O19); Trade
+-- House +1 VP").
+-- The texts the log and the prompt give players (one local for them all:
+-- the main chunk is near Lua's 200 locals).
+local WORDS = {}
+
+function WORDS.yield(g, s, ship, k)
+  local cargo, parts, seen = ship.cargo, {}, {}
+  local flat = g.options.raw_gold == "flat"
+  for i = 1, #cargo do
+    local good = cargo[i]
+    if not seen[good] then
+      seen[good] = true
+      local n = 0
+      for j = 1, #cargo do if cargo[j] == good then n = n + 1 end end
+      local fg = FG_VALUE[good]
+      local price = R.rules.price(fg or (flat and 1 or RAW_VALUE[good]), k[good])
+      parts[#parts + 1] = string.format("%s%s at %d %s%s%s", n > 1 and n .. " " or "", good, price, fg and "VP" or "gold",
+        n > 1 and " each" or "",
+        k[good] > 1 and string.format(" (%d players sell it there, O19)", k[good]) or "")
+    end
+  end
+  local _, _, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k)
+  local fx = g.card[s]._fx or effects(g.card[s])
+  if (fx.ship_vp or 0) > 0 then parts[#parts + 1] = string.format("Trade House +%d VP", fx.ship_vp) end
+  if bonus_vp > (fx.ship_vp or 0) then parts[#parts + 1] = string.format("Guild Hall +%d VP", bonus_vp - (fx.ship_vp or 0)) end
+  if bonus_gold > 0 then parts[#parts + 1] = string.format("Customs House +%d gold", bonus_gold) end
+  return table.concat(parts, "; ")
+end
+
 function R.rules.trade(g)
   g.phase = "trade"
   local k = false                                    -- sellers(g), once a ship sells
@@ -1703,19 +1743,25 @@ function R.rules.trade(g)
         k = k or sellers(g)
         local vp, gold, bonus_vp, bonus_gold = R.rules.ship_yield(g, s, ship, k[ship.port])
         local owner_vp, owner_gold = vp + bonus_vp, gold + bonus_gold
+        local robbery = ""
         if robbed and robbed[1] == s and robbed[2] == i then             -- O21
           local pirate_vp = vp + bonus_vp
           owner_gold = 0                          -- all gold on the ship goes to the bank
           if g.options.pirate_takes == "goods" then pirate_vp, owner_vp = vp, bonus_vp
           else owner_vp = 0 end
           give_vp(g, false, pirate_vp)
-          if g.logging then g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i) end
+          if g.logging then
+            g:log("the pirate takes %d VP from %s's ship %d", pirate_vp, g.names[s], i)
+            robbery = string.format("; robbed: %d VP to the pirate, %d gold to the bank (O21)", pirate_vp,
+              gold + bonus_gold)
+          end
         end
         give_vp(g, s, owner_vp)
         if owner_gold > 0 then g.gold:add(s, owner_gold) end
         if g.logging then
-          g:log("%s's ship %d sells %s at %s: %d VP, %d gold", g.names[s], i,
-                table.concat(ship.cargo, ","), port_name(g, ship.port), owner_vp, owner_gold)
+          g:log("%s's ship %d sells %s at %s: %d VP, %d gold - %s%s", g.names[s], i,
+                table.concat(ship.cargo, ", "), port_name(g, ship.port), owner_vp, owner_gold,
+                WORDS.yield(g, s, ship, k[ship.port]), robbery)
         end
         local owner = g.ring[ship.port].seat                            -- O22: the Pier
         if owner then
@@ -1724,6 +1770,12 @@ function R.rules.trade(g)
           give_vp(g, owner, fx.pier_vp or 0)
           local port_gold = fx.port_gold or 0                               -- T7 Lighthouse
           if port_gold > 0 then g.gold:add(owner, port_gold) end
+          if g.logging and ((fx.pier_vp or 0) > 0 or port_gold > 0) then
+            g:log("%s's port: %s", g.names[owner], (fx.pier_vp or 0) > 0 and port_gold > 0
+              and string.format("Pier +%d VP, Lighthouse +%d gold", fx.pier_vp, port_gold)
+              or (fx.pier_vp or 0) > 0 and string.format("Pier +%d VP (O22)", fx.pier_vp)
+              or string.format("Lighthouse +%d gold (T7)", port_gold))
+          end
         end
         ship.port = false
       end
@@ -2034,12 +2086,41 @@ local function place_arrivals(g)
   g.arriving = nil
 end
 
+-- What each player made at production and what it used, stage by stage
+-- (a dye made this turn may replace one dyed into FG), as log lines: "Ann
+-- makes 1 fg:red, 1 dye:red (uses 1 cloth, 1 dye:red)".
+function WORDS.tally_stage(g, was, made, used)
+  for s = 1, g.players do
+    local store = g.card[s].store
+    for _, good in ipairs(GOODS) do
+      local d = store[good] - was[s][good]
+      if d > 0 then made[s][#made[s] + 1] = d .. " " .. good end
+      if d < 0 then used[s][#used[s] + 1] = -d .. " " .. good end
+    end
+  end
+end
+
 local function production(g)
   g.phase = "produce"
-  R.rules.finished_goods(g)
-  R.rules.dyes(g)
-  R.rules.cloth(g)
-  R.rules.wool(g)
+  local stages = { R.rules.finished_goods, R.rules.dyes, R.rules.cloth, R.rules.wool }
+  if not g.logging then
+    for i = 1, #stages do stages[i](g) end
+    return
+  end
+  local made, used = {}, {}
+  for s = 1, g.players do made[s], used[s] = {}, {} end
+  for i = 1, #stages do
+    local was = {}
+    for s = 1, g.players do was[s] = {}; COPY_STORE(was[s], g.card[s].store) end
+    stages[i](g)
+    WORDS.tally_stage(g, was, made, used)
+  end
+  for s = 1, g.players do
+    if #made[s] > 0 then
+      g:log("%s makes %s%s", g.names[s], table.concat(made[s], ", "),
+        #used[s] > 0 and " (uses " .. table.concat(used[s], ", ") .. ")" or "")
+    end
+  end
 end
 
 ---------------------------------------------------------------------------
@@ -2154,21 +2235,23 @@ function R.tile_effect(id)
   return table.concat(out, ", ")
 end
 
-local function tile_description(g, seat, id)
+-- One line of a 120-column terminal for every option of the acquisition
+-- (24 of them: wrapped, they filled more than a 40-row screen): the cost,
+-- its slots (a building's take facility workers; a tile works while
+-- staffed, O8) and what it makes. The gold left is said once, by "acquire
+-- none".
+local function tile_description(id)
   local t = TILE[id]
-  local o = order_of(g, seat)
-  return ("%d gold, %s: %s, while staffed%s"):format(t.cost,
-    t.land and "a land worker" or ("%d slot%s for facility workers"):format(t.slots, t.slots == 1 and "" or "s"),
-    R.tile_effect(id), o and ("; you have %d gold"):format(o.gold) or "")
+  local does = t.dye_per_worker
+    and ("+%d %s dye per worker if %s works (O27)"):format(t.dye_per_worker, t.dye, tile_name(t.needs))
+    or R.tile_effect(id)
+  return ("%d gold, %s: %s"):format(t.cost,
+    t.land and "a land worker" or ("%d slot%s"):format(t.slots, t.slots == 1 and "" or "s"), does)
 end
 
 local function good_worth(good)
   if FG_VALUE[good] then return ("%d VP"):format(FG_VALUE[good]) end
   return ("%d gold"):format(RAW_VALUE[good])
-end
-
-local function cargo_text(cargo)
-  return #cargo > 0 and table.concat(cargo, ",") or "empty"
 end
 
 -- "done" at each step of the build order (O14): what it ends.
@@ -2177,8 +2260,20 @@ local DONE_WORDS = {
   load = "load no more goods (O14c)",
 }
 
+-- "ship 2 (holds 4, 1 loaded)": the ship a load or sail step is for (a
+-- player with two ships could not tell which one the goods went onto).
+function WORDS.ship(o)
+  local ship = o and o.card and o.card.ships[o.ship]
+  if not ship then return nil end
+  return ("ship %d (holds %d, %d loaded)"):format(o.ship, ship.size, #ship.cargo)
+end
+
 function R.describe_option(g, seat, decision, text)
-  if text == DONE then return DONE_WORDS[decision] or "end this part of your build order (O14)" end
+  if text == DONE then
+    local words = DONE_WORDS[decision] or "end this part of your build order (O14)"
+    local on = decision == "load" and WORDS.ship(order_of(g, seat))
+    return on and (on .. ": " .. words) or words
+  end
   local made = text:match("^make (%d+) ")   -- option production_optional: this step's most (how_many)
   if made and g._most and g._most[seat] then
     return ("%s of the %d you can make now: your capacity, inputs and tokens (O25)"):format(made, g._most[seat])
@@ -2187,13 +2282,28 @@ function R.describe_option(g, seat, decision, text)
   if n then
     return ("pay %s gold, lost; higher bids pick first (O12); you have %d"):format(n, g.gold:get(seat))
   end
-  if text == "pick seaman" then return "a seaman to your pool: he crews a ship (O13)" end
-  if text == "pick land worker" then return "a land worker to your pool: works a land tile (O13)" end
-  if text == "pick facility worker" then return "a facility worker to your pool: works a building (O13)" end
+  local kind = text:match("^pick (%a+)")
+  if kind == "land" or kind == "facility" or kind == "seaman" then
+    -- where it could work on the seat's card now, beside those in the pool
+    -- (a worker with no slot is the first to leave at the limit check, O23)
+    local card, free = g.card[seat], 0
+    if kind == "seaman" then
+      for _, ship in ipairs(card.ships) do free = free + 1 - ship.crew end
+    else
+      for _, i in ipairs(card.tiles) do
+        local t = TILES_24[i]
+        if t.kind == kind then free = free + card.own[t.id] * t.slots - (card.crew[t.id] or 0) end
+      end
+    end
+    local slot = kind == "seaman" and "ship" or kind == "land" and "land slot" or "building slot"
+    return ("to your pool, for a %s (O13); free now: %d %s%s, in your pool: %d"):format(
+      kind == "seaman" and "ship" or kind == "land" and "land tile" or "building", free, slot,
+      free == 1 and "" or "s", card.pool[kind])
+  end
   if text == "pick pirate" then return "you rob one ship this turn, after the build (O17)" end
   local o = order_of(g, seat)
   local id = text:match("^acquire %a+:([%w_]+)$")
-  if id and TILE[id] then return tile_description(g, seat, id) end
+  if id and TILE[id] then return tile_description(id) end
   if text == ACQUIRE_SHIP and o then
     local size = ship_sizes(g)[#o.card.ships + 1]
     return ("%d gold: ship %d, holds %d (T3, O14a)"):format(size * R.data.ship_cost_per_slot, #o.card.ships + 1, size)
@@ -2209,26 +2319,55 @@ function R.describe_option(g, seat, decision, text)
   if k then return "its seaman back to your pool: the ship stays home" end
   local good = text:match("^load (%S+)$")
   if good and GOOD_INDEX[good] then
-    return ("worth %s at a port, 1 less for each other player selling it there (O19, T2)"):format(good_worth(good))
+    local on = WORDS.ship(o)
+    return ("%s%s at a port, 1 less per other seller there (O19)"):format(
+      on and ("onto " .. on .. ": ") or "", good_worth(good))
   end
   local port = text:match("^sail (%a+)$")
   if port and o then
     for i, e in ipairs(g.ring) do
       if e.port == port then
-        return ("costs %d gold (O3); %s"):format(R.rules.shipping_cost(g, seat, o.card, i),
-          e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
+        local on = WORDS.ship(o)
+        return ("%scosts %d gold (O3); %s"):format(on and (on .. " sails there: ") or "",
+          R.rules.shipping_cost(g, seat, o.card, i), e.seat and (g.names[e.seat] .. "'s port") or "a trading post")
       end
     end
   end
   local rs, rk = text:match("^rob seat (%d+) ship (%d+)$")
   if rs then
     local ship = g.card[tonumber(rs)].ships[tonumber(rk)]
-    return ship and ("cargo %s%s: its VP go to the pirate (O21)"):format(cargo_text(ship.cargo),
-      ship.port and (" to " .. port_name(g, ship.port)) or "")
+    if not (ship and ship.port) then return nil end
+    -- what it sells for there (O19-O21), the players selling each good at
+    -- that port counted here (the trade's own count is a cache it keeps)
+    local sold, count, goods = {}, {}, {}
+    for _, it in ipairs(ship.cargo) do
+      if not count[it] then
+        goods[#goods + 1] = it
+        local players = 0
+        for p = 1, g.players do
+          local sells = false
+          for _, other in ipairs(g.card[p].ships) do
+            if other.port == ship.port then
+              for _, c in ipairs(other.cargo) do if c == it then sells = true end end
+            end
+          end
+          if sells then players = players + 1 end
+        end
+        sold[it] = players
+      end
+      count[it] = (count[it] or 0) + 1
+    end
+    for i, it in ipairs(goods) do goods[i] = (count[it] > 1 and count[it] .. " " or "") .. it end
+    local vp, gold, bonus_vp, bonus_gold = R.rules.ship_yield(g, tonumber(rs), ship, sold)
+    if g.options.pirate_takes ~= "goods" then vp = vp + bonus_vp end    -- "goods": the bonuses stay
+    return ("%s's %s to %s: the pirate takes %d VP, the bank %d gold (O21)"):format(g.names[tonumber(rs)],
+      table.concat(goods, ", "), port_name(g, ship.port), vp, gold + bonus_gold)
   end
   if text == "none" then return "rob no ship" end
   local c = text:match("^colour (%a+)$")
-  if c and FG_OF[c] then return ("a %s finished good, %s (T2)"):format(c, good_worth(FG_OF[c])) end
+  if c and FG_OF[c] then
+    return ("a %s finished good, %s (T2), from 1 %s dye and 1 cloth (O26)"):format(c, good_worth(FG_OF[c]), c)
+  end
   return nil
 end
 
@@ -2406,6 +2545,10 @@ local function why(name, g, seat, text)
   if reason then return reason end
   return "now: " .. (STAGE_WORDS[name] or name)
 end
+
+-- The prompt's words for the decisions a bare name does not explain
+-- ("Ann, your move (colour)" said nothing of what was coloured).
+R.decision_words = { rob = "the pirate robs a ship (O17)", colour = "the colour of a finished good you make (O33)" }
 
 R.explain = {}
 for _, name in ipairs { "bid", "pick", "acquire", "release", "assign", "load", "sail", "rob", "colour",
@@ -3038,6 +3181,15 @@ function R.board(g, seat)
     card_lines(g, s, card, gold, out, mark, arriving)
   end
   board_key(g, out, drafts)
+  -- O32: the seat entering its order sees its card as the order leaves it;
+  -- again at the foot, next to its options, which push the players' cards
+  -- off a 40-row terminal (24 acquisitions below 3 players' cards and the
+  -- key: 45 rows)
+  local o = seat and g:draft(seat) and not finished(g, seat) and order_of(g, seat)
+  if o then
+    out[#out + 1] = "Your card as your order leaves it:"
+    card_lines(g, seat, o.card, o.gold, out, "  ", o.arriving)
+  end
   USED = nil
   return table.concat(out, "\n")
 end

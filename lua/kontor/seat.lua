@@ -21,6 +21,7 @@
 local csb = require("kontor.core").sandbox
 local errors = require "kontor.errors"
 local texts_of = require("kontor.game.driver").texts_of   -- (the game's own list: only read here)
+local is_boundary = require("kontor.game.parse").is_boundary
 
 local format = string.format
 
@@ -168,6 +169,70 @@ function METHODS.save(_, game, seat, path) return game:save(path, seat) end
 -- The number of steps the seat may see (#record()): a mark for since().
 function METHODS.mark(_, game, seat) return #record_of(game, seat) end
 
+-- Whether step b of the record continues step a's move (the same seat,
+-- its text extends a's, or repeats it as a "stop here").
+local function continues(game, a, b)
+  local sa, ta = game:step_at(a)
+  local sb, tb = game:step_at(b)
+  if sa ~= sb or #tb < #ta or tb:sub(1, #ta) ~= ta then return false end
+  if #tb == #ta then return game.rec:stop(b) end
+  return is_boundary(tb, #ta + 1)
+end
+
+-- The first step of the unit of the record that ends at step i: a block
+-- of secret steps (a g:choose_all's choices, the orders of
+-- g:choose_orders), or else a move.
+local function unit_start(game, i)
+  local rec = game.rec
+  local secret, first = rec:secret(i)
+  if secret then
+    while not first and i > 1 and rec:secret(i - 1) do
+      i = i - 1
+      first = select(2, rec:secret(i))
+    end
+    return i
+  end
+  while i > 1 and not rec:secret(i - 1) and continues(game, i - 1, i) do i = i - 1 end
+  return i
+end
+
+-- n of the seat's moves taken back, with all that came after them. A
+-- block of secret choices once revealed goes back whole: every seat in
+-- it saw the others' choices at the reveal, so one seat choosing again
+-- alone would choose with the others' in view (O34 in Old World: bids
+-- and orders are secret until all have chosen). Its other seats must
+-- agree, as must every seat with a move after it.
+local function revealed_plan(game, seat, n)
+  local rec = game.rec
+  local i, mine, cut = #rec, 0, #rec + 1
+  while i >= 1 and mine < n do
+    local j = unit_start(game, i)
+    for k = j, i do
+      if rec:seat(k) == seat then mine = mine + 1; cut = j; break end
+    end
+    i = j - 1
+  end
+  local others, seen, out = {}, {}, {}
+  -- the steps from the cut on, as the record is read back (a block in
+  -- seat order), merged into moves
+  local order = rec:order()
+  for j = 1, #rec do
+    local k = order and order[j] or j
+    if k >= cut then
+      local s, text = game:step_at(k)
+      if s ~= seat and s ~= 0 and not seen[s] then seen[s] = true; others[#others + 1] = s end
+      local last = out[#out]
+      if last and last[1] == s and last.k == k - 1 and continues(game, k - 1, k) then
+        last[2], last.k = text, k
+      else
+        out[#out + 1] = { s, text, k = k }
+      end
+    end
+  end
+  for _, m in ipairs(out) do m.k = nil end
+  return { moves = out, others = others, steps = #rec - cut + 1 }
+end
+
 -- What the seat's undo takes back, without taking it: the moves ({seat,
 -- text}, oldest first) and the other seats whose moves go too; or nil and
 -- why not. n of the seat's own moves (default 1).
@@ -202,26 +267,10 @@ local function undo_plan(game, seat, n)
       if not (mine and n == 1 and s == seat) then
         return nil, "the others have chosen in secret: what they chose cannot be taken back before it is revealed"
       end
-      return { step = true, moves = { { seat, text } }, others = {}, count = 1 }
+      return { step = true, moves = { { seat, text } }, others = {}, steps = 1 }
     end
   end
-  local ml = game:move_list()
-  local mine, upto, others, seen = 0, 0, {}, {}
-  for i = #ml, 1, -1 do
-    local s = ml[i][1]
-    if s == seat then
-      mine = mine + 1
-      upto = #ml - i + 1
-      if mine == n then break end
-    end
-  end
-  for i = #ml - upto + 1, #ml do
-    local s = ml[i][1]
-    if s ~= seat and s ~= 0 and not seen[s] then seen[s] = true; others[#others + 1] = s end
-  end
-  local out = {}
-  for i = #ml - upto + 1, #ml do out[#out + 1] = { ml[i][1], ml[i][2] } end
-  return { moves = out, others = others, count = upto }
+  return revealed_plan(game, seat, n)
 end
 
 function METHODS.undo_plan(_, game, seat, n)
@@ -261,7 +310,7 @@ function METHODS.undo(_, game, seat, n, agree)
         .. "the others' consent", s)
     end
   end
-  game:undo_moves(plan.count)
+  game:undo(plan.steps)
   return plan.moves
 end
 

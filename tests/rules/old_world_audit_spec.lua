@@ -461,7 +461,7 @@ describe("Old World rules audit", function()
       ok(g, "1: acquire none"); ok(g, "1: done"); ok(g, "1: load wool")
       local out = {}
       for _, o in ipairs(g:options(1)) do
-        out[o:match("^sail (%a+)$")] = tonumber(g.R.describe_option(g.ctx, 1, "sail", o):match("^costs (%d+)"))
+        out[o:match("^sail (%a+)$")] = tonumber(g.R.describe_option(g.ctx, 1, "sail", o):match("costs (%d+) gold"))
       end
       return out
     end
