@@ -54,7 +54,7 @@ describe("the usage of compare, sweep, worth and ladder", function()
     { "ladder", "random greedy --deals 2", { "--deals" }, { "--range" } },
   } do
     local cmd, base, given, shown = c[1], c[2], c[3], c[4]
-    it(cmd .. ": every flag it shows runs", function()
+    it(cmd .. ": every flag it shows runs #slow", function()
       local bad, seen = {}, {}
       for _, f in ipairs(flags(cmd)) do
         if not seen[f] then seen[f] = true end
