@@ -6,28 +6,7 @@
 -- lost, and only a new move of your own drops them).
 local support = require "tests.lua.support"
 
-local SELL = [[
-return {
-  variant = true, name = "sell_card", base = "sea_merchants",
-  apply = function(R)
-    local end_of_phase_two = R.rules.end_of_phase_two
-    function R.rules.end_of_phase_two(g, seat)
-      end_of_phase_two(g, seat)
-      if g.phase == "over" then return end
-      local held, options = R.cards_in_hand(g, seat), { "keep" }
-      for p, name in ipairs(R.data.products) do
-        if held[p] > 0 then options[#options + 1] = { "sell", name } end
-      end
-      if #options == 1 then return end
-      local choice = options[g:choose(seat, "sell", options)]
-      if choice == "keep" then return end
-      g.covered:push(R.rules.take_from_hand(g, seat, R.product_number(choice[2])))
-      g.coins:add(seat, %s)
-    end
-  end,
-}
-]]
-local GOOD, BAD = SELL:format("1"), SELL:format("nil + 1")
+local GOOD, BAD = support.sell_card("1"), support.sell_card("nil + 1")
 local MOVES = { "1: load grain on ship 1", "2: load porcelain on ship 2", "1: load grain on ship 2",
                 "2: load wood on ship 1", "1: pass", "1: draw", "1: sell wood", "2: exchange ship 2 to grain",
                 "2: draw", "2: sell fish" }

@@ -5,34 +5,13 @@
 -- nothing" while the restricted seat's win rate fell from 0.22 to 0.07 in B).
 local support = require "tests.lua.support"
 
-local SELL = [[
-return {
-  variant = true, name = "sell_card", base = "sea_merchants",
-  apply = function(R)
-    local end_of_phase_two = R.rules.end_of_phase_two
-    function R.rules.end_of_phase_two(g, seat)
-      end_of_phase_two(g, seat)
-      if g.phase == "over" then return end
-      local held, options = R.cards_in_hand(g, seat), { "keep" }
-      for p, name in ipairs(R.data.products) do
-        if held[p] > 0 then options[#options + 1] = { "sell", name } end
-      end
-      if #options == 1 then return end
-      local choice = options[g:choose(seat, "sell", options)]
-      if choice == "keep" then return end
-      g.covered:push(R.rules.take_from_hand(g, seat, R.product_number(choice[2])))
-      g.coins:add(seat, 1)
-    end
-  end,
-}
-]]
 
 describe("a restriction in a comparison", function()
   local tmp, cleanup = support.scratch()
   teardown(cleanup)
 
   local function compare(bot, a)
-    local file = support.write(tmp("sell_card.lua"), SELL)
+    local file = support.write(tmp("sell_card.lua"), support.sell_card("1"))
     return support.run_split(support.plain_binary() .. " compare --games 4 --no-moves --json --jobs 1"
       .. (bot and (" --bot " .. support.sh_quote(bot)) or "")
       .. " --a " .. support.sh_quote(a or "") .. " --b " .. support.sh_quote("--variant " .. file))

@@ -314,4 +314,32 @@ function M.serve_lines(lines)
   return got
 end
 
+-- A variant of Sea Merchants a designer writes in a few lines (the
+-- designer pass's `sell_card`): after phase II a player may sell one card
+-- from the hand for `pay` (Lua source of the coins, e.g. "1"; "nil + 1"
+-- makes the rule fail). Its source.
+function M.sell_card(pay)
+  return ([[
+return {
+  variant = true, name = "sell_card", base = "sea_merchants",
+  apply = function(R)
+    local end_of_phase_two = R.rules.end_of_phase_two
+    function R.rules.end_of_phase_two(g, seat)
+      end_of_phase_two(g, seat)
+      if g.phase == "over" then return end
+      local held, options = R.cards_in_hand(g, seat), { "keep" }
+      for p, name in ipairs(R.data.products) do
+        if held[p] > 0 then options[#options + 1] = { "sell", name } end
+      end
+      if #options == 1 then return end
+      local choice = options[g:choose(seat, "sell", options)]
+      if choice == "keep" then return end
+      g.covered:push(R.rules.take_from_hand(g, seat, R.product_number(choice[2])))
+      g.coins:add(seat, %s)
+    end
+  end,
+}
+]]):format(pay)
+end
+
 return M
