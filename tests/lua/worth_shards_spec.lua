@@ -137,6 +137,10 @@ describe("kontor worth --shard", function()
         "\"paired2\" (" },
       { function(sh) sh.sums[1].paired2 = -1 end, "\"paired2\" is -1, below 0" },
       { function(sh) sh.unrestricted = nil end, "\"unrestricted\" must be an object (the unrestricted deals' sums)" },
+      { function(sh)
+          sh.unrestricted = nil
+          for _, a in ipairs(sh.sums) do a.paired, a.paired2 = nil, nil end
+        end, "made by an older kontor (no unrestricted deals to pair with): make it again" },
       { function(sh) sh.unrestricted = { 1, 2 } end, "\"unrestricted\" must be an object" },
       { function(sh) sh.unrestricted.games = 14 end, "\"unrestricted\": 14 games, the shard has 15" },
       { function(sh) sh.unrestricted.wins = 16 * 6 end, "\"unrestricted\": the seat won more than its 15 games" },

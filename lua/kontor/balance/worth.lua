@@ -502,6 +502,10 @@ function M.check_shard(sh, name)
       seen[k] = true
     end
     list_of(sh.sums, nk, "\"sums\" (one per kind)")
+    -- a shard of before the unrestricted deals: all of it is missing
+    if sh.unrestricted == nil and type(sh.sums[1]) == "table" and sh.sums[1].paired == nil then
+      fail("made by an older kontor (no unrestricted deals to pair with): make it again")
+    end
     local n, W = sh.hi - sh.lo + 1, balance.win_scale(info.players)
     for i, k in ipairs(sh.kinds) do
       local a = sh.sums[i]
