@@ -242,9 +242,14 @@ local function leave(sess, seat)
     local kind = v.now().kind
     local what = now and "hide your hand and pass" or (kind == "orders" and "hide your order and pass")
       or (kind == "simultaneous" and "hide your choice and pass") or "pass"
-    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: "
-      .. "undo takes your move back.",
-      sess:name(last), what, sess:name(seat))))
+    -- (a move that revealed a round of secret choices goes back only with
+    -- the round, and the others in it must agree: the plan says so)
+    local pok, plan = pcall(v.undo_plan, 1)
+    local undo = pok and plan and #plan.others > 0
+      and "undo takes back the whole revealed round, if the others in it agree"
+      or "undo takes your move back"
+    sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: %s.",
+      sess:name(last), what, sess:name(seat), undo)))
     io.stdout:flush()
     local ok, line = wait_enter(sess, true, ahead)
     if not ok then return false end

@@ -61,6 +61,10 @@ pty("play at a terminal (tmux): Old World's secret bids and orders", function()
     step(nil, "Pass the keyboard to Bob")
     step(nil, "Bob, your move (bid)")
     step("bid 0", "bids: Ann 1, Bob 0")
+    -- the hand-over says what his undo would do now: the round, with Ann's yes
+    local shown = t:wait_for("in it agree.", 10, true)   -- (the line wraps at 120 columns)
+    assert.truthy(shown and has(shown:gsub("\n", ""), "Until then it is yours: undo takes back the whole revealed "
+      .. "round, if the others in it agree."), t:screen())
     step("undo", "Pass the keyboard to Ann (seat 1) and press Enter: Bob asks to take back a move of yours.")
     step(nil, "Of your moves it takes back: bid 1.\nUndo takes back Ann's move too.\nAnn, do you agree? (yes/no)")
     step("yes", "Pass the keyboard to Bob (seat 2) and press Enter: back to you.")
