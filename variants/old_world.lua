@@ -3095,7 +3095,7 @@ local function card_lines(g, s, card, gold, out, mark, arriving)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
   out[#out + 1] = string.format("%s%-10s %-10s %3d gold %3d VP  pool s%d l%d f%d%s%s", mark,
-    g.names[s]:sub(1, 10), ring_port:sub(1, 10), gold, g.vp:get(s), pool.seaman, pool.land, pool.facility,
+    g.names[s]:sub(1, 10), ring_port, gold, g.vp:get(s), pool.seaman, pool.land, pool.facility,
     g.first == s and "  [token]" or "", g.pirate_holder == s and "  [pirate]" or "")
   local tiles = {}
   for _, t in ipairs(TILES_24) do

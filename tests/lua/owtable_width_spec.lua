@@ -64,4 +64,9 @@ describe("Old World's acquisition at a 120-column terminal", function()
       assert(g:apply("1: " .. g:options(1)[#g:options(1)])) end end
     assert.falsy(seat.view(g, 1).board():find("Your card", 1, true))
   end)
+
+  it("names a seat's home port whole on its card: constantinople, not constantin", function()
+    local g = kontor.new_game { rules = "old_world", players = 8, seed = 1 }
+    assert.truthy(g:show():find("\n  Player 7   constantinople   3 gold   0 VP  pool s0 l0 f0\n", 1, true), g:show())
+  end)
 end)
