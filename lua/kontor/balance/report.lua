@@ -695,6 +695,7 @@ local CSS = [[
 body { font: 14px/1.45 system-ui, sans-serif; color: #222; margin: 2em auto; max-width: 980px; padding: 0 1em; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; } td, th { padding: 2px 10px; text-align: right; }
+td:not(:first-child) { white-space: nowrap; }
 td:first-child, th:first-child { text-align: left; } tr:nth-child(even) { background: #f6f6f6; }
 .key span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: -1px; }
 .summary { background: #f3f7fc; border: 1px solid #cfdcee; padding: 0.2em 1em; } .chance { color: #8a5a00; }
