@@ -505,7 +505,7 @@ local function width_line(summary, width, asked)
   local widest, label = 0, nil
   for _, key in ipairs(summary.order) do
     local m = summary.measures[key]
-    if m.section == "result" and m.ci and m.ci[2] - m.ci[1] >= widest then
+    if balance.judged(key) and m.ci and m.ci[2] - m.ci[1] >= widest then
       widest, label = m.ci[2] - m.ci[1], m.label
     end
   end
@@ -513,10 +513,10 @@ local function width_line(summary, width, asked)
   local what = string.format("widest %.4f: %s", widest, label or "none")
   if widest < width then
     if played < asked then
-      return string.format("until-width %g: stopped at %d of %d games, every result's interval narrower (%s)",
+      return string.format("until-width %g: stopped at %d of %d games, every win rate's interval narrower (%s)",
         width, played, asked, what)
     end
-    return string.format("until-width %g: every result's interval narrower after all %d games (%s)", width, played, what)
+    return string.format("until-width %g: every win rate's interval narrower after all %d games (%s)", width, played, what)
   end
   local need = math.ceil(played * (widest / width) ^ 2 / 1000) * 1000
   return string.format("until-width %g: not reached in %d games (%s; about %d games would narrow it)",

@@ -594,13 +594,20 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
   }
 end
 
--- Whether every interval of a summary is narrower than `width`.
--- (The results' measures: win rates, scores, length, stats.)
+-- Whether a measure of a summary is one --until-width judges: the results
+-- in shares of the games (the win rates and the first player's
+-- advantage). Scores, length and a rule set's stats are in the rule set's
+-- own units, which one width cannot judge alike (a width of 0.02 for the
+-- win rates is one no mean score reaches in a million games).
+function M.judged(key)
+  return key:match("^win_rate%.") ~= nil or key == "first_player"
+end
+
+-- Whether every interval --until-width judges is narrower than `width`.
 function M.narrow(summary, width)
   for _, key in ipairs(summary.order) do
-    local m = summary.measures[key]
-    local ci = m.ci
-    if m.section == "result" and (not ci or ci[2] - ci[1] >= width) then return false end
+    local ci = summary.measures[key].ci
+    if M.judged(key) and (not ci or ci[2] - ci[1] >= width) then return false end
   end
   return true
 end
