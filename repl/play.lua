@@ -490,8 +490,10 @@ C.undo = function(sess, arg)
   end)
   if not ok then return sess:err(undone) end
   if refused then
-    return sess:say(string.format("Not undone: %s did not agree. Only your own moves can be taken back "
-      .. "without the others' consent.", sess:name(refused)))
+    -- (true of a later move of theirs and of a revealed round alike: in a
+    -- round of secret choices one's own move goes only with the others')
+    return sess:say(string.format("Not undone: %s did not agree. A move goes back without the others' "
+      .. "consent only when none of theirs goes with it.", sess:name(refused)))
   end
   if not undone then return sess:err(why) end
   if #undone == 0 then return sess:say("Nothing to undo.") end

@@ -306,8 +306,8 @@ function METHODS.undo(_, game, seat, n, agree)
   end
   for _, s in ipairs(plan.others) do
     if type(agree) ~= "function" or not agree(s) then
-      return nil, format("seat %d did not agree: only your own moves can be taken back without "
-        .. "the others' consent", s)
+      return nil, format("seat %d did not agree: a move goes back without the others' consent only when "
+        .. "none of theirs goes with it", s)
     end
   end
   game:undo(plan.steps)

@@ -445,7 +445,7 @@ describe("a seat view", function()
       v1.undo_plan(1))
     local r, why = v1.undo(1, function() return false end)
     assert.is_nil(r)
-    assert.are.equal("seat 2 did not agree: only your own moves can be taken back without the others' consent", why)
+    assert.are.equal("seat 2 did not agree: a move goes back without the others' consent only when none of theirs goes with it", why)
     assert.are.equal(2, #g:moves())
     assert.are.same({ { 1, "load grain on ship 1" }, { 2, "load grain on ship 1" } },
       v1.undo(1, function(s) return s == 2 end))

@@ -30,7 +30,7 @@ describe("undo of a revealed secret choice", function()
     assert.are.same({ 1 }, plan.others)
     local r, why = v.undo(1)
     assert.is_nil(r)
-    assert.are.equal("seat 1 did not agree: only your own moves can be taken back without the others' consent", why)
+    assert.are.equal("seat 1 did not agree: a move goes back without the others' consent only when none of theirs goes with it", why)
     assert.are.same({ "1: bid 1", "2: bid 0" }, g:actions())
     local asked = {}
     local undone = v.undo(1, function(s) asked[#asked + 1] = s; return true end)
@@ -80,5 +80,15 @@ describe("undo of a revealed secret choice", function()
     assert.are.same({}, g:actions())
     assert.are.equal("build order", g:decision(1).name)
     assert.are.equal("build order", g:decision(2).name)
+  end)
+
+  it("at play, a refused undo of a revealed round says why: the others' moves go with it", function()
+    -- (it said "Only your own moves can be taken back without the others'
+    -- consent", while Ann's own bid was what she asked to take back)
+    local support = require "tests.lua.support"
+    local out = support.run(support.binary() .. " play --rules old_world --players 2 --names Ann,Bob --seed 7",
+      "bid 1\nbid 0\nundo\nno\n")
+    assert.truthy(support.has(out, "Undo takes back Bob's move too.\nBob, do you agree? (yes/no)\nNot undone: Bob did "
+      .. "not agree. A move goes back without the others' consent only when none of theirs goes with it.\n"), out)
   end)
 end)

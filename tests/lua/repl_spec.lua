@@ -616,7 +616,7 @@ pty("kontor in a terminal (tmux)", function()
   it("play: undo past another person's move needs their yes", function()
     local out = kontor_cmd("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nno\nundo\nyes\n=#g:moves()\nmoves\n")
     assert.truthy(has(out, "Undo takes back Bob's move too.\nBob, do you agree? (yes/no)\nNot undone: Bob did not agree. "
-      .. "Only your own moves can be taken back without the others' consent.\n"), out)
+      .. "A move goes back without the others' consent only when none of theirs goes with it.\n"), out)
     assert.truthy(has(out, "Undid 2 moves: Ann: load grain on ship 1; Bob: load grain on ship 1\n"), out)
     assert.truthy(has(out, "No moves yet."), out)
   end)

@@ -31,7 +31,7 @@ def an_undo_that_needs_consent_says_whose_as_data():
     """undo with seat that would take back other people's moves: the illegal_action error lists them in "agree" """
     # Before: only the text said so, one seat at a time ("seat 2 did not
     # agree: ..."): a front end had to parse the message to know whom to ask.
-    consent = "did not agree: only your own moves can be taken back without the others' consent"
+    consent = "did not agree: a move goes back without the others' consent only when none of theirs goes with it"
     with Server(KONTOR) as s:
         g = s.call("new", players=3, seed=7)["game"]
         for seat, action in ((1, "load fish on ship 1"), (2, "load grain on ship 1"), (3, "load wood on ship 1")):

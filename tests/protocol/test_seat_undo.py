@@ -55,7 +55,7 @@ def a_seat_undoes_the_others_moves_only_with_their_yes():
         s.call("apply", game=game, seat=2, action="load fish on ship 2")
         moves = s.call("moves", game=game)["moves"]
         msg = fails(s, "illegal_action", "undo", game=game, seat=1)
-        equal(msg, "seat 2 did not agree: only your own moves can be taken back without the others' consent", "message")
+        equal(msg, "seat 2 did not agree: a move goes back without the others' consent only when none of theirs goes with it", "message")
         equal(s.call("moves", game=game)["moves"], moves, "the game after the refused undo")
         fails(s, "bad_request", "undo", game=game, seat=1, agree=[3])
         fails(s, "bad_request", "undo", game=game, agree=[2])
