@@ -35,4 +35,11 @@ describe("kontor worth's difference from the same seat unrestricted", function()
     assert.are.equal("buy_card: buy contract  0.3042 [0.2426, 0.3658]  -0.0158 [-0.0389, +0.0072]  "
       .. "0.27 of games, 0.3 a game", lines[7])
   end)
+
+  it("is not played when no kind can be measured, and the header says so", function()
+    local out = kontor_cmd("worth --bot random --games 20 --kinds 'exchange_ship: #' --jobs 1")
+    assert.are.equal("fair share 0.2500 (1/4); no deal played unrestricted (no kind measured)", support.lines(out)[3])
+    local w = json.decode((kontor_cmd("worth --bot random --games 20 --kinds 'exchange_ship: #' --jobs 1 --json")))
+    assert.is_nil(w.unrestricted)
+  end)
 end)

@@ -386,9 +386,10 @@ function M.format(w)
     string.format("What a move is worth: %s, %d players, %s a kind (seed %d), the restricted seat in turn",
       text.escape(w.bot), w.players, text.count(w.games, "game"), w.seed),
     "setup: " .. text.escape(w.label or w.rules or "?"),
-    string.format("fair share %s (1/%d); the same seat unrestricted on the same deals wins %s", num(w.fair),
-      w.players, w.unrestricted and (num(w.unrestricted.win_rate) .. (w.unrestricted.ci and
-        string.format(" [%s, %s]", num(w.unrestricted.ci[1]), num(w.unrestricted.ci[2])) or "")) or "-"),
+    string.format("fair share %s (1/%d); %s", num(w.fair), w.players,
+      w.unrestricted and ("the same seat unrestricted on the same deals wins " .. num(w.unrestricted.win_rate)
+        .. (w.unrestricted.ci and string.format(" [%s, %s]", num(w.unrestricted.ci[1]), num(w.unrestricted.ci[2]))
+          or "")) or "no deal played unrestricted (no kind measured)"),
     "win rate: of the seat that never makes the move; diff: its win less its win unrestricted, deal by deal",
     "",
     string.format("%-" .. width .. "s  %-23s  %-26s  %s", "kind", "win rate [95% interval]", "diff [95% interval]",
