@@ -17,7 +17,9 @@ local pty = tmux.available() and describe or pending
 pty("play at a terminal (tmux): Old World's secret bids and orders", function()
   local session = support.terminals(before_each, after_each)
 
-  it("the autosave message does not count another player's secret steps", function()
+  -- A 2-player game at a 120x40 terminal, played to Bob's bid (Ann bid 1):
+  -- the terminal, and step(text or nil for Enter, the text to wait for).
+  local function to_bobs_bid()
     local t = session(BIN .. " play --rules old_world --players 2 --names Ann,Bob --seed 7", { NO_COLOR = "1" },
       120, 40)
     local function step(text, wait)
@@ -29,6 +31,11 @@ pty("play at a terminal (tmux): Old World's secret bids and orders", function()
     step("bid 1", "press Enter to hide your choice")
     step(nil, "Pass the keyboard to Bob")
     step(nil, "Bob, your move (bid)")
+    return t, step
+  end
+
+  it("the autosave message does not count another player's secret steps", function()
+    local t, step = to_bobs_bid()
     step("bid 0", "press Enter to pass the keyboard to Ann")
     step(nil, "Pass the keyboard to Ann")
     step(nil, "Ann, your move (pick)")
@@ -49,17 +56,7 @@ pty("play at a terminal (tmux): Old World's secret bids and orders", function()
   it("undo after the bids are revealed asks the other bidder, naming the bid that goes too", function()
     -- the last bidder saw "bids: Ann 1, Bob 0"; undo took his bid back
     -- alone, unasked, and he bid again knowing Ann's (O34)
-    local t = session(BIN .. " play --rules old_world --players 2 --names Ann,Bob --seed 7", { NO_COLOR = "1" },
-      120, 40)
-    local function step(text, wait)
-      if text then t:send(text, "Enter") else t:send("Enter") end
-      assert.truthy(t:wait_for(wait, 10, true), t:screen())
-    end
-    assert.truthy(t:wait_for("Pass the keyboard to Ann", 10, true))
-    step(nil, "Ann, your move (bid)")
-    step("bid 1", "press Enter to hide your choice")
-    step(nil, "Pass the keyboard to Bob")
-    step(nil, "Bob, your move (bid)")
+    local t, step = to_bobs_bid()
     step("bid 0", "bids: Ann 1, Bob 0")
     -- the hand-over says what his undo would do now: the round, with Ann's yes
     local shown = t:wait_for("in it agree.", 10, true)   -- (the line wraps at 120 columns)
