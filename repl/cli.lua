@@ -387,7 +387,9 @@ local function cmd_repl(kontor, args, first, mode)
     if broken then return failure("", broken) end
     -- a variant that does not fit: say which ones do (not after another
     -- mistake, a player count or an option, where the list says nothing)
-    if #vs > 0 and not game.lists_available and msg:find("^variant %S+ is for ") then
+    local kerrors = require "kontor.errors"
+    if #vs > 0 and kerrors.kind(game) == "usage" and not rawget(game, "lists_available")
+        and rawget(game, "wrong_base") then
       local base = t.rules or kontor.default_rules(vs)
       local fits = {}
       for _, entry in ipairs(kontor.list()) do

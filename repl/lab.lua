@@ -329,7 +329,7 @@ local function warn_unmatched(name, t, Ls, players)
           m.n = m.n + 1
           -- the text of a setup that has a close word, else of the last
           -- (a variant's, with the moves the base does not have)
-          if not (m.text and m.text:find("did you mean", 1, true)) then m.text = r.message end
+          if not (m.told and m.near) then m.told, m.near = r.told, r.near end
         end
       end
     end
@@ -338,8 +338,7 @@ local function warn_unmatched(name, t, Ls, players)
     local m = missed[key]
     if not hit[key] and not warned[key] then
       warned[key] = true
-      local text = m.n > 1 and m.text:gsub("random games of this setup", ("random games of each of the %d setups"):format(m.n), 1) or m.text
-      err("kontor: ", name, ": warning: ", text, "\n")
+      err("kontor: ", name, ": warning: ", m.told(m.n), "\n")
     end
   end
 end

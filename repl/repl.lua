@@ -706,33 +706,37 @@ C.new = function(sess, arg)
     end
   end
   if not ok then
+    -- (what the error says as data: kontor.rules's unknown_option and
+    -- wrong_base, never its text)
+    local msg = kerrors.message(g)
+    local unknown = kerrors.kind(g) == "usage" and rawget(g, "unknown_option")
+    local wrong = kerrors.kind(g) == "usage" and rawget(g, "wrong_base")
     -- plyers=3 is taken for a rule option: say the word of new's it is close to
-    local msg = tostring(g)
-    local k = msg:match("^unknown option '([%w_]+)' for [^\n]*%)$")
-    local near = k and require("kontor.rules").near(k, NEW_KEYS)
+    local near = unknown and not unknown.owner and not unknown.near and unknown.option:match("^[%w_]+$")
+      and require("kontor.rules").near(unknown.option, NEW_KEYS)
     if near then
-      return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", msg, near,
+      return sess:err(string.format("%s: did you mean '%s='? (new also takes %s=)", unknown.said, near,
         table.concat(NEW_KEYS, "=, ")))
     end
     -- a variant's option given as the rule set's: in new's words
-    if msg:match("^unknown option '[^']*' for [%w_]+ %(.-%): '[^']*' is an option of the variant [%w_]+: %-%-variant %S+$") then
-      return sess:err((msg:gsub(": %-%-variant (%S+)$", ": new variant=%1")))
+    if unknown and unknown.owner then
+      return sess:err(string.format("%s: '%s' is an option of the variant %s: new variant=%s", unknown.said,
+        unknown.option, unknown.owner.variant, unknown.owner.as))
     end
     -- new keeps the variants' options: one the edited file dropped says
     -- how to begin without it
-    local vname = msg:match("^unknown option '[^']*' for ([%w_]+) %(")
-    if vname and not (" " .. arg):match("%svariant=") then
+    if unknown and not (" " .. arg):match("%svariant=") then
       for _, v in ipairs(sess:game().R.applied or {}) do
-        if v.depth == 0 and v.name == vname then
+        if v.depth == 0 and v.name == unknown.of then
           return sess:err(string.format("%s (new keeps the options of the game's variants: new variant=%s gives "
-            .. "%s afresh)", msg, v.spec, vname))
+            .. "%s afresh)", msg, v.spec, unknown.of))
         end
       end
     end
     -- new keeps the rule set: a variant of another one says what to type
-    local base = msg:match("^variant [^%s]+ is for ([%w_]+), not [%w_]+$")
-    if base and not (" " .. arg):match("%srules=") then
-      return sess:err(string.format("%s (new keeps the rule set: new rules=%s %s)", msg, base, arg:match("^%s*(.-)%s*$")))
+    if wrong and not (" " .. arg):match("%srules=") then
+      return sess:err(string.format("%s (new keeps the rule set: new rules=%s %s)", msg, wrong.base,
+        arg:match("^%s*(.-)%s*$")))
     end
     -- a rule or variant file that cannot start a game: one line, with its
     -- file:line (a limit's place is in the traceback alone)
@@ -911,7 +915,8 @@ C.hint = function(sess, arg)
   local ok, lines, e = guarded(sv.hint, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
   -- what the move costs and does, as the options list says it, under it
-  local move = lines[1] and lines[1]:match("would play: (.*)$")
+  -- (e: the number of the option the bot would play)
+  local move = math.type(e) == "integer" and (sv.options() or {})[e]
   local note = move and describe_mod.option(g, seat, move)
   if note then table.insert(lines, 2, "  (" .. note .. ")") end
   sess:say(table.concat(lines, "\n"))

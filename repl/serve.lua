@@ -583,20 +583,25 @@ OPS.decision = function(self, req)
   return decision_json(e.g, seat_field(req, "seat", e.g, true))
 end
 
--- The engine's message for an option number that names no seat, in a
--- decision of several seats, speaks of the Lua API ("e.g. g:apply(1, 2)"):
--- here, the request says whose with "seat".
+-- The protocol's words for a refused action, read from the request and the
+-- game, never from the engine's message:
+-- An option number that names no seat, in a decision of several seats:
+-- the engine's message speaks of the Lua API ("e.g. g:apply(1, 2)"); here
+-- the request says whose with "seat".
 -- An option's number sent as a string ("1") is read as text: the refusal
--- says how to send the number.
--- (Only where the text was not understood and that number would have
--- been legal, asked with why(k): not for a game over, another seat's turn
--- or an option that does not exist.)
-local function protocol_words(msg, action, why)
-  if type(msg) ~= "string" then return msg end
-  msg = msg:gsub("say which, e%.g%. g:apply%((%-?%d+), (%d+)%)$", 'say which with "seat", e.g. {"action": %1, "seat": %2}')
+-- says how to send the number (only where that number would have been
+-- legal, asked with why(k): not for a game over, another seat's turn or an
+-- option that does not exist).
+local function protocol_words(msg, g, action, seat, why)
+  if msg == nil then return msg end
+  if math.type(action) == "integer" and seat == nil and (g.kind == "all" or g.kind == "orders") then
+    local who = g:who()
+    return string.format('several seats choose at once (%s): say which with "seat", e.g. {"action": %d, "seat": %d}',
+      table.concat(who, ", "), action, who[1])
+  end
   local n = type(action) == "string" and action:match("^%s*(%d+)%s*$")
   local k = n and math.tointeger(tonumber(n))
-  if k and why and msg:find("is not a legal action", 1, true) then
+  if k and why then
     local ok, refused = pcall(why, k)
     if ok and refused == nil then
       msg = string.format('%s (an option\'s number goes as a JSON number: "action": %d)', msg, k)
@@ -624,7 +629,7 @@ OPS.apply = function(self, req)
   else
     ok, err = engine(nil, g.apply, g, action, seat)
   end
-  if not ok then fail("illegal_action", "%s", protocol_words(err, action, why_of(g, seat))) end
+  if not ok then fail("illegal_action", "%s", protocol_words(err, g, action, seat, why_of(g, seat))) end
   local own = g:step_count()
   local out = bots_then(e, {})
   return since(e, n0, l0, out, seat ~= 0 and seat or nil, own)
@@ -641,7 +646,7 @@ OPS.why = function(self, req)
   else
     msg = engine(nil, g.why, g, action, seat)
   end
-  return { legal = msg == nil, message = protocol_words(msg, action, why_of(g, seat)) }
+  return { legal = msg == nil, message = protocol_words(msg, g, action, seat, why_of(g, seat)) }
 end
 
 local function count_field(req, name)

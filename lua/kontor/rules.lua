@@ -406,7 +406,7 @@ function M.resolve_options(R, given)
       local near = M.near(tostring(k), names)
       -- a variant's option given as the rule set's (--option pay=2 for
       -- --variant ./sell_card.lua:pay=2): say whose it is
-      local whose
+      local whose, owner
       local applied = rawget(R, "applied") or {}
       for i, v in ipairs(applied) do
         if type(v.options) == "table" and v.options[k] ~= nil and type(v.spec) == "string" then
@@ -418,12 +418,18 @@ function M.resolve_options(R, given)
             end
           end
           whose = string.format(": '%s' is an option of the variant %s: --variant %s", tostring(k), v.name, as)
+          owner = { variant = v.name, as = as }
           break
         end
       end
-      return usage(string.format("unknown option '%s' for %s (options: %s)%s", tostring(k), R.name,
-        #names > 0 and table.concat(names, ", ") or "none",
-        whose or (near and (": did you mean '" .. near .. "'?") or "")))
+      -- (what front ends act on, as data: the option, whose options were
+      -- searched, the near name, the variant that has it)
+      local unknown = { option = tostring(k), of = R.name, near = near or nil, owner = owner }
+      local said = string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
+        #names > 0 and table.concat(names, ", ") or "none")
+      unknown.said = said
+      return usage(said .. (whose or (near and (": did you mean '" .. near .. "'?") or "")),
+        { unknown_option = unknown })
     end
   end
   for k, decl in pairs(R.options) do
@@ -624,7 +630,8 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)%s", vfile,
         tostring(V.base), table.concat(sets, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
-    return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name))
+    return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name),
+      { wrong_base = { variant = V.name, base = V.base, rules = E.name } })
   end
   for j, a in ipairs(applied) do
     -- a variant applied twice would wrap its rules twice (a payout

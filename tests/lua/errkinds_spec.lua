@@ -277,3 +277,63 @@ describe("the lab's flag parser says which option it did not know, as data", fun
       .. "setups: give it outside --a and --b)\nTry 'kontor --help'.\n", err)
   end)
 end)
+
+describe("what front ends act on comes as data, not read back from a message (issue 25, item 3)", function()
+  teardown(cleanup_tmp)
+
+  it("an unknown option: the option, whose options, the close name, the variant that has it", function()
+    local ok, e = pcall(kontor.new_game, { options = { start_coin = 3 } })
+    assert.is_false(ok)
+    assert.are.equal("usage", errors.kind(e))
+    assert.are.same({ option = "start_coin", of = "sea_merchants", near = "start_coins",
+      said = e.unknown_option.said }, e.unknown_option)
+    assert.are.equal(e.unknown_option.said .. ": did you mean 'start_coins'?", e.message:gsub("^[^:]+:%d+: ", ""))
+    -- a variant's option given as the rule set's: the variant and how to give it
+    local v = variant_with("own_opt", "")
+    write(v, [[return { variant = true, name = "own_opt", base = "sea_merchants",
+      options = { pay = { default = 1, type = "integer", min = 0, max = 9 } },
+      apply = function(R, opts) end }]])
+    ok, e = pcall(kontor.new_game, { variants = { v }, options = { pay = 2 } })
+    assert.is_false(ok)
+    assert.are.same({ variant = "own_opt", as = v .. ":pay=2" }, e.unknown_option.owner)
+  end)
+
+  it("a variant of another rule set: the variant, its base and the rule set asked for", function()
+    local ok, e = pcall(kontor.new_game, { rules = "caribbean", variants = { "house" } })
+    assert.is_false(ok)
+    assert.are.same({ variant = "house", base = "sea_merchants", rules = "caribbean" }, e.wrong_base)
+  end)
+
+  it("a restriction that matches nothing: its close text and its message for any number of setups", function()
+    local balance = require "kontor.balance"
+    local restrictions = require "kontor.balance.restrictions"
+    local u = restrictions.unmatched(balance.load {
+      rules = "sea_merchants", players = 2, bots = { [1] = { kind = "random", options = { avoid = "exchnge" } } } })
+    assert.are.equal(1, #u)
+    assert.are.equal("exchange", u[1].near)
+    assert.truthy(u[1].told(3):find(("in %d random games of each of the 3 setups, so it changes nothing")
+      :format(restrictions.GAMES), 1, true), u[1].told(3))
+    assert.are.equal(u[1].message, u[1].told(1))
+  end)
+
+  it("no front end reads an engine message back to decide what to do", function()
+    -- the texts the engine's messages are made of, as patterns front ends once matched
+    local patterns = { "unknown option '", "is for ", "is not a legal action", "did you mean", "would play",
+      "say which", "random games of this setup" }
+    for _, file in ipairs { "repl/repl.lua", "repl/cli.lua", "repl/serve.lua", "repl/lab.lua", "repl/play.lua",
+        "lua/kontor/game/history.lua" } do
+      local f = assert(io.open(file))
+      local n = 0
+      for line in f:lines() do
+        n = n + 1
+        local code = line:gsub("^%s*%-%-.*$", "")
+        if code:find(":match(", 1, true) or code:find(":find(", 1, true) or code:find(":gsub(", 1, true) then
+          for _, p in ipairs(patterns) do
+            assert.falsy(code:find(p, 1, true), file .. ":" .. n .. ": " .. line)
+          end
+        end
+      end
+      f:close()
+    end
+  end)
+end)

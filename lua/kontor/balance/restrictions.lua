@@ -98,11 +98,14 @@ end
 -- What a restriction that matched nothing is told: a close text that was
 -- offered (the beginning of an option, as many words as it has; never a
 -- text that was not offered), and what there was. `texts`: decision name -> set of the options offered.
+-- Sets r.near (the close text, or nil) and r.told(setups): the message,
+-- for a restriction that matched nothing in each of `setups` setups (1:
+-- "this setup").
 local function message(r, decisions, firsts, texts)
   local m = r.move[1]
-  local hint
+  local hint, near
   if m.name and not decisions[m.name] then
-    local near = closest(m.name, sorted_keys(decisions))
+    near = closest(m.name, sorted_keys(decisions))
     hint = string.format("no decision is named '%s'%s", m.name, near and (" (did you mean '" .. near .. "'?)") or "")
   else
     local k = select(2, m.text:gsub("[ ,]+", "")) + 1
@@ -112,12 +115,18 @@ local function message(r, decisions, firsts, texts)
         for t in pairs(set) do heads[first_words(t, k)] = true end
       end
     end
-    local near = closest(m.text, sorted_keys(heads))
+    near = closest(m.text, sorted_keys(heads))
     hint = near and string.format("did you mean '%s'?", (m.name and (m.name .. ":") or "") .. near)
       or "no option offered begins with those words"
   end
-  return string.format("%s: %s '%s' matches no option offered in %d random games of this setup, so it "
-    .. "changes nothing: %s (decisions: %s; options begin with: %s)", r.who, r.key, r.item, M.GAMES, hint, table.concat(sorted_keys(decisions), ", "), table.concat(sorted_keys(firsts), ", "))
+  local names, heads = table.concat(sorted_keys(decisions), ", "), table.concat(sorted_keys(firsts), ", ")
+  r.near = near or nil
+  r.told = function(setups)
+    return string.format("%s: %s '%s' matches no option offered in %d random games of %s, so it "
+      .. "changes nothing: %s (decisions: %s; options begin with: %s)", r.who, r.key, r.item, M.GAMES,
+      (setups or 1) > 1 and string.format("each of the %d setups", setups) or "this setup", hint, names, heads)
+  end
+  return r.told(1)
 end
 
 -- The restrictions of `players` (default: L's --bot seats, M.seats) that

@@ -432,11 +432,9 @@ function Game:reload()
   if not R then
     -- an option the game was begun with, which the edited file no longer
     -- has: the game keeps it (it is part of the game), so say so
-    local msg = errors.is(err) and err.message or tostring(err)
-    if msg:match("^unknown option '[^']*' for [%w_]+ %(") then
-      msg = msg .. ": the game was begun with it and keeps it (put it back in the file, or begin a new game "
-        .. "without it)"
-      if errors.is(err) then err.message = msg else err = msg end
+    if errors.kind(err) == "usage" and rawget(err, "unknown_option") then
+      err.message = err.message .. ": the game was begun with it and keeps it (put it back in the file, or "
+        .. "begin a new game without it)"
     end
     return nil, unchanged(err)
   end
