@@ -31,7 +31,6 @@ void kn_open_log(lua_State *L);
 void kn_open_steps(lua_State *L);
 void kn_open_json(lua_State *L);
 void kn_open_fs(lua_State *L);
-void kn_open_sandbox(lua_State *L);
 void kn_open_term(lua_State *L);
 
 /* Puts the sandbox's counting allocator in front of the allocator of a

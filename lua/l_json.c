@@ -633,7 +633,7 @@ static const luaL_Reg json_funcs[] = {
 
 void kn_open_json(lua_State *L) {
     luaL_checkstack(L, 4, NULL);
-    /* jansson's trees and texts count against the memory cap (l_sandbox.c) */
+    /* jansson's trees and texts count against the memory cap (lua/engine/sandbox.c) */
     json_set_alloc_funcs(kn_sandbox_malloc, kn_sandbox_free);
     if (luaL_newmetatable(L, JSON_BOX)) {
         lua_pushcfunction(L, box_gc);

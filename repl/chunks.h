@@ -11,7 +11,7 @@
  * information (lines, local names); the name of the file in them is
  * replaced when loading by the path the text would have had, so messages
  * and tracebacks read as if the text had been loaded. Rule scripts are
- * never among them: they are always loaded as text (lua/l_sandbox.c).
+ * never among them: they are always loaded as text (lua/engine/sandbox.c).
  */
 #ifndef KN_CHUNKS_H
 #define KN_CHUNKS_H

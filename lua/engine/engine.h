@@ -7,6 +7,8 @@
  *   playout.c   kontor.core.random_bot: the simulation's bot, answering
  *               inside the game's coroutine
  *   fork.c      what lua/kontor/fork.lua's copies for search do in C
+ *   sandbox.c   kontor.core.sandbox: the limits every rule-script call runs
+ *               under (with guards.c and inspect.c; sandbox.h)
  *
  * Each open function expects the kontor.core module table at the top of
  * the stack and leaves the stack as it found it (lua/l_core.c calls them).
@@ -19,6 +21,7 @@
 void kn_open_options(lua_State *L);
 void kn_open_playout(lua_State *L);
 void kn_open_fork(lua_State *L);
+void kn_open_sandbox(lua_State *L);
 
 /* The boundary check of g:choose: n, or raises at the rule script's line
  * (players > 0: the seat must be 1..players). A constant list

@@ -3,7 +3,7 @@
  *
  * Lua's compiler runs in C, out of the watchdog's reach, and Lua 5.4.4
  * has bugs that legal source text reaches (docs/security.md, "Lua 5.4.4's
- * known bugs"). So sandbox.load (lua/l_sandbox.c) refuses, before
+ * known bugs"). So sandbox.load (lua/engine/sandbox.c) refuses, before
  * luaL_loadbufferx sees it:
  * - text over 1 MiB, or with a line over 64 KiB;
  * - a long chain of indexing steps (t.x.x... or t[1][1]...): the error

@@ -94,7 +94,7 @@ end
 
 -- f(...) armed, as a call that only reads the game `ctx`: whatever of
 -- the game it changes is put back and refused (sandbox.inspect, in
--- lua/l_sandbox.c: "R.board cannot change the game: it set g.n (...)").
+-- lua/engine/inspect.c: "R.board cannot change the game: it set g.n (...)").
 local function armed(name, ctx, f, ...)
   local ok, res = csb.inspect(name, ctx, f, ...)
   if not ok then

@@ -170,7 +170,7 @@ function M.of_script(msg)
 end
 
 -- The error value of a limit the sandbox reached (kontor.core.sandbox's
--- limit_errors; lua/l_sandbox.c): `limit` "time", "work" or "memory",
+-- limit_errors; lua/engine/sandbox.c): `limit` "time", "work" or "memory",
 -- `message` the sandbox's, with the script's traceback.
 function M.limit(limit, msg)
   return M.new("limit", msg, { limit = limit })

@@ -3,7 +3,7 @@
 -- Allow lists, not deny lists: a rule script sees exactly the names below.
 -- Library tables are copies, so a script that replaces string.rep or
 -- math.floor changes only its own copy. The limits themselves (instruction
--- budget, memory cap) live in C (lua/l_sandbox.c).
+-- budget, memory cap) live in C (lua/engine/sandbox.c).
 
 local core = require "kontor.core"
 local errors = require "kontor.errors"
@@ -69,7 +69,7 @@ local function key_less(a, b)
   return a < b
 end
 
--- The keys are gathered and ordered in C (lua/l_sandbox.c, "pairs and
+-- The keys are gathered and ordered in C (lua/engine/guards.c, "pairs and
 -- next in a fixed order"): sorted by `sort` (table.sort: keys all numbers
 -- or all strings by its own `<`, the same order as key_less, which
 -- compares them with `<` too; mixed keys by key_less), and not sorted at

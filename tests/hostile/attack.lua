@@ -16,7 +16,7 @@ A["safe"] = function() end
 A["raw yield"] = function()
   coroutine.yield("player", 1, "attack", setmetatable({}, { __index = function(t, k) while true do end end }))
 end
--- The instruction budget (lua/l_sandbox.c, sb_hook), inside the places a
+-- The instruction budget (lua/engine/sandbox.c, sb_hook), inside the places a
 -- script can hide a loop. Plain loops, pcall and coroutine.wrap loops are
 -- in engine_spec.lua.
 A["loop in xpcall handler"] = function() xpcall(error, spin) end
@@ -62,7 +62,7 @@ end
 A["__gc false"] = function()
   setmetatable({}, { __gc = false })
 end
--- Memory (l_sandbox.c, sb_alloc).
+-- Memory (lua/engine/sandbox.c, sb_alloc).
 A["rep 2^31"] = function() return #string.rep("x", 2 ^ 31) end
 A["rep 2^31 method"] = function() return #("x"):rep(2 ^ 31) end
 A["unbounded table"] = function()
@@ -87,7 +87,7 @@ A["pile flood"] = function()
   local p = kontor.pile {}
   for i = 1, 100000000 do p:push(i) end
 end
--- CPU inside C functions (l_sandbox.c, guards).
+-- CPU inside C functions (lua/engine/guards.c).
 A["find .-.-.-b"] = function() return string.find(string.rep("a", 3000), ".-.-.-b") end
 A["method find"] = function() return (("a"):rep(3000)):find(".-.-.-b") end
 A["match .*.*.*b"] = function() return string.match(string.rep("a", 3000), ".*.*.*b") end
@@ -163,7 +163,7 @@ end
 A["long chain load"] = function()
   assert(load("local t = {} return t" .. (".x"):rep(400000)))()
 end
--- Hostile error values (l_sandbox.c, push_error: never calls __tostring).
+-- Hostile error values (lua/engine/sandbox.c, push_error: never calls __tostring).
 A["error nil"] = function() error(nil) end
 A["error table"] = function() error({}) end
 A["error __tostring loop"] = function()

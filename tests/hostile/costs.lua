@@ -1,5 +1,5 @@
 -- costs.lua - what the library functions of the allow list cost in C, for
--- the work charges of lua/l_sandbox.c (docs/security.md, "Work charges").
+-- the work charges of lua/engine/guards.c (docs/security.md, "Work charges").
 --   kontor run tests/hostile/costs.lua
 -- Part 1: worst cases of the guarded functions, run armed (a script's
 -- call) with the work limit out of the way: CPU seconds, the units charged

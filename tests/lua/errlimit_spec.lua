@@ -1,7 +1,7 @@
 -- Errors as data, the limits (issue 25): a rule script's call that reaches
 -- a sandbox limit comes back as an error value of kind "limit" whose
 -- `limit` says which ("time", "work", "memory"), made where the limit is
--- reached (lua/l_sandbox.c: the watchdog, the work counter, the
+-- reached (lua/engine/sandbox.c: the watchdog, the work counter, the
 -- allocator), never worked out from the message. Checked through
 -- kontor.sim, a game's apply, the REPL and kontor serve, with
 -- tests/rulesets/limit_kinds.lua (its second step reaches the limit its

@@ -57,7 +57,7 @@ local LIMITS = { ["^time limit reached"] = "time", ["^work limit reached"] = "wo
 local function refused(r, pattern)
   assert.is_false(r.ok, "the step was not refused")
   -- a limit's error is a value of kind "limit" that says which (made where
-  -- the limit is reached, lua/l_sandbox.c); any other is the script's text
+  -- the limit is reached, lua/engine/sandbox.c); any other is the script's text
   if r.err_kind == "limit" then
     assert.are.equal("table", r.err_type)
     assert.is_truthy(({ time = 1, work = 1, memory = 1 })[r.err_limit], tostring(r.err_limit))
@@ -88,7 +88,7 @@ describe("a hostile step", function()
   local CASES = {
     -- Instruction budget where a script can hide a loop.
     { "loop in xpcall handler", LIMIT,
-      "l_sandbox.c sb_xpcall: the handler runs after unwinding, with the hook on (as a message handler it ran with hooks off and hung)" },
+      "sandbox.c sb_xpcall: the handler runs after unwinding, with the hook on (as a message handler it ran with hooks off and hung)" },
     { "pcall loop in coroutine", LIMIT, "sticky limit: the sandbox's pcall rethrows inside a script coroutine" },
     { "loop in __close", NO_CLOSE, "sandbox.lua setmetatable: no __close (no to-be-closed values, issue 24)" },
     { "loop in coroutine.close", NO_CLOSE, "sandbox.lua setmetatable: no __close for coroutine.close to run" },
@@ -99,14 +99,14 @@ describe("a hostile step", function()
     { "__gc false", "__gc finalizers are not allowed", "sandbox.lua safe_setmetatable (any __gc field)" },
     -- Memory cap.
     { "rep 2^31", "resulting string too large", "string.rep's size check" },
-    { "unbounded table", MEMORY, "l_sandbox.c sb_alloc", memory = true },
-    { "doubling concat", MEMORY, "l_sandbox.c sb_alloc", memory = true },
+    { "unbounded table", MEMORY, "sandbox.c sb_alloc", memory = true },
+    { "doubling concat", MEMORY, "sandbox.c sb_alloc", memory = true },
     { "table of tables", "limit reached", "budget or cap, whichever comes first" },
     { "many coroutines", MEMORY, memory = true,
-      "l_sandbox.c sb_resume: on a memory error the dead game thread is reset and collected before the message and the rollback need memory (the host was left at the cap: 'not enough memory' everywhere)" },
+      "sandbox.c sb_resume: on a memory error the dead game thread is reset and collected before the message and the rollback need memory (the host was left at the cap: 'not enough memory' everywhere)" },
     { "error huge string", "%.%.%. %(%d+ bytes%)", memory = true,
-      "l_sandbox.c push_error: a message over 4000 bytes is cut (the engine copying a 64 MiB message ran out of memory in the rollback)" },
-    -- CPU inside C functions (l_sandbox.c guards).
+      "sandbox.c push_error: a message over 4000 bytes is cut (the engine copying a 64 MiB message ran out of memory in the rollback)" },
+    -- CPU inside C functions (lua/engine/guards.c).
     { "find .-.-.-b", COMPLEX, "guard_pattern: string.find" },
     { "method find", COMPLEX, "guard_pattern replaces the real string library: (s):find" },
     { "match .*.*.*b", COMPLEX, "guard_pattern: string.match" },
@@ -155,7 +155,7 @@ describe("a hostile step", function()
     { "text flood", "limit reached", "game.lua Ctx:text: the memo is the game's (g._text), dropped with it" },
     -- Class 9: the real error after a caught memory error.
     { "error after caught memory error", "the real error %(caught one: true%)",
-      "l_sandbox.c push_error: only a memory error reads 'memory limit reached'" },
+      "sandbox.c push_error: only a memory error reads 'memory limit reached'" },
     -- Hostile error values: push_error never calls __tostring.
     { "error nil", "^%(error object is a nil value%)", "push_error" },
     { "raw yield", "yielded a string outside g:choose",

@@ -58,7 +58,7 @@ describe("a variant that fails while it is applied", function()
     assert.are.same({ 1, "", "kontor: sim: work limit reached (10000000 units per step), in " .. big .. ":5\n" },
       { code, out, e })
     -- a block above the memory limit: Lua's own "not enough memory" named as the limit, and
-    -- where the variant was (the frames the allocator saw, lua/l_sandbox.c)
+    -- where the variant was (the frames the allocator saw, lua/engine/sandbox.c)
     local huge = variant("huge", '  apply = function(R)\n    local t = {}\n    t[1] = ("x"):rep(1e9)\n  end,\n')
     for _, c in ipairs { { "sim", "" }, { "compare", "variant huge: " } } do
       local args = c[1] == "sim" and ("sim --variant " .. q(huge) .. " --games 4")

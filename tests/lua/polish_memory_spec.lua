@@ -1,6 +1,6 @@
 -- polish_memory_spec.lua: a rule script that runs out of its memory cap
 -- gets the limit's message with its size, and the script's file:line
--- (lua/l_sandbox.c keeps the frames the allocator saw: Lua's own memory
+-- (lua/engine/sandbox.c keeps the frames the allocator saw: Lua's own memory
 -- error reaches no message handler); the game is exactly as before.
 local kontor = require "kontor"
 local support = require "tests.lua.support"

@@ -1,5 +1,5 @@
 -- redteam3: the frames the allocator keeps for a memory error
--- (note_frames, lua/l_sandbox.c) when a rule script runs out of memory
+-- (note_frames, lua/engine/sandbox.c) when a rule script runs out of memory
 -- from a coroutine of its own (wrap and resume), deep recursion (the
 -- stack grown), interned strings; and that the next error never shows
 -- the frames of an earlier one (docs/security.md, "Red team 3").

@@ -4,7 +4,7 @@
 -- R.why_won, R.explain, R.constraints (outside a step) and R.invariants
 -- get the game's own `g`, outside a step: whatever of the game they change
 -- is refused with one message and put back (sandbox.inspect,
--- lua/l_sandbox.c), so that the game stays a function of its steps.
+-- lua/engine/inspect.c), so that the game stays a function of its steps.
 -- Run: build/kontor run tests/busted.lua tests/lua/view_guard_spec.lua
 local json = kontor.json
 local support = require "tests.lua.support"

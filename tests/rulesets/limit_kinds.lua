@@ -16,7 +16,7 @@ function R.setup(g)
   g.steps = 0
 end
 
--- Each: an armed call reaching one limit (lua/l_sandbox.c).
+-- Each: an armed call reaching one limit (lua/engine/sandbox.c).
 local HIT = {
   time = function() while true do end end,
   work = function() table.move({}, 1, 1 << 40, 1, {}) end,     -- charged first: 2^40 units

@@ -192,7 +192,7 @@ local function estimator(R)
     first, last, skip = only or 1, only or game.players, known
     -- (a copy for search is quiet, and thrown away: only its piles,
     -- counters, RNG and log are watched there, not its tables, whose
-    -- walk would cost more than the estimate: lua/l_sandbox.c)
+    -- walk would cost more than the estimate: lua/engine/inspect.c)
     local ok, err = csb.inspect(what, not game.quiet and game.ctx, run, game.ctx)
     if not ok then error(errors.context(err, R.name .. ": " .. what), 0) end
     if known then out[known] = known_v end

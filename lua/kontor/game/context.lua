@@ -45,7 +45,7 @@ local sim_ctx, sim_bot, sim_players = nil, nil, nil
 local Ctx = {}
 
 -- The name of the call that reads the game now (R.view, R.board, R.scores
--- ...: sandbox.inspect, lua/l_sandbox.c), or nil. Then g:text and
+-- ...: sandbox.inspect, lua/engine/inspect.c), or nil. Then g:text and
 -- g:turn_order keep no memo, and g:skip and g:stat, which change what no
 -- walk of g sees, refuse; the rest of g is watched by the sandbox.
 local inspecting = csb.inspecting
