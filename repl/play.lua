@@ -102,10 +102,7 @@ function P:print_options()
   if v.over() then return self:say("The game is over: no options.") end
   local opts = v.options() or {}
   -- an option repeating the move so far ends the move there: say so
-  ui.print_options(self, opts, ui.stop_text(v.record(), v.seat, opts), function(o)
-    local cost = v.note(o)
-    return cost and self:c("dim", "  (" .. cost .. ")") or ""
-  end)
+  ui.print_options(self, opts, ui.stop_text(v.record(), v.seat, opts), v.note)
 end
 
 function P:print_result()

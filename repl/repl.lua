@@ -203,15 +203,8 @@ function Session:print_options(seat)
   -- an option repeating the move so far ends the move there: say so
   local stop = ui.stop_text(g:actions(), seat, opts)
   local decision = describe_mod.decision_name(g, seat)
-  ui.print_options(self, opts, stop, function(o) return self:option_note(seat, o, decision) end)
-end
-
--- What an option costs and does, when the rule set says
--- (R.describe_option, through kontor.describe); "" if not.
-function Session:option_note(seat, o, decision)
-  local s = describe_mod.option(self:game(), seat, o, decision)
-  if not s then return "" end
-  return self:c("dim", "  (" .. s .. ")")
+  -- what each costs and does, when the rule set says (R.describe_option)
+  ui.print_options(self, opts, stop, function(o) return describe_mod.option(g, seat, o, decision) end)
 end
 
 -- After moves the REPL made for someone (auto, the bots): the result, shown
