@@ -19,7 +19,8 @@ local M = {}
 
 local HELP = [[
 Game commands (in play: only your own seat's view):
-  board              your board
+  board              your board, with the key of its short words (at the
+                     prompt the key shows once a turn)
   options            your legal options, numbered
   do N | do TEXT     do option N, or an action by its text (a whole move is
                      fine, as Sea Merchants' do play fish on slots 1,4); a
@@ -199,7 +200,7 @@ local function hand_over(sess, seat, why)
     -- what was typed before this screen shows is the last mover's: Enter
     -- pressed again and again with a move must not show the next hand to them
     local dropped = term.discard()
-    if not sess.keep_screen then io.stdout:write(CLEAR) end
+    if not sess.keep_screen then io.stdout:write(CLEAR); sess.key_seen = {} end
     sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
@@ -207,6 +208,7 @@ local function hand_over(sess, seat, why)
     io.stdout:flush()
     if not wait_enter(sess) then return false end
     io.stdout:write(CLEAR)
+    sess.key_seen = {}   -- (the key went with the screen)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", sess:name(seat), seat))
   end
@@ -343,7 +345,14 @@ function P:before_prompt_once()
   -- seat's draft so far (R.board); the rules line only once
   local same_order = d.kind == "orders" and self.order_shown == seat and not handed
   self.order_shown = d.kind == "orders" and seat or nil
-  local sok, board = pcall(v.board)
+  -- the board's key (Old World's 7 lines of short words) with the seat's
+  -- first board of a game turn and on a cleared screen, not again at each
+  -- step of an order: `board` shows it when asked
+  local vok, view = pcall(v.view)
+  local turn = vok and type(view) == "table" and view.turn or 0
+  local how = self.key_seen[seat] == turn and { key = false } or nil
+  self.key_seen[seat] = turn
+  local sok, board = pcall(v.board, how)
   self:say(sok and board or tostring(board))
   self.hand_seen[seat] = v.hand()
   if not same_order and v.variants_text then
@@ -763,7 +772,7 @@ function M.run(kontor, tbl, opts)
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
-    seen = {}, hand_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
+    seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
     -- no history file: a person pressing Up would see the last person's

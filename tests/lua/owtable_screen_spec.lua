@@ -1,6 +1,7 @@
 -- owtable_screen_spec.lua: what `kontor play --rules old_world` (and the
 -- REPL) shows a player at a 40-row terminal: the bids in a few lines, not
--- one a gold (at 23 gold: 24 lines, pushing the board off the screen).
+-- one a gold (at 23 gold: 24 lines, pushing the board off the screen); the
+-- board's 7-line key once a turn, not again at every step of a build order.
 local support = require "tests.lua.support"
 
 local has = support.has
@@ -40,5 +41,65 @@ describe("Old World's bids at the terminal", function()
       function(o) return costs[o] end)
     assert.are.same({ "  1  sail 1  (1 gold)", "  2  sail 2  (2 gold)", "  3  sail 3  (3 gold, a storm)",
       "  4  sail 4  (4 gold)", "  5  wait 1", "  6  wait 2", "  7  wait 3" }, lines)
+  end)
+end)
+
+-- The times `text` occurs in `s`.
+local function count(s, text)
+  local n, at = 0, 1
+  while true do
+    local i = s:find(text, at, true)
+    if not i then return n end
+    n, at = n + 1, i + #text
+  end
+end
+
+describe("Old World's board key at the terminal", function()
+  -- Ann's turn 1 in play, to her order's third step: her bid, her pick,
+  -- then acquire, release and assign, each with the board again
+  local TO_ASSIGN = "bid 1\nbid 0\npick land worker\nacquire land:woad_plantation\ndone\n"
+
+  it("play: the key shows with a seat's first board of a turn, not at each step of its order", function()
+    -- against a bot, Ann's turn 1 (her bid, her pick, her order's three
+    -- steps, each with the board), to her bid of turn 2
+    local out = run("play --rules old_world --players 2 --names Ann,Bob --seed 7 --bot 2=random",
+      "bid 1\npick land worker\nacquire land:woad_plantation\ndone\nassign woad_plantation\n")
+    local turn1, turn2 = out:match("^(.*)\n(Old World turn 2, bid.*)$")
+    assert.truthy(turn1, out)
+    assert.are.equal(1, count(turn1, "Key: pool s/l/f"), turn1)
+    assert.are.equal(1, count(turn2, "Key: pool s/l/f"), turn2)
+    local order = turn1:match("\n(Old World turn 1, build.*)$")
+    assert.are.equal(3, count(order, "Your card as your order leaves it:"), order)
+    assert.are.equal(0, count(order, "Tiles (staffed/slots)"), order)
+    -- hot-seat: each seat's first board of the turn has it, Ann's order none
+    out = run("play --rules old_world --players 2 --names Ann,Bob --seed 7", TO_ASSIGN)
+    assert.are.equal(2, count(out, "Key: pool s/l/f"), out)
+    assert.are.equal(0, count(out:match("\n(Old World turn 1, build.*)$"), "Key: pool s/l/f"), out)
+  end)
+
+  it("play: board, when asked, shows it mid-order; the next turn shows it again", function()
+    local out = run("play --rules old_world --players 2 --names Ann,Bob --seed 7", TO_ASSIGN .. "board\n")
+    local asked = out:match("\nAnn, your secret order %(build order%): acquire land:woad_plantation, done so far; "
+      .. "next: assign%..-\n(Old World turn 1, build.*)$")
+    assert.truthy(asked, out)
+    assert.truthy(has(asked, "\nKey: pool s/l/f = seamen, land and facility workers in the pool; [token] =\n"), asked)
+    assert.truthy(has(asked, "\nTiles (staffed/slots): sheep = Sheep Herding, woad = Woad Plantation.\n"), asked)
+  end)
+
+  it("the engine: g:show(seat, { key = false }) leaves the key out, and only the key", function()
+    local kontor = require "kontor"
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 1, names = { "Ann", "Bob", "Cy" },
+      scenario = { phase = "build", line = {}, gold = { 12, 12, 12 } } }
+    assert(g:apply("1: acquire building:dye_house"))
+    local full, short = g:show(1), g:show(1, { key = false })
+    local key = full:match("\n(Key: .-)\nYour card as your order leaves it:")
+    assert.truthy(key, full)
+    assert.are.equal(full:gsub("\nKey: .-\nYour card", "\nYour card"), short)
+    assert.are.equal(g:show(), g:show(nil, {}))
+    assert.has_error(function() g:show(1, "no key") end,
+      "bad argument #2 to 'show' (a table such as { key = false } expected, got string)")
+    -- a rule set without a key of its own shows the same board either way
+    local sm = kontor.new_game { players = 2, seed = 3 }
+    assert.are.equal(sm:show(1), sm:show(1, { key = false }))
   end)
 end)
