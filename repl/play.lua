@@ -288,27 +288,29 @@ function P:before_prompt_once()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
   self:print_log_from(n0)
+  local bots_now, stopped = {}, nil
   if not ok then
+    for _, s in ipairs((self:deciders())) do if self.bots[s] then bots_now[#bots_now + 1] = self:name(s) end end
+  end
+  if not ok and kerrors.kind(e) == "interrupt" and #bots_now > 0 and person_to_move(self) then
+    -- Ctrl-C while a bot entered its order (or chose in secret) beside a
+    -- person who decides too: that person's own board and prompt come
+    -- next, where Enter would not be what lets the bot go on; one line
+    -- says what became of the bot, to the person at the keyboard then
+    -- (after a hand-over, if one comes)
+    local d = select(2, self:deciders())
+    stopped = self:c("dim", string.format("%s (bot) %s (Ctrl-C): it goes on after your next line.",
+      table.concat(bots_now, ", "), d.kind == "orders" and "has not finished its order" or "has not chosen yet"))
+  elseif not ok then
     self:err(e)
-    if kerrors.kind(e) ~= "interrupt" then
+    if #bots_now > 0 and kerrors.kind(e) ~= "interrupt" then
       -- a bot's step failed in the rule set: it will fail again; say so
-      local seats = self:deciders()
-      local names = {}
-      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
-      if #names > 0 then
-        self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
-          .. "again after each line you type, and quit leaves.", table.concat(names, ", ")))
-      end
-    end
-    if kerrors.kind(e) == "interrupt" then
-      -- Ctrl-C while a bot thought: it has not moved; say what now
-      local seats = self:deciders()
-      local names = {}
-      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
-      if #names > 0 then
-        self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
-          .. "game and leave.", table.concat(names, ", ")))
-      end
+      self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
+        .. "again after each line you type, and quit leaves.", table.concat(bots_now, ", ")))
+    elseif #bots_now > 0 then
+      -- Ctrl-C while a bot thought and only bots decide: it has not moved; say what now
+      self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
+        .. "game and leave.", table.concat(bots_now, ", ")))
     end
   end
   local any = self:any()
@@ -327,7 +329,10 @@ function P:before_prompt_once()
   if seat == nil then return nil end
   local v = self.views[seat]
   local key = seat .. "/" .. v.mark()
-  if self.last_shown == key then return nil end
+  if self.last_shown == key then
+    if stopped then self:say(stopped) end
+    return nil
+  end
   local handed = false
   if self.last_seat ~= seat and people(self) > 1 then
     -- what the last person saw during their turn counts as seen
@@ -338,6 +343,7 @@ function P:before_prompt_once()
     handed = true
   end
   if handed then greet(self, seat) end
+  if stopped then self:say(stopped) end
   self.last_seat = seat
   self.last_shown = key
   local d = v.now()

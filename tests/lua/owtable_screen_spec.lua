@@ -103,3 +103,35 @@ describe("Old World's board key at the terminal", function()
     assert.are.equal(sm:show(1), sm:show(1, { key = false }))
   end)
 end)
+
+local tmux = dofile("tests/repl/tmux.lua")
+local pty = tmux.available() and describe or pending
+
+pty("Ctrl-C while a bot enters its build order (tmux)", function()
+  local session, home = support.terminals(before_each, after_each)
+
+  it("leaves the person's own board and prompt, with no 'press Enter' beside it", function()
+    -- Ann and Bob (a slow mcts bot) at the build orders of turn 1
+    local kontor = require "kontor"
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 7, names = { "Ann", "Bob" } }
+    for _, a in ipairs { "1: bid 1", "2: bid 0", "1: pick land worker" } do assert(g:apply(a)) end
+    assert.are.equal("orders", g:decision().kind)
+    local file = home() .. "/orders.json"
+    assert(g:save(file))
+    local t = session(support.binary() .. " play --load " .. file .. " --bot 2=mcts:iterations=2000000",
+      { NO_COLOR = "1" }, 120, 40)
+    assert.truthy(t:wait_for("Kontor ", 10, true), t:screen())
+    os.execute("sleep 0.5")
+    t:send("C-c")
+    local s = t:wait_for("\nAnn>$", 10)
+    assert.truthy(s, t:screen())
+    assert.truthy(has(s, "\nBob (bot) has not finished its order (Ctrl-C): it goes on after your next line.\n"
+      .. "Old World turn 1, build"), s)
+    assert.truthy(has(s, "\nAnn, your secret order (build order): nothing so far; next: acquire.\n"), s)
+    assert.falsy(has(s, "press Enter"), s)
+    assert.falsy(has(s, "interrupted"), s)
+    t:send("C-d")
+    s = t:wait_for("%[exit 0%]", 10)
+    assert.truthy(s and has(s:gsub("\n", ""), "The game is not over: saved 3 moves to "), s or t:screen())
+  end)
+end)
