@@ -794,7 +794,15 @@ function M.run(kontor, tbl, opts)
   for _, w in ipairs(opts.warnings or {}) do sess:say(sess:c("red", "warning: "), w) end
   sess.keep_screen = opts.warnings and #opts.warnings > 0
   while not sess.quit do
-    if sess:before_prompt() == "over" then break end
+    if sess:before_prompt() == "over" then
+      -- a finished game ends here: no undo (a seat has the seed now, which
+      -- gives every card dealt), and what was typed after the last move,
+      -- undo or Enter, goes neither to the game nor to the shell
+      if keyboard and sess:any().over() and term.discard() then
+        sess:say("(What was typed after the game ended was not used: in play a finished game ends here.)")
+      end
+      break
+    end
     local prompt = ""
     if tty then prompt = sess.turn_seat and (ktext.escape(sess:name(sess.turn_seat)) .. "> ") or "> " end
     local line, interrupted = term.readline(prompt)

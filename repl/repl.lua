@@ -481,6 +481,7 @@ C.undo = function(sess, arg)
   -- seat's secret among those undone (a bid still open, O34)
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
   local people
+  local was_over = g:over()
   local ok, undone = guarded(g.atomically, g, function()
     local u, k = sess:undo_moves(n)
     people = k
@@ -494,6 +495,12 @@ C.undo = function(sess, arg)
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
+  if was_over and not g:over() then
+    -- the REPL is the referee: a finished game goes back, to explore
+    -- (in play a seat cannot: the seed, public at the end, gives every card)
+    sess:say("The game had ended: undo took it back into play (the REPL's, to explore; kontor play ends a "
+      .. "finished game).")
+  end
 end
 
 C.redo = function(sess, arg)
