@@ -19,7 +19,8 @@ local M = {}
 
 local HELP = [[
 Game commands (in play: only your own seat's view):
-  board              your board
+  board              your board, with the key of its short words (at the
+                     prompt the key shows once a turn)
   options            your legal options, numbered
   do N | do TEXT     do option N, or an action by its text (a whole move is
                      fine, as Sea Merchants' do play fish on slots 1,4); a
@@ -102,10 +103,7 @@ function P:print_options()
   if v.over() then return self:say("The game is over: no options.") end
   local opts = v.options() or {}
   -- an option repeating the move so far ends the move there: say so
-  ui.print_options(self, opts, ui.stop_text(v.record(), v.seat, opts), function(o)
-    local cost = v.note(o)
-    return cost and self:c("dim", "  (" .. cost .. ")") or ""
-  end)
+  ui.print_options(self, opts, ui.stop_text(v.record(), v.seat, opts), v.note)
 end
 
 function P:print_result()
@@ -202,7 +200,7 @@ local function hand_over(sess, seat, why)
     -- what was typed before this screen shows is the last mover's: Enter
     -- pressed again and again with a move must not show the next hand to them
     local dropped = term.discard()
-    if not sess.keep_screen then io.stdout:write(CLEAR) end
+    if not sess.keep_screen then io.stdout:write(CLEAR); sess.key_seen = {} end
     sess.keep_screen = nil
     sess:say(sess:c("bold", string.format("Pass the keyboard to %s (seat %d) and press Enter%s.",
       sess:name(seat), seat, why and (": " .. why) or "")))
@@ -210,6 +208,7 @@ local function hand_over(sess, seat, why)
     io.stdout:flush()
     if not wait_enter(sess) then return false end
     io.stdout:write(CLEAR)
+    sess.key_seen = {}   -- (the key went with the screen)
   else
     sess:say(string.format("--- %s's turn (seat %d) ---", sess:name(seat), seat))
   end
@@ -289,27 +288,29 @@ function P:before_prompt_once()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
   self:print_log_from(n0)
+  local bots_now, stopped = {}, nil
   if not ok then
+    for _, s in ipairs((self:deciders())) do if self.bots[s] then bots_now[#bots_now + 1] = self:name(s) end end
+  end
+  if not ok and kerrors.kind(e) == "interrupt" and #bots_now > 0 and person_to_move(self) then
+    -- Ctrl-C while a bot entered its order (or chose in secret) beside a
+    -- person who decides too: that person's own board and prompt come
+    -- next, where Enter would not be what lets the bot go on; one line
+    -- says what became of the bot, to the person at the keyboard then
+    -- (after a hand-over, if one comes)
+    local d = select(2, self:deciders())
+    stopped = self:c("dim", string.format("%s (bot) %s (Ctrl-C): it goes on after your next line.",
+      table.concat(bots_now, ", "), d.kind == "orders" and "has not finished its order" or "has not chosen yet"))
+  elseif not ok then
     self:err(e)
-    if kerrors.kind(e) ~= "interrupt" then
+    if #bots_now > 0 and kerrors.kind(e) ~= "interrupt" then
       -- a bot's step failed in the rule set: it will fail again; say so
-      local seats = self:deciders()
-      local names = {}
-      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
-      if #names > 0 then
-        self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
-          .. "again after each line you type, and quit leaves.", table.concat(names, ", ")))
-      end
-    end
-    if kerrors.kind(e) == "interrupt" then
-      -- Ctrl-C while a bot thought: it has not moved; say what now
-      local seats = self:deciders()
-      local names = {}
-      for _, s in ipairs(seats) do if self.bots[s] then names[#names + 1] = self:name(s) end end
-      if #names > 0 then
-        self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
-          .. "game and leave.", table.concat(names, ", ")))
-      end
+      self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
+        .. "again after each line you type, and quit leaves.", table.concat(bots_now, ", ")))
+    elseif #bots_now > 0 then
+      -- Ctrl-C while a bot thought and only bots decide: it has not moved; say what now
+      self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
+        .. "game and leave.", table.concat(bots_now, ", ")))
     end
   end
   local any = self:any()
@@ -328,7 +329,10 @@ function P:before_prompt_once()
   if seat == nil then return nil end
   local v = self.views[seat]
   local key = seat .. "/" .. v.mark()
-  if self.last_shown == key then return nil end
+  if self.last_shown == key then
+    if stopped then self:say(stopped) end
+    return nil
+  end
   local handed = false
   if self.last_seat ~= seat and people(self) > 1 then
     -- what the last person saw during their turn counts as seen
@@ -339,6 +343,7 @@ function P:before_prompt_once()
     handed = true
   end
   if handed then greet(self, seat) end
+  if stopped then self:say(stopped) end
   self.last_seat = seat
   self.last_shown = key
   local d = v.now()
@@ -346,7 +351,14 @@ function P:before_prompt_once()
   -- seat's draft so far (R.board); the rules line only once
   local same_order = d.kind == "orders" and self.order_shown == seat and not handed
   self.order_shown = d.kind == "orders" and seat or nil
-  local sok, board = pcall(v.board)
+  -- the board's key (Old World's 7 lines of short words) with the seat's
+  -- first board of a game turn and on a cleared screen, not again at each
+  -- step of an order: `board` shows it when asked
+  local vok, view = pcall(v.view)
+  local turn = vok and type(view) == "table" and view.turn or 0
+  local how = self.key_seen[seat] == turn and { key = false } or nil
+  self.key_seen[seat] = turn
+  local sok, board = pcall(v.board, how)
   self:say(sok and board or tostring(board))
   self.hand_seen[seat] = v.hand()
   if not same_order and v.variants_text then
@@ -766,7 +778,7 @@ function M.run(kontor, tbl, opts)
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
-    seen = {}, hand_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
+    seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
     -- no history file: a person pressing Up would see the last person's
@@ -782,7 +794,15 @@ function M.run(kontor, tbl, opts)
   for _, w in ipairs(opts.warnings or {}) do sess:say(sess:c("red", "warning: "), w) end
   sess.keep_screen = opts.warnings and #opts.warnings > 0
   while not sess.quit do
-    if sess:before_prompt() == "over" then break end
+    if sess:before_prompt() == "over" then
+      -- a finished game ends here: no undo (a seat has the seed now, which
+      -- gives every card dealt), and what was typed after the last move,
+      -- undo or Enter, goes neither to the game nor to the shell
+      if keyboard and sess:any().over() and term.discard() then
+        sess:say("(What was typed after the game ended was not used: in play a finished game ends here.)")
+      end
+      break
+    end
     local prompt = ""
     if tty then prompt = sess.turn_seat and (ktext.escape(sess:name(sess.turn_seat)) .. "> ") or "> " end
     local line, interrupted = term.readline(prompt)

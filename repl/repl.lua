@@ -203,15 +203,8 @@ function Session:print_options(seat)
   -- an option repeating the move so far ends the move there: say so
   local stop = ui.stop_text(g:actions(), seat, opts)
   local decision = describe_mod.decision_name(g, seat)
-  ui.print_options(self, opts, stop, function(o) return self:option_note(seat, o, decision) end)
-end
-
--- What an option costs and does, when the rule set says
--- (R.describe_option, through kontor.describe); "" if not.
-function Session:option_note(seat, o, decision)
-  local s = describe_mod.option(self:game(), seat, o, decision)
-  if not s then return "" end
-  return self:c("dim", "  (" .. s .. ")")
+  -- what each costs and does, when the rule set says (R.describe_option)
+  ui.print_options(self, opts, stop, function(o) return describe_mod.option(g, seat, o, decision) end)
 end
 
 -- After moves the REPL made for someone (auto, the bots): the result, shown
@@ -488,6 +481,7 @@ C.undo = function(sess, arg)
   -- seat's secret among those undone (a bid still open, O34)
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
   local people
+  local was_over = g:over()
   local ok, undone = guarded(g.atomically, g, function()
     local u, k = sess:undo_moves(n)
     people = k
@@ -501,6 +495,12 @@ C.undo = function(sess, arg)
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
+  if was_over and not g:over() then
+    -- the REPL is the referee: a finished game goes back, to explore
+    -- (in play a seat cannot: the seed, public at the end, gives every card)
+    sess:say("The game had ended: undo took it back into play (the REPL's, to explore; kontor play ends a "
+      .. "finished game).")
+  end
 end
 
 C.redo = function(sess, arg)

@@ -428,7 +428,8 @@ OPS.list = function()
     elseif R.variant then
       local inc = {}
       for i, v in ipairs(R.includes or {}) do inc[i] = type(v) == "table" and v[1] or v end
-      out.variants[#out.variants + 1] = { name = e.name, base = R.base, summary = e.summary,
+      -- (its own title = "...", as a rule set's; else its name, as a rule set without one)
+      out.variants[#out.variants + 1] = { name = e.name, title = R.title or e.name, base = R.base, summary = e.summary,
         options = option_list(R.options), includes = inc }
     else
       out.rule_sets[#out.rule_sets + 1] = { name = e.name, title = R.title or R.name, summary = e.summary,

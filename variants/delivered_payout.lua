@@ -8,6 +8,7 @@
 return {
   variant = true,
   name = "delivered_payout",
+  title = "Delivered payout",
   base = "sea_merchants",
   summary = "the house payout: by default the worked example (= S8); count=delivered pays per card delivered (H8)",
   replaces = { "the payout count" },

@@ -17,6 +17,7 @@ local count = kontor.pile{ vis = "public" }.count
 return {
   variant = true,
   name = "hand_limit",
+  title = "Hand limit",
   base = "sea_merchants",
   summary = "a hand limit of 6, +2 per warehouse; a full hand cannot draw (H5)",
   replaces = { "the hand limit" },

@@ -4,6 +4,7 @@
 return {
   variant = true,
   name = "house",
+  title = "House rules",
   base = "sea_merchants",
   summary = "the house rules: snake_draft + hand_limit + house_specials + delivered_payout",
   includes = { "snake_draft", "hand_limit", "house_specials", "delivered_payout" },

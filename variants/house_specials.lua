@@ -11,6 +11,7 @@ local add = kontor.counter{ n = 1 }.add
 return {
   variant = true,
   name = "house_specials",
+  title = "House special cards",
   base = "sea_merchants",
   summary = "the house special cards: ship, office (pays on delivery), warehouse, forklift, crane (H2, H4, H6, H7)",
   replaces = { "the special cards" },

@@ -3152,7 +3152,8 @@ local function board_key(g, out, drafts)
   if #goods > 0 then wrapped(out, "Goods: " .. table.concat(goods, ", ") .. ".") end
 end
 
-function R.board(g, seat)
+-- how.key == false: without the key (a front end showed it this turn).
+function R.board(g, seat, how)
   local out = {}
   USED = { tiles = {}, goods = {} }
   local drafts = false
@@ -3180,7 +3181,7 @@ function R.board(g, seat)
     end
     card_lines(g, s, card, gold, out, mark, arriving)
   end
-  board_key(g, out, drafts)
+  if not (how and how.key == false) then board_key(g, out, drafts) end
   -- O32: the seat entering its order sees its card as the order leaves it;
   -- again at the foot, next to its options, which push the players' cards
   -- off a 40-row terminal (24 acquisitions below 3 players' cards and the

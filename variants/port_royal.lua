@@ -9,6 +9,7 @@
 return {
   variant = true,
   name = "port_royal",
+  title = "Port Royal",
   base = "caribbean",
   summary = "Port Royal edition of Merchants of the Caribbean: 12 influence, no expedition needed (C10)",
   options = {

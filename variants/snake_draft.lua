@@ -38,6 +38,7 @@ end
 return {
   variant = true,
   name = "snake_draft",
+  title = "Snake draft",
   base = "sea_merchants",
   summary = "snake-draft loading: the last player loads first, then back from the first (H3)",
   replaces = { "the loading order" },

@@ -169,9 +169,9 @@ function M.pretty(v, indent, depth, seen)
   return "{\n" .. indent .. "  " .. table.concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
 end
 
-function M.show(R, ctx, seat, game)
+function M.show(R, ctx, seat, game, how)
   if R.board then
-    return armed("R.board", ctx, function() return tostring(R.board(ctx, seat)) end)
+    return armed("R.board", ctx, function() return tostring(R.board(ctx, seat, how)) end)
   end
   local v = seat and M.view(R, ctx, seat, game) or M.state(R, ctx)
   return M.pretty(v)

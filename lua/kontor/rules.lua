@@ -213,7 +213,7 @@ M.freeze = freeze
 
 -- What a variant file may hold (docs/designing-variants.md, "The variant
 -- file"); file and spec are the engine's.
-local VARIANT_FIELDS = { variant = true, name = true, base = true, summary = true, options = true,
+local VARIANT_FIELDS = { variant = true, name = true, title = true, base = true, summary = true, options = true,
                          apply = true, includes = true, replaces = true, explain = true,
                          file = false, spec = false }
 

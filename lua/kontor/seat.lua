@@ -127,7 +127,7 @@ function METHODS.hint(v, game, _, spec)
   return require("kontor.bots").hint(v, spec, game.params.seed)
 end
 
-function METHODS.board(_, game, seat) return game:show(seat) end
+function METHODS.board(_, game, seat, how) return game:show(seat, how) end
 METHODS.show = METHODS.board
 
 function METHODS.view(_, game, seat) return game:view(seat) end

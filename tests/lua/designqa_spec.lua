@@ -39,7 +39,7 @@ return { variant = true, base = "sea_merchants",
     assert.are.equal(1, code)
     assert.are.equal("", out)
     assert.are.equal("kontor: sim: " .. f .. ": a variant has no field 'aply' (fields: apply, base, explain, "
-      .. "includes, name, options, replaces, summary, variant): did you mean 'apply'?\n", e)
+      .. "includes, name, options, replaces, summary, title, variant): did you mean 'apply'?\n", e)
   end)
 
   it("without variant = true says so, not that the rule set has no R.setup", function()

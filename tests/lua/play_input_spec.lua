@@ -2,7 +2,8 @@
 -- lines at the REPL), and what the screen shows for it: a move that begins
 -- with a word the REPL uses as a command, an option whose own text begins
 -- with "do", Ctrl-D typed while a bot thinks, the command that goes on with
--- an autosaved game against bots, and how to deal a finished game again.
+-- an autosaved game against bots, how to deal a finished game again, and
+-- undo after the end: the REPL takes the game back into play, play ends.
 local support = require "tests.lua.support"
 local tmux = dofile("tests/repl/tmux.lua")
 
@@ -224,5 +225,55 @@ pty("play at a terminal (tmux)", function()
     s = t:wait_for("%[exit 0%]", 10)
     assert.truthy(s and has(s:gsub("\n", ""), "The game is not over: saved 1 move to"), s or t:screen())
     assert.falsy(has(t:history(), "grain, fish, spices"), t:history())
+  end)
+end)
+
+-- Sea Merchants, 2 players, seed 3, each seat's first option each time, to
+-- the last move (Player 2's draw, which ends the game): a save in `dir`.
+local function before_the_end(dir)
+  local g = kontor.new_game { players = 2, seed = 3 }
+  while not g:over() do local w = g:who(); assert(g:apply(g:options(w)[1], w)) end
+  g:undo_moves(1)
+  assert.are.same({ "draw" }, g:options(2))
+  local file = dir .. "/last.json"
+  assert(g:save(file))
+  return file
+end
+
+describe("undo after the end of a game", function()
+  it("the REPL takes it back into play, to explore, and says so", function()
+    local dir = support.tmpdir()
+    local out = run("--load " .. before_the_end(dir), "draw\nundo\nresult\n")
+    os.execute("rm -rf " .. support.sh_quote(dir))
+    assert.truthy(has(out, "\nSeed 3 (new seed=3 plays this deal again).\nUndid 1 move: Player 2: draw\n"
+      .. "Player 2 to choose (phase 2).\nThe game had ended: undo took it back into play (the REPL's, to explore; "
+      .. "kontor play ends a finished game).\nThe game is not over. Player 2 to choose (phase 2).\n"), out)
+  end)
+
+  it("play: a seat cannot, and lines after the end are not run", function()
+    local dir = support.tmpdir()
+    local out = run("play --load " .. before_the_end(dir) .. " --bot 1=random", "draw\nundo\nmoves\n")
+    os.execute("rm -rf " .. support.sh_quote(dir))
+    assert.truthy(has(out, "\nSeed 3 (--seed 3 plays this deal again).\nrc=0\n"), out)
+  end)
+end)
+
+pty("the end of a game in play at a terminal (tmux)", function()
+  local session, home = support.terminals(before_each, after_each)
+
+  it("what was typed after the last move is dropped, not left for the shell", function()
+    -- (`undo` typed with the last move ran in the shell after kontor play
+    -- ended: "sh: undo: not found"; here `read` shows what it would get)
+    local t = session(BIN .. " play --load " .. before_the_end(home()) .. " --bot 1=random; read -r -t 1 left; "
+      .. "echo \"[left: $left]\"", { NO_COLOR = "1" }, 120, 40)
+    assert.truthy(t:wait_for("\nPlayer 2>$", 10), t:screen())
+    t:send("1\nundo\n")   -- (one write: undo is typed before the game ends)
+    local s = t:wait_for("%[exit 0%]", 10)
+    assert.truthy(s, t:screen())
+    assert.truthy(has(s, "\nSeed 3 (--seed 3 plays this deal again).\n(What was typed after the game ended was not "
+      .. "used: in play a finished game ends here.)\n"), s)
+    assert.truthy(has(s, "\n[left: ]\n"), s)
+    -- a finished game leaves no autosave to go on with
+    assert.is_nil(io.open(home() .. "/.kontor_autosave.json"))
   end)
 end)

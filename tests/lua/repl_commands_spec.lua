@@ -34,6 +34,7 @@ describe("bot SEAT=KIND in the REPL", function()
         .. "  Player 2     6\nWinner: Player 1\nWhy: Player 1 has the most coins: 7 (S11); next Player 2 with 6\n"
         .. "Seed 3 (new seed=3 plays this deal again).\n"
         .. "Undid 1 move: Player 2: draw\nPlayer 2 (bot) to choose (phase 2).\n"
+        .. "The game had ended: undo took it back into play (the REPL's, to explore; kontor play ends a finished game).\n"
         .. "Undid 2 moves: Player 1: no office draw; Player 2: exchange ship 1 to spices\n"
         .. "Player 1 (bot) to choose (office).\n"
         .. "Redid 1 move.\nPlayer 2 (bot) to choose (phase 1).\n"

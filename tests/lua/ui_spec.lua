@@ -83,7 +83,7 @@ describe("repl/ui.lua", function()
 
   it("prints options, moves, undo and the result in the front ends' words", function()
     local s = fake_session()
-    ui.print_options(s, { "pass", "buy dock" }, nil, function(o) return o == "pass" and "" or "  (3 coins)" end)
+    ui.print_options(s, { "pass", "buy dock" }, nil, function(o) return o ~= "pass" and "3 coins" or nil end)
     ui.print_moves(s, { "1: pass", "3: buy dock" })
     ui.say_undone(s, { { 2, "pass" } })
     ui.print_result(s, { scores = { 4, 9, 9 }, winners = { 2, 3 } }, 3, nil, 7)

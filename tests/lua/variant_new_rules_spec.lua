@@ -67,7 +67,7 @@ describe("a variant's own fields", function()
     out, path = sim("setup.lua", 'return { variant = true, base = "sea_merchants", setup = function(g) end, '
       .. 'apply = function(R) end }\n')
     assert.equal("kontor: sim: " .. path .. ": a variant has no field 'setup' (fields: apply, base, explain, "
-      .. "includes, name, options, replaces, summary, variant): a variant changes the rule set in "
+      .. "includes, name, options, replaces, summary, title, variant): a variant changes the rule set in "
       .. "apply = function(R, opts) ... end (there: R.setup = ...)\n", out)
   end)
 

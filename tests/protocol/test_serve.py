@@ -427,6 +427,22 @@ def lists_rule_sets_and_variants():
 
 
 @test
+def list_gives_each_variant_its_title():
+    """list: a variant has a title as a rule set has, from its own declaration (title =), else its name"""
+    # Before: a variant had only its name and summary ("port_royal"), so a
+    # front end showed rule sets by title and variants by file name.
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "untitled_twist.lua"), "w") as f:
+            f.write('return { variant = true, base = "sea_merchants", summary = "no title of its own" }\n')
+        with Server(KONTOR, env=dict(os.environ, KONTOR_PATH=d)) as s:
+            variants = {v["name"]: v for v in s.call("list")["variants"]}
+    equal({n: v["title"] for n, v in variants.items()},
+          {"delivered_payout": "Delivered payout", "hand_limit": "Hand limit", "house": "House rules",
+           "house_specials": "House special cards", "port_royal": "Port Royal", "snake_draft": "Snake draft",
+           "untitled_twist": "untitled_twist"}, "the variants' titles")
+
+
+@test
 def the_docs_session():
     """the session in docs/protocol.md gives the responses shown there"""
     with open("docs/protocol.md") as f:

@@ -296,9 +296,15 @@ function Game:view(seat)
   return dumps().view(self.R, self.ctx, seat, self)
 end
 
-function Game:show(seat)
+-- how: nil, or { key = false }: the board without its key of the short
+-- words it uses (R.board's third argument; a front end that showed the key
+-- this turn: kontor play).
+function Game:show(seat, how)
   check_seat(self, seat, "show")
-  return dumps().show(self.R, self.ctx, seat, self)
+  if how ~= nil and type(how) ~= "table" then
+    error(format("bad argument #2 to 'show' (a table such as { key = false } expected, got %s)", type(how)), 2)
+  end
+  return dumps().show(self.R, self.ctx, seat, self, how and { key = how.key ~= false } or nil)
 end
 
 function Game:invariants()
