@@ -336,17 +336,43 @@ end
 -- The held moves while the game is where the reload left it, or undone
 -- back from there with the redo list leading to them (its steps and the
 -- game's are those the held moves follow); nil once another move was made.
+-- In an open secret order or simultaneous choice (Old World's build order,
+-- its bids) the other seats go on entering while one seat's steps are held:
+-- their steps (after h.at) keep the held moves, as long as none is of a
+-- seat with a held move and the game still waits on every such seat (each
+-- seat's steps are checked against its own state only, O15, so the held
+-- ones fit as well after them as before).
 local function held_of(game)
   local h = rawget(game, "held")
   if not h then return nil end
   local rec, fut = game.rec, game.future
   local n = #rec
-  if n + #fut ~= h.at then return nil end
+  local total = n + #fut
+  if total < h.at then return nil end
   local texts = hist_texts(game)
-  for i = 1, n do if texts[i] ~= h.texts[i] or rec:seat(i) ~= h.seats[i] then return nil end end
-  for j = 1, #fut do
-    local f = fut[#fut - j + 1]
-    if f[2] ~= h.texts[n + j] or f[1] ~= h.seats[n + j] then return nil end
+  local function step(i)                 -- the i-th step of the game and its redo list: text, seat
+    if i <= n then return texts[i], rec:seat(i) end
+    local f = fut[#fut - (i - n) + 1]
+    return f[2], f[1]
+  end
+  for i = 1, h.at do
+    local text, seat = step(i)
+    if text ~= h.texts[i] or seat ~= h.seats[i] then return nil end
+  end
+  if total > h.at then
+    local held_seat = {}
+    for _, m in ipairs(h.moves) do held_seat[m[1]] = true end
+    for i = h.at + 1, total do
+      local _, seat = step(i)
+      if held_seat[seat] then return nil end
+    end
+    if n >= h.at then
+      local open = game:who()
+      if type(open) ~= "table" then return nil end
+      local waiting = {}
+      for _, s in ipairs(open) do waiting[s] = true end
+      for _, m in ipairs(h.moves) do if not waiting[m[1]] then return nil end end
+    end
   end
   return h
 end

@@ -1,0 +1,70 @@
+-- A game designer's evening on Old World and Caribbean variants
+-- (docs/designing-variants.md, docs/repl.md, docs/balance.md): what went
+-- wrong for a designer who followed the docs, each case a defect fixed.
+
+local support = require "tests.lua.support"
+
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
+
+-- Old World with the Deep Harbor at `cost` gold (a building's cost, R.data).
+local function harbor_variant(path, cost)
+  support.write(path, ([[
+return {
+  variant = true, name = "cheap_harbor", base = "old_world",
+  options = { cost = { default = %d, type = "integer", min = 0, doc = "what a Deep Harbor costs" } },
+  apply = function(R, opts)
+    for _, b in ipairs(R.data.buildings) do
+      if b.id == "deep_harbor" then b.cost = opts.cost end
+    end
+    R.prepare()
+  end,
+}
+]]):format(cost))
+  return path
+end
+
+-- Three seats, seed 1: seat 1 bids 1 and picks the land worker, the others'
+-- picks are forced; then the build orders open.
+local OPENING = { "1: bid 1", "2: bid 0", "3: bid 0", "1: pick land worker" }
+
+describe("moves held by a reload in an open build order", function()
+  local function game_with_held(v)
+    local g = kontor.new_game{ rules = "old_world", variants = { v }, players = 3, seed = 1 }
+    for _, m in ipairs(OPENING) do assert(g:apply(m)) end
+    for _, m in ipairs({ "2: acquire building:deep_harbor", "2: done", "3: acquire land:woad_plantation" }) do
+      assert(g:apply(m))
+    end
+    harbor_variant(v, 4)                    -- now seat 2 (3 gold) cannot pay for it
+    assert.is_nil((g:reload()))
+    assert.are.same({ { 2, "acquire building:deep_harbor" }, { 2, "done" } }, g:held_moves())
+    return g
+  end
+
+  it("stay held while the other seats go on entering (before: the first step of another seat dropped them)",
+    function()
+      local v = harbor_variant(tmp("harbor_a.lua"), 2)
+      local g = game_with_held(v)
+      assert(g:apply("3: done"))              -- seat 3 finishes its order
+      assert(g:apply("1: acquire none"))      -- seat 1 begins its own
+      assert.are.same({ { 2, "acquire building:deep_harbor" }, { 2, "done" } }, g:held_moves())
+      -- through an undo of another seat's step and its redo too
+      assert.are.equal(1, g:undo(1, 1))
+      assert.are.same({ { 2, "acquire building:deep_harbor" }, { 2, "done" } }, g:held_moves())
+      assert(g:redo())
+      -- the rule put back: the whole game, seat 2's order in place again
+      harbor_variant(v, 2)
+      local ok, n = g:reload()
+      assert.are.same({ true, 9 }, { ok, n })
+      assert.are.same({ "acquire building:deep_harbor", "done" }, g:pending(2))
+      assert.are.same({ "acquire land:woad_plantation", "done" }, g:pending(3))
+      assert.are.same({ "acquire none" }, g:pending(1))
+    end)
+
+  it("are dropped by a new step of the seat whose steps are held", function()
+    local v = harbor_variant(tmp("harbor_c.lua"), 2)
+    local g = game_with_held(v)
+    assert(g:apply("2: acquire none"))
+    assert.are.same({}, g:held_moves())
+  end)
+end)
