@@ -68,3 +68,53 @@ describe("moves held by a reload in an open build order", function()
     assert.are.same({}, g:held_moves())
   end)
 end)
+
+describe("a variant's rule that keeps a count in a file-level local", function()
+  it("is named by the rule that uses it (before: R.board, R.describe_option, the first field of R "
+    .. "whose upvalues lead to it)", function()
+    local wrapped = support.write(tmp("tax_count.lua"), [[
+local taxes = 0
+return {
+  variant = true, name = "tax_count", base = "caribbean",
+  apply = function(R)
+    local base = R.rules.tax_winners
+    R.rules.tax_winners = function(g, card, active)
+      taxes = taxes + 1
+      return base(g, card, active)
+    end
+  end,
+}
+]])
+    local g = kontor.new_game{ rules = "caribbean", variants = { wrapped }, players = 3, seed = 1 }
+    local w
+    for _ = 1, 400 do
+      if g:over() then break end
+      assert(g:apply(g:options()[1]))
+      w = g:warnings()
+      if #w > 0 then break end
+    end
+    assert.are.equal(1, #w)
+    assert.are.equal(wrapped .. ":1: 'taxes', a module-level variable of R.rules.tax_winners, changed as the game "
+      .. "was played (0 to 1): undo, a saved game, a reload and the bots replay the steps without it and play "
+      .. "another game; keep the game's state on g (docs/api.md)", w[1])
+    local counted = support.write(tmp("bid_count.lua"), [[
+local bids = 0
+return {
+  variant = true, name = "bid_count", base = "old_world",
+  apply = function(R)
+    R.constraints[#R.constraints + 1] = { decisions = { "bid" },
+      check = function(g, seat, decision, text)
+        bids = bids + 1
+      end }
+  end,
+}
+]])
+    local o = kontor.new_game{ rules = "old_world", variants = { counted }, players = 3, seed = 1 }
+    assert(o:apply("1: bid 0"))
+    o:undo(1)
+    local ow = o:warnings()
+    assert.are.equal(1, #ow)
+    assert.is_truthy(support.has(ow[1], counted .. ":1: 'bids', a module-level variable of R.constraints[1].check, "
+      .. "changed as the game was played"), ow[1])
+  end)
+end)
