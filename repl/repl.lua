@@ -963,6 +963,11 @@ C.reload = function(sess)
     -- (stop: the moves after yours, undone before, that wait for redo again)
     sess:say(string.format("Reloaded %s; replayed %s%s.", reloaded_files(g), ktext.count(msg, "move"),
       stop and string.format(" (and %s after them, undone: redo does them)", ktext.count(stop, "move")) or ""))
+    -- the edited scripts' constraints (a decision name misspelt) and the
+    -- bots' restrictions, checked against the rules as they are now
+    local seated = {}
+    for s, b in pairs(sess.bots) do seated[s] = b.name or b.kind end
+    sess:warn_restricted(g, seated)
   elseif stop and stop.secret and sess.as and stop.seat ~= sess.as then
     -- shown as another seat: the step is another seat's secret (O34)
     sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "

@@ -440,13 +440,17 @@ end
 -- The warnings for bots seated at `game` (a list of { who = "--bot
 -- 2=greedy", spec = "greedy:avoid=by contract" }): each restriction
 -- (avoid=, prefer=) that matches no option of the game's setup
--- (kontor.balance.restrictions.for_game). Without a restriction the
+-- (kontor.balance.restrictions.for_game); and each decision a constraint
+-- of the rule set names that the game never asks (a typo: the constraint
+-- would change nothing). Without a restriction or a constraint the
 -- check's modules are not even loaded.
 function M.restriction_warnings(game, seated)
   local any = false
   for _, b in ipairs(seated) do
     any = any or b.spec:find("avoid", 1, true) ~= nil or b.spec:find("prefer", 1, true) ~= nil
   end
+  local cons = type(game.R) == "table" and rawget(game.R, "constraints")
+  any = any or (type(cons) == "table" and rawlen(cons) > 0)
   if not any then return {} end
   return require("kontor.balance.restrictions").for_game(game, seated)
 end

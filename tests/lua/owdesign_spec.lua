@@ -118,3 +118,49 @@ return {
       .. "changed as the game was played"), ow[1])
   end)
 end)
+
+describe("a constraint that names a decision the game never asks", function()
+  -- a bid cap whose constraint names 'bids' (Old World's decision is 'bid'):
+  -- its check is never called, and the cap changes nothing
+  local function cap_variant(path, decision)
+    return support.write(path, ([[
+return {
+  variant = true, name = "bid_cap", base = "old_world",
+  apply = function(R)
+    R.constraints[#R.constraints + 1] = { decisions = { "%s" },
+      check = function(g, seat, decision, text)
+        local n = tonumber(text:match("^bid (%%d+)"))
+        if n and n > 1 then return "bids are capped at 1 gold" end
+      end }
+  end,
+}
+]]):format(decision))
+  end
+  local WARNING = ":5: R.constraints[1] names the decision 'bids', which no step of 20 random games of this "
+    .. "setup asked, so its check is never called and it changes nothing: did you mean 'bid'? (decisions: "
+    .. "acquire, assign, bid, colour, load, pick, release, rob, sail)"
+
+  it("is said by kontor sim, the lab and the REPL (before: nothing, and the variant measured as the base game)",
+    function()
+      local v = cap_variant(tmp("typo_cap.lua"), "bids")
+      local kq = support.sh_quote(support.plain_binary())
+      local out, err, rc = support.run_split(kq .. " sim --variant " .. support.sh_quote(v) .. " --games 3")
+      assert.are.equal(0, rc)
+      assert.are.equal("kontor: sim: warning: " .. v .. WARNING .. "\n", err)
+      assert.is_truthy(support.has(out, "games        3 (seed 1)"), out)
+      local _, cerr = support.run_split(kq .. " compare --a '' --b " .. support.sh_quote("--variant " .. v)
+        .. " --games 2 --jobs 1 --no-moves")
+      assert.are.equal("kontor: compare: warning: " .. v .. WARNING .. "\n", cerr)
+      out = support.run(kq .. " --variant " .. support.sh_quote(v) .. " --players 3 --seed 1", "why 1: bid 3\n")
+      assert.is_truthy(support.has(out, "warning: " .. v .. WARNING .. "\n"), out)
+    end)
+
+  it("is not said of a constraint whose decision the game asks", function()
+    local v = cap_variant(tmp("right_cap.lua"), "bid")
+    local kq = support.sh_quote(support.plain_binary())
+    local _, err, rc = support.run_split(kq .. " sim --variant " .. support.sh_quote(v) .. " --games 3")
+    assert.are.same({ 0, "" }, { rc, err })
+    local out = support.run(kq .. " --variant " .. support.sh_quote(v) .. " --players 3 --seed 1", "why 1: bid 3\n")
+    assert.are.equal("'bid 3' is not a legal action: bids are capped at 1 gold; expected one of: bid 0, bid 1\n", out)
+  end)
+end)
