@@ -974,7 +974,7 @@ C.reload = function(sess)
       .. "(%s from there on kept: put the rule back and reload, or redo)", sess:name(stop.seat), stop.held))
   elseif not stop then
     -- the scripts could not start the game: one line, with the file:line
-    sess:err(ktext.error_place(msg))
+    sess:err(msg)
   else
     sess:err(msg)
   end

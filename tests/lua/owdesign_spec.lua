@@ -164,3 +164,27 @@ return {
     assert.are.equal("'bid 3' is not a legal action: bids are capped at 1 gold; expected one of: bid 0, bid 1\n", out)
   end)
 end)
+
+describe("trace after a reload the edited rules fail", function()
+  it("shows the rule script's frames (before: '(no traceback through a rule script or a line typed)')", function()
+    local good = support.write(tmp("cap.lua"), [[
+return {
+  variant = true, name = "cap", base = "old_world",
+  apply = function(R)
+    R.constraints[#R.constraints + 1] = { decisions = { "bid" },
+      check = function(g, seat, decision, text)
+        if text == "bid 3" then return "capped" end
+      end }
+  end,
+}
+]])
+    local broken = support.write(tmp("cap_broken.lua"), (support.read(good):gsub('if text == "bid 3"',
+      'if g.cap.limit < 3')))
+    local out = support.run(support.sh_quote(support.plain_binary()) .. " --variant " .. support.sh_quote(good)
+      .. " --players 3 --seed 1", ("1: bid 1\nos.execute(%q)\nreload\ntrace\n"):format(
+        "cp " .. support.sh_quote(broken) .. " " .. support.sh_quote(good)))
+    local line = "reload failed, the game is as it was: " .. good .. ":6: attempt to index a nil value (field 'cap')\n"
+    assert.is_truthy(support.has(out, line .. "Player 2, Player 3 to choose (bid).\n" .. line
+      .. "stack traceback:\n\t" .. good .. ":6: in function <" .. good .. ":5>\n"), out)
+  end)
+end)
