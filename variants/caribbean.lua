@@ -157,9 +157,19 @@ local function needs_text(needs)
   return table.concat(singles, " + ")
 end
 
+-- C1: R.data.start_coins is the default of the option start_coins, which
+-- the game reads: a variant that changes the data changes the game (one
+-- that sets the option's default, the data left as it was, keeps that;
+-- an option given wins either way).
+local START_COINS_AT_PREPARE
+
 function R.prepare(RS)
   R = RS or R                      -- rebind the script to the (copied) rule set
   local d = R.data
+  if START_COINS_AT_PREPARE ~= nil and d.start_coins ~= START_COINS_AT_PREPARE then
+    R.options.start_coins.default = d.start_coins
+  end
+  START_COINS_AT_PREPARE = d.start_coins
   CARDS, IDS, FEWEST_SYMBOLS, IN_GAME = {}, {}, math.huge, {}
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}

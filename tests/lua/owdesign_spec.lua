@@ -188,3 +188,33 @@ return {
       .. "stack traceback:\n\t" .. good .. ":6: in function <" .. good .. ":5>\n"), out)
   end)
 end)
+
+describe("the data a rulebook's Components table lists as the start's gold or coins", function()
+  local function variant(path, base, body)
+    return support.write(path, ('return { variant = true, name = "v", base = "%s",\n'
+      .. '  apply = function(R) %s end }\n'):format(base, body))
+  end
+
+  it("changes the game when a variant changes it (before: the options' defaults were read, the data never)",
+    function()
+      local ow = variant(tmp("ow_gold.lua"), "old_world", "R.data.start_gold = 6; R.data.first_player_gold = 2")
+      local g = kontor.new_game{ rules = "old_world", variants = { ow }, players = 3, seed = 1 }
+      -- seat 3 holds the token (O9): 6 gold, and 2 for the token
+      assert.are.same({ 6, 6, 8 }, { g.gold:get(1), g.gold:get(2), g.gold:get(3) })
+      local given = kontor.new_game{ rules = "old_world", variants = { ow }, players = 3, seed = 1,
+                                     options = { start_gold = 4 } }
+      assert.are.equal(4, given.gold:get(1))
+      local c = variant(tmp("carib_coins.lua"), "caribbean", "R.data.start_coins = 5; R.prepare(R)")
+      local cg = kontor.new_game{ rules = "caribbean", variants = { c }, players = 3, seed = 1 }
+      assert.are.same({ 5, 5, 5 }, { cg:view(1).players[1].coins, cg:view(1).players[2].coins,
+                                     cg:view(1).players[3].coins })
+    end)
+
+  it("left as it is, keeps an option's default a variant set", function()
+    local ow = variant(tmp("ow_opt.lua"), "old_world", "R.options.start_gold.default = 1")
+    local g = kontor.new_game{ rules = "old_world", variants = { ow }, players = 3, seed = 1 }
+    assert.are.same({ 1, 1 }, { g.gold:get(1), g.gold:get(2) })
+    local base = kontor.new_game{ rules = "caribbean", players = 3, seed = 1 }
+    assert.are.equal(3, base:view(1).players[1].coins)
+  end)
+end)
