@@ -218,3 +218,24 @@ describe("the data a rulebook's Components table lists as the start's gold or co
     assert.are.equal(3, base:view(1).players[1].coins)
   end)
 end)
+
+describe("kontor sweep over a rule set's own option beside one variant", function()
+  it("sweeps the rule set's option (before: 'unknown option 'start_coins' for rich_admiral (options: pay)')",
+    function()
+      local v = support.write(tmp("rich_admiral.lua"), [[
+return { variant = true, name = "rich_admiral", base = "caribbean",
+  options = { pay = { default = 3, type = "integer", min = 0, max = 10, doc = "coins an Admiral pays" } },
+  apply = function(R, opts) R.data.skills.Admiral.admiral = opts.pay; R.prepare(R) end }
+]])
+      local kq = support.sh_quote(support.plain_binary())
+      local out, err, rc = support.run_split(kq .. " sweep --variant " .. support.sh_quote(v)
+        .. " --over start_coins=1,2 --games 4 --jobs 1 --no-moves")
+      assert.are.same({ 0, "" }, { rc, err })
+      assert.is_truthy(support.has(out, "sweep        start_coins over 1, 2: 4 paired games each (seed 1)\n"
+        .. "first        --rules caribbean --variant " .. v .. " --option start_coins=1\n"), out)
+      -- the variant's own option alone is still the variant's
+      out = support.run_split(kq .. " sweep --variant " .. support.sh_quote(v) .. " --over pay=1,2 --games 4 "
+        .. "--jobs 1 --no-moves")
+      assert.is_truthy(support.has(out, "first        --rules caribbean --variant " .. v .. ":pay=1\n"), out)
+    end)
+end)

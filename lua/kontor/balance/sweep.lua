@@ -66,7 +66,8 @@ end
 
 -- The setups of a sweep: `over` is "OPTION=VALUES" where OPTION is a
 -- rule set option (--option), or VARIANT.OPTION, or OPTION alone when the
--- setup has one variant. Returns setups, { over = OPTION, values }.
+-- setup has one variant (the rule set's, where only it declares OPTION).
+-- Returns setups, { over = OPTION, values }.
 function M.setups(common, over)
   local name, spec = over:match("^%s*([%w_%.%-/]+)%s*=%s*(.+)$")
   if not name then
@@ -89,6 +90,17 @@ function M.setups(common, over)
     end
   elseif #common.variants == 1 then
     which, opt = 1, name
+    -- a rule set's own option the variant does not declare (--over
+    -- start_coins=1..5 beside a Caribbean variant) is the rule set's
+    local rules = require "kontor.rules"
+    local file = rules.find(common.variants[1][1])
+    local V = file and rules.load_file(file)
+    local declares = type(V) == "table" and type(V.options) == "table" and V.options[name] ~= nil
+    if type(V) == "table" and not declares then
+      local rfile = rules.find(common.rules or rules.default_for({ common.variants[1][1] }))
+      local R = rfile and rules.load_file(rfile)
+      if type(R) == "table" and type(R.options) == "table" and R.options[name] ~= nil then which = nil end
+    end
   elseif #common.variants > 1 then
     -- the variants that declare it (all, where none does or a file fails)
     local rules, whose = require "kontor.rules", {}
