@@ -239,3 +239,23 @@ return { variant = true, name = "rich_admiral", base = "caribbean",
       assert.is_truthy(support.has(out, "first        --rules caribbean --variant " .. v .. ":pay=1\n"), out)
     end)
 end)
+
+describe("a Caribbean variant in which a Trader pays more", function()
+  it("gains the skill's number per Trader (before: any trader value counted 1)", function()
+    local v = support.write(tmp("rich_trader.lua"), [[
+return { variant = true, name = "rich_trader", base = "caribbean",
+  apply = function(R) R.data.skills.Trader.trader = 2; R.prepare(R) end }
+]])
+    local function loot(variants)
+      local g = kontor.new_game{ rules = "caribbean", variants = variants, players = 2, seed = 1, scenario = {
+        deck = { "Sailor 3/1", "Priest 4/1", "Captain 4/1" }, harbour = { "Flute 2/2", "Trader Skiff 3/1" },
+        displays = { { "Trader Flute 3/1" }, {} }, coins = { 3, 0 }, phase = "loot" } }
+      local said = { g.R.describe_option(g, 1, "take", "loot Flute 2"),
+                     g.R.describe_option(g, 1, "take", "hire Trader Skiff 3/1") }
+      assert(g:apply("loot Flute 2"))
+      return g:view(1).players[1].coins, said
+    end
+    assert.are.same({ 6, { "+3 coins", "costs 3; +1 influence; +1 coin for each Skiff you loot" } }, { loot({}) })
+    assert.are.same({ 7, { "+4 coins", "costs 3; +1 influence; +2 coins for each Skiff you loot" } }, { loot({ v }) })
+  end)
+end)
