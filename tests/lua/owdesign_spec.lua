@@ -61,6 +61,30 @@ describe("moves held by a reload in an open build order", function()
       assert.are.same({ "acquire none" }, g:pending(1))
     end)
 
+  it("stay held through an undo and redo of another seat's step taken from the middle of the record "
+    .. "(before: the reload with the rule put back replayed 8 moves of 11, seat 2's order and the reveal lost)",
+    function()
+      local v = harbor_variant(tmp("harbor_d.lua"), 2)
+      local g = kontor.new_game{ rules = "old_world", variants = { v }, players = 3, seed = 1 }
+      for _, m in ipairs(OPENING) do assert(g:apply(m)) end
+      for _, m in ipairs({ "2: acquire building:deep_harbor", "2: done", "2: assign deep_harbor",
+                           "3: acquire none", "3: done", "1: acquire none", "1: done" }) do
+        assert(g:apply(m))
+      end
+      assert.are.equal("bid", g:view(1).phase)         -- turn 2: the orders were revealed
+      harbor_variant(v, 4)
+      assert.is_nil((g:reload()))
+      assert.are.equal(3, #g:held_moves())
+      -- seat 1's last step comes before seat 3's in the record: its undo takes it from the middle
+      assert.are.equal(1, g:undo(1, 1))
+      assert(g:redo())
+      assert.are.equal(3, #g:held_moves())
+      harbor_variant(v, 2)
+      assert.are.same({ true, 11 }, { g:reload() })
+      assert.are.equal("bid", g:view(1).phase)
+      assert.are.equal(2, g:view(1).turn)
+    end)
+
   it("are dropped by a new step of the seat whose steps are held", function()
     local v = harbor_variant(tmp("harbor_c.lua"), 2)
     local g = game_with_held(v)
