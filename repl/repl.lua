@@ -766,7 +766,9 @@ C.save = function(sess, arg)
   local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
   local n = #g:moves(seat, seat ~= nil)
-  sess:say(string.format("Saved %d move%s to %s%s.%s", n, n == 1 and "" or "s", file,
+  local held = not seat and #g:held_moves() or 0
+  sess:say(string.format("Saved %d move%s%s to %s%s.%s", n, n == 1 and "" or "s",
+    held > 0 and string.format(" and %s a reload could not replay", ktext.count(held, "held move")) or "", file,
     seat and string.format(" (what %s sees)", sess:name(seat)) or "", seat and ui.record_note(g:over()) or ""))
 end
 
@@ -789,7 +791,10 @@ C.load = function(sess, arg, line, is_action)
   for _, w in ipairs(warns or {}) do sess:say("warning: ", w) end
   sess:set_game(g)
   local n = #g:move_list()
-  sess:say(string.format("Loaded %s: %s; %d move%s.", file, describe(sess, g), n, n == 1 and "" or "s"))
+  local held = #g:held_moves()
+  sess:say(string.format("Loaded %s: %s; %d move%s%s.", file, describe(sess, g), n, n == 1 and "" or "s",
+    held > 0 and string.format(" (and %s a reload could not replay, kept: reload or redo does them)",
+      ktext.count(held, "move")) or ""))
   if g:over() then sess:print_result(); sess.result_shown = true; return end
   local n0 = log_count(g)
   local bok, be = guarded(sess.run_bots, sess)

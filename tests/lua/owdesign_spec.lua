@@ -85,6 +85,30 @@ describe("moves held by a reload in an open build order", function()
       assert.are.equal(2, g:view(1).turn)
     end)
 
+  it("are kept in a save and held again when it is loaded (before: the save, and the REPL's autosave on "
+    .. "leaving, dropped them)", function()
+    local v = harbor_variant(tmp("harbor_e.lua"), 2)
+    local g = game_with_held(v)
+    local file = tmp("held.json")
+    assert(g:save(file))
+    assert.is_truthy(support.has(support.read(file), '"held": [\n    "2: acquire building:deep_harbor",\n    "2: done"\n  ]'))
+    local l = assert(kontor.load_game(file))
+    assert.are.same({ { 2, "acquire building:deep_harbor" }, { 2, "done" } }, l:held_moves())
+    harbor_variant(v, 2)
+    assert.are.same({ true, 7 }, { l:reload() })
+    assert.are.same({ "acquire building:deep_harbor", "done" }, l:pending(2))
+    -- a seat's file leaves them out: they may be another seat's secret steps
+    local mine = tmp("seat3.json")
+    assert(g:save(mine, 3))
+    assert.is_falsy(support.has(support.read(mine), "held"))
+    -- a file's held moves are checked as its actions are
+    local doc = kontor.json.decode(support.read(file))
+    doc.held = { 7 }
+    local bad, err = kontor.load_document(doc, "doc.json")
+    assert.is_nil(bad)
+    assert.are.equal("doc.json: held move 1 is not a string", tostring(err))
+  end)
+
   it("are dropped by a new step of the seat whose steps are held", function()
     local v = harbor_variant(tmp("harbor_c.lua"), 2)
     local g = game_with_held(v)

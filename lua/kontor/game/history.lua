@@ -392,6 +392,12 @@ local function held_of(game)
   return h
 end
 
+-- Holds `moves` ({ {seat, text}, ... }) after the game's steps as they
+-- are now, as a reload that stopped there would (a loaded save's).
+function M.hold(game, moves)
+  game.held = #moves > 0 and hold(game, moves) or nil
+end
+
 -- The moves a reload could not replay (see reload), while the game is
 -- still where that reload left it (or undone back from there, the redo
 -- list before them): { {seat, text}, ... }, oldest first.
