@@ -307,3 +307,20 @@ return { variant = true, name = "rich_trader", base = "caribbean",
     assert.are.same({ 7, { "+4 coins", "costs 3; +1 influence; +2 coins for each Skiff you loot" } }, { loot({ v }) })
   end)
 end)
+
+describe("constraints that leave a seat no option", function()
+  it("name the constraint that refused the last option, its file:line and its reason (before: only the "
+    .. "base script's line)", function()
+    local v = support.write(tmp("nobid.lua"), [[
+return { variant = true, name = "nobid", base = "old_world",
+  apply = function(R)
+    R.constraints[#R.constraints + 1] = { decisions = { "bid" },
+      check = function(g, seat, decision, text) return "no bidding at all" end }
+  end }
+]])
+    local ok, err = pcall(kontor.new_game, { rules = "old_world", variants = { v }, players = 3, seed = 1 })
+    assert.is_false(ok)
+    assert.is_truthy(support.has(tostring(err), ": the constraints of the variants leave seat 1 no option at "
+      .. "decision 'bid' (the last, 'bid 3', refused by " .. v .. ":4: no bidding at all)"), tostring(err))
+  end)
+end)
