@@ -281,6 +281,13 @@ return { variant = true, name = "rich_admiral", base = "caribbean",
       assert.are.same({ 0, "" }, { rc, err })
       assert.is_truthy(support.has(out, "sweep        start_coins over 1, 2: 4 paired games each (seed 1)\n"
         .. "first        --rules caribbean --variant " .. v .. " --option start_coins=1\n"), out)
+      -- beside two variants, neither of which declares it, too (before: "say whose option,
+      -- VARIANT.start_coins (none of them declares start_coins)", and no way to say it)
+      out, err, rc = support.run_split(kq .. " sweep --variant port_royal --variant " .. support.sh_quote(v)
+        .. " --over start_coins=1,2 --games 4 --jobs 1 --no-moves")
+      assert.are.same({ 0, "" }, { rc, err })
+      assert.is_truthy(support.has(out, "first        --rules caribbean --variant port_royal --variant " .. v
+        .. " --option start_coins=1\n"), out)
       -- the variant's own option alone is still the variant's
       out = support.run_split(kq .. " sweep --variant " .. support.sh_quote(v) .. " --over pay=1,2 --games 4 "
         .. "--jobs 1 --no-moves")
