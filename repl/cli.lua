@@ -312,6 +312,15 @@ local function cmd_sim(kontor, args)
     return 1
   end
   for _, w in ipairs(res.warnings or {}) do err("kontor: sim: warning: ", w, "\n") end
+  -- a decision a constraint names that the games never ask (a typo: the
+  -- constraint changed nothing), as the lab's sim says it
+  local cons = rawget(R, "constraints")
+  if type(cons) == "table" and rawlen(cons) > 0 then
+    local gok, game = pcall(kontor.new_game, { rules = R, players = players, options = t.option, seed = seed })
+    local wok, warnings = false, nil
+    if gok then wok, warnings = pcall(require("ui").restriction_warnings, game, {}) end
+    for _, w in ipairs(wok and warnings or {}) do err("kontor: sim: warning: ", w, "\n") end
+  end
   if t.json then
     out(kontor.json.encode(res), "\n")
   else

@@ -314,6 +314,9 @@ local function warn_unmatched(name, t, Ls, players)
     local any = false
     for _, p in ipairs(players or {}) do any = any or restricted(p) end
     for s = 1, L.players do any = any or (not players and restricted(L.bots and L.bots[s])) end
+    -- (and a decision a constraint names that the games never ask: a typo)
+    local cons = type(L.R) == "table" and rawget(L.R, "constraints")
+    any = any or (type(cons) == "table" and rawlen(cons) > 0)
     if any then   -- (else the check's modules are not even loaded)
       local ok, res, list = pcall(require("kontor.balance.restrictions").unmatched, L, players)
       if not ok then   -- a game of the check failed: the run says it, with its own bots

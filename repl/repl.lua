@@ -766,7 +766,9 @@ C.save = function(sess, arg)
   local ok, e = g:save(file, seat)
   if not ok then return sess:err(e) end
   local n = #g:moves(seat, seat ~= nil)
-  sess:say(string.format("Saved %d move%s to %s%s.%s", n, n == 1 and "" or "s", file,
+  local held = not seat and #g:held_moves() or 0
+  sess:say(string.format("Saved %d move%s%s to %s%s.%s", n, n == 1 and "" or "s",
+    held > 0 and string.format(" and %s a reload could not replay", ktext.count(held, "held move")) or "", file,
     seat and string.format(" (what %s sees)", sess:name(seat)) or "", seat and ui.record_note(g:over()) or ""))
 end
 
@@ -789,7 +791,10 @@ C.load = function(sess, arg, line, is_action)
   for _, w in ipairs(warns or {}) do sess:say("warning: ", w) end
   sess:set_game(g)
   local n = #g:move_list()
-  sess:say(string.format("Loaded %s: %s; %d move%s.", file, describe(sess, g), n, n == 1 and "" or "s"))
+  local held = #g:held_moves()
+  sess:say(string.format("Loaded %s: %s; %d move%s%s.", file, describe(sess, g), n, n == 1 and "" or "s",
+    held > 0 and string.format(" (and %s a reload could not replay, kept: reload or redo does them)",
+      ktext.count(held, "move")) or ""))
   if g:over() then sess:print_result(); sess.result_shown = true; return end
   local n0 = log_count(g)
   local bok, be = guarded(sess.run_bots, sess)
@@ -963,13 +968,18 @@ C.reload = function(sess)
     -- (stop: the moves after yours, undone before, that wait for redo again)
     sess:say(string.format("Reloaded %s; replayed %s%s.", reloaded_files(g), ktext.count(msg, "move"),
       stop and string.format(" (and %s after them, undone: redo does them)", ktext.count(stop, "move")) or ""))
+    -- the edited scripts' constraints (a decision name misspelt) and the
+    -- bots' restrictions, checked against the rules as they are now
+    local seated = {}
+    for s, b in pairs(sess.bots) do seated[s] = b.name or b.kind end
+    sess:warn_restricted(g, seated)
   elseif stop and stop.secret and sess.as and stop.seat ~= sess.as then
     -- shown as another seat: the step is another seat's secret (O34)
     sess:err(string.format("reloaded; stopped before a secret step of %s that no longer fits the rules "
       .. "(%s from there on kept: put the rule back and reload, or redo)", sess:name(stop.seat), stop.held))
   elseif not stop then
     -- the scripts could not start the game: one line, with the file:line
-    sess:err(ktext.error_place(msg))
+    sess:err(msg)
   else
     sess:err(msg)
   end

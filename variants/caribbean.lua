@@ -120,7 +120,8 @@ R.rules = {}
 --   { kind = "ship", name = "Flute 2/2", ship = "Flute", swords = 2 (false: skull),
 --     coins = 2, take = "loot Flute 2" }
 --   { kind = "person", name = "Sailor 3/1", cost = 3, influence = 1, take = "hire Sailor 3/1",
---     and the skill's swords, symbol, discount, takes, admiral, jester, trader (a ship name) }
+--     and the skill's swords, symbol, discount, takes, admiral, jester, trader (a ship name) and
+--     trader_coins (what a loot of that ship gains more) }
 --   { kind = "expedition", name = "expedition 2 anchors", needs = { anchor = 2 },
 --     shown = { "anchor" }, symbols = 2, influence = 4, coins = 2, min_players = 0,
 --     fulfil = "fulfil expedition 2 anchors" }
@@ -157,9 +158,19 @@ local function needs_text(needs)
   return table.concat(singles, " + ")
 end
 
+-- C1: R.data.start_coins is the default of the option start_coins, which
+-- the game reads: a variant that changes the data changes the game (one
+-- that sets the option's default, the data left as it was, keeps that;
+-- an option given wins either way).
+local START_COINS_AT_PREPARE
+
 function R.prepare(RS)
   R = RS or R                      -- rebind the script to the (copied) rule set
   local d = R.data
+  if START_COINS_AT_PREPARE ~= nil and d.start_coins ~= START_COINS_AT_PREPARE then
+    R.options.start_coins.default = d.start_coins
+  end
+  START_COINS_AT_PREPARE = d.start_coins
   CARDS, IDS, FEWEST_SYMBOLS, IN_GAME = {}, {}, math.huge, {}
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}
@@ -193,7 +204,9 @@ function R.prepare(RS)
     add({ kind = "person", cost = cost, influence = influence, name = name, take = "hire " .. name,
           swords = does.swords or 0, symbol = does.symbol, discount = does.discount or 0,
           takes = does.takes or 0, admiral = does.admiral or 0, jester = does.jester or 0,
-          trader = does.trader and p.ship }, count)
+          trader = does.trader and p.ship,
+          -- what a loot of that ship gains more (C6): the skill's number (true: 1)
+          trader_coins = math.type(does.trader) == "integer" and does.trader or (does.trader and 1 or 0) }, count)
   end
   for _, e in ipairs(d.expeditions) do
     local symbols, shown = 0, {}
@@ -354,7 +367,7 @@ local function tally(st, person, d)
   st.takes = st.takes + d * person.takes
   st.admiral = st.admiral + d * person.admiral
   st.jester = st.jester + d * person.jester
-  if person.trader then st.trader[person.trader] = st.trader[person.trader] + d end
+  if person.trader then st.trader[person.trader] = st.trader[person.trader] + d * person.trader_coins end
   if person.symbol then
     st.symbols[person.symbol] = st.symbols[person.symbol] + d
     st.symbol_persons = st.symbol_persons + d
@@ -945,7 +958,7 @@ local function take(g, seat, active, option)
   local card, st = CARDS[id], g.st[seat]
   if card.kind == "ship" then
     push(g.discard, id)
-    local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: +1 each
+    local got = gain(g, seat, card.coins + st.trader[card.ship])        -- Traders: their coins each
     if g.logging then
       g:log("%s loots the %s: %s%s", g.names[seat], card.name, plural(got, "coin"), paid(g, seat, active))
     end
@@ -1295,7 +1308,7 @@ local function skill_text(p)
       plural(p.admiral, "coin"), R.data.admiral_min_harbour)
   end
   if p.jester > 0 then out[#out + 1] = ("+%s when your take comes with the harbour empty"):format(plural(p.jester, "coin")) end
-  if p.trader then out[#out + 1] = ("+1 coin for each %s you loot"):format(p.trader) end
+  if p.trader then out[#out + 1] = ("+%s for each %s you loot"):format(plural(p.trader_coins, "coin"), p.trader) end
   return table.concat(out, ", ")
 end
 

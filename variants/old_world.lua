@@ -201,8 +201,18 @@ local function by_good(goods)
   return stored, copy
 end
 
+-- O6, O11: R.data's start_gold and first_player_gold are the defaults of
+-- the options of those names, which the game reads: a variant that
+-- changes the data changes the game (one that sets the option's default,
+-- the data left as it was, keeps that; an option given wins either way).
+local DATA_AT_PREPARE = {}
+
 function R.prepare()
   local d = R.data
+  for _, k in ipairs { "start_gold", "first_player_gold" } do
+    if DATA_AT_PREPARE[k] ~= nil and d[k] ~= DATA_AT_PREPARE[k] then R.options[k].default = d[k] end
+    DATA_AT_PREPARE[k] = d[k]
+  end
   KINDS, KIND_WORDS, COLOURS = d.kinds, d.kind_words, d.colours
   GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF = { "wool", "cloth" }, {}, {}, {}, {}, {}
   RAW_VALUE.wool, RAW_VALUE.cloth = d.wool_value, d.cloth_value

@@ -1236,6 +1236,7 @@ static int opt_extends(lua_State *L) {
 static int opt_allowed(lua_State *L) {
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 7);
+    luaL_checkstack(L, 24, "allowed");                     /* 16 slots, and a constraint's call */
     lua_pushvalue(L, 5);                                   /* 8: the options as given */
     if (!lua_isnil(L, 6)) {
         kn_options_check(L, 5, 3, 4, luaL_checkinteger(L, 6), luaL_optstring(L, 7, "g:choose"));
@@ -1254,12 +1255,15 @@ static int opt_allowed(lua_State *L) {
     lua_Integer n = (lua_Integer)lua_rawlen(L, 5), ncons = (lua_Integer)lua_rawlen(L, 2), kept = 0;
     lua_pushnil(L);                                        /* 9: the options kept */
     lua_pushnil(L);                                        /* 10: their indices */
+    lua_pushnil(L);                                        /* 11: the constraint that refused last */
+    lua_pushnil(L);                                        /* 12: its reason */
+    lua_pushnil(L);                                        /* 13: the option's text it refused */
     for (lua_Integer i = 1; i <= n; i++) {
-        int t = lua_rawgeti(L, 5, i);                      /* 11: the option */
+        int t = lua_rawgeti(L, 5, i);                      /* 14: the option */
         if (t != LUA_TSTRING) {
             /* checked at the boundary, but a constraint asked before may
              * have changed the list: said at the rule script's line */
-            const char *why = bad_option(L, 11);
+            const char *why = bad_option(L, 14);
             if (why) {
                 luaL_where(L, 2);
                 lua_pushfstring(L, "a constraint changed the options of decision '%s' of seat %s while "
@@ -1271,20 +1275,28 @@ static int opt_allowed(lua_State *L) {
                 return lua_error(L);
             }
         }
-        kn_option_push_text(L, 11);                        /* 12: its text */
-        if (t == LUA_TSTRING || !constant) lua_pushvalue(L, 11);
-        else lua_rawgeti(L, 8, i);                         /* 13: the option the script reads */
+        kn_option_push_text(L, 14);                        /* 15: its text */
+        if (t == LUA_TSTRING || !constant) lua_pushvalue(L, 14);
+        else lua_rawgeti(L, 8, i);                         /* 16: the option the script reads */
         int ok = 1;
         for (lua_Integer j = 1; j <= ncons && ok; j++) {
             lua_rawgeti(L, 2, j);
             lua_pushvalue(L, 1);
             lua_pushvalue(L, 3);
             lua_pushvalue(L, 4);
-            lua_pushvalue(L, 12);
-            lua_pushvalue(L, 13);
+            lua_pushvalue(L, 15);
+            lua_pushvalue(L, 16);
             lua_call(L, 5, 1);
             ok = lua_isnil(L, -1);
-            lua_pop(L, 1);
+            if (!ok) {                                     /* kept for the message if none is left */
+                lua_replace(L, 12);
+                lua_rawgeti(L, 2, j);
+                lua_replace(L, 11);
+                lua_pushvalue(L, 15);
+                lua_replace(L, 13);
+            } else {
+                lua_pop(L, 1);
+            }
         }
         if (!ok && lua_isnil(L, 9)) {                      /* the first refused: keep those before */
             lua_createtable(L, (int)(n - 1), 0);
@@ -1300,12 +1312,12 @@ static int opt_allowed(lua_State *L) {
             lua_replace(L, 9);
         } else if (ok && !lua_isnil(L, 9)) {
             kept++;
-            lua_pushvalue(L, 11);
+            lua_pushvalue(L, 14);
             lua_rawseti(L, 9, kept);
             lua_pushinteger(L, i);
             lua_rawseti(L, 10, kept);
         }
-        lua_settop(L, 10);
+        lua_settop(L, 13);
     }
     if (lua_isnil(L, 9)) {
         lua_settop(L, 5);
@@ -1316,9 +1328,26 @@ static int opt_allowed(lua_State *L) {
         const char *name = luaL_tolstring(L, 4, NULL);
         luaL_where(L, 2);
         lua_pushfstring(L, "the constraints of the variants leave seat %s no option at decision '%s'", seat, name);
-        lua_concat(L, 2);
+        /* the last refusal: which constraint, where its check is, and why */
+        int told = 0;
+        if (lua_isfunction(L, 11)) {
+            lua_Debug ar;
+            lua_pushvalue(L, 11);
+            lua_getinfo(L, ">S", &ar);                     /* (pops the function) */
+            if (ar.what[0] != 'C') {
+                const char *text = lua_tostring(L, 13);
+                const char *why = luaL_tolstring(L, 12, NULL);
+                lua_pushfstring(L, " (the last, '%s', refused by %s:%d: %s)", text ? text : "?", ar.short_src,
+                                ar.linedefined, why);
+                lua_remove(L, -2);                         /* the reason's text */
+                told = 1;
+            }
+        }
+        if (!told) lua_pushliteral(L, "");
+        lua_concat(L, 3);
         return lua_error(L);
     }
+    lua_settop(L, 10);
     return 2;
 }
 

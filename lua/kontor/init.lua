@@ -248,8 +248,8 @@ local function game_of(params, moves, where)
   local R, err = rules.load(params.rules, params.variants)
   if not R then return nil, errors.new("file", where .. ": " .. err) end
   local warnings = saves().changed(params.files, R)
-  local as_saved = params.as_saved
-  params.files, params.as_saved = nil, nil
+  local as_saved, held = params.as_saved, params.held
+  params.files, params.as_saved, params.held = nil, nil, nil
   local ok, game = pcall(function()
     params.rules = R
     return kontor.new_game(params)
@@ -260,6 +260,9 @@ local function game_of(params, moves, where)
     return nil, errors.new("rules", string.format("%s: action %d '%s: %s' cannot be replayed: %s", where, i,
       gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why)))
   end
+  -- the moves a reload could not replay when the game was saved: held
+  -- again, for the reload that fits (docs/designing-variants.md)
+  if held then require("kontor.game.history").hold(game, held) end
   -- saved again, the game names its files as the save did
   game.as_saved = as_saved
   for k, w in ipairs(warnings) do warnings[k] = where .. ": " .. w end

@@ -766,14 +766,24 @@ function M.load(spec, variants)
     local ok, verr = apply_variant(E, R0, vspec, vopts, claims, 0, extra, applied)
     if not ok then return nil, verr end
   end
+  -- rebuild what the rule set derives from its data: after the variants,
+  -- and before the copy that changed rule set is played as, so that what
+  -- R.prepare derives into R itself (Old World's start_gold option's default
+  -- from R.data.start_gold) is in it too
+  local prepare = rawget(R0, "prepare")
   if #applied > 0 then   -- the variants changed the rule set: copy it again
+    if type(prepare) == "function" then
+      local ok, perr = core.sandbox.call(prepare)
+      if not ok then
+        return failed(string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)), perr)
+      end
+    end
     local ferr
     E, ferr = freeze(R0, file)
     if not E then return nil, ferr end
     local _, cerr = check_ruleset(E, file)
     if cerr then return nil, cerr end
-  end
-  if E.prepare then   -- rebuild what the rule set derives from its data
+  elseif E.prepare then
     local ok, perr = core.sandbox.call(E.prepare)
     if not ok then
       return failed(string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)), perr)

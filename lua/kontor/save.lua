@@ -105,6 +105,16 @@ function M.encode(game, path, viewer)
     variants[i] = { name = as_saved(v[1]), options = next(opts) and opts or setmetatable({}, json.object) }
   end
   local moves = game:moves(viewer, viewer ~= nil)
+  -- the moves a reload could not replay (g:held_moves), as actions: the
+  -- next reload that fits replays them. Not in a seat's file: they may
+  -- be another seat's secret steps.
+  local held
+  if viewer == nil then
+    for _, m in ipairs(game:held_moves()) do
+      held = held or {}
+      held[#held + 1] = m[1] == 0 and ("chance: " .. m[2]) or (m[1] .. ": " .. m[2])
+    end
+  end
   local given = typed(p.given_options, p.options)
   local record = viewer ~= nil and not game:over()   -- no deal in it
   local doc = {
@@ -122,6 +132,7 @@ function M.encode(game, path, viewer)
     scenario = not record and p.scenario or nil,
     manual_chance = p.manual_chance or nil,
     actions = moves,
+    held = held,
   }
   return json.encode(doc, { indent = 2, newline = true })
 end
@@ -178,18 +189,26 @@ function M.check(doc, path)
     return bad(path, "\"seat\" must be a seat 1..%d", doc.players)
   end
   if type(doc.actions) ~= "table" then return bad(path, "\"actions\" must be a list") end
-  local moves = {}
-  for i, a in ipairs(doc.actions) do
-    if type(a) ~= "string" then return bad(path, "action %d is not a string", i) end
-    local seat, text = a:match("^(%d+): (.+)$")
-    if seat then seat = tonumber(seat)
-    else
-      text = a:match("^chance: (.+)$")
-      if not text then return bad(path, "action %d '%s' is not 'seat: text'", i, a) end
-      seat = 0
+  if doc.held ~= nil and type(doc.held) ~= "table" then return bad(path, "\"held\" must be a list") end
+  local function actions(list, what)
+    local out = {}
+    for i, a in ipairs(list) do
+      if type(a) ~= "string" then return bad(path, "%s %d is not a string", what, i) end
+      local seat, text = a:match("^(%d+): (.+)$")
+      if seat then seat = tonumber(seat)
+      else
+        text = a:match("^chance: (.+)$")
+        if not text then return bad(path, "%s %d '%s' is not 'seat: text'", what, i, a) end
+        seat = 0
+      end
+      out[i] = { seat, text }
     end
-    moves[i] = { seat, text }
+    return out
   end
+  local moves, merr = actions(doc.actions, "action")
+  if not moves then return nil, merr end
+  local held, herr = actions(doc.held or {}, "held move")
+  if not held then return nil, herr end
   local variants = {}
   if doc.variants ~= nil then
     if type(doc.variants) ~= "table" then return bad(path, "\"variants\" must be a list") end
@@ -208,7 +227,7 @@ function M.check(doc, path)
   return {
     rules = doc.rules, variants = variants, players = doc.players, names = names,
     seed = doc.seed, options = doc.options, scenario = doc.scenario,
-    manual_chance = doc.manual_chance,
+    manual_chance = doc.manual_chance, held = held[1] and held or nil,
   }, moves
 end
 

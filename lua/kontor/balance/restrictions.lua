@@ -129,6 +129,56 @@ local function message(r, decisions, firsts, texts)
   return r.told(1)
 end
 
+-- The decisions R.constraints names (docs/designing-variants.md), read raw
+-- as the engine reads them: { { index = i, name = d, where = "file:line" of
+-- its check }, ... }. A name no decision of the game has (`bids` for
+-- `bid`) would leave its check uncalled, and the constraint changing
+-- nothing, silently.
+function M.constraint_names(R)
+  local list, out = type(R) == "table" and rawget(R, "constraints"), {}
+  if type(list) ~= "table" then return out end
+  for i = 1, rawlen(list) do
+    local c = rawget(list, i)
+    local ds = type(c) == "table" and rawget(c, "decisions")
+    local check = type(c) == "table" and rawget(c, "check")
+    if type(ds) == "table" then
+      local info = type(check) == "function" and debug.getinfo(check, "S")
+      local where = info and info.what ~= "C" and string.format("%s:%d", info.short_src, info.linedefined) or nil
+      for j = 1, rawlen(ds) do
+        local d = rawget(ds, j)
+        if type(d) == "string" then out[#out + 1] = { index = i, name = d, where = where } end
+      end
+    end
+  end
+  return out
+end
+
+-- The constraints' decisions of `cons` (M.constraint_names) that no step
+-- of the games asked (`decisions`: the names asked), as entries like a
+-- restriction's that matched nothing: { who, key, item, near, told }.
+local function unasked(cons, decisions)
+  local out, names = {}, nil
+  for _, c in ipairs(cons) do
+    if not decisions[c.name] then
+      names = names or sorted_keys(decisions)
+      local near = closest(c.name, names)
+      local r = { who = string.format("R.constraints[%d]", c.index), key = "decisions", item = c.name,
+                  near = near, constraint = true }
+      r.told = function(setups)
+        return string.format("%sR.constraints[%d] names the decision '%s', which no step of %d random games of %s "
+          .. "asked, so its check is never called and it changes nothing: %s (decisions: %s)",
+          c.where and (c.where .. ": ") or "", c.index, c.name, M.GAMES,
+          (setups or 1) > 1 and string.format("each of the %d setups", setups) or "this setup",
+          near and string.format("did you mean '%s'?", near) or "no decision has a name close to it",
+          table.concat(names, ", "))
+      end
+      r.message = r.told(1)
+      out[#out + 1] = r
+    end
+  end
+  return out
+end
+
 -- The restrictions of `players` (default: L's --bot seats, M.seats) that
 -- matched no option offered in M.GAMES random games of setup L, each with
 -- a `message` for people; and, second, every restriction looked at, with
@@ -137,7 +187,8 @@ end
 -- played.
 function M.unmatched(L, players)
   local list = restrictions_of(players or M.seats(L))
-  if #list == 0 then return {}, list end
+  local cons = M.constraint_names(L.R)
+  if #list == 0 and #cons == 0 then return {}, list end
   local open, decisions, firsts, texts = #list, {}, {}, {}
   local specs = {}
   for s = 1, L.players do specs[s] = "random" end
@@ -163,6 +214,10 @@ function M.unmatched(L, players)
   for _, r in ipairs(list) do
     if not r.hit then r.message = message(r, decisions, firsts, texts); out[#out + 1] = r end
   end
+  for _, r in ipairs(unasked(cons, decisions)) do   -- (said as a restriction is, in the same places)
+    list[#list + 1] = r
+    out[#out + 1] = r
+  end
   return out, list
 end
 
@@ -182,7 +237,7 @@ function M.for_game(game, seated)
     local kind, opts = bots.parse(b.spec)
     if kind and (opts.avoid or opts.prefer) then players[#players + 1] = { who = b.who, options = opts } end
   end
-  if #players == 0 then return {} end
+  if #players == 0 and #M.constraint_names(game.R) == 0 then return {} end
   local L = { R = game.R, players = game.players, names = game.params.names, options = game.params.options }
   local ok, list = pcall(M.unmatched, L, players)
   if not ok then

@@ -66,7 +66,8 @@ end
 
 -- The setups of a sweep: `over` is "OPTION=VALUES" where OPTION is a
 -- rule set option (--option), or VARIANT.OPTION, or OPTION alone when the
--- setup has one variant. Returns setups, { over = OPTION, values }.
+-- setup has one variant (the rule set's, where only it declares OPTION).
+-- Returns setups, { over = OPTION, values }.
 function M.setups(common, over)
   local name, spec = over:match("^%s*([%w_%.%-/]+)%s*=%s*(.+)$")
   if not name then
@@ -87,20 +88,34 @@ function M.setups(common, over)
       return nil, string.format("--over %s: no --variant %s is given (variants: %s)", name, vname,
         #given > 0 and table.concat(given, ", ") or "none")
     end
-  elseif #common.variants == 1 then
-    which, opt = 1, name
-  elseif #common.variants > 1 then
-    -- the variants that declare it (all, where none does or a file fails)
-    local rules, whose = require "kontor.rules", {}
-    for _, v in ipairs(common.variants) do
+  elseif #common.variants > 0 then
+    -- the variants that declare it; a rule set's own option no variant
+    -- declares (--over start_coins=1..5 beside Caribbean variants) is the
+    -- rule set's; else the one variant's (which says what it has), or, of
+    -- several, say whose
+    local rules, whose, loaded = require "kontor.rules", {}, true
+    for i, v in ipairs(common.variants) do
       local file = rules.find(v[1])
       local V = file and rules.load_file(file)
-      if type(V) == "table" and type(V.options) == "table" and V.options[name] then
-        whose[#whose + 1] = (v[1]:match("([^/]+)$") or v[1]):gsub("%.lua$", "") .. "." .. name
+      if type(V) ~= "table" then loaded = false
+      elseif type(V.options) == "table" and V.options[name] ~= nil then
+        whose[#whose + 1] = { i, (v[1]:match("([^/]+)$") or v[1]):gsub("%.lua$", "") .. "." .. name }
       end
     end
-    return nil, string.format("--over %s: the setup has %d variants: say whose option, VARIANT.%s (%s)", name,
-      #common.variants, name, #whose > 0 and table.concat(whose, " or ") or ("none of them declares " .. name))
+    local ruleset = false
+    if #whose == 0 and loaded then
+      local rfile = rules.find(common.rules or rules.default_for({ common.variants[1][1] }))
+      local R = rfile and rules.load_file(rfile)
+      ruleset = type(R) == "table" and type(R.options) == "table" and R.options[name] ~= nil
+    end
+    if ruleset then opt = name
+    elseif #common.variants == 1 then which, opt = 1, name
+    else
+      local names = {}
+      for k, w in ipairs(whose) do names[k] = w[2] end
+      return nil, string.format("--over %s: the setup has %d variants: say whose option, VARIANT.%s (%s)", name,
+        #common.variants, name, #names > 0 and table.concat(names, " or ") or ("none of them declares " .. name))
+    end
   else
     opt = name
   end

@@ -336,19 +336,66 @@ end
 -- The held moves while the game is where the reload left it, or undone
 -- back from there with the redo list leading to them (its steps and the
 -- game's are those the held moves follow); nil once another move was made.
+-- The steps are compared seat by seat: in an open secret order or
+-- simultaneous choice (Old World's build order, its bids) the seats' steps
+-- interleave in any order, and an undo of one seat's step there takes it
+-- from the middle of the record (its redo puts it last), which is the same
+-- game; elsewhere the rules fix who decides, so the same steps of each
+-- seat are the same game. The other seats go on entering while one seat's
+-- steps are held: their steps after those keep the held moves, as long as
+-- none is of a seat with a held move and the game still waits on every
+-- such seat (each seat's steps are checked against its own state only,
+-- O15, so the held ones fit as well after them as before).
 local function held_of(game)
   local h = rawget(game, "held")
   if not h then return nil end
   local rec, fut = game.rec, game.future
   local n = #rec
-  if n + #fut ~= h.at then return nil end
+  local total = n + #fut
+  if total < h.at then return nil end
   local texts = hist_texts(game)
-  for i = 1, n do if texts[i] ~= h.texts[i] or rec:seat(i) ~= h.seats[i] then return nil end end
-  for j = 1, #fut do
-    local f = fut[#fut - j + 1]
-    if f[2] ~= h.texts[n + j] or f[1] ~= h.seats[n + j] then return nil end
+  -- each seat's steps, held's and the game's with its redo list: seat -> { texts }
+  local was, now = {}, {}
+  for i = 1, h.at do
+    local s = h.seats[i]
+    local l = was[s] or {}
+    was[s] = l
+    l[#l + 1] = h.texts[i]
+  end
+  for i = 1, total do
+    local text, s
+    if i <= n then text, s = texts[i], rec:seat(i)
+    else
+      local f = fut[#fut - (i - n) + 1]
+      text, s = f[2], f[1]
+    end
+    local l = now[s] or {}
+    now[s] = l
+    l[#l + 1] = text
+  end
+  local held_seat = {}
+  for _, m in ipairs(h.moves) do held_seat[m[1]] = true end
+  for s, l in pairs(now) do
+    local before = was[s] or {}
+    -- (a seat with a held move: no step of its own since)
+    if #l < #before or (held_seat[s] and #l ~= #before) then return nil end
+    for i = 1, #before do if l[i] ~= before[i] then return nil end end
+  end
+  for s in pairs(was) do if not now[s] then return nil end end
+  if total > h.at and #fut == 0 then
+    local open = game:who()
+    if type(open) ~= "table" then return nil end
+    local waiting = {}
+    for _, s in ipairs(open) do waiting[s] = true end
+    for _, m in ipairs(h.moves) do if not waiting[m[1]] then return nil end end
   end
   return h
+end
+
+-- Holds `moves` ({ {seat, text}, ... }) after the game's steps as they
+-- are now, as a reload that stopped there would (a loaded save's).
+function M.hold(game, moves)
+  game.held = #moves > 0 and hold(game, moves) or nil
 end
 
 -- The moves a reload could not replay (see reload), while the game is

@@ -80,6 +80,33 @@ local function slots_of(R)
   local slots = SLOTS[R]
   if slots then return slots end
   slots = {}
+  -- The functions R names itself, by where they are: R.play, a rule
+  -- R.rules.trade, a constraint's R.constraints[2].check (the first name
+  -- found, R's fields in the order of their names, two tables deep). A
+  -- variable is said to be of the function that uses it, where that has
+  -- such a name: a variant's wrapped rule or constraint, not the first of
+  -- R's fields whose upvalues lead to it (R.board, R.describe_option).
+  local named, name_budget = {}, WALK_LIMIT
+  local function name_in(t, path, depth)
+    local keys = {}
+    for k in next, t do
+      name_budget = name_budget - 1
+      if name_budget <= 0 then break end
+      local tk = type(k)
+      if tk == "string" or math.type(k) == "integer" then keys[#keys + 1] = k end
+    end
+    table.sort(keys, function(a, b)
+      if type(a) ~= type(b) then return type(a) == "number" end
+      return a < b
+    end)
+    for _, k in ipairs(keys) do
+      local x = rawget(t, k)
+      local at = type(k) == "string" and (path .. "." .. k) or format("%s[%d]", path, k)
+      if type(x) == "function" then named[x] = named[x] or at
+      elseif type(x) == "table" and depth > 0 and name_budget > 0 then name_in(x, at, depth - 1) end
+    end
+  end
+  if type(R) == "table" then name_in(R, "R", 2) end
   local seen, seen_up, total, memo = { [R] = true }, {}, TOTAL_LIMIT, {}
   -- A walk with a list of its own, not a recursion: a rule set's tables may
   -- nest deeper than the C stack (a hostile one: tests/lua/module_state_spec.lua).
@@ -115,7 +142,7 @@ local function slots_of(R)
                 -- (only a variable that holds a plain value or nil is looked
                 -- at again: one that holds a table or a function is walked)
                 if (x == nil or WATCHED[type(x)]) and #slots < MAX_SLOTS then
-                  slots[#slots + 1] = { f = v, i = i, name = name, owner = owner }
+                  slots[#slots + 1] = { f = v, i = i, name = name, owner = named[v] or owner }
                 end
                 push(x)
               end
