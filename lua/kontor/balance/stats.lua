@@ -281,6 +281,8 @@ end
 -- the n differences and one more of 0 (its mean n d / (n + 1), its
 -- standard error |d| / (n + 1)): 2 games of d = 1 give [-0.77, +2.10], no
 -- verdict; 6 games [+0.51, +1.21]; 1000 games [+0.997, +1.001].
+-- Where every game differed by 0, a share or a count gets the interval
+-- of what n games could have missed (below), not [0, 0].
 function M.acc_paired(p, key, scale, domain)
   local r = M.acc_ci(p, key, scale)
   if r.ci and r.ci[1] == r.ci[2] and r.mean ~= 0 then
@@ -294,6 +296,15 @@ function M.acc_paired(p, key, scale, domain)
     -- mean's is at most the share of the games that could have differed
     -- unseen, Wilson's bound for none of n: 20 games, +-0.1611, not [0, 0]
     local _, u = M.wilson(0, p.n)
+    return { diff = r.mean, ci = { -u, u } }
+  end
+  if domain == "count" and r.ci and r.ci[1] == r.ci[2] then
+    -- a count that was the same on both sides in every game (a move no
+    -- seat made, or made as often, on either side): as a count that was
+    -- 0 in every game (M.acc_ci), one more on either side is an event
+    -- none of the n games showed, whose mean a game may still be up to
+    -- -ln(0.025) / n: 20 games, +-0.1844, not [0, 0]
+    local u = NONE_IN / p.n
     return { diff = r.mean, ci = { -u, u } }
   end
   return { diff = r.mean, ci = r.ci }
