@@ -806,7 +806,7 @@ local function worth_output(t, w)
   if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w), REPORT) end
   if t.json then
     for _, r in ipairs(w.rows) do
-      for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "p", "kept_share",
+      for _, f in ipairs { "restriction", "restricted_bot", "why", "win_rate", "ci", "diff", "diff_ci", "p", "kept_share",
                            "kept_per_game" } do
         if r[f] == nil then r[f] = json.null end
       end

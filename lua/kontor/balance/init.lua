@@ -106,7 +106,7 @@ function M.load(setup)
   end
   for s = 1, players do
     local b = setup.bots and setup.bots[s]
-    seats[s] = b and b.kind or "random"
+    seats[s] = b and M.bot_text(b) or "random"
   end
   -- The first player: the rule set's first_player option where it has one.
   local first = 1
@@ -128,6 +128,16 @@ function M.load(setup)
   }
 end
 
+-- A seat's bot as the command line gives it, with its options sorted:
+-- "greedy:avoid=buy contract,samples=2" (a setup's `seats` in the JSON,
+-- the `--bot` of its label). The kind alone said nothing of a restriction.
+function M.bot_text(b)
+  local kv = {}
+  for k, x in pairs(b.options or {}) do kv[#kv + 1] = k .. "=" .. tostring(x) end
+  table.sort(kv)
+  return b.kind .. (#kv > 0 and (":" .. table.concat(kv, ",")) or "")
+end
+
 -- A setup as the options that give it ("--variant house --bot 1=random").
 function M.label(setup)
   local parts = { "--rules " .. (setup.rules or rules.default_for(setup.variants)) }
@@ -145,13 +155,7 @@ function M.label(setup)
   local seats = {}
   for s in pairs(setup.bots or {}) do seats[#seats + 1] = s end
   table.sort(seats)
-  for _, s in ipairs(seats) do
-    local b = setup.bots[s]
-    local kv = {}
-    for k, x in pairs(b.options or {}) do kv[#kv + 1] = k .. "=" .. tostring(x) end
-    table.sort(kv)
-    parts[#parts + 1] = string.format("--bot %d=%s%s", s, b.kind, #kv > 0 and (":" .. table.concat(kv, ",")) or "")
-  end
+  for _, s in ipairs(seats) do parts[#parts + 1] = string.format("--bot %d=%s", s, M.bot_text(setup.bots[s])) end
   return table.concat(parts, " ")
 end
 
