@@ -236,5 +236,16 @@ describe("descriptions under lua5.4", function()
   end)
 end)
 
+-- kontor.sim's games are bounded as the command line's (2^31): 10^12
+-- played until stopped.
+describe("kontor.sim under lua5.4", function()
+  it("refuses more games than 2^31, naming the range", function()
+    local ok, e = pcall(kontor.sim, { games = 1000000000000, only = 1 })   -- (before: one game, then a summary)
+    assert.is_false(ok)
+    assert.are.equal("usage", e.kind)
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 1000000000000", e.message)
+  end)
+end)
+
 -- A front end's mistakes with seat views, and the kinds of error values.
 assert(loadfile("tests/module/seat_args_spec.lua", "t", _ENV))()
