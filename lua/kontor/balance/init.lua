@@ -653,7 +653,11 @@ function M.format_sim(s)
   local name = s.rules
   if #s.variants > 0 then name = name .. " + " .. table.concat(s.variants, " + ") end
   add("rules        %s", text.escape(name))
-  add("players      %d (%s)", s.players, table.concat(s.seats, ", "))
+  -- (each seat's kind: the bots line below names each bot whole, its
+  -- options and restrictions, which hold commas of their own)
+  local kinds = {}
+  for i, b in ipairs(s.seats) do kinds[i] = b:match("^[^:]*") end
+  add("players      %d (%s)", s.players, table.concat(kinds, ", "))
   add("games        %d (seed %d)", s.games, s.seed)
   add("mean turns   %.2f (%.1f steps)", s.mean_turns, s.mean_steps)
   local w = {}
