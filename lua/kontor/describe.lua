@@ -42,8 +42,12 @@ local SAMPLE_SEED = 1
 local function as_seen_by(g, seat)
   local c = SEEN[g]
   local ctx, rec, R = g.ctx, g.rec, g.R
-  if not (c and c.ctx == ctx and c.rec == rec and c.R == R and c.n == #rec) then
-    c = { ctx = ctx, rec = rec, R = R, n = #rec, by_seat = {} }
+  local n = #rec
+  -- (and the last step's seat and option: a record cut back and grown
+  -- again to the same length holds another step there)
+  local ls, lo = n > 0 and rec:seat(n) or nil, n > 0 and rec:option(n) or nil
+  if not (c and c.ctx == ctx and c.rec == rec and c.R == R and c.n == n and c.ls == ls and c.lo == lo) then
+    c = { ctx = ctx, rec = rec, R = R, n = n, ls = ls, lo = lo, by_seat = {} }
     SEEN[g] = c
   end
   local key = seat == "chance" and 0 or seat
