@@ -50,13 +50,12 @@ local function as_seen_by(g, seat)
     c = { ctx = ctx, rec = rec, R = R, n = n, ls = ls, lo = lo, by_seat = {} }
     SEEN[g] = c
   end
-  local key = seat == "chance" and 0 or seat
-  local copy = c.by_seat[key]
+  local copy = c.by_seat[seat]
   if copy == nil then
     local fork = require "kontor.fork"
-    local ok, made = pcall(function() return fork.sample(fork.base(g, key), core.rng(SAMPLE_SEED)) end)
+    local ok, made = pcall(function() return fork.sample(fork.base(g, seat), core.rng(SAMPLE_SEED)) end)
     copy = ok and { ctx = made.ctx } or { failed = true }
-    c.by_seat[key] = copy
+    c.by_seat[seat] = copy
   end
   return copy
 end
@@ -72,7 +71,10 @@ function M.option(g, seat, text, decision)
   local f = rawget(g.R, "describe_option")
   if type(f) ~= "function" then return nil end
   decision = decision or M.decision_name(g, seat)
-  local seen = as_seen_by(g, seat)
+  -- chance's options (a game with manual_chance: the referee enters the
+  -- luck, and sees the game) are described from the game itself
+  local seen = { ctx = g.ctx }
+  if math.type(seat) == "integer" and seat >= 1 and seat <= g.players then seen = as_seen_by(g, seat) end
   if seen.failed then
     return ktext.escape(("R.describe_option not asked: the game cannot be copied as seat %s may see it "
       .. "(a bot at that seat fails too, saying why)"):format(tostring(seat)))

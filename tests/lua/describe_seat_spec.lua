@@ -70,6 +70,26 @@ describe("an option's description, seen by one seat", function()
     end
   end)
 
+  it("of chance's options, entered by hand, comes from the game; the seats' from their copies", function()
+    -- (a copy made for chance, seat 0, left Old World's replays for the
+    -- seats broken at steps 125 and 152: "not asked")
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 3, manual_chance = true }
+    local asked, chance = 0, 0
+    for i = 1, 160 do
+      local who = g:who()
+      local s = type(who) == "table" and who[1] or who
+      local opts = g:options(s)
+      for _, o in ipairs(opts) do
+        local d = kdescribe.option(g, s, o)
+        assert.is_nil(d and d:find("not asked", 1, true), d)
+        asked = asked + 1
+        if s == "chance" then chance = chance + 1 end
+      end
+      assert(g:apply(opts[(i * 5) % #opts + 1], s ~= "chance" and s or nil))
+    end
+    assert.is_true(chance > 0 and asked > chance, asked .. " options, " .. chance .. " of chance")
+  end)
+
   it("is not asked for when the game cannot be copied as the seat sees it", function()
     local a = kdescribe.option(game(0, nil, { peek = true }), 1, "pick red")
     local b = kdescribe.option(game(1, "pick green", { peek = true }), 1, "pick red")
