@@ -49,6 +49,23 @@ describe("a difference's interval", function()
     assert.are.same({ 0, 0 }, stats.acc_paired(pair, "m", 1).ci)
   end)
 
+  it("unpaired, of shares and counts alike in every game of each side, has a width too", function()
+    -- --unpaired: Welch's interval has no width where neither side varied
+    local a, b = stats.acc(), stats.acc()
+    for _ = 1, 20 do
+      stats.add(a, { s = 1, c = 3, z = 0, x = 7 })
+      stats.add(b, { s = 1, c = 3, z = 0, x = 7 })
+    end
+    local function ci(key, domain)
+      local r = stats.acc_unpaired(a, b, key, 1, domain)
+      return { ("%.4f"):format(r.ci[1]), ("%.4f"):format(r.ci[2]) }
+    end
+    assert.are.same({ "-0.1611", "0.1611" }, ci("s", "share"))   -- Wilson's for 20 of 20, each side
+    assert.are.same({ "-0.3689", "0.3689" }, ci("c", "count"))   -- 3 +- 0.1844 on each side
+    assert.are.same({ "-0.1844", "0.1844" }, ci("z", "count"))   -- 0 cannot go below 0
+    assert.are.same({ "0.0000", "0.0000" }, ci("x"))              -- no domain: none
+  end)
+
   it("of compare's counts the same in every game, as kontor compare prints them", function()
     -- the same game on both sides under two labels: every game alike
     local out = support.kontor_rc("compare --rules tests/balance/dice.lua --a '' --b '--option target=20' "

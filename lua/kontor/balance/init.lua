@@ -579,7 +579,7 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
     local m = { label = (a or b).label, a = r6(ra), b = r6(rb), section = (a or b).section }
     if a and b and a.scale == b.scale then
       -- (one setup on both sides plays the same games: no difference, [0, 0])
-      local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale)
+      local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale, a.domain)
         or stats.acc_paired(pair, key, a.scale, ia.label ~= ib.label and a.domain or nil)
       m.diff, m.ci = r6(r.diff), rci(stats.diff_ci(r.ci, a.domain))
       m.verdict = stats.verdict(r.ci, a.up, a.down)
