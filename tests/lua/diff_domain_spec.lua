@@ -74,6 +74,11 @@ describe("a difference's interval", function()
       assert.matches("\n" .. row .. " +[%d.]+ +[%d.]+ +%+0%.0000  %[%-0%.1844, %+0%.1844%]\n", out)
     end
     assert.matches("\nturn: bank: share of games +1%.0000 +1%.0000 +%+0%.0000  %[%-0%.1611, %+0%.1611%]\n", out)
+    -- the first player's advantage differs as seat 1's win rate does (it was [0, 0] beside [-0.1611, +0.1611])
+    assert.matches("\nwin rate, seat 1 +0%.5000 +0%.5000 +%+0%.0000  %[%-0%.1611, %+0%.1611%]\n", out)
+    assert.matches("\nfirst%-player advantage %(seat 1%) +0%.0000 +0%.0000 +%+0%.0000  %[%-0%.1611, %+0%.1611%]\n", out)
+    -- a measure in the rule set's units has no bound to give
+    assert.matches("\nmean score, seat 1 +16%.2500 +16%.2500 +%+0%.0000  %[%+0%.0000, %+0%.0000%]\n", out)
     assert.matches("rc=0", out, 1, true)
   end)
 end)

@@ -469,7 +469,8 @@ M.move_names = move_names
 -- The measures of a setup, in order: { key, label, scale, up, down,
 -- section ("result", "tension", "moves"), seat (moves per seat), domain
 -- ("share": 0..1, "count": never below 0; stats.acc_ci keeps an interval
--- inside it) }.
+-- inside it), diff_domain (the domain of a difference of two games'
+-- values, where it is not `domain`'s) }.
 -- `names`: the kinds of move to list (default: those of acc).
 function M.measures(info, acc, names)
   local out = {}
@@ -487,7 +488,12 @@ function M.measures(info, acc, names)
         domain = "count" }
   add { key = "first_player", label = info.drawn_first and "first-player advantage (who took the first turn)"
           or ("first-player advantage (seat " .. info.first .. ")"), scale = W,
-        up = "larger", down = "smaller", section = "result" }
+        up = "larger", down = "smaller", section = "result",
+        -- a game's value is a share less 1/players, not 0..1, but two
+        -- games' values differ by -1 to 1, as two shares: a difference
+        -- gets a share's interval (win rate, seat 1 and this one agreed
+        -- to the last digit yet read [-0.1611, +0.1611] and [0, 0])
+        diff_domain = "share" }
   for _, name in ipairs(info.stats) do
     add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }
   end
@@ -580,8 +586,8 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
     if a and b and a.scale == b.scale then
       -- (one setup on both sides plays the same games: no difference, [0, 0])
       local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale, a.domain)
-        or stats.acc_paired(pair, key, a.scale, ia.label ~= ib.label and a.domain or nil)
-      m.diff, m.ci = r6(r.diff), rci(stats.diff_ci(r.ci, a.domain))
+        or stats.acc_paired(pair, key, a.scale, ia.label ~= ib.label and (a.diff_domain or a.domain) or nil)
+      m.diff, m.ci = r6(r.diff), rci(stats.diff_ci(r.ci, a.diff_domain or a.domain))
       m.verdict = stats.verdict(r.ci, a.up, a.down)
     end
     order[#order + 1] = key
