@@ -11,6 +11,7 @@
 
 local core = require "kontor.core"
 local ktext = require "kontor.text"
+local errors = require "kontor.errors"
 
 local M = {}
 
@@ -24,7 +25,7 @@ function M.decision_name(g, seat)
 end
 
 -- The game as `seat` may imagine it, which R.describe_option reads in
--- place of the real one (docs/security.md, "Descriptions"): a bot's
+-- place of the real one (docs/security.md, "Seat views"): a bot's
 -- sample (kontor.fork), everything the seat cannot see dealt again from
 -- a fixed RNG and the sorted list of unseen cards, the other seats'
 -- steps of an open order or choice left out. A description is then made
@@ -54,6 +55,8 @@ local function as_seen_by(g, seat)
   if copy == nil then
     local fork = require "kontor.fork"
     local ok, made = pcall(function() return fork.sample(fork.base(g, seat), core.rng(SAMPLE_SEED)) end)
+    -- (Ctrl-C while the copy is made stops the command, as it would a bot)
+    if not ok and errors.kind(made) == "interrupt" then error(made, 0) end
     copy = ok and { ctx = made.ctx } or { failed = true }
     c.by_seat[seat] = copy
   end

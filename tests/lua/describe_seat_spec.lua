@@ -1,6 +1,6 @@
 -- describe_seat_spec.lua: an option's description (R.describe_option)
 -- tells a seat nothing it may not see, whatever the rule script reads
--- (docs/security.md, "Descriptions"). The hostile rule set
+-- (docs/security.md, "Seat views"). The hostile rule set
 -- tests/rulesets/leaky_describe.lua describes every option with the other
 -- seats' drafts of an open order, what their entries wrote under g, the
 -- deck and every hand; before, seat 1's REPL listing, `kontor play`'s
@@ -88,6 +88,18 @@ describe("an option's description, seen by one seat", function()
       assert(g:apply(opts[(i * 5) % #opts + 1], s ~= "chance" and s or nil))
     end
     assert.is_true(chance > 0 and asked > chance, asked .. " options, " .. chance .. " of chance")
+  end)
+
+  it("lets Ctrl-C through while the copy is made, and makes it again after", function()
+    local fork = require "kontor.fork"
+    local g = game(0, "pick red")
+    local sample = fork.sample
+    fork.sample = function() error(kontor.errors.new("interrupt", "interrupted"), 0) end
+    local ok, e = pcall(kdescribe.option, g, 1, "pick red")
+    fork.sample = sample
+    assert.is_false(ok)
+    assert.are.equal("interrupt", kontor.errors.kind(e))
+    assert.matches("^seat 1, pick, pick red: drafts 1=pick blue 2=; ", kdescribe.option(g, 1, "pick red"))
   end)
 
   it("is not asked for when the game cannot be copied as the seat sees it", function()

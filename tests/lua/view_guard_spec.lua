@@ -181,7 +181,7 @@ describe("a call that reads the game", function()
         local name = "R." .. hook
         if hook == "describe_option" and ch.code == "g:log('peek')" then
           -- R.describe_option reads seat 1's copy of the game, a quiet one
-          -- as a bot's (docs/security.md, "Descriptions"): g:log writes
+          -- as a bot's (docs/security.md, "Seat views"): g:log writes
           -- nothing there, so it has nothing to refuse
           assert.are.equal("a adds to 3", msg)
         elseif QUIET[hook] == "nil" then

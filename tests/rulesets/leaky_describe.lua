@@ -1,6 +1,6 @@
 -- A hostile rule set for the engine's tests: its R.describe_option tells
 -- whatever the real game holds that the seat asking may not see (issue:
--- descriptions and seat views, docs/security.md "Descriptions").
+-- descriptions and seat views, docs/security.md, "Seat views").
 --
 -- Rules. 9 cards, 1 to 9, shuffled face down; each player is dealt 2 of
 -- them, the rest is the deck. Each round, all at once and in secret,
