@@ -279,6 +279,8 @@ local function cmd_sim(kontor, args)
   local games, ge = int_flag(t, "games", 100)
   if ge then return usage_error("sim: " .. ge) end
   if games < 1 then return usage_error("sim: --games must be at least 1") end
+  local most = require("kontor.sim").MAX_GAMES
+  if games > most then return usage_error(string.format("sim: --games must be at most %d, not %d", most, games)) end
   local seed, se = kontor.parse_seed(t.seed, 1)
   if not seed then return usage_error("sim: " .. se) end
   local vs, ve = variants_of(t)

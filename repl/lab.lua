@@ -177,14 +177,20 @@ function M.words(s)
   return words
 end
 
-local function int_of(t, name, default, min)
+local function int_of(t, name, default, min, max)
   local v = t[name]
   if v == nil then return default end
   local n = math.tointeger(tonumber(v))
   if not n then return nil, string.format("--%s must be a whole number, not '%s'", name:gsub("_", "-"), v) end
   if min and n < min then return nil, string.format("--%s must be at least %d", name:gsub("_", "-"), min) end
+  if max and n > max then
+    return nil, string.format("--%s must be at most %d, not %d", name:gsub("_", "-"), max, n)
+  end
   return n
 end
+-- The most games a run plays (kontor.sim's bound; kontor merge refuses a
+-- shard of a longer run).
+local MAX_GAMES = require("kontor.sim").MAX_GAMES
 
 -- The program itself, to start jobs with.
 local function program(args)
@@ -651,7 +657,7 @@ local function run_cmd(args, kind)
       end
     end
   end
-  local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1)
+  local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1, MAX_GAMES)
   if not games then return usage_error(name .. ": " .. ge) end
   local seed, se = require("kontor").parse_seed(t.seed, 1)
   if not seed then return usage_error(name .. ": " .. se) end
@@ -808,7 +814,7 @@ local function worth_output(t, w)
   if t.report then write_file(t.report, require("kontor.balance.report").worth_html(w), REPORT) end
   if t.json then
     for _, r in ipairs(w.rows) do
-      for _, f in ipairs { "restriction", "why", "win_rate", "ci", "diff", "diff_ci", "p", "kept_share",
+      for _, f in ipairs { "restriction", "restricted_bot", "why", "win_rate", "ci", "diff", "diff_ci", "p", "kept_share",
                            "kept_per_game" } do
         if r[f] == nil then r[f] = json.null end
       end
@@ -838,7 +844,7 @@ function M.worth(_, args)
   local setup_t = { rules = t.rules, variant = t.variant, players = t.players, option = t.option }
   local setup, se = setup_of(setup_t)
   if not setup then return usage_error("worth: " .. se) end
-  local games, ge = int_of(t, "games", 200, 1)
+  local games, ge = int_of(t, "games", 200, 1, MAX_GAMES)
   if not games then return usage_error("worth: " .. ge) end
   local seed, sde = require("kontor").parse_seed(t.seed, 1)
   if not seed then return usage_error("worth: " .. sde) end

@@ -11,6 +11,7 @@
 
 local core = require "kontor.core"
 local ktext = require "kontor.text"
+local errors = require "kontor.errors"
 
 local M = {}
 
@@ -23,16 +24,66 @@ function M.decision_name(g, seat)
   return d.name
 end
 
+-- The game as `seat` may imagine it, which R.describe_option reads in
+-- place of the real one (docs/security.md, "Seat views"): a bot's
+-- sample (kontor.fork), everything the seat cannot see dealt again from
+-- a fixed RNG and the sorted list of unseen cards, the other seats'
+-- steps of an open order or choice left out. A description is then made
+-- of what the seat may know, whatever the rule script reads: another
+-- seat's draft or what its entry wrote under g, the deck, a hand. One
+-- copy a seat while the game stays at the same step (a listing describes
+-- every option); the rule set, the context and the step record key it,
+-- as an undo or a reload makes new ones. When no copy can be made (a
+-- hidden card kept where the engine cannot deal it again), no
+-- description is asked for: { failed = true }, else { ctx = the copy's
+-- g }. (The copy's message is not shown: it may name that card.)
+local SEEN = setmetatable({}, { __mode = "k" })
+local SAMPLE_SEED = 1
+
+local function as_seen_by(g, seat)
+  local c = SEEN[g]
+  local ctx, rec, R = g.ctx, g.rec, g.R
+  local n = #rec
+  -- (and the last step's seat and option: a record cut back and grown
+  -- again to the same length holds another step there)
+  local ls, lo = n > 0 and rec:seat(n) or nil, n > 0 and rec:option(n) or nil
+  if not (c and c.ctx == ctx and c.rec == rec and c.R == R and c.n == n and c.ls == ls and c.lo == lo) then
+    c = { ctx = ctx, rec = rec, R = R, n = n, ls = ls, lo = lo, by_seat = {} }
+    SEEN[g] = c
+  end
+  local copy = c.by_seat[seat]
+  if copy == nil then
+    local fork = require "kontor.fork"
+    local ok, made = pcall(function() return fork.sample(fork.base(g, seat), core.rng(SAMPLE_SEED)) end)
+    -- (Ctrl-C while the copy is made stops the command, as it would a bot)
+    if not ok and errors.kind(made) == "interrupt" then error(made, 0) end
+    copy = ok and { ctx = made.ctx } or { failed = true }
+    c.by_seat[seat] = copy
+  end
+  return copy
+end
+
 -- The rule set's description of option `text` of `seat` at `decision`
 -- (default: the seat's decision now); nil when it gives none. A failing
 -- R.describe_option never stops a game: its description says where it
 -- failed ("R.describe_option failed: ./sell.lua:12: ..."), as a failing
 -- R.explain does in why, so the designer sees it rather than nothing.
+-- It reads the game as the seat may imagine it (as_seen_by), never the
+-- real one.
 function M.option(g, seat, text, decision)
   local f = rawget(g.R, "describe_option")
   if type(f) ~= "function" then return nil end
   decision = decision or M.decision_name(g, seat)
-  local ok, s = core.sandbox.inspect("R.describe_option", g.ctx, f, g.ctx, seat, decision, text)
+  -- chance's options (a game with manual_chance: the referee enters the
+  -- luck, and sees the game) are described from the game itself
+  local seen = { ctx = g.ctx }
+  if math.type(seat) == "integer" and seat >= 1 and seat <= g.players then seen = as_seen_by(g, seat) end
+  if seen.failed then
+    return ktext.escape(("R.describe_option not asked: the game cannot be copied as seat %s may see it "
+      .. "(a bot at that seat fails too, saying why)"):format(tostring(seat)))
+  end
+  local ctx = seen.ctx
+  local ok, s = core.sandbox.inspect("R.describe_option", ctx, f, ctx, seat, decision, text)
   if not ok then return ktext.escape("R.describe_option failed: " .. ktext.error_place(s)) end
   if type(s) ~= "string" or s == "" then return nil end
   return ktext.escape(s)

@@ -290,7 +290,8 @@ end
 
 -- A field of sim's that must be a whole number of at least `min` (and at
 -- most `max`); given as anything else, the run would fail deep inside
--- (sim.lua: "bad 'for' limit") or give a summary of no games (mean -nan).
+-- (sim.lua: "bad 'for' limit") or give a summary of no games (mean -nan),
+-- and `games` past kontor.sim's MAX_GAMES would play until stopped.
 local function check_count(v, name, min, max, level)
   if v == nil then return end
   if math.type(v) ~= "integer" or (min and v < min) or (max and v > max) then
@@ -306,7 +307,7 @@ function kontor.sim(t)
   check_list(t.variants, "variants", '{ "house" }', 2)   -- else the games would be played without it
   check_options(t.options, 2)
   check_rules(t.rules, 2)
-  check_count(t.games, "games", 1, nil, 2)
+  check_count(t.games, "games", 1, require("kontor.sim").MAX_GAMES, 2)
   check_count(t.seed, "seed", nil, nil, 2)
   check_count(t.only, "only", 1, t.games or 100, 2)
   if t.check ~= nil and type(t.check) ~= "function" then

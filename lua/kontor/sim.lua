@@ -14,6 +14,12 @@ local format = string.format
 
 local M = {}
 
+-- The most games one run plays: kontor.sim, kontor sim and the lab's
+-- runs (sim, compare, sweep, worth) refuse more, as kontor merge refuses
+-- a shard of a longer run (kontor.balance.run). 2^31: a whole number of
+-- at most this squares within 2^62, where the lab's sums stay exact.
+M.MAX_GAMES = 1 << 31
+
 local derive = core.derive_seed
 
 -- Plays one game to the end with random choices; returns the game.

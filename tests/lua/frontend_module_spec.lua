@@ -45,9 +45,18 @@ describe("the module as a front end meets it", function()
       assert.are.equal("usage", errors.kind(e))
       return e.message
     end
-    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 0", usage { games = 0 })
-    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 'x'", usage { games = "x" })
-    assert.are.equal("kontor.sim: games must be a whole number of 1 or more, not 1.5", usage { games = 1.5 })
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 0", usage { games = 0 })
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 'x'", usage { games = "x" })
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 1.5", usage { games = 1.5 })
+    -- the command line's bound (kontor sim --games, kontor merge's shards):
+    -- 10^12 games played until stopped
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 1000000000000",
+      usage { games = 1000000000000, only = 1 })
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 1000000000000.0",
+      usage { games = 1e12 })
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 9223372036854775807",
+      usage { games = math.maxinteger })
+    assert.are.equal(2147483648, kontor.sim { games = 2147483648, only = 2147483648 }.only)
     assert.are.equal("kontor.sim: seed must be a whole number, not 'x'", usage { seed = "x" })
     assert.are.equal("kontor.sim: only must be a whole number from 1 to 5, not 6", usage { games = 5, only = 6 })
     assert.are.equal("kontor.sim: only must be a whole number from 1 to 100, not 0", usage { only = 0 })
@@ -108,3 +117,24 @@ return R
   end)
 end)
 
+
+-- kontor.sim and the command line bound a run alike: 2^31 games, what
+-- kontor merge takes of a shard. Before, `kontor sim --games 1e12` (and
+-- compare, sweep, worth) played until stopped, as kontor.sim did.
+describe("the command line's runs", function()
+  local support = require "tests.lua.support"
+  it("refuse more games than 2^31, naming the bound", function()
+    for _, c in ipairs {
+      { "sim --games 1e12", "sim" }, { "sim --games 2147483649 --no-moves", "sim" },
+      { "compare --a '' --b '' --games 3000000000", "compare" },
+      { "sweep --over players=2..3 --games 3000000000", "sweep" },
+      { "worth --bot random --games 3000000000", "worth" },
+    } do
+      local out, code = support.run("timeout 20 " .. support.binary() .. " " .. c[1])
+      local n = c[1]:match("%-%-games (%S+)")
+      assert.are.equal(2, code, out)
+      assert.are.equal(string.format("kontor: %s: --games must be at most 2147483648, not %d", c[2],
+        math.tointeger(tonumber(n))), out:match("^[^\n]*"))
+    end
+  end)
+end)

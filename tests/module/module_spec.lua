@@ -218,5 +218,34 @@ describe("rule scripts under lua5.4 get the program's sandbox and limits", funct
   end
 end)
 
+-- An option's description reads the seat's copy of the game, as in the
+-- program (tests/lua/describe_seat_spec.lua, docs/security.md).
+describe("descriptions under lua5.4", function()
+  it("tell seat 1 nothing of seat 2's open entry or hand", function()
+    local seat = require "kontor.seat"
+    local function note(deal, pick2)
+      local g = kontor.new_game { rules = "tests/rulesets/leaky_describe.lua", players = 2, seed = 3,
+                                  options = { deal = deal } }
+      if pick2 then assert(g:apply(pick2, 2)) end
+      assert(g:apply("pick blue", 1))
+      return seat.view(g, 1).note("pick red")
+    end
+    local a = note(0)
+    assert.are.equal(a, note(1, "pick green"))
+    assert.are.equal("seat 1, pick, pick red: drafts 1=pick blue 2=; spy 1=pick blue 2=; ", a:match("^.-; spy .-; "))
+  end)
+end)
+
+-- kontor.sim's games are bounded as the command line's (2^31): 10^12
+-- played until stopped.
+describe("kontor.sim under lua5.4", function()
+  it("refuses more games than 2^31, naming the range", function()
+    local ok, e = pcall(kontor.sim, { games = 1000000000000, only = 1 })   -- (before: one game, then a summary)
+    assert.is_false(ok)
+    assert.are.equal("usage", e.kind)
+    assert.are.equal("kontor.sim: games must be a whole number from 1 to 2147483648, not 1000000000000", e.message)
+  end)
+end)
+
 -- A front end's mistakes with seat views, and the kinds of error values.
 assert(loadfile("tests/module/seat_args_spec.lua", "t", _ENV))()

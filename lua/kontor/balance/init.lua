@@ -106,7 +106,7 @@ function M.load(setup)
   end
   for s = 1, players do
     local b = setup.bots and setup.bots[s]
-    seats[s] = b and b.kind or "random"
+    seats[s] = b and M.bot_text(b) or "random"
   end
   -- The first player: the rule set's first_player option where it has one.
   local first = 1
@@ -128,6 +128,16 @@ function M.load(setup)
   }
 end
 
+-- A seat's bot as the command line gives it, with its options sorted:
+-- "greedy:avoid=buy contract,samples=2" (a setup's `seats` in the JSON,
+-- the `--bot` of its label). The kind alone said nothing of a restriction.
+function M.bot_text(b)
+  local kv = {}
+  for k, x in pairs(b.options or {}) do kv[#kv + 1] = k .. "=" .. tostring(x) end
+  table.sort(kv)
+  return b.kind .. (#kv > 0 and (":" .. table.concat(kv, ",")) or "")
+end
+
 -- A setup as the options that give it ("--variant house --bot 1=random").
 function M.label(setup)
   local parts = { "--rules " .. (setup.rules or rules.default_for(setup.variants)) }
@@ -145,13 +155,7 @@ function M.label(setup)
   local seats = {}
   for s in pairs(setup.bots or {}) do seats[#seats + 1] = s end
   table.sort(seats)
-  for _, s in ipairs(seats) do
-    local b = setup.bots[s]
-    local kv = {}
-    for k, x in pairs(b.options or {}) do kv[#kv + 1] = k .. "=" .. tostring(x) end
-    table.sort(kv)
-    parts[#parts + 1] = string.format("--bot %d=%s%s", s, b.kind, #kv > 0 and (":" .. table.concat(kv, ",")) or "")
-  end
+  for _, s in ipairs(seats) do parts[#parts + 1] = string.format("--bot %d=%s", s, M.bot_text(setup.bots[s])) end
   return table.concat(parts, " ")
 end
 
@@ -465,7 +469,8 @@ M.move_names = move_names
 -- The measures of a setup, in order: { key, label, scale, up, down,
 -- section ("result", "tension", "moves"), seat (moves per seat), domain
 -- ("share": 0..1, "count": never below 0; stats.acc_ci keeps an interval
--- inside it) }.
+-- inside it), diff_domain (the domain of a difference of two games'
+-- values, where it is not `domain`'s) }.
 -- `names`: the kinds of move to list (default: those of acc).
 function M.measures(info, acc, names)
   local out = {}
@@ -483,7 +488,12 @@ function M.measures(info, acc, names)
         domain = "count" }
   add { key = "first_player", label = info.drawn_first and "first-player advantage (who took the first turn)"
           or ("first-player advantage (seat " .. info.first .. ")"), scale = W,
-        up = "larger", down = "smaller", section = "result" }
+        up = "larger", down = "smaller", section = "result",
+        -- a game's value is a share less 1/players, not 0..1, but two
+        -- games' values differ by -1 to 1, as two shares: a difference
+        -- gets a share's interval (win rate, seat 1 and this one agreed
+        -- to the last digit yet read [-0.1611, +0.1611] and [0, 0])
+        diff_domain = "share" }
   for _, name in ipairs(info.stats) do
     add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }
   end
@@ -575,9 +585,9 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
     local m = { label = (a or b).label, a = r6(ra), b = r6(rb), section = (a or b).section }
     if a and b and a.scale == b.scale then
       -- (one setup on both sides plays the same games: no difference, [0, 0])
-      local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale)
-        or stats.acc_paired(pair, key, a.scale, ia.label ~= ib.label and a.domain or nil)
-      m.diff, m.ci = r6(r.diff), rci(stats.diff_ci(r.ci, a.domain))
+      local r = unpaired and stats.acc_unpaired(aa, ab, key, a.scale, a.domain)
+        or stats.acc_paired(pair, key, a.scale, ia.label ~= ib.label and (a.diff_domain or a.domain) or nil)
+      m.diff, m.ci = r6(r.diff), rci(stats.diff_ci(r.ci, a.diff_domain or a.domain))
       m.verdict = stats.verdict(r.ci, a.up, a.down)
     end
     order[#order + 1] = key
@@ -649,7 +659,11 @@ function M.format_sim(s)
   local name = s.rules
   if #s.variants > 0 then name = name .. " + " .. table.concat(s.variants, " + ") end
   add("rules        %s", text.escape(name))
-  add("players      %d (%s)", s.players, table.concat(s.seats, ", "))
+  -- (each seat's kind: the bots line below names each bot whole, its
+  -- options and restrictions, which hold commas of their own)
+  local kinds = {}
+  for i, b in ipairs(s.seats) do kinds[i] = b:match("^[^:]*") end
+  add("players      %d (%s)", s.players, table.concat(kinds, ", "))
   add("games        %d (seed %d)", s.games, s.seed)
   add("mean turns   %.2f (%.1f steps)", s.mean_turns, s.mean_steps)
   local w = {}

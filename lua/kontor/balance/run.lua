@@ -338,7 +338,7 @@ local function fail(...) error(string.format(...), 0) end
 -- negative "options per decision"; the lab's own sums go on as floats
 -- past 2^62, stats.plus); floating-point sums of at most 2^1000, so that
 -- the sums of any number of shards stay finite; at most 2^31 games.
-local EXACT, FLOATS, MAX_GAMES = 2.0 ^ 62, 2.0 ^ 1000, 1 << 31
+local EXACT, FLOATS, MAX_GAMES = 2.0 ^ 62, 2.0 ^ 1000, require("kontor.sim").MAX_GAMES
 M.EXACT, M.FLOATS, M.MAX_GAMES = EXACT, FLOATS, MAX_GAMES
 
 -- v is not a sum a shard may claim: "2^62" or "2^1000", the bound it passes.

@@ -281,6 +281,8 @@ end
 -- the n differences and one more of 0 (its mean n d / (n + 1), its
 -- standard error |d| / (n + 1)): 2 games of d = 1 give [-0.77, +2.10], no
 -- verdict; 6 games [+0.51, +1.21]; 1000 games [+0.997, +1.001].
+-- Where every game differed by 0, a share or a count gets the interval
+-- of what n games could have missed (below), not [0, 0].
 function M.acc_paired(p, key, scale, domain)
   local r = M.acc_ci(p, key, scale)
   if r.ci and r.ci[1] == r.ci[2] and r.mean ~= 0 then
@@ -296,11 +298,34 @@ function M.acc_paired(p, key, scale, domain)
     local _, u = M.wilson(0, p.n)
     return { diff = r.mean, ci = { -u, u } }
   end
+  if domain == "count" and r.ci and r.ci[1] == r.ci[2] then
+    -- a count that was the same on both sides in every game (a move no
+    -- seat made, or made as often, on either side): as a count that was
+    -- 0 in every game (M.acc_ci), one more on either side is an event
+    -- none of the n games showed, whose mean a game may still be up to
+    -- -ln(0.025) / n: 20 games, +-0.1844, not [0, 0]
+    local u = NONE_IN / p.n
+    return { diff = r.mean, ci = { -u, u } }
+  end
   return { diff = r.mean, ci = r.ci }
 end
 
--- Welch's interval of mean(b) - mean(a) from two accs.
-function M.acc_unpaired(a, b, key, scale)
+-- The interval of a side's mean where every game gave the same value m,
+-- as far as n games can tell: a share's Wilson interval; a count's m
+-- give or take -ln(0.025) / n (one event more, or fewer, that no game
+-- showed), never below 0. nil for a measure of no domain.
+local function alike_ci(m, n, domain)
+  if domain == "share" and m >= 0 and m <= 1 then return { M.wilson(m, n) } end
+  if domain == "count" and m >= 0 then return { math.max(0, m - NONE_IN / n), m + NONE_IN / n } end
+  return nil
+end
+
+-- Welch's interval of mean(b) - mean(a) from two accs. Where every game
+-- of each side gave one value (no variance), a share or a count
+-- (`domain`) gets the difference of the two sides' intervals as n games
+-- can tell them (alike_ci), not one of width 0: 20 games of a share of 1
+-- on both sides, +-0.1611; of a count, +-0.3689.
+function M.acc_unpaired(a, b, key, scale, domain)
   local ma, va = M.acc_mean_var(a, key, scale)
   local mb, vb = M.acc_mean_var(b, key, scale)
   if not va or not vb then return { diff = ma and mb and mb - ma } end
@@ -308,7 +333,11 @@ function M.acc_unpaired(a, b, key, scale)
   local ea, eb = va / na, vb / nb
   local se2 = ea + eb
   local diff = mb - ma
-  if se2 == 0 then return { diff = diff, ci = { diff, diff } } end
+  if se2 == 0 then
+    local ca, cb = alike_ci(ma, na, domain), alike_ci(mb, nb, domain)
+    if ca and cb then return { diff = diff, ci = { cb[1] - ca[2], cb[2] - ca[1] } } end
+    return { diff = diff, ci = { diff, diff } }
+  end
   local df = se2 * se2 / (ea * ea / (na - 1) + eb * eb / (nb - 1))
   local h = M.t975(df) * sqrt(se2)
   return { diff = diff, ci = { diff - h, diff + h } }

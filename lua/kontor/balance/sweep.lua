@@ -176,8 +176,8 @@ function M.summary(sides, diffs, seed, sweep)
         local r = ms and stats.acc_ci(side.data, m.key, ms.scale, ms.domain) or {}
         local row = { value = sweep.values[s], mean = r6(r.mean), ci = rci(r.ci) }
         if s > 1 and diffs and ms and ms.scale == m.scale then
-          local d = stats.acc_paired(diffs[s], m.key, m.scale, m.domain)
-          row.diff, row.diff_ci = r6(d.diff), rci(stats.diff_ci(d.ci, m.domain))
+          local d = stats.acc_paired(diffs[s], m.key, m.scale, m.diff_domain or m.domain)
+          row.diff, row.diff_ci = r6(d.diff), rci(stats.diff_ci(d.ci, m.diff_domain or m.domain))
           row.verdict = stats.verdict(d.ci, m.up, m.down)
         elseif s > 1 and ms and r.ci and rows[1].ci then
           -- kept at another scale (a share of the wins at another player
@@ -186,7 +186,7 @@ function M.summary(sides, diffs, seed, sweep)
           local h1, h2 = (first.ci[2] - first.ci[1]) / 2, (r.ci[2] - r.ci[1]) / 2
           local diff, half = r.mean - first.mean, math.sqrt(h1 * h1 + h2 * h2)
           local ci = { diff - half, diff + half }
-          row.diff, row.diff_ci = r6(diff), rci(stats.diff_ci(ci, m.domain))
+          row.diff, row.diff_ci = r6(diff), rci(stats.diff_ci(ci, m.diff_domain or m.domain))
           row.verdict = stats.verdict(ci, m.up, m.down)
         end
         rows[s] = row

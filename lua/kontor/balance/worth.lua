@@ -423,12 +423,16 @@ function M.format(w)
   return table.concat(lines, "\n")
 end
 
--- The summary of a run, as data (the --json output).
+-- The summary of a run, as data (the --json output). Each row names the
+-- bot the restricted seat played (`restricted_bot`: `bot` with the row's
+-- avoid=), the other seats playing `bot`.
 function M.summary(L, bot, kinds, acc, games, seed)
+  local rows = M.rows(L, kinds, acc)
+  for _, r in ipairs(rows) do r.restricted_bot = r.restriction and M.restricted(bot, r.restriction) end
   return { kind = "worth", rules = L.info.rules, variants = L.info.variants, label = L.info.label, bot = bot,
            players = L.players,
            games = games, seed = seed, fair = r6(1 / L.players), unrestricted = M.unrestricted(L, acc),
-           rows = M.rows(L, kinds, acc) }
+           rows = rows }
 end
 
 ---------------------------------------------------------------------------
