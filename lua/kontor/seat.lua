@@ -233,6 +233,56 @@ local function revealed_plan(game, seat, n)
   return { moves = out, others = others, steps = #rec - cut + 1 }
 end
 
+-- Whether the steps from `from` on showed `seat` a card out of a pile it
+-- cannot see: a card revealed from the deck or drawn (it left the piles
+-- hidden from the seat), or one that went on to another hidden pile with
+-- its name in the log (a ship revealed that busts the harbour, in
+-- Caribbean). Taken back, the card lies hidden again where the seat saw
+-- it (the next card of the deck): the seat would know it, so the others
+-- must agree. A card moved from one hidden pile to another unnamed (coin
+-- cards gained, C2) shows nothing. Worked out on a copy of the game
+-- replayed from its parameters, step by step; without R.card_text every
+-- card that left a hidden pile counts, and a copy that cannot be
+-- replayed counts as having shown one (the others are asked).
+local function showed_unseen(game, seat, from)
+  local rec = game.rec
+  local card_text = rawget(game.R, "card_text")
+  local ok, res = pcall(function()
+    local fork = require "kontor.fork"
+    local copy = require("kontor.game").new(game.R, game.params, false)
+    for i = 1, from - 1 do copy:step(rec:seat(i), rec:option(i)) end
+    local function tally(piles, into)
+      for k = 1, #piles do
+        for _, c in ipairs(piles[k]:cards()) do into[c] = (into[c] or 0) + 1 end
+      end
+      return into
+    end
+    for i = from, #rec do
+      local piles, before = fork.unseen_of(copy, seat), {}
+      for k = 1, #piles do before[k] = piles[k]:cards() end
+      local hidden, lines = tally(piles, {}), #copy:log()
+      copy:step(rec:seat(i), rec:option(i))
+      local now_hidden, log = tally(piles, {}), copy:log()
+      for k = 1, #piles do
+        local now = tally({ piles[k] }, {})
+        for _, c in ipairs(before[k]) do
+          if (now[c] or 0) > 0 then
+            now[c] = now[c] - 1
+          else                                   -- c left this hidden pile
+            if (now_hidden[c] or 0) < hidden[c] or not card_text then return true end
+            local name = tostring(card_text(copy.ctx, c))
+            for j = lines + 1, #log do
+              if log[j]:find(name, 1, true) then return true end
+            end
+          end
+        end
+      end
+    end
+    return false
+  end)
+  return not ok or res
+end
+
 -- What the seat's undo takes back, without taking it: the moves ({seat,
 -- text}, oldest first) and the other seats whose moves go too; or nil and
 -- why not. n of the seat's own moves (default 1).
@@ -270,7 +320,16 @@ local function undo_plan(game, seat, n)
       return { step = true, moves = { { seat, text } }, others = {}, steps = 1 }
     end
   end
-  return revealed_plan(game, seat, n)
+  local plan = revealed_plan(game, seat, n)
+  if plan.steps > 0 and showed_unseen(game, seat, #game.rec - plan.steps + 1) then
+    -- every other seat: each saw the seat learn those cards
+    local others = {}
+    for s = 1, game.players do
+      if s ~= seat then others[#others + 1] = s end
+    end
+    plan.others, plan.unseen = others, true
+  end
+  return plan
 end
 
 function METHODS.undo_plan(_, game, seat, n)
@@ -280,7 +339,7 @@ function METHODS.undo_plan(_, game, seat, n)
   end
   local plan, why = undo_plan(game, seat, n)
   if not plan then return nil, why end
-  return { moves = plan.moves, others = plan.others }
+  return { moves = plan.moves, others = plan.others, unseen = plan.unseen }
 end
 
 -- Takes back n of the seat's own moves (default 1), with what the others
@@ -306,6 +365,12 @@ function METHODS.undo(_, game, seat, n, agree)
   end
   for _, s in ipairs(plan.others) do
     if type(agree) ~= "function" or not agree(s) then
+      local theirs = false
+      for _, m in ipairs(plan.moves) do if m[1] == s then theirs = true end end
+      if not theirs and plan.unseen then
+        return nil, format("seat %d did not agree: the moves to take back showed a hidden card, and seat %d "
+          .. "would know where it lies once they are taken back", s, seat)
+      end
       return nil, format("seat %d did not agree: a move goes back without the others' consent only when "
         .. "none of theirs goes with it", s)
     end
