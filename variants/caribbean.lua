@@ -1198,9 +1198,14 @@ end
 function R.board(g, seat)
   local out = {}
   local function line(fmt, ...) out[#out + 1] = string.format(fmt, ...) end
+  -- the seat to act, marked `*`: the active player, or the other player
+  -- whose take it is (C6), whom the title names too
+  local acting = g.current
+  if g.phase == "loot" and g.loot_at and g.loot_at > 1 then acting = (g.current + g.loot_at - 2) % g.players + 1 end
   local title = g.phase == "over" and "game over"
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
-  line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and " (last round)" or "",
+       .. (acting ~= g.current and (", " .. g.names[acting] .. " takes") or "")
+  line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and g.phase ~= "over" and " (last round)" or "",
        #g.deck, #g.discard)
   -- "Harbour: empty", "Harbour: Priest 4/1 (no ship)", "... (1 ship)", "... (2 ships)":
   -- the ships it shows, each of its own name (C4), are what the takes count (C6)
@@ -1216,7 +1221,7 @@ function R.board(g, seat)
   for s = 1, g.players do
     local st = g.st[s]
     local d, x = names_of(g.display[s]), names_of(g.done[s])
-    line("%s%s: %s, %d influence, %s; persons: %s%s", s == g.current and g.phase ~= "over" and "* " or "  ",
+    line("%s%s: %s, %d influence, %s; persons: %s%s", s == acting and g.phase ~= "over" and "* " or "  ",
          g.names[s], plural(coins(g, s), "coin"), st.influence, plural(st.strength, "sword"),
          #d > 0 and table.concat(d, ", ") or "none",
          #x > 0 and ("; done: " .. table.concat(x, ", ")) or "")
@@ -1345,8 +1350,9 @@ function R.describe_option(g, seat, decision, text)
   local other = seat ~= g.current
   if text == "reveal" then
     local ships = harbour_ships(g)
+    local names = #ships > 1 and (table.concat(ships, ", ", 1, #ships - 1) .. " or " .. ships[#ships]) or ships[1]
     return ("%s in the deck; %s"):format(plural(#g.deck, "card"),
-      #ships > 0 and ("a second " .. table.concat(ships, ", ") .. " busts (C4)") or "no ship can bust yet")
+      names and ("a second " .. names .. " busts (C4)") or "no ship can bust yet")
   end
   if text == "stop" then
     local n = #harbour_ships(g)

@@ -1,0 +1,61 @@
+-- caribqa_board_spec.lua: what the Caribbean board and options say at the
+-- table (QA findings at `kontor play --rules caribbean`):
+--  * while another player takes from the active player's harbour (C6) the
+--    board marked the active player with `*` and named only their turn,
+--    under "Bob, your move (take other)": `*` marks the seat to act
+--    (docs/repl.md), and the title names the taker;
+--  * a finished game's title read "game over (last round)";
+--  * reveal with three ship names read "a second Galleon, Skiff, Frigate busts".
+local kontor = require "kontor"
+local describe_mod = require "kontor.describe"
+
+local function game(scenario, seed)
+  return kontor.new_game { rules = "caribbean", players = 3, seed = seed or 5, names = { "Ann", "Bob", "Cid" },
+    scenario = scenario }
+end
+
+local function line(text, i)
+  local lines = {}
+  for l in (text .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l end
+  return lines[i]
+end
+
+describe("the Caribbean board at the table", function()
+  it("another player's take: `*` marks them and the title names them", function()
+    local g = game { phase = "loot", loot_at = 2, harbour = { "Galleon 2/1", "Sailor 3/1" }, coins = { 3, 5, 5 } }
+    assert.are.equal("take_other", g:decision(2).name)
+    local b = g:show(2)
+    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn, Bob takes - deck 104, discard 0",
+      line(b, 1))
+    assert.are.equal("  Ann: 3 coins, 0 influence, 0 swords; persons: none", line(b, 4))
+    assert.are.equal("* Bob: 5 coins, 0 influence, 0 swords; persons: none", line(b, 5))
+    g:apply("2: loot Galleon 1")
+    b = g:show(3)
+    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn, Cid takes - deck 103, discard 1",
+      line(b, 1))
+    assert.are.equal("* Cid: 5 coins, 0 influence, 0 swords; persons: none", line(b, 6))
+  end)
+
+  it("the active player's own take: `*` on them, the title as before", function()
+    local g = game { phase = "loot", harbour = { "Galleon 2/1" }, coins = { 3, 3, 3 } }
+    local b = g:show(1)
+    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn - deck 109, discard 0", line(b, 1))
+    assert.are.equal("* Ann: 3 coins, 0 influence, 0 swords; persons: none", line(b, 4))
+  end)
+
+  it("a finished game's title is 'game over', without '(last round)'", function()
+    local g = game(nil, 6)
+    g:play_random(kontor.rng(1))
+    assert.is_true(g:over())
+    assert.are.equal("Merchants of the Caribbean - game over - deck", line(g:show(1), 1):match("^(.- deck)"))
+  end)
+
+  it("reveal names the ship names that bust as a list ending with 'or'", function()
+    local g = game { harbour = { "Galleon 2/1", "Skiff 5/3", "Frigate 6/3" } }
+    assert.are.equal("reveal", g:options(1)[1])
+    assert.are.equal("116 cards in the deck; a second Galleon, Skiff or Frigate busts (C4)",
+      describe_mod.option(g, 1, "reveal"))
+    g = game { harbour = { "Galleon 2/1", "Skiff 5/3" } }
+    assert.are.equal("117 cards in the deck; a second Galleon or Skiff busts (C4)", describe_mod.option(g, 1, "reveal"))
+  end)
+end)
