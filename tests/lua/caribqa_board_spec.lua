@@ -59,3 +59,20 @@ describe("the Caribbean board at the table", function()
     assert.are.equal("117 cards in the deck; a second Galleon or Skiff busts (C4)", describe_mod.option(g, 1, "reveal"))
   end)
 end)
+
+-- A card typed in small letters ('hire sailor 3/1', as a player types
+-- it) was refused with "no such card in the harbour", the Sailor 3/1
+-- there to see: the refusal now says how the card is written.
+describe("why a Caribbean take typed in other letters is refused", function()
+  it("names the card in the harbour and how to write it", function()
+    local g = game { phase = "loot", harbour = { "Flute 2/2", "Sailor 3/1" }, coins = { 9, 5, 5 } }
+    assert.are.equal("'hire sailor 3/1' is not a legal action: the harbour has the Sailor 3/1: write it as the card "
+      .. "does, 'hire Sailor 3/1'; expected one of: loot Flute 2, hire Sailor 3/1, take nothing",
+      describe_mod.refusal(g, "hire sailor 3/1", 1))
+    assert.are.equal("'loot flute 2' is not a legal action: the harbour has the Flute 2/2: write it as the card "
+      .. "does, 'loot Flute 2'; expected one of: loot Flute 2, hire Sailor 3/1, take nothing",
+      describe_mod.refusal(g, "loot flute 2", 1))
+    assert.are.equal("'hire Pirate 5/1' is not a legal action: no such card in the harbour; expected one of: "
+      .. "loot Flute 2, hire Sailor 3/1, take nothing", describe_mod.refusal(g, "hire Pirate 5/1", 1))
+  end)
+end)
