@@ -749,6 +749,7 @@ local function tax_increase(g, seat, card)
       if g.logging then g:log("%s loses %s to the tax", g.names[s], plural(c // 2, "coin")) end
     end
   end
+  push(g.revealed, card); pop(g.revealed)           -- face up for all to see, then on the hidden pile
   push(g.discard, card)
   local winners = R.rules.tax_winners(g, card, seat)
   for i = 1, #winners do
@@ -769,6 +770,7 @@ end
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
   harbour_discarded(g)
+  push(g.revealed, card); pop(g.revealed)           -- face up for all to see, then on the hidden pile
   push(g.discard, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
@@ -1204,7 +1206,7 @@ function R.board(g, seat)
   if g.phase == "loot" and g.loot_at and g.loot_at > 1 then acting = (g.current + g.loot_at - 2) % g.players + 1 end
   local title = g.phase == "over" and "game over"
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
-       .. (acting ~= g.current and (", " .. g.names[acting] .. " takes") or "")
+       .. (acting ~= g.current and (", " .. g.names[acting] .. " to take") or "")
   line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and g.phase ~= "over" and " (last round)" or "",
        #g.deck, #g.discard)
   -- "Harbour: empty", "Harbour: Priest 4/1 (no ship)", "... (1 ship)", "... (2 ships)":

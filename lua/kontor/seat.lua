@@ -18,7 +18,8 @@
 --
 -- seat.referee(game) is the all-seeing view, for the REPL and tests only.
 
-local csb = require("kontor.core").sandbox
+local core = require "kontor.core"
+local csb = core.sandbox
 local errors = require "kontor.errors"
 local texts_of = require("kontor.game.driver").texts_of   -- (the game's own list: only read here)
 local is_boundary = require("kontor.game.parse").is_boundary
@@ -234,53 +235,27 @@ local function revealed_plan(game, seat, n)
 end
 
 -- Whether the steps from `from` on showed `seat` a card out of a pile it
--- cannot see: a card revealed from the deck or drawn (it left the piles
--- hidden from the seat), or one that went on to another hidden pile with
--- its name in the log (a ship revealed that busts the harbour, in
--- Caribbean). Taken back, the card lies hidden again where the seat saw
--- it (the next card of the deck): the seat would know it, so the others
--- must agree. A card moved from one hidden pile to another unnamed (coin
--- cards gained, C2) shows nothing. Worked out on a copy of the game
--- replayed from its parameters, step by step; without R.card_text every
--- card that left a hidden pile counts, and a copy that cannot be
--- replayed counts as having shown one (the others are asked).
+-- cannot see: a card taken out of such a pile into one the seat sees (a
+-- card revealed from the deck, even one that goes on to a hidden pile, as
+-- a Caribbean ship that busts the harbour: it is turned face up first; a
+-- card drawn into the seat's hand). Taken back, the card lies hidden again
+-- where the seat saw it (the next card of the deck): the seat would know
+-- it, so the others must agree. A card moved from one hidden pile to
+-- another (Caribbean's coin cards, C2) shows nothing. Worked out on a copy
+-- of the game replayed from its parameters, the piles watched from `from`
+-- on (core.pile_watch); a copy that cannot be replayed counts as having
+-- shown one (the others are asked).
 local function showed_unseen(game, seat, from)
   local rec = game.rec
-  local card_text = rawget(game.R, "card_text")
   local ok, res = pcall(function()
-    local fork = require "kontor.fork"
-    local copy = require("kontor.game").new(game.R, game.params, false)
+    local copy = require("kontor.game").new(game.R, game.params, true)
     for i = 1, from - 1 do copy:step(rec:seat(i), rec:option(i)) end
-    local function tally(piles, into)
-      for k = 1, #piles do
-        for _, c in ipairs(piles[k]:cards()) do into[c] = (into[c] or 0) + 1 end
-      end
-      return into
-    end
-    for i = from, #rec do
-      local piles, before = fork.unseen_of(copy, seat), {}
-      for k = 1, #piles do before[k] = piles[k]:cards() end
-      local hidden, lines = tally(piles, {}), #copy:log()
-      copy:step(rec:seat(i), rec:option(i))
-      local now_hidden, log = tally(piles, {}), copy:log()
-      for k = 1, #piles do
-        local now = tally({ piles[k] }, {})
-        for _, c in ipairs(before[k]) do
-          if (now[c] or 0) > 0 then
-            now[c] = now[c] - 1
-          else                                   -- c left this hidden pile
-            if (now_hidden[c] or 0) < hidden[c] or not card_text then return true end
-            local name = tostring(card_text(copy.ctx, c))
-            for j = lines + 1, #log do
-              if log[j]:find(name, 1, true) then return true end
-            end
-          end
-        end
-      end
-    end
-    return false
+    core.pile_watch(true)
+    for i = from, #rec do copy:step(rec:seat(i), rec:option(i)) end
+    return core.pile_watch(false)
   end)
-  return not ok or res
+  if not ok then core.pile_watch(false); return true end
+  return seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
 end
 
 -- What the seat's undo takes back, without taking it: the moves ({seat,

@@ -25,13 +25,13 @@ describe("the Caribbean board at the table", function()
     local g = game { phase = "loot", loot_at = 2, harbour = { "Galleon 2/1", "Sailor 3/1" }, coins = { 3, 5, 5 } }
     assert.are.equal("take_other", g:decision(2).name)
     local b = g:show(2)
-    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn, Bob takes - deck 104, discard 0",
+    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn, Bob to take - deck 104, discard 0",
       line(b, 1))
     assert.are.equal("  Ann: 3 coins, 0 influence, 0 swords; persons: none", line(b, 4))
     assert.are.equal("* Bob: 5 coins, 0 influence, 0 swords; persons: none", line(b, 5))
     g:apply("2: loot Galleon 1")
     b = g:show(3)
-    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn, Cid takes - deck 103, discard 1",
+    assert.are.equal("Merchants of the Caribbean - loot and hire, Ann's turn, Cid to take - deck 103, discard 1",
       line(b, 1))
     assert.are.equal("* Cid: 5 coins, 0 influence, 0 swords; persons: none", line(b, 6))
   end)
