@@ -484,6 +484,18 @@ local function deal_coins(g, rest, coin_counts, deck_stated)
   end
 end
 
+-- A seat as the key of a per-seat field (displays, done, coins). A JSON
+-- object's keys are texts ("1"), which Lua keeps as texts: a front end
+-- gives a list instead (kontor serve, docs/protocol.md).
+local function seat_key(field, s, n)
+  if math.type(s) == "integer" and s >= 1 and s <= n then return s end
+  if type(s) == "string" and s:match("^%d+$") then
+    bad("%s: the key '%s' is a text, not a seat number: give a list with an entry for each seat "
+      .. "(in JSON: [[...], [...]])", field, s)
+  end
+  bad("%s: %s is not a seat", field, s)
+end
+
 local function set_up_scenario(g, sc)
   local n = g.players
   for field in pairs(sc) do
@@ -529,7 +541,7 @@ local function set_up_scenario(g, sc)
   for field, kinds in pairs { displays = { person = true }, done = { expedition = true } } do
     local piles = field == "displays" and g.display or g.done
     for s, list in pairs(sc[field] or {}) do
-      if math.type(s) ~= "integer" or s < 1 or s > n then bad("%s: %s is not a seat", field, s) end
+      seat_key(field, s, n)
       for i, name in ipairs(list) do
         piles[s]:push(card(name, ("%s of seat %d, card %d"):format(field, s, i), kinds))
       end
@@ -537,7 +549,7 @@ local function set_up_scenario(g, sc)
   end
   local coin_counts = {}
   for s, c in pairs(sc.coins or {}) do
-    if math.type(s) ~= "integer" or s < 1 or s > n then bad("coins: %s is not a seat", s) end
+    seat_key("coins", s, n)
     if type(c) == "table" then
       for i, name in ipairs(c) do g.purse[s]:push(card(name, ("coins of seat %d, card %d"):format(s, i))) end
     elseif math.type(c) == "integer" and c >= 0 then

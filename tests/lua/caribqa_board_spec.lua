@@ -76,3 +76,23 @@ describe("why a Caribbean take typed in other letters is refused", function()
       .. "loot Flute 2, hire Sailor 3/1, take nothing", describe_mod.refusal(g, "hire Pirate 5/1", 1))
   end)
 end)
+
+-- A front end's scenario comes as JSON, whose object keys are texts:
+-- {"coins": {"1": 4}} was refused with "coins: 1 is not a seat", which
+-- reads as if seat 1 did not exist.
+describe("a Caribbean scenario with seats as texts", function()
+  it("says the key is a text and how to give the seats", function()
+    for _, field in ipairs { "displays", "done", "coins" } do
+      local ok, err = pcall(kontor.new_game, { rules = "caribbean", players = 3, seed = 1,
+        scenario = { [field] = { ["1"] = field == "coins" and 4 or {} } } })
+      assert.is_false(ok)
+      assert.are.equal("setting up caribbean failed: scenario: " .. field .. ": the key '1' is a text, not a seat "
+        .. "number: give a list with an entry for each seat (in JSON: [[...], [...]])",
+        (tostring(err.message or err):match("^[^\n]*")))
+    end
+    local g = kontor.new_game { rules = "caribbean", players = 3, seed = 1,
+      scenario = { coins = { 4, 3, 12 }, done = { {}, {}, { "expedition 2 houses" } } } }
+    assert.are.equal(12, g:view(1).players[3].coins)
+    assert.are.same({ "expedition 2 houses" }, g:view(1).players[3].expeditions)
+  end)
+end)
