@@ -1372,8 +1372,9 @@ function R.describe_option(g, seat, decision, text)
   if text == "reveal" then
     local ships = harbour_ships(g)
     local names = #ships > 1 and (table.concat(ships, ", ", 1, #ships - 1) .. " or " .. ships[#ships]) or ships[1]
-    return ("%s in the deck; %s"):format(plural(#g.deck, "card"),
-      names and ("a second " .. names .. " busts (C4)") or "no ship can bust yet")
+    local deck = #g.deck > 0 and (plural(#g.deck, "card") .. " in the deck")   -- C2: shuffled in when needed
+      or ("the deck is empty: the discard pile (" .. plural(#g.discard, "card") .. ") is shuffled into it first")
+    return ("%s; %s"):format(deck, names and ("a second " .. names .. " busts (C4)") or "no ship can bust yet")
   end
   if text == "stop" then
     local n = #harbour_ships(g)

@@ -96,3 +96,15 @@ describe("a Caribbean scenario with seats as texts", function()
     assert.are.same({ "expedition 2 houses" }, g:view(1).players[3].expeditions)
   end)
 end)
+
+-- With the deck empty, reveal read "0 cards in the deck; ...", as if
+-- nothing could be revealed; the discard pile is shuffled in (C2).
+describe("reveal with the deck empty", function()
+  it("says the discard pile is shuffled in first", function()
+    local g = game { harbour = { "Flute 2/2" }, deck = {}, discard = { "Priest 4/1", "Sailor 3/1" } }
+    assert.are.equal("the deck is empty: the discard pile (2 cards) is shuffled into it first; a second Flute "
+      .. "busts (C4)", describe_mod.option(g, 1, "reveal"))
+    g:apply("reveal")
+    assert.are.equal("the discard pile is shuffled into a new draw deck", g:log()[#g:log() - 1])
+  end)
+end)
