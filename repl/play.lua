@@ -445,8 +445,8 @@ function P:consent(s, mover, moves)
     self:say("Of your moves it takes back: " .. ui.clip(table.concat(theirs, "; "), 300) .. ".")
     self:say(string.format("Undo takes back %s's move too.", self:name(s)))
   else
-    self:say(string.format("%s's move showed a hidden card: taken back, %s would know where it lies.",
-      self:name(mover), self:name(mover)))
+    local what = #(moves or {}) == 1 and (self:name(mover) .. "'s move") or "The moves it takes back"
+    self:say(string.format("%s showed a hidden card: taken back, %s would know where it lies.", what, self:name(mover)))
   end
   io.stdout:flush()
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
