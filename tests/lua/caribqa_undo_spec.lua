@@ -101,6 +101,13 @@ describe("kontor play: undo of a reveal at the table", function()
     assert.truthy(has(out, "\nNo moves yet.\n"), out)
   end)
 
+  it("several moves taken back: the question does not name one mover's move", function()
+    local out = support.kontor_rc(PLAY, "reveal\nreveal\nundo 2\nno\n")
+    assert.truthy(has(out, "\nThe moves it takes back showed a hidden card: taken back, Ann would know where it "
+      .. "lies.\nBob, do you agree? (yes/no)\nNot undone: Bob did not agree. The moves showed a hidden card: taken "
+      .. "back, you would know where it lies.\n"), out)
+  end)
+
   it("the mover's last screen says so, and the hand-over names the reason", function()
     if not tmux.available() then return pending("tmux is not installed") end
     local t = tmux.start(BIN .. " " .. PLAY, { NO_COLOR = "1", HOME = support.tmpdir() })
