@@ -8,6 +8,7 @@
 --  * reveal with three ship names read "a second Galleon, Skiff, Frigate busts".
 local kontor = require "kontor"
 local describe_mod = require "kontor.describe"
+local support = require "tests.lua.support"
 
 local function game(scenario, seed)
   return kontor.new_game { rules = "caribbean", players = 3, seed = seed or 5, names = { "Ann", "Bob", "Cid" },
@@ -106,5 +107,26 @@ describe("reveal with the deck empty", function()
       .. "busts (C4)", describe_mod.option(g, 1, "reveal"))
     g:apply("reveal")
     assert.are.equal("the discard pile is shuffled into a new draw deck", g:log()[#g:log() - 1])
+  end)
+end)
+
+-- A game that ends with nobody able to win (C9: no player fulfilled an
+-- expedition) ended its result with "Winners: " and nothing after it.
+describe("the result of a Caribbean game nobody wins", function()
+  it("says 'No winner.' in play and in the REPL", function()
+    local dir = support.tmpdir()
+    finally(function() os.execute("rm -rf " .. support.sh_quote(dir)) end)
+    -- no card to reveal or gain, and no expedition: the game ends at once
+    local g = kontor.new_game { rules = "caribbean", players = 2, seed = 1, names = { "Ann", "Bob" },
+      scenario = { deck = {}, coins = { 3, 2 }, displays = { { "Sailor 3/1" }, {} } } }
+    assert.is_true(g:over())
+    assert.are.same({}, g:result().winners)
+    g:save(dir .. "/nowin.json")
+    local tail = "Game over. Final scores:\n  Ann     1\n  Bob     0\nNo winner.\nWhy: nobody can win: no player "
+      .. "fulfilled an expedition (C9)\n"
+    local out = support.kontor_rc("play --load " .. dir .. "/nowin.json", "")
+    assert.truthy(support.has(out, tail), out)
+    out = support.kontor_rc("--load " .. dir .. "/nowin.json", "result\n")
+    assert.truthy(support.has(out, tail), out)
   end)
 end)
