@@ -245,17 +245,21 @@ end
 -- of the game replayed from its parameters, the piles watched from `from`
 -- on (core.pile_watch); a copy that cannot be replayed counts as having
 -- shown one (the others are asked).
+local CHANCE = require("kontor.game.context").chance_watch
 local function showed_unseen(game, seat, from)
   local rec = game.rec
   local ok, res = pcall(function()
     local copy = require("kontor.game").new(game.R, game.params, true)
     for i = 1, from - 1 do copy:step(rec:seat(i), rec:option(i)) end
     core.pile_watch(true)
+    CHANCE.on, CHANCE.drawn = true, false
     for i = from, #rec do copy:step(rec:seat(i), rec:option(i)) end
+    CHANCE.on = false
     return core.pile_watch(false)
   end)
+  CHANCE.on = false
   if not ok then core.pile_watch(false); return true end
-  return seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
+  return CHANCE.drawn or seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
 end
 
 -- What the seat's undo takes back, without taking it: the moves ({seat,

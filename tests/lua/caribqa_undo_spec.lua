@@ -127,3 +127,27 @@ describe("kontor play: undo of a reveal at the table", function()
       .. "showed a hidden card%."))
   end)
 end)
+
+-- The same for a chance outcome (g:chance): Old World draws workers from
+-- its bag by chance as a turn begins, and the log shows what came; taken
+-- back, the same seed and moves draw them again, so the seat would know.
+describe("a seat's undo of a move after which chance drew", function()
+  it("counts as showing a hidden card: the others are asked", function()
+    local g = kontor.new_game { rules = "old_world", players = 2, seed = 7, names = { "Ann", "Bob" } }
+    for _, a in ipairs { "1: bid 0", "2: bid 0", "2: pick land worker", "1: acquire none", "1: release sheep_herding",
+        "1: release ship 1", "1: assign sheep_herding", "1: assign ship 1", "2: acquire none",
+        "2: release sheep_herding", "2: release ship 1", "2: assign sheep_herding" } do
+      assert(g:apply(a))
+    end
+    local n0 = #g:log()
+    assert(g:apply("2: assign ship 1"))                  -- the orders revealed, the turn over, the next begun
+    local drawn = {}
+    for i = n0 + 1, #g:log() do
+      if g:log()[i]:match("^chance draw: ") then drawn[#drawn + 1] = g:log()[i] end
+    end
+    assert.is_true(#drawn > 0)
+    local plan = seat.view(g, 2).undo_plan(1)
+    assert.are.same({ 1 }, plan.others)
+    assert.is_true(plan.unseen)
+  end)
+end)
