@@ -130,3 +130,27 @@ describe("the result of a Caribbean game nobody wins", function()
     assert.truthy(support.has(out, tail), out)
   end)
 end)
+
+-- A Caribbean game begins with its first card revealed (must_reveal). The
+-- REPL's `new` said "New game: ..." and "Player 1 to choose (discover).",
+-- and the card showed only on the board; at a terminal the banner did the
+-- same. The set-up's log lines now follow both.
+describe("the REPL at the start of a Caribbean game", function()
+  it("new shows the first card revealed", function()
+    local out = support.kontor_rc("--rules caribbean --players 3 --seed 5", "new seed=3\n")
+    assert.are.equal("New game: Merchants of the Caribbean, 3 players (Player 1, Player 2, Player 3), seed 3.\n"
+      .. "Player 1 reveals Skiff 1/1\nPlayer 1 to choose (discover).\nrc=0\n", out)
+  end)
+
+  it("at a terminal, the banner is followed by the first card revealed", function()
+    local tmux = dofile("tests/repl/tmux.lua")
+    if not tmux.available() then return pending("tmux is not installed") end
+    local t = tmux.start(support.binary() .. " --rules caribbean --players 3 --seed 5",
+      { NO_COLOR = "1", HOME = support.tmpdir() })
+    finally(function() t:stop() end)
+    local s = t:wait_for("to choose %(discover%)%.")
+    assert.truthy(s)
+    assert.truthy(support.has(s, "Ctrl-D to leave.\nPlayer 1 reveals Galleon 2/1\nPlayer 1 to choose (discover).")
+      or support.has(s, "Ctrl-D to\nleave.\nPlayer 1 reveals Galleon 2/1\nPlayer 1 to choose (discover)."), s)
+  end)
+end)
