@@ -54,6 +54,84 @@ static inline int32_t check_card(lua_State *L, int arg)
     return (int32_t)c;
 }
 
+/* Watching which seats are shown a card out of a pile they cannot see
+ * (core.pile_watch, for kontor.seat: a seat's undo of a move that showed
+ * one needs the others' yes). Off but while kontor.seat replays the
+ * moves an undo would take back on a copy of the game: then every card
+ * taken out of a pile not every seat sees is noted with the seats that
+ * could not see it, until it goes into a pile (consumed there); a pile
+ * some of them see shows it to those. A card that goes from one hidden
+ * pile to another (coin cards gained face down) shows nothing. Seats
+ * are bits 1..63 (bit 0 unused); an owner beyond them counts as all,
+ * and so does a card past the notes' room. */
+#define WATCH_MAX 256
+static struct {
+    int on;
+    uint64_t shown;
+    int n;
+    struct { int32_t card; uint64_t unseeing; } out[WATCH_MAX];
+} watch;
+
+static uint64_t seats_unseeing(const kn_pile *p)
+{
+    if (p->vis == KN_VIS_PUBLIC)
+        return 0;
+    if (p->vis == KN_VIS_OWNER && p->owner >= 1 && p->owner <= 63)
+        return ~((uint64_t)1 << p->owner);
+    return ~(uint64_t)0;
+}
+
+static uint64_t seats_seeing(const kn_pile *p)
+{
+    if (p->vis == KN_VIS_PUBLIC)
+        return ~(uint64_t)0;
+    if (p->vis == KN_VIS_OWNER)
+        return p->owner >= 1 && p->owner <= 63 ? (uint64_t)1 << p->owner : ~(uint64_t)0;
+    return 0;
+}
+
+/* card leaves p */
+__attribute__((noinline, cold)) static void watch_out(const kn_pile *p, int32_t card)
+{
+    uint64_t unseeing = seats_unseeing(p);
+    if (unseeing == 0)
+        return;
+    if (watch.n == WATCH_MAX) {           /* no room to follow it: shown to all */
+        watch.shown = ~(uint64_t)0;
+        return;
+    }
+    watch.out[watch.n].card = card;
+    watch.out[watch.n].unseeing = unseeing;
+    watch.n++;
+}
+
+/* card goes into p */
+__attribute__((noinline, cold)) static void watch_in(const kn_pile *p, int32_t card)
+{
+    for (int i = watch.n - 1; i >= 0; i--) {
+        if (watch.out[i].card == card) {
+            watch.shown |= watch.out[i].unseeing & seats_seeing(p);
+            watch.out[i] = watch.out[--watch.n];
+            return;
+        }
+    }
+}
+
+/* core.pile_watch(true): starts watching afresh; core.pile_watch(false)
+ * stops and returns the seats shown a card, as bits (seat s: bit s). */
+static int l_watch(lua_State *L)
+{
+    int on = lua_toboolean(L, 1);
+    lua_Integer was = (lua_Integer)watch.shown;
+    watch.on = on;
+    watch.shown = 0;
+    watch.n = 0;
+    if (on)
+        return 0;
+    lua_pushinteger(L, was);
+    return 1;
+}
+
 /* Raises the error for a failed core call (only out of memory is
  * possible where this is used). */
 static void check_rc(lua_State *L, int rc)
@@ -176,6 +254,8 @@ static int l_push(lua_State *L)
     kn_pile *p = check_pile(L, 1);
     kn_may_change(L, p, "pile:push");
     int32_t card = check_card(L, 2);
+    if (__builtin_expect(watch.on, 0))
+        watch_in(p, card);
     if (lua_type(L, 3) <= LUA_TNIL) {      /* none or nil: one card */
         room(L, 1, p, (uint64_t)p->n + 1);
         p->cards[p->n++] = card;           /* kn_pile_push, room known */
@@ -233,6 +313,9 @@ static int l_push_all(lua_State *L)
         }
         lua_settop(L, 2);
     }
+    if (__builtin_expect(watch.on, 0))
+        for (lua_Unsigned i = 0; i < n; i++)
+            watch_in(p, to[i]);
     p->n += (uint32_t)n;
     return 0;
 }
@@ -241,8 +324,11 @@ static int l_pop(lua_State *L)
 {
     kn_pile *p = check_pile(L, 1);
     kn_may_change(L, p, "pile:pop");
-    if (p->n > 0)                          /* kn_pile_pop */
+    if (p->n > 0) {                        /* kn_pile_pop */
+        if (__builtin_expect(watch.on, 0))
+            watch_out(p, p->cards[p->n - 1]);
         lua_pushinteger(L, p->cards[--p->n]);
+    }
     else
         lua_pushnil(L);
     return 1;
@@ -281,7 +367,12 @@ static int l_set(lua_State *L)
     kn_pile *p = check_pile(L, 1);
     kn_may_change(L, p, "pile:set");
     uint32_t i = check_index(L, 2, p->n);
-    kn_pile_set(p, i, check_card(L, 3));
+    int32_t card = check_card(L, 3);
+    if (__builtin_expect(watch.on, 0)) {
+        watch_out(p, p->cards[i]);
+        watch_in(p, card);
+    }
+    kn_pile_set(p, i, card);
     return 0;
 }
 
@@ -293,6 +384,8 @@ static int l_insert(lua_State *L)
     uint32_t i = check_index(L, 2, (lua_Integer)p->n + 1);
     int32_t card = check_card(L, 3);
     room(L, 1, p, (uint64_t)p->n + 1);
+    if (__builtin_expect(watch.on, 0))
+        watch_in(p, card);
     check_rc(L, kn_pile_insert(p, i, card));
     return 0;
 }
@@ -304,6 +397,8 @@ static int l_remove(lua_State *L)
     kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
     int32_t c = 0;
     kn_pile_remove(p, check_index(L, 2, p->n), &c);
+    if (__builtin_expect(watch.on, 0))
+        watch_out(p, c);
     lua_pushinteger(L, c);
     return 1;
 }
@@ -313,9 +408,13 @@ static int l_take(lua_State *L)
     kn_pile *p = check_pile(L, 1);
     kn_may_change(L, p, "pile:take");
     kn_sandbox_charge(L, (double)p->n);   /* a scan or a shift: n cards */
-    int32_t i = kn_pile_find(p, check_card(L, 2));
-    if (i >= 0)
+    int32_t card = check_card(L, 2);
+    int32_t i = kn_pile_find(p, card);
+    if (i >= 0) {
         kn_pile_remove(p, (uint32_t)i, NULL);
+        if (__builtin_expect(watch.on, 0))
+            watch_out(p, card);
+    }
     lua_pushboolean(L, i >= 0);
     return 1;
 }
@@ -389,6 +488,8 @@ static int l_move_to(lua_State *L)
     if (from == to || k == 0)
         return 0;
     room(L, 2, to, (uint64_t)to->n + (uint64_t)k);
+    if (__builtin_expect(watch.on, 0))      /* the cards go straight over */
+        watch.shown |= seats_unseeing(from) & seats_seeing(to);
     if (k == 1) {                                   /* kn_pile_move of one card, room known */
         to->cards[to->n++] = from->cards[--from->n];
         return 0;
@@ -572,6 +673,7 @@ static int l_place(lua_State *L)
 static const luaL_Reg pile_funcs[] = {
     {"pile", l_new},
     {"pile_copy", l_copy},
+    {"pile_watch", l_watch},
     {NULL, NULL}
 };
 

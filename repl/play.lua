@@ -244,8 +244,8 @@ local function leave(sess, seat)
     -- (a move that revealed a round of secret choices goes back only with
     -- the round, and the others in it must agree: the plan says so)
     local pok, plan = pcall(v.undo_plan, 1)
-    local undo = pok and plan and #plan.others > 0
-      and "undo takes back the whole revealed round, if the others in it agree"
+    local undo = pok and plan and (plan.unseen and "undo takes your move back, if the others agree: it showed a hidden card"
+      or #plan.others > 0 and "undo takes back the whole revealed round, if the others in it agree")
       or "undo takes your move back"
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: %s.",
       sess:name(last), what, sess:name(seat), undo)))
@@ -441,17 +441,25 @@ end
 -- back after.
 function P:consent(s, mover, moves)
   if self:is_bot(s) then return true end
+  -- which of s's own moves go (a revealed bid or order goes with
+  -- everyone's); only s's: the mover's own may hold a choice still secret.
+  -- None: s is asked because the moves showed a hidden card (the next
+  -- card of the deck), which the mover would know where it lies again.
+  local theirs = {}
+  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
   if self.keyboard then
-    if not hand_over(self, s, string.format("%s asks to take back a move of yours", self:name(mover))) then
+    local asks = #theirs > 0 and "%s asks to take back a move of yours" or "%s asks to take back a move that showed a hidden card"
+    if not hand_over(self, s, string.format(asks, self:name(mover))) then
       return false
     end
   end
-  -- which of s's own moves go (a revealed bid or order goes with
-  -- everyone's); only s's: the mover's own may hold a choice still secret
-  local theirs = {}
-  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
-  if #theirs > 0 then self:say("Of your moves it takes back: " .. ui.clip(table.concat(theirs, "; "), 300) .. ".") end
-  self:say(string.format("Undo takes back %s's move too.", self:name(s)))
+  if #theirs > 0 then
+    self:say("Of your moves it takes back: " .. ui.clip(table.concat(theirs, "; "), 300) .. ".")
+    self:say(string.format("Undo takes back %s's move too.", self:name(s)))
+  else
+    local what = #(moves or {}) == 1 and (self:name(mover) .. "'s move") or "The moves it takes back"
+    self:say(string.format("%s showed a hidden card: taken back, %s would know where it lies.", what, self:name(mover)))
+  end
   io.stdout:flush()
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
   -- input and Ctrl-C are a no
@@ -504,6 +512,12 @@ C.undo = function(sess, arg)
   if refused then
     -- (true of a later move of theirs and of a revealed round alike: in a
     -- round of secret choices one's own move goes only with the others')
+    local theirs = false
+    for _, m in ipairs(moves or {}) do if m[1] == refused then theirs = true end end
+    if not theirs and pok and type(plan) == "table" and plan.unseen then
+      return sess:say(string.format("Not undone: %s did not agree. %s showed a hidden card: taken back, "
+        .. "you would know where it lies.", sess:name(refused), #moves == 1 and "Your move" or "The moves"))
+    end
     return sess:say(string.format("Not undone: %s did not agree. A move goes back without the others' "
       .. "consent only when none of theirs goes with it.", sess:name(refused)))
   end

@@ -746,7 +746,8 @@ C.new = function(sess, arg)
   sess:set_game(g)
   sess:say("New game: ", describe(sess, g), ".")
   if note then sess:say(note) end
-  local n0 = log_count(g)
+  -- what the set-up wrote (Caribbean's first card revealed), then the bots
+  local n0 = 0
   local bok, be = guarded(sess.run_bots, sess)
   sess:print_log_from(n0)
   if not bok then sess:err(be) end
@@ -1290,9 +1291,11 @@ function M.run(kontor, game, opts)
     sess:say(sess:c("bold", intro))
   end
   for _, w in ipairs(opts.warnings or {}) do sess:say("warning: ", w) end
-  local n0 = log_count(game)
+  -- at a terminal, what the set-up wrote (Caribbean's first card
+  -- revealed) under the banner; then the bots' moves
+  local n0 = sess.tty and 0 or log_count(game)
   local ok, e = guarded(sess.run_bots, sess)
-  if next(sess.bots) then sess:print_log_from(n0) end
+  if sess.tty or next(sess.bots) then sess:print_log_from(n0) end
   if not ok then sess:err(e) end
   if sess.tty then sess:say(sess:status()) end
   local buffer = nil

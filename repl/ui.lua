@@ -386,7 +386,9 @@ function M.print_result(sess, r, players, why, seed, again)
   end
   local names = {}
   for i, s in ipairs(r.winners) do names[i] = sess:name(s) end
-  sess:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", "))
+  -- (a game may end with nobody able to win: Caribbean's C9)
+  if #names == 0 then sess:say("No winner.")
+  else sess:say((#names == 1 and "Winner: " or "Winners: ") .. table.concat(names, ", ")) end
   if why then sess:say("Why: ", why) end
   -- the seed, so the same deal can be played again
   if seed then

@@ -497,6 +497,18 @@ local function deal_coins(g, rest, coin_counts, deck_stated)
   end
 end
 
+-- A seat as the key of a per-seat field (displays, done, coins). A JSON
+-- object's keys are texts ("1"), which Lua keeps as texts: a front end
+-- gives a list instead (kontor serve, docs/protocol.md).
+local function seat_key(field, s, n)
+  if math.type(s) == "integer" and s >= 1 and s <= n then return s end
+  if type(s) == "string" and s:match("^%d+$") then
+    bad("%s: the key '%s' is a text, not a seat number: give a list with an entry for each seat "
+      .. "(in JSON: [[...], [...]])", field, s)
+  end
+  bad("%s: %s is not a seat", field, s)
+end
+
 local function set_up_scenario(g, sc)
   local n = g.players
   for field in pairs(sc) do
@@ -542,7 +554,7 @@ local function set_up_scenario(g, sc)
   for field, kinds in pairs { displays = { person = true }, done = { expedition = true } } do
     local piles = field == "displays" and g.display or g.done
     for s, list in pairs(sc[field] or {}) do
-      if math.type(s) ~= "integer" or s < 1 or s > n then bad("%s: %s is not a seat", field, s) end
+      seat_key(field, s, n)
       for i, name in ipairs(list) do
         piles[s]:push(card(name, ("%s of seat %d, card %d"):format(field, s, i), kinds))
       end
@@ -550,7 +562,7 @@ local function set_up_scenario(g, sc)
   end
   local coin_counts = {}
   for s, c in pairs(sc.coins or {}) do
-    if math.type(s) ~= "integer" or s < 1 or s > n then bad("coins: %s is not a seat", s) end
+    seat_key("coins", s, n)
     if type(c) == "table" then
       for i, name in ipairs(c) do g.purse[s]:push(card(name, ("coins of seat %d, card %d"):format(s, i))) end
     elseif math.type(c) == "integer" and c >= 0 then
@@ -762,6 +774,7 @@ local function tax_increase(g, seat, card)
       if g.logging then g:log("%s loses %s to the tax", g.names[s], plural(c // 2, "coin")) end
     end
   end
+  push(g.revealed, card); pop(g.revealed)           -- face up for all to see, then on the hidden pile
   push(g.discard, card)
   local winners = R.rules.tax_winners(g, card, seat)
   for i = 1, #winners do
@@ -782,6 +795,7 @@ end
 -- C4: a second ship of a name in the harbour: the harbour is discarded.
 local function bust(g, seat, card)
   harbour_discarded(g)
+  push(g.revealed, card); pop(g.revealed)           -- face up for all to see, then on the hidden pile
   push(g.discard, card)
   if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
 end
@@ -1211,9 +1225,14 @@ end
 function R.board(g, seat)
   local out = {}
   local function line(fmt, ...) out[#out + 1] = string.format(fmt, ...) end
+  -- the seat to act, marked `*`: the active player, or the other player
+  -- whose take it is (C6), whom the title names too
+  local acting = g.current
+  if g.phase == "loot" and g.loot_at and g.loot_at > 1 then acting = (g.current + g.loot_at - 2) % g.players + 1 end
   local title = g.phase == "over" and "game over"
     or (g.phase == "loot" and "loot and hire" or "discover") .. ", " .. g.names[g.current] .. "'s turn"
-  line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and " (last round)" or "",
+       .. (acting ~= g.current and (", " .. g.names[acting] .. " to take") or "")
+  line("%s - %s%s - deck %d, discard %d", R.title, title, g.ending and g.phase ~= "over" and " (last round)" or "",
        #g.deck, #g.discard)
   -- "Harbour: empty", "Harbour: Priest 4/1 (no ship)", "... (1 ship)", "... (2 ships)":
   -- the ships it shows, each of its own name (C4), are what the takes count (C6)
@@ -1229,7 +1248,7 @@ function R.board(g, seat)
   for s = 1, g.players do
     local st = g.st[s]
     local d, x = names_of(g.display[s]), names_of(g.done[s])
-    line("%s%s: %s, %d influence, %s; persons: %s%s", s == g.current and g.phase ~= "over" and "* " or "  ",
+    line("%s%s: %s, %d influence, %s; persons: %s%s", s == acting and g.phase ~= "over" and "* " or "  ",
          g.names[s], plural(coins(g, s), "coin"), st.influence, plural(st.strength, "sword"),
          #d > 0 and table.concat(d, ", ") or "none",
          #x > 0 and ("; done: " .. table.concat(x, ", ")) or "")
@@ -1256,7 +1275,14 @@ local function why_take(g, seat, text)
   for _, id in ipairs(g.harbour:cards()) do
     if CARDS[id].take == text then card = CARDS[id] end
   end
-  if not card then return "no such card in the harbour" end
+  if not card then
+    for _, id in ipairs(g.harbour:cards()) do               -- 'hire sailor 3/1': the card's letters
+      if CARDS[id].take:lower() == text:lower() then
+        return ("the harbour has the %s: write it as the card does, '%s'"):format(CARDS[id].name, CARDS[id].take)
+      end
+    end
+    return "no such card in the harbour"
+  end
   local other = seat ~= g.current
   if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
   if card.kind == "person" then
@@ -1358,8 +1384,10 @@ function R.describe_option(g, seat, decision, text)
   local other = seat ~= g.current
   if text == "reveal" then
     local ships = harbour_ships(g)
-    return ("%s in the deck; %s"):format(plural(#g.deck, "card"),
-      #ships > 0 and ("a second " .. table.concat(ships, ", ") .. " busts (C4)") or "no ship can bust yet")
+    local names = #ships > 1 and (table.concat(ships, ", ", 1, #ships - 1) .. " or " .. ships[#ships]) or ships[1]
+    local deck = #g.deck > 0 and (plural(#g.deck, "card") .. " in the deck")   -- C2: shuffled in when needed
+      or ("the deck is empty: the discard pile (" .. plural(#g.discard, "card") .. ") is shuffled into it first")
+    return ("%s; %s"):format(deck, names and ("a second " .. names .. " busts (C4)") or "no ship can bust yet")
   end
   if text == "stop" then
     local n = #harbour_ships(g)

@@ -746,6 +746,14 @@ function M.seen_piles(game, seat)
   return table.concat(out, "\n")
 end
 
+-- The piles `seat` cannot see that g's fields reach, in no fixed order
+-- (kontor.seat: whether a move took a card out of one).
+function M.unseen_of(game, seat)
+  local out = {}
+  reach({ rule_fields(game.ctx) }, function(p) if hidden_from(p, seat) then out[#out + 1] = p end end, false)
+  return out
+end
+
 -- The index of the first step that is a secret choice of an open
 -- simultaneous decision or a step of a secret order still open (past the
 -- end when there is none).

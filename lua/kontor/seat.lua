@@ -18,7 +18,8 @@
 --
 -- seat.referee(game) is the all-seeing view, for the REPL and tests only.
 
-local csb = require("kontor.core").sandbox
+local core = require "kontor.core"
+local csb = core.sandbox
 local errors = require "kontor.errors"
 local texts_of = require("kontor.game.driver").texts_of   -- (the game's own list: only read here)
 local is_boundary = require("kontor.game.parse").is_boundary
@@ -233,6 +234,34 @@ local function revealed_plan(game, seat, n)
   return { moves = out, others = others, steps = #rec - cut + 1 }
 end
 
+-- Whether the steps from `from` on showed `seat` a card out of a pile it
+-- cannot see: a card taken out of such a pile into one the seat sees (a
+-- card revealed from the deck, even one that goes on to a hidden pile, as
+-- a Caribbean ship that busts the harbour: it is turned face up first; a
+-- card drawn into the seat's hand). Taken back, the card lies hidden again
+-- where the seat saw it (the next card of the deck): the seat would know
+-- it, so the others must agree. A card moved from one hidden pile to
+-- another (Caribbean's coin cards, C2) shows nothing. Worked out on a copy
+-- of the game replayed from its parameters, the piles watched from `from`
+-- on (core.pile_watch); a copy that cannot be replayed counts as having
+-- shown one (the others are asked).
+local CHANCE = require("kontor.game.context").chance_watch
+local function showed_unseen(game, seat, from)
+  local rec = game.rec
+  local ok, res = pcall(function()
+    local copy = require("kontor.game").new(game.R, game.params, true)
+    for i = 1, from - 1 do copy:step(rec:seat(i), rec:option(i)) end
+    core.pile_watch(true)
+    CHANCE.on, CHANCE.drawn = true, false
+    for i = from, #rec do copy:step(rec:seat(i), rec:option(i)) end
+    CHANCE.on = false
+    return core.pile_watch(false)
+  end)
+  CHANCE.on = false
+  if not ok then core.pile_watch(false); return true end
+  return CHANCE.drawn or seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
+end
+
 -- What the seat's undo takes back, without taking it: the moves ({seat,
 -- text}, oldest first) and the other seats whose moves go too; or nil and
 -- why not. n of the seat's own moves (default 1).
@@ -270,7 +299,16 @@ local function undo_plan(game, seat, n)
       return { step = true, moves = { { seat, text } }, others = {}, steps = 1 }
     end
   end
-  return revealed_plan(game, seat, n)
+  local plan = revealed_plan(game, seat, n)
+  if plan.steps > 0 and showed_unseen(game, seat, #game.rec - plan.steps + 1) then
+    -- every other seat: each saw the seat learn those cards
+    local others = {}
+    for s = 1, game.players do
+      if s ~= seat then others[#others + 1] = s end
+    end
+    plan.others, plan.unseen = others, true
+  end
+  return plan
 end
 
 function METHODS.undo_plan(_, game, seat, n)
@@ -280,7 +318,7 @@ function METHODS.undo_plan(_, game, seat, n)
   end
   local plan, why = undo_plan(game, seat, n)
   if not plan then return nil, why end
-  return { moves = plan.moves, others = plan.others }
+  return { moves = plan.moves, others = plan.others, unseen = plan.unseen }
 end
 
 -- Takes back n of the seat's own moves (default 1), with what the others
@@ -306,6 +344,12 @@ function METHODS.undo(_, game, seat, n, agree)
   end
   for _, s in ipairs(plan.others) do
     if type(agree) ~= "function" or not agree(s) then
+      local theirs = false
+      for _, m in ipairs(plan.moves) do if m[1] == s then theirs = true end end
+      if not theirs and plan.unseen then
+        return nil, format("seat %d did not agree: the moves to take back showed a hidden card, and seat %d "
+          .. "would know where it lies once they are taken back", s, seat)
+      end
       return nil, format("seat %d did not agree: a move goes back without the others' consent only when "
         .. "none of theirs goes with it", s)
     end

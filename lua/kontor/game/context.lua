@@ -370,6 +370,11 @@ function Ctx:draft(seat)
   return d and d[seat]
 end
 
+-- Set while kontor.seat replays the moves a seat's undo would take back:
+-- whether one of them drew a chance outcome (logged for all to see; the
+-- same seed and moves give it again, so the seat would know it).
+local CHANCE_WATCH = { on = false, drawn = false }
+
 function Ctx:chance(name, options, weights)
   if self._entering then not_in_entry(self, "g:chance") end
   if self._manual_chance then
@@ -377,6 +382,7 @@ function Ctx:chance(name, options, weights)
     return yield(CHANCE, 0, name, plain or options)
   end
   local k = draw(self.rng, options, name, weights)   -- checks the options and the weights
+  if CHANCE_WATCH.on then CHANCE_WATCH.drawn = true end
   if not self._quiet then self._log:add(format("chance %s: %s", name, option_text(options[k]))) end
   return k
 end
@@ -636,6 +642,7 @@ methods_fields(new_ctx({ params = { players = 1, seed = 1 } }))
 M.Ctx = Ctx
 M.PLAYER, M.ALL, M.CHANCE, M.ORDERS = PLAYER, ALL, CHANCE, ORDERS
 M.new_ctx = new_ctx
+M.chance_watch = CHANCE_WATCH
 M.deep_copy = deep_copy
 M.other_seat = other_seat
 M.compile_constraints = compile_constraints
