@@ -35,8 +35,16 @@ local function descriptions(g)
   local sess = serve.new_session(kontor)
   sess:add(g, { game = "t" })
   out[#out + 1] = "serve: " .. json.encode(sess:handle(json.encode { id = 1, game = "t", op = "decision", seat = 1 }))
+  -- the REPL's `options` as seat 1: every line it says
   local r = repl.session(kontor, g)
-  out[#out + 1] = "repl: " .. r:option_note(1, "pick red", "pick")
+  local said = {}
+  r.say = function(_, ...)
+    local parts = {}
+    for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+    said[#said + 1] = table.concat(parts)
+  end
+  r:print_options(1)
+  out[#out + 1] = "repl: " .. table.concat(said, "\n")
   return out
 end
 
