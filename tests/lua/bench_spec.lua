@@ -17,7 +17,7 @@ local KONTOR_GAMES, PLAIN_GAMES = 600, 6000
 
 describe("the plain Lua loops of make bench", function()
   for _, c in ipairs(CASES) do
-    it("play the game of the rule set: " .. c.name .. ", " .. c.players .. " players", function()
+    it("play the game of the rule set: " .. c.name .. ", " .. c.players .. " players #slow", function()
       local k = kontor.sim { rules = c.rules, variants = c.variants, players = c.players,
                              games = KONTOR_GAMES, seed = 3 }
       local p = plain.run(c.name, c.players, PLAIN_GAMES, random_of(3))

@@ -164,7 +164,7 @@ describe("a hostile step", function()
     { "error __tostring error", "^%(error object is a table value%)", "push_error" },
   }
   for _, c in ipairs(CASES) do
-    it(c[1] .. ": " .. c[3], function()
+    it(c[1] .. ": " .. c[3] .. (c.memory and " #slow" or ""), function()   -- (memory to the cap: make test)
       -- Filling memory takes a while (under ASan too): those cases get 20 s
       -- of CPU, and work enough that the memory cap comes first however
       -- soon the collector frees the garbage they make.
@@ -213,7 +213,7 @@ return R]]):format(c[2]))
     end)
   end
 
-  it("a memo filled by failed steps is dropped with them (the REPL is not left at the cap)", function()
+  it("a memo filled by failed steps is dropped with them (the REPL is not left at the cap) #slow", function()
     local g = kontor.new_game { rules = ATTACK, seed = 5 }
     local limits = kontor.core.sandbox.limits()
     finally(function() kontor.core.sandbox.limits { time = limits.time } end)
@@ -238,7 +238,7 @@ return R]]):format(c[2]))
   -- lua/l_core.c points at the interpreter's allocator: the memory cap
   -- counts them (before, one step could log 512 MiB past a 256 MiB cap).
   for _, a in ipairs { "log flood", "pile flood" } do
-    it(a .. ": C-side memory is held to the cap", function()
+    it(a .. ": C-side memory is held to the cap #slow", function()
       local cok, r = pcall(in_child, ATTACK, a, nil, 20)
       assert.is_true(cok, r)
       assert.is_false(r.ok, a .. " went past the memory cap")

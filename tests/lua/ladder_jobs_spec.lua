@@ -146,7 +146,7 @@ describe("a child job's progress lines", function()
     return progress, last, rest
   end
 
-  it("are about 200 at most, however many games the job plays", function()
+  it("are about 200 at most, however many games the job plays #slow", function()
     -- 12,000 games of a quick rule set: a line every 25 would be 480
     local n, last, rest = lines_of("sim --rules tests/rulesets/race.lua --games 12000 --range 1-12000 --seed 1 --no-moves")
     assert.is_true(n >= 100 and n <= 201, tostring(n))

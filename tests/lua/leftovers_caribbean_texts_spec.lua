@@ -67,7 +67,7 @@ describe("Caribbean's board", function()
     assert.are.equal("strength 0 is below the Pinnace 1/1's 1 sword", r:skipped()[1].why)
   end)
 
-  it("random games' boards, options and logs have no count that disagrees with its noun", function()
+  it("random games' boards, options and logs have no count that disagrees with its noun #slow", function()
     for _, v in ipairs { {}, { "port_royal" } } do
       for seed = 1, 12 do
         local g = kontor.new_game { rules = "caribbean", variants = v, players = 2 + seed % 4, seed = seed }

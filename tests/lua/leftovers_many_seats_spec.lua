@@ -81,7 +81,7 @@ describe("a run of many seats", function()
     end
   end)
 
-  it("at 23 seats, 2000 games: alone, in two jobs and merged from shards, the same figures", function()
+  it("at 23 seats, 2000 games: alone, in two jobs and merged from shards, the same figures #slow", function()
     local run = "sim --rules " .. CROWD .. " --players 23 --games 2000"
     local alone = summary(run .. " --jobs 1")
     assert.are.same(alone, summary(run .. " --jobs 2"))              -- refused: sums beyond 2^62

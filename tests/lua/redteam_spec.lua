@@ -138,7 +138,7 @@ describe("red team: no source of chance but the game's RNG", function()
 end)
 
 describe("red team: a memory error that depends on the process cannot be caught", function()
-  it("a pcall or a coroutine around memory filled to the cap does not take the error", function()
+  it("a pcall or a coroutine around memory filled to the cap does not take the error #slow", function()
     for _, a in ipairs { "catch memory", "catch memory in a coroutine" } do
       local r = in_child(a, 20, 1e12)
       refused(r, "memory limit reached (256 MiB)")

@@ -102,7 +102,7 @@ describe("a save under faults", function()
     end)
   end
 
-  it("SIGKILL at random points of repeated saves: old or new, complete; never a mix", function()
+  it("SIGKILL at random points of repeated saves: old or new, complete; never a mix #slow", function()
     local path = tmp("killed.json")
     local src = string.format([[
       local g = kontor.new_game { rules = %q, seed = 1, options = { target = 1000000 } }

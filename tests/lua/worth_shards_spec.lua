@@ -81,7 +81,7 @@ describe("kontor worth --shard", function()
     assert.are.equal(support.read(r1), support.read(r2))
   end)
 
-  it("with --jobs 2 gives the bytes of --jobs 1, its parts checked as shards", function()
+  it("with --jobs 2 gives the bytes of --jobs 1, its parts checked as shards #slow", function()
     local one = kontor_cmd(RUN .. " --jobs 1 --json")
     local two, e, code = kontor_cmd(RUN .. " --jobs 2 --json")
     assert.are.equal(0, code, e)

@@ -161,7 +161,7 @@ describe("kontor worth", function()
     assert.is_true(made > 10)    -- the others buy
   end)
 
-  it("gives the same numbers with --jobs 2 as with --jobs 1", function()
+  it("gives the same numbers with --jobs 2 as with --jobs 1 #slow", function()
     local one = kontor_cmd(ONE .. " --jobs 1")
     local two, e, code = kontor_cmd(ONE .. " --jobs 2")
     assert.are.equal("", e)
