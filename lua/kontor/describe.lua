@@ -57,10 +57,21 @@ local function as_seen_by(g, seat)
     local ok, made = pcall(function() return fork.sample(fork.base(g, seat), core.rng(SAMPLE_SEED)) end)
     -- (Ctrl-C while the copy is made stops the command, as it would a bot)
     if not ok and errors.kind(made) == "interrupt" then error(made, 0) end
-    copy = ok and { ctx = made.ctx } or { failed = true }
+    copy = ok and { ctx = made.ctx, game = made } or { failed = true }
     c.by_seat[seat] = copy
   end
   return copy
+end
+
+-- The game as `seat` may imagine it (a copy for search, as_seen_by), for
+-- what the rule script says to that seat; nil when no copy can be made.
+-- Chance's seat (0) and a copy for search are read as they are.
+function M.seen(g, seat)
+  if rawget(g, "copy") or not (math.type(seat) == "integer" and seat >= 1 and seat <= g.players) then
+    return g
+  end
+  local seen = as_seen_by(g, seat)
+  return seen.game
 end
 
 -- The rule set's description of option `text` of `seat` at `decision`

@@ -25,7 +25,15 @@ local function game(deal, pick2, options)
   return g
 end
 
--- Every description of seat 1's options, through each front end.
+-- serve's `why` for seat 1's refused text.
+local function serve_why(g)
+  local sess = serve.new_session(kontor)
+  sess:add(g, { game = "w" })
+  return sess:handle(json.encode { id = 2, game = "w", op = "why", seat = 1, action = "pick purple" })
+end
+
+-- Every description of seat 1's options, and the reason a text of its is
+-- refused, through each front end.
 local function descriptions(g)
   local out = {}
   for _, o in ipairs(g:options(1)) do
@@ -35,6 +43,10 @@ local function descriptions(g)
   local sess = serve.new_session(kontor)
   sess:add(g, { game = "t" })
   out[#out + 1] = "serve: " .. json.encode(sess:handle(json.encode { id = 1, game = "t", op = "decision", seat = 1 }))
+  -- why a text of seat 1's is refused: the reason R.explain gives
+  out[#out + 1] = "why: " .. tostring(g:why("pick purple", 1))
+  out[#out + 1] = "seat view why: " .. tostring(seatmod.view(g, 1).why("pick purple"))
+  out[#out + 1] = "serve why: " .. json.encode(serve_why(g))
   -- the REPL's `options` as seat 1: every line it says
   local r = repl.session(kontor, g)
   local said = {}

@@ -184,6 +184,9 @@ describe("a call that reads the game", function()
           -- as a bot's (docs/security.md, "Seat views"): g:log writes
           -- nothing there, so it has nothing to refuse
           assert.are.equal("a adds to 3", msg)
+        elseif hook == "explain" and ch.code == "g:log('peek')" then
+          -- R.explain reads the refused seat's copy too: its reason stands
+          assert.are.equal("'c' is not a legal action: pick a or b, not c; expected one of: a, b", msg)
         elseif QUIET[hook] == "nil" then
           assert.is_nil(msg)
         elseif hook == "explain" then

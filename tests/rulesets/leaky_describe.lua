@@ -1,6 +1,7 @@
--- A hostile rule set for the engine's tests: its R.describe_option tells
--- whatever the real game holds that the seat asking may not see (issue:
--- descriptions and seat views, docs/security.md, "Seat views").
+-- A hostile rule set for the engine's tests: its R.describe_option and
+-- R.explain tell whatever the real game holds that the seat asking may
+-- not see (descriptions, why a text is refused, and seat views:
+-- docs/security.md, "Seat views").
 --
 -- Rules. 9 cards, 1 to 9, shuffled face down; each player is dealt 2 of
 -- them, the rest is the deck. Each round, all at once and in secret,
@@ -103,5 +104,12 @@ function R.describe_option(g, seat, decision, text)
     table.concat(drafts, " "), table.concat(spy, " "), table.concat(g.deck:cards(), "+"), table.concat(hands, " "),
     g._peek and ("; peek " .. g._peek) or "")
 end
+
+-- Why a pick is refused: the same, whoever asks.
+R.explain = {
+  pick = function(g, seat, text)
+    return "no such pick; " .. R.describe_option(g, seat, "pick", text)
+  end,
+}
 
 return R

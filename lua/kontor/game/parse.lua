@@ -42,21 +42,29 @@ local function is_boundary(text, i)
   return c == " " or c == ","
 end
 
+-- The reason is told to the seat whose text was refused, so the rule
+-- script reads the game as that seat may imagine it (kontor.describe.seen:
+-- a copy with what the seat cannot see dealt again), never the real one
+-- (docs/security.md, "Seat views"); no copy, no reason.
 local function explain(game, seat, name, text)
   local cons = game.cons
   cons = cons and cons[name] or {}
+  local f = game.R.explain[name]
+  if #cons == 0 and not f then return nil end
+  local seen = require("kontor.describe").seen(game, seat)
+  if not seen then return nil end
+  local ctx = seen.ctx
   local option = text                  -- the option itself, if the text is one
-  local opts, texts = options_of(game, seat), texts_of(game, seat)
+  local opts, texts = options_of(seen, seat), texts_of(seen, seat)
   for i = 1, texts and #texts or 0 do
     if texts[i] == text then option = opts[i]; break end
   end
   for _, c in ipairs(cons) do
-    local ok, why = inspect("R.constraints", game.ctx, c, game.ctx, seat, name, text, option)
+    local ok, why = inspect("R.constraints", ctx, c, ctx, seat, name, text, option)
     if ok and type(why) == "string" then return why end
   end
-  local f = game.R.explain[name]
   if not f then return nil end
-  local ok, why = inspect("R.explain", game.ctx, f, game.ctx, seat, text)
+  local ok, why = inspect("R.explain", ctx, f, ctx, seat, text)
   if ok and type(why) == "string" then return why end
   -- a broken explanation says so, with its file:line (the designer's bug
   -- would else be a reason left out, silently); an interrupt goes on
