@@ -14,19 +14,7 @@ local q = support.sh_quote
 -- Old World with the Power Loom at `cost` gold (a building's cost changed
 -- through R.data, docs/rules/old_world.md "Components").
 local function loom_variant(path, cost)
-  support.write(path, ([[
-return {
-  variant = true, name = "cheap_loom", base = "old_world",
-  options = { loom = { default = %d, type = "integer", min = 0, doc = "what a Power Loom costs" } },
-  apply = function(R, opts)
-    for _, b in ipairs(R.data.buildings) do
-      if b.id == "power_loom" then b.cost = opts.loom end
-    end
-    R.prepare()
-  end,
-}
-]]):format(cost))
-  return path
+  return support.old_world_cost_variant(path, "cheap_loom", "power_loom", "Power Loom", "loom", cost)
 end
 
 -- Two seats, seed 1: both bid 0, the picks are forced, and the build order

@@ -9,19 +9,7 @@ teardown(cleanup)
 
 -- Old World with the Deep Harbor at `cost` gold (a building's cost, R.data).
 local function harbor_variant(path, cost)
-  support.write(path, ([[
-return {
-  variant = true, name = "cheap_harbor", base = "old_world",
-  options = { cost = { default = %d, type = "integer", min = 0, doc = "what a Deep Harbor costs" } },
-  apply = function(R, opts)
-    for _, b in ipairs(R.data.buildings) do
-      if b.id == "deep_harbor" then b.cost = opts.cost end
-    end
-    R.prepare()
-  end,
-}
-]]):format(cost))
-  return path
+  return support.old_world_cost_variant(path, "cheap_harbor", "deep_harbor", "Deep Harbor", "cost", cost)
 end
 
 -- Three seats, seed 1: seat 1 bids 1 and picks the land worker, the others'

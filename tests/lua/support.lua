@@ -87,6 +87,24 @@ function M.write(path, text)
   return path
 end
 
+-- A variant file of Old World at `path` that sets one building's cost from
+-- its option: name, the building's id and title, the option's name and
+-- default.
+function M.old_world_cost_variant(path, name, building, title, option, cost)
+  return M.write(path, ([[
+return {
+  variant = true, name = %q, base = "old_world",
+  options = { %s = { default = %d, type = "integer", min = 0, doc = "what a %s costs" } },
+  apply = function(R, opts)
+    for _, b in ipairs(R.data.buildings) do
+      if b.id == %q then b.cost = opts.%s end
+    end
+    R.prepare()
+  end,
+}
+]]):format(name, option, cost, title, building, option))
+end
+
 function M.read(path)
   local f = assert(io.open(path, "rb"))
   local s = f:read("a")
