@@ -829,7 +829,19 @@ function M.run(kontor, tbl, opts)
     for _, w in ipairs(tbl.warnings and tbl.warnings() or {}) do sess:say(sess:c("red", "warning: "), w) end
     io.stdout:flush()
   end
-  if keyboard then
+  if keyboard and sess:any().over() then
+    io.stdout:write("\n")
+    -- a finished game is kept, to step through in the REPL (`replay`), in
+    -- a file of its own: an autosave to go on with stays as it is
+    local path = (os.getenv("HOME") or ".") .. "/.kontor_last_game.json"
+    local ok, n = tbl.keep(path)
+    if ok then
+      sess:say(string.format("Saved the game's %s to %s (step through it: kontor, then replay %s).",
+        ktext.count(n, "move"), path, shell_word(path)))
+    elseif n then
+      sess:err("could not keep the finished game: " .. tostring(n))
+    end
+  elseif keyboard then
     io.stdout:write("\n")
     -- nothing a person played is lost: the whole game, to go on with in play
     local path = (os.getenv("HOME") or ".") .. "/.kontor_autosave.json"

@@ -584,8 +584,10 @@ end
 -- terminal needs besides: `autosave(path)`
 -- writes the whole game when they stop, so that they can go on later
 -- (kontor play --load); it returns true and the number of moves, or nil
--- and a message, and shows nothing of the game. The game is an upvalue
--- of autosave, not a field.
+-- and a message, and shows nothing of the game. `keep(path)` writes a
+-- finished game the same way, for the REPL's `replay` (nothing is hidden
+-- once a game is over: the seed is shown with the result). The game is
+-- an upvalue of these, not a field.
 function M.table(game)
   if not is_game(game) then
     error(format("bad argument #1 to 'table' (a game expected, got %s)", type(game)), 2)
@@ -608,6 +610,12 @@ function M.table(game)
     warnings = function() return game:warnings(1) end,
     autosave = function(path)
       if game:over() or #game:move_list() == 0 then return nil end
+      local ok, err = game:save(path)
+      if not ok then return nil, err end
+      return true, #game:move_list()
+    end,
+    keep = function(path)
+      if not game:over() then return nil end
       local ok, err = game:save(path)
       if not ok then return nil, err end
       return true, #game:move_list()

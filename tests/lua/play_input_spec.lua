@@ -275,5 +275,13 @@ pty("the end of a game in play at a terminal (tmux)", function()
     assert.truthy(has(s, "\n[left: ]\n"), s)
     -- a finished game leaves no autosave to go on with
     assert.is_nil(io.open(home() .. "/.kontor_autosave.json"))
+    -- but is kept, to step through in the REPL: the whole game, over
+    local kept = home() .. "/.kontor_last_game.json"
+    local flat = s:gsub("\n", "")
+    assert.truthy(flat:find("Saved the game's %d+ moves to " .. kept:gsub("%p", "%%%0")
+      .. " %(step through it: kontor, then replay " .. kept:gsub("%p", "%%%0") .. "%)%."), s)
+    local g = assert(kontor.load_game(kept))
+    assert.is_true(g:over())
+    assert.are.equal(tonumber(flat:match("Saved the game's (%d+) moves")), #g:move_list())
   end)
 end)
