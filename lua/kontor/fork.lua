@@ -994,9 +994,11 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
       if unseen[v] then
         if shown == nil then shown = core.json.encode(game:view(seat)) end
         if not shown:find(format("%q", v), 1, true) then
-          error(format("%s: %s = %q is a card seat %d cannot see, kept outside a pile: the engine "
+          -- (the card's text is not in the message: a seat's `hint` or
+          -- bot shows it to that seat, which may not see it)
+          error(format("%s: %s holds a card seat %d cannot see, kept outside a pile: the engine "
             .. "deals only hidden piles again for a bot, so keep hidden cards in piles "
-            .. "(kontor.pile{ vis = \"hidden\" or \"owner\" })", game.R.name, path, v, seat), 0)
+            .. "(kontor.pile{ vis = \"hidden\" or \"owner\" })", game.R.name, path, seat), 0)
         end
       end
     elseif tv == "table" and not seen[v] then

@@ -130,3 +130,16 @@ describe("an option's description, seen by one seat", function()
     assert.are.equal(a, b)
   end)
 end)
+
+describe("a seat's bot, when the game cannot be copied as the seat sees it", function()
+  it("says where the rule script keeps the hidden card, not which card it is", function()
+    local g = kontor.new_game { rules = RULES, players = 2, seed = 3, options = { peek = true } }
+    local card = g.ctx._peek
+    assert.matches("^card %d$", card)
+    local ok, lines, err = pcall(seatmod.view(g, 1).hint, "greedy")
+    local msg = tostring(ok and (lines and table.concat(lines, "\n") or err) or lines)
+    assert.truthy(msg:find("g._peek holds a card seat 1 cannot see, kept outside a pile", 1, true), msg)
+    assert.falsy(msg:find(card, 1, true), msg)
+  end)
+end)
+

@@ -704,7 +704,7 @@ describe("hidden state the engine cannot deal again is refused, naming it", func
 function PUT(g, deck) g.deck = deck; g._peek = R.card_text(g, deck:top()) end
 function GET(g) return g.deck:top() end
 function LATE() end]])
-    assert.matches('^guess: g%._peek = "[ab]" is a card seat 1 cannot see, kept outside a pile: the engine '
+    assert.matches('^guess: g%._peek holds a card seat 1 cannot see, kept outside a pile: the engine '
       .. "deals only hidden piles again for a bot, so keep hidden cards in piles", err)
   end)
 

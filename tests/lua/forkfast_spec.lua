@@ -301,7 +301,7 @@ return R]])
     g.ctx._note = "card 4"
     local ok, err = pcall(fork.base, g, 1)
     assert.is_false(ok)
-    assert.matches('^deep: g%._note = "card 4" is a card seat 1 cannot see', err)
+    assert.matches('^deep: g%._note holds a card seat 1 cannot see', err)
   end)
 
   it("at a simultaneous decision, the walk of the replay still finds a hidden card kept outside a pile", function()
@@ -333,7 +333,7 @@ return R]]):format(name, tostring(peek)))
     h:step(2, 1)
     local ok, err = pcall(fork.base, h, 1)
     assert.is_false(ok)
-    assert.matches('^peek: g%._peek = "%a+" is a card seat 1 cannot see, kept outside a pile', err)
+    assert.matches('^peek: g%._peek holds a card seat 1 cannot see, kept outside a pile', err)
   end)
 end)
 
