@@ -222,7 +222,7 @@ fuzz: $(FUZZ_BIN)
 	        $$([ $$h = rules ] && echo "$(FUZZ_SEEDS_rules)") || exit 1; \
 	done
 
-# A short pass of each harness (20 s); `make test` runs one of 15 s, one
+# A short pass of each harness (20 s); `make test` runs one of 10 s, one
 # suite a harness (tests/run).
 .PHONY: fuzz-ci
 fuzz-ci:

@@ -1031,7 +1031,7 @@ end)
 -- (CHECK=1, the quick loop) plays a sixteenth of them (62 to 75 a rule
 -- set; a quarter, then an eighth, each until the quick loop passed its
 -- minute again); `make test` and CI play them all on the plain build, and
--- half of them under the sanitizers (ENGINE_SHARE=2, tests/run).
+-- a quarter of them under the sanitizers (ENGINE_SHARE=4, tests/run).
 local SHARE = os.getenv("CHECK") == "1" and 16 or math.tointeger(tonumber(os.getenv("ENGINE_SHARE") or "")) or 1
 local CONFIGS = {
   { rules = RACE, players = { 2, 3, 4, 5, 6 }, games = 1000 // SHARE },

@@ -1,6 +1,6 @@
 -- The lab's memory is flat in the number of games (docs/balance.md, "All
 -- cores"): compare, sweep and worth with --jobs keep sums, never the games,
--- so four times the games leave the largest resident set where it was; and a
+-- so three times the games leave the largest resident set where it was; and a
 -- shard whose games its own --jobs play keeps none either (it still merges;
 -- merge --games-out asks for one made without --jobs).
 
@@ -31,23 +31,23 @@ describe("the lab's memory", function()
   for _, c in ipairs(cases) do
     -- from 1,500 games on: a rule script's kept option lists (Sea
     -- Merchants' by the sets they offer) fill in the first games
-    it("does not grow with the games: " .. c[1] .. " --jobs 2, 1500 and 6000 games", function()
+    it("does not grow with the games: " .. c[1] .. " --jobs 2, 1500 and 4500 games", function()
       local small = max_rss(c[2] .. "1500")
-      local large = max_rss(c[2] .. "6000")
+      local large = max_rss(c[2] .. "4500")
       -- holding every game would add megabytes (a shard that keeps its
       -- 2,000 paired games' lines: 32.6 MB against 8.0)
       -- (a rule set's kept lists are bounded: sweep's two rule sets fill
       -- theirs to about 23.6 MB at 15,000 games and 23.9 at 40,000)
-      assert.is_true(large < small * 1.15 + 6144, string.format("%s: %d KiB for 1500 games, %d KiB for 6000", c[1], small, large))
+      assert.is_true(large < small * 1.15 + 6144, string.format("%s: %d KiB for 1500 games, %d KiB for 4500", c[1], small, large))
     end)
   end
 
   it("is flat for a shard that keeps its games for merge --games-out, which gets them all", function()
     local args = "compare --players 3 --a '' --b '--variant hand_limit' --shard 1/1 --games "
-    local small, large = max_rss(args .. "1500"), max_rss(args .. "6000")
+    local small, large = max_rss(args .. "1500"), max_rss(args .. "4500")
     -- (it held them all before: 10.9 MB for 150 games, 25.3 MB for 1500)
     -- (the room for the rule sets' bounded kept lists, as above)
-    assert.is_true(large < small * 1.15 + 6144, string.format("%d KiB for 1500 games, %d KiB for 6000", small, large))
+    assert.is_true(large < small * 1.15 + 6144, string.format("%d KiB for 1500 games, %d KiB for 4500", small, large))
     local shard = tmp("kept.json")
     support.write(shard, (kontor_cmd(args .. "150")))
     local sh = json.decode(support.read(shard))
