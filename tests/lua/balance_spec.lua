@@ -195,7 +195,7 @@ describe("kontor compare", function()
     assert.are.equal(50, s.wins[1] + s.wins[2] - s.shared_wins)
   end)
 
-  it("plays bots in a game of secret orders (Old World), each seat's entry by its own bot", function()
+  it("plays bots in a game of secret orders (Old World), each seat's entry by its own bot #slow", function()
     local out, err, code = kontor_cmd("sim --rules old_world --players 3 --games 4 --seed 5 "
       .. "--bot 1=greedy --bot 2=random --jobs 1 --json")
     assert.are.equal(0, code, err)

@@ -472,7 +472,7 @@ describe("a variant's options or includes written the wrong way", function()
 end)
 
 describe("compare's text", function()
-  it("says under its tables how many verdicts there are and how many Holm's correction keeps", function()
+  it("says under its tables how many verdicts there are and how many Holm's correction keeps #slow", function()
     local dp = support.write(tmp("double_pay.lua"), [[
 return { variant = true, name = "double_pay", base = "sea_merchants",
   apply = function(R)
@@ -499,7 +499,7 @@ return { variant = true, name = "dock9", base = "sea_merchants",
 end)
 
 describe("sweep's text", function()
-  it("says how many of its differences have a verdict and how many Holm's correction keeps", function()
+  it("says how many of its differences have a verdict and how many Holm's correction keeps #slow", function()
     local d9 = support.write(tmp("dock9.lua"), [[
 return { variant = true, name = "dock9", base = "sea_merchants",
   options = { price = { default = 9, type = "integer", min = 0, doc = "what a dock costs" } },

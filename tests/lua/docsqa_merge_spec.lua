@@ -38,7 +38,7 @@ describe("kontor merge of shards from another run", function()
     end
   end)
 
-  it("a ladder's part names another list of bots; a worth part another bot", function()
+  it("a ladder's part names another list of bots; a worth part another bot #slow", function()
     local a = shard("l1.json", "ladder --deals 4 --shard 1/2 random greedy")
     -- (mcts at 20 iterations: at its default 1,000 these 4 games took 15 s)
     local b = shard("l2.json", "ladder --deals 4 --shard 2/2 random mcts:iterations=20")
