@@ -9,8 +9,8 @@ local M = {}
 local USAGE = [==[
 usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                      [--players N] [--names A,B,C] [--seed S|random] [--option k=v]...
-                     [--bot SEAT=KIND[:k=v,...]]...
-       kontor [repl|play] --load FILE [--bot SEAT=KIND[:k=v,...]]...
+                     [--bot SEAT=KIND[:k=v,...]]... [--free-undo]
+       kontor [repl|play] --load FILE [--bot SEAT=KIND[:k=v,...]]... [--free-undo]
        kontor --list
        kontor run FILE.lua [ARGS...]
        kontor serve
@@ -37,7 +37,9 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            seats given with --bot SEAT=KIND (KIND: random, greedy, mcts;
            options as --bot 2=mcts:iterations=500; docs/bots.md); each
            seat sees only its own view; --load FILE goes on with a saved
-           game (the one play saves when you leave it unfinished)
+           game (the one play saves when you leave it unfinished); a bot
+           agrees to an undo unless the move showed a hidden card
+           (--free-undo: to every undo, for practice)
   --list   the rule sets and variants, one line each
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
   serve    speak the JSON-lines protocol on stdin/stdout, for front ends
@@ -333,7 +335,7 @@ end
 
 local REPL_FLAGS = { ["--rules"] = "value", ["--variant"] = "list", ["--players"] = "value",
   ["--names"] = "value", ["--seed"] = "value", ["--option"] = "kv", ["--bot"] = "list",
-  ["--load"] = "value" }
+  ["--load"] = "value", ["--free-undo"] = "bool" }
 
 -- "--bot 2=random" values -> { [2] = "random" }, checked against the game;
 -- a kind may carry options: --bot 2=mcts:iterations=500.
@@ -363,6 +365,9 @@ end
 local function cmd_repl(kontor, args, first, mode)
   local t, e = parse_flags(args, first, REPL_FLAGS)
   if not t then return usage_error(e) end
+  if t.free_undo and mode ~= "play" then
+    return usage_error("--free-undo is for kontor play: the REPL's undo takes back any move already")
+  end
   local players, pe = int_flag(t, "players", nil)
   if pe then return usage_error(pe) end
   -- no --seed: new_game draws a fresh one
@@ -423,7 +428,8 @@ local function cmd_repl(kontor, args, first, mode)
   if not ok_w then warnings = {} end
   if mode == "play" then
     -- play is given the seats' views, never the game (docs/security.md)
-    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots, warnings = warnings })
+    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots, warnings = warnings,
+      free_undo = t.free_undo })
   end
   return require("repl").run(kontor, game, { bots = bots, warnings = warnings })
 end

@@ -244,7 +244,13 @@ local function leave(sess, seat)
     -- (a move that revealed a round of secret choices goes back only with
     -- the round, and the others in it must agree: the plan says so)
     local pok, plan = pcall(v.undo_plan, 1)
-    local undo = pok and plan and (plan.unseen and "undo takes your move back, if the others agree: it showed a hidden card"
+    local bot_says_no = false
+    if pok and plan and plan.unseen and not sess.free_undo then
+      for _, s in ipairs(plan.others) do bot_says_no = bot_says_no or sess:is_bot(s) end
+    end
+    local undo = pok and plan and (bot_says_no and "undo cannot take your move back: it showed a hidden card, "
+        .. "and the bots do not agree to that"
+      or plan.unseen and "undo takes your move back, if the others agree: it showed a hidden card"
       or #plan.others > 0 and "undo takes back the whole revealed round, if the others in it agree")
       or "undo takes your move back"
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: %s.",
@@ -439,8 +445,10 @@ end
 -- Asks `s` whether the mover may take back s's move too. At a terminal
 -- the mover's screen goes first (it shows the mover's hand), and comes
 -- back after.
-function P:consent(s, mover, moves)
-  if self:is_bot(s) then return true end
+function P:consent(s, mover, moves, plan)
+  -- a bot answers as a fair opponent (kontor.bots.agrees): no to moves
+  -- that showed a hidden card, unless the table was started --free-undo
+  if self:is_bot(s) then return require("kontor.bots").agrees(plan, self.free_undo) end
   -- which of s's own moves go (a revealed bid or order goes with
   -- everyone's); only s's: the mover's own may hold a choice still secret.
   -- None: s is asked because the moves showed a hidden card (the next
@@ -504,7 +512,7 @@ C.undo = function(sess, arg)
   local pok, plan = guarded(v.undo_plan, n)
   local moves = pok and plan and plan.moves or nil
   local ok, undone, why = guarded(v.undo, n, function(s)
-    if sess:consent(s, v.seat, moves) then return true end
+    if sess:consent(s, v.seat, moves, pok and plan or nil) then return true end
     refused = s
     return false
   end)
@@ -514,6 +522,11 @@ C.undo = function(sess, arg)
     -- round of secret choices one's own move goes only with the others')
     local theirs = false
     for _, m in ipairs(moves or {}) do if m[1] == refused then theirs = true end end
+    if not theirs and pok and type(plan) == "table" and plan.unseen and sess:is_bot(refused) then
+      return sess:say(string.format("Not undone: %s is a bot, and a bot does not take back a move that showed a "
+        .. "hidden card: taken back, you would know where it lies (kontor play --free-undo: bots agree to every "
+        .. "undo, for practice).", sess:name(refused)))
+    end
     if not theirs and pok and type(plan) == "table" and plan.unseen then
       return sess:say(string.format("Not undone: %s did not agree. %s showed a hidden card: taken back, "
         .. "you would know where it lies.", sess:name(refused), #moves == 1 and "Your move" or "The moves"))
@@ -792,7 +805,8 @@ function M.run(kontor, tbl, opts)
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
-    seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
+    seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot,
+    free_undo = opts.free_undo == true }, P)
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
     -- no history file: a person pressing Up would see the last person's
@@ -854,7 +868,7 @@ function M.run(kontor, tbl, opts)
       for _, v in ipairs(tbl.views) do seen = math.min(seen, #v.moves()) end
       local what = ktext.count(seen, "move") .. (seen < n and " and the secret orders being entered" or "")
       sess:say(string.format("The game is not over: saved %s to %s (go on with: kontor play --load %s%s).",
-        what, path, shell_word(path), bot_flags(opts.bots)))
+        what, path, shell_word(path), bot_flags(opts.bots) .. (sess.free_undo and " --free-undo" or "")))
     elseif n then
       sess:err("could not save the game in progress: " .. tostring(n))
     end

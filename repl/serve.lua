@@ -377,7 +377,7 @@ function Session:add(g, req)
     until not self.games[id]
   end
   local e = { id = id, g = g, bots = make_bots(g, plain(field(req, "bots", "object"))), bot_steps = {},
-              helpers = {} }
+              helpers = {}, free_undo = field(req, "free_undo", "boolean") == true }
   self.games[id] = e
   self.order[#self.order + 1] = id
   local given = {}
@@ -691,23 +691,39 @@ end
 
 -- undo with `seat`: the seat's view's undo (kontor.seat): n of its own
 -- moves with what came after them, another person's moves only when that
--- seat is in `agree` (the game's bots always agree); while secret orders
--- are open, steps of its own order only. The reply is the seat's.
+-- seat is in `agree`; the game's bots agree as kontor.bots.agrees says (not
+-- to moves that showed a hidden card, unless the game was made with
+-- "free_undo"); while secret orders are open, steps of its own order only.
+-- The reply is the seat's.
 local function undo_for(e, seat, n, agreed)
   local g = e.g
   local v = seatmod.view(g, seat)
+  local plan = v.undo_plan(n)
   local taken, why = engine(nil, g.atomically, g, function()
-    return v.undo(n, function(s) return is_bot(e, s) or agreed[s] == true end)
+    return v.undo(n, function(s)
+      if is_bot(e, s) then return bots.agrees(plan, e.free_undo) end
+      return agreed[s] == true
+    end)
   end)
   if not taken then
     -- a consent missing: the seats whose moves would go too, as data
     -- (what to send as "agree" once they said yes), not only in the text
-    local plan = v.undo_plan(n)
     local need = {}
     for _, s in ipairs(plan and plan.others or {}) do
       if not is_bot(e, s) then need[#need + 1] = s end
     end
     table.sort(need)
+    if not need[1] and plan and plan.unseen and not e.free_undo then
+      -- a bot said no: no "agree" can change that
+      for _, s in ipairs(plan.others) do
+        if is_bot(e, s) then
+          why = string.format("seat %d is a bot, and a bot does not take back a move that showed a hidden card: "
+            .. "seat %d would know where it lies (a game made with \"free_undo\": true has bots agree to every "
+            .. "undo)", s, seat)
+          break
+        end
+      end
+    end
     errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
   end
   for i = g:step_count() + 1, #e.bot_steps do e.bot_steps[i] = nil end
@@ -914,8 +930,9 @@ end
 -- is refused, so a misspelt field is not silently ignored.
 local FIELDS = {
   hello = {}, list = {}, games = {},
-  new = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "bots", "game" },
-  load = { "path", "document", "game", "bots" },
+  new = { "rules", "variants", "players", "names", "seed", "options", "scenario", "manual_chance", "bots", "game",
+    "free_undo" },
+  load = { "path", "document", "game", "bots", "free_undo" },
   save = { "game", "path", "seat" },
   close = { "game" }, result = { "game" },
   view = { "game", "seat" }, decision = { "game", "seat" }, moves = { "game", "seat" },

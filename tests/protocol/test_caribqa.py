@@ -12,7 +12,7 @@ from test_serve import KONTOR, Server, equal, fails, test
 
 @test
 def a_seats_undo_of_a_reveal_needs_every_other_seat():
-    """undo with seat of a Caribbean reveal: illegal_action with "agree": [2, 3] until both agree; a bot agrees"""
+    """undo with seat of a Caribbean reveal: illegal_action with "agree": [2, 3] until both agree; a bot does not"""
     with Server(KONTOR) as s:
         game = s.call("new", rules="caribbean", players=3, seed=5)["game"]
         r = s.call("apply", game=game, seat=1, action="reveal")
@@ -28,7 +28,16 @@ def a_seats_undo_of_a_reveal_needs_every_other_seat():
         # "stop" shows no card: it goes back without anyone's yes
         s.call("apply", game=game, seat=1, action="stop")
         equal(s.call("undo", game=game, seat=1)["undone"], [{"seat": 1, "text": "stop"}], "stop undone")
-        # with bots on seats 2 and 3 the undo of a reveal goes back: bots agree
+        # with bots on seats 2 and 3 the undo of a reveal stays refused: a bot
+        # answers as a fair opponent (kontor.bots.agrees); "free_undo" lets it
         game = s.call("new", rules="caribbean", players=3, seed=5, bots={"2": "random", "3": "random"})["game"]
         s.call("apply", game=game, seat=1, action="reveal")
-        equal(s.call("undo", game=game, seat=1)["undone"], [{"seat": 1, "text": "reveal"}], "undone with bots")
+        e = s.request("undo", game=game, seat=1)["error"]
+        equal(e, {"code": "illegal_action",
+                  "message": "seat 2 is a bot, and a bot does not take back a move that showed a hidden card: seat 1 "
+                             "would know where it lies (a game made with \"free_undo\": true has bots agree to every "
+                             "undo)"}, "a bot refuses")
+        game = s.call("new", rules="caribbean", players=3, seed=5, bots={"2": "random", "3": "random"},
+                      free_undo=True)["game"]
+        s.call("apply", game=game, seat=1, action="reveal")
+        equal(s.call("undo", game=game, seat=1)["undone"], [{"seat": 1, "text": "reveal"}], "undone with free_undo")

@@ -48,7 +48,7 @@ def a_seat_undoes_only_its_own_order():
 
 @test
 def a_seat_undoes_the_others_moves_only_with_their_yes():
-    """undo with seat takes another person's move too only when that seat is in agree; bots always agree"""
+    """undo with seat takes another person's move too only when that seat is in agree; bots agree to moves that showed no hidden card"""
     with Server(KONTOR) as s:
         game = s.call("new", players=2, seed=3)["game"]
         s.call("apply", game=game, seat=1, action="load grain on ship 1")

@@ -640,6 +640,18 @@ function Bot:explain(view)
   return k, self.last or {}
 end
 
+-- Whether a bot at the table agrees to take back the moves of `plan` (a
+-- seat view's undo_plan), as a fair opponent would: yes, unless they
+-- showed the mover a hidden card (plan.unseen: a card of the deck, a
+-- chance draw), which the mover would know where it lies once they are
+-- taken back. `free`: the table lets bots agree to every undo (kontor
+-- play --free-undo, serve's "free_undo"), for practice. No plan (it could
+-- not be worked out): no.
+function M.agrees(plan, free)
+  if free == true then return true end
+  return type(plan) == "table" and not plan.unseen
+end
+
 -- `hint`: what a bot of `spec` (default mcts) would play for the seat of
 -- `view` (a seat view) now and why, as lines of text; or nil, message.
 -- The bot's seed is `seed` (the seat view's hint gives the game's) and
