@@ -21,7 +21,9 @@ local gamemod = require "kontor.game"
 -- the first prompt does not wait for them
 local bots = setmetatable({}, { __index = function(_, k) return require("kontor.bots")[k] end })
 local describe_mod = require "kontor.describe"
-local seatmod = require "kontor.seat"
+-- (loaded when a bot, hint or `as` first needs a seat view: not for the
+-- first prompt)
+local seatmod = setmetatable({}, { __index = function(_, k) return require("kontor.seat")[k] end })
 local ktext = require "kontor.text"
 local kerrors = require "kontor.errors"
 local ui = require "ui"
@@ -651,9 +653,9 @@ local function parse_new(sess, arg)
 end
 
 -- The variants and the options given, "hand_limit (size=5); options
--- start_coins=3", or nil for the rules as they come (kontor.seat's, which
--- seat views show too).
-variants_text = seatmod.variants_text
+-- start_coins=3", or nil for the rules as they come (kontor.describe's,
+-- which seat views show too).
+variants_text = describe_mod.variants_text
 M.variants_text = variants_text
 
 describe = function(sess, g)

@@ -15,6 +15,34 @@ local errors = require "kontor.errors"
 
 local M = {}
 
+-- "a=1, b=x": a table's keys and values, keys sorted.
+local function kv_text(t)
+  local keys = {}
+  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
+  return table.concat(keys, ", ")
+end
+
+-- The variants and the options a game was given, "with hand_limit
+-- (size=5); options start_coins=3", or nil for the rules as they come:
+-- what seat views show (v.variants_text) and the REPL's banner says.
+function M.variants_text(game)
+  local parts = {}
+  for _, v in ipairs(game.R.applied or {}) do
+    local o = v.depth == 0 and kv_text(v.recorded)
+    -- (a variant that names the game, as port_royal does, is in the
+    -- title already: "Port Royal", not "Port Royal with port_royal")
+    if o and not (v.titled and o == "") then
+      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
+    end
+  end
+  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
+  local o = kv_text(game.params.given_options)
+  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
+  return s
+end
+
 -- The name of the decision `seat` is at (a secret order's current step
 -- for that seat), or nil.
 function M.decision_name(g, seat)

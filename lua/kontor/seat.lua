@@ -454,30 +454,9 @@ function METHODS.hand(_, game, seat)
   return found and cards or nil
 end
 
-local function kv_text(t)
-  local keys = {}
-  for k in pairs(t or {}) do keys[#keys + 1] = tostring(k) end
-  table.sort(keys)
-  for i, k in ipairs(keys) do keys[i] = k .. "=" .. tostring(t[k]) end
-  return table.concat(keys, ", ")
-end
-
-function variants_text(game)
-  local parts = {}
-  for _, v in ipairs(game.R.applied or {}) do
-    local o = v.depth == 0 and kv_text(v.recorded)
-    -- (a variant that names the game, as port_royal does, is in the
-    -- title already: "Port Royal", not "Port Royal with port_royal")
-    if o and not (v.titled and o == "") then
-      parts[#parts + 1] = tostring(v.name) .. (o ~= "" and (" (" .. o .. ")") or "")
-    end
-  end
-  local s = #parts > 0 and ("with " .. table.concat(parts, " + ")) or nil
-  local o = kv_text(game.params.given_options)
-  if o ~= "" then s = (s and (s .. "; ") or "") .. "options " .. o end
-  return s
-end
--- (the designer's REPL shows the same words: one function for both)
+-- "with hand_limit (size=5); options start_coins=3" (kontor.describe's:
+-- the designer's REPL shows the same words, one function for both)
+variants_text = require("kontor.describe").variants_text
 M.variants_text = variants_text
 
 -- The fields a view has, read fresh at every access.
