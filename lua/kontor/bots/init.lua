@@ -655,9 +655,22 @@ function M.hint(view, spec, seed)
   local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", s, (seed or 1) + view.mark())
   if not b then return nil, err end
   local k, top = b:explain(view)
+  -- the option the bot plays is listed first: on a tie (greedy draws among
+  -- the options of the best value) it may be another than the one sorted
+  -- first, and the hint would name one option and list another above it
+  -- (the bot's own list is left as it is)
+  local played = opts[k]
+  for i = 2, #top do
+    if top[i][1] == played then
+      local listed = { top[i] }
+      for j = 1, #top do if j ~= i then listed[#listed + 1] = top[j] end end
+      top = listed
+      break
+    end
+  end
   -- the bot as it was asked for ("mcts", "greedy:budget=0"): its settings
   -- in full are what `bots` and Bot:spec() give
-  local lines = { format("The %s bot would play: %s", b.name, opts[k]) }
+  local lines = { format("The %s bot would play: %s", b.name, played) }
   for i = 1, math.min(5, #top) do
     local t = top[i]
     if t.visits then
