@@ -88,6 +88,11 @@ describe("an action in another case", function()
       .. '{"id":2,"op":"apply","game":"g1","action":"Load Fish On Ship 2"}\n{"id":3,"op":"moves","game":"g1"}\n')
     assert.truthy(out:find('{"id":3,"ok":true,"result":{"moves":[{"seat":1,"text":"load fish on ship 2"}]}}', 1, true),
       out)
+    -- a move not legal now, in another case: the rule set's reason, not "unknown command"
+    out = support.run(support.binary() .. " --players 2 --seed 1", "Buy Dock\n")
+    assert.truthy(out:find("'Buy Dock' is not a legal action: now: load a cube on an empty ship", 1, true), out)
+    out = support.run(support.binary() .. " play --players 2 --seed 1", "Buy Dock\n")
+    assert.truthy(out:find("'Buy Dock' is not a legal action: now: load a cube on an empty ship", 1, true), out)
     -- a one-word option typed alone, in another case: "Pass"
     out = support.run(support.binary() .. " --rules " .. rules .. " --seed 1", "PASS\nmoves\n")
     assert.truthy(out:find("\n1  Player 1: pass\n", 1, true), out)
