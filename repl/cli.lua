@@ -191,6 +191,16 @@ local function int_flag(t, name, default)
   return n
 end
 
+-- --games: a whole number from 1 to kontor.sim's MAX_GAMES, checked as
+-- kontor.sim checks its games (kontor.sim's count: the same message, 3.0
+-- taken as 3 in both).
+local function games_flag(t, default)
+  local v = t.games
+  if v == nil then return default end
+  return require("kontor.sim").count(tonumber(v) or v, "--games", 1, require("kontor.sim").MAX_GAMES)
+end
+M.games_flag = games_flag
+
 local function variants_of(t)
   local vs = {}
   for _, s in ipairs(t.variant or {}) do
@@ -278,11 +288,8 @@ local function cmd_sim(kontor, args)
   if not t then return usage_error("sim: " .. e) end
   local players, pe = int_flag(t, "players", nil)
   if pe then return usage_error("sim: " .. pe) end
-  local games, ge = int_flag(t, "games", 100)
-  if ge then return usage_error("sim: " .. ge) end
-  if games < 1 then return usage_error("sim: --games must be at least 1") end
-  local most = require("kontor.sim").MAX_GAMES
-  if games > most then return usage_error(string.format("sim: --games must be at most %d, not %d", most, games)) end
+  local games, ge = games_flag(t, 100)
+  if not games then return usage_error("sim: " .. ge) end
   local seed, se = kontor.parse_seed(t.seed, 1)
   if not seed then return usage_error("sim: " .. se) end
   local vs, ve = variants_of(t)

@@ -188,10 +188,6 @@ local function int_of(t, name, default, min, max)
   end
   return n
 end
--- The most games a run plays (kontor.sim's bound; kontor merge refuses a
--- shard of a longer run).
-local MAX_GAMES = require("kontor.sim").MAX_GAMES
-
 -- The program itself, to start jobs with.
 local function program(args)
   return args[0] or "kontor"
@@ -657,7 +653,7 @@ local function run_cmd(args, kind)
       end
     end
   end
-  local games, ge = int_of(t, "games", kind == "compare" and 1000 or 100, 1, MAX_GAMES)
+  local games, ge = require("cli").games_flag(t, kind == "compare" and 1000 or 100)
   if not games then return usage_error(name .. ": " .. ge) end
   local seed, se = require("kontor").parse_seed(t.seed, 1)
   if not seed then return usage_error(name .. ": " .. se) end
@@ -844,7 +840,7 @@ function M.worth(_, args)
   local setup_t = { rules = t.rules, variant = t.variant, players = t.players, option = t.option }
   local setup, se = setup_of(setup_t)
   if not setup then return usage_error("worth: " .. se) end
-  local games, ge = int_of(t, "games", 200, 1, MAX_GAMES)
+  local games, ge = require("cli").games_flag(t, 200)
   if not games then return usage_error("worth: " .. ge) end
   local seed, sde = require("kontor").parse_seed(t.seed, 1)
   if not seed then return usage_error("worth: " .. sde) end

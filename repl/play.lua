@@ -740,8 +740,8 @@ function P:dispatch(line)
     if isaction then return self:do_action(text) end
   end
   local v = self:mine()
-  for _, o in ipairs(v and v.options() or {}) do
-    if o == text then return self:do_action(text) end
+  if v and require("kontor.game.parse").is_option(v.options() or {}, text) then   -- "Pass" too
+    return self:do_action(text)
   end
   if text:match("^%d+:%s*%a") then return self:do_action(text) end
   -- a move of the game that is not legal now: the rule set's reason

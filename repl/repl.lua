@@ -1032,9 +1032,7 @@ end
 function Session:is_option(text)
   local g = self:game()
   for _, s in ipairs((deciders(g))) do
-    for _, o in ipairs(g:options(s) or {}) do
-      if o == text then return true end
-    end
+    if require("kontor.game.parse").is_option(g:options(s) or {}, text) then return true end   -- "Pass" too
   end
   return false
 end

@@ -241,13 +241,9 @@ function M.typed_eof(line)
   return line:find("\4", 1, true) ~= nil and not line:find("[^\4%s]")
 end
 
--- Whether `word` starts one of `opts` (the whole option or its first words).
-function M.starts_option(opts, word)
-  for _, o in ipairs(opts) do
-    if o == word or (o:sub(1, #word) == word and o:sub(#word + 1, #word + 1) == " ") then return true end
-  end
-  return false
-end
+-- Whether `word` starts one of `opts` (the whole option or its first
+-- words), in any case, as g:apply takes it (kontor.game.parse).
+M.starts_option = require("kontor.game.parse").starts_option
 
 -- The texts that differ from `s` by the number of a word before a number:
 -- "slot 2" <-> "slots 2" (each such word alone, then all of them).

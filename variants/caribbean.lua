@@ -1276,13 +1276,11 @@ local function why_take(g, seat, text)
     if CARDS[id].take == text then card = CARDS[id] end
   end
   if not card then
-    for _, id in ipairs(g.harbour:cards()) do               -- 'hire sailor 3/1': the card's letters
-      if CARDS[id].take:lower() == text:lower() then
-        return ("the harbour has the %s: write it as the card does, '%s'"):format(CARDS[id].name, CARDS[id].take)
-      end
+    for _, id in ipairs(g.harbour:cards()) do               -- 'hire sailor 3/1': a move in other letters
+      if CARDS[id].take:lower() == text:lower() then card = CARDS[id] end   -- is that card's (docs/api.md)
     end
-    return "no such card in the harbour"
   end
+  if not card then return "no such card in the harbour" end
   local other = seat ~= g.current
   if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
   if card.kind == "person" then

@@ -631,12 +631,32 @@ local function give_ship(card, size)
   card.room, card.open = card.room | SHIP_BIT[#card.ships], card.open + 1  -- no seaman yet
 end
 
-local function standard_card(g)             -- O9: a sheep tile and ship 1, both staffed
-  local card = new_card()
+-- O9: where R.data.start_workers puts each seat's workers: land workers
+-- on the Sheep Herding tile and a seaman on ship 1, as many as they have
+-- slots; the rest of each kind (and every facility worker: no facility is
+-- dealt) in the pool. { sheep = n, ship = n, pool = { kind = n } }.
+local function start_places()
+  local start, pool = R.data.start_workers, {}
+  for kind, n in pairs(start) do
+    if not KIND_WORDS[kind] then error(("R.data.start_workers: unknown worker kind '%s'"):format(kind), 0) end
+    if math.type(n) ~= "integer" or n < 0 then
+      error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind, n), 0)
+    end
+  end
+  local land, seamen = start.land or 0, start.seaman or 0
+  local sheep, ship = math.min(land, TILE.sheep_herding.slots), math.min(seamen, 1)
+  for _, kind in ipairs(KINDS) do pool[kind] = start[kind] or 0 end
+  pool.land, pool.seaman = land - sheep, seamen - ship
+  return { sheep = sheep, ship = ship, pool = pool }
+end
+
+local function standard_card(g)             -- O9: a sheep tile and ship 1, staffed as the data says
+  local card, at = new_card(), start_places()
   add_tile(card, "sheep_herding")
-  card.crew.sheep_herding = 1
+  if at.sheep > 0 then card.crew.sheep_herding = at.sheep end
   give_ship(card, ship_sizes(g)[1])
-  card.ships[1].crew = 1
+  card.ships[1].crew = at.ship
+  for _, kind in ipairs(KINDS) do card.pool[kind] = at.pool[kind] end
   return note_workers(card)
 end
 
@@ -666,7 +686,9 @@ end
 
 local function scenario_card(g, s, tiles, workers, storage)
   if not tiles then                                   -- the setup's card (O9)
-    tiles, workers = { sheep_herding = 1, ships = 1 }, workers or { sheep_herding = 1, ships = 1 }
+    local at = start_places()
+    tiles, workers = { sheep_herding = 1, ships = 1 }, workers or { sheep_herding = at.sheep, ships = at.ship,
+      pool = at.pool }
   end
   local card = new_card()
   for id, n in pairs(tiles) do

@@ -160,11 +160,17 @@ function M.move_words(g)
 end
 
 -- Whether `text` (its first word, after an optional "seat:") starts a move
--- of the game.
+-- of the game, in any case (as g:apply takes a move: kontor.game.parse).
 function M.is_move(g, text)
   local body = text:match("^%s*%d+%s*:%s*(.*)$") or text
   local word = body:match("^%s*(%S+)")
-  return word ~= nil and M.move_words(g)[word] == true
+  if word == nil then return false end
+  local words = M.move_words(g)
+  if words[word] == true then return true end
+  local fold = require("kontor.game.parse").fold
+  local f = fold(word)
+  for w in pairs(words) do if fold(w) == f then return true end end
+  return false
 end
 
 -- Why `text` is refused now, when it is a move of the game: the rule

@@ -289,16 +289,15 @@ function kontor.load_document(doc, where)
 end
 
 -- A field of sim's that must be a whole number of at least `min` (and at
--- most `max`); given as anything else, the run would fail deep inside
+-- most `max`), checked as the command line checks --games (kontor.sim's
+-- count): 3.0 is 3; given as anything else, the run would fail deep inside
 -- (sim.lua: "bad 'for' limit") or give a summary of no games (mean -nan),
 -- and `games` past kontor.sim's MAX_GAMES would play until stopped.
 local function check_count(v, name, min, max, level)
-  if v == nil then return end
-  if math.type(v) ~= "integer" or (min and v < min) or (max and v > max) then
-    errors.raise("usage", string.format("kontor.sim: %s must be a whole number%s, not %s", name,
-      max and string.format(" from %d to %d", min, max) or min and string.format(" of %d or more", min) or "",
-      type(v) == "string" and ("'" .. v .. "'") or tostring(v)), nil, level + 1)
-  end
+  if v == nil then return nil end
+  local n, err = require("kontor.sim").count(v, name, min, max)
+  if not n then errors.raise("usage", "kontor.sim: " .. err, nil, level + 1) end
+  return n
 end
 
 function kontor.sim(t)
@@ -307,13 +306,17 @@ function kontor.sim(t)
   check_list(t.variants, "variants", '{ "house" }', 2)   -- else the games would be played without it
   check_options(t.options, 2)
   check_rules(t.rules, 2)
-  check_count(t.games, "games", 1, require("kontor.sim").MAX_GAMES, 2)
-  check_count(t.seed, "seed", nil, nil, 2)
-  check_count(t.only, "only", 1, t.games or 100, 2)
+  local games = check_count(t.games, "games", 1, require("kontor.sim").MAX_GAMES, 2)
+  local seed = check_count(t.seed, "seed", nil, nil, 2)
+  local only = check_count(t.only, "only", 1, games or 100, 2)
   if t.check ~= nil and type(t.check) ~= "function" then
     errors.raise("usage", "kontor.sim: check must be a function(game), not a " .. type(t.check), nil, 2)
   end
-  return require("kontor.sim").run(t)
+  -- (the caller's table as it was given; the run is given the integers)
+  local run = {}
+  for k, v in pairs(t) do run[k] = v end
+  run.games, run.seed, run.only = games, seed, only
+  return require("kontor.sim").run(run)
 end
 
 return kontor

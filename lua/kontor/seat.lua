@@ -409,13 +409,15 @@ function METHODS.refusal(_, game, seat, text)
   if game:over() then return nil end
   local word = text:match("^%s*(%S+)")
   if not word then return nil end
+  local fold = require("kontor.game.parse").fold    -- in any case, as g:apply takes a move
+  word = fold(word)
   local known = false
   local w = rawget(game.R, "move_words")
   if type(w) == "table" then
-    for _, x in ipairs(w) do if x == word then known = true end end
+    for _, x in ipairs(w) do if type(x) == "string" and fold(x) == word then known = true end end
   end
   for _, o in ipairs(game:options(seat) or {}) do
-    if (o:match("^%S+") or o) == word then known = true end
+    if fold(o:match("^%S+") or o) == word then known = true end
   end
   if not known then return nil end
   local ok, why = pcall(game.why, game, text, seat)

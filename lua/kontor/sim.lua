@@ -22,6 +22,21 @@ M.MAX_GAMES = 1 << 31
 
 local derive = core.derive_seed
 
+-- A count a run is given (kontor.sim's games, seed and only; the command
+-- line's --games): the whole number it is, or nil and the message both
+-- front ends give, "games must be a whole number from 1 to 2147483648, not
+-- 3.5" (`name` as the front end names the field: "games", "--games"). A
+-- float that is a whole number (3.0, 1e12) counts as that integer, as
+-- `--games 3.0` does on the command line; a text is not a number (the
+-- command line gives tonumber of its text, or the text when it is none).
+function M.count(v, name, min, max)
+  local n = math.type(v) == "float" and math.tointeger(v) or v
+  if math.type(n) == "integer" and not (min and n < min) and not (max and n > max) then return n end
+  return nil, format("%s must be a whole number%s, not %s", name,
+    max and format(" from %d to %d", min, max) or min and format(" of %d or more", min) or "",
+    type(v) == "string" and ("'" .. v .. "'") or tostring(n))
+end
+
 -- Plays one game to the end with random choices; returns the game.
 -- `check(game)` (optional) is called after setup and after every step.
 -- The steps' texts are made only if something reads them.

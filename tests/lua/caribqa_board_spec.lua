@@ -63,18 +63,24 @@ end)
 
 -- A card typed in small letters ('hire sailor 3/1', as a player types
 -- it) was refused with "no such card in the harbour", the Sailor 3/1
--- there to see: the refusal now says how the card is written.
-describe("why a Caribbean take typed in other letters is refused", function()
-  it("names the card in the harbour and how to write it", function()
+-- there to see; then the refusal said how the card is written. Now a text
+-- in other letters that names one option is that option
+-- (tests/lua/option_case_spec.lua), recorded as the card writes it.
+describe("a Caribbean take typed in other letters", function()
+  it("is the card in the harbour, recorded as the card writes it", function()
     local g = game { phase = "loot", harbour = { "Flute 2/2", "Sailor 3/1" }, coins = { 9, 5, 5 } }
-    assert.are.equal("'hire sailor 3/1' is not a legal action: the harbour has the Sailor 3/1: write it as the card "
-      .. "does, 'hire Sailor 3/1'; expected one of: loot Flute 2, hire Sailor 3/1, take nothing",
-      describe_mod.refusal(g, "hire sailor 3/1", 1))
-    assert.are.equal("'loot flute 2' is not a legal action: the harbour has the Flute 2/2: write it as the card "
-      .. "does, 'loot Flute 2'; expected one of: loot Flute 2, hire Sailor 3/1, take nothing",
-      describe_mod.refusal(g, "loot flute 2", 1))
+    assert.is_nil(describe_mod.refusal(g, "hire sailor 3/1", 1))
+    assert.is_nil(describe_mod.refusal(g, "loot flute 2", 1))
     assert.are.equal("'hire Pirate 5/1' is not a legal action: no such card in the harbour; expected one of: "
       .. "loot Flute 2, hire Sailor 3/1, take nothing", describe_mod.refusal(g, "hire Pirate 5/1", 1))
+    assert.is_true(g:apply("1: hire sailor 3/1"))
+    assert.are.equal("1: hire Sailor 3/1", g:actions()[#g:actions()])
+    -- refused, the reason is the card's, whatever the letters
+    g = game { phase = "loot", harbour = { "Flute 2/2", "Sailor 3/1" }, coins = { 1, 5, 5 } }
+    for _, t in ipairs { "hire sailor 3/1", "hire Sailor 3/1" } do
+      assert.are.equal("'" .. t .. "' is not a legal action: the Sailor 3/1 costs 3 and you have 1 coin; expected "
+        .. "one of: loot Flute 2, take nothing", describe_mod.refusal(g, t, 1))
+    end
   end)
 end)
 

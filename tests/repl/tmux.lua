@@ -8,6 +8,7 @@
 --   t:list_with_tab("cloth")        -- Tab, Tab (again if need be): the list shown
 --   t:screen(true)                  -- the screen, with escape codes when true
 --   t:history()                     -- the screen and the scrollback above it
+--   t:signal("STOP")                -- hold the program (and "CONT" to go on)
 --   t:stop()
 --
 -- Each session runs on its own tmux server socket, so tests never touch a
@@ -112,6 +113,16 @@ function T:list_with_tab(pattern, plain, tries, timeout)
     if s then return s end
   end
   return nil, last
+end
+
+-- Sends signal `sig` ("STOP", "CONT") to the program the pane runs (the
+-- child of its shell): a test holds the program to read the screen as it
+-- is before the program answers.
+function T:signal(sig)
+  local sh = self:tmux("display -p -t k '#{pane_pid}'"):match("%d+")
+  local pid = sh and run("ps -o pid= --ppid " .. sh):match("%d+")
+  assert(pid, "no program in the pane")
+  os.execute("kill -" .. sig .. " " .. pid)
 end
 
 function T:stop()

@@ -626,11 +626,7 @@ end
 -- Text
 ---------------------------------------------------------------------------
 
-local function num(x, signed)
-  if x == nil then return "-" end
-  local s = string.format(signed and "%+.4f" or "%.4f", x)
-  return s
-end
+local num = stats.num   -- (the HTML report prints the same)
 
 local function pad(s, w) return s .. string.rep(" ", w - #s) end
 local function lpad(s, w) return string.rep(" ", w - #s) .. s end

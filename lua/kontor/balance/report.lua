@@ -26,16 +26,9 @@ local function esc(s)
     ['"'] = "&quot;", ["'"] = "&#39;" }))
 end
 
-local function fmt(x)
-  if x == nil then return "-" end
-  if math.type(x) == "integer" then return tostring(x) end
-  return string.format("%.4f", x)
-end
-
-local function fmtsigned(x)
-  if x == nil then return "-" end
-  return string.format("%+.4f", x)
-end
+-- (the text report's figures: kontor.balance.stats.num)
+local function fmt(x) return stats.num(x) end
+local function fmtsigned(x) return stats.num(x, true) end
 
 -- A "nice" upper bound and tick step for values up to `max`.
 local function nice(max)

@@ -11,6 +11,8 @@ local worth = require "kontor.balance.worth"
 
 local M = {}
 
+local cased     -- (below)
+
 -- How many random games are looked at, and from which seed: fixed, so the
 -- same setup always gets the same answer.
 M.GAMES, M.SEED = 20, 1
@@ -179,6 +181,55 @@ local function unasked(cons, decisions)
   return out
 end
 
+-- The restrictions that match options of one decision that differ only in
+-- case ("Buy x" and "buy x"): a restriction is matched against one option
+-- at a time, as spelt or in another case (kontor.bots), so it takes each
+-- of them; said as a restriction that matched nothing is, in the same
+-- places: { who, key, item, told, message }. `texts`: decision name -> set
+-- of the options offered.
+function cased(list, texts)
+  local fold = require("kontor.game.parse").fold
+  local out, names = {}, {}
+  for _, name in ipairs(sorted_keys(texts)) do     -- the decisions that have such options
+    local seen = {}
+    for t in pairs(texts[name]) do
+      local f = fold(t)
+      if seen[f] then names[#names + 1] = name; break end
+      seen[f] = true
+    end
+  end
+  if #names == 0 then return out end
+  for _, r in ipairs(list) do
+    local said
+    for _, name in ipairs(names) do
+      local groups = {}
+      for _, t in ipairs(sorted_keys(texts[name])) do
+        if bots.match_moves(r.move, name, t) then
+          local f = fold(t)
+          groups[f] = groups[f] or {}
+          table.insert(groups[f], t)
+        end
+      end
+      for _, f in ipairs(sorted_keys(groups)) do
+        local g = groups[f]
+        if #g > 1 and not said then
+          said = true
+          local e = { who = r.who, key = r.key .. " (case)", item = r.item, cased = true }
+          e.told = function(setups)
+            return string.format("%s: %s '%s' matches '%s' and '%s' of decision %s, options that differ only in "
+              .. "case, in %s: a restriction matches an option in either case, so it takes both (the moves "
+              .. "typed are taken as spelt there)", r.who, r.key, r.item, g[1], g[2], name,
+              (setups or 1) > 1 and string.format("each of the %d setups", setups) or "this setup")
+          end
+          e.message = e.told(1)
+          out[#out + 1] = e
+        end
+      end
+    end
+  end
+  return out
+end
+
 -- The restrictions of `players` (default: L's --bot seats, M.seats) that
 -- matched no option offered in M.GAMES random games of setup L, each with
 -- a `message` for people; and, second, every restriction looked at, with
@@ -213,6 +264,10 @@ function M.unmatched(L, players)
   local out = {}
   for _, r in ipairs(list) do
     if not r.hit then r.message = message(r, decisions, firsts, texts); out[#out + 1] = r end
+  end
+  for _, r in ipairs(cased(list, texts)) do
+    list[#list + 1] = r
+    out[#out + 1] = r
   end
   for _, r in ipairs(unasked(cons, decisions)) do   -- (said as a restriction is, in the same places)
     list[#list + 1] = r

@@ -10,6 +10,15 @@ local M = {}
 
 local sqrt = math.sqrt
 
+-- A figure as the lab's reports print it, the text and the HTML alike: 4
+-- decimals, signed when asked ("+0.0125"), "-" for none. A mean of whole
+-- numbers may be an integer (0 wins of a seat, read back from a shard's
+-- JSON): it prints as 0.0000 all the same, not 0.
+function M.num(x, signed)
+  if x == nil then return "-" end
+  return string.format(signed and "%+.4f" or "%.4f", x)
+end
+
 -- The 97.5% quantiles of Student's t for 1..30 degrees of freedom.
 local T975 = {
   12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,

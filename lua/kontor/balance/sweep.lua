@@ -202,10 +202,7 @@ function M.summary(sides, diffs, seed, sweep)
            setups = setups, measures = measures, order = order }
 end
 
-local function num(x, signed)
-  if x == nil then return "-" end
-  return string.format(signed and "%+.4f" or "%.4f", x)
-end
+local num = stats.num   -- (the HTML report prints the same)
 local function pad(s, w) return s .. string.rep(" ", w - #s) end
 local function lpad(s, w) return string.rep(" ", w - #s) .. s end
 

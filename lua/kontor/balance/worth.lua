@@ -372,10 +372,7 @@ function M.unrestricted(L, acc)
   return { games = b.games, win_rate = r6(mean), ci = lo and { r6(lo), r6(hi) } or nil }
 end
 
-local function num(x, signed)
-  if x == nil then return "-" end
-  return string.format(signed and "%+.4f" or "%.4f", x)
-end
+local num = stats.num   -- (the HTML report prints the same)
 
 -- The rows as a table for people (through kontor.text: kinds come from
 -- rule scripts).

@@ -667,9 +667,22 @@ function M.hint(view, spec, seed)
   local b, err = M.new(spec ~= nil and spec ~= "" and spec or "mcts", s, (seed or 1) + view.mark())
   if not b then return nil, err end
   local k, top = b:explain(view)
+  -- the option the bot plays is listed first: on a tie (greedy draws among
+  -- the options of the best value) it may be another than the one sorted
+  -- first, and the hint would name one option and list another above it
+  -- (the bot's own list is left as it is)
+  local played = opts[k]
+  for i = 2, #top do
+    if top[i][1] == played then
+      local listed = { top[i] }
+      for j = 1, #top do if j ~= i then listed[#listed + 1] = top[j] end end
+      top = listed
+      break
+    end
+  end
   -- the bot as it was asked for ("mcts", "greedy:budget=0"): its settings
   -- in full are what `bots` and Bot:spec() give
-  local lines = { format("The %s bot would play: %s", b.name, opts[k]) }
+  local lines = { format("The %s bot would play: %s", b.name, played) }
   for i = 1, math.min(5, #top) do
     local t = top[i]
     if t.visits then
@@ -756,14 +769,18 @@ function M.parse(spec)
 end
 
 -- "buy_card:buy contract; play fish" -> { { name = "buy_card", text =
--- "buy contract" }, { text = "play fish" } }; or nil, message.
+-- "buy contract" }, { text = "play fish" } }; or nil, message. Each keeps
+-- its name and text with letters of either case alike (fname, ftext:
+-- kontor.game.parse's fold), for matches.
 local function parse_moves(v)
   local out = {}
+  local fold = require("kontor.game.parse").fold
   for item in (v .. ";"):gmatch("([^;]*);") do
     item = trim(item)
     if item ~= "" then
       local name, text = item:match("^([%w_]+):%s*(.*)$")
-      out[#out + 1] = { name = name, text = name and text or item }
+      text = name and text or item
+      out[#out + 1] = { name = name, text = text, fname = name and fold(name), ftext = fold(text) }
     end
   end
   return out
@@ -771,8 +788,16 @@ end
 
 -- Whether option `text` of decision `name` is one of `moves`: the
 -- decision's name is the one given (if one is), and the text given is the
--- option's text or its beginning up to a space or a comma.
+-- option's text or its beginning up to a space or a comma; as spelt, or
+-- with letters of either case alike, as an action is taken
+-- (kontor.game.parse): `avoid=Buy Contract` is buy contract. (The
+-- restriction is matched one option at a time: where a rule set has
+-- options that differ only in case, it matches each of them that it names
+-- in either case; the lab's check of a bot's restrictions says so.)
+local fold_of, fold_cache, fold_n = nil, {}, 0
 local function matches(moves, name, text)
+  local fname, ftext
+  fold_of = fold_of or require("kontor.game.parse").fold
   for i = 1, #moves do
     local m = moves[i]
     if m.name == nil or m.name == name then
@@ -780,6 +805,24 @@ local function matches(moves, name, text)
       if t == "" or text == t then return true end
       if text:sub(1, #t) == t then
         local c = text:sub(#t + 1, #t + 1)
+        if c == " " or c == "," then return true end
+      end
+    end
+    -- as spelt, nothing: the same with letters of either case alike
+    if not ftext then
+      ftext = fold_cache[text]
+      if not ftext then
+        if fold_n >= 4096 then fold_cache, fold_n = {}, 0 end   -- (texts with numbers are many)
+        ftext = fold_of(text)
+        fold_cache[text], fold_n = ftext, fold_n + 1
+      end
+      fname = name and fold_of(name)
+    end
+    if m.name == nil or m.fname == fname then
+      local t = m.ftext
+      if ftext == t then return true end
+      if ftext:sub(1, #t) == t then
+        local c = ftext:sub(#t + 1, #t + 1)
         if c == " " or c == "," then return true end
       end
     end

@@ -75,15 +75,28 @@ local function explain(game, seat, name, text)
   return nil
 end
 
+-- Case. An action is matched against the options as the rule set spells
+-- them first; only where that finds nothing is it matched again with
+-- letters A-Z and a-z taken alike ("Buy Contract" for "buy contract"),
+-- and taken when it names one option (or one the short way). The step
+-- records the option, so what is recorded, saved and shown is the rule
+-- set's text. Two options that differ only in case are never told apart
+-- that way: each is taken as spelt, and a text between them is refused,
+-- saying so. (ASCII letters only: no locale decides what a move is.)
+local LOWER = {}
+for c = 65, 90 do LOWER[string.char(c)] = string.char(c + 32) end
+local function fold(s) return (s:gsub("[A-Z]", LOWER)) end
+M.fold = fold
+
 -- Up to 12 of the option texts, for a message (with `prefix`: only those
 -- that extend it at a word's end, or at a ':' as in "acquire building:dye_house",
 -- which no short form takes but a message may list).
 local function expected(opts, prefix)
   if prefix then
-    local some = {}
+    local some, fprefix = {}, fold(prefix)
     for i = 1, #opts do
       local o = opts[i]
-      if #o > #prefix and o:sub(1, #prefix) == prefix
+      if #o > #prefix and (o:sub(1, #prefix) == prefix or fold(o:sub(1, #prefix)) == fprefix)
          and (is_boundary(o, #prefix + 1) or o:sub(#prefix + 1, #prefix + 1) == ":") then
         some[#some + 1] = o
       end
@@ -95,6 +108,63 @@ local function expected(opts, prefix)
   local s = concat(shown, ", ")
   if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
   return s
+end
+
+-- The longest option that `text` begins with at a word boundary (or is),
+-- letters of either case alike: its index and length; or nil, and the
+-- options of that length that differ only in case when there are several.
+local function fold_best(opts, text)
+  local ftext, tlen = fold(text), #text
+  local best, bestlen, twins = nil, 0, nil
+  for i = 1, #opts do
+    local o = opts[i]
+    local l = #o
+    if l >= bestlen and l <= tlen and (l == tlen or is_boundary(text, l + 1)) and fold(o) == ftext:sub(1, l) then
+      if l > bestlen or not best then best, bestlen, twins = i, l, nil
+      elseif o ~= opts[best] then twins = twins or { opts[best] }; twins[#twins + 1] = o end
+    end
+  end
+  if twins then return nil, twins end
+  return best, bestlen
+end
+
+-- The options that extend `text` at a word boundary, letters of either
+-- case alike: the first one's index and how many there are.
+local function fold_extensions(opts, text)
+  local first, n, len, ftext = nil, 0, #text, fold(text)
+  for i = 1, #opts do
+    local o = opts[i]
+    if #o > len and is_boundary(o, len + 1) and fold(o:sub(1, len)) == ftext then
+      first, n = first or i, n + 1
+    end
+  end
+  return first, n
+end
+
+-- Whether `word` begins one of `opts` (the whole option or its first
+-- words), as an action's walk takes it: as spelt or in another case. The
+-- front ends ask it of a line's first word: a move, or a command?
+function M.starts_option(opts, word)
+  local fword, n = fold(word), #word
+  for _, o in ipairs(opts) do
+    if o == word or (#o > n and o:sub(n + 1, n + 1) == " " and o:sub(1, n) == word) then return true end
+    if (#o == n or (#o > n and o:sub(n + 1, n + 1) == " ")) and fold(o:sub(1, n)) == fword then return true end
+  end
+  return false
+end
+
+-- Whether `text` is one of `opts` as the walk takes it: as spelt, or in
+-- another case when it names one option so.
+function M.is_option(opts, text)
+  local ftext, k = fold(text), nil
+  for i, o in ipairs(opts) do
+    if o == text then return true end
+    if #o == #text and fold(o) == ftext then
+      if k and opts[k] ~= o then return false end
+      k = i
+    end
+  end
+  return k ~= nil
 end
 
 -- The options that extend `text` at a word boundary: the first one's
@@ -165,6 +235,35 @@ local function walk(game, seat, text)
         bestlen, tlen = #text, #text
       elseif n > 1 and not (last_n and not extends_any(opts, text:sub(1, prev))) then
         return fail(format("'%s' is ambiguous: it could be %s", text, expected(opts, text)))
+      end
+    end
+    if not best or bestlen <= prev then
+      -- Nothing as spelt: the same, letters of either case alike
+      -- ("Load Fish on ship 2"); the text takes the option's spelling.
+      local k, klen = fold_best(opts, text)
+      if type(klen) == "table" and #klen[1] > prev then
+        return fail(format("'%s' could be %s, which differ only in case: type the one you mean as it is spelt",
+          text, expected(klen)))
+      end
+      if k and klen > prev then
+        best, bestlen, text = k, klen, opts[k] .. text:sub(klen + 1)
+      else
+        local n
+        k, n = fold_extensions(opts, text)
+        if n == 1 then
+          best, text = k, opts[k]
+          bestlen, tlen = #text, #text
+        elseif n > 1 and not (last_n and not extends_any(opts, text:sub(1, prev))) then
+          local some, ftext = {}, fold(text)
+          for i = 1, #opts do
+            local o = opts[i]
+            if #o > #text and is_boundary(o, #text + 1) and fold(o:sub(1, #text)) == ftext then some[#some + 1] = o end
+          end
+          local cased = true    -- one option but for case?
+          for i = 2, #some do if fold(some[i]) ~= fold(some[1]) then cased = false end end
+          return fail(format("'%s' is ambiguous: it could be %s%s", text, expected(some),
+            cased and " (they differ only in case: type the one you mean as it is spelt)" or ""))
+        end
       end
     end
     if not best or bestlen <= prev then
