@@ -87,5 +87,14 @@ describe("API errors", function()
     fails({ options = { first_player = "two" } }, "option first_player of sea_merchants: 'two' is not a whole number")
     fails({ options = { colour = 1 } }, "unknown option 'colour' for sea_merchants")
     fails({ rules = "nosuch" }, "unknown rule set or variant 'nosuch' (available: ")
+    fails({ players = 3.5 }, "players must be a whole number, not '3.5'")
+  end)
+
+  it("takes players = 3.0 as 3, as --players 3.0 and kontor.sim's games = 3.0 are", function()
+    local g = kontor.new_game { players = 3.0, seed = 1 }
+    assert.are.equal("integer", math.type(g.players))
+    assert.are.equal(3, g.players)
+    local r = kontor.sim { players = 2.0, games = 2, seed = 1 }
+    assert.are.equal(2, r.players)
   end)
 end)

@@ -79,6 +79,8 @@ end
 function M.players_for(R, players, level)
   players = players or R.players.default
   level = level and level > 0 and level + 1 or 0
+  -- (3.0 is 3, as --players 3.0 and kontor.sim's games = 3.0 are)
+  if math.type(players) == "float" then players = math.tointeger(players) or players end
   if math.type(players) ~= "integer" then
     errors.raise("usage", format("players must be a whole number, not '%s'", tostring(players)), nil, level)
   end
