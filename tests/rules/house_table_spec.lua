@@ -1,0 +1,53 @@
+-- The house variants played at the table (docs/rules/house.md, rulings
+-- H1-H10): what the players read, in the log, the options and the errors.
+-- One test per defect the QA pass found, each seen failing first.
+-- Run: build/kontor run tests/busted.lua tests/rules/house_table_spec.lua
+
+local support = require "tests.lua.support"
+local ok = support.ok
+
+-- A game from a stated position (two players, Anna and Bert; Anna's ships
+-- grain and wood, Bert's cloth and spices).
+local function game(variants, sc, players, options)
+  sc = sc or {}
+  sc.deck = sc.deck or { "wood", "grain", "cloth", "spices", "fish", "fish" }
+  return support.sea_merchants_game(sc, players, options, variants)
+end
+
+local function last_log(g)
+  local log = g:log()
+  return log[#log]
+end
+
+describe("house rules at the table", function()
+  it("H7: the log names the crane a crane exchange uses, not a dock", function()
+    for _, variants in ipairs{ { "house" }, { "house_specials" } } do
+      local g = game(variants, { specials = { { crane = 1 }, {} } })
+      ok(g, "pass")
+      ok(g, "crane exchange ship 1 to fish")
+      assert.are.equal("Anna uses a crane: exchanges grain for fish on ship 1", last_log(g), variants[1])
+      assert.are.same({ 4, 2 }, g.ships[1])
+    end
+    -- the base game's dock as before (S5)
+    local g = game({}, { specials = { { dock = 1 }, {} } })
+    ok(g, "pass")
+    ok(g, "dock exchange ship 1 to fish")
+    assert.are.equal("Anna uses a dock: exchanges grain for fish on ship 1", last_log(g))
+  end)
+
+  it("H8: with count=delivered the log says what the market shows and what each cube is paid", function()
+    -- grain on slot 1; Anna plays 2 grain on slots 2,3: 3 slots show grain,
+    -- and her grain ship is paid the 2 cards delivered
+    local g = game({ { "delivered_payout", options = { count = "delivered" } } },
+      { phase = "phase2", hands = { { "grain", "grain" }, {} } })
+    ok(g, "play grain on slots 2,3")
+    assert.are.equal(3, g.market:count_of(1))
+    assert.are.equal(2, g.coins:get(1))
+    assert.are.equal("Anna plays grain on slots 2,3: grain shows 3, pays 2 per cube; Anna earns 2", last_log(g))
+    -- the default counts the market (H8 = S8): one number, as in the base
+    local h = game({ "delivered_payout" }, { phase = "phase2", hands = { { "grain", "grain" }, {} } })
+    ok(h, "play grain on slots 2,3")
+    assert.are.equal(3, h.coins:get(1))
+    assert.are.equal("Anna plays grain on slots 2,3: grain shows 3; Anna earns 3", last_log(h))
+  end)
+end)
