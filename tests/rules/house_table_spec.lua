@@ -50,4 +50,36 @@ describe("house rules at the table", function()
     assert.are.equal(3, h.coins:get(1))
     assert.are.equal("Anna plays grain on slots 2,3: grain shows 3; Anna earns 3", last_log(h))
   end)
+
+  it("H3: a draft order that cannot be played is refused when the variant loads, not as a failing game", function()
+    local lab = support.lab()
+    finally(lab.cleanup)
+    -- seats of 4 players, given 3: the player count is wrong (usage, 2)
+    lab.usage_errors {
+      { "sim --variant 'snake_draft:order=4 3 2 1/1 2 3 4' --players 3 --games 2",
+        "kontor: sim: sea_merchants is for 4 to 4 players, not 3" },
+      { "play --variant 'house:snake_draft.order=2 1/1 2' --players 3",
+        "kontor: sea_merchants is for 2 to 2 players, not 3" },
+    }
+    -- was: "sim: game 1 of 2 (its seed ...) failed: snake_draft: order
+    -- 'backwards': round 1 must list each seat 1..4 once", and "Reproduce it alone"
+    for _, c in ipairs {
+      { "backwards", "order 'backwards': 'backwards' is not a seat: expected snake, forward, or rounds of seats such as '4 3 2 1/1 2 3 4'" },
+      { "1 2 3/3 1", "order '1 2 3/3 1': round 2 must list each seat once, from 1 (it has no seat 2)" },
+      { "1 2 3 4/4 3 2 1/1 2 3 4", "order '1 2 3 4/4 3 2 1/1 2 3 4' has 3 rounds; each player loads 2 ships (S3)" },
+      { "1/1", "order '1/1' lists 1 seat a round; sea_merchants is for 2 to 4 players" },
+    } do
+      local out, err, code = lab.run("sim --variant 'snake_draft:order=" .. c[1] .. "' --games 2")
+      assert.are.equal("", out)
+      assert.are.equal("kontor: sim: variant snake_draft: " .. c[2] .. "\n", err)
+      assert.are.equal(1, code)
+    end
+    -- the order's player count is the game's default: 2 players here
+    local g = kontor.new_game { rules = "sea_merchants", seed = 1,
+                                variants = { { "snake_draft", options = { order = "2 1/1 2" } } } }
+    assert.are.equal(2, g.players)
+    local order = {}
+    while g.phase == "load" do order[#order + 1] = g:who(); ok(g, 1) end
+    assert.are.same({ 2, 1, 1, 2 }, order)
+  end)
 end)
