@@ -82,4 +82,28 @@ describe("house rules at the table", function()
     while g.phase == "load" do order[#order + 1] = g:who(); ok(g, 1) end
     assert.are.same({ 2, 1, 1, 2 }, order)
   end)
+
+  it("the house preset: an option of a member given as the preset's says how to give it", function()
+    local lab = support.lab()
+    finally(lab.cleanup)
+    -- was: "unknown option 'size' for house (options: none)", and no more
+    lab.usage_errors {
+      { "sim --variant house:size=5 --games 2",
+        "kontor: sim: unknown option 'size' for house (options: none): 'size' is an option of hand_limit, "
+        .. "which house includes: --variant house:hand_limit.size=5" },
+      { "play --variant house:office_bonus=3",
+        "kontor: unknown option 'office_bonus' for house (options: none): 'office_bonus' is an option of "
+        .. "house_specials, which house includes: --variant house:house_specials.office_bonus=3" },
+      -- a name no member has: as before
+      { "play --variant house:sise=5", "kontor: unknown option 'sise' for house (options: none)" },
+    }
+    -- the REPL's new says what to type, from the error's data
+    local out = support.run(support.sh_quote(lab.binary), "new variant=house:size=5\n")
+    assert.truthy(support.has(out, "'size' is an option of the variant hand_limit: new variant=house:hand_limit.size=5"), out)
+    -- given as the preset takes it, it plays: a hand of 5
+    local g = game({ { "house", options = { ["hand_limit.size"] = 5 } } },
+      { phase = "phase2", hands = { { "fish", "fish", "fish", "wood", "wood" }, {} } })
+    assert.are.same({ "play" }, g:options())
+    assert.truthy(support.has(g:why("draw"), "your hand is full (5 cards, the limit is 5)"))
+  end)
 end)
