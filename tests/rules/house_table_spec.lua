@@ -106,4 +106,23 @@ describe("house rules at the table", function()
     assert.are.same({ "play" }, g:options())
     assert.truthy(support.has(g:why("draw"), "your hand is full (5 cards, the limit is 5)"))
   end)
+
+  it("H7: a crane's decisions are named for the crane on the players' screens", function()
+    -- was: "Ann, your move (dock):" and "(dock product)", in a game without docks
+    local moves = "load fish on ship 1\nload fish on ship 1\nload wood on ship 2\nload cloth on ship 2\n"
+      .. "buy crane\ncrane exchange ship 1\ncrane exchange ship 1 to spices\n"
+    local out = support.kontor_rc("play --variant house --players 2 --names Ann,Bob --seed 5 --option start_coins=12",
+      moves)
+    assert.truthy(support.has(out, "\nAnn, your move (crane):\n  1  crane exchange ship 1  ("), out)
+    assert.truthy(support.has(out, "\nAnn, your move (crane product):\n  1  crane exchange ship 1 to grain  ("), out)
+    assert.truthy(support.has(out, "\nAnn uses a crane: exchanges fish for spices on ship 1\n"), out)
+    assert.falsy(support.has(out, "(dock"), out)
+    -- the REPL says the same
+    local repl = support.kontor_rc("--variant house_specials --players 2 --seed 5 --option start_coins=12",
+      "auto 4\ndo buy crane\n")
+    assert.truthy(support.has(repl, "\nPlayer 1 to choose (crane).\n"), repl)
+    -- the base game's dock as before
+    local base = support.kontor_rc("--players 2 --seed 5 --option start_coins=12", "auto 4\ndo buy dock\n")
+    assert.truthy(support.has(base, "\nPlayer 1 to choose (dock).\n"), base)
+  end)
 end)
