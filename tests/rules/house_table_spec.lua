@@ -125,4 +125,28 @@ describe("house rules at the table", function()
     local base = support.kontor_rc("--players 2 --seed 5 --option start_coins=12", "auto 4\ndo buy dock\n")
     assert.truthy(support.has(base, "\nPlayer 1 to choose (dock).\n"), base)
   end)
+
+  it("H5: why a discard is refused names the product, the card not held, or the hand and its limit", function()
+    local g = game({ { "house", options = { ["hand_limit.overflow"] = "discard" } } },
+      { phase = "phase2", hands = { { "fish", "fish", "fish", "wood", "wood", "wood" }, {} },
+        specials = { { forklift = 1 }, {} } })
+    ok(g, "draw")
+    ok(g, "forklift draw")
+    assert.are.equal("discard", g:decision().name)
+    assert.are.equal(9, g.hands[1]:count())
+    local expected = "; expected one of: discard grain, discard wood, discard fish, discard cloth"
+    -- was, for each: "your hand is above its limit: discard one card ('discard <product>')"
+    assert.are.equal("'discard porcelain' is not a legal action: you hold no porcelain card" .. expected,
+      g:why("discard porcelain"))
+    assert.are.equal("'discard gold' is not a legal action: there is no product 'gold' "
+      .. "(grain, wood, porcelain, fish, spices, cloth)" .. expected, g:why("discard gold"))
+    assert.are.equal("'play fish' is not a legal action: your hand holds 9 cards, above its limit of 6: "
+      .. "discard one card ('discard <product>')" .. expected, g:why("play fish"))
+    -- refused, and the game as it was
+    local before = kontor.json.encode(g:state())
+    assert.is_nil((g:apply("discard porcelain")))
+    assert.are.equal(before, kontor.json.encode(g:state()))
+    ok(g, "discard fish")
+    assert.are.equal(8, g.hands[1]:count())
+  end)
 end)
