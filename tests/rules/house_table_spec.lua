@@ -149,4 +149,22 @@ describe("house rules at the table", function()
     ok(g, "discard fish")
     assert.are.equal(8, g.hands[1]:count())
   end)
+
+  it("a sweep over an option of a variant the house preset includes sweeps it through the preset", function()
+    local lab = support.lab()
+    finally(lab.cleanup)
+    -- was: "sweep: --over hand_limit.size: no --variant hand_limit is given (variants: house)", status 2
+    local out, err, code = lab.run("sweep --variant house --over hand_limit.size=3,6 --games 20")
+    assert.are.equal("", err)
+    assert.are.equal(0, code)
+    assert.truthy(support.has(out, "sweep        hand_limit.size over 3, 6: 20 paired games each (seed 1)\n"
+      .. "first        --rules sea_merchants --variant house:hand_limit.size=3\n"), out)
+    -- each value plays the games sim plays with it: 67.30 turns at 3, 53.90 at 6 (the preset's default)
+    assert.truthy(out:find("\ngame length %(turns%) +3 +67%.3000 ", 1), out)
+    assert.truthy(out:find("\n +6 +53%.9000 ", 1), out)
+    for size, turns in pairs { [3] = "67.30", [6] = "53.90" } do
+      local sim = lab.run("sim --variant house:hand_limit.size=" .. size .. " --games 20 --seed 1")
+      assert.truthy(support.has(sim, "mean turns   " .. turns .. " "), sim)
+    end
+  end)
 end)
