@@ -100,6 +100,11 @@ describe("house rules at the table", function()
     -- the REPL's new says what to type, from the error's data
     local out = support.run(support.sh_quote(lab.binary), "new variant=house:size=5\n")
     assert.truthy(support.has(out, "'size' is an option of the variant hand_limit: new variant=house:hand_limit.size=5"), out)
+    -- and what it says to type is taken (was: "new: variant=house:hand_limit.size=5: expected k=v
+    -- after ':', not 'hand_limit.size=5'")
+    out = support.run(support.sh_quote(lab.binary), "new variant=house:hand_limit.size=5 players=2 seed=1\n")
+    assert.truthy(support.has(out, "New game: Sea Merchants with house (hand_limit.size=5), 2 players "
+      .. "(Player 1, Player 2), seed 1.\n"), out)
     -- given as the preset takes it, it plays: a hand of 5
     local g = game({ { "house", options = { ["hand_limit.size"] = 5 } } },
       { phase = "phase2", hands = { { "fish", "fish", "fish", "wood", "wood" }, {} } })
