@@ -28,6 +28,10 @@ describe("house rules at the table", function()
       assert.are.equal("Anna uses a crane: exchanges grain for fish on ship 1", last_log(g), variants[1])
       assert.are.same({ 4, 2 }, g.ships[1])
     end
+    -- S5's option holds for the crane: bought with dock_at_once=false, it waits a turn
+    local w = game({ "house" }, { coins = { 12, 0 } }, 2, { dock_at_once = false })
+    ok(w, "buy crane")
+    assert.are.equal("phase2", w:decision().name)
     -- the base game's dock as before (S5)
     local g = game({}, { specials = { { dock = 1 }, {} } })
     ok(g, "pass")
