@@ -80,6 +80,10 @@ return {
       local order = g:turn_order(g.first)
       if opts.order == "snake" then return { reverse(order), order } end
       if opts.order == "forward" then return { order, order } end
+      if #rounds ~= R.data.ships_at_start then   -- a variant applied after this one changed S3
+        error(("order '%s' has %d rounds; each player loads %d ships (S3)"):format(
+          opts.order, #rounds, R.data.ships_at_start), 0)
+      end
       return rounds
     end
   end,
