@@ -634,7 +634,7 @@ local function parse_new(sess, arg)
       local vo = {}
       if name then
         for p2 in rest:gmatch("[^,]+") do
-          local a, b = p2:match("^([%w_]+)=(.*)$")
+          local a, b = p2:match("^([%w_][%w_.]*)=(.*)$")   -- member.option of a preset too
           if not a then return nil, string.format("new: variant=%s: expected k=v after ':', not '%s'", v, p2) end
           vo[a] = b
         end

@@ -131,6 +131,18 @@ return {
       return s
     end
     R.move_words[#R.move_words + 1] = "discard"
+    -- Why a text is not a discard (H5, overflow=discard): the product, the
+    -- card held, or what the decision asks.
+    R.explain.discard = function(g, seat, text)
+      local name = text:match("^discard (%a+)$")
+      local p = name and R.product_number(name)
+      if name and not p then
+        return ("there is no product '%s' (%s)"):format(name, table.concat(R.data.products, ", "))
+      end
+      if p and R.cards_in_hand(g, seat)[p] == 0 then return ("you hold no %s card"):format(name) end
+      return ("your hand holds %d cards, above its limit of %d: discard one card ('discard <product>')"):format(
+        g.hands[seat]:count(), limit(g, seat))
+    end
 
     -- The limit is never exceeded, but with overflow=discard by the
     -- active player in phase II (until the discard at its end), or when
@@ -149,9 +161,4 @@ return {
       end
     end
   end,
-  explain = {
-    discard = function(g, seat, text)
-      return "your hand is above its limit: discard one card ('discard <product>')"
-    end,
-  },
 }

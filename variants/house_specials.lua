@@ -27,8 +27,11 @@ return {
     d.supply = { ship = 14, office = 2, warehouse = 2, forklift = 2, crane = 2 }
     d.article = { ship = "a", office = "an", warehouse = "a", forklift = "a", crane = "a" }
 
-    -- H7: a crane works exactly like the base dock (S5, S6).
+    -- H7: a crane works exactly like the base dock (S5, S6): the dock's
+    -- decisions, under the crane's name for the players.
     d.exchange_card = "crane"
+    R.decision_words = R.decision_words or {}
+    R.decision_words.dock, R.decision_words.dock_product = "crane", "crane product"
 
     -- H4: the house office draws nothing at the end of phase II (S10) ...
     d.office_draw = 0

@@ -104,6 +104,8 @@ function R.prepare()
   PLAYS, LONGER, SLOTS_OF = {}, {}, {}
   EXTRA = { words = D.exchange_card .. " exchange", ship = {} }
   EXTRA.none = "no " .. EXTRA.words
+  -- the log names the card a variant gives the extra exchange (H7: "uses a crane")
+  EXTRA.uses = ("uses %s %s: exchanges"):format(D.article[D.exchange_card] or "a", D.exchange_card)
   for k = 1, D.supply.ship do EXTRA.ship[k] = { EXTRA.words, "ship", k } end
   for p, name in ipairs(D.products) do
     PLAYS[p] = { first = kontor.family{ "play", name, "on slots", SLOTS } }
@@ -735,7 +737,7 @@ function R.rules.extra_exchanges(g, seat)
     local choice = options[g:choose(seat, "dock", options)]
     if type(choice) == "string" then return end
     local k = choice[3]
-    swap_cube(g, seat, k, choose_product(g, seat, "dock_product", words, k), "uses a dock: exchanges")
+    swap_cube(g, seat, k, choose_product(g, seat, "dock_product", words, k), EXTRA.uses)
   end
 end
 
@@ -903,10 +905,13 @@ local function play_cards(g, seat)
     push(covered, card_at(market, s))
     set_card(market, s, rules.take_from_hand(g, seat, p))
   end
-  local shows, report = rules.trade(g, seat, p, slots)
+  local paid, report = rules.trade(g, seat, p, slots)
   if report then
-    g:log("%s plays %s on %s %s: %s shows %d; %s", g.names[seat], D.products[p],
+    -- what the market shows; and N, when a variant pays another count (H8)
+    local shows = count_of(market, p)
+    g:log("%s plays %s on %s %s: %s shows %d%s; %s", g.names[seat], D.products[p],
           #slots == 1 and "slot" or "slots", table.concat(slots, ","), D.products[p], shows,
+          paid ~= shows and (", pays %d per cube"):format(paid) or "",
           #report > 0 and table.concat(report, ", ") or "nobody earns")
   end
 end

@@ -11,26 +11,38 @@ local function reverse(list)
   return r
 end
 
--- "4,3,2,1/1,2,3,4" -> { {4,3,2,1}, {1,2,3,4} }, checked against the game.
-local function rounds_of(text, g, ships)
+-- H3 option: "4,3,2,1/1,2,3,4" -> { {4,3,2,1}, {1,2,3,4} }, read when the
+-- variant is applied: each round lists the seats 1..n once, the same n in
+-- every round, one round per starting ship (S3). Returns the rounds, or nil
+-- and what is wrong.
+local function rounds_of(text, ships)
   local rounds = {}
   for round in text:gmatch("[^/]+") do
     local seats, seen = {}, {}
     for seat in round:gmatch("[^,%s]+") do
       local s = math.tointeger(tonumber(seat))
-      if not s or s < 1 or s > g.players or seen[s] then
-        error(("snake_draft: order '%s': round %d must list each seat 1..%d once"):format(text, #rounds + 1, g.players), 0)
+      if not s then
+        return nil, ("order '%s': '%s' is not a seat: expected snake, forward, or rounds of seats "
+          .. "such as '4 3 2 1/1 2 3 4'"):format(text, seat)
       end
-      seen[s] = true
-      seats[#seats + 1] = s
+      if s < 1 or seen[s] then
+        return nil, ("order '%s': round %d must list each seat once, from 1"):format(text, #rounds + 1)
+      end
+      seen[s], seats[#seats + 1] = true, s
     end
-    if #seats ~= g.players then
-      error(("snake_draft: order '%s': round %d must list each seat 1..%d once"):format(text, #rounds + 1, g.players), 0)
+    for s = 1, #seats do
+      if not seen[s] then
+        return nil, ("order '%s': round %d must list each seat once, from 1 (it has no seat %d)"):format(
+          text, #rounds + 1, s)
+      end
+    end
+    if #rounds > 0 and #seats ~= #rounds[1] then
+      return nil, ("order '%s': round %d lists %d seats, round 1 lists %d"):format(text, #rounds + 1, #seats, #rounds[1])
     end
     rounds[#rounds + 1] = seats
   end
   if #rounds ~= ships then
-    error(("snake_draft: order '%s' has %d rounds; each player loads %d ships"):format(text, #rounds, ships), 0)
+    return nil, ("order '%s' has %d rounds; each player loads %d ships (S3)"):format(text, #rounds, ships)
   end
   return rounds
 end
@@ -49,12 +61,30 @@ return {
                  .. "(on the command line, seats separated by spaces: '4 3 2 1/1 2 3 4')" },
   },
   apply = function(R, opts)
+    -- H3 option: rounds of seats are read now; they list the seats of one
+    -- player count, the only one the game can then be played with.
+    local rounds
+    if opts.order ~= "snake" and opts.order ~= "forward" then
+      local why
+      rounds, why = rounds_of(opts.order, R.data.ships_at_start)
+      if not rounds then error(why, 0) end
+      local n, p = #rounds[1], R.players
+      if n < p.min or n > p.max then           -- S1: 2 to 4 players
+        error(("order '%s' lists %d %s a round; %s is for %d to %d players"):format(
+          opts.order, n, n == 1 and "seat" or "seats", R.name, p.min, p.max), 0)
+      end
+      R.players = { min = n, max = n, default = n }
+    end
     -- H3: round 1 in reverse turn order, round 2 in turn order.
     function R.rules.loading_order(g)
       local order = g:turn_order(g.first)
       if opts.order == "snake" then return { reverse(order), order } end
       if opts.order == "forward" then return { order, order } end
-      return rounds_of(opts.order, g, R.data.ships_at_start)
+      if #rounds ~= R.data.ships_at_start then   -- a variant applied after this one changed S3
+        error(("order '%s' has %d rounds; each player loads %d ships (S3)"):format(
+          opts.order, #rounds, R.data.ships_at_start), 0)
+      end
+      return rounds
     end
   end,
 }

@@ -605,6 +605,28 @@ local function misspelt_rule(had, now, src)
   end
 end
 
+-- A preset's unknown option that one of its members has (house:size=5,
+-- which hand_limit has): the error `err` says how to give it,
+-- house:hand_limit.size=5. Any other error as it is.
+local function member_option(V, vspec, vfile, own, err)
+  local u = errors.is(err) and rawget(err, "unknown_option")
+  if not u or rawget(err, "kind") ~= "usage" or type(V.includes) ~= "table" then return err end
+  for _, inc in ipairs(V.includes) do
+    local name = M.parse_variant(type(inc) == "table" and inc[1] or inc)
+    local named = type(name) == "string" and require("kontor.files").named_in(name, vfile)
+    local file = named and M.find(named)
+    local M2 = file and M.load_file(file)
+    if type(M2) == "table" and type(M2.options) == "table" and M2.options[u.option] ~= nil then
+      local member = M2.name or name
+      local as = string.format("%s:%s.%s=%s", vspec, name, u.option, tostring(own[u.option]))
+      u.owner = { variant = member, as = as }
+      return errors.new("usage", string.format("%s: '%s' is an option of %s, which %s includes: --variant %s",
+        u.said, u.option, member, V.name, as), { unknown_option = u })
+    end
+  end
+  return err
+end
+
 -- Applies one variant file (and, for a preset, the variants it includes)
 -- to R0, the rule set's own table, loaded fresh for this composition; `E`
 -- is the engine's copy of the rule set (its name), `extra` collects the
@@ -660,7 +682,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     end
   end
   local opts, oerr = M.resolve_options(V, own)
-  if not opts then return nil, oerr end
+  if not opts then return nil, member_option(V, vspec, vfile, own, oerr) end
   -- What a save file keeps: the options as given (defaults come from the
   -- files when the game is loaded or reloaded, so an edited default counts).
   local recorded = {}

@@ -78,7 +78,7 @@ describe("house rules", function()
     fails(function()
       kontor.new_game { rules = "sea_merchants", players = 3, seed = 1,
         variants = { { "snake_draft", options = { order = "1,1,2/3,2,1" } } } }
-    end, "round 1 must list each seat 1..3 once")
+    end, "variant snake_draft: order '1,1,2/3,2,1': round 1 must list each seat once, from 1")
   end)
 
   it("H4: the house office pays its owner 2 per office on every delivery, product or not", function()

@@ -64,6 +64,22 @@ local function names_variant(given, name)
   return base:gsub("%.lua$", "") == name
 end
 
+-- A variant a given preset includes (--variant house --over
+-- hand_limit.size=4..6): the preset's place among the variants, and the
+-- option as the preset forwards it ("hand_limit.size"); else nil, `opt`.
+local function through_preset(variants, vname, opt)
+  local rules = require "kontor.rules"
+  for i, v in ipairs(variants) do
+    local file = rules.find(v[1])
+    local V = file and rules.load_file(file)
+    for _, inc in ipairs(type(V) == "table" and type(V.includes) == "table" and V.includes or {}) do
+      local iname = rules.parse_variant(type(inc) == "table" and inc[1] or inc)
+      if type(iname) == "string" and names_variant(iname, vname) then return i, vname .. "." .. opt end
+    end
+  end
+  return nil, opt
+end
+
 -- The setups of a sweep: `over` is "OPTION=VALUES" where OPTION is a
 -- rule set option (--option), or VARIANT.OPTION, or OPTION alone when the
 -- setup has one variant (the rule set's, where only it declares OPTION).
@@ -82,6 +98,7 @@ function M.setups(common, over)
     for i, v in ipairs(common.variants) do
       if names_variant(v[1], vname) then which = i end
     end
+    if not which then which, opt = through_preset(common.variants, vname, opt) end
     if not which then
       local given = {}
       for i, v in ipairs(common.variants) do given[i] = v[1] end
