@@ -201,6 +201,12 @@ function Session:print_options(seat)
   if not g then return self:err("no game") end
   if g:over() then return self:say("The game is over: no options.") end
   seat = seat or self:acting_seat(g)
+  -- after `as N`, only seat N's own options: another seat's (a hand to
+  -- play from, cards to buy) would show what seat N may not see
+  if self.as and seat ~= self.as then
+    return self:say(string.format("%s (seat %d) has no decision now. %s (`as %d` or `as all` shows those options.)",
+      ktext.escape(g.names[self.as]), self.as, self:status(), seat))
+  end
   local opts = g:options(seat) or {}
   -- an option repeating the move so far ends the move there: say so
   local stop = ui.stop_text(g:actions(), seat, opts)

@@ -54,6 +54,15 @@ describe("as in the REPL", function()
     out = run("--players 2 --seed 3 --names Ann,Bob", "as\n")
     assert.are.equal("Showing everything; `as SEAT` shows what one seat sees.\nrc=0\n", out)
   end)
+
+  it("options shows only the seat's own: another seat's would show its hand", function()
+    -- (Ann's options name the products she may load, the ships she has)
+    local out = run("--players 2 --seed 3 --names Ann,Bob", "as 2\noptions\nas 1\noptions\n")
+    assert.truthy(has(out, "Showing what Bob (seat 2) sees; `as all` shows everything.\n"
+      .. "Bob (seat 2) has no decision now. Ann to choose (load). (`as 1` or `as all` shows those options.)\n"
+      .. "Showing what Ann (seat 1) sees; `as all` shows everything.\n   1  load "), out)
+    assert.falsy(has(out:match("^.-Showing what Ann") or "", "load "), out)
+  end)
 end)
 
 describe("a command called as a Lua function", function()
