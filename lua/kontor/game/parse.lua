@@ -6,6 +6,7 @@
 
 local core = require "kontor.core"
 local driver = require "kontor.game.driver"
+local ktext = require "kontor.text"
 
 local inspect = core.sandbox.inspect    -- a call that reads the game and changes nothing of it
 local format, concat = string.format, table.concat
@@ -75,7 +76,8 @@ local function explain(game, seat, name, text)
   return nil
 end
 
--- Up to 12 of the option texts, for a message (with `prefix`: only those
+-- Up to 12 of the option texts, runs alike as ranges ("bid 0-23",
+-- kontor.text.option_list), for a message (with `prefix`: only those
 -- that extend it at a word's end, or at a ':' as in "acquire building:dye_house",
 -- which no short form takes but a message may list).
 local function expected(opts, prefix)
@@ -90,11 +92,7 @@ local function expected(opts, prefix)
     end
     opts = some
   end
-  local shown = {}
-  for i = 1, math.min(#opts, 12) do shown[i] = opts[i] end
-  local s = concat(shown, ", ")
-  if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
-  return s
+  return ktext.option_list(opts, 12)
 end
 
 -- The options that extend `text` at a word boundary: the first one's
