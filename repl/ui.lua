@@ -102,14 +102,10 @@ end
 -- Decisions and options
 ---------------------------------------------------------------------------
 
--- A decision's name in plain words: `words` (the rule set's
--- R.decision_words[name]) when it is a text, else the name with its _ and
--- digits spaced ("phase1" -> "phase 1", "take_other" -> "take other").
-function M.decision_words(name, words)
-  if type(name) ~= "string" then return tostring(name) end
-  if type(words) == "string" then return words end
-  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
-end
+-- A decision's name in plain words (kontor.text.decision_words, which the
+-- engine's refusals share): `words`, the rule set's
+-- R.decision_words[name], when it is a text, else "take_other" -> "take other".
+M.decision_words = ktext.decision_words
 
 -- The status line: who decides now (`seats`, the decision `d`). `order`,
 -- { seat =, pending =, step = }, is the secret order of the seat looking,

@@ -195,6 +195,17 @@ function M.option_list(texts, max)
   return s
 end
 
+-- A decision's name in plain words: `words` (the rule set's
+-- R.decision_words[name]) when it is a text, else the name with its _ and
+-- digits spaced ("phase1" -> "phase 1", "take_other" -> "take other"). The
+-- one wording of play's and the REPL's status lines and of the engine's
+-- refusal of a move at another seat's turn.
+function M.decision_words(name, words)
+  if type(name) ~= "string" then return tostring(name) end
+  if type(words) == "string" then return words end
+  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
+end
+
 -- "1 coin", "2 coins"; `plural` defaults to word .. "s".
 function M.count(n, word, plural)
   return string.format("%d %s", n, n == 1 and word or (plural or word .. "s"))
