@@ -159,6 +159,12 @@ METHODS.actions = METHODS.record
 
 function METHODS.log(_, game) return game:log() end
 
+-- The decisions the rules skipped, oldest first (g:skipped(): seat,
+-- decision, why, turn): public, as a log line is (a Caribbean take that
+-- passed for want of a coin); kontor play tells them since a seat's turn.
+-- Each also says how many log lines came before it (log_lines).
+function METHODS.skipped(_, game) return require("kontor.game").skipped_in_log(game) end
+
 function METHODS.pending(_, game, seat) return game:pending(seat) end
 
 function METHODS.result(_, game) return game:result() end

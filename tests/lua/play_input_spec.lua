@@ -87,6 +87,25 @@ describe("undo between two people", function()
   end)
 end)
 
+describe("the greeting of the next person", function()
+  it("says 'since the game began' at a seat's first turn, and tells the takes that passed, in their place", function()
+    local out = run("play --rules caribbean --players 3 --seed 1 --names Ann,Bob,Cy", "reveal\nstop\nstop\nstop\n")
+    assert.truthy(has(out, "--- Ann's turn (seat 1) ---\nSince the game began:\nAnn reveals Settler 4/1\n"), out)
+    local skips = "No choice for Ann (take): nothing in the harbour is affordable.\n"
+      .. "No choice for Bob (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+      .. "No choice for Cy (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+    assert.truthy(has(out, "--- Bob's turn (seat 2) ---\nSince the game began:\nAnn reveals Settler 4/1\n"
+      .. "Ann reveals Admiral 7/2\nAnn stops\n" .. skips .. "Bob reveals Admiral 7/2\nMerchants"), out)
+    -- Ann's second turn: what came after her first, Cy's take that passed too
+    assert.truthy(has(out, "--- Ann's turn (seat 1) ---\nSince your last turn:\nBob stops\n"
+      .. "No choice for Bob (take): nothing in the harbour is affordable.\n"
+      .. "No choice for Cy (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+      .. "No choice for Ann (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+      .. "Cy reveals Jester 9/3\nCy stops\n"
+      .. "No choice for Cy (take): nothing in the harbour is affordable.\n"), out)
+  end)
+end)
+
 describe("the consent to an undo", function()
   it("asks again for an answer that is not yes or no; the end of input is a no", function()
     local out = run("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nmaybe\nyse\nYes\nmoves\n")
