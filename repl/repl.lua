@@ -471,6 +471,17 @@ function hide_secrets(sess, list, seen)
   return list
 end
 
+-- After undo or prev took moves back: a finished game is back in play,
+-- which the REPL, the referee, allows to explore it (in play a seat
+-- cannot: the seed, public at the end, gives every card); its result shows
+-- again when it ends again.
+local function back_in_play(sess, g, was_over, cmd)
+  if not (was_over and not g:over()) then return end
+  sess.result_shown = false
+  sess:say(string.format("The game had ended: %s took it back into play (the REPL's, to explore; kontor play ends a "
+    .. "finished game).", cmd))
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
@@ -495,12 +506,7 @@ C.undo = function(sess, arg)
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
-  if was_over and not g:over() then
-    -- the REPL is the referee: a finished game goes back, to explore
-    -- (in play a seat cannot: the seed, public at the end, gives every card)
-    sess:say("The game had ended: undo took it back into play (the REPL's, to explore; kontor play ends a "
-      .. "finished game).")
-  end
+  back_in_play(sess, g, was_over, "undo")
 end
 
 C.redo = function(sess, arg)
@@ -848,9 +854,11 @@ C.prev = function(sess, arg)
   local n = count_arg(sess, arg, "prev"); if not n then return end
   sess.replay = sess.replay or { total = #g:move_list() + #g:redo_list() }
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
+  local was_over = g:over()
   local undone = hide_secrets(sess, sess:undo_moves(n), seen)
   if #undone == 0 then return sess:say("At the start (" .. replay_pos(sess) .. ").") end
   sess:say("Back: " .. moves_text(sess, undone) .. " (" .. replay_pos(sess) .. ")")
+  back_in_play(sess, g, was_over, "prev")
 end
 
 C.view = function(sess, arg)

@@ -27,6 +27,13 @@ describe("bot SEAT=KIND in the REPL", function()
       .. "Player 1 to choose (load).\n"), out)
   end)
 
+  it("prev from a finished game gives undo's note: the game is back in play", function()
+    local out = run("--players 2 --seed 3", "auto\nprev\nprev\n")
+    assert.truthy(has(out, "Seed 3 (new seed=3 plays this deal again).\nBack: Player 1: draw (move 97 of 98)\n"
+      .. "The game had ended: prev took it back into play (the REPL's, to explore; kontor play ends a finished game).\n"
+      .. "Back: Player 1: pass (move 96 of 98)\nrc=0\n"), out)
+  end)
+
   it("shows the result when the bots finish the game, and undo/redo count single moves with only bots",
     function()
       local out = run("--players 2 --seed 3", "bot 2=random\nbot 1=random\nundo\nundo 2\nredo\n=#g:move_list()\n")
