@@ -423,7 +423,8 @@ local function cmd_repl(kontor, args, first, mode)
   if not ok_w then warnings = {} end
   if mode == "play" then
     -- play is given the seats' views, never the game (docs/security.md)
-    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots, warnings = warnings })
+    return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots, warnings = warnings,
+      loaded = t.load })
   end
   return require("repl").run(kontor, game, { bots = bots, warnings = warnings })
 end

@@ -110,8 +110,15 @@ function P:print_result()
   local v = self:any()
   local r, e = v.result()
   if not r then return self:err(e) end
-  -- `new` is the REPL's: in play the same deal comes from --seed
-  ui.print_result(self, r, self.players, v.why_won(), v.seed(), "--seed %d plays this deal again")
+  -- `new` is the REPL's: in play the same deal comes from --seed; a game
+  -- that began from a scenario (a save's: play has no other) from the file
+  local again = "--seed %d plays this deal again"
+  if v.from_scenario() then
+    again = "the game began from a scenario, which --seed %d alone does not give: kontor, then replay "
+      .. (self.loaded and ui.shell_word(self.loaded):gsub("%%", "%%%%") or "FILE (a save of it)")
+      .. ", plays it again from its start"
+  end
+  ui.print_result(self, r, self.players, v.why_won(), v.seed(), again)
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
@@ -810,6 +817,7 @@ function M.run(kontor, tbl, opts)
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
     seen = {}, skips_seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot }, P)
+  sess.loaded = opts.loaded   -- the file of kontor play --load, if any
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
     -- no history file: a person pressing Up would see the last person's

@@ -222,7 +222,10 @@ function Session:print_result()
   local g = self:game()
   local r, e = g:result()
   if not r then return self:err(e) end
-  ui.print_result(self, r, g.players, describe_mod.why_won(g), g.params.seed)
+  -- a game that began from a scenario: `new seed=N` would deal another
+  local again = g.params.scenario ~= nil and string.format("the game began from a scenario, which new seed=%%d "
+    .. "alone does not give: prev %d goes back to its start", #g:move_list()) or nil
+  ui.print_result(self, r, g.players, describe_mod.why_won(g), g.params.seed, again)
 end
 
 function Session:print_log_from(n0) return ui.print_log_from(self, self:game():log(), n0) end

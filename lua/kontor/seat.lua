@@ -176,6 +176,12 @@ function METHODS.seed(_, game)
   if not game:over() then return nil end
   return game.params.seed
 end
+-- Whether the game began from a scenario (a stated position, which the
+-- seed alone does not give back), once it is over; nil before.
+function METHODS.from_scenario(_, game)
+  if not game:over() then return nil end
+  return game.params.scenario ~= nil
+end
 
 function METHODS.save(_, game, seat, path) return game:save(path, seat) end
 

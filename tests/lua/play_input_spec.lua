@@ -126,6 +126,25 @@ describe("the end of a game in play", function()
     out = run("--players 2 --seed 5", "auto\n")
     assert.truthy(has(out, "\nSeed 5 (new seed=5 plays this deal again).\n"), out)
   end)
+
+  it("of a game that began from a scenario: not --seed (it deals another), but what replays it", function()
+    -- a save of a game that starts where seed 3's was after 80 steps
+    local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 3 }
+    for _ = 1, 80 do g:apply(1, g:decision().seats[1]) end
+    local dir = support.tmpdir()
+    local file = dir .. "/scenario.json"
+    assert(kontor.new_game { rules = "sea_merchants", players = 2, seed = 3, scenario = g:state() }:save(file))
+    local out = run("play --load " .. file .. " --bot 1=random --bot 2=random", "")
+    assert.truthy(has(out, "\nSeed 3 (the game began from a scenario, which --seed 3 alone does not give: kontor, "
+      .. "then replay " .. file .. ", plays it again from its start).\n"), out)
+    assert.falsy(has(out, "plays this deal again"), out)
+    out = run("--load " .. file, "auto\nreplay " .. file .. "\n=#g:move_list(), table.concat(g:state().coins, ',')\n")
+    assert.truthy(out:find("\nSeed 3 %(the game began from a scenario, which new seed=3 alone does not give: prev %d+ "
+      .. "goes back to its start%)%.\n"), out)
+    -- replay: the scenario's position again, the coins where seed 3's game had them
+    assert.truthy(has(out, "\n0\t" .. table.concat(g:state().coins, ",") .. "\n"), out)
+    os.remove(file); os.remove(dir)
+  end)
 end)
 
 -- Ctrl-D pressed while the bots answered a move (seen once at a terminal
