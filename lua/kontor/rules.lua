@@ -605,6 +605,22 @@ local function misspelt_rule(had, now, src)
   end
 end
 
+-- "FILE:LINE" of the first line of `file` that sets `field` ("base =
+-- ..."), for a message about its value; FILE alone when no line does (a
+-- value made in code).
+local function field_place(file, field)
+  local src = fs.read(file)
+  if not src then return file end
+  local n = 0
+  for line in src:gmatch("[^\n]*") do
+    n = n + 1
+    if not line:match("^%s*%-%-") and line:find("%f[%w_]" .. field .. "%s*=%f[^=]") then
+      return file .. ":" .. n
+    end
+  end
+  return file
+end
+
 -- Applies one variant file (and, for a preset, the variants it includes)
 -- to R0, the rule set's own table, loaded fresh for this composition; `E`
 -- is the engine's copy of the rule set (its name), `extra` collects the
@@ -630,7 +646,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)%s", vfile,
         tostring(V.base), table.concat(sets, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
-    return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name),
+    return usage(string.format("%s: variant %s is for %s, not %s", field_place(vfile, "base"), V.name, V.base, E.name),
       { wrong_base = { variant = V.name, base = V.base, rules = E.name } })
   end
   for j, a in ipairs(applied) do
