@@ -821,7 +821,9 @@ function M.given_variants(R)
   return out
 end
 
--- Every rule set and variant on the search path: { name, kind, summary, file }.
+-- Every rule set and variant on the search path: { name, kind, title,
+-- summary, file } (title: the file's own, else a rule set's name or the
+-- variant's file name; none for a broken file).
 function M.list()
   local out, seen = {}, {}
   for _, d in ipairs(M.path()) do
@@ -832,6 +834,7 @@ function M.list()
         local R, err = M.load_file(d .. "/" .. f)   -- the engine's copy
         if R then
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
+            title = R.title or (R.variant and name or R.name),
             summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
         else
           -- its first line with the file:line, never the engine's traceback (serve's list shows it)

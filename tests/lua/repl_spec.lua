@@ -573,7 +573,7 @@ pty("kontor in a terminal (tmux)", function()
     local out = kontor_cmd("--list", nil)
     assert.falsy(has(out, "\27"))
     local l = sh("KONTOR_PATH=tests/repl " .. BIN .. " --list")
-    assert.truthy(has(l, "hostile_text      rules                      summary\\e[2J\\e[H$ \n"), l)
+    assert.truthy(has(l, "hostile_text      rules                      Hostile\\e]0;pwned\\a         summary\\e[2J\\e[H$\n"), l)
     assert.falsy(has(l, "\27"))
   end)
 
