@@ -758,6 +758,31 @@ function M.default_for(variants)
   return "sea_merchants"
 end
 
+-- A read of a name R.data does not have is a mistake (a misspelling:
+-- R.data.takes_by_namez), which Lua would let through as nil to fail later
+-- as "attempt to index a nil value". Once the variants and R.prepare are
+-- done with it, R.data answers such a read with an error at the script's
+-- line: "./r.lua:12: R.data has no 'start_goldd': did you mean
+-- 'start_gold'?". Only a missing name reaches __index: the reads of the
+-- names R.data has cost what they did. A script's own metatable is left.
+local function data_index(data, key)
+  local names = {}
+  for k in raw_next, data do if type(k) == "string" then names[#names + 1] = k end end
+  table.sort(names)
+  local near = type(key) == "string" and M.near(key, names)
+  local shown = {}
+  for i = 1, math.min(#names, 12) do shown[i] = names[i] end
+  error(string.format("R.data has no %s: %s", type(key) == "string" and ("'" .. key .. "'") or tostring(key),
+    near and ("did you mean '" .. near .. "'?")
+    or ("its names are " .. table.concat(shown, ", ") .. (#names > 12 and ", ..." or ""))), 2)
+end
+local DATA_META = { __index = data_index }
+
+local function guard_data(R0)
+  local data = rawget(R0, "data")
+  if type(data) == "table" and getmt(data) == nil then setmetatable(data, DATA_META) end
+end
+
 function M.load(spec, variants)
   if spec == nil then spec = M.default_for(variants) end
   local file, err = M.find(spec)
@@ -808,6 +833,7 @@ function M.load(spec, variants)
   for _, x in ipairs(extra) do E.explain[x[1]] = E.explain[x[1]] or x[2] end
   E.constraints = E.constraints or {}
   E.file, E.spec, E.applied = file, spec, applied
+  guard_data(R0)
   return E
 end
 
