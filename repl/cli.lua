@@ -40,7 +40,7 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
            game (the one play saves when you leave it unfinished); a bot
            agrees to an undo unless the move showed a hidden card
            (--free-undo: to every undo, for practice)
-  --list   the rule sets and variants, one line each
+  --list   the rule sets and variants, one line each: name, kind, title, summary
   run      run a Lua script with the kontor API (global `kontor`, `arg`)
   serve    speak the JSON-lines protocol on stdin/stdout, for front ends
            in any language (docs/protocol.md)
@@ -211,16 +211,46 @@ local function variants_of(t)
   return vs
 end
 
+-- kontor --list: a line an entry, its name, kind and title (as serve's
+-- list has them), then its summary where the line has room for it within
+-- $COLUMNS columns (default 100; cut at a word with "..." when 20 or more
+-- are left); a broken file's line ends with its error.
+local LIST_WIDTH = 100
+
 local function cmd_list(rules)
   local entries = rules.list()
-  local w = 0
-  for _, e in ipairs(entries) do w = math.max(w, #e.name) end
+  -- one line an entry, whatever a file's title, summary or error holds
+  local function one_line(s, max)
+    s = ktext.escape(ktext.error_line(s or ""))
+    if #s > max then s = s:sub(1, max - 3) .. "..." end
+    return s
+  end
+  local width = math.tointeger(tonumber(os.getenv("COLUMNS") or "")) or LIST_WIDTH
+  local w, tw = 0, 0
+  for _, e in ipairs(entries) do
+    w = math.max(w, #ktext.escape(e.name))
+    if e.title then tw = math.max(tw, utf8.len(one_line(e.title, 40)) or 40) end
+  end
   for _, e in ipairs(entries) do
     local kind = e.kind == "variant" and ("variant of " .. tostring(e.base)) or e.kind
-    -- one line an entry, whatever a file's summary or error holds
-    local summary = ktext.escape(ktext.error_line(e.summary))
-    if #summary > 200 then summary = summary:sub(1, 197) .. "..." end
-    out(string.format("%-" .. w .. "s  %-26s %s\n", ktext.escape(e.name), ktext.escape(kind), summary))
+    local line = string.format("%-" .. w .. "s  %-26s ", ktext.escape(e.name), ktext.escape(kind))
+    if not e.title then
+      line = line .. one_line(e.summary, 200)
+    else
+      local title = one_line(e.title, 40)
+      local summary = ktext.escape(ktext.error_line(e.summary or ""))
+      if summary ~= "" and summary ~= title then
+        line = line .. title .. string.rep(" ", tw - (utf8.len(title) or #title)) .. "  "
+        local room = width - (utf8.len(line) or #line)
+        if #summary > room then
+          summary = room >= 20 and (summary:sub(1, room - 3):match("^(.*%S)%s") or summary:sub(1, room - 3)) .. "..." or ""
+        end
+        line = line .. summary
+      else
+        line = line .. title
+      end
+    end
+    out((line:gsub("%s+$", "")) .. "\n")
   end
   return 0
 end
@@ -436,7 +466,7 @@ local function cmd_repl(kontor, args, first, mode)
   if mode == "play" then
     -- play is given the seats' views, never the game (docs/security.md)
     return require("play").run(kontor, require("kontor.seat").table(game), { bots = bots, warnings = warnings,
-      free_undo = t.free_undo })
+      free_undo = t.free_undo, loaded = t.load })
   end
   return require("repl").run(kontor, game, { bots = bots, warnings = warnings })
 end

@@ -110,8 +110,15 @@ function P:print_result()
   local v = self:any()
   local r, e = v.result()
   if not r then return self:err(e) end
-  -- `new` is the REPL's: in play the same deal comes from --seed
-  ui.print_result(self, r, self.players, v.why_won(), v.seed(), "--seed %d plays this deal again")
+  -- `new` is the REPL's: in play the same deal comes from --seed; a game
+  -- that began from a scenario (a save's: play has no other) from the file
+  local again = "--seed %d plays this deal again"
+  if v.from_scenario() then
+    again = "the game began from a scenario, which --seed %d alone does not give: kontor, then replay "
+      .. (self.loaded and ui.shell_word(self.loaded):gsub("%%", "%%%%") or "FILE (a save of it)")
+      .. ", plays it again from its start"
+  end
+  ui.print_result(self, r, self.players, v.why_won(), v.seed(), again)
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
@@ -263,15 +270,30 @@ local function leave(sess, seat)
   return true
 end
 
--- What happened since `seat` last had the keyboard: the log lines since.
+-- What happened since `seat` last had the keyboard: the log lines since,
+-- then the decisions the rules skipped since (a take that passed: "No
+-- choice for Bob (take other): no coin to pay the active player."). At a
+-- seat's first turn there was no last one: "Since the game began:".
 local function greet(sess, seat)
-  local n = #sess:any().log()
+  local v = sess:any()
+  local n, skips = #v.log(), v.skipped()
   local from = math.min(sess.seen[seat] or 0, n)
-  if from < n then
-    sess:say(sess:c("bold", "Since your last turn:"))
-    sess:print_log_from(from)
+  local sfrom = math.min(sess.skips_seen[seat] or 0, #skips)
+  if from < n or sfrom < #skips then
+    sess:say(sess:c("bold", sess.seen[seat] and "Since your last turn:" or "Since the game began:"))
+    -- each skip after the log lines written before it
+    local lines, at = v.log(), from
+    for i = sfrom + 1, #skips do
+      local sk = skips[i]
+      local upto = math.max(at, math.min(sk.log_lines or at, n))
+      for k = at + 1, upto do sess:say(ktext.escape(lines[k])) end
+      at = upto
+      sess:say(sess:c("dim", ktext.escape(string.format("No choice for %s (%s)%s.", sess:name(sk.seat),
+        sess:decision_words(sk.decision), sk.why and (": " .. sk.why) or ""))))
+    end
+    sess:print_log_from(at)
   end
-  sess.seen[seat] = n
+  sess.seen[seat], sess.skips_seen[seat] = n, #skips
 end
 
 -- Before each prompt: bots move, the game may end, the next person gets
@@ -342,7 +364,7 @@ function P:before_prompt_once()
   local handed = false
   if self.last_seat ~= seat and people(self) > 1 then
     -- what the last person saw during their turn counts as seen
-    if self.last_seat then self.seen[self.last_seat] = #v.log() end
+    if self.last_seat then self.seen[self.last_seat], self.skips_seen[self.last_seat] = #v.log(), #v.skipped() end
     local left, line = leave(self, seat)
     if line then return "command", line end
     if not (left and hand_over(self, seat)) then self.quit = true; return "over" end
@@ -540,6 +562,8 @@ C.undo = function(sess, arg)
   -- lines written after (a move done again) greet them as new
   local nlog = #v.log()
   for s, k in pairs(sess.seen) do sess.seen[s] = math.min(k, nlog) end
+  local nskips = #v.skipped()
+  for s, k in pairs(sess.skips_seen) do sess.skips_seen[s] = math.min(k, nskips) end
   sess.last_shown = nil
   local mine = 0
   for _, m in ipairs(undone) do if m[1] == v.seat then mine = mine + 1 end end
@@ -805,8 +829,9 @@ function M.run(kontor, tbl, opts)
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
-    seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot,
+    seen = {}, skips_seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot,
     free_undo = opts.free_undo == true }, P)
+  sess.loaded = opts.loaded   -- the file of kontor play --load, if any
   for s, kind in pairs(opts.bots or {}) do sess.bots[s] = assert(tbl.new_bot(kind, s)) end
   if tty then
     -- no history file: a person pressing Up would see the last person's

@@ -230,7 +230,10 @@ function Session:print_result()
   local g = self:game()
   local r, e = g:result()
   if not r then return self:err(e) end
-  ui.print_result(self, r, g.players, describe_mod.why_won(g), g.params.seed)
+  -- a game that began from a scenario: `new seed=N` would deal another
+  local again = g.params.scenario ~= nil and string.format("the game began from a scenario, which new seed=%%d "
+    .. "alone does not give: prev %d goes back to its start", #g:move_list()) or nil
+  ui.print_result(self, r, g.players, describe_mod.why_won(g), g.params.seed, again)
 end
 
 function Session:print_log_from(n0) return ui.print_log_from(self, self:game():log(), n0) end
@@ -479,6 +482,17 @@ function hide_secrets(sess, list, seen)
   return list
 end
 
+-- After undo or prev took moves back: a finished game is back in play,
+-- which the REPL, the referee, allows to explore it (in play a seat
+-- cannot: the seed, public at the end, gives every card); its result shows
+-- again when it ends again.
+local function back_in_play(sess, g, was_over, cmd)
+  if not (was_over and not g:over()) then return end
+  sess.result_shown = false
+  sess:say(string.format("The game had ended: %s took it back into play (the REPL's, to explore; kontor play ends a "
+    .. "finished game).", cmd))
+end
+
 C.undo = function(sess, arg)
   local g = need_game(sess); if not g then return end
   local n = count_arg(sess, arg, "undo"); if not n then return end
@@ -503,12 +517,7 @@ C.undo = function(sess, arg)
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
   ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
-  if was_over and not g:over() then
-    -- the REPL is the referee: a finished game goes back, to explore
-    -- (in play a seat cannot: the seed, public at the end, gives every card)
-    sess:say("The game had ended: undo took it back into play (the REPL's, to explore; kontor play ends a "
-      .. "finished game).")
-  end
+  back_in_play(sess, g, was_over, "undo")
 end
 
 C.redo = function(sess, arg)
@@ -856,9 +865,11 @@ C.prev = function(sess, arg)
   local n = count_arg(sess, arg, "prev"); if not n then return end
   sess.replay = sess.replay or { total = #g:move_list() + #g:redo_list() }
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
+  local was_over = g:over()
   local undone = hide_secrets(sess, sess:undo_moves(n), seen)
   if #undone == 0 then return sess:say("At the start (" .. replay_pos(sess) .. ").") end
   sess:say("Back: " .. moves_text(sess, undone) .. " (" .. replay_pos(sess) .. ")")
+  back_in_play(sess, g, was_over, "prev")
 end
 
 C.view = function(sess, arg)

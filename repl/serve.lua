@@ -429,10 +429,10 @@ OPS.list = function()
       local inc = {}
       for i, v in ipairs(R.includes or {}) do inc[i] = type(v) == "table" and v[1] or v end
       -- (its own title = "...", as a rule set's; else its name, as a rule set without one)
-      out.variants[#out.variants + 1] = { name = e.name, title = R.title or e.name, base = R.base, summary = e.summary,
+      out.variants[#out.variants + 1] = { name = e.name, title = e.title, base = R.base, summary = e.summary,
         options = option_list(R.options), includes = inc }
     else
-      out.rule_sets[#out.rule_sets + 1] = { name = e.name, title = R.title or R.name, summary = e.summary,
+      out.rule_sets[#out.rule_sets + 1] = { name = e.name, title = e.title, summary = e.summary,
         players = { min = R.players.min, max = R.players.max, default = R.players.default or R.players.min },
         options = option_list(R.options) }
     end

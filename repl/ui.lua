@@ -102,14 +102,10 @@ end
 -- Decisions and options
 ---------------------------------------------------------------------------
 
--- A decision's name in plain words: `words` (the rule set's
--- R.decision_words[name]) when it is a text, else the name with its _ and
--- digits spaced ("phase1" -> "phase 1", "take_other" -> "take other").
-function M.decision_words(name, words)
-  if type(name) ~= "string" then return tostring(name) end
-  if type(words) == "string" then return words end
-  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
-end
+-- A decision's name in plain words (kontor.text.decision_words, which the
+-- engine's refusals share): `words`, the rule set's
+-- R.decision_words[name], when it is a text, else "take_other" -> "take other".
+M.decision_words = ktext.decision_words
 
 -- The status line: who decides now (`seats`, the decision `d`). `order`,
 -- { seat =, pending =, step = }, is the secret order of the seat looking,
@@ -152,11 +148,12 @@ end
 -- The options, numbered; the one that ends the move marked; note(o) is
 -- what follows each ("" or a dim "  (costs ...)").
 -- A run of options that differ only in a number at their end, counting up
--- by one ("bid 0" ... "bid 23"), is one line when it has RUN_MIN options or
+-- by one ("bid 0" ... "bid 23"; kontor.text.run_end, which the engine's
+-- refusal of a move shares), is one line when it has RUN_MIN options or
 -- more and their descriptions differ only in that number too: Old World's
 -- bids at 23 gold were 24 lines, which pushed the board off a 40-row
 -- screen. The texts are the options' own: only the list is shorter.
-local RUN_MIN = 4
+local RUN_MIN, run_end = ktext.RUN_MIN, ktext.run_end
 
 -- The description of `o` with its number `n` made "N", if every option of
 -- the run describe(text of value v) reads so with v for N; else nil.
@@ -174,16 +171,6 @@ local function run_template(describe, prefix, from, to)
     if fits then return (t:gsub(PLACE, "N")) end
   end
   return nil
-end
-
--- The last option of the run that starts at option i (i itself when none).
-local function run_end(opts, i, stop)
-  local prefix, n = opts[i]:match("^(.-%s)(%d+)$")
-  if not prefix or opts[i] == stop then return i, nil end
-  n = math.tointeger(tonumber(n))
-  local j = i
-  while opts[j + 1] and opts[j + 1] ~= stop and opts[j + 1] == prefix .. (n + (j + 1 - i)) do j = j + 1 end
-  return j, prefix, n
 end
 
 -- Prints the options, numbered; `describe(o)` says what an option costs

@@ -246,7 +246,13 @@ end
 -- changed since the save).
 local function game_of(params, moves, where)
   local R, err = rules.load(params.rules, params.variants)
-  if not R then return nil, errors.new("file", where .. ": " .. err) end
+  -- a refusal says which files changed since the save, if any: the game
+  -- as it was needs them as they were
+  if not R then
+    return nil, errors.new("file", saves().with_note(where .. ": " .. tostring(err),
+      saves().changed_note(saves().changed_files(params.files))))
+  end
+  local changed = saves().changed_files(params.files, R)
   local warnings = saves().changed(params.files, R)
   local as_saved, held = params.as_saved, params.held
   params.files, params.as_saved, params.held = nil, nil, nil
@@ -254,11 +260,13 @@ local function game_of(params, moves, where)
     params.rules = R
     return kontor.new_game(params)
   end)
-  if not ok then return nil, errors.new("file", where .. ": " .. tostring(game)) end
+  if not ok then
+    return nil, errors.new("file", saves().with_note(where .. ": " .. tostring(game), saves().changed_note(changed)))
+  end
   local rok, i, why = game:replay(moves)
   if not rok then
-    return nil, errors.new("rules", string.format("%s: action %d '%s: %s' cannot be replayed: %s", where, i,
-      gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why)))
+    return nil, errors.new("rules", saves().with_note(string.format("%s: action %d '%s: %s' cannot be replayed: %s",
+      where, i, gamemod.seat_label(moves[i][1]), moves[i][2], tostring(why)), saves().changed_note(changed)))
   end
   -- the moves a reload could not replay when the game was saved: held
   -- again, for the reload that fits (docs/designing-variants.md)

@@ -627,6 +627,22 @@ local function member_option(V, vspec, vfile, own, err)
   return err
 end
 
+-- "FILE:LINE" of the first line of `file` that sets `field` ("base =
+-- ..."), for a message about its value; FILE alone when no line does (a
+-- value made in code).
+local function field_place(file, field)
+  local src = fs.read(file)
+  if not src then return file end
+  local n = 0
+  for line in src:gmatch("[^\n]*") do
+    n = n + 1
+    if not line:match("^%s*%-%-") and line:find("%f[%w_]" .. field .. "%s*=%f[^=]") then
+      return file .. ":" .. n
+    end
+  end
+  return file
+end
+
 -- Applies one variant file (and, for a preset, the variants it includes)
 -- to R0, the rule set's own table, loaded fresh for this composition; `E`
 -- is the engine's copy of the rule set (its name), `extra` collects the
@@ -652,7 +668,7 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
       return broken(string.format("%s: base = '%s' names no rule set (rule sets: %s)%s", vfile,
         tostring(V.base), table.concat(sets, ", "), near and (": did you mean '" .. near .. "'?") or ""))
     end
-    return usage(string.format("variant %s is for %s, not %s", V.name, V.base, E.name),
+    return usage(string.format("%s: variant %s is for %s, not %s", field_place(vfile, "base"), V.name, V.base, E.name),
       { wrong_base = { variant = V.name, base = V.base, rules = E.name } })
   end
   for j, a in ipairs(applied) do
@@ -764,6 +780,31 @@ function M.default_for(variants)
   return "sea_merchants"
 end
 
+-- A read of a name R.data does not have is a mistake (a misspelling:
+-- R.data.takes_by_namez), which Lua would let through as nil to fail later
+-- as "attempt to index a nil value". Once the variants and R.prepare are
+-- done with it, R.data answers such a read with an error at the script's
+-- line: "./r.lua:12: R.data has no 'start_goldd': did you mean
+-- 'start_gold'?". Only a missing name reaches __index: the reads of the
+-- names R.data has cost what they did. A script's own metatable is left.
+local function data_index(data, key)
+  local names = {}
+  for k in raw_next, data do if type(k) == "string" then names[#names + 1] = k end end
+  table.sort(names)
+  local near = type(key) == "string" and M.near(key, names)
+  local shown = {}
+  for i = 1, math.min(#names, 12) do shown[i] = names[i] end
+  error(string.format("R.data has no %s: %s", type(key) == "string" and ("'" .. key .. "'") or tostring(key),
+    near and ("did you mean '" .. near .. "'?")
+    or ("its names are " .. table.concat(shown, ", ") .. (#names > 12 and ", ..." or ""))), 2)
+end
+local DATA_META = { __index = data_index }
+
+local function guard_data(R0)
+  local data = rawget(R0, "data")
+  if type(data) == "table" and getmt(data) == nil then setmetatable(data, DATA_META) end
+end
+
 function M.load(spec, variants)
   if spec == nil then spec = M.default_for(variants) end
   local file, err = M.find(spec)
@@ -814,6 +855,7 @@ function M.load(spec, variants)
   for _, x in ipairs(extra) do E.explain[x[1]] = E.explain[x[1]] or x[2] end
   E.constraints = E.constraints or {}
   E.file, E.spec, E.applied = file, spec, applied
+  guard_data(R0)
   return E
 end
 
@@ -827,7 +869,9 @@ function M.given_variants(R)
   return out
 end
 
--- Every rule set and variant on the search path: { name, kind, summary, file }.
+-- Every rule set and variant on the search path: { name, kind, title,
+-- summary, file } (title: the file's own, else a rule set's name or the
+-- variant's file name; none for a broken file).
 function M.list()
   local out, seen = {}, {}
   for _, d in ipairs(M.path()) do
@@ -838,6 +882,7 @@ function M.list()
         local R, err = M.load_file(d .. "/" .. f)   -- the engine's copy
         if R then
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
+            title = R.title or (R.variant and name or R.name),
             summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
         else
           -- its first line with the file:line, never the engine's traceback (serve's list shows it)

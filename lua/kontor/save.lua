@@ -231,23 +231,51 @@ function M.check(doc, path)
   }, moves
 end
 
--- Warnings for the files whose content changed since the save.
-function M.changed(list, R)
+-- The files whose content changed since the save (their paths), in the
+-- save's order; R, the rule set loaded, names them as it found them (nil
+-- when it did not load: then as kontor.rules finds them now).
+function M.changed_files(list, R)
   local out = {}
   if type(list) ~= "table" then return out end
-  local now = { [R.spec or R.name] = R.file }
-  for _, v in ipairs(R.applied or {}) do now[v.spec] = rules().find(v.spec) end
+  local now = {}
+  if R then
+    now[R.spec or R.name] = R.file
+    for _, v in ipairs(R.applied or {}) do now[v.spec] = rules().find(v.spec) end
+  end
   for _, e in ipairs(list) do
     if type(e) == "table" and type(e.spec) == "string" and type(e.hash) == "string" then
-      local file = now[e.resolved or e.spec]
+      local spec = e.resolved or e.spec
+      local file = now[spec]
+      if not R then file = rules().find(spec) end
       local text = file and fs.read(file, M.MAX_SCRIPT)
-      if text and fs.hash(text) ~= e.hash then
-        out[#out + 1] = string.format("%s changed since the game was saved: the moves replay under the rules as they are now",
-          file)
-      end
+      if text and fs.hash(text) ~= e.hash then out[#out + 1] = file end
     end
   end
   return out
+end
+
+-- Warnings for the files whose content changed since the save.
+function M.changed(list, R)
+  local out = M.changed_files(list, R)
+  for i, file in ipairs(out) do
+    out[i] = string.format("%s changed since the game was saved: the moves replay under the rules as they are now", file)
+  end
+  return out
+end
+
+-- `msg` with `note` at the end of its first line (before a traceback).
+function M.with_note(msg, note)
+  local nl = msg:find("\n", 1, true)
+  if not nl then return msg .. note end
+  return msg:sub(1, nl - 1) .. note .. msg:sub(nl)
+end
+
+-- What a refused load adds when files changed since the save: which, and
+-- what gives the game back as it was ("" when none changed).
+function M.changed_note(paths)
+  if #paths == 0 then return "" end
+  return string.format(" (%s changed since the game was saved: put %s back as %s to load the game as it was)",
+    table.concat(paths, ", "), #paths == 1 and "it" or "them", #paths == 1 and "it was" or "they were")
 end
 
 -- A save document (a decoded save file, or serve's `document`) -> the

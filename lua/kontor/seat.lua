@@ -23,6 +23,7 @@ local csb = core.sandbox
 local errors = require "kontor.errors"
 local texts_of = require("kontor.game.driver").texts_of   -- (the game's own list: only read here)
 local is_boundary = require("kontor.game.parse").is_boundary
+local seat_name = require("kontor.game.parse").seat_name
 
 local format = string.format
 
@@ -62,11 +63,16 @@ local function named_seat(action)
   return nil
 end
 
-local function not_yours(seat, named)
-  if named == 0 then
-    return format("seat %d acts only for itself, not for chance", seat)
-  end
-  return format("seat %d acts only for itself, not for seat %d", seat, named)
+-- A seat named as the rest of the front end names it, with the number a
+-- text gives: "Bob (seat 2)"; "chance"; "seat 9" for no seat of the game.
+local function seat_label(game, s)
+  if s == 0 then return "chance" end
+  local name = seat_name(game, s)
+  return name == "seat " .. s and name or format("%s (seat %d)", name, s)
+end
+
+local function not_yours(game, seat, named)
+  return format("%s acts only for itself, not for %s", seat_label(game, seat), seat_label(game, named))
 end
 
 ---------------------------------------------------------------------------
@@ -110,13 +116,13 @@ end
 
 function METHODS.apply(_, game, seat, action)
   local named = named_seat(action)
-  if named and named ~= seat then return nil, not_yours(seat, named) end
+  if named and named ~= seat then return nil, not_yours(game, seat, named) end
   return game:apply(action, seat)
 end
 
 function METHODS.why(_, game, seat, action)
   local named = named_seat(action)
-  if named and named ~= seat then return not_yours(seat, named) end
+  if named and named ~= seat then return not_yours(game, seat, named) end
   return game:why(action, seat)
 end
 
@@ -153,6 +159,12 @@ METHODS.actions = METHODS.record
 
 function METHODS.log(_, game) return game:log() end
 
+-- The decisions the rules skipped, oldest first (g:skipped(): seat,
+-- decision, why, turn): public, as a log line is (a Caribbean take that
+-- passed for want of a coin); kontor play tells them since a seat's turn.
+-- Each also says how many log lines came before it (log_lines).
+function METHODS.skipped(_, game) return require("kontor.game").skipped_in_log(game) end
+
 function METHODS.pending(_, game, seat) return game:pending(seat) end
 
 function METHODS.result(_, game) return game:result() end
@@ -163,6 +175,12 @@ function METHODS.why_won(_, game) return require("kontor.describe").why_won(game
 function METHODS.seed(_, game)
   if not game:over() then return nil end
   return game.params.seed
+end
+-- Whether the game began from a scenario (a stated position, which the
+-- seed alone does not give back), once it is over; nil before.
+function METHODS.from_scenario(_, game)
+  if not game:over() then return nil end
+  return game.params.scenario ~= nil
 end
 
 function METHODS.save(_, game, seat, path) return game:save(path, seat) end

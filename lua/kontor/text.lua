@@ -154,6 +154,58 @@ function M.distance(a, b)
   return prev[#b]
 end
 
+-- Option texts alike: a run of texts that differ only in a number at
+-- their end, counting up by one ("bid 0", "bid 1", ... "bid 23"), reads
+-- as one ("bid 0-23") when it has RUN_MIN texts or more: in play's and the
+-- REPL's option list (repl/ui.lua) and in the engine's refusal of a move
+-- (game/parse.lua) alike. Old World's bids at 23 gold were 24 of them.
+M.RUN_MIN = 4
+
+-- The last text of the run that starts at texts[i] (i itself when none),
+-- the run's words before the number and its first number. `stop`, a text
+-- that ends a move, is in no run.
+function M.run_end(texts, i, stop)
+  local prefix, n = texts[i]:match("^(.-%s)(%d+)$")
+  if not prefix or texts[i] == stop then return i, nil end
+  n = math.tointeger(tonumber(n))
+  if not n then return i, nil end
+  local j = i
+  while texts[j + 1] and texts[j + 1] ~= stop and texts[j + 1] == prefix .. (n + (j + 1 - i)) do j = j + 1 end
+  return j, prefix, n
+end
+
+-- The texts for a message, runs of RUN_MIN or more as ranges: "bid 0-23",
+-- "load grain on ship 1, load grain on ship 2, pass". With `max`, the first
+-- `max` entries (a range is one) and ", ... (N in all)" counting texts.
+function M.option_list(texts, max)
+  local parts, i, shown = {}, 1, 0
+  while texts[i] do
+    if max and #parts == max then break end
+    local j, prefix, n = M.run_end(texts, i)
+    if j - i + 1 >= M.RUN_MIN then
+      parts[#parts + 1] = prefix .. n .. "-" .. (n + j - i)
+    else
+      j = i
+      parts[#parts + 1] = texts[i]
+    end
+    shown, i = j, j + 1
+  end
+  local s = table.concat(parts, ", ")
+  if shown < #texts then s = s .. string.format(", ... (%d in all)", #texts) end
+  return s
+end
+
+-- A decision's name in plain words: `words` (the rule set's
+-- R.decision_words[name]) when it is a text, else the name with its _ and
+-- digits spaced ("phase1" -> "phase 1", "take_other" -> "take other"). The
+-- one wording of play's and the REPL's status lines and of the engine's
+-- refusal of a move at another seat's turn.
+function M.decision_words(name, words)
+  if type(name) ~= "string" then return tostring(name) end
+  if type(words) == "string" then return words end
+  return (name:gsub("_", " "):gsub("(%a)(%d)", "%1 %2"):gsub("(%d)(%a)", "%1 %2"))
+end
+
 -- "1 coin", "2 coins"; `plural` defaults to word .. "s".
 function M.count(n, word, plural)
   return string.format("%d %s", n, n == 1 and word or (plural or word .. "s"))

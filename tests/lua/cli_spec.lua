@@ -20,11 +20,23 @@ describe("kontor", function()
     end
   end)
 
-  it("--list shows sea_merchants with its summary, one line each", function()
+  it("--list shows each entry's title, then its summary where the line has room, one line each", function()
     local out, code = kontor_cmd("--list")
     assert.are.equal(0, code)
-    assert.truthy(out:match("sea_merchants%s+rules%s+%S"))
-    for line in out:gmatch("[^\n]+") do assert.truthy(line:match("^[%w_%-]+%s")) end
+    assert.truthy(out:find("\nsea_merchants     rules                      Sea Merchants               Reiner Knizia's "
+      .. "trading...\n", 1, true), out)
+    assert.truthy(out:find("\nport_royal        variant of caribbean       Port Royal                  Port Royal "
+      .. "edition of...\n", 1, true), out)
+    for line in out:gmatch("[^\n]+") do
+      assert.truthy(line:match("^[%w_%-]+%s"))
+      assert.truthy(#line <= 100, line)
+    end
+    -- a wider terminal ($COLUMNS) has room for the whole summary, a narrow one for none
+    out = support.run("COLUMNS=200 " .. BIN .. " --list")
+    assert.truthy(out:find("\nsnake_draft       variant of sea_merchants   Snake draft                 snake-draft "
+      .. "loading: the last player loads first, then back from the first (H3)\n", 1, true), out)
+    out = support.run("COLUMNS=60 " .. BIN .. " --list")
+    assert.truthy(out:find("\nhand_limit        variant of sea_merchants   Hand limit\n", 1, true), out)
   end)
 
   it("an unknown command is a usage error (2)", function()

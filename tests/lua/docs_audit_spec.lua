@@ -414,7 +414,7 @@ describe("docs/designing-variants.md's errors", function()
   local CASES = {
     { "`variants house_specials and my_specials", "--variant house_specials --variant ./my_specials.lua" },
     { "`unknown option 'sise'", "--variant hand_limit:sise=3" },
-    { "`variant other is for", "--rules sea_merchants --variant ./other.lua" },
+    { "`./other.lua:1: variant other is for", "--rules sea_merchants --variant ./other.lua" },
     { "`./broken.lua:2:", "--variant ./broken.lua" },
     { "`./mine.lua: base", "--variant ./mine.lua" },
     { "`./mine.lua:2: option amount of mine", "--variant ./mine2.lua", file = "./mine2.lua" },
@@ -457,7 +457,8 @@ describe("docs/designing-variants.md's errors", function()
       .. "did you mean 'size'?\n"
       .. "Try 'kontor --help'.\n", out)
     out = kontor("--rules caribbean --variant house 2>&1")
-    assert.are.equal("kontor: variant house is for sea_merchants, not caribbean (variants of caribbean: port_royal)\n"
+    assert.are.equal("kontor: " .. require("kontor.rules").find("house") .. ":8: variant house is for sea_merchants, "
+      .. "not caribbean (variants of caribbean: port_royal)\n"
       .. "Try 'kontor --help'.\n", out)
   end)
 end)

@@ -75,7 +75,7 @@ describe("one text sink", function()
       { "sim --rules evil.lua --games 3 --jobs 2", "rules        ev\\e]0;pwned\\ail\n" },
       { "compare --rules evil.lua --a '' --b '--variant ./ev\27[5mil.lua' --games 3",
         "B            --rules evil.lua --variant ./ev\\e[5mil.lua\n" },
-      { "--list", "rules                      sum\\e[31mmary\n" },
+      { "--list", "rules                      T\\e[2Jitle                  sum\\e[31mmary\n" },
     }
     -- a variant whose file name holds an escape
     support.write(dir .. "/ev\27[5mil.lua", 'return { variant = true, base = "ev\\27]0;pwned\\7il",\n'

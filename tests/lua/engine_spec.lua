@@ -454,10 +454,10 @@ describe("action text", function()
       ["fly"] = "'fly' is not a legal action; expected one of: play fish, play grain, pass",
       ["play fishy"] = "'play fishy' is not a legal action; expected one of: play fish, play grain, pass",
       ["play fish on slots 5"] = "'play fish on slots 5' is not a legal action; expected one of: "
-        .. "play fish on slots 1, play fish on slots 2, play fish on slots 3, play fish on slots 4",
+        .. "play fish on slots 1-4",
       ["play fish on slots 2,2"] = "'play fish on slots 2,2' is not a legal action; expected one of: "
         .. "play fish on slots 2, play fish on slots 2,1, play fish on slots 2,3, play fish on slots 2,4",
-      ["1: pass"] = "'pass': it is not seat 1's turn to decide (waiting for seat 2: turn)",
+      ["1: pass"] = "'pass': it is not Player 1's turn to decide (waiting for Player 2: turn)",
     }
     for text, want in pairs(cases) do
       local res, err = g:apply(text)
@@ -479,19 +479,19 @@ describe("action text", function()
     assert.are.same({ nil, "'bid 3': several seats choose at once (1, 2, 3): say which, e.g. '1: bid 3'" },
       { g:apply("bid 3") })
     ok(g, "2: bid 3")
-    assert.are.same({ nil, "'bid 1': it is not seat 2's turn to decide (waiting for seats 1, 3: bid)" },
+    assert.are.same({ nil, "'bid 1': it is not Player 2's turn to decide (waiting for Player 1, Player 3: bid)" },
       { g:apply("2: bid 1") })
     assert.are.same({ nil, "seat 2 has no decision now" }, { g:apply(1, 2) })
     local res, err = g:apply("3: bid 9")
     assert.is_nil(res)
     assert.are.equal("'bid 9' is not a legal action: Player 3 has only 5 coins; expected one of: "
-      .. "bid 0, bid 1, bid 2, bid 3, bid 4, bid 5", err)
+      .. "bid 0-5", err)
     ok(g, 1, 3)                      -- by number for a named seat
     ok(g, "1:bid 5")
     assert.are.same({ "1: bid 5", "2: bid 3", "3: bid 0" }, g:actions())   -- in seat order, whoever was first
     assert.are.same({ 5, 3, 0 }, g:state().bids)
     -- Now seat 1 picks; seat 2 may not.
-    assert.are.same({ nil, "'take spice': it is not seat 2's turn to decide (waiting for seat 1: take)" },
+    assert.are.same({ nil, "'take spice': it is not Player 2's turn to decide (waiting for Player 1: take)" },
       { g:apply("2: take spice") })
   end)
 
@@ -622,11 +622,11 @@ describe("undo and redo", function()
     assert.are.equal(before, snapshot(g))
     assert.are.equal("'score 3' is not a legal action; expected one of: score 1, score 2, pass",
       g:why("score 3"))
-    assert.are.equal("'pass': it is not seat 1's turn to decide (waiting for seat 2: turn)", g:why("1: pass"))
+    assert.are.equal("'pass': it is not Player 1's turn to decide (waiting for Player 2: turn)", g:why("1: pass"))
     assert.are.equal(before, snapshot(g))
     local b = kontor.new_game { rules = BID, players = 2, seed = 2 }
     assert.are.equal("'bid 6' is not a legal action: Player 1 has only 5 coins; expected one of: "
-      .. "bid 0, bid 1, bid 2, bid 3, bid 4, bid 5", b:why("1: bid 6"))
+      .. "bid 0-5", b:why("1: bid 6"))
   end)
 
   -- Regression: Game:why() on a legal action used to pop the

@@ -53,7 +53,7 @@ describe("a move for chance while a seat decides", function()
     local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
     local done, msg = g:apply("chance: load grain on ship 1")
     assert.is_nil(done)
-    assert.equal("'load grain on ship 1': it is not chance's turn to decide (waiting for seat 1: load)", msg)
+    assert.equal("'load grain on ship 1': it is not chance's turn to decide (waiting for Player 1: load)", msg)
   end)
 end)
 

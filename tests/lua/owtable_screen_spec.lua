@@ -42,6 +42,27 @@ describe("Old World's bids at the terminal", function()
     assert.are.same({ "  1  sail 1  (1 gold)", "  2  sail 2  (2 gold)", "  3  sail 3  (3 gold, a storm)",
       "  4  sail 4  (4 gold)", "  5  wait 1", "  6  wait 2", "  7  wait 3" }, lines)
   end)
+
+  it("a refused bid names the bids as the list does, one range, in play and the REPL alike", function()
+    local want = "'bid 99' is not a legal action: you have 23 gold; expected one of: bid 0-23\n"
+    assert.truthy(has(run("play " .. RICH, "bid 99\n"), "\n" .. want), "play")
+    assert.truthy(has(run(RICH, "1: bid 99\n"), want), "repl")
+  end)
+
+  it("the engine's list of texts: runs of four or more alike as ranges, the rest one by one, 12 at most", function()
+    local list = require("kontor.text").option_list
+    assert.are.equal("sail 1-4, wait 1, wait 2, wait 3, pass",
+      list { "sail 1", "sail 2", "sail 3", "sail 4", "wait 1", "wait 2", "wait 3", "pass" })
+    -- not counting up by one, or not at the end: one by one
+    assert.are.equal("go 1, go 3, go 5, go 7, 1 go, 2 go, 3 go, 4 go",
+      list { "go 1", "go 3", "go 5", "go 7", "1 go", "2 go", "3 go", "4 go" })
+    local many = {}
+    for i = 1, 20 do many[#many + 1] = "take " .. string.char(96 + i) end
+    for i = 0, 9 do many[#many + 1] = "bid " .. i end
+    assert.are.equal("take a, take b, take c, take d, take e, take f, take g, take h, take i, take j, take k, "
+      .. "take l, ... (30 in all)", list(many, 12))
+    assert.are.equal("take a, take b, bid 0-9", list({ "take a", "take b", table.unpack(many, 21) }, 3))
+  end)
 end)
 
 -- The times `text` occurs in `s`.

@@ -87,6 +87,25 @@ describe("undo between two people", function()
   end)
 end)
 
+describe("the greeting of the next person", function()
+  it("says 'since the game began' at a seat's first turn, and tells the takes that passed, in their place", function()
+    local out = run("play --rules caribbean --players 3 --seed 1 --names Ann,Bob,Cy", "reveal\nstop\nstop\nstop\n")
+    assert.truthy(has(out, "--- Ann's turn (seat 1) ---\nSince the game began:\nAnn reveals Settler 4/1\n"), out)
+    local skips = "No choice for Ann (take): nothing in the harbour is affordable.\n"
+      .. "No choice for Bob (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+      .. "No choice for Cy (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+    assert.truthy(has(out, "--- Bob's turn (seat 2) ---\nSince the game began:\nAnn reveals Settler 4/1\n"
+      .. "Ann reveals Admiral 7/2\nAnn stops\n" .. skips .. "Bob reveals Admiral 7/2\nMerchants"), out)
+    -- Ann's second turn: what came after her first, Cy's take that passed too
+    assert.truthy(has(out, "--- Ann's turn (seat 1) ---\nSince your last turn:\nBob stops\n"
+      .. "No choice for Bob (take): nothing in the harbour is affordable.\n"
+      .. "No choice for Cy (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+      .. "No choice for Ann (take other): nothing in the harbour is affordable after paying 1 coin.\n"
+      .. "Cy reveals Jester 9/3\nCy stops\n"
+      .. "No choice for Cy (take): nothing in the harbour is affordable.\n"), out)
+  end)
+end)
+
 describe("the consent to an undo", function()
   it("asks again for an answer that is not yes or no; the end of input is a no", function()
     local out = run("play --players 2 --seed 3 --names Ann,Bob", "1\n1\nundo\nmaybe\nyse\nYes\nmoves\n")
@@ -106,6 +125,25 @@ describe("the end of a game in play", function()
     -- the REPL keeps its own
     out = run("--players 2 --seed 5", "auto\n")
     assert.truthy(has(out, "\nSeed 5 (new seed=5 plays this deal again).\n"), out)
+  end)
+
+  it("of a game that began from a scenario: not --seed (it deals another), but what replays it", function()
+    -- a save of a game that starts where seed 3's was after 80 steps
+    local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 3 }
+    for _ = 1, 80 do g:apply(1, g:decision().seats[1]) end
+    local dir = support.tmpdir()
+    local file = dir .. "/scenario.json"
+    assert(kontor.new_game { rules = "sea_merchants", players = 2, seed = 3, scenario = g:state() }:save(file))
+    local out = run("play --load " .. file .. " --bot 1=random --bot 2=random", "")
+    assert.truthy(has(out, "\nSeed 3 (the game began from a scenario, which --seed 3 alone does not give: kontor, "
+      .. "then replay " .. file .. ", plays it again from its start).\n"), out)
+    assert.falsy(has(out, "plays this deal again"), out)
+    out = run("--load " .. file, "auto\nreplay " .. file .. "\n=#g:move_list(), table.concat(g:state().coins, ',')\n")
+    assert.truthy(out:find("\nSeed 3 %(the game began from a scenario, which new seed=3 alone does not give: prev %d+ "
+      .. "goes back to its start%)%.\n"), out)
+    -- replay: the scenario's position again, the coins where seed 3's game had them
+    assert.truthy(has(out, "\n0\t" .. table.concat(g:state().coins, ",") .. "\n"), out)
+    os.remove(file); os.remove(dir)
   end)
 end)
 

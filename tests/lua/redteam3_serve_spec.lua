@@ -12,8 +12,8 @@ describe("redteam3: kontor serve, a number sent as a string", function()
   it("to a seat whose turn it is not: the refusal says whose turn, no note", function()
     local r = serve { '{"id": 1, "op": "new", "rules": "sea_merchants", "players": 2, "seed": 7}',
                       '{"id": 2, "op": "apply", "game": "g1", "action": "1", "seat": 2}' }
-    assert.are.equal([[{"error":{"code":"illegal_action","message":"'1': it is not seat 2's turn to decide ]]
-      .. [[(waiting for seat 1: load)"},"id":2,"ok":false}]], r[2])
+    assert.are.equal([[{"error":{"code":"illegal_action","message":"'1': it is not Player 2's turn to decide ]]
+      .. [[(waiting for Player 1: load)"},"id":2,"ok":false}]], r[2])
   end)
 
   it("in a game that is over: no note, and no giant number echoed as one to send", function()

@@ -27,6 +27,13 @@ describe("bot SEAT=KIND in the REPL", function()
       .. "Player 1 to choose (load).\n"), out)
   end)
 
+  it("prev from a finished game gives undo's note: the game is back in play", function()
+    local out = run("--players 2 --seed 3", "auto\nprev\nprev\n")
+    assert.truthy(has(out, "Seed 3 (new seed=3 plays this deal again).\nBack: Player 1: draw (move 97 of 98)\n"
+      .. "The game had ended: prev took it back into play (the REPL's, to explore; kontor play ends a finished game).\n"
+      .. "Back: Player 1: pass (move 96 of 98)\nrc=0\n"), out)
+  end)
+
   it("shows the result when the bots finish the game, and undo/redo count single moves with only bots",
     function()
       local out = run("--players 2 --seed 3", "bot 2=random\nbot 1=random\nundo\nundo 2\nredo\n=#g:move_list()\n")
@@ -99,11 +106,21 @@ pty("leaving the REPL against bots (tmux)", function()
 end)
 
 describe("a move for a seat the game does not have", function()
-  it("do and why name the seats, not 'it is not seat 3's turn'", function()
+  it("do and why name the seats by their players' names, not 'it is not seat 3's turn'", function()
     local out = run("--players 2 --seed 3 --names Ann,Bob", "3: load grain on ship 1\nwhy 3: load grain on ship 1\n"
       .. "do 9: pass\n2: load grain on ship 1\n")
     assert.are.equal("no seat '3' (seats: 1 Ann, 2 Bob)\nno seat '3' (seats: 1 Ann, 2 Bob)\n"
       .. "no seat '9' (seats: 1 Ann, 2 Bob)\n"
-      .. "'load grain on ship 1': it is not seat 2's turn to decide (waiting for seat 1: load)\nrc=0\n", out)
+      .. "'load grain on ship 1': it is not Bob's turn to decide (waiting for Ann: load)\nrc=0\n", out)
+  end)
+end)
+
+describe("a move at another seat's turn", function()
+  it("at another seat's turn: the decision in the status line's words, the seats by name, do and why alike", function()
+    local out = run("--rules caribbean --players 3 --seed 3 --names Ann,Bob,Cy",
+      "reveal\nreveal\nstop\ntake nothing\n1: take nothing\nwhy 3: take nothing\n")
+    local want = "it is not %s's turn to decide (waiting for Bob: take other)\n"
+    assert.truthy(has(out, "\nBob to choose (take other).\n'take nothing': " .. want:format("Ann")
+      .. "'take nothing': " .. want:format("Cy") .. "rc=0\n"), out)
   end)
 end)

@@ -587,7 +587,7 @@ pty("kontor in a terminal (tmux)", function()
     local out = kontor_cmd("--list", nil)
     assert.falsy(has(out, "\27"))
     local l = sh("KONTOR_PATH=tests/repl " .. BIN .. " --list")
-    assert.truthy(has(l, "hostile_text      rules                      summary\\e[2J\\e[H$ \n"), l)
+    assert.truthy(has(l, "hostile_text      rules                      Hostile\\e]0;pwned\\a         summary\\e[2J\\e[H$\n"), l)
     assert.falsy(has(l, "\27"))
   end)
 
@@ -610,7 +610,7 @@ pty("kontor in a terminal (tmux)", function()
     s = t:wait_for("\nBob>$")
     assert.truthy(s)
     s = t:history()
-    assert.truthy(has(s, "Since your last turn:\nAnn loads grain on ship 1\n"), s)
+    assert.truthy(has(s, "Since the game began:\nAnn loads grain on ship 1\n"), s)
     assert.truthy(has(s, "* Bob: 0 coins; ships empty, empty; no special cards; hand 3 cards: grain, fish, spices"), s)
     -- nothing shows Ann's hand to Bob: not view, as, Lua, or moving for her
     for _, cmd in ipairs { "view 1", "as 1", "g:show()", "g.hands[1]", "1: load fish on ship 2" } do

@@ -310,6 +310,36 @@ return { variant = true, base = "sea_merchants", name = "cheap",
     assert.truthy(out:find("../a/g.json: " .. a .. "/cheap.lua changed since the game was saved", 1, true), out)
   end)
 
+  it("a load refused since a variant file changed says which file changed, and what gives the game back", function()
+    local a, b = dirs()
+    save_in(a)
+    local note = " (" .. a .. "/cheap.lua changed since the game was saved: put it back as it was to load the "
+      .. "game as it was)"
+    -- the move saved no longer replays: the variant now takes loading away
+    write(a .. "/cheap.lua", CHEAP:gsub("apply = function%(R, o%) end", [[apply = function(R, o)
+    R.constraints[#R.constraints + 1] = { decisions = { "load" }, check = function(_, _, _, text)
+      if text:find("^load grain") then return "no grain" end end } end]]))
+    local out, code = run_in(b, [[
+      local g, err = kontor.load_game("../a/g.json")
+      print(g, err.kind, err.message)]])
+    assert.are.equal(0, code, out)
+    assert.truthy(out:find("^nil\trules\t../a/g.json: action 1 '1: [^\n]*'[^\n]*%(" .. a:gsub("%p", "%%%0")
+      .. "/cheap.lua changed since the game was saved: put it back as it was to load the game as it was%)\n$"), out)
+    -- the variant no longer has the option the save gives: refused at the game's start
+    write(a .. "/cheap.lua", CHEAP:gsub("price = ", "cost = "))
+    out = run_in(b, [[print(select(2, kontor.load_game("../a/g.json")).message)]])
+    assert.truthy(out:find(note, 1, true), out)
+    -- the variant no longer loads: the note ends the first line, before any traceback
+    write(a .. "/cheap.lua", CHEAP:gsub("apply = function%(R, o%) end", "apply = function(R, o) R.x.y = 1 end"))
+    out = run_in(b, [[print((select(2, kontor.load_game("../a/g.json")).message:match("^[^\n]*")))]])
+    assert.truthy(out:find(note .. "\n", 1, true), out)
+    -- unchanged, a refusal has no note
+    write(a .. "/cheap.lua", CHEAP)
+    write(a .. "/g.json", read(a .. "/g.json"):gsub('"1: [^"]*"', '"1: fly away"'))
+    out = run_in(b, [[print(select(2, kontor.load_game("../a/g.json")).message)]])
+    assert.truthy(out:find("cannot be replayed", 1, true) and not out:find("changed since", 1, true), out)
+  end)
+
   it("refuse devices, system files, FIFOs, big files and folders elsewhere, before opening them", function()
     local a, b = dirs()
     local doc = save_in(a)

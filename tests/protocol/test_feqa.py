@@ -77,7 +77,7 @@ def a_bad_save_file_is_game_setup_as_the_same_document_is():
                       "delivered_payout, hand_limit, house, house_specials, old_world, port_royal, sea_merchants, "
                       "snake_draft)"),
             "move": (dict(doc, actions=["1: bid 99"]), "action 1 '1: bid 99' cannot be replayed: 'bid 99' is not a "
-                     "legal action: you have 4 gold; expected one of: bid 0, bid 1, bid 2, bid 3, bid 4"),
+                     "legal action: you have 4 gold; expected one of: bid 0-4"),
         }
         for name, (content, why) in sorted(cases.items()):
             path = os.path.join(d, name + ".json")

@@ -389,8 +389,10 @@ end
 
 -- A decision the rules skip (nobody to ask, or nothing to choose): no
 -- step, but a trace a script can read with g:skipped() (issue 12). Kept
--- flat, four entries a skip (seat, decision, why, turn), so that a skip
--- makes no table; Game:skipped makes the records when asked.
+-- flat, five entries a skip (seat, decision, why, turn, and the count of
+-- log lines before it, which places it among them in kontor play's
+-- summary of what happened since a seat's turn), so that a skip makes no
+-- table; Game:skipped makes the records when asked.
 -- (The entries are set in order, first to last: a multiple assignment
 -- sets the last first, which lands beyond the list's array part, in its
 -- hash, and a rehash moves it back: that cost more than the rest of a skip.
@@ -404,6 +406,7 @@ function Ctx:skip(seat, name, why)
   list[n + 2] = name or false
   list[n + 3] = why or false
   list[n + 4] = self.turn or false
+  list[n + 5] = self._quiet and 0 or #self._log
 end
 
 -- g:skip while the simulation's bot plays a game that keeps no trace
@@ -618,8 +621,8 @@ local function new_ctx(game)
     _cons = game.cons or false,                  -- false, not nil: g:choose reads it
     -- (g:skip's trace, with room for two skips: a copy for search starts
     -- it empty at every restart, and a list that grows is rehashed as it
-    -- reaches 1, 2, 3 and 5 entries)
-    _skipped = { nil, nil, nil, nil, nil, nil, nil, nil },
+    -- reaches 1, 2, 3, 5 and 9 entries)
+    _skipped = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil },
     choose = Ctx.choose, choose_from = Ctx.choose_from, choose_all = Ctx.choose_all,
     choose_orders = Ctx.choose_orders, draft = Ctx.draft, chance = Ctx.chance, skip = Ctx.skip,
     begin_turn = Ctx.begin_turn, next_seat = Ctx.next_seat, turn_order = Ctx.turn_order,

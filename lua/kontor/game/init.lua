@@ -223,22 +223,28 @@ function Game:step(seat, k)
 end
 
 -- The decisions the rules skipped so far: { {seat =, decision =, why =,
--- turn =}, ... }, oldest first (read raw, copied: plain data only).
-function Game:skipped()
+-- turn =}, ... }, oldest first (read raw, copied: plain data only); with
+-- `lines`, each also says how many lines the log had when the rules
+-- skipped it (log_lines: kontor play's summary places it so).
+local function skipped(self, lines)
   -- a game the simulation's bot played kept no trace: the replay of its
   -- record makes it (context.enter_sim)
   if rawget(self, "untraced") then rebuild(self, #self.rec) end
   local out, list = {}, rawget(self.ctx, "_skipped")
   if type(list) ~= "table" then return out end
-  for i = 1, rawlen(list) - 3, 4 do    -- flat: seat, decision, why, turn (Ctx:skip)
+  for i = 1, rawlen(list) - 4, 5 do    -- flat: seat, decision, why, turn, log lines (Ctx:skip)
     local seat, name, why, turn = rawget(list, i), rawget(list, i + 1), rawget(list, i + 2), rawget(list, i + 3)
+    local at = lines and rawget(list, i + 4)
     out[#out + 1] = { seat = math.type(seat) == "integer" and seat or nil,
                       decision = type(name) == "string" and name or nil,
                       why = type(why) == "string" and why or nil,
-                      turn = math.type(turn) == "integer" and turn or nil }
+                      turn = math.type(turn) == "integer" and turn or nil,
+                      log_lines = math.type(at) == "integer" and at or nil }
   end
   return out
 end
+
+function Game:skipped() return skipped(self) end
 
 function Game:log()
   return self.log_obj:lines()
@@ -382,5 +388,7 @@ function M.restore(R, params, fields, turn, active, rng_state, hook, before)
   return driver.restore(M.new_copy(R, params), R, fields, turn, active, rng_state, hook, before)
 end
 M.seat_label = parse.seat_label
+-- g:skipped() with each skip's place in the log (log_lines), for seat views
+M.skipped_in_log = function(game) return skipped(game, true) end
 M.parse_seat = parse.parse_seat
 return M

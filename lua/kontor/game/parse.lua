@@ -6,6 +6,7 @@
 
 local core = require "kontor.core"
 local driver = require "kontor.game.driver"
+local ktext = require "kontor.text"
 
 local inspect = core.sandbox.inspect    -- a call that reads the game and changes nothing of it
 local format, concat = string.format, table.concat
@@ -22,18 +23,36 @@ local function seat_label(seat)
   return tostring(seat)
 end
 
--- Who the game waits for, and on what decision (its name is public: the
--- options are not, they may show a hand): "waiting for seat 1: discover",
--- "waiting for seats 1, 3: bid", "waiting for chance: deal".
+-- A seat as the front ends name it: its player's name ("Ann", or
+-- "Player 2" when the game was given none), or "chance".
+local function seat_name(game, seat)
+  if seat == 0 then return "chance" end
+  local names = game.params and game.params.names
+  return names and names[seat] or ("seat " .. seat_label(seat))
+end
+
+-- A decision's name in the words play's and the REPL's status lines use
+-- (the rule set's R.decision_words, else "take_other" -> "take other").
+local function decision_words(game, name)
+  local t = rawget(game.R, "decision_words")
+  return ktext.decision_words(name, type(t) == "table" and rawget(t, name) or nil)
+end
+
+-- Who the game waits for, and on what decision, in the words of the
+-- status line ("Bob to choose (take other)"; the decision's name is
+-- public: the options are not, they may show a hand): "waiting for Ann:
+-- discover", "waiting for Ann, Cy: bid", "waiting for chance: deal".
 local function waiting_for(game)
   local cur, name = game:who(), game.dname
   local who
   if type(cur) == "table" then
-    who = (#cur == 1 and "seat " or "seats ") .. concat(cur, ", ")
+    local names = {}
+    for i, s in ipairs(cur) do names[i] = seat_name(game, s) end
+    who = concat(names, ", ")
   else
-    who = cur == 0 and "chance" or ("seat " .. seat_label(cur))
+    who = seat_name(game, cur)
   end
-  return "waiting for " .. who .. ((name and name ~= "") and (": " .. name) or "")
+  return "waiting for " .. who .. ((name and name ~= "") and (": " .. decision_words(game, name)) or "")
 end
 
 -- Whether the character at i ends a word of an action text.
@@ -88,7 +107,8 @@ for c = 65, 90 do LOWER[string.char(c)] = string.char(c + 32) end
 local function fold(s) return (s:gsub("[A-Z]", LOWER)) end
 M.fold = fold
 
--- Up to 12 of the option texts, for a message (with `prefix`: only those
+-- Up to 12 of the option texts, runs alike as ranges ("bid 0-23",
+-- kontor.text.option_list), for a message (with `prefix`: only those
 -- that extend it at a word's end, or at a ':' as in "acquire building:dye_house",
 -- which no short form takes but a message may list).
 local function expected(opts, prefix)
@@ -103,11 +123,7 @@ local function expected(opts, prefix)
     end
     opts = some
   end
-  local shown = {}
-  for i = 1, math.min(#opts, 12) do shown[i] = opts[i] end
-  local s = concat(shown, ", ")
-  if #opts > 12 then s = s .. format(", ... (%d in all)", #opts) end
-  return s
+  return ktext.option_list(opts, 12)
 end
 
 -- The longest option that `text` begins with at a word boundary (or is),
@@ -213,8 +229,7 @@ local function walk(game, seat, text)
         return fail(format("'%s': several seats choose at once (%s): say which, e.g. '%d: %s'",
           text, concat(game:who(), ", "), game:who()[1], text))
       end
-      return fail(format("'%s': it is not %s turn to decide (%s)", text,
-        who == 0 and "chance's" or ("seat " .. seat_label(who) .. "'s"), waiting_for(game)))
+      return fail(format("'%s': it is not %s's turn to decide (%s)", text, seat_name(game, who), waiting_for(game)))
     end
     seat = who
     local best, bestlen = nil, 0
@@ -371,6 +386,7 @@ function Game:why(action, seat)
 end
 
 M.seat_label = seat_label
+M.seat_name = seat_name
 M.is_boundary = is_boundary
 M.parse_seat = parse_seat
 M.walk = walk
