@@ -174,7 +174,15 @@ function M.format(s)
   add("wins         %s (%d %s shared%s)", table.concat(w, "  "), s.shared_wins, s.shared_wins == 1 and "game" or "games",
     (s.no_winner or 0) > 0 and string.format(", %d without a winner", s.no_winner) or "")
   add("mean score   %s", table.concat(m, "  "))
-  add("speed        %.0f games/s (%.2f s)", s.games_per_second, s.seconds)
+  -- (a short run in milliseconds, not "0.00 s"; the time is kept to the
+  -- millisecond, so a run under one has no speed to tell)
+  if s.seconds <= 0 then
+    add("speed        under 1 ms in all: too quick to time")
+  elseif s.seconds < 0.1 then
+    add("speed        %.0f games/s (%d ms)", s.games_per_second, math.floor(s.seconds * 1000 + 0.5))
+  else
+    add("speed        %.0f games/s (%.2f s)", s.games_per_second, s.seconds)
+  end
   return table.concat(lines, "\n")
 end
 
