@@ -270,17 +270,27 @@ local function leave(sess, seat)
   return true
 end
 
+local RECAP = 12        -- log lines a seat is shown of a loaded game at its first turn
+
 -- What happened since `seat` last had the keyboard: the log lines since,
 -- then the decisions the rules skipped since (a take that passed: "No
 -- choice for Bob (take other): no coin to pay the active player."). At a
--- seat's first turn there was no last one: "Since the game began:".
+-- seat's first turn there was no last one: "Since the game began:"; of a
+-- game loaded to go on with, the last RECAP lines.
 local function greet(sess, seat)
   local v = sess:any()
   local n, skips = #v.log(), v.skipped()
   local from = math.min(sess.seen[seat] or 0, n)
   local sfrom = math.min(sess.skips_seen[seat] or 0, #skips)
+  local head = sess.seen[seat] and "Since your last turn:" or "Since the game began:"
+  if not sess.seen[seat] and sess.loaded and n - from > RECAP then
+    -- a game loaded to go on with: its last lines, not a whole game's log
+    from = n - RECAP
+    while sfrom < #skips and (skips[sfrom + 1].log_lines or 0) < from do sfrom = sfrom + 1 end
+    head = string.format("The game so far, its last %d of %d log lines (log shows them all):", RECAP, n)
+  end
   if from < n or sfrom < #skips then
-    sess:say(sess:c("bold", sess.seen[seat] and "Since your last turn:" or "Since the game began:"))
+    sess:say(sess:c("bold", head))
     -- each skip after the log lines written before it
     local lines, at = v.log(), from
     for i = sfrom + 1, #skips do
