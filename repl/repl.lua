@@ -432,7 +432,8 @@ C.why = function(sess, arg)
   if arg == "" then return sess:err("why what? why TEXT") end
   local bad = sess:no_such_seat(arg)
   if bad then return sess:err(bad) end
-  local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and sess:acting_seat(g) or nil)
+  -- (after `as N`, for seat N: why it may not, at another seat's turn too)
+  local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and (sess.as or sess:acting_seat(g)) or nil)
   if not ok then return sess:err(msg) end
   sess:say(msg or string.format("'%s' is legal now.", arg))
 end

@@ -70,6 +70,13 @@ describe("as in the REPL", function()
       .. "Showing what Ann (seat 1) sees; `as all` shows everything.\n   1  load "), out)
     assert.falsy(has(out:match("^.-Showing what Ann") or "", "load "), out)
   end)
+
+  it("why is asked for the seat shown, at another seat's turn too", function()
+    local out = run("--players 2 --seed 3 --names Ann,Bob", "as 2\nwhy load fish on ship 1\nas all\n"
+      .. "why load fish on ship 1\n")
+    assert.truthy(has(out, "\n'load fish on ship 1': it is not Bob's turn to decide (waiting for Ann: load)\n"
+      .. "Showing everything.\n'load fish on ship 1' is legal now.\n"), out)
+  end)
 end)
 
 describe("a command called as a Lua function", function()
