@@ -57,6 +57,14 @@ local function engine(code, f, ...)
       local ktext = require "kontor.text"
       local first = ktext.error_line(msg)
       msg = ktext.error_place(msg) .. msg:gsub("\nstack traceback:\n.*$", ""):sub(#first + 1)
+      -- a variant's option given as another's: how to give it here, in
+      -- "variants", not the command line's --variant (the error's data)
+      local u = errors.is(res[2]) and rawget(res[2], "unknown_option")
+      local owner = type(u) == "table" and type(u.owner) == "table" and u.owner
+      if owner and type(owner.as) == "string" and type(u.said) == "string" then
+        msg = string.format("%s: '%s' is an option of the variant %s: give it in \"variants\" as %s", u.said,
+          tostring(u.option), tostring(owner.variant), json.encode(owner.as))
+      end
     end
     errors.raise("protocol", msg, { code = code or "script_error", limit = limit }, 0)
   end

@@ -104,6 +104,11 @@ describe("house rules at the table", function()
     -- the REPL's new says what to type, from the error's data
     local out = support.run(support.sh_quote(lab.binary), "new variant=house:size=5\n")
     assert.truthy(support.has(out, "'size' is an option of the variant hand_limit: new variant=house:hand_limit.size=5"), out)
+    -- and serve says how to give it in its own request, not --variant
+    local lines = support.serve_lines { '{"id":1,"op":"new","variants":["house:size=5"]}' }
+    assert.are.equal('{"error":{"code":"game_setup","message":"unknown option \'size\' for house (options: none): '
+      .. '\'size\' is an option of the variant hand_limit: give it in \\"variants\\" as '
+      .. '\\"house:hand_limit.size=5\\""},"id":1,"ok":false}', lines[1])
     -- and what it says to type is taken (was: "new: variant=house:hand_limit.size=5: expected k=v
     -- after ':', not 'hand_limit.size=5'")
     out = support.run(support.sh_quote(lab.binary), "new variant=house:hand_limit.size=5 players=2 seed=1\n")
