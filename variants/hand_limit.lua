@@ -121,7 +121,8 @@ return {
       local s = describe(g, seat, decision, text)
       if DRAWS[decision] == text then
         local n, lim = g.hands[seat]:count(), limit(g, seat)
-        local note = ("your hand holds %d of %d"):format(n, lim)
+        local note = n <= lim and ("your hand holds %d of %d"):format(n, lim)
+          or ("your hand holds %d cards, above its limit of %d: you discard down to it (H5)"):format(n, lim)
         if opts.overflow == "stop" and decision == "phase2" and lim - n < R.data.cards_per_draw then
           note = ("%s: only %d %s drawn (H5)"):format(note, lim - n, lim - n == 1 and "card is" or "cards are")
         end

@@ -38,6 +38,9 @@ describe("ruleqa: house rules", function()
     local h = game({ { "hand_limit", options = { overflow = "discard" } } },
       { phase = "phase2", hands = { SEVEN, {} } })
     assert.are.same({ "play", "draw" }, h:options())
+    -- (was "your hand holds 7 of 6")
+    assert.are.equal("draw 2 cards (S9); your hand holds 7 cards, above its limit of 6: you discard down to it (H5)",
+      said(h, "draw"))
     fails(function()
       game({ { "hand_limit", options = { overflow = "discard" } } }, { phase = "phase2", hands = { {}, SEVEN } })
     end, "scenario: seat 2 holds 7 cards, above its hand limit of 6 (H5)")
