@@ -33,6 +33,22 @@ return {
     R.decision_words = R.decision_words or {}
     R.decision_words.dock, R.decision_words.dock_product = "crane", "crane product"
 
+    -- The office's coins in the delivery's log line: with what the seat
+    -- earned from its ships when it did ("Ann earns 3 (+2 office)"), else
+    -- alone ("Ann earns 2 (office)").
+    local function office_report(report, name, bonus)
+      local prefix = name .. " earns "
+      for i, line in ipairs(report) do
+        local n, tail = line:sub(#prefix + 1):match("^(%d+)(.*)$")
+        if line:sub(1, #prefix) == prefix and n then
+          tail = tail == "" and (" (+%d office)"):format(bonus) or tail:gsub("%)$", (", +%d office)"):format(bonus))
+          report[i] = prefix .. (tonumber(n) + bonus) .. tail
+          return
+        end
+      end
+      report[#report + 1] = ("%s earns %d (office)"):format(name, bonus)
+    end
+
     -- H4: the house office draws nothing at the end of phase II (S10) ...
     d.office_draw = 0
     -- ... it pays its owner 2 coins with every delivery, product or not.
@@ -42,7 +58,7 @@ return {
       local bonus = office_bonus * g.specials[seat].office
       if bonus > 0 then
         add(g.coins, seat, bonus)
-        if report then report[#report + 1] = ("%s earns %d (office)"):format(g.names[seat], bonus) end
+        if report then office_report(report, g.names[seat], bonus) end
       end
       return shows, report
     end

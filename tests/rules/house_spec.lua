@@ -90,6 +90,12 @@ describe("house rules", function()
     assert.truthy(g:log()[1]:find("Anna earns 4 (office)", 1, true))
     assert.are_not.equal("office", g:decision().name)   -- no office draw in the house rules
     invariants(g)
+    -- with what the seat's own ships earn, one figure (was "Anna earns 2, Anna earns 2 (office)")
+    local h = game({ "house_specials" }, { phase = "phase2", hands = { { "fish" }, {} },
+      ships = { { "fish", "wood" }, { "grain", "spices" } }, specials = { { office = 1 }, {} } })
+    ok(h, "play fish on slots 1")
+    assert.are.same({ 4, 0 }, coins(h))
+    assert.truthy(h:log()[1]:find("; Anna earns 4 (+2 office)", 1, true), h:log()[1])
   end)
 
   it("H5: a full hand cannot draw; a draw never takes a hand above its limit", function()
