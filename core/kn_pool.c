@@ -21,9 +21,9 @@ int kn_pool_init(struct kn_pool *p, size_t reserve) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) return -1;
 #ifdef MADV_HUGEPAGE
-    /* Blocks are cut from the region in the order asked and come back in
-     * the order the collector frees them: a game's small tables spread
-     * over all of it. 2 MiB pages (where the kernel gives them on request)
+    /* Slabs are cut from the region as the classes need them, and blocks
+     * come back in the order the collector frees them: a game's small
+     * tables spread over much of it. 2 MiB pages (where the kernel gives them on request)
      * spare the TLB misses; the gain by time is within the noise of our
      * measurements (docs/performance.md). */
     madvise(m, reserve, MADV_HUGEPAGE);
@@ -36,6 +36,24 @@ int kn_pool_init(struct kn_pool *p, size_t reserve) {
 void kn_pool_destroy(struct kn_pool *p) {
     if (p->base != NULL) munmap(p->base, (size_t)(p->end - p->base));
     memset(p, 0, sizeof *p);
+}
+
+void *kn_pool_slab(struct kn_pool *p, size_t c) {
+    /* A slab is KN_POOL_SLAB bytes (8 blocks where that is more: a multiple
+     * of 128 bytes), so every slab starts on a cache line and so does
+     * every block of a class of 64 bytes (a table) or a multiple of it; a
+     * slab of whole blocks, with no room left over, would put the next
+     * slab and its blocks across lines. What is left after the last whole
+     * block goes unused. */
+    size_t size = (c + 1) << 4, want = KN_POOL_SLAB;
+    if (want < 8 * size) want = 8 * size;
+    size_t room = (size_t)(p->end - p->top);
+    if (room < size) return NULL;
+    if (want > room) want = room;
+    char *b = p->top;
+    p->top += want;
+    p->limit[c] = b + want / size * size;
+    return b;
 }
 
 void *kn_pool_realloc(struct kn_pool *p, void *ptr, size_t old, size_t n) {

@@ -339,16 +339,20 @@ lua_State *kn_newstate(void) {
     lua_State *L = lua_newstate(sb_alloc, NULL);
     if (L == NULL) return NULL;
     lua_atpanic(L, sb_panic);
-    /* A collection cycle when the heap is twice what the last one kept
-     * (Lua's default). It was 4 times, half as many cycles, which saved
-     * about 1.5% of a Sea Merchants game while piles and counters had a
-     * finalizer; without them (issue 25) the smaller heap is the faster:
-     * Sea Merchants 4p 10,481 games/s against 10,183, best of 10
-     * alternating runs, Caribbean 2p 5,915 against 5,748, Old World 4p
-     * and the house preset the same (docs/performance.md). Near the
-     * memory limit nothing changes: an allocation the limit refuses makes
-     * Lua collect in full first. */
-    lua_gc(L, LUA_GCINC, 200, 0, 0);
+    /* A collection cycle when the heap is 4 times what the last one kept.
+     * A cycle walks the whole heap (the engine's modules and the rule
+     * scripts, about 365 KB under kontor sim) for the few KB of garbage
+     * each game leaves, and that walk is what loses most to another
+     * process on the same core: on the shared 2-core machine, Sea
+     * Merchants 4p played 7,455 games a second against 6,731 with
+     * Lua's default of twice (the median of 30 batches of 400 games each
+     * way, taking turns in one process), Caribbean 2p 3,743 against 3,637
+     * and Old World 4p the same. (On the quiet machine of before, twice
+     * was the faster by about 3%, best of 10 alternating runs:
+     * docs/performance.md.) Near the memory limit nothing
+     * changes: an allocation the limit refuses makes Lua collect in full
+     * first. */
+    lua_gc(L, LUA_GCINC, 400, 0, 0);
     main_thread = L;
     install_watchdog();
     return L;

@@ -19,8 +19,10 @@ static void test_classes_and_reuse(void **state)
     assert_non_null(a);
     assert_true(kn_pool_owns(&p, a) && kn_pool_owns(&p, b) && kn_pool_owns(&p, c));
     assert_int_equal(b - a, 16);                     /* 1 and 16 bytes: one class */
-    assert_int_equal(c - b, 16);
-    assert_int_equal(p.in_use, 16 + 16 + 32);
+    assert_int_equal(c - a, KN_POOL_SLAB);           /* 17: the next class, its own slab */
+    assert_ptr_equal(kn_pool_alloc(&p, 2), a + 32);  /* a class's blocks sit together */
+    assert_ptr_equal(kn_pool_alloc(&p, 30), c + 32);
+    assert_int_equal(p.in_use, 16 + 16 + 32 + 16 + 32);
     assert_null(kn_pool_alloc(&p, KN_POOL_MAX + 1)); /* too large: the caller's */
     assert_null(kn_pool_alloc(&p, 0));
     kn_pool_free(&p, b, 16);
@@ -33,6 +35,28 @@ static void test_classes_and_reuse(void **state)
     assert_false(kn_pool_owns(&p, &x));
     kn_pool_destroy(&p);
     assert_null(p.base);
+}
+
+static void test_slabs(void **state)
+{
+    struct kn_pool p;
+    (void)state;
+    assert_int_equal(kn_pool_init(&p, 1 << 20), 0);
+    /* 48-byte blocks: 85 fill a slab but its last 16 bytes, and the 86th
+     * starts the next slab, on a cache line as every slab does */
+    char *first = kn_pool_alloc(&p, 48), *b = first;
+    for (int i = 1; i < 86; i++) b = kn_pool_alloc(&p, 48);
+    assert_int_equal(b - first, KN_POOL_SLAB);
+    assert_int_equal((b - p.base) % 64, 0);
+    /* 64-byte blocks (a table) each on a line of their own */
+    char *t = kn_pool_alloc(&p, 64);
+    assert_int_equal((t - p.base) % 64, 0);
+    assert_int_equal(t - b, KN_POOL_SLAB);           /* after the 48-byte class's second slab */
+    /* a large class's slab holds 8 of its blocks */
+    char *big = kn_pool_alloc(&p, KN_POOL_MAX);
+    for (int i = 1; i < 8; i++) assert_ptr_equal(kn_pool_alloc(&p, KN_POOL_MAX), big + i * KN_POOL_MAX);
+    assert_ptr_equal(kn_pool_alloc(&p, 100), t + KN_POOL_SLAB + 8 * KN_POOL_MAX);
+    kn_pool_destroy(&p);
 }
 
 static void test_resize(void **state)
@@ -78,6 +102,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_classes_and_reuse),
+        cmocka_unit_test(test_slabs),
         cmocka_unit_test(test_resize),
         cmocka_unit_test(test_full_region),
     };
