@@ -1,0 +1,71 @@
+-- redteam5_spec.lua - the fifth red-team pass (docs/security.md, "Red team
+-- 5"), on what the session before it added: kontor --list's titles, the
+-- R.data guard and its "did you mean", R.decision_words, the skipped
+-- decisions a seat is told (v.skipped()), runs of options as ranges, the
+-- case-insensitive walk, and bots that refuse to take back what showed a
+-- hidden card. The first describes are holes it found, each failing on the
+-- code before its fix; the last pin what was tried and held.
+-- Run: build/kontor run tests/busted.lua tests/lua/redteam5_spec.lua
+local support = require "tests.lua.support"
+
+local write = support.write
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
+
+-- A two-seat rule file: `fields` inside R's table, `body` on the lines
+-- after it (R.play, and R.setup in place of the empty one).
+local function rules(name, fields, body)
+  return write(tmp(name .. ".lua"), "local R = { name = '" .. name .. "', title = 'T', summary = 's', "
+    .. "players = { min = 2, max = 2, default = 2 }, " .. (fields or "") .. " }; function R.setup(g) end\n"
+    .. (body or "function R.play(g) g:choose(1, 'x', { 'a' }) end\n")
+    .. "function R.scores(g) return { 0, 0 } end\nreturn R\n")
+end
+
+describe("R.data's guard is each rule set's own, out of a script's reach", function()
+  -- One metatable served every R.data: a rule set that changed its
+  -- __index changed it for every rule set loaded after it in the program
+  -- (a variant's base, the lab's other side, serve's next game), whose
+  -- reads of a missing name then got what it chose.
+  local victim = rules("victim", "data = { gold = 3 }", [[
+function R.setup(g) local ok, e = pcall(function() return R.data.golde end); g.seen = tostring(e) end
+function R.play(g) g:choose(1, 'x', { 'a' }) end
+function R.board(g) return g.seen end
+]])
+  local poison = rules("poison", "data = { x = 1 }", [[
+function R.setup(g)
+  local ok, e = pcall(function() getmetatable(R.data).__index = function() return 42 end end)
+  local ok2, e2 = pcall(setmetatable, R.data, nil)
+  g.seen = tostring(getmetatable(R.data)) .. "; " .. tostring(e2):gsub("^.-:%d+: ", "")
+end
+function R.play(g) g:choose(1, 'x', { 'a' }) end
+function R.board(g) return g.seen end
+]])
+  local SAID = victim .. ":2: R.data has no 'golde': did you mean 'gold'?"
+
+  it("a script that changed it changes no other rule set's reads", function()
+    assert.are.equal(SAID, kontor.new_game({ rules = victim, seed = 1 }):show(1))
+    local p = kontor.new_game { rules = poison, seed = 1 }
+    assert.are.equal("false; cannot change a protected metatable", p:show(1))
+    -- (before: 42, the poison's answer)
+    assert.are.equal(SAID, kontor.new_game({ rules = victim, seed = 1 }):show(1))
+  end)
+
+  it("its search is one pass: the same names, the same answer, whatever their order", function()
+    -- (before: every name sorted in C, uncharged: 1,000,000 names cost
+    -- 0.73 s past the step's 0.5 s; now the time limit's hook stops it)
+    local big = rules("bigdata", "data = {}", [[
+function R.setup(g)
+  for i = 1, 3000 do R.data["name" .. i] = i end
+  R.data.gold = 1; R.data.Gold = 2; R.data.gild = 3
+  local ok, e = pcall(function() return R.data.golds end)
+  local ok2, e2 = pcall(function() return R.data.zzzzzzzzzzzzzzzzzzzz end)
+  g.seen = tostring(e):gsub("^.-:%d+: ", "") .. "\n" .. tostring(e2):gsub("^.-:%d+: ", "")
+end
+function R.play(g) g:choose(1, 'x', { 'a' }) end
+function R.board(g) return g.seen end
+]])
+    assert.are.equal("R.data has no 'golds': did you mean 'gold'?\nR.data has no 'zzzzzzzzzzzzzzzzzzzz': its names "
+      .. "are Gold, gild, gold, name1, name10, name100, name1000, name1001, name1002, name1003, name1004, name1005, ...",
+      kontor.new_game({ rules = big, seed = 1 }):show(1))
+  end)
+end)
