@@ -7,8 +7,9 @@
 -- code before its fix; the last pin what was tried and held.
 -- Run: build/kontor run tests/busted.lua tests/lua/redteam5_spec.lua
 local support = require "tests.lua.support"
+local seatmod = require "kontor.seat"
 
-local write = support.write
+local has, write = support.has, support.write
 local tmp, cleanup = support.scratch()
 teardown(cleanup)
 
@@ -67,5 +68,40 @@ function R.board(g) return g.seen end
     assert.are.equal("R.data has no 'golds': did you mean 'gold'?\nR.data has no 'zzzzzzzzzzzzzzzzzzzz': its names "
       .. "are Gold, gild, gold, name1, name10, name100, name1000, name1001, name1002, name1003, name1004, name1005, ...",
       kontor.new_game({ rules = big, seed = 1 }):show(1))
+  end)
+end)
+
+describe("a skip inside a secret order's entry", function()
+  -- g:skip was let through in an order entry: seat 1's v.skipped() (and
+  -- kontor play's "No choice for ..." greeting) told what seat 2 had
+  -- entered while its order was still secret.
+  local file = rules("skipentry", nil, [[
+local function enter(g, seat)
+  local k = g:choose(seat, "pick", { "pick ship", "pick land" })
+  if k == 2 then g:skip(seat, "load", "no ship to load") end
+  return k
+end
+function R.play(g) g:choose_orders({ 1, 2 }, "order", enter); g:choose(1, 'x', { 'a' }) end
+]])
+  local MESSAGE = file .. ":4: g:skip inside seat 2's order entry: an entry only chooses (g:choose) for its own "
+    .. "seat and works on its own copy of the state; do that when the orders are revealed"
+
+  it("is refused, and seat 1 learns nothing of seat 2's order", function()
+    for _, pick in ipairs { "pick ship", "pick land" } do
+      local g = kontor.new_game { rules = file, seed = 1 }
+      local ok, err = pcall(g.apply, g, pick, 2)
+      if pick == "pick ship" then assert.is_true(ok) else
+        assert.is_false(ok)
+        assert.are.equal(MESSAGE, tostring(err):match("^[^\n]*"))
+      end
+      -- (before: { { seat = 2, decision = "load", why = "no ship to load", ... } } after "pick land")
+      assert.are.same({}, seatmod.view(g, 1).skipped())
+    end
+  end)
+
+  it("the simulation refuses it too", function()
+    local ok, err = pcall(kontor.sim, { rules = file, games = 4, seed = 1 })
+    assert.is_false(ok)
+    assert.truthy(has(tostring(err), "g:skip inside seat"), err)
   end)
 end)
