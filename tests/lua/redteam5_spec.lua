@@ -8,8 +8,9 @@
 -- Run: build/kontor run tests/busted.lua tests/lua/redteam5_spec.lua
 local support = require "tests.lua.support"
 local seatmod = require "kontor.seat"
+local bots = require "kontor.bots"
 
-local has, write = support.has, support.write
+local has, write, sh_quote = support.has, support.write, support.sh_quote
 local tmp, cleanup = support.scratch()
 teardown(cleanup)
 
@@ -103,5 +104,51 @@ function R.play(g) g:choose_orders({ 1, 2 }, "order", enter); g:choose(1, 'x', {
     local ok, err = pcall(kontor.sim, { rules = file, games = 4, seed = 1 })
     assert.is_false(ok)
     assert.truthy(has(tostring(err), "g:skip inside seat"), err)
+  end)
+end)
+
+describe("undo against a bot of a step that drew from the RNG", function()
+  -- A die rolled with math.random (the game's RNG, as docs/api.md says)
+  -- showed no hidden card, so a bot agreed to take it back: the same seed
+  -- rolls the same again, and the seat knew the roll to come.
+  local dice = rules("dice", nil, [[
+function R.setup(g) g.points = kontor.counter { n = g.players, min = 0 } end
+function R.play(g)
+  for _ = 1, 5 do
+    for _, p in ipairs(g:turn_order(1)) do
+      g:begin_turn(p)
+      if g:choose(p, "turn", { "roll", "wait" }) == 1 then
+        local d = math.random(6)
+        g:log("%s rolls %d", g.names[p], d)
+        g.points:add(p, d)
+      end
+    end
+  end
+end
+function R.scores(g) return g.points:values() end
+]])
+
+  it("counts as a chance draw: a bot says no", function()
+    local g = kontor.new_game { rules = dice, seed = 7 }
+    local v = seatmod.view(g, 1)
+    assert(v.apply("roll"))
+    assert.are.same({ "Player 1 rolls 5" }, v.log())
+    local plan = v.undo_plan(1)
+    assert.is_true(plan.unseen)          -- (before: nil, and the bot agreed)
+    assert.is_false(bots.agrees(plan))
+    assert.are.same({ nil, "seat 2 did not agree: the moves to take back showed a hidden card, and seat 1 "
+      .. "would know where it lies once they are taken back" }, { v.undo(1, function() return false end) })
+    -- a move that drew nothing goes back as before
+    local g2 = kontor.new_game { rules = dice, seed = 7 }
+    assert(g2:apply("wait"))
+    assert.is_nil(seatmod.view(g2, 1).undo_plan(1).unseen)
+  end)
+
+  it("in kontor play against a bot", function()
+    local out = support.kontor_rc("play --rules " .. sh_quote(dice) .. " --seed 7 --names Ann,Bob --bot 2=random",
+      "roll\nundo\nmoves\n")
+    -- (before: "Undid 2 moves", and Ann knew her next roll)
+    assert.truthy(has(out, "\nNot undone: Bob did not agree. A move goes back without the others' consent only when "
+      .. "none of theirs goes with it.\n1  Ann: roll\n2  Bob: wait\n"), out)
   end)
 end)
