@@ -117,13 +117,13 @@ end
 function METHODS.apply(_, game, seat, action)
   local named = named_seat(action)
   if named and named ~= seat then return nil, not_yours(game, seat, named) end
-  return game:apply(action, seat)
+  return game:apply(action, seat, true)   -- (as the seat: a text stops at what it shows, parse.walk)
 end
 
 function METHODS.why(_, game, seat, action)
   local named = named_seat(action)
   if named and named ~= seat then return not_yours(game, seat, named) end
-  return game:why(action, seat)
+  return game:why(action, seat, true)
 end
 
 -- What a bot of `spec` (default mcts) would play for the seat now, and
@@ -442,7 +442,7 @@ function METHODS.refusal(_, game, seat, text)
     if fold(o:match("^%S+") or o) == word then known = true end
   end
   if not known then return nil end
-  local ok, why = pcall(game.why, game, text, seat)
+  local ok, why = pcall(game.why, game, text, seat, true)
   if not ok then return nil end
   return why
 end

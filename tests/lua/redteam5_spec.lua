@@ -152,3 +152,73 @@ function R.scores(g) return g.points:values() end
       .. "none of theirs goes with it.\n1  Ann: roll\n2  Bob: wait\n"), out)
   end)
 end)
+
+describe("a seat's text that goes on past a step that showed a hidden card", function()
+  -- The walk of a refused text (and `why`, which walks and takes back)
+  -- took the steps, explained the rest at the decision after them and
+  -- took them back: "draw then keep zzz" listed the options after the draw,
+  -- the top card of the deck, with the game as it was; and "draw then discard
+  -- Ace" was refused while "draw then discard Ten" was taken. A free peek, no
+  -- undo asked, no other seat's yes.
+  local file = rules("drawkeep", nil, [[
+local NAMES = { "Ace", "King", "Queen", "Jack", "Ten", "Nine" }
+function R.setup(g)
+  g.deck = kontor.pile { vis = "hidden" }
+  for c = 1, 6 do g.deck:push(c) end
+  g.deck:shuffle(g.rng)
+  g.shown = kontor.pile { vis = "public" }
+  g.kept = kontor.pile { vis = "public" }
+end
+function R.play(g)
+  for _ = 1, 3 do
+    for _, p in ipairs(g:turn_order(1)) do
+      g:begin_turn(p)
+      if g:choose(p, "turn", { "draw", "pass" }) == 1 then
+        local c = g.deck:pop(); g.shown:push(c)
+        local k = g:choose(p, "place", { "draw then keep " .. NAMES[c], "draw then discard " .. NAMES[c] })
+        g.shown:pop(); if k == 1 then g.kept:push(c) end
+      end
+    end
+  end
+end
+]])
+  local function stops(text)
+    return "'" .. text .. "': 'draw' shows what was hidden (a card, a draw), and a move's text stops there: type "
+      .. "'draw', then the rest once you have seen it"
+  end
+
+  it("stops there, whatever the card, and the game is as it was", function()
+    local g = kontor.new_game { rules = file, seed = 3 }
+    local v = seatmod.view(g, 1)
+    local before = kontor.json.encode(g:state())
+    -- (before: "'draw then keep zzz' is not a legal action; expected one of: draw then keep Ten, draw then discard Ten")
+    assert.are.same({ nil, stops("draw then keep zzz") }, { v.apply("draw then keep zzz") })
+    assert.are.equal(stops("draw then keep zzz"), v.why("draw then keep zzz"))
+    for _, card in ipairs { "Ace", "Ten" } do        -- (before: Ace refused, Ten taken)
+      assert.are.same({ nil, stops("draw then discard " .. card) }, { v.apply("draw then discard " .. card) })
+      assert.are.equal(stops("draw then discard " .. card), v.why("draw then discard " .. card))
+    end
+    assert.are.equal(before, kontor.json.encode(g:state()))
+    -- typed as two texts, the draw is seen and stays
+    assert(v.apply("draw"))
+    assert.are.same({ "draw then keep Ten", "draw then discard Ten" }, v.options())
+    assert(v.apply("draw then keep Ten"))
+    assert.are.same({ "1: draw then keep Ten" }, v.moves())
+  end)
+
+  it("in kontor play", function()
+    local out = support.kontor_rc("play --rules " .. sh_quote(file) .. " --seed 3 --names Ann,Bob", "draw then keep zzz\n")
+    assert.truthy(has(out, "\n" .. stops("draw then keep zzz") .. "\n"), out)
+    assert.falsy(has(out, "Ten"), out)
+  end)
+
+  it("the referee's walk and a save's replay take the whole text as before", function()
+    local g = kontor.new_game { rules = file, seed = 3 }
+    assert.are.same({ nil, "'draw then keep zzz' is not a legal action; expected one of: draw then keep Ten, draw then discard Ten" },
+      { g:apply("draw then keep zzz") })
+    assert(g:apply("draw then discard Ten"))
+    local path = tmp("drawkeep.json")
+    assert(g:save(path))
+    assert.are.same({ "1: draw then discard Ten" }, kontor.load_game(path):moves())
+  end)
+end)
