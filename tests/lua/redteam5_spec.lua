@@ -9,6 +9,7 @@
 local support = require "tests.lua.support"
 local seatmod = require "kontor.seat"
 local bots = require "kontor.bots"
+local ktext = require "kontor.text"
 
 local has, write, sh_quote = support.has, support.write, support.sh_quote
 local tmp, cleanup = support.scratch()
@@ -220,5 +221,31 @@ end
     local path = tmp("drawkeep.json")
     assert(g:save(path))
     assert.are.same({ "1: draw then discard Ten" }, kontor.load_game(path):moves())
+  end)
+end)
+
+describe("runs of options as ranges name only options there are", function()
+  it("a number with leading zeros starts no run", function()
+    -- (before: "bid 7-10", and 'bid 7' is no option)
+    assert.are.equal("bid 007, bid 8, bid 9, bid 10", ktext.option_list { "bid 007", "bid 8", "bid 9", "bid 10" })
+    assert.are.equal("bid 0-3", ktext.option_list { "bid 0", "bid 1", "bid 2", "bid 3" })
+  end)
+
+  it("a run stops before the integers wrap", function()
+    local max = math.maxinteger
+    local texts = { "bid " .. (max - 3), "bid " .. (max - 2), "bid " .. (max - 1), "bid " .. max, "bid " .. math.mininteger }
+    -- (before: "bid 9223372036854775804--9223372036854775808")
+    assert.are.equal("bid 9223372036854775804-9223372036854775807, bid -9223372036854775808", ktext.option_list(texts))
+    -- numbers past 2^63 and 10^20 as they are
+    assert.are.equal("bid 99999999999999999999, bid 100000000000000000000, bid 9223372036854775808",
+      ktext.option_list { "bid 99999999999999999999", "bid 100000000000000000000", "bid 9223372036854775808" })
+  end)
+
+  it("in the engine's refusal", function()
+    local file = rules("zeros", nil,
+      "function R.play(g) g:choose(1, 'bid', { 'bid 007', 'bid 8', 'bid 9', 'bid 10' }) end\n")
+    local g = kontor.new_game { rules = file, seed = 1 }
+    assert.are.same({ nil, "'bid 7' is not a legal action; expected one of: bid 007, bid 8, bid 9, bid 10" },
+      { g:apply("bid 7") })
   end)
 end)
