@@ -249,3 +249,16 @@ describe("runs of options as ranges name only options there are", function()
       { g:apply("bid 7") })
   end)
 end)
+
+describe("kontor --list cuts a title between characters", function()
+  it("never inside one", function()
+    local dir = tmp("listdir")
+    os.execute("mkdir -p " .. sh_quote(dir))
+    write(dir .. "/accents.lua", "return { name = 'accents', title = 'xx' .. string.rep('\\195\\169', 45), "
+      .. "summary = 'short', players = { min = 2, max = 2 }, setup = function(g) end, play = function(g) end,\n"
+      .. "  scores = function(g) return { 0, 0 } end }\n")
+    local out = support.run("KONTOR_PATH=" .. sh_quote(dir) .. " COLUMNS=100 " .. support.binary() .. " --list")
+    -- (before: "xxéééééééééééééééé\xC3...", 37 bytes and the escaped half)
+    assert.truthy(has(out, " xx" .. string.rep("é", 35) .. "...  short\n"), out)
+  end)
+end)
