@@ -262,3 +262,100 @@ describe("kontor --list cuts a title between characters", function()
     assert.truthy(has(out, " xx" .. string.rep("é", 35) .. "...  short\n"), out)
   end)
 end)
+
+---------------------------------------------------------------------------
+-- What was tried and held
+---------------------------------------------------------------------------
+
+describe("held: text from rule scripts reaches the terminal escaped", function()
+  local dir = tmp("hostile")
+  os.execute("mkdir -p " .. sh_quote(dir))
+  write(dir .. "/evil.lua", [[
+local R = { name = "evil", title = "T\27]0;pwn\7", summary = "s\27[2J" .. string.rep("y ", 200),
+  players = { min = 2, max = 2, default = 2 }, data = { ["gold\27]52;c;eA==\7"] = 1 },
+  decision_words = { take = "ta\27[31mke" } }
+function R.setup(g) end
+function R.play(g)
+  local k = g:choose(1, "take", { "take \27[2J", "pass" })
+  if k == 2 then local x = R.data["gold\27]52;c;eA==\7x"] end
+  g:choose(2, "take", { "take" })
+end
+function R.scores(g) return { 0, 0 } end
+return R
+]])
+
+  it("--list: a title and summary with escapes, whatever $COLUMNS says", function()
+    for _, cols in ipairs { "-3", "0", "abc", "1e308", "9223372036854775807", "40" } do
+      local out = support.run("KONTOR_PATH=" .. sh_quote(dir) .. " COLUMNS=" .. sh_quote(cols) .. " "
+        .. support.binary() .. " --list")
+      assert.falsy(out:find("[\27\7]"), out)
+      assert.truthy(has(out, " T\\e]0;pwn\\a"), out)
+      for line in out:gmatch("[^\n]+") do assert.truthy(#line <= 600, line) end
+    end
+  end)
+
+  it("play: the decision's words, the option and the R.data error", function()
+    local out = support.kontor_rc("play --rules " .. sh_quote(dir .. "/evil.lua") .. " --names Ann,Bob --seed 1", "2\n")
+    assert.falsy(out:find("[\27\7]"), out)
+    assert.truthy(has(out, "Ann, your move (ta\\e[31mke):\n  1  take \\e[2J\n"), out)
+    assert.truthy(has(out, "R.data has no 'gold\\e]52;c;eA==\\ax': did you mean 'gold\\e]52;c;eA==\\a'?"), out)
+  end)
+
+  it("the engine's refusal at another seat's turn names the decision in the rule set's words (escaped when shown)",
+    function()
+    local g = kontor.new_game { rules = dir .. "/evil.lua", names = { "Ann", "Bob" }, seed = 1 }
+    assert(g:apply("take"))
+    assert.are.same({ nil, "'take': it is not Ann's turn to decide (waiting for Bob: ta\27[31mke)" },
+      { seatmod.view(g, 1).apply("take") })
+  end)
+
+  it("the REPL: the R.data error names the key escaped", function()
+    local out = support.kontor_rc("--rules " .. sh_quote(dir .. "/evil.lua") .. " --seed 1", "pass\n")
+    assert.falsy(out:find("[\27\7]"), out)
+    assert.truthy(has(out, "R.data has no 'gold\\e]52;c;eA==\\ax': did you mean 'gold\\e]52;c;eA==\\a'?"), out)
+  end)
+end)
+
+describe("held: seat views of the new paths", function()
+  local SO = "tests/rulesets/secret_orders.lua"
+
+  it("a refusal during secret orders says the same whatever the other seat entered", function()
+    local said = {}
+    for _, theirs in ipairs { {}, { "buy ship" }, { "buy shed", "buy shed" } } do
+      local g = kontor.new_game { rules = SO, players = 2, seed = 3 }
+      local v1 = seatmod.view(g, 1)
+      for _, t in ipairs(theirs) do assert(seatmod.view(g, 2).apply(t)) end
+      local r = {}
+      for _, text in ipairs { "buy zzz", "BUY ZZZ", "2: buy ship", "keep token", "Buy" } do
+        r[#r + 1] = select(2, v1.apply(text)) or "ok"
+        r[#r + 1] = v1.why(text) or "legal"
+      end
+      r[#r + 1] = kontor.json.encode(v1.skipped())
+      said[#said + 1] = table.concat(r, "\n")
+    end
+    assert.are.equal(said[1], said[2])
+    assert.are.equal(said[1], said[3])
+    assert.truthy(has(said[1], "Player 1 (seat 1) acts only for itself, not for Player 2 (seat 2)"), said[1])
+  end)
+
+  it("a move in another case matches only the seat's own options; case twins are named from them alone", function()
+    local file = rules("twins", nil, [[
+function R.play(g)
+  local ks = g:choose_all({ 1, 2 }, "pick", { [1] = { "Take red", "take red", "pass" }, [2] = { "TAKE BLUE", "pass" } })
+end
+]])
+    local g = kontor.new_game { rules = file, seed = 1 }
+    local v1 = seatmod.view(g, 1)
+    assert.are.same({ nil, "'TAKE RED' could be Take red, take red, which differ only in case: type the one you "
+      .. "mean as it is spelt" }, { v1.apply("TAKE RED") })
+    local _, e = v1.apply("take blue")
+    assert.falsy(has(e, "BLUE"), e)
+  end)
+
+  it("v.from_scenario and v.seed say nothing before the end", function()
+    local g = kontor.new_game { rules = SO, players = 2, seed = 3 }
+    local v = seatmod.view(g, 1)
+    assert.is_nil(v.from_scenario())
+    assert.is_nil(v.seed())
+  end)
+end)
