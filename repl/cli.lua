@@ -220,9 +220,12 @@ local LIST_WIDTH = 100
 local function cmd_list(rules)
   local entries = rules.list()
   -- one line an entry, whatever a file's title, summary or error holds
+  -- (escaped text is UTF-8: cut between its characters, never inside one,
+  -- which would show as \xC3 after the escape)
+  local function cut(s, n) return s:sub(1, (utf8.offset(s, n + 1) or #s + 1) - 1) end
   local function one_line(s, max)
     s = ktext.escape(ktext.error_line(s or ""))
-    if #s > max then s = s:sub(1, max - 3) .. "..." end
+    if utf8.len(s) > max then s = cut(s, max - 3) .. "..." end
     return s
   end
   local width = math.tointeger(tonumber(os.getenv("COLUMNS") or "")) or LIST_WIDTH
@@ -242,8 +245,8 @@ local function cmd_list(rules)
       if summary ~= "" and summary ~= title then
         line = line .. title .. string.rep(" ", tw - (utf8.len(title) or #title)) .. "  "
         local room = width - (utf8.len(line) or #line)
-        if #summary > room then
-          summary = room >= 20 and (summary:sub(1, room - 3):match("^(.*%S)%s") or summary:sub(1, room - 3)) .. "..." or ""
+        if utf8.len(summary) > room then
+          summary = room >= 20 and (cut(summary, room - 3):match("^(.*%S)%s") or cut(summary, room - 3)) .. "..." or ""
         end
         line = line .. summary
       else

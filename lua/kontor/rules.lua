@@ -71,25 +71,41 @@ local function is_path(spec)
   return spec:find("/", 1, true) or spec:match("%.lua$")
 end
 
+-- How much of its two ends `n` shares with `word` (of two names as close
+-- to a word, the nearer: --gams is --games, not --game).
+local function kept(word, n)
+  local k = 0
+  while k < #n and k < #word and n:byte(k + 1) == word:byte(k + 1) do k = k + 1 end
+  local j = 0
+  while j < #n - k and j < #word - k and n:byte(#n - j) == word:byte(#word - j) do j = j + 1 end
+  return k + j
+end
+
 -- The name of `names` closest to `word` (a typo: at most 2 edits, and at
--- most half the word), or nil.
+-- most half the word), or nil; of two as close, the one that shares more
+-- of its ends with the word, then the first.
 function M.near(word, names)
   local near, nd, nk = nil, 3, -1
   local distance = require("kontor.text").distance
-  -- of two as close, the one that shares more of its ends with the word
-  -- (--gams: --games, not --game)
-  local function kept(n)
-    local k = 0
-    while k < #n and k < #word and n:byte(k + 1) == word:byte(k + 1) do k = k + 1 end
-    local j = 0
-    while j < #n - k and j < #word - k and n:byte(#n - j) == word:byte(#word - j) do j = j + 1 end
-    return k + j
-  end
   for _, n in ipairs(names) do
     local d = distance(word, n)
-    if d < 3 and d <= #word // 2 and (d < nd or (d == nd and kept(n) > nk)) then near, nd, nk = n, d, kept(n) end
+    if d < 3 and d <= #word // 2 and (d < nd or (d == nd and kept(word, n) > nk)) then
+      near, nd, nk = n, d, kept(word, n)
+    end
   end
   return near
+end
+
+-- Whether name `n` is nearer `word` than `near` (at distance nd, sharing
+-- nk of its ends; nil: none yet), and if so n's distance and ends: as
+-- M.near picks from sorted names (the least distance, the most shared,
+-- then the first in byte order), in whatever order the names come.
+local function nearer(word, n, near, nd, nk)
+  local d = require("kontor.text").distance(word, n)
+  if d >= 3 or d > #word // 2 or (near and d > nd) then return false end
+  local k = kept(word, n)
+  if near and d == nd and (k < nk or (k == nk and n > near)) then return false end
+  return true, d, k
 end
 
 -- name or path -> absolute-ish file path, or nil and a message listing what exists.
@@ -787,22 +803,45 @@ end
 -- line: "./r.lua:12: R.data has no 'start_goldd': did you mean
 -- 'start_gold'?". Only a missing name reaches __index: the reads of the
 -- names R.data has cost what they did. A script's own metatable is left.
+-- The search is one pass in Lua over the names (the time limit's hook
+-- stops it like the script's own code): no sort of every name in C, which
+-- a script could make cost seconds past its limit with an R.data of
+-- millions of names. Its answer is the same in any order of the names.
 local function data_index(data, key)
-  local names = {}
-  for k in raw_next, data do if type(k) == "string" then names[#names + 1] = k end end
-  table.sort(names)
-  local near = type(key) == "string" and M.near(key, names)
-  local shown = {}
-  for i = 1, math.min(#names, 12) do shown[i] = names[i] end
-  error(string.format("R.data has no %s: %s", type(key) == "string" and ("'" .. key .. "'") or tostring(key),
+  local word = type(key) == "string" and key or nil
+  local near, nd, nk = nil, nil, nil
+  local first, count = {}, 0          -- the first 12 names in byte order
+  for k in raw_next, data do
+    if type(k) == "string" then
+      count = count + 1
+      local top = #first
+      if top < 12 or k < first[top] then
+        local i = top < 12 and top + 1 or 12
+        while i > 1 and first[i - 1] > k do first[i] = first[i - 1]; i = i - 1 end
+        first[i] = k
+      end
+      if word then
+        local yes, d, kk = nearer(word, k, near, nd, nk)
+        if yes then near, nd, nk = k, d, kk end
+      end
+    end
+  end
+  error(string.format("R.data has no %s: %s", word and ("'" .. key .. "'") or tostring(key),
     near and ("did you mean '" .. near .. "'?")
-    or ("its names are " .. table.concat(shown, ", ") .. (#names > 12 and ", ..." or ""))), 2)
+    or ("its names are " .. table.concat(first, ", ") .. (count > 12 and ", ..." or ""))), 2)
 end
-local DATA_META = { __index = data_index }
 
+-- Each rule set loaded gets a metatable of its own, which a script cannot
+-- reach (__metatable): one shared by every load let a script change
+-- __index for every other rule set loaded in the program (a variant, the
+-- lab's other side, the next game of kontor serve), whose reads of a
+-- missing name then returned what it chose; the same seed and moves gave
+-- another game once it had run.
 local function guard_data(R0)
   local data = rawget(R0, "data")
-  if type(data) == "table" and getmt(data) == nil then setmetatable(data, DATA_META) end
+  if type(data) == "table" and getmt(data) == nil then
+    setmetatable(data, { __index = data_index, __metatable = false })
+  end
 end
 
 function M.load(spec, variants)

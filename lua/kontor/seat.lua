@@ -117,13 +117,13 @@ end
 function METHODS.apply(_, game, seat, action)
   local named = named_seat(action)
   if named and named ~= seat then return nil, not_yours(game, seat, named) end
-  return game:apply(action, seat)
+  return game:apply(action, seat, true)   -- (as the seat: a text stops at what it shows, parse.walk)
 end
 
 function METHODS.why(_, game, seat, action)
   local named = named_seat(action)
   if named and named ~= seat then return not_yours(game, seat, named) end
-  return game:why(action, seat)
+  return game:why(action, seat, true)
 end
 
 -- What a bot of `spec` (default mcts) would play for the seat now, and
@@ -259,25 +259,29 @@ end
 -- card drawn into the seat's hand). Taken back, the card lies hidden again
 -- where the seat saw it (the next card of the deck): the seat would know
 -- it, so the others must agree. A card moved from one hidden pile to
--- another (Caribbean's coin cards, C2) shows nothing. Worked out on a copy
+-- another (Caribbean's coin cards, C2) shows nothing. A step that drew
+-- from the game's RNG (math.random, g.rng: a die rolled and logged, a
+-- shuffle) counts as a chance draw: replayed, the same seed draws the
+-- same again, and the seat would know the roll to come. Worked out on a copy
 -- of the game replayed from its parameters, the piles watched from `from`
 -- on (core.pile_watch); a copy that cannot be replayed counts as having
 -- shown one (the others are asked).
 local CHANCE = require("kontor.game.context").chance_watch
 local function showed_unseen(game, seat, from)
   local rec = game.rec
-  local ok, res = pcall(function()
+  local ok, res, drew = pcall(function()
     local copy = require("kontor.game").new(game.R, game.params, true)
     for i = 1, from - 1 do copy:step(rec:seat(i), rec:option(i)) end
+    local rng = copy.rng:state()
     core.pile_watch(true)
     CHANCE.on, CHANCE.drawn = true, false
     for i = from, #rec do copy:step(rec:seat(i), rec:option(i)) end
     CHANCE.on = false
-    return core.pile_watch(false)
+    return core.pile_watch(false), copy.rng:state() ~= rng
   end)
   CHANCE.on = false
   if not ok then core.pile_watch(false); return true end
-  return CHANCE.drawn or seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
+  return CHANCE.drawn or drew or seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
 end
 
 -- What the seat's undo takes back, without taking it: the moves ({seat,
@@ -438,7 +442,7 @@ function METHODS.refusal(_, game, seat, text)
     if fold(o:match("^%S+") or o) == word then known = true end
   end
   if not known then return nil end
-  local ok, why = pcall(game.why, game, text, seat)
+  local ok, why = pcall(game.why, game, text, seat, true)
   if not ok then return nil end
   return why
 end

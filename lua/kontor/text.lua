@@ -164,13 +164,19 @@ M.RUN_MIN = 4
 -- The last text of the run that starts at texts[i] (i itself when none),
 -- the run's words before the number and its first number. `stop`, a text
 -- that ends a move, is in no run.
+-- A number written otherwise than Lua writes it back ("007", a number past
+-- 2^63) starts no run, and a run stops before the integers wrap: the range
+-- would name options there are not ("bid 7-10" for "bid 007", "bid 8", ...).
 function M.run_end(texts, i, stop)
-  local prefix, n = texts[i]:match("^(.-%s)(%d+)$")
+  local prefix, digits = texts[i]:match("^(.-%s)(%d+)$")
   if not prefix or texts[i] == stop then return i, nil end
-  n = math.tointeger(tonumber(n))
-  if not n then return i, nil end
+  local n = math.tointeger(tonumber(digits))
+  if not n or tostring(n) ~= digits then return i, nil end
   local j = i
-  while texts[j + 1] and texts[j + 1] ~= stop and texts[j + 1] == prefix .. (n + (j + 1 - i)) do j = j + 1 end
+  while texts[j + 1] and texts[j + 1] ~= stop and n + (j + 1 - i) > n
+      and texts[j + 1] == prefix .. (n + (j + 1 - i)) do
+    j = j + 1
+  end
   return j, prefix, n
 end
 

@@ -399,6 +399,9 @@ end
 -- _skipped is read as a field: a plain field of g, which Ctx has not.)
 function Ctx:skip(seat, name, why)
   if inspecting() then refuse("g:skip") end
+  -- (not in an order entry: the skip is public, and the others would read
+  -- in it what the seat has entered while its order is still secret)
+  if self._entering then not_in_entry(self, "g:skip") end
   local list = self._skipped
   local n = #list
   -- false for a missing one: a hole would leave #list undefined
@@ -411,7 +414,9 @@ end
 
 -- g:skip while the simulation's bot plays a game that keeps no trace
 -- (M.enter_sim).
-local function skip_untraced() end
+local function skip_untraced(self)
+  if self._entering then not_in_entry(self, "g:skip") end    -- as Ctx:skip
+end
 
 -- game._turn_hook: lua/kontor/fork.lua's snapshot, called before a turn
 -- begins (only in the engine's own replays for search).

@@ -196,9 +196,33 @@ local function extensions_of(opts, text)
   return first, n
 end
 
+-- A step for a seat's own text that goes on past it (kontor.seat's apply
+-- and why): whether it showed the seat what was hidden, a card out of a
+-- pile it cannot see, a g:chance outcome or a draw of the game's RNG (as
+-- kontor.seat's undo tells them). The walk then stops: taken back with the
+-- rest of a refused text, or asked by `why` and taken back, such a step
+-- showed the card in the message's options ("expected one of: draw, keep
+-- Ten") or in whether the rest fitted ("draw, discard Ace" refused,
+-- "draw, discard Ten" taken), with the game as it was: a peek at the deck
+-- that no undo, and no other seat, had let happen.
+local CHANCE
+local function watched_step(game, seat, k)
+  CHANCE = CHANCE or require("kontor.game.context").chance_watch
+  local rng = game.rng:state()
+  core.pile_watch(true)
+  CHANCE.on, CHANCE.drawn = true, false
+  local pok, ok, err = pcall(step, game, seat, k)
+  CHANCE.on = false
+  local shown = core.pile_watch(false)
+  if not pok then error(ok, 0) end
+  local showed = CHANCE.drawn or game.rng:state() ~= rng or seat > 63 and shown ~= 0 or (shown >> seat) & 1 == 1
+  return ok, err, showed
+end
+
 -- Walks the steps of one move text for `seat`. Returns true, or nil and a
--- message (the game then is as it was).
-local function walk(game, seat, text)
+-- message (the game then is as it was). `as_seat`: the text is a seat's
+-- own (kontor.seat), and stops at a step that shows it what was hidden.
+local function walk(game, seat, text, as_seat)
   local start_n = #game.rec
   local prev = -1
   local tlen = #text
@@ -288,10 +312,22 @@ local function walk(game, seat, text)
       return fail(illegal(dname_of(game, seat), opts))
     end
     if bestlen < tlen then last_n = #game.rec end
-    local ok, err = step(game, seat, best)
+    local ok, err, showed
+    if as_seat and bestlen < tlen and seat ~= 0 then
+      local pok, a, b, c = pcall(watched_step, game, seat, best)
+      if not pok then rebuild(game, start_n); error(a, 0) end
+      ok, err, showed = a, b, c
+    else
+      ok, err = step(game, seat, best)
+    end
     if not ok then
       rebuild(game, start_n)
       error(err, 0)
+    end
+    if showed then
+      local done = text:sub(1, bestlen)
+      return fail(format("'%s': '%s' shows what was hidden (a card, a draw), and a move's text stops there: "
+        .. "type '%s', then the rest once you have seen it", text, done, done))
     end
     prev = bestlen
     if bestlen == tlen then
@@ -322,7 +358,7 @@ end
 -- Applies an action: an option number, an option text or a whole move
 -- text, optionally "seat: text". Returns true, or nil and a message.
 -- A rule-script error raises (the game is then exactly as before).
-function Game:apply(action, seat)
+function Game:apply(action, seat, as_seat)
   if self.kind == "over" then return nil, "the game is over" end
   local n0 = #self.rec
   local ok, err
@@ -353,7 +389,7 @@ function Game:apply(action, seat)
     if opts then   -- an option number past any integer, typed at a prompt
       return nil, format("option %s does not exist (there are %d)", text, #opts)
     end
-    ok, err = walk(self, s or seat, text)
+    ok, err = walk(self, s or seat, text, as_seat)
   else
     return nil, format("an action is an option number or text, not a %s", type(action))
   end
@@ -374,11 +410,11 @@ function Game:apply(action, seat)
   return true
 end
 
-function Game:why(action, seat)
+function Game:why(action, seat, as_seat)
   if self.kind == "over" then return "the game is over" end
   local n0 = #self.rec
   local fut = { table.unpack(self.future) }
-  local ok, err = self:apply(action, seat)
+  local ok, err = self:apply(action, seat, as_seat)
   if ok then rebuild(self, n0) end
   self.future = fut
   if ok then return nil end
