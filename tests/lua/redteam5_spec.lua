@@ -108,6 +108,29 @@ function R.play(g) g:choose_orders({ 1, 2 }, "order", enter); g:choose(1, 'x', {
   end)
 end)
 
+describe("a log line inside a secret order's entry", function()
+  -- refused at the table, but the simulation's quiet g:log returned
+  -- before its check: the script's mistake showed only when people played
+  local file = rules("logentry", nil, [[
+local function enter(g, seat)
+  local k = g:choose(seat, "pick", { "pick ship", "pick land" })
+  g:log("seat %d picked %d", seat, k)
+  return k
+end
+function R.play(g) g:choose_orders({ 1, 2 }, "order", enter); g:choose(1, 'x', { 'a' }) end
+]])
+
+  it("is refused in the simulation as at the table", function()
+    local g = kontor.new_game { rules = file, seed = 1 }
+    local ok, err = pcall(g.apply, g, "pick ship", 2)
+    assert.is_false(ok)
+    assert.truthy(has(tostring(err), "g:log inside seat 2's order entry"), err)
+    ok, err = pcall(kontor.sim, { rules = file, games = 4, seed = 1 })
+    assert.is_false(ok)
+    assert.truthy(has(tostring(err), "g:log inside seat"), err)
+  end)
+end)
+
 describe("undo against a bot of a step that drew from the RNG", function()
   -- A die rolled with math.random (the game's RNG, as docs/api.md says)
   -- showed no hidden card, so a bot agreed to take it back: the same seed

@@ -448,8 +448,10 @@ function Ctx:turn_order(first)
 end
 
 function Ctx:log(fmt, ...)
-  if self._quiet then return end
+  -- (refused in an entry in the simulation too: a script that logs there
+  -- fails in kontor sim as it does at the table)
   if self._entering then not_in_entry(self, "g:log") end
+  if self._quiet then return end
   if select("#", ...) > 0 then fmt = format(fmt, ...) end
   self._log:add(fmt)
 end
