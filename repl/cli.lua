@@ -228,15 +228,19 @@ local function cmd_list(rules)
     if utf8.len(s) > max then s = cut(s, max - 3) .. "..." end
     return s
   end
+  -- (columns counted in characters: a name in other letters than ASCII's
+  -- shifts no line)
+  local function pad(s, n) return s .. string.rep(" ", n - (utf8.len(s) or #s)) end
   local width = math.tointeger(tonumber(os.getenv("COLUMNS") or "")) or LIST_WIDTH
   local w, tw = 0, 0
   for _, e in ipairs(entries) do
-    w = math.max(w, #ktext.escape(e.name))
+    local name = ktext.escape(e.name)
+    w = math.max(w, utf8.len(name) or #name)
     if e.title then tw = math.max(tw, utf8.len(one_line(e.title, 40)) or 40) end
   end
   for _, e in ipairs(entries) do
     local kind = e.kind == "variant" and ("variant of " .. tostring(e.base)) or e.kind
-    local line = string.format("%-" .. w .. "s  %-26s ", ktext.escape(e.name), ktext.escape(kind))
+    local line = pad(ktext.escape(e.name), w) .. "  " .. pad(ktext.escape(kind), 26) .. " "
     if not e.title then
       line = line .. one_line(e.summary, 200)
     else

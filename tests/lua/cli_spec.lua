@@ -199,6 +199,24 @@ end }
       os.execute("rm -rf " .. dir)
     end)
 
+    it("--list lines its columns up in characters: a base in other letters shifts none", function()
+      local dir = os.tmpname(); os.remove(dir); os.execute("mkdir " .. dir)
+      local f = io.open(dir .. "/kase.lua", "w")   -- its base "k\195\164se": 5 bytes, 4 characters
+      f:write('return { variant = true, base = "k\195\164se", title = "T\195\164st", summary = "s", '
+        .. 'apply = function() end }\n')
+      f:close()
+      local p = io.popen("KONTOR_PATH=" .. dir .. " " .. BIN .. " --list 2>&1")
+      local out = p:read("a")
+      p:close()
+      os.execute("rm -rf " .. dir)
+      local function column(line, word) return utf8.len(line:sub(1, line:find(word, 1, true) - 1)) end
+      local mine = out:match("\n(kase [^\n]*)") or out:match("^(kase [^\n]*)")
+      local theirs = out:match("\n(hand_limit [^\n]*)")
+      assert.truthy(mine and theirs, out)
+      -- the title column starts at the same character on both lines
+      assert.are.equal(column(theirs, "Hand limit"), column(mine, "T\195\164st"), out)
+    end)
+
     it("--names refuses empty and repeated names (2)", function()
       local out, code = kontor_cmd("--names Ann,,Bob")
       assert.are.equal(2, code)
