@@ -255,9 +255,10 @@ local function leave(sess, seat)
     if pok and plan and plan.unseen and not sess.free_undo then
       for _, s in ipairs(plan.others) do bot_says_no = bot_says_no or sess:is_bot(s) end
     end
-    local undo = pok and plan and (bot_says_no and "undo cannot take your move back: it showed a hidden card, "
-        .. "and the bots do not agree to that"
-      or plan.unseen and "undo takes your move back, if the others agree: it showed a hidden card"
+    local shown = pok and plan and (require("kontor.seat").shown_words(plan))
+    local undo = pok and plan and (bot_says_no and "undo cannot take your move back: it showed " .. shown
+        .. ", and the bots do not agree to that"
+      or plan.unseen and "undo takes your move back, if the others agree: it showed " .. shown
       or #plan.others > 0 and "undo takes back the whole revealed round, if the others in it agree")
       or "undo takes your move back"
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: %s.",
@@ -488,7 +489,8 @@ function P:consent(s, mover, moves, plan)
   local theirs = {}
   for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
   if self.keyboard then
-    local asks = #theirs > 0 and "%s asks to take back a move of yours" or "%s asks to take back a move that showed a hidden card"
+    local shown = require("kontor.seat").shown_words(plan)
+    local asks = #theirs > 0 and "%s asks to take back a move of yours" or ("%s asks to take back a move that showed " .. shown)
     if not hand_over(self, s, string.format(asks, self:name(mover))) then
       return false
     end
@@ -498,7 +500,8 @@ function P:consent(s, mover, moves, plan)
     self:say(string.format("Undo takes back %s's move too.", self:name(s)))
   else
     local what = #(moves or {}) == 1 and (self:name(mover) .. "'s move") or "The moves it takes back"
-    self:say(string.format("%s showed a hidden card: taken back, %s would know where it lies.", what, self:name(mover)))
+    local shown, know = require("kontor.seat").shown_words(plan)
+    self:say(string.format("%s showed %s: taken back, %s would know %s.", what, shown, self:name(mover), know))
   end
   io.stdout:flush()
   -- yes or no, asked again for anything else ("yse", "maybe"); the end of
@@ -554,14 +557,15 @@ C.undo = function(sess, arg)
     -- round of secret choices one's own move goes only with the others')
     local theirs = false
     for _, m in ipairs(moves or {}) do if m[1] == refused then theirs = true end end
+    local shown, know = require("kontor.seat").shown_words(plan)
     if not theirs and pok and type(plan) == "table" and plan.unseen and sess:is_bot(refused) then
-      return sess:say(string.format("Not undone: %s is a bot, and a bot does not take back a move that showed a "
-        .. "hidden card: taken back, you would know where it lies (kontor play --free-undo: bots agree to every "
-        .. "undo, for practice).", sess:name(refused)))
+      return sess:say(string.format("Not undone: %s is a bot, and a bot does not take back a move that showed "
+        .. "%s: taken back, you would know %s (kontor play --free-undo: bots agree to every "
+        .. "undo, for practice).", sess:name(refused), shown, know))
     end
     if not theirs and pok and type(plan) == "table" and plan.unseen then
-      return sess:say(string.format("Not undone: %s did not agree. %s showed a hidden card: taken back, "
-        .. "you would know where it lies.", sess:name(refused), #moves == 1 and "Your move" or "The moves"))
+      return sess:say(string.format("Not undone: %s did not agree. %s showed %s: taken back, "
+        .. "you would know %s.", sess:name(refused), #moves == 1 and "Your move" or "The moves", shown, know))
     end
     return sess:say(string.format("Not undone: %s did not agree. A move goes back without the others' "
       .. "consent only when none of theirs goes with it.", sess:name(refused)))

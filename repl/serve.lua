@@ -725,9 +725,10 @@ local function undo_for(e, seat, n, agreed)
       -- a bot said no: no "agree" can change that
       for _, s in ipairs(plan.others) do
         if is_bot(e, s) then
-          why = string.format("seat %d is a bot, and a bot does not take back a move that showed a hidden card: "
-            .. "seat %d would know where it lies (a game made with \"free_undo\": true has bots agree to every "
-            .. "undo)", s, seat)
+          local shown, know = seatmod.shown_words(plan)
+          why = string.format("seat %d is a bot, and a bot does not take back a move that showed %s: "
+            .. "seat %d would know %s (a game made with \"free_undo\": true has bots agree to every "
+            .. "undo)", s, shown, seat, know)
           break
         end
       end

@@ -267,7 +267,7 @@ end
 -- on (core.pile_watch); a copy that cannot be replayed counts as having
 -- shown one (the others are asked).
 local CHANCE = require("kontor.game.context").chance_watch
-local function showed_unseen(game, seat, from)
+local function showed_unseen(game, seat, from)   -- false, "card" or "luck"
   local rec = game.rec
   local ok, res, drew = pcall(function()
     local copy = require("kontor.game").new(game.R, game.params, true)
@@ -280,8 +280,23 @@ local function showed_unseen(game, seat, from)
     return core.pile_watch(false), copy.rng:state() ~= rng
   end)
   CHANCE.on = false
-  if not ok then core.pile_watch(false); return true end
-  return CHANCE.drawn or drew or seat > 63 and res ~= 0 or (res >> seat) & 1 == 1
+  if not ok then core.pile_watch(false); return "card" end
+  if seat > 63 and res ~= 0 or (res >> seat) & 1 == 1 then return "card" end
+  return (CHANCE.drawn or drew) and "luck" or false
+end
+
+-- The words for what an undo's moves showed (plan.shown, from
+-- showed_unseen): a card out of a hidden pile, or luck (a g:chance draw,
+-- a roll of the game's RNG), which the same seed and moves give again.
+-- `what` follows "showed"; `know` follows "would know". Every front end
+-- that asks for consent says it in these words.
+local SHOWN = {
+  card = { what = "a hidden card", know = "where it lies" },
+  luck = { what = "what luck gave (a draw, a roll)", know = "what it gives again" },
+}
+function M.shown_words(plan)
+  local w = SHOWN[type(plan) == "table" and plan.shown or "card"] or SHOWN.card
+  return w.what, w.know
 end
 
 -- What the seat's undo takes back, without taking it: the moves ({seat,
@@ -322,13 +337,14 @@ local function undo_plan(game, seat, n)
     end
   end
   local plan = revealed_plan(game, seat, n)
-  if plan.steps > 0 and showed_unseen(game, seat, #game.rec - plan.steps + 1) then
+  local shown = plan.steps > 0 and showed_unseen(game, seat, #game.rec - plan.steps + 1)
+  if shown then
     -- every other seat: each saw the seat learn those cards
     local others = {}
     for s = 1, game.players do
       if s ~= seat then others[#others + 1] = s end
     end
-    plan.others, plan.unseen = others, true
+    plan.others, plan.unseen, plan.shown = others, true, shown
   end
   return plan
 end
@@ -340,7 +356,7 @@ function METHODS.undo_plan(_, game, seat, n)
   end
   local plan, why = undo_plan(game, seat, n)
   if not plan then return nil, why end
-  return { moves = plan.moves, others = plan.others, unseen = plan.unseen }
+  return { moves = plan.moves, others = plan.others, unseen = plan.unseen, shown = plan.shown }
 end
 
 -- Takes back n of the seat's own moves (default 1), with what the others
@@ -369,8 +385,9 @@ function METHODS.undo(_, game, seat, n, agree)
       local theirs = false
       for _, m in ipairs(plan.moves) do if m[1] == s then theirs = true end end
       if not theirs and plan.unseen then
-        return nil, format("seat %d did not agree: the moves to take back showed a hidden card, and seat %d "
-          .. "would know where it lies once they are taken back", s, seat)
+        local what, know = M.shown_words(plan)
+        return nil, format("seat %d did not agree: the moves to take back showed %s, and seat %d "
+          .. "would know %s once they are taken back", s, what, seat, know)
       end
       return nil, format("seat %d did not agree: a move goes back without the others' consent only when "
         .. "none of theirs goes with it", s)

@@ -160,8 +160,10 @@ function R.scores(g) return g.points:values() end
     local plan = v.undo_plan(1)
     assert.is_true(plan.unseen)          -- (before: nil, and the bot agreed)
     assert.is_false(bots.agrees(plan))
-    assert.are.same({ nil, "seat 2 did not agree: the moves to take back showed a hidden card, and seat 1 "
-      .. "would know where it lies once they are taken back" }, { v.undo(1, function() return false end) })
+    assert.are.equal("luck", plan.shown)   -- (a roll, no card: said so)
+    assert.are.same({ nil, "seat 2 did not agree: the moves to take back showed what luck gave (a draw, a roll), "
+      .. "and seat 1 would know what it gives again once they are taken back" },
+      { v.undo(1, function() return false end) })
     -- a move that drew nothing goes back as before
     local g2 = kontor.new_game { rules = dice, seed = 7 }
     assert(g2:apply("wait"))
