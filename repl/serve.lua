@@ -716,21 +716,20 @@ local function undo_for(e, seat, n, agreed)
   if not taken then
     -- a consent missing: the seats whose moves would go too, as data
     -- (what to send as "agree" once they said yes), not only in the text
-    local need = {}
+    local need, refuses = {}, nil
     for _, s in ipairs(plan and plan.others or {}) do
-      if not is_bot(e, s) then need[#need + 1] = s end
+      if not is_bot(e, s) then need[#need + 1] = s
+      elseif not bots.agrees(plan, e.free_undo) and (not refuses or s < refuses) then refuses = s end
     end
     table.sort(need)
-    if not need[1] and plan and plan.unseen and not e.free_undo then
-      -- a bot said no: no "agree" can change that
-      for _, s in ipairs(plan.others) do
-        if is_bot(e, s) then
-          why = string.format("seat %d is a bot, and a bot does not take back a move that showed a hidden card: "
-            .. "seat %d would know where it lies (a game made with \"free_undo\": true has bots agree to every "
-            .. "undo)", s, seat)
-          break
-        end
-      end
+    if refuses then
+      -- a bot says no: no person's yes can change that, so no "agree"
+      -- (with one, a client asking those seats and sending their yes
+      -- would be refused again, by the bot this time, and ask again)
+      need = {}
+      why = string.format("seat %d is a bot, and a bot does not take back a move that showed a hidden card: "
+        .. "seat %d would know where it lies (a game made with \"free_undo\": true has bots agree to every "
+        .. "undo)", refuses, seat)
     end
     errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
   end

@@ -1,0 +1,37 @@
+"""tests/protocol/test_frontend2.py: what a front-end author met writing a
+client from docs/protocol.md alone (a terminal client playing every rule
+set with bots, people's undo with "agree", errors as they come).
+
+Run by tests/protocol/test_serve.py with the other protocol tests.
+"""
+
+from test_serve import KONTOR, Server, check, equal, test
+
+
+@test
+def a_bot_among_the_seats_refuses_a_reveals_undo_at_once():
+    """undo of a reveal with a person and a bot to agree: the bot's refusal, without an "agree" no yes can satisfy"""
+    with Server(KONTOR) as s:
+        game = s.call("new", rules="caribbean", players=3, seed=4, bots={"3": "random"})["game"]
+        s.call("apply", game=game, seat=1, action="reveal")
+        moves = s.call("moves", game=game)["moves"]
+        bot_says = ("seat 3 is a bot, and a bot does not take back a move that showed a hidden card: seat 1 "
+                    "would know where it lies (a game made with \"free_undo\": true has bots agree to every undo)")
+        # The docs: ask the seats in "agree", then send them. Seat 2 says
+        # yes: the bot still says no, and no "agree" asks seat 2 again (a
+        # client doing what the error says would loop).
+        for agree in (None, [2]):
+            fields = dict(game=game, seat=1)
+            if agree:
+                fields["agree"] = agree
+            r = s.request("undo", **fields)
+            equal(r["ok"], False, "undo with agree %r" % agree)
+            equal(r["error"], {"code": "illegal_action", "message": bot_says}, "undo with agree %r" % agree)
+        equal(s.call("moves", game=game)["moves"], moves, "the game after the refused undos")
+        # free_undo: the bot agrees, and seat 2 is asked as a person is
+        game = s.call("new", rules="caribbean", players=3, seed=4, bots={"3": "random"}, free_undo=True)["game"]
+        s.call("apply", game=game, seat=1, action="reveal")
+        r = s.request("undo", game=game, seat=1)
+        equal(r["error"].get("agree"), [2], "the consent free_undo still needs")
+        u = s.call("undo", game=game, seat=1, agree=[2])
+        equal(u["undone"], [{"seat": 1, "text": "reveal"}], "undone with seat 2's yes and free_undo")
