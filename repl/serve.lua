@@ -517,6 +517,17 @@ OPS.new = function(self, req)
   return self:add(g, req)
 end
 
+-- A load refused: the engine's message, but for a seat's record of a game
+-- in progress, which says what to load instead in the protocol's words
+-- (the engine's names the REPL's `save FILE` and `kontor play`).
+local function load_failed(err)
+  local rec = errors.is(err) and rawget(err, "seat_record")
+  if type(rec) == "table" and type(rec.said) == "string" then
+    fail("game_setup", "%s; a game goes on from a save of the whole game (\"save\" without \"seat\")", rec.said)
+  end
+  fail("game_setup", "%s", tostring(err))
+end
+
 OPS.load = function(self, req)
   local path = field(req, "path", "string")
   local doc = field(req, "document", "object")
@@ -529,13 +540,13 @@ OPS.load = function(self, req)
     if not text then fail("io_error", "%s", why) end
     local ok, res, err = pcall(self.kontor.load_game, path)
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail("game_setup", "%s", err) end
+    if not res then load_failed(err) end
     g = res
   else
     -- the same checks as a save file's (kontor.files), in the current folder
     local ok, res, err = pcall(self.kontor.load_document, doc, "document")
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail("game_setup", "%s", err) end
+    if not res then load_failed(err) end
     g = res
   end
   return self:add(g, req)

@@ -35,3 +35,24 @@ def a_bot_among_the_seats_refuses_a_reveals_undo_at_once():
         equal(r["error"].get("agree"), [2], "the consent free_undo still needs")
         u = s.call("undo", game=game, seat=1, agree=[2])
         equal(u["undone"], [{"seat": 1, "text": "reveal"}], "undone with seat 2's yes and free_undo")
+
+
+@test
+def a_seats_record_in_progress_says_what_loads_in_the_protocols_words():
+    """load of a seat's record of a game in progress: what to load instead is a save without "seat", not the REPL's `save FILE` or kontor play"""
+    import os
+    from test_serve import TMP
+    with Server(KONTOR) as s:
+        game = s.call("new", rules="caribbean", players=2, seed=1)["game"]
+        said = ("seat 2's record of a game in progress: it leaves out the deal (the seed), which that seat may not "
+                "see, so it does not replay; a game goes on from a save of the whole game (\"save\" without \"seat\")")
+        doc = s.call("save", game=game, seat=2)["document"]
+        equal(s.request("load", document=doc)["error"], {"code": "game_setup", "message": "document: " + said},
+              "loading the document")
+        path = os.path.join(TMP, "seat2-record.json")
+        s.call("save", game=game, seat=2, path=path)
+        equal(s.request("load", path=path)["error"], {"code": "game_setup", "message": path + ": " + said},
+              "loading the file")
+        # what the message says to do loads
+        whole = s.call("save", game=game)["document"]
+        equal(s.call("load", document=whole)["seed"], 1, "the whole game's save")
