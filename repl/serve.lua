@@ -65,6 +65,20 @@ local function engine(code, f, ...)
         msg = string.format("%s: '%s' is an option of the variant %s: give it in \"variants\" as %s", u.said,
           tostring(u.option), tostring(owner.variant), json.encode(owner.as))
       end
+      -- a variant of another rule set: said from the data, without the
+      -- variant file's place on the server, with the variants that fit and
+      -- the rule set the variant is for, in the request's words
+      local wb = errors.is(res[2]) and rawget(res[2], "wrong_base")
+      if type(wb) == "table" and type(wb.variant) == "string" and type(wb.base) == "string"
+          and type(wb.rules) == "string" then
+        local fits = {}
+        for _, entry in ipairs(require("kontor.rules").list()) do
+          if entry.kind == "variant" and entry.base == wb.rules then fits[#fits + 1] = entry.name end
+        end
+        msg = string.format("variant %s is for %s, not %s (%s\"rules\": %s for %s)", wb.variant, wb.base, wb.rules,
+          #fits > 0 and string.format("variants of %s: %s; ", wb.rules, table.concat(fits, ", ")) or "",
+          json.encode(wb.base), wb.variant)
+      end
     end
     errors.raise("protocol", msg, { code = code or "script_error", limit = limit }, 0)
   end

@@ -38,6 +38,19 @@ def a_bot_among_the_seats_refuses_a_reveals_undo_at_once():
 
 
 @test
+def a_variant_of_another_rule_set_says_what_fits_without_the_servers_paths():
+    """new with a variant of another rule set: the variants that fit and the rule set it is for, not the variant file's place on the server"""
+    with Server(KONTOR) as s:
+        r = s.request("new", rules="caribbean", variants=["hand_limit"])
+        equal(r["error"], {"code": "game_setup", "message": "variant hand_limit is for sea_merchants, not caribbean "
+                           "(variants of caribbean: port_royal; \"rules\": \"sea_merchants\" for hand_limit)"},
+              "the refusal")
+        r = s.request("new", rules="old_world", variants=[{"name": "house"}])
+        equal(r["error"]["message"], "variant house is for sea_merchants, not old_world "
+              "(\"rules\": \"sea_merchants\" for house)", "a rule set with no variant")
+
+
+@test
 def a_seats_record_in_progress_says_what_loads_in_the_protocols_words():
     """load of a seat's record of a game in progress: what to load instead is a save without "seat", not the REPL's `save FILE` or kontor play"""
     import os
