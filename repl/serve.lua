@@ -65,6 +65,14 @@ local function engine(code, f, ...)
         msg = string.format("%s: '%s' is an option of the variant %s: give it in \"variants\" as %s", u.said,
           tostring(u.option), tostring(owner.variant), json.encode(owner.as))
       end
+      -- a variant given as "rules": how to give it in a request, not the
+      -- command line's --variant with the server's path of its file
+      local va = errors.is(res[2]) and rawget(res[2], "variant_as_rules")
+      if type(va) == "table" and type(va.rules) == "string" then
+        msg = string.format("%s is a variant%s, not a rule set: give it in \"variants\" (%s)%s", va.rules,
+          type(va.base) == "string" and " (of " .. va.base .. ")" or "", json.encode({ va.rules }),
+          type(va.base) == "string" and string.format(", with \"rules\": %s", json.encode(va.base)) or "")
+      end
       -- a variant of another rule set: said from the data, without the
       -- variant file's place on the server, with the variants that fit and
       -- the rule set the variant is for, in the request's words

@@ -48,6 +48,12 @@ def a_variant_of_another_rule_set_says_what_fits_without_the_servers_paths():
         r = s.request("new", rules="old_world", variants=[{"name": "house"}])
         equal(r["error"]["message"], "variant house is for sea_merchants, not old_world "
               "(\"rules\": \"sea_merchants\" for house)", "a rule set with no variant")
+        # a variant given as the rule set: "variants", not --variant and the server's path of its file
+        r = s.request("new", rules="hand_limit")
+        equal(r["error"], {"code": "game_setup", "message": "hand_limit is a variant (of sea_merchants), not a rule "
+                           "set: give it in \"variants\" ([\"hand_limit\"]), with \"rules\": \"sea_merchants\""},
+              "a variant as the rule set")
+        equal(s.call("new", variants=["hand_limit"], players=2, seed=1)["rules"], "sea_merchants", "as the message says")
 
 
 @test
