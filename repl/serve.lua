@@ -247,7 +247,7 @@ local function summary(e)
   if type(spec) ~= "string" then spec = g.R.spec or g.R.name end
   return { game = e.id, rules = spec, title = g.R.title or g.R.name, variants = variants,
     players = g.players, names = g.names, seed = g.params.seed, bots = bot_kinds, over = g:over(),
-    moves = public_moves(g) }
+    moves = public_moves(g), free_undo = e.free_undo == true }
 end
 
 -- The steps taken since step n0 (bots' marked), and the log since line l0.

@@ -75,3 +75,17 @@ def a_seats_record_in_progress_says_what_loads_in_the_protocols_words():
         # what the message says to do loads
         whole = s.call("save", game=game)["document"]
         equal(s.call("load", document=whole)["seed"], 1, "the whole game's save")
+
+
+@test
+def a_game_says_whether_its_bots_agree_to_every_undo():
+    """free_undo is in the started game and in games, so a front end that did not make the game knows whether a bot will refuse a reveal's undo"""
+    with Server(KONTOR) as s:
+        plain = s.call("new", rules="caribbean", players=2, seed=4, bots={"2": "random"})
+        free = s.call("new", rules="caribbean", players=2, seed=4, bots={"2": "random"}, free_undo=True)
+        equal((plain["free_undo"], free["free_undo"]), (False, True), "the started games")
+        equal([(g["game"], g["free_undo"]) for g in s.call("games")["games"]],
+              [(plain["game"], False), (free["game"], True)], "games")
+        doc = s.call("save", game=free["game"])["document"]
+        equal(s.call("load", document=doc)["free_undo"], False, "a save does not keep it")
+        equal(s.call("load", document=doc, free_undo=True)["free_undo"], True, "load's own")
