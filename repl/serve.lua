@@ -50,13 +50,16 @@ local function engine(code, f, ...)
     -- a sandbox limit says which (kontor.errors: kind "limit", its `limit`)
     local limit = errors.kind(res[2]) == "limit" and rawget(res[2], "limit") or nil
     local msg = tostring(res[2])
-    -- a game that cannot be made is the request's fault (a bad scenario):
-    -- the message says what, without the engine's traceback and its paths
-    -- (but the rule script's file:line, where its first line names none)
-    if code == "game_setup" then
+    -- the message says what, without the engine's traceback and its paths,
+    -- but with the rule script's file:line where its first line names none
+    -- (a limit: "time limit reached (...), in bad.lua:6"), as the REPL says
+    do
       local ktext = require "kontor.text"
       local first = ktext.error_line(msg)
       msg = ktext.error_place(msg) .. msg:gsub("\nstack traceback:\n.*$", ""):sub(#first + 1)
+    end
+    -- a game that cannot be made is the request's fault (a bad scenario)
+    if code == "game_setup" then
       -- a variant's option given as another's: how to give it here, in
       -- "variants", not the command line's --variant (the error's data)
       local u = errors.is(res[2]) and rawget(res[2], "unknown_option")

@@ -89,3 +89,35 @@ def a_game_says_whether_its_bots_agree_to_every_undo():
         doc = s.call("save", game=free["game"])["document"]
         equal(s.call("load", document=doc)["free_undo"], False, "a save does not keep it")
         equal(s.call("load", document=doc, free_undo=True)["free_undo"], True, "load's own")
+
+
+LOOP = """local R = { name = "loop", title = "Loop", players = { min = 2, max = 2, default = 2 } }
+function R.setup(g) g.n = 0 end
+function R.play(g)
+  while true do
+    local k = g:choose(1, "turn", { "go", "spin", "boom" })
+    if k == 2 then local x = 0; while true do x = x + 1 end end
+    if k == 3 then error("boom") end
+  end
+end
+function R.scores(g) return { 1, 0 } end
+return R
+"""
+
+
+@test
+def a_limit_in_a_rule_script_says_where_as_the_repl_does():
+    """script_error for a limit reached in a rule script: the script's file:line after the message, as the REPL prints it"""
+    import os
+    from test_serve import TMP
+    path = os.path.join(TMP, "fe2_loop.lua")
+    with open(path, "w") as f:
+        f.write(LOOP)
+    with Server(KONTOR) as s:
+        game = s.call("new", rules=path, seed=1)["game"]
+        r = s.request("apply", game=game, action="spin")
+        equal(r["error"], {"code": "script_error", "limit": "time",
+                           "message": "time limit reached (0.5 s of CPU per step), in %s:6" % path}, "the limit")
+        r = s.request("apply", game=game, action="boom")
+        equal(r["error"], {"code": "script_error", "message": "%s:7: boom" % path}, "the script's own error")
+        equal(s.call("moves", game=game)["moves"], [], "the game as it was")
