@@ -50,13 +50,16 @@ local function engine(code, f, ...)
     -- a sandbox limit says which (kontor.errors: kind "limit", its `limit`)
     local limit = errors.kind(res[2]) == "limit" and rawget(res[2], "limit") or nil
     local msg = tostring(res[2])
-    -- a game that cannot be made is the request's fault (a bad scenario):
-    -- the message says what, without the engine's traceback and its paths
-    -- (but the rule script's file:line, where its first line names none)
-    if code == "game_setup" then
+    -- the message says what, without the engine's traceback and its paths,
+    -- but with the rule script's file:line where its first line names none
+    -- (a limit: "time limit reached (...), in bad.lua:6"), as the REPL says
+    do
       local ktext = require "kontor.text"
       local first = ktext.error_line(msg)
       msg = ktext.error_place(msg) .. msg:gsub("\nstack traceback:\n.*$", ""):sub(#first + 1)
+    end
+    -- a game that cannot be made is the request's fault (a bad scenario)
+    if code == "game_setup" then
       -- a variant's option given as another's: how to give it here, in
       -- "variants", not the command line's --variant (the error's data)
       local u = errors.is(res[2]) and rawget(res[2], "unknown_option")
@@ -64,6 +67,28 @@ local function engine(code, f, ...)
       if owner and type(owner.as) == "string" and type(u.said) == "string" then
         msg = string.format("%s: '%s' is an option of the variant %s: give it in \"variants\" as %s", u.said,
           tostring(u.option), tostring(owner.variant), json.encode(owner.as))
+      end
+      -- a variant given as "rules": how to give it in a request, not the
+      -- command line's --variant with the server's path of its file
+      local va = errors.is(res[2]) and rawget(res[2], "variant_as_rules")
+      if type(va) == "table" and type(va.rules) == "string" then
+        msg = string.format("%s is a variant%s, not a rule set: give it in \"variants\" (%s)%s", va.rules,
+          type(va.base) == "string" and " (of " .. va.base .. ")" or "", json.encode({ va.rules }),
+          type(va.base) == "string" and string.format(", with \"rules\": %s", json.encode(va.base)) or "")
+      end
+      -- a variant of another rule set: said from the data, without the
+      -- variant file's place on the server, with the variants that fit and
+      -- the rule set the variant is for, in the request's words
+      local wb = errors.is(res[2]) and rawget(res[2], "wrong_base")
+      if type(wb) == "table" and type(wb.variant) == "string" and type(wb.base) == "string"
+          and type(wb.rules) == "string" then
+        local fits = {}
+        for _, entry in ipairs(require("kontor.rules").list()) do
+          if entry.kind == "variant" and entry.base == wb.rules then fits[#fits + 1] = entry.name end
+        end
+        msg = string.format("variant %s is for %s, not %s (%s\"rules\": %s for %s)", wb.variant, wb.base, wb.rules,
+          #fits > 0 and string.format("variants of %s: %s; ", wb.rules, table.concat(fits, ", ")) or "",
+          json.encode(wb.base), wb.variant)
       end
     end
     errors.raise("protocol", msg, { code = code or "script_error", limit = limit }, 0)
@@ -225,7 +250,7 @@ local function summary(e)
   if type(spec) ~= "string" then spec = g.R.spec or g.R.name end
   return { game = e.id, rules = spec, title = g.R.title or g.R.name, variants = variants,
     players = g.players, names = g.names, seed = g.params.seed, bots = bot_kinds, over = g:over(),
-    moves = public_moves(g) }
+    moves = public_moves(g), free_undo = e.free_undo == true }
 end
 
 -- The steps taken since step n0 (bots' marked), and the log since line l0.
@@ -517,6 +542,17 @@ OPS.new = function(self, req)
   return self:add(g, req)
 end
 
+-- A load refused: the engine's message, but for a seat's record of a game
+-- in progress, which says what to load instead in the protocol's words
+-- (the engine's names the REPL's `save FILE` and `kontor play`).
+local function load_failed(err)
+  local rec = errors.is(err) and rawget(err, "seat_record")
+  if type(rec) == "table" and type(rec.said) == "string" then
+    fail("game_setup", "%s; a game goes on from a save of the whole game (\"save\" without \"seat\")", rec.said)
+  end
+  fail("game_setup", "%s", tostring(err))
+end
+
 OPS.load = function(self, req)
   local path = field(req, "path", "string")
   local doc = field(req, "document", "object")
@@ -529,13 +565,13 @@ OPS.load = function(self, req)
     if not text then fail("io_error", "%s", why) end
     local ok, res, err = pcall(self.kontor.load_game, path)
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail("game_setup", "%s", err) end
+    if not res then load_failed(err) end
     g = res
   else
     -- the same checks as a save file's (kontor.files), in the current folder
     local ok, res, err = pcall(self.kontor.load_document, doc, "document")
     if not ok then fail("game_setup", "%s", tostring(res)) end
-    if not res then fail("game_setup", "%s", err) end
+    if not res then load_failed(err) end
     g = res
   end
   return self:add(g, req)
@@ -716,22 +752,21 @@ local function undo_for(e, seat, n, agreed)
   if not taken then
     -- a consent missing: the seats whose moves would go too, as data
     -- (what to send as "agree" once they said yes), not only in the text
-    local need = {}
+    local need, refuses = {}, nil
     for _, s in ipairs(plan and plan.others or {}) do
-      if not is_bot(e, s) then need[#need + 1] = s end
+      if not is_bot(e, s) then need[#need + 1] = s
+      elseif not bots.agrees(plan, e.free_undo) and (not refuses or s < refuses) then refuses = s end
     end
     table.sort(need)
-    if not need[1] and plan and plan.unseen and not e.free_undo then
-      -- a bot said no: no "agree" can change that
-      for _, s in ipairs(plan.others) do
-        if is_bot(e, s) then
-          local shown, know = seatmod.shown_words(plan)
-          why = string.format("seat %d is a bot, and a bot does not take back a move that showed %s: "
-            .. "seat %d would know %s (a game made with \"free_undo\": true has bots agree to every "
-            .. "undo)", s, shown, seat, know)
-          break
-        end
-      end
+    if refuses then
+      -- a bot says no: no person's yes can change that, so no "agree"
+      -- (with one, a client asking those seats and sending their yes
+      -- would be refused again, by the bot this time, and ask again)
+      need = {}
+      local shown, know = seatmod.shown_words(plan)
+      why = string.format("seat %d is a bot, and a bot does not take back a move that showed %s: "
+        .. "seat %d would know %s (a game made with \"free_undo\": true has bots agree to every "
+        .. "undo)", refuses, shown, seat, know)
     end
     errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
   end

@@ -282,8 +282,8 @@ function kontor.load_game(path)
   if type(path) ~= "string" then
     error(string.format("bad argument #1 to 'load_game' (a file name expected, got %s)", type(path)), 2)
   end
-  local params, moves = saves().read(path)
-  if not params then return nil, errors.new("file", moves) end
+  local params, moves, data = saves().read(path)
+  if not params then return nil, errors.new("file", moves, data) end
   return game_of(params, moves, path)
 end
 
@@ -291,8 +291,8 @@ end
 -- files it names checked as a save's in the current folder (kontor.files).
 function kontor.load_document(doc, where)
   where = where or "document"
-  local params, moves = saves().from_document(doc, where)
-  if not params then return nil, errors.new("file", moves) end
+  local params, moves, data = saves().from_document(doc, where)
+  if not params then return nil, errors.new("file", moves, data) end
   return game_of(params, moves, where)
 end
 

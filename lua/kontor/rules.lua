@@ -852,7 +852,7 @@ function M.load(spec, variants)
   if not E then return nil, R0 end
   if E.variant then
     return usage(string.format("%s is a variant (of %s), not a rule set: give it with --variant %s", file,
-      tostring(E.base), file))
+      tostring(E.base), file), { variant_as_rules = { rules = spec, base = E.base } })
   end
   -- Variants add to these: the rule set's own table has them.
   if rawget(R0, "constraints") == nil then rawset(R0, "constraints", {}) end

@@ -180,9 +180,12 @@ function M.check(doc, path)
   if type(doc.rules) ~= "string" then return bad(path, "\"rules\" must name a rule set") end
   if math.type(doc.players) ~= "integer" then return bad(path, "\"players\" must be a whole number") end
   if doc.seed == nil and math.type(doc.seat) == "integer" then
-    return bad(path, "seat %d's record of a game in progress: it leaves out the deal (the seed), which that "
-      .. "seat may not see, so it does not replay; a game goes on from a save of the whole game (`save FILE` "
-      .. "without `as` in the REPL, or the file `kontor play` writes when you leave)", doc.seat)
+    -- what to do instead is the front end's to say (serve: "save" without
+    -- "seat"): the error's `seat_record` has the message without it
+    local said = string.format("%s: seat %d's record of a game in progress: it leaves out the deal (the seed), "
+      .. "which that seat may not see, so it does not replay", path, doc.seat)
+    return nil, said .. "; a game goes on from a save of the whole game (`save FILE` without `as` in the REPL, "
+      .. "or the file `kontor play` writes when you leave)", { seat_record = { seat = doc.seat, said = said } }
   end
   if math.type(doc.seed) ~= "integer" then return bad(path, "\"seed\" must be a whole number") end
   if doc.seat ~= nil and (math.type(doc.seat) ~= "integer" or doc.seat < 1 or doc.seat > doc.players) then
@@ -284,8 +287,8 @@ end
 -- folder for a document) and the moves; or nil and a message naming
 -- `where` (the file, or "document").
 function M.from_document(doc, where, dir)
-  local params, moves = M.check(doc, where)
-  if not params then return nil, moves end
+  local params, moves, data = M.check(doc, where)
+  if not params then return nil, moves, data end
   -- the files the document names: checked before any is opened
   dir = dir or fs.realpath(".") or "."
   local dirs = files.allowed_dirs(dir)

@@ -305,6 +305,13 @@ describe("what front ends act on comes as data, not read back from a message (is
     assert.are.same({ variant = "house", base = "sea_merchants", rules = "caribbean" }, e.wrong_base)
   end)
 
+  it("a variant given as the rule set: the name given and the rule set the variant is for", function()
+    local ok, e = pcall(kontor.new_game, { rules = "port_royal", players = 2 })
+    assert.is_false(ok)
+    assert.are.equal("usage", e.kind)
+    assert.are.same({ rules = "port_royal", base = "caribbean" }, e.variant_as_rules)
+  end)
+
   it("a restriction that matches nothing: its close text and its message for any number of setups", function()
     local balance = require "kontor.balance"
     local restrictions = require "kontor.balance.restrictions"

@@ -30,6 +30,12 @@ describe("a seat's save while the game is on", function()
     assert.equal(path .. ": seat 1's record of a game in progress: it leaves out the deal (the seed), which that "
       .. "seat may not see, so it does not replay; a game goes on from a save of the whole game (`save FILE` "
       .. "without `as` in the REPL, or the file `kontor play` writes when you leave)", err.message)
+    -- as data, for a front end to say what to load in its own words
+    assert.same({ seat = 1, said = path .. ": seat 1's record of a game in progress: it leaves out the deal (the "
+      .. "seed), which that seat may not see, so it does not replay" }, err.seat_record)
+    local _, derr = kontor.load_document(doc)
+    assert.same({ seat = 1, said = "document: seat 1's record of a game in progress: it leaves out the deal (the "
+      .. "seed), which that seat may not see, so it does not replay" }, derr.seat_record)
     assert.same(before, g:actions())                  -- the game as it was
   end)
 
