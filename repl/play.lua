@@ -252,12 +252,16 @@ local function leave(sess, seat)
     -- the round, and the others in it must agree: the plan says so)
     local pok, plan = pcall(v.undo_plan, 1)
     local bot_says_no = false
-    if pok and plan and plan.unseen and not sess.free_undo then
-      for _, s in ipairs(plan.others) do bot_says_no = bot_says_no or sess:is_bot(s) end
+    if pok and plan then
+      local agrees = require("kontor.bots").agrees
+      for _, s in ipairs(plan.others) do
+        bot_says_no = bot_says_no or sess:is_bot(s) and not agrees(plan, sess.free_undo, s)
+      end
     end
     local shown = pok and plan and (require("kontor.seat").shown_words(plan))
-    local undo = pok and plan and (bot_says_no and "undo cannot take your move back: it showed " .. shown
-        .. ", and the bots do not agree to that"
+    local undo = pok and plan and (bot_says_no and (plan.unseen and ("undo cannot take your move back: it showed "
+        .. shown .. ", and the bots do not agree to that") or "undo cannot take your move back: the bots' secret "
+        .. "choices were revealed with it, and they do not agree to that")
       or plan.unseen and "undo takes your move back, if the others agree: it showed " .. shown
       or #plan.others > 0 and "undo takes back the whole revealed round, if the others in it agree")
       or "undo takes your move back"
@@ -481,7 +485,7 @@ end
 function P:consent(s, mover, moves, plan)
   -- a bot answers as a fair opponent (kontor.bots.agrees): no to moves
   -- that showed a hidden card, unless the table was started --free-undo
-  if self:is_bot(s) then return require("kontor.bots").agrees(plan, self.free_undo) end
+  if self:is_bot(s) then return require("kontor.bots").agrees(plan, self.free_undo, s) end
   -- which of s's own moves go (a revealed bid or order goes with
   -- everyone's); only s's: the mover's own may hold a choice still secret.
   -- None: s is asked because the moves showed a hidden card (the next
@@ -558,6 +562,12 @@ C.undo = function(sess, arg)
     local theirs = false
     for _, m in ipairs(moves or {}) do if m[1] == refused then theirs = true end end
     local shown, know = require("kontor.seat").shown_words(plan)
+    if pok and type(plan) == "table" and not plan.unseen and sess:is_bot(refused) then
+      -- (their secret choice, revealed, goes too: the bot says no to that)
+      return sess:say(string.format("Not undone: %s is a bot, and a bot does not take back a round of secret "
+        .. "choices it was in: you have seen its choice (kontor play --free-undo: bots agree to every undo, for "
+        .. "practice).", sess:name(refused)))
+    end
     if not theirs and pok and type(plan) == "table" and plan.unseen and sess:is_bot(refused) then
       return sess:say(string.format("Not undone: %s is a bot, and a bot does not take back a move that showed "
         .. "%s: taken back, you would know %s (kontor play --free-undo: bots agree to every "

@@ -745,7 +745,7 @@ local function undo_for(e, seat, n, agreed)
   local plan = v.undo_plan(n)
   local taken, why = engine(nil, g.atomically, g, function()
     return v.undo(n, function(s)
-      if is_bot(e, s) then return bots.agrees(plan, e.free_undo) end
+      if is_bot(e, s) then return bots.agrees(plan, e.free_undo, s) end
       return agreed[s] == true
     end)
   end)
@@ -755,7 +755,7 @@ local function undo_for(e, seat, n, agreed)
     local need, refuses = {}, nil
     for _, s in ipairs(plan and plan.others or {}) do
       if not is_bot(e, s) then need[#need + 1] = s
-      elseif not bots.agrees(plan, e.free_undo) and (not refuses or s < refuses) then refuses = s end
+      elseif not bots.agrees(plan, e.free_undo, s) and (not refuses or s < refuses) then refuses = s end
     end
     table.sort(need)
     if refuses then
@@ -764,9 +764,12 @@ local function undo_for(e, seat, n, agreed)
       -- would be refused again, by the bot this time, and ask again)
       need = {}
       local shown, know = seatmod.shown_words(plan)
-      why = string.format("seat %d is a bot, and a bot does not take back a move that showed %s: "
+      why = plan.unseen and string.format("seat %d is a bot, and a bot does not take back a move that showed %s: "
         .. "seat %d would know %s (a game made with \"free_undo\": true has bots agree to every "
         .. "undo)", refuses, shown, seat, know)
+        or string.format("seat %d is a bot, and a bot does not take back a round of secret choices it was in: "
+        .. "seat %d has seen its choice (a game made with \"free_undo\": true has bots agree to every undo)",
+        refuses, seat)
     end
     errors.raise("protocol", why, { code = "illegal_action", agree = need[1] and need or nil }, 0)
   end

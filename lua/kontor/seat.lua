@@ -231,7 +231,7 @@ local function revealed_plan(game, seat, n)
     end
     i = j - 1
   end
-  local others, seen, out = {}, {}, {}
+  local others, seen, out, revealed = {}, {}, {}, nil
   -- the steps from the cut on, as the record is read back (a block in
   -- seat order), merged into moves
   local order = rec:order()
@@ -240,6 +240,8 @@ local function revealed_plan(game, seat, n)
     if k >= cut then
       local s, text = game:step_at(k)
       if s ~= seat and s ~= 0 and not seen[s] then seen[s] = true; others[#others + 1] = s end
+      -- another seat's secret choice, revealed: the seat has seen it
+      if s ~= seat and s ~= 0 and rec:secret(k) then revealed = revealed or {}; revealed[s] = true end
       local last = out[#out]
       if last and last[1] == s and last.k == k - 1 and continues(game, k - 1, k) then
         last[2], last.k = text, k
@@ -249,7 +251,7 @@ local function revealed_plan(game, seat, n)
     end
   end
   for _, m in ipairs(out) do m.k = nil end
-  return { moves = out, others = others, steps = #rec - cut + 1 }
+  return { moves = out, others = others, steps = #rec - cut + 1, revealed = revealed }
 end
 
 -- Whether the steps from `from` on showed `seat` a card out of a pile it
@@ -356,7 +358,8 @@ function METHODS.undo_plan(_, game, seat, n)
   end
   local plan, why = undo_plan(game, seat, n)
   if not plan then return nil, why end
-  return { moves = plan.moves, others = plan.others, unseen = plan.unseen, shown = plan.shown }
+  return { moves = plan.moves, others = plan.others, unseen = plan.unseen, shown = plan.shown,
+           revealed = plan.revealed }
 end
 
 -- Takes back n of the seat's own moves (default 1), with what the others

@@ -640,16 +640,19 @@ function Bot:explain(view)
   return k, self.last or {}
 end
 
--- Whether a bot at the table agrees to take back the moves of `plan` (a
+-- Whether the bot at `seat` agrees to take back the moves of `plan` (a
 -- seat view's undo_plan), as a fair opponent would: yes, unless they
--- showed the mover a hidden card (plan.unseen: a card of the deck, a
--- chance draw), which the mover would know where it lies once they are
--- taken back. `free`: the table lets bots agree to every undo (kontor
--- play --free-undo, serve's "free_undo"), for practice. No plan (it could
--- not be worked out): no.
-function M.agrees(plan, free)
+-- showed the mover a hidden card or luck (plan.unseen: a card of the
+-- deck, a chance draw, a roll), which the mover would know once they are
+-- taken back, or take back a secret choice of the bot's that the reveal
+-- showed the mover (plan.revealed[seat]: Old World's bid, O34), which the
+-- mover would choose against. `free`: the table lets bots agree to every
+-- undo (kontor play --free-undo, serve's "free_undo"), for practice. No
+-- plan (it could not be worked out): no.
+function M.agrees(plan, free, seat)
   if free == true then return true end
-  return type(plan) == "table" and not plan.unseen
+  if type(plan) ~= "table" or plan.unseen then return false end
+  return not (type(plan.revealed) == "table" and plan.revealed[seat])
 end
 
 -- `hint`: what a bot of `spec` (default mcts) would play for the seat of
