@@ -386,6 +386,13 @@ local function make_bots(g, spec)
     local kind = spec[k]
     -- a seat is written as the protocol writes it: "2", not "02" or "0x2"
     local seat = type(k) == "string" and k:match("^[1-9]%d?%d?$") and math.tointeger(tonumber(k))
+    if not seat then
+      -- "02", "0x2", " 2": a number the protocol does not write so
+      local n = type(k) == "string" and math.tointeger(tonumber(k))
+      if n and n >= 1 and n <= g.players then
+        fail("bad_request", "\"bots\": a seat is written as a plain number in a string: \"%d\", not \"%s\"", n, k)
+      end
+    end
     if not seat or seat < 1 or seat > g.players then
       fail("bad_request", "\"bots\": there is no seat %s (the game has %d players)", k, g.players)
     end

@@ -369,8 +369,9 @@ return { name = "names", players = { min = 2, max = 2, default = 2 },
     for line in out:gmatch("[^\n]+") do r[#r + 1] = kontor.json.decode(line) end
     assert.are.equal(0, #r[2].result.lines)
     assert.are.equal(r[2].result.total, #kontor.new_game { players = 2, seed = 1 }:log())
-    assert.are.equal('"bots": there is no seat 01 (the game has 2 players)', r[3].error.message)
-    assert.are.equal('"bots": there is no seat 0x2 (the game has 2 players)', r[4].error.message)
+    -- (they said "there is no seat 01", which left a client guessing)
+    assert.are.equal('"bots": a seat is written as a plain number in a string: "1", not "01"', r[3].error.message)
+    assert.are.equal('"bots": a seat is written as a plain number in a string: "2", not "0x2"', r[4].error.message)
     assert.are.equal(true, r[5].ok)
   end)
 end)

@@ -315,9 +315,12 @@ def the_engine_keeps_the_bounds():
         log = s.call("log", game=game, **{"from": 2 ** 63 - 1})
         equal(log["lines"], [], "log from the largest integer")
         equal(log["total"], len(s.call("log", game=game)["lines"]), "total")
-        for key in ["01", "0x2", "+1", "1.0"]:
+        for key, seat in [("01", 1), ("0x2", 2), ("+1", 1), ("1.0", 1)]:
             msg = fails(s, "bad_request", "new", players=2, seed=1, bots={key: "random"})
-            equal(msg, '"bots": there is no seat %s (the game has 2 players)' % key, "message")
+            equal(msg, '"bots": a seat is written as a plain number in a string: "%d", not "%s"' % (seat, key),
+                  "message")
+        msg = fails(s, "bad_request", "new", players=2, seed=1, bots={"03": "random"})
+        equal(msg, '"bots": there is no seat 03 (the game has 2 players)', "no such seat, however written")
         seeds = [s.call("new", players=2)["seed"] for _ in range(2)]
         check(all(isinstance(x, int) and 1 <= x < 2 ** 53 for x in seeds), seeds)
         check(seeds[0] != seeds[1], "two games without a seed got the same seed %d" % seeds[0])
