@@ -30,10 +30,10 @@ describe("a bot's text", function()
   it("shows the rule set's switches, and a switch turned off against the rule set's default", function()
     assert.are.equal("mcts:c=0.7,estimate=1,iterations=1000,rollout=5,step_cost=0.001",
       tuned("mcts", "sea_merchants"):spec())
-    assert.are.equal("mcts:best=0.5,c=0.7,center=1,estimate=1,iterations=1000,margin=1,rollout=0,step_cost=0.001",
+    assert.are.equal("mcts:best=0.5,c=0.7,center=1,estimate=1,iterations=600,margin=1,rollout=0,step_cost=0.001",
       tuned("mcts", "old_world"):spec())
     local off = tuned("mcts:center=0,margin=0", "old_world")
-    assert.are.equal("mcts:best=0.5,c=0.7,center=0,estimate=1,iterations=1000,margin=0,rollout=0,step_cost=0.001",
+    assert.are.equal("mcts:best=0.5,c=0.7,center=0,estimate=1,iterations=600,margin=0,rollout=0,step_cost=0.001",
       off:spec())
     -- given back, the text makes the same bot
     assert.are.same(off.options, tuned(off:spec(), "old_world").options)
