@@ -690,7 +690,10 @@ function M.hint(view, spec, seed)
   for i = 1, math.min(5, #top) do
     local t = top[i]
     if t.visits then
-      lines[#lines + 1] = format("  %-32s %6d visits, wins %.0f%%", t[1], t.visits, 100 * t.value)
+      -- a node's worth is its share of wins less what its steps cost
+      -- (step_cost): below 0 where it found none, which as a share of wins
+      -- ("wins -1%") means nothing to a person
+      lines[#lines + 1] = format("  %-32s %6d visits, wins %.0f%%", t[1], t.visits, 100 * math.max(0, t.value))
     elseif t.value >= WIN / 2 or t.value <= -WIN / 2 then
       -- the line ends the game: the value holds the winners' bonus (WIN),
       -- a number that means nothing to a person; say the outcome and the
