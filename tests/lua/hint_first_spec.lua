@@ -52,8 +52,9 @@ describe("a bot's hint", function()
       local s = g:who()
       if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(seatmod.view(g, s))) end
     end
-    local lines = bots.hint(seatmod.view(g, 1), "mcts:iterations=100", 6)
-    assert.are.same({ "The mcts:iterations=100 bot would play: exchange ship 2",
+    -- scored by who leads (margin=0), as Sea Merchants' mcts was then
+    local lines = bots.hint(seatmod.view(g, 1), "mcts:iterations=100,margin=0,center=0", 6)
+    assert.are.same({ "The mcts:iterations=100,margin=0,center=0 bot would play: exchange ship 2",
                       "  exchange ship 2                      97 visits, wins 80%",
                       "  exchange ship 1                       3 visits, wins 0%" }, lines)
   end)
