@@ -327,6 +327,14 @@ function P:before_prompt()
   end
 end
 
+-- The bots named in `names`, as the subject of a line about them: "Bob
+-- (bot)", "Bob and Cy (bots)", "Bob, Cy and Di (bots)"; and whether
+-- they are several, for the verb and pronoun that follow.
+local function bots_subject(names)
+  if #names == 1 then return names[1] .. " (bot)", false end
+  return table.concat(names, ", ", 1, #names - 1) .. " and " .. names[#names] .. " (bots)", true
+end
+
 function P:before_prompt_once()
   local n0 = #self:any().log()
   local ok, e = guarded(self.run_bots, self)
@@ -342,18 +350,24 @@ function P:before_prompt_once()
     -- says what became of the bot, to the person at the keyboard then
     -- (after a hand-over, if one comes)
     local d = select(2, self:deciders())
-    stopped = self:c("dim", string.format("%s (bot) %s (Ctrl-C): it goes on after your next line.",
-      table.concat(bots_now, ", "), d.kind == "orders" and "has not finished its order" or "has not chosen yet"))
+    local who, many = bots_subject(bots_now)
+    local what = d.kind == "orders" and (many and "have not finished their orders" or "has not finished its order")
+      or (many and "have not chosen yet" or "has not chosen yet")
+    stopped = self:c("dim", string.format("%s %s (Ctrl-C): %s after your next line.",
+      who, what, many and "they go on" or "it goes on"))
   elseif not ok then
     self:err(e)
     if #bots_now > 0 and kerrors.kind(e) ~= "interrupt" then
       -- a bot's step failed in the rule set: it will fail again; say so
-      self:say(string.format("%s (bot) could not move: the rule set failed on its move (above); it tries "
-        .. "again after each line you type, and quit leaves.", table.concat(bots_now, ", ")))
+      local who, many = bots_subject(bots_now)
+      self:say(string.format("%s could not move: the rule set failed on %s (above); %s "
+        .. "again after each line you type, and quit leaves.", who,
+        many and "their moves" or "its move", many and "they try" or "it tries"))
     elseif #bots_now > 0 then
       -- Ctrl-C while a bot thought and only bots decide: it has not moved; say what now
-      self:say(string.format("%s (bot) has not moved yet: press Enter to let it go on, or Ctrl-D to save the "
-        .. "game and leave.", table.concat(bots_now, ", ")))
+      local who, many = bots_subject(bots_now)
+      self:say(string.format("%s %s not moved yet: press Enter to let %s go on, or Ctrl-D to save the "
+        .. "game and leave.", who, many and "have" or "has", many and "them" or "it"))
     end
   end
   local any = self:any()

@@ -1006,14 +1006,19 @@ local function active_takes(g, seat)
     local options, cards, ships = take_options(g, seat, count(g.purse[seat]))
     local left = g.takes_left or allowance(g, seat, ships)          -- a scenario's (table)
     g.takes_left = left
+    local took = false                                               -- for the log's words
     while left > 0 do
       if cards == 0 and #fulfillable(g, seat) == 0 then              -- nothing to decide
         g:skip(seat, "take", "nothing in the harbour is affordable")
         break
       end
       local k = decide(g, seat, "take", options)
-      if k == cards + 1 then return end                              -- take nothing
+      if k == cards + 1 then                                         -- take nothing
+        if g.logging then g:log("%s takes %s", g.names[seat], took and "no more" or "nothing") end
+        return
+      end
       if k then
+        took = true
         left = takes_after(left, take(g, seat, seat, options[k]))
         g.takes_left = left
         if left == 0 or g._in_harbour == 0 then break end
@@ -1034,6 +1039,7 @@ end
 local function other_takes(g, seat, active)
   local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
   g.takes_left = left
+  local took = false                                                 -- for the log's words
   while left > 0 do
     if g._in_harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
     local c = count(g.purse[seat])
@@ -1043,7 +1049,11 @@ local function other_takes(g, seat, active)
       return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
     end
     local k = g:choose(seat, "take_other", options)
-    if k > cards then return end                                     -- take nothing
+    if k > cards then                                                -- take nothing
+      if g.logging then g:log("%s takes %s", g.names[seat], took and "no more" or "nothing") end
+      return
+    end
+    took = true
     left = takes_after(left, take(g, seat, active, options[k]))
     g.takes_left = left
   end

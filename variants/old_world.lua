@@ -2610,8 +2610,12 @@ R.resumes_at_turn = true
 -- steps, margin=3: none of 24, deals 1-6); screens, deals 101-115: 51.7%
 -- of 60 games, best=0 41.7%, best=1 16.7%; deals 1-3 without center:
 -- none of 12. 2 players, deals 101-110: 85.0% of 20 games (best=0:
--- 45.0%). docs/bots.md, "Old World's mcts".
-R.bot_options = { mcts = { estimate = 1, rollout = 0, margin = 1, center = 1, best = 0.5 } }
+-- 45.0%). docs/bots.md, "Old World's mcts". 600 iterations a decision,
+-- not 1000: a build order is some six decisions of the bot's, and at 1000
+-- a person waited up to 1.8 s of CPU (2.4 s at the table) for the bots'
+-- round; 600 won 71.9% [56.5, 87.3] of 32 games against 1000 (2 players,
+-- deals 1-16), so it is no weaker.
+R.bot_options = { mcts = { estimate = 1, rollout = 0, margin = 1, center = 1, best = 0.5, iterations = 600 } }
 
 -- What a position is worth to a seat, as the bots see it, in VP. Only VP
 -- win (O31); gold and raw goods only break ties and pay the way, so they

@@ -202,7 +202,11 @@ describe("bots by name", function()
     local sm = kontor.new_game { rules = "sea_merchants", players = 4, seed = 1 }
     local d = assert(bots.new("mcts:iterations=5", 1, 1))
     d:choose(seat.view(sm, decider(sm)))
-    assert.are.equal(0, d.options.margin)
+    assert.are.equal(2, d.options.margin)                 -- sea_merchants'
+    local cb = kontor.new_game { rules = "caribbean", players = 2, seed = 1 }
+    local e = assert(bots.new("mcts:iterations=5", 1, 1))
+    e:choose(seat.view(cb, decider(cb)))
+    assert.are.equal(0, e.options.margin)                 -- caribbean sets none
   end)
 
   it("says which rule set tunes its bots wrongly", function()
@@ -230,7 +234,7 @@ describe("bots by name", function()
       end
       return all
     end
-    assert.is_true(halves("mcts:iterations=40,rollout=3,step_cost=0"))
+    assert.is_true(halves("mcts:iterations=40,rollout=3,step_cost=0,margin=0,center=0"))
     assert.is_false(halves("mcts:iterations=40,rollout=3,step_cost=0,margin=1"))
   end)
 
@@ -271,7 +275,7 @@ describe("bots by name", function()
     os.remove(input)
     assert.matches("^The greedy bot would play: load ", out)
     assert.matches("Player 2 is played by the mcts:iterations=20,rollout=5 bot%.", out)
-    assert.matches("2  Player 2: mcts:c=0.7,estimate=1,iterations=20,rollout=5,step_cost=0.001 bot", out)
+    assert.matches("2  Player 2: mcts:c=0.7,center=1,estimate=1,iterations=20,margin=2,rollout=5,step_cost=0.001 bot", out)
     assert.matches("the mcts bot has no option 'depth' %(options: avoid, best, c, center, estimate, iterations, margin, prefer, rollout, step_cost%)", out)
   end)
 

@@ -22,6 +22,43 @@ describe("a bot's hint", function()
       .. "  load fish on ship 2 +value 1%.50\n  load fish on ship 1 +value 1%.50\n"), out)
   end)
 
+  it("says a line that ends the game wins or loses it, not the winner's bonus as a value", function()
+    -- Sea Merchants, 3 players, seed 6, greedy on every seat, at step 190:
+    -- the hint once read "pass    value 1004.00" (the bonus of 1000 a
+    -- winner gets in the bot's reckoning, plus its lead)
+    local g = kontor.new_game { rules = "sea_merchants", players = 3, seed = 6 }
+    local seats = {}
+    for s = 1, 3 do seats[s] = assert(bots.new("greedy", s, 6)) end
+    while g:step_count() < 190 do
+      local s = g:who()
+      if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(seatmod.view(g, s))) end
+    end
+    assert.are.equal(1, g:who())
+    local lines = bots.hint(seatmod.view(g, 1), "greedy", 6)
+    assert.are.same({ "The greedy bot would play: pass",
+                      "  pass                             wins the game, by 4.00",
+                      "  exchange                         value 1.25",
+                      "  buy                              value -5.62" }, lines)
+  end)
+
+  it("never says an mcts option wins less than 0% of its games", function()
+    -- Sea Merchants, 3 players, seed 6, greedy on every seat, at step 151:
+    -- the hint once read "exchange ship 1    3 visits, wins -1%" (no win
+    -- found, less the cost of the steps)
+    local g = kontor.new_game { rules = "sea_merchants", players = 3, seed = 6 }
+    local seats = {}
+    for s = 1, 3 do seats[s] = assert(bots.new("greedy", s, 6)) end
+    while g:step_count() < 151 do
+      local s = g:who()
+      if s == "chance" then g:step(0, 1) else g:step(s, seats[s]:choose(seatmod.view(g, s))) end
+    end
+    -- scored by who leads (margin=0), as Sea Merchants' mcts was then
+    local lines = bots.hint(seatmod.view(g, 1), "mcts:iterations=100,margin=0,center=0", 6)
+    assert.are.same({ "The mcts:iterations=100,margin=0,center=0 bot would play: exchange ship 2",
+                      "  exchange ship 2                      97 visits, wins 80%",
+                      "  exchange ship 1                       3 visits, wins 0%" }, lines)
+  end)
+
   it("names what it lists first over the first steps of random games of each rule set", function()
     for _, rs in ipairs { "sea_merchants", "caribbean", "old_world" } do
       for seed = 1, 3 do

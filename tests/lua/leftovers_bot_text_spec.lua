@@ -28,12 +28,12 @@ describe("a bot's text", function()
   end)
 
   it("shows the rule set's switches, and a switch turned off against the rule set's default", function()
-    assert.are.equal("mcts:c=0.7,estimate=1,iterations=1000,rollout=5,step_cost=0.001",
+    assert.are.equal("mcts:c=0.7,center=1,estimate=1,iterations=1000,margin=2,rollout=5,step_cost=0.001",
       tuned("mcts", "sea_merchants"):spec())
-    assert.are.equal("mcts:best=0.5,c=0.7,center=1,estimate=1,iterations=1000,margin=1,rollout=0,step_cost=0.001",
+    assert.are.equal("mcts:best=0.5,c=0.7,center=1,estimate=1,iterations=600,margin=1,rollout=0,step_cost=0.001",
       tuned("mcts", "old_world"):spec())
     local off = tuned("mcts:center=0,margin=0", "old_world")
-    assert.are.equal("mcts:best=0.5,c=0.7,center=0,estimate=1,iterations=1000,margin=0,rollout=0,step_cost=0.001",
+    assert.are.equal("mcts:best=0.5,c=0.7,center=0,estimate=1,iterations=600,margin=0,rollout=0,step_cost=0.001",
       off:spec())
     -- given back, the text makes the same bot
     assert.are.same(off.options, tuned(off:spec(), "old_world").options)
@@ -42,6 +42,6 @@ describe("a bot's text", function()
 
   it("is what `bots` lists at the REPL", function()
     local out = support.run(support.binary() .. " repl --players 2 --seed 1", "bot 2=mcts:iterations=20\nbots\n")
-    assert.truthy(support.has(out, "2  Player 2: mcts:c=0.7,estimate=1,iterations=20,rollout=5,step_cost=0.001 bot"), out)
+    assert.truthy(support.has(out, "2  Player 2: mcts:c=0.7,center=1,estimate=1,iterations=20,margin=2,rollout=5,step_cost=0.001 bot"), out)
   end)
 end)

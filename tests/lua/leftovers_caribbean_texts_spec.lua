@@ -20,6 +20,7 @@ end
 local NOUNS = { "card", "coin", "ship", "sword", "take", "name" }
 local function slips(text)
   local out = {}
+  text = text:gsub("Player %d+", "Player")       -- a seat's name, not a count ("Player 1 takes nothing")
   for n, w in text:gmatch("%f[%w](%d+) (%a+)") do
     for _, noun in ipairs(NOUNS) do
       if (n == "1" and w == noun .. "s") or (n ~= "1" and w == noun) then out[#out + 1] = n .. " " .. w end
@@ -65,6 +66,22 @@ describe("Caribbean's board", function()
       scenario = { phase = "discover", deck = { "Pinnace 1/1", "Flute 1/1", "Skiff 1/1" } } }
     r:apply("reveal")
     assert.are.equal("strength 0 is below the Pinnace 1/1's 1 sword", r:skipped()[1].why)
+  end)
+
+  it("the log says when a player takes nothing, or no more, from the harbour", function()
+    -- at the table a bot's "take nothing" once left no line: "Bea stops"
+    -- and then the next player's take, as if Bea's takes were skipped
+    local g = kontor.new_game { rules = "caribbean", players = 2, seed = 1, names = NAMES,
+      scenario = { phase = "loot", harbour = { "Flute 1/1", "Pinnace 1/1", "Skiff 1/1", "Frigate 1/1" },
+                   deck = FILLER, coins = { 3, 3 } } }
+    assert(g:apply("loot Flute 1"))
+    assert(g:apply("take nothing"))
+    assert(g:apply("take nothing", 2))
+    local log, at = g:log(), nil
+    for i, l in ipairs(log) do if l == "Alex loots the Flute 1/1: 1 coin" then at = i end end
+    assert.truthy(at, table.concat(log, "\n"))
+    assert.are.same({ "Alex loots the Flute 1/1: 1 coin", "Alex takes no more", "Bea takes nothing" },
+      { table.unpack(log, at, at + 2) })
   end)
 
   it("random games' boards, options and logs have no count that disagrees with its noun #slow", function()

@@ -155,4 +155,29 @@ pty("Ctrl-C while a bot enters its build order (tmux)", function()
     s = t:wait_for("%[exit 0%]", 10)
     assert.truthy(s and has(s:gsub("\n", ""), "The game is not over: saved 3 moves to "), s or t:screen())
   end)
+
+  it("names two bots stopped in their orders in one line, in the plural", function()
+    -- Ann with Bob and Cy (slow mcts bots) at the build orders of turn 1:
+    -- the line once read "Bob, Cy (bot) has not finished its order"
+    local kontor = require "kontor"
+    local g = kontor.new_game { rules = "old_world", players = 3, seed = 7, names = { "Ann", "Bob", "Cy" } }
+    for _, a in ipairs { "1: bid 1", "2: bid 0", "3: bid 0" } do assert(g:apply(a)) end
+    while g:decision().kind ~= "orders" do
+      local seat = g:who()
+      assert(g:apply(seat .. ": " .. g:options(seat)[1]))
+    end
+    local file = home() .. "/orders3.json"
+    assert(g:save(file))
+    local t = session(support.binary() .. " play --load " .. file
+      .. " --bot 2=mcts:iterations=2000000 --bot 3=mcts:iterations=2000000", { NO_COLOR = "1" }, 120, 40)
+    assert.truthy(t:wait_for("Kontor ", 10, true), t:screen())
+    os.execute("sleep 0.5")
+    t:send("C-c")
+    local s = t:wait_for("\nAnn>$", 10)
+    assert.truthy(s, t:screen())
+    assert.truthy(has(s, "\nBob and Cy (bots) have not finished their orders (Ctrl-C): they go on after your "
+      .. "next line.\nOld World turn 1, build"), s)
+    t:send("C-d")
+    assert.truthy(t:wait_for("%[exit 0%]", 10), t:screen())
+  end)
 end)

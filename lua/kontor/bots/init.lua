@@ -111,6 +111,10 @@ local function shown(v)
   return "a " .. type(v)
 end
 
+-- What a winner gets at the end of a game, beyond its score: more than any
+-- score, so that a line that wins is worth more than any that does not.
+local WIN = 1000
+
 -- The value of a position (a sampled copy) for `seat`: R.score(g, seat) if
 -- the rule set declares one, else its R.scores; at the end, the result.
 local function score_of(game, seat)
@@ -120,7 +124,7 @@ local function score_of(game, seat)
   if game.kind == "over" then
     local res = game:result()
     v = res.scores[seat]
-    for _, w in ipairs(res.winners) do if w == seat then v = v + 1000 end end
+    for _, w in ipairs(res.winners) do if w == seat then v = v + WIN end end
     return v
   end
   if f then
@@ -212,7 +216,7 @@ local function estimates(game, only, known, known_v)
   if game.kind == "over" then
     local res, out = game:result(), {}
     for s = 1, game.players do out[s] = res.scores[s] or 0 end
-    for _, w in ipairs(res.winners) do out[w] = out[w] + 1000 end
+    for _, w in ipairs(res.winners) do out[w] = out[w] + WIN end
     return out
   end
   return estimator(game.R)(game, only, known, known_v)
@@ -689,7 +693,16 @@ function M.hint(view, spec, seed)
   for i = 1, math.min(5, #top) do
     local t = top[i]
     if t.visits then
-      lines[#lines + 1] = format("  %-32s %6d visits, wins %.0f%%", t[1], t.visits, 100 * t.value)
+      -- a node's worth is its share of wins less what its steps cost
+      -- (step_cost): below 0 where it found none, which as a share of wins
+      -- ("wins -1%") means nothing to a person
+      lines[#lines + 1] = format("  %-32s %6d visits, wins %.0f%%", t[1], t.visits, 100 * math.max(0, t.value))
+    elseif t.value >= WIN / 2 or t.value <= -WIN / 2 then
+      -- the line ends the game: the value holds the winners' bonus (WIN),
+      -- a number that means nothing to a person; say the outcome and the
+      -- margin over the best other seat
+      lines[#lines + 1] = format("  %-32s %s the game, by %.2f", t[1], t.value > 0 and "wins" or "loses",
+        math.abs(t.value) - WIN)
     else
       lines[#lines + 1] = format("  %-32s value %.2f", t[1], t.value)
     end
