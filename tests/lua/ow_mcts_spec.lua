@@ -48,7 +48,7 @@ describe("Old World's mcts", function()
     assert.are.same({ 1, 0 }, { sm.options.center, sm.options.best })
   end)
 
-  it("searches 600 iterations a decision at the table: a round of build orders is not a long wait", function()
+  it("searches 600 iterations a decision at the table: a round of build orders is not a long wait #slow", function()
     -- at 1000 iterations (the kind's default) a person waited up to 1.8 s
     -- of CPU for one mcts bot's build order; the work is counted: the
     -- visits of the options at the root are the iterations of the search
