@@ -37,7 +37,12 @@ local counter = 0
 -- Starts `cmd` (run by sh in the current directory) with `env` added.
 function M.start(cmd, env, width, height)
   counter = counter + 1
-  local id = string.format("kontor-test-%d-%d", math.random(1, 1e9), counter)
+  -- a name no other process takes: busted seeds math.random with the time
+  -- in seconds, so two suites started in the same second drew the same
+  -- number, and the second's tmux said "duplicate session: k"
+  local uniq = os.tmpname()
+  os.remove(uniq)
+  local id = string.format("kontor-test-%s-%d", uniq:match("([^/]+)$"):gsub("[^%w_]", "_"), counter)
   local envs = {}
   for k, v in pairs(env or {}) do envs[#envs + 1] = k .. "=" .. q(v) end
   local cwd = run("pwd"):gsub("%s+$", "")
