@@ -65,8 +65,10 @@ local function engine(code, f, ...)
       local u = errors.is(res[2]) and rawget(res[2], "unknown_option")
       local owner = type(u) == "table" and type(u.owner) == "table" and u.owner
       if owner and type(owner.as) == "string" and type(u.said) == "string" then
-        msg = string.format("%s: '%s' is an option of the variant %s: give it in \"variants\" as %s", u.said,
-          tostring(u.option), tostring(owner.variant), json.encode(owner.as))
+        msg = string.format("%s: '%s' is an option of the variant %s%s as %s", u.said,
+          tostring(u.option), tostring(owner.variant),
+          owner.added and ', not in this game: add it to "variants"' or ': give it in "variants"',
+          json.encode(owner.as))
       end
       -- a variant given as "rules": how to give it in a request, not the
       -- command line's --variant with the server's path of its file

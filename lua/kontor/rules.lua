@@ -438,8 +438,30 @@ function M.resolve_options(R, given)
           break
         end
       end
+      -- an option of a variant of this rule set that is not in the game
+      -- (--option size=5 without --variant hand_limit): say which, and how
+      -- to add it with the option (an error's path only: the variants on
+      -- the search path are loaded to read their options)
+      if not whose and rawget(R, "variant") == nil then
+        local has = {}
+        for _, e in ipairs(M.list()) do
+          if e.kind == "variant" and e.base == R.name then
+            local V = M.load_file(e.file)
+            if V and type(rawget(V, "options")) == "table" and rawget(V.options, k) ~= nil then
+              has[#has + 1] = e.name
+            end
+          end
+        end
+        if #has > 0 then
+          local as = string.format("%s:%s=%s", has[1], tostring(k), tostring(given[k]))
+          whose = string.format(": '%s' is an option of the variant%s %s, not in this game: add it with "
+            .. "--variant %s", tostring(k), #has > 1 and "s" or "", table.concat(has, ", "), as)
+          owner = { variant = has[1], as = as, added = true }
+        end
+      end
       -- (what front ends act on, as data: the option, whose options were
-      -- searched, the near name, the variant that has it)
+      -- searched, the near name, the variant that has it; `added`: a
+      -- variant the game does not have yet)
       local unknown = { option = tostring(k), of = R.name, near = near or nil, owner = owner }
       local said = string.format("unknown option '%s' for %s (options: %s)", tostring(k), R.name,
         #names > 0 and table.concat(names, ", ") or "none")

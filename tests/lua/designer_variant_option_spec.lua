@@ -34,6 +34,27 @@ describe("a variant's option given with --option", function()
     assert.truthy(support.has(out, "rules        sea_merchants + house:hand_limit.size=5"), out)
   end)
 
+  it("of a variant not in the game: names it, and the --variant that adds it (sim, REPL, serve)", function()
+    -- was: "unknown option 'size' for sea_merchants (options: ...)" alone,
+    -- though the shipped hand_limit variant has that option
+    local out, e, code = support.run_split(support.plain_binary() .. " sim --option size=5 --games 2")
+    assert.are.equal(2, code)
+    assert.are.equal("", out)
+    assert.are.equal("kontor: sim: unknown option 'size' for sea_merchants " .. OPTS .. ": 'size' is an option of "
+      .. "the variant hand_limit, not in this game: add it with --variant hand_limit:size=5\nTry 'kontor --help'.\n", e)
+    out = support.run(support.plain_binary() .. " --players 2", "new size=4\n")
+    assert.are.equal("unknown option 'size' for sea_merchants " .. OPTS .. ": 'size' is an option of the variant "
+      .. "hand_limit, not in this game: new variant=hand_limit:size=4\n", out)
+    local lines = support.serve_lines { '{"id":1,"op":"new","options":{"size":5}}' }
+    assert.are.equal('{"error":{"code":"game_setup","message":"unknown option \'size\' for sea_merchants '
+      .. OPTS .. ': \'size\' is an option of the variant hand_limit, not in this game: add it to \\"variants\\" '
+      .. 'as \\"hand_limit:size=5\\""},"id":1,"ok":false}', lines[1])
+    -- and what it says works
+    local o2, e2, c2 = support.run_split(support.plain_binary() .. " sim --variant hand_limit:size=5 --games 2")
+    assert.are.equal(0, c2, e2)
+    assert.truthy(support.has(o2, "rules        sea_merchants + hand_limit:size=5"), o2)
+  end)
+
   it("an option no variant has: as before, with its close word", function()
     local _, e = support.run_split(support.plain_binary() .. " sim --option start_coin=5 --games 2")
     assert.are.equal("kontor: sim: unknown option 'start_coin' for sea_merchants " .. OPTS
