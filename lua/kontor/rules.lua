@@ -763,6 +763,21 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
     local ok, ierr = apply_variant(E, R0, ispec, iopts, claims, depth + 1, extra, applied)
     if not ok then return again(ierr, string.format("%s (included by %s)", ierr, V.name)) end
   end
+  -- a number or a yes/no given as text ("size=5" on a command line) is
+  -- kept as its option's type made it, as a save file gives it back: what
+  -- a front end reads (serve's games) is the same before and after a save
+  for k, v in pairs(recorded) do
+    local member, opt = tostring(k):match("^([%w_%-]+)%.([%w_]+)$")
+    local typed = opts[k]
+    if member then
+      for j = #applied, 1, -1 do
+        local a = applied[j]
+        if a.name == member and a.depth == depth + 1 then typed = a.options[opt]; break end
+      end
+    end
+    local t = type(typed)
+    if type(v) == "string" and (t == "number" or t == "boolean") then recorded[k] = typed end
+  end
   local stray = next(forwarded)
   if stray then
     return usage(string.format("variant %s includes no variant '%s'", V.name, stray))

@@ -55,6 +55,18 @@ describe("a variant's option given with --option", function()
     assert.truthy(support.has(o2, "rules        sea_merchants + hand_limit:size=5"), o2)
   end)
 
+  it("given as text, is kept as its option's type: serve's games and a save show 5, not \"5\"", function()
+    -- was: {"size":"5"} in games until the game was saved and loaded
+    local lines = support.serve_lines {
+      '{"id":1,"op":"new","variants":["hand_limit:size=5","house_specials"],"players":2,"seed":1}',
+      '{"id":2,"op":"new","variants":["house:hand_limit.size=5"],"players":2,"seed":1}',
+      '{"id":3,"op":"games"}', '{"id":4,"op":"save","game":"g2"}' }
+    assert.truthy(lines[3]:find('"variants":[{"name":"hand_limit","options":{"size":5}},'
+      .. '{"name":"house_specials","options":{}}]', 1, true), lines[3])
+    assert.truthy(lines[3]:find('"variants":[{"name":"house","options":{"hand_limit.size":5}}]', 1, true), lines[3])
+    assert.truthy(lines[4]:find('"variants":[{"name":"house","options":{"hand_limit.size":5}}]', 1, true), lines[4])
+  end)
+
   it("an option no variant has: as before, with its close word", function()
     local _, e = support.run_split(support.plain_binary() .. " sim --option start_coin=5 --games 2")
     assert.are.equal("kontor: sim: unknown option 'start_coin' for sea_merchants " .. OPTS
