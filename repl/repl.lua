@@ -604,7 +604,32 @@ end
 -- The words of `new` itself; any other k=v is a rule option.
 local NEW_KEYS = { "names", "players", "rules", "seed", "variant" }
 
+-- The words of a line, split at spaces outside quotes: a value with
+-- spaces is quoted, whole or in part (variant='snake_draft:order=2 1 3/3 1 2',
+-- names="Ann Lee,Bob"); the quotes are not kept. Nil and a message for a
+-- quote left open.
+local function words_of(line)
+  local out, word, quote = {}, nil, nil
+  for _, c in utf8.codes(line) do
+    local ch = utf8.char(c)
+    if quote then
+      if ch == quote then quote = nil else word = word .. ch end
+    elseif ch == "'" or ch == '"' then
+      quote, word = ch, word or ""
+    elseif ch:match("^%s$") then
+      if word then out[#out + 1] = word; word = nil end
+    else
+      word = (word or "") .. ch
+    end
+  end
+  if quote then return nil, string.format("a quote (%s) is not closed", quote) end
+  if word then out[#out + 1] = word end
+  return out
+end
+
 local function parse_new(sess, arg)
+  local words, qerr = words_of(arg)
+  if not words then return nil, "new: " .. qerr end
   local g = sess:game()
   local p = g and g.params or {}
   -- no seed=: a fresh one (a new game is a new deal)
@@ -622,7 +647,7 @@ local function parse_new(sess, arg)
   -- --players over --names), in either order
   local players_given = (" " .. arg):match("%splayers=") ~= nil
   local names_given = (" " .. arg):match("%snames=") ~= nil
-  for kv in arg:gmatch("%S+") do
+  for _, kv in ipairs(words) do
     local k, v = kv:match("^([%w_]+)=(.*)$")
     if not k then return nil, string.format("new: expected k=v, not '%s'", kv) end
     if k == "seed" and v == "random" then

@@ -36,6 +36,16 @@ describe("new", function()
       .. "Player 1 to choose (load).\nrc=0\n", run("--players 2 --seed 3", "new variant=hand_limit:size=5\n"))
   end)
 
+  it("a quoted value keeps its spaces: a snake order, names with spaces; a quote left open is refused", function()
+    -- was: "new: variant=snake_draft:order=2: expected k=v, not '1'"
+    assert.are.equal("New game: Sea Merchants with snake_draft (order=2 1 3/3 1 2), 3 players (Player 1, Player 2, "
+      .. "Player 3), seed N.\nPlayer 2 to choose (load).\n"
+      .. "New game: Sea Merchants, 2 players (Ann Lee, Bob), seed N.\nAnn Lee to choose (load).\n"
+      .. "new: a quote (\") is not closed\n2\nrc=0\n",
+      run("--players 3 --seed 3", "new variant='snake_draft:order=2 1 3/3 1 2'\n"
+        .. "new rules=sea_merchants names=\"Ann Lee,Bob\"\nnew names=\"Ann\n=g.players\n"))
+  end)
+
   it("rules= of a rule set that does not take the game's count plays its default count, and says so", function()
     local LK = "tests/rulesets/limit_kinds.lua"
     assert.are.equal("New game: Limit kinds, 1 player (Player 1), seed N.\n"
