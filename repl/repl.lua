@@ -610,8 +610,7 @@ local NEW_KEYS = { "names", "players", "rules", "seed", "variant" }
 -- quote left open.
 local function words_of(line)
   local out, word, quote = {}, nil, nil
-  for _, c in utf8.codes(line) do
-    local ch = utf8.char(c)
+  for ch in line:gmatch(".") do   -- (bytes: a quote and a space are ASCII, any text passes)
     if quote then
       if ch == quote then quote = nil else word = word .. ch end
     elseif ch == "'" or ch == '"' then

@@ -46,6 +46,12 @@ describe("new", function()
         .. "new rules=sea_merchants names=\"Ann Lee,Bob\"\nnew names=\"Ann\n=g.players\n"))
   end)
 
+  it("a line that is not UTF-8 is refused by what it names, not by the line's reader", function()
+    -- was: ".../repl/repl.lua:613: invalid UTF-8 code" while quotes were read by characters
+    assert.are.equal("the name of player 1 is not valid UTF-8 text\n3\nrc=0\n",
+      run("--players 3 --seed 3", "new names=\255,B\n=g.players\n"))
+  end)
+
   it("rules= of a rule set that does not take the game's count plays its default count, and says so", function()
     local LK = "tests/rulesets/limit_kinds.lua"
     assert.are.equal("New game: Limit kinds, 1 player (Player 1), seed N.\n"
