@@ -12,9 +12,10 @@
 --       start of the line serve writes.
 --
 -- Then the examples written into the text: the Caribbean game's first
--- card (docs/repl.md), the REPL's usage (docs/repl.md), the constraint
--- errors and Caribbean's wins line (docs/designing-variants.md), and a
--- bot's warning in serve (docs/protocol.md).
+-- card (docs/repl.md), the REPL's usage (docs/repl.md), messages the REPL
+-- prints that docs/repl.md and docs/api.md quote, the constraint errors
+-- and Caribbean's wins line (docs/designing-variants.md), and a bot's
+-- warning in serve (docs/protocol.md).
 -- Run: build/kontor run tests/busted.lua tests/lua/docs_examples_spec.lua
 local support = require "tests.lua.support"
 local BIN = support.plain_binary()
@@ -138,6 +139,30 @@ describe("docs/repl.md", function()
     local help = support.run(BIN .. " help repl"):match("^usage: (.-)\n\n")
     assert.are.equal((help:gsub("%s+", " ")), (block:gsub("%s+", " "):gsub(" $", "")))
   end)
+end)
+
+-- Quotes of the docs' text (their start) and the session that prints
+-- them: the doc, the quote's start, kontor's arguments, what is typed.
+local SAID = {
+  { "docs/repl.md", "1-24  bid 0-23", "--rules old_world --players 2 --seed 7 --option start_gold=23", "options\n" },
+  { "docs/repl.md", "type bid 0 to bid 23", "--rules old_world --players 2 --seed 7 --option start_gold=23",
+    "options\n" },
+  { "docs/api.md", "'bid 99' is not", "--rules old_world --players 2 --seed 7 --option start_gold=23", "bid 99\n" },
+  { "docs/repl.md", "(limit_kinds is for", "--seed 1", "new rules=tests/rulesets/limit_kinds.lua\n" },
+  { "docs/repl.md", "'take nothing': it is not", "--rules caribbean --names Ann,Bob,Cy --seed 3",
+    "reveal\nreveal\nstop\ntake nothing\n1: take nothing\n" },
+  { "docs/repl.md", "Redid 2 moves", "--players 2 --seed 3", "1\n1\nundo 2\nredo 5\n" },
+  { "docs/repl.md", "Nothing of yours to undo", "--players 2 --seed 3 --bot 1=random", "undo\n" },
+}
+
+describe("the docs' quotes of a session", function()
+  for _, c in ipairs(SAID) do
+    it(string.format("%s: %s...", c[1], c[2]), function()
+      local want = quoted(support.read(c[1]), c[2])
+      local out = support.run(BIN .. " " .. c[3], c[4])
+      assert.truthy(holds(out, want), "the doc: " .. want .. "\nkontor " .. c[3] .. ":\n" .. out)
+    end)
+  end
 end)
 
 describe("docs/designing-variants.md", function()
