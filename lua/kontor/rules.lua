@@ -167,18 +167,20 @@ end
 
 -- What is wrong with `c`, an entry of R.constraints (nil: nothing): a
 -- constraint is a function, or { decisions = { name, ... }, check = function }.
--- Raw reads only: the entry is a rule script's table.
+-- Raw reads only: the entry is a rule script's table. (A table with a
+-- metatable is freeze's to refuse: "R.constraints must be a plain table".)
 local function constraint_fault(c)
   if type(c) == "function" then return nil end
-  if type(c) ~= "table" or getmt(c) ~= nil then
-    return string.format("is not a function or { decisions = {...}, check = function } (it is a %s)",
-      getmt(c) ~= nil and type(c) == "table" and "table with a metatable" or type(c))
+  if type(c) ~= "table" then
+    return string.format("is not a function or { decisions = {...}, check = function } (it is a %s)", type(c))
   end
+  if getmt(c) ~= nil then return nil end
   if type(rawget(c, "check")) ~= "function" then
     return "has no check function: check = function(g, seat, decision, text, option) ... end"
   end
   local d = rawget(c, "decisions")
-  if type(d) ~= "table" or getmt(d) ~= nil or rawlen(d) == 0 then
+  if type(d) == "table" and getmt(d) ~= nil then return nil end
+  if type(d) ~= "table" or rawlen(d) == 0 then
     return 'must name its decisions: decisions = { "name", ... }'
   end
   for j = 1, rawlen(d) do
