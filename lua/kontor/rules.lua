@@ -165,6 +165,30 @@ local function plain(t, what, depth)
   return c
 end
 
+-- What is wrong with `c`, an entry of R.constraints (nil: nothing): a
+-- constraint is a function, or { decisions = { name, ... }, check = function }.
+-- Raw reads only: the entry is a rule script's table. (A table with a
+-- metatable is freeze's to refuse: "R.constraints must be a plain table".)
+local function constraint_fault(c)
+  if type(c) == "function" then return nil end
+  if type(c) ~= "table" then
+    return string.format("is not a function or { decisions = {...}, check = function } (it is a %s)", type(c))
+  end
+  if getmt(c) ~= nil then return nil end
+  if type(rawget(c, "check")) ~= "function" then
+    return "has no check function: check = function(g, seat, decision, text, option) ... end"
+  end
+  local d = rawget(c, "decisions")
+  if type(d) == "table" and getmt(d) ~= nil then return nil end
+  if type(d) ~= "table" or rawlen(d) == 0 then
+    return 'must name its decisions: decisions = { "name", ... }'
+  end
+  for j = 1, rawlen(d) do
+    if type(rawget(d, j)) ~= "string" then return string.format("decisions[%d] is not a decision name", j) end
+  end
+  return nil
+end
+
 local function frozen(R)
   if getmt(R) ~= nil then error("the rule table must be a plain table (it has a metatable)", 0) end
   local E = {}
@@ -203,12 +227,8 @@ local function frozen(R)
     if type(cons) ~= "table" then error("R.constraints must be a table", 0) end
     if #cons ~= rawlen(cons) then error("R.constraints must be a list", 0) end
     for i, c in raw_next, cons do
-      local ok = type(c) == "function" or (type(c) == "table" and type(c.check) == "function"
-        and type(c.decisions) == "table")
-      if not ok then
-        error(string.format("R.constraints[%s] must be a function or { decisions = {...}, check = function } (got %s)",
-          tostring(i), type(c)), 0)
-      end
+      local fault = constraint_fault(c)
+      if fault then error(string.format("R.constraints[%s] %s", tostring(i), fault), 0) end
     end
   end
   E.constraints = cons
@@ -791,13 +811,26 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   end
   local title = rawget(R0, "title")     -- (raw: a variant's metatable is not run by trusted code)
   local had, data_had = rule_names(R0), data_names(R0)
+  local cons0 = rawget(R0, "constraints")
+  local ncons0 = type(cons0) == "table" and rawlen(cons0) or 0
   if V.apply then
     local ok, aerr = core.sandbox.call(V.apply, R0, strict_options(opts, V))
     if not ok then
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end
   end
-  local vsrc = fs.read(vfile)          -- (what the variant names, for the two checks below)
+  local vsrc = fs.read(vfile)          -- (what the variant names, for the checks below)
+  -- a constraint the variant added that the engine cannot use: said at
+  -- the variant's file, not at the rule set's, where nothing is wrong
+  local cons = rawget(R0, "constraints")
+  if type(cons) == "table" and getmt(cons) == nil then
+    for i = cons == cons0 and ncons0 + 1 or 1, rawlen(cons) do
+      local fault = constraint_fault(rawget(cons, i))
+      if fault then
+        return broken(string.format("%s: R.constraints[%d] %s", where_named(vfile, vsrc, "constraints"), i, fault))
+      end
+    end
+  end
   local misspelt = misspelt_rule(had, rule_names(R0), vsrc)
   if misspelt then
     return broken(string.format("%s: R.rules.%s is not a rule of %s (nothing would call it): "

@@ -34,7 +34,16 @@ describe("docs/protocol.md's list", function()
     local size = r[1]:match('{"default":6,"doc":"([^"]*)","min":3,"name":"size","type":"integer"}')
     assert.truthy(size, r[1])
     local doc = support.read("docs/protocol.md")
-    assert.truthy(support.has(doc, '"options": [{"name": "size", "type": "integer", "default": 6, "min": 3,\n'
-      .. '                            "doc": "' .. size .. '"}'), size)
+    assert.truthy(support.has(doc, '{"name": "size", "type": "integer", "default": 6, "min": 3,\n'
+      .. '                            "doc": "' .. size .. '"}]'), size)
+    -- and hand_limit's options in serve's order
+    local names = {}
+    for name in r[1]:match('"name":"hand_limit".-"options":(%b[])'):gmatch('"name":"([%w_]+)"') do
+      names[#names + 1] = '{"name": "' .. name .. '"'
+    end
+    local shown = doc:match('"name": "hand_limit".-"options": (%b[])')
+    local order = {}
+    for o in shown:gmatch('{"name": "[%w_]+"') do order[#order + 1] = o end
+    assert.are.same(names, order)
   end)
 end)
