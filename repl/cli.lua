@@ -8,8 +8,8 @@ local M = {}
 
 local USAGE = [==[
 usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
-                     [--players N] [--names A,B,C] [--seed S|random] [--option k=v]...
-                     [--bot SEAT=KIND[:k=v,...]]... [--free-undo]
+                          [--players N] [--names A,B,C] [--seed S|random] [--option k=v]...
+                          [--bot SEAT=KIND[:k=v,...]]... [--free-undo]
        kontor [repl|play] --load FILE [--bot SEAT=KIND[:k=v,...]]... [--free-undo]
        kontor --list
        kontor run FILE.lua [ARGS...]
