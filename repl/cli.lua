@@ -19,15 +19,16 @@ usage: kontor [repl|play] [--rules NAME|FILE] [--variant NAME|FILE[:k=v,...]]...
                   [--coverage] [--report FILE.html] [--games-out FILE.jsonl] [--until-width W]
                   [--no-moves]
        kontor compare [SETUP OPTIONS] --a 'SETUP' --b 'SETUP' [--games G] [--seed S|random]
-                  [--unpaired] [--json] [--bot SEAT=KIND[:k=v,...]]... [sim's --jobs ... --no-moves]
+                      [--unpaired] [--json] [--bot SEAT=KIND[:k=v,...]]...
+                      [sim's --jobs ... --no-moves]
        kontor sweep [SETUP OPTIONS] --over [VARIANT.]OPTION|players=LO..HI|a,b,c [--games G]
-                  [--svg DIR] [--seed S|random] [--json] [--bot SEAT=KIND[:k=v,...]]... [--jobs N]
-                  [--shard K/N|--range LO-HI] [--report FILE.html] [--no-moves]
+                    [--svg DIR] [--seed S|random] [--json] [--bot SEAT=KIND[:k=v,...]]...
+                    [--jobs N] [--shard K/N|--range LO-HI] [--report FILE.html] [--no-moves]
        kontor worth [SETUP OPTIONS] --bot KIND[:k=v,...] [--kinds 'K1;K2'|all] [--games G]
-                  [--seed S|random] [--json] [--jobs N] [--shard K/N|--range LO-HI]
-                  [--report FILE.html]
+                    [--seed S|random] [--json] [--jobs N] [--shard K/N|--range LO-HI]
+                    [--report FILE.html]
        kontor ladder [SETUP OPTIONS] [--deals N] [--seed S|random] [--json] [--jobs N]
-                  [--shard K/N|--range LO-HI] BOT BOT...
+                     [--shard K/N|--range LO-HI] BOT BOT...
        kontor merge SHARD.json... [--json] [--report FILE.html] [--games-out FILE.jsonl]
        kontor --help | --version
 

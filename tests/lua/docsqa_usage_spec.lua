@@ -91,4 +91,20 @@ describe("kontor help", function()
       assert.are.equal(0, c, name)
     end
   end)
+
+  it("a usage's continued lines start under its command's first option", function()
+    -- was: kontor [repl|play]'s at column 22, under nothing
+    local usage = support.run(BIN .. " --help"):match("^(.-)\n\n")
+    local col, n = nil, 0
+    for line in usage:gmatch("[^\n]+") do
+      local first = line:match("^usage: kontor [%w|%[%]-]+ ()%[") or line:match("^%s+kontor [%w|%[%]-]+ ()%[")
+      if line:match("^%s*usage:") or line:match("^%s+kontor ") then
+        col = first
+      elseif col then
+        n = n + 1
+        assert.are.equal(col, line:find("%S"), line)
+      end
+    end
+    assert.truthy(n >= 5, usage)
+  end)
 end)
