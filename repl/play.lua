@@ -122,12 +122,26 @@ function P:print_result()
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
+-- With the output a terminal, a line says which bot thinks ("Bob (bot)
+-- is thinking..."), taken back once it has chosen: an mcts bot thinks up
+-- to about a second, and the screen would seem frozen. Piped, nothing.
 function P:run_bots()
   if next(self.bots) == nil then return 0 end
-  return ui.run_bots(self.bots, function() return self:deciders() end, function(s, b)
+  local shown = false
+  local ok, res = pcall(ui.run_bots, self.bots, function() return self:deciders() end, function(s, b)
     local v = self.views[s]
-    return v.apply(b:choose(v))
+    if self.out_tty then
+      ui.busy(self:c("dim", self:name(s) .. " (bot) is thinking..."))
+      shown = true
+    end
+    local choice = b:choose(v)
+    if shown then ui.idle(); shown = false end
+    return v.apply(choice)
   end)
+  -- (Ctrl-C or a failing rule set while it thought: the line goes too)
+  if shown then ui.idle() end
+  if not ok then error(res, 0) end
+  return res
 end
 
 -- The last step continues a move that is not finished yet: every option
@@ -867,6 +881,7 @@ function M.run(kontor, tbl, opts)
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
+    out_tty = term.isatty(1),   -- (the line of a bot thinking: a terminal's only)
     seen = {}, skips_seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot,
     free_undo = opts.free_undo == true }, P)
   sess.loaded = opts.loaded   -- the file of kontor play --load, if any

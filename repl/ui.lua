@@ -21,6 +21,9 @@ local M = {}
 M.ESC = {
   red = "\27[31m", green = "\27[32m", yellow = "\27[33m", cyan = "\27[36m",
   bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
+  -- to the line's first column (CSI G, not a carriage return: every "\r"
+  -- the program sends ends a line) and erase to its end
+  erase_line = "\27[G\27[K",
 }
 
 -- s (escaped) in the colour `name` when `on`, else s escaped: a session's c.
@@ -34,6 +37,19 @@ end
 function M.say(...)
   ktext.write(io.stdout, ...)
   io.stdout:write("\n")
+end
+
+-- A line that says what the program is busy with (a bot thinking), for
+-- a terminal only: the pieces with no line break after, then `erase_line`
+-- (a session's busy and idle) takes the line back, so that what comes
+-- next is written where it stood.
+function M.busy(...)
+  ktext.write(io.stdout, ...)
+  io.stdout:flush()
+end
+
+function M.idle()
+  ktext.write(io.stdout, ktext.raw(M.ESC.erase_line))
 end
 
 function M.trim(s) return (s:match("^%s*(.-)%s*$")) end
