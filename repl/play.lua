@@ -518,8 +518,10 @@ function P:consent(s, mover, moves, plan)
   -- everyone's); only s's: the mover's own may hold a choice still secret.
   -- None: s is asked because the moves showed a hidden card (the next
   -- card of the deck), which the mover would know where it lies again.
-  local theirs = {}
-  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
+  -- (in the log's words, as undo's message: "play grain on slot 4"; the
+  -- moves to take back are the last, their lines the log's last)
+  local theirs, lines = {}, self:any().log()
+  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = ui.log_number(m[2], lines) end end
   if self.keyboard then
     local shown = require("kontor.seat").shown_words(plan)
     local asks = #theirs > 0 and "%s asks to take back a move of yours" or ("%s asks to take back a move that showed " .. shown)
@@ -578,6 +580,7 @@ C.undo = function(sess, arg)
   local refused
   local pok, plan = guarded(v.undo_plan, n)
   local moves = pok and plan and plan.moves or nil
+  local log_before = v.log()
   local ok, undone, why = guarded(v.undo, n, function(s)
     if sess:consent(s, v.seat, moves, pok and plan or nil) then return true end
     refused = s
@@ -619,7 +622,7 @@ C.undo = function(sess, arg)
   sess.last_shown = nil
   local mine = 0
   for _, m in ipairs(undone) do if m[1] == v.seat then mine = mine + 1 end end
-  ui.say_undone(sess, undone, ui.fewer(n, mine, "undo", " of your moves"))
+  ui.say_undone(sess, undone, ui.fewer(n, mine, "undo", " of your moves"), ui.lines_after(log_before, nlog))
 end
 
 C.redo = function(sess, arg)

@@ -318,12 +318,52 @@ function M.moves_text(sess, list)
   return table.concat(parts, "; ")
 end
 
--- After an undo of the moves `undone` ({ seat, text }): what went, and
--- who decides now.
-function M.say_undone(sess, undone, note)
+-- Whether `form` ("slot 4") stands in `s` as words of their own: no
+-- letter before it, and its number does not go on (no digit after, no
+-- ",5" of a list).
+local function says(s, form)
+  local at = 1
+  while true do
+    local a, b = s:find(form, at, true)
+    if not a then return false end
+    local before, after = s:sub(a - 1, a - 1), s:sub(b + 1, b + 2)
+    if not before:match("%a") and not after:match("^%d") and not after:match("^,%d") then return true end
+    at = a + 1
+  end
+end
+
+-- The move `text` in the log's words, as to number: a word before one
+-- number ("slots 4") takes the number the log lines the move wrote
+-- (`lines`) give it ("slot 4"), where they hold that form and not the
+-- move's own. Sea Merchants' move reads "play grain on slots 4" (the
+-- option's text, whatever the count), its log line "Player 2 plays grain
+-- on slot 4": one slot, singular; "slots 1,4", plural, in both. A text
+-- the log does not say otherwise (Caribbean's "Trades 1") stays.
+function M.log_number(text, lines)
+  if not lines or #lines == 0 then return text end
+  local all = table.concat(lines, "\n")
+  return (text:gsub("%f[%a](%a+) (%d+)(,?%d?)", function(w, n, after)
+    if after:match("^,%d") then return nil end   -- a list: the plural's
+    local alt = (w:sub(-1) == "s" and w:sub(1, -2) or w .. "s") .. " " .. n
+    if says(all, alt) and not says(all, w .. " " .. n) then return alt .. after end
+    return nil
+  end))
+end
+
+-- After an undo of the moves `undone` ({ seat, text }): what went, in the
+-- words of `lines`, the log lines they wrote (M.log_number), and who
+-- decides now.
+function M.say_undone(sess, undone, note, lines)
+  local worded = {}
+  for i, m in ipairs(undone) do worded[i] = { m[1], M.log_number(m[2], lines) } end
   sess:say(string.format("Undid %d move%s%s: %s", #undone, #undone == 1 and "" or "s", note or "",
-    M.moves_text(sess, undone)))
+    M.moves_text(sess, worded)))
   sess:say(sess:status())
+end
+
+-- The lines of `before` (a log) past the first `n`: those an undo took.
+function M.lines_after(before, n)
+  return table.move(before, n + 1, #before, 1, {})
 end
 
 -- What `undo N` or `redo N` says when fewer than N were there: "" when

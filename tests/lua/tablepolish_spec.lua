@@ -1,0 +1,53 @@
+-- tablepolish_spec.lua: what a player or explorer at the terminal meets
+-- (kontor play, the REPL): undo's message in the log's words, TAB in any
+-- letter case, the exit status of a bad --variant option, and sim's one
+-- wording of a refused game number. (The line of a bot thinking is in
+-- play_input_spec and tests/repl/test_tty.py: it needs a terminal.)
+local support = require "tests.lua.support"
+local ui = require "ui"
+
+local run, has = support.kontor_rc, support.has
+
+-- Sea Merchants, 2 players, seed 3: to Player 2's play on one slot.
+local TO_PLAY = "do 1\ndo 1\ndo 1\ndo 1\ndo 2\ndo 2\ndo 2\ndo 1\ndo 1\n"
+
+describe("undo's message", function()
+  it("the REPL: a play on one slot reads 'slot 4', as the log says it", function()
+    -- before: "Undid 1 move: Player 2: play grain on slots 4", the log "plays grain on slot 4"
+    local out = run("--players 2 --seed 3", TO_PLAY .. "do 4\nundo\n")
+    assert.truthy(has(out, "\nPlayer 2 plays grain on slot 4: grain shows 1; Player 2 earns 2, Player 1 earns 2\n"
+      .. "Player 1 to choose (phase 1).\nUndid 1 move: Player 2: play grain on slot 4\nPlayer 2 to choose (phase 2).\n"),
+      out)
+  end)
+
+  it("play: the same, in the undo and in what the other person is asked", function()
+    local out = run("play --players 2 --seed 3", TO_PLAY:gsub("do ", "") .. "4\nundo\nyes\n")
+    assert.truthy(has(out, "\nOf your moves it takes back: pass; play grain on slot 4.\n"), out)
+    assert.truthy(has(out, "\nUndid 3 moves: Player 1: draw; Player 2: pass; Player 2: play grain on slot 4\n"), out)
+  end)
+
+  it("a play on several slots stays plural, as in the log", function()
+    local dir = support.tmpdir()
+    local g = kontor.new_game { players = 2, seed = 1, scenario = {
+      market = { "grain", "wood", "fish", "spices", "cloth", "porcelain" },
+      hands = { { "fish", "fish", "grain" }, { "wood" } }, ships = { { "fish", "grain" }, { "wood", "cloth" } },
+      phase = "phase2" } }
+    assert(g:save(dir .. "/g.json"))
+    local out = run("--load " .. dir .. "/g.json", "do play fish on slots 1,4\nundo\ndo play fish on slots 3\nundo\n")
+    os.execute("rm -rf " .. support.sh_quote(dir))
+    assert.truthy(has(out, "Player 1 plays fish on slots 1,4: fish shows 3; Player 1 earns 3\n"), out)
+    assert.truthy(has(out, "\nUndid 1 move: Player 1: play fish on slots 1,4\n"), out)
+    assert.truthy(has(out, "\nPlayer 1 plays fish on slot 3: fish shows 1; Player 1 earns 1\n"), out)
+    assert.truthy(has(out, "\nUndid 1 move: Player 1: play fish on slot 3\n"), out)
+  end)
+
+  it("changes a word's number only where the log says it so (not Caribbean's 'Trades 1')", function()
+    local lines = { "Player 2 plays grain on slot 4: grain shows 1" }
+    assert.are.equal("play grain on slot 4", ui.log_number("play grain on slots 4", lines))
+    assert.are.equal("play grain on slots 1,4", ui.log_number("play grain on slots 1,4", { "plays grain on slots 1,4" }))
+    assert.are.equal("take Trades 1", ui.log_number("take Trades 1", { "Ann takes Trades 1" }))
+    -- "slot 4" inside "slot 40" or "slot 4,5" is not the form
+    assert.are.equal("play on slots 4", ui.log_number("play on slots 4", { "on slot 40", "on slot 4,5" }))
+    assert.are.equal("play on slots 4", ui.log_number("play on slots 4", nil))
+  end)
+end)
