@@ -855,11 +855,8 @@ function P:complete(text, line)
   end
   if line:match("^%s*([%a_][%w_]*)$") then
     ui.complete_commands(add, COMMAND_NAMES, text)
-    -- and the first words of your options ("lo" -> load)
-    for _, o in ipairs(v and v.options() or {}) do
-      local w = o:match("^%S+")
-      if w:sub(1, #text) == text then add(w) end
-    end
+    -- and the first words of your options ("lo" or "LO" -> load)
+    ui.complete_option_words(add, v and v.options() or {}, text)
   end
   return out
 end

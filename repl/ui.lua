@@ -475,10 +475,29 @@ function M.adder()
 end
 
 -- TAB on an action: for each of `opts` that starts with the typed `body`,
--- `text` (the word being completed) and the rest of the option's word.
+-- in any letter case as an action is taken (kontor.game.parse's fold),
+-- the word being completed (`text`, the end of `body`) in the option's own
+-- spelling and the rest of the option's word: "LOAD gr" and "load GR"
+-- complete to "grain", "Lo" to "load".
+local fold = require("kontor.game.parse").fold
+
 function M.complete_options(add, opts, body, text)
+  local fbody = fold(body)
+  local k = math.min(#text, #body)   -- the part of `text` typed in `body`
   for _, o in ipairs(opts) do
-    if o:sub(1, #body) == body then add(text .. o:sub(#body + 1):match("^[^ ]*")) end
+    if fold(o:sub(1, #body)) == fbody then
+      add(text:sub(1, #text - k) .. o:sub(#body - k + 1, #body) .. o:sub(#body + 1):match("^[^ ]*"))
+    end
+  end
+end
+
+-- TAB on a line's first word: the first word of each of `opts` that
+-- starts with `text`, in any letter case, as the option spells it.
+function M.complete_option_words(add, opts, text)
+  local ftext = fold(text)
+  for _, o in ipairs(opts) do
+    local w = o:match("^%S+")
+    if w and fold(w:sub(1, #text)) == ftext then add(w) end
   end
 end
 
