@@ -77,3 +77,41 @@ describe("TAB on an action", function()
     assert.are.same({ "ship" }, sess:complete("S", "do load grain ON S"))
   end)
 end)
+
+describe("a hand_limit size below what the variants deal", function()
+  local dir
+  before_each(function()
+    dir = support.tmpdir()
+    support.write(dir .. "/deal_five.lua", [[
+return { variant = true, name = "deal_five", base = "sea_merchants", summary = "5 cards dealt",
+         apply = function(R) R.data.hand_at_start = 5 end }
+]])
+  end)
+  after_each(function() os.execute("rm -rf " .. support.sh_quote(dir)) end)
+
+  it("is bad command-line input: exit 2, the message as it was", function()
+    -- before: exit 1, as for a rule script that fails
+    local MSG = "variant hand_limit: option size of hand_limit: 4 is below the 5 cards each player is dealt (S3)"
+    for _, cmd in ipairs { "", "play ", "sim --games 1 " } do
+      local out, code = support.run(support.binary() .. " " .. cmd .. "--variant " .. dir
+        .. "/deal_five.lua --variant hand_limit:size=4 --players 2")
+      assert.are.equal("kontor: " .. (cmd:match("^sim") and "sim: " or "") .. MSG .. "\nTry 'kontor --help'.\n", out)
+      assert.are.equal(2, code)
+    end
+    local ok, e = pcall(kontor.new_game, { players = 2, variants = { dir .. "/deal_five.lua", "hand_limit:size=4" } })
+    assert.is_false(ok)
+    assert.are.equal("usage", e.kind)
+    assert.are.equal(MSG, e.message)
+  end)
+
+  it("a refusal the script caught, then another error: that error is the script's (kind rules)", function()
+    support.write(dir .. "/caught.lua", [[
+return { variant = true, name = "caught", base = "sea_merchants", summary = "fails",
+         apply = function(R) pcall(kontor.bad_option, "never mind"); error("broken on purpose", 0) end }
+]])
+    local ok, e = pcall(kontor.new_game, { players = 2, variants = { dir .. "/caught.lua" } })
+    assert.is_false(ok)
+    assert.are.equal("rules", e.kind)
+    assert.truthy(support.has(e.message, "variant caught: broken on purpose"), e.message)
+  end)
+end)
