@@ -115,3 +115,22 @@ return { variant = true, name = "caught", base = "sea_merchants", summary = "fai
     assert.truthy(support.has(e.message, "variant caught: broken on purpose"), e.message)
   end)
 end)
+
+describe("a game number out of the run", function()
+  it("is refused in one wording by kontor sim --game and kontor.sim{ only = }", function()
+    -- before: "sim: --game 5: there are 3 games (--games)" and "--game must be a whole number, not 'x'"
+    local sim = kontor.sim
+    for _, c in ipairs { { "5", 5, "not 5" }, { "0", 0, "not 0" }, { "x", "x", "not 'x'" }, { "1.5", 1.5, "not 1.5" } } do
+      local out, code = support.run(support.binary() .. " sim --games 3 --game " .. c[1])
+      assert.are.equal("kontor: sim: --game must be a whole number from 1 to 3, " .. c[3] .. "\nTry 'kontor --help'.\n",
+        out)
+      assert.are.equal(2, code)
+      local ok, e = pcall(sim, { games = 3, only = c[2] })
+      assert.is_false(ok)
+      assert.are.equal("kontor.sim: only must be a whole number from 1 to 3, " .. c[3], tostring(e))
+    end
+    local out, code = support.run(support.binary() .. " sim --games 3 --game 3.0 --seed 1")
+    assert.truthy(has(out, "\ngame         3 of the run with seed 1\n"), out)
+    assert.are.equal(0, code)
+  end)
+end)
