@@ -220,8 +220,8 @@ pty("play at a terminal (tmux)", function()
   end)
 
   it("while a bot thinks, one line says so; the bot's move is written where it stood", function()
-    -- before: nothing while the bot thought (about 3 s here), the screen as if frozen
-    local t = start("play --players 2 --seed 3 --bot 2=mcts:iterations=20000")
+    -- before: nothing while the bot thought (about 1 s here), the screen as if frozen
+    local t = start("play --players 2 --seed 3 --bot 2=mcts:iterations=10000")
     assert.truthy(t:wait_for("\nPlayer 1>$", 5))
     t:send("1", "Enter")
     local s = t:wait_for("\nPlayer 1 loads grain on ship 1\nPlayer 2 (bot) is thinking...", 10, true)
