@@ -42,7 +42,7 @@ stds.kontor_sandbox = {
     utf8 = fields { "char", "charpattern", "codepoint", "codes", "len", "offset" },
     coroutine = fields { "close", "create", "isyieldable", "running", "status", "yield",
       "resume", "wrap" },
-    kontor = fields { "pile", "counter", "options", "family", "format" },
+    kontor = fields { "pile", "counter", "options", "family", "format", "bad_option" },
   },
   globals = { "_G" },   -- the script's own environment
 }

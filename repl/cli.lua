@@ -332,10 +332,13 @@ local function cmd_sim(kontor, args)
   if not seed then return usage_error("sim: " .. se) end
   local vs, ve = variants_of(t)
   if not vs then return usage_error("sim: " .. ve) end
-  local only, oe = int_flag(t, "game", nil)
-  if oe then return usage_error("sim: " .. oe) end
-  if only and (only < 1 or only > games) then
-    return usage_error(string.format("sim: --game %d: there are %d games (--games)", only, games))
+  -- --game I: checked as kontor.sim checks its only (kontor.sim's count),
+  -- in one wording: "--game must be a whole number from 1 to 3, not 5"
+  local only
+  if t.game ~= nil then
+    local oe
+    only, oe = require("kontor.sim").count(tonumber(t.game) or t.game, "--game", 1, games)
+    if not only then return usage_error("sim: " .. oe) end
   end
   -- the rule set, its variants, players and options first: a mistake in
   -- them is a usage error (2), a broken rule file a failure (1)

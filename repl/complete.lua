@@ -105,7 +105,15 @@ function M.complete(sess, text, line, h)
     if #out > 0 or line:match("^%s*do%s") or line:match("^%s*why%s") then return out end
   end
   local first = line:match("^%s*([%a_][%w_]*)$")
-  if first then ui.complete_commands(function(x) add(set, out, x) end, h.commands, text) end
+  if first then
+    ui.complete_commands(function(x) add(set, out, x) end, h.commands, text)
+    -- and the first words of the options, in any letter case ("EX" -> exchange)
+    if g and not g:over() then
+      for _, s in ipairs(deciders(g)) do
+        ui.complete_option_words(function(x) add(set, out, x) end, g:options(s) or {}, text)
+      end
+    end
+  end
   -- Lua: globals, table fields, methods
   local expr = line:match("([%a_][%w_]*[%.:][%w_%.:]*)$") or line:match("([%a_][%w_]*)$") or ""
   if expr == "" and text ~= "" then return out end

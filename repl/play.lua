@@ -122,12 +122,26 @@ function P:print_result()
 end
 
 -- The bots decide while it is their turn, each through its own seat's view.
+-- With the output a terminal, a line says which bot thinks ("Bob (bot)
+-- is thinking..."), taken back once it has chosen: an mcts bot thinks up
+-- to about a second, and the screen would seem frozen. Piped, nothing.
 function P:run_bots()
   if next(self.bots) == nil then return 0 end
-  return ui.run_bots(self.bots, function() return self:deciders() end, function(s, b)
+  local shown = false
+  local ok, res = pcall(ui.run_bots, self.bots, function() return self:deciders() end, function(s, b)
     local v = self.views[s]
-    return v.apply(b:choose(v))
+    if self.out_tty then
+      ui.busy(self:c("dim", self:name(s) .. " (bot) is thinking..."))
+      shown = true
+    end
+    local choice = b:choose(v)
+    if shown then ui.idle(); shown = false end
+    return v.apply(choice)
   end)
+  -- (Ctrl-C or a failing rule set while it thought: the line goes too)
+  if shown then ui.idle() end
+  if not ok then error(res, 0) end
+  return res
 end
 
 -- The last step continues a move that is not finished yet: every option
@@ -504,8 +518,10 @@ function P:consent(s, mover, moves, plan)
   -- everyone's); only s's: the mover's own may hold a choice still secret.
   -- None: s is asked because the moves showed a hidden card (the next
   -- card of the deck), which the mover would know where it lies again.
-  local theirs = {}
-  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = m[2] end end
+  -- (in the log's words, as undo's message: "play grain on slot 4"; the
+  -- moves to take back are the last, their lines the log's last)
+  local theirs, lines = {}, self:any().log()
+  for _, m in ipairs(moves or {}) do if m[1] == s then theirs[#theirs + 1] = ui.log_number(m[2], lines) end end
   if self.keyboard then
     local shown = require("kontor.seat").shown_words(plan)
     local asks = #theirs > 0 and "%s asks to take back a move of yours" or ("%s asks to take back a move that showed " .. shown)
@@ -564,6 +580,7 @@ C.undo = function(sess, arg)
   local refused
   local pok, plan = guarded(v.undo_plan, n)
   local moves = pok and plan and plan.moves or nil
+  local log_before = v.log()
   local ok, undone, why = guarded(v.undo, n, function(s)
     if sess:consent(s, v.seat, moves, pok and plan or nil) then return true end
     refused = s
@@ -605,7 +622,7 @@ C.undo = function(sess, arg)
   sess.last_shown = nil
   local mine = 0
   for _, m in ipairs(undone) do if m[1] == v.seat then mine = mine + 1 end end
-  ui.say_undone(sess, undone, ui.fewer(n, mine, "undo", " of your moves"))
+  ui.say_undone(sess, undone, ui.fewer(n, mine, "undo", " of your moves"), ui.lines_after(log_before, nlog))
 end
 
 C.redo = function(sess, arg)
@@ -838,11 +855,8 @@ function P:complete(text, line)
   end
   if line:match("^%s*([%a_][%w_]*)$") then
     ui.complete_commands(add, COMMAND_NAMES, text)
-    -- and the first words of your options ("lo" -> load)
-    for _, o in ipairs(v and v.options() or {}) do
-      local w = o:match("^%S+")
-      if w:sub(1, #text) == text then add(w) end
-    end
+    -- and the first words of your options ("lo" or "LO" -> load)
+    ui.complete_option_words(add, v and v.options() or {}, text)
   end
   return out
 end
@@ -867,6 +881,7 @@ function M.run(kontor, tbl, opts)
   local v1 = tbl.views[1]
   local sess = setmetatable({ views = tbl.views, players = tbl.players, names = v1.names,
     words = v1.decision_words, bots = {}, tty = tty, keyboard = keyboard, color = tty and (nc == nil or nc == ""),
+    out_tty = term.isatty(1),   -- (the line of a bot thinking: a terminal's only)
     seen = {}, skips_seen = {}, hand_seen = {}, key_seen = {}, auto_bots = {}, new_bot = tbl.new_bot,
     free_undo = opts.free_undo == true }, P)
   sess.loaded = opts.loaded   -- the file of kontor play --load, if any

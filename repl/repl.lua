@@ -505,6 +505,7 @@ C.undo = function(sess, arg)
   local seen = sess.as and secret_counts(g:moves(), g:moves(sess.as))
   local people
   local was_over = g:over()
+  local log_before = g:log()
   local ok, undone = guarded(g.atomically, g, function()
     local u, k = sess:undo_moves(n)
     people = k
@@ -517,7 +518,7 @@ C.undo = function(sess, arg)
   end
   sess.result_shown = false
   hide_secrets(sess, undone, seen)
-  ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)))
+  ui.say_undone(sess, undone, ui.fewer(n, people, "undo", sess:yours(g)), ui.lines_after(log_before, #g:log()))
   back_in_play(sess, g, was_over, "undo")
 end
 

@@ -21,6 +21,9 @@ local M = {}
 M.ESC = {
   red = "\27[31m", green = "\27[32m", yellow = "\27[33m", cyan = "\27[36m",
   bold = "\27[1m", dim = "\27[2m", reset = "\27[0m",
+  -- to the line's first column (CSI G, not a carriage return: every "\r"
+  -- the program sends ends a line) and erase to its end
+  erase_line = "\27[G\27[K",
 }
 
 -- s (escaped) in the colour `name` when `on`, else s escaped: a session's c.
@@ -34,6 +37,19 @@ end
 function M.say(...)
   ktext.write(io.stdout, ...)
   io.stdout:write("\n")
+end
+
+-- A line that says what the program is busy with (a bot thinking), for
+-- a terminal only: the pieces with no line break after, then `erase_line`
+-- (a session's busy and idle) takes the line back, so that what comes
+-- next is written where it stood.
+function M.busy(...)
+  ktext.write(io.stdout, ...)
+  io.stdout:flush()
+end
+
+function M.idle()
+  ktext.write(io.stdout, ktext.raw(M.ESC.erase_line))
 end
 
 function M.trim(s) return (s:match("^%s*(.-)%s*$")) end
@@ -302,12 +318,52 @@ function M.moves_text(sess, list)
   return table.concat(parts, "; ")
 end
 
--- After an undo of the moves `undone` ({ seat, text }): what went, and
--- who decides now.
-function M.say_undone(sess, undone, note)
+-- Whether `form` ("slot 4") stands in `s` as words of their own: no
+-- letter before it, and its number does not go on (no digit after, no
+-- ",5" of a list).
+local function says(s, form)
+  local at = 1
+  while true do
+    local a, b = s:find(form, at, true)
+    if not a then return false end
+    local before, after = s:sub(a - 1, a - 1), s:sub(b + 1, b + 2)
+    if not before:match("%a") and not after:match("^%d") and not after:match("^,%d") then return true end
+    at = a + 1
+  end
+end
+
+-- The move `text` in the log's words, as to number: a word before one
+-- number ("slots 4") takes the number the log lines the move wrote
+-- (`lines`) give it ("slot 4"), where they hold that form and not the
+-- move's own. Sea Merchants' move reads "play grain on slots 4" (the
+-- option's text, whatever the count), its log line "Player 2 plays grain
+-- on slot 4": one slot, singular; "slots 1,4", plural, in both. A text
+-- the log does not say otherwise (Caribbean's "Trades 1") stays.
+function M.log_number(text, lines)
+  if not lines or #lines == 0 then return text end
+  local all = table.concat(lines, "\n")
+  return (text:gsub("%f[%a](%a+) (%d+)(,?%d?)", function(w, n, after)
+    if after:match("^,%d") then return nil end   -- a list: the plural's
+    local alt = (w:sub(-1) == "s" and w:sub(1, -2) or w .. "s") .. " " .. n
+    if says(all, alt) and not says(all, w .. " " .. n) then return alt .. after end
+    return nil
+  end))
+end
+
+-- After an undo of the moves `undone` ({ seat, text }): what went, in the
+-- words of `lines`, the log lines they wrote (M.log_number), and who
+-- decides now.
+function M.say_undone(sess, undone, note, lines)
+  local worded = {}
+  for i, m in ipairs(undone) do worded[i] = { m[1], M.log_number(m[2], lines) } end
   sess:say(string.format("Undid %d move%s%s: %s", #undone, #undone == 1 and "" or "s", note or "",
-    M.moves_text(sess, undone)))
+    M.moves_text(sess, worded)))
   sess:say(sess:status())
+end
+
+-- The lines of `before` (a log) past the first `n`: those an undo took.
+function M.lines_after(before, n)
+  return table.move(before, n + 1, #before, 1, {})
 end
 
 -- What `undo N` or `redo N` says when fewer than N were there: "" when
@@ -419,10 +475,29 @@ function M.adder()
 end
 
 -- TAB on an action: for each of `opts` that starts with the typed `body`,
--- `text` (the word being completed) and the rest of the option's word.
+-- in any letter case as an action is taken (kontor.game.parse's fold),
+-- the word being completed (`text`, the end of `body`) in the option's own
+-- spelling and the rest of the option's word: "LOAD gr" and "load GR"
+-- complete to "grain", "Lo" to "load".
+local fold = require("kontor.game.parse").fold
+
 function M.complete_options(add, opts, body, text)
+  local fbody = fold(body)
+  local k = math.min(#text, #body)   -- the part of `text` typed in `body`
   for _, o in ipairs(opts) do
-    if o:sub(1, #body) == body then add(text .. o:sub(#body + 1):match("^[^ ]*")) end
+    if fold(o:sub(1, #body)) == fbody then
+      add(text:sub(1, #text - k) .. o:sub(#body - k + 1, #body) .. o:sub(#body + 1):match("^[^ ]*"))
+    end
+  end
+end
+
+-- TAB on a line's first word: the first word of each of `opts` that
+-- starts with `text`, in any letter case, as the option spells it.
+function M.complete_option_words(add, opts, text)
+  local ftext = fold(text)
+  for _, o in ipairs(opts) do
+    local w = o:match("^%S+")
+    if w and fold(w:sub(1, #text)) == ftext then add(w) end
   end
 end
 

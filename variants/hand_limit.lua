@@ -39,9 +39,11 @@ return {
     -- The deal is not a draw (S3): a limit below it would hold a hand
     -- above the limit from the start. Refused, with the option's name: the
     -- declared min is the base's 3; a variant before this one may deal more.
+    -- (kontor.bad_option: a bad value given, as one below the min, not a
+    -- failing script: the command line exits 2)
     if size < R.data.hand_at_start then
-      error(("option size of hand_limit: %d is below the %d cards each player is dealt (S3)"):format(
-        size, R.data.hand_at_start), 0)
+      kontor.bad_option(("option size of hand_limit: %d is below the %d cards each player is dealt (S3)"):format(
+        size, R.data.hand_at_start))
     end
     local function limit(g, seat)
       return size + per_warehouse * (g.specials[seat].warehouse or 0)

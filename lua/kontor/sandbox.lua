@@ -231,6 +231,36 @@ local function registering_pile(make)
   end
 end
 
+-- kontor.bad_option(msg): a variant's apply refusing the value of an
+-- option, where the option's declared bounds cannot say it (hand_limit's
+-- size below the cards the rule set deals, which a variant before it may
+-- raise). It raises `msg` as it is (it names the option: no place is
+-- added) and keeps it, for the engine to tell the refusal (M.refusal) from
+-- a failing script: what was asked for does not fit, an error of kind
+-- "usage", as an option out of its bounds (the command line exits 2).
+-- (The sandbox returns a script's error as a text: an error value of the
+-- engine's would not pass.)
+local refused = nil
+
+local function bad_option(msg)
+  if type(msg) ~= "string" then
+    error("kontor.bad_option: the message must be a text, not " .. type(msg), 2)
+  end
+  refused = msg
+  error(msg, 0)
+end
+
+-- The message of the kontor.bad_option that raised `err` (what a script's
+-- call returned: the message, then its traceback), or nil when `err` is
+-- another error (a refusal a script caught does not count). Each call
+-- forgets the refusal kept.
+function M.refusal(err)
+  local r = refused
+  refused = nil
+  if r and type(err) == "string" and (err == r or err:sub(1, #r + 1) == r .. "\n") then return r end
+  return nil
+end
+
 -- kontor.format(fmt, ...): string.format for a rule script's messages, a
 -- table, function or userdata shown by its type ("a table"), not by its
 -- address, which changes from run to run (and no metamethod of the value
@@ -277,6 +307,7 @@ function M.env(api)
   -- constant option lists and families, checked once (docs/api.md, "Constant options")
   env.kontor.options, env.kontor.family = core.options.constant, core.options.constant_family
   env.kontor.format = shown_format
+  env.kontor.bad_option = bad_option
   env._G = env
   return env
 end

@@ -774,7 +774,7 @@ describe("the sandbox", function()
     assert.are.same({ "char", "charpattern", "codepoint", "codes", "len", "offset" }, probe.libs.utf8)
     assert.are.same({ "close", "create", "isyieldable", "resume", "running", "status", "wrap",
       "yield" }, probe.libs.coroutine)
-    assert.are.same({ "counter", "family", "format", "options", "pile" }, probe.libs.kontor)
+    assert.are.same({ "bad_option", "counter", "family", "format", "options", "pile" }, probe.libs.kontor)
   end)
 
   it("no binary chunks, no way back to the real globals", function()

@@ -206,6 +206,24 @@ def play_typed_ahead_shows_once():
 
 
 @test
+def play_bot_thinking_line():
+    """play: a line while a bot thinks, erased by ESC [G ESC [K (no carriage return) before its move"""
+    # (the bytes are kept however fast the bot: greedy, which thinks for no time)
+    t = Term("%s play --seed 1 --players 2 --bot 2=greedy%s" % (shlex.quote(KONTOR), STTY_AFTER))
+    t.wait_for(b"Player 1> ")
+    t.type("1\r")
+    # before: nothing between the move typed and the bot's
+    t.wait_for(b"Player 1 loads grain on ship 1\r\nPlayer 2 (bot) is thinking...\x1b[G\x1b[KPlayer 2 loads ")
+    t.wait_for(b"Player 1> ")
+    t.type("\x04")
+    t.wait_for(b"The game is not over: saved 2 moves")
+    after_exit(t)
+    out = t.out.split(b"EXIT")[0]
+    check(out.count(b"thinking") == 1, "the line shows %d times:\n%r" % (out.count(b"thinking"), out[-1500:]))
+    no_stray_cr(out, "play")
+
+
+@test
 def play_hand_over_icrnl_off():
     """play hot-seat, stty -icrnl: Enter at the hand-over passes the keyboard"""
     t = Term("stty -icrnl; %s play --seed 1 --players 2%s" % (shlex.quote(KONTOR), STTY_AFTER))

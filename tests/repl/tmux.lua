@@ -9,6 +9,7 @@
 --   t:screen(true)                  -- the screen, with escape codes when true
 --   t:history()                     -- the screen and the scrollback above it
 --   t:signal("STOP")                -- hold the program (and "CONT" to go on)
+--   t:wait_cpu(t:cpu(), 0.2)        -- until the program has run 0.2 s of CPU more
 --   t:stop()
 --
 -- Each session runs on its own tmux server socket, so tests never touch a
@@ -120,14 +121,50 @@ function T:list_with_tab(pattern, plain, tries, timeout)
   return nil, last
 end
 
--- Sends signal `sig` ("STOP", "CONT") to the program the pane runs (the
--- child of its shell): a test holds the program to read the screen as it
--- is before the program answers.
-function T:signal(sig)
+-- The process id of the program the pane runs (the child of its shell).
+function T:pid()
   local sh = self:tmux("display -p -t k '#{pane_pid}'"):match("%d+")
   local pid = sh and run("ps -o pid= --ppid " .. sh):match("%d+")
   assert(pid, "no program in the pane")
-  os.execute("kill -" .. sig .. " " .. pid)
+  return pid
+end
+
+-- Sends signal `sig` ("STOP", "CONT") to the program the pane runs: a
+-- test holds the program to read the screen as it is before the program
+-- answers.
+function T:signal(sig)
+  os.execute("kill -" .. sig .. " " .. self:pid())
+end
+
+local ticks   -- clock ticks a second, of /proc's times (getconf CLK_TCK)
+
+-- The CPU time, in seconds, the program the pane runs has used so far
+-- (user and system, /proc/PID/stat).
+function T:cpu()
+  ticks = ticks or tonumber(run("getconf CLK_TCK"):match("%d+")) or 100
+  local f = assert(io.open("/proc/" .. self:pid() .. "/stat"))
+  local stat = f:read("a")
+  f:close()
+  -- the fields after the command's name, which is in parentheses: state,
+  -- then 10 more, then utime and stime (fields 14 and 15)
+  local rest = stat:match("%) (.*)$")
+  local fields = {}
+  for w in rest:gmatch("%S+") do fields[#fields + 1] = w end
+  return (tonumber(fields[12]) + tonumber(fields[13])) / ticks
+end
+
+-- Waits until the program has used `secs` seconds of CPU more than `from`
+-- (what T:cpu() gave before): a command is running, well inside it, not
+-- only typed. Not a fixed sleep: on a loaded machine a command can take
+-- seconds of wall clock before it has run that long. True, or nil after
+-- `timeout` seconds of wall clock (default 20).
+function T:wait_cpu(from, secs, timeout)
+  local deadline = os.time() + (timeout or 20) + 1
+  repeat
+    if self:cpu() - from >= secs then return true end
+    os.execute("sleep 0.05")
+  until os.time() > deadline
+  return nil
 end
 
 function T:stop()
