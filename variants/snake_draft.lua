@@ -67,11 +67,13 @@ return {
     if opts.order ~= "snake" and opts.order ~= "forward" then
       local why
       rounds, why = rounds_of(opts.order, R.data.ships_at_start)
-      if not rounds then error(why, 0) end
+      -- (kontor.bad_option: an order given that is no order is a bad
+      -- value, as the command line's exit status 2 says, not a failing script)
+      if not rounds then kontor.bad_option(why) end
       local n, p = #rounds[1], R.players
       if n < p.min or n > p.max then           -- S1: 2 to 4 players
-        error(("order '%s' lists %d %s a round; %s is for %d to %d players"):format(
-          opts.order, n, n == 1 and "seat" or "seats", R.name, p.min, p.max), 0)
+        kontor.bad_option(("order '%s' lists %d %s a round; %s is for %d to %d players"):format(
+          opts.order, n, n == 1 and "seat" or "seats", R.name, p.min, p.max))
       end
       R.players = { min = n, max = n, default = n }
     end

@@ -75,8 +75,9 @@ describe("house rules at the table", function()
     } do
       local out, err, code = lab.run("sim --variant 'snake_draft:order=" .. c[1] .. "' --games 2")
       assert.are.equal("", out)
-      assert.are.equal("kontor: sim: variant snake_draft: " .. c[2] .. "\n", err)
-      assert.are.equal(1, code)
+      -- a bad value given: exit 2, as a value below an option's min (was 1, a failing script)
+      assert.are.equal("kontor: sim: variant snake_draft: " .. c[2] .. "\nTry 'kontor --help'.\n", err)
+      assert.are.equal(2, code)
     end
     -- the order's player count is the game's default: 2 players here
     local g = kontor.new_game { rules = "sea_merchants", seed = 1,
