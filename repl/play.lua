@@ -127,21 +127,10 @@ end
 -- to about a second, and the screen would seem frozen. Piped, nothing.
 function P:run_bots()
   if next(self.bots) == nil then return 0 end
-  local shown = false
-  local ok, res = pcall(ui.run_bots, self.bots, function() return self:deciders() end, function(s, b)
+  return ui.run_bots(self.bots, function() return self:deciders() end, function(s, b)
     local v = self.views[s]
-    if self.out_tty then
-      ui.busy(self:c("dim", self:name(s) .. " (bot) is thinking..."))
-      shown = true
-    end
-    local choice = b:choose(v)
-    if shown then ui.idle(); shown = false end
-    return v.apply(choice)
+    return v.apply(ui.thinking(self.out_tty, self:c("dim", self:name(s) .. " (bot) is thinking..."), b.choose, b, v))
   end)
-  -- (Ctrl-C or a failing rule set while it thought: the line goes too)
-  if shown then ui.idle() end
-  if not ok then error(res, 0) end
-  return res
 end
 
 -- The last step continues a move that is not finished yet: every option
@@ -725,7 +714,7 @@ end
 C.hint = function(sess, arg)
   local v = sess:mine()
   if not v then return sess:err("no seat of yours decides now") end
-  local ok, lines, e = guarded(v.hint, arg)
+  local ok, lines, e = guarded(ui.thinking, sess.out_tty, sess:c("dim", "The bot is thinking..."), v.hint, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
   sess:say(table.concat(lines, "\n"))
 end

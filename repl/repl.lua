@@ -248,8 +248,11 @@ end
 function Session:run_bots()
   local g = self:game()
   if not g or not bots_on(self) then return 0 end
+  -- (a terminal: a line says which bot thinks, taken back once it has chosen)
+  local shown = self.out_tty
   return ui.run_bots(self.bots, function() return deciders(g) end, function(s, b)
-    return g:apply(b:choose(seatmod.view(g, s)), s)   -- seat registry: bots get seat views
+    local label = shown and self:c("dim", g.names[s] .. " (bot) is thinking...")
+    return g:apply(ui.thinking(shown, label, b.choose, b, seatmod.view(g, s)), s)   -- seat registry: bots get seat views
   end)
 end
 
@@ -964,7 +967,8 @@ C.hint = function(sess, arg)
   local seat = sess:acting_seat(g) or deciders(g)[1]
   if not seat or seat == 0 then return sess:err("no seat decides now") end
   local sv = seatmod.view(g, seat)   -- seat registry: hint through the seat view
-  local ok, lines, e = guarded(sv.hint, arg)
+  local ok, lines, e = guarded(ui.thinking, sess.out_tty, sess.out_tty and sess:c("dim", "The bot is thinking..."),
+    sv.hint, arg)
   if not ok or not lines then return sess:err(ok and e or lines) end
   -- what the move costs and does, as the options list says it, under it
   -- (e: the number of the option the bot would play)
@@ -1283,6 +1287,7 @@ function M.session(kontor, game, opts)
   local sess = setmetatable({
     kontor = kontor, bots = {}, tty = tty,
     color = tty and (nc == nil or nc == ""),
+    out_tty = term.isatty(1),   -- (the line of a bot thinking: a terminal's only)
   }, Session)
   _G.g = game
   for seat, kind in pairs(opts.bots or {}) do

@@ -52,6 +52,18 @@ function M.idle()
   ktext.write(io.stdout, ktext.raw(M.ESC.erase_line))
 end
 
+-- f(...)'s results, with the busy line `text` shown while it runs when
+-- `shown` (the output is a terminal), taken back however f ends (Ctrl-C,
+-- a failing rule set): a bot choosing, a hint's bot thinking.
+function M.thinking(shown, text, f, ...)
+  if not shown then return f(...) end
+  M.busy(text)
+  local r = table.pack(pcall(f, ...))
+  M.idle()
+  if not r[1] then error(r[2], 0) end
+  return table.unpack(r, 2, r.n)
+end
+
 function M.trim(s) return (s:match("^%s*(.-)%s*$")) end
 
 -- A file name as typed: without the quotes around it, if any.
