@@ -58,6 +58,21 @@ describe("an action in another case", function()
     assert.truthy(support.read(path):find('"1: Buy Pear to Market"', 1, true))
   end)
 
+  it("with runs of spaces or a tab is the option with one space; the record keeps the rule set's text", function()
+    -- was: "'load  fish on ship 2' is not a legal action" (a completion's space and one typed after it)
+    local g = kontor.new_game { rules = "sea_merchants", players = 2, seed = 1 }
+    assert.is_true(g:apply("load  fish   on ship 2"))
+    assert.is_true(g:apply("Load\twood on  ship 1"))
+    assert.are.same({ "1: load fish on ship 2", "2: load wood on ship 1" }, g:actions())
+    assert.is_nil(g:why("load  grain on ship 1"))
+    -- a text that fits nothing with one space is refused as it was typed, the game as it was
+    local before = kontor.json.encode(g:state())
+    local ok, e = g:apply("load  grain on  ship 9")
+    assert.is_nil(ok)
+    assert.truthy(e:find("^'load  grain on  ship 9' is not a legal action"), e)
+    assert.are.equal(before, kontor.json.encode(g:state()))
+  end)
+
   it("between two options that differ only in case is refused, saying so, the game as it was", function()
     local g = kontor.new_game { rules = rules, seed = 1 }
     local before = kontor.json.encode(g:state())

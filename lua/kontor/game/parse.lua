@@ -390,6 +390,15 @@ function Game:apply(action, seat, as_seat)
       return nil, format("option %s does not exist (there are %d)", text, #opts)
     end
     ok, err = walk(self, s or seat, text, as_seat)
+    -- Spaces. Where the text as typed fits nothing, runs of spaces (or
+    -- tabs) are taken as one ("load  fish on ship 1", a completion's
+    -- space and one typed after it): the options' own spacing comes first,
+    -- as their spelling does for case.
+    if not ok and (text:find("%s%s") or text:find("[\t\r\n\f\v]")) then
+      local one = text:gsub("%s+", " ")
+      local ok2, err2 = walk(self, s or seat, one, as_seat)
+      if ok2 then ok, err = ok2, err2 end
+    end
   else
     return nil, format("an action is an option number or text, not a %s", type(action))
   end
