@@ -814,12 +814,10 @@ local function apply_variant(E, R0, vspec, vopts, claims, depth, extra, applied)
   local cons0 = rawget(R0, "constraints")
   local ncons0 = type(cons0) == "table" and rawlen(cons0) or 0
   if V.apply then
-    sandbox.refusal(nil)   -- (none kept from before)
-    local ok, aerr = core.sandbox.call(V.apply, R0, strict_options(opts, V))
+    local ok, aerr, refusal = sandbox.apply(V.apply, R0, strict_options(opts, V))
     if not ok then
       -- an option's value the variant refused (kontor.bad_option): what
       -- was asked for, as a value below the declared min, not a broken script
-      local refusal = sandbox.refusal(aerr)
       if refusal then return usage(string.format("variant %s: %s", V.name, refusal)) end
       return failed(string.format("variant %s: %s", V.name, tostring(aerr)), aerr)
     end

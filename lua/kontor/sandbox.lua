@@ -235,30 +235,45 @@ end
 -- option, where the option's declared bounds cannot say it (hand_limit's
 -- size below the cards the rule set deals, which a variant before it may
 -- raise). It raises `msg` as it is (it names the option: no place is
--- added) and keeps it, for the engine to tell the refusal (M.refusal) from
+-- added) and keeps it, for the engine to tell the refusal (M.apply) from
 -- a failing script: what was asked for does not fit, an error of kind
 -- "usage", as an option out of its bounds (the command line exits 2).
 -- (The sandbox returns a script's error as a text: an error value of the
 -- engine's would not pass.)
-local refused = nil
+-- Only while a variant's apply runs (M.apply): anywhere else (R.setup,
+-- R.play, a closure apply left behind) no option is being given, so it is
+-- the script's mistake, said at its line, and nothing is kept. (It was
+-- kept until the next variant was applied: a game's script that caught
+-- its own refusal of 200 MiB held that memory for every later game in
+-- the program, red team 6.)
+local applying, refused = false, nil
 
 local function bad_option(msg)
   if type(msg) ~= "string" then
     error("kontor.bad_option: the message must be a text, not " .. type(msg), 2)
   end
+  if not applying then
+    error("kontor.bad_option is for a variant's apply (refusing an option's value), not here", 2)
+  end
   refused = msg
   error(msg, 0)
 end
 
--- The message of the kontor.bad_option that raised `err` (what a script's
--- call returned: the message, then its traceback), or nil when `err` is
--- another error (a refusal a script caught does not count). Each call
--- forgets the refusal kept.
-function M.refusal(err)
+-- Calls a variant's apply, f(...), under the sandbox's limits, with
+-- kontor.bad_option allowed. Returns true, or false, the error and the
+-- message of the kontor.bad_option that raised it (nil when the error is
+-- another: a refusal the script caught does not count). Nothing is kept
+-- once it returns.
+function M.apply(f, ...)
+  applying, refused = true, nil
+  local res = table.pack(pcall(core.sandbox.call, f, ...))
   local r = refused
-  refused = nil
-  if r and type(err) == "string" and (err == r or err:sub(1, #r + 1) == r .. "\n") then return r end
-  return nil
+  applying, refused = false, nil
+  if not res[1] then error(res[2], 0) end
+  if res[2] then return true end
+  local err = res[3]
+  if r and type(err) == "string" and (err == r or err:sub(1, #r + 1) == r .. "\n") then return false, err, r end
+  return false, err, nil
 end
 
 -- kontor.format(fmt, ...): string.format for a rule script's messages, a

@@ -1,0 +1,87 @@
+-- redteam6_spec.lua - the sixth red-team pass (docs/security.md, "Red team
+-- 6"), on what the session before it added: kontor.bad_option, the
+-- unknown option's hint that loads the variants on the search path, the
+-- recorded options kept typed, the REPL's quoted `new` and actions with
+-- runs of spaces, and the "is thinking..." line. The first describes are
+-- holes it found, each failing on the code before its fix; the last pin
+-- what was tried and held.
+-- Run: build/kontor run tests/busted.lua tests/lua/redteam6_spec.lua
+local support = require "tests.lua.support"
+
+local has, write = support.has, support.write
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
+
+-- A two-seat rule file: `setup` and `play` are the bodies of R.setup and
+-- R.play (g in scope).
+local function rules(name, setup, play)
+  return write(tmp(name .. ".lua"), "local R = { name = '" .. name .. "', title = 'T', summary = 's', "
+    .. "players = { min = 2, max = 2, default = 2 } }\n"
+    .. "function R.setup(g) " .. (setup or "") .. " end\n"
+    .. "function R.play(g) " .. (play or "") .. " g:choose(1, 'x', { 'a', 'b' }) g:choose(2, 'y', { 'a' }) end\n"
+    .. "function R.scores(g) return { 0, 0 } end\nreturn R\n")
+end
+
+local function failure(t)
+  local ok, e = pcall(kontor.new_game, t)
+  assert.is_false(ok)
+  return e
+end
+
+describe("kontor.bad_option outside a variant's apply", function()
+  -- The sandbox kept the message of every kontor.bad_option, wherever it
+  -- was called, until the next variant was applied. A game's script that
+  -- caught its own refusal of a big text held that memory for every later
+  -- game in the program (serve's other games, the lab's), whose scripts
+  -- then reached the memory limit sooner; and a refusal called in R.setup
+  -- or R.play read as a refused option, with no place.
+  it("keeps nothing: a game's refusal of 32 MiB, caught, is gone with its game", function()
+    local hold = rules("hold", "pcall(kontor.bad_option, string.rep('x', 32 * 2^20)) g.done = true")
+    collectgarbage(); collectgarbage()
+    local before = collectgarbage("count")
+    do local g = kontor.new_game { rules = hold, seed = 1 }; assert.truthy(g) end
+    collectgarbage(); collectgarbage()
+    -- (before: 32 MiB more, held by the sandbox until a variant was applied)
+    assert.is_true(collectgarbage("count") - before < 4096, tostring(collectgarbage("count") - before))
+  end)
+
+  it("is the script's mistake, at its line, in R.setup, R.play, a coroutine and a closure apply left", function()
+    local setup = rules("insetup", "kontor.bad_option('option x of insetup: 4 is too many')")
+    local e = failure { rules = setup, seed = 1 }
+    assert.are.equal("rules", e.kind)
+    -- (before: "setting up insetup failed: option x of insetup: 4 is too many", no place)
+    assert.truthy(has(e.message, "setting up insetup failed: " .. setup .. ":2: kontor.bad_option is for a "
+      .. "variant's apply (refusing an option's value), not here"), e.message)
+
+    local play = rules("inplay", nil, "local co = coroutine.wrap(function() kontor.bad_option('option x: no') end) co()")
+    local ok, pe = pcall(kontor.new_game, { rules = play, seed = 1 })
+    assert.is_false(ok)
+    assert.truthy(has(tostring(pe), play .. ":3: kontor.bad_option is for a variant's apply"), tostring(pe))
+
+    local left = write(tmp("left.lua"), [[
+return { variant = true, name = "left", base = "sea_merchants", summary = "s",
+  apply = function(R)
+    local setup = R.setup
+    R.setup = function(g) kontor.bad_option("option size of left: 4 is bad") return setup(g) end
+  end }
+]])
+    local le = failure { players = 2, variants = { left }, seed = 1 }
+    assert.are.equal("rules", le.kind)
+    assert.truthy(has(le.message, left .. ":4: kontor.bad_option is for a variant's apply"), le.message)
+  end)
+
+  it("in apply, it is still the user's bad value (usage), once; a caught one does not count", function()
+    local refuse = write(tmp("refuse.lua"), [[
+return { variant = true, name = "refuse", base = "sea_merchants", summary = "s",
+  options = { n = { default = 1, type = "integer" } },
+  apply = function(R, o) if o.n > 2 then kontor.bad_option(("option n of refuse: %d is more than 2"):format(o.n)) end end }
+]])
+    local e = failure { players = 2, variants = { refuse .. ":n=3" }, seed = 1 }
+    assert.are.equal("usage", e.kind)
+    assert.are.equal("variant refuse: option n of refuse: 3 is more than 2", e.message)
+    -- the same variant with a good value, then a game's failing script: nothing of the refusal is left
+    assert.truthy(kontor.new_game { players = 2, variants = { refuse .. ":n=2" }, seed = 1 })
+    local broken = rules("broken", "error('option n of refuse: 3 is more than 2', 0)")
+    assert.are.equal("rules", failure({ rules = broken, seed = 1 }).kind)
+  end)
+end)
