@@ -429,6 +429,26 @@ local OPTION_TYPE_NAMES = { "boolean", "integer", "list", "string" }
 local OPTION_TYPES = {}
 for _, t in ipairs(OPTION_TYPE_NAMES) do OPTION_TYPES[t] = true end
 
+-- A value as the command line's "name:k=v" gives it, for a hint: a text,
+-- a number, true or false, a list of them as "a/b" (as option_value reads
+-- it); anything else VALUE. (tostring put a table's address in the hint,
+-- "hand_limit:size=table: 0x7fd5e9f19c40", which serve told its client:
+-- red team 6.)
+local function typed_as(v)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then return tostring(v) end
+  if t == "table" and getmetatable(v) == nil then
+    local items = {}
+    for i = 1, rawlen(v) do
+      local x = rawget(v, i)
+      if type(x) ~= "string" and type(x) ~= "number" then return "VALUE" end
+      items[i] = tostring(x)
+    end
+    if #items > 0 then return table.concat(items, "/") end
+  end
+  return "VALUE"
+end
+
 -- Resolves option values against a rule set's declarations: unknown names
 -- and ill-typed values are errors; missing ones take their defaults.
 function M.resolve_options(R, given)
@@ -446,10 +466,10 @@ function M.resolve_options(R, given)
       local applied = rawget(R, "applied") or {}
       for i, v in ipairs(applied) do
         if type(v.options) == "table" and v.options[k] ~= nil and type(v.spec) == "string" then
-          local as = string.format("%s:%s=%s", v.spec, tostring(k), tostring(given[k]))
+          local as = string.format("%s:%s=%s", v.spec, tostring(k), typed_as(given[k]))
           for j = i + 1, #applied do   -- included by a preset (applied after it): set through the preset
             if (applied[j].depth or 0) < (v.depth or 0) then
-              as = string.format("%s:%s.%s=%s", applied[j].spec, v.name, tostring(k), tostring(given[k]))
+              as = string.format("%s:%s.%s=%s", applied[j].spec, v.name, tostring(k), typed_as(given[k]))
               if (applied[j].depth or 0) == 0 then break end
             end
           end
@@ -473,7 +493,7 @@ function M.resolve_options(R, given)
           end
         end
         if #has > 0 then
-          local as = string.format("%s:%s=%s", has[1], tostring(k), tostring(given[k]))
+          local as = string.format("%s:%s=%s", has[1], tostring(k), typed_as(given[k]))
           whose = string.format(": '%s' is an option of the variant%s %s, not in this game: add it with "
             .. "--variant %s", tostring(k), #has > 1 and "s" or "", table.concat(has, ", "), as)
           owner = { variant = has[1], as = as, added = true }

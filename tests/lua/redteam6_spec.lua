@@ -85,3 +85,23 @@ return { variant = true, name = "refuse", base = "sea_merchants", summary = "s",
     assert.are.equal("rules", failure({ rules = broken, seed = 1 }).kind)
   end)
 end)
+
+describe("the unknown option's hint", function()
+  -- It wrote the value with tostring: a list or an object given in serve
+  -- (or kontor.new_game) put a table's address in the hint,
+  -- "hand_limit:size=table: 0x7fd5e9f19c40".
+  it("gives a list as a/b and anything else as VALUE, never an address", function()
+    local e = failure { players = 2, options = { size = { 1, 2 } } }
+    assert.truthy(has(e.message, "add it with --variant hand_limit:size=1/2"), e.message)
+    e = failure { players = 2, options = { size = { {} } } }
+    assert.truthy(has(e.message, "add it with --variant hand_limit:size=VALUE"), e.message)
+    local lines = support.serve_lines {
+      '{"id":1,"op":"new","players":2,"options":{"size":[1,2]}}',
+      '{"id":2,"op":"new","players":2,"options":{"size":[{"a":1}]}}',
+    }
+    assert.truthy(has(lines[1], 'add it to \\"variants\\" as \\"hand_limit:size=1/2\\"'), lines[1])
+    assert.truthy(has(lines[2], 'add it to \\"variants\\" as \\"hand_limit:size=VALUE\\"'), lines[2])
+    assert.is_nil(lines[1]:find("0x", 1, true))
+    assert.is_nil(lines[2]:find("0x", 1, true))
+  end)
+end)
