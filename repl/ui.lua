@@ -64,7 +64,7 @@ function M.thinking(shown, text, f, ...)
   return table.unpack(r, 2, r.n)
 end
 
-function M.trim(s) return (s:match("^%s*(.-)%s*$")) end
+M.trim = ktext.trim
 
 -- A file name as typed: without the quotes around it, if any.
 function M.unquote(s)

@@ -544,7 +544,7 @@ function M.parse_variant(s)
   if not name then return s, nil end
   local opts = {}
   for kv in rest:gmatch("[^,]+") do
-    local k, v = kv:match("^%s*([%w_][%w_.]*)%s*=%s*(.-)%s*$")
+    local k, v = require("kontor.text").trim(kv):match("^([%w_][%w_.]*)%s*=%s*(.*)$")   -- (linear: kontor.text.trim)
     if not k then return usage(string.format("bad variant option '%s' in '%s' (expected k=v)", kv, s)) end
     opts[k] = v
   end

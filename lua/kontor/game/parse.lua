@@ -347,12 +347,15 @@ local function walk(game, seat, text, as_seat)
   end
 end
 
+-- (trimmed first, in one pass: the patterns below then match in linear
+-- time, whatever runs of spaces the text holds)
 local function parse_seat(action)
-  local s, rest = action:match("^%s*(%d+)%s*:%s*(.-)%s*$")
+  action = ktext.trim(action)
+  local s, rest = action:match("^(%d+)%s*:%s*(.*)$")
   if s then return tonumber(s), rest end
-  rest = action:match("^%s*chance%s*:%s*(.-)%s*$")
+  rest = action:match("^chance%s*:%s*(.*)$")
   if rest then return 0, rest end
-  return nil, (action:match("^%s*(.-)%s*$"))
+  return nil, action
 end
 
 -- Applies an action: an option number, an option text or a whole move
