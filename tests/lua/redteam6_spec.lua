@@ -150,3 +150,25 @@ describe("runs of spaces inside a text are linear work", function()
     end
   end)
 end)
+
+describe("the REPL's new", function()
+  local BIN = support.binary()
+
+  -- The quote reader grew each word a byte at a time, copying it whole at
+  -- each byte: a quoted name of 1 MB took 71 s.
+  it("reads a quoted word of 1 MB in linear time", function()
+    local out, code = support.run("timeout 10 " .. BIN .. " --players 2 --seed 3",
+      'new names="' .. string.rep("A", 2^20) .. '",B\n')
+    assert.are.equal(0, code)   -- (before: 124, timeout's)
+    assert.truthy(has(out, "name 1 must be at most 40 printable characters, not 'AAAA"), out:sub(1, 200))
+  end)
+
+  -- players= and names= were looked for in the whole line, quotes and all:
+  -- a quoted name holding "players=" kept the old game's count.
+  it("takes a k= inside a quoted value as part of it", function()
+    local out, code = support.run(BIN .. " --players 3 --seed 3", 'new names="Ann players=x,Bob"\n')
+    assert.are.equal(0, code)
+    -- (before: "3 players (Ann players=x, Bob, Player 3)")
+    assert.truthy(has(out, "2 players (Ann players=x, Bob)"), out)
+  end)
+end)
