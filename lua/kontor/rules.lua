@@ -370,6 +370,33 @@ function M.load_file(file)
   return E, R
 end
 
+-- A value as the command line's "name:k=v" gives it: a text, a number,
+-- true or false, a list of them as "a/b" (as option_value reads it); nil
+-- for anything else. (tostring put a table's address in the unknown
+-- option's hint, "hand_limit:size=table: 0x7fd5e9f19c40", which serve
+-- told its client, and in option_value's refusals of a save's or a
+-- request's list: red team 6.)
+local function typed_as(v)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then return tostring(v) end
+  if t == "table" and getmetatable(v) == nil then
+    local items = {}
+    for i = 1, rawlen(v) do
+      local x = rawget(v, i)
+      if type(x) ~= "string" and type(x) ~= "number" then return nil end
+      items[i] = tostring(x)
+    end
+    if #items > 0 then return table.concat(items, "/") end
+  end
+  return nil
+end
+
+-- A value given, quoted for a refusal ('5', '1/2'), or its kind (a table).
+local function value_said(v)
+  local t = typed_as(v)
+  return t and ("'" .. t .. "'") or ("a " .. type(v))
+end
+
 local function option_value(name, decl, v, owner)
   local t = decl.type or math.type(decl.default) or type(decl.default)
   local function bad(why)
@@ -387,21 +414,21 @@ local function option_value(name, decl, v, owner)
     end
   end
   if t == "integer" then
-    if math.type(v) ~= "integer" then return bad(string.format("'%s' is not a whole number", tostring(v))) end
+    if math.type(v) ~= "integer" then return bad(string.format("%s is not a whole number", value_said(v))) end
     if decl.min and v < decl.min then return bad(string.format("%d is below the minimum %d", v, decl.min)) end
     if decl.max and v > decl.max then return bad(string.format("%d is above the maximum %d", v, decl.max)) end
   elseif t == "boolean" then
-    if type(v) ~= "boolean" then return bad(string.format("'%s' is not true or false", tostring(v))) end
+    if type(v) ~= "boolean" then return bad(string.format("%s is not true or false", value_said(v))) end
   elseif t == "list" then
     if type(v) ~= "table" then return bad("a list is expected") end
   elseif type(v) ~= "string" then
-    return bad(string.format("'%s' is not a string", tostring(v)))
+    return bad(string.format("%s is not a string", value_said(v)))
   end
   if decl.values then
     local ok = false
     for _, x in ipairs(decl.values) do if x == v then ok = true end end
     if not ok then
-      return bad(string.format("'%s' is not one of: %s", tostring(v), table.concat(decl.values, ", ")))
+      return bad(string.format("%s is not one of: %s", value_said(v), table.concat(decl.values, ", ")))
     end
   end
   return v
@@ -429,26 +456,6 @@ local OPTION_TYPE_NAMES = { "boolean", "integer", "list", "string" }
 local OPTION_TYPES = {}
 for _, t in ipairs(OPTION_TYPE_NAMES) do OPTION_TYPES[t] = true end
 
--- A value as the command line's "name:k=v" gives it, for a hint: a text,
--- a number, true or false, a list of them as "a/b" (as option_value reads
--- it); anything else VALUE. (tostring put a table's address in the hint,
--- "hand_limit:size=table: 0x7fd5e9f19c40", which serve told its client:
--- red team 6.)
-local function typed_as(v)
-  local t = type(v)
-  if t == "string" or t == "number" or t == "boolean" then return tostring(v) end
-  if t == "table" and getmetatable(v) == nil then
-    local items = {}
-    for i = 1, rawlen(v) do
-      local x = rawget(v, i)
-      if type(x) ~= "string" and type(x) ~= "number" then return "VALUE" end
-      items[i] = tostring(x)
-    end
-    if #items > 0 then return table.concat(items, "/") end
-  end
-  return "VALUE"
-end
-
 -- Resolves option values against a rule set's declarations: unknown names
 -- and ill-typed values are errors; missing ones take their defaults.
 function M.resolve_options(R, given)
@@ -466,10 +473,10 @@ function M.resolve_options(R, given)
       local applied = rawget(R, "applied") or {}
       for i, v in ipairs(applied) do
         if type(v.options) == "table" and v.options[k] ~= nil and type(v.spec) == "string" then
-          local as = string.format("%s:%s=%s", v.spec, tostring(k), typed_as(given[k]))
+          local as = string.format("%s:%s=%s", v.spec, tostring(k), typed_as(given[k]) or "VALUE")
           for j = i + 1, #applied do   -- included by a preset (applied after it): set through the preset
             if (applied[j].depth or 0) < (v.depth or 0) then
-              as = string.format("%s:%s.%s=%s", applied[j].spec, v.name, tostring(k), typed_as(given[k]))
+              as = string.format("%s:%s.%s=%s", applied[j].spec, v.name, tostring(k), typed_as(given[k]) or "VALUE")
               if (applied[j].depth or 0) == 0 then break end
             end
           end
@@ -493,7 +500,7 @@ function M.resolve_options(R, given)
           end
         end
         if #has > 0 then
-          local as = string.format("%s:%s=%s", has[1], tostring(k), typed_as(given[k]))
+          local as = string.format("%s:%s=%s", has[1], tostring(k), typed_as(given[k]) or "VALUE")
           whose = string.format(": '%s' is an option of the variant%s %s, not in this game: add it with "
             .. "--variant %s", tostring(k), #has > 1 and "s" or "", table.concat(has, ", "), as)
           owner = { variant = has[1], as = as, added = true }

@@ -106,6 +106,31 @@ describe("the unknown option's hint", function()
   end)
 end)
 
+describe("an option's refused value", function()
+  -- option_value said a value with tostring too: a list where a number
+  -- belongs, in a save file or a serve request's variant options, read
+  -- "option size of hand_limit: 'table: 0x7fda0ab6b280' is not a whole number".
+  it("is said as the command line writes it, or by its kind, never by an address", function()
+    local doc = '{"actions":[],"format":"kontor-save","kontor":"0.1.0","names":["A","B"],"options":{},'
+      .. '"players":2,"rules":"sea_merchants","seed":1,"variants":[{"name":"hand_limit","options":{"size":%s}}],'
+      .. '"version":1}'
+    local list = write(tmp("list.json"), doc:format('[1,2]'))
+    local mixed = write(tmp("mixed.json"), doc:format('[1,{"a":2}]'))
+    local _, e = kontor.load_game(list)
+    assert.are.equal(list .. ": option size of hand_limit: '1/2' is not a whole number", tostring(e))
+    _, e = kontor.load_game(mixed)
+    assert.are.equal(mixed .. ": option size of hand_limit: a table is not a whole number", tostring(e))
+    local lines = support.serve_lines {
+      '{"id":1,"op":"new","players":2,"variants":[{"name":"hand_limit","options":{"size":[[1]]}}]}',
+      '{"id":2,"op":"new","players":2,"options":{"start_coins":[3]}}',
+    }
+    assert.are.equal('{"error":{"code":"game_setup","message":"option size of hand_limit: a table is not a whole '
+      .. 'number"},"id":1,"ok":false}', lines[1])
+    assert.are.equal('{"error":{"code":"game_setup","message":"option start_coins of sea_merchants: \'3\' is not a '
+      .. 'whole number"},"id":2,"ok":false}', lines[2])
+  end)
+end)
+
 describe("runs of spaces inside a text are linear work", function()
   -- Actions and variant specs were trimmed with s:match("^%s*(.-)%s*$"),
   -- which tries its closing %s*$ at every byte of a run of spaces inside
