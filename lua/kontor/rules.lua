@@ -402,6 +402,10 @@ local function option_value(name, decl, v, owner)
   local function bad(why)
     return usage(string.format("option %s of %s: %s", name, owner, why))
   end
+  -- a number or yes/no for a text option is its text: a save records a
+  -- number as a number, and a variant edited since may have made that
+  -- option a text (the save still loads, "5" as typed on a command line)
+  if t == "string" and (math.type(v) == "integer" or type(v) == "boolean") then v = tostring(v) end
   if type(v) == "string" and t ~= "string" then
     if t == "integer" then v = math.tointeger(tonumber(v)) or v
     elseif t == "boolean" then
