@@ -2704,7 +2704,9 @@ end
 -- link's; a link missing still has to be bought (one acquisition a turn,
 -- O14a, at its cost in R.data), a tile without its worker staffed (O8);
 -- each such turn is a turn the chain ships nothing. Nothing on the last
--- turn: what is made then never sails.
+-- turn: what is made then never sails. While workers are in the line
+-- (O12, O13), those the seat will pick count as in its pool: a bid that
+-- brings a pick sooner is worth what that worker adds (CHAIN.picks).
 
 -- A chain's VP to come count at `share`: pirates, other sellers at the
 -- port (O19) and the worker draw may cost some. A link beyond the weakest
@@ -2757,8 +2759,9 @@ function CHAIN.prepare()
   CHAIN.plantation = best
   CHAIN.by_value = { table.unpack(COLOURS) }
   table.sort(CHAIN.by_value, function(x, y) return d.fg_value[x] > d.fg_value[y] end)
-  CHAIN.link_bits = 0                        -- the tiles of a link (see link_of)
+  CHAIN.link_bits, CHAIN.links = 0, {}       -- the tiles of a link, and its link by index (see link_of)
   for _, t in ipairs(TILES_24) do
+    CHAIN.links[t.index] = CHAIN.link_of(t) or false
     if CHAIN.link_of(t) then CHAIN.link_bits = CHAIN.link_bits | t.bit end
   end
   CHAIN.made, CHAIN.rates, CHAIN.made_for = {}, {}, GOODS
@@ -2952,12 +2955,122 @@ function CHAIN.with_arriving(card, arriving)
            ships = card.ships, pool = card.pool, _fx = card._fx }
 end
 
+-- The workers still in the line (O12, O13), as the seats will pick them,
+-- round the pick order until the line is empty, each seat taking a worker
+-- for a free slot of its chain, of the kind it lacks more of
+-- (CHAIN.wants), else the kind the line holds most of. Once the bids are
+-- in, the order is known: from the seat picking now. While they are open,
+-- no seat knows its place: the seat at `place` (1 = first), the others
+-- from the token's holder, as equal bids leave them. The land and
+-- facility workers `seat` gets (a table the next call reuses). What a bid
+-- wins is this: the people it wants before others take them ("you will
+-- need to bid high to get the people you want working for you").
+CHAIN.want, CHAIN.got, CHAIN.left, CHAIN.order = {}, { seaman = 0, land = 0, facility = 0 }, {}, {}
+function CHAIN.picks(g, seat, place)
+  local line, want, got, left = g.line, CHAIN.want, CHAIN.got, CHAIN.left
+  local order, at = g.pick_order, 1
+  if g.phase == "pick" and order then
+    for i = 1, #order do if order[i] == g.active then at = i end end
+  else
+    local from, placed = g:turn_order(g.first), CHAIN.order
+    local n = 0
+    for i = 1, #from do
+      if n + 1 == place then n = n + 1; placed[n] = seat end
+      if from[i] ~= seat then n = n + 1; placed[n] = from[i] end
+    end
+    if n < #from then placed[#from] = seat end
+    order = placed
+  end
+  for i = 1, #order do
+    local s = order[i]
+    local w = want[s] or {}
+    want[s] = w
+    CHAIN.wants(g.card[s], w)
+  end
+  left.seaman, left.land, left.facility = line.seaman, line.land, line.facility
+  got.seaman, got.land, got.facility = 0, 0, 0
+  local n, i = #order, at
+  for _ = 1, line.seaman + line.land + line.facility do
+    local s = order[i]
+    local w = want[s]
+    local kind
+    if w.land > 0 and left.land > 0 and (w.land >= w.facility or left.facility == 0) then kind = "land"
+    elseif w.facility > 0 and left.facility > 0 then kind = "facility"
+    else                                     -- none it lacks: the kind the line holds most of
+      kind = "seaman"
+      if left.land > left[kind] then kind = "land" end
+      if left.facility > left[kind] then kind = "facility" end
+    end
+    left[kind], w[kind] = left[kind] - 1, w[kind] - 1
+    if s == seat then got[kind] = got[kind] + 1 end
+    i = i % n + 1
+  end
+  return got
+end
+
+-- What a card lacks by kind: the free slots of its chain's tiles (those
+-- CHAIN.with_pool staffs), and a worker for the kind of each link it has
+-- no tile of yet (the one it buys, CHAIN.missing_link), less the workers
+-- of that kind in its pool.
+local HAS = { wool = false, cloth = false, dye = false, fg = false }
+function CHAIN.wants(card, w)
+  local pool = card.pool
+  local land, facility = -pool.land, -pool.facility
+  local free, links = card.room & CHAIN.link_bits, CHAIN.links
+  local own, crew, tiles = card.own, card.crew, card.tiles
+  HAS.wool, HAS.cloth, HAS.dye, HAS.fg = false, false, false, false
+  for i = 1, #tiles do
+    local t = TILES_24[tiles[i]]
+    local link = links[t.index]
+    if link then
+      HAS[link] = true
+      if t.bit & free ~= 0 then
+        local n = own[t.id] * t.slots - (crew[t.id] or 0)
+        if t.kind == "land" then land = land + n else facility = facility + n end
+      end
+    end
+  end
+  if not (HAS.wool and HAS.dye) then land = land + 1 end             -- sheep, a plantation
+  if not (HAS.cloth and HAS.fg) then facility = facility + 1 end     -- a loom, a dye house
+  w.seaman, w.land, w.facility = 0, land, facility
+end
+
+-- The card with the workers it will pick in its pool (a sketch, as
+-- with_pool's).
+function CHAIN.with_picks(card, got)
+  local pool = card.pool
+  return { own = card.own, crew = card.crew, tiles = card.tiles, manned = card.manned, room = card.room,
+           store = card.store, ships = card.ships, _fx = card._fx,
+           pool = { seaman = pool.seaman + got.seaman, land = pool.land + got.land,
+                    facility = pool.facility + got.facility } }
+end
+
 function R.estimate(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
   local arriving = g.arriving and g.arriving[seat]
   local o = order_of(g, seat)
   if o then card, gold, arriving = o.card, o.gold, o.arriving end
-  local chain = CHAIN.chain_worth(g, CHAIN.with_arriving(card, arriving), gold)
+  card = CHAIN.with_arriving(card, arriving)
+  local chain
+  local line, phase = g.line, g.phase
+  if line.land + line.facility == 0 or (phase ~= "bid" and phase ~= "pick") then
+    chain = CHAIN.chain_worth(g, card, gold)
+  else                                       -- the line's workers to come (CHAIN.picks)
+    CHAIN.prepare()
+    local places = phase == "pick" and g.pick_order and 1 or g.players
+    local sum, seen = 0, {}
+    for place = 1, places do
+      local got = CHAIN.picks(g, seat, place)
+      local key = got.land * 64 + got.facility
+      local v = seen[key]
+      if not v then
+        v = CHAIN.chain_worth(g, key == 0 and card or CHAIN.with_picks(card, got), gold)
+        seen[key] = v
+      end
+      sum = sum + v
+    end
+    chain = sum / places
+  end
   return g.vp:get(seat) + GOLD * gold + goods_worth(card) + chain
 end
 

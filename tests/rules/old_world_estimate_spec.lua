@@ -134,6 +134,48 @@ describe("Old World's estimate", function()
     assert.is_true(eb[2] > ea[2])                           -- seat 2 sees its own draft
   end)
 
+  -- Every seat has the whole chain staffed but its Back Strap Loom (O28:
+  -- no cloth without it); the line holds one facility worker and three
+  -- land workers (O11), the token is seat 2's.
+  local function at_bids(sc)
+    sc.phase = sc.phase or "bid"
+    sc.first = sc.first or 2
+    sc.line = sc.line or { facility = 1, land = 3 }
+    local idle = chain { back_strap_loom = 0 }
+    sc.tiles = { chain(), chain(), chain(), chain() }
+    sc.workers = sc.workers or { idle, idle, idle, idle }
+    sc.gold = sc.gold or { 4, 4, 4, 4 }
+    return kontor.new_game { rules = "old_world", players = 4, seed = 1, scenario = sc }
+  end
+
+  it("counts the line's workers as the pick order gives them: what a bid wins (O12, O13)", function()
+    -- once the bids are in: the first to pick takes the facility worker
+    -- its loom lacks; picking last, seat 1 gets a land worker it has no
+    -- slot for
+    local first = estimate(at_bids { phase = "pick", pick_order = { 1, 2, 3, 4 }, bids = { 1, 0, 0, 0 } })
+    local last = estimate(at_bids { phase = "pick", pick_order = { 2, 3, 4, 1 }, bids = { 0, 0, 0, 0 } })
+    assert.is_true(first > last + 5, first .. " vs " .. last)
+    -- the worker picked counts as it does in the pool (with_pool)
+    local idle = chain { back_strap_loom = 0 }
+    local pooled = estimate(at_bids { phase = "build", line = {},
+      workers = { chain { back_strap_loom = 0, pool = { facility = 1 } }, idle, idle, idle } })
+    assert.is_near(pooled, first, 1e-9)
+    -- while the bids are open no seat knows its place: the mean of the four
+    local open = estimate(at_bids {})
+    assert.is_near((first + 3 * last) / 4, open, 1e-9)
+    -- greedy bids a gold for it (the others' secret bids counted as their
+    -- first option, bid 0), and nothing when it holds the token and picks
+    -- first with bid 0, or when its loom is staffed and the line holds no
+    -- worker it lacks
+    local function bids(g, seat)
+      local b = assert(bots.new("greedy", seat, 1))
+      return g:options(seat)[b:choose(seatmod.view(g, seat))]
+    end
+    assert.are.equal("bid 1", bids(at_bids {}, 1))
+    assert.are.equal("bid 0", bids(at_bids { first = 1 }, 1))
+    assert.are.equal("bid 0", bids(at_bids { workers = { chain(), idle, idle, idle } }, 1))
+  end)
+
   it("takes the links' costs from R.data: a dearer Iron Plantation is worth less", function()
     local path = tmp("dear_iron.lua")
     support.write(path, [[
