@@ -14,6 +14,7 @@
  * pile that died, and the cards apart from the pile a cache miss more.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "binding.h"
@@ -629,6 +630,54 @@ static int l_copy(lua_State *L)
     return 1;
 }
 
+/* core.pile_sorted(piles, at) -> a new public pile holding the cards of
+ * piles[at[1]], piles[at[2]], ... sorted from the smallest up (bottom to
+ * top): the pool of a deal for search (lua/kontor/fork.lua's deal_plan),
+ * where gathering the cards in a Lua list and sorting it with table.sort
+ * cost some 90,000 instructions a decision. The engine's own, not in a
+ * rule script's `kontor` table. */
+static int cmp_card(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int l_sorted(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_Integer k = (lua_Integer)lua_rawlen(L, 2);
+    uint64_t total = 0;
+    for (lua_Integer i = 1; i <= k; i++) {
+        lua_rawgeti(L, 2, i);
+        int isint;
+        lua_Integer at = lua_tointegerx(L, -1, &isint);
+        luaL_argcheck(L, isint, 2, "a list of whole numbers expected");
+        lua_pop(L, 1);
+        lua_rawgeti(L, 1, at);
+        total += check_pile(L, -1)->n;
+        lua_pop(L, 1);
+    }
+    if (total > (uint64_t)KN_PILE_MAX)
+        check_rc(L, KN_ENOMEM);
+    kn_pile *p = new_pile(L, KN_VIS_PUBLIC, 0);       /* at 3 */
+    luaL_setmetatable(L, KONTOR_PILE);
+    room(L, 3, p, total);
+    for (lua_Integer i = 1; i <= k; i++) {
+        lua_rawgeti(L, 2, i);
+        lua_rawgeti(L, 1, lua_tointeger(L, -1));
+        kn_pile *q = check_pile(L, -1);
+        if (q->n > 0)
+            memcpy(p->cards + p->n, q->cards, (size_t)q->n * sizeof *q->cards);
+        p->n += q->n;
+        lua_pop(L, 2);
+    }
+    if (p->n > 1)
+        qsort(p->cards, p->n, sizeof *p->cards, cmp_card);
+    return 1;
+}
+
 /* core.pile_place(level) -> "file:line": where the function `level`
  * levels up (1: pile_place's caller) is, as its short source and current
  * line, or "?" when the stack has no such level. lua/kontor/sandbox.lua
@@ -673,6 +722,7 @@ static int l_place(lua_State *L)
 static const luaL_Reg pile_funcs[] = {
     {"pile", l_new},
     {"pile_copy", l_copy},
+    {"pile_sorted", l_sorted},
     {"pile_watch", l_watch},
     {NULL, NULL}
 };

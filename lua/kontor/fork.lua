@@ -24,7 +24,7 @@ local dgetmetatable = debug.getmetatable
 local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
-local pile_copy, counter_copy = core.pile_copy, core.counter_copy
+local pile_copy, counter_copy, pile_sorted = core.pile_copy, core.counter_copy, core.pile_sorted
 -- (lua/engine/fork.c)
 local rng_same, rng_assign, fork_reach = core.rng_same, core.rng_assign, core.fork_reach
 local fork_fields, fork_plan_like = core.fork_fields, core.fork_plan_like
@@ -1263,7 +1263,7 @@ end
 -- are; piles without a pool share one), pools in the order of their
 -- names. Each pool: its piles' places in `piles` and their counts, and
 -- its cards sorted (where they were tells nothing), in a pile of their
--- own, pushed run by run.
+-- own (core.pile_sorted: gathered and sorted in C).
 local function deal_plan(piles)
   local by, names = {}, {}
   for i = 1, #piles do
@@ -1272,27 +1272,18 @@ local function deal_plan(piles)
     local list = by[name]
     list[#list + 1] = i
   end
-  table.sort(names)
+  if #names > 1 then table.sort(names) end
   local pools = {}
   for t = 1, #names do
     local at = by[names[t]]
-    local cards, counts, n = {}, {}, 0
+    local counts, n = {}, 0
     for k = 1, #at do
-      local c = piles[at[k]]:cards()
-      counts[k] = #c
-      table.move(c, 1, #c, n + 1, cards)
-      n = n + #c
+      local c = piles[at[k]]:count()
+      counts[k] = c
+      n = n + c
     end
-    table.sort(cards)
-    local sorted = core.pile {}
-    local i = 1
-    while i <= n do
-      local c, j = cards[i], i
-      while cards[j + 1] == c do j = j + 1 end
-      sorted:push(c, j - i + 1)
-      i = j + 1
-    end
-    pools[t] = { at = at, counts = counts, n = n, sorted = sorted }
+    -- (gathered and sorted in C, lua/l_pile.c)
+    pools[t] = { at = at, counts = counts, n = n, sorted = pile_sorted(piles, at) }
   end
   return { n = #piles, pools = pools }
 end
