@@ -128,6 +128,20 @@ describe("core.pile_sorted (a deal's pool, gathered and sorted in C)", function(
   end)
 end)
 
+describe("core.pile_values (the cards the check of hidden cards asks about)", function()
+  it("lists the card values of the piles, each once, smallest first", function()
+    local a = core.pile { vis = "hidden" }
+    for _, c in ipairs { 4, 4, -1, 9, 4 } do a:push(c) end
+    local b = core.pile { vis = "owner", owner = 1 }
+    for _, c in ipairs { 9, 0, 2147483647 } do b:push(c) end
+    assert.are.same({ -1, 0, 4, 9, 2147483647 }, core.pile_values { a, b })
+    assert.are.same({ 4, 4, -1, 9, 4 }, a:cards())
+    assert.are.same({}, core.pile_values {})
+    assert.are.same({}, core.pile_values { core.pile {} })
+    assert.has_error(function() core.pile_values { a, {} } end)
+  end)
+end)
+
 describe("a saved state's lists of plain values", function()
   -- a state whose list `log` has n texts (a hole at `hole`, a table at
   -- `deep`) and whose list `seen` is empty or not
