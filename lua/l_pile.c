@@ -635,13 +635,35 @@ static int l_copy(lua_State *L)
  * where gathering the cards in a Lua list and sorting it with table.sort
  * cost some 90,000 instructions a decision. The engine's own, not in a
  * rule script's `kontor` table. */
-/* Sorts a[0..n-1] from the smallest up: a heap sort, in place, no
- * recursion, no call a comparison (glibc's qsort, a merge sort through a
- * comparison function, cost some 700 instructions a card for 117 cards). */
+/* Sorts a[0..n-1] from the smallest up: values within COUNT_RANGE of each
+ * other counted, others by a heap sort, in place, no recursion, no call a
+ * comparison (glibc's qsort, a merge sort through a comparison function,
+ * cost some 700 instructions a card for 117 cards). */
+#define COUNT_RANGE 1024      /* a range of values counted rather than sorted */
+
 static void sort_cards(int32_t *a, uint32_t n)
 {
     if (n < 2)
         return;
+    /* cards of a deck are mostly few values close together: counted, in
+     * one pass and one pass back (the same order a sort gives) */
+    int32_t lo = a[0], hi = a[0];
+    for (uint32_t i = 1; i < n; i++) {
+        if (a[i] < lo) lo = a[i];
+        if (a[i] > hi) hi = a[i];
+    }
+    if ((int64_t)hi - lo < COUNT_RANGE) {
+        uint32_t count[COUNT_RANGE];
+        uint32_t range = (uint32_t)((int64_t)hi - lo) + 1;
+        memset(count, 0, range * sizeof *count);
+        for (uint32_t i = 0; i < n; i++)
+            count[(int64_t)a[i] - lo]++;
+        uint32_t at = 0;
+        for (uint32_t v = 0; v < range; v++)
+            for (uint32_t k = count[v]; k > 0; k--)
+                a[at++] = (int32_t)((int64_t)lo + v);
+        return;
+    }
     for (uint32_t start = n / 2; start-- > 0;) {          /* the heap: the largest on top */
         uint32_t root = start;
         for (;;) {
