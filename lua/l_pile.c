@@ -629,12 +629,6 @@ static int l_copy(lua_State *L)
     return 1;
 }
 
-/* core.pile_sorted(piles, at) -> a new public pile holding the cards of
- * piles[at[1]], piles[at[2]], ... sorted from the smallest up (bottom to
- * top): the pool of a deal for search (lua/kontor/fork.lua's deal_plan),
- * where gathering the cards in a Lua list and sorting it with table.sort
- * cost some 90,000 instructions a decision. The engine's own, not in a
- * rule script's `kontor` table. */
 /* Sorts a[0..n-1] from the smallest up: values within COUNT_RANGE of each
  * other counted, others by a heap sort, in place, no recursion, no call a
  * comparison (glibc's qsort, a merge sort through a comparison function,
@@ -689,6 +683,12 @@ static void sort_cards(int32_t *a, uint32_t n)
     }
 }
 
+/* core.pile_sorted(piles, at) -> a new public pile holding the cards of
+ * piles[at[1]], piles[at[2]], ... sorted from the smallest up (bottom to
+ * top): the pool of a deal for search (lua/kontor/fork.lua's deal_plan),
+ * where gathering the cards in a Lua list and sorting it with table.sort
+ * cost some 90,000 instructions a decision. The engine's own, not in a
+ * rule script's `kontor` table. */
 static int l_sorted(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
