@@ -24,7 +24,8 @@ local dgetmetatable = debug.getmetatable
 local PILE_MT = dgetmetatable(core.pile {})
 local COUNTER_MT = dgetmetatable(core.counter { n = 1 })
 local RNG_MT = dgetmetatable(core.rng(1))
-local pile_copy, counter_copy = core.pile_copy, core.counter_copy
+local pile_copy, counter_copy, pile_sorted = core.pile_copy, core.counter_copy, core.pile_sorted
+local pile_values = core.pile_values
 -- (lua/engine/fork.c)
 local rng_same, rng_assign, fork_reach = core.rng_same, core.rng_assign, core.fork_reach
 local fork_fields, fork_plan_like = core.fork_fields, core.fork_plan_like
@@ -887,19 +888,11 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
   end
   local unseen, any = nil, false
   local card_text = rawget(game.R, "card_text")
-  local done, cards_seen, nc = {}, {}, 0   -- each card value once (a deck repeats them)
+  -- the piles hidden from the seat, then their card values, each once (a
+  -- deck repeats them), from the smallest up (core.pile_values, in C)
+  local closed, nclosed = {}, 0
   local function visit(p)
-    if hidden_from(p, seat) then
-      local cards = p:cards()
-      for i = 1, #cards do
-        local c = cards[i]
-        if not done[c] then
-          done[c] = true
-          nc = nc + 1
-          cards_seen[nc] = c
-        end
-      end
-    end
+    if hidden_from(p, seat) then nclosed = nclosed + 1; closed[nclosed] = p end
   end
   if hidden then
     for i = 1, n do visit(hidden[i]) end
@@ -915,14 +908,21 @@ local function plain_secrets(game, seat, hidden, n, fields, strings)
       reach({ the_fields() }, visit, false)
     end
   end
+  local cards_seen = pile_values(closed)
+  local nc = #cards_seen
+  -- (no text in g's fields: no card's text can be kept there, and none
+  -- is asked)
+  if strings and #strings == 0 then return end
   if card_text and nc > 0 then
     -- their texts, in one armed call; should it fail, one call a card
     -- (a card whose text fails has none)
-    local texts = {}
+    -- (a second list of the values, made at its size: each is replaced
+    -- by its text)
+    local texts = nc <= 4096 and { unpack(cards_seen, 1, nc) } or pile_values(closed)
     -- (on the game itself, which they may not change: sandbox.inspect)
     local watch = not game.quiet and game.ctx
     local ok, err = csb.inspect("R.card_text", watch, function(ctx)
-      for i = 1, nc do texts[i] = card_text(ctx, cards_seen[i]) end
+      for i = 1, nc do texts[i] = card_text(ctx, texts[i]) end
     end, game.ctx)
     if not ok then
       if errors.must_rise(err) then error(err, 0) end       -- Ctrl-C, a limit: not "no text"
@@ -1263,7 +1263,7 @@ end
 -- are; piles without a pool share one), pools in the order of their
 -- names. Each pool: its piles' places in `piles` and their counts, and
 -- its cards sorted (where they were tells nothing), in a pile of their
--- own, pushed run by run.
+-- own (core.pile_sorted: gathered and sorted in C).
 local function deal_plan(piles)
   local by, names = {}, {}
   for i = 1, #piles do
@@ -1272,27 +1272,18 @@ local function deal_plan(piles)
     local list = by[name]
     list[#list + 1] = i
   end
-  table.sort(names)
+  if #names > 1 then table.sort(names) end
   local pools = {}
   for t = 1, #names do
     local at = by[names[t]]
-    local cards, counts, n = {}, {}, 0
+    local counts, n = {}, 0
     for k = 1, #at do
-      local c = piles[at[k]]:cards()
-      counts[k] = #c
-      table.move(c, 1, #c, n + 1, cards)
-      n = n + #c
+      local c = piles[at[k]]:count()
+      counts[k] = c
+      n = n + c
     end
-    table.sort(cards)
-    local sorted = core.pile {}
-    local i = 1
-    while i <= n do
-      local c, j = cards[i], i
-      while cards[j + 1] == c do j = j + 1 end
-      sorted:push(c, j - i + 1)
-      i = j + 1
-    end
-    pools[t] = { at = at, counts = counts, n = n, sorted = sorted }
+    -- (gathered and sorted in C, lua/l_pile.c)
+    pools[t] = { at = at, counts = counts, n = n, sorted = pile_sorted(piles, at) }
   end
   return { n = #piles, pools = pools }
 end

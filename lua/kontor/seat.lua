@@ -420,17 +420,19 @@ end
 
 -- A copy of the game as this seat may imagine it (lua/kontor/fork.lua):
 -- everything it cannot see dealt again with rng.
+local fork_mod                          -- (kontor.fork, loaded at the first sample)
 function METHODS.sample(v, game, seat, rng)
   if type(rng) ~= "userdata" then
     error(format("bad argument #1 to 'sample' (an rng expected, got %s)", type(rng)), 3)
   end
+  fork_mod = fork_mod or require("kontor.fork")
   local c = BASE[v]
-  local ctx, n = game.ctx, game:step_count()
+  local ctx, n = game.ctx, #game.rec     -- (g:step_count())
   if not (c and c.ctx == ctx and c.n == n) then
-    c = { ctx = ctx, n = n, base = require("kontor.fork").base(game, seat) }
+    c = { ctx = ctx, n = n, base = fork_mod.base(game, seat) }
     BASE[v] = c
   end
-  return require("kontor.fork").sample(c.base, rng)
+  return fork_mod.sample(c.base, rng)
 end
 
 -- What an option costs and does, when the rule set says

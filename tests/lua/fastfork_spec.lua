@@ -61,12 +61,15 @@ describe("the engine's copy functions", function()
   it("are not in a rule script's kontor table", function()
     local file = support.write(tmp("peek.lua"), [[
 local R = { name = "peek", players = { min = 1, max = 1 } }
-function R.setup(g) g.seen = { kontor.pile_copy == nil, kontor.counter_copy == nil, kontor.pile ~= nil } end
+function R.setup(g)
+  g.seen = { kontor.pile_copy == nil, kontor.counter_copy == nil, kontor.pile_sorted == nil,
+    kontor.pile_values == nil, kontor.pile ~= nil }
+end
 function R.play(g) g:choose(1, "go", { "stop" }) end
 function R.scores() return { 0 } end
 return R]])
     local g = kontor.new_game { rules = file, players = 1, seed = 1 }
-    assert.are.same({ true, true, true }, g:state().seen)
+    assert.are.same({ true, true, true, true, true }, g:state().seen)
   end)
 end)
 

@@ -88,6 +88,60 @@ describe("a sample's deal", function()
   end)
 end)
 
+describe("core.pile_sorted (a deal's pool, gathered and sorted in C)", function()
+  it("holds the cards of the piles named, smallest first, in a new public pile", function()
+    local a = core.pile { vis = "hidden" }
+    a:push(7); a:push(-3); a:push(7); a:push(2)
+    local b = core.pile { vis = "owner", owner = 2, pool = "deck" }
+    b:push(5); b:push(0); b:push(2147483647); b:push(-2147483648)
+    local c = core.pile {}
+    c:push(99)
+    local p = core.pile_sorted({ a, c, b }, { 3, 1 })
+    assert.are.same({ -2147483648, -3, 0, 2, 5, 7, 7, 2147483647 }, p:cards())
+    assert.are.equal("public", p:vis())
+    assert.is_nil(p:pool())
+    -- the piles it read are as they were
+    assert.are.same({ 7, -3, 7, 2 }, a:cards())
+    assert.are.same({ 5, 0, 2147483647, -2147483648 }, b:cards())
+    assert.are.same({}, core.pile_sorted({ a }, {}):cards())
+    assert.are.same({ 99 }, core.pile_sorted({ c }, { 1 }):cards())
+  end)
+
+  it("is table.sort's order of the same cards, for a deck of 300", function()
+    local r, list = core.rng(5), {}
+    local piles = {}
+    for i = 1, 3 do
+      piles[i] = core.pile {}
+      for _ = 1, 100 do
+        local x = r:below(40) - 10
+        piles[i]:push(x)
+        list[#list + 1] = x
+      end
+    end
+    table.sort(list)
+    assert.are.same(list, core.pile_sorted(piles, { 1, 2, 3 }):cards())
+  end)
+
+  it("refuses what is not a pile", function()
+    assert.has_error(function() core.pile_sorted({ {} }, { 1 }) end)
+    assert.has_error(function() core.pile_sorted({ core.pile {} }, { "x" }) end)
+  end)
+end)
+
+describe("core.pile_values (the cards the check of hidden cards asks about)", function()
+  it("lists the card values of the piles, each once, smallest first", function()
+    local a = core.pile { vis = "hidden" }
+    for _, c in ipairs { 4, 4, -1, 9, 4 } do a:push(c) end
+    local b = core.pile { vis = "owner", owner = 1 }
+    for _, c in ipairs { 9, 0, 2147483647 } do b:push(c) end
+    assert.are.same({ -1, 0, 4, 9, 2147483647 }, core.pile_values { a, b })
+    assert.are.same({ 4, 4, -1, 9, 4 }, a:cards())
+    assert.are.same({}, core.pile_values {})
+    assert.are.same({}, core.pile_values { core.pile {} })
+    assert.has_error(function() core.pile_values { a, {} } end)
+  end)
+end)
+
 describe("a saved state's lists of plain values", function()
   -- a state whose list `log` has n texts (a hole at `hole`, a table at
   -- `deep`) and whose list `seen` is empty or not

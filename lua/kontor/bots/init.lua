@@ -18,6 +18,14 @@ local errors = require "kontor.errors"
 local csb = core.sandbox
 local format = string.format
 local sqrt, log = math.sqrt, math.log
+-- (the sandbox guards table.unpack for rule scripts: a C closure whose
+-- first upvalue is Lua's own, which the bots call directly, outside any
+-- rule script, without the guard's protected call)
+local unpack = table.unpack
+do
+  local _, raw = debug.getupvalue(unpack, 1)
+  if type(raw) == "function" then unpack = raw end
+end
 
 local M = {}
 
@@ -284,11 +292,12 @@ function Greedy:decide(view)
   end
   local seeds = {}
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
+  local sample = view.sample            -- (the view's bound method, the same at every access)
   local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
   -- The same line on deal i: its texts while they are offered; the lead
   -- where it ends.
   local function again(i, texts)
-    local g = view.sample(core.rng(seeds[i]))
+    local g = sample(core.rng(seeds[i]))
     for j = 1, #texts do
       local t = texts_of(g, seat)
       local x
@@ -317,7 +326,7 @@ function Greedy:decide(view)
     local texts, steps, new = { text }, {}, false
     local path, g, gs = { k }, nil, nil     -- option numbers taken; the copy, who decides in it
     if v0 == nil then
-      g = view.sample(core.rng(seeds[1]))
+      g = sample(core.rng(seeds[1]))
       v0, turn0 = estimates(g, seat)[seat], g.ctx.turn
       fork.step(g, seat, k)
       gs = next_decider(g, seat)
@@ -327,7 +336,7 @@ function Greedy:decide(view)
       local pos = kids[text]
       if not pos then
         if not g then
-          g = view.sample(core.rng(seeds[1]))
+          g = sample(core.rng(seeds[1]))
           for j = 1, #path do
             fork.step(g, seat, path[j])
             gs = next_decider(g, seat)
@@ -353,7 +362,12 @@ function Greedy:decide(view)
       local t, ks = pos.t, pos.ks
       -- the options whose text no line has taken here yet, in their order
       local fresh = pos.fresh
-      if not fresh then fresh = table.move(ks, 1, #ks, 1, {}); pos.fresh = fresh end
+      if not fresh then
+        local nk = #ks          -- (a copy of ks made at its size, not by the guarded table.move)
+        if nk <= 4096 then fresh = { unpack(ks, 1, nk) }
+        else fresh = {}; for j = 1, nk do fresh[j] = ks[j] end end
+        pos.fresh = fresh
+      end
       local nf = #fresh
       local pool = nf > 0 and fresh or ks
       new = new or nf > 0
