@@ -15,12 +15,7 @@ local function kontor(args, stdin)
   return support.run(BIN .. " " .. args, stdin or "")
 end
 
-local function lines(s)
-  local t = {}
-  for l in (s .. "\n"):gmatch("(.-)\n") do t[#t + 1] = l end
-  while t[#t] == "" do t[#t] = nil end
-  return t
-end
+local lines = support.text_lines
 
 local function set_of(list)
   local t = {}

@@ -24,12 +24,7 @@ local q = support.sh_quote
 local DOCS = { "README.md", "docs/repl.md", "docs/api.md", "docs/module.md", "docs/protocol.md",
                "docs/designing-variants.md", "docs/balance.md" }
 
-local function lines(s)
-  local t = {}
-  for l in (s .. "\n"):gmatch("(.-)\n") do t[#t + 1] = l end
-  while t[#t] == "" do t[#t] = nil end
-  return t
-end
+local lines = support.text_lines
 
 -- The marked blocks of `doc`: { kind =, args =, lines =, line = (the
 -- comment's line number) }.

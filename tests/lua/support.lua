@@ -63,6 +63,15 @@ function M.lines(s)
   return t
 end
 
+-- The lines of s without the empty ones at its end ("a\nb\n\n" -> "a", "b"):
+-- a document's or a program's lines, to compare line by line.
+function M.text_lines(s)
+  local t = {}
+  for l in (s .. "\n"):gmatch("(.-)\n") do t[#t + 1] = l end
+  while t[#t] == "" do t[#t] = nil end
+  return t
+end
+
 -- A fresh empty folder (mode 700); the caller removes it.
 function M.tmpdir()
   local name = os.tmpname()
