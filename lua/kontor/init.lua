@@ -92,7 +92,7 @@ function kontor.load_rules(spec, variants)
   return R
 end
 
-kontor.list = rules.list
+kontor.list = function() return rules.list() end   -- (the entries only: no loaded tables)
 
 -- The rule set a game without `rules` is of, given its variants: the base
 -- the first one names, else "sea_merchants".

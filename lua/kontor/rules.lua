@@ -495,10 +495,10 @@ function M.resolve_options(R, given)
       -- the search path are loaded to read their options)
       if not whose and rawget(R, "variant") == nil then
         local has = {}
-        for _, e in ipairs(M.list()) do
+        for _, e in ipairs(M.list(true)) do
           if e.kind == "variant" and e.base == R.name then
-            local V = M.load_file(e.file)
-            if V and type(rawget(V, "options")) == "table" and rawget(V.options, k) ~= nil then
+            local V = e.R   -- (as the list loaded it: each file once)
+            if type(rawget(V, "options")) == "table" and rawget(V.options, k) ~= nil then
               has[#has + 1] = e.name
             end
           end
@@ -1015,7 +1015,7 @@ end
 -- Every rule set and variant on the search path: { name, kind, title,
 -- summary, file } (title: the file's own, else a rule set's name or the
 -- variant's file name; none for a broken file).
-function M.list()
+function M.list(keep)   -- (keep: each entry's loaded table as `R` too, for the engine's own use)
   local out, seen = {}, {}
   for _, d in ipairs(M.path()) do
     for _, f in ipairs(fs.list(d) or {}) do
@@ -1026,7 +1026,7 @@ function M.list()
         if R then
           out[#out + 1] = { name = name, kind = R.variant and "variant" or "rules",
             title = R.title or (R.variant and name or R.name),
-            summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base }
+            summary = R.summary or R.title or "", file = d .. "/" .. f, base = R.base, R = keep and R or nil }
         else
           -- its first line with the file:line, never the engine's traceback (serve's list shows it)
           local why = errors.is(err) and rawget(err, "script") or errors.message(err)
