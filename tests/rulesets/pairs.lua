@@ -3,7 +3,8 @@
 -- Deck of ranks 1..6, four of each; hands of 4, each seen by its owner
 -- only; one face-up discard. A turn: draw the deck's top card or take
 -- the discard's top, then meld a pair (scores twice its rank) or
--- discard a card. The game ends when the deck is empty; with option
+-- discard a card. The game ends when the deck is empty (or after 60
+-- turns, 30 each); with option
 -- hand_penalty (default on) the cards left in hand count against you.
 local R = {
   name = "pairs",
@@ -17,6 +18,9 @@ local R = {
 }
 
 local RANKS, COPIES, HAND = 6, 4, 4
+-- Two players who only take the discard would pass a card back and forth
+-- for ever (two greedy seats did): the game also ends after 60 turns.
+local MAX_TURNS = 60
 
 function R.setup(g, scenario)
   g.deck = kontor.pile{ vis = "hidden" }
@@ -30,6 +34,7 @@ function R.setup(g, scenario)
   end
   g.deck:move_to(g.discard, 1)
   g.points = kontor.counter{ n = g.players, min = 0 }
+  g.current = 1                 -- the seat whose turn comes next
 end
 
 local function pairs_in(hand)
@@ -40,8 +45,9 @@ local function pairs_in(hand)
 end
 
 function R.play(g)
-  local seat = 1
-  while g.deck:count() > 0 do
+  local seat = g.current
+  while g.deck:count() > 0 and g.turn < MAX_TURNS do
+    g.current = seat
     g:begin_turn(seat)
     local src = { { "draw" } }
     if g.discard:count() > 0 then src[2] = { "take", g.discard:top() } end
@@ -105,6 +111,8 @@ function R.estimate(g, seat)
   end
   return v
 end
+
+R.resumes_at_turn = true       -- R.play starts from g.current (docs/bots.md)
 
 R.move_words = { "draw", "take", "meld", "discard" }
 
