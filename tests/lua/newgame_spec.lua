@@ -91,6 +91,18 @@ describe("Pairs, a new game from the docs", function()
     assert.same({ "5: turn 60, deck 1, 24 24", "6: turn 21, deck 0, 27 5", "7: turn 60, deck 4, 30 20" }, ends)
   end)
 
+  it("greedy plays by R.estimate: a pair in hand counted as its meld, greedy never melds (docs/bots.md)", function()
+    local src = support.read(PAIRS)
+    local est = "v = v + (c[r] // 2) * r * (g.options.hand_penalty and 1 or 1.5)"
+    assert.truthy(support.has(src, est))
+    local f = support.write(tmp("first_estimate.lua"), (src:gsub(est:gsub("%p", "%%%0"), "v = v + (c[r] // 2) * 2 * r", 1)))
+    for _, c in ipairs { { PAIRS, "28.7%" }, { f, "95.0%" } } do
+      local out, code = support.run(support.plain_binary() .. " ladder --rules " .. c[1] .. " --deals 20 random greedy")
+      assert.equal(0, code, out)
+      assert.truthy(support.has(out, "  random vs greedy: " .. c[2] .. " of 40 games\n"), out)
+    end
+  end)
+
   it("a misspelt function of a rule set is refused at its line, not left out", function()
     local src = support.read(PAIRS)
     for _, c in ipairs {
