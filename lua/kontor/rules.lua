@@ -284,10 +284,53 @@ local function check_option_decls(R, bad)
   return R
 end
 
+-- What the engine reads of a rule set's table (docs/api.md, "Writing a
+-- rule set", and docs/bots.md): a field one or two letters away from one
+-- of these (R.veiw, R.estimat, R.player) would be left out silently, and
+-- the game played without it. A field of the designer's own (R.data,
+-- R.cards_in_hand) is left alone.
+local RULESET_FIELDS = { "board", "bot_options", "card_kinds", "card_text", "constraints", "decision_words",
+                         "describe_option", "estimate", "explain", "invariants", "move_words", "name",
+                         "options", "play", "players", "prepare", "resampled", "resumes_at_turn", "score",
+                         "scores", "setup", "stats", "summary", "title", "view", "why_won", "winners" }
+-- (the engine's own, and a variant's fields: a variant without variant =
+-- true is told so below)
+local RULESET_KNOWN = { applied = true, file = true, spec = true, variant = true, base = true, apply = true,
+                        includes = true, replaces = true }
+for _, f in ipairs(RULESET_FIELDS) do RULESET_KNOWN[f] = true end
+
+-- "FILE:LINE" of the first line, not a comment, that sets field k of the
+-- rule set (R.k = ..., function R.k(, or k = inside the table), or "FILE".
+local function field_line(file, k)
+  local src, n = fs.read(file) or "", 0
+  k = k:gsub("%p", "%%%0")
+  for line in (src .. "\n"):gmatch("([^\n]*)\n") do
+    n = n + 1
+    if not line:match("^%s*%-%-") and (line:find("R%." .. k .. "%f[^%w_]")
+        or line:find("%f[%w_]" .. k .. "%s*=%f[^=]")) then
+      return file .. ":" .. n
+    end
+  end
+  return file
+end
+
 local function check_ruleset(R, file)
   local function bad(msg) return broken(file .. ": " .. msg) end
   if type(R) ~= "table" then
     return bad("the rule script must return a table (got " .. type(R) .. ")")
+  end
+  if not R.variant then
+    local keys = {}
+    for k in pairs(R) do if type(k) == "string" then keys[#keys + 1] = k end end
+    table.sort(keys)
+    for _, k in ipairs(keys) do
+      local near = not RULESET_KNOWN[k] and M.near(k, RULESET_FIELDS)
+      if near then
+        return broken(string.format("%s: R.%s is not a field the engine reads, so the game would be played "
+          .. "without it: did you mean R.%s? (docs/api.md, \"Functions a rule set may define\")",
+          field_line(file, k), k, near))
+      end
+    end
   end
   if R.variant then
     -- a misspelt field (aply, option) would be left out silently: the

@@ -61,9 +61,9 @@ describe("house rules at the table", function()
     -- seats of 4 players, given 3: the player count is wrong (usage, 2)
     lab.usage_errors {
       { "sim --variant 'snake_draft:order=4 3 2 1/1 2 3 4' --players 3 --games 2",
-        "kontor: sim: sea_merchants is for 4 to 4 players, not 3" },
+        "kontor: sim: sea_merchants is for 4 players, not 3" },
       { "play --variant 'house:snake_draft.order=2 1/1 2' --players 3",
-        "kontor: sea_merchants is for 2 to 2 players, not 3" },
+        "kontor: sea_merchants is for 2 players, not 3" },
     }
     -- was: "sim: game 1 of 2 (its seed ...) failed: snake_draft: order
     -- 'backwards': round 1 must list each seat 1..4 once", and "Reproduce it alone"

@@ -85,8 +85,11 @@ function M.players_for(R, players, level)
     errors.raise("usage", format("players must be a whole number, not '%s'", tostring(players)), nil, level)
   end
   if players < R.players.min or players > R.players.max then
-    errors.raise("usage", format("%s is for %d to %d players, not %d", R.name, R.players.min,
-      R.players.max, players), { players = players, min = R.players.min, max = R.players.max }, level)
+    -- (a rule set for exactly 2 players read "is for 2 to 2 players")
+    local p = R.players
+    local msg = p.min == p.max and format("%s is for %d player%s, not %d", R.name, p.min, p.min == 1 and "" or "s",
+      players) or format("%s is for %d to %d players, not %d", R.name, p.min, p.max, players)
+    errors.raise("usage", msg, { players = players, min = p.min, max = p.max }, level)
   end
   return players
 end
