@@ -298,6 +298,12 @@ local RULESET_FIELDS = { "board", "bot_options", "card_kinds", "card_text", "con
 local RULESET_KNOWN = { applied = true, file = true, spec = true, variant = true, base = true, apply = true,
                         includes = true, replaces = true }
 for _, f in ipairs(RULESET_FIELDS) do RULESET_KNOWN[f] = true end
+-- The kind of value each of them holds.
+local FIELD_TYPE = { bot_options = "table", card_kinds = "table", constraints = "table", decision_words = "table",
+                     explain = "table", move_words = "table", options = "table", players = "table",
+                     stats = "table", name = "string", summary = "string", title = "string",
+                     resumes_at_turn = "boolean" }
+for _, f in ipairs(RULESET_FIELDS) do FIELD_TYPE[f] = FIELD_TYPE[f] or "function" end
 
 -- "FILE:LINE" of the first line, not a comment, that sets field k of the
 -- rule set (R.k = ..., function R.k(, or k = inside the table), or "FILE".
@@ -325,6 +331,9 @@ local function check_ruleset(R, file)
     table.sort(keys)
     for _, k in ipairs(keys) do
       local near = not RULESET_KNOWN[k] and M.near(k, RULESET_FIELDS)
+      -- only a field of the kind the near one holds: a designer's own
+      -- R.names (a table) is not a misspelt R.name (a text)
+      if near and FIELD_TYPE[near] and type(R[k]) ~= FIELD_TYPE[near] then near = nil end
       if near then
         return broken(string.format("%s: R.%s is not a field the engine reads, so the game would be played "
           .. "without it: did you mean R.%s? (docs/api.md, \"Functions a rule set may define\")",

@@ -123,6 +123,20 @@ describe("Pairs, a new game from the docs", function()
     end
   end)
 
+  it("a designer's own field near an engine name but of another kind is left alone", function()
+    -- R.names (a list) is not a misspelt R.name (a text), nor R.views (a table) R.view (a function)
+    local src = support.read(PAIRS):gsub("\nreturn R%s*$", "\nR.names = { \"ace\", \"two\" }\nR.views = {}\n"
+      .. "function R.scorer(g) return 0 end\nreturn R\n")
+    local f = support.write(tmp("own_fields.lua"), src)
+    local ok, e = pcall(kontor.new_game, { rules = f, seed = 1 })
+    -- a function one letter from R.score is still taken for its misspelling
+    assert.is_false(ok)
+    assert.truthy(e.message:find("R.scorer is not a field the engine reads", 1, true), e.message)
+    support.write(f, (src:gsub("function R.scorer%(g%) return 0 end\n", "")))
+    local g = kontor.new_game { rules = f, seed = 1 }
+    assert.are.same({ "ace", "two" }, g.R.names)
+  end)
+
   it("a rule set for exactly 2 players says so", function()
     local ok, e = pcall(kontor.new_game, { rules = PAIRS, players = 3 })
     assert.is_false(ok)
