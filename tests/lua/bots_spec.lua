@@ -188,6 +188,14 @@ describe("bots by name", function()
     assert.are.equal("mcts option iterations=lots: expected a whole number", err("mcts:iterations=lots"))
     assert.are.equal("greedy option samples=0: expected 1..64", err("greedy:samples=0"))
     assert.are.equal("'mcts:iterations': expected k=v, got 'iterations'", err("mcts:iterations"))
+    -- a game given where the seed goes (was: "bots/init.lua:958: attempt to perform arithmetic on a table value")
+    local g = kontor.new_game { players = 2, seed = 1 }
+    assert.are.same({ nil, "bots.new: the seed (argument 3) must be a whole number, not a table" },
+      { bots.new("greedy", 1, g) })
+    assert.are.same({ nil, "bots.new: the seat (argument 2) must be a seat number, not a string" },
+      { bots.new("greedy", "1", 1) })
+    assert.are.same({ nil, "bots.new: the options (argument 4) must be a table, not a string" },
+      { bots.new("greedy", 1, 1, "budget=2") })
   end)
 
   it("takes a rule set's defaults for the options its name leaves out (R.bot_options)", function()

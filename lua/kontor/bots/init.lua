@@ -947,6 +947,16 @@ end
 -- `seed`, with `options` ({ k = v }, added to those in the name); or nil,
 -- message.
 function M.new(kind, seat, seed, options)
+  -- (a game given where the seed goes: said, not an arithmetic error inside)
+  if math.type(seat) ~= "integer" or seat < 1 then
+    return nil, string.format("bots.new: the seat (argument 2) must be a seat number, not %s", shown(seat))
+  end
+  if seed ~= nil and math.type(seed) ~= "integer" then
+    return nil, string.format("bots.new: the seed (argument 3) must be a whole number, not %s", shown(seed))
+  end
+  if options ~= nil and type(options) ~= "table" then
+    return nil, string.format("bots.new: the options (argument 4) must be a table, not %s", shown(options))
+  end
   local name, given = M.parse(kind)
   if not name then return nil, given end
   if not CLASSES[name] then
