@@ -787,8 +787,9 @@ C.new = function(sess, arg)
     end
     -- a variant's option given as the rule set's: in new's words
     if unknown and unknown.owner then
-      return sess:err(string.format("%s: '%s' is an option of the variant %s%s: new variant=%s", unknown.said,
-        unknown.option, unknown.owner.variant, unknown.owner.added and ", not in this game" or "",
+      return sess:err(string.format("%s: '%s' is an option of %s%s: new variant=%s", unknown.said,
+        unknown.option, require("kontor.rules").owner_words(unknown.owner),
+        unknown.owner.added and ", not in this game" or "",
         unknown.owner.as))
     end
     -- new keeps the variants' options: one the edited file dropped says

@@ -65,8 +65,8 @@ local function engine(code, f, ...)
       local u = errors.is(res[2]) and rawget(res[2], "unknown_option")
       local owner = type(u) == "table" and type(u.owner) == "table" and u.owner
       if owner and type(owner.as) == "string" and type(u.said) == "string" then
-        msg = string.format("%s: '%s' is an option of the variant %s%s as %s", u.said,
-          tostring(u.option), tostring(owner.variant),
+        msg = string.format("%s: '%s' is an option of %s%s as %s", u.said,
+          tostring(u.option), rules.owner_words(owner),
           owner.added and ', not in this game: add it to "variants"' or ': give it in "variants"',
           json.encode(owner.as))
       end

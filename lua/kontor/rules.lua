@@ -81,6 +81,14 @@ local function kept(word, n)
   return k + j
 end
 
+-- Whose option an unknown option is, in words: "the variant hand_limit",
+-- or "the variants a, b" when several variants of the rule set have it
+-- (`owner`: an unknown option's owner, below).
+function M.owner_words(owner)
+  local v = owner.variants or { owner.variant }
+  return (#v > 1 and "the variants " or "the variant ") .. table.concat(v, ", ")
+end
+
 -- The name of `names` closest to `word` (a typo: at most 2 edits, and at
 -- most half the word), or nil; of two as close, the one that shares more
 -- of its ends with the word, then the first.
@@ -536,8 +544,8 @@ function M.resolve_options(R, given)
               if (applied[j].depth or 0) == 0 then break end
             end
           end
-          whose = string.format(": '%s' is an option of the variant %s: --variant %s", tostring(k), v.name, as)
-          owner = { variant = v.name, as = as }
+          owner = { variant = v.name, variants = { v.name }, as = as }
+          whose = string.format(": '%s' is an option of %s: --variant %s", tostring(k), M.owner_words(owner), as)
           break
         end
       end
@@ -557,9 +565,9 @@ function M.resolve_options(R, given)
         end
         if #has > 0 then
           local as = string.format("%s:%s=%s", has[1], tostring(k), typed_as(given[k]) or "VALUE")
-          whose = string.format(": '%s' is an option of the variant%s %s, not in this game: add it with "
-            .. "--variant %s", tostring(k), #has > 1 and "s" or "", table.concat(has, ", "), as)
-          owner = { variant = has[1], as = as, added = true }
+          owner = { variant = has[1], variants = has, as = as, added = true }
+          whose = string.format(": '%s' is an option of %s, not in this game: add it with --variant %s",
+            tostring(k), M.owner_words(owner), as)
         end
       end
       -- (what front ends act on, as data: the option, whose options were

@@ -55,6 +55,25 @@ describe("a variant's option given with --option", function()
     assert.truthy(support.has(o2, "rules        sea_merchants + hand_limit:size=5"), o2)
   end)
 
+  it("of several variants not in the game: names them all, in sim, the REPL and serve alike", function()
+    -- was: the command line named both, the REPL and serve only the first
+    local dir = tmp("path")
+    os.execute("mkdir -p " .. dir)
+    support.write(dir .. "/deep_hold.lua", 'return { variant = true, name = "deep_hold", base = "sea_merchants",\n'
+      .. '  options = { size = { default = 9, type = "integer", min = 1 } },\n'
+      .. '  apply = function(R, o) R.data.deep = o.size end }\n')
+    local env = "KONTOR_PATH=" .. dir .. " "
+    local both = ": 'size' is an option of the variants deep_hold, hand_limit, not in this game: "
+    local _, e = support.run_split(env .. support.plain_binary() .. " sim --option size=5 --games 2")
+    assert.are.equal("kontor: sim: unknown option 'size' for sea_merchants " .. OPTS .. both
+      .. "add it with --variant deep_hold:size=5\nTry 'kontor --help'.\n", e)
+    local out = support.run(env .. support.plain_binary() .. " --players 2", "new size=4\n")
+    assert.are.equal("unknown option 'size' for sea_merchants " .. OPTS .. both .. "new variant=deep_hold:size=4\n", out)
+    out = support.run(env .. support.plain_binary() .. " serve", '{"id":1,"op":"new","options":{"size":5}}\n')
+    assert.are.equal('{"error":{"code":"game_setup","message":"unknown option \'size\' for sea_merchants '
+      .. OPTS .. both .. 'add it to \\"variants\\" as \\"deep_hold:size=5\\""},"id":1,"ok":false}\n', out)
+  end)
+
   it("given as text, is kept as its option's type: serve's games and a save show 5, not \"5\"", function()
     -- was: {"size":"5"} in games until the game was saved and loaded
     local lines = support.serve_lines {
