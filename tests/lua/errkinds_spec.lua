@@ -296,7 +296,7 @@ describe("what front ends act on comes as data, not read back from a message (is
       apply = function(R, opts) end }]])
     ok, e = pcall(kontor.new_game, { variants = { v }, options = { pay = 2 } })
     assert.is_false(ok)
-    assert.are.same({ variant = "own_opt", as = v .. ":pay=2" }, e.unknown_option.owner)
+    assert.are.same({ variant = "own_opt", variants = { "own_opt" }, as = v .. ":pay=2" }, e.unknown_option.owner)
   end)
 
   it("a variant of another rule set: the variant, its base and the rule set asked for", function()
