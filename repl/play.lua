@@ -497,8 +497,9 @@ C.why = function(sess, arg)
 end
 
 -- Asks `s` whether the mover may take back s's move too. At a terminal
--- the mover's screen goes first (it shows the mover's hand), and comes
--- back after.
+-- the mover's screen goes first (it shows the mover's hand); the keyboard
+-- goes from one person asked to the next, and back to the mover once all
+-- have answered (P:back_to_mover).
 function P:consent(s, mover, moves, plan)
   -- a bot answers as a fair opponent (kontor.bots.agrees): no to moves
   -- that showed a hidden card, unless the table was started --free-undo
@@ -541,11 +542,18 @@ function P:consent(s, mover, moves, plan)
     elseif a == "" then self:err("answer yes or no")
     else self:err(string.format("'%s': answer yes or no", ui.clip(trim(line), 40))) end
   until yes ~= nil
-  if self.keyboard then
-    hand_over(self, mover, "back to you")
-    self.last_shown = nil   -- the screen was cleared: the mover's board again
-  end
+  self.asked = true
   return yes
+end
+
+-- After the others were asked (P:consent): the keyboard back to the mover,
+-- once, whatever they answered. False when input ended.
+function P:back_to_mover(mover)
+  if not self.asked then return true end
+  self.asked = nil
+  if not self.keyboard then return true end
+  self.last_shown = nil   -- the screen was cleared: the mover's board again
+  return hand_over(self, mover, "back to you")
 end
 
 C.undo = function(sess, arg)
@@ -575,6 +583,7 @@ C.undo = function(sess, arg)
     refused = s
     return false
   end)
+  if not sess:back_to_mover(v.seat) then sess.quit = true; return end
   if not ok then return sess:err(undone) end
   if refused then
     -- (true of a later move of theirs and of a revealed round alike: in a
