@@ -700,7 +700,7 @@ C.save = function(sess, arg)
   if s and s ~= v.seat then return own_seat_only(sess, "save") end
   local ok, e = v.save(file)
   if not ok then return sess:err(e) end
-  local n = #v.moves()
+  local n = #v.moves(true)   -- (what the file holds: the others' unrevealed bids left out)
   sess:say(string.format("Saved %d move%s to %s (what %s sees).%s", n, n == 1 and "" or "s", file,
     sess:name(v.seat), ui.record_note(v.over())))
 end
