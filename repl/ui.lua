@@ -427,11 +427,14 @@ end
 function M.print_result(sess, r, players, why, seed, again)
   local win = {}
   for _, s in ipairs(r.winners) do win[s] = true end
+  -- (names padded by letters, not bytes: "Zoë" takes 3 columns)
+  local function len(t) return utf8.len(t) or #t end
   local w = 0
-  for s = 1, players do w = math.max(w, #sess:name(s)) end
+  for s = 1, players do w = math.max(w, len(sess:name(s))) end
   sess:say(sess:c("bold", "Game over.") .. " Final scores:")
   for s = 1, players do
-    local line = string.format("  %-" .. w .. "s  %4s", sess:name(s), tostring(r.scores[s]))
+    local name = sess:name(s)
+    local line = string.format("  %s%s  %4s", name, string.rep(" ", w - len(name)), tostring(r.scores[s]))
     if win[s] then line = line .. "  " .. sess:c("green", "winner") end
     sess:say(line)
   end
