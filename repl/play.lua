@@ -463,6 +463,11 @@ function P:do_action(arg)
   local named = arg:match("^%s*(%d+)%s*:")
   if named and tonumber(named) ~= v.seat then return own_seat_only(self, "do") end
   local action = math.tointeger(tonumber(arg:match("^%d+$") or "")) or arg
+  if math.type(action) == "integer" and not v.options() then
+    -- (typed at the mover's last screen, their part done: in their name,
+    -- as a text typed there is, not "seat 1 has no decision now")
+    return self:err(string.format("'%d': %s has no decision now. %s", action, self:name(v.seat), self:status()))
+  end
   local n0 = #v.log()
   local ok, res, e = ui.apply_text(v.apply, v.why, action)
   if not ok then return self:err(res) end

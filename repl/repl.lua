@@ -355,6 +355,9 @@ function Session:do_action(arg)
     action = arg
     if arg:match("^%s*%d+%s*:") or arg:match("^%w+:") then seat = nil end
   end
+  if math.type(action) == "integer" and self.as and #self:shown_deciders(g) == 0 then
+    return self:err(string.format("'%d': %s", action, self:not_deciding(g)))
+  end
   local n0 = log_count(g)
   local ok, res, e = ui.apply_text(function(a) return g:apply(a, seat) end,
     function(a) return g:why(a, seat) end, action)
