@@ -68,8 +68,15 @@ end
 -- The view public facts are read from (who decides, the log, the result).
 function P:any() return self.views[self.turn_seat or self.last_seat or 1] end
 
--- The view of the seat at the keyboard.
-function P:mine() return self.turn_seat and self.views[self.turn_seat] end
+-- The view of the seat at the keyboard. While a screen waits for Enter
+-- (self.typing): at the mover's last screen the mover's, though the next
+-- seat is the one to move; at a hand-over or a question to another
+-- person (typing 0), nobody's: TAB there offered the next seat's
+-- options to whoever still sat at the keyboard.
+function P:mine()
+  local s = self.typing or self.turn_seat
+  return s and s ~= 0 and self.views[s] or nil
+end
 
 function P:decision_words(name) return ui.decision_words(name, self.words[name]) end
 
@@ -216,7 +223,10 @@ local function hand_over(sess, seat, why)
       sess:name(seat), seat, why and (": " .. why) or "")))
     if dropped then sess:say("(What was typed before this screen showed was not used.)") end
     io.stdout:flush()
-    if not wait_enter(sess) then return false end
+    sess.typing = 0
+    local entered = wait_enter(sess)
+    sess.typing = nil
+    if not entered then return false end
     io.stdout:write(CLEAR)
     sess.key_seen = {}   -- (the key went with the screen)
   else
@@ -271,7 +281,9 @@ local function leave(sess, seat)
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: %s.",
       sess:name(last), what, sess:name(seat), undo)))
     io.stdout:flush()
+    sess.typing = last
     local ok, line = wait_enter(sess, true, ahead)
+    sess.typing = nil
     if not ok then return false end
     if line then return true, line end
   end
@@ -540,7 +552,9 @@ function P:consent(s, mover, moves, plan)
   -- no prompt without a terminal: the question is a line of its own
   if not self.tty then self:say(self:name(s), ", do you agree? (yes/no)"); question = "" end
   repeat
+    self.typing = 0
     local line, interrupted = term.readline(question)
+    self.typing = nil
     local a = line and not interrupted and trim(line):lower()
     if not a or a == "n" or a == "no" then yes = false
     elseif a == "y" or a == "yes" then yes = true
