@@ -233,8 +233,10 @@ end
 
 -- After `as N`, while seat N has no decision: says so, and who decides.
 function Session:not_deciding(g)
-  return string.format("%s (seat %d) has no decision now. %s (`as %d` or `as all` shows those options.)",
-    ktext.escape(g.names[self.as]), self.as, self:status(), self:next_seat(g) or 1)
+  local other = self:next_seat(g)
+  return string.format("%s (seat %d) has no decision now. %s (%s shows those options.)",
+    ktext.escape(g.names[self.as]), self.as, self:status(),
+    (other and other ~= 0) and ("`as " .. other .. "` or `as all`") or "`as all`")
 end
 
 -- After `as N`, the reason another seat's move (`1: bogus`) is refused is
