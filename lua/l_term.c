@@ -48,6 +48,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +404,19 @@ static int term_isatty(lua_State *L) {
     return 1;
 }
 
+/* term.columns(): the width of the terminal on stdout in columns, or nil
+ * when stdout is no terminal or does not say (a pseudo-terminal never
+ * sized). Asked at each use: the window may have been resized since. */
+static int term_columns(lua_State *L) {
+    struct winsize ws;
+    if (ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushinteger(L, (lua_Integer)ws.ws_col);
+    return 1;
+}
+
 /* term.pending(): input waits on the terminal. libedit reads a byte at a
  * time, so what follows the last line (the "\n" of a terminal that sends
  * "\r\n" for Enter, a second Enter typed fast) is still the terminal's:
@@ -472,6 +486,7 @@ static const luaL_Reg term_funcs[] = {
     {"load_history", term_load_history},
     {"save_history", term_save_history},
     {"isatty", term_isatty},
+    {"columns", term_columns},
     {"pending", term_pending},
     {"discard", term_discard},
     {"prepare", term_prepare},

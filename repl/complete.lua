@@ -75,7 +75,7 @@ local complete_file = ui.complete_file
 -- The completions of `text`, the end of `line`, in session `sess`; `h`:
 -- the REPL's is_game, deciders, action_word and command names.
 function M.complete(sess, text, line, h)
-  local is_game, deciders, action_word = h.is_game, h.deciders, h.action_word
+  local is_game, action_word = h.is_game, h.action_word
   local out, set = {}, {}
   local g = sess:game()
   -- file names after load/save/replay; seat names after view/as/bot
@@ -97,9 +97,15 @@ function M.complete(sess, text, line, h)
   end
   local p = action_prefix(line, g, action_word)
   if p and g and not g:over() then
-    local seats = deciders(g)
+    -- after `as N`, seat N's options only: another seat's tell its hand
+    -- or its secret order so far
+    local seats = sess:shown_deciders(g)
     local sp, body = p:match("^(%d+):%s*(.*)$")
-    if sp then seats = { tonumber(sp) } else body = p end
+    if sp then
+      seats = (sess.as == nil or sess.as == tonumber(sp)) and { tonumber(sp) } or {}
+    else
+      body = p
+    end
     local function add1(x) add(set, out, x) end
     for _, s in ipairs(seats) do ui.complete_options(add1, g:options(s) or {}, body, text) end
     if #out > 0 or line:match("^%s*do%s") or line:match("^%s*why%s") then return out end
@@ -109,7 +115,7 @@ function M.complete(sess, text, line, h)
     ui.complete_commands(function(x) add(set, out, x) end, h.commands, text)
     -- and the first words of the options, in any letter case ("EX" -> exchange)
     if g and not g:over() then
-      for _, s in ipairs(deciders(g)) do
+      for _, s in ipairs((sess:shown_deciders(g))) do
         ui.complete_option_words(function(x) add(set, out, x) end, g:options(s) or {}, text)
       end
     end

@@ -68,8 +68,15 @@ end
 -- The view public facts are read from (who decides, the log, the result).
 function P:any() return self.views[self.turn_seat or self.last_seat or 1] end
 
--- The view of the seat at the keyboard.
-function P:mine() return self.turn_seat and self.views[self.turn_seat] end
+-- The view of the seat at the keyboard. While a screen waits for Enter
+-- (self.typing): at the mover's last screen the mover's, though the next
+-- seat is the one to move; at a hand-over or a question to another
+-- person (typing 0), nobody's: TAB there offered the next seat's
+-- options to whoever still sat at the keyboard.
+function P:mine()
+  local s = self.typing or self.turn_seat
+  return s and s ~= 0 and self.views[s] or nil
+end
 
 function P:decision_words(name) return ui.decision_words(name, self.words[name]) end
 
@@ -216,7 +223,10 @@ local function hand_over(sess, seat, why)
       sess:name(seat), seat, why and (": " .. why) or "")))
     if dropped then sess:say("(What was typed before this screen showed was not used.)") end
     io.stdout:flush()
-    if not wait_enter(sess) then return false end
+    sess.typing = 0
+    local entered = wait_enter(sess)
+    sess.typing = nil
+    if not entered then return false end
     io.stdout:write(CLEAR)
     sess.key_seen = {}   -- (the key went with the screen)
   else
@@ -271,7 +281,9 @@ local function leave(sess, seat)
     sess:say(sess:c("bold", string.format("%s: press Enter to %s the keyboard to %s. Until then it is yours: %s.",
       sess:name(last), what, sess:name(seat), undo)))
     io.stdout:flush()
+    sess.typing = last
     local ok, line = wait_enter(sess, true, ahead)
+    sess.typing = nil
     if not ok then return false end
     if line then return true, line end
   end
@@ -463,6 +475,11 @@ function P:do_action(arg)
   local named = arg:match("^%s*(%d+)%s*:")
   if named and tonumber(named) ~= v.seat then return own_seat_only(self, "do") end
   local action = math.tointeger(tonumber(arg:match("^%d+$") or "")) or arg
+  if math.type(action) == "integer" and not v.options() then
+    -- (typed at the mover's last screen, their part done: in their name,
+    -- as a text typed there is, not "seat 1 has no decision now")
+    return self:err(string.format("'%d': %s has no decision now. %s", action, self:name(v.seat), self:status()))
+  end
   local n0 = #v.log()
   local ok, res, e = ui.apply_text(v.apply, v.why, action)
   if not ok then return self:err(res) end
@@ -497,8 +514,9 @@ C.why = function(sess, arg)
 end
 
 -- Asks `s` whether the mover may take back s's move too. At a terminal
--- the mover's screen goes first (it shows the mover's hand), and comes
--- back after.
+-- the mover's screen goes first (it shows the mover's hand); the keyboard
+-- goes from one person asked to the next, and back to the mover once all
+-- have answered (P:back_to_mover).
 function P:consent(s, mover, moves, plan)
   -- a bot answers as a fair opponent (kontor.bots.agrees): no to moves
   -- that showed a hidden card, unless the table was started --free-undo
@@ -534,18 +552,27 @@ function P:consent(s, mover, moves, plan)
   -- no prompt without a terminal: the question is a line of its own
   if not self.tty then self:say(self:name(s), ", do you agree? (yes/no)"); question = "" end
   repeat
+    self.typing = 0
     local line, interrupted = term.readline(question)
+    self.typing = nil
     local a = line and not interrupted and trim(line):lower()
     if not a or a == "n" or a == "no" then yes = false
     elseif a == "y" or a == "yes" then yes = true
     elseif a == "" then self:err("answer yes or no")
     else self:err(string.format("'%s': answer yes or no", ui.clip(trim(line), 40))) end
   until yes ~= nil
-  if self.keyboard then
-    hand_over(self, mover, "back to you")
-    self.last_shown = nil   -- the screen was cleared: the mover's board again
-  end
+  self.asked = true
   return yes
+end
+
+-- After the others were asked (P:consent): the keyboard back to the mover,
+-- once, whatever they answered. False when input ended.
+function P:back_to_mover(mover)
+  if not self.asked then return true end
+  self.asked = nil
+  if not self.keyboard then return true end
+  self.last_shown = nil   -- the screen was cleared: the mover's board again
+  return hand_over(self, mover, "back to you")
 end
 
 C.undo = function(sess, arg)
@@ -575,6 +602,7 @@ C.undo = function(sess, arg)
     refused = s
     return false
   end)
+  if not sess:back_to_mover(v.seat) then sess.quit = true; return end
   if not ok then return sess:err(undone) end
   if refused then
     -- (true of a later move of theirs and of a revealed round alike: in a
@@ -691,7 +719,7 @@ C.save = function(sess, arg)
   if s and s ~= v.seat then return own_seat_only(sess, "save") end
   local ok, e = v.save(file)
   if not ok then return sess:err(e) end
-  local n = #v.moves()
+  local n = #v.moves(true)   -- (what the file holds: the others' unrevealed bids left out)
   sess:say(string.format("Saved %d move%s to %s (what %s sees).%s", n, n == 1 and "" or "s", file,
     sess:name(v.seat), ui.record_note(v.over())))
 end

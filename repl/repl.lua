@@ -183,9 +183,28 @@ function Session:status()
   return ui.status(self, seats, d, order)
 end
 
--- The seat a number or a text without "seat:" is for: the `as` seat when
--- it decides, else the first seat still to choose.
+-- The seats deciding now whose options may be shown: after `as N`, seat N
+-- alone (when it decides); else all.
+function Session:shown_deciders(g)
+  local seats, d = deciders(g)
+  if not self.as then return seats, d end
+  for _, s in ipairs(seats) do if s == self.as then return { s }, d end end
+  return {}, d
+end
+
+-- The seat a number or a text without "seat:" is for: after `as N`, seat
+-- N, deciding or not (a move of another seat would show that seat's
+-- options in its refusal, a secret order's among them); else the first
+-- seat still to choose (in secret orders, the one that entered last).
 function Session:acting_seat(g)
+  local _, d = deciders(g)
+  if d.kind == "over" then return nil end
+  if self.as then return self.as end
+  return self:next_seat(g)
+end
+
+-- The next seat to choose, whoever is shown: `auto` plays it.
+function Session:next_seat(g)
   local seats, d = deciders(g)
   if d.kind == "over" then return nil end
   for _, s in ipairs(seats) do if s == self.as then return s end end
@@ -203,16 +222,40 @@ function Session:print_options(seat)
   seat = seat or self:acting_seat(g)
   -- after `as N`, only seat N's own options: another seat's (a hand to
   -- play from, cards to buy) would show what seat N may not see
-  if self.as and seat ~= self.as then
-    return self:say(string.format("%s (seat %d) has no decision now. %s (`as %d` or `as all` shows those options.)",
-      ktext.escape(g.names[self.as]), self.as, self:status(), seat))
-  end
+  if self.as and #self:shown_deciders(g) == 0 then return self:say(self:not_deciding(g)) end
   local opts = g:options(seat) or {}
   -- an option repeating the move so far ends the move there: say so
   local stop = ui.stop_text(g:actions(), seat, opts)
   local decision = describe_mod.decision_name(g, seat)
   -- what each costs and does, when the rule set says (R.describe_option)
   ui.print_options(self, opts, stop, function(o) return describe_mod.option(g, seat, o, decision) end)
+end
+
+-- After `as N`, while seat N has no decision: says so, and who decides.
+function Session:not_deciding(g)
+  local other = self:next_seat(g)
+  return string.format("%s (seat %d) has no decision now. %s (%s shows those options.)",
+    ktext.escape(g.names[self.as]), self.as, self:status(),
+    (other and other ~= 0) and ("`as " .. other .. "` or `as all`") or "`as all`")
+end
+
+-- After `as N`, the reason another seat's move (`1: bogus`) is refused is
+-- not shown while that seat decides: it lists the seat's options, which
+-- tell its hand or the secret order it has entered so far (Old World's
+-- `expected one of: assign woad_plantation, done`). Returns the message
+-- instead, or nil when the reason may show.
+function Session:hidden_refusal(g, text, seat)
+  if not self.as or type(text) ~= "string" then return nil end
+  local named = math.tointeger(tonumber(text:match("^%s*(%d+)%s*:") or ""))
+  local s = named or seat
+  if not s or s == self.as or s == 0 then return nil end
+  local decides = false
+  for _, x in ipairs((deciders(g))) do decides = decides or x == s end
+  if not decides then return nil end   -- "it is not Ann's turn": public
+  local me = ktext.escape(g.names[self.as])
+  return string.format("'%s' is not a legal action for %s (seat %d); shown as %s, the reason is not: it would "
+    .. "tell what %s may not see (`as %d` or `as all` shows it)", ui.clip(trim((text:gsub("^%s*%d+%s*:", ""))), 60),
+    ktext.escape(g.names[s]), s, me, me, s)
 end
 
 -- After moves the REPL made for someone (auto, the bots): the result, shown
@@ -314,11 +357,14 @@ function Session:do_action(arg)
     action = arg
     if arg:match("^%s*%d+%s*:") or arg:match("^%w+:") then seat = nil end
   end
+  if math.type(action) == "integer" and self.as and #self:shown_deciders(g) == 0 then
+    return self:err(string.format("'%d': %s", action, self:not_deciding(g)))
+  end
   local n0 = log_count(g)
   local ok, res, e = ui.apply_text(function(a) return g:apply(a, seat) end,
     function(a) return g:why(a, seat) end, action)
   if not ok then return self:err(res) end
-  if not res then return self:err(e) end
+  if not res then return self:err(self:hidden_refusal(g, action, seat) or e) end
   local named = type(action) == "string" and tonumber(action:match("^%s*(%d+)%s*:") or "")
   self.order_seat = named or seat
   self:after_move(n0)
@@ -436,8 +482,10 @@ C.why = function(sess, arg)
   local bad = sess:no_such_seat(arg)
   if bad then return sess:err(bad) end
   -- (after `as N`, for seat N: why it may not, at another seat's turn too)
-  local ok, msg = guarded(g.why, g, arg, (not arg:match("^%w+:")) and (sess.as or sess:acting_seat(g)) or nil)
+  local seat = (not arg:match("^%w+:")) and sess:acting_seat(g) or nil
+  local ok, msg = guarded(g.why, g, arg, seat)
   if not ok then return sess:err(msg) end
+  if msg then msg = sess:hidden_refusal(g, arg, seat) or msg end
   sess:say(msg or string.format("'%s' is legal now.", arg))
 end
 
@@ -565,7 +613,7 @@ C.auto = function(sess, arg)
   local played = 0
   local ok, e = guarded(function()
     while played < n and not g:over() do
-      local seat = sess:acting_seat(g)
+      local seat = sess:next_seat(g)
       if seat == nil or seat == 0 then break end
       if is_bot(sess, seat) then sess:run_bots()
       else
@@ -986,6 +1034,8 @@ end
 
 C.hint = function(sess, arg)
   local g = need_game(sess); if not g then return end
+  -- (after `as N`, seat N's only: another seat's would tell its options)
+  if sess.as and not g:over() and #sess:shown_deciders(g) == 0 then return sess:say(sess:not_deciding(g)) end
   local seat = sess:acting_seat(g) or deciders(g)[1]
   if not seat or seat == 0 then return sess:err("no seat decides now") end
   local sv = seatmod.view(g, seat)   -- seat registry: hint through the seat view
@@ -1101,7 +1151,7 @@ end
 -- Whether `text` is an option of a seat deciding now.
 function Session:is_option(text)
   local g = self:game()
-  for _, s in ipairs((deciders(g))) do
+  for _, s in ipairs((self:shown_deciders(g))) do
     if require("kontor.game.parse").is_option(g:options(s) or {}, text) then return true end   -- "Pass" too
   end
   return false
@@ -1115,7 +1165,7 @@ function Session:suggest(word)
   local g = self:game()
   local now = {}
   if g and not g:over() then
-    for _, s in ipairs((deciders(g))) do
+    for _, s in ipairs((self:shown_deciders(g))) do
       for _, o in ipairs(g:options(s) or {}) do now[#now + 1] = o:match("^%S+") end
     end
   end
@@ -1196,8 +1246,9 @@ function Session:dispatch(line)
     local lua = first and rawget(_G, first) ~= nil and compile(text)
     if not lua and describe_mod.is_move(g, text) then
       local named = text:match("^%s*(%d+)%s*:")
-      local why = describe_mod.refusal(g, text, (not named) and self:acting_seat(g) or nil)
-      if why then self:err(why) return true end
+      local seat = (not named) and self:acting_seat(g) or nil
+      local why = describe_mod.refusal(g, text, seat)
+      if why then self:err(self:hidden_refusal(g, text, seat) or why) return true end
     end
   end
   return false

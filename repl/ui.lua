@@ -201,25 +201,69 @@ local function run_template(describe, prefix, from, to)
   return nil
 end
 
+-- The columns an option's line may take: the terminal's on a terminal
+-- that says (at least 40), else nil (piped: one line an option, as ever).
+local function option_width(sess)
+  if not sess.out_tty then return nil end
+  local cols = core.term.columns()
+  return cols and cols >= 40 and cols or nil
+end
+
+local function text_len(t) return utf8.len(t) or #t end
+
+-- The note of an option (" (what it costs and does)"), dim, after the
+-- option's own line `head` (its pieces) of `used` columns: on that line
+-- while it fits in `width`; else its words go on, under the option's
+-- text (`indent` columns in), on lines of at most `width`, so that a
+-- terminal does not break it anywhere (Old World's picks at 100 columns
+-- left a ")" alone on a line).
+local function say_noted(sess, head, used, note, width, indent)
+  if not note or note == "" then return sess:say(table.unpack(head)) end
+  local text = "(" .. ktext.escape(note) .. ")"
+  if not width or used + 2 + text_len(text) <= width then
+    head[#head + 1] = sess:c("dim", "  " .. text)
+    return sess:say(table.unpack(head))
+  end
+  local line, at, first = {}, used + 2, true
+  local function flush()
+    local piece = table.concat(line, " ")
+    if first then head[#head + 1] = sess:c("dim", "  " .. piece); sess:say(table.unpack(head))
+    else sess:say(string.rep(" ", indent), sess:c("dim", piece)) end
+    first, line, at = false, {}, indent
+  end
+  for word in text:gmatch("%S+") do
+    local need = text_len(word) + (#line > 0 and 1 or 0)
+    if #line > 0 and at + need > width then flush(); need = text_len(word) end
+    if first and #line == 0 and at + need > width then flush(); need = text_len(word) end
+    line[#line + 1] = word
+    at = at + need
+  end
+  flush()
+end
+
 -- Prints the options, numbered; `describe(o)` says what an option costs
 -- and does (a text, or nil).
 function M.print_options(sess, opts, stop, describe)
   local w = #tostring(#opts)
-  local function note(d) return d and d ~= "" and sess:c("dim", "  (" .. d .. ")") or "" end
+  local width = option_width(sess)
   local i = 1
   while opts[i] do
     local j, prefix, n = run_end(opts, i, stop)
     local template = j - i + 1 >= RUN_MIN and run_template(describe, prefix, n, n + j - i)
     if template then
-      sess:say(sess:c("cyan", string.format("%" .. w + 2 .. "s", i .. "-" .. j)), "  ",
-        ktext.escape(prefix .. n .. "-" .. (n + j - i)), note(prefix .. "N: " .. template))
+      local range, text = string.format("%" .. w + 2 .. "s", i .. "-" .. j), ktext.escape(prefix .. n .. "-" .. (n + j - i))
+      say_noted(sess, { sess:c("cyan", range), "  ", text }, #range + 2 + text_len(text), prefix .. "N: " .. template,
+        width, w + 4)
       sess:say(sess:c("dim", string.format("%s  type %s to %s, or the option's number: %d to %d",
         string.rep(" ", w + 2), prefix .. n, prefix .. (n + j - i), i, j)))
       i = j + 1
     else
       local o = opts[i]
-      local mark = o == stop and sess:c("dim", "  (stop here: the move ends)") or ""
-      sess:say(sess:c("cyan", string.format("%" .. w + 2 .. "d", i)), "  ", ktext.escape(o), mark, note(describe(o)))
+      local mark = o == stop and "  (stop here: the move ends)" or ""
+      local num, text = string.format("%" .. w + 2 .. "d", i), ktext.escape(o)
+      local d = describe(o)
+      say_noted(sess, { sess:c("cyan", num), "  ", text, mark ~= "" and sess:c("dim", mark) or "" },
+        #num + 2 + text_len(text) + #mark, d, width, w + 4)
       i = i + 1
     end
   end
@@ -427,11 +471,14 @@ end
 function M.print_result(sess, r, players, why, seed, again)
   local win = {}
   for _, s in ipairs(r.winners) do win[s] = true end
+  -- (names padded by letters, not bytes: "Zoë" takes 3 columns)
+  local function len(t) return utf8.len(t) or #t end
   local w = 0
-  for s = 1, players do w = math.max(w, #sess:name(s)) end
+  for s = 1, players do w = math.max(w, len(sess:name(s))) end
   sess:say(sess:c("bold", "Game over.") .. " Final scores:")
   for s = 1, players do
-    local line = string.format("  %-" .. w .. "s  %4s", sess:name(s), tostring(r.scores[s]))
+    local name = sess:name(s)
+    local line = string.format("  %s%s  %4s", name, string.rep(" ", w - len(name)), tostring(r.scores[s]))
     if win[s] then line = line .. "  " .. sess:c("green", "winner") end
     sess:say(line)
   end

@@ -1290,7 +1290,23 @@ local function why_take(g, seat, text)
       if CARDS[id].take:lower() == text:lower() then card = CARDS[id] end   -- is that card's (docs/api.md)
     end
   end
-  if not card then return "no such card in the harbour" end
+  if not card then
+    -- the card as the board and the log name it ('loot Frigate 6/3'): say
+    -- which move takes it, not that it is not there
+    local named = text:match("^%a+%s+(.-)%s*$")
+    for _, id in ipairs(g.harbour:cards()) do
+      local c = CARDS[id]
+      if named and c.name:lower() == named:lower() then
+        if c.kind == "ship" then
+          return ("the %s in the harbour is looted with '%s' (a ship by its name and the coins it gives)")
+            :format(c.name, c.take)
+        end
+        card = c   -- 'loot Sailor 3/1': a person is hired (and what it costs, below)
+      end
+    end
+    if not card then return "no such card in the harbour" end
+    if verb ~= "hire" then return ("the %s is a person: it is hired, with '%s'"):format(card.name, card.take) end
+  end
   local other = seat ~= g.current
   if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
   if card.kind == "person" then

@@ -3240,11 +3240,39 @@ end
 local USED
 local function used(kind, short) if USED then USED[kind][short] = true end end
 
+-- The columns of a card's first line (one local: the file is near Lua's
+-- 200). len: a text's length in characters ("Zoë" is 3), in bytes where
+-- it is not UTF-8; column(t, w): t padded to w characters, or cut to w - 1
+-- and "~" (never inside a character); widths(g): the name and port
+-- columns, as wide as the longest name and home port of the game (at
+-- least 10), so the gold columns line up under constantinople and "Zoë",
+-- the name at most what leaves the line, [token] and [pirate] both on it,
+-- 79 columns (53 besides the two); width: those of the board being drawn.
+local CARD = {}
+function CARD.len(t) return utf8.len(t) or #t end
+function CARD.column(t, w)
+  local n = CARD.len(t)
+  if n > w then
+    local cut = utf8.len(t) and utf8.offset(t, w) or w
+    t, n = t:sub(1, cut - 1) .. "~", w
+  end
+  return t .. string.rep(" ", w - n)
+end
+function CARD.widths(g)
+  local port, name = 10, 10
+  for s = 1, g.players do
+    port = math.max(port, CARD.len(port_name(g, g.home[s])))
+    name = math.max(name, CARD.len(g.names[s]))
+  end
+  return { name = math.min(name, 79 - 53 - port), port = port }
+end
+
 local function card_lines(g, s, card, gold, out, mark, arriving)
   local ring_port = port_name(g, g.home[s])
   local pool = card.pool
-  out[#out + 1] = string.format("%s%-10s %-10s %3d gold %3d VP  pool s%d l%d f%d%s%s", mark,
-    g.names[s]:sub(1, 10), ring_port, gold, g.vp:get(s), pool.seaman, pool.land, pool.facility,
+  local w = CARD.width or CARD.widths(g)
+  out[#out + 1] = string.format("%s%s %s %3d gold %3d VP  pool s%d l%d f%d%s%s", mark,
+    CARD.column(g.names[s], w.name), CARD.column(ring_port, w.port), gold, g.vp:get(s), pool.seaman, pool.land, pool.facility,
     g.first == s and "  [token]" or "", g.pirate_holder == s and "  [pirate]" or "")
   local tiles = {}
   for _, t in ipairs(TILES_24) do
@@ -3305,6 +3333,7 @@ end
 function R.board(g, seat, how)
   local out = {}
   USED = { tiles = {}, goods = {} }
+  CARD.width = CARD.widths(g)
   local drafts = false
   local left = vp_bank_left(g)
   out[1] = string.format("Old World turn %d, %s%s | VP bank %s | pirate %d/%d VP, turns %s",
@@ -3340,7 +3369,7 @@ function R.board(g, seat, how)
     out[#out + 1] = "Your card as your order leaves it:"
     card_lines(g, seat, o.card, o.gold, out, "  ", o.arriving)
   end
-  USED = nil
+  USED, CARD.width = nil, nil
   return table.concat(out, "\n")
 end
 

@@ -139,7 +139,9 @@ METHODS.show = METHODS.board
 
 function METHODS.view(_, game, seat) return game:view(seat) end
 
-function METHODS.moves(_, game, seat) return game:moves(seat) end
+-- (omit: without the other seats' secret choices not yet revealed, which
+-- otherwise read "(secret)": the moves the seat's save holds)
+function METHODS.moves(_, game, seat, omit) return game:moves(seat, omit == true) end
 
 -- The steps as "seat: text" (g:actions(seat)), without another seat's
 -- step that repeats its last one: such a step is a "stop here", taken
