@@ -50,19 +50,6 @@ M.OPTIONS = {
     focus = { default = 0, type = "number", min = 0, max = 1, quiet = true,
               doc = "the share of the lines beyond one per option that go to the best option so far "
                  .. "(the others go round the options in turn)" },
-    -- (experiment, branch greedyorder: docs/bots.md "What it costs")
-    order = { default = 0, type = "integer", min = 0, max = 9, quiet = true,
-              doc = "which untaken option a line takes: 0 uniformly; 1 best mean of (decision, text) "
-                 .. "over this bot's searches, relative to its siblings; 2 the same by option number; "
-                 .. "3 by the text less its parent's, this search's lines first; 4 as 3, unknown below; "
-                 .. "5 as 1 on the first line of each option only, 6 on the extra lines only; "
-                 .. "7 the text least taken in this search" },
-    walk = { default = 0, type = "integer", min = 0, max = 9, quiet = true,
-              doc = "where no option is untaken: 0 any at random (a line that takes none new ends the "
-                 .. "option's lines); 1 the best branch with untaken lines; 2 a random one; 3 always the "
-                 .. "best branch first; 4 the branch point whose decision improved most" },
-    patience = { default = 0, type = "integer", min = 0, max = 100, quiet = true,
-              doc = "stop the extra lines after this many in a row that do not improve the best" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -334,175 +321,11 @@ function Greedy:decide(view)
   -- options in `top`), and a line makes its copy only when it reaches a
   -- position not seen yet (the deal, then the line's steps so far).
   local top = {}
-  local order, hist = o.order, self.hist
-  local phase_order = order == 5 or order == 6   -- order 1 on first lines only (5), on extra lines only (6)
-  local order_mode = order
-  if phase_order then order = 1 end
-  if order > 0 and not hist then hist = {}; self.hist = hist end
-  -- (order > 0) the fresh option whose (decision, text) did best in the
-  -- lines of this bot's searches so far, relative to its siblings; ties drawn
-  -- orders: 1 text keys, history only; 2 index keys; 3 suffix keys, this
-  -- search's lines first, then history; 4 as 3, unknown below known-best
-  local cur = {}
-  local function keyof(ptext, text, y)
-    if order == 2 then return y end
-    if order >= 3 and ptext ~= "" and text:sub(1, #ptext) == ptext then return text:sub(#ptext + 1) end
-    return text
-  end
-  local prior = order == 4 and -0.5 or 0
-  local function pick_fresh(ptext, dname, t, fresh, nf)
-    local h, c = hist[dname or ""], cur[dname or ""]
-    local best, bx, nb = nil, nil, 0
-    for i = 1, nf do
-      local f = fresh[i]
-      local sc = prior
-      local key = keyof(ptext, t[f], f)
-      if order == 7 then sc = -((c and c[key]) or 0)
-      else
-        local e = (c and c[key]) or (h and h[key])
-        if e then sc = e[2] / e[1] end
-      end
-      if best == nil or sc > best + 1e-9 then best, bx, nb = sc, f, 1
-      elseif sc >= best - 1e-9 then
-        nb = nb + 1
-        if rng:below(nb) == 0 then bx = f end
-      end
-    end
-    return bx
-  end
-  -- each position with two or more options walked records, for each, its
-  -- best line less the position's best
-  local function learn(kids, t, dname, ptext, into)
-    local bestv, vals, ys, seen = nil, {}, {}, {}
-    for y = 1, #t do
-      local text = t[y]
-      local kid = kids[text]
-      if kid and not seen[text] then
-        seen[text] = true
-        local v = kid.value or learn(kid.kids, kid.t, kid.dname, text, into)
-        vals[#vals + 1], ys[#ys + 1] = v, y
-        if bestv == nil or v > bestv then bestv = v end
-      end
-    end
-    if order == 7 and #vals >= 1 then
-      local key = dname or ""
-      local h = into[key]
-      if not h then h = {}; into[key] = h end
-      for i = 1, #vals do
-        local kk = keyof(ptext, t[ys[i]], ys[i])
-        h[kk] = (h[kk] or 0) + 1
-      end
-    elseif #vals >= 2 then
-      local key = dname or ""
-      local h = into[key]
-      if not h then h = {}; into[key] = h end
-      for i = 1, #vals do
-        local d = vals[i] - bestv
-        if d < -10 then d = -10 end
-        local kk = keyof(ptext, t[ys[i]], ys[i])
-        local e = h[kk]
-        if not e then h[kk] = { 1, d } else e[1] = e[1] + 1; e[2] = e[2] + d end
-      end
-    end
-    return bestv
-  end
-  -- (walk > 0) whether every line through a position is taken; the best
-  -- value of its lines; the option to go on with where none is fresh
-  local walk = o.walk
-  local function done(pos)
-    if pos.value or pos.done then return true end
-    local fresh = pos.fresh
-    if not fresh or #fresh > 0 then return false end
-    local t, kids = pos.t, pos.kids
-    for _, x in ipairs(pos.ks) do
-      if not done(kids[t[x]]) then return false end
-    end
-    pos.done = true
-    return true
-  end
-  local function bestv(pos)
-    if pos.value then return pos.value end
-    local b
-    for _, kid in pairs(pos.kids) do
-      local v = bestv(kid)
-      if b == nil or v > b then b = v end
-    end
-    return b or -math.huge
-  end
-  local function descend(pos)
-    local t, kids = pos.t, pos.kids
-    local best, bx, nb, seen = nil, nil, 0, {}
-    for _, x in ipairs(pos.ks) do
-      local text = t[x]
-      if not seen[text] then
-        seen[text] = true
-        local kid = kids[text]
-        if not done(kid) then
-          local sc = walk ~= 2 and bestv(kid) or 0
-          if best == nil or sc > best + 1e-9 then best, bx, nb = sc, x, 1
-          elseif sc >= best - 1e-9 then
-            nb = nb + 1
-            if rng:below(nb) == 0 then bx = x end
-          end
-        end
-      end
-    end
-    return bx or pos.ks[rng:below(#pos.ks) + 1]
-  end
-  -- (walk 3) the option of the position's best line, while more lines
-  -- are to be taken below it
-  local function steps_best(pos)
-    local b, bx = nil, nil
-    local t, kids = pos.t, pos.kids
-    for _, x in ipairs(pos.ks) do
-      local kid = kids[t[x]]
-      if kid then
-        local v = bestv(kid)
-        if b == nil or v > b + 1e-9 then b, bx = v, x end
-      end
-    end
-    if bx and not kids[t[bx]].value and not done(kids[t[bx]]) then return bx end
-    return nil
-  end
-  -- (walk 4) where the next line branches: down the best lines not all
-  -- taken, the position whose decision's branches improved the best line
-  -- most often in this bot's searches
-  local way, aim
-  local wstat = self.wstat
-  if walk == 4 and not wstat then wstat = {}; self.wstat = wstat end
-  local function plan_way(node)
-    way, aim = {}, nil
-    local best, depth = nil, 0
-    local pos = node
-    while pos and not pos.value and not done(pos) do
-      depth = depth + 1
-      if #pos.fresh > 0 then
-        local e = wstat[pos.dname or ""]
-        local sc = e and (e[2] + 1) / (e[1] + 2) or 0.5
-        if best == nil or sc > best + 1e-9 then best, aim = sc, pos end
-      end
-      local t, kids = pos.t, pos.kids
-      local bv, bx = nil, nil
-      for _, x in ipairs(pos.ks) do
-        local kid = kids[t[x]]
-        if kid and not done(kid) then
-          local v = bestv(kid)
-          if bv == nil or v > bv + 1e-9 then bv, bx = v, x end
-        end
-      end
-      if not bx then break end
-      way[pos] = bx
-      pos = kids[t[bx]]
-    end
-    if aim then way[aim] = nil end
-  end
   local function line(k)
     local text = opts[k]
     local texts, steps, new = { text }, {}, false
     local path, g, gs = { k }, nil, nil     -- option numbers taken; the copy, who decides in it
-    if M.debug_count then M.debug_count.lines = M.debug_count.lines + 1 end
     if v0 == nil then
-      if M.debug_count then M.debug_count.copies = M.debug_count.copies + 1; M.debug_count.dec = M.debug_count.dec + 1 end
       g = sample(core.rng(seeds[1]))
       v0, turn0 = estimates(g, seat)[seat], g.ctx.turn
       fork.step(g, seat, k)
@@ -513,7 +336,6 @@ function Greedy:decide(view)
       local pos = kids[text]
       if not pos then
         if not g then
-          if M.debug_count then M.debug_count.copies = M.debug_count.copies + 1 end
           g = sample(core.rng(seeds[1]))
           for j = 1, #path do
             fork.step(g, seat, path[j])
@@ -548,17 +370,8 @@ function Greedy:decide(view)
       end
       local nf = #fresh
       local pool = nf > 0 and fresh or ks
-      if nf > 0 and not new and M.debug_count then M.debug_count.branch = pos.dname or "?" end
       new = new or nf > 0
-      local x
-      if way and way[pos] then x = way[pos]
-      elseif way and pos == aim then
-        way = nil
-        x = (order > 0 and nf > 1) and pick_fresh(text, pos.dname, t, fresh, nf) or fresh[rng:below(nf) + 1]
-      elseif walk == 3 and steps_best(pos) then x = steps_best(pos)
-      elseif order > 0 and nf > 1 then x = pick_fresh(text, pos.dname, t, fresh, nf)
-      elseif nf == 0 and walk > 0 then x = descend(pos)
-      else x = pool[rng:below(#pool) + 1] end
+      local x = pool[rng:below(#pool) + 1]
       text = t[x]
       if nf > 0 then                   -- every option of its text goes (texts may repeat)
         local n = 0
@@ -580,19 +393,13 @@ function Greedy:decide(view)
   end
   -- every option once; then more lines for those whose move stayed open
   local best_of, open = {}, {}
-  if phase_order and order_mode == 6 then order = 0 end
   for _, k in ipairs(allowed) do
-    if order >= 3 then cur = {}; learn(top, opts, view.decision, "", cur) end
     local v, texts, steps = line(k)
     best_of[k] = { value = v, texts = texts, steps = steps }
     if #texts > 1 then open[#open + 1] = k end
   end
-  if phase_order then order = order_mode == 6 and 1 or 0 end
   local extra, i, credit = o.budget, 0, 0
-  local patience, idle = o.patience, 0
-  local overall = -math.huge
-  for _, k in ipairs(allowed) do if best_of[k].value > overall then overall = best_of[k].value end end
-  while extra > 0 and #open > 0 and (patience == 0 or idle < patience) do
+  while extra > 0 and #open > 0 do
     credit = credit + o.focus
     if credit >= 1 - 1e-9 then               -- a share `focus` of them: the best option so far
       credit = credit - 1
@@ -605,50 +412,10 @@ function Greedy:decide(view)
       i = i % #open + 1
     end
     local k = open[i]
-    if walk > 0 and done(top[opts[k]]) then
-      table.remove(open, i); i = i - 1
-    else
-    if order >= 3 then cur = {}; learn(top, opts, view.decision, "", cur) end
-    if walk == 4 then plan_way(top[opts[k]]) end
-    local adn = aim and (aim.dname or "")
-    local C = M.debug_count
-    if C then C.branch = "(none)" end
     local v, texts, steps, new = line(k)
-    if C then
-      local r = C.by[C.branch] or { 0, 0, 0 }
-      C.by[C.branch] = r
-      r[1] = r[1] + 1
-      if v > best_of[k].value + 1e-9 then
-        r[2] = r[2] + 1
-        local top_before = -math.huge
-        for _, kk in ipairs(allowed) do if best_of[kk].value > top_before then top_before = best_of[kk].value end end
-        if v > top_before + 1e-9 then r[3] = r[3] + 1 end
-      end
-    end
     if v > best_of[k].value then best_of[k] = { value = v, texts = texts, steps = steps } end
-    if adn then
-      local e = wstat[adn]
-      if not e then e = { 0, 0 }; wstat[adn] = e end
-      e[1] = e[1] + 1
-      if v > overall + 1e-9 then e[2] = e[2] + 1 end
-    end
-    way, aim = nil, nil
-    if C then
-      local li = o.budget - extra + 1
-      C.idx = C.idx or {}
-      local r = C.idx[li] or { 0, 0 }
-      C.idx[li] = r
-      r[1] = r[1] + 1
-      if v > overall + 1e-9 then r[2] = r[2] + 1 end
-    end
-    if v > overall + 1e-9 then overall, idle = v, 0 else idle = idle + 1 end
     extra = extra - 1
     if not new then table.remove(open, i); i = i - 1 end   -- its lines are all taken
-    end
-  end
-  if phase_order then order = 1 end
-  if order > 0 and order ~= 7 then
-    learn(top, opts, view.decision, "", hist)
   end
   local scored, best, bests = {}, nil, {}
   for _, k in ipairs(allowed) do
@@ -660,75 +427,6 @@ function Greedy:decide(view)
   table.sort(scored, function(x, y) return x.value > y.value end)
   self.last = scored
   local pick = bests[rng:below(#bests) + 1]
-  local D = M.debug_regret
-  if D and v0 then
-    local ncopies = 0
-    local function exhaust(path, texts)
-      local g = sample(core.rng(seeds[1]))
-      ncopies = ncopies + 1
-      local gs
-      for j = 1, #path do fork.step(g, seat, path[j]); gs = next_decider(g, seat) end
-      local ends = gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
-      if not ends then ends = math.abs(estimates(g, seat)[seat] - v0) > 1e-9 end
-      if ends then
-        local v = lead(estimates(g), seat, g.players)
-        if D.dump then D.dump[#D.dump + 1] = string.format("%8.3f  %s", v, table.concat(texts, " > ")) end
-        return v
-      end
-      local t = texts_of(g, seat)
-      local dn = g.dname
-      local ks = self:allowed(dn, t)
-      local bv, seen, cv = nil, {}, {}
-      for _, x in ipairs(ks) do
-        if not seen[t[x]] then
-          seen[t[x]] = true
-          local p2, t2 = { table.unpack(path) }, { table.unpack(texts) }
-          p2[#p2 + 1], t2[#t2 + 1] = x, t[x]
-          local v = exhaust(p2, t2)
-          cv[#cv + 1] = { x, v }
-          if bv == nil or v > bv then bv = v end
-        end
-        if ncopies > 3000 then break end
-      end
-      if #cv >= 2 and hist and order ~= 7 then
-        local h = hist[dn or ""]
-        local ptext = texts[#texts]
-        local bs, tied, hits = nil, 0, 0
-        for _, c in ipairs(cv) do
-          local e = h and h[keyof(ptext, t[c[1]], c[1])]
-          local sc = e and e[2] / e[1] or prior
-          if bs == nil or sc > bs + 1e-9 then bs, tied, hits = sc, 1, (c[2] >= bv - 1e-9 and 1 or 0)
-          elseif sc >= bs - 1e-9 then tied = tied + 1; hits = hits + (c[2] >= bv - 1e-9 and 1 or 0) end
-        end
-        local nbest = 0
-        for _, c in ipairs(cv) do if c[2] >= bv - 1e-9 then nbest = nbest + 1 end end
-        D.diag = D.diag or {}
-        local r = D.diag[dn or ""] or { 0, 0, 0 }
-        D.diag[dn or ""] = r
-        r[1], r[2], r[3] = r[1] + 1, r[2] + hits / tied, r[3] + nbest / #cv
-      end
-      return bv
-    end
-    local vstar, vpick
-    for _, k in ipairs(allowed) do
-      local v = exhaust({ k }, { opts[k] })
-      if k == pick then vpick = v end
-      if vstar == nil or v > vstar then vstar = v end
-    end
-    D.top = (D.top or 0) + math.min(10, vstar - vpick)
-    if vstar - vpick > 1e-9 then D.topmiss = (D.topmiss or 0) + 1 end
-    local r = vstar - best_of[pick].value
-    if r > 10 then r = 10 end
-    D.n, D.sum = D.n + 1, D.sum + r
-    if r > 1e-9 then D.miss = D.miss + 1 end
-    if D.dump and r > 1e-9 and D.shown < 6 then
-      D.shown = D.shown + 1
-      print(string.format("decision %s, picked %s (found %.3f), V* %.3f", view.decision, opts[pick], best_of[pick].value, vstar))
-      print(table.concat(D.dump, "\n"))
-    end
-    if D.dump then D.dump = {} end
-    D.lines = D.lines + ncopies
-  end
   -- the plan: the rest of the best line, each step with the decision it
   -- was made for (the game must show the same to follow it)
   local b = best_of[pick]
