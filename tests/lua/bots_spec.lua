@@ -276,6 +276,27 @@ describe("bots by name", function()
     assert.equal(glines[1], (v:hint("  greedy  "))[1])
   end)
 
+  it("greedy judges a line by its lead over the best other seat, or with lead=0 by its own estimate", function()
+    -- race, 3 players: 3, 7 and 5 points; seat 1 may score 1 or 2, or pass
+    local g = kontor.new_game { rules = "tests/rulesets/race.lua", players = 3, seed = 1,
+                                scenario = { points = { 3, 7, 5 } } }
+    local v = seat.view(g, 1)
+    assert.are.same({ "The greedy bot would play: score 2", "  score 2                          value -2.00",
+      "  score 1                          value -3.00", "  pass                             value -4.00" },
+      (v:hint("greedy")))
+    assert.are.same({ "The greedy:lead=0 bot would play: score 2", "  score 2                          value 5.00",
+      "  score 1                          value 4.00", "  pass                             value 3.00" },
+      (v:hint("greedy:lead=0")))
+    -- a line that ends the game: the margin, or with lead=0 the seat's own score
+    g = kontor.new_game { rules = "tests/rulesets/race.lua", players = 3, seed = 1, scenario = { points = { 19, 7, 5 } } }
+    v = seat.view(g, 1)
+    assert.are.equal("  score 2                          wins the game, by 14.00", (v:hint("greedy"))[2])
+    assert.are.equal("  score 2                          wins the game, scoring 21.00", (v:hint("greedy:lead=0"))[2])
+    -- a switch: named in the bot's text only where it is off its default
+    assert.are.equal("greedy:budget=12,depth=8,lead=0,samples=1", assert(bots.new("greedy:lead=0", 1, 1)):spec())
+    assert.are.equal("greedy:budget=12,depth=8,samples=1", assert(bots.new("greedy", 1, 1)):spec())
+  end)
+
   it("sits at the REPL: bot, bots and hint", function()
     local input = support.write(os.tmpname(), "hint greedy\nbot 2=mcts:iterations=20,rollout=5\nbots\nbot 1=mcts:depth=2\n")
     local p = io.popen(support.binary() .. " repl --players 2 < " .. input .. " 2>&1")

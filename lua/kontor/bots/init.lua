@@ -50,6 +50,9 @@ M.OPTIONS = {
     focus = { default = 0, type = "number", min = 0, max = 1, quiet = true,
               doc = "the share of the lines beyond one per option that go to the best option so far "
                  .. "(the others go round the options in turn)" },
+    lead = { default = 1, type = "integer", min = 0, max = 1, quiet = true,
+             doc = "what a line is worth where it ends: 1, the seat's estimate less the best other seat's; "
+                .. "0, the seat's own estimate alone (at the end, its score, and the win)" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -294,7 +297,15 @@ function Greedy:decide(view)
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
   local sample = view.sample            -- (the view's bound method, the same at every access)
   local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
-  -- The same line on deal i: its texts while they are offered; the lead
+  -- What a line is worth where it ends (`own`: the seat's estimate
+  -- there, when already asked): its lead over the best other seat, or
+  -- with lead=0 its own estimate alone (at the end: its score, and the win).
+  local by_lead = o.lead ~= 0
+  local function worth(g, own)
+    if by_lead then return lead(estimates(g, nil, own and seat, own), seat, g.players) end
+    return own or estimates(g, seat)[seat]
+  end
+  -- The same line on deal i: its texts while they are offered; its worth
   -- where it ends.
   local function again(i, texts)
     local g = sample(core.rng(seeds[i]))
@@ -306,7 +317,7 @@ function Greedy:decide(view)
       fork.step(g, seat, x)
       if next_decider(g, seat) ~= seat then break end
     end
-    return lead(estimates(g), seat, g.players)
+    return worth(g)
   end
   -- A line: option k of the decision, then (while the move stays open:
   -- the seat's own estimate has not changed, and it decides again in the
@@ -349,7 +360,7 @@ function Greedy:decide(view)
           ends = math.abs(own - v0) > 1e-9
         end
         if ends then
-          local v = lead(estimates(g, nil, own and seat, own), seat, g.players)   -- chance and unseen cards: averaged
+          local v = worth(g, own)              -- chance and unseen cards: averaged
           for i = 2, #seeds do v = v + again(i, texts) end
           pos = { value = v / #seeds }
         else
@@ -714,9 +725,14 @@ function M.hint(view, spec, seed)
     elseif t.value >= WIN / 2 or t.value <= -WIN / 2 then
       -- the line ends the game: the value holds the winners' bonus (WIN),
       -- a number that means nothing to a person; say the outcome and the
-      -- margin over the best other seat
-      lines[#lines + 1] = format("  %-32s %s the game, by %.2f", t[1], t.value > 0 and "wins" or "loses",
-        math.abs(t.value) - WIN)
+      -- margin over the best other seat (greedy:lead=0 judges by its own
+      -- score alone: that score)
+      if b.options.lead == 0 then
+        lines[#lines + 1] = format("  %-32s wins the game, scoring %.2f", t[1], t.value - WIN)
+      else
+        lines[#lines + 1] = format("  %-32s %s the game, by %.2f", t[1], t.value > 0 and "wins" or "loses",
+          math.abs(t.value) - WIN)
+      end
     else
       lines[#lines + 1] = format("  %-32s value %.2f", t[1], t.value)
     end
