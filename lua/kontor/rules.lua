@@ -684,7 +684,20 @@ local function data_names(R0)
   if type(data) ~= "table" then return out end
   out["R.data"] = keys(data)
   for k, v in next, data do
-    if type(k) == "string" and type(v) == "table" then out["R.data." .. k] = keys(v) end
+    if type(k) == "string" and type(v) == "table" then
+      local where = "R.data." .. k
+      out[where] = keys(v)
+      -- a level deeper: the fields of each entry of a list (Old World's
+      -- R.data.buildings[16]) and of each table under a name (Caribbean's
+      -- R.data.skills.Trader), which a variant sets in a loop or through a
+      -- local, where its text never says R.data.buildings
+      for k2, v2 in next, v do
+        if type(v2) == "table" then
+          if type(k2) == "string" then out[where .. "." .. k2] = keys(v2)
+          elseif math.type(k2) == "integer" then out[where .. "[" .. k2 .. "]"] = keys(v2) end
+        end
+      end
+    end
   end
   return out
 end
@@ -725,8 +738,24 @@ local function misspelt_data(had, now, src)
   for _, where in ipairs(wheres) do
     local old = {}
     for _, n in ipairs(had[where]) do old[n] = true end
+    -- an entry of a list is near the fields of its sister entries too (a
+    -- Guild Hall given a misspelt Pier's pier_vp)
+    local list = where:match("^(.*)%[%d+%]$")
+    local near_of = had[where]
+    if list then
+      near_of = {}
+      local seen = {}
+      for w, names in pairs(had) do
+        if w:match("^(.*)%[%d+%]$") == list then
+          for _, n in ipairs(names) do
+            if not seen[n] then seen[n] = true; near_of[#near_of + 1] = n end
+          end
+        end
+      end
+      table.sort(near_of)
+    end
     for _, n in ipairs(now[where] or {}) do
-      local meant = not old[n] and not named_again(src, n) and M.near(n, had[where])
+      local meant = not old[n] and not named_again(src, n) and M.near(n, near_of)
       if meant then return { where = where, added = n, meant = meant, names = had[where] } end
     end
   end
