@@ -201,6 +201,23 @@ local function by_good(goods)
   return stored, copy
 end
 
+-- A tile's numbers (T4, T5, T7) are whole numbers: a variant that sets one
+-- to another value (guild_vp = "two") is told here, with the tile and the
+-- field, not by a sum that fails in the one game that staffs the tile.
+local function check_tiles(d)
+  for _, list in ipairs { "lands", "buildings", "buildings_24" } do
+    for i, t in ipairs(d[list]) do
+      for _, field in ipairs { "cost", "slots", "count", table.unpack(EFFECTS) } do
+        local v = t[field]
+        if v ~= nil and (math.type(v) ~= "integer" or v < 0) then
+          error(("R.data.%s[%d] (%s): %s must be a whole number >= 0, not %s"):format(list, i, tostring(t.id), field,
+            type(v) == "string" and ("'" .. v .. "'") or tostring(v)), 0)
+        end
+      end
+    end
+  end
+end
+
 -- O6, O11: R.data's start_gold and first_player_gold are the defaults of
 -- the options of those names, which the game reads: a variant that
 -- changes the data changes the game (one that sets the option's default,
@@ -275,6 +292,7 @@ function R.prepare()
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
   LAND_BIT, LOOMS, TILE_ID, WITH_EFFECTS = {}, 0, {}, 0   -- LAND_BIT[colour]: its plantation's bit
+  check_tiles(d)
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     TILE_ID[i] = t.id                                   -- a tile's id by its index

@@ -68,3 +68,31 @@ return { variant = true, base = "caribbean",
       .. "did you mean 'trader'%? %(R%.data%.skills%.Trader: trader%)"), e)
   end)
 end)
+
+describe("a variant that gives an Old World tile's number another type", function()
+  it("is refused when the game is made, with the tile and the field, not in the game that staffs it", function()
+    local f = support.write(tmp("two.lua"), [[
+return { variant = true, base = "old_world",
+  apply = function(R)
+    for _, b in ipairs(R.data.buildings) do
+      if b.id == "guild_hall" then b.guild_vp = "two" end
+    end
+  end }
+]])
+    local out, e, code = run("sim --rules old_world --variant " .. f .. " --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    assert.truthy(e:find("R.prepare failed after the variants: R.data.buildings[16] (guild_hall): guild_vp must be "
+      .. "a whole number >= 0, not 'two'\n", 1, true), e)
+    -- (before, `sim` played on, exit 0: a guild hall on a ship of one good is rare among random seats)
+    local ok, err = pcall(kontor.new_game, { rules = "old_world", variants = { f }, players = 3, seed = 1 })
+    assert.is_false(ok)
+    assert.truthy(tostring(err.message or err):find("guild_vp must be a whole number >= 0, not 'two'", 1, true))
+    local cost = support.write(tmp("cost.lua"), [[
+return { variant = true, base = "old_world",
+  apply = function(R) R.data.lands[1].cost = 1.5 end }
+]])
+    out, e, code = run("sim --rules old_world --variant " .. cost .. " --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    assert.truthy(e:find("R.data.lands[1] (sheep_herding): cost must be a whole number >= 0, not 1.5\n", 1, true), e)
+  end)
+end)
