@@ -57,6 +57,7 @@ R.data = {
   tax_threshold = 12,            -- C5: 12 or more coins: lose half, rounded down
   admiral_min_harbour = 5,       -- C7
   takes_by_names = { [0] = 1, 1, 1, 1, 2, 3 },   -- C6: ship names in the harbour -> cards
+  pay_active = 1,                -- C6: what each other player pays the active player for a card taken
   end_influence = 10,            -- C9
   expedition_to_end = true,      -- C9: the end needs a fulfilled expedition
   expedition_to_win = true,      -- C9: a player without one cannot win
@@ -958,14 +959,16 @@ end
 
 -- The end of a take's log line: what a player other than the active one paid.
 local function paid(g, seat, active)
-  return seat ~= active and (", pays 1 to " .. g.names[active]) or ""
+  local fee = R.data.pay_active
+  return seat ~= active and fee > 0 and (", pays " .. fee .. " to " .. g.names[active]) or ""
 end
 
 -- C6: take the first card in the harbour that `option` takes: loot a ship
--- or hire a person. A player other than the active one pays them 1 coin first.
+-- or hire a person. A player other than the active one pays them first
+-- (1 coin, R.data.pay_active).
 -- Returns the card taken.
 local function take(g, seat, active, option)
-  if seat ~= active then move_to(g.purse[seat], g.purse[active], 1) end
+  if seat ~= active and R.data.pay_active > 0 then move_to(g.purse[seat], g.purse[active], R.data.pay_active) end
   local pos, h = 1, g._harbour
   while CARDS[h[pos]].take ~= option do pos = pos + 1 end
   local id = from_harbour(g, pos)
@@ -1034,19 +1037,26 @@ local function active_takes(g, seat)
   end
 end
 
+-- C6: why a player with `c` coins cannot pay the active player `fee`.
+local function why_no_fee(c, fee)
+  if c == 0 then return "no coin to pay the active player" end
+  return ("%s, and the active player is paid %d"):format(plural(c, "coin"), fee)
+end
+
 -- C6: each other player may take 1 card (+1 per Governor), paying the
--- active player 1 coin each: no coin, no take.
+-- active player 1 coin each (R.data.pay_active): no coin, no take.
 local function other_takes(g, seat, active)
   local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
   g.takes_left = left
   local took = false                                                 -- for the log's words
   while left > 0 do
     if g._in_harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
-    local c = count(g.purse[seat])
-    if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
-    local options, cards = take_options(g, seat, c - 1)
+    local c, fee = count(g.purse[seat]), R.data.pay_active
+    if c < fee then return g:skip(seat, "take_other", why_no_fee(c, fee)) end
+    local options, cards = take_options(g, seat, c - fee)
     if cards == 0 then                                               -- nothing affordable
-      return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
+      return g:skip(seat, "take_other", fee == 1 and "nothing in the harbour is affordable after paying 1 coin"
+        or ("nothing in the harbour is affordable after paying %s"):format(plural(fee, "coin")))
     end
     local k = g:choose(seat, "take_other", options)
     if k > cards then                                                -- take nothing
@@ -1292,10 +1302,14 @@ local function why_take(g, seat, text)
   end
   if not card then return "no such card in the harbour" end
   local other = seat ~= g.current
-  if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
+  local fee = other and R.data.pay_active or 0
+  if coins(g, seat) < fee then
+    return coins(g, seat) == 0 and "you have no coin to pay the active player"
+      or ("you have %s and the active player is paid %d"):format(plural(coins(g, seat), "coin"), fee)
+  end
   if card.kind == "person" then
     return ("the %s costs %d%s and you have %s"):format(card.name, hire_cost(g, seat, card),
-      other and " plus 1 for the active player" or "", plural(coins(g, seat), "coin"))
+      fee > 0 and (" plus %d for the active player"):format(fee) or "", plural(coins(g, seat), "coin"))
   end
   return nil
 end
@@ -1416,13 +1430,14 @@ function R.describe_option(g, seat, decision, text)
   if text == "do not fulfil" then return "keep your persons" end
   local card = card_named(g, g.harbour, text) or card_named(g, g.expeditions, text)
   if not card then return nil end
-  local fee = other and "; you pay 1 coin to the active player first" or ""
+  local owed = other and R.data.pay_active or 0
+  local fee = owed > 0 and ("; you pay %s to the active player first"):format(plural(owed, "coin")) or ""
   if card.kind == "ship" then
     return ("+%s%s"):format(plural(card.coins + g.st[seat].trader[card.ship], "coin"), fee)
   elseif card.kind == "person" then
     local skill = skill_text(card)
     return ("costs %d%s; +%d influence%s"):format(hire_cost(g, seat, card),
-      other and " (+1 to the active player)" or "", card.influence,
+      owed > 0 and (" (+%d to the active player)"):format(owed) or "", card.influence,
       skill ~= "" and ("; " .. skill) or "")
   elseif card.kind == "expedition" then
     return ("+%d influence, +%s; discards the persons it needs (C8)"):format(card.influence,

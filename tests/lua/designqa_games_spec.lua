@@ -96,3 +96,52 @@ return { variant = true, base = "old_world",
     assert.truthy(e:find("R.data.lands[1] (sheep_herding): cost must be a whole number >= 0, not 1.5\n", 1, true), e)
   end)
 end)
+
+describe("Caribbean's R.data.pay_active, what another player pays the active player for a card (C6)", function()
+  local dear = support.write(tmp("dear.lua"), [[
+return { variant = true, name = "dear", base = "caribbean",
+  options = { fee = { default = 2, type = "integer", min = 0, doc = "coins a card" } },
+  apply = function(R, opts) R.data.pay_active = opts.fee end }
+]])
+  local function logged(g, line)
+    for _, l in ipairs(g:log()) do if l == line then return true end end
+    return false
+  end
+  local function skip_of(g, seat)          -- why the seat's take_other was not asked
+    for _, k in ipairs(g:skipped()) do
+      if k.seat == seat and k.decision == "take_other" then return k.why end
+    end
+  end
+  local function game(fee, coins)
+    return kontor.new_game { rules = "caribbean", variants = { dear .. ":fee=" .. fee }, players = 3,
+      names = { "Ann", "Bob", "Cem" },
+      scenario = { deck = { "Pinnace 1/1", "Skiff 1/1", "Galleon 2/1", "Frigate 1/1", "Priest 4/1" },
+                   harbour = { "Flute 2/2", "Sailor 3/1" }, coins = coins, phase = "loot", active = 1,
+                   loot_at = 2 } }
+  end
+  it("is paid by a take of another player, told in the options, the log and why", function()
+    local g = game(2, { 0, 5, 1 })
+    assert.are.equal("+2 coins; you pay 2 coins to the active player first",
+      g.R.describe_option(g, 2, "take_other", "loot Flute 2"))
+    assert.are.equal("costs 3 (+2 to the active player); +1 influence; +1 strength",
+      g.R.describe_option(g, 2, "take_other", "hire Sailor 3/1"))
+    g:apply("hire Sailor 3/1")
+    assert.are.same({ 2, 0, 1 }, { g.purse[1]:count(), g.purse[2]:count(), g.purse[3]:count() })
+    assert.truthy(logged(g, "Bob hires the Sailor 3/1 for 3, pays 2 to Ann"))
+    -- Cem, with 1 coin, cannot pay 2: not asked, and told why
+    assert.are.equal("1 coin, and the active player is paid 2", skip_of(g, 3))
+  end)
+  it("at 1, the rulebook's, reads as before; at 0 a player without a coin may loot", function()
+    local g = game(1, { 0, 5, 0 })
+    assert.are.equal("costs 3 (+1 to the active player); +1 influence; +1 strength",
+      g.R.describe_option(g, 2, "take_other", "hire Sailor 3/1"))
+    g:apply("loot Flute 2")
+    assert.truthy(logged(g, "Bob loots the Flute 2/2: 2 coins, pays 1 to Ann"))
+    assert.are.equal("no coin to pay the active player", skip_of(g, 3))
+    g = game(0, { 0, 0, 0 })
+    assert.are.equal("+2 coins", g.R.describe_option(g, 2, "take_other", "loot Flute 2"))
+    g:apply("loot Flute 2")
+    assert.truthy(logged(g, "Bob loots the Flute 2/2: 2 coins"))
+    assert.are.same({ 0, 2 }, { g.purse[1]:count(), g.purse[2]:count() })
+  end)
+end)
