@@ -384,6 +384,7 @@ local function tally_of(g, seat)                 -- from the piles (invariants, 
 end
 
 function R.influence(g, seat) return g.st[seat].influence end
+function R.ship_of(card) return CARDS[card].ship end   -- a card's ship name (nil: not a ship)
 function R.strength(g, seat) return g.st[seat].strength end
 function R.coins(g, seat) return coins(g, seat) end
 
@@ -793,12 +794,24 @@ local function ship_in_harbour(g, ship)
   return false
 end
 
--- C4: a second ship of a name in the harbour: the harbour is discarded.
+-- C4: whether the ship just revealed, not repelled, busts the turn: a
+-- second ship of its name in the harbour. A variant may replace it.
+function R.rules.busts(g, seat, card)     -- luacheck: no unused args
+  return ship_in_harbour(g, CARDS[card].ship)
+end
+
+local BUSTS = R.rules.busts          -- the rulebook's, which the option texts describe
+
+-- C4: the turn busts: the harbour is discarded.
 local function bust(g, seat, card)
+  local second = g.logging and ship_in_harbour(g, CARDS[card].ship)
   harbour_discarded(g)
   push(g.revealed, card); pop(g.revealed)           -- face up for all to see, then on the hidden pile
   push(g.discard, card)
-  if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
+  if g.logging then
+    if second then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship)
+    else g:log("%s reveals the %s: bust, the harbour is discarded", g.names[seat], CARDS[card].name) end
+  end
 end
 
 -- C4: why a player of `strength` cannot repel `ship` (a skull, or fewer
@@ -841,7 +854,7 @@ local function ship_revealed(g, seat, card)
     if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
     return true
   end
-  if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
+  if R.rules.busts(g, seat, card) then bust(g, seat, card); return false end
   to_harbour(g, card)
   return true
 end
@@ -1409,6 +1422,7 @@ function R.describe_option(g, seat, decision, text)
     local names = #ships > 1 and (table.concat(ships, ", ", 1, #ships - 1) .. " or " .. ships[#ships]) or ships[1]
     local deck = #g.deck > 0 and (plural(#g.deck, "card") .. " in the deck")   -- C2: shuffled in when needed
       or ("the deck is empty: the discard pile (" .. plural(#g.discard, "card") .. ") is shuffled into it first")
+    if R.rules.busts ~= BUSTS then return ("%s; %s"):format(deck, "what busts is the variant's rule (C4)") end
     return ("%s; %s"):format(deck, names and ("a second " .. names .. " busts (C4)") or "no ship can bust yet")
   end
   if text == "stop" then
@@ -1423,7 +1437,7 @@ function R.describe_option(g, seat, decision, text)
   if text == "do not repel" then
     local c = CARDS[g.revealed:top()]
     if not c then return nil end
-    return ship_in_harbour(g, c.ship) and ("the %s busts the harbour (C4)"):format(c.ship)
+    return R.rules.busts(g, seat, g.revealed:top()) and ("the %s busts the harbour (C4)"):format(c.ship)
       or ("the %s stays in the harbour"):format(c.name)
   end
   if text == "take nothing" then return "end your takes" end

@@ -145,3 +145,45 @@ return { variant = true, name = "dear", base = "caribbean",
     assert.are.same({ 0, 2 }, { g.purse[1]:count(), g.purse[2]:count() })
   end)
 end)
+
+describe("Caribbean's R.rules.busts, whether a ship revealed and not repelled busts the turn (C4)", function()
+  local bust4 = support.write(tmp("bust4.lua"), [[
+return { variant = true, name = "bust4", base = "caribbean",
+  apply = function(R)
+    local busts = R.rules.busts
+    R.rules.busts = function(g, seat, card)
+      local ships = 1
+      for _, id in ipairs(g.harbour:cards()) do
+        if R.ship_of(id) then ships = ships + 1 end
+      end
+      return busts(g, seat, card) or ships >= 4
+    end
+  end }
+]])
+  local function game(variants)
+    return kontor.new_game { rules = "caribbean", variants = variants, players = 3, names = { "Ann", "Bob", "Cem" },
+      scenario = { deck = { "Galleon 2/1", "Priest 4/1", "Flute 1/1" },
+                   harbour = { "Flute 2/2", "Skiff 1/1", "Pinnace 1/1" }, coins = { 3, 3, 3 }, active = 1 } }
+  end
+  it("a variant replaces: a fourth ship of any name busts, the log says so", function()
+    local g = game { bust4 }
+    assert.are.equal("3 cards in the deck; what busts is the variant's rule (C4)",
+      g.R.describe_option(g, 1, "discover", "reveal"))
+    g:apply("reveal")
+    local log = g:log()
+    assert.are.same({ "Ann reveals Galleon 2/1", "Ann reveals the Galleon 2/1: bust, the harbour is discarded",
+      "Bob reveals Priest 4/1" }, { log[#log - 2], log[#log - 1], log[#log] })
+  end)
+  it("the rulebook's: only a second ship of a name", function()
+    local g = game {}
+    assert.are.equal("3 cards in the deck; a second Flute, Skiff or Pinnace busts (C4)",
+      g.R.describe_option(g, 1, "discover", "reveal"))
+    g:apply("reveal")
+    assert.are.equal(4, g.harbour:count())
+    g:apply("reveal")
+    g:apply("reveal")
+    local log = g:log()
+    assert.are.same({ "Ann reveals Flute 1/1", "Ann reveals a second Flute: bust, the harbour is discarded" },
+      { log[#log - 3], log[#log - 2] })
+  end)
+end)
