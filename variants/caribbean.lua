@@ -172,6 +172,15 @@ function R.prepare(RS)
     R.options.start_coins.default = d.start_coins
   end
   START_COINS_AT_PREPARE = d.start_coins
+  -- the numbers of the rules, each a whole number >= 0: a variant's "2" or
+  -- -1 is told here, not by a comparison that fails in the first game
+  for _, k in ipairs { "start_coins", "tax_threshold", "admiral_min_harbour", "pay_active", "end_influence" } do
+    local v = d[k]
+    if math.type(v) ~= "integer" or v < 0 then
+      error(("R.data.%s must be a whole number >= 0, not %s"):format(k,
+        type(v) == "string" and ("'" .. v .. "'") or tostring(v)), 0)
+    end
+  end
   CARDS, IDS, FEWEST_SYMBOLS, IN_GAME = {}, {}, math.huge, {}
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}

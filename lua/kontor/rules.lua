@@ -1037,6 +1037,32 @@ local function guard_data(R0)
   end
 end
 
+-- "FILE:LINE" of the variant that set what R.prepare refused, when the
+-- message names it (R.data.pay_active must be ...; R.data.buildings[16]
+-- (guild_hall): guild_vp must be ...) and a variant's text names it too
+-- (the last applied first): the designer goes to their own line, not to
+-- the rule set's file, where nothing is wrong. nil when none does.
+local function variant_at(applied, perr)
+  local msg = tostring(perr)
+  local names = {}
+  local field = msg:match("([%a_][%w_]*) must be")
+  if field then names[1] = field end
+  for n in msg:gmatch("R%.data%.([%a_][%w_]*)") do names[#names + 1] = n end
+  for j = #applied, 1, -1 do
+    local src = fs.read(applied[j].file)
+    for _, n in ipairs(names) do
+      -- the line that sets it (".pay_active = "), else the first that names it
+      local k = 0
+      for line in ((src or "") .. "\n"):gmatch("([^\n]*)\n") do
+        k = k + 1
+        if line:find("%." .. n .. "%s*=[^=]") then return applied[j].file .. ":" .. k end
+      end
+      local at = src and where_named(applied[j].file, src, n)
+      if at and at ~= applied[j].file then return at end
+    end
+  end
+end
+
 function M.load(spec, variants)
   if spec == nil then spec = M.default_for(variants) end
   local file, err = M.find(spec)
@@ -1070,6 +1096,12 @@ function M.load(spec, variants)
     if type(prepare) == "function" then
       local ok, perr = core.sandbox.call(prepare)
       if not ok then
+        local at = variant_at(applied, perr)
+        if at then
+          return failed(string.format("%s: %s (refused by %s's R.prepare, after the variants)", at,
+            (errors.message(perr):gsub("\nstack traceback:.*$", "")),
+            E.name), perr)
+        end
         return failed(string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)), perr)
       end
     end

@@ -81,8 +81,9 @@ return { variant = true, base = "old_world",
 ]])
     local out, e, code = run("sim --rules old_world --variant " .. f .. " --games 2")
     assert.are.same({ "", 1 }, { out, code })
-    assert.truthy(e:find("R.prepare failed after the variants: R.data.buildings[16] (guild_hall): guild_vp must be "
-      .. "a whole number >= 0, not 'two'\n", 1, true), e)
+    -- at the variant's line that sets it, not at the rule set's file
+    assert.are.equal("kontor: sim: " .. f .. ":4: R.data.buildings[16] (guild_hall): guild_vp must be "
+      .. "a whole number >= 0, not 'two' (refused by old_world's R.prepare, after the variants)\n", e)
     -- (before, `sim` played on, exit 0: a guild hall on a ship of one good is rare among random seats)
     local ok, err = pcall(kontor.new_game, { rules = "old_world", variants = { f }, players = 3, seed = 1 })
     assert.is_false(ok)
@@ -93,7 +94,8 @@ return { variant = true, base = "old_world",
 ]])
     out, e, code = run("sim --rules old_world --variant " .. cost .. " --games 2")
     assert.are.same({ "", 1 }, { out, code })
-    assert.truthy(e:find("R.data.lands[1] (sheep_herding): cost must be a whole number >= 0, not 1.5\n", 1, true), e)
+    assert.are.equal("kontor: sim: " .. cost .. ":2: R.data.lands[1] (sheep_herding): cost must be a whole number >= 0, "
+      .. "not 1.5 (refused by old_world's R.prepare, after the variants)\n", e)
   end)
 end)
 
@@ -185,5 +187,48 @@ return { variant = true, name = "bust4", base = "caribbean",
     local log = g:log()
     assert.are.same({ "Ann reveals Flute 1/1", "Ann reveals a second Flute: bust, the harbour is discarded" },
       { log[#log - 3], log[#log - 2] })
+  end)
+end)
+
+describe("a variant that sets a Caribbean number to another type", function()
+  it("is refused at its own line when the game is made, not by a comparison in game 1", function()
+    local d = support.tmpdir()
+    local f = support.write(d .. "/dear.lua", [[
+return { variant = true, name = "dear", base = "caribbean",
+  apply = function(R)
+    R.data.pay_active = "2"
+  end }
+]])
+    local out, e, code = support.run_split("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " sim --rules caribbean --variant ./dear.lua --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    -- before: game 1 (seed ...): .../variants/caribbean.lua:1068: attempt to compare number with string;
+    -- now the row of docs/designing-variants.md
+    local row = support.read("docs/designing-variants.md"):match("\n| `(%./dear%.lua:3: R%.data%.pay_active[^`]*)`")
+    assert.are.equal("kontor: sim: " .. row .. "\n", e)
+    support.write(f, [[
+return { variant = true, name = "dear2", base = "caribbean",
+  apply = function(R) R.data.tax_threshold = -1 end }
+]])
+    out, e, code = support.run_split("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " sim --rules caribbean --variant ./dear.lua --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    assert.are.equal("kontor: sim: ./dear.lua:2: R.data.tax_threshold must be a whole number >= 0, not -1 "
+      .. "(refused by caribbean's R.prepare, after the variants)\n", e)
+    os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+  it("at the REPL's reload: the game is as it was", function()
+    local f = support.write(tmp("dear3.lua"),
+      'return { variant = true, name = "dear3", base = "caribbean", apply = function(R) R.data.pay_active = 2 end }\n')
+    local g = kontor.new_game { rules = "caribbean", variants = { f }, players = 3, seed = 2 }
+    for _ = 1, 12 do g:apply(g:options()[1]) end
+    local moves = g:moves()
+    support.write(f,
+      'return { variant = true, name = "dear3", base = "caribbean", apply = function(R) R.data.pay_active = "2" end }\n')
+    local ok, err = g:reload()
+    assert.is_nil(ok)
+    assert.truthy(tostring(err):find(f .. ":1: R.data.pay_active must be a whole number >= 0, not '2'", 1, true), tostring(err))
+    assert.are.same(moves, g:moves())
+    assert.are.equal(2, g.R.data.pay_active)
   end)
 end)
