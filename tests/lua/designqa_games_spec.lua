@@ -232,3 +232,33 @@ return { variant = true, name = "dear2", base = "caribbean",
     assert.are.equal(2, g.R.data.pay_active)
   end)
 end)
+
+describe("the REPL's reload after a change to the deck or a rule", function()
+  it("says where the replayed moves log otherwise, so a designer sees another deal, not just a move refused", function()
+    local d = support.tmpdir()
+    local v = 'return { variant = true, name = "jesters", base = "caribbean", apply = function(R) '
+      .. 'for _, p in ipairs(R.data.persons) do if p[1] == "Jester" and p[2] == 5 then p[4] = %d end end end }'
+    support.write(d .. "/jesters.lua", v:format(4))
+    local edit = string.format("io.open('jesters.lua', 'w'):write(%q):close()", v:format(5))
+    local out = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " --rules caribbean --players 3 --seed 1 --variant ./jesters.lua", "auto 8\n" .. edit .. "\nreload\n")
+    -- before: only 'reloaded; stopped before move 5 ...: it is not Player 2's turn to decide ...'
+    assert.truthy(support.has(out, "reloaded; stopped before move 5 '2: take nothing'"), out)
+    assert.truthy(support.has(out, "The replayed moves log otherwise from line 1: it read 'Player 1 reveals tax fewest "
+      .. "influence', now 'Player 1 reveals Settler 4/1'.\n"), out)
+    -- a rule's number: the first line that shows it
+    support.write(d .. "/dear.lua", 'return { variant = true, name = "dear", base = "caribbean", '
+      .. 'apply = function(R) R.data.pay_active = 2 end }\n')
+    out = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN)
+      .. " --rules caribbean --players 3 --seed 2 --variant ./dear.lua",
+      "auto 40\nio.open('dear.lua', 'w'):write('return { variant = true, name = \"dear\", base = \"caribbean\", "
+      .. "apply = function(R) R.data.pay_active = 3 end }'):close()\nreload\nreload\n")
+    assert.truthy(support.has(out, "replayed 40 moves.\nThe replayed moves log otherwise from line 26: it read 'Player 3 "
+      .. "loots the Flute 5/3: 3 coins, pays 2 to Player 1', now 'Player 3 loots the Flute 5/3: 3 coins, pays 3 to "
+      .. "Player 1'.\n"), out)
+    -- a reload that changes nothing says nothing more
+    local _, n = out:gsub("log otherwise", "")
+    assert.are.equal(1, n, out)
+    os.execute("rm -rf " .. support.sh_quote(d))
+  end)
+end)
