@@ -205,6 +205,16 @@ end
 -- to another value (guild_vp = "two") is told here, with the tile and the
 -- field, not by a sum that fails in the one game that staffs the tile.
 local function check_tiles(d)
+  -- O9: the workers each seat starts with, by kind (seaman, land, facility)
+  for kind, n in pairs(d.start_workers) do
+    if not d.kind_words[kind] then
+      error(("R.data.start_workers: unknown worker kind '%s' (kinds: %s)"):format(kind, table.concat(d.kinds, ", ")), 0)
+    end
+    if math.type(n) ~= "integer" or n < 0 then
+      error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind,
+        type(n) == "string" and ("'" .. n .. "'") or tostring(n)), 0)
+    end
+  end
   for _, list in ipairs { "lands", "buildings", "buildings_24" } do
     for i, t in ipairs(d[list]) do
       for _, field in ipairs { "cost", "slots", "count", table.unpack(EFFECTS) } do
@@ -655,12 +665,6 @@ end
 -- dealt) in the pool. { sheep = n, ship = n, pool = { kind = n } }.
 local function start_places()
   local start, pool = R.data.start_workers, {}
-  for kind, n in pairs(start) do
-    if not KIND_WORDS[kind] then error(("R.data.start_workers: unknown worker kind '%s'"):format(kind), 0) end
-    if math.type(n) ~= "integer" or n < 0 then
-      error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind, n), 0)
-    end
-  end
   local land, seamen = start.land or 0, start.seaman or 0
   local sheep, ship = math.min(land, TILE.sheep_herding.slots), math.min(seamen, 1)
   for _, kind in ipairs(KINDS) do pool[kind] = start[kind] or 0 end

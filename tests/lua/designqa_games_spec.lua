@@ -262,3 +262,19 @@ describe("the REPL's reload after a change to the deck or a rule", function()
     os.execute("rm -rf " .. support.sh_quote(d))
   end)
 end)
+
+describe("an Old World variant that gives a misspelt kind of worker at the start", function()
+  it("is refused at its line, with the kinds, before any game, not when the first seat is dealt", function()
+    local f = support.write(tmp("worker.lua"), [[
+return { variant = true, name = "worker", base = "old_world",
+  apply = function(R)
+    R.data.start_workers.facilty = 1
+  end }
+]])
+    local out, e, code = run("sim --rules old_world --variant " .. f .. " --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    -- before: 'setting up old_world failed: R.data.start_workers: unknown worker kind 'facilty''
+    assert.are.equal("kontor: sim: " .. f .. ":3: R.data.start_workers: unknown worker kind 'facilty' (kinds: seaman, "
+      .. "land, facility) (refused by old_world's R.prepare, after the variants)\n", e)
+  end)
+end)
