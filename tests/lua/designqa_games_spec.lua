@@ -278,3 +278,37 @@ return { variant = true, name = "worker", base = "old_world",
       .. "land, facility) (refused by old_world's R.prepare, after the variants)\n", e)
   end)
 end)
+
+describe("an Old World bid cap that counts the gold bid (docs/balance.md, section 12)", function()
+  it("gets its stat as a row of sim, and the cap lowers it", function()
+    local f = support.write(tmp("bid_cap.lua"), [[
+return { variant = true, name = "bid_cap", base = "old_world",
+  options = { cap = { default = 2, type = "integer", min = 0, doc = "the highest bid" } },
+  apply = function(R, opts)
+    R.constraints[#R.constraints + 1] = { decisions = { "bid" },
+      check = function(g, seat, decision, text)
+        local n = tonumber(text:match("^bid (%d+)"))
+        if n and n > opts.cap then return "bids are capped at " .. opts.cap end
+      end }
+    R.stats = R.stats or {}
+    R.stats.gold_bid = "gold bid (O12)"
+    local pick_order = R.rules.pick_order
+    R.rules.pick_order = function(g, bids)
+      for s = 1, g.players do g:stat("gold_bid", bids[s] or 0) end
+      return pick_order(g, bids)
+    end
+  end }
+]])
+    local function mean(cap)
+      local out, e, code = run("sim --rules old_world --variant " .. f .. ":cap=" .. cap
+        .. " --players 4 --games 20 --no-moves --json")
+      assert.are.equal(0, code, e)
+      local m = kontor.json.decode(out).measures["stat.gold_bid"]
+      assert.are.equal("gold_bid per game", m.label)
+      return m.mean
+    end
+    local capped, free = mean(0), mean(100)
+    assert.are.equal(0, capped)
+    assert.is_true(free > 10, tostring(free))
+  end)
+end)
