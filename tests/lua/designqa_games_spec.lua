@@ -312,3 +312,24 @@ return { variant = true, name = "bid_cap", base = "old_world",
     assert.is_true(free > 10, tostring(free))
   end)
 end)
+
+describe("--bot KIND without a seat in sim, compare and sweep", function()
+  it("seats the bot on every seat not given one, as worth's --bot does", function()
+    -- before: 'kontor: compare: --bot greedy: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random ...' (exit 2)
+    local out, e, code = run("compare --bot random:avoid=load --bot 2=random --a '' --b '--option start_gold=4' "
+      .. "--rules old_world --players 3 --games 2 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(support.has(out, "\nA            --rules old_world --players 3 --bot 1=random:avoid=load --bot 2=random "
+      .. "--bot 3=random:avoid=load\n"), out)
+    out, e, code = run("sim --bot greedy --rules caribbean --players 2 --games 1 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(support.has(out, "players      2 (greedy, greedy)\n"), out)
+    out, e, code = run("sweep --bot random --over start_gold=2,3 --rules old_world --games 2 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(support.has(out, "--bot 1=random --bot 2=random --bot 3=random --bot 4=random"), out)
+    -- a word that is no bot is still refused as before
+    out, e, code = run("sim --bot gready --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.truthy(support.has(e, "--bot gready: expected SEAT=KIND[:k=v,...]"), e)
+  end)
+end)
