@@ -140,6 +140,11 @@ local function setup_of(t, base)
   end
   for _, b in ipairs(t.bot or {}) do
     local seat, kind, rest = b:match("^%s*(%d+)%s*=%s*([%w_]+)(.*)$")
+    -- KIND alone (as worth takes it): every seat not given a bot of its own
+    if not seat and not b:find("=", 1, true) or (not seat and b:match("^%s*[%w_]+:")) then
+      local k = b:match("^%s*([%w_]+)")
+      if k and require("kontor.bots").KINDS[k] then seat, kind, rest = "every", k, b:match("^%s*[%w_]+(.*)$") end
+    end
     local opts = {}
     if seat and rest ~= "" then
       -- kontor.bots.parse: a restriction's text may hold commas
@@ -151,7 +156,7 @@ local function setup_of(t, base)
       return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random (bots: %s)",
         b, require("kontor.bots").list())
     end
-    s.bots[math.tointeger(tonumber(seat))] = { kind = kind, options = opts }
+    s.bots[seat == "every" and "every" or math.tointeger(tonumber(seat))] = { kind = kind, options = opts }
   end
   return s
 end

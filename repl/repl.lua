@@ -1083,10 +1083,26 @@ function reloaded_files(g)
   return parts[1] .. (#parts > 1 and (" with " .. table.concat(parts, " and ", 2)) or "")
 end
 
+-- The first line of the log that reads otherwise after a reload, among
+-- the lines both have: a changed rule shows there (`pays 2` for `pays
+-- 1`), and so does a changed deck, which the same seed shuffles otherwise
+-- and whose moves, replayed, are the same choices on another deal. nil
+-- when every line both have is alike.
+local function log_changed(before, after)
+  for i = 1, math.min(#before, #after) do
+    if before[i] ~= after[i] then
+      return string.format("The replayed moves log otherwise from line %d: it read '%s', now '%s'.", i,
+        before[i], after[i])
+    end
+  end
+end
+
 C.reload = function(sess)
   local g = need_game(sess); if not g then return end
+  local before = g:log()
   local ok, res, msg, stop = guarded(g.reload, g)
   if not ok then return sess:err(res) end
+  local changed = (res or stop) and log_changed(before, g:log())
   if res then
     -- (stop: the moves after yours, undone before, that wait for redo again)
     sess:say(string.format("Reloaded %s; replayed %s%s.", reloaded_files(g), ktext.count(msg, "move"),
@@ -1106,6 +1122,7 @@ C.reload = function(sess)
   else
     sess:err(msg)
   end
+  if changed then sess:say(changed) end
   sess.result_shown = g:over()
   sess:say(sess:status())
 end

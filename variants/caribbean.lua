@@ -57,6 +57,7 @@ R.data = {
   tax_threshold = 12,            -- C5: 12 or more coins: lose half, rounded down
   admiral_min_harbour = 5,       -- C7
   takes_by_names = { [0] = 1, 1, 1, 1, 2, 3 },   -- C6: ship names in the harbour -> cards
+  pay_active = 1,                -- C6: what each other player pays the active player for a card taken
   end_influence = 10,            -- C9
   expedition_to_end = true,      -- C9: the end needs a fulfilled expedition
   expedition_to_win = true,      -- C9: a player without one cannot win
@@ -171,6 +172,15 @@ function R.prepare(RS)
     R.options.start_coins.default = d.start_coins
   end
   START_COINS_AT_PREPARE = d.start_coins
+  -- the numbers of the rules, each a whole number >= 0: a variant's "2" or
+  -- -1 is told here, not by a comparison that fails in the first game
+  for _, k in ipairs { "start_coins", "tax_threshold", "admiral_min_harbour", "pay_active", "end_influence" } do
+    local v = d[k]
+    if math.type(v) ~= "integer" or v < 0 then
+      error(("R.data.%s must be a whole number >= 0, not %s"):format(k,
+        type(v) == "string" and ("'" .. v .. "'") or tostring(v)), 0)
+    end
+  end
   CARDS, IDS, FEWEST_SYMBOLS, IN_GAME = {}, {}, math.huge, {}
   local function add(card, count)
     IDS[card.name] = IDS[card.name] or {}
@@ -383,6 +393,7 @@ local function tally_of(g, seat)                 -- from the piles (invariants, 
 end
 
 function R.influence(g, seat) return g.st[seat].influence end
+function R.ship_of(card) return CARDS[card].ship end   -- a card's ship name (nil: not a ship)
 function R.strength(g, seat) return g.st[seat].strength end
 function R.coins(g, seat) return coins(g, seat) end
 
@@ -792,12 +803,24 @@ local function ship_in_harbour(g, ship)
   return false
 end
 
--- C4: a second ship of a name in the harbour: the harbour is discarded.
+-- C4: whether the ship just revealed, not repelled, busts the turn: a
+-- second ship of its name in the harbour. A variant may replace it.
+function R.rules.busts(g, seat, card)     -- luacheck: no unused args
+  return ship_in_harbour(g, CARDS[card].ship)
+end
+
+local BUSTS = R.rules.busts          -- the rulebook's, which the option texts describe
+
+-- C4: the turn busts: the harbour is discarded.
 local function bust(g, seat, card)
+  local second = g.logging and ship_in_harbour(g, CARDS[card].ship)
   harbour_discarded(g)
   push(g.revealed, card); pop(g.revealed)           -- face up for all to see, then on the hidden pile
   push(g.discard, card)
-  if g.logging then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship) end
+  if g.logging then
+    if second then g:log("%s reveals a second %s: bust, the harbour is discarded", g.names[seat], CARDS[card].ship)
+    else g:log("%s reveals the %s: bust, the harbour is discarded", g.names[seat], CARDS[card].name) end
+  end
 end
 
 -- C4: why a player of `strength` cannot repel `ship` (a skull, or fewer
@@ -840,7 +863,7 @@ local function ship_revealed(g, seat, card)
     if g.logging then g:log("%s repels the %s", g.names[seat], ship.name) end
     return true
   end
-  if ship_in_harbour(g, ship.ship) then bust(g, seat, card); return false end
+  if R.rules.busts(g, seat, card) then bust(g, seat, card); return false end
   to_harbour(g, card)
   return true
 end
@@ -958,14 +981,16 @@ end
 
 -- The end of a take's log line: what a player other than the active one paid.
 local function paid(g, seat, active)
-  return seat ~= active and (", pays 1 to " .. g.names[active]) or ""
+  local fee = R.data.pay_active
+  return seat ~= active and fee > 0 and (", pays " .. fee .. " to " .. g.names[active]) or ""
 end
 
 -- C6: take the first card in the harbour that `option` takes: loot a ship
--- or hire a person. A player other than the active one pays them 1 coin first.
+-- or hire a person. A player other than the active one pays them first
+-- (1 coin, R.data.pay_active).
 -- Returns the card taken.
 local function take(g, seat, active, option)
-  if seat ~= active then move_to(g.purse[seat], g.purse[active], 1) end
+  if seat ~= active and R.data.pay_active > 0 then move_to(g.purse[seat], g.purse[active], R.data.pay_active) end
   local pos, h = 1, g._harbour
   while CARDS[h[pos]].take ~= option do pos = pos + 1 end
   local id = from_harbour(g, pos)
@@ -1034,19 +1059,26 @@ local function active_takes(g, seat)
   end
 end
 
+-- C6: why a player with `c` coins cannot pay the active player `fee`.
+local function why_no_fee(c, fee)
+  if c == 0 then return "no coin to pay the active player" end
+  return ("%s, and the active player is paid %d"):format(plural(c, "coin"), fee)
+end
+
 -- C6: each other player may take 1 card (+1 per Governor), paying the
--- active player 1 coin each: no coin, no take.
+-- active player 1 coin each (R.data.pay_active): no coin, no take.
 local function other_takes(g, seat, active)
   local left = g.takes_left or (1 + g.st[seat].takes)              -- a scenario's (table)
   g.takes_left = left
   local took = false                                                 -- for the log's words
   while left > 0 do
     if g._in_harbour == 0 then return g:skip(seat, "take_other", "the harbour is empty") end
-    local c = count(g.purse[seat])
-    if c == 0 then return g:skip(seat, "take_other", "no coin to pay the active player") end
-    local options, cards = take_options(g, seat, c - 1)
+    local c, fee = count(g.purse[seat]), R.data.pay_active
+    if c < fee then return g:skip(seat, "take_other", why_no_fee(c, fee)) end
+    local options, cards = take_options(g, seat, c - fee)
     if cards == 0 then                                               -- nothing affordable
-      return g:skip(seat, "take_other", "nothing in the harbour is affordable after paying 1 coin")
+      return g:skip(seat, "take_other", fee == 1 and "nothing in the harbour is affordable after paying 1 coin"
+        or ("nothing in the harbour is affordable after paying %s"):format(plural(fee, "coin")))
     end
     local k = g:choose(seat, "take_other", options)
     if k > cards then                                                -- take nothing
@@ -1308,10 +1340,14 @@ local function why_take(g, seat, text)
     if verb ~= "hire" then return ("the %s is a person: it is hired, with '%s'"):format(card.name, card.take) end
   end
   local other = seat ~= g.current
-  if other and coins(g, seat) == 0 then return "you have no coin to pay the active player" end
+  local fee = other and R.data.pay_active or 0
+  if coins(g, seat) < fee then
+    return coins(g, seat) == 0 and "you have no coin to pay the active player"
+      or ("you have %s and the active player is paid %d"):format(plural(coins(g, seat), "coin"), fee)
+  end
   if card.kind == "person" then
     return ("the %s costs %d%s and you have %s"):format(card.name, hire_cost(g, seat, card),
-      other and " plus 1 for the active player" or "", plural(coins(g, seat), "coin"))
+      fee > 0 and (" plus %d for the active player"):format(fee) or "", plural(coins(g, seat), "coin"))
   end
   return nil
 end
@@ -1411,6 +1447,7 @@ function R.describe_option(g, seat, decision, text)
     local names = #ships > 1 and (table.concat(ships, ", ", 1, #ships - 1) .. " or " .. ships[#ships]) or ships[1]
     local deck = #g.deck > 0 and (plural(#g.deck, "card") .. " in the deck")   -- C2: shuffled in when needed
       or ("the deck is empty: the discard pile (" .. plural(#g.discard, "card") .. ") is shuffled into it first")
+    if R.rules.busts ~= BUSTS then return ("%s; %s"):format(deck, "what busts is the variant's rule (C4)") end
     return ("%s; %s"):format(deck, names and ("a second " .. names .. " busts (C4)") or "no ship can bust yet")
   end
   if text == "stop" then
@@ -1425,20 +1462,21 @@ function R.describe_option(g, seat, decision, text)
   if text == "do not repel" then
     local c = CARDS[g.revealed:top()]
     if not c then return nil end
-    return ship_in_harbour(g, c.ship) and ("the %s busts the harbour (C4)"):format(c.ship)
+    return R.rules.busts(g, seat, g.revealed:top()) and ("the %s busts the harbour (C4)"):format(c.ship)
       or ("the %s stays in the harbour"):format(c.name)
   end
   if text == "take nothing" then return "end your takes" end
   if text == "do not fulfil" then return "keep your persons" end
   local card = card_named(g, g.harbour, text) or card_named(g, g.expeditions, text)
   if not card then return nil end
-  local fee = other and "; you pay 1 coin to the active player first" or ""
+  local owed = other and R.data.pay_active or 0
+  local fee = owed > 0 and ("; you pay %s to the active player first"):format(plural(owed, "coin")) or ""
   if card.kind == "ship" then
     return ("+%s%s"):format(plural(card.coins + g.st[seat].trader[card.ship], "coin"), fee)
   elseif card.kind == "person" then
     local skill = skill_text(card)
     return ("costs %d%s; +%d influence%s"):format(hire_cost(g, seat, card),
-      other and " (+1 to the active player)" or "", card.influence,
+      owed > 0 and (" (+%d to the active player)"):format(owed) or "", card.influence,
       skill ~= "" and ("; " .. skill) or "")
   elseif card.kind == "expedition" then
     return ("+%d influence, +%s; discards the persons it needs (C8)"):format(card.influence,

@@ -201,6 +201,33 @@ local function by_good(goods)
   return stored, copy
 end
 
+-- A tile's numbers (T4, T5, T7) are whole numbers: a variant that sets one
+-- to another value (guild_vp = "two") is told here, with the tile and the
+-- field, not by a sum that fails in the one game that staffs the tile.
+local function check_tiles(d)
+  -- O9: the workers each seat starts with, by kind (seaman, land, facility)
+  for kind, n in pairs(d.start_workers) do
+    if not d.kind_words[kind] then
+      error(("R.data.start_workers: unknown worker kind '%s' (kinds: %s)"):format(kind, table.concat(d.kinds, ", ")), 0)
+    end
+    if math.type(n) ~= "integer" or n < 0 then
+      error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind,
+        type(n) == "string" and ("'" .. n .. "'") or tostring(n)), 0)
+    end
+  end
+  for _, list in ipairs { "lands", "buildings", "buildings_24" } do
+    for i, t in ipairs(d[list]) do
+      for _, field in ipairs { "cost", "slots", "count", table.unpack(EFFECTS) } do
+        local v = t[field]
+        if v ~= nil and (math.type(v) ~= "integer" or v < 0) then
+          error(("R.data.%s[%d] (%s): %s must be a whole number >= 0, not %s"):format(list, i, tostring(t.id), field,
+            type(v) == "string" and ("'" .. v .. "'") or tostring(v)), 0)
+        end
+      end
+    end
+  end
+end
+
 -- O6, O11: R.data's start_gold and first_player_gold are the defaults of
 -- the options of those names, which the game reads: a variant that
 -- changes the data changes the game (one that sets the option's default,
@@ -275,6 +302,7 @@ function R.prepare()
   if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
   MAX_COST, MIN_COST = 0, math.huge
   LAND_BIT, LOOMS, TILE_ID, WITH_EFFECTS = {}, 0, {}, 0   -- LAND_BIT[colour]: its plantation's bit
+  check_tiles(d)
   for i, t in ipairs(TILES_24) do
     t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
     TILE_ID[i] = t.id                                   -- a tile's id by its index
@@ -637,12 +665,6 @@ end
 -- dealt) in the pool. { sheep = n, ship = n, pool = { kind = n } }.
 local function start_places()
   local start, pool = R.data.start_workers, {}
-  for kind, n in pairs(start) do
-    if not KIND_WORDS[kind] then error(("R.data.start_workers: unknown worker kind '%s'"):format(kind), 0) end
-    if math.type(n) ~= "integer" or n < 0 then
-      error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind, n), 0)
-    end
-  end
   local land, seamen = start.land or 0, start.seaman or 0
   local sheep, ship = math.min(land, TILE.sheep_herding.slots), math.min(seamen, 1)
   for _, kind in ipairs(KINDS) do pool[kind] = start[kind] or 0 end

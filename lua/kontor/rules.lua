@@ -684,7 +684,20 @@ local function data_names(R0)
   if type(data) ~= "table" then return out end
   out["R.data"] = keys(data)
   for k, v in next, data do
-    if type(k) == "string" and type(v) == "table" then out["R.data." .. k] = keys(v) end
+    if type(k) == "string" and type(v) == "table" then
+      local where = "R.data." .. k
+      out[where] = keys(v)
+      -- a level deeper: the fields of each entry of a list (Old World's
+      -- R.data.buildings[16]) and of each table under a name (Caribbean's
+      -- R.data.skills.Trader), which a variant sets in a loop or through a
+      -- local, where its text never says R.data.buildings
+      for k2, v2 in next, v do
+        if type(v2) == "table" then
+          if type(k2) == "string" then out[where .. "." .. k2] = keys(v2)
+          elseif math.type(k2) == "integer" then out[where .. "[" .. k2 .. "]"] = keys(v2) end
+        end
+      end
+    end
   end
   return out
 end
@@ -725,8 +738,24 @@ local function misspelt_data(had, now, src)
   for _, where in ipairs(wheres) do
     local old = {}
     for _, n in ipairs(had[where]) do old[n] = true end
+    -- an entry of a list is near the fields of its sister entries too (a
+    -- Guild Hall given a misspelt Pier's pier_vp)
+    local list = where:match("^(.*)%[%d+%]$")
+    local near_of = had[where]
+    if list then
+      near_of = {}
+      local seen = {}
+      for w, names in pairs(had) do
+        if w:match("^(.*)%[%d+%]$") == list then
+          for _, n in ipairs(names) do
+            if not seen[n] then seen[n] = true; near_of[#near_of + 1] = n end
+          end
+        end
+      end
+      table.sort(near_of)
+    end
     for _, n in ipairs(now[where] or {}) do
-      local meant = not old[n] and not named_again(src, n) and M.near(n, had[where])
+      local meant = not old[n] and not named_again(src, n) and M.near(n, near_of)
       if meant then return { where = where, added = n, meant = meant, names = had[where] } end
     end
   end
@@ -1008,6 +1037,32 @@ local function guard_data(R0)
   end
 end
 
+-- "FILE:LINE" of the variant that set what R.prepare refused, when the
+-- message names it (R.data.pay_active must be ...; R.data.buildings[16]
+-- (guild_hall): guild_vp must be ...) and a variant's text names it too
+-- (the last applied first): the designer goes to their own line, not to
+-- the rule set's file, where nothing is wrong. nil when none does.
+local function variant_at(applied, perr)
+  local msg = tostring(perr)
+  local names = {}
+  local field = msg:match("([%a_][%w_]*) must be")
+  if field then names[1] = field end
+  for n in msg:gmatch("R%.data%.([%a_][%w_]*)") do names[#names + 1] = n end
+  for j = #applied, 1, -1 do
+    local src = fs.read(applied[j].file)
+    for _, n in ipairs(names) do
+      -- the line that sets it (".pay_active = "), else the first that names it
+      local k = 0
+      for line in ((src or "") .. "\n"):gmatch("([^\n]*)\n") do
+        k = k + 1
+        if line:find("%." .. n .. "%s*=[^=]") then return applied[j].file .. ":" .. k end
+      end
+      local at = src and where_named(applied[j].file, src, n)
+      if at and at ~= applied[j].file then return at end
+    end
+  end
+end
+
 function M.load(spec, variants)
   if spec == nil then spec = M.default_for(variants) end
   local file, err = M.find(spec)
@@ -1041,6 +1096,12 @@ function M.load(spec, variants)
     if type(prepare) == "function" then
       local ok, perr = core.sandbox.call(prepare)
       if not ok then
+        local at = variant_at(applied, perr)
+        if at then
+          return failed(string.format("%s: %s (refused by %s's R.prepare, after the variants)", at,
+            (errors.message(perr):gsub("\nstack traceback:.*$", "")),
+            E.name), perr)
+        end
         return failed(string.format("%s: R.prepare failed after the variants: %s", file, tostring(perr)), perr)
       end
     end

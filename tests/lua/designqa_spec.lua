@@ -159,7 +159,7 @@ return { variant = true, base = "caribbean",
     out, code = support.run("cd " .. support.sh_quote(d) .. " && " .. support.sh_quote(BIN) .. " sim --variant ./c.lua --games 2")
     assert.are.equal(1, code)
     assert.are.equal("kontor: sim: ./c.lua:2: R.rules.tax_winner is not a rule of caribbean (nothing would call it): "
-      .. "did you mean 'tax_winners'? (rules: can_win, game_end, tax_winners)\n", out)
+      .. "did you mean 'tax_winners'? (rules: busts, can_win, game_end, tax_winners)\n", out)
     out, code = support.run(support.sh_quote(BIN) .. " sim --players 2 --variant tests/balance/mutiny.lua --games 2 --no-moves")
     assert.are.equal(0, code, out)
     os.execute("rm -rf " .. support.sh_quote(d))

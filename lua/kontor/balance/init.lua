@@ -73,6 +73,15 @@ function M.load(setup)
   if not options then refused(oerr) end
   local names = {}
   for i = 1, players do names[i] = "Player " .. i end
+  -- `--bot KIND` alone: that bot on every seat not given one of its own
+  local every = setup.bots and setup.bots.every
+  if every then
+    local copy, seated = {}, {}
+    for k, v in pairs(setup) do copy[k] = v end
+    for s = 1, players do seated[s] = setup.bots[s] or every end
+    copy.bots = seated
+    setup = copy
+  end
   local seats, any_bot = {}, false
   for seat, b in pairs(setup.bots or {}) do
     if math.type(seat) ~= "integer" or seat < 1 or seat > players then
