@@ -201,165 +201,169 @@ local function by_good(goods)
   return stored, copy
 end
 
--- A tile's numbers (T4, T5, T7) are whole numbers: a variant that sets one
--- to another value (guild_vp = "two") is told here, with the tile and the
--- field, not by a sum that fails in the one game that staffs the tile.
-local function check_tiles(d)
-  -- O9: the workers each seat starts with, by kind (seaman, land, facility)
-  for kind, n in pairs(d.start_workers) do
-    if not d.kind_words[kind] then
-      error(("R.data.start_workers: unknown worker kind '%s' (kinds: %s)"):format(kind, table.concat(d.kinds, ", ")), 0)
+-- R.prepare and what only it uses (a block: the main chunk is at Lua's
+-- 200 locals)
+do
+  -- A tile's numbers (T4, T5, T7) are whole numbers: a variant that sets one
+  -- to another value (guild_vp = "two") is told here, with the tile and the
+  -- field, not by a sum that fails in the one game that staffs the tile.
+  local function check_tiles(d)
+    -- O9: the workers each seat starts with, by kind (seaman, land, facility)
+    for kind, n in pairs(d.start_workers) do
+      if not d.kind_words[kind] then
+        error(("R.data.start_workers: unknown worker kind '%s' (kinds: %s)"):format(kind, table.concat(d.kinds, ", ")), 0)
+      end
+      if math.type(n) ~= "integer" or n < 0 then
+        error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind,
+          type(n) == "string" and ("'" .. n .. "'") or tostring(n)), 0)
+      end
     end
-    if math.type(n) ~= "integer" or n < 0 then
-      error(("R.data.start_workers.%s must be a whole number >= 0, not %s"):format(kind,
-        type(n) == "string" and ("'" .. n .. "'") or tostring(n)), 0)
-    end
-  end
-  for _, list in ipairs { "lands", "buildings", "buildings_24" } do
-    for i, t in ipairs(d[list]) do
-      for _, field in ipairs { "cost", "slots", "count", table.unpack(EFFECTS) } do
-        local v = t[field]
-        if v ~= nil and (math.type(v) ~= "integer" or v < 0) then
-          error(("R.data.%s[%d] (%s): %s must be a whole number >= 0, not %s"):format(list, i, tostring(t.id), field,
-            type(v) == "string" and ("'" .. v .. "'") or tostring(v)), 0)
+    for _, list in ipairs { "lands", "buildings", "buildings_24" } do
+      for i, t in ipairs(d[list]) do
+        for _, field in ipairs { "cost", "slots", "count", table.unpack(EFFECTS) } do
+          local v = t[field]
+          if v ~= nil and (math.type(v) ~= "integer" or v < 0) then
+            error(("R.data.%s[%d] (%s): %s must be a whole number >= 0, not %s"):format(list, i, tostring(t.id), field,
+              type(v) == "string" and ("'" .. v .. "'") or tostring(v)), 0)
+          end
         end
       end
     end
   end
-end
 
--- O6, O11: R.data's start_gold and first_player_gold are the defaults of
--- the options of those names, which the game reads: a variant that
--- changes the data changes the game (one that sets the option's default,
--- the data left as it was, keeps that; an option given wins either way).
-local DATA_AT_PREPARE = {}
+  -- O6, O11: R.data's start_gold and first_player_gold are the defaults of
+  -- the options of those names, which the game reads: a variant that
+  -- changes the data changes the game (one that sets the option's default,
+  -- the data left as it was, keeps that; an option given wins either way).
+  local DATA_AT_PREPARE = {}
 
-function R.prepare()
-  local d = R.data
-  for _, k in ipairs { "start_gold", "first_player_gold" } do
-    if DATA_AT_PREPARE[k] ~= nil and d[k] ~= DATA_AT_PREPARE[k] then R.options[k].default = d[k] end
-    DATA_AT_PREPARE[k] = d[k]
-  end
-  KINDS, KIND_WORDS, COLOURS = d.kinds, d.kind_words, d.colours
-  GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF = { "wool", "cloth" }, {}, {}, {}, {}, {}
-  RAW_VALUE.wool, RAW_VALUE.cloth = d.wool_value, d.cloth_value
-  for _, c in ipairs(COLOURS) do
-    local dye = "dye:" .. c
-    GOODS[#GOODS + 1] = dye
-    RAW_VALUE[dye] = d.dye_value[c]
-    DYE_OF[c] = dye
-  end
-  for _, c in ipairs(COLOURS) do
-    local fg = "fg:" .. c
-    GOODS[#GOODS + 1] = fg
-    FG_VALUE[fg] = d.fg_value[c]
-    FG_OF[c] = fg
-  end
-  GOOD_BIT = {}
-  for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
-  EMPTY_POOL, EMPTY_STORE = zeros(KINDS), zeros(GOODS)
-  STORED, COPY_STORE = by_good(GOODS)
-  LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
-  ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
-  for _, t in ipairs(d.lands) do
-    t.kind, t.slots, t.land = "land", 1, true
-    TILE[t.id] = t
-    TILES_BASE[#TILES_BASE + 1] = t
-    ACQUIRE_TEXT[t.id] = "acquire land:" .. t.id
-    if t.dye then LAND[t.dye] = t.id end
-  end
-  TILES_24, BASE_ID = { table.unpack(TILES_BASE) }, {}
-  for _, t in ipairs(d.buildings) do
-    t.kind = "facility"
-    TILE[t.id] = t
-    TILES_BASE[#TILES_BASE + 1] = t
-    TILES_24[#TILES_24 + 1] = t
-    ACQUIRE_TEXT[t.id] = "acquire building:" .. t.id
-  end
-  for _, t in ipairs(TILES_BASE) do BASE_ID[t.id] = true end
-  for _, t in ipairs(d.buildings_24) do
-    t.kind = "facility"
-    TILE[t.id] = t
-    TILES_24[#TILES_24 + 1] = t
-    ACQUIRE_TEXT[t.id] = "acquire building:" .. t.id
-  end
-  HAVING = { [false] = {}, [true] = {} }     -- HAVING[buildings_24][effect]: the tiles with it
-  for _, field in ipairs(EFFECTS) do
-    HAVING[false][field], HAVING[true][field] = {}, {}
-    for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
-    for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
-  end
-  EXTRACT = { {}, {} }     -- EXTRACT[buildings_24 and 2 or 1][colour]: the tiles adding dye of it (O27)
-  for i, having in ipairs { HAVING[false], HAVING[true] } do
-    for _, c in ipairs(COLOURS) do EXTRACT[i][c] = {} end
-    for _, t in ipairs(having.dye_per_worker) do
-      local list = EXTRACT[i][t.dye]
-      if list then list[#list + 1] = t end
+  function R.prepare()
+    local d = R.data
+    for _, k in ipairs { "start_gold", "first_player_gold" } do
+      if DATA_AT_PREPARE[k] ~= nil and d[k] ~= DATA_AT_PREPARE[k] then R.options[k].default = d[k] end
+      DATA_AT_PREPARE[k] = d[k]
     end
-  end
-  -- t.index: a tile's place in the canonical order, as a card lists its
-  -- tiles; t.bit marks it in a card's sold_out (see add_tile).
-  if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
-  MAX_COST, MIN_COST = 0, math.huge
-  LAND_BIT, LOOMS, TILE_ID, WITH_EFFECTS = {}, 0, {}, 0   -- LAND_BIT[colour]: its plantation's bit
-  check_tiles(d)
-  for i, t in ipairs(TILES_24) do
-    t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
-    TILE_ID[i] = t.id                                   -- a tile's id by its index
-    if t.land and t.dye then LAND_BIT[t.dye] = t.bit end
-    if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
-    t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
-    for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
-    if t.effects[1] then WITH_EFFECTS = WITH_EFFECTS | t.bit end
-    if t.cost > MAX_COST then MAX_COST = t.cost end
-    if t.cost < MIN_COST then MIN_COST = t.cost end
-  end
-  DYE_MAKERS = {}
-  for c, bit in pairs(LAND_BIT) do DYE_MAKERS[c] = bit end
-  for _, t in ipairs(TILES_24) do
-    if t.dye_per_worker and DYE_MAKERS[t.dye] then DYE_MAKERS[t.dye] = DYE_MAKERS[t.dye] | t.bit end
-  end
-  -- t.fx_place: a tile with effects, its digit in the key of a card's
-  -- effects (its workers times this; the base: the most workers a tile
-  -- may hold, plus 1); the effects are not kept by key (FX false) when
-  -- the key would not fit in an integer.
-  local base, place = 2, 1
-  for _, t in ipairs(TILES_24) do
-    if t.effects[1] then base = math.max(base, (t.count or 1) * t.slots + 1) end
-  end
-  FX = { size = 0 }
-  for _, t in ipairs(TILES_24) do
-    if t.effects[1] then
-      t.fx_place = place
-      if place > math.maxinteger // base then FX = false else place = place * base end
+    KINDS, KIND_WORDS, COLOURS = d.kinds, d.kind_words, d.colours
+    GOODS, GOOD_INDEX, RAW_VALUE, FG_VALUE, FG_OF, DYE_OF = { "wool", "cloth" }, {}, {}, {}, {}, {}
+    RAW_VALUE.wool, RAW_VALUE.cloth = d.wool_value, d.cloth_value
+    for _, c in ipairs(COLOURS) do
+      local dye = "dye:" .. c
+      GOODS[#GOODS + 1] = dye
+      RAW_VALUE[dye] = d.dye_value[c]
+      DYE_OF[c] = dye
     end
-  end
-  if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
-  COSTING_UPTO = {}
-  for gold = 0, MAX_COST do
-    COSTING_UPTO[gold] = 0
+    for _, c in ipairs(COLOURS) do
+      local fg = "fg:" .. c
+      GOODS[#GOODS + 1] = fg
+      FG_VALUE[fg] = d.fg_value[c]
+      FG_OF[c] = fg
+    end
+    GOOD_BIT = {}
+    for i, good in ipairs(GOODS) do GOOD_INDEX[good], GOOD_BIT[good] = i, 1 << (i - 1) end   -- O18: 12 goods
+    EMPTY_POOL, EMPTY_STORE = zeros(KINDS), zeros(GOODS)
+    STORED, COPY_STORE = by_good(GOODS)
+    LAND, TILE, TILES_BASE, TILES_24 = {}, {}, {}, {}
+    ACQUIRE_TEXT, RELEASE_SHIP, ASSIGN_SHIP = {}, {}, {}
+    for _, t in ipairs(d.lands) do
+      t.kind, t.slots, t.land = "land", 1, true
+      TILE[t.id] = t
+      TILES_BASE[#TILES_BASE + 1] = t
+      ACQUIRE_TEXT[t.id] = "acquire land:" .. t.id
+      if t.dye then LAND[t.dye] = t.id end
+    end
+    TILES_24, BASE_ID = { table.unpack(TILES_BASE) }, {}
+    for _, t in ipairs(d.buildings) do
+      t.kind = "facility"
+      TILE[t.id] = t
+      TILES_BASE[#TILES_BASE + 1] = t
+      TILES_24[#TILES_24 + 1] = t
+      ACQUIRE_TEXT[t.id] = "acquire building:" .. t.id
+    end
+    for _, t in ipairs(TILES_BASE) do BASE_ID[t.id] = true end
+    for _, t in ipairs(d.buildings_24) do
+      t.kind = "facility"
+      TILE[t.id] = t
+      TILES_24[#TILES_24 + 1] = t
+      ACQUIRE_TEXT[t.id] = "acquire building:" .. t.id
+    end
+    HAVING = { [false] = {}, [true] = {} }     -- HAVING[buildings_24][effect]: the tiles with it
+    for _, field in ipairs(EFFECTS) do
+      HAVING[false][field], HAVING[true][field] = {}, {}
+      for _, t in ipairs(TILES_BASE) do if t[field] then table.insert(HAVING[false][field], t) end end
+      for _, t in ipairs(TILES_24) do if t[field] then table.insert(HAVING[true][field], t) end end
+    end
+    EXTRACT = { {}, {} }     -- EXTRACT[buildings_24 and 2 or 1][colour]: the tiles adding dye of it (O27)
+    for i, having in ipairs { HAVING[false], HAVING[true] } do
+      for _, c in ipairs(COLOURS) do EXTRACT[i][c] = {} end
+      for _, t in ipairs(having.dye_per_worker) do
+        local list = EXTRACT[i][t.dye]
+        if list then list[#list + 1] = t end
+      end
+    end
+    -- t.index: a tile's place in the canonical order, as a card lists its
+    -- tiles; t.bit marks it in a card's sold_out (see add_tile).
+    if #TILES_24 > 50 then error(("R.data: %d kinds of tile, at most 50 (a card marks them in a bit set)"):format(#TILES_24), 0) end
+    MAX_COST, MIN_COST = 0, math.huge
+    LAND_BIT, LOOMS, TILE_ID, WITH_EFFECTS = {}, 0, {}, 0   -- LAND_BIT[colour]: its plantation's bit
+    check_tiles(d)
+    for i, t in ipairs(TILES_24) do
+      t.index, t.bit, t.release, t.assign = i, 1 << (i - 1), "release " .. t.id, "assign " .. t.id
+      TILE_ID[i] = t.id                                   -- a tile's id by its index
+      if t.land and t.dye then LAND_BIT[t.dye] = t.bit end
+      if t.cloth or t.cloth_per_worker then LOOMS = LOOMS | t.bit end     -- O28: the looms
+      t.effects = {}                                   -- its fields of EFFECTS (see effects_of)
+      for _, field in ipairs(EFFECTS) do if t[field] then t.effects[#t.effects + 1] = field end end
+      if t.effects[1] then WITH_EFFECTS = WITH_EFFECTS | t.bit end
+      if t.cost > MAX_COST then MAX_COST = t.cost end
+      if t.cost < MIN_COST then MIN_COST = t.cost end
+    end
+    DYE_MAKERS = {}
+    for c, bit in pairs(LAND_BIT) do DYE_MAKERS[c] = bit end
     for _, t in ipairs(TILES_24) do
-      if t.cost <= gold then COSTING_UPTO[gold] = COSTING_UPTO[gold] | t.bit end
+      if t.dye_per_worker and DYE_MAKERS[t.dye] then DYE_MAKERS[t.dye] = DYE_MAKERS[t.dye] | t.bit end
     end
+    -- t.fx_place: a tile with effects, its digit in the key of a card's
+    -- effects (its workers times this; the base: the most workers a tile
+    -- may hold, plus 1); the effects are not kept by key (FX false) when
+    -- the key would not fit in an integer.
+    local base, place = 2, 1
+    for _, t in ipairs(TILES_24) do
+      if t.effects[1] then base = math.max(base, (t.count or 1) * t.slots + 1) end
+    end
+    FX = { size = 0 }
+    for _, t in ipairs(TILES_24) do
+      if t.effects[1] then
+        t.fx_place = place
+        if place > math.maxinteger // base then FX = false else place = place * base end
+      end
+    end
+    if MAX_COST > 1000 then error(("R.data: a tile costs %d gold, at most 1000"):format(MAX_COST), 0) end
+    COSTING_UPTO = {}
+    for gold = 0, MAX_COST do
+      COSTING_UPTO[gold] = 0
+      for _, t in ipairs(TILES_24) do
+        if t.cost <= gold then COSTING_UPTO[gold] = COSTING_UPTO[gold] | t.bit end
+      end
+    end
+    for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
+    PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
+             pirate = "pick pirate" }
+    LOAD, SAIL, COLOUR_TEXT, BID = {}, {}, {}, {}
+    for _, good in ipairs(GOODS) do LOAD[good] = "load " .. good end
+    for _, port in ipairs(d.ports) do SAIL[port] = "sail " .. port end
+    for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
+    for n = 0, 200 do BID[n] = "bid " .. n end
+    BIDS, PICKS = {}, {}
+    MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 },
+                      sail = { size = 0 }, assign_forced = { size = 0 } }, {}
+    KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
+    for k = 1, 8 do                                     -- after the tiles' bits
+      SHIP_BIT[k] = 1 << (#TILES_24 + k)
+      KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k]
+    end
+    for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
+    SEAMAN_BITS, LAND_BITS, FACILITY_BITS = KIND_BITS.seaman, KIND_BITS.land, KIND_BITS.facility
   end
-  for k = 1, 8 do RELEASE_SHIP[k], ASSIGN_SHIP[k] = "release ship " .. k, "assign ship " .. k end
-  PICK = { seaman = "pick seaman", land = "pick land worker", facility = "pick facility worker",
-           pirate = "pick pirate" }
-  LOAD, SAIL, COLOUR_TEXT, BID = {}, {}, {}, {}
-  for _, good in ipairs(GOODS) do LOAD[good] = "load " .. good end
-  for _, port in ipairs(d.ports) do SAIL[port] = "sail " .. port end
-  for _, c in ipairs(COLOURS) do COLOUR_TEXT[c] = "colour " .. c end
-  for n = 0, 200 do BID[n] = "bid " .. n end
-  BIDS, PICKS = {}, {}
-  MENUS, SHIP_BIT = { acquire = { size = 0 }, release = { size = 0 }, assign = { size = 0 }, load = { size = 0 },
-                    sail = { size = 0 }, assign_forced = { size = 0 } }, {}
-  KIND_BITS = { seaman = 0, land = 0, facility = 0 }   -- the tiles (ships) each kind of worker staffs
-  for k = 1, 8 do                                     -- after the tiles' bits
-    SHIP_BIT[k] = 1 << (#TILES_24 + k)
-    KIND_BITS.seaman = KIND_BITS.seaman | SHIP_BIT[k]
-  end
-  for _, t in ipairs(TILES_24) do KIND_BITS[t.kind] = KIND_BITS[t.kind] | t.bit end
-  SEAMAN_BITS, LAND_BITS, FACILITY_BITS = KIND_BITS.seaman, KIND_BITS.land, KIND_BITS.facility
 end
 R.prepare()
 
