@@ -50,6 +50,9 @@ M.OPTIONS = {
     focus = { default = 0, type = "number", min = 0, max = 1, quiet = true,
               doc = "the share of the lines beyond one per option that go to the best option so far "
                  .. "(the others go round the options in turn)" },
+    rounds = { default = 1, type = "integer", min = 0, max = 1, quiet = true,
+               doc = "1: a line ends where its seat's choice of a simultaneous decision (g:choose_all) "
+                  .. "is in and the round revealed; 0: it goes on while the seat's estimate is unchanged" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -294,6 +297,7 @@ function Greedy:decide(view)
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
   local sample = view.sample            -- (the view's bound method, the same at every access)
   local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
+  local top_all                      -- whether this decision is a simultaneous one (g:choose_all)
   -- The same line on deal i: its texts while they are offered; the lead
   -- where it ends.
   local function again(i, texts)
@@ -327,11 +331,11 @@ function Greedy:decide(view)
     local path, g, gs = { k }, nil, nil     -- option numbers taken; the copy, who decides in it
     if v0 == nil then
       g = sample(core.rng(seeds[1]))
-      v0, turn0 = estimates(g, seat)[seat], g.ctx.turn
+      v0, turn0, top_all = estimates(g, seat)[seat], g.ctx.turn, o.rounds == 1 and g.kind == "all"
       fork.step(g, seat, k)
       gs = next_decider(g, seat)
     end
-    local kids = top
+    local kids, after_all = top, top_all    -- after_all: the step just taken was a choose_all choice
     while true do
       local pos = kids[text]
       if not pos then
@@ -343,7 +347,10 @@ function Greedy:decide(view)
           end
         end
         local own                                 -- the seat's estimate here, when asked
-        local ends = gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
+        -- a simultaneous round ends the line once it is revealed (next_decider
+        -- took the others' choices): what the seat learns there is the same
+        -- for each of its options, so none goes on into its next decisions
+        local ends = after_all or gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
         if not ends then
           own = estimates(g, seat)[seat]
           ends = math.abs(own - v0) > 1e-9
@@ -354,7 +361,8 @@ function Greedy:decide(view)
           pos = { value = v / #seeds }
         else
           local t, dname = texts_of(g, seat), g.dname   -- (the copy's own list: only read)
-          pos = { t = t, ks = self:allowed(dname, t), dname = dname, kids = {} }
+          pos = { t = t, ks = self:allowed(dname, t), dname = dname, kids = {},
+                  all = o.rounds == 1 and g.kind == "all" }
         end
         kids[text] = pos
       end
@@ -384,7 +392,7 @@ function Greedy:decide(view)
       steps[#steps + 1] = pos
       texts[#texts + 1] = text
       path[#path + 1] = x
-      kids = pos.kids
+      kids, after_all = pos.kids, pos.all
       if g then
         fork.step(g, seat, x)
         gs = next_decider(g, seat)
