@@ -2900,7 +2900,9 @@ end
 -- its crew reads the card's below the workers placed.
 function CHAIN.with_pool(card, rates)
   local pool, free = card.pool, card.room & CHAIN.link_bits
-  if free == 0 or (pool.land == 0 or free & LAND_BITS == 0) and (pool.facility == 0 or free & FACILITY_BITS == 0) then
+  local ships = CHAIN.manned_by_pool(card)
+  if ships == card.ships and (free == 0 or (pool.land == 0 or free & LAND_BITS == 0)
+      and (pool.facility == 0 or free & FACILITY_BITS == 0)) then
     return nil
   end
   local crew, left = setmetatable({}, { __index = card.crew }), { land = pool.land, facility = pool.facility }
@@ -2919,7 +2921,25 @@ function CHAIN.with_pool(card, rates)
     crew[best.id], left[best.kind], manned = (crew[best.id] or 0) + 1, left[best.kind] - 1, manned | best.bit
   end
   return { own = card.own, crew = crew, tiles = tiles, manned = manned, room = 0, store = card.store,
-           ships = card.ships, pool = { seaman = pool.seaman, land = left.land, facility = left.facility }, _fx = false }
+           ships = ships, pool = { seaman = 0, land = left.land, facility = left.facility }, _fx = false }
+end
+
+-- A ship sails only with its seaman (O8); a seaman in the pool is assigned
+-- to a ship without one in the build order (O14b). The card's ships with
+-- the pool's seamen on those without a seaman, in ship order (a sketch's
+-- list), or the card's own list when there is none to man.
+function CHAIN.manned_by_pool(card)
+  local ships, n = card.ships, card.pool.seaman
+  if n == 0 then return ships end
+  local out
+  for k = 1, #ships do
+    local ship = ships[k]
+    if ship.crew == 0 and n > 0 then
+      out = out or { table.unpack(ships) }
+      out[k], n = { size = ship.size, crew = 1, cargo = ship.cargo }, n - 1
+    end
+  end
+  return out or ships
 end
 
 -- What the chain will ship by the end (see chain_worth), and each link's
@@ -3022,7 +3042,9 @@ function CHAIN.picks(g, seat, place)
     local kind
     if w.land > 0 and left.land > 0 and (w.land >= w.facility or left.facility == 0) then kind = "land"
     elseif w.facility > 0 and left.facility > 0 then kind = "facility"
-    else                                     -- none it lacks: the kind the line holds most of
+    end
+    if w.seaman > 0 and left.seaman > 0 and (not kind or w.seaman > w[kind]) then kind = "seaman" end
+    if not kind then                         -- none it lacks: the kind the line holds most of
       kind = "seaman"
       if left.land > left[kind] then kind = "land" end
       if left.facility > left[kind] then kind = "facility" end
@@ -3058,7 +3080,17 @@ function CHAIN.wants(card, w)
   end
   if not (HAS.wool and HAS.dye) then land = land + 1 end             -- sheep, a plantation
   if not (HAS.cloth and HAS.fg) then facility = facility + 1 end     -- a loom, a dye house
-  w.seaman, w.land, w.facility = 0, land, facility
+  w.seaman, w.land, w.facility = CHAIN.unmanned(card) - pool.seaman, land, facility
+end
+
+-- The ships a card holds without their seaman (O8: such a ship does not
+-- sail).
+function CHAIN.unmanned(card)
+  local n, ships = 0, card.ships
+  for k = 1, #ships do
+    if ships[k].crew == 0 then n = n + 1 end
+  end
+  return n
 end
 
 -- The card with the workers it will pick in its pool (a sketch, as
@@ -3071,6 +3103,68 @@ function CHAIN.with_picks(card, got)
                     facility = pool.facility + got.facility } }
 end
 
+-- The pirate (O17, O21): on a turn it is in play, its holder names one
+-- loaded ship of another player, whose VP go to the pirate and whose gold
+-- goes to the bank. What a seat may lose to it: the worth of its ship
+-- the pirate would take (CHAIN.at_risk), one chance in N - 1 once another
+-- seat holds it (the holder names one of the others' ships), one in N
+-- while it is still in the line (N - 1 chances in N that another seat
+-- takes it); nothing when the seat holds it ("the pirate must be used at
+-- the turn he appears", so it guards the holder's ships that turn only).
+function CHAIN.robbery(g, seat, card)
+  local holder = g.pirate_holder
+  if holder == seat or not (holder or g.line.pirate) or g.players < 2 then return 0 end
+  local chance = holder and 1 / (g.players - 1) or 1 / g.players
+  return chance * CHAIN.at_risk(card, g.phase == "bid" or g.phase == "pick")
+end
+
+-- The ship the pirate would take: the manned ship whose cargo is worth the
+-- most (goods_worth's weights: a finished good its VP, a raw good a tenth
+-- of its gold); before the build orders (`to_load`) the goods the seat will
+-- load (O14c): its largest manned hold filled from storage and cargo, the
+-- goods of most worth first.
+function CHAIN.at_risk(card, to_load)
+  worths()
+  local ships, best, hold = card.ships, 0, 0
+  for k = 1, #ships do
+    local ship = ships[k]
+    if ship.crew > 0 then
+      local n, cargo = 0, ship.cargo
+      for j = 1, #cargo do n = n + SHIPPED_WORTH[cargo[j]] end
+      if n > best then best = n end
+      if ship.size > hold then hold = ship.size end
+    end
+  end
+  if not to_load or hold == 0 then return best end
+  local load, store = 0, card.store
+  for _, good in ipairs(CHAIN.by_worth()) do
+    local n = store[good]
+    for k = 1, #ships do
+      local cargo = ships[k].cargo
+      for j = 1, #cargo do if cargo[j] == good then n = n + 1 end end
+    end
+    if n > hold then n = hold end
+    load, hold = load + n * SHIPPED_WORTH[good], hold - n
+    if hold == 0 then break end
+  end
+  return math.max(best, load)
+end
+
+-- The goods by their worth on a ship, most first (made again when
+-- R.prepare has made the goods again).
+function CHAIN.by_worth()
+  worths()
+  if CHAIN.worth_for ~= GOODS then
+    local list = { table.unpack(GOODS) }
+    table.sort(list, function(x, y)
+      if SHIPPED_WORTH[x] ~= SHIPPED_WORTH[y] then return SHIPPED_WORTH[x] > SHIPPED_WORTH[y] end
+      return x < y
+    end)
+    CHAIN.goods_by_worth, CHAIN.worth_for = list, GOODS
+  end
+  return CHAIN.goods_by_worth
+end
+
 function R.estimate(g, seat)
   local card, gold = g.card[seat], g.gold:get(seat)
   local arriving = g.arriving and g.arriving[seat]
@@ -3079,7 +3173,7 @@ function R.estimate(g, seat)
   card = CHAIN.with_arriving(card, arriving)
   local chain
   local line, phase = g.line, g.phase
-  if line.land + line.facility == 0 or (phase ~= "bid" and phase ~= "pick") then
+  if line.seaman + line.land + line.facility == 0 or (phase ~= "bid" and phase ~= "pick") then
     chain = CHAIN.chain_worth(g, card, gold)
   else                                       -- the line's workers to come (CHAIN.picks)
     CHAIN.prepare()
@@ -3087,7 +3181,7 @@ function R.estimate(g, seat)
     local sum, seen = 0, {}
     for place = 1, places do
       local got = CHAIN.picks(g, seat, place)
-      local key = got.land * 64 + got.facility
+      local key = (got.seaman * 64 + got.land) * 64 + got.facility
       local v = seen[key]
       if not v then
         v = CHAIN.chain_worth(g, key == 0 and card or CHAIN.with_picks(card, got), gold)
@@ -3097,7 +3191,7 @@ function R.estimate(g, seat)
     end
     chain = sum / places
   end
-  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + chain
+  return g.vp:get(seat) + GOLD * gold + goods_worth(card) + chain - CHAIN.robbery(g, seat, card)
 end
 
 ---------------------------------------------------------------------------

@@ -176,6 +176,93 @@ describe("Old World's estimate", function()
     assert.are.equal("bid 0", bids(at_bids { workers = { chain(), idle, idle, idle } }, 1))
   end)
 
+  it("counts a seaman in the pool for a ship without one as three quarters of manning it (O8, O14b)", function()
+    local unmanned = chain { ships = 0 }
+    local manned = estimate(at_orders { tiles = { chain() }, workers = { chain() } })
+    local none = estimate(at_orders { tiles = { chain() }, workers = { unmanned } })
+    local pooled = estimate(at_orders { tiles = { chain() }, workers = { chain { ships = 0, pool = { seaman = 1 } } } })
+    -- the chain ships nothing without a manned ship (O8: a ship sails only
+    -- with its seaman); the seaman assigned in the build order (O14b) mans
+    -- it: three quarters of the chain's gain, as any pool worker (the half
+    -- VP of a crewed ship, R.score's, comes once it is on board)
+    assert.is_near(0.75 * (manned - none - 0.5), pooled - none, 1e-9)
+    assert.is_true(pooled > none + 10, pooled .. " vs " .. none)
+    -- a seaman with no ship to man adds nothing (the limit check removes
+    -- seamen first, O23)
+    assert.are.equal(manned, estimate(at_orders { tiles = { chain() },
+      workers = { chain { pool = { seaman = 1 } } } }))
+  end)
+
+  it("counts a seaman in the line for its unmanned ship as the pick order gives it (O13)", function()
+    local unmanned, whole = chain { ships = 0 }, chain()
+    local function at(order, line, workers)
+      return estimate(kontor.new_game { rules = "old_world", players = 4, seed = 1, scenario = {
+        phase = "pick", pick_order = order, bids = { 0, 0, 0, 0 }, first = 2, line = line,
+        tiles = { whole, whole, whole, whole }, workers = workers } })
+    end
+    -- every seat's ship lacks its seaman; the line holds one seaman and
+    -- three land workers: the first to pick takes the seaman, not a land
+    -- worker of the kind the line holds most of
+    local all = { unmanned, unmanned, unmanned, unmanned }
+    local first = at({ 1, 2, 3, 4 }, { seaman = 1, land = 3 }, all)
+    local last = at({ 2, 3, 4, 1 }, { seaman = 1, land = 3 }, all)
+    assert.is_true(first > last + 5, first .. " vs " .. last)
+    -- the seaman picked counts as it does in the pool; with only seamen in
+    -- the line too
+    local pooled = estimate(at_orders { tiles = { whole }, workers = { chain { ships = 0, pool = { seaman = 1 } } } })
+    local only = estimate(kontor.new_game { rules = "old_world", players = 4, seed = 1, scenario = {
+      phase = "pick", pick_order = { 1, 2, 3, 4 }, bids = { 0, 0, 0, 0 }, first = 2, line = { seaman = 1 },
+      tiles = { whole }, workers = { unmanned } } })
+    assert.is_near(pooled, only, 1e-9)
+  end)
+
+  it("counts what the pirate may take from the seat's ship, nothing when it holds the pirate (O17, O21)", function()
+    -- seat 1 loads its 2 black finished goods (T2: 5 VP each) and sails
+    local function loaded(players, holder)
+      local g = kontor.new_game { rules = "old_world", players = players, seed = 1, scenario = {
+        phase = "build", pirate_holder = holder, tiles = { chain() }, workers = { chain() },
+        storage = { { ["fg:black"] = 2 } } } }
+      for _, text in ipairs { "acquire none", "done", "load fg:black", "load fg:black", "sail genoa" } do
+        assert(g:apply("1: " .. text))
+      end
+      return estimate(g)
+    end
+    -- another seat's pirate names one of the N - 1 others' ships: 1 in 3
+    -- with 4 players, the only other's with 2
+    assert.is_near(loaded(4, 1) - 10 / 3, loaded(4, 2), 1e-9)
+    assert.is_near(loaded(2, 1) - 10, loaded(2, 2), 1e-9)
+    -- while the pirate is in the line, one chance in N that another seat
+    -- picks it and robs this seat: the goods it will load (O14c), its hold
+    -- of 3 filled from storage
+    local function at_pick(line)
+      return estimate(kontor.new_game { rules = "old_world", players = 4, seed = 1, scenario = {
+        phase = "pick", pick_order = { 1, 2, 3, 4 }, bids = { 0, 0, 0, 0 }, first = 1, line = line,
+        tiles = { chain() }, workers = { chain() }, storage = { { ["fg:black"] = 2, cloth = 2 } } } })
+    end
+    assert.is_near(at_pick { land = 3 } - (10 + 0.2) / 4, at_pick { land = 3, pirate = true }, 1e-9)
+  end)
+
+  it("has greedy pick the pirate to guard its goods, and hold them back from another's pirate (2 players)", function()
+    local function start(sc)
+      sc.tiles, sc.workers, sc.storage = { chain(), chain() }, { chain(), chain() }, { { ["fg:black"] = 2 } }
+      return kontor.new_game { rules = "old_world", players = 2, seed = 1, scenario = sc }
+    end
+    local g = start { phase = "pick", pick_order = { 1, 2 }, bids = { 0, 0 }, first = 1,
+      line = { land = 1, pirate = true } }
+    local b = assert(bots.new("greedy", 1, 1))
+    assert.are.equal("pick pirate", g:options(1)[b:choose(seatmod.view(g, 1))])
+    -- seat 2 holds the pirate: the one ship it may rob is seat 1's
+    g = start { phase = "build", pirate_holder = 2 }
+    b = assert(bots.new("greedy", 1, 1))
+    local texts = {}
+    while g:options(1) and #g:options(1) > 0 do
+      local text = g:options(1)[b:choose(seatmod.view(g, 1))]
+      texts[#texts + 1] = text
+      assert(g:apply("1: " .. text))
+    end
+    assert.is_nil(table.concat(texts, ", "):find("load", 1, true), table.concat(texts, ", "))
+  end)
+
   it("takes the links' costs from R.data: a dearer Iron Plantation is worth less", function()
     local path = tmp("dear_iron.lua")
     support.write(path, [[

@@ -53,6 +53,9 @@ M.OPTIONS = {
     lead = { default = 1, type = "integer", min = 0, max = 1, quiet = true,
              doc = "what a line is worth where it ends: 1, the seat's estimate less the best other seat's; "
                 .. "0, the seat's own estimate alone (at the end, its score, and the win)" },
+    rounds = { default = 1, type = "integer", min = 0, max = 1, quiet = true,
+               doc = "1: a line ends where its seat's choice of a simultaneous decision (g:choose_all) "
+                  .. "is in and the round revealed; 0: it goes on while the seat's estimate is unchanged" },
   },
   mcts = {
     iterations = { default = 1000, type = "integer", min = 1, max = 10000000,
@@ -297,6 +300,7 @@ function Greedy:decide(view)
   for i = 1, o.samples do seeds[i] = rng:int(1, 0x3fffffffffffffff) end
   local sample = view.sample            -- (the view's bound method, the same at every access)
   local v0, turn0                    -- the seat's estimate now, and the turn, from the first copy
+  local top_all                      -- whether this decision is a simultaneous one (g:choose_all)
   -- What a line is worth where it ends (`own`: the seat's estimate
   -- there, when already asked): its lead over the best other seat, or
   -- with lead=0 its own estimate alone (at the end: its score, and the win).
@@ -322,8 +326,8 @@ function Greedy:decide(view)
   -- A line: option k of the decision, then (while the move stays open:
   -- the seat's own estimate has not changed, and it decides again in the
   -- same turn) options drawn among those its lines have not taken yet.
-  -- One copy of the game walks the whole line. Returns its value (the
-  -- lead where it ends, averaged over the deals), texts, the positions
+  -- One copy of the game walks the whole line. Returns its value (its
+  -- worth where it ends, averaged over the deals), texts, the positions
   -- along it, and whether it took an option not taken before.
   -- Every line starts from the same deal, so the position a line reaches
   -- is a function of its texts: what a position showed (the seat's
@@ -338,11 +342,11 @@ function Greedy:decide(view)
     local path, g, gs = { k }, nil, nil     -- option numbers taken; the copy, who decides in it
     if v0 == nil then
       g = sample(core.rng(seeds[1]))
-      v0, turn0 = estimates(g, seat)[seat], g.ctx.turn
+      v0, turn0, top_all = estimates(g, seat)[seat], g.ctx.turn, o.rounds == 1 and g.kind == "all"
       fork.step(g, seat, k)
       gs = next_decider(g, seat)
     end
-    local kids = top
+    local kids, after_all = top, top_all    -- after_all: the step just taken was a choose_all choice
     while true do
       local pos = kids[text]
       if not pos then
@@ -354,7 +358,10 @@ function Greedy:decide(view)
           end
         end
         local own                                 -- the seat's estimate here, when asked
-        local ends = gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
+        -- a simultaneous round ends the line once it is revealed (next_decider
+        -- took the others' choices): what the seat learns there is the same
+        -- for each of its options, so none goes on into its next decisions
+        local ends = after_all or gs ~= seat or g.ctx.turn ~= turn0 or #texts >= o.depth
         if not ends then
           own = estimates(g, seat)[seat]
           ends = math.abs(own - v0) > 1e-9
@@ -365,7 +372,8 @@ function Greedy:decide(view)
           pos = { value = v / #seeds }
         else
           local t, dname = texts_of(g, seat), g.dname   -- (the copy's own list: only read)
-          pos = { t = t, ks = self:allowed(dname, t), dname = dname, kids = {} }
+          pos = { t = t, ks = self:allowed(dname, t), dname = dname, kids = {},
+                  all = o.rounds == 1 and g.kind == "all" }
         end
         kids[text] = pos
       end
@@ -395,7 +403,7 @@ function Greedy:decide(view)
       steps[#steps + 1] = pos
       texts[#texts + 1] = text
       path[#path + 1] = x
-      kids = pos.kids
+      kids, after_all = pos.kids, pos.all
       if g then
         fork.step(g, seat, x)
         gs = next_decider(g, seat)
