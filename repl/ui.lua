@@ -513,12 +513,13 @@ end
 -- "did you mean `board`?": the word of `lists` (lists of words, tried in
 -- order: on a tie the earlier wins) closest to `word`, or nil.
 function M.suggest(word, lists)
-  if #word < 3 then return nil end
+  if #word < 3 or #word > 64 then return nil end   -- (no command is that long)
   local best, bestd = nil, 3
+  local most = math.max(1, #word // 3)
   for _, list in ipairs(lists) do
     for _, c in ipairs(list) do
-      local d = M.distance(word:lower(), c:lower())
-      if d <= math.max(1, #word // 3) then
+      local d = M.distance(word:lower(), c:lower(), most)
+      if d <= most then
         if c:lower():sub(1, #word) == word:lower() then d = d - 0.5 end   -- a prefix: likelier
         if d < bestd then best, bestd = c, d end
       end

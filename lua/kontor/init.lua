@@ -125,7 +125,7 @@ local HINT = {
     .. "play its b:choose(require(\"kontor.seat\").view(g, seat)) (docs/api.md, Bots)",
 }
 
-local function close_to(a, b) return text.distance(a, b) <= 2 end
+local function close_to(a, b) return text.distance(a, b, 2) <= 2 end
 
 local function check_fields(fname, t, level)
   if type(t) ~= "table" then

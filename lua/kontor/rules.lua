@@ -92,13 +92,32 @@ end
 -- The name of `names` closest to `word` (a typo: at most 2 edits, and at
 -- most half the word), or nil; of two as close, the one that shares more
 -- of its ends with the word, then the first.
+-- Each rule set's fields are tried against the engine's names as it
+-- loads: a name whose length or letters are too far from the word (three
+-- letters of one missing from the other) is passed over before the edit
+-- distance, by the letters' bits (kontor.text.letters), kept per list.
+local LETTERS = setmetatable({}, { __mode = "k" })   -- names -> their letters' bits
 function M.near(word, names)
   local near, nd, nk = nil, 3, -1
-  local distance = require("kontor.text").distance
-  for _, n in ipairs(names) do
-    local d = distance(word, n)
-    if d < 3 and d <= #word // 2 and (d < nd or (d == nd and kept(word, n) > nk)) then
-      near, nd, nk = n, d, kept(word, n)
+  local text = require "kontor.text"
+  local distance, letters = text.distance, text.letters
+  local lw = #word
+  local wm, ms = lw <= 64 and letters(word) or 0, LETTERS[names]
+  if not ms then
+    ms = {}
+    for i, n in ipairs(names) do ms[i] = #n <= 64 and letters(n) or 0 end
+    LETTERS[names] = ms
+  end
+  for i = 1, #names do
+    local n, m = names[i], ms[i]
+    local dl = #n - lw
+    local x, y = wm & ~m, m & ~wm                    -- letters of one the other lacks
+    x, y = x & (x - 1), y & (y - 1)
+    if dl <= 2 and dl >= -2 and (lw > 64 or #n > 64 or x & (x - 1) == 0 and y & (y - 1) == 0) then
+      local d = distance(word, n, 2)
+      if d < 3 and d <= lw // 2 and (d < nd or (d == nd and kept(word, n) > nk)) then
+        near, nd, nk = n, d, kept(word, n)
+      end
     end
   end
   return near
@@ -109,7 +128,7 @@ end
 -- M.near picks from sorted names (the least distance, the most shared,
 -- then the first in byte order), in whatever order the names come.
 local function nearer(word, n, near, nd, nk)
-  local d = require("kontor.text").distance(word, n)
+  local d = require("kontor.text").distance(word, n, 2)
   if d >= 3 or d > #word // 2 or (near and d > nd) then return false end
   local k = kept(word, n)
   if near and d == nd and (k < nk or (k == nk and n > near)) then return false end
@@ -312,6 +331,15 @@ local FIELD_TYPE = { bot_options = "table", card_kinds = "table", constraints = 
                      stats = "table", name = "string", summary = "string", title = "string",
                      resumes_at_turn = "boolean" }
 for _, f in ipairs(RULESET_FIELDS) do FIELD_TYPE[f] = FIELD_TYPE[f] or "function" end
+-- the engine's fields by the type of their value: a field is checked
+-- against those of its own type only
+local FIELDS_OF = {}
+for _, f in ipairs(RULESET_FIELDS) do
+  local t = FIELD_TYPE[f]
+  FIELDS_OF[t] = FIELDS_OF[t] or {}
+  table.insert(FIELDS_OF[t], f)
+end
+local NO_FIELDS = {}
 
 -- "FILE:LINE" of the first line, not a comment, that sets field k of the
 -- rule set (R.k = ..., function R.k(, or k = inside the table), or "FILE".
@@ -338,10 +366,9 @@ local function check_ruleset(R, file)
     for k in pairs(R) do if type(k) == "string" then keys[#keys + 1] = k end end
     table.sort(keys)
     for _, k in ipairs(keys) do
-      local near = not RULESET_KNOWN[k] and M.near(k, RULESET_FIELDS)
       -- only a field of the kind the near one holds: a designer's own
       -- R.names (a table) is not a misspelt R.name (a text)
-      if near and FIELD_TYPE[near] and type(R[k]) ~= FIELD_TYPE[near] then near = nil end
+      local near = not RULESET_KNOWN[k] and M.near(k, FIELDS_OF[type(R[k])] or NO_FIELDS)
       if near then
         return broken(string.format("%s: R.%s is not a field the engine reads, so the game would be played "
           .. "without it: did you mean R.%s? (docs/api.md, \"Functions a rule set may define\")",

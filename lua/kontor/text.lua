@@ -145,23 +145,86 @@ end
 -- The edit distance of a and b (letters inserted, deleted or changed, and
 -- two letters next to each other swapped: "baord" is one from "board"),
 -- or 99 when their lengths differ by more than 2: for "did you mean".
-function M.distance(a, b)
-  if math.abs(#a - #b) > 2 then return 99 end
-  local before, prev = nil, {}
-  for j = 0, #b do prev[j] = j end
-  for i = 1, #a do
-    local cur = { [0] = i }
-    for j = 1, #b do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-      if before and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
-        d = math.min(d, before[j - 2] + 1)
+-- With `limit`, a distance above it may come back as limit + 1: only the
+-- cells within `limit` of the diagonal are worked out (those farther hold
+-- more), and the rows stop once two in a row are all above it. Every
+-- field of a rule set is checked against the engine's names as it loads
+-- (rules.lua): 135 pairs as the REPL starts. The bytes are read by one
+-- call of string.byte a string (guarded, sandbox.lua: a protected call
+-- each), not two a cell.
+local byte = string.byte
+local FAR = 1 << 30
+local ROW1, ROW2, ROW3 = {}, {}, {}      -- (the rows, reused: each cell read is written first)
+-- The letters of a text as bits (byte % 64: two letters may share one),
+-- kept for the texts compared before (at most 512 of them, then anew).
+local MASKS, masks = {}, 0
+local function mask_of(s)
+  local m = MASKS[s]
+  if m then return m end
+  m = 0
+  local bs = { byte(s, 1, #s) }
+  for i = 1, #bs do m = m | (1 << (bs[i] & 63)) end
+  if masks >= 512 then MASKS, masks = {}, 0 end
+  MASKS[s], masks = m, masks + 1
+  return m
+end
+M.letters = mask_of
+
+-- Whether mask m has more than n bits.
+local function more_bits(m, n)
+  for _ = 1, n do
+    if m == 0 then return false end
+    m = m & (m - 1)
+  end
+  return m ~= 0
+end
+function M.distance(a, b, limit)
+  local la, lb = #a, #b
+  if la - lb > 2 or lb - la > 2 then return 99 end
+  if limit then
+    if la - lb > limit or lb - la > limit then return limit + 1 end
+    -- each letter of one that the other lacks takes an edit
+    if la <= 64 and lb <= 64 then
+      local ma, mb = mask_of(a), mask_of(b)
+      if more_bits(ma & ~mb, limit) or more_bits(mb & ~ma, limit) then return limit + 1 end
+    end
+  end
+  local band = limit or (la > lb and la or lb)
+  local A, B = { byte(a, 1, la) }, { byte(b, 1, lb) }
+  local before, prev, cur = ROW1, ROW2, ROW3
+  for j = 0, lb do prev[j] = j end
+  local a1, prev_min = nil, 0          -- a's byte before, the least of the row before
+  for i = 1, la do
+    local ai = A[i]
+    local lo, hi = i - band, i + band
+    if lo < 1 then lo = 1 end
+    if hi > lb then hi = lb end
+    cur[lo - 1] = lo == 1 and i or FAR
+    local row_min = lo == 1 and i or FAR
+    local b1 = B[lo - 1]
+    for j = lo, hi do
+      local bj = B[j]
+      local d = prev[j - 1] + (ai == bj and 0 or 1)
+      local x = prev[j] + 1
+      if x < d then d = x end
+      x = cur[j - 1] + 1
+      if x < d then d = x end
+      if b1 == ai and a1 == bj then      -- two letters swapped
+        x = before[j - 2] + 1
+        if x < d then d = x end
       end
       cur[j] = d
+      if d < row_min then row_min = d end
+      b1 = bj
     end
-    before, prev = prev, cur
+    if hi < lb then cur[hi + 1] = FAR end
+    if limit and row_min > limit and prev_min > limit then return limit + 1 end
+    before, prev, cur = prev, cur, before
+    a1, prev_min = ai, row_min
   end
-  return prev[#b]
+  local d = prev[lb]
+  if limit and d > limit then return limit + 1 end
+  return d
 end
 
 -- Option texts alike: a run of texts that differ only in a number at

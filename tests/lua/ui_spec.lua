@@ -36,6 +36,31 @@ describe("repl/ui.lua", function()
     assert.are.equal(99, ui.distance("ab", "abcdef"))
   end)
 
+  it("with a limit, gives the distance up to it and limit + 1 past it, as the full table would", function()
+    -- (the band and the letters' filter that keep a rule set's load cheap:
+    -- every pair of short words over four letters, against the full table)
+    local words, letters = {}, { "a", "b", "c", "d" }
+    local function grow(w)
+      words[#words + 1] = w
+      if #w < 5 then for _, l in ipairs(letters) do grow(w .. l) end end
+    end
+    grow("")
+    local bad = 0
+    for i = 1, #words, 7 do
+      for j = 1, #words, 11 do
+        local a, b = words[i], words[j]
+        local full = ktext.distance(a, b)
+        for limit = 0, 2 do
+          local d = ktext.distance(a, b, limit)
+          if (full <= limit and d ~= full) or (full > limit and d ~= limit + 1 and full ~= 99) then bad = bad + 1 end
+        end
+      end
+    end
+    assert.are.equal(0, bad)
+    assert.are.equal(1, ktext.distance("baord", "board", 2))
+    assert.are.equal(3, ktext.distance("card_effects", "card_kinds", 2))   -- e, f, t: three letters lacking
+  end)
+
   it("suggests the closest word, the earlier list winning a tie", function()
     assert.are.equal("options", ui.suggest("optoins", { { "load" }, { "options" } }))
     assert.are.equal("board", ui.suggest("bord", { { "board" }, { "boart" } }))
