@@ -53,9 +53,12 @@ PROG_LIBS  := $(if $(LUA_STATIC),-rdynamic $(LUA_STATIC) $(shell pkg-config --li
 # file under lua/kontor/ and repl/ (found anew each run), compiled by
 # repl/gen/lua_chunks.c, which links the program's Lua, into data linked
 # into the program, which loads them without compiling them at each start
-# (a file changed since is loaded as text until the next build). Rule
-# scripts (variants/) are never among them.
-LUA_MODS   := $(sort $(shell find lua/kontor -name '*.lua')) $(sort $(wildcard repl/*.lua))
+# (a file changed since is loaded as text until the next build). The
+# shipped rule scripts (variants/) are compiled too: sandbox.load still
+# scans their text, and takes the chunk only for exactly the text it was
+# compiled from (repl/main.c, compiled_rules), any other text is compiled.
+LUA_MODS   := $(sort $(shell find lua/kontor -name '*.lua')) $(sort $(wildcard repl/*.lua)) \
+              $(sort $(wildcard variants/*.lua))
 LUA_LIBS   := $(if $(LUA_STATIC),$(LUA_STATIC) -ldl,$(shell pkg-config --libs lua5.4))
 CHUNKS_OBJ := build/obj/gen/chunks.o
 

@@ -20,6 +20,7 @@
 #include <lualib.h>
 
 #include "../lua/binding.h"
+#include "../lua/engine/sandbox.h"
 #include "chunks.h"
 
 lua_State *kn_newstate(void);
@@ -113,6 +114,27 @@ static int load_chunk(lua_State *L, const struct kn_chunk *c, const char *file) 
     return lua_load(L, chunk_reader, &p, file, "b");
 }
 
+/* kn_sandbox_compiled's loader: a rule script of variants/ whose text is
+ * the one it was compiled from (its length and hash) is loaded from its
+ * chunk, under the name of the file it was read from. */
+static int compiled_rules(lua_State *L, const char *src, size_t len, const char *file) {
+    uint64_t h = 0;
+    int hashed = 0;
+    for (size_t i = 0; i < kn_nchunks; i++) {
+        const struct kn_chunk *c = &kn_chunks[i];
+        if (c->src_len != len || strncmp(c->path, "variants/", 9) != 0) continue;
+        if (!hashed) {
+            h = kn_chunk_hash((const unsigned char *)src, len);
+            hashed = 1;
+        }
+        if (c->src_hash != h) continue;
+        if (load_chunk(L, c, file) == LUA_OK) return LUA_OK;
+        lua_pop(L, 1);   /* its message: the text is compiled instead */
+        return LUA_ERRSYNTAX;
+    }
+    return LUA_ERRSYNTAX;
+}
+
 /* package.searchers[2], before the one for Lua files: finds the module's
  * file as that searcher would (package.searchpath over package.path), and
  * if it is one of the engine's own, unchanged since the build, loads its
@@ -166,6 +188,7 @@ static int pmain(lua_State *L) {
 
     luaL_openlibs(L);
     kn_preload_core(L);
+    kn_sandbox_compiled(compiled_rules);
 
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "path");

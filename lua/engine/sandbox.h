@@ -57,6 +57,14 @@ int kn_call_at(lua_State *L, int base);
 /* guards.c */
 /* Replaces the looping library functions by their guards. */
 void kn_open_guards(lua_State *L);
+
+/* A program that carries the shipped rule scripts compiled at build time
+ * (repl/main.c) sets this: f loads the chunk compiled from exactly the
+ * text src[0, len) under the file name `file` and returns LUA_OK, or
+ * returns another code and leaves the stack as it was. sandbox.load
+ * tries it after the source scan, before compiling the text. */
+typedef int (*kn_compiled_fn)(lua_State *L, const char *src, size_t len, const char *file);
+void kn_sandbox_compiled(kn_compiled_fn f);
 int kn_sb_ordered(lua_State *L);        /* sandbox.ordered */
 
 /* inspect.c */
