@@ -1,6 +1,6 @@
 -- copy_steps_spec.lua - the steps of a game the engine drives (a copy for
 -- search takes thousands a game) cost less, and give what they gave
--- (issue 27 item 2; docs/bots.md "Cheaper again"): a constant family's
+-- (issue 27 item 2; docs/greedy-cost.md "Cheaper again"): a constant family's
 -- options and the values of each option are made once, then shared by
 -- every decision that offers it; a rule script never reaches them.
 -- Run: build/kontor run tests/busted.lua tests/lua/copy_steps_spec.lua

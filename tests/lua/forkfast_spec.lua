@@ -1,6 +1,6 @@
 -- A copy for search whose saved state's objects are made with the rule
 -- fields set straight in the copy's new `g` (lua/kontor/fork.lua's fill,
--- docs/bots.md "Cheaper again"): the copy is the game, its own, and
+-- docs/greedy-cost.md "Cheaper again"): the copy is the game, its own, and
 -- independent of the game, of the saved state and of every other copy.
 
 local fork = require "kontor.fork"

@@ -1,6 +1,6 @@
 -- Greedy's own work made cheaper keeps its choices, and the seat view still
 -- hands out nothing of the game's own (lua/kontor/bots/init.lua,
--- lua/kontor/seat.lua; docs/bots.md "Greedy's own work").
+-- lua/kontor/seat.lua; docs/greedy-cost.md "Greedy's own work").
 
 local bots = require "kontor.bots"
 local seat = require "kontor.seat"
