@@ -398,12 +398,17 @@ function M.play_game(L, seed, i, opts)
   for _, name in ipairs(info.stats) do
     st[name] = counted[name] or 0
     v[STAT_KEYS[name]] = whole(st[name], 1)
+    if st[name] < 0 then v["below0." .. STAT_KEYS[name]] = 1 end
+  end
+  for s = 1, P do
+    if res.scores[s] < 0 then v["below0." .. K.score[s]] = 1 end
   end
   if finish then
     local t = finish(res.scores, res.winners)
     v.lead_changes = t.lead_changes
     v.decided = whole(t.decided, FRACTION)
     v.margin = whole(t.margin, 1)
+    if t.margin < 0 then v["below0.margin"] = 1 end
   end
   if mv then
     v.branching = mv.decisions > 0 and whole(mv.options / mv.decisions, FRACTION) or 0
@@ -480,18 +485,34 @@ M.move_names = move_names
 -- ("share": 0..1, "count": never below 0; stats.acc_ci keeps an interval
 -- inside it), diff_domain (the domain of a difference of two games'
 -- values, where it is not `domain`'s) }.
+-- A measure in the rule set's own units (a score, the winning margin, a
+-- stat of R.stats) is a "count" (cut at 0) where no game of acc had a
+-- value below 0 (play_game counts such games under "below0.KEY"): VP
+-- that no game made negative read [0, ...], not [-0.0091, ...]; without
+-- acc, or where a game went below 0, it has no domain. Its difference
+-- between two setups has none either (diff_domain "any").
 -- `names`: the kinds of move to list (default: those of acc).
 function M.measures(info, acc, names)
   local out = {}
   local P = info.players
   local W = win_scale(P)
-  local function add(m) out[#out + 1] = m end
+  local function add(m)
+    if m.own_units then
+      m.own_units = nil
+      if acc and acc.n > 0 and (acc.sum["below0." .. m.key] or 0) == 0 then m.domain = "count" end
+      -- (a difference of scores is in the rule set's units all the same:
+      -- alike in every game, it keeps [0, 0], as before; "any" is no domain)
+      m.diff_domain = "any"
+    end
+    out[#out + 1] = m
+  end
   for s = 1, P do
     add { key = "win_rate." .. s, label = "win rate, seat " .. s, scale = W, up = "higher", down = "lower", section = "result",
           domain = "share" }
   end
   for s = 1, P do
-    add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result" }
+    add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result",
+          own_units = true }
   end
   add { key = "turns", label = "game length (turns)", scale = 1, up = "longer", down = "shorter", section = "result",
         domain = "count" }
@@ -504,13 +525,15 @@ function M.measures(info, acc, names)
         -- to the last digit yet read [-0.1611, +0.1611] and [0, 0])
         diff_domain = "share" }
   for _, name in ipairs(info.stats) do
-    add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }
+    add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result",
+          own_units = true }
   end
   add { key = "lead_changes", label = "lead changes", scale = 1, up = "more", down = "fewer", section = "tension",
         domain = "count" }
   add { key = "decided", label = "decided at (share of game)", scale = FRACTION, up = "later", down = "earlier",
         section = "tension", domain = "share" }
-  add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension" }
+  add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension",
+        own_units = true }
   if info.moves then
     add { key = "branching", label = "options per decision", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
     add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer",
