@@ -417,7 +417,37 @@ function M.play_game(L, seed, i, opts)
   end
   local rec = { scores = res.scores, winners = res.winners, turns = res.turns, steps = steps,
                 stats = st, game = i, seed = gseed }
-  return v, rec
+  return v, rec, game
+end
+
+-- What only the menus change, not the game: how many options each
+-- decision had (a bid cap shortens the menu of a bot that never bids high).
+local MENU_KEYS = { branching = true, forced = true }
+
+-- Whether two games (values va, vb of play_game and the games ga, gb)
+-- are the same game: the same steps (each one's seat and option text, in
+-- order) and the same value of every measure, the number of options per
+-- decision apart. The values first: games that differ mostly differ
+-- there, and the step texts (made by replaying a simulation's game) are
+-- read only for games alike in every measure (replaying both, about two
+-- games' time for a simulation's), and not at all for one setup on both
+-- sides (`one`): a game is a function of its setup, seed and moves.
+function M.same_game(va, ga, vb, gb, one)
+  for k, x in pairs(va) do
+    if not MENU_KEYS[k] and (vb[k] or 0) ~= x then return false end
+  end
+  for k, x in pairs(vb) do
+    if not MENU_KEYS[k] and va[k] == nil and x ~= 0 then return false end
+  end
+  local n = ga:step_count()
+  if gb:step_count() ~= n then return false end
+  if one then return true end
+  for i = 1, n do
+    local sa, ta = ga:step_at(i)
+    local sb, tb = gb:step_at(i)
+    if sa ~= sb or ta ~= tb then return false end
+  end
+  return true
 end
 
 -- The keys counted by value too (the report's histograms).
@@ -605,6 +635,7 @@ end
 -- where the interval leaves out zero.
 function M.compare(ia, da, ib, db, seed, unpaired, pair)
   local aa, ab = acc_of(da), acc_of(db)
+  local counted = pair ~= nil
   if not unpaired and not pair then pair = pair_of(da, db) end
   local names = move_names(aa, ab)
   local ma, mb = M.measures(ia, aa, names), M.measures(ib, ab, names)
@@ -628,8 +659,11 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
   end
   for _, a in ipairs(ma) do add(a.key, a, byb[a.key]) end
   for _, b in ipairs(mb) do if not seen[b.key] then add(b.key, nil, b) end end
+  -- the pairs in which A and B played the same game (M.same_game), where
+  -- the run counted them (its pairs' sums hold "same")
+  local same = not unpaired and counted and pair.n > 0 and math.tointeger(pair.sum.same or 0) or nil
   return {
-    kind = "compare", games = aa.n, seed = seed, paired = not unpaired,
+    kind = "compare", games = aa.n, seed = seed, paired = not unpaired, same_games = same,
     a = { setup = ia.label, rules = ia.rules, variants = ia.variants, players = ia.players, seats = ia.seats },
     b = { setup = ib.label, rules = ib.rules, variants = ib.variants, players = ib.players, seats = ib.seats },
     measures = measures, order = order,
@@ -726,6 +760,14 @@ function M.format_compare(c, color)
   add("games        %d %s (seed %d)", c.games, c.paired and "paired" or "unpaired", c.seed)
   add("A            %s", text.escape(c.a.setup))
   add("B            %s", text.escape(c.b.setup))
+  local same = c.same_games
+  if same and same == c.games then
+    add("A and B played the same games in %d of %d pairs: the change never came into play with these players",
+      same, c.games)
+  elseif same and same > 0 then
+    add("A and B played the same game in %d of %d pairs: the change came into play in the other %d",
+      same, c.games, c.games - same)
+  end
   local section
   local lw
   for _, key in ipairs(c.order) do
