@@ -153,10 +153,18 @@ local function setup_of(t, base)
       opts = o
     end
     if not seat then
+      -- a kind alone, or with options, that is no bot: a misspelt one
+      -- ("gredy"), said as such, with the one meant where it is near
+      local k = (not b:find("=", 1, true) or b:match("^%s*[%w_]+:")) and b:match("^%s*([%w_]+)")
+      if k and not k:match("^%d+$") then
+        return nil, string.format("--bot %s: %s", b, require("kontor.bots").unknown(k))
+      end
       return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random (bots: %s)",
         b, require("kontor.bots").list())
     end
-    s.bots[seat == "every" and "every" or math.tointeger(tonumber(seat))] = { kind = kind, options = opts }
+    -- given: the text as typed, for a message about this bot (balance.load)
+    s.bots[seat == "every" and "every" or math.tointeger(tonumber(seat))] = { kind = kind, options = opts,
+      given = b:match("^%s*(.-)%s*$") }
   end
   return s
 end

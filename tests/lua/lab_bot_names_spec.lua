@@ -1,0 +1,35 @@
+-- A --bot the lab refuses is named as the user typed it, in sim,
+-- compare, sweep and worth (docs/balance.md, "Options"). Before, `--bot
+-- greedy:depth=x` (every seat) was reported as `--bot 1=greedy: ...`, a
+-- seat the user never typed, and `--bot gredy` got "expected
+-- SEAT=KIND[:k=v,...]" and no "did you mean".
+local support = require "tests.lua.support"
+
+local function run(args)
+  return support.run_split(support.plain_binary() .. " " .. args)
+end
+
+local SETUP = { sim = "", compare = "--a '' --b ''", sweep = "--over players=3..4", worth = "" }
+
+local function refused(cmd, bot, want)
+  local out, e, code = run(cmd .. " " .. SETUP[cmd] .. " --bot " .. support.sh_quote(bot) .. " --games 2")
+  assert.are.same({ "", 2 }, { out, code })
+  assert.are.equal("kontor: " .. cmd .. ": " .. want .. "\nTry 'kontor --help'.\n", e)
+end
+
+describe("a refused --bot", function()
+  for _, cmd in ipairs { "sim", "compare", "sweep", "worth" } do
+    it("is named as typed in " .. cmd, function()
+      refused(cmd, "greedy:depth=x", "--bot greedy:depth=x: greedy option depth=x: expected a whole number")
+      refused(cmd, "gredy", "--bot gredy: unknown bot 'gredy' (bots: random, greedy, mcts): did you mean 'greedy'?")
+      refused(cmd, "greedy:dpth=3", "--bot greedy:dpth=3: the greedy bot has no option 'dpth' (options: avoid, "
+        .. "budget, depth, focus, lead, prefer, rounds, samples)")
+      if cmd ~= "worth" then
+        refused(cmd, "2=greedy:depth=x", "--bot 2=greedy:depth=x: greedy option depth=x: expected a whole number")
+        refused(cmd, "2=gredy", "--bot 2=gredy: unknown bot 'gredy' (bots: random, greedy, mcts): did you mean 'greedy'?")
+        refused(cmd, "foo", "--bot foo: unknown bot 'foo' (bots: random, greedy, mcts)")
+        refused(cmd, "2", "--bot 2: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random (bots: random, greedy, mcts)")
+      end
+    end)
+  end
+end)
