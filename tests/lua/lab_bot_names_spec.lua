@@ -32,4 +32,15 @@ describe("a refused --bot", function()
       end
     end)
   end
+
+  it("warns of a restriction that matches nothing once, as typed, for a bot on every seat", function()
+    -- before: one warning a seat, "--bot 1=random: avoid 'exchnge' ...", then 2, 3 and 4
+    local out, e, code = run("sim --bot random:avoid=exchnge --games 2 --no-moves")
+    assert.are.equal(0, code, e)
+    assert.truthy(out:find("^rules"), out)
+    local lines = support.text_lines(e)
+    assert.are.equal(1, #lines, e)
+    assert.are.equal(1, lines[1]:find("kontor: sim: warning: --bot random: avoid 'exchnge' matches no option offered",
+      1, true), e)
+  end)
 end)
