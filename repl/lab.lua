@@ -652,6 +652,10 @@ local function run_cmd(args, kind)
       end
       local s, sse = setup_of(st, common)
       if not s then return usage_error(string.format("compare: --%s: %s", side, sse)) end
+      -- a bot given inside --a or --b: its errors say which (balance.load)
+      for k, b in pairs(s.bots) do
+        if common.bots[k] ~= b then b.where = "--" .. side end
+      end
       setups[i] = s
     end
     -- `--a ''` is the base game of B (docs/balance.md): a side with

@@ -19,7 +19,7 @@ describe("a bot option with a bad value in a lab setup", function()
     local out, e, code = run("compare --a '--bot 1=greedy:depth=x' --b '' --games 2")
     assert.are.equal(2, code)
     assert.are.equal("", out)
-    assert.are.equal("kontor: compare: --bot 1=greedy:depth=x: greedy option depth=x: expected a whole number\n"
+    assert.are.equal("kontor: compare: --a: --bot 1=greedy:depth=x: greedy option depth=x: expected a whole number\n"
       .. "Try 'kontor --help'.\n", e)
     out, e, code = run("sim --bot 2=mcts:iterations=0 --games 2")
     assert.are.same({ "", 2 }, { out, code })

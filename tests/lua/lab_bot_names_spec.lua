@@ -33,6 +33,16 @@ describe("a refused --bot", function()
     end)
   end
 
+  it("inside compare's --a or --b, says which", function()
+    local out, e, code = run("compare --a '--bot greedy:depth=x' --b '' --games 2")
+    assert.are.same({ "", 2 }, { out, code })
+    assert.are.equal("kontor: compare: --a: --bot greedy:depth=x: greedy option depth=x: expected a whole number\n"
+      .. "Try 'kontor --help'.\n", e)
+    _, e = run("compare --a '' --b '--bot 9=random:avoid=buy' --games 2")
+    assert.are.equal("kontor: compare: --b: --bot 9=random:avoid=buy: there is no seat 9 (the game has 4 players)\n"
+      .. "Try 'kontor --help'.\n", e)
+  end)
+
   it("warns of a restriction that matches nothing once, as typed, for a bot on every seat", function()
     -- before: one warning a seat, "--bot 1=random: avoid 'exchnge' ...", then 2, 3 and 4
     local out, e, code = run("sim --bot random:avoid=exchnge --games 2 --no-moves")

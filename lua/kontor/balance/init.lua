@@ -87,18 +87,20 @@ function M.load(setup)
   -- for every seat), not as a seat it was given to (`--bot 1=greedy`)
   local function named(seat, b)
     local g = b.given
-    if not g then return string.format("%d=%s", seat, b.kind) end
+    if not g then return string.format("--bot %s=%s", tostring(seat), b.kind) end
     -- (a restriction of 64 moves is no text to repeat whole)
-    return #g > 60 and (g:sub(1, 57) .. "...") or g
+    if #g > 60 then g = g:sub(1, 57) .. "..." end
+    -- (in compare, a bot of --a or --b alone says which: "--a: --bot ...")
+    return (b.where and (b.where .. ": ") or "") .. "--bot " .. g
   end
   for seat, b in pairs(setup.bots or {}) do
     if math.type(seat) ~= "integer" or seat < 1 or seat > players then
       -- a usage error, as the same --bot is for play and plain sim (exit 2)
-      error(errors.new("usage", string.format("--bot %s=%s: there is no seat %s (the game has %d players)",
-        tostring(seat), b.kind, tostring(seat), players)), 0)
+      error(errors.new("usage", string.format("%s: there is no seat %s (the game has %d players)",
+        named(seat, b), tostring(seat), players)), 0)
     end
     if not bots.KINDS[b.kind] then
-      error(errors.new("usage", string.format("--bot %s: %s", named(seat, b), bots.unknown(b.kind))), 0)
+      error(errors.new("usage", string.format("%s: %s", named(seat, b), bots.unknown(b.kind))), 0)
     end
     -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
     local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
@@ -110,14 +112,14 @@ function M.load(setup)
         local known = {}
         for n in pairs(decl) do known[#known + 1] = n end
         table.sort(known)
-        error(errors.new("usage", string.format("--bot %s: the %s bot has no option '%s' (options: %s)",
+        error(errors.new("usage", string.format("%s: the %s bot has no option '%s' (options: %s)",
           named(seat, b), b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
       end
     end
     -- and their values (depth=x), before any game: a usage error, not game 1's
     local probe, perr = bots.new(b.kind, seat, 1, b.options)
     if not probe then
-      error(errors.new("usage", string.format("--bot %s: %s", named(seat, b), tostring(perr))), 0)
+      error(errors.new("usage", string.format("%s: %s", named(seat, b), tostring(perr))), 0)
     end
     any_bot = true
   end
