@@ -54,6 +54,10 @@ describe("kontor compare of a change that never came into play", function()
     assert.are.equal(line, support.lines((kontor(args .. " --jobs 1")))[4])
     assert.are.equal(line, support.lines((kontor(args .. " --jobs 2")))[4])
     assert.are.equal(5, json.decode((kontor(args .. " --jobs 1 --json --no-moves"))).same_games)
+    -- and the report, under its first line
+    kontor(args .. " --jobs 1 --no-moves --report r.html")
+    assert.truthy(support.has(support.read(dir .. "/r.html"), '<p id="same-games">A and B played the same game in 5 '
+      .. 'of 40 pairs: the change came into play in the other 35.</p>'))
   end)
 
   it("says nothing where no pair was the same, and has no count unpaired", function()
