@@ -70,4 +70,13 @@ describe("kontor compare of a change that never came into play", function()
     j = json.decode((kontor("compare --a '' --b '' --games 30 --jobs 1 --json --no-moves --unpaired")))
     assert.is_nil(j.same_games)
   end)
+
+  it("is said per value in a sweep, against the first value", function()
+    local args = "sweep --variant hand_limit --over size=9,5,30 --games 40 --jobs 1 --no-moves"
+    local l = support.lines((kontor(args)))
+    assert.are.equal("first        --rules sea_merchants --variant hand_limit:size=9", l[2])
+    assert.are.equal("size=30 played the same games as size=9 in 5 of 40 pairs", l[3])
+    assert.are.equal("", l[4])
+    assert.are.same({ 0, 5 }, json.decode((kontor(args .. " --json"))).same_games)
+  end)
 end)
