@@ -153,10 +153,18 @@ local function setup_of(t, base)
       opts = o
     end
     if not seat then
+      -- a kind alone, or with options, that is no bot: a misspelt one
+      -- ("gredy"), said as such, with the one meant where it is near
+      local k = (not b:find("=", 1, true) or b:match("^%s*[%w_]+:")) and b:match("^%s*([%w_]+)")
+      if k and not k:match("^%d+$") then
+        return nil, string.format("--bot %s: %s", b, require("kontor.bots").unknown(k))
+      end
       return nil, string.format("--bot %s: expected SEAT=KIND[:k=v,...], e.g. --bot 2=random (bots: %s)",
         b, require("kontor.bots").list())
     end
-    s.bots[seat == "every" and "every" or math.tointeger(tonumber(seat))] = { kind = kind, options = opts }
+    -- given: the text as typed, for a message about this bot (balance.load)
+    s.bots[seat == "every" and "every" or math.tointeger(tonumber(seat))] = { kind = kind, options = opts,
+      given = b:match("^%s*(.-)%s*$") }
   end
   return s
 end
@@ -644,6 +652,10 @@ local function run_cmd(args, kind)
       end
       local s, sse = setup_of(st, common)
       if not s then return usage_error(string.format("compare: --%s: %s", side, sse)) end
+      -- a bot given inside --a or --b: its errors say which (balance.load)
+      for k, b in pairs(s.bots) do
+        if common.bots[k] ~= b then b.where = "--" .. side end
+      end
       setups[i] = s
     end
     -- `--a ''` is the base game of B (docs/balance.md): a side with
@@ -903,21 +915,42 @@ function M.worth(_, args)
     end
     warn_unmatched("worth", t, { L }, rated)
     probe:tune(L.R)   -- its name with the rule set's own settings (R.bot_options)
+    -- on a terminal, what the run will do and how long it is likely to
+    -- take, on stderr (stdout is the same, terminal or not)
+    local tty = not lo and core.term.isatty(2)
+    local found = not given and math.min(games, DISCOVER) or nil
+    if tty and found then
+      err(string.format("kontor: worth: no --kinds: finding the kinds of move %s makes in the first %d games\n",
+        t.bot, found))
+    end
     -- every shard finds the same kinds: the first games of the whole run
-    local kinds = given or worth.discover(L, t.bot, seed, 1, math.min(games, DISCOVER))
+    local kinds = given or worth.discover(L, t.bot, seed, 1, found)
     local a, b = lo or 1, hi or games
     local acc = {}
     jobs = jobs or (lo and 1 or run.cores())
     local n = math.min(jobs, b - a + 1)
     local total = worth.games_of(kinds, b - a + 1)   -- (the deals unrestricted too)
+    if tty then err("kontor: worth: ", worth.plan(kinds, b - a + 1, found), "\n") end
     local progress, finish
     local child = os.getenv("KONTOR_LAB_PROGRESS")
     if child and lo then
       progress = child_progress(total)
-    elseif core.term.isatty(2) then
+    elseif tty then
       local draw
       draw, finish = progress_bar(want_color(2))
-      progress = function(done) draw(math.min(done, total), total) end
+      -- after 5 s (the clock counts whole seconds: within a fifth), the
+      -- time the whole run is likely to take at the pace so far
+      local t0, told = os.time(), false
+      progress = function(done)
+        if not told and done < total and os.time() - t0 >= 5 then
+          told = true
+          finish()
+          local el = os.time() - t0
+          err(string.format("kontor: worth: about %s in all (%s for the first %d games)\n",
+            worth.duration(el * total / done), worth.duration(el), done))
+        end
+        draw(math.min(done, total), total)
+      end
     end
     local okp, got = pcall(function()
       if n > 1 then

@@ -327,9 +327,10 @@ describe("--bot KIND without a seat in sim, compare and sweep", function()
     out, e, code = run("sweep --bot random --over start_gold=2,3 --rules old_world --games 2 --no-moves")
     assert.are.equal(0, code, e)
     assert.truthy(support.has(out, "--bot 1=random --bot 2=random --bot 3=random --bot 4=random"), out)
-    -- a word that is no bot is still refused as before
+    -- a word that is no bot is still refused, as a misspelt bot
     out, e, code = run("sim --bot gready --games 2")
     assert.are.same({ "", 2 }, { out, code })
-    assert.truthy(support.has(e, "--bot gready: expected SEAT=KIND[:k=v,...]"), e)
+    assert.truthy(support.has(e, "--bot gready: unknown bot 'gready' (bots: random, greedy, mcts): "
+      .. "did you mean 'greedy'?"), e)
   end)
 end)

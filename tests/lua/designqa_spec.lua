@@ -19,11 +19,11 @@ describe("a bot option with a bad value in a lab setup", function()
     local out, e, code = run("compare --a '--bot 1=greedy:depth=x' --b '' --games 2")
     assert.are.equal(2, code)
     assert.are.equal("", out)
-    assert.are.equal("kontor: compare: --bot 1=greedy: greedy option depth=x: expected a whole number\n"
+    assert.are.equal("kontor: compare: --a: --bot 1=greedy:depth=x: greedy option depth=x: expected a whole number\n"
       .. "Try 'kontor --help'.\n", e)
     out, e, code = run("sim --bot 2=mcts:iterations=0 --games 2")
     assert.are.same({ "", 2 }, { out, code })
-    assert.are.equal("kontor: sim: --bot 2=mcts: mcts option iterations=0: expected 1..10000000\n"
+    assert.are.equal("kontor: sim: --bot 2=mcts:iterations=0: mcts option iterations=0: expected 1..10000000\n"
       .. "Try 'kontor --help'.\n", e)
     assert.falsy(support.has(e, "Reproduce"), e)
   end)

@@ -248,9 +248,9 @@ describe("the lab's usage errors", function()
 
   it("an unknown bot, a bot option or seat it does not have: exit 2", function()
     usage("compare --a '--bot 2=foo' --b '' --games 2",
-      "compare: --bot 2=foo: unknown bot 'foo' (bots: random, greedy, mcts)")
+      "compare: --a: --bot 2=foo: unknown bot 'foo' (bots: random, greedy, mcts)")
     usage("sim --bot 2=random:x=1 --games 2",
-      "sim: --bot 2=random: the random bot has no option 'x' (options: avoid, prefer)")
+      "sim: --bot 2=random:x=1: the random bot has no option 'x' (options: avoid, prefer)")
     usage("sim --bot 7=random --games 2", "sim: --bot 7=random: there is no seat 7 (the game has 4 players)")
     usage("worth --bot foo", "worth: --bot foo: unknown bot 'foo' (bots: random, greedy, mcts)")
     usage("worth --bot random:x=1", "worth: --bot random:x=1: the random bot has no option 'x' (options: avoid, prefer)")

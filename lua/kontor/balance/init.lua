@@ -83,14 +83,24 @@ function M.load(setup)
     setup = copy
   end
   local seats, any_bot = {}, false
+  -- a bot's error names it as the user typed it (`--bot greedy:depth=x`,
+  -- for every seat), not as a seat it was given to (`--bot 1=greedy`)
+  local function named(seat, b)
+    local g = b.given
+    if not g then return string.format("--bot %s=%s", tostring(seat), b.kind) end
+    -- (a restriction of 64 moves is no text to repeat whole)
+    if #g > 60 then g = g:sub(1, 57) .. "..." end
+    -- (in compare, a bot of --a or --b alone says which: "--a: --bot ...")
+    return (b.where and (b.where .. ": ") or "") .. "--bot " .. g
+  end
   for seat, b in pairs(setup.bots or {}) do
     if math.type(seat) ~= "integer" or seat < 1 or seat > players then
       -- a usage error, as the same --bot is for play and plain sim (exit 2)
-      error(errors.new("usage", string.format("--bot %s=%s: there is no seat %s (the game has %d players)",
-        tostring(seat), b.kind, tostring(seat), players)), 0)
+      error(errors.new("usage", string.format("%s: there is no seat %s (the game has %d players)",
+        named(seat, b), tostring(seat), players)), 0)
     end
     if not bots.KINDS[b.kind] then
-      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, bots.unknown(b.kind))), 0)
+      error(errors.new("usage", string.format("%s: %s", named(seat, b), bots.unknown(b.kind))), 0)
     end
     -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
     local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
@@ -102,14 +112,14 @@ function M.load(setup)
         local known = {}
         for n in pairs(decl) do known[#known + 1] = n end
         table.sort(known)
-        error(errors.new("usage", string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)",
-          seat, b.kind, b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
+        error(errors.new("usage", string.format("%s: the %s bot has no option '%s' (options: %s)",
+          named(seat, b), b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
       end
     end
     -- and their values (depth=x), before any game: a usage error, not game 1's
     local probe, perr = bots.new(b.kind, seat, 1, b.options)
     if not probe then
-      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, tostring(perr))), 0)
+      error(errors.new("usage", string.format("%s: %s", named(seat, b), tostring(perr))), 0)
     end
     any_bot = true
   end
@@ -398,12 +408,17 @@ function M.play_game(L, seed, i, opts)
   for _, name in ipairs(info.stats) do
     st[name] = counted[name] or 0
     v[STAT_KEYS[name]] = whole(st[name], 1)
+    if st[name] < 0 then v["below0." .. STAT_KEYS[name]] = 1 end
+  end
+  for s = 1, P do
+    if res.scores[s] < 0 then v["below0." .. K.score[s]] = 1 end
   end
   if finish then
     local t = finish(res.scores, res.winners)
     v.lead_changes = t.lead_changes
     v.decided = whole(t.decided, FRACTION)
     v.margin = whole(t.margin, 1)
+    if t.margin < 0 then v["below0.margin"] = 1 end
   end
   if mv then
     v.branching = mv.decisions > 0 and whole(mv.options / mv.decisions, FRACTION) or 0
@@ -412,7 +427,37 @@ function M.play_game(L, seed, i, opts)
   end
   local rec = { scores = res.scores, winners = res.winners, turns = res.turns, steps = steps,
                 stats = st, game = i, seed = gseed }
-  return v, rec
+  return v, rec, game
+end
+
+-- What only the menus change, not the game: how many options each
+-- decision had (a bid cap shortens the menu of a bot that never bids high).
+local MENU_KEYS = { branching = true, forced = true }
+
+-- Whether two games (values va, vb of play_game and the games ga, gb)
+-- are the same game: the same steps (each one's seat and option text, in
+-- order) and the same value of every measure, the number of options per
+-- decision apart. The values first: games that differ mostly differ
+-- there, and the step texts (made by replaying a simulation's game) are
+-- read only for games alike in every measure (replaying both, about two
+-- games' time for a simulation's), and not at all for one setup on both
+-- sides (`one`): a game is a function of its setup, seed and moves.
+function M.same_game(va, ga, vb, gb, one)
+  for k, x in pairs(va) do
+    if not MENU_KEYS[k] and (vb[k] or 0) ~= x then return false end
+  end
+  for k, x in pairs(vb) do
+    if not MENU_KEYS[k] and va[k] == nil and x ~= 0 then return false end
+  end
+  local n = ga:step_count()
+  if gb:step_count() ~= n then return false end
+  if one then return true end
+  for i = 1, n do
+    local sa, ta = ga:step_at(i)
+    local sb, tb = gb:step_at(i)
+    if sa ~= sb or ta ~= tb then return false end
+  end
+  return true
 end
 
 -- The keys counted by value too (the report's histograms).
@@ -480,18 +525,34 @@ M.move_names = move_names
 -- ("share": 0..1, "count": never below 0; stats.acc_ci keeps an interval
 -- inside it), diff_domain (the domain of a difference of two games'
 -- values, where it is not `domain`'s) }.
+-- A measure in the rule set's own units (a score, the winning margin, a
+-- stat of R.stats) is a "count" (cut at 0) where no game of acc had a
+-- value below 0 (play_game counts such games under "below0.KEY"): VP
+-- that no game made negative read [0, ...], not [-0.0091, ...]; without
+-- acc, or where a game went below 0, it has no domain. Its difference
+-- between two setups has none either (diff_domain "any").
 -- `names`: the kinds of move to list (default: those of acc).
 function M.measures(info, acc, names)
   local out = {}
   local P = info.players
   local W = win_scale(P)
-  local function add(m) out[#out + 1] = m end
+  local function add(m)
+    if m.own_units then
+      m.own_units = nil
+      if acc and acc.n > 0 and (acc.sum["below0." .. m.key] or 0) == 0 then m.domain = "count" end
+      -- (a difference of scores is in the rule set's units all the same:
+      -- alike in every game, it keeps [0, 0], as before; "any" is no domain)
+      m.diff_domain = "any"
+    end
+    out[#out + 1] = m
+  end
   for s = 1, P do
     add { key = "win_rate." .. s, label = "win rate, seat " .. s, scale = W, up = "higher", down = "lower", section = "result",
           domain = "share" }
   end
   for s = 1, P do
-    add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result" }
+    add { key = "score." .. s, label = "mean score, seat " .. s, scale = 1, up = "higher", down = "lower", section = "result",
+          own_units = true }
   end
   add { key = "turns", label = "game length (turns)", scale = 1, up = "longer", down = "shorter", section = "result",
         domain = "count" }
@@ -504,13 +565,15 @@ function M.measures(info, acc, names)
         -- to the last digit yet read [-0.1611, +0.1611] and [0, 0])
         diff_domain = "share" }
   for _, name in ipairs(info.stats) do
-    add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result" }
+    add { key = "stat." .. name, label = name .. " per game", scale = 1, up = "more", down = "fewer", section = "result",
+          own_units = true }
   end
   add { key = "lead_changes", label = "lead changes", scale = 1, up = "more", down = "fewer", section = "tension",
         domain = "count" }
   add { key = "decided", label = "decided at (share of game)", scale = FRACTION, up = "later", down = "earlier",
         section = "tension", domain = "share" }
-  add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension" }
+  add { key = "margin", label = "winning margin", scale = 1, up = "wider", down = "narrower", section = "tension",
+        own_units = true }
   if info.moves then
     add { key = "branching", label = "options per decision", scale = FRACTION, up = "more", down = "fewer", section = "tension" }
     add { key = "forced", label = "decisions with one option", scale = FRACTION, up = "more", down = "fewer",
@@ -582,6 +645,7 @@ end
 -- where the interval leaves out zero.
 function M.compare(ia, da, ib, db, seed, unpaired, pair)
   local aa, ab = acc_of(da), acc_of(db)
+  local counted = pair ~= nil
   if not unpaired and not pair then pair = pair_of(da, db) end
   local names = move_names(aa, ab)
   local ma, mb = M.measures(ia, aa, names), M.measures(ib, ab, names)
@@ -605,8 +669,11 @@ function M.compare(ia, da, ib, db, seed, unpaired, pair)
   end
   for _, a in ipairs(ma) do add(a.key, a, byb[a.key]) end
   for _, b in ipairs(mb) do if not seen[b.key] then add(b.key, nil, b) end end
+  -- the pairs in which A and B played the same game (M.same_game), where
+  -- the run counted them (its pairs' sums hold "same")
+  local same = not unpaired and counted and pair.n > 0 and math.tointeger(pair.sum.same or 0) or nil
   return {
-    kind = "compare", games = aa.n, seed = seed, paired = not unpaired,
+    kind = "compare", games = aa.n, seed = seed, paired = not unpaired, same_games = same,
     a = { setup = ia.label, rules = ia.rules, variants = ia.variants, players = ia.players, seats = ia.seats },
     b = { setup = ib.label, rules = ib.rules, variants = ib.variants, players = ib.players, seats = ib.seats },
     measures = measures, order = order,
@@ -703,6 +770,14 @@ function M.format_compare(c, color)
   add("games        %d %s (seed %d)", c.games, c.paired and "paired" or "unpaired", c.seed)
   add("A            %s", text.escape(c.a.setup))
   add("B            %s", text.escape(c.b.setup))
+  local same = c.same_games
+  if same and same == c.games then
+    add("A and B played the same games in %d of %d pairs: the change never came into play with these players",
+      same, c.games)
+  elseif same and same > 0 then
+    add("A and B played the same game in %d of %d pairs: the change came into play in the other %d",
+      same, c.games, c.games - same)
+  end
   local section
   local lw
   for _, key in ipairs(c.order) do

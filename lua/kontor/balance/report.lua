@@ -752,6 +752,15 @@ local function summary_words(summary, sides, add)
   add('<div class="summary"><h2>What changed</h2>')
   add('<p>%d %s games of A and B, %d players (%s).</p>', summary.games, summary.paired and "paired" or "unpaired",
     info.players, esc(table.concat(seats, "; ")))
+  -- the pairs that were the same game (the text's line under B)
+  local same = summary.same_games
+  if same and same == summary.games then
+    add('<p id="same-games">A and B played the same games in %d of %d pairs: the change never came into play with '
+      .. 'these players.</p>', same, summary.games)
+  elseif same and same > 0 then
+    add('<p id="same-games">A and B played the same game in %d of %d pairs: the change came into play in the other '
+      .. '%d.</p>', same, summary.games, summary.games - same)
+  end
   if #changed == 0 then
     add('<p>Nothing measurably changed: no difference of the %d compared holds after Holm\'s correction for %d comparisons.</p>', m, m)
   else

@@ -39,11 +39,18 @@ local function restrictions_of(players)
 end
 
 -- The bots of setup L (its --bot seats) as restrictions_of takes them.
+-- A bot is named as the user typed it, up to its options (the warning
+-- quotes the restriction): `--bot 2=random`, or `--bot random` for every
+-- seat it sits on, said once; else by its seat.
 function M.seats(L)
-  local out = {}
+  local out, seen = {}, {}
   for seat = 1, L.players do
     local b = L.bots and L.bots[seat]
-    if b then out[#out + 1] = { who = string.format("--bot %d=%s", seat, b.kind), options = b.options } end
+    if b and not seen[b] then
+      if b.given then seen[b] = true end
+      out[#out + 1] = { who = b.given and ("--bot " .. b.given:match("^[^:]*")) or string.format("--bot %d=%s", seat, b.kind),
+                        options = b.options }
+    end
   end
   return out
 end

@@ -63,19 +63,27 @@ local function play_here(job, state, lo, hi, done0, total)
   local paired = nsides >= 2 and not job.unpaired
   local done = done0
   for i = lo, hi do
-    local va
+    local va, ga
     for s, L in ipairs(job.sides) do
       local cov = nil
       if job.coverage then
         state.rec[s] = state.rec[s] or coverage.new(L)
         cov = state.rec[s]
       end
-      local v, rec = balance.play_game(L, job.seed, i, { cov = cov, unpaired_b = job.unpaired and s == 2 })
+      local v, rec, game = balance.play_game(L, job.seed, i, { cov = cov, unpaired_b = job.unpaired and s == 2 })
       stats.add(state.acc[s], v, hk[s])
       if job.games_out then job.games_out:game(s, L.info, rec) end
       if job.kept then job.kept:game(s, L.info, rec) end
       if paired then
-        if s == 1 then va = v else stats.add(state.pairs[s], stats.diff(va, v)) end
+        if s == 1 then
+          va, ga = v, game
+        else
+          -- "same": 1 where the two sides played the same game (compare
+          -- says in how many pairs they did)
+          local d = stats.diff(va, v)
+          if balance.same_game(va, ga, v, game, L.info.label == job.sides[1].info.label) then d.same = 1 end
+          stats.add(state.pairs[s], d)
+        end
       end
       done = done + 1
       if job.progress and done % 25 == 0 then job.progress(done, total) end

@@ -214,9 +214,16 @@ function M.summary(sides, diffs, seed, sweep)
   end
   local setups = {}
   for s, side in ipairs(sides) do setups[s] = side.info.label end
+  -- per value from the second, the pairs in which it played the same game
+  -- as the first value (balance.same_game; the pairs' sums count them)
+  local same
+  if diffs and not counts then
+    same = {}
+    for s = 2, #sides do same[s - 1] = diffs[s] and math.tointeger(diffs[s].sum.same or 0) or 0 end
+  end
   return { kind = "sweep", over = sweep.over, values = sweep.values, games = accs[1].n, seed = seed,
            paired = diffs ~= nil and not counts, rules = info.rules, players = info.players, seats = info.seats,
-           setups = setups, measures = measures, order = order }
+           setups = setups, measures = measures, order = order, same_games = same }
 end
 
 local num = stats.num   -- (the HTML report prints the same)
@@ -230,6 +237,15 @@ function M.format(sw, color)
   add("sweep        %s over %s: %d %s games each (seed %d)", text.escape(sw.over),
     text.escape(table.concat(sw.values, ", ")), sw.games, sw.paired and "paired" or "unpaired", sw.seed)
   add("first        %s", text.escape(sw.setups[1]))
+  -- a value that played the first value's very games: the change never
+  -- came into play there (compare's line, per value)
+  for i, n in ipairs(sw.same_games or {}) do
+    if n > 0 then
+      add("%s=%s played the same game%s as %s=%s in %d of %d pairs%s", text.escape(sw.over),
+        text.escape(sw.values[i + 1]), n == 1 and "" or "s", text.escape(sw.over), text.escape(sw.values[1]), n,
+        sw.games, n == sw.games and ": the change never came into play with these players" or "")
+    end
+  end
   if sw.over == "players" then
     add("             (the same seeds deal other games at other player counts, so the games are not")
     add("             paired; each seat's win rate and score are left out: a seat is not the same")

@@ -160,6 +160,27 @@ local function measures(kinds)
 end
 
 -- The games a run of `n` deals plays: n a kind measured, and n unrestricted.
+-- A time in seconds as a person reads it: "45 s", "1 min 44 s", "2 h 5 min".
+function M.duration(sec)
+  sec = math.floor(sec + 0.5)
+  if sec < 60 then return sec .. " s" end
+  if sec < 3600 then return string.format("%d min %d s", sec // 60, sec % 60) end
+  return string.format("%d h %d min", sec // 3600, sec % 3600 // 60)
+end
+
+-- What a run will play, said before it starts (kontor worth on a
+-- terminal): `kinds` the kinds it measures, n its deals, `found` the
+-- games the kinds were found in (nil: given with --kinds).
+function M.plan(kinds, n, found)
+  local k = 0
+  for _, kind in ipairs(kinds) do if M.restriction(kind) then k = k + 1 end end
+  local what = found and string.format("%d kind%s of move (those made in the first %d games; --kinds "
+    .. "'DECISION: KIND;...' measures fewer)", k, k == 1 and "" or "s", found)
+    or string.format("%d kind%s of move", k, k == 1 and "" or "s")
+  return string.format("%s, %d game%s a kind and %d unrestricted on the same deals: %d games", what, n,
+    n == 1 and "" or "s", n, M.games_of(kinds, n))
+end
+
 function M.games_of(kinds, n)
   local k = 0
   for _, kind in ipairs(kinds) do if M.restriction(kind) then k = k + 1 end end
