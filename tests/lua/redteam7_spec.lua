@@ -1,0 +1,85 @@
+-- redteam7_spec.lua - the seventh red-team pass (docs/security.md, "Red team
+-- 7"), on what the session before it added: the shipped rule scripts
+-- compiled at build time, kontor.text.distance's band and rules.near, the
+-- designers' new hooks, the REPL's `as N` and reload, play's hot seat. The
+-- first describes are holes it found, each failing on the code before its
+-- fix; the last pin what was tried and held.
+-- Run: build/kontor run tests/busted.lua tests/lua/redteam7_spec.lua
+local support = require "tests.lua.support"
+
+local write = support.write
+local tmp, cleanup = support.scratch()
+teardown(cleanup)
+
+-- repl/chunks.h's kn_chunk_hash, in Lua (its integers wrap as C's do).
+local P = 0x100000001b3
+local function chunk_hash(s)
+  local n = #s
+  local h = 0xcbf29ce484222325 ~ n
+  local i = 1
+  while i + 7 <= n do
+    h = (h ~ string.unpack("<i8", s, i)) * P
+    h = h ~ (h >> 31)
+    i = i + 8
+  end
+  while i <= n do h = (h ~ s:byte(i)) * P; i = i + 1 end
+  return h ~ (h >> 29)
+end
+
+-- A text of `target`'s length and hash that begins with `body`: each step
+-- of the hash can be undone, so a word at the end of a comment is solved
+-- for, the word before it tried until the solution is letters.
+local function forge(target, body)
+  local inv = P
+  for _ = 1, 6 do inv = inv * (2 - P * inv) end
+  local function unshift(y, k) local x = y for _ = 1, 64 // k do x = y ~ (x >> k) end return x end
+  local n, H = #target, chunk_hash(target)
+  local post = "]==]\n"
+  local pre = body .. "--[==["
+  pre = pre .. string.rep(" ", (8 - #pre % 8) % 8)
+  local fill = n - #pre - 16 - #post
+  post = string.rep(" ", fill % 8) .. post
+  pre = pre .. string.rep(" ", fill - fill % 8)
+  local h0 = 0xcbf29ce484222325 ~ n
+  for i = 1, #pre, 8 do h0 = (h0 ~ string.unpack("<i8", pre, i)) * P; h0 = h0 ~ (h0 >> 31) end
+  local t = unshift(H, 29)
+  local whole = #post // 8 * 8
+  for i = #post, whole + 1, -1 do t = (t * inv) ~ post:byte(i) end
+  for i = whole - 7, 1, -8 do t = unshift(t, 31) * inv ~ string.unpack("<i8", post, i) end
+  local need = unshift(t, 31) * inv
+  for nonce = 1, 1e7 do
+    local try = string.format("%08d", nonce)
+    local h = (h0 ~ string.unpack("<i8", try)) * P
+    h = h ~ (h >> 31)
+    local w = string.pack("<i8", need ~ h)
+    if w:match("^[%w ]+$") then
+      local out = pre .. try .. w .. post
+      assert(#out == n and chunk_hash(out) == H)
+      return out
+    end
+  end
+end
+
+describe("a rule script forged to the hash of a shipped one", function()
+  -- sandbox.load took the chunk compiled from variants/sea_merchants.lua
+  -- for any text of its length and kn_chunk_hash, a hash made for speed:
+  -- each of its steps can be undone, so a text of one's own with that hash
+  -- takes a few thousand tries of one comment. The file below is a rule
+  -- set of one move; kontor played Sea Merchants from it, where the lua5.4
+  -- module (and any reader of the file) sees the file's own rules.
+  it("is compiled from its own text", function()
+    local body = "local R = { name = 'forged', title = 'Forged', summary = 'mine', "
+      .. "players = { min = 2, max = 2, default = 2 } }\n"
+      .. "function R.setup(g) end\n"
+      .. "function R.play(g) g:choose(1, 'x', { 'mine' }) end\n"
+      .. "function R.scores(g) return { 0, 0 } end\nreturn R\n"
+    local shipped = support.read("variants/sea_merchants.lua")
+    local text = forge(shipped, body)
+    assert.are.equal(#shipped, #text)
+    assert.are.equal(chunk_hash(shipped), chunk_hash(text))
+    local f = write(tmp("forged.lua"), text)
+    local g = kontor.new_game { rules = f, seed = 1 }
+    -- (before: Sea Merchants, `load grain on ship 1` and 9 more)
+    assert.are.same({ "mine" }, g:options())
+  end)
+end)
