@@ -762,25 +762,27 @@ local function misspelt_data(had, now, src)
   local wheres = {}
   for where in pairs(had) do wheres[#wheres + 1] = where end
   table.sort(wheres)
+  -- an entry of a list is near the fields of its sister entries too (a
+  -- Guild Hall given a misspelt Pier's pier_vp): each list's fields,
+  -- gathered once (gathered for each entry, a list of 8,000 entries took
+  -- 41 s, out of the time limit's reach, for a variant that added nothing)
+  local sisters = {}
+  for _, where in ipairs(wheres) do
+    local list = where:match("^(.*)%[%d+%]$")
+    if list then
+      local s = sisters[list]
+      if not s then s = { seen = {} }; sisters[list] = s end
+      for _, n in ipairs(had[where]) do
+        if not s.seen[n] then s.seen[n] = true; s[#s + 1] = n end
+      end
+    end
+  end
+  for _, s in pairs(sisters) do s.seen = nil; table.sort(s) end
   for _, where in ipairs(wheres) do
     local old = {}
     for _, n in ipairs(had[where]) do old[n] = true end
-    -- an entry of a list is near the fields of its sister entries too (a
-    -- Guild Hall given a misspelt Pier's pier_vp)
     local list = where:match("^(.*)%[%d+%]$")
-    local near_of = had[where]
-    if list then
-      near_of = {}
-      local seen = {}
-      for w, names in pairs(had) do
-        if w:match("^(.*)%[%d+%]$") == list then
-          for _, n in ipairs(names) do
-            if not seen[n] then seen[n] = true; near_of[#near_of + 1] = n end
-          end
-        end
-      end
-      table.sort(near_of)
-    end
+    local near_of = list and sisters[list] or had[where]
     for _, n in ipairs(now[where] or {}) do
       local meant = not old[n] and not named_again(src, n) and M.near(n, near_of)
       if meant then return { where = where, added = n, meant = meant, names = had[where] } end
