@@ -155,6 +155,22 @@ end
 local byte = string.byte
 local FAR = 1 << 30
 local ROW1, ROW2, ROW3 = {}, {}, {}      -- (the rows, reused: each cell read is written first)
+local REUSED = 256                      -- (longer texts get rows of their own, which go with
+                                        -- the call: kept, they held 16 bytes a letter of the
+                                        -- longest text ever compared, 12 MiB after a script's
+                                        -- R.data[200,000 letters] was missed)
+-- The bytes of s (n long) in a list, 4096 a call of string.byte: one call
+-- for the whole text needs a stack slot a byte, and stops at about a
+-- million ("string slice too long").
+local function bytes_of(s, n)
+  if n <= 4096 then return { byte(s, 1, n) } end
+  local t = {}
+  for i = 1, n, 4096 do
+    local k = i + 4095 < n and i + 4095 or n
+    table.move({ byte(s, i, k) }, 1, k - i + 1, i, t)
+  end
+  return t
+end
 -- The letters of a text as bits (byte % 64: two letters may share one),
 -- kept for the texts compared before (at most 512 of them, then anew).
 local MASKS, masks = {}, 0
@@ -190,8 +206,9 @@ function M.distance(a, b, limit)
     end
   end
   local band = limit or (la > lb and la or lb)
-  local A, B = { byte(a, 1, la) }, { byte(b, 1, lb) }
+  local A, B = bytes_of(a, la), bytes_of(b, lb)
   local before, prev, cur = ROW1, ROW2, ROW3
+  if lb > REUSED then before, prev, cur = {}, {}, {} end
   for j = 0, lb do prev[j] = j end
   local a1, prev_min = nil, 0          -- a's byte before, the least of the row before
   for i = 1, la do

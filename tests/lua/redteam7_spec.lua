@@ -112,3 +112,29 @@ describe("a rule set whose R.data holds a long list of tables", function()
     assert.truthy(support.has(tostring(e.message or e), "R.data.list[7].f1e is not in the data of biglist"), tostring(e.message or e))
   end)
 end)
+
+describe("kontor.text.distance of long texts", function()
+  local text = require "kontor.text"
+  -- The banded distance read each text's bytes with one call of
+  -- string.byte (a stack slot a byte: a text of about a million bytes
+  -- failed with "stack overflow (string slice too long)" at text.lua's
+  -- own line, in a rule set's load or a script's read of R.data), and kept
+  -- its rows for the next call: after one comparison of 200,000 letters
+  -- (a script that misses R.data[its 200,000-letter key .. "b"]) the
+  -- interpreter stayed 12 MiB fuller for every later game.
+  it("compares a million letters, and keeps nothing of them", function()
+    local a = string.rep("a", 1000000)
+    -- (before: stack overflow (string slice too long))
+    assert.are.equal(1, text.distance(a, a .. "b", 2))
+    local k = string.rep("k", 200000)
+    collectgarbage(); collectgarbage()
+    local before = collectgarbage("count")
+    assert.are.equal(1, text.distance(k, k .. "x", 2))
+    collectgarbage(); collectgarbage()
+    -- (before: 12,288 KiB more)
+    assert.is_true(collectgarbage("count") - before < 64, tostring(collectgarbage("count") - before))
+    -- the short ones still find the near name
+    assert.are.equal(1, text.distance("baord", "board", 2))
+    assert.are.equal(3, text.distance("abc", "xyz", 2))
+  end)
+end)
