@@ -138,3 +138,30 @@ describe("kontor.text.distance of long texts", function()
     assert.are.equal(3, text.distance("abc", "xyz", 2))
   end)
 end)
+
+describe("Caribbean: a typo with a run of spaces at a take", function()
+  -- The reason for a card typed by its board name (6a19cb7) read the name
+  -- with "^%a+%s+(.-)%s*$", whose closing "%s*$" is tried at each byte:
+  -- the sandbox's bound on matching steps refused it, so a player who
+  -- typed 'loot x', 60 spaces, 'y' (129 bytes) was told "R.explain.take
+  -- failed: .../variants/caribbean.lua:1328: pattern too complex for a
+  -- subject of 129 bytes ...": the rule file's error, and the server's
+  -- path, for a typo.
+  it("is told there is no such card, as for any other typo", function()
+    local g = kontor.new_game { rules = "caribbean", players = 3, seed = 1 }
+    for _ = 1, 9 do local o = g:options(); g:apply(o[#o > 1 and 2 or 1]) end
+    assert.are.same({ "hire Trader Pinnace 3/1", "take nothing" }, g:options())
+    local list = "; expected one of: hire Trader Pinnace 3/1, take nothing"
+    for _, n in ipairs { 60, 100000 } do
+      local typo = "loot x" .. string.rep(" ", n) .. "y"
+      local ok, err = g:apply(typo)
+      assert.is_nil(ok)
+      -- (before: R.explain.take failed: ...caribbean.lua:1328: pattern too complex ...)
+      assert.are.equal("'" .. typo .. "' is not a legal action: no such card in the harbour" .. list, tostring(err))
+    end
+    -- the board's name, with spaces around it, still gets its move
+    assert.are.equal("'loot   trader pinnace 3/1' is not a legal action: the Trader Pinnace 3/1 is a person: "
+      .. "it is hired, with 'hire Trader Pinnace 3/1'" .. list, g:why("loot   trader pinnace 3/1  "))
+    assert.are.equal(0, #g:actions() - 9)
+  end)
+end)
