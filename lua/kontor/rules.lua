@@ -1073,10 +1073,17 @@ end
 -- the rule set's file, where nothing is wrong. nil when none does.
 local function variant_at(applied, perr)
   local msg = tostring(perr)
-  local names = {}
+  -- the first 4 names it gives, each once: each is looked for in each
+  -- variant's every line, in the engine's own code (out of the time
+  -- limit's reach), and a script's message may name hundreds (400 names
+  -- and a variant of 500,000 lines: 108 s of CPU)
+  local names, seen = {}, {}
+  local function add(n)
+    if not seen[n] and #names < 4 then seen[n] = true; names[#names + 1] = n end
+  end
   local field = msg:match("([%a_][%w_]*) must be")
-  if field then names[1] = field end
-  for n in msg:gmatch("R%.data%.([%a_][%w_]*)") do names[#names + 1] = n end
+  if field then add(field) end
+  for n in msg:gmatch("R%.data%.([%a_][%w_]*)") do add(n) end
   for j = #applied, 1, -1 do
     local src = fs.read(applied[j].file)
     for _, n in ipairs(names) do

@@ -165,3 +165,35 @@ describe("Caribbean: a typo with a run of spaces at a take", function()
     assert.are.equal(0, #g:actions() - 9)
   end)
 end)
+
+describe("R.prepare's refusal said at the variant's line", function()
+  -- To find the variant's line (054b1bf), every R.data.NAME the message
+  -- gave was looked for in each variant's every line, twice, in the
+  -- engine's own code, out of the time limit's reach: a rule set whose
+  -- R.prepare names 400 fields, with a variant of 500,000 lines, held the
+  -- program 108 s of CPU (2 min 33 s of wall clock) on every load.
+  it("looks for at most 4 names", function()
+    local f = write(tmp("prep.lua"), "local R = { name = 'prep', title = 'T', summary = 's', "
+      .. "players = { min = 2, max = 2, default = 2 } }\n"
+      .. "R.data = { x = 1 }\n"
+      .. "function R.prepare()\n"
+      .. "  if R.data.x ~= 1 then\n"
+      .. "    local t = {}\n"
+      .. "    for i = 1, 400 do t[i] = 'R.data.f' .. i end\n"
+      .. "    error(table.concat(t, ' '), 0)\n"
+      .. "  end\n"
+      .. "end\n"
+      .. "function R.setup(g) end\n"
+      .. "function R.play(g) g:choose(1, 'x', { 'a' }) end\n"
+      .. "function R.scores(g) return { 0, 0 } end\nreturn R\n")
+    local v = write(tmp("pv.lua"), "return { variant = true, name = 'pv', title = 'V', summary = 'v',\n"
+      .. "  apply = function(R) R.data.x = 2 end }\n" .. string.rep("\n", 100000))
+    local t = os.clock()
+    local ok, e = pcall(kontor.new_game, { rules = f, variants = { v }, seed = 1 })
+    assert.is_false(ok)
+    -- (before: 20 s and more)
+    assert.is_true(os.clock() - t < 2, tostring(os.clock() - t))
+    assert.truthy(support.has(tostring(e.message or e), "R.prepare failed after the variants: R.data.f1 R.data.f2"),
+      tostring(e.message or e):sub(1, 200))
+  end)
+end)
