@@ -221,3 +221,21 @@ describe("a variant that adds a name of its own to each entry of a long list", f
     assert.is_true(os.clock() - t < 1.5, tostring(os.clock() - t))
   end)
 end)
+
+describe("--bot KIND alone with a bad option", function()
+  -- `--bot greedy:lead=2` seats greedy on every seat (2baf2d4); its
+  -- refusal named a --bot the person never typed: "--bot 1=greedy:
+  -- greedy option lead=2: expected 0..1".
+  it("is refused as it was typed", function()
+    local out = support.kontor_rc("sim --games 2 --bot greedy:lead=2")
+    -- (before: kontor: sim: --bot 1=greedy: greedy option lead=2: expected 0..1)
+    assert.truthy(support.has(out, "kontor: sim: --bot greedy: greedy option lead=2: expected 0..1\n"), out)
+    assert.truthy(support.has(out, "rc=2\n"), out)
+    out = support.kontor_rc("sim --games 2 --bot random:x=1")
+    assert.truthy(support.has(out, "kontor: sim: --bot random: the random bot has no option 'x' (options: avoid, "
+      .. "prefer)\n"), out)
+    -- a seat's own still names its seat
+    out = support.kontor_rc("sim --games 2 --bot 3=greedy:lead=2")
+    assert.truthy(support.has(out, "kontor: sim: --bot 3=greedy: greedy option lead=2: expected 0..1\n"), out)
+  end)
+end)

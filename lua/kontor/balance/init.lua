@@ -83,6 +83,8 @@ function M.load(setup)
     setup = copy
   end
   local seats, any_bot = {}, false
+  -- a bot as its --bot said it: KIND alone for every seat's, SEAT=KIND else
+  local function said(seat, b) return b == every and b.kind or string.format("%d=%s", seat, b.kind) end
   for seat, b in pairs(setup.bots or {}) do
     if math.type(seat) ~= "integer" or seat < 1 or seat > players then
       -- a usage error, as the same --bot is for play and plain sim (exit 2)
@@ -90,7 +92,7 @@ function M.load(setup)
         tostring(seat), b.kind, tostring(seat), players)), 0)
     end
     if not bots.KINDS[b.kind] then
-      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, bots.unknown(b.kind))), 0)
+      error(errors.new("usage", string.format("--bot %s: %s", said(seat, b), bots.unknown(b.kind))), 0)
     end
     -- bot options: only those the kind declares (kontor.bots.OPTIONS[kind])
     local decl = bots.OPTIONS and bots.OPTIONS[b.kind] or {}
@@ -102,14 +104,14 @@ function M.load(setup)
         local known = {}
         for n in pairs(decl) do known[#known + 1] = n end
         table.sort(known)
-        error(errors.new("usage", string.format("--bot %d=%s: the %s bot has no option '%s' (options: %s)",
-          seat, b.kind, b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
+        error(errors.new("usage", string.format("--bot %s: the %s bot has no option '%s' (options: %s)",
+          said(seat, b), b.kind, k, #known > 0 and table.concat(known, ", ") or "none")), 0)
       end
     end
     -- and their values (depth=x), before any game: a usage error, not game 1's
     local probe, perr = bots.new(b.kind, seat, 1, b.options)
     if not probe then
-      error(errors.new("usage", string.format("--bot %d=%s: %s", seat, b.kind, tostring(perr))), 0)
+      error(errors.new("usage", string.format("--bot %s: %s", said(seat, b), tostring(perr))), 0)
     end
     any_bot = true
   end
