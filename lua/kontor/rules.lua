@@ -27,7 +27,7 @@ local function script_line(msg)
   local rest = first:match("^variant [^%s:]+: (.*)$")
   -- "variant NAME: " stays where nothing else says which file failed (a
   -- memory error has no place)
-  if rest and rest:find("[^%s:]+:%d+") then return rest end
+  if rest and rest:find("[^%s:]:%d") then return rest end   -- (one pass: kontor.text.error_place)
   return first
 end
 

@@ -239,3 +239,28 @@ describe("--bot KIND alone with a bad option", function()
     assert.truthy(support.has(out, "kontor: sim: --bot 3=greedy: greedy option lead=2: expected 0..1\n"), out)
   end)
 end)
+
+describe("an error message with a long first line", function()
+  -- kontor.text.error_place looked for a place ("file:12:") in the first
+  -- line with "[^%s:]+:%d+:", which ran each run of letters to its end
+  -- from each of its letters: a serve request {"op": "new", "rules": a
+  -- name of 40,000 letters} took 12.9 s, one of 1 MB would hold the
+  -- server (and a script's error of that length the REPL) for hours.
+  it("is read in one pass, in serve as anywhere", function()
+    local text = require "kontor.text"
+    local long = "unknown rule set '" .. string.rep("a", 40000) .. "'"
+    local t = os.clock()
+    -- (before: 12.9 s)
+    assert.are.equal(long, text.error_place(long .. "\nstack traceback:\n\t[C]: in ?"))
+    assert.is_true(os.clock() - t < 0.5, tostring(os.clock() - t))
+    -- a place in the line, or from the traceback, as before
+    assert.are.equal("r.lua:5: boom", text.error_place("r.lua:5: boom\nstack traceback:\n\tr.lua:5: in main chunk"))
+    assert.are.equal("attempt to index a nil value, in ./r.lua:5", text.error_place(
+      "attempt to index a nil value\nstack traceback:\n\t[C]: in ?\n\t./r.lua:5: in function 'f'"))
+    -- serve, given 20 s (before: hours)
+    local request = kontor.json.encode { id = 1, op = "new", rules = string.rep("a", 1000000) } .. "\n"
+    local out = support.run("timeout 20 " .. support.plain_binary() .. " serve", request)
+    assert.truthy(support.has(out, '{"error":{"code":"game_setup","message":"unknown rule set or variant \'aaaa'),
+      out:sub(1, 200))
+  end)
+end)
