@@ -10,8 +10,13 @@
  * otherwise the text is loaded as before. The chunks keep their debug
  * information (lines, local names); the name of the file in them is
  * replaced when loading by the path the text would have had, so messages
- * and tracebacks read as if the text had been loaded. Rule scripts are
- * never among them: they are always loaded as text (lua/engine/sandbox.c).
+ * and tracebacks read as if the text had been loaded.
+ *
+ * The shipped rule scripts (variants/) are among them, for sandbox.load
+ * (lua/engine/sandbox.c, kn_sandbox_compiled): a rule script may come from
+ * anyone, and the hash below is no defence against someone who forges a
+ * text to match it, so their chunks also carry the text itself, and a rule
+ * script's text gets the chunk only when it is that text, byte for byte.
  */
 #ifndef KN_CHUNKS_H
 #define KN_CHUNKS_H
@@ -24,6 +29,8 @@ struct kn_chunk {
     const char *path;            /* relative to the home: "lua/kontor/rules.lua" */
     size_t src_len;              /* the length of the text it was compiled from */
     uint64_t src_hash;           /* kn_chunk_hash of that text */
+    const char *src;             /* the text itself for a rule script of
+                                    variants/, NULL for the engine's own */
     const unsigned char *code;   /* lua_dump's output, debug information kept */
     size_t code_len;
     size_t name_at, name_end;    /* code[name_at, name_end): the file name (a

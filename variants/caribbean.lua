@@ -1325,10 +1325,15 @@ local function why_take(g, seat, text)
   if not card then
     -- the card as the board and the log name it ('loot Frigate 6/3'): say
     -- which move takes it, not that it is not there
-    local named = text:match("^%a+%s+(.-)%s*$")
+    -- (read with patterns of one item: "^%a+%s+(.-)%s*$" made the
+    -- sandbox's bound on matching steps refuse a typo with 60 spaces in
+    -- it, an error of this file's shown to the player, not a reason)
+    local sp = text:find("%s")
+    local at = sp and sp > 1 and not text:sub(1, sp - 1):find("%A") and text:find("%S", sp)
+    local named = at and text:sub(at)
     for _, id in ipairs(g.harbour:cards()) do
       local c = CARDS[id]
-      if named and c.name:lower() == named:lower() then
+      if named and named:sub(1, #c.name):lower() == c.name:lower() and not named:find("%S", #c.name + 1) then
         if c.kind == "ship" then
           return ("the %s in the harbour is looted with '%s' (a ship by its name and the coins it gives)")
             :format(c.name, c.take)

@@ -27,7 +27,7 @@ local function script_line(msg)
   local rest = first:match("^variant [^%s:]+: (.*)$")
   -- "variant NAME: " stays where nothing else says which file failed (a
   -- memory error has no place)
-  if rest and rest:find("[^%s:]+:%d+") then return rest end
+  if rest and rest:find("[^%s:]:%d") then return rest end   -- (one pass: kontor.text.error_place)
   return first
 end
 
@@ -762,28 +762,42 @@ local function misspelt_data(had, now, src)
   local wheres = {}
   for where in pairs(had) do wheres[#wheres + 1] = where end
   table.sort(wheres)
+  -- an entry of a list is near the fields of its sister entries too (a
+  -- Guild Hall given a misspelt Pier's pier_vp): each list's fields,
+  -- gathered once (gathered for each entry, a list of 8,000 entries took
+  -- 41 s, out of the time limit's reach, for a variant that added nothing)
+  local sisters = {}
+  for _, where in ipairs(wheres) do
+    local list = where:match("^(.*)%[%d+%]$")
+    if list then
+      local s = sisters[list]
+      if not s then s = { seen = {} }; sisters[list] = s end
+      for _, n in ipairs(had[where]) do
+        if not s.seen[n] then s.seen[n] = true; s[#s + 1] = n end
+      end
+    end
+  end
+  for _, s in pairs(sisters) do s.seen = nil; table.sort(s) end
+  -- A bound on the work, which runs out of the time limit's reach: each
+  -- added name is compared with every name it may be a misspelling of,
+  -- and looked for in the variant's text. A variant that added a name of
+  -- its own to each of 10,000 entries took 4.8 s of CPU (100,000: about
+  -- 8 min). Past 2,000,000 names compared (a 64th of the text's bytes
+  -- counting as one), the names are new data, not a typo: no more checks.
+  local budget = 2000000
+  local per_text = src and #src // 64 or 0
   for _, where in ipairs(wheres) do
     local old = {}
     for _, n in ipairs(had[where]) do old[n] = true end
-    -- an entry of a list is near the fields of its sister entries too (a
-    -- Guild Hall given a misspelt Pier's pier_vp)
     local list = where:match("^(.*)%[%d+%]$")
-    local near_of = had[where]
-    if list then
-      near_of = {}
-      local seen = {}
-      for w, names in pairs(had) do
-        if w:match("^(.*)%[%d+%]$") == list then
-          for _, n in ipairs(names) do
-            if not seen[n] then seen[n] = true; near_of[#near_of + 1] = n end
-          end
-        end
-      end
-      table.sort(near_of)
-    end
+    local near_of = list and sisters[list] or had[where]
     for _, n in ipairs(now[where] or {}) do
-      local meant = not old[n] and not named_again(src, n) and M.near(n, near_of)
-      if meant then return { where = where, added = n, meant = meant, names = had[where] } end
+      if not old[n] then
+        budget = budget - #near_of - per_text - 1
+        if budget < 0 then return nil end
+        local meant = not named_again(src, n) and M.near(n, near_of)
+        if meant then return { where = where, added = n, meant = meant, names = had[where] } end
+      end
     end
   end
 end
@@ -1071,10 +1085,17 @@ end
 -- the rule set's file, where nothing is wrong. nil when none does.
 local function variant_at(applied, perr)
   local msg = tostring(perr)
-  local names = {}
+  -- the first 4 names it gives, each once: each is looked for in each
+  -- variant's every line, in the engine's own code (out of the time
+  -- limit's reach), and a script's message may name hundreds (400 names
+  -- and a variant of 500,000 lines: 108 s of CPU)
+  local names, seen = {}, {}
+  local function add(n)
+    if not seen[n] and #names < 4 then seen[n] = true; names[#names + 1] = n end
+  end
   local field = msg:match("([%a_][%w_]*) must be")
-  if field then names[1] = field end
-  for n in msg:gmatch("R%.data%.([%a_][%w_]*)") do names[#names + 1] = n end
+  if field then add(field) end
+  for n in msg:gmatch("R%.data%.([%a_][%w_]*)") do add(n) end
   for j = #applied, 1, -1 do
     local src = fs.read(applied[j].file)
     for _, n in ipairs(names) do

@@ -155,6 +155,22 @@ end
 local byte = string.byte
 local FAR = 1 << 30
 local ROW1, ROW2, ROW3 = {}, {}, {}      -- (the rows, reused: each cell read is written first)
+local REUSED = 256                      -- (longer texts get rows of their own, which go with
+                                        -- the call: kept, they held 16 bytes a letter of the
+                                        -- longest text ever compared, 12 MiB after a script's
+                                        -- R.data[200,000 letters] was missed)
+-- The bytes of s (n long) in a list, 4096 a call of string.byte: one call
+-- for the whole text needs a stack slot a byte, and stops at about a
+-- million ("string slice too long").
+local function bytes_of(s, n)
+  if n <= 4096 then return { byte(s, 1, n) } end
+  local t = {}
+  for i = 1, n, 4096 do
+    local k = i + 4095 < n and i + 4095 or n
+    table.move({ byte(s, i, k) }, 1, k - i + 1, i, t)
+  end
+  return t
+end
 -- The letters of a text as bits (byte % 64: two letters may share one),
 -- kept for the texts compared before (at most 512 of them, then anew).
 local MASKS, masks = {}, 0
@@ -190,8 +206,9 @@ function M.distance(a, b, limit)
     end
   end
   local band = limit or (la > lb and la or lb)
-  local A, B = { byte(a, 1, la) }, { byte(b, 1, lb) }
+  local A, B = bytes_of(a, la), bytes_of(b, lb)
   local before, prev, cur = ROW1, ROW2, ROW3
+  if lb > REUSED then before, prev, cur = {}, {}, {} end
   for j = 0, lb do prev[j] = j end
   local a1, prev_min = nil, 0          -- a's byte before, the least of the row before
   for i = 1, la do
@@ -307,7 +324,11 @@ end
 function M.error_place(msg)
   local s = tostring(msg)
   local first = M.error_line(s)
-  if first:find("[^%s:]+:%d+:") then return first end
+  -- ("x:5:" somewhere: one letter before the colon is enough to say so,
+  -- and is found in one pass; "[^%s:]+:%d+:" ran each run of letters to
+  -- its end from each of its letters: a serve request naming a rule set
+  -- of 1 MB held the server for hours)
+  if first:find("[^%s:]:%d+:") then return first end
   local tb = s:match("\nstack traceback:\n(.*)$") or ""
   -- error(text, 0): a message a script chose to give without a place
   if tb:match("^%s*%[C%]: in function 'error'") then return first end

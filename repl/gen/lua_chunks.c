@@ -166,6 +166,14 @@ int main(int argc, char **argv) {
         }
         printf("static const unsigned char code%d[] =\n", i);
         put_bytes(code.p, code.n);
+        /* a rule script's text, which sandbox.load compares byte for byte */
+        if (strncmp(argv[i], "variants/", 9) == 0) {
+            printf("static const char src%d[] =\n", i);
+            put_bytes(text, len);
+            printf("#define SRC%d src%d\n", i, i);
+        } else {
+            printf("#define SRC%d NULL\n", i);
+        }
         lua_settop(L, 0);
         free(code.p);
         printf("#define LEN%d %zuu\n#define HASH%d 0x%016llxULL\n#define AT%d %zuu\n#define END%d %zuu\n\n",
@@ -174,9 +182,9 @@ int main(int argc, char **argv) {
     }
     printf("const struct kn_chunk kn_chunks[] = {\n");
     for (int i = 1; i < argc; i++)
-        printf("    { \"%s\", LEN%d, HASH%d, code%d, sizeof code%d - 1, AT%d, END%d },\n",
-               argv[i], i, i, i, i, i, i);
-    if (argc < 2) printf("    { \"\", 0, 0, (const unsigned char *)\"\", 0, 0, 0 },\n");
+        printf("    { \"%s\", LEN%d, HASH%d, SRC%d, code%d, sizeof code%d - 1, AT%d, END%d },\n",
+               argv[i], i, i, i, i, i, i, i);
+    if (argc < 2) printf("    { \"\", 0, 0, NULL, (const unsigned char *)\"\", 0, 0, 0 },\n");
     printf("};\nconst size_t kn_nchunks = %d;\n", argc - 1);
     lua_close(L);
     return 0;
