@@ -40,13 +40,13 @@ describe("hot-seat undo asked of two people", function()
     if not tmux.available() then return pending("tmux is not installed") end
     start()
     finally(function() t:stop() end)
-    local s = step("yes", "Pass the keyboard to")
-    assert.truthy(has(s, "Pass the keyboard to Cid (seat 3) and press Enter: Ann asks to take back a move that "
-      .. "showed"), s)
+    -- (each wait names the whole line it expects: "Pass the keyboard to"
+    -- alone matched the screen before, still drawn on a loaded machine)
+    local s = step("yes", "Pass the keyboard to Cid (seat 3) and press Enter: Ann asks to take back a move that "
+      .. "showed")
     assert.falsy(has(s, "back to you"), s)
     step(nil, "Cid, do you agree? (yes/no)")
-    s = step("yes", "Pass the keyboard to")
-    assert.truthy(has(s, "Pass the keyboard to Ann (seat 1) and press Enter: back to you."), s)
+    s = step("yes", "Pass the keyboard to Ann (seat 1) and press Enter: back to you.")
     s = step(nil, "Ann>")
     assert.truthy(has(s, "Undid 1 move: Ann: loot Skiff 1"), s)
     assert.truthy(has(s, "Ann, your move (take):"), s)
@@ -58,8 +58,7 @@ describe("hot-seat undo asked of two people", function()
     if not tmux.available() then return pending("tmux is not installed") end
     start()
     finally(function() t:stop() end)
-    local s = step("no", "Pass the keyboard to")
-    assert.truthy(has(s, "Pass the keyboard to Ann (seat 1) and press Enter: back to you."), s)
+    local s = step("no", "Pass the keyboard to Ann (seat 1) and press Enter: back to you.")
     -- (the undo was typed at Ann's last screen: it comes back)
     s = step(nil, "Not undone: Bob did not agree.")
     assert.truthy(has(s, "Ann: press Enter to pass the keyboard to Bob."), s)
