@@ -231,6 +231,24 @@ do
     end
   end
 
+  -- T3-T5: the tiles are lists of tables, each with its id: a variant that
+  -- drops a list (R.data.lands = nil) or puts a number in one is told so,
+  -- not by an index of nil in the rule set's own lines.
+  local function check_lists(d)
+    for _, list in ipairs { "lands", "buildings", "buildings_24" } do
+      local tiles = d[list]
+      if type(tiles) ~= "table" then
+        error(("R.data.%s must be a list of tiles (tables with an id), not %s"):format(list, tostring(tiles)), 0)
+      end
+      for i, t in ipairs(tiles) do
+        if type(t) ~= "table" or type(t.id) ~= "string" then
+          error(("R.data.%s[%d] must be a tile (a table with an id), not %s"):format(list, i,
+            type(t) == "table" and "a table without one" or tostring(t)), 0)
+        end
+      end
+    end
+  end
+
   -- O6, O11: R.data's start_gold and first_player_gold are the defaults of
   -- the options of those names, which the game reads: a variant that
   -- changes the data changes the game (one that sets the option's default,
@@ -239,6 +257,7 @@ do
 
   function R.prepare()
     local d = R.data
+    check_lists(d)
     for _, k in ipairs { "start_gold", "first_player_gold" } do
       if DATA_AT_PREPARE[k] ~= nil and d[k] ~= DATA_AT_PREPARE[k] then R.options[k].default = d[k] end
       DATA_AT_PREPARE[k] = d[k]

@@ -99,6 +99,29 @@ return { variant = true, base = "old_world",
   end)
 end)
 
+describe("a variant that drops an Old World list of tiles or puts a number in one", function()
+  it("is refused at its line, naming the list, not by an index of nil in the rule set's own file", function()
+    -- (before: "old_world.lua: R.prepare failed after the variants: attempt
+    -- to index a nil value, in .../variants/old_world.lua:267")
+    local f = support.write(tmp("nolands.lua"), [[
+return { variant = true, base = "old_world",
+  apply = function(R) R.data.lands = nil end }
+]])
+    local out, e, code = run("sim --rules old_world --variant " .. f .. " --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    assert.are.equal("kontor: sim: " .. f .. ":2: R.data.lands must be a list of tiles (tables with an id), not nil "
+      .. "(refused by old_world's R.prepare, after the variants)\n", e)
+    local g = support.write(tmp("five.lua"), [[
+return { variant = true, base = "old_world",
+  apply = function(R) R.data.buildings[1] = 5 end }
+]])
+    out, e, code = run("sim --rules old_world --variant " .. g .. " --games 2")
+    assert.are.same({ "", 1 }, { out, code })
+    assert.are.equal("kontor: sim: " .. g .. ":2: R.data.buildings[1] must be a tile (a table with an id), not 5 "
+      .. "(refused by old_world's R.prepare, after the variants)\n", e)
+  end)
+end)
+
 describe("Caribbean's R.data.pay_active, what another player pays the active player for a card (C6)", function()
   local dear = support.write(tmp("dear.lua"), [[
 return { variant = true, name = "dear", base = "caribbean",
