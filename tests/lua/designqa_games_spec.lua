@@ -12,9 +12,7 @@ teardown(cleanup)
 local BIN = io.popen("realpath " .. support.sh_quote(support.plain_binary())):read("l")
 
 -- kontor ARGS: stdout, stderr, exit status.
-local function run(args, stdin)
-  return support.run_split(support.plain_binary() .. " " .. args, stdin)
-end
+local run = support.kontor_split
 
 describe("a variant that sets a misspelt field in an entry of a list in R.data", function()
   it("is refused at its line with the field it is close to, not played as the base game", function()

@@ -10,9 +10,7 @@ teardown(cleanup)
 local BIN = io.popen("realpath " .. support.sh_quote(support.plain_binary())):read("l")
 
 -- kontor ARGS: stdout, stderr, exit status.
-local function run(args, stdin)
-  return support.run_split(support.plain_binary() .. " " .. args, stdin)
-end
+local run = support.kontor_split
 
 describe("a bot option with a bad value in a lab setup", function()
   it("is a usage error before any game (exit 2), not game 1's failure", function()

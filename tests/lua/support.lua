@@ -42,6 +42,12 @@ function M.kontor_rc(args, stdin)
   return out .. "rc=" .. code .. "\n"
 end
 
+-- The plain kontor program with `args`, stdout and stderr apart: out,
+-- err, status (as run_split).
+function M.kontor_split(args, stdin)
+  return M.run_split(M.plain_binary() .. " " .. args, stdin)
+end
+
 -- As run, stdout and stderr apart: out, err, status.
 function M.run_split(cmd, stdin)
   local o, e = os.tmpname(), os.tmpname()
